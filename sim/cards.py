@@ -1,0 +1,499 @@
+"""Card data: load the set TOML files, validate them, compile a mix to integer tables.
+
+``configs/sets/<set>.toml`` holds everything about a set's cards and rules
+(schema: ``configs/README.md``). This module turns a mix such as ``aegean``
+into one :class:`CardPool`: the validated entries, the rule parameters, and
+the :class:`~sim.kernel.tables.Tables` the kernel plays with. A bad file gets
+one :class:`CardDataError` naming the file, the card and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import vocab as V
+from sim.kernel import layout as L
+from sim.kernel.tables import Tables
+from sim.spec import SpecError
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+SETS_DIR = CONFIG_DIR / "sets"
+
+UNIT_KEYS = {
+    "name",
+    "type",
+    "cost",
+    "offering",
+    "strength",
+    "copies",
+    "keywords",
+    "source",
+    "text",
+    "abilities",
+}
+UNIT_REQUIRED = ("name", "type", "cost", "offering", "strength", "copies", "source", "text")
+REWARD_KEYS = {"name", "copies", "source", "text", "abilities"}
+ABILITY_KEYS = {"trigger", "cost", "when", "when_n", "ops"}
+OP_KEYS = {"op", "n", "limit", "target", "when", "when_n", "may"}
+SOURCES = ("rulebook", "reconstructed")
+
+# Rule parameters every set file declares, with the kernel slot each fills.
+RULE_SLOTS: dict[str, int] = {
+    "tiles_per_city": L.RU_TILES_PER_CITY,
+    "start_cards": L.RU_START_CARDS,
+    "start_coins": L.RU_START_COINS,
+    "coin_supply": L.RU_COIN_SUPPLY,
+    "vp_tokens": L.RU_VP_TOKENS,
+    "wealth_actions": L.RU_WEALTH_ACTIONS,
+    "first_turn_wealth_actions": L.RU_FIRST_TURN_WEALTH,
+    "wealth_bonus": L.RU_WEALTH_BONUS,
+    "city_capacity": L.RU_CAPACITY,
+    "war_torn_enemy_units": L.RU_WARTORN_ENEMY,
+    "war_torn_total_units": L.RU_WARTORN_TOTAL,
+    "winner_keeps": L.RU_WINNER_KEEPS,
+    "loser_keeps": L.RU_LOSER_KEEPS,
+    "hand_limit": L.RU_HAND_LIMIT,
+    "coin_limit": L.RU_COIN_LIMIT,
+    "rewards_per_surge": L.RU_REWARDS_PER_SURGE,
+}
+RULE_NAMED = {"war_tie_break", "end_conditions", "tiebreaks", "emissary_strength_tiebreak"}
+
+
+class CardDataError(ValueError):
+    """A card file that cannot be used; the message is one line naming file, card, field."""
+
+
+def available_sets() -> list[str]:
+    """Names of the sets shipped in ``configs/sets``."""
+    return sorted(p.stem for p in SETS_DIR.glob("*.toml"))
+
+
+@dataclass
+class SetData:
+    """One validated set file."""
+
+    name: str
+    title: str
+    path: Path
+    rules: dict[str, Any]
+    units: list[dict[str, Any]]
+    rewards: list[dict[str, Any]]
+
+
+@dataclass
+class CardPool:
+    """A mix compiled for the kernel: entries for people, tables for numba."""
+
+    mix: str
+    sets: list[SetData]
+    units: list[dict[str, Any]]
+    rewards: list[dict[str, Any]]
+    rules: dict[str, Any]
+    tables: Tables
+    interpretations: dict[str, str] = field(default_factory=dict)
+
+    def frame(self) -> pd.DataFrame:
+        """The compiled card table, one row per unit kind (``omensim cards``)."""
+        return pd.DataFrame(
+            {
+                "kind": range(len(self.units)),
+                "name": [u["name"] for u in self.units],
+                "set": [u["set"] for u in self.units],
+                "type": [u["type"] for u in self.units],
+                "cost": [u["cost"] for u in self.units],
+                "offering": [u["offering"] for u in self.units],
+                "strength": [u["strength"] for u in self.units],
+                "copies": [u["copies"] for u in self.units],
+                "keywords": [" ".join(u["keywords"]) for u in self.units],
+                "text": [u["text"] for u in self.units],
+                "source": [u["source"] for u in self.units],
+            }
+        )
+
+    def rewards_frame(self) -> pd.DataFrame:
+        """The reward tiles of the mix, one row per tile kind."""
+        return pd.DataFrame(
+            {
+                "name": [r["name"] for r in self.rewards],
+                "set": [r["set"] for r in self.rewards],
+                "copies": [r["copies"] for r in self.rewards],
+                "text": [r["text"] for r in self.rewards],
+                "source": [r["source"] for r in self.rewards],
+            }
+        )
+
+    def to_json(self) -> str:
+        """The whole pool (units, rewards, rules) as canonical JSON, for run metadata."""
+        return json.dumps(
+            {"mix": self.mix, "units": self.units, "rewards": self.rewards, "rules": self.rules},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    def card_hash(self) -> str:
+        """A short hash of the compiled pool: equal hashes, equal cards and rules."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+
+    def kind_index(self, name: str) -> int:
+        """The kind id of the unit called ``name``."""
+        for k, u in enumerate(self.units):
+            if u["name"] == name:
+                return k
+        raise KeyError(f"no unit named {name!r} in mix {self.mix!r}")
+
+    def reward_index(self, name: str) -> int:
+        """The reward kind id of the tile called ``name``."""
+        for k, r in enumerate(self.rewards):
+            if r["name"] == name:
+                return k
+        raise KeyError(f"no reward named {name!r} in mix {self.mix!r}")
+
+
+# --- validation -----------------------------------------------------------------
+
+
+class _Where:
+    """Formats the one-line error: file, entry, field."""
+
+    def __init__(self, path: Path, entry: str) -> None:
+        self.path = path
+        self.entry = entry
+
+    def fail(self, fld: str, problem: str) -> CardDataError:
+        return CardDataError(f"{self.path.name}: {self.entry}: field '{fld}': {problem}")
+
+
+def _int(where: _Where, d: dict, key: str, default: int | None = None, lo: int = 0) -> int:
+    if key not in d:
+        if default is None:
+            raise where.fail(key, "missing")
+        return default
+    v = d[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise where.fail(key, f"must be a whole number, got {v!r}")
+    if v < lo:
+        raise where.fail(key, f"must be at least {lo}, got {v}")
+    return v
+
+
+def _name(where: _Where, table: dict[str, int], v: Any, fld: str) -> str:
+    if not isinstance(v, str) or v not in table:
+        raise where.fail(fld, f"unknown {fld} {v!r}; valid: {', '.join(table)}")
+    return v
+
+
+def _unknown(where: _Where, d: dict, allowed: set[str], what: str) -> None:
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise where.fail(extra[0], f"unknown {what} key; valid keys: {', '.join(sorted(allowed))}")
+
+
+def _op(where: _Where, raw: Any, trigger: str, i: int) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise where.fail(f"ops[{i}]", 'must be a table like { op = "draw", n = 1 }')
+    _unknown(where, raw, OP_KEYS, "op")
+    if "op" not in raw:
+        raise where.fail(f"ops[{i}].op", "missing")
+    op = _name(where, V.OPS, raw["op"], f"ops[{i}].op")
+    is_static = V.OPS[op] in V.STATIC_OPS
+    if is_static != (trigger == "static"):
+        where_ = "only under trigger 'static'" if is_static else "not under trigger 'static'"
+        raise where.fail(f"ops[{i}].op", f"op {op!r} is allowed {where_}")
+    n_lo = -99 if op in ("cost", "strength") else 0
+    out = {
+        "op": op,
+        "n": _int(where, raw, "n", 1, lo=n_lo),
+        "limit": _int(where, raw, "limit", 0),
+        "target": _name(where, V.TARGETS, raw.get("target", "any_city"), f"ops[{i}].target"),
+        "when": _name(where, V.CONDITIONS, raw.get("when", "none"), f"ops[{i}].when"),
+        "when_n": _int(where, raw, "when_n", 0),
+        "may": raw.get("may", False),
+    }
+    if not isinstance(out["may"], bool):
+        raise where.fail(f"ops[{i}].may", f"must be true or false, got {out['may']!r}")
+    return out
+
+
+def _abilities(where: _Where, raw: Any, allowed: set[str]) -> list[dict[str, Any]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise where.fail("abilities", "must be a list of [[...abilities]] tables")
+    out = []
+    for j, a in enumerate(raw):
+        if not isinstance(a, dict):
+            raise where.fail(f"abilities[{j}]", "must be a table")
+        _unknown(where, a, ABILITY_KEYS, "ability")
+        if "trigger" not in a:
+            raise where.fail(f"abilities[{j}].trigger", "missing")
+        trig = _name(where, V.TRIGGERS, a["trigger"], f"abilities[{j}].trigger")
+        if trig not in allowed:
+            raise where.fail(
+                f"abilities[{j}].trigger", f"{trig!r} not allowed here; use {sorted(allowed)}"
+            )
+        ops = a.get("ops", [])
+        if not isinstance(ops, list):
+            raise where.fail(f"abilities[{j}].ops", "must be a list")
+        out.append(
+            {
+                "trigger": trig,
+                "cost": _int(where, a, "cost", 0),
+                "when": _name(where, V.CONDITIONS, a.get("when", "none"), f"abilities[{j}].when"),
+                "when_n": _int(where, a, "when_n", 0),
+                "ops": [_op(where, o, trig, i) for i, o in enumerate(ops)],
+            }
+        )
+    return out
+
+
+def _str(where: _Where, d: dict, key: str) -> str:
+    if key not in d:
+        raise where.fail(key, "missing")
+    if not isinstance(d[key], str) or not d[key].strip():
+        raise where.fail(key, f"must be non-empty text, got {d[key]!r}")
+    return d[key]
+
+
+def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
+    label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
+    where = _Where(path, f"unit {label!r}")
+    if not isinstance(raw, dict):
+        raise where.fail("units", "each [[units]] entry must be a table")
+    _unknown(where, raw, UNIT_KEYS, "unit")
+    for key in UNIT_REQUIRED:
+        if key not in raw:
+            raise where.fail(key, "missing")
+    kws = raw.get("keywords", [])
+    if not isinstance(kws, list):
+        raise where.fail("keywords", "must be a list of keyword names")
+    for kw in kws:
+        _name(where, V.KEYWORDS, kw, "keywords")
+    source = _str(where, raw, "source")
+    if source not in SOURCES:
+        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    allowed = set(V.TRIGGERS) - {"reward"}
+    return {
+        "name": _str(where, raw, "name"),
+        "set": set_name,
+        "type": _name(where, V.UNIT_TYPES, raw["type"], "type"),
+        "cost": _int(where, raw, "cost"),
+        "offering": _int(where, raw, "offering"),
+        "strength": _int(where, raw, "strength"),
+        "copies": _int(where, raw, "copies", lo=1),
+        "keywords": list(kws),
+        "source": source,
+        "text": _str(where, raw, "text"),
+        "abilities": _abilities(where, raw.get("abilities"), allowed),
+    }
+
+
+def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
+    label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
+    where = _Where(path, f"reward {label!r}")
+    if not isinstance(raw, dict):
+        raise where.fail("rewards", "each [[rewards]] entry must be a table")
+    _unknown(where, raw, REWARD_KEYS, "reward")
+    source = _str(where, raw, "source")
+    if source not in SOURCES:
+        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    return {
+        "name": _str(where, raw, "name"),
+        "set": set_name,
+        "copies": _int(where, raw, "copies", 1, lo=1),
+        "source": source,
+        "text": _str(where, raw, "text"),
+        "abilities": _abilities(where, raw.get("abilities"), {"reward"}),
+    }
+
+
+def _rules(path: Path, raw: Any) -> dict[str, Any]:
+    where = _Where(path, "[rules]")
+    if not isinstance(raw, dict):
+        raise where.fail("rules", "missing [rules] table")
+    _unknown(where, raw, set(RULE_SLOTS) | RULE_NAMED, "rule")
+    rules: dict[str, Any] = {k: _int(where, raw, k) for k in RULE_SLOTS}
+    rules["war_tie_break"] = _name(
+        where, V.WAR_TIE_BREAKS, raw.get("war_tie_break", "cost"), "war_tie_break"
+    )
+    ends = raw.get("end_conditions", [])
+    if not isinstance(ends, list) or not ends:
+        raise where.fail("end_conditions", "must be a non-empty list")
+    rules["end_conditions"] = [_name(where, V.END_CONDITIONS, e, "end_conditions") for e in ends]
+    tbs = raw.get("tiebreaks", [])
+    if not isinstance(tbs, list) or len(tbs) > L.N_TIEBREAKS:
+        raise where.fail("tiebreaks", f"must be a list of at most {L.N_TIEBREAKS} names")
+    rules["tiebreaks"] = [_name(where, V.TIEBREAKS, t, "tiebreaks") for t in tbs]
+    esb = raw.get("emissary_strength_tiebreak", True)
+    if not isinstance(esb, bool):
+        raise where.fail("emissary_strength_tiebreak", "must be true or false")
+    rules["emissary_strength_tiebreak"] = esb
+    if rules["city_capacity"] > L.N_SLOTS:
+        raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
+    return rules
+
+
+def load_set(path: Path) -> SetData:
+    """Read and validate one set file."""
+    try:
+        with path.open("rb") as f:
+            raw = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise CardDataError(f"{path}: cannot read: {e.strerror}") from None
+    head = raw.get("set", {})
+    where = _Where(path, "[set]")
+    name = _str(where, head, "name")
+    units = raw.get("units", [])
+    if not isinstance(units, list) or not units:
+        raise CardDataError(f"{path.name}: [[units]]: field 'units': the set has no units")
+    data = SetData(
+        name=name,
+        title=head.get("title", name),
+        path=path,
+        rules=_rules(path, raw.get("rules")),
+        units=[_unit(path, name, u, i) for i, u in enumerate(units)],
+        rewards=[_reward(path, name, r, i) for i, r in enumerate(raw.get("rewards", []))],
+    )
+    seen: set[str] = set()
+    for u in data.units:
+        if u["name"] in seen:
+            raise CardDataError(f"{path.name}: unit {u['name']!r}: field 'name': duplicate name")
+        seen.add(u["name"])
+    return data
+
+
+# --- compilation ----------------------------------------------------------------
+
+
+def _compile_ability(a: dict, abil_rows: list, op_rows: list) -> None:
+    abil_rows.append(
+        [
+            V.TRIGGERS[a["trigger"]],
+            a["cost"],
+            len(op_rows),
+            len(a["ops"]),
+            V.CONDITIONS[a["when"]],
+            a["when_n"],
+        ]
+    )
+    for o in a["ops"]:
+        op_rows.append(
+            [
+                V.OPS[o["op"]],
+                o["n"],
+                o["limit"],
+                V.TARGETS[o["target"]],
+                V.CONDITIONS[o["when"]],
+                o["when_n"],
+                int(o["may"]),
+                0,
+            ]
+        )
+
+
+def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]) -> Tables:
+    """Compile validated entries and rules into the kernel's integer tables."""
+    abil_rows: list[list[int]] = []
+    op_rows: list[list[int]] = []
+    kind = np.zeros((len(units), L.K_COLS), np.int64)
+    for k, u in enumerate(units):
+        kind[k, L.K_TYPE] = V.UNIT_TYPES[u["type"]]
+        kind[k, L.K_COST] = u["cost"]
+        kind[k, L.K_OFFERING] = u["offering"]
+        kind[k, L.K_STRENGTH] = u["strength"]
+        kind[k, L.K_KEYWORDS] = sum(V.KEYWORDS[kw] for kw in set(u["keywords"]))
+        kind[k, L.K_ABIL_START] = len(abil_rows)
+        kind[k, L.K_ABIL_N] = len(u["abilities"])
+        kind[k, L.K_STATIC] = int(any(a["trigger"] == "static" for a in u["abilities"]))
+        for a in u["abilities"]:
+            _compile_ability(a, abil_rows, op_rows)
+    reward = np.zeros((max(len(rewards), 1), L.R_COLS), np.int64)
+    for r, rw in enumerate(rewards):
+        reward[r, L.R_ABIL_START] = len(abil_rows)
+        reward[r, L.R_ABIL_N] = len(rw["abilities"])
+        for a in rw["abilities"]:
+            _compile_ability(a, abil_rows, op_rows)
+    card_kind = np.repeat(np.arange(len(units), dtype=np.int64), [u["copies"] for u in units])
+    tile_kind = np.repeat(
+        np.arange(len(rewards), dtype=np.int64), [r["copies"] for r in rewards]
+    ).astype(np.int64)
+    if len(card_kind) > L.MAX_CARDS:
+        raise CardDataError(f"the mix has {len(card_kind)} unit cards; at most {L.MAX_CARDS}")
+    if len(units) > 32 * L.MASK_WORDS:
+        raise CardDataError(f"the mix has {len(units)} unit kinds; at most {32 * L.MASK_WORDS}")
+    ru = np.zeros(L.RU_COUNT, np.int64)
+    for key, slot in RULE_SLOTS.items():
+        ru[slot] = rules[key]
+    ru[L.RU_WAR_TIE] = V.WAR_TIE_BREAKS[rules["war_tie_break"]]
+    ru[L.RU_END] = sum(V.END_CONDITIONS[e] for e in set(rules["end_conditions"]))
+    ru[L.RU_EMISSARY_STRENGTH_TB] = int(rules["emissary_strength_tiebreak"])
+    for i, tb in enumerate(rules["tiebreaks"]):
+        ru[L.RU_TIEBREAKS + i] = V.TIEBREAKS[tb]
+    ru[L.RU_N_CARDS] = len(card_kind)
+    ru[L.RU_N_TILES] = len(tile_kind)
+    ru[L.RU_TURN_CAP] = 200
+    return Tables(
+        kind=kind,
+        card_kind=card_kind.astype(np.int64),
+        abil=np.array(abil_rows, np.int64).reshape(-1, L.A_COLS),
+        ops=np.array(op_rows, np.int64).reshape(-1, L.OP_COLS),
+        reward=reward,
+        tile_kind=tile_kind,
+        rules=ru,
+    )
+
+
+def parse_mix(mix: str) -> list[str]:
+    """Split a mix spec (``aegean``, ``dunes+aegean``) into set names, base first."""
+    names = [s.strip().lower() for s in mix.split("+")]
+    valid = available_sets()
+    for n in names:
+        if n not in valid:
+            raise SpecError(f"unknown set {n!r} in --mix {mix!r}; valid sets: {', '.join(valid)}")
+    if len(set(names)) != len(names):
+        raise SpecError(f"--mix {mix!r} names a set twice")
+    if len(names) > 1:
+        raise SpecError(
+            f"--mix {mix!r}: combining sets is not supported yet; use one of {', '.join(valid)}"
+        )
+    return names
+
+
+def load_pool(mix: str, seed: int = 0) -> CardPool:
+    """Load, validate and compile the card pool of ``mix`` (the first set named is the base).
+
+    ``seed`` will pick random subsets for limited mixes (``aegean:10``); a plain
+    mix does not depend on it.
+    """
+    names = parse_mix(mix)
+    sets = [load_set(SETS_DIR / f"{n}.toml") for n in names]
+    base = sets[0]
+    units = [u for s in sets for u in s.units]
+    rewards = [r for s in sets for r in s.rewards]
+    rules = dict(base.rules)
+    return CardPool(
+        mix="+".join(names),
+        sets=sets,
+        units=units,
+        rewards=rewards,
+        rules=rules,
+        tables=compile_tables(units, rewards, rules),
+    )
+
+
+def with_run_rules(tables: Tables, turn_cap: int, emissary: bool, first_mode: int) -> Tables:
+    """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
+    ru = tables.rules.copy()
+    ru[L.RU_TURN_CAP] = turn_cap
+    ru[L.RU_EMISSARY] = int(emissary)
+    ru[L.RU_FIRST_MODE] = first_mode
+    return tables._replace(rules=ru)

@@ -1,0 +1,406 @@
+"""The ``omensim`` command line.
+
+Every error a user can cause ends in exactly one line ``Error: ...`` on
+stderr and a non-zero exit status, never a traceback:
+
+* 2 for a bad command line or an impossible run description (unknown mix,
+  variant or strategy, malformed ``--games``),
+* 1 for everything else the user controls (bad card data, an output
+  directory that exists or cannot be written),
+* 130 when interrupted with Ctrl-C.
+
+Heavy modules (numba, the engine) are imported inside the commands so that
+``omensim --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from sim import __version__
+from sim.spec import FIRST_MODES, VARIANTS, RunSpec, SpecError
+
+EXIT_USAGE = 2
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+# game_id is stored as int64; keep well clear of it.
+MAX_GAMES = 2**62
+
+
+class CliError(click.ClickException):
+    """A user-caused failure with its own exit status; printed as one ``Error:`` line."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def _one_line(message: str) -> str:
+    # Our contract is one line on stderr; squash any stray newlines from library messages.
+    return " ".join(message.split())
+
+
+def _fail(message: str, exit_code: int) -> NoReturn:
+    click.echo(f"Error: {_one_line(message)}", err=True)
+    sys.exit(exit_code)
+
+
+class _OneLineErrorsGroup(click.Group):
+    """A click group that reports every ClickException as a single ``Error:`` line.
+
+    Click's default prints the usage synopsis and a "Try --help" hint above the
+    error; we keep to one line so scripts and people see the reason at once.
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # bare `omensim`: the help text is the useful answer
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            _fail(exc.format_message(), exc.exit_code)
+        except click.Abort:
+            _fail("interrupted", EXIT_INTERRUPTED)
+        # In non-standalone mode click returns the exit code of --help/--version as an int.
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class GameCount(click.ParamType):
+    """A positive whole number of games, written as ``250000``, ``1_000`` or ``1e6``."""
+
+    name = "N"
+    _SCI = re.compile(r"^\+?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            text = str(value).strip()
+            try:
+                n = int(text)  # also accepts underscores: 1_000
+            except ValueError:
+                n = self._from_scientific(text, param, ctx)
+        if n < 1:
+            self.fail(f"must be a positive whole number of games, got {value!r}", param, ctx)
+        if n > MAX_GAMES:
+            self.fail(f"must be at most 2**62, got {value!r}", param, ctx)
+        return n
+
+    def _from_scientific(
+        self, text: str, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if self._SCI.match(text.replace("_", "")):
+            try:
+                d = Decimal(text.replace("_", ""))
+            except InvalidOperation:
+                d = None
+            # Compare before converting: int(Decimal("1e999999999")) would never finish.
+            if d is not None and d <= MAX_GAMES and d == d.to_integral_value():
+                return int(d)
+            if d is not None and d > MAX_GAMES:
+                self.fail(f"must be at most 2**62, got {text!r}", param, ctx)
+        self.fail(
+            f"must be a whole number of games such as 250000, 1_000 or 1e6, got {text!r}",
+            param,
+            ctx,
+        )
+
+
+def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """Reject more threads than numba may start (it would fail deep inside otherwise)."""
+    if value is None:
+        return None
+    import numba  # only when --threads is given, so --help stays fast
+
+    limit = int(numba.config.NUMBA_NUM_THREADS)
+    if value > limit:
+        raise click.BadParameter(
+            f"at most {limit} on this machine (numba's NUMBA_NUM_THREADS), got {value}",
+            ctx,
+            param,
+        )
+    return value
+
+
+def _split_variants(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``("emissary", "a,b")`` -> ``("emissary", "a", "b")``, without blanks or repeats."""
+    seen: dict[str, None] = {}
+    for value in values:
+        for part in value.split(","):
+            part = part.strip().lower()
+            if part:
+                seen[part] = None
+    return tuple(seen)
+
+
+@click.group(cls=_OneLineErrorsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="omensim")
+def main() -> None:
+    """Monte Carlo simulator for the Omen card games.
+
+    Plays many bot-vs-bot games of Omen (A Reign of War, Edge of the Aegean,
+    Heir to the Dunes and mixes of them) and writes one row per game to
+    Parquet, ready for pandas.
+
+    \b
+    Examples:
+      omensim run --games 1e6 --mix aegean --seed 1
+      omensim cards --mix dunes+aegean
+    """
+
+
+@main.command("run", short_help="Play games and write them to Parquet.")
+@click.option(
+    "--games",
+    "-n",
+    type=GameCount(),
+    default=100_000,
+    show_default=True,
+    help="Number of games to play; 250000, 1_000 and 1e6 are all accepted.",
+)
+@click.option(
+    "--mix",
+    default="aegean",
+    show_default=True,
+    help="Card sets to play with, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Run directory to write (must be absent or empty unless --force). "
+    "Default: a new results/<mix>-s<seed>-<date>-<time>.",
+)
+@click.option(
+    "--p0",
+    default="greedy",
+    show_default=True,
+    help="Strategy (bot profile) for player 0; see configs/strategies/.",
+)
+@click.option(
+    "--p1",
+    default="greedy",
+    show_default=True,
+    help="Strategy (bot profile) for player 1; see configs/strategies/.",
+)
+@click.option(
+    "--first",
+    type=click.Choice(FIRST_MODES),
+    default="alternate",
+    show_default=True,
+    help="Who takes the first turn: always p0, always p1, alternate game by game, "
+    "or random per game.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[,NAME]",
+    help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
+)
+@click.option(
+    "--threads",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    callback=_check_threads,
+    help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=1 << 16,
+    show_default=True,
+    help="Games per Parquet part and per kernel call; trades memory for overhead. "
+    "Results do not depend on it.",
+)
+@click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary.")
+def run_cmd(
+    games: int,
+    mix: str,
+    seed: int,
+    out: Path | None,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    threads: int | None,
+    chunk_size: int,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Play bot-vs-bot games and write one Parquet row per game.
+
+    The run directory gets part-*.parquet files and a _manifest.json that says
+    "complete": true only once every game is written. A summary with the
+    first-player win rate and its 95% confidence interval is printed at the end.
+
+    \b
+    Example:
+      omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
+      python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
+    """
+    from sim import runner
+    from sim.cards import CardDataError
+
+    try:
+        spec = RunSpec(
+            games=games,
+            mix=mix,
+            seed=seed,
+            p0=p0,
+            p1=p1,
+            first=first,
+            variants=_split_variants(variants),
+        )
+        # Chosen here rather than inside run() so messages can name it.
+        out = out if out is not None else runner.default_out_dir(spec)
+        result = runner.run(
+            spec,
+            out,
+            threads=threads,
+            chunk_size=chunk_size,
+            force=force,
+            progress=False if quiet else None,
+        )
+    except KeyboardInterrupt:
+        # Caught here rather than left to click, which would print a blank line first.
+        where = f" in {out}" if out is not None else ""
+        raise CliError(
+            f"interrupted; the run{where} is marked incomplete", EXIT_INTERRUPTED
+        ) from None
+    except SpecError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    except (CardDataError, runner.RunError) as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else out
+        raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
+    if not quiet:
+        click.echo(runner.summary(result))
+
+
+# Columns `omensim cards` shows, in order; any others the compiler adds follow them.
+_CARD_COLUMNS = [
+    "kind",
+    "name",
+    "set",
+    "type",
+    "cost",
+    "offering",
+    "strength",
+    "copies",
+    "keywords",
+    "text",
+    "source",
+]
+
+
+def _card_table_text(frame: Any) -> str:
+    """The whole frame as text: every row and column, nothing truncated, words left-aligned."""
+    import pandas as pd
+
+    formatters = {}
+    for col in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[col]):
+            # pandas right-aligns strings, which makes names and ability text hard to scan.
+            width = max(len(str(col)), int(frame[col].astype(str).str.len().max() or 0))
+            formatters[col] = lambda v, w=width: f"{v!s:<{w}}"
+    with pd.option_context(
+        "display.max_rows", None,
+        "display.max_columns", None,
+        "display.width", None,
+        "display.max_colwidth", None,
+    ):  # fmt: skip
+        text = frame.to_string(index=False, formatters=formatters, justify="left")
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+@main.command("cards", short_help="Print the compiled card table of a mix.")
+@click.option(
+    "--mix",
+    default="aegean",
+    show_default=True,
+    help="Card sets to compile, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Run seed, for mixes whose set-up draws cards at random.",
+)
+def cards_cmd(mix: str, seed: int) -> None:
+    """Print the compiled card table of a mix: every card the simulator will play with.
+
+    One row per unit: its kind id (the number used in the played_p0/played_p1
+    columns of run output), name, set, type, cost, offering, strength, copies,
+    keywords, ability text and where its values come from ("rulebook" or
+    "reconstructed"; edit configs/sets/*.toml to change them). The mix's reward
+    tiles follow.
+
+    \b
+    Example:
+      omensim cards --mix dunes+aegean
+    """
+    from sim.cards import CardDataError, load_pool
+
+    try:
+        pool = load_pool(mix, seed=seed)
+        units = pool.frame()
+        # Reward tiles are optional in the pool's interface: print them when it has them.
+        rewards = pool.rewards_frame() if hasattr(pool, "rewards_frame") else None
+    except SpecError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    except CardDataError as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        raise CliError(f"cannot read card data: {exc}", EXIT_ERROR) from None
+
+    columns = [c for c in _CARD_COLUMNS if c in units.columns]
+    columns += [c for c in units.columns if c not in columns]
+    click.echo(_card_table_text(units[columns]))
+    footer = [_count_label(units, "unit", "cards")]
+    if rewards is not None and len(rewards):
+        click.echo("\nReward tiles:")
+        click.echo(_card_table_text(rewards))
+        footer.append(_count_label(rewards, "reward tile kind", "tiles"))
+    click.echo(f"\n{mix}: " + ", ".join(footer))
+
+
+def _count_label(frame: Any, what: str, physical: str) -> str:
+    """E.g. "22 units (30 cards)": kinds listed, and physical copies when known."""
+    label = f"{len(frame)} {what}{'s' if len(frame) != 1 else ''}"
+    if "copies" in frame.columns:
+        label += f" ({int(frame['copies'].sum())} {physical})"
+    return label
+
+
+if __name__ == "__main__":  # python -m sim.cli, for when the console script is not on PATH
+    main()

@@ -1,0 +1,39 @@
+"""Where the rulebooks leave a choice open, the reading omensim plays.
+
+Each entry is written to every run's metadata, so a dataset says which
+reading produced it. The README's rules section lists the same entries.
+"""
+
+from __future__ import annotations
+
+INTERPRETATIONS: dict[str, str] = {
+    "oldest_player": (
+        "The rulebooks' 'oldest player' (who starts, and who wins an Emissary tie) is the "
+        "seat named by --first: p0, p1, alternating by game index, or random."
+    ),
+    "rally_window": (
+        "RALLY abilities may be paid for after a unit is played from hand into a city "
+        "(the new unit's own, or those of the player's other RALLY units there, each once); "
+        "moving a unit by an ability opens no RALLY window."
+    ),
+    "keres_order": (
+        "End-of-Surge (Keres) abilities resolve city by city, left to right, each followed "
+        "by its own EXALT check."
+    ),
+    "exalt_needs_token": "A Keres cannot EXALT when no VP token is left in the supply.",
+    "war_keep_maximal": (
+        "After a conflict each side keeps a maximal set of units within its allowance "
+        "(1 unit-slot for the victor, 2 for the loser or a tie): never fewer than it may."
+    ),
+    "offering_split_supply": (
+        "An Offering's coins, like every gain, are capped by the supply; the rest is lost."
+    ),
+    "ability_partial": (
+        "A mandatory ability does as much as it can: with no legal target, or an empty "
+        "supply or deck, the rest of it is skipped."
+    ),
+    "turn_cap": (
+        "A game still running after the turn cap is stopped, scored as it stands, and "
+        "marked end_reason = 'turn_cap'."
+    ),
+}

@@ -1,0 +1,195 @@
+"""The effect interpreter: resolves ability rows of ``T.abil`` / ``T.ops``.
+
+An ability is a short list of vocabulary operations (see ``sim.vocab``). Each
+op is mandatory unless flagged "may" (rulebooks: "All unit abilities are
+considered to be mandatory unless their text ... contains the word may"), and
+does as much as it can when it cannot do all of it (no target, empty supply).
+Ongoing ops (strength, cost) are never executed here; ``board`` reads them.
+"""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel import zones as Z
+from sim.kernel.jit import kernel
+from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col
+from sim.kernel.zones import opt, put_opt
+from strategies import decisions as D
+from strategies.policy import choose
+
+
+@kernel
+def discard_from_hand(st, tab, fp, p, n, reason):
+    """Seat ``p`` chooses and discards ``n`` cards from its own hand."""
+    for _ in range(n):
+        hn = st[L.HAND_N + p]
+        if hn == 0:
+            return
+        for i in range(hn):
+            put_opt(st, i, i, Z.hand_card(st, p, i), reason, 0)
+        k = choose(st, tab, fp, p, D.D_DISCARD, hn)
+        Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
+
+
+@kernel
+def _enemy_targets(st, tab, fp, p, c, tg, limit):
+    """Fill options with enemy units in the target cities with strength <= limit."""
+    q = 1 - p
+    n = 0
+    for cc in range(L.N_CITIES):
+        if c >= 0 and tg == V.TG_SAME_CITY and cc != c:
+            continue
+        if c >= 0 and tg == V.TG_OTHER_CITY and cc == c:
+            continue
+        for i in range(B.n_units(st, cc, q)):
+            card = B.slot_card(st, cc, q, i)
+            if limit > 0 and B.unit_strength(st, tab, cc, q, card) > limit:
+                continue
+            put_opt(st, n, cc, q, i, card)
+            n += 1
+    return n
+
+
+@kernel
+def destroy_unit(st, c, q, i):
+    """Destroy the unit in slot ``i`` of seat ``q``'s side of city ``c``: to the discard pile."""
+    Z.discard_card(st, q, B.city_take(st, c, q, i))
+
+
+@kernel
+def _hit_enemy(st, tab, fp, p, c, o, to_hand):
+    """Destroy (or return to hand) up to N enemy units chosen by seat ``p``."""
+    for _ in range(op_col(tab, o, L.OP_N)):
+        n = _enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
+        if n == 0:
+            return
+        k = choose(st, tab, fp, p, D.D_RETURN if to_hand else D.D_DESTROY, n)
+        cc = opt(st, k, 0)
+        q = opt(st, k, 1)
+        if to_hand:
+            Z.hand_add(st, q, B.city_take(st, cc, q, opt(st, k, 2)))
+        else:
+            destroy_unit(st, cc, q, opt(st, k, 2))
+
+
+@kernel
+def _move(st, tab, fp, p, c, o):
+    """Seat ``p`` moves up to N of its units from the origin city(ies) to others with room."""
+    tg = op_col(tab, o, L.OP_TARGET)
+    for _ in range(op_col(tab, o, L.OP_N)):
+        put_opt(st, 0, -1, 0, 0, 0)
+        n = 1
+        for f in range(L.N_CITIES):
+            if c >= 0 and tg == V.TG_SAME_CITY and f != c:
+                continue
+            if c >= 0 and tg == V.TG_OTHER_CITY and f == c:
+                continue
+            for i in range(B.n_units(st, f, p)):
+                card = B.slot_card(st, f, p, i)
+                for t in range(L.N_CITIES):
+                    if t != f and B.fits(st, tab, t, p, card):
+                        put_opt(st, n, f, i, t, card)
+                        n += 1
+        k = choose(st, tab, fp, p, D.D_MOVE, n)
+        if opt(st, k, 0) < 0:
+            return
+        card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
+        B.city_add(st, opt(st, k, 2), p, card)
+
+
+@kernel
+def _take_discard(st, tab, fp, p, o):
+    """Seat ``p`` takes up to N units (cost <= M) from its discard pile into hand."""
+    limit = op_col(tab, o, L.OP_M)
+    d = Z.pile_of(st, p)
+    for _ in range(op_col(tab, o, L.OP_N)):
+        n = 0
+        for i in range(st[L.DISC_N + d]):
+            card = st[L.DISC + d * L.MAX_CARDS + i]
+            if limit > 0 and card_col(tab, card, L.K_COST) > limit:
+                continue
+            put_opt(st, n, i, card, 0, 0)
+            n += 1
+        if n == 0:
+            return
+        k = choose(st, tab, fp, p, D.D_TAKE, n)
+        Z.hand_add(st, p, Z.take_discard(st, p, opt(st, k, 0)))
+
+
+@kernel
+def run_op(st, tab, fp, p, o, c, src):
+    """Resolve op row ``o`` for seat ``p`` from source ``src`` in city ``c`` (-1: none)."""
+    code = op_col(tab, o, L.OP_CODE)
+    if code == V.OP_STRENGTH or code == V.OP_COST:
+        return
+    if not B.condition(st, tab, p, c, src, op_col(tab, o, L.OP_COND), op_col(tab, o, L.OP_COND_N)):
+        return
+    if op_col(tab, o, L.OP_MAY):
+        put_opt(st, 0, 1, o, src, 0)
+        put_opt(st, 1, 0, o, src, 0)
+        if opt(st, choose(st, tab, fp, p, D.D_MAY, 2), 0) == 0:
+            return
+    n = op_col(tab, o, L.OP_N)
+    q = 1 - p
+    if code == V.OP_GAIN_COINS:
+        Z.gain_coins(st, p, n)
+    elif code == V.OP_DRAW:
+        Z.draw(st, p, n)
+    elif code == V.OP_OPP_DISCARD:
+        discard_from_hand(st, tab, fp, q, n, 0)
+    elif code == V.OP_DESTROY:
+        _hit_enemy(st, tab, fp, p, c, o, False)
+    elif code == V.OP_RETURN_ENEMY:
+        _hit_enemy(st, tab, fp, p, c, o, True)
+    elif code == V.OP_MOVE:
+        _move(st, tab, fp, p, c, o)
+    elif code == V.OP_TAKE_DISCARD:
+        _take_discard(st, tab, fp, p, o)
+    elif code == V.OP_GAIN_VP:
+        Z.gain_vp_tokens(st, p, n)
+    elif code == V.OP_STEAL_COINS:
+        k = min(n, st[L.COINS + q])
+        st[L.COINS + q] -= k
+        st[L.COINS + p] += k
+    elif code == V.OP_OPP_LOSE_COINS:
+        Z.pay_coins(st, q, n)
+    elif code == V.OP_GAIN_COINS_PER_UNIT and c >= 0:
+        Z.gain_coins(st, p, n * B.n_units(st, c, p))
+
+
+@kernel
+def run_ability(st, tab, fp, p, a, c, src):
+    """Resolve ability row ``a`` (its condition, then its ops in printed order)."""
+    if not B.condition(
+        st, tab, p, c, src, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
+    ):
+        return
+    o0 = abil_col(tab, a, L.A_OP_START)
+    for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
+        run_op(st, tab, fp, p, o, c, src)
+
+
+@kernel
+def run_trigger(st, tab, fp, p, card, trigger, c):
+    """Resolve every ability of ``card`` with ``trigger``; returns how many ran."""
+    k = card_kind(tab, card)
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    ran = 0
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        if abil_col(tab, a, L.A_TRIGGER) == trigger:
+            run_ability(st, tab, fp, p, a, c, card)
+            ran += 1
+    return ran
+
+
+@kernel
+def find_ability(tab, card, trigger):
+    """First ability row of ``card`` with ``trigger``, or -1."""
+    k = card_kind(tab, card)
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        if abil_col(tab, a, L.A_TRIGGER) == trigger:
+            return a
+    return -1

@@ -1,0 +1,187 @@
+"""Set-up, the turn loop and the end of the game."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import layout as L
+from sim.kernel import zones as Z
+from sim.kernel.jit import kernel
+from sim.kernel.offering import offering_step
+from sim.kernel.rng import randint, seed_streams, shuffle
+from sim.kernel.scoring import score_into, winner_of
+from sim.kernel.surge import surge_step
+from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule
+from sim.kernel.war import war_step
+from sim.kernel.wealth import wealth_step
+from sim.kernel.zones import opt, put_opt
+from strategies import decisions as D
+from strategies.policy import choose
+
+
+@kernel
+def default_first(tab, st, game):
+    """The "oldest player" of the rulebooks: who starts unless a variant decides."""
+    mode = rule(tab, L.RU_FIRST_MODE)
+    if mode == L.FIRST_P0:
+        return 0
+    if mode == L.FIRST_P1:
+        return 1
+    if mode == L.FIRST_ALTERNATE:
+        return game % 2
+    return randint(st, L.RNG_SETUP, 2)
+
+
+@kernel
+def emissary_value(tab, card):
+    """Cost + Offering + Strength of an Emissary."""
+    k = card_kind(tab, card)
+    return (
+        kind_col(tab, k, L.K_COST) + kind_col(tab, k, L.K_OFFERING) + kind_col(tab, k, L.K_STRENGTH)
+    )
+
+
+@kernel
+def _pick_emissary(st, tab, fp, p):
+    """Seat ``p`` chooses its Emissary face down; returns the hand index or -1."""
+    hn = st[L.HAND_N + p]
+    if hn == 0:
+        return -1
+    for i in range(hn):
+        put_opt(st, i, i, Z.hand_card(st, p, i), 0, 0)
+    return opt(st, choose(st, tab, fp, p, D.D_EMISSARY, hn), 0)
+
+
+@kernel
+def emissary(st, tab, fp, oldest):
+    """Emissary of War variant: the greater Emissary goes first and is discarded.
+
+    Ties go to the higher strength (Aegean, Dunes; not Reign), then the oldest
+    player. The second player's Emissary simply stays in hand.
+    """
+    pick0 = _pick_emissary(st, tab, fp, 0)
+    pick1 = _pick_emissary(st, tab, fp, 1)
+    if pick0 < 0 or pick1 < 0:
+        return oldest
+    c0 = Z.hand_card(st, 0, pick0)
+    c1 = Z.hand_card(st, 1, pick1)
+    v0 = emissary_value(tab, c0)
+    v1 = emissary_value(tab, c1)
+    if v0 == v1 and rule(tab, L.RU_EMISSARY_STRENGTH_TB):
+        v0 = card_col(tab, c0, L.K_STRENGTH)
+        v1 = card_col(tab, c1, L.K_STRENGTH)
+    first = oldest if v0 == v1 else (0 if v0 > v1 else 1)
+    Z.discard_card(st, first, Z.hand_take(st, first, pick0 if first == 0 else pick1))
+    return first
+
+
+@kernel
+def setup(st, tab, fp, seed, game):
+    """Standard set-up (every rulebook's "Setup"), leaving the first player active.
+
+    The seats' bots (``st[BOT]``) and any scripted choices are kept; every
+    other counter is reset. Zones need no clearing: their counts say what is valid.
+    """
+    b0 = st[L.BOT]
+    b1 = st[L.BOT + 1]
+    sp = st[L.SCRIPT_POS]
+    sn = st[L.SCRIPT_N]
+    st[: L.HEADER] = 0
+    st[L.BOT] = b0
+    st[L.BOT + 1] = b1
+    st[L.SCRIPT_POS] = sp
+    st[L.SCRIPT_N] = sn
+    seed_streams(st, seed, game)
+    oldest = default_first(tab, st, game)
+    st[L.SUPPLY] = rule(tab, L.RU_COIN_SUPPLY)
+    st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
+    for i in range(L.N_SLOTS * 2 * L.N_CITIES):
+        st[L.SLOT + i] = L.NO_CARD
+    cards = n_cards(tab)
+    for c in range(cards):
+        st[L.DECK + c] = c
+    st[L.DECK_N] = cards
+    shuffle(st, L.DECK, cards, L.RNG_DECK)
+    tiles = n_tiles(tab)
+    for t in range(tiles):
+        st[L.TMP + t] = t
+    shuffle(st, L.TMP, tiles, L.RNG_REWARDS)
+    per_city = min(rule(tab, L.RU_TILES_PER_CITY), L.MAX_STACK)
+    t = 0
+    for c in range(L.N_CITIES):
+        for _ in range(per_city):
+            if t < tiles:
+                st[L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]] = st[L.TMP + t]
+                st[L.STACK_N + c] += 1
+                t += 1
+    for j in range(2):
+        p = oldest if j == 0 else 1 - oldest
+        Z.draw(st, p, rule(tab, L.RU_START_CARDS))
+        Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
+    first = oldest
+    if rule(tab, L.RU_EMISSARY):
+        first = emissary(st, tab, fp, oldest)
+    st[L.FIRST] = first
+    st[L.ACTIVE] = first
+
+
+@kernel
+def end_reason(st, tab):
+    """Whether the game ends now (at the end of a turn), as a vocab.ER_* code."""
+    empty = 0
+    for c in range(L.N_CITIES):
+        if st[L.STACK_N + c] == 0:
+            empty += 1
+    ends = rule(tab, L.RU_END)
+    if ends & V.END_ALL_CITIES_EMPTY and empty == L.N_CITIES:
+        return V.ER_ALL_CITIES_EMPTY
+    if ends & V.END_TWO_CITIES_EMPTY and empty >= 2:
+        return V.ER_TWO_CITIES_EMPTY
+    return V.ER_NONE
+
+
+@kernel
+def end_turn(st, tab):
+    """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
+    st[L.TURN] += 1
+    reason = end_reason(st, tab)
+    if reason == V.ER_NONE and st[L.TURN] >= rule(tab, L.RU_TURN_CAP):
+        reason = V.ER_TURN_CAP
+    if reason != V.ER_NONE:
+        st[L.GAME_OVER] = 1
+        st[L.END_REASON] = reason
+    st[L.ACTIVE] = 1 - st[L.ACTIVE]
+
+
+@kernel
+def play_turn(st, tab, fp):
+    """One full turn of the active player, step by step."""
+    wealth_step(st, tab, fp)
+    surge_step(st, tab, fp)
+    war_step(st, tab, fp)
+    offering_step(st, tab, fp)
+    end_turn(st, tab)
+
+
+@kernel
+def finish(st, tab, out):
+    """Score a finished game into an output row."""
+    score_into(st, tab, out)
+    out[L.O_WINNER] = winner_of(tab, out)
+    st[L.WINNER] = out[L.O_WINNER]
+    out[L.O_FIRST] = st[L.FIRST]
+    out[L.O_TURNS] = st[L.TURN]
+    out[L.O_END_REASON] = st[L.END_REASON]
+    out[L.O_PLAYED_N] = st[L.PLAYED_N]
+    out[L.O_PLAYED_N + 1] = st[L.PLAYED_N + 1]
+    out[L.O_ERROR] = st[L.ERROR]
+
+
+@kernel
+def play_game(st, tab, fp, seed, game, out, mask):
+    """Play game ``game`` of run ``seed`` to its end; fill ``out`` and the played-kind ``mask``."""
+    setup(st, tab, fp, seed, game)
+    while st[L.GAME_OVER] == 0:
+        play_turn(st, tab, fp)
+    finish(st, tab, out)
+    for w in range(2 * L.MASK_WORDS):
+        mask[w] = st[L.PLAYED + w]

@@ -1,0 +1,75 @@
+"""End of game: the score, its components, and the tie-breaks of the base set."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import layout as L
+from sim.kernel.jit import kernel
+from sim.kernel.tab import card_col, rule
+
+
+@kernel
+def rewards_used(st, p):
+    """Reward tiles seat ``p`` has used (face up)."""
+    k = 0
+    for r in range(st[L.REW_N + p]):
+        k += st[L.REW_USED + p * L.MAX_REWARDS + r]
+    return k
+
+
+@kernel
+def treasured_in_hand(st, tab, p):
+    """TREASURED units in seat ``p``'s hand."""
+    k = 0
+    for i in range(st[L.HAND_N + p]):
+        card = st[L.HAND + p * L.MAX_CARDS + i]
+        if card_col(tab, card, L.K_KEYWORDS) & V.KW_TREASURED:
+            k += 1
+    return k
+
+
+@kernel
+def score_into(st, tab, out):
+    """Write both seats' scores and components into an output row (O_* columns)."""
+    for p in range(2):
+        used = rewards_used(st, p)
+        unused = st[L.REW_N + p] - used
+        tre = treasured_in_hand(st, tab, p)
+        vp = st[L.VP + p]
+        out[L.O_REW_UNUSED + p] = unused
+        out[L.O_REW_USED + p] = used
+        out[L.O_VP_TOKENS + p] = vp
+        out[L.O_TREASURED + p] = tre
+        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre
+
+
+@kernel
+def tiebreak_value(out, code, p):
+    """A seat's figure for one tie-break code (higher wins)."""
+    if code == V.TB_UNUSED_REWARDS:
+        return out[L.O_REW_UNUSED + p]
+    if code == V.TB_VP_TOKENS:
+        return out[L.O_VP_TOKENS + p]
+    if code == V.TB_TREASURED:
+        return out[L.O_TREASURED + p]
+    if code == V.TB_USED_REWARDS:
+        return out[L.O_REW_USED + p]
+    return 0
+
+
+@kernel
+def winner_of(tab, out):
+    """The winning seat, or -1 for a shared victory once every tie-break is equal."""
+    a = out[L.O_SCORE]
+    b = out[L.O_SCORE + 1]
+    if a != b:
+        return 0 if a > b else 1
+    for i in range(L.N_TIEBREAKS):
+        code = rule(tab, L.RU_TIEBREAKS + i)
+        if code == V.TB_END:
+            break
+        a = tiebreak_value(out, code, 0)
+        b = tiebreak_value(out, code, 1)
+        if a != b:
+            return 0 if a > b else 1
+    return -1

@@ -1,0 +1,183 @@
+"""Surge step: play units, RALLY, use one reward tile, then end-of-Surge abilities."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel import zones as Z
+from sim.kernel.abilities import find_ability, run_ability, run_trigger
+from sim.kernel.jit import kernel
+from sim.kernel.tab import abil_col, card_kind, kind_col, reward_col, rule, tile_kind
+from sim.kernel.zones import opt, put_opt
+from strategies import decisions as D
+from strategies.policy import choose
+
+MAX_ACTIONS = 64  # plays + reward uses in one Surge; capacity bounds it far lower
+
+
+@kernel
+def mark_played(st, tab, p, card):
+    """Record that seat ``p`` played a unit of ``card``'s kind (for the output)."""
+    k = card_kind(tab, card)
+    st[L.PLAYED + p * L.MASK_WORDS + (k >> 5)] |= 1 << (k & 31)
+    st[L.PLAYED_N + p] += 1
+
+
+@kernel
+def surge_options(st, tab, fp, p):
+    """Fill the legal Surge options; returns how many (option 0 is to pass)."""
+    put_opt(st, 0, D.ACT_PASS, 0, 0, 0)
+    n = 1
+    coins = st[L.COINS + p]
+    hn = st[L.HAND_N + p]
+    # Room and cost modifier depend on the city only: work them out once.
+    for c in range(L.N_CITIES):
+        st[L.CITY_SCRATCH + 2 * c] = rule(tab, L.RU_CAPACITY) - B.side_weight(st, tab, c, p)
+        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c)
+    for i in range(hn):
+        card = Z.hand_card(st, p, i)
+        k = card_kind(tab, card)
+        # Two copies of a kind are the same play: offer only the first.
+        dup = False
+        for j in range(i):
+            if card_kind(tab, Z.hand_card(st, p, j)) == k:
+                dup = True
+                break
+        if dup:
+            continue
+        w = B.weight(tab, card)
+        base_cost = kind_col(tab, k, L.K_COST)
+        for c in range(L.N_CITIES):
+            if w > st[L.CITY_SCRATCH + 2 * c]:
+                continue
+            cost = max(base_cost + st[L.CITY_SCRATCH + 2 * c + 1], 0)
+            if cost <= coins:
+                put_opt(st, n, D.ACT_PLAY, i, c, cost)
+                n += 1
+    if st[L.REWARDS_USED_TURN] < rule(tab, L.RU_REWARDS_PER_SURGE):
+        for r in range(st[L.REW_N + p]):
+            if st[L.REW_USED + p * L.MAX_REWARDS + r] == 0:
+                put_opt(st, n, D.ACT_REWARD, r, st[L.REW + p * L.MAX_REWARDS + r], 0)
+                n += 1
+    return n
+
+
+@kernel
+def rally(st, tab, fp, p, c):
+    """After a unit is added to ``c``: pay for any RALLY abilities of one's units there.
+
+    Aegean, Unit Card Types (Myrmidons): the new unit's own RALLY or those of
+    units already in the city, each at most once per unit added.
+    """
+    nd = 0  # st[L.TMP + :nd]: units already rallied for this addition
+    for _ in range(L.N_SLOTS):
+        put_opt(st, 0, -1, 0, 0, 0)
+        n = 1
+        for i in range(B.n_units(st, c, p)):
+            card = B.slot_card(st, c, p, i)
+            seen = False
+            for j in range(nd):
+                if st[L.TMP + j] == card:
+                    seen = True
+            if seen:
+                continue
+            a = find_ability(tab, card, V.TR_RALLY)
+            if a < 0:
+                continue
+            cost = abil_col(tab, a, L.A_COST)
+            if cost <= st[L.COINS + p]:
+                put_opt(st, n, i, card, cost, a)
+                n += 1
+        if n == 1:
+            return
+        k = choose(st, tab, fp, p, D.D_RALLY, n)
+        if opt(st, k, 0) < 0:
+            return
+        card = opt(st, k, 1)
+        a = opt(st, k, 3)
+        Z.pay_coins(st, p, opt(st, k, 2))
+        st[L.TMP + nd] = card
+        nd += 1
+        run_ability(st, tab, fp, p, a, c, card)
+
+
+@kernel
+def play_unit(st, tab, fp, p, hand_i, c, cost):
+    """Pay, add the unit to city ``c``, resolve its on-play ability, then RALLY."""
+    Z.pay_coins(st, p, cost)
+    card = Z.hand_take(st, p, hand_i)
+    B.city_add(st, c, p, card)
+    mark_played(st, tab, p, card)
+    run_trigger(st, tab, fp, p, card, V.TR_PLAY, c)
+    rally(st, tab, fp, p, c)
+
+
+@kernel
+def use_reward(st, tab, fp, p, r):
+    """Flip reward tile ``r`` of seat ``p`` face up and resolve its ability."""
+    st[L.REW_USED + p * L.MAX_REWARDS + r] = 1
+    st[L.REWARDS_USED_TURN] += 1
+    rk = tile_kind(tab, st[L.REW + p * L.MAX_REWARDS + r])
+    a0 = reward_col(tab, rk, L.R_ABIL_START)
+    for a in range(a0, a0 + reward_col(tab, rk, L.R_ABIL_N)):
+        run_ability(st, tab, fp, p, a, -1, -1)
+
+
+@kernel
+def exalt(st, tab, p, card):
+    """EXALT: if the condition holds and a VP token is left, the unit leaves play with it."""
+    a = find_ability(tab, card, V.TR_EXALT)
+    if a < 0:
+        return
+    loc = B.find_unit(st, card)
+    if loc < 0:
+        return
+    c = loc // 16
+    if not B.condition(
+        st, tab, p, c, card, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
+    ):
+        return
+    if st[L.VP_SUPPLY] == 0:
+        return
+    B.city_take(st, c, p, loc % 8)
+    Z.out_add(st, p, card)
+    Z.gain_vp_tokens(st, p, 1)
+
+
+@kernel
+def surge_end(st, tab, fp, p):
+    """Resolve end-of-Surge abilities (Keres), each followed by its EXALT check."""
+    # Snapshot first: abilities and EXALT move units, so slots shift under us.
+    m = 0
+    for c in range(L.N_CITIES):
+        for i in range(B.n_units(st, c, p)):
+            card = B.slot_card(st, c, p, i)
+            if find_ability(tab, card, V.TR_SURGE_END) >= 0:
+                st[L.TMP2 + m] = card
+                m += 1
+    for j in range(m):
+        card = st[L.TMP2 + j]
+        loc = B.find_unit(st, card)
+        if loc < 0 or (loc // 8) % 2 != p:
+            continue
+        run_trigger(st, tab, fp, p, card, V.TR_SURGE_END, loc // 16)
+        exalt(st, tab, p, card)
+
+
+@kernel
+def surge_step(st, tab, fp):
+    """The active seat plays units and uses a reward tile until it passes."""
+    p = st[L.ACTIVE]
+    st[L.REWARDS_USED_TURN] = 0
+    for _ in range(MAX_ACTIONS):
+        n = surge_options(st, tab, fp, p)
+        k = choose(st, tab, fp, p, D.D_SURGE, n)
+        act = opt(st, k, 0)
+        if act == D.ACT_PASS:
+            break
+        if act == D.ACT_PLAY:
+            play_unit(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+        else:
+            use_reward(st, tab, fp, p, opt(st, k, 1))
+    surge_end(st, tab, fp, p)

@@ -1,0 +1,71 @@
+"""Readers of the flat card table ``tab`` (see ``sim.kernel.tables.flatten``).
+
+Inlined into their callers, so ``kind_col(tab, k, K_COST)`` costs what an
+array index costs.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel import layout as L
+
+
+@njit(cache=True, inline="always")
+def rule(tab, r):
+    """Rule parameter ``r`` (``layout.RU_*``)."""
+    return tab[L.TB_RULES + r]
+
+
+@njit(cache=True, inline="always")
+def kind_col(tab, k, col):
+    """Column ``col`` (``layout.K_*``) of card kind ``k``."""
+    return tab[tab[L.TB_KIND] + k * L.K_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def card_kind(tab, card):
+    """The kind of physical card ``card``."""
+    return tab[tab[L.TB_CARD_KIND] + card]
+
+
+@njit(cache=True, inline="always")
+def card_col(tab, card, col):
+    """Column ``col`` of the kind of physical card ``card``."""
+    return tab[tab[L.TB_KIND] + tab[tab[L.TB_CARD_KIND] + card] * L.K_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def abil_col(tab, a, col):
+    """Column ``col`` (``layout.A_*``) of ability row ``a``."""
+    return tab[tab[L.TB_ABIL] + a * L.A_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def op_col(tab, o, col):
+    """Column ``col`` (``layout.OP_*``) of op row ``o``."""
+    return tab[tab[L.TB_OPS] + o * L.OP_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def reward_col(tab, rk, col):
+    """Column ``col`` (``layout.R_*``) of reward kind ``rk``."""
+    return tab[tab[L.TB_REWARD] + rk * L.R_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def tile_kind(tab, t):
+    """The reward kind of physical tile ``t``."""
+    return tab[tab[L.TB_TILE_KIND] + t]
+
+
+@njit(cache=True, inline="always")
+def n_cards(tab):
+    """Physical unit cards in the mix."""
+    return tab[L.TB_N_CARDS]
+
+
+@njit(cache=True, inline="always")
+def n_tiles(tab):
+    """Physical reward tiles in the mix."""
+    return tab[L.TB_N_TILES]

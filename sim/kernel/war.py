@@ -1,0 +1,115 @@
+"""War step: resolve war-torn cities, in the order the active player chooses."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.abilities import destroy_unit
+from sim.kernel.jit import kernel
+from sim.kernel.tab import card_col, rule
+from sim.kernel.zones import opt, put_opt
+from strategies import decisions as D
+from strategies.policy import choose
+
+
+@kernel
+def count_type(st, tab, c, p, t):
+    """Units of type ``t`` on seat ``p``'s side of city ``c``."""
+    k = 0
+    for i in range(B.n_units(st, c, p)):
+        if card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE) == t:
+            k += 1
+    return k
+
+
+@kernel
+def war_winner(st, tab, c, active):
+    """Seat that wins the conflict in ``c`` (-1: nobody), by strength then the set's tie-break."""
+    a = B.side_strength(st, tab, c, active)
+    o = B.side_strength(st, tab, c, 1 - active)
+    if a != o:
+        return active if a > o else 1 - active
+    if rule(tab, L.RU_WAR_TIE) == V.WAR_TIE_SOLDIERS:
+        a = count_type(st, tab, c, active, V.T_SOLDIER)
+        o = count_type(st, tab, c, 1 - active, V.T_SOLDIER)
+    else:
+        a = B.side_cost(st, tab, c, active)
+        o = B.side_cost(st, tab, c, 1 - active)
+    if a != o:
+        return active if a > o else 1 - active
+    return -1
+
+
+@kernel
+def keep_options(st, tab, fp, c, p, keep):
+    """Every maximal set of seat ``p``'s units in ``c`` filling at most ``keep`` slots."""
+    m = B.n_units(st, c, p)
+    n = 0
+    for mask in range(1 << m):
+        w = 0
+        for i in range(m):
+            if mask & (1 << i):
+                w += B.weight(tab, B.slot_card(st, c, p, i))
+        if w > keep:
+            continue
+        maximal = True
+        for i in range(m):
+            if not mask & (1 << i) and w + B.weight(tab, B.slot_card(st, c, p, i)) <= keep:
+                maximal = False
+                break
+        if maximal:
+            put_opt(st, n, mask, c, w, 0)
+            n += 1
+    return n
+
+
+@kernel
+def destroy_down_to(st, tab, fp, c, p, keep):
+    """Seat ``p`` chooses which units to keep in ``c`` (``keep`` slots) and destroys the rest.
+
+    COLOSSAL counts 2, so a winner keeping 1 can never keep one.
+    """
+    n = keep_options(st, tab, fp, c, p, keep)
+    mask = opt(st, choose(st, tab, fp, p, D.D_KEEP, n), 0)
+    for i in range(B.n_units(st, c, p) - 1, -1, -1):
+        if not mask & (1 << i):
+            destroy_unit(st, c, p, i)
+
+
+@kernel
+def resolve_conflict(st, tab, fp, c):
+    """Resolve war-torn city ``c``: reward to the victor, then both sides destroy down."""
+    active = st[L.ACTIVE]
+    w = war_winner(st, tab, c, active)
+    if w >= 0:
+        n = st[L.STACK_N + c] - 1
+        tile = st[L.STACK + c * L.MAX_STACK + n]
+        st[L.STACK_N + c] = n
+        r = st[L.REW_N + w]
+        st[L.REW + w * L.MAX_REWARDS + r] = tile
+        st[L.REW_USED + w * L.MAX_REWARDS + r] = 0
+        st[L.REW_N + w] = r + 1
+        destroy_down_to(st, tab, fp, c, w, rule(tab, L.RU_WINNER_KEEPS))
+        destroy_down_to(st, tab, fp, c, 1 - w, rule(tab, L.RU_LOSER_KEEPS))
+    else:
+        destroy_down_to(st, tab, fp, c, active, rule(tab, L.RU_LOSER_KEEPS))
+        destroy_down_to(st, tab, fp, c, 1 - active, rule(tab, L.RU_LOSER_KEEPS))
+    st[L.WARTORN + c] = 0
+    return w
+
+
+@kernel
+def war_step(st, tab, fp):
+    """Resolve war-torn cities until none remain."""
+    for _ in range(L.N_CITIES * 4):
+        n = 0
+        for c in range(L.N_CITIES):
+            st[L.WARTORN + c] = 1 if B.is_war_torn(st, tab, c, st[L.ACTIVE]) else 0
+            if st[L.WARTORN + c]:
+                put_opt(st, n, c, 0, 0, 0)
+                n += 1
+        if n == 0:
+            return
+        c = opt(st, choose(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n), 0)
+        resolve_conflict(st, tab, fp, c)

@@ -1,0 +1,159 @@
+"""Deck, discard pile, hands, coins and VP tokens: moving cards between zones.
+
+Every card move goes through these functions, which is what lets the
+property tests claim conservation: a card is always in exactly one zone.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel import layout as L
+from sim.kernel.jit import kernel
+from sim.kernel.rng import shuffle
+
+
+@njit(cache=True, inline="always")
+def pile_of(st, p):
+    """Which deck/discard pile seat ``p`` uses: 0 when shared, else its own."""
+    return p if st[L.OWN_DECKS] else 0
+
+
+@kernel
+def discard_card(st, p, card):
+    """Put ``card`` face up on the discard pile seat ``p`` uses."""
+    d = pile_of(st, p)
+    n = st[L.DISC_N + d]
+    st[L.DISC + d * L.MAX_CARDS + n] = card
+    st[L.DISC_N + d] = n + 1
+
+
+@kernel
+def reshuffle(st, d):
+    """Shuffle discard pile ``d`` into deck ``d`` (rulebooks: when the deck runs out)."""
+    nd = st[L.DISC_N + d]
+    base = st[L.DECK_N + d]
+    for i in range(nd):
+        st[L.DECK + d * L.MAX_CARDS + base + i] = st[L.DISC + d * L.MAX_CARDS + i]
+    st[L.DISC_N + d] = 0
+    st[L.DECK_N + d] = base + nd
+    shuffle(st, L.DECK + d * L.MAX_CARDS, base + nd, L.RNG_DECK)
+
+
+@kernel
+def pop_deck(st, p):
+    """Take the top card of seat ``p``'s deck, reshuffling if empty; -1 if none at all."""
+    d = pile_of(st, p)
+    if st[L.DECK_N + d] == 0:
+        reshuffle(st, d)
+        if st[L.DECK_N + d] == 0:
+            return L.NO_CARD
+    n = st[L.DECK_N + d] - 1
+    st[L.DECK_N + d] = n
+    return st[L.DECK + d * L.MAX_CARDS + n]
+
+
+@njit(cache=True, inline="always")
+def hand_card(st, p, i):
+    """The card at position ``i`` of seat ``p``'s hand."""
+    return st[L.HAND + p * L.MAX_CARDS + i]
+
+
+@kernel
+def hand_add(st, p, card):
+    """Add ``card`` to seat ``p``'s hand."""
+    n = st[L.HAND_N + p]
+    st[L.HAND + p * L.MAX_CARDS + n] = card
+    st[L.HAND_N + p] = n + 1
+
+
+@kernel
+def hand_take(st, p, i):
+    """Remove and return the card at position ``i`` of seat ``p``'s hand."""
+    base = L.HAND + p * L.MAX_CARDS
+    n = st[L.HAND_N + p] - 1
+    card = st[base + i]
+    # Order in hand carries no meaning, so swap-remove keeps this O(1).
+    st[base + i] = st[base + n]
+    st[L.HAND_N + p] = n
+    return card
+
+
+@kernel
+def draw(st, p, n):
+    """Seat ``p`` draws ``n`` cards; returns how many it actually drew."""
+    got = 0
+    for _ in range(n):
+        card = pop_deck(st, p)
+        if card == L.NO_CARD:
+            break
+        hand_add(st, p, card)
+        got += 1
+    return got
+
+
+@kernel
+def gain_coins(st, p, n):
+    """Seat ``p`` gains up to ``n`` coins; never more than the supply holds."""
+    k = min(n, st[L.SUPPLY])
+    if k > 0:
+        st[L.SUPPLY] -= k
+        st[L.COINS + p] += k
+    return k
+
+
+@kernel
+def pay_coins(st, p, n):
+    """Seat ``p`` returns up to ``n`` coins to the supply; returns how many."""
+    k = min(n, st[L.COINS + p])
+    if k > 0:
+        st[L.COINS + p] -= k
+        st[L.SUPPLY] += k
+    return k
+
+
+@kernel
+def gain_vp_tokens(st, p, n):
+    """Seat ``p`` takes up to ``n`` VP tokens from those left to earn."""
+    k = min(n, st[L.VP_SUPPLY])
+    if k > 0:
+        st[L.VP_SUPPLY] -= k
+        st[L.VP + p] += k
+    return k
+
+
+@kernel
+def out_add(st, p, card):
+    """Take ``card`` out of play in front of seat ``p`` (an exalted Keres)."""
+    n = st[L.OUT_N + p]
+    st[L.OUT + p * L.MAX_CARDS + n] = card
+    st[L.OUT_N + p] = n + 1
+
+
+@kernel
+def take_discard(st, p, i):
+    """Remove and return card ``i`` of seat ``p``'s discard pile (keeps pile order)."""
+    d = pile_of(st, p)
+    base = L.DISC + d * L.MAX_CARDS
+    n = st[L.DISC_N + d] - 1
+    card = st[base + i]
+    for j in range(i, n):
+        st[base + j] = st[base + j + 1]
+    st[L.DISC_N + d] = n
+    return card
+
+
+@njit(cache=True, inline="always")
+def put_opt(st, i, a, b, c, d):
+    """Write option row ``i`` of the current decision."""
+    o = L.OPTS + 4 * i
+    st[o] = a
+    st[o + 1] = b
+    st[o + 2] = c
+    st[o + 3] = d
+
+
+@njit(cache=True, inline="always")
+def opt(st, i, j):
+    """Field ``j`` of option row ``i``."""
+    return st[L.OPTS + 4 * i + j]

@@ -1,0 +1,393 @@
+"""Run many games on the local cores and write them to a run directory.
+
+The runner owns everything around the game kernel that a user notices: where
+results go, how long it takes, what happens on Ctrl-C. It
+
+1. validates the output directory (nothing is created for a run that cannot
+   start: unknown mix, unknown bot, existing results),
+2. builds the :class:`sim.engine.Engine` and warms up its JIT cache,
+3. plays the games in chunks of ``chunk_size`` global game indices and
+   writes each chunk as one Parquet part (see :mod:`sim.io`), overlapping the
+   write of chunk *k* with the play of chunk *k+1* on one background thread
+   (``Engine.play`` releases the GIL, so the two really run side by side),
+4. keeps ``_manifest.json`` saying ``"complete": false`` until the last part
+   is on disk.
+
+Chunking and thread count change speed only: game ``i`` depends on
+``(seed, i)`` alone, so any chunk size and any number of threads give the
+same rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sim import io
+from sim.spec import RunSpec
+from sim.stats import wilson_interval
+
+DEFAULT_CHUNK_SIZE = 1 << 16
+RESULTS_ROOT = Path("results")
+
+
+class RunError(Exception):
+    """A run that cannot start for a reason the user controls (e.g. the output directory).
+
+    The message is one line, fit to print after ``Error:``.
+    """
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a finished run did, for the summary and for callers that script runs."""
+
+    spec: RunSpec
+    out: Path
+    games: int
+    seconds: float
+    """Wall time spent playing and writing, after the engine was built and warmed up."""
+    games_per_s: float
+    first_player_wins: int
+    """Games won outright by the seat that took the first turn."""
+    shared: int
+    """Games whose victory was shared (``winner == -1``)."""
+    parts: int
+    threads: int
+    setup_seconds: float
+    """Time to compile the cards and bots and load or compile the JIT kernel."""
+
+
+def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
+    """A fresh directory name for a run: ``results/<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
+
+    ``+`` in the mix becomes ``_`` (``dunes+aegean`` -> ``dunes_aegean``) so the
+    name is safe in shells and URLs. If two runs start in the same second, a
+    ``-2``, ``-3``, ... suffix keeps the names distinct.
+    """
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = f"{spec.mix.replace('+', '_')}-s{spec.seed}-{stamp}"
+    candidate = root / base
+    n = 2
+    while candidate.exists():
+        candidate = root / f"{base}-{n}"
+        n += 1
+    return candidate
+
+
+def _resolve_threads(threads: int | None) -> int:
+    import numba  # imported here so `omensim --help` stays fast
+
+    max_threads = int(numba.config.NUMBA_NUM_THREADS)
+    if threads is None:
+        return max_threads
+    if not 1 <= threads <= max_threads:
+        raise RunError(
+            f"--threads must be between 1 and {max_threads} on this machine "
+            f"(numba's NUMBA_NUM_THREADS), got {threads}"
+        )
+    return threads
+
+
+def _check_out_dir(out: Path, force: bool) -> None:
+    """Refuse an output path we must not write into; touches nothing on disk."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out} exists and is not a directory")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not force:
+        raise RunError(
+            f"{out} already exists and is not empty; use --force to replace the run in it, "
+            "or choose another --out"
+        )
+    strays = io.stray_files(out)
+    if strays:
+        # Clearing only our own files would leave these next to the new parts, where they
+        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
+        raise RunError(
+            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
+            f"write (e.g. {strays[0].name!r}); choose another --out"
+        )
+
+
+def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
+    """``(part index, first game, games in part)`` for each chunk, in game order."""
+    for index, start in enumerate(range(0, games, chunk_size)):
+        yield index, start, min(chunk_size, games - start)
+
+
+def _format_duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "--:--"
+    s = round(seconds)
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class _Progress:
+    """A single self-overwriting status line on stderr (no dependency, no curses)."""
+
+    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.perf_counter()
+        self._last_draw = 0.0
+        self._width = 0
+
+    def update(self, done: int, final: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        # Redrawing more than ~10 times a second only costs time (tiny chunks).
+        if not final and now - self._last_draw < 0.1:
+            return
+        self._last_draw = now
+        elapsed = now - self.start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - done) / rate if rate > 0 else math.inf
+        tail = f"{_format_duration(elapsed)} elapsed" if final else f"ETA {_format_duration(eta)}"
+        line = (
+            f"{done:,}/{self.total:,} games ({done / self.total:.0%})  {rate:,.0f} games/s  {tail}"
+        )
+        pad = max(0, self._width - len(line))
+        self._width = len(line)
+        self.stream.write("\r" + line + " " * pad)
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the status line so later output starts on a fresh line."""
+        if self.enabled and self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0
+
+
+def _count_outcomes(table: pa.Table) -> tuple[int, int]:
+    """(first-player wins, shared victories) in one chunk of games."""
+    winner = table.column("winner")
+    first_wins = pc.sum(pc.equal(winner, table.column("first_player"))).as_py() or 0
+    shared = pc.sum(pc.equal(winner, -1)).as_py() or 0
+    return int(first_wins), int(shared)
+
+
+def run(
+    spec: RunSpec,
+    out: Path | str | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    force: bool = False,
+    progress: bool | None = None,
+) -> RunResult:
+    """Play ``spec.games`` games and write them to the run directory ``out``.
+
+    Args:
+        spec: what to play.
+        out: the run directory; ``None`` picks a fresh one with :func:`default_out_dir`.
+            It must be absent or empty unless ``force``.
+        threads: numba worker threads; ``None`` uses all cores.
+        chunk_size: games per Parquet part (and per ``Engine.play`` call). Bigger
+            chunks amortise more overhead; smaller ones bound memory and make
+            progress finer. Results do not depend on it.
+        force: replace an earlier run in ``out`` (its parts and manifest are
+            deleted first). Files omensim did not write are never deleted.
+        progress: ``True`` always shows the status line on stderr, ``False``
+            never, ``None`` shows it when stderr is a terminal.
+
+    Returns:
+        A :class:`RunResult` with the counts and timings.
+
+    Raises:
+        sim.spec.SpecError: unknown mix or strategy (nothing is written).
+        sim.cards.CardDataError: invalid card data (nothing is written).
+        RunError: bad ``threads``/``chunk_size`` or an output directory we must not use.
+        OSError: the output directory cannot be created or written.
+
+    Any failure or interrupt after the directory was created leaves its
+    manifest saying ``"complete": false``; the parts already written stay.
+    """
+    from sim.engine import Engine  # deferred: importing it compiles/loads numba code
+
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    out = Path(out) if out is not None else default_out_dir(spec)
+    n_threads = _resolve_threads(threads)
+    _check_out_dir(out, force)
+
+    import numba
+
+    previous_threads = numba.get_num_threads()
+    t_setup = time.perf_counter()
+    try:
+        numba.set_num_threads(n_threads)
+        engine = Engine(spec)
+        engine.warmup()
+        setup_seconds = time.perf_counter() - t_setup
+        return _play_and_write(
+            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds
+        )
+    finally:
+        numba.set_num_threads(previous_threads)
+
+
+def _play_and_write(
+    engine: Any,
+    spec: RunSpec,
+    out: Path,
+    n_threads: int,
+    chunk_size: int,
+    force: bool,
+    progress: bool | None,
+    setup_seconds: float,
+) -> RunResult:
+    metadata = {str(k): str(v) for k, v in engine.metadata.items()}
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    run_info: dict[str, Any] = {
+        "spec": dataclasses.asdict(spec),
+        "started": started,
+        "threads": n_threads,
+        "chunk_size": chunk_size,
+    }
+
+    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+    out.mkdir(parents=True, exist_ok=True)
+    if force:
+        io.clear_run_files(out)
+    # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
+    # directory that looks finished.
+    io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
+
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = _Progress(spec.games, show)
+    parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
+    first_wins = shared = played = 0
+
+    def write(table: pa.Table, index: int, info: dict[str, Any]) -> None:
+        io.write_part(table, out, index, metadata)
+        parts.append(info)
+        # Keep the manifest's part list current (still incomplete), so an interrupted
+        # run says exactly which games are on disk.
+        io.write_manifest(
+            out, metadata, parts, sum(p["games"] for p in parts), complete=False, extra=run_info
+        )
+
+    t0 = time.perf_counter()
+    try:
+        # One writer thread: Parquet encoding + compression of chunk k overlaps with
+        # playing chunk k+1. At most one write is in flight, so memory stays at two chunks.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
+            pending: Future[None] | None = None
+            for index, start, n in _chunks(spec.games, chunk_size):
+                table = engine.play(start, n)
+                if table.num_rows != n:
+                    raise RuntimeError(
+                        f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
+                    )
+                fw, sh = _count_outcomes(table)
+                first_wins += fw
+                shared += sh
+                played += n
+                if pending is not None:
+                    pending.result()  # surface a failed write before queueing the next
+                info = {
+                    "file": io.part_name(index),
+                    "first_game": start,
+                    "games": n,
+                }
+                pending = pool.submit(write, table, index, info)
+                del table  # the writer holds the only reference now
+                bar.update(played)
+            if pending is not None:
+                pending.result()
+    except BaseException as exc:
+        # Leaving the `with` block waited for the writer, so `parts` is final here.
+        bar.close()
+        # The original error is the one worth reporting, not a failure to record it.
+        with contextlib.suppress(Exception):
+            io.write_manifest(
+                out,
+                metadata,
+                parts,
+                sum(p["games"] for p in parts),
+                complete=False,
+                extra={**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
+            )
+        raise
+    seconds = time.perf_counter() - t0
+    bar.update(played, final=True)
+    bar.close()
+
+    result = RunResult(
+        spec=spec,
+        out=out,
+        games=played,
+        seconds=seconds,
+        games_per_s=played / seconds if seconds > 0 else math.inf,
+        first_player_wins=first_wins,
+        shared=shared,
+        parts=len(parts),
+        threads=n_threads,
+        setup_seconds=setup_seconds,
+    )
+    io.write_manifest(
+        out,
+        metadata,
+        parts,
+        played,
+        complete=True,
+        extra={
+            **run_info,
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+            "seconds": round(seconds, 3),
+            "setup_seconds": round(setup_seconds, 3),
+            "games_per_s": round(result.games_per_s, 1),
+            "first_player_wins": first_wins,
+            "shared": shared,
+            "pid": os.getpid(),
+        },
+    )
+    return result
+
+
+_FIRST_LABELS = {
+    "p0": "p0 always going first",
+    "p1": "p1 always going first",
+    "alternate": "seats alternating who goes first",
+    "random": "a random first player each game",
+}
+
+
+def summary(result: RunResult) -> str:
+    """One paragraph a person can read: speed, first-player advantage, where the data is."""
+    spec = result.spec
+    out = str(result.out)
+    lo, hi = wilson_interval(result.first_player_wins, result.games)
+    fpa = result.first_player_wins / result.games if result.games else float("nan")
+    shared = result.shared / result.games if result.games else float("nan")
+    return (
+        f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
+        f"{spec.p0} vs {spec.p1}, {_FIRST_LABELS.get(spec.first, spec.first)}, "
+        f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
+        f"{result.threads} thread{'s' if result.threads != 1 else ''} "
+        f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
+        f"The seat that took the first turn won {fpa:.2%} of games "
+        f"(95% CI {lo:.2%} to {hi:.2%}); "
+        f"{shared:.2%} were shared victories. "
+        f"One row per game is in {out}/ ({result.parts} Parquet "
+        f"part{'s' if result.parts != 1 else ''}); "
+        f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'
+    )

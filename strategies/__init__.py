@@ -1,0 +1,1 @@
+"""Scripted bots: numba functions that answer the decisions the rules leave to a player."""

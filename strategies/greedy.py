@@ -1,0 +1,289 @@
+"""``greedy``: a one-step heuristic player.
+
+It values every legal option with a few readable terms (what a coin, a card
+and a reward tile are worth; whether a play wins a war this turn) and takes
+the best, breaking ties with its own random stream. It reads only what its
+seat may see: its own hand, the board, the discard pile and public counts.
+The weights are a parameter vector (``P_*``), so a new style is a new profile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.jit import kernel
+from sim.kernel.rng import uniform
+from sim.kernel.tab import (
+    abil_col,
+    card_col,
+    card_kind,
+    kind_col,
+    op_col,
+    reward_col,
+    rule,
+    tile_kind,
+)
+from sim.kernel.zones import opt
+from strategies import decisions as D
+
+P_COIN = 0  # value of one coin
+P_CARD = 1  # value of one card in hand
+P_TILE = 2  # value of winning a reward tile
+P_PRESENCE = 3  # value of one strength placed in a contested city (per point)
+P_REWARD_USE = 4  # threshold: use a reward tile when its effect beats this
+P_OFFER_MIN = 5  # offer a card only if its offering value reaches this
+N_GREEDY_PARAMS = 6
+
+DEFAULT_PARAMS = np.array([0.45, 0.6, 2.0, 0.25, 1.2, 2.0], np.float64)
+
+
+@kernel
+def op_value(st, tab, p, o, par):
+    """Rough worth to seat ``p`` of one effect operation (static ops: per turn)."""
+    code = op_col(tab, o, L.OP_CODE)
+    n = op_col(tab, o, L.OP_N)
+    if code == V.OP_GAIN_COINS or code == V.OP_STEAL_COINS:
+        return n * par[P_COIN] * (2.0 if code == V.OP_STEAL_COINS else 1.0)
+    if code == V.OP_DRAW or code == V.OP_TAKE_DISCARD:
+        return n * par[P_CARD]
+    if code == V.OP_OPP_DISCARD:
+        return n * par[P_CARD] * 0.8
+    if code == V.OP_DESTROY or code == V.OP_RETURN_ENEMY:
+        return n * 1.5
+    if code == V.OP_GAIN_VP:
+        return n * 2.0
+    if code == V.OP_OPP_LOSE_COINS:
+        return n * par[P_COIN] * 0.8
+    if code == V.OP_MOVE:
+        return 0.3
+    if code == V.OP_STRENGTH:
+        return n * 0.8
+    if code == V.OP_COST:
+        return -n * par[P_COIN]
+    if code == V.OP_GAIN_COINS_PER_UNIT:
+        return n * 1.5 * par[P_COIN]
+    return 0.0
+
+
+@kernel
+def ability_value(st, tab, p, a, par):
+    """Sum of the op values of ability row ``a``."""
+    v = 0.0
+    o0 = abil_col(tab, a, L.A_OP_START)
+    for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
+        v += op_value(st, tab, p, o, par)
+    return v
+
+
+@kernel
+def kind_play_value(st, tab, p, k, par):
+    """What a kind's abilities add when it is played (beyond its strength)."""
+    v = 0.0
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        tr = abil_col(tab, a, L.A_TRIGGER)
+        if tr == V.TR_PLAY:
+            v += ability_value(st, tab, p, a, par)
+        elif tr == V.TR_RALLY:
+            v += max(
+                ability_value(st, tab, p, a, par) - abil_col(tab, a, L.A_COST) * par[P_COIN], 0.0
+            )
+        elif tr == V.TR_SURGE_END or tr == V.TR_STATIC:
+            v += 1.5 * ability_value(st, tab, p, a, par)
+        elif tr == V.TR_EXALT:
+            v += 1.0
+    return v
+
+
+@kernel
+def keep_value(st, tab, p, card, par):
+    """How much seat ``p`` wants to keep ``card`` in hand."""
+    k = card_kind(tab, card)
+    v = (
+        kind_col(tab, k, L.K_STRENGTH)
+        + 0.5 * kind_col(tab, k, L.K_OFFERING)
+        - 0.3 * kind_col(tab, k, L.K_COST)
+    )
+    if kind_col(tab, k, L.K_KEYWORDS) & V.KW_TREASURED:
+        v += 2.0
+    return v + 0.5 * kind_play_value(st, tab, p, k, par)
+
+
+# Per-city figures cached at the start of a Surge decision (st[BOT_SCRATCH:]).
+CI_MINE_S = 0
+CI_THEIRS_S = 1
+CI_MINE_W = 2
+CI_THEIRS_W = 3
+CI_MINE_COST = 4
+CI_THEIRS_COST = 5
+
+
+@kernel
+def cache_cities(st, tab, p):
+    """Store each city's strengths, unit-slots and costs for seat ``p`` and its opponent."""
+    for c in range(L.N_CITIES):
+        base = L.BOT_SCRATCH + 8 * c
+        st[base + CI_MINE_S] = B.side_strength(st, tab, c, p)
+        st[base + CI_THEIRS_S] = B.side_strength(st, tab, c, 1 - p)
+        st[base + CI_MINE_W] = B.side_weight(st, tab, c, p)
+        st[base + CI_THEIRS_W] = B.side_weight(st, tab, c, 1 - p)
+        st[base + CI_MINE_COST] = B.side_cost(st, tab, c, p)
+        st[base + CI_THEIRS_COST] = B.side_cost(st, tab, c, 1 - p)
+
+
+@kernel
+def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
+    """+1 if the seat to move would win a war in ``c`` (with an extra unit), -1 lose, else 0.
+
+    Reads the figures ``cache_cities`` stored; 0 when ``c`` would not be war-torn.
+    """
+    if st[L.STACK_N + c] == 0:
+        return 0
+    base = L.BOT_SCRATCH + 8 * c
+    opp_w = st[base + CI_THEIRS_W]
+    tot = opp_w + st[base + CI_MINE_W] + extra_weight
+    if opp_w < rule(tab, L.RU_WARTORN_ENEMY) and tot < rule(tab, L.RU_WARTORN_TOTAL):
+        return 0
+    mine = st[base + CI_MINE_S] + extra_strength
+    theirs = st[base + CI_THEIRS_S]
+    if mine != theirs:
+        return 1 if mine > theirs else -1
+    mc = st[base + CI_MINE_COST] + extra_cost
+    tc = st[base + CI_THEIRS_COST]
+    return 1 if mc > tc else (-1 if mc < tc else 0)
+
+
+@kernel
+def play_value(st, tab, p, card, c, cost, par):
+    """Value of playing ``card`` into city ``c`` now, net of its cost."""
+    k = card_kind(tab, card)
+    s = kind_col(tab, k, L.K_STRENGTH)
+    w = B.weight(tab, card)
+    v = kind_play_value(st, tab, p, k, par) - cost * par[P_COIN]
+    if st[L.STACK_N + c] == 0:
+        return v - 1.0 - s * 0.2  # a city without tiles is never fought over
+    before = war_outcome(st, tab, c, 0, 0, 0)
+    after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST))
+    if after != before or after != 0:
+        v += (after - before) * par[P_TILE] + (par[P_TILE] * 0.5 if after > 0 else 0.0)
+        if after < 0:
+            v -= par[P_TILE] * 0.5
+    else:
+        base = L.BOT_SCRATCH + 8 * c
+        gap = st[base + CI_MINE_S] - st[base + CI_THEIRS_S]
+        v += s * par[P_PRESENCE] * (1.5 if gap <= 0 else 1.0 / (1.0 + gap))
+        v += 0.1 * st[L.STACK_N + c]
+    return v
+
+
+@kernel
+def wealth_value(st, tab, p, k, n, par):
+    """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins."""
+    bonus = rule(tab, L.RU_WEALTH_BONUS)
+    cards = k + (bonus if k == n else 0)
+    coins = n - k + (bonus if k == 0 else 0)
+    hn = st[L.HAND_N + p]
+    # Coins are worth most up to what the hand could spend this turn.
+    need = 0
+    for i in range(hn):
+        need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
+    need = max(need - st[L.COINS + p], 0)
+    coin_v = min(coins, need) * par[P_COIN] * 1.6 + max(coins - need, 0) * par[P_COIN] * 0.5
+    card_v = cards * par[P_CARD] * (1.5 if hn <= 2 else 1.0)
+    return coin_v + card_v
+
+
+@kernel
+def score_option(st, tab, fp, p, dec, i):
+    """The greedy value of option ``i`` of decision ``dec`` for seat ``p``."""
+    par = fp[p]
+    a = opt(st, i, 0)
+    b = opt(st, i, 1)
+    c = opt(st, i, 2)
+    d = opt(st, i, 3)
+    if dec == D.D_SURGE:
+        if a == D.ACT_PASS:
+            return 0.0
+        if a == D.ACT_PLAY:
+            card = st[L.HAND + p * L.MAX_CARDS + b]
+            return play_value(st, tab, p, card, c, d, par)
+        rk = tile_kind(tab, c)
+        v = 0.0
+        r0 = reward_col(tab, rk, L.R_ABIL_START)
+        for ab in range(r0, r0 + reward_col(tab, rk, L.R_ABIL_N)):
+            v += ability_value(st, tab, p, ab, par)
+        return v - par[P_REWARD_USE]
+    if dec == D.D_WEALTH:
+        return wealth_value(st, tab, p, a, b, par)
+    if dec == D.D_SPLIT:
+        return wealth_value(st, tab, p, a, b, par)
+    if dec == D.D_RALLY:
+        if a < 0:
+            return 0.0
+        return ability_value(st, tab, p, d, par) - c * par[P_COIN]
+    if dec == D.D_MAY:
+        return 0.5 if a == 1 else 0.0
+    if dec == D.D_DESTROY or dec == D.D_RETURN:
+        k = card_kind(tab, d)
+        return (
+            kind_col(tab, k, L.K_STRENGTH)
+            + 2.0 * (st[L.STACK_N + a] > 0)
+            + 0.1 * kind_col(tab, k, L.K_COST)
+        )
+    if dec == D.D_MOVE:
+        if a < 0:
+            return 0.0
+        return (st[L.STACK_N + c] > 0) * 1.0 - (st[L.STACK_N + a] > 0) * 1.0 - 0.1
+    if dec == D.D_TAKE:
+        return keep_value(st, tab, p, b, par)
+    if dec == D.D_DISCARD:
+        return -keep_value(st, tab, p, b, par)
+    if dec == D.D_WAR_ORDER:
+        return -a
+    if dec == D.D_KEEP:
+        v = 0.0
+        for s in range(B.n_units(st, b, p)):
+            if a & (1 << s):
+                v += B.unit_strength(st, tab, b, p, B.slot_card(st, b, p, s))
+        return v + 0.01 * c
+    if dec == D.D_OFFER:
+        if a < 0:
+            return 0.0
+        k = card_kind(tab, b)
+        off = kind_col(tab, k, L.K_OFFERING)
+        if off < par[P_OFFER_MIN]:
+            return -1.0
+        return off * 0.8 - 0.25 * keep_value(st, tab, p, b, par)
+    if dec == D.D_EMISSARY:
+        k = card_kind(tab, b)
+        return (
+            kind_col(tab, k, L.K_COST)
+            + kind_col(tab, k, L.K_OFFERING)
+            + kind_col(tab, k, L.K_STRENGTH)
+        )
+    return 0.0
+
+
+@kernel
+def choose_greedy(st, tab, fp, p, dec, n):
+    """Index of the best-valued option; ties go to a random one of the best."""
+    if dec == D.D_SURGE:
+        cache_cities(st, tab, p)
+    best = -1e300
+    pick = 0
+    ties = 0
+    for i in range(n):
+        v = score_option(st, tab, fp, p, dec, i)
+        if v > best + 1e-9:
+            best = v
+            pick = i
+            ties = 1
+        elif v > best - 1e-9:
+            # Reservoir sampling over equal-best options: one random draw per tie.
+            ties += 1
+            if uniform(st, L.RNG_SEAT + p) * ties < 1.0:
+                pick = i
+    return pick

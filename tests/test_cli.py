@@ -1,0 +1,451 @@
+"""End-to-end tests of the ``omensim`` command line, through click's CliRunner.
+
+These play real (small) runs with the real engine and read the Parquet back
+with pandas, as an analyst would.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import traceback
+from datetime import datetime
+from pathlib import Path
+
+import numba
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner, Result
+
+import sim
+from sim import io
+from sim.cli import GameCount, main, run_cmd
+from sim.runner import default_out_dir
+from sim.spec import RunSpec
+
+GAMES = 2000
+COLUMNS = [
+    "game_id",
+    "seed",
+    "mix",
+    "variant",
+    "strategy_p0",
+    "strategy_p1",
+    "first_player",
+    "winner",
+    "score_p0",
+    "score_p1",
+    "rewards_unused_p0",
+    "rewards_unused_p1",
+    "rewards_used_p0",
+    "rewards_used_p1",
+    "vp_tokens_p0",
+    "vp_tokens_p1",
+    "treasured_p0",
+    "treasured_p1",
+    "turns",
+    "end_reason",
+    "played_p0",
+    "played_p1",
+]
+two_threads = pytest.mark.skipif(
+    numba.config.NUMBA_NUM_THREADS < 2, reason="needs numba to allow 2 threads"
+)
+
+
+def invoke(*args: str) -> Result:
+    """Run ``omensim ARGS`` in-process and return click's result."""
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(result: Result) -> Result:
+    """Assert a command succeeded, showing its output and traceback if it did not."""
+    if result.exit_code != 0:
+        tb = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+        pytest.fail(f"exit {result.exit_code}\n{result.output}\n{tb}")
+    return result
+
+
+def assert_one_error_line(result: Result) -> None:
+    """The CLI's promise for user errors: one `Error:` line on stderr, no traceback."""
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error"), result.stderr
+    assert "Traceback" not in result.output
+
+
+def run_dir_names(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir())
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    out = tmp_path_factory.mktemp("runs") / "demo"
+    result = ok(
+        invoke(*f"run --games {GAMES} --mix aegean --seed 7 --threads 1".split(), "--out", str(out))
+    )
+    return out, result
+
+
+# --- a normal run -------------------------------------------------------------------------
+
+
+def test_run_writes_readable_parquet(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    df = pd.read_parquet(out)  # plain pandas on the directory must just work
+    assert len(df) == GAMES
+    missing = [c for c in COLUMNS if c not in df.columns]
+    assert not missing, f"missing columns {missing}"
+    df = df.sort_values("game_id", ignore_index=True)
+    assert df["game_id"].tolist() == list(range(GAMES))
+    assert set(df["winner"].unique()) <= {-1, 0, 1}
+    assert set(df["first_player"].unique()) <= {0, 1}
+    assert (df["seed"] == 7).all()
+    assert (df["mix"].astype(str) == "aegean").all()
+    assert (df["variant"].astype(str) == "standard").all()
+    assert (df["strategy_p0"].astype(str) == "greedy").all()
+    assert (df["strategy_p1"].astype(str) == "greedy").all()
+    assert (df["turns"] > 0).all()
+
+
+def test_default_first_player_alternates(demo: tuple[Path, Result]) -> None:
+    df = io.read_run(demo[0])
+    first = df["first_player"].to_numpy()
+    assert (first[1:] != first[:-1]).all(), "seats must take turns going first game by game"
+
+
+def test_run_directory_is_complete_and_clean(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    names = run_dir_names(out)
+    assert io.MANIFEST_NAME in names
+    parts = [n for n in names if n.startswith("part-") and n.endswith(".parquet")]
+    assert sorted([io.MANIFEST_NAME, *parts]) == names, "only parts and the manifest belong here"
+    manifest = io.read_manifest(out)
+    assert manifest["complete"] is True
+    assert manifest["games"] == GAMES
+    assert sum(p["games"] for p in manifest["parts"]) == GAMES
+
+
+def test_metadata_in_every_part_and_manifest(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    meta = io.read_metadata(out)
+    assert meta, "run metadata must not be empty"
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in meta.items())
+    assert any(sim.__version__ in v for v in meta.values()), "package version missing"
+    assert any("aegean" in v for v in meta.values()), "mix missing"
+    for part in io.list_parts(out):
+        assert io.read_metadata(part) == meta
+        assert pq.read_metadata(part).num_rows > 0
+
+
+def test_summary_is_printed(demo: tuple[Path, Result]) -> None:
+    out, result = demo
+    text = result.stdout
+    assert f"{GAMES:,} games" in text
+    assert "95% CI" in text
+    assert str(out) in text
+    assert "read_parquet" in text
+
+
+@pytest.mark.parametrize(("first", "expected"), [("p0", {0}), ("p1", {1}), ("random", {0, 1})])
+def test_first_player_modes(tmp_path: Path, first: str, expected: set[int]) -> None:
+    out = tmp_path / "run"
+    ok(invoke("run", "--games", "200", "--first", first, "--out", str(out), "-q"))
+    assert set(io.read_run(out)["first_player"].unique()) == expected
+
+
+def test_variant_is_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    ok(invoke("run", "--games", "100", "--variant", "emissary", "--out", str(out), "-q"))
+    assert (io.read_run(out)["variant"].astype(str) == "emissary").all()
+
+
+def test_quiet_prints_nothing(tmp_path: Path) -> None:
+    result = ok(invoke("run", "--games", "50", "--out", str(tmp_path / "q"), "--quiet"))
+    assert result.stdout == "" and result.stderr == ""
+
+
+def test_default_out_dir_is_new_under_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ok(invoke("run", "--games", "50", "--mix", "aegean", "--seed", "3", "-q"))
+    (made,) = (tmp_path / "results").iterdir()
+    assert made.name.startswith("aegean-s3-")
+    assert io.is_complete(made)
+
+
+def test_default_out_dir_name() -> None:
+    spec = RunSpec(games=10, mix="dunes+aegean", seed=3)
+    when = datetime(2025, 1, 2, 3, 4, 5)
+    assert default_out_dir(spec, Path("results"), when) == Path(
+        "results/dunes_aegean-s3-20250102-030405"
+    )
+
+
+def test_default_out_dir_never_reuses(tmp_path: Path) -> None:
+    spec = RunSpec(games=10, mix="aegean", seed=0)
+    when = datetime(2025, 1, 2, 3, 4, 5)
+    first = default_out_dir(spec, tmp_path, when)
+    first.mkdir()
+    second = default_out_dir(spec, tmp_path, when)
+    assert second != first and not second.exists()
+
+
+# --- determinism --------------------------------------------------------------------------
+
+
+@two_threads
+def test_same_games_on_any_threads_and_chunking(demo: tuple[Path, Result], tmp_path: Path) -> None:
+    reference = io.read_run(demo[0])  # 1 thread, one chunk
+    out = tmp_path / "t2"
+    args = f"run --games {GAMES} --mix aegean --seed 7 --threads 2 --chunk-size 300 -q".split()
+    ok(invoke(*args, "--out", str(out)))
+    assert len(io.list_parts(out)) == -(-GAMES // 300)
+    pd.testing.assert_frame_equal(io.read_run(out), reference)
+
+
+def test_chunking_alone_does_not_change_games(demo: tuple[Path, Result], tmp_path: Path) -> None:
+    out = tmp_path / "c"
+    args = f"run --games {GAMES} --mix aegean --seed 7 --threads 1 --chunk-size 777 -q".split()
+    ok(invoke(*args, "--out", str(out)))
+    pd.testing.assert_frame_equal(io.read_run(out), io.read_run(demo[0]))
+
+
+def test_other_seed_gives_other_games(demo: tuple[Path, Result], tmp_path: Path) -> None:
+    out = tmp_path / "s8"
+    ok(invoke("run", "--games", str(GAMES), "--seed", "8", "--out", str(out), "-q"))
+    a = io.read_run(demo[0]).drop(columns=["seed"])
+    b = io.read_run(out).drop(columns=["seed"])
+    assert not a.equals(b)
+
+
+# --- existing output ----------------------------------------------------------------------
+
+
+def test_refuses_to_overwrite_without_force(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    before = {n: (out / n).read_bytes() for n in run_dir_names(out)}
+    result = invoke("run", "--games", "10", "--out", str(out))
+    assert_one_error_line(result)
+    assert "--force" in result.stderr
+    assert {n: (out / n).read_bytes() for n in run_dir_names(out)} == before
+
+
+def test_force_replaces_the_old_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    ok(invoke("run", "--games", "90", "--chunk-size", "30", "--seed", "1", "--out", str(out), "-q"))
+    assert len(io.list_parts(out)) == 3
+    ok(invoke("run", "--games", "20", "--seed", "2", "--out", str(out), "--force", "-q"))
+    assert len(io.list_parts(out)) == 1, "parts of the old run must be gone"
+    df = io.read_run(out)
+    assert len(df) == 20 and (df["seed"] == 2).all()
+    assert io.is_complete(out)
+
+
+def test_force_never_deletes_foreign_files(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    assert_one_error_line(invoke("run", "--games", "10", "--out", str(out), "--force"))
+    assert run_dir_names(out) == ["notes.txt"]
+
+
+def test_empty_existing_directory_is_fine(tmp_path: Path) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    ok(invoke("run", "--games", "10", "--out", str(out), "-q"))
+    assert io.is_complete(out)
+
+
+# --- failures -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--games", "-5"],
+        ["--games", "abc"],
+        ["--games", "1.5"],
+        ["--games", "0"],
+        ["--mix", "atlantis"],
+        ["--first", "middle"],
+        ["--variant", "foo"],
+        ["--p0", "nobody"],
+        ["--p1", "nobody"],
+        ["--seed", "-1"],
+        ["--threads", "0"],
+        ["--threads", "100000"],
+        ["--chunk-size", "0"],
+        ["--no-such-option"],
+    ],
+)
+def test_bad_input_is_one_error_line_and_creates_nothing(tmp_path: Path, args: list[str]) -> None:
+    out = tmp_path / "never"
+    result = invoke("run", "--games", "10", "--out", str(out), *args)
+    assert_one_error_line(result)
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def test_out_is_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    assert_one_error_line(invoke("run", "--games", "10", "--out", str(target)))
+
+
+def test_unwritable_out(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = invoke("run", "--games", "10", "--out", str(blocker / "sub"))
+    assert_one_error_line(result)
+    assert result.exit_code == 1
+
+
+def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> None:
+    import sim.engine
+
+    real_play = sim.engine.Engine.play
+
+    def play(self, start: int, n: int):  # type: ignore[no-untyped-def]
+        if start > 0:
+            raise exc
+        return real_play(self, start, n)
+
+    monkeypatch.setattr(sim.engine.Engine, "play", play)
+
+
+def test_interrupted_run_is_marked_incomplete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fail_after_first_chunk(monkeypatch, KeyboardInterrupt())
+    out = tmp_path / "run"
+    result = invoke("run", "--games", "300", "--chunk-size", "100", "--out", str(out))
+    assert result.exit_code == 130
+    assert_one_error_line(result)
+    assert not io.is_complete(out)
+    assert io.read_manifest(out)["games"] == 100  # the part written before the interrupt
+    assert len(pd.read_parquet(out)) == 100
+    with pytest.raises(io.IncompleteRunError):
+        io.read_run(out)
+    assert all(not n.endswith(".tmp") for n in run_dir_names(out))
+
+
+def test_crashed_run_is_marked_incomplete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fail_after_first_chunk(monkeypatch, RuntimeError("kernel bug"))
+    out = tmp_path / "run"
+    result = invoke("run", "--games", "300", "--chunk-size", "100", "--out", str(out))
+    assert result.exit_code != 0
+    assert isinstance(result.exception, RuntimeError)  # a bug keeps its traceback
+    assert not io.is_complete(out)
+    assert "kernel bug" in io.read_manifest(out)["error"]
+
+
+# --- --games parsing ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1e6", 1_000_000),
+        ("1E6", 1_000_000),
+        ("250000", 250_000),
+        ("1_000", 1_000),
+        ("2.5e5", 250_000),
+        (" 42 ", 42),
+        ("1e0", 1),
+    ],
+)
+def test_game_count_accepts(text: str, value: int) -> None:
+    assert GameCount().convert(text, None, None) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["-5", "0", "abc", "1.5", "1e-3", "2.5e0", "", "1e99999999", "nan"]
+)
+def test_game_count_rejects(text: str) -> None:
+    import click
+
+    with pytest.raises(click.BadParameter):
+        GameCount().convert(text, None, None)
+
+
+# --- cards and help -----------------------------------------------------------------------
+
+
+def test_cards_lists_the_aegean_units() -> None:
+    from sim.cards import load_pool
+
+    result = ok(invoke("cards", "--mix", "aegean"))
+    units = load_pool("aegean").frame()  # one row per unit kind
+    assert len(units) == 22
+    assert "22 units" in result.stdout
+    for name in units["name"]:
+        assert name in result.stdout
+    assert "..." not in result.stdout, "the table must not be truncated"
+
+
+def test_cards_unknown_mix() -> None:
+    result = invoke("cards", "--mix", "atlantis")
+    assert_one_error_line(result)
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("args", [[], ["run"], ["cards"]])
+def test_help(args: list[str]) -> None:
+    result = ok(invoke(*args, "--help"))
+    assert "Usage:" in result.stdout
+    assert "Example" in result.stdout
+
+
+def test_every_run_option_is_documented() -> None:
+    undocumented = [p.name for p in run_cmd.params if not getattr(p, "help", None)]
+    assert not undocumented
+
+
+def test_version() -> None:
+    assert sim.__version__ in ok(invoke("--version")).stdout
+
+
+def test_real_process_exit_codes_and_no_traceback() -> None:
+    """Outside CliRunner too: one line on stderr, exit 2, nothing on stdout."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "run", "--games", "abc"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("Error")
+    version = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "--version"], capture_output=True, text=True, timeout=120
+    )
+    assert version.returncode == 0 and sim.__version__ in version.stdout
+
+
+def test_manifest_is_json_with_spec(demo: tuple[Path, Result]) -> None:
+    manifest = json.loads((demo[0] / io.MANIFEST_NAME).read_text())
+    assert manifest["spec"]["seed"] == 7
+    assert manifest["spec"]["mix"] == "aegean"
+    assert manifest["metadata"] == io.read_metadata(io.list_parts(demo[0])[0])
+
+
+def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The Python API behind `omensim run`: progress on request, a result, a summary."""
+    from sim import runner
+
+    spec = RunSpec(games=300, mix="aegean", seed=5)
+    result = runner.run(spec, tmp_path / "lib", threads=1, chunk_size=100, progress=True)
+    err = capsys.readouterr().err
+    assert "300/300 games" in err and "games/s" in err
+    assert err.endswith("\n"), "the progress line must be ended before other output"
+    assert result.games == 300 and result.parts == 3 and result.threads == 1
+    df = io.read_run(result.out)
+    assert result.first_player_wins == int((df["winner"] == df["first_player"]).sum())
+    assert result.shared == int((df["winner"] == -1).sum())
+    text = runner.summary(result)
+    assert "300 games" in text and "95% CI" in text and str(result.out) in text
