@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
-from sim.kernel.zones import opt
+from sim.kernel.tab import card_kind
+from sim.kernel.zones import hand_card, opt
 from strategies import decisions as D
 from strategies.greedy import choose_greedy
 from strategies.random_bot import choose_random
@@ -14,14 +15,30 @@ BOT_GREEDY = 1
 
 
 @kernel
-def _scripted(st, dec, n):
+def option_card(st, p, dec, i):
+    """The card option ``i`` of decision ``dec`` is about (-1 if none)."""
+    if dec == D.D_SURGE:
+        return hand_card(st, p, opt(st, i, 1)) if opt(st, i, 0) == D.ACT_PLAY else -1
+    if dec == D.D_OFFER:
+        return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
+    if dec == D.D_EMISSARY or dec == D.D_RALLY or dec == D.D_TAKE or dec == D.D_DISCARD:
+        return opt(st, i, 1)
+    if dec == D.D_MAY:
+        return opt(st, i, 2)
+    if dec == D.D_DESTROY or dec == D.D_RETURN or dec == D.D_MOVE:
+        return opt(st, i, 3)
+    return -1
+
+
+@kernel
+def _scripted(st, tab, p, dec, n):
     """Index of the option matching the next queued scripted choice, or -1.
 
     A queued row whose decision differs from ``dec`` waits for its decision;
     a row that matches no legal option is an error the scenario API reports.
     """
     pos = st[L.SCRIPT_POS]
-    row = L.SCRIPT + 5 * pos
+    row = L.SCRIPT + L.SCRIPT_W * pos
     if pos >= st[L.SCRIPT_N] or st[row] != dec:
         return -1
     st[L.SCRIPT_POS] = pos + 1
@@ -32,6 +49,10 @@ def _scripted(st, dec, n):
             if want != D.ANY and want != opt(st, i, j):
                 ok = False
                 break
+        kind = st[row + 5]
+        if ok and kind != D.ANY:
+            card = option_card(st, p, dec, i)
+            ok = card >= 0 and card_kind(tab, card) == kind
         if ok:
             return i
     st[L.ERROR] = 1 + dec
@@ -42,7 +63,7 @@ def _scripted(st, dec, n):
 def choose(st, tab, fp, p, dec, n):
     """Ask seat ``p``'s bot to pick one of the ``n`` legal options at ``st[OPTS]``."""
     if st[L.SCRIPT_N] > 0:
-        i = _scripted(st, dec, n)
+        i = _scripted(st, tab, p, dec, n)
         if i >= 0:
             return i
     if n == 1:

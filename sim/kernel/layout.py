@@ -66,8 +66,9 @@ OPTS = OUT + 2 * MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
 TMP = OPTS + 4 * MAX_OPTS  # scratch list
 TMP2 = TMP + MAX_CARDS  # second scratch list
 MAX_SCRIPT = 64
-SCRIPT = TMP2 + MAX_CARDS  # SCRIPT + 5*i: (decision, a, b, c, d); -9 = any
-CITY_SCRATCH = SCRIPT + 5 * MAX_SCRIPT  # kernel scratch: 2 ints per city
+SCRIPT_W = 6  # a scripted choice: (decision, a, b, c, d, card kind); -9 = any
+SCRIPT = TMP2 + MAX_CARDS  # SCRIPT + SCRIPT_W*i
+CITY_SCRATCH = SCRIPT + SCRIPT_W * MAX_SCRIPT  # kernel scratch: 2 ints per city
 BOT_SCRATCH = CITY_SCRATCH + 2 * N_CITIES  # a bot's own scratch (8 ints per city)
 STATE_SIZE = BOT_SCRATCH + 8 * N_CITIES
 
