@@ -30,6 +30,7 @@ SETS_DIR = CONFIG_DIR / "sets"
 UNIT_KEYS = {
     "name",
     "type",
+    "devotion",
     "cost",
     "offering",
     "strength",
@@ -41,6 +42,7 @@ UNIT_KEYS = {
 }
 UNIT_REQUIRED = ("name", "type", "cost", "offering", "strength", "copies", "source", "text")
 REWARD_KEYS = {"name", "copies", "source", "text", "abilities"}
+STRUCT_KEYS = {"name", "god", "build_cost", "vp", "source", "text", "abilities"}
 ABILITY_KEYS = {"trigger", "cost", "when", "when_n", "ops"}
 OP_KEYS = {"op", "n", "limit", "target", "when", "when_n", "may"}
 SOURCES = ("rulebook", "reconstructed")
@@ -65,6 +67,16 @@ RULE_SLOTS: dict[str, int] = {
     "rewards_per_surge": L.RU_REWARDS_PER_SURGE,
 }
 RULE_NAMED = {"war_tie_break", "end_conditions", "tiebreaks", "emissary_strength_tiebreak"}
+# Rules only some sets have; absent means the mechanism is off.
+RULE_OPTIONAL: dict[str, Any] = {
+    "gods": False,
+    "devoted_discount": 0,
+    "wealth_reveal": 0,
+    "wealth_reveal_repeats": 0,
+    "build_from": "deck",
+    "structures_per_player": 0,
+}
+BUILD_FROM = ("deck",)
 
 
 class CardDataError(ValueError):
@@ -86,6 +98,7 @@ class SetData:
     rules: dict[str, Any]
     units: list[dict[str, Any]]
     rewards: list[dict[str, Any]]
+    structures: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -98,6 +111,7 @@ class CardPool:
     rewards: list[dict[str, Any]]
     rules: dict[str, Any]
     tables: Tables
+    structures: list[dict[str, Any]] = field(default_factory=list)
     interpretations: dict[str, str] = field(default_factory=dict)
 
     def frame(self) -> pd.DataFrame:
@@ -108,6 +122,7 @@ class CardPool:
                 "name": [u["name"] for u in self.units],
                 "set": [u["set"] for u in self.units],
                 "type": [u["type"] for u in self.units],
+                "devotion": [u["devotion"] for u in self.units],
                 "cost": [u["cost"] for u in self.units],
                 "offering": [u["offering"] for u in self.units],
                 "strength": [u["strength"] for u in self.units],
@@ -133,7 +148,13 @@ class CardPool:
     def to_json(self) -> str:
         """The whole pool (units, rewards, rules) as canonical JSON, for run metadata."""
         return json.dumps(
-            {"mix": self.mix, "units": self.units, "rewards": self.rewards, "rules": self.rules},
+            {
+                "mix": self.mix,
+                "units": self.units,
+                "rewards": self.rewards,
+                "structures": self.structures,
+                "rules": self.rules,
+            },
             sort_keys=True,
             separators=(",", ":"),
         )
@@ -279,11 +300,12 @@ def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
     source = _str(where, raw, "source")
     if source not in SOURCES:
         raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
-    allowed = set(V.TRIGGERS) - {"reward"}
+    allowed = set(V.TRIGGERS) - {"reward", "complete"}
     return {
         "name": _str(where, raw, "name"),
         "set": set_name,
         "type": _name(where, V.UNIT_TYPES, raw["type"], "type"),
+        "devotion": _name(where, V.DEVOTIONS, raw.get("devotion", "neutral"), "devotion"),
         "cost": _int(where, raw, "cost"),
         "offering": _int(where, raw, "offering"),
         "strength": _int(where, raw, "strength"),
@@ -314,11 +336,31 @@ def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
     }
 
 
+def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
+    label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
+    where = _Where(path, f"structure {label!r}")
+    if not isinstance(raw, dict):
+        raise where.fail("structures", "each [[structures]] entry must be a table")
+    _unknown(where, raw, STRUCT_KEYS, "structure")
+    source = _str(where, raw, "source")
+    if source not in SOURCES:
+        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    return {
+        "name": _str(where, raw, "name"),
+        "god": _name(where, V.GODS, raw.get("god"), "god"),
+        "build_cost": _int(where, raw, "build_cost", lo=1),
+        "vp": _int(where, raw, "vp"),
+        "source": source,
+        "text": _str(where, raw, "text"),
+        "abilities": _abilities(where, raw.get("abilities"), {"complete"}),
+    }
+
+
 def _rules(path: Path, raw: Any) -> dict[str, Any]:
     where = _Where(path, "[rules]")
     if not isinstance(raw, dict):
         raise where.fail("rules", "missing [rules] table")
-    _unknown(where, raw, set(RULE_SLOTS) | RULE_NAMED, "rule")
+    _unknown(where, raw, set(RULE_SLOTS) | RULE_NAMED | set(RULE_OPTIONAL), "rule")
     rules: dict[str, Any] = {k: _int(where, raw, k) for k in RULE_SLOTS}
     rules["war_tie_break"] = _name(
         where, V.WAR_TIE_BREAKS, raw.get("war_tie_break", "cost"), "war_tie_break"
@@ -335,6 +377,19 @@ def _rules(path: Path, raw: Any) -> dict[str, Any]:
     if not isinstance(esb, bool):
         raise where.fail("emissary_strength_tiebreak", "must be true or false")
     rules["emissary_strength_tiebreak"] = esb
+    for key, default in RULE_OPTIONAL.items():
+        value = raw.get(key, default)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise where.fail(key, "must be true or false")
+        elif isinstance(default, str):
+            if value not in BUILD_FROM:
+                raise where.fail(key, f"must be one of {', '.join(BUILD_FROM)}, got {value!r}")
+        else:
+            value = _int(where, raw, key, default)
+        rules[key] = value
+    if rules["structures_per_player"] > L.MAX_STRUCTS:
+        raise where.fail("structures_per_player", f"at most {L.MAX_STRUCTS} is supported")
     if rules["city_capacity"] > L.N_SLOTS:
         raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
     return rules
@@ -362,6 +417,7 @@ def load_set(path: Path) -> SetData:
         rules=_rules(path, raw.get("rules")),
         units=[_unit(path, name, u, i) for i, u in enumerate(units)],
         rewards=[_reward(path, name, r, i) for i, r in enumerate(raw.get("rewards", []))],
+        structures=[_structure(path, r, i) for i, r in enumerate(raw.get("structures", []))],
     )
     seen: set[str] = set()
     for u in data.units:
@@ -400,8 +456,14 @@ def _compile_ability(a: dict, abil_rows: list, op_rows: list) -> None:
         )
 
 
-def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]) -> Tables:
+def compile_tables(
+    units: list[dict],
+    rewards: list[dict],
+    rules: dict[str, Any],
+    structures: list[dict] | None = None,
+) -> Tables:
     """Compile validated entries and rules into the kernel's integer tables."""
+    structures = structures or []
     abil_rows: list[list[int]] = []
     op_rows: list[list[int]] = []
     kind = np.zeros((len(units), L.K_COLS), np.int64)
@@ -414,6 +476,7 @@ def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]
         kind[k, L.K_ABIL_START] = len(abil_rows)
         kind[k, L.K_ABIL_N] = len(u["abilities"])
         kind[k, L.K_STATIC] = int(any(a["trigger"] == "static" for a in u["abilities"]))
+        kind[k, L.K_DEVOTION] = V.DEVOTIONS[u["devotion"]]
         for a in u["abilities"]:
             _compile_ability(a, abil_rows, op_rows)
     reward = np.zeros((max(len(rewards), 1), L.R_COLS), np.int64)
@@ -421,6 +484,15 @@ def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]
         reward[r, L.R_ABIL_START] = len(abil_rows)
         reward[r, L.R_ABIL_N] = len(rw["abilities"])
         for a in rw["abilities"]:
+            _compile_ability(a, abil_rows, op_rows)
+    struct = np.zeros((max(len(structures), 1), L.S_COLS), np.int64)
+    for i, sd in enumerate(structures):
+        struct[i, L.S_GOD] = V.GODS[sd["god"]]
+        struct[i, L.S_BUILD_COST] = sd["build_cost"]
+        struct[i, L.S_VP] = sd["vp"]
+        struct[i, L.S_ABIL_START] = len(abil_rows)
+        struct[i, L.S_ABIL_N] = len(sd["abilities"])
+        for a in sd["abilities"]:
             _compile_ability(a, abil_rows, op_rows)
     card_kind = np.repeat(np.arange(len(units), dtype=np.int64), [u["copies"] for u in units])
     tile_kind = np.repeat(
@@ -441,6 +513,11 @@ def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]
     ru[L.RU_N_CARDS] = len(card_kind)
     ru[L.RU_N_TILES] = len(tile_kind)
     ru[L.RU_TURN_CAP] = 200
+    ru[L.RU_GODS] = int(rules["gods"])
+    ru[L.RU_DEVOTED_DISCOUNT] = rules["devoted_discount"]
+    ru[L.RU_WEALTH_REVEAL] = rules["wealth_reveal"]
+    ru[L.RU_REVEAL_REPEATS] = rules["wealth_reveal_repeats"]
+    ru[L.RU_STRUCTS] = rules["structures_per_player"] if structures else 0
     return Tables(
         kind=kind,
         card_kind=card_kind.astype(np.int64),
@@ -449,6 +526,7 @@ def compile_tables(units: list[dict], rewards: list[dict], rules: dict[str, Any]
         reward=reward,
         tile_kind=tile_kind,
         rules=ru,
+        struct=struct,
     )
 
 
@@ -461,11 +539,41 @@ def parse_mix(mix: str) -> list[str]:
             raise SpecError(f"unknown set {n!r} in --mix {mix!r}; valid sets: {', '.join(valid)}")
     if len(set(names)) != len(names):
         raise SpecError(f"--mix {mix!r} names a set twice")
-    if len(names) > 1:
-        raise SpecError(
-            f"--mix {mix!r}: combining sets is not supported yet; use one of {', '.join(valid)}"
-        )
     return names
+
+
+def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The rules of a mix: the base set's, plus what the other sets' components need.
+
+    Returns the rules and the interpretation notes that explain each combining
+    choice (Aegean and Dunes rulebooks, "Combining Omen Sets").
+    """
+    base = sets[0]
+    rules = dict(base.rules)
+    notes: dict[str, str] = {}
+    if len(sets) == 1:
+        return rules, notes
+    ends = list(rules["end_conditions"])
+    for s in sets[1:]:
+        ends += [e for e in s.rules["end_conditions"] if e not in ends]
+    rules["end_conditions"] = ends
+    rules["vp_tokens"] = sum(s.rules["vp_tokens"] for s in sets)
+    notes["combine_base"] = (
+        f"The base set ({base.name}) supplies the board, coins, hand and coin limits, set-up, "
+        f"{rules['tiles_per_city']} reward tiles per city and the tie-breaks; every other set "
+        "adds its units and reward tiles, all shuffled together."
+    )
+    notes["combine_end"] = (
+        "Every included set's end conditions apply, whichever comes first: " + ", ".join(ends) + "."
+    )
+    notes["combine_components"] = (
+        "Every rule an included component needs is on: keywords and unit types work as in "
+        "their own rulebook; VP tokens of every set are in the supply (2 VP each); units "
+        "from sets without gods are neutral."
+    )
+    if any(s.structures for s in sets[1:]) and not base.structures:
+        notes["combine_structures"] = "Structures are only used when their set is the base."
+    return rules, notes
 
 
 def load_pool(mix: str, seed: int = 0) -> CardPool:
@@ -476,17 +584,24 @@ def load_pool(mix: str, seed: int = 0) -> CardPool:
     """
     names = parse_mix(mix)
     sets = [load_set(SETS_DIR / f"{n}.toml") for n in names]
-    base = sets[0]
     units = [u for s in sets for u in s.units]
     rewards = [r for s in sets for r in s.rewards]
-    rules = dict(base.rules)
+    structures = sets[0].structures
+    rules, notes = combine_rules(sets)
+    if structures:
+        notes["build_from"] = (
+            "Building a structure puts cards equal to the revealed unit's strength under it, "
+            "taken from the top of the deck (the Dunes rulebook does not say where from)."
+        )
     return CardPool(
         mix="+".join(names),
         sets=sets,
         units=units,
         rewards=rewards,
         rules=rules,
-        tables=compile_tables(units, rewards, rules),
+        tables=compile_tables(units, rewards, rules, structures),
+        structures=structures,
+        interpretations=notes,
     )
 
 

@@ -29,7 +29,14 @@ _FIRST_MODES = {
     "alternate": L.FIRST_ALTERNATE,
     "random": L.FIRST_RANDOM,
 }
-BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
+BLOCKS_PER_THREAD = 8
+# Output names of the vocab.DEV_* codes a god column can hold.
+GOD_NAMES = [
+    "none",
+    "anubis",
+    "horus",
+    "both",
+]  # more blocks than threads evens out games of unequal length
 
 
 def _constant(value: str, n: int) -> pa.DictionaryArray:
@@ -52,7 +59,6 @@ class Engine:
 
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
-        self.bots, self.fp = strategy_arrays(spec.p0, spec.p1)
         self.pool: CardPool = load_pool(spec.mix, spec.seed)
         tables = with_run_rules(
             self.pool.tables,
@@ -61,6 +67,7 @@ class Engine:
             first_mode=_FIRST_MODES[spec.first],
         )
         self.tab = flatten(tables)
+        self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
         self.metadata: dict[str, str] = {
             "omensim_version": sim.__version__,
             "seed": str(spec.seed),
@@ -74,7 +81,9 @@ class Engine:
             "card_hash": self.pool.card_hash(),
             "card_table": self.pool.to_json(),
             "rules": json.dumps(self.pool.rules, sort_keys=True),
-            "interpretations": json.dumps(INTERPRETATIONS, sort_keys=True),
+            "interpretations": json.dumps(
+                {**INTERPRETATIONS, **self.pool.interpretations}, sort_keys=True
+            ),
         }
 
     def warmup(self) -> None:
@@ -117,4 +126,14 @@ class Engine:
         for p in range(2):
             cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
             cols[f"played_p{p}"] = played_lists(masks, p)
+        gods = pa.array(GOD_NAMES)
+        for p in range(2):
+            cols[f"god_p{p}"] = pa.DictionaryArray.from_arrays(
+                out[:, L.O_GOD + p].astype(np.int8), gods
+            )
+            cols[f"structures_built_p{p}"] = pa.array(out[:, L.O_STRUCT_N + p].astype(np.int8))
+            cols[f"structures_vp_p{p}"] = pa.array(out[:, L.O_STRUCT_VP + p].astype(np.int16))
+        cols["favored_at_end"] = pa.DictionaryArray.from_arrays(
+            out[:, L.O_FAVOR].astype(np.int8), gods
+        )
         return pa.table(cols)

@@ -40,6 +40,7 @@ from sim.kernel.tables import flatten
 from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
 from strategies import decisions as D
+from strategies.policy import BOT_STRICT
 from strategies.registry import strategy_arrays
 
 ANY = D.ANY
@@ -61,7 +62,11 @@ class Scenario:
         first: str = "p0",
         turn_cap: int = 200,
         rules: Mapping[str, int] | None = None,
+        strict: bool = False,
     ) -> None:
+        """``strict=True``: no bot answers for either seat; every decision with more
+        than one legal option must have been scripted, or the step raises
+        :class:`ScenarioError` (so a test never depends on a bot's taste)."""
         self.pool: CardPool = load_pool(mix)
         modes = {"p0": L.FIRST_P0, "p1": L.FIRST_P1, "alternate": L.FIRST_ALTERNATE}
         modes["random"] = L.FIRST_RANDOM
@@ -73,10 +78,12 @@ class Scenario:
             tables = tables._replace(rules=ru)
         self.tables = tables
         self.tab = flatten(tables)
-        ids, self.fp = strategy_arrays(*bots)
+        ids, self.fp = strategy_arrays(*bots, self.tab)
         self.st = np.zeros(L.STATE_SIZE, np.int64)
         self.st[L.BOT] = ids[0]
         self.st[L.BOT + 1] = ids[1]
+        if strict:
+            self.st[L.BOT] = self.st[L.BOT + 1] = BOT_STRICT
         self.out = np.zeros(L.O_COLS, np.int64)
 
     # --- building positions --------------------------------------------------
@@ -85,8 +92,28 @@ class Scenario:
     def from_game(cls, mix: str, seed: int, game: int, **kw: Any) -> Scenario:
         """The position right after set-up of game ``game`` of a run with ``seed``."""
         sc = cls(mix, **kw)
-        G.setup(sc.st, sc.tab, sc.fp, seed, game)
+        sc.setup(seed, game)
         return sc
+
+    def setup(self, seed: int, game: int) -> None:
+        """Deal game ``game`` of a run with ``seed`` (the kernel's set-up, Emissary included).
+
+        Choices scripted before the call (e.g. each seat's ``"emissary"``) are kept
+        and used by the set-up.
+        """
+        G.setup(self.st, self.tab, self.fp, seed, game)
+        self._check()
+
+    def emissary(self, oldest: int) -> int:
+        """Run the Emissary of War variant on the hands as they stand; returns the first player.
+
+        ``oldest`` is the seat that wins a full tie. The winner becomes first and active.
+        """
+        first = int(G.emissary(self.st, self.tab, self.fp, oldest))
+        self._check()
+        self.st[L.FIRST] = first
+        self.st[L.ACTIVE] = first
+        return first
 
     @classmethod
     def build(
@@ -102,6 +129,9 @@ class Scenario:
         stacks: Mapping[int, Sequence[str]] | None = None,
         rewards: Mapping[int, Sequence[tuple[str, bool]]] | None = None,
         vp_tokens: tuple[int, int] = (0, 0),
+        favor: str | None = None,
+        under: Mapping[int, Mapping[str, int]] | None = None,
+        built: Mapping[int, Sequence[str]] | None = None,
         active: int = 0,
         turn: int = 1,
         seed: int = 0,
@@ -118,7 +148,11 @@ class Scenario:
         """
         sc = cls(mix, **kw)
         st, pool = sc.st, sc.pool
+        G.reset(st)
         seed_streams(st, seed, 0)
+        if sc.rule("RU_GODS"):
+            G.deal_structures(st, sc.tab)
+            st[L.FAVOR] = V.GODS[favor] if favor else st[L.GOD + 1 - active]
         free = {k: [] for k in range(len(pool.units))}
         for card, k in enumerate(sc.tables.card_kind):
             free[int(k)].append(card)
@@ -137,8 +171,6 @@ class Scenario:
         for name in discard:
             st[L.DISC + st[L.DISC_N]] = take(name)
             st[L.DISC_N] += 1
-        for i in range(2 * L.N_CITIES * L.N_SLOTS):
-            st[L.SLOT + i] = L.NO_CARD
         for c, sides in (cities or {}).items():
             for p, names in sides.items():
                 for name in names:
@@ -147,6 +179,19 @@ class Scenario:
                     st[L.SIDE_N + s] += 1
         top = [take(name) for name in deck_top]
         rest = [card for cards in free.values() for card in cards]
+        for p, names in (built or {}).items():
+            for name in names:
+                st[L.STRUCT_DONE + p * L.MAX_STRUCTS + sc._structure(p, name)] = 1
+        for p, counts in (under or {}).items():
+            for name, k in counts.items():
+                s = sc._structure(p, name)
+                for _ in range(k):
+                    if not rest:
+                        raise ScenarioError("no unnamed cards left to put under structures")
+                    card = rest.pop()
+                    st[L.UNDER + p * L.MAX_CARDS + st[L.UNDER_N + p]] = card
+                    st[L.UNDER_N + p] += 1
+                    st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s] += 1
         rng = np.random.default_rng(seed)
         rng.shuffle(rest)
         deck = rest + top[::-1]
@@ -187,6 +232,13 @@ class Scenario:
             return self.pool.kind_index(name)
         except KeyError as e:
             raise ScenarioError(str(e)) from None
+
+    def _structure(self, p: int, name: str) -> int:
+        for s in range(L.MAX_STRUCTS):
+            row = int(self.st[L.STRUCT_KIND + p * L.MAX_STRUCTS + s])
+            if row >= 0 and self.pool.structures[row]["name"] == name:
+                return s
+        raise ScenarioError(f"seat {p} has no structure named {name!r}")
 
     def rule(self, name: str) -> int:
         """A rule parameter by its layout name, e.g. ``rule("RU_HAND_LIMIT")``."""
@@ -264,6 +316,10 @@ class Scenario:
 
     def _check(self) -> None:
         err = int(self.st[L.ERROR])
+        if err < 0:
+            self.st[L.ERROR] = 0
+            name = V.name_of(D.DECISIONS, -err - 1)
+            raise ScenarioError(f"strict scenario: no scripted choice for a {name!r} decision")
         if err:
             self.st[L.ERROR] = 0
             name = V.name_of(D.DECISIONS, err - 1)
@@ -375,6 +431,28 @@ class Scenario:
             out.append((self.pool.rewards[int(self.tables.tile_kind[t])]["name"], used))
         return out
 
+    def structures(self, p: int) -> list[tuple[str, int, bool]]:
+        """Seat ``p``'s structures as (name, cards under it, completed)."""
+        out = []
+        for s in range(L.MAX_STRUCTS):
+            i = p * L.MAX_STRUCTS + s
+            row = int(self.st[L.STRUCT_KIND + i])
+            if row >= 0:
+                name = self.pool.structures[row]["name"]
+                out.append(
+                    (name, int(self.st[L.STRUCT_UNDER + i]), bool(self.st[L.STRUCT_DONE + i]))
+                )
+        return out
+
+    @property
+    def favor(self) -> str:
+        """The Favored god ("none" without gods)."""
+        return ["none", "anubis", "horus", "both"][int(self.st[L.FAVOR])]
+
+    def god(self, p: int) -> str:
+        """Seat ``p``'s god ("none" without gods)."""
+        return ["none", "anubis", "horus", "both"][int(self.st[L.GOD + p])]
+
     @property
     def active(self) -> int:
         """The seat whose turn it is."""
@@ -409,6 +487,8 @@ class Scenario:
             ("rewards_used", L.O_REW_USED),
             ("vp_tokens", L.O_VP_TOKENS),
             ("treasured", L.O_TREASURED),
+            ("structures_built", L.O_STRUCT_N),
+            ("structures_vp", L.O_STRUCT_VP),
         ):
             for p in range(2):
                 res[f"{name}_p{p}"] = int(o[col + p])

@@ -42,6 +42,20 @@ UNIT_TYPES: dict[str, int] = {
     "oracle": T_ORACLE,
 }
 
+# --- devotion (Heir to the Dunes): which god(s) a unit is devoted to --------
+DEV_NEUTRAL = 0
+DEV_ANUBIS = 1
+DEV_HORUS = 2
+DEV_BOTH = 3  # DEV_ANUBIS | DEV_HORUS: a bit per god
+
+DEVOTIONS: dict[str, int] = {
+    "neutral": DEV_NEUTRAL,
+    "anubis": DEV_ANUBIS,
+    "horus": DEV_HORUS,
+    "both": DEV_BOTH,
+}
+GODS: dict[str, int] = {"anubis": DEV_ANUBIS, "horus": DEV_HORUS}
+
 # --- keywords (bit flags) ---------------------------------------------------
 KW_COLOSSAL = 1 << 0
 KW_RALLY = 1 << 1
@@ -75,6 +89,11 @@ TR_EXALT = 3  # Aegean Keres: condition checked after its Surge-end ability
 TR_STATIC = 4  # Aegean Moirai: ongoing while the unit is in a city
 TR_TRIBUTE = 5  # Aegean Automaton: after it is discarded as an Offering
 TR_REWARD = 6  # a reward tile or card, when its owner uses it
+TR_REINFORCE = 7  # Dunes Follower: chosen after a unit devoted to your god enters its city
+TR_INVOCATION = 8  # Dunes Initiate: on play, if the owner's god is Favored
+TR_MANEUVER = 9  # Dunes Vizier: on play (holds a "maneuver" op)
+TR_LABOR = 10  # Dunes Embalmed: when revealed to build a structure
+TR_COMPLETE = 11  # Dunes structure: when it is flipped to its completed side
 
 TRIGGERS: dict[str, int] = {
     "play": TR_PLAY,
@@ -84,6 +103,11 @@ TRIGGERS: dict[str, int] = {
     "static": TR_STATIC,
     "tribute": TR_TRIBUTE,
     "reward": TR_REWARD,
+    "reinforce": TR_REINFORCE,
+    "invocation": TR_INVOCATION,
+    "maneuver": TR_MANEUVER,
+    "labor": TR_LABOR,
+    "complete": TR_COMPLETE,
 }
 
 # --- effect operations --------------------------------------------------------
@@ -102,6 +126,10 @@ OP_RETURN_ENEMY = 9  # return an enemy unit (strength <= M) to its owner's hand
 OP_STRENGTH = 10  # static: +N strength to TARGET units while COND holds
 OP_COST = 11  # static: units you play into TARGET cost N more (N<0: less), min 0
 OP_GAIN_COINS_PER_UNIT = 12  # gain N coins per unit of yours in this city
+OP_MANEUVER = 13  # move up to N of your units without MANEUVER into or out of this city
+OP_ENTOMB = 14  # put cards under your structure in progress: TARGET self, or N from hand
+OP_GAIN_FAVOR = 15  # turn the Favor card to your god
+OP_BUILD_FROM_DECK = 16  # put the top N cards of the deck under your structure in progress
 
 OPS: dict[str, int] = {
     "gain_coins": OP_GAIN_COINS,
@@ -117,6 +145,10 @@ OPS: dict[str, int] = {
     "strength": OP_STRENGTH,
     "cost": OP_COST,
     "gain_coins_per_unit": OP_GAIN_COINS_PER_UNIT,
+    "maneuver": OP_MANEUVER,
+    "entomb": OP_ENTOMB,
+    "gain_favor": OP_GAIN_FAVOR,
+    "build_from_deck": OP_BUILD_FROM_DECK,
 }
 # Ops that only make sense as ongoing (static) modifiers, and vice versa.
 STATIC_OPS = frozenset({OP_STRENGTH, OP_COST})
@@ -128,6 +160,7 @@ TG_OTHER_CITY = 2  # any city but the source's
 TG_SELF = 3  # static: the source unit only
 TG_OWN_OTHERS = 4  # static: the owner's other units in the source's city
 TG_OWN_ALL = 5  # static: all of the owner's units in the source's city
+TG_FROM_HAND = 6  # entomb: cards chosen from the owner's hand
 
 TARGETS: dict[str, int] = {
     "any_city": TG_ANY_CITY,
@@ -136,6 +169,7 @@ TARGETS: dict[str, int] = {
     "self": TG_SELF,
     "own_others_here": TG_OWN_OTHERS,
     "own_all_here": TG_OWN_ALL,
+    "from_hand": TG_FROM_HAND,
 }
 
 # --- conditions ---------------------------------------------------------------
@@ -152,6 +186,9 @@ C_COINS_LE = 7  # owner has <= N coins
 C_REWARDS_GE = 8  # owner has earned >= N reward tiles
 C_ENEMY_PRESENT = 9  # opponent has at least one unit in the source's city
 C_OWN_TYPE_HERE_GE = 10  # owner has >= N other units of the source's type here
+C_FAVORED = 11  # the owner's god is Favored
+C_NOT_FAVORED = 12  # the owner's god is not Favored
+C_STRUCTURES_GE = 13  # the owner has completed >= N structures
 
 CONDITIONS: dict[str, int] = {
     "none": C_NONE,
@@ -165,6 +202,9 @@ CONDITIONS: dict[str, int] = {
     "rewards_at_least": C_REWARDS_GE,
     "enemy_present_here": C_ENEMY_PRESENT,
     "own_same_type_here_at_least": C_OWN_TYPE_HERE_GE,
+    "favored": C_FAVORED,
+    "not_favored": C_NOT_FAVORED,
+    "structures_built_at_least": C_STRUCTURES_GE,
 }
 
 # --- rule-set flags and end conditions --------------------------------------
@@ -175,10 +215,12 @@ WAR_TIE_BREAKS: dict[str, int] = {"cost": WAR_TIE_COST, "soldiers": WAR_TIE_SOLD
 
 END_ALL_CITIES_EMPTY = 1 << 0  # Aegean: no city has tiles at the end of a turn
 END_TWO_CITIES_EMPTY = 1 << 1  # Dunes, Reign: two or more cities have no tiles
+END_ALL_STRUCTURES = 1 << 2  # Dunes: the active player has built all their structures
 
 END_CONDITIONS: dict[str, int] = {
     "all_cities_empty": END_ALL_CITIES_EMPTY,
     "two_cities_empty": END_TWO_CITIES_EMPTY,
+    "all_structures_built": END_ALL_STRUCTURES,
 }
 
 # Score tie-breaks, applied in the order the base set's rulebook lists them.
@@ -187,12 +229,14 @@ TB_UNUSED_REWARDS = 1
 TB_VP_TOKENS = 2
 TB_TREASURED = 3
 TB_USED_REWARDS = 4
+TB_FAVORED = 5  # Dunes: the player whose god is Favored
 
 TIEBREAKS: dict[str, int] = {
     "unused_rewards": TB_UNUSED_REWARDS,
     "vp_tokens": TB_VP_TOKENS,
     "treasured_in_hand": TB_TREASURED,
     "used_rewards": TB_USED_REWARDS,
+    "favored": TB_FAVORED,
 }
 
 # Why a game ended; written to the `end_reason` column by name.
@@ -200,8 +244,15 @@ ER_NONE = 0
 ER_ALL_CITIES_EMPTY = 1
 ER_TWO_CITIES_EMPTY = 2
 ER_TURN_CAP = 3
+ER_ALL_STRUCTURES = 4
 
-END_REASONS: tuple[str, ...] = ("none", "all_cities_empty", "two_cities_empty", "turn_cap")
+END_REASONS: tuple[str, ...] = (
+    "none",
+    "all_cities_empty",
+    "two_cities_empty",
+    "turn_cap",
+    "all_structures_built",
+)
 
 
 def name_of(table: dict[str, int], code: int) -> str:

@@ -15,13 +15,17 @@ D_RALLY        (-1, 0, 0, 0) to stop | (slot, card, coin cost, ability row)
 D_MAY          (1, op row, source card, 0) yes | (0, op row, source card, 0) no
 D_DESTROY      (city, seat, slot, card)
 D_RETURN       (city, seat, slot, card)
-D_MOVE         (-1, 0, 0, 0) to stop | (from city, slot, to city, card)
+D_MOVE         (-1, 0, 0, 0) to stop | (from city, slot, to city, card); also MANEUVER
 D_TAKE         (discard index, card, 0, 0)
-D_DISCARD      (hand index, card, reason, 0); reason 0: an ability, 1: hand limit
+D_DISCARD      (hand index, card, reason, 0); reason 0: an ability, 1: hand limit,
+               2: ENTOMB (the card goes under a structure)
 D_WAR_ORDER    (city, 0, 0, 0)
 D_KEEP         (bit mask of slots kept, city, unit-slots kept, 0)
-D_OFFER        (-1, 0, 0, 0) no offering | (hand index, card, 0, 0)
+D_OFFER        (-1, 0, 0, 0) no offering | (hand index, card, 0, 0) offer it
+               | (hand index, card, 1, structure) reveal it to build (Dunes)
 D_SPLIT        (cards taken, offering value, 0, 0)
+D_REVEAL       (-1, 0, 0, 0) stop | (hand index, neutral card, 0, 0) discard it to reveal again
+D_REINFORCE    (-1, 0, 0, 0) none | (slot, card, ability row, 0)
 =============  ============================================================
 """
 
@@ -41,7 +45,9 @@ D_WAR_ORDER = 10
 D_KEEP = 11
 D_OFFER = 12
 D_SPLIT = 13
-N_DECISIONS = 14
+D_REVEAL = 14
+D_REINFORCE = 15
+N_DECISIONS = 16
 
 DECISIONS: dict[str, int] = {
     "emissary": D_EMISSARY,
@@ -58,6 +64,8 @@ DECISIONS: dict[str, int] = {
     "keep": D_KEEP,
     "offer": D_OFFER,
     "split": D_SPLIT,
+    "reveal": D_REVEAL,
+    "reinforce": D_REINFORCE,
 }
 
 ACT_PASS = 0

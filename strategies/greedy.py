@@ -24,6 +24,7 @@ from sim.kernel.tab import (
     op_col,
     reward_col,
     rule,
+    struct_col,
     tile_kind,
 )
 from sim.kernel.zones import opt
@@ -35,13 +36,22 @@ P_TILE = 2  # value of winning a reward tile
 P_PRESENCE = 3  # value of one strength placed in a contested city (per point)
 P_REWARD_USE = 4  # threshold: use a reward tile when its effect beats this
 P_OFFER_MIN = 5  # offer a card only if its offering value reaches this
-N_GREEDY_PARAMS = 6
+P_BUILD = 6  # weight of progress towards a structure (per VP it will be worth)
+N_GREEDY_PARAMS = 7
 
-DEFAULT_PARAMS = np.array([0.45, 0.6, 2.0, 0.25, 1.2, 2.0], np.float64)
+DEFAULT_PARAMS = np.array([0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5], np.float64)
+
+# Values that depend only on a card kind and the weights are worked out once per
+# run by ``prepare`` and kept in each seat's parameter row, after the weights.
+N_WEIGHTS = 16
+FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
+FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
+FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth
+FP_WIDTH = FP_REWARD + 64
 
 
 @kernel
-def op_value(st, tab, p, o, par):
+def op_value(tab, o, par):
     """Rough worth to seat ``p`` of one effect operation (static ops: per turn)."""
     code = op_col(tab, o, L.OP_CODE)
     n = op_col(tab, o, L.OP_N)
@@ -69,39 +79,36 @@ def op_value(st, tab, p, o, par):
 
 
 @kernel
-def ability_value(st, tab, p, a, par):
+def ability_value(tab, a, par):
     """Sum of the op values of ability row ``a``."""
     v = 0.0
     o0 = abil_col(tab, a, L.A_OP_START)
     for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
-        v += op_value(st, tab, p, o, par)
+        v += op_value(tab, o, par)
     return v
 
 
 @kernel
-def kind_play_value(st, tab, p, k, par):
+def kind_play_value(tab, k, par):
     """What a kind's abilities add when it is played (beyond its strength)."""
     v = 0.0
     a0 = kind_col(tab, k, L.K_ABIL_START)
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
         tr = abil_col(tab, a, L.A_TRIGGER)
         if tr == V.TR_PLAY:
-            v += ability_value(st, tab, p, a, par)
+            v += ability_value(tab, a, par)
         elif tr == V.TR_RALLY:
-            v += max(
-                ability_value(st, tab, p, a, par) - abil_col(tab, a, L.A_COST) * par[P_COIN], 0.0
-            )
+            v += max(ability_value(tab, a, par) - abil_col(tab, a, L.A_COST) * par[P_COIN], 0.0)
         elif tr == V.TR_SURGE_END or tr == V.TR_STATIC:
-            v += 1.5 * ability_value(st, tab, p, a, par)
+            v += 1.5 * ability_value(tab, a, par)
         elif tr == V.TR_EXALT:
             v += 1.0
     return v
 
 
 @kernel
-def keep_value(st, tab, p, card, par):
-    """How much seat ``p`` wants to keep ``card`` in hand."""
-    k = card_kind(tab, card)
+def kind_keep_value(tab, k, par):
+    """How much a player wants to keep a card of kind ``k`` in hand."""
     v = (
         kind_col(tab, k, L.K_STRENGTH)
         + 0.5 * kind_col(tab, k, L.K_OFFERING)
@@ -109,7 +116,29 @@ def keep_value(st, tab, p, card, par):
     )
     if kind_col(tab, k, L.K_KEYWORDS) & V.KW_TREASURED:
         v += 2.0
-    return v + 0.5 * kind_play_value(st, tab, p, k, par)
+    return v + 0.5 * kind_play_value(tab, k, par)
+
+
+@kernel
+def prepare(tab, fp):
+    """Fill each seat's cached per-kind values (``FP_PLAY``, ``FP_KEEP``, ``FP_REWARD``)."""
+    for p in range(2):
+        par = fp[p]
+        for k in range(tab[L.TB_N_KINDS]):
+            par[FP_PLAY + k] = kind_play_value(tab, k, par)
+            par[FP_KEEP + k] = kind_keep_value(tab, k, par)
+        for rk in range(tab[L.TB_N_REWARD_KINDS]):
+            v = 0.0
+            r0 = reward_col(tab, rk, L.R_ABIL_START)
+            for ab in range(r0, r0 + reward_col(tab, rk, L.R_ABIL_N)):
+                v += ability_value(tab, ab, par)
+            par[FP_REWARD + rk] = v
+
+
+@kernel
+def keep_value(tab, card, par):
+    """How much a player wants to keep ``card`` in hand (cached by ``prepare``)."""
+    return par[FP_KEEP + card_kind(tab, card)]
 
 
 # Per-city figures cached at the start of a Surge decision (st[BOT_SCRATCH:]).
@@ -162,7 +191,7 @@ def play_value(st, tab, p, card, c, cost, par):
     k = card_kind(tab, card)
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
-    v = kind_play_value(st, tab, p, k, par) - cost * par[P_COIN]
+    v = par[FP_PLAY + k] - cost * par[P_COIN]
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0)
@@ -197,6 +226,16 @@ def wealth_value(st, tab, p, k, n, par):
 
 
 @kernel
+def build_value(st, tab, p, k, s, par):
+    """Value of revealing a unit of kind ``k`` to build seat ``p``'s structure ``s``."""
+    row = st[L.STRUCT_KIND + p * L.MAX_STRUCTS + s]
+    cost = struct_col(tab, row, L.S_BUILD_COST)
+    have = st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s]
+    add = min(kind_col(tab, k, L.K_STRENGTH), max(cost - have, 0))
+    return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * par[P_BUILD]
+
+
+@kernel
 def score_option(st, tab, fp, p, dec, i):
     """The greedy value of option ``i`` of decision ``dec`` for seat ``p``."""
     par = fp[p]
@@ -210,12 +249,7 @@ def score_option(st, tab, fp, p, dec, i):
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
             return play_value(st, tab, p, card, c, d, par)
-        rk = tile_kind(tab, c)
-        v = 0.0
-        r0 = reward_col(tab, rk, L.R_ABIL_START)
-        for ab in range(r0, r0 + reward_col(tab, rk, L.R_ABIL_N)):
-            v += ability_value(st, tab, p, ab, par)
-        return v - par[P_REWARD_USE]
+        return par[FP_REWARD + tile_kind(tab, c)] - par[P_REWARD_USE]
     if dec == D.D_WEALTH:
         return wealth_value(st, tab, p, a, b, par)
     if dec == D.D_SPLIT:
@@ -223,7 +257,7 @@ def score_option(st, tab, fp, p, dec, i):
     if dec == D.D_RALLY:
         if a < 0:
             return 0.0
-        return ability_value(st, tab, p, d, par) - c * par[P_COIN]
+        return ability_value(tab, d, par) - c * par[P_COIN]
     if dec == D.D_MAY:
         return 0.5 if a == 1 else 0.0
     if dec == D.D_DESTROY or dec == D.D_RETURN:
@@ -238,9 +272,9 @@ def score_option(st, tab, fp, p, dec, i):
             return 0.0
         return (st[L.STACK_N + c] > 0) * 1.0 - (st[L.STACK_N + a] > 0) * 1.0 - 0.1
     if dec == D.D_TAKE:
-        return keep_value(st, tab, p, b, par)
+        return keep_value(tab, b, par)
     if dec == D.D_DISCARD:
-        return -keep_value(st, tab, p, b, par)
+        return -keep_value(tab, b, par)
     if dec == D.D_WAR_ORDER:
         return -a
     if dec == D.D_KEEP:
@@ -253,10 +287,20 @@ def score_option(st, tab, fp, p, dec, i):
         if a < 0:
             return 0.0
         k = card_kind(tab, b)
+        if c == 1:
+            return build_value(st, tab, p, k, d, par) - 0.25 * keep_value(tab, b, par)
         off = kind_col(tab, k, L.K_OFFERING)
         if off < par[P_OFFER_MIN]:
             return -1.0
-        return off * 0.8 - 0.25 * keep_value(st, tab, p, b, par)
+        return off * 0.8 - 0.25 * keep_value(tab, b, par)
+    if dec == D.D_REVEAL:
+        if a < 0:
+            return 0.0
+        return 0.5 * par[P_CARD] - 0.3 * keep_value(tab, b, par)
+    if dec == D.D_REINFORCE:
+        if a < 0:
+            return 0.0
+        return ability_value(tab, c, par)
     if dec == D.D_EMISSARY:
         k = card_kind(tab, b)
         return (

@@ -12,6 +12,9 @@ from strategies.random_bot import choose_random
 
 BOT_RANDOM = 0
 BOT_GREEDY = 1
+# Scenario-only (``Scenario(strict=True)``): every decision with more than one
+# legal option must be scripted; an unscripted one is reported as an error.
+BOT_STRICT = 2
 
 
 @kernel
@@ -19,14 +22,19 @@ def option_card(st, p, dec, i):
     """The card option ``i`` of decision ``dec`` is about (-1 if none)."""
     if dec == D.D_SURGE:
         return hand_card(st, p, opt(st, i, 1)) if opt(st, i, 0) == D.ACT_PLAY else -1
-    if dec == D.D_OFFER:
+    if dec == D.D_OFFER or dec == D.D_REVEAL or dec == D.D_REINFORCE:
         return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
-    if dec == D.D_EMISSARY or dec == D.D_RALLY or dec == D.D_TAKE or dec == D.D_DISCARD:
+    if dec == D.D_EMISSARY or dec == D.D_TAKE or dec == D.D_DISCARD:
         return opt(st, i, 1)
+    if dec == D.D_RALLY:
+        # The "stop" row (-1, 0, 0, 0) is about no card (0 would read as card id 0).
+        return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
     if dec == D.D_MAY:
         return opt(st, i, 2)
-    if dec == D.D_DESTROY or dec == D.D_RETURN or dec == D.D_MOVE:
+    if dec == D.D_DESTROY or dec == D.D_RETURN:
         return opt(st, i, 3)
+    if dec == D.D_MOVE:
+        return opt(st, i, 3) if opt(st, i, 0) >= 0 else -1
     return -1
 
 
@@ -68,6 +76,12 @@ def choose(st, tab, fp, p, dec, n):
             return i
     if n == 1:
         return 0
-    if st[L.BOT + p] == BOT_GREEDY:
+    bot = st[L.BOT + p]
+    if bot == BOT_GREEDY:
         return choose_greedy(st, tab, fp, p, dec, n)
+    if bot == BOT_STRICT:
+        # Nothing scripted for a real choice: flag it (first one wins), take option 0.
+        if st[L.ERROR] == 0:
+            st[L.ERROR] = -(1 + dec)
+        return 0
     return choose_random(st, p, n)

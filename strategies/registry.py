@@ -5,14 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.spec import SpecError
-from strategies.greedy import DEFAULT_PARAMS
+from strategies.greedy import DEFAULT_PARAMS, FP_WIDTH, N_WEIGHTS, prepare
 from strategies.policy import BOT_GREEDY, BOT_RANDOM
-
-N_PARAMS = 16  # length of every bot's parameter vector
 
 
 def _params(values: np.ndarray) -> np.ndarray:
-    out = np.zeros(N_PARAMS, np.float64)
+    out = np.zeros(N_WEIGHTS, np.float64)
     out[: len(values)] = values
     return out
 
@@ -23,15 +21,22 @@ STRATEGIES: dict[str, tuple[int, np.ndarray, str]] = {
 }
 
 
-def strategy_arrays(p0: str, p1: str) -> tuple[np.ndarray, np.ndarray]:
-    """Bot ids (int64[2]) and parameters (float64[2, N_PARAMS]) for the two seats."""
+def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bot ids (int64[2]) and parameter rows (float64[2, FP_WIDTH]) for the two seats.
+
+    Each row holds the strategy's weights, then values the bot works out once
+    per card table (see ``strategies.greedy.prepare``).
+    """
     bots = np.zeros(2, np.int64)
-    fp = np.zeros((2, N_PARAMS), np.float64)
+    fp = np.zeros((2, FP_WIDTH), np.float64)
     for seat, name in enumerate((p0, p1)):
         if name not in STRATEGIES:
             raise SpecError(
                 f"unknown strategy {name!r} for --p{seat}; valid strategies: "
                 f"{', '.join(sorted(STRATEGIES))}"
             )
-        bots[seat], fp[seat], _ = STRATEGIES[name]
+        bot, weights, _ = STRATEGIES[name]
+        bots[seat] = bot
+        fp[seat, :N_WEIGHTS] = weights
+    prepare(tab, fp)
     return bots, fp

@@ -6,3 +6,7 @@ cost), ``abilities`` (the effect interpreter), ``wealth``, ``surge``, ``war``,
 ``offering``, ``scoring``, ``game`` (set-up and the turn loop) and ``batch``
 (many games in parallel).
 """
+
+from sim.kernel.cache import ensure_fresh_cache
+
+ensure_fresh_cache()

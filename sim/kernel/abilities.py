@@ -119,6 +119,56 @@ def _take_discard(st, tab, fp, p, o):
 
 
 @kernel
+def _maneuver(st, tab, fp, p, c, o):
+    """MANEUVER n: move up to N of your units without MANEUVER into or out of city ``c``.
+
+    Dunes, Unit Card Types (Vizier).
+    """
+    if c < 0:
+        return
+    for _ in range(op_col(tab, o, L.OP_N)):
+        put_opt(st, 0, -1, 0, 0, 0)
+        n = 1
+        for f in range(L.N_CITIES):
+            for i in range(B.n_units(st, f, p)):
+                card = B.slot_card(st, f, p, i)
+                if B.has_kw(tab, card, V.KW_MANEUVER):
+                    continue
+                for t in range(L.N_CITIES):
+                    if t == f or (f != c and t != c):
+                        continue
+                    if B.fits(st, tab, t, p, card):
+                        put_opt(st, n, f, i, t, card)
+                        n += 1
+        k = choose(st, tab, fp, p, D.D_MOVE, n)
+        if opt(st, k, 0) < 0:
+            return
+        card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
+        B.city_add(st, opt(st, k, 2), p, card)
+
+
+@kernel
+def _entomb(st, tab, fp, p, c, o, src):
+    """ENTOMB: the source unit (target self) or N cards from hand go under your structure."""
+    s = Z.current_structure(st, p)
+    if s < 0:
+        return
+    if op_col(tab, o, L.OP_TARGET) == V.TG_SELF:
+        loc = B.find_unit(st, src)
+        if loc >= 0 and (loc // 8) % 2 == p:
+            Z.put_under(st, p, s, B.city_take(st, loc // 16, p, loc % 8))
+        return
+    for _ in range(op_col(tab, o, L.OP_N)):
+        hn = st[L.HAND_N + p]
+        if hn == 0:
+            return
+        for i in range(hn):
+            put_opt(st, i, i, Z.hand_card(st, p, i), 2, 0)
+        k = choose(st, tab, fp, p, D.D_DISCARD, hn)
+        Z.put_under(st, p, s, Z.hand_take(st, p, opt(st, k, 0)))
+
+
+@kernel
 def run_op(st, tab, fp, p, o, c, src):
     """Resolve op row ``o`` for seat ``p`` from source ``src`` in city ``c`` (-1: none)."""
     code = op_col(tab, o, L.OP_CODE)
@@ -157,6 +207,17 @@ def run_op(st, tab, fp, p, o, c, src):
         Z.pay_coins(st, q, n)
     elif code == V.OP_GAIN_COINS_PER_UNIT and c >= 0:
         Z.gain_coins(st, p, n * B.n_units(st, c, p))
+    elif code == V.OP_MANEUVER:
+        _maneuver(st, tab, fp, p, c, o)
+    elif code == V.OP_ENTOMB:
+        _entomb(st, tab, fp, p, c, o, src)
+    elif code == V.OP_GAIN_FAVOR:
+        if st[L.GOD + p] != 0:
+            st[L.FAVOR] = st[L.GOD + p]
+    elif code == V.OP_BUILD_FROM_DECK:
+        s = Z.current_structure(st, p)
+        if s >= 0:
+            Z.build_from_deck(st, p, s, n)
 
 
 @kernel
@@ -173,7 +234,12 @@ def run_ability(st, tab, fp, p, a, c, src):
 
 @kernel
 def run_trigger(st, tab, fp, p, card, trigger, c):
-    """Resolve every ability of ``card`` with ``trigger``; returns how many ran."""
+    """Resolve every ability of ``card`` with ``trigger``; returns how many ran.
+
+    Nothing runs for a unit devoted to the other god (Dunes, Devotion).
+    """
+    if not B.can_resolve(st, tab, p, card):
+        return 0
     k = card_kind(tab, card)
     a0 = kind_col(tab, k, L.K_ABIL_START)
     ran = 0

@@ -100,6 +100,28 @@ def find_unit(st, card):
     return -1
 
 
+@njit(cache=True, inline="always")
+def favored(st, p):
+    """Whether seat ``p``'s god is Favored (never, when gods are not in play)."""
+    return st[L.FAVOR] != 0 and st[L.FAVOR] == st[L.GOD + p]
+
+
+@njit(cache=True, inline="always")
+def devoted_to_own(st, tab, p, card):
+    """Whether ``card`` is devoted to seat ``p``'s god (units devoted to both count)."""
+    return (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0
+
+
+@njit(cache=True, inline="always")
+def can_resolve(st, tab, p, card):
+    """Dunes, Devotion: a player cannot resolve abilities of units devoted to the other god.
+
+    Without gods in play (no Dunes base) devotion is ignored.
+    """
+    dev = card_col(tab, card, L.K_DEVOTION)
+    return st[L.GOD + p] == 0 or dev == 0 or (dev & st[L.GOD + p]) != 0
+
+
 @kernel
 def condition(st, tab, p, c, src, cond, n):
     """Evaluate a vocabulary condition for seat ``p`` with source unit ``src`` in city ``c``.
@@ -117,6 +139,15 @@ def condition(st, tab, p, c, src, cond, n):
         return st[L.COINS + p] <= n
     if cond == V.C_REWARDS_GE:
         return st[L.REW_N + p] >= n
+    if cond == V.C_FAVORED:
+        return favored(st, p)
+    if cond == V.C_NOT_FAVORED:
+        return not favored(st, p)
+    if cond == V.C_STRUCTURES_GE:
+        done = 0
+        for s in range(L.MAX_STRUCTS):
+            done += st[L.STRUCT_DONE + p * L.MAX_STRUCTS + s]
+        return done >= n
     if c < 0:
         return False
     if cond == V.C_CITY_HAS_TILES:

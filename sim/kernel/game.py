@@ -10,7 +10,7 @@ from sim.kernel.offering import offering_step
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.surge import surge_step
-from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule
+from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
 from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
 from sim.kernel.zones import opt, put_opt
@@ -75,11 +75,10 @@ def emissary(st, tab, fp, oldest):
 
 
 @kernel
-def setup(st, tab, fp, seed, game):
-    """Standard set-up (every rulebook's "Setup"), leaving the first player active.
+def reset(st):
+    """Clear every counter of the state, keeping the seats' bots and any scripted choices.
 
-    The seats' bots (``st[BOT]``) and any scripted choices are kept; every
-    other counter is reset. Zones need no clearing: their counts say what is valid.
+    Zones need no clearing: their counts say what is valid.
     """
     b0 = st[L.BOT]
     b1 = st[L.BOT + 1]
@@ -90,12 +89,38 @@ def setup(st, tab, fp, seed, game):
     st[L.BOT + 1] = b1
     st[L.SCRIPT_POS] = sp
     st[L.SCRIPT_N] = sn
+    for i in range(L.N_SLOTS * 2 * L.N_CITIES):
+        st[L.SLOT + i] = L.NO_CARD
+    for i in range(2 * L.MAX_STRUCTS):
+        st[L.STRUCT_KIND + i] = -1
+
+
+@kernel
+def deal_structures(st, tab):
+    """Dunes, Set Up 8-9: each seat takes its god and that god's structures, BUILD side up.
+
+    Seat 0 serves Anubis and seat 1 Horus; the god is a column of the output.
+    """
+    st[L.GOD] = V.DEV_ANUBIS
+    st[L.GOD + 1] = V.DEV_HORUS
+    for p in range(2):
+        s = 0
+        for row in range(tab[L.TB_N_STRUCTS]):
+            if s < rule(tab, L.RU_STRUCTS) and struct_col(tab, row, L.S_GOD) == st[L.GOD + p]:
+                st[L.STRUCT_KIND + p * L.MAX_STRUCTS + s] = row
+                s += 1
+
+
+@kernel
+def setup(st, tab, fp, seed, game):
+    """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
+    reset(st)
     seed_streams(st, seed, game)
     oldest = default_first(tab, st, game)
     st[L.SUPPLY] = rule(tab, L.RU_COIN_SUPPLY)
     st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
-    for i in range(L.N_SLOTS * 2 * L.N_CITIES):
-        st[L.SLOT + i] = L.NO_CARD
+    if rule(tab, L.RU_GODS):
+        deal_structures(st, tab)
     cards = n_cards(tab)
     for c in range(cards):
         st[L.DECK + c] = c
@@ -122,6 +147,8 @@ def setup(st, tab, fp, seed, game):
         first = emissary(st, tab, fp, oldest)
     st[L.FIRST] = first
     st[L.ACTIVE] = first
+    # Dunes, Set Up: "Flip the Favor card to the side matching the god of the second player."
+    st[L.FAVOR] = st[L.GOD + 1 - first]
 
 
 @kernel
@@ -136,6 +163,13 @@ def end_reason(st, tab):
         return V.ER_ALL_CITIES_EMPTY
     if ends & V.END_TWO_CITIES_EMPTY and empty >= 2:
         return V.ER_TWO_CITIES_EMPTY
+    if ends & V.END_ALL_STRUCTURES and rule(tab, L.RU_STRUCTS) > 0:
+        p = st[L.ACTIVE]
+        done = 0
+        for s in range(L.MAX_STRUCTS):
+            done += st[L.STRUCT_DONE + p * L.MAX_STRUCTS + s]
+        if done >= rule(tab, L.RU_STRUCTS):
+            return V.ER_ALL_STRUCTURES
     return V.ER_NONE
 
 

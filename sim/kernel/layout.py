@@ -54,15 +54,25 @@ STACK = SLOT + 2 * N_CITIES * N_SLOTS  # STACK + c*MAX_STACK + i: tile id, top l
 REW = STACK + N_CITIES * MAX_STACK  # REW + p*MAX_REWARDS + i: tile id
 REW_USED = REW + 2 * MAX_REWARDS  # REW_USED + p*MAX_REWARDS + i: 1 once flipped
 PLAYED = REW_USED + 2 * MAX_REWARDS  # PLAYED + p*MASK_WORDS + w: kinds played bits
-HEADER = PLAYED + 2 * MASK_WORDS  # everything before here is reset at set-up
+# Heir to the Dunes: gods, Favor and structures.
+MAX_STRUCTS = 3  # structures per player
+GOD = PLAYED + 2 * MASK_WORDS  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
+FAVOR = GOD + 2  # the Favored god (vocab.DEV_* bit), 0 without gods
+DISCOUNT_USED = FAVOR + 1  # the active seat's devoted-unit discount is spent this turn
+STRUCT_KIND = DISCOUNT_USED + 1  # STRUCT_KIND + p*MAX_STRUCTS + s: structure row, -1 none
+STRUCT_UNDER = STRUCT_KIND + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: cards under it
+STRUCT_DONE = STRUCT_UNDER + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: 1 once completed
+UNDER_N = STRUCT_DONE + 2 * MAX_STRUCTS  # UNDER_N + p: cards under seat p's structures
+HEADER = UNDER_N + 2  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
 DECK = HEADER  # DECK + d*MAX_CARDS + i
 DISC = DECK + 2 * MAX_CARDS
 HAND = DISC + 2 * MAX_CARDS  # HAND + p*MAX_CARDS + i
 OUT = HAND + 2 * MAX_CARDS
+UNDER = OUT + 2 * MAX_CARDS  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
-OPTS = OUT + 2 * MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
+OPTS = UNDER + 2 * MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
 TMP = OPTS + 4 * MAX_OPTS  # scratch list
 TMP2 = TMP + MAX_CARDS  # second scratch list
 MAX_SCRIPT = 64
@@ -81,7 +91,8 @@ K_KEYWORDS = 4
 K_ABIL_START = 5  # first row of this kind's abilities in T.abil
 K_ABIL_N = 6
 K_STATIC = 7  # 1 if any ability is TR_STATIC (lets hot loops skip the scan)
-K_COLS = 8
+K_DEVOTION = 8  # vocab.DEV_*
+K_COLS = 9
 
 # --- columns of the ability table (one row per ability block) ---------------------------
 A_TRIGGER = 0
@@ -106,6 +117,14 @@ OP_COLS = 8
 R_ABIL_START = 0
 R_ABIL_N = 1
 R_COLS = 2
+
+# --- columns of the structure table (Heir to the Dunes) -------------------------
+S_GOD = 0
+S_BUILD_COST = 1
+S_VP = 2
+S_ABIL_START = 3
+S_ABIL_N = 4
+S_COLS = 5
 
 # --- rules: the rule parameters of the mix --------------------------------
 RU_TILES_PER_CITY = 0
@@ -134,7 +153,12 @@ RU_N_TILES = 22
 RU_EMISSARY_STRENGTH_TB = 23  # 1: an Emissary tie goes to the higher strength first
 RU_TIEBREAKS = 24  # RU_TIEBREAKS + i: vocab.TB_* codes in rulebook order, 0 = end
 N_TIEBREAKS = 6
-RU_COUNT = 32
+RU_GODS = 32  # 1: devotion and Favor are in play
+RU_DEVOTED_DISCOUNT = 33  # cost cut for the first unit devoted to your god each turn
+RU_WEALTH_REVEAL = 34  # 1: reveal the deck's top card at the start of Wealth
+RU_REVEAL_REPEATS = 35  # times a neutral unit may be discarded to reveal again
+RU_STRUCTS = 36  # structures per player (0: none)
+RU_COUNT = 48
 
 FIRST_P0 = 0
 FIRST_P1 = 1
@@ -158,8 +182,11 @@ TB_OPS = 5  # offset of op rows (OP_COLS each)
 TB_REWARD = 6  # offset of reward kind rows (R_COLS each)
 TB_TILE_KIND = 7  # offset of physical tile -> reward kind
 TB_N_TILES = 8
+TB_N_REWARD_KINDS = 9
+TB_STRUCT = 10  # offset of structure rows (S_COLS each)
+TB_N_STRUCTS = 11
 TB_RULES = 16  # rules start here, RU_COUNT of them
-TB_HEADER = TB_RULES + 32
+TB_HEADER = TB_RULES + RU_COUNT
 
 # --- output row (one per game), read by sim.engine ----------------------------
 O_FIRST = 0
@@ -173,4 +200,8 @@ O_TURNS = 12
 O_END_REASON = 13
 O_PLAYED_N = 14  # + p
 O_ERROR = 16
-O_COLS = 17
+O_GOD = 17  # + p
+O_STRUCT_N = 19  # + p: structures completed
+O_STRUCT_VP = 21  # + p
+O_FAVOR = 23  # the Favored god at the end (vocab.DEV_*)
+O_COLS = 24

@@ -39,15 +39,50 @@ def enforce_limits(st, tab, fp, p):
 
 
 @kernel
+def build(st, tab, fp, p, hand_i, s):
+    """Dunes, Offering Step: reveal a unit to build structure ``s``.
+
+    Cards equal to its strength go under the structure (from the top of the
+    deck: the rulebook leaves the source open), then its LABOR resolves and
+    it goes on top of the discard pile.
+    """
+    card = Z.hand_take(st, p, hand_i)
+    Z.build_from_deck(st, p, s, card_col(tab, card, L.K_STRENGTH))
+    run_trigger(st, tab, fp, p, card, V.TR_LABOR, -1)
+    Z.discard_card(st, p, card)
+
+
+@kernel
+def _build_options(st, p, i, card, current, n):
+    """Add the structures hand card ``i`` could build: the one in progress, or any incomplete."""
+    if st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + current] > 0:
+        put_opt(st, n, i, card, 1, current)
+        return n + 1
+    for s in range(L.MAX_STRUCTS):
+        j = p * L.MAX_STRUCTS + s
+        if st[L.STRUCT_KIND + j] >= 0 and st[L.STRUCT_DONE + j] == 0:
+            put_opt(st, n, i, card, 1, s)
+            n += 1
+    return n
+
+
+@kernel
 def offering_step(st, tab, fp):
-    """The active seat may offer one unit from hand; then hand and coin limits."""
+    """The active seat may offer one unit (or build with it); then hand and coin limits."""
     p = st[L.ACTIVE]
     put_opt(st, 0, -1, 0, 0, 0)
     n = 1
+    s = Z.current_structure(st, p) if rule(tab, L.RU_STRUCTS) > 0 else -1
     for i in range(st[L.HAND_N + p]):
-        put_opt(st, n, i, Z.hand_card(st, p, i), 0, 0)
+        card = Z.hand_card(st, p, i)
+        put_opt(st, n, i, card, 0, 0)
         n += 1
+        if s >= 0:
+            n = _build_options(st, p, i, card, s, n)
     k = choose(st, tab, fp, p, D.D_OFFER, n)
     if opt(st, k, 0) >= 0:
-        make_offering(st, tab, fp, p, opt(st, k, 0))
+        if opt(st, k, 2) == 1:
+            build(st, tab, fp, p, opt(st, k, 0), opt(st, k, 3))
+        else:
+            make_offering(st, tab, fp, p, opt(st, k, 0))
     enforce_limits(st, tab, fp, p)

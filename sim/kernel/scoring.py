@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
-from sim.kernel.tab import card_col, rule
+from sim.kernel.tab import card_col, rule, struct_col
 
 
 @kernel
@@ -29,18 +29,39 @@ def treasured_in_hand(st, tab, p):
 
 
 @kernel
+def structures_into(st, tab, out, p):
+    """Completed structures of seat ``p`` and their VP, into an output row."""
+    n = 0
+    vp = 0
+    for s in range(L.MAX_STRUCTS):
+        i = p * L.MAX_STRUCTS + s
+        if st[L.STRUCT_KIND + i] >= 0 and st[L.STRUCT_DONE + i]:
+            n += 1
+            vp += struct_col(tab, st[L.STRUCT_KIND + i], L.S_VP)
+    out[L.O_STRUCT_N + p] = n
+    out[L.O_STRUCT_VP + p] = vp
+
+
+@kernel
 def score_into(st, tab, out):
-    """Write both seats' scores and components into an output row (O_* columns)."""
+    """Write both seats' scores and components into an output row (O_* columns).
+
+    2 VP per unused reward, 1 per used one, 2 per VP token, 1 per TREASURED
+    unit in hand, plus completed structures' VP (Dunes, scoring D).
+    """
+    out[L.O_FAVOR] = st[L.FAVOR]
     for p in range(2):
         used = rewards_used(st, p)
         unused = st[L.REW_N + p] - used
         tre = treasured_in_hand(st, tab, p)
         vp = st[L.VP + p]
+        structures_into(st, tab, out, p)
+        out[L.O_GOD + p] = st[L.GOD + p]
         out[L.O_REW_UNUSED + p] = unused
         out[L.O_REW_USED + p] = used
         out[L.O_VP_TOKENS + p] = vp
         out[L.O_TREASURED + p] = tre
-        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre
+        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p]
 
 
 @kernel
@@ -54,6 +75,8 @@ def tiebreak_value(out, code, p):
         return out[L.O_TREASURED + p]
     if code == V.TB_USED_REWARDS:
         return out[L.O_REW_USED + p]
+    if code == V.TB_FAVORED:
+        return 1 if out[L.O_FAVOR] != 0 and out[L.O_FAVOR] == out[L.O_GOD + p] else 0
     return 0
 
 

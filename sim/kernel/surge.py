@@ -8,7 +8,16 @@ from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.abilities import find_ability, run_ability, run_trigger
 from sim.kernel.jit import kernel
-from sim.kernel.tab import abil_col, card_kind, kind_col, reward_col, rule, tile_kind
+from sim.kernel.tab import (
+    abil_col,
+    card_col,
+    card_kind,
+    kind_col,
+    reward_col,
+    rule,
+    struct_col,
+    tile_kind,
+)
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
 from strategies.policy import choose
@@ -48,6 +57,9 @@ def surge_options(st, tab, fp, p):
             continue
         w = B.weight(tab, card)
         base_cost = kind_col(tab, k, L.K_COST)
+        # Dunes, Devotion and Favor: the first unit devoted to your god each turn.
+        if st[L.DISCOUNT_USED] == 0 and B.devoted_to_own(st, tab, p, card):
+            base_cost -= rule(tab, L.RU_DEVOTED_DISCOUNT)
         for c in range(L.N_CITIES):
             if w > st[L.CITY_SCRATCH + 2 * c]:
                 continue
@@ -76,6 +88,8 @@ def rally(st, tab, fp, p, c):
         n = 1
         for i in range(B.n_units(st, c, p)):
             card = B.slot_card(st, c, p, i)
+            if not B.can_resolve(st, tab, p, card):
+                continue
             seen = False
             for j in range(nd):
                 if st[L.TMP + j] == card:
@@ -103,13 +117,59 @@ def rally(st, tab, fp, p, c):
 
 
 @kernel
+def flip_favor(st, tab, card):
+    """Dunes, Favor: playing a unit devoted to the god not Favored flips the Favor card.
+
+    A unit devoted to both gods always flips it; neutral units never do.
+    """
+    dev = card_col(tab, card, L.K_DEVOTION)
+    if st[L.FAVOR] == 0 or dev == V.DEV_NEUTRAL:
+        return
+    if dev == V.DEV_BOTH or dev != st[L.FAVOR]:
+        st[L.FAVOR] = V.DEV_BOTH - st[L.FAVOR]
+
+
+@kernel
+def reinforce(st, tab, fp, p, c):
+    """Dunes, Followers: resolve the REINFORCE ability of one unit devoted to your god in ``c``."""
+    put_opt(st, 0, -1, 0, 0, 0)
+    n = 1
+    for i in range(B.n_units(st, c, p)):
+        card = B.slot_card(st, c, p, i)
+        if not B.devoted_to_own(st, tab, p, card):
+            continue
+        a = find_ability(tab, card, V.TR_REINFORCE)
+        if a >= 0:
+            put_opt(st, n, i, card, a, 0)
+            n += 1
+    if n == 1:
+        return
+    k = choose(st, tab, fp, p, D.D_REINFORCE, n)
+    if opt(st, k, 0) >= 0:
+        run_ability(st, tab, fp, p, opt(st, k, 2), c, opt(st, k, 1))
+
+
+@kernel
 def play_unit(st, tab, fp, p, hand_i, c, cost):
-    """Pay, add the unit to city ``c``, resolve its on-play ability, then RALLY."""
+    """Pay and add the unit to city ``c``; then Favor, its abilities, REINFORCE and RALLY.
+
+    Dunes, Devotion and Favor: "check the unit's devotion prior to resolving
+    any abilities".
+    """
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
     B.city_add(st, c, p, card)
     mark_played(st, tab, p, card)
+    devoted = st[L.GOD + p] != 0 and B.devoted_to_own(st, tab, p, card)
+    if devoted:
+        st[L.DISCOUNT_USED] = 1
+    flip_favor(st, tab, card)
     run_trigger(st, tab, fp, p, card, V.TR_PLAY, c)
+    if B.favored(st, p):
+        run_trigger(st, tab, fp, p, card, V.TR_INVOCATION, c)
+    run_trigger(st, tab, fp, p, card, V.TR_MANEUVER, c)
+    if devoted:
+        reinforce(st, tab, fp, p, c)
     rally(st, tab, fp, p, c)
 
 
@@ -128,7 +188,7 @@ def use_reward(st, tab, fp, p, r):
 def exalt(st, tab, p, card):
     """EXALT: if the condition holds and a VP token is left, the unit leaves play with it."""
     a = find_ability(tab, card, V.TR_EXALT)
-    if a < 0:
+    if a < 0 or not B.can_resolve(st, tab, p, card):
         return
     loc = B.find_unit(st, card)
     if loc < 0:
@@ -166,10 +226,27 @@ def surge_end(st, tab, fp, p):
 
 
 @kernel
+def complete_structures(st, tab, fp, p):
+    """Dunes, Surge Step: structures with at least their build cost underneath flip and resolve."""
+    for s in range(L.MAX_STRUCTS):
+        i = p * L.MAX_STRUCTS + s
+        row = st[L.STRUCT_KIND + i]
+        if row < 0 or st[L.STRUCT_DONE + i]:
+            continue
+        if st[L.STRUCT_UNDER + i] >= struct_col(tab, row, L.S_BUILD_COST):
+            st[L.STRUCT_DONE + i] = 1
+            a0 = struct_col(tab, row, L.S_ABIL_START)
+            for a in range(a0, a0 + struct_col(tab, row, L.S_ABIL_N)):
+                run_ability(st, tab, fp, p, a, -1, -1)
+
+
+@kernel
 def surge_step(st, tab, fp):
     """The active seat plays units and uses a reward tile until it passes."""
     p = st[L.ACTIVE]
     st[L.REWARDS_USED_TURN] = 0
+    st[L.DISCOUNT_USED] = 0
+    complete_structures(st, tab, fp, p)
     for _ in range(MAX_ACTIONS):
         n = surge_options(st, tab, fp, p)
         k = choose(st, tab, fp, p, D.D_SURGE, n)

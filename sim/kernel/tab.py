@@ -69,3 +69,9 @@ def n_cards(tab):
 def n_tiles(tab):
     """Physical reward tiles in the mix."""
     return tab[L.TB_N_TILES]
+
+
+@njit(cache=True, inline="always")
+def struct_col(tab, s, col):
+    """Column ``col`` (``layout.S_*``) of structure row ``s``."""
+    return tab[tab[L.TB_STRUCT] + s * L.S_COLS + col]

@@ -24,6 +24,7 @@ class Tables(NamedTuple):
     reward: np.ndarray  # int64[RK, R_COLS]
     tile_kind: np.ndarray  # int64[n_tiles]: physical reward tile -> reward kind
     rules: np.ndarray  # int64[RU_COUNT]
+    struct: np.ndarray  # int64[S, S_COLS]: structures (Heir to the Dunes)
 
 
 def flatten(T: Tables) -> np.ndarray:
@@ -35,6 +36,7 @@ def flatten(T: Tables) -> np.ndarray:
         T.ops.ravel(),
         T.reward.ravel(),
         T.tile_kind,
+        T.struct.ravel(),
     ]
     offsets = np.cumsum([L.TB_HEADER] + [len(p) for p in parts])
     tab = np.zeros(offsets[-1], np.int64)
@@ -47,6 +49,9 @@ def flatten(T: Tables) -> np.ndarray:
     tab[L.TB_REWARD] = offsets[4]
     tab[L.TB_TILE_KIND] = offsets[5]
     tab[L.TB_N_TILES] = T.tile_kind.shape[0]
+    tab[L.TB_N_REWARD_KINDS] = T.reward.shape[0]
+    tab[L.TB_STRUCT] = offsets[6]
+    tab[L.TB_N_STRUCTS] = T.struct.shape[0]
     tab[L.TB_RULES : L.TB_RULES + L.RU_COUNT] = T.rules
     for off, p in zip(offsets[:-1], parts, strict=True):
         tab[off : off + len(p)] = p

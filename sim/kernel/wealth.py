@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
-from sim.kernel.tab import rule
+from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
 from strategies.policy import choose
@@ -36,9 +37,44 @@ def take_split(st, tab, fp, p, cards, total):
 
 
 @kernel
+def reveal_top(st, tab, p):
+    """Reveal the top card: devoted to seat ``p``'s god, into its hand; else discarded."""
+    card = Z.pop_deck(st, p)
+    if card == L.NO_CARD:
+        return
+    if (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0:
+        Z.hand_add(st, p, card)
+    else:
+        Z.discard_card(st, p, card)
+
+
+@kernel
+def reveal(st, tab, fp, p):
+    """Dunes, Wealth Step: reveal the top card; a neutral unit may be discarded to repeat."""
+    reveal_top(st, tab, p)
+    for _ in range(rule(tab, L.RU_REVEAL_REPEATS)):
+        put_opt(st, 0, -1, 0, 0, 0)
+        n = 1
+        for i in range(st[L.HAND_N + p]):
+            card = Z.hand_card(st, p, i)
+            if card_col(tab, card, L.K_DEVOTION) == V.DEV_NEUTRAL:
+                put_opt(st, n, i, card, 0, 0)
+                n += 1
+        if n == 1:
+            return
+        k = choose(st, tab, fp, p, D.D_REVEAL, n)
+        if opt(st, k, 0) < 0:
+            return
+        Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
+        reveal_top(st, tab, p)
+
+
+@kernel
 def wealth_step(st, tab, fp):
     """Choose all actions first, then take them; all-cards or all-coins earns the bonus."""
     p = st[L.ACTIVE]
+    if rule(tab, L.RU_WEALTH_REVEAL):
+        reveal(st, tab, fp, p)
     n = wealth_actions(st, tab)
     for k in range(n + 1):
         put_opt(st, k, k, n, 0, 0)

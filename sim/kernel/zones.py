@@ -157,3 +157,44 @@ def put_opt(st, i, a, b, c, d):
 def opt(st, i, j):
     """Field ``j`` of option row ``i``."""
     return st[L.OPTS + 4 * i + j]
+
+
+@kernel
+def current_structure(st, p):
+    """Seat ``p``'s structure being built (cards under it, not completed), else its first
+    incomplete one; -1 when all are complete or it has none.
+
+    Dunes, Structures: "A player can only build 1 of their structures at a time."
+    """
+    first = -1
+    for s in range(L.MAX_STRUCTS):
+        i = p * L.MAX_STRUCTS + s
+        if st[L.STRUCT_KIND + i] < 0 or st[L.STRUCT_DONE + i]:
+            continue
+        if st[L.STRUCT_UNDER + i] > 0:
+            return s
+        if first < 0:
+            first = s
+    return first
+
+
+@kernel
+def put_under(st, p, s, card):
+    """Tuck ``card`` under seat ``p``'s structure ``s``."""
+    n = st[L.UNDER_N + p]
+    st[L.UNDER + p * L.MAX_CARDS + n] = card
+    st[L.UNDER_N + p] = n + 1
+    st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s] += 1
+
+
+@kernel
+def build_from_deck(st, p, s, n):
+    """Put the top ``n`` cards of seat ``p``'s deck under structure ``s``; returns how many."""
+    got = 0
+    for _ in range(n):
+        card = pop_deck(st, p)
+        if card == L.NO_CARD:
+            break
+        put_under(st, p, s, card)
+        got += 1
+    return got
