@@ -200,13 +200,13 @@ def main() -> None:
     "--p0",
     default="greedy",
     show_default=True,
-    help="Strategy (bot profile) for player 0; see configs/strategies/.",
+    help="Strategy for player 0 (seat 0): greedy or random.",
 )
 @click.option(
     "--p1",
     default="greedy",
     show_default=True,
-    help="Strategy (bot profile) for player 1; see configs/strategies/.",
+    help="Strategy for player 1 (seat 1): greedy or random.",
 )
 @click.option(
     "--first",

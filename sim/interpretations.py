@@ -11,6 +11,10 @@ INTERPRETATIONS: dict[str, str] = {
         "The rulebooks' 'oldest player' (who starts, and who wins an Emissary tie) is the "
         "seat named by --first: p0, p1, alternating by game index, or random."
     ),
+    "war_torn_opponent": (
+        "The war-torn test's 'opponent' is the active player's opponent: a city is war-torn "
+        "when the non-active player fills 3 or more unit-slots there, or both together 5 or more."
+    ),
     "rally_window": (
         "RALLY abilities may be paid for after a unit is played from hand into a city "
         "(the new unit's own, or those of the player's other RALLY units there, each once); "

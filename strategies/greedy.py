@@ -51,63 +51,63 @@ FP_WIDTH = FP_REWARD + 64
 
 
 @kernel
-def op_value(tab, o, par):
+def op_value(tab, o, fp, p):
     """Rough worth to seat ``p`` of one effect operation (static ops: per turn)."""
     code = op_col(tab, o, L.OP_CODE)
     n = op_col(tab, o, L.OP_N)
     if code == V.OP_GAIN_COINS or code == V.OP_STEAL_COINS:
-        return n * par[P_COIN] * (2.0 if code == V.OP_STEAL_COINS else 1.0)
+        return n * fp[p, P_COIN] * (2.0 if code == V.OP_STEAL_COINS else 1.0)
     if code == V.OP_DRAW or code == V.OP_TAKE_DISCARD:
-        return n * par[P_CARD]
+        return n * fp[p, P_CARD]
     if code == V.OP_OPP_DISCARD:
-        return n * par[P_CARD] * 0.8
+        return n * fp[p, P_CARD] * 0.8
     if code == V.OP_DESTROY or code == V.OP_RETURN_ENEMY:
         return n * 1.5
     if code == V.OP_GAIN_VP:
         return n * 2.0
     if code == V.OP_OPP_LOSE_COINS:
-        return n * par[P_COIN] * 0.8
+        return n * fp[p, P_COIN] * 0.8
     if code == V.OP_MOVE:
         return 0.3
     if code == V.OP_STRENGTH:
         return n * 0.8
     if code == V.OP_COST:
-        return -n * par[P_COIN]
+        return -n * fp[p, P_COIN]
     if code == V.OP_GAIN_COINS_PER_UNIT:
-        return n * 1.5 * par[P_COIN]
+        return n * 1.5 * fp[p, P_COIN]
     return 0.0
 
 
 @kernel
-def ability_value(tab, a, par):
+def ability_value(tab, a, fp, p):
     """Sum of the op values of ability row ``a``."""
     v = 0.0
     o0 = abil_col(tab, a, L.A_OP_START)
     for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
-        v += op_value(tab, o, par)
+        v += op_value(tab, o, fp, p)
     return v
 
 
 @kernel
-def kind_play_value(tab, k, par):
+def kind_play_value(tab, k, fp, p):
     """What a kind's abilities add when it is played (beyond its strength)."""
     v = 0.0
     a0 = kind_col(tab, k, L.K_ABIL_START)
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
         tr = abil_col(tab, a, L.A_TRIGGER)
         if tr == V.TR_PLAY:
-            v += ability_value(tab, a, par)
+            v += ability_value(tab, a, fp, p)
         elif tr == V.TR_RALLY:
-            v += max(ability_value(tab, a, par) - abil_col(tab, a, L.A_COST) * par[P_COIN], 0.0)
+            v += max(ability_value(tab, a, fp, p) - abil_col(tab, a, L.A_COST) * fp[p, P_COIN], 0.0)
         elif tr == V.TR_SURGE_END or tr == V.TR_STATIC:
-            v += 1.5 * ability_value(tab, a, par)
+            v += 1.5 * ability_value(tab, a, fp, p)
         elif tr == V.TR_EXALT:
             v += 1.0
     return v
 
 
 @kernel
-def kind_keep_value(tab, k, par):
+def kind_keep_value(tab, k, fp, p):
     """How much a player wants to keep a card of kind ``k`` in hand."""
     v = (
         kind_col(tab, k, L.K_STRENGTH)
@@ -116,29 +116,28 @@ def kind_keep_value(tab, k, par):
     )
     if kind_col(tab, k, L.K_KEYWORDS) & V.KW_TREASURED:
         v += 2.0
-    return v + 0.5 * kind_play_value(tab, k, par)
+    return v + 0.5 * kind_play_value(tab, k, fp, p)
 
 
 @kernel
 def prepare(tab, fp):
     """Fill each seat's cached per-kind values (``FP_PLAY``, ``FP_KEEP``, ``FP_REWARD``)."""
     for p in range(2):
-        par = fp[p]
         for k in range(tab[L.TB_N_KINDS]):
-            par[FP_PLAY + k] = kind_play_value(tab, k, par)
-            par[FP_KEEP + k] = kind_keep_value(tab, k, par)
+            fp[p, FP_PLAY + k] = kind_play_value(tab, k, fp, p)
+            fp[p, FP_KEEP + k] = kind_keep_value(tab, k, fp, p)
         for rk in range(tab[L.TB_N_REWARD_KINDS]):
             v = 0.0
             r0 = reward_col(tab, rk, L.R_ABIL_START)
             for ab in range(r0, r0 + reward_col(tab, rk, L.R_ABIL_N)):
-                v += ability_value(tab, ab, par)
-            par[FP_REWARD + rk] = v
+                v += ability_value(tab, ab, fp, p)
+            fp[p, FP_REWARD + rk] = v
 
 
 @kernel
-def keep_value(tab, card, par):
+def keep_value(tab, card, fp, p):
     """How much a player wants to keep ``card`` in hand (cached by ``prepare``)."""
-    return par[FP_KEEP + card_kind(tab, card)]
+    return fp[p, FP_KEEP + card_kind(tab, card)]
 
 
 # Per-city figures cached at the start of a Surge decision (st[BOT_SCRATCH:]).
@@ -186,30 +185,30 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
 
 
 @kernel
-def play_value(st, tab, p, card, c, cost, par):
+def play_value(st, tab, fp, p, card, c, cost):
     """Value of playing ``card`` into city ``c`` now, net of its cost."""
     k = card_kind(tab, card)
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
-    v = par[FP_PLAY + k] - cost * par[P_COIN]
+    v = fp[p, FP_PLAY + k] - cost * fp[p, P_COIN]
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0)
     after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST))
     if after != before or after != 0:
-        v += (after - before) * par[P_TILE] + (par[P_TILE] * 0.5 if after > 0 else 0.0)
+        v += (after - before) * fp[p, P_TILE] + (fp[p, P_TILE] * 0.5 if after > 0 else 0.0)
         if after < 0:
-            v -= par[P_TILE] * 0.5
+            v -= fp[p, P_TILE] * 0.5
     else:
         base = L.BOT_SCRATCH + 8 * c
         gap = st[base + CI_MINE_S] - st[base + CI_THEIRS_S]
-        v += s * par[P_PRESENCE] * (1.5 if gap <= 0 else 1.0 / (1.0 + gap))
+        v += s * fp[p, P_PRESENCE] * (1.5 if gap <= 0 else 1.0 / (1.0 + gap))
         v += 0.1 * st[L.STACK_N + c]
     return v
 
 
 @kernel
-def wealth_value(st, tab, p, k, n, par):
+def wealth_value(st, tab, fp, p, k, n):
     """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins."""
     bonus = rule(tab, L.RU_WEALTH_BONUS)
     cards = k + (bonus if k == n else 0)
@@ -220,25 +219,24 @@ def wealth_value(st, tab, p, k, n, par):
     for i in range(hn):
         need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
     need = max(need - st[L.COINS + p], 0)
-    coin_v = min(coins, need) * par[P_COIN] * 1.6 + max(coins - need, 0) * par[P_COIN] * 0.5
-    card_v = cards * par[P_CARD] * (1.5 if hn <= 2 else 1.0)
+    coin_v = min(coins, need) * fp[p, P_COIN] * 1.6 + max(coins - need, 0) * fp[p, P_COIN] * 0.5
+    card_v = cards * fp[p, P_CARD] * (1.5 if hn <= 2 else 1.0)
     return coin_v + card_v
 
 
 @kernel
-def build_value(st, tab, p, k, s, par):
+def build_value(st, tab, fp, p, k, s):
     """Value of revealing a unit of kind ``k`` to build seat ``p``'s structure ``s``."""
     row = st[L.STRUCT_KIND + p * L.MAX_STRUCTS + s]
     cost = struct_col(tab, row, L.S_BUILD_COST)
     have = st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s]
     add = min(kind_col(tab, k, L.K_STRENGTH), max(cost - have, 0))
-    return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * par[P_BUILD]
+    return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[p, P_BUILD]
 
 
 @kernel
 def score_option(st, tab, fp, p, dec, i):
     """The greedy value of option ``i`` of decision ``dec`` for seat ``p``."""
-    par = fp[p]
     a = opt(st, i, 0)
     b = opt(st, i, 1)
     c = opt(st, i, 2)
@@ -248,16 +246,16 @@ def score_option(st, tab, fp, p, dec, i):
             return 0.0
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
-            return play_value(st, tab, p, card, c, d, par)
-        return par[FP_REWARD + tile_kind(tab, c)] - par[P_REWARD_USE]
+            return play_value(st, tab, fp, p, card, c, d)
+        return fp[p, FP_REWARD + tile_kind(tab, c)] - fp[p, P_REWARD_USE]
     if dec == D.D_WEALTH:
-        return wealth_value(st, tab, p, a, b, par)
+        return wealth_value(st, tab, fp, p, a, b)
     if dec == D.D_SPLIT:
-        return wealth_value(st, tab, p, a, b, par)
+        return wealth_value(st, tab, fp, p, a, b)
     if dec == D.D_RALLY:
         if a < 0:
             return 0.0
-        return ability_value(tab, d, par) - c * par[P_COIN]
+        return ability_value(tab, d, fp, p) - c * fp[p, P_COIN]
     if dec == D.D_MAY:
         return 0.5 if a == 1 else 0.0
     if dec == D.D_DESTROY or dec == D.D_RETURN:
@@ -272,9 +270,9 @@ def score_option(st, tab, fp, p, dec, i):
             return 0.0
         return (st[L.STACK_N + c] > 0) * 1.0 - (st[L.STACK_N + a] > 0) * 1.0 - 0.1
     if dec == D.D_TAKE:
-        return keep_value(tab, b, par)
+        return keep_value(tab, b, fp, p)
     if dec == D.D_DISCARD:
-        return -keep_value(tab, b, par)
+        return -keep_value(tab, b, fp, p)
     if dec == D.D_WAR_ORDER:
         return -a
     if dec == D.D_KEEP:
@@ -288,19 +286,19 @@ def score_option(st, tab, fp, p, dec, i):
             return 0.0
         k = card_kind(tab, b)
         if c == 1:
-            return build_value(st, tab, p, k, d, par) - 0.25 * keep_value(tab, b, par)
+            return build_value(st, tab, fp, p, k, d) - 0.25 * keep_value(tab, b, fp, p)
         off = kind_col(tab, k, L.K_OFFERING)
-        if off < par[P_OFFER_MIN]:
+        if off < fp[p, P_OFFER_MIN]:
             return -1.0
-        return off * 0.8 - 0.25 * keep_value(tab, b, par)
+        return off * 0.8 - 0.25 * keep_value(tab, b, fp, p)
     if dec == D.D_REVEAL:
         if a < 0:
             return 0.0
-        return 0.5 * par[P_CARD] - 0.3 * keep_value(tab, b, par)
+        return 0.5 * fp[p, P_CARD] - 0.3 * keep_value(tab, b, fp, p)
     if dec == D.D_REINFORCE:
         if a < 0:
             return 0.0
-        return ability_value(tab, c, par)
+        return ability_value(tab, c, fp, p)
     if dec == D.D_EMISSARY:
         k = card_kind(tab, b)
         return (
