@@ -226,8 +226,8 @@ def _op(where: _Where, raw: Any, trigger: str, i: int) -> dict[str, Any]:
     op = _name(where, V.OPS, raw["op"], f"ops[{i}].op")
     is_static = V.OPS[op] in V.STATIC_OPS
     if is_static != (trigger == "static"):
-        where_ = "only under trigger 'static'" if is_static else "not under trigger 'static'"
-        raise where.fail(f"ops[{i}].op", f"op {op!r} is allowed {where_}")
+        rule = "is allowed only under" if is_static else "is not allowed under"
+        raise where.fail(f"ops[{i}].op", f"op {op!r} {rule} trigger 'static'")
     n_lo = -99 if op in ("cost", "strength") else 0
     out = {
         "op": op,

@@ -301,6 +301,12 @@ class Scenario:
         self.script("offer", card=name)
         self.script("split", a=cards)
 
+    def script_build(self, name: str, structure: str) -> None:
+        """Reveal ``name`` at the next Offering to build the active seat's ``structure``
+        (Heir to the Dunes, Offering Step: "reveal a unit from hand to build")."""
+        s = self._structure(self.active, structure)
+        self.script("offer", c=1, d=s, card=name)
+
     def script_may(self, yes: bool) -> None:
         """Answer the next "may" of an ability."""
         self.script("may", a=int(yes))
@@ -443,6 +449,11 @@ class Scenario:
                     (name, int(self.st[L.STRUCT_UNDER + i]), bool(self.st[L.STRUCT_DONE + i]))
                 )
         return out
+
+    def under_cards(self, p: int) -> list[str]:
+        """Names of the cards tucked under seat ``p``'s structures, in the order they went."""
+        n = int(self.st[L.UNDER_N + p])
+        return self._names(self.st[L.UNDER + p * L.MAX_CARDS : L.UNDER + p * L.MAX_CARDS + n])
 
     @property
     def favor(self) -> str:

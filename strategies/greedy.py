@@ -134,7 +134,7 @@ def prepare(tab, fp):
             fp[p, FP_REWARD + rk] = v
 
 
-@kernel
+@kernel(inline=True)
 def keep_value(tab, card, fp, p):
     """How much a player wants to keep ``card`` in hand (cached by ``prepare``)."""
     return fp[p, FP_KEEP + card_kind(tab, card)]
@@ -162,7 +162,7 @@ def cache_cities(st, tab, p):
         st[base + CI_THEIRS_COST] = B.side_cost(st, tab, c, 1 - p)
 
 
-@kernel
+@kernel(inline=True)
 def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
     """+1 if the seat to move would win a war in ``c`` (with an extra unit), -1 lose, else 0.
 
@@ -184,7 +184,7 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
     return 1 if mc > tc else (-1 if mc < tc else 0)
 
 
-@kernel
+@kernel(inline=True)
 def play_value(st, tab, fp, p, card, c, cost):
     """Value of playing ``card`` into city ``c`` now, net of its cost."""
     k = card_kind(tab, card)
@@ -234,7 +234,7 @@ def build_value(st, tab, fp, p, k, s):
     return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[p, P_BUILD]
 
 
-@kernel
+@kernel(inline=True)
 def score_option(st, tab, fp, p, dec, i):
     """The greedy value of option ``i`` of decision ``dec`` for seat ``p``."""
     a = opt(st, i, 0)

@@ -51,7 +51,7 @@ def weight(tab, card):
     return 2 if has_kw(tab, card, V.KW_COLOSSAL) else 1
 
 
-@kernel
+@kernel(inline=True)
 def side_weight(st, tab, c, p):
     """Unit-slots used on seat ``p``'s side of city ``c``."""
     w = 0
@@ -199,7 +199,7 @@ def _static_sum(st, tab, p, cc, src, op_code, c, card):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def unit_strength(st, tab, c, p, card):
     """Strength ``card`` contributes in city ``c`` for seat ``p``, ongoing effects included.
 
@@ -235,7 +235,7 @@ def side_strength(st, tab, c, p):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def side_cost(st, tab, c, p):
     """Total printed cost of seat ``p``'s units in city ``c`` (the war tie-break)."""
     total = 0

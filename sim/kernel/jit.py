@@ -31,8 +31,14 @@ _ARG_TYPES: dict[str, Any] = {
 }
 
 
-def kernel(fn: Callable) -> Callable:
-    """Compile ``fn`` with ``cache=True`` and the signature its parameter names imply."""
+def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
+    """Compile ``fn`` with ``cache=True`` and the signature its parameter names imply.
+
+    ``@kernel(inline=True)`` also inlines the function into its callers at
+    numba's IR level: for small functions called once per option in a hot loop.
+    """
+    if fn is None:
+        return lambda f: kernel(f, inline=inline)
     names = inspect.signature(fn).parameters
     sig = tuple(_ARG_TYPES.get(name, types.int64) for name in names)
-    return njit(sig, cache=True)(fn)
+    return njit(sig, cache=True, inline="always" if inline else "never")(fn)

@@ -1,0 +1,402 @@
+"""Bots see only what their seat may see: never the opponent's hand nor the deck order.
+
+For a mid-game position and a deciding seat ``p``, the cards ``p`` cannot see
+are the opponent's hand and the deck (below its top card). Resampling them
+(shuffling the opponent's hand and the deck together and dealing them back in
+the same sizes) gives a position ``p`` cannot tell apart from the real one, so
+every choice of ``p``'s bot must come out the same in both.
+
+Two levels are checked:
+
+* one decision at a time: fill the options of each decision kind exactly as
+  the kernel does, then ask ``strategies.policy.choose`` on both copies with
+  the same random state;
+* whole steps: run a kernel step (Wealth, Surge, War, Offering) on both copies
+  with the top of the deck left in place, and compare everything public
+  afterwards (when the step drew only from the untouched top and the opponent
+  chose nothing from its own hand, which it legitimately sees).
+
+A control shows the comparison has teeth: resampling the *deciding* seat's own
+hand does change greedy's choices.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.abilities import _enemy_targets, find_ability
+from sim.kernel.offering import offering_step
+from sim.kernel.surge import surge_options, surge_step
+from sim.kernel.war import keep_options, war_step
+from sim.kernel.wealth import wealth_actions, wealth_step
+from sim.scenario import Scenario
+from strategies import decisions as D
+from strategies.policy import BOT_GREEDY, BOT_RANDOM, choose
+from strategies.registry import strategy_arrays
+
+BOT_IDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
+STEPS = ("wealth", "surge", "war", "offering")
+EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))  # raise for a long bug hunt
+
+# --- positions -------------------------------------------------------------------
+
+
+def position(seed: int, game: int, turns: int, step: int, bots: tuple[str, str]) -> Scenario | None:
+    """Game ``game`` of run ``seed`` after ``turns`` turns and ``step`` steps of the next one."""
+    sc = Scenario.from_game("aegean", seed, game, bots=bots)
+    for _ in range(turns):
+        if sc.over:
+            return None
+        sc.turn()
+    if sc.over:
+        return None
+    for name in STEPS[:step]:
+        getattr(sc, name)()
+    return sc
+
+
+def hidden_pool(st: np.ndarray, p: int, keep_top: int) -> list[int]:
+    """State indices holding cards seat ``p`` cannot see: opponent's hand, deck below the top."""
+    q = 1 - p
+    idx = list(range(L.HAND + q * L.MAX_CARDS, L.HAND + q * L.MAX_CARDS + int(st[L.HAND_N + q])))
+    for d in range(2):
+        n = int(st[L.DECK_N + d])
+        base = L.DECK + d * L.MAX_CARDS
+        idx += range(base, base + max(n - keep_top, 0))  # the top of a deck is its last entry
+    return idx
+
+
+def resample(st: np.ndarray, p: int, keep_top: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``st`` with the cards hidden from seat ``p`` shuffled among their places."""
+    out = st.copy()
+    idx = hidden_pool(st, p, keep_top)
+    perm = rng.permutation(st[idx])
+    if len(idx) > 1 and np.array_equal(perm, st[idx]):
+        perm = np.roll(perm, 1)  # card ids are distinct: a rotation always moves some
+    out[idx] = perm
+    return out
+
+
+def resample_own_hand(st: np.ndarray, p: int, rng: np.random.Generator) -> np.ndarray:
+    """Control: swap seat ``p``'s own hand with deck cards (a change ``p`` *can* see)."""
+    out = st.copy()
+    idx = list(range(L.HAND + p * L.MAX_CARDS, L.HAND + p * L.MAX_CARDS + int(st[L.HAND_N + p])))
+    idx += range(L.DECK, L.DECK + int(st[L.DECK_N]))
+    out[idx] = rng.permutation(st[idx])
+    return out
+
+
+# --- each decision's options, as the kernel enumerates them ----------------------------
+
+
+def _put(st: np.ndarray, i: int, a: int, b: int, c: int, d: int) -> None:
+    st[L.OPTS + 4 * i : L.OPTS + 4 * i + 4] = (a, b, c, d)
+
+
+def _hand(st: np.ndarray, p: int) -> list[int]:
+    n = int(st[L.HAND_N + p])
+    return [int(x) for x in st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + n]]
+
+
+def _card_col(tab: np.ndarray, card: int, col: int) -> int:
+    k = tab[tab[L.TB_CARD_KIND] + card]
+    return int(tab[tab[L.TB_KIND] + k * L.K_COLS + col])
+
+
+def opts_wealth(st, tab, fp, p):  # wealth_step
+    n = int(wealth_actions(st, tab))
+    for k in range(n + 1):
+        _put(st, k, k, n, 0, 0)
+    yield n + 1
+
+
+def opts_surge(st, tab, fp, p):  # surge_step (the kernel's own enumeration)
+    yield int(surge_options(st, tab, fp, p))
+
+
+def opts_offer(st, tab, fp, p):  # offering_step (no structures in Aegean)
+    _put(st, 0, -1, 0, 0, 0)
+    for i, card in enumerate(_hand(st, p)):
+        _put(st, i + 1, i, card, 0, 0)
+    yield 1 + len(_hand(st, p))
+
+
+def opts_split(st, tab, fp, p):  # make_offering, for each offering value in hand
+    for v in sorted({_card_col(tab, c, L.K_OFFERING) for c in _hand(st, p)}):
+        for k in range(v + 1):
+            _put(st, k, k, v, 0, 0)
+        yield v + 1
+
+
+def opts_discard(st, tab, fp, p):  # discard_from_hand, hand limit and ability reasons
+    for reason in (0, 1):
+        for i, card in enumerate(_hand(st, p)):
+            _put(st, i, i, card, reason, 0)
+        yield len(_hand(st, p))
+
+
+def opts_keep(st, tab, fp, p):  # destroy_down_to (the kernel's own enumeration)
+    for c in range(L.N_CITIES):
+        if B.n_units(st, c, p):
+            for keep in (1, 2):
+                yield int(keep_options(st, tab, fp, c, p, keep))
+
+
+def opts_war_order(st, tab, fp, p):  # war_step
+    for c in range(L.N_CITIES):
+        _put(st, c, c, 0, 0, 0)
+    yield L.N_CITIES
+
+
+def opts_destroy(st, tab, fp, p):  # _hit_enemy (the kernel's own enumeration)
+    for tg in (V.TG_ANY_CITY,):
+        for limit in (0, 2):
+            yield int(_enemy_targets(st, tab, fp, p, -1, tg, limit))
+
+
+def opts_take(st, tab, fp, p):  # _take_discard
+    d = 0
+    n = int(st[L.DISC_N + d])
+    for i in range(n):
+        _put(st, i, i, int(st[L.DISC + d * L.MAX_CARDS + i]), 0, 0)
+    yield n
+
+
+def opts_move(st, tab, fp, p):  # _move from any city
+    _put(st, 0, -1, 0, 0, 0)
+    n = 1
+    for f in range(L.N_CITIES):
+        for i in range(int(B.n_units(st, f, p))):
+            card = int(B.slot_card(st, f, p, i))
+            for t in range(L.N_CITIES):
+                if t != f and B.fits(st, tab, t, p, card):
+                    _put(st, n, f, i, t, card)
+                    n += 1
+    yield n
+
+
+def opts_rally(st, tab, fp, p):  # rally, ignoring coins (every RALLY unit is an option)
+    for c in range(L.N_CITIES):
+        _put(st, 0, -1, 0, 0, 0)
+        n = 1
+        for i in range(int(B.n_units(st, c, p))):
+            card = int(B.slot_card(st, c, p, i))
+            a = int(find_ability(tab, card, V.TR_RALLY))
+            if a >= 0:
+                _put(st, n, i, card, int(tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_COST]), a)
+                n += 1
+        yield n
+
+
+def opts_may(st, tab, fp, p):  # run_op on a "may" op
+    for o in range(int((tab[L.TB_REWARD] - tab[L.TB_OPS]) // L.OP_COLS)):
+        if tab[tab[L.TB_OPS] + o * L.OP_COLS + L.OP_MAY]:
+            _put(st, 0, 1, o, -1, 0)
+            _put(st, 1, 0, o, -1, 0)
+            yield 2
+
+
+def opts_emissary(st, tab, fp, p):  # _pick_emissary
+    for i, card in enumerate(_hand(st, p)):
+        _put(st, i, i, card, 0, 0)
+    yield len(_hand(st, p))
+
+
+DECISION_OPTIONS = {
+    D.D_WEALTH: opts_wealth,
+    D.D_SURGE: opts_surge,
+    D.D_OFFER: opts_offer,
+    D.D_SPLIT: opts_split,
+    D.D_DISCARD: opts_discard,
+    D.D_KEEP: opts_keep,
+    D.D_WAR_ORDER: opts_war_order,
+    D.D_DESTROY: opts_destroy,
+    D.D_RETURN: opts_destroy,
+    D.D_TAKE: opts_take,
+    D.D_MOVE: opts_move,
+    D.D_RALLY: opts_rally,
+    D.D_MAY: opts_may,
+    D.D_EMISSARY: opts_emissary,
+}
+
+
+def choices(st, tab, fp, p, dec):
+    """Every (options, pick, random state after) of decision ``dec`` seat ``p`` faces here."""
+    for n in DECISION_OPTIONS[dec](st, tab, fp, p):
+        if n < 1:
+            continue
+        rows = st[L.OPTS : L.OPTS + 4 * n].copy()
+        k = int(choose(st, tab, fp, p, dec, n))
+        assert 0 <= k < n
+        yield n, rows, k, st[L.RNG : L.RNG + L.N_STREAMS].copy()
+
+
+def compare_choices(sc: Scenario, p: int, bot: str, hidden: np.ndarray) -> Counter:
+    """Seat ``p`` with ``bot`` decides identically in ``sc`` and in ``hidden``; counts checked."""
+    _, fp = strategy_arrays(bot, bot, sc.tab)
+    real = sc.st.copy()
+    real[L.BOT + p] = hidden[L.BOT + p] = BOT_IDS[bot]
+    seen: Counter = Counter()
+    for dec in DECISION_OPTIONS:
+        a = list(choices(real, sc.tab, fp, p, dec))
+        b = list(choices(hidden, sc.tab, fp, p, dec))
+        assert len(a) == len(b)
+        for (n, rows_a, ka, rng_a), (_, rows_b, kb, rng_b) in zip(a, b, strict=True):
+            name = V.name_of(D.DECISIONS, dec)
+            np.testing.assert_array_equal(rows_a, rows_b, err_msg=f"{name}: options differ")
+            assert ka == kb, f"{bot} seat {p} {name}: picked {ka} vs {kb} of {n}: {rows_a}"
+            np.testing.assert_array_equal(rng_a, rng_b, err_msg=f"{name}: random use differs")
+            if n > 1:
+                seen[name] += 1
+    return seen
+
+
+# --- whole steps ---------------------------------------------------------------------
+
+KEEP_TOP = 8  # deck cards left in place for step comparisons (more than a step draws)
+
+
+def public_view(st: np.ndarray, viewer: int) -> dict:
+    """Everything ``viewer`` may see: counters, board, piles, own hand, opponent hand size."""
+    view = {"header": st[: L.HEADER].tolist()}
+    for d in range(2):
+        n = int(st[L.DISC_N + d])
+        view[f"discard{d}"] = st[L.DISC + d * L.MAX_CARDS : L.DISC + d * L.MAX_CARDS + n].tolist()
+    for p in range(2):
+        n = int(st[L.OUT_N + p])
+        view[f"out{p}"] = st[L.OUT + p * L.MAX_CARDS : L.OUT + p * L.MAX_CARDS + n].tolist()
+    view["hand"] = sorted(_hand(st, viewer))
+    return view
+
+
+def _comparable(before: np.ndarray, after: np.ndarray, p: int) -> bool:
+    """The step drew nothing resampled, and the opponent discarded nothing from its hand."""
+    for d in range(2):
+        n0, n1 = int(before[L.DECK_N + d]), int(after[L.DECK_N + d])
+        if n0 > KEEP_TOP and not n0 - KEEP_TOP <= n1 <= n0:
+            return False
+    return set(_hand(before, 1 - p)) <= set(_hand(after, 1 - p))
+
+
+STEP_FNS = {"wealth": wealth_step, "surge": surge_step, "war": war_step, "offering": offering_step}
+
+
+def compare_step(sc: Scenario, step: str, hidden: np.ndarray) -> bool:
+    """Run ``step`` on the real and the resampled state; True if compared (and equal)."""
+    p = sc.active
+    real = sc.st.copy()
+    STEP_FNS[step](real, sc.tab, sc.fp)
+    STEP_FNS[step](hidden, sc.tab, sc.fp)
+    if not (_comparable(sc.st, real, p) and _comparable(sc.st, hidden, p)):
+        return False
+    a, b = public_view(real, p), public_view(hidden, p)
+    for key in a:
+        assert a[key] == b[key], f"{step}: {key} differs for seat {p} after resampling"
+    return True
+
+
+# --- tests ---------------------------------------------------------------------------
+
+positions = hs.tuples(
+    hs.integers(0, 2**32),  # seed
+    hs.integers(0, 10**6),  # game
+    hs.integers(0, 24),  # turns played
+    hs.integers(0, 3),  # steps of the next turn played
+    hs.tuples(hs.sampled_from(("random", "greedy")), hs.sampled_from(("random", "greedy"))),
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions, shuffle_seed=hs.integers(0, 2**32), bot=hs.sampled_from(("greedy", "random")))
+def test_decisions_ignore_hidden_cards(pos, shuffle_seed, bot):
+    sc = position(*pos)
+    if sc is None:
+        return
+    rng = np.random.default_rng(shuffle_seed)
+    for p in range(2):
+        compare_choices(sc, p, bot, resample(sc.st, p, 1, rng))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions, shuffle_seed=hs.integers(0, 2**32))
+def test_steps_ignore_hidden_cards(pos, shuffle_seed):
+    sc = position(*pos)
+    if sc is None:
+        return
+    step = STEPS[pos[3]]
+    hidden = resample(sc.st, sc.active, KEEP_TOP, np.random.default_rng(shuffle_seed))
+    compare_step(sc, step, hidden)
+
+
+def _sweep():
+    """A fixed set of varied mid-game positions (both bots, every step, early to late)."""
+    out = []
+    for i in range(48):
+        bots = (("random", "greedy"), ("greedy", "random"), ("greedy", "greedy"))[i % 3]
+        sc = position(100 + i, 7 * i, (i * 5) % 23, i % 4, bots)
+        if sc is not None:
+            out.append(sc)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    return _sweep()
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_every_decision_kind_is_exercised(sweep, bot):
+    """Across the fixed positions every decision kind had real choices, all unchanged."""
+    rng = np.random.default_rng(1)
+    seen: Counter = Counter()
+    for sc in sweep:
+        for p in range(2):
+            hidden = resample(sc.st, p, 1, rng)
+            assert not np.array_equal(hidden, sc.st) or len(hidden_pool(sc.st, p, 1)) < 2
+            seen += compare_choices(sc, p, bot, hidden)
+    for dec in DECISION_OPTIONS:
+        name = V.name_of(D.DECISIONS, dec)
+        assert seen[name] >= 5, f"{name} exercised only {seen[name]} times: {seen}"
+
+
+def test_every_step_is_compared(sweep):
+    rng = np.random.default_rng(2)
+    compared: Counter = Counter()
+    for sc in sweep:
+        for step in STEPS:
+            s = sc.st.copy()
+            hidden = resample(s, sc.active, KEEP_TOP, rng)
+            sc2 = Scenario.__new__(Scenario)
+            sc2.__dict__.update(sc.__dict__)
+            sc2.st = s
+            if compare_step(sc2, step, hidden):
+                compared[step] += 1
+    assert all(compared[s] >= 10 for s in STEPS), compared
+
+
+def test_control_own_hand_changes_greedy_choices(sweep):
+    """The comparison can fail: resampling the decider's own hand does move greedy."""
+    rng = np.random.default_rng(3)
+    changed: Counter = Counter()
+    for sc in sweep:
+        p = sc.active
+        _, fp = strategy_arrays("greedy", "greedy", sc.tab)
+        real = sc.st.copy()
+        other = resample_own_hand(real, p, rng)
+        real[L.BOT + p] = other[L.BOT + p] = BOT_GREEDY
+        for dec in (D.D_SURGE, D.D_DISCARD, D.D_OFFER):
+            for (_, ra, ka, _), (_, rb, kb, _) in zip(
+                choices(real, sc.tab, fp, p, dec), choices(other, sc.tab, fp, p, dec), strict=False
+            ):
+                if ka != kb or not np.array_equal(ra, rb):
+                    changed[dec] += 1
+    assert all(changed[d] > 0 for d in (D.D_SURGE, D.D_DISCARD, D.D_OFFER)), changed
