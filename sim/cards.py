@@ -145,6 +145,11 @@ class CardPool:
             }
         )
 
+    def structures_frame(self) -> pd.DataFrame:
+        """The structures of the mix (Heir to the Dunes), one row each."""
+        cols = ["name", "god", "build_cost", "vp", "text", "source"]
+        return pd.DataFrame([{c: sd[c] for c in cols} for sd in self.structures], columns=cols)
+
     def to_json(self) -> str:
         """The whole pool (units, rewards, rules) as canonical JSON, for run metadata."""
         return json.dumps(

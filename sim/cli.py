@@ -312,6 +312,7 @@ _CARD_COLUMNS = [
     "name",
     "set",
     "type",
+    "devotion",
     "cost",
     "offering",
     "strength",
@@ -363,7 +364,7 @@ def cards_cmd(mix: str, seed: int) -> None:
     columns of run output), name, set, type, cost, offering, strength, copies,
     keywords, ability text and where its values come from ("rulebook" or
     "reconstructed"; edit configs/sets/*.toml to change them). The mix's reward
-    tiles follow.
+    tiles and structures follow.
 
     \b
     Example:
@@ -374,8 +375,8 @@ def cards_cmd(mix: str, seed: int) -> None:
     try:
         pool = load_pool(mix, seed=seed)
         units = pool.frame()
-        # Reward tiles are optional in the pool's interface: print them when it has them.
-        rewards = pool.rewards_frame() if hasattr(pool, "rewards_frame") else None
+        rewards = pool.rewards_frame()
+        structures = pool.structures_frame()
     except SpecError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     except CardDataError as exc:
@@ -391,6 +392,10 @@ def cards_cmd(mix: str, seed: int) -> None:
         click.echo("\nReward tiles:")
         click.echo(_card_table_text(rewards))
         footer.append(_count_label(rewards, "reward tile kind", "tiles"))
+    if len(structures):
+        click.echo("\nStructures:")
+        click.echo(_card_table_text(structures))
+        footer.append(f"{len(structures)} structures")
     click.echo(f"\n{mix}: " + ", ".join(footer))
 
 

@@ -449,3 +449,40 @@ def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.Capture
     assert result.shared == int((df["winner"] == -1).sum())
     text = runner.summary(result)
     assert "300 games" in text and "95% CI" in text and str(result.out) in text
+
+
+# --- Heir to the Dunes and mixes ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mix", ["dunes", "dunes+aegean"])
+def test_dunes_runs_write_their_columns(tmp_path: Path, mix: str) -> None:
+    """Issue 3's output: god, structures and Favor per game, plus the Aegean columns."""
+    out = tmp_path / "run"
+    ok(invoke("run", "--games", "600", "--mix", mix, "--seed", "5", "--out", str(out), "-q"))
+    df = pd.read_parquet(out)
+    assert len(df) == 600
+    assert set(df.god_p0.astype(str)) == {"anubis"} and set(df.god_p1.astype(str)) == {"horus"}
+    assert set(df.favored_at_end.astype(str)) <= {"anubis", "horus"}
+    assert df.structures_built_p0.between(0, 3).all()
+    assert (df.structures_built_p0 + df.structures_built_p1).sum() > 0
+    parts = ["rewards_unused", "rewards_used", "vp_tokens", "treasured", "structures_vp"]
+    for p in (0, 1):
+        unused, used, vp, tre, svp = (df[f"{c}_p{p}"] for c in parts)
+        assert (df[f"score_p{p}"] == 2 * unused + used + 2 * vp + tre + svp).all()
+    reasons = set(df.end_reason.astype(str))
+    allowed = {"two_cities_empty", "all_structures_built", "turn_cap"}
+    if mix == "dunes+aegean":
+        allowed.add("all_cities_empty")
+    else:
+        assert (df.vp_tokens_p0 + df.vp_tokens_p1 == 0).all(), "Dunes alone has no VP tokens"
+    assert reasons <= allowed
+    meta = io.read_metadata(out)
+    assert "build_from" in json.loads(meta["interpretations"])
+
+
+def test_cards_lists_dunes_structures_and_devotion() -> None:
+    result = ok(invoke("cards", "--mix", "dunes+aegean"))
+    assert "Structures:" in result.stdout
+    assert "Pyramid of the Jackal" in result.stdout
+    assert "devotion" in result.stdout.splitlines()[0]
+    assert "53 units (62 cards)" in result.stdout
