@@ -288,12 +288,21 @@ def _str(where: _Where, d: dict, key: str) -> str:
     return d[key]
 
 
-def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
+def _entry(path: Path, raw: Any, i: int, what: str, keys: set[str]) -> tuple[_Where, str]:
+    """Check one ``[[<what>s]]`` entry's shape; returns where it is and its ``source``."""
     label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
-    where = _Where(path, f"unit {label!r}")
+    where = _Where(path, f"{what} {label!r}")
     if not isinstance(raw, dict):
-        raise where.fail("units", "each [[units]] entry must be a table")
-    _unknown(where, raw, UNIT_KEYS, "unit")
+        raise where.fail(f"{what}s", f"each [[{what}s]] entry must be a table")
+    _unknown(where, raw, keys, what)
+    source = _str(where, raw, "source")
+    if source not in SOURCES:
+        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    return where, source
+
+
+def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
+    where, source = _entry(path, raw, i, "unit", UNIT_KEYS)
     for key in UNIT_REQUIRED:
         if key not in raw:
             raise where.fail(key, "missing")
@@ -302,9 +311,6 @@ def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
         raise where.fail("keywords", "must be a list of keyword names")
     for kw in kws:
         _name(where, V.KEYWORDS, kw, "keywords")
-    source = _str(where, raw, "source")
-    if source not in SOURCES:
-        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
     allowed = set(V.TRIGGERS) - {"reward", "complete"}
     return {
         "name": _str(where, raw, "name"),
@@ -323,14 +329,7 @@ def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
 
 
 def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
-    label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
-    where = _Where(path, f"reward {label!r}")
-    if not isinstance(raw, dict):
-        raise where.fail("rewards", "each [[rewards]] entry must be a table")
-    _unknown(where, raw, REWARD_KEYS, "reward")
-    source = _str(where, raw, "source")
-    if source not in SOURCES:
-        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    where, source = _entry(path, raw, i, "reward", REWARD_KEYS)
     return {
         "name": _str(where, raw, "name"),
         "set": set_name,
@@ -342,14 +341,7 @@ def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
 
 
 def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
-    label = raw.get("name", f"#{i + 1}") if isinstance(raw, dict) else f"#{i + 1}"
-    where = _Where(path, f"structure {label!r}")
-    if not isinstance(raw, dict):
-        raise where.fail("structures", "each [[structures]] entry must be a table")
-    _unknown(where, raw, STRUCT_KEYS, "structure")
-    source = _str(where, raw, "source")
-    if source not in SOURCES:
-        raise where.fail("source", f"must be one of {', '.join(SOURCES)}, got {source!r}")
+    where, source = _entry(path, raw, i, "structure", STRUCT_KEYS)
     return {
         "name": _str(where, raw, "name"),
         "god": _name(where, V.GODS, raw.get("god"), "god"),

@@ -75,6 +75,17 @@ def _hit_enemy(st, tab, fp, p, c, o, to_hand):
 
 
 @kernel
+def _chosen_move(st, tab, fp, p, n):
+    """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it."""
+    k = choose(st, tab, fp, p, D.D_MOVE, n)
+    if opt(st, k, 0) < 0:
+        return False
+    card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
+    B.city_add(st, opt(st, k, 2), p, card)
+    return True
+
+
+@kernel
 def _move(st, tab, fp, p, c, o):
     """Seat ``p`` moves up to N of its units from the origin city(ies) to others with room."""
     tg = op_col(tab, o, L.OP_TARGET)
@@ -92,11 +103,8 @@ def _move(st, tab, fp, p, c, o):
                     if t != f and B.fits(st, tab, t, p, card):
                         put_opt(st, n, f, i, t, card)
                         n += 1
-        k = choose(st, tab, fp, p, D.D_MOVE, n)
-        if opt(st, k, 0) < 0:
+        if not _chosen_move(st, tab, fp, p, n):
             return
-        card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
-        B.city_add(st, opt(st, k, 2), p, card)
 
 
 @kernel
@@ -140,11 +148,8 @@ def _maneuver(st, tab, fp, p, c, o):
                     if B.fits(st, tab, t, p, card):
                         put_opt(st, n, f, i, t, card)
                         n += 1
-        k = choose(st, tab, fp, p, D.D_MOVE, n)
-        if opt(st, k, 0) < 0:
+        if not _chosen_move(st, tab, fp, p, n):
             return
-        card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
-        B.city_add(st, opt(st, k, 2), p, card)
 
 
 @kernel
