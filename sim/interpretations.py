@@ -36,6 +36,21 @@ INTERPRETATIONS: dict[str, str] = {
         "A mandatory ability does as much as it can: with no legal target, or an empty "
         "supply or deck, the rest of it is skipped."
     ),
+    "dunes_seat_gods": "Heir to the Dunes: seat 0 serves Anubis and seat 1 Horus.",
+    "dunes_favor_flip": (
+        "Only a unit devoted to the god not Favored flips Favor (Devotion; Devotion and Favor); "
+        "a unit devoted to both always flips it; neutral units never do, although the Favor "
+        "section, read literally, would flip on them too."
+    ),
+    "dunes_structure_target": (
+        "ENTOMB and 'place cards under the structure you are building' go to the structure "
+        "with cards under it, else to the first incomplete one in the set file's order."
+    ),
+    "dunes_without_gods": (
+        "When Dunes units play under a base set without gods (aegean+dunes), nobody is ever "
+        "Favored and no unit is devoted to a player's god: INVOCATION and REINFORCE never "
+        "resolve, there are no structures, and only MANEUVER and plain abilities work."
+    ),
     "turn_cap": (
         "A game still running after the turn cap is stopped, scored as it stands, and "
         "marked end_reason = 'turn_cap'."

@@ -107,12 +107,16 @@ class Scenario:
     def emissary(self, oldest: int) -> int:
         """Run the Emissary of War variant on the hands as they stand; returns the first player.
 
-        ``oldest`` is the seat that wins a full tie. The winner becomes first and active.
+        ``oldest`` is the seat that wins a full tie. The winner becomes first and active;
+        with gods in play (Heir to the Dunes) the Favor card turns to the other seat's god,
+        as the kernel's set-up does ("the god of the second player").
         """
         first = int(G.emissary(self.st, self.tab, self.fp, oldest))
         self._check()
         self.st[L.FIRST] = first
         self.st[L.ACTIVE] = first
+        if self.rule("RU_GODS"):
+            self.st[L.FAVOR] = self.st[L.GOD + 1 - first]
         return first
 
     @classmethod

@@ -204,12 +204,15 @@ def unit_strength(st, tab, c, p, card):
     """Strength ``card`` contributes in city ``c`` for seat ``p``, ongoing effects included.
 
     Strength effects reach only units in their source's city, so only that
-    city's units are scanned.
+    city's units are scanned. Dunes, Unit Card Types (Initiate): "all of a player's
+    units with INVOCATION are +1 strength if their god is Favored."
     """
     s = card_col(tab, card, L.K_STRENGTH)
+    if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
+        s += 1
     for i in range(n_units(st, c, p)):
         src = slot_card(st, c, p, i)
-        if card_col(tab, src, L.K_STATIC):
+        if card_col(tab, src, L.K_STATIC) and can_resolve(st, tab, p, src):
             s += _static_sum(st, tab, p, c, src, V.OP_STRENGTH, c, card)
     return max(s, 0)
 
@@ -221,7 +224,7 @@ def cost_modifier(st, tab, p, c):
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
             src = slot_card(st, cc, p, i)
-            if card_col(tab, src, L.K_STATIC):
+            if card_col(tab, src, L.K_STATIC) and can_resolve(st, tab, p, src):
                 total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return total
 
