@@ -39,9 +39,11 @@ UNIT_KEYS = {
     "source",
     "text",
     "abilities",
+    "learning",
 }
 UNIT_REQUIRED = ("name", "type", "cost", "offering", "strength", "copies", "source", "text")
-REWARD_KEYS = {"name", "copies", "source", "text", "abilities"}
+REWARD_KEYS = {"name", "copies", "source", "text", "abilities", "four_player"}
+FEAT_KEYS = {"name", "condition", "type", "n", "source", "text"}
 STRUCT_KEYS = {"name", "god", "build_cost", "vp", "source", "text", "abilities"}
 ABILITY_KEYS = {"trigger", "cost", "when", "when_n", "ops"}
 OP_KEYS = {"op", "n", "limit", "target", "when", "when_n", "may"}
@@ -75,6 +77,10 @@ RULE_OPTIONAL: dict[str, Any] = {
     "wealth_reveal_repeats": 0,
     "build_from": "deck",
     "structures_per_player": 0,
+    "feats_to_end": 0,
+    "portent_step": False,
+    "feat_step": False,
+    "enraged_strength": 4,
 }
 BUILD_FROM = ("deck",)
 
@@ -99,6 +105,7 @@ class SetData:
     units: list[dict[str, Any]]
     rewards: list[dict[str, Any]]
     structures: list[dict[str, Any]] = field(default_factory=list)
+    feats: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -112,6 +119,7 @@ class CardPool:
     rules: dict[str, Any]
     tables: Tables
     structures: list[dict[str, Any]] = field(default_factory=list)
+    feats: list[dict[str, Any]] = field(default_factory=list)
     interpretations: dict[str, str] = field(default_factory=dict)
 
     def frame(self) -> pd.DataFrame:
@@ -158,6 +166,7 @@ class CardPool:
                 "units": self.units,
                 "rewards": self.rewards,
                 "structures": self.structures,
+                "feats": self.feats,
                 "rules": self.rules,
             },
             sort_keys=True,
@@ -325,6 +334,7 @@ def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
         "source": source,
         "text": _str(where, raw, "text"),
         "abilities": _abilities(where, raw.get("abilities"), allowed),
+        "learning": _bool(where, raw, "learning"),
     }
 
 
@@ -337,6 +347,30 @@ def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
         "source": source,
         "text": _str(where, raw, "text"),
         "abilities": _abilities(where, raw.get("abilities"), {"reward"}),
+        "four_player": _bool(where, raw, "four_player"),
+    }
+
+
+def _bool(where: _Where, d: dict, key: str) -> bool:
+    v = d.get(key, False)
+    if not isinstance(v, bool):
+        raise where.fail(key, f"must be true or false, got {v!r}")
+    return v
+
+
+def _feat(path: Path, raw: Any, i: int) -> dict[str, Any]:
+    where, source = _entry(path, raw, i, "feat", FEAT_KEYS)
+    cond = _name(where, V.FEAT_CONDITIONS, raw.get("condition"), "condition")
+    typ = raw.get("type", "soldier")
+    if cond == "type_in_each_city":
+        _name(where, V.UNIT_TYPES, typ, "type")
+    return {
+        "name": _str(where, raw, "name"),
+        "condition": cond,
+        "type": typ,
+        "n": _int(where, raw, "n", 0),
+        "source": source,
+        "text": _str(where, raw, "text"),
     }
 
 
@@ -415,6 +449,7 @@ def load_set(path: Path) -> SetData:
         units=[_unit(path, name, u, i) for i, u in enumerate(units)],
         rewards=[_reward(path, name, r, i) for i, r in enumerate(raw.get("rewards", []))],
         structures=[_structure(path, r, i) for i, r in enumerate(raw.get("structures", []))],
+        feats=[_feat(path, r, i) for i, r in enumerate(raw.get("feats", []))],
     )
     seen: set[str] = set()
     for u in data.units:
@@ -458,9 +493,13 @@ def compile_tables(
     rewards: list[dict],
     rules: dict[str, Any],
     structures: list[dict] | None = None,
+    feats: list[dict] | None = None,
 ) -> Tables:
     """Compile validated entries and rules into the kernel's integer tables."""
     structures = structures or []
+    feats = feats or []
+    if len(feats) > L.MAX_FEATS:
+        raise CardDataError(f"the mix has {len(feats)} feats; at most {L.MAX_FEATS}")
     abil_rows: list[list[int]] = []
     op_rows: list[list[int]] = []
     kind = np.zeros((len(units), L.K_COLS), np.int64)
@@ -515,6 +554,15 @@ def compile_tables(
     ru[L.RU_WEALTH_REVEAL] = rules["wealth_reveal"]
     ru[L.RU_REVEAL_REPEATS] = rules["wealth_reveal_repeats"]
     ru[L.RU_STRUCTS] = rules["structures_per_player"] if structures else 0
+    ru[L.RU_PORTENT] = int(rules["portent_step"])
+    ru[L.RU_FEAT_STEP] = int(rules["feat_step"]) if feats else 0
+    ru[L.RU_FEATS_TO_END] = rules["feats_to_end"]
+    ru[L.RU_ENRAGED_STRENGTH] = rules["enraged_strength"]
+    feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
+    for f, fd in enumerate(feats):
+        feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]
+        feat[f, L.FT_TYPE] = V.UNIT_TYPES[fd["type"]]
+        feat[f, L.FT_N] = fd["n"]
     return Tables(
         kind=kind,
         card_kind=card_kind.astype(np.int64),
@@ -524,6 +572,7 @@ def compile_tables(
         tile_kind=tile_kind,
         rules=ru,
         struct=struct,
+        feat=feat,
     )
 
 
@@ -555,6 +604,10 @@ def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
         ends += [e for e in s.rules["end_conditions"] if e not in ends]
     rules["end_conditions"] = ends
     rules["vp_tokens"] = sum(s.rules["vp_tokens"] for s in sets)
+    # Reign's Portent and Feat steps join the turn whenever its Oracles or feats are in.
+    for key in ("portent_step", "feat_step"):
+        rules[key] = any(s.rules[key] for s in sets)
+    rules["feats_to_end"] = max(s.rules["feats_to_end"] for s in sets)
     notes["combine_base"] = (
         f"The base set ({base.name}) supplies the board, coins, hand and coin limits, set-up, "
         f"{rules['tiles_per_city']} reward tiles per city and the tie-breaks; every other set "
@@ -573,17 +626,24 @@ def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
     return rules, notes
 
 
-def load_pool(mix: str, seed: int = 0) -> CardPool:
+def load_pool(mix: str, seed: int = 0, learning: bool = False) -> CardPool:
     """Load, validate and compile the card pool of ``mix`` (the first set named is the base).
 
-    ``seed`` will pick random subsets for limited mixes (``aegean:10``); a plain
-    mix does not depend on it.
+    ``learning`` keeps only the units marked ``learning = true`` in sets that
+    mark any (A Reign of War's learning game). Reward cards marked
+    ``four_player`` are left out: omensim plays 2-player games. ``seed`` will
+    pick random subsets for limited mixes (``aegean:10``); a plain mix does not
+    depend on it.
     """
     names = parse_mix(mix)
     sets = [load_set(SETS_DIR / f"{n}.toml") for n in names]
-    units = [u for s in sets for u in s.units]
-    rewards = [r for s in sets for r in s.rewards]
+    units = []
+    for s in sets:
+        marked = any(u["learning"] for u in s.units)
+        units += [u for u in s.units if not (learning and marked) or u["learning"]]
+    rewards = [r for s in sets for r in s.rewards if not r["four_player"]]
     structures = sets[0].structures
+    feats = [f for s in sets for f in s.feats]
     rules, notes = combine_rules(sets)
     if structures:
         notes["build_from"] = (
@@ -596,16 +656,20 @@ def load_pool(mix: str, seed: int = 0) -> CardPool:
         units=units,
         rewards=rewards,
         rules=rules,
-        tables=compile_tables(units, rewards, rules, structures),
+        tables=compile_tables(units, rewards, rules, structures, feats),
         structures=structures,
+        feats=feats,
         interpretations=notes,
     )
 
 
-def with_run_rules(tables: Tables, turn_cap: int, emissary: bool, first_mode: int) -> Tables:
+def with_run_rules(
+    tables: Tables, turn_cap: int, emissary: bool, first_mode: int, extra_wealth: bool = False
+) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
     ru = tables.rules.copy()
     ru[L.RU_TURN_CAP] = turn_cap
     ru[L.RU_EMISSARY] = int(emissary)
     ru[L.RU_FIRST_MODE] = first_mode
+    ru[L.RU_EXTRA_WEALTH] = int(extra_wealth)
     return tables._replace(rules=ru)

@@ -20,7 +20,7 @@ from sim.interpretations import INTERPRETATIONS
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
 from sim.kernel.tables import flatten
-from sim.spec import RunSpec
+from sim.spec import RunSpec, SpecError
 from strategies.registry import strategy_arrays
 
 _FIRST_MODES = {
@@ -47,10 +47,22 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
 def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
     words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS].astype(np.uint32)
+    return _set_bits(words)
+
+
+def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
+    """The set bits of each row's ``mask`` (below ``width``) as list<int16>: feat ids."""
+    return _set_bits(mask.astype(np.uint32)[:, None], width)
+
+
+def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
+    """Indices of the set bits of each row of uint32 ``words`` (little-endian bit order)."""
     bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little").astype(bool)
+    if width is not None:
+        bits = bits[:, :width]
     rows, kinds = np.nonzero(bits)
-    offsets = np.zeros(len(masks) + 1, np.int32)
-    np.cumsum(np.bincount(rows, minlength=len(masks)), out=offsets[1:])
+    offsets = np.zeros(len(words) + 1, np.int32)
+    np.cumsum(np.bincount(rows, minlength=len(words)), out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(kinds.astype(np.int16)))
 
 
@@ -59,12 +71,19 @@ class Engine:
 
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
-        self.pool: CardPool = load_pool(spec.mix, spec.seed)
+        learning = "learning" in spec.variants
+        self.pool: CardPool = load_pool(spec.mix, spec.seed, learning=learning)
+        if learning and not any(u["learning"] for u in self.pool.units):
+            raise SpecError(
+                f"--variant learning needs a set with learning-game units (reign); "
+                f"--mix {spec.mix!r} has none"
+            )
         tables = with_run_rules(
             self.pool.tables,
             turn_cap=spec.turn_cap,
             emissary="emissary" in spec.variants,
             first_mode=_FIRST_MODES[spec.first],
+            extra_wealth="extra-wealth" in spec.variants,
         )
         self.tab = flatten(tables)
         self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
@@ -136,4 +155,9 @@ class Engine:
         cols["favored_at_end"] = pa.DictionaryArray.from_arrays(
             out[:, L.O_FAVOR].astype(np.int8), gods
         )
+        for p in range(2):
+            cols[f"feats_p{p}"] = pa.array(out[:, L.O_FEATS + p].astype(np.int8))
+            cols[f"feat_ids_p{p}"] = bit_lists(out[:, L.O_FEAT_MASK + p], L.MAX_FEATS)
+            cols[f"rewards_in_hand_p{p}"] = pa.array(out[:, L.O_REW_UNUSED + p].astype(np.int16))
+            cols[f"enraged_total_p{p}"] = pa.array(out[:, L.O_ENRAGED + p].astype(np.int16))
         return pa.table(cols)

@@ -94,6 +94,8 @@ TR_INVOCATION = 8  # Dunes Initiate: on play, if the owner's god is Favored
 TR_MANEUVER = 9  # Dunes Vizier: on play (holds a "maneuver" op)
 TR_LABOR = 10  # Dunes Embalmed: when revealed to build a structure
 TR_COMPLETE = 11  # Dunes structure: when it is flipped to its completed side
+TR_BEAST = 12  # Reign Beast: when paid for and discarded from hand (instead of played)
+TR_PORTENT = 13  # Reign Oracle: in its owner's Portent step, while in a city
 
 TRIGGERS: dict[str, int] = {
     "play": TR_PLAY,
@@ -108,6 +110,8 @@ TRIGGERS: dict[str, int] = {
     "maneuver": TR_MANEUVER,
     "labor": TR_LABOR,
     "complete": TR_COMPLETE,
+    "beast": TR_BEAST,
+    "portent": TR_PORTENT,
 }
 
 # --- effect operations --------------------------------------------------------
@@ -130,6 +134,8 @@ OP_MANEUVER = 13  # move up to N of your units without MANEUVER into or out of t
 OP_ENTOMB = 14  # put cards under your structure in progress: TARGET self, or N from hand
 OP_GAIN_FAVOR = 15  # turn the Favor card to your god
 OP_BUILD_FROM_DECK = 16  # put the top N cards of the deck under your structure in progress
+OP_ENRAGE = 17  # enrage up to N of your Soldiers/Oracles (TARGET: self, same_city, any_city)
+OP_REVEAL_KEEP = 18  # reveal the top N cards of the deck, keep up to M in hand, discard the rest
 
 OPS: dict[str, int] = {
     "gain_coins": OP_GAIN_COINS,
@@ -149,6 +155,8 @@ OPS: dict[str, int] = {
     "entomb": OP_ENTOMB,
     "gain_favor": OP_GAIN_FAVOR,
     "build_from_deck": OP_BUILD_FROM_DECK,
+    "enrage": OP_ENRAGE,
+    "reveal_keep": OP_REVEAL_KEEP,
 }
 # Ops that only make sense as ongoing (static) modifiers, and vice versa.
 STATIC_OPS = frozenset({OP_STRENGTH, OP_COST})
@@ -216,11 +224,13 @@ WAR_TIE_BREAKS: dict[str, int] = {"cost": WAR_TIE_COST, "soldiers": WAR_TIE_SOLD
 END_ALL_CITIES_EMPTY = 1 << 0  # Aegean: no city has tiles at the end of a turn
 END_TWO_CITIES_EMPTY = 1 << 1  # Dunes, Reign: two or more cities have no tiles
 END_ALL_STRUCTURES = 1 << 2  # Dunes: the active player has built all their structures
+END_FEATS = 1 << 3  # Reign: a player has completed the set's number of feats (5)
 
 END_CONDITIONS: dict[str, int] = {
     "all_cities_empty": END_ALL_CITIES_EMPTY,
     "two_cities_empty": END_TWO_CITIES_EMPTY,
     "all_structures_built": END_ALL_STRUCTURES,
+    "feats_completed": END_FEATS,
 }
 
 # Score tie-breaks, applied in the order the base set's rulebook lists them.
@@ -245,6 +255,7 @@ ER_ALL_CITIES_EMPTY = 1
 ER_TWO_CITIES_EMPTY = 2
 ER_TURN_CAP = 3
 ER_ALL_STRUCTURES = 4
+ER_FEATS = 5
 
 END_REASONS: tuple[str, ...] = (
     "none",
@@ -252,7 +263,25 @@ END_REASONS: tuple[str, ...] = (
     "two_cities_empty",
     "turn_cap",
     "all_structures_built",
+    "feats_completed",
 )
+
+# --- feat conditions (Reign): checked in the Feat step for the active player ---
+F_TYPE_EACH_CITY = 0  # a unit of TYPE on your side of every city
+F_OPP_DISCARDED_GE = 1  # the opponent discarded >= N cards this turn (by your abilities)
+F_UNITS_ONE_CITY_GE = 2  # >= N unit-slots on your side of one city
+F_REWARDS_GE = 3  # >= N reward cards won
+F_COINS_GE = 4  # >= N coins
+F_ENRAGED_GE = 5  # >= N of your units enraged at once
+
+FEAT_CONDITIONS: dict[str, int] = {
+    "type_in_each_city": F_TYPE_EACH_CITY,
+    "opponent_discarded_this_turn": F_OPP_DISCARDED_GE,
+    "units_in_one_city": F_UNITS_ONE_CITY_GE,
+    "rewards_at_least": F_REWARDS_GE,
+    "coins_at_least": F_COINS_GE,
+    "enraged_at_least": F_ENRAGED_GE,
+}
 
 
 def name_of(table: dict[str, int], code: int) -> str:

@@ -11,6 +11,7 @@ D_EMISSARY     (hand index, card, 0, 0)
 D_WEALTH       (actions spent on cards, actions in all, 0, 0)
 D_SURGE        (ACT_PASS, 0, 0, 0) | (ACT_PLAY, hand index, city, cost)
                | (ACT_REWARD, reward index, tile, 0)
+               | (ACT_BEAST, hand index, ability row, cost)  (Reign)
 D_RALLY        (-1, 0, 0, 0) to stop | (slot, card, coin cost, ability row)
 D_MAY          (1, op row, source card, 0) yes | (0, op row, source card, 0) no
 D_DESTROY      (city, seat, slot, card)
@@ -26,6 +27,9 @@ D_OFFER        (-1, 0, 0, 0) no offering | (hand index, card, 0, 0) offer it
 D_SPLIT        (cards taken, offering value, 0, 0)
 D_REVEAL       (-1, 0, 0, 0) stop | (hand index, neutral card, 0, 0) discard it to reveal again
 D_REINFORCE    (-1, 0, 0, 0) none | (slot, card, ability row, 0)
+D_ENRAGE       (city, slot, card, 0): one of your Soldiers/Oracles to enrage
+D_PORTENT      (city, slot, card, 0): the Oracle to resolve next
+D_KEEP_REVEALED  (-1, 0, 0, 0) keep no more | (index among the revealed, card, 0, 0)
 =============  ============================================================
 """
 
@@ -47,7 +51,10 @@ D_OFFER = 12
 D_SPLIT = 13
 D_REVEAL = 14
 D_REINFORCE = 15
-N_DECISIONS = 16
+D_ENRAGE = 16
+D_PORTENT = 17
+D_KEEP_REVEALED = 18
+N_DECISIONS = 19
 
 DECISIONS: dict[str, int] = {
     "emissary": D_EMISSARY,
@@ -66,10 +73,14 @@ DECISIONS: dict[str, int] = {
     "split": D_SPLIT,
     "reveal": D_REVEAL,
     "reinforce": D_REINFORCE,
+    "enrage": D_ENRAGE,
+    "portent": D_PORTENT,
+    "keep_revealed": D_KEEP_REVEALED,
 }
 
 ACT_PASS = 0
 ACT_PLAY = 1
 ACT_REWARD = 2
+ACT_BEAST = 3  # Reign: pay a Beast's cost, resolve its ability, discard it
 
 ANY = -9  # wildcard in a scripted choice

@@ -75,6 +75,17 @@ def op_value(tab, o, fp, p):
         return -n * fp[p, P_COIN]
     if code == V.OP_GAIN_COINS_PER_UNIT:
         return n * 1.5 * fp[p, P_COIN]
+    if code == V.OP_ENRAGE:
+        return n * 1.5
+    if code == V.OP_REVEAL_KEEP:
+        m = op_col(tab, o, L.OP_M)
+        return (m if m > 0 else n) * fp[p, P_CARD]
+    if code == V.OP_MANEUVER:
+        return 0.3 * n
+    if code == V.OP_ENTOMB or code == V.OP_BUILD_FROM_DECK:
+        return n * 0.5 * fp[p, P_BUILD]
+    if code == V.OP_GAIN_FAVOR:
+        return 0.5
     return 0.0
 
 
@@ -247,6 +258,10 @@ def score_option(st, tab, fp, p, dec, i):
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
             return play_value(st, tab, fp, p, card, c, d)
+        if a == D.ACT_BEAST:
+            card = st[L.HAND + p * L.MAX_CARDS + b]
+            spent = d * fp[p, P_COIN] + 0.3 * keep_value(tab, card, fp, p)
+            return ability_value(tab, c, fp, p) - spent
         return fp[p, FP_REWARD + tile_kind(tab, c)] - fp[p, P_REWARD_USE]
     if dec == D.D_WEALTH:
         return wealth_value(st, tab, fp, p, a, b)
@@ -299,6 +314,13 @@ def score_option(st, tab, fp, p, dec, i):
         if a < 0:
             return 0.0
         return ability_value(tab, c, fp, p)
+    if dec == D.D_ENRAGE:
+        # Enraging turns a unit into a strength-4 Beast: worth the strength it gains.
+        return rule(tab, L.RU_ENRAGED_STRENGTH) - kind_col(tab, card_kind(tab, c), L.K_STRENGTH)
+    if dec == D.D_KEEP_REVEALED:
+        if a < 0:
+            return 0.0
+        return keep_value(tab, b, fp, p)
     if dec == D.D_EMISSARY:
         k = card_kind(tab, b)
         return (

@@ -21,15 +21,16 @@ BOT_STRICT = 2
 def option_card(st, p, dec, i):
     """The card option ``i`` of decision ``dec`` is about (-1 if none)."""
     if dec == D.D_SURGE:
-        return hand_card(st, p, opt(st, i, 1)) if opt(st, i, 0) == D.ACT_PLAY else -1
-    if dec == D.D_OFFER or dec == D.D_REVEAL or dec == D.D_REINFORCE:
+        a = opt(st, i, 0)
+        return hand_card(st, p, opt(st, i, 1)) if a == D.ACT_PLAY or a == D.ACT_BEAST else -1
+    if dec == D.D_OFFER or dec == D.D_REVEAL or dec == D.D_REINFORCE or dec == D.D_KEEP_REVEALED:
         return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
     if dec == D.D_EMISSARY or dec == D.D_TAKE or dec == D.D_DISCARD:
         return opt(st, i, 1)
     if dec == D.D_RALLY:
         # The "stop" row (-1, 0, 0, 0) is about no card (0 would read as card id 0).
         return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
-    if dec == D.D_MAY:
+    if dec == D.D_MAY or dec == D.D_ENRAGE or dec == D.D_PORTENT:
         return opt(st, i, 2)
     if dec == D.D_DESTROY or dec == D.D_RETURN:
         return opt(st, i, 3)

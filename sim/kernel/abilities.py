@@ -14,7 +14,7 @@ from sim.kernel import board as B
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
-from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col
+from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
 from strategies.policy import choose
@@ -24,13 +24,15 @@ from strategies.policy import choose
 def discard_from_hand(st, tab, fp, p, n, reason):
     """Seat ``p`` chooses and discards ``n`` cards from its own hand."""
     for _ in range(n):
-        hn = st[L.HAND_N + p]
+        hn = min(st[L.HAND_N + p], L.MAX_OPTS)
         if hn == 0:
             return
         for i in range(hn):
             put_opt(st, i, i, Z.hand_card(st, p, i), reason, 0)
         k = choose(st, tab, fp, p, D.D_DISCARD, hn)
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
+        if reason == 0 and p != st[L.ACTIVE]:
+            st[L.OPP_DISCARDED] += 1  # for the Reign feat "opponent discards 3 in a turn"
 
 
 @kernel
@@ -75,13 +77,20 @@ def _hit_enemy(st, tab, fp, p, c, o, to_hand):
 
 
 @kernel
+def _room_for(st, tab, f, i, t, p):
+    """Whether seat ``p``'s unit in slot ``i`` of city ``f`` fits into city ``t``."""
+    return B.side_weight(st, tab, t, p) + B.slot_weight(st, tab, f, p, i) <= rule(
+        tab, L.RU_CAPACITY
+    )
+
+
+@kernel
 def _chosen_move(st, tab, fp, p, n):
     """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it."""
     k = choose(st, tab, fp, p, D.D_MOVE, n)
     if opt(st, k, 0) < 0:
         return False
-    card = B.city_take(st, opt(st, k, 0), p, opt(st, k, 1))
-    B.city_add(st, opt(st, k, 2), p, card)
+    B.city_move(st, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
     return True
 
 
@@ -100,7 +109,7 @@ def _move(st, tab, fp, p, c, o):
             for i in range(B.n_units(st, f, p)):
                 card = B.slot_card(st, f, p, i)
                 for t in range(L.N_CITIES):
-                    if t != f and B.fits(st, tab, t, p, card):
+                    if t != f and _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
                         n += 1
         if not _chosen_move(st, tab, fp, p, n):
@@ -145,7 +154,7 @@ def _maneuver(st, tab, fp, p, c, o):
                 for t in range(L.N_CITIES):
                     if t == f or (f != c and t != c):
                         continue
-                    if B.fits(st, tab, t, p, card):
+                    if _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
                         n += 1
         if not _chosen_move(st, tab, fp, p, n):
@@ -171,6 +180,93 @@ def _entomb(st, tab, fp, p, c, o, src):
             put_opt(st, i, i, Z.hand_card(st, p, i), 2, 0)
         k = choose(st, tab, fp, p, D.D_DISCARD, hn)
         Z.put_under(st, p, s, Z.hand_take(st, p, opt(st, k, 0)))
+
+
+@kernel
+def enrage_at(st, tab, c, p, i):
+    """Enrage seat ``p``'s unit in slot ``i`` of city ``c``, if the rules allow; True if done.
+
+    Reign, Enrage: only Soldiers and Oracles; an enraged unit counts 2, and a
+    unit whose enraging would put its side over capacity is not enraged.
+    """
+    if B.enraged(st, c, p, i):
+        return False
+    t = card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE)
+    if t != V.T_SOLDIER and t != V.T_ORACLE:
+        return False
+    if B.side_weight(st, tab, c, p) - B.slot_weight(st, tab, c, p, i) + 2 > rule(
+        tab, L.RU_CAPACITY
+    ):
+        return False
+    st[L.ENRAGED + B.side(c, p) * L.N_SLOTS + i] = 1
+    st[L.ENRAGED_N + p] += 1
+    return True
+
+
+@kernel
+def _enrage(st, tab, fp, p, c, o, src):
+    """Enrage up to N of your Soldiers/Oracles (the source itself with target self)."""
+    tg = op_col(tab, o, L.OP_TARGET)
+    if tg == V.TG_SELF:
+        loc = B.find_unit(st, src)
+        if loc >= 0 and (loc // 8) % 2 == p:
+            enrage_at(st, tab, loc // 16, p, loc % 8)
+        return
+    for _ in range(op_col(tab, o, L.OP_N)):
+        n = 0
+        for cc in range(L.N_CITIES):
+            if c >= 0 and tg == V.TG_SAME_CITY and cc != c:
+                continue
+            if c >= 0 and tg == V.TG_OTHER_CITY and cc == c:
+                continue
+            for i in range(B.n_units(st, cc, p)):
+                card = B.slot_card(st, cc, p, i)
+                t = card_col(tab, card, L.K_TYPE)
+                if B.enraged(st, cc, p, i) or (t != V.T_SOLDIER and t != V.T_ORACLE):
+                    continue
+                if B.side_weight(st, tab, cc, p) + 1 <= rule(tab, L.RU_CAPACITY):
+                    put_opt(st, n, cc, i, card, 0)
+                    n += 1
+        if n == 0:
+            return
+        k = choose(st, tab, fp, p, D.D_ENRAGE, n)
+        enrage_at(st, tab, opt(st, k, 0), p, opt(st, k, 1))
+
+
+@kernel
+def _reveal_keep(st, tab, fp, p, o):
+    """Reveal the top N cards, keep up to M (M=0: all) in hand, discard the rest.
+
+    Reign, Other rules: "A revealed card is discarded unless its text says
+    otherwise"; keeping a revealed card is not drawing.
+    """
+    n = 0
+    for _ in range(min(op_col(tab, o, L.OP_N), L.MAX_REVEALED)):
+        card = Z.pop_deck(st, p)
+        if card == L.NO_CARD:
+            break
+        st[L.REVEALED + n] = card
+        n += 1
+    keep = op_col(tab, o, L.OP_M)
+    if keep == 0:
+        keep = n
+    for _ in range(keep):
+        put_opt(st, 0, -1, 0, 0, 0)
+        m = 1
+        for j in range(n):
+            if st[L.REVEALED + j] >= 0:
+                put_opt(st, m, j, st[L.REVEALED + j], 0, 0)
+                m += 1
+        if m == 1:
+            break
+        k = choose(st, tab, fp, p, D.D_KEEP_REVEALED, m)
+        if opt(st, k, 0) < 0:
+            break
+        Z.hand_add(st, p, opt(st, k, 1))
+        st[L.REVEALED + opt(st, k, 0)] = -1
+    for j in range(n):
+        if st[L.REVEALED + j] >= 0:
+            Z.discard_card(st, p, st[L.REVEALED + j])
 
 
 @kernel
@@ -219,6 +315,10 @@ def run_op(st, tab, fp, p, o, c, src):
     elif code == V.OP_GAIN_FAVOR:
         if st[L.GOD + p] != 0:
             st[L.FAVOR] = st[L.GOD + p]
+    elif code == V.OP_ENRAGE:
+        _enrage(st, tab, fp, p, c, o, src)
+    elif code == V.OP_REVEAL_KEEP:
+        _reveal_keep(st, tab, fp, p, o)
     elif code == V.OP_BUILD_FROM_DECK:
         s = Z.current_structure(st, p)
         if s >= 0:

@@ -47,8 +47,28 @@ def has_kw(tab, card, kw):
 
 @njit(cache=True, inline="always")
 def weight(tab, card):
-    """Unit-slots a card fills: COLOSSAL counts 2 for capacity, war-torn and keeping."""
-    return 2 if has_kw(tab, card, V.KW_COLOSSAL) else 1
+    """Unit-slots a card fills: COLOSSAL units and Reign Beasts count 2.
+
+    Both count 2 for capacity, war-torn and keeping (Reign: "a beast counts as
+    2 (also when combined with other games)").
+    """
+    if has_kw(tab, card, V.KW_COLOSSAL) or card_col(tab, card, L.K_TYPE) == V.T_BEAST:
+        return 2
+    return 1
+
+
+@njit(cache=True, inline="always")
+def enraged(st, c, p, i):
+    """Whether the unit in slot ``i`` of seat ``p``'s side of city ``c`` is enraged."""
+    return st[L.ENRAGED + side(c, p) * L.N_SLOTS + i] != 0
+
+
+@njit(cache=True, inline="always")
+def slot_weight(st, tab, c, p, i):
+    """Unit-slots the unit in a slot fills: an enraged unit is a Beast and counts 2."""
+    if enraged(st, c, p, i):
+        return 2
+    return weight(tab, slot_card(st, c, p, i))
 
 
 @kernel(inline=True)
@@ -56,7 +76,7 @@ def side_weight(st, tab, c, p):
     """Unit-slots used on seat ``p``'s side of city ``c``."""
     w = 0
     for i in range(n_units(st, c, p)):
-        w += weight(tab, slot_card(st, c, p, i))
+        w += slot_weight(st, tab, c, p, i)
     return w
 
 
@@ -72,6 +92,7 @@ def city_add(st, c, p, card):
     s = side(c, p)
     n = st[L.SIDE_N + s]
     st[L.SLOT + s * L.N_SLOTS + n] = card
+    st[L.ENRAGED + s * L.N_SLOTS + n] = 0
     st[L.SIDE_N + s] = n + 1
 
 
@@ -82,11 +103,24 @@ def city_take(st, c, p, i):
     base = L.SLOT + s * L.N_SLOTS
     n = st[L.SIDE_N + s] - 1
     card = st[base + i]
+    rage = L.ENRAGED + s * L.N_SLOTS
     for j in range(i, n):
         st[base + j] = st[base + j + 1]
+        st[rage + j] = st[rage + j + 1]
     st[base + n] = L.NO_CARD
+    st[rage + n] = 0
     st[L.SIDE_N + s] = n
     return card
+
+
+@kernel
+def city_move(st, f, i, t, p):
+    """Move seat ``p``'s unit in slot ``i`` of city ``f`` to city ``t``; it stays enraged."""
+    rage = enraged(st, f, p, i)
+    card = city_take(st, f, p, i)
+    city_add(st, t, p, card)
+    if rage:
+        st[L.ENRAGED + side(t, p) * L.N_SLOTS + n_units(st, t, p) - 1] = 1
 
 
 @kernel
@@ -208,11 +242,20 @@ def unit_strength(st, tab, c, p, card):
     units with INVOCATION are +1 strength if their god is Favored."
     """
     s = card_col(tab, card, L.K_STRENGTH)
+    for i in range(n_units(st, c, p)):
+        src = slot_card(st, c, p, i)
+        if src == card and enraged(st, c, p, i):
+            # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
+            return rule(tab, L.RU_ENRAGED_STRENGTH)
     if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
         s += 1
     for i in range(n_units(st, c, p)):
         src = slot_card(st, c, p, i)
-        if card_col(tab, src, L.K_STATIC) and can_resolve(st, tab, p, src):
+        if (
+            card_col(tab, src, L.K_STATIC)
+            and can_resolve(st, tab, p, src)
+            and not enraged(st, c, p, i)
+        ):
             s += _static_sum(st, tab, p, c, src, V.OP_STRENGTH, c, card)
     return max(s, 0)
 
@@ -224,7 +267,11 @@ def cost_modifier(st, tab, p, c):
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
             src = slot_card(st, cc, p, i)
-            if card_col(tab, src, L.K_STATIC) and can_resolve(st, tab, p, src):
+            if (
+                card_col(tab, src, L.K_STATIC)
+                and can_resolve(st, tab, p, src)
+                and not enraged(st, cc, p, i)
+            ):
                 total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return total
 

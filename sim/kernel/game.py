@@ -5,8 +5,10 @@ from __future__ import annotations
 from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
+from sim.kernel.feats import feat_step, feats_done
 from sim.kernel.jit import kernel
 from sim.kernel.offering import offering_step
+from sim.kernel.portent import portent_step
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.surge import surge_step
@@ -170,6 +172,11 @@ def end_reason(st, tab):
             done += st[L.STRUCT_DONE + p * L.MAX_STRUCTS + s]
         if done >= rule(tab, L.RU_STRUCTS):
             return V.ER_ALL_STRUCTURES
+    # Reign, Game end: read as either player holding 5 completed feats.
+    if ends & V.END_FEATS:
+        for p in range(2):
+            if feats_done(st, tab, p) >= rule(tab, L.RU_FEATS_TO_END):
+                return V.ER_FEATS
     return V.ER_NONE
 
 
@@ -184,13 +191,21 @@ def end_turn(st, tab):
         st[L.GAME_OVER] = 1
         st[L.END_REASON] = reason
     st[L.ACTIVE] = 1 - st[L.ACTIVE]
+    st[L.OPP_DISCARDED] = 0  # the count behind a Reign feat is per turn
 
 
 @kernel
 def play_turn(st, tab, fp):
-    """One full turn of the active player, step by step."""
+    """One full turn of the active player, step by step.
+
+    A Reign of War puts its Portent and Feat steps between Surge and War.
+    """
     wealth_step(st, tab, fp)
     surge_step(st, tab, fp)
+    if rule(tab, L.RU_PORTENT):
+        portent_step(st, tab, fp)
+    if rule(tab, L.RU_FEAT_STEP):
+        feat_step(st, tab)
     war_step(st, tab, fp)
     offering_step(st, tab, fp)
     end_turn(st, tab)

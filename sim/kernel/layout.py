@@ -63,7 +63,13 @@ STRUCT_KIND = DISCOUNT_USED + 1  # STRUCT_KIND + p*MAX_STRUCTS + s: structure ro
 STRUCT_UNDER = STRUCT_KIND + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: cards under it
 STRUCT_DONE = STRUCT_UNDER + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: 1 once completed
 UNDER_N = STRUCT_DONE + 2 * MAX_STRUCTS  # UNDER_N + p: cards under seat p's structures
-HEADER = UNDER_N + 2  # everything before here is reset at set-up
+# A Reign of War: enraged units, feats.
+ENRAGED = UNDER_N + 2  # ENRAGED + (2*c + p)*N_SLOTS + i: 1 while that unit is enraged
+MAX_FEATS = 8
+FEAT_DONE = ENRAGED + 2 * N_CITIES * N_SLOTS  # + p*MAX_FEATS + f: 1 once completed
+OPP_DISCARDED = FEAT_DONE + 2 * MAX_FEATS  # cards the opponent discarded this turn
+ENRAGED_N = OPP_DISCARDED + 1  # ENRAGED_N + p: units seat p has enraged (for the output)
+HEADER = ENRAGED_N + 2  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
 DECK = HEADER  # DECK + d*MAX_CARDS + i
@@ -80,7 +86,9 @@ SCRIPT_W = 6  # a scripted choice: (decision, a, b, c, d, card kind); -9 = any
 SCRIPT = TMP2 + MAX_CARDS  # SCRIPT + SCRIPT_W*i
 CITY_SCRATCH = SCRIPT + SCRIPT_W * MAX_SCRIPT  # kernel scratch: 2 ints per city
 BOT_SCRATCH = CITY_SCRATCH + 2 * N_CITIES  # a bot's own scratch (8 ints per city)
-STATE_SIZE = BOT_SCRATCH + 8 * N_CITIES
+MAX_REVEALED = 32
+REVEALED = BOT_SCRATCH + 8 * N_CITIES  # cards a reveal_keep op has revealed
+STATE_SIZE = REVEALED + MAX_REVEALED
 
 # --- columns of the kind table (one row per card kind) -------------------------------
 K_TYPE = 0
@@ -126,6 +134,12 @@ S_ABIL_START = 3
 S_ABIL_N = 4
 S_COLS = 5
 
+# --- columns of the feat table (A Reign of War) ---------------------------------
+FT_COND = 0  # vocab.F_*
+FT_TYPE = 1  # unit type for F_TYPE_EACH_CITY
+FT_N = 2
+FT_COLS = 3
+
 # --- rules: the rule parameters of the mix --------------------------------
 RU_TILES_PER_CITY = 0
 RU_START_CARDS = 1
@@ -158,6 +172,11 @@ RU_DEVOTED_DISCOUNT = 33  # cost cut for the first unit devoted to your god each
 RU_WEALTH_REVEAL = 34  # 1: reveal the deck's top card at the start of Wealth
 RU_REVEAL_REPEATS = 35  # times a neutral unit may be discarded to reveal again
 RU_STRUCTS = 36  # structures per player (0: none)
+RU_PORTENT = 37  # 1: the Portent step (Oracles) is in the turn
+RU_FEAT_STEP = 38  # 1: the Feat step is in the turn
+RU_FEATS_TO_END = 39  # completed feats that end the game (with END_FEATS)
+RU_ENRAGED_STRENGTH = 40  # strength of an enraged unit
+RU_EXTRA_WEALTH = 41  # Reign variant: +1 action with no cards or no coins, +2 with neither
 RU_COUNT = 48
 
 FIRST_P0 = 0
@@ -185,6 +204,8 @@ TB_N_TILES = 8
 TB_N_REWARD_KINDS = 9
 TB_STRUCT = 10  # offset of structure rows (S_COLS each)
 TB_N_STRUCTS = 11
+TB_FEAT = 12  # offset of feat rows (FT_COLS each)
+TB_N_FEATS = 13
 TB_RULES = 16  # rules start here, RU_COUNT of them
 TB_HEADER = TB_RULES + RU_COUNT
 
@@ -204,4 +225,7 @@ O_GOD = 17  # + p
 O_STRUCT_N = 19  # + p: structures completed
 O_STRUCT_VP = 21  # + p
 O_FAVOR = 23  # the Favored god at the end (vocab.DEV_*)
-O_COLS = 24
+O_FEATS = 24  # + p: feats completed
+O_FEAT_MASK = 26  # + p: bit f set when feat f is completed
+O_ENRAGED = 28  # + p: units enraged during the game
+O_COLS = 30

@@ -68,13 +68,22 @@ def _build_options(st, p, i, card, current, n):
 
 @kernel
 def offering_step(st, tab, fp):
-    """The active seat may offer one unit (or build with it); then hand and coin limits."""
+    """The active seat may offer one unit (or build with it); then hand and coin limits.
+
+    Reign calls it the Supply step; there the active player's enraged units
+    turn back first ("All of the active player's enraged units are flipped
+    back during that player's Supply step").
+    """
     p = st[L.ACTIVE]
+    for i in range(L.N_CITIES * L.N_SLOTS):
+        st[L.ENRAGED + (2 * (i // L.N_SLOTS) + p) * L.N_SLOTS + i % L.N_SLOTS] = 0
     put_opt(st, 0, -1, 0, 0, 0)
     n = 1
     s = Z.current_structure(st, p) if rule(tab, L.RU_STRUCTS) > 0 else -1
     for i in range(st[L.HAND_N + p]):
         card = Z.hand_card(st, p, i)
+        if n > L.MAX_OPTS - 2 * L.MAX_STRUCTS:
+            break  # never overflow the options buffer (only a huge Reign hand gets here)
         put_opt(st, n, i, card, 0, 0)
         n += 1
         if s >= 0:

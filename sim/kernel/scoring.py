@@ -46,8 +46,9 @@ def structures_into(st, tab, out, p):
 def score_into(st, tab, out):
     """Write both seats' scores and components into an output row (O_* columns).
 
-    2 VP per unused reward, 1 per used one, 2 per VP token, 1 per TREASURED
-    unit in hand, plus completed structures' VP (Dunes, scoring D).
+    2 VP per unused reward (Reign: reward card in hand), 1 per used one, 2 per
+    VP token, 1 per TREASURED unit in hand, completed structures' VP (Dunes,
+    scoring D) and 2 per completed feat (Reign).
     """
     out[L.O_FAVOR] = st[L.FAVOR]
     for p in range(2):
@@ -61,7 +62,18 @@ def score_into(st, tab, out):
         out[L.O_REW_USED + p] = used
         out[L.O_VP_TOKENS + p] = vp
         out[L.O_TREASURED + p] = tre
-        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p]
+        feats = 0
+        mask = 0
+        for f in range(L.MAX_FEATS):
+            if st[L.FEAT_DONE + p * L.MAX_FEATS + f]:
+                feats += 1
+                mask |= 1 << f
+        out[L.O_FEATS + p] = feats
+        out[L.O_FEAT_MASK + p] = mask
+        out[L.O_ENRAGED + p] = st[L.ENRAGED_N + p]
+        out[L.O_SCORE + p] = (
+            2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p] + 2 * feats
+        )
 
 
 @kernel

@@ -67,6 +67,14 @@ def surge_options(st, tab, fp, p):
             if cost <= coins:
                 put_opt(st, n, D.ACT_PLAY, i, c, cost)
                 n += 1
+        # Reign, Surge: "to use a beast's ability, pay its cost, resolve the
+        # ability, then discard the card".
+        a = find_ability(tab, card, V.TR_BEAST)
+        if a >= 0 and kind_col(tab, k, L.K_COST) <= coins:
+            put_opt(st, n, D.ACT_BEAST, i, a, kind_col(tab, k, L.K_COST))
+            n += 1
+        if n > L.MAX_OPTS - L.N_CITIES - 2 - L.MAX_REWARDS:
+            break  # never overflow the options buffer (only a huge Reign hand gets here)
     if st[L.REWARDS_USED_TURN] < rule(tab, L.RU_REWARDS_PER_SURGE):
         for r in range(st[L.REW_N + p]):
             if st[L.REW_USED + p * L.MAX_REWARDS + r] == 0:
@@ -226,6 +234,16 @@ def surge_end(st, tab, fp, p):
 
 
 @kernel
+def unleash_beast(st, tab, fp, p, hand_i, a, cost):
+    """Reign: pay a Beast's cost, resolve its ability, then discard it."""
+    Z.pay_coins(st, p, cost)
+    card = Z.hand_take(st, p, hand_i)
+    mark_played(st, tab, p, card)
+    run_ability(st, tab, fp, p, a, -1, card)
+    Z.discard_card(st, p, card)
+
+
+@kernel
 def complete_structures(st, tab, fp, p):
     """Dunes, Surge Step: structures with at least their build cost underneath flip and resolve."""
     for s in range(L.MAX_STRUCTS):
@@ -255,6 +273,8 @@ def surge_step(st, tab, fp):
             break
         if act == D.ACT_PLAY:
             play_unit(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+        elif act == D.ACT_BEAST:
+            unleash_beast(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
         else:
             use_reward(st, tab, fp, p, opt(st, k, 1))
     surge_end(st, tab, fp, p)

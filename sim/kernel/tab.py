@@ -75,3 +75,9 @@ def n_tiles(tab):
 def struct_col(tab, s, col):
     """Column ``col`` (``layout.S_*``) of structure row ``s``."""
     return tab[tab[L.TB_STRUCT] + s * L.S_COLS + col]
+
+
+@njit(cache=True, inline="always")
+def feat_col(tab, f, col):
+    """Column ``col`` (``layout.FT_*``) of feat row ``f``."""
+    return tab[tab[L.TB_FEAT] + f * L.FT_COLS + col]

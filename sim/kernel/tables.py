@@ -25,6 +25,7 @@ class Tables(NamedTuple):
     tile_kind: np.ndarray  # int64[n_tiles]: physical reward tile -> reward kind
     rules: np.ndarray  # int64[RU_COUNT]
     struct: np.ndarray  # int64[S, S_COLS]: structures (Heir to the Dunes)
+    feat: np.ndarray  # int64[F, FT_COLS]: feats (A Reign of War)
 
 
 def flatten(T: Tables) -> np.ndarray:
@@ -37,6 +38,7 @@ def flatten(T: Tables) -> np.ndarray:
         T.reward.ravel(),
         T.tile_kind,
         T.struct.ravel(),
+        T.feat.ravel(),
     ]
     offsets = np.cumsum([L.TB_HEADER] + [len(p) for p in parts])
     tab = np.zeros(offsets[-1], np.int64)
@@ -52,6 +54,8 @@ def flatten(T: Tables) -> np.ndarray:
     tab[L.TB_N_REWARD_KINDS] = T.reward.shape[0]
     tab[L.TB_STRUCT] = offsets[6]
     tab[L.TB_N_STRUCTS] = T.struct.shape[0]
+    tab[L.TB_FEAT] = offsets[7]
+    tab[L.TB_N_FEATS] = T.feat.shape[0]
     tab[L.TB_RULES : L.TB_RULES + L.RU_COUNT] = T.rules
     for off, p in zip(offsets[:-1], parts, strict=True):
         tab[off : off + len(p)] = p

@@ -18,7 +18,8 @@ def count_type(st, tab, c, p, t):
     """Units of type ``t`` on seat ``p``'s side of city ``c``."""
     k = 0
     for i in range(B.n_units(st, c, p)):
-        if card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE) == t:
+        # An enraged unit is a Beast (Reign, Enrage), whatever it was.
+        if card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE) == t and not B.enraged(st, c, p, i):
             k += 1
     return k
 
@@ -50,12 +51,12 @@ def keep_options(st, tab, fp, c, p, keep):
         w = 0
         for i in range(m):
             if mask & (1 << i):
-                w += B.weight(tab, B.slot_card(st, c, p, i))
+                w += B.slot_weight(st, tab, c, p, i)
         if w > keep:
             continue
         maximal = True
         for i in range(m):
-            if not mask & (1 << i) and w + B.weight(tab, B.slot_card(st, c, p, i)) <= keep:
+            if not mask & (1 << i) and w + B.slot_weight(st, tab, c, p, i) <= keep:
                 maximal = False
                 break
         if maximal:

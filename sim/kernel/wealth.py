@@ -14,10 +14,18 @@ from strategies.policy import choose
 
 @kernel
 def wealth_actions(st, tab):
-    """Wealth actions this turn: fewer on the first player's first turn."""
+    """Wealth actions this turn: fewer on the first player's first turn.
+
+    Reign variant (extra wealth actions): one more for a player with no cards
+    in hand or no coins, two with neither.
+    """
+    n = rule(tab, L.RU_WEALTH_ACTIONS)
     if st[L.TURN] == 0:
-        return rule(tab, L.RU_FIRST_TURN_WEALTH)
-    return rule(tab, L.RU_WEALTH_ACTIONS)
+        n = rule(tab, L.RU_FIRST_TURN_WEALTH)
+    if rule(tab, L.RU_EXTRA_WEALTH):
+        p = st[L.ACTIVE]
+        n += (st[L.HAND_N + p] == 0) + (st[L.COINS + p] == 0)
+    return n
 
 
 @kernel

@@ -1,0 +1,67 @@
+"""Feat step (A Reign of War): turn completed feat cards face down."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.jit import kernel
+from sim.kernel.tab import card_col, feat_col
+
+
+@kernel
+def feat_met(st, tab, p, f):
+    """Whether seat ``p`` meets the condition of feat row ``f`` right now."""
+    cond = feat_col(tab, f, L.FT_COND)
+    n = feat_col(tab, f, L.FT_N)
+    if cond == V.F_TYPE_EACH_CITY:
+        t = feat_col(tab, f, L.FT_TYPE)
+        for c in range(L.N_CITIES):
+            found = False
+            for i in range(B.n_units(st, c, p)):
+                card = B.slot_card(st, c, p, i)
+                rage = B.enraged(st, c, p, i)
+                kind_type = V.T_BEAST if rage else card_col(tab, card, L.K_TYPE)
+                if kind_type == t:
+                    found = True
+                    break
+            if not found:
+                return False
+        return True
+    if cond == V.F_OPP_DISCARDED_GE:
+        return st[L.OPP_DISCARDED] >= n
+    if cond == V.F_UNITS_ONE_CITY_GE:
+        for c in range(L.N_CITIES):
+            if B.side_weight(st, tab, c, p) >= n:
+                return True
+        return False
+    if cond == V.F_REWARDS_GE:
+        return st[L.REW_N + p] >= n
+    if cond == V.F_COINS_GE:
+        return st[L.COINS + p] >= n
+    if cond == V.F_ENRAGED_GE:
+        k = 0
+        for c in range(L.N_CITIES):
+            for i in range(B.n_units(st, c, p)):
+                if B.enraged(st, c, p, i):
+                    k += 1
+        return k >= n
+    return False
+
+
+@kernel
+def feat_step(st, tab):
+    """Turn face down each feat whose condition the active player now meets."""
+    p = st[L.ACTIVE]
+    for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
+        if st[L.FEAT_DONE + p * L.MAX_FEATS + f] == 0 and feat_met(st, tab, p, f):
+            st[L.FEAT_DONE + p * L.MAX_FEATS + f] = 1
+
+
+@kernel
+def feats_done(st, tab, p):
+    """Completed feats of seat ``p``."""
+    k = 0
+    for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
+        k += st[L.FEAT_DONE + p * L.MAX_FEATS + f]
+    return k

@@ -1,0 +1,46 @@
+"""Portent step (A Reign of War): Oracles resolve their abilities."""
+
+from __future__ import annotations
+
+from sim import vocab as V
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.abilities import find_ability, run_trigger
+from sim.kernel.jit import kernel
+from sim.kernel.zones import opt, put_opt
+from strategies import decisions as D
+from strategies.policy import choose
+
+
+@kernel
+def portent_step(st, tab, fp):
+    """Reign, Portent: resolve each of your Oracles in the cities, in the order you choose.
+
+    Enraged Oracles have no abilities; each Oracle resolves once, even if an
+    ability moves it.
+    """
+    p = st[L.ACTIVE]
+    m = 0
+    for c in range(L.N_CITIES):
+        for i in range(B.n_units(st, c, p)):
+            card = B.slot_card(st, c, p, i)
+            if find_ability(tab, card, V.TR_PORTENT) >= 0 and not B.enraged(st, c, p, i):
+                st[L.TMP2 + m] = card
+                m += 1
+    for _ in range(m):
+        n = 0
+        for j in range(m):
+            card = st[L.TMP2 + j]
+            if card < 0:
+                continue
+            loc = B.find_unit(st, card)
+            if loc < 0 or (loc // 8) % 2 != p or B.enraged(st, loc // 16, p, loc % 8):
+                st[L.TMP2 + j] = -1
+                continue
+            put_opt(st, n, loc // 16, loc % 8, card, j)
+            n += 1
+        if n == 0:
+            return
+        k = choose(st, tab, fp, p, D.D_PORTENT, n)
+        st[L.TMP2 + opt(st, k, 3)] = -1
+        run_trigger(st, tab, fp, p, opt(st, k, 2), V.TR_PORTENT, opt(st, k, 0))
