@@ -1,0 +1,460 @@
+#!/usr/bin/env python
+"""How fast omensim plays: JIT start-up, kernel games/s, end-to-end runs.
+
+    python benchmarks/bench_engine.py [--games N] [--mix aegean] [--quick]
+                                      [--cold] [--check] [--record]
+
+Every figure is for greedy vs greedy on one mix (``aegean`` by default) with a
+fixed seed, except the random-vs-random reference line. Timed loops get an
+untimed warm-up first and report the best of ``--repeats`` runs.
+
+The script prints figures and never asserts anything about speed: a slow
+machine gets slow numbers, not a failure. The only thing that can fail is
+``--check`` (1-thread and all-core kernel output differ), which is a
+correctness bug, not a timing.
+
+With ``--record`` it appends one CSV row per measured figure to
+``benchmarks/results.csv`` (committed, as a history of the numbers). See
+``benchmarks/README.md`` for what each figure means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sim.engine import Engine
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS_CSV = ROOT / "benchmarks" / "results.csv"
+CSV_COLUMNS = [
+    "date",
+    "commit",
+    "machine",
+    "benchmark",
+    "mix",
+    "games",
+    "seconds",
+    "games_per_s",
+    "peak_rss_mb",
+]
+# Source whose changes make a recorded figure "+dirty" (benchmarks/ itself does not).
+CODE_PATHS = ["sim", "strategies", "configs", "pyproject.toml"]
+
+GAMES = 100_000  # per kernel / end-to-end figure
+QUICK_GAMES = 20_000
+CLI_GAMES = 1_000_000
+QUICK_CLI_GAMES = 100_000
+WARMUP_GAMES = 5_000  # untimed, before each timed kernel loop
+STARTUP_REPEATS = 3
+SEED = 1
+
+# Run in a fresh interpreter: import the engine, compile the cards, play the first 2 games.
+_STARTUP_CHILD = """\
+import json, sys, time
+t0 = time.perf_counter()
+from sim.engine import Engine
+from sim.spec import RunSpec
+t1 = time.perf_counter()
+Engine(RunSpec(games=2, mix=sys.argv[1], seed=int(sys.argv[2]))).warmup()
+t2 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "total_s": t2 - t0}))
+"""
+
+sys.path.insert(0, str(ROOT))  # `python benchmarks/bench_engine.py` without an install
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured number: a row of the table and of the CSV."""
+
+    benchmark: str
+    label: str
+    threads: int | None
+    games: int
+    seconds: float
+    peak_rss_mb: float | None = None
+    rate: bool = True
+    """False for start-up figures, where games/s means nothing."""
+
+    @property
+    def games_per_s(self) -> float | None:
+        if not self.rate:
+            return None
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+
+@dataclass(frozen=True)
+class ChildRun:
+    seconds: float
+    stdout: str
+    stderr: str
+    returncode: int
+    peak_rss_mb: float | None
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def parse_games(text: str) -> int:
+    """``100000``, ``100_000`` or ``1e5``."""
+    try:
+        value = Decimal(text.replace("_", ""))
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"not a number of games: {text!r}") from None
+    if value != value.to_integral_value() or value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text!r}")
+    return int(value)
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
+
+
+def run_child(cmd: list[str], env: dict[str, str]) -> ChildRun:
+    """Run ``cmd`` to the end; wall time and that child's own peak RSS (via wait4).
+
+    ``os.wait4`` gives the rusage of exactly this child, unlike
+    ``getrusage(RUSAGE_CHILDREN)``, which is the maximum over every child so far
+    (e.g. a cold compile run earlier in this script).
+    """
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=out, stderr=err)
+        peak: float | None = None
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(proc.pid, 0)
+            seconds = time.perf_counter() - t0
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            # ru_maxrss is KiB on Linux, bytes on macOS.
+            peak = usage.ru_maxrss / (2**20 if sys.platform == "darwin" else 1024)
+        else:
+            proc.wait()
+            seconds = time.perf_counter() - t0
+        out.seek(0)
+        err.seek(0)
+        return ChildRun(seconds, out.read(), err.read(), proc.returncode, peak)
+
+
+def checked(run: ChildRun, what: str) -> ChildRun:
+    if run.returncode != 0:
+        sys.exit(f"Error: {what} exited with status {run.returncode}:\n{run.stderr.strip()}")
+    return run
+
+
+def startup_child(mix: str, env: dict[str, str]) -> tuple[float, float | None]:
+    """(seconds to import + compile cards + play 2 games, peak RSS MB) in a fresh interpreter."""
+    run = checked(
+        run_child([sys.executable, "-c", _STARTUP_CHILD, mix, str(SEED)], env), "start-up child"
+    )
+    return json.loads(run.stdout.strip().splitlines()[-1])["total_s"], run.peak_rss_mb
+
+
+def bench_warm_start(mix: str) -> Figure:
+    env = child_env()
+    startup_child(mix, env)  # the previous step: populate the on-disk JIT cache
+    best = min((startup_child(mix, env) for _ in range(STARTUP_REPEATS)), key=lambda r: r[0])
+    return Figure(
+        "jit_warm_start", "JIT warm start (cached)", None, 2, best[0], best[1], rate=False
+    )
+
+
+def bench_cold_compile(mix: str) -> Figure:
+    with tempfile.TemporaryDirectory(prefix="omensim-numba-cache-") as cache:
+        seconds, peak = startup_child(mix, child_env(NUMBA_CACHE_DIR=cache))
+    label = "JIT cold compile (empty cache)"
+    return Figure("jit_cold_compile", label, None, 2, seconds, peak, rate=False)
+
+
+@contextlib.contextmanager
+def numba_threads(n: int) -> Iterator[None]:
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def make_engine(mix: str, games: int, p0: str = "greedy", p1: str = "greedy") -> Engine:
+    from sim.engine import Engine
+    from sim.spec import RunSpec
+
+    engine = Engine(RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1))
+    engine.warmup()
+    return engine
+
+
+def check_thread_invariance(engine: Engine, games: int, all_threads: int) -> bool:
+    """True when 1 thread and all cores produce identical kernel arrays for the same games."""
+    import numpy as np
+
+    with numba_threads(1):
+        one = engine.play_raw(0, games)
+    with numba_threads(all_threads):
+        many = engine.play_raw(0, games)
+    return all(np.array_equal(a, b) for a, b in zip(one, many, strict=True))
+
+
+def time_kernel(engine: Engine, games: int, threads: int, repeats: int) -> float:
+    """Best wall time of ``engine.play_raw(0, games)`` on ``threads`` threads."""
+    with numba_threads(threads):
+        engine.play_raw(0, min(games, WARMUP_GAMES))  # untimed: start the thread pool
+        best = math.inf
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            engine.play_raw(0, games)
+            best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_end_to_end(mix: str, games: int, repeats: int) -> Figure:
+    """Best ``RunResult.seconds`` of ``runner.run`` on all cores: play + Parquet, no setup."""
+    from sim import runner
+    from sim.spec import RunSpec
+
+    spec = RunSpec(games=games, mix=mix, seed=SEED)
+    best = math.inf
+    threads = 0
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="omensim-bench-") as tmp:
+            result = runner.run(spec, Path(tmp) / "run", threads=None, progress=False)
+        best = min(best, result.seconds)
+        threads = result.threads
+    return Figure("end_to_end_parquet", "runner.run + Parquet", threads, games, best)
+
+
+def bench_cli(mix: str, games: int, all_threads: int) -> Figure:
+    exe = shutil.which("omensim")
+    base = [exe] if exe else [sys.executable, "-m", "sim.cli"]
+    with tempfile.TemporaryDirectory(prefix="omensim-bench-") as tmp:
+        cmd = [*base, "run", "--games", str(games), "--mix", mix, "--seed", str(SEED)]
+        cmd += ["--out", str(Path(tmp) / "run"), "--quiet"]
+        log(f"  $ {' '.join(['omensim', *cmd[len(base) :]])}")
+        run = checked(run_child(cmd, child_env()), "omensim run")
+    return Figure(
+        "cli_run", "omensim run (whole command)", all_threads, games, run.seconds, run.peak_rss_mb
+    )
+
+
+def git_commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", *CODE_PATHS)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
+def machine(all_threads: int) -> str:
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    text = f"nproc={nproc} {platform.platform()}"
+    if all_threads != nproc:
+        text += f" numba_threads={all_threads}"
+    return text
+
+
+def load_average() -> str:
+    """The 1-minute load average, or "n/a" where the OS has none."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def _num(value: float | None, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def table(figures: list[Figure]) -> str:
+    header = ["benchmark", "threads", "games", "seconds", "games/s", "peak RSS MB"]
+    rows = [header] + [
+        [
+            f.label,
+            "-" if f.threads is None else str(f.threads),
+            f"{f.games:,}",
+            f"{f.seconds:.2f}",
+            _num(f.games_per_s, ",.0f"),
+            _num(f.peak_rss_mb, ",.0f"),
+        ]
+        for f in figures
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def record(figures: list[Figure], mix: str, commit: str, where: str) -> None:
+    date = datetime.now(UTC).isoformat(timespec="seconds")
+    new = not RESULTS_CSV.exists() or RESULTS_CSV.stat().st_size == 0
+    with RESULTS_CSV.open("a", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        if new:
+            writer.writerow(CSV_COLUMNS)
+        for f in figures:
+            rate = f.games_per_s
+            writer.writerow(
+                [
+                    date,
+                    commit,
+                    where,
+                    f.benchmark,
+                    mix,
+                    f.games,
+                    f"{f.seconds:.4f}",
+                    "" if rate is None else f"{rate:.1f}",
+                    "" if f.peak_rss_mb is None else f"{f.peak_rss_mb:.1f}",
+                ]
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Benchmark the omensim engine (prints figures; never fails on speed).",
+    )
+    parser.add_argument(
+        "--games",
+        type=parse_games,
+        metavar="N",
+        default=None,
+        help=f"games per kernel and end-to-end figure (default {GAMES:,}; "
+        f"{QUICK_GAMES:,} with --quick); 1e5 and 100_000 work",
+    )
+    parser.add_argument("--mix", default="aegean", help="card mix (default: aegean)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"fewer games: {QUICK_GAMES:,} per figure and {QUICK_CLI_GAMES:,} for the CLI run",
+    )
+    parser.add_argument(
+        "--cli-games",
+        type=parse_games,
+        metavar="N",
+        default=None,
+        help=f"games for the whole-command figure (default {CLI_GAMES:,}; "
+        f"{QUICK_CLI_GAMES:,} with --quick)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=3, metavar="R", help="timed repeats, best kept (default 3)"
+    )
+    parser.add_argument(
+        "--cold", action="store_true", help="also time a JIT compile into an empty cache"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="before timing, check that 1 thread and all cores give identical kernel output",
+    )
+    parser.add_argument(
+        "--record", action="store_true", help=f"append the figures to {RESULTS_CSV.name}"
+    )
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    games = args.games or (QUICK_GAMES if args.quick else GAMES)
+    cli_games = args.cli_games or (QUICK_CLI_GAMES if args.quick else CLI_GAMES)
+    mix = args.mix
+
+    import numba
+
+    all_threads = int(numba.config.NUMBA_NUM_THREADS)
+    load = load_average()
+    figures: list[Figure] = []
+
+    log("JIT warm start: populating the cache, then timing fresh interpreters ...")
+    figures.append(bench_warm_start(mix))
+    if args.cold:
+        log("JIT cold compile into an empty NUMBA_CACHE_DIR ...")
+        figures.append(bench_cold_compile(mix))
+
+    greedy = make_engine(mix, games)
+    if args.check:
+        log(f"check: 1 thread vs {all_threads} threads on {games:,} games ...")
+        if not check_thread_invariance(greedy, games, all_threads):
+            log(f"Error: kernel output on 1 thread differs from {all_threads} threads")
+            return 1
+        log("check: identical")
+
+    log(f"kernel, greedy vs greedy, 1 thread, {games:,} games x {args.repeats} ...")
+    one = time_kernel(greedy, games, 1, args.repeats)
+    figures.append(Figure("kernel_1_thread", "kernel, 1 thread", 1, games, one))
+    log(f"kernel, greedy vs greedy, {all_threads} threads ...")
+    many = time_kernel(greedy, games, all_threads, args.repeats)
+    figures.append(Figure("kernel_all_cores", "kernel, all cores", all_threads, games, many))
+    del greedy
+
+    log("kernel, random vs random, all cores ...")
+    rand = make_engine(mix, games, "random", "random")
+    seconds = time_kernel(rand, games, all_threads, args.repeats)
+    figures.append(
+        Figure(
+            "kernel_all_cores_random",
+            "kernel, all cores, random vs random (reference)",
+            all_threads,
+            games,
+            seconds,
+        )
+    )
+    del rand
+
+    log(f"end to end: runner.run into a temp dir, {games:,} games x {args.repeats} ...")
+    figures.append(bench_end_to_end(mix, games, args.repeats))
+    log(f"whole command, {cli_games:,} games, in a subprocess ...")
+    figures.append(bench_cli(mix, cli_games, all_threads))
+
+    commit = git_commit()
+    where = machine(all_threads)
+    print()
+    print(
+        f"omensim {mix}, greedy vs greedy unless noted; seed {SEED}; best of {args.repeats}; "
+        f"commit {commit}; {where}; numba {numba.__version__}"
+    )
+    print(
+        f"load average at start {load}, at end {load_average()} "
+        "(other work on the machine slows every figure)"
+    )
+    print(table(figures))
+    print(f"speed-up, all cores over 1 thread (kernel, {all_threads} threads): {one / many:.2f}x")
+    if args.record:
+        record(figures, mix, commit, where)
+        print(f"appended {len(figures)} rows to {RESULTS_CSV.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
