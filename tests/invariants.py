@@ -11,6 +11,7 @@ from collections import Counter
 
 import numpy as np
 
+from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.board import is_war_torn, side_weight
 from sim.scenario import Scenario
@@ -29,8 +30,7 @@ def card_locations(st: np.ndarray) -> dict[str, list[int]]:
     for p in range(2):
         zones[f"hand{p}"] = _zone(st, int(st[L.HAND_N + p]), L.HAND + p * L.MAX_CARDS)
         zones[f"out{p}"] = _zone(st, int(st[L.OUT_N + p]), L.OUT + p * L.MAX_CARDS)
-        if hasattr(L, "UNDER"):  # Heir to the Dunes: cards tucked under structures
-            zones[f"under{p}"] = _zone(st, int(st[L.UNDER_N + p]), L.UNDER + p * L.MAX_CARDS)
+        zones[f"under{p}"] = _zone(st, int(st[L.UNDER_N + p]), L.UNDER + p * L.MAX_CARDS)
     for c in range(L.N_CITIES):
         for p in range(2):
             s = 2 * c + p
@@ -39,7 +39,7 @@ def card_locations(st: np.ndarray) -> dict[str, list[int]]:
 
 
 def check_state(st: np.ndarray, tab: np.ndarray) -> None:
-    """Assert the conservation, capacity and war-torn invariants on a raw state."""
+    """Assert the conservation, capacity, war-torn and structure invariants on a raw state."""
     rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
     n_cards = int(tab[L.TB_N_CARDS])
     n_tiles = int(tab[L.TB_N_TILES])
@@ -58,8 +58,7 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
         counts[f"out_n{p}"] = st[L.OUT_N + p]
         counts[f"rew_n{p}"] = st[L.REW_N + p]
         counts[f"played_n{p}"] = st[L.PLAYED_N + p]
-        if hasattr(L, "UNDER_N"):
-            counts[f"under_n{p}"] = st[L.UNDER_N + p]
+        counts[f"under_n{p}"] = st[L.UNDER_N + p]
     for d in range(2):
         counts[f"deck_n{d}"] = st[L.DECK_N + d]
         counts[f"disc_n{d}"] = st[L.DISC_N + d]
@@ -95,12 +94,6 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
             n = int(st[L.SIDE_N + s])
             rest = st[L.SLOT + s * L.N_SLOTS + n : L.SLOT + (s + 1) * L.N_SLOTS]
             assert (rest == L.NO_CARD).all(), f"city {c} seat {p}: stale slots {rest}"
-    if hasattr(L, "STRUCT_UNDER"):
-        for p in range(2):
-            per = st[L.STRUCT_UNDER + p * L.MAX_STRUCTS : L.STRUCT_UNDER + (p + 1) * L.MAX_STRUCTS]
-            assert per.sum() == st[L.UNDER_N + p], (
-                f"seat {p}: structures hold {per}, pile {st[L.UNDER_N + p]}"
-            )
     if not st[L.OWN_DECKS]:
         assert st[L.DECK_N + 1] == 0 and st[L.DISC_N + 1] == 0, "second pile used in a shared game"
 
@@ -139,6 +132,58 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
             for active in range(2):
                 assert not is_war_torn(st, tab, c, active), f"empty city {c} is war-torn"
             assert st[L.WARTORN + c] == 0, f"empty city {c} has its war-torn token flipped"
+
+    check_gods_and_structures(st, tab)
+
+
+def check_gods_and_structures(st: np.ndarray, tab: np.ndarray) -> None:
+    """Heir to the Dunes: gods, the Favor card and structures (trivial without gods).
+
+    Cards never leave a structure, so a completed one still holds at least its
+    build cost (a ``Scenario.build(built=...)`` position with nothing ``under``
+    is not a reachable state and fails here).
+    """
+    rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
+    gods = (int(st[L.GOD]), int(st[L.GOD + 1]))
+    favor = int(st[L.FAVOR])
+    kinds = st[L.STRUCT_KIND : L.STRUCT_KIND + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
+    under = st[L.STRUCT_UNDER : L.STRUCT_UNDER + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
+    done = st[L.STRUCT_DONE : L.STRUCT_DONE + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
+    assert st[L.DISCOUNT_USED] in (0, 1), f"discount flag {st[L.DISCOUNT_USED]}"
+    if not rule(L.RU_GODS):
+        assert gods == (0, 0) and favor == 0, f"gods {gods}, Favor {favor} without gods"
+        assert (kinds == -1).all() and not under.any() and not done.any(), "structures w/o gods"
+        assert st[L.UNDER_N] == 0 and st[L.UNDER_N + 1] == 0, "cards under no structure"
+        return
+    assert gods == (V.DEV_ANUBIS, V.DEV_HORUS), f"seat gods {gods}, want (Anubis, Horus)"
+    assert favor in gods, f"Favor {favor} is neither god"
+    n_structs = int(tab[L.TB_N_STRUCTS])
+    for p in range(2):
+        assert under[p].sum() == st[L.UNDER_N + p], (
+            f"seat {p}: structures hold {under[p]} cards, its pile {st[L.UNDER_N + p]}"
+        )
+        assert (under[p] >= 0).all(), f"seat {p}: negative cards under {under[p]}"
+        assert set(done[p].tolist()) <= {0, 1}, f"seat {p}: completed flags {done[p]}"
+        rows = [int(r) for r in kinds[p] if r >= 0]
+        assert len(rows) == len(set(rows)) <= rule(L.RU_STRUCTS), f"seat {p}: structures {rows}"
+        building = []
+        for s in range(L.MAX_STRUCTS):
+            row = int(kinds[p, s])
+            if row < 0:
+                assert under[p, s] == 0 and done[p, s] == 0, f"seat {p}: empty slot {s} in use"
+                continue
+            assert row < n_structs, f"seat {p}: unknown structure row {row}"
+            col = lambda c: int(tab[tab[L.TB_STRUCT] + row * L.S_COLS + c])  # noqa: B023, E731
+            assert col(L.S_GOD) == gods[p], f"seat {p}: structure {row} of another god"
+            if done[p, s]:
+                assert under[p, s] >= col(L.S_BUILD_COST), (
+                    f"seat {p}: structure {row} completed with {under[p, s]} cards under it,"
+                    f" build cost {col(L.S_BUILD_COST)}"
+                )
+            elif under[p, s] > 0:
+                building.append(row)
+        # "A player can never have cards under more than 1 of their structures at any time."
+        assert len(building) <= 1, f"seat {p}: incomplete structures {building} all have cards"
 
 
 def check_invariants(sc: Scenario) -> None:

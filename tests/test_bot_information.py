@@ -1,7 +1,8 @@
 """Bots see only what their seat may see: never the opponent's hand nor the deck order.
 
 For a mid-game position and a deciding seat ``p``, the cards ``p`` cannot see
-are the opponent's hand and the deck (below its top card). Resampling them
+are the opponent's hand, the deck (below its top card) and, in Heir to the
+Dunes, the cards under structures. Resampling them
 (shuffling the opponent's hand and the deck together and dealing them back in
 the same sizes) gives a position ``p`` cannot tell apart from the real one, so
 every choice of ``p``'s bot must come out the same in both.
@@ -45,14 +46,19 @@ from strategies.registry import strategy_arrays
 
 BOT_IDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
 STEPS = ("wealth", "surge", "war", "offering")
+# Aegean alone, and Heir to the Dunes as the base with the Aegean units mixed in
+# (gods, Favor, the Wealth reveal, REINFORCE and building structures).
+MIXES = ("aegean", "dunes+aegean")
 EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))  # raise for a long bug hunt
 
 # --- positions -------------------------------------------------------------------
 
 
-def position(seed: int, game: int, turns: int, step: int, bots: tuple[str, str]) -> Scenario | None:
+def position(
+    mix: str, seed: int, game: int, turns: int, step: int, bots: tuple[str, str]
+) -> Scenario | None:
     """Game ``game`` of run ``seed`` after ``turns`` turns and ``step`` steps of the next one."""
-    sc = Scenario.from_game("aegean", seed, game, bots=bots)
+    sc = Scenario.from_game(mix, seed, game, bots=bots)
     for _ in range(turns):
         if sc.over:
             return None
@@ -65,9 +71,16 @@ def position(seed: int, game: int, turns: int, step: int, bots: tuple[str, str])
 
 
 def hidden_pool(st: np.ndarray, p: int, keep_top: int) -> list[int]:
-    """State indices holding cards seat ``p`` cannot see: opponent's hand, deck below the top."""
+    """State indices holding cards seat ``p`` cannot see: opponent's hand, deck below the top.
+
+    Dunes: the cards under structures too. Building takes them face down from the
+    deck; an ENTOMBed unit was seen, but no choice should turn on which cards lie
+    under a structure, only on how many.
+    """
     q = 1 - p
     idx = list(range(L.HAND + q * L.MAX_CARDS, L.HAND + q * L.MAX_CARDS + int(st[L.HAND_N + q])))
+    for s in range(2):
+        idx += range(L.UNDER + s * L.MAX_CARDS, L.UNDER + s * L.MAX_CARDS + int(st[L.UNDER_N + s]))
     for d in range(2):
         n = int(st[L.DECK_N + d])
         base = L.DECK + d * L.MAX_CARDS
@@ -123,11 +136,30 @@ def opts_surge(st, tab, fp, p):  # surge_step (the kernel's own enumeration)
     yield int(surge_options(st, tab, fp, p))
 
 
-def opts_offer(st, tab, fp, p):  # offering_step (no structures in Aegean)
+def _building(st, tab, p) -> list[int]:
+    """Structures seat ``p`` may build now: the one with cards under it, else any incomplete."""
+    if not tab[L.TB_RULES + L.RU_STRUCTS]:
+        return []
+    incomplete = []
+    for s in range(L.MAX_STRUCTS):
+        i = p * L.MAX_STRUCTS + s
+        if st[L.STRUCT_KIND + i] >= 0 and not st[L.STRUCT_DONE + i]:
+            if st[L.STRUCT_UNDER + i] > 0:
+                return [s]  # "A structure must be completed before building another."
+            incomplete.append(s)
+    return incomplete
+
+
+def opts_offer(st, tab, fp, p):  # offering_step: offer a card, or reveal it to build (Dunes)
     _put(st, 0, -1, 0, 0, 0)
+    n = 1
     for i, card in enumerate(_hand(st, p)):
-        _put(st, i + 1, i, card, 0, 0)
-    yield 1 + len(_hand(st, p))
+        _put(st, n, i, card, 0, 0)
+        n += 1
+        for s in _building(st, tab, p):
+            _put(st, n, i, card, 1, s)
+            n += 1
+    yield n
 
 
 def opts_split(st, tab, fp, p):  # make_offering, for each offering value in hand
@@ -137,8 +169,8 @@ def opts_split(st, tab, fp, p):  # make_offering, for each offering value in han
         yield v + 1
 
 
-def opts_discard(st, tab, fp, p):  # discard_from_hand, hand limit and ability reasons
-    for reason in (0, 1):
+def opts_discard(st, tab, fp, p):  # discard_from_hand (ability, hand limit), ENTOMB from hand
+    for reason in (0, 1, 2):
         for i, card in enumerate(_hand(st, p)):
             _put(st, i, i, card, reason, 0)
         yield len(_hand(st, p))
@@ -182,6 +214,45 @@ def opts_move(st, tab, fp, p):  # _move from any city
                     _put(st, n, f, i, t, card)
                     n += 1
     yield n
+    for c in range(L.N_CITIES):  # _maneuver from city c: units without MANEUVER, into or out
+        _put(st, 0, -1, 0, 0, 0)
+        n = 1
+        for f in range(L.N_CITIES):
+            for i in range(int(B.n_units(st, f, p))):
+                card = int(B.slot_card(st, f, p, i))
+                if _card_col(tab, card, L.K_KEYWORDS) & V.KW_MANEUVER:
+                    continue
+                for t in range(L.N_CITIES):
+                    if t != f and c in (f, t) and B.fits(st, tab, t, p, card):
+                        _put(st, n, f, i, t, card)
+                        n += 1
+        yield n
+
+
+def opts_reveal(st, tab, fp, p):  # reveal: discard a neutral unit to reveal again
+    if not tab[L.TB_RULES + L.RU_WEALTH_REVEAL]:
+        return
+    _put(st, 0, -1, 0, 0, 0)
+    n = 1
+    for i, card in enumerate(_hand(st, p)):
+        if _card_col(tab, card, L.K_DEVOTION) == V.DEV_NEUTRAL:
+            _put(st, n, i, card, 0, 0)
+            n += 1
+    yield n
+
+
+def opts_reinforce(st, tab, fp, p):  # reinforce, after a devoted unit is played into c
+    god = int(st[L.GOD + p])
+    for c in range(L.N_CITIES):
+        _put(st, 0, -1, 0, 0, 0)
+        n = 1
+        for i in range(int(B.n_units(st, c, p))):
+            card = int(B.slot_card(st, c, p, i))
+            a = int(find_ability(tab, card, V.TR_REINFORCE))
+            if _card_col(tab, card, L.K_DEVOTION) & god and a >= 0:
+                _put(st, n, i, card, a, 0)
+                n += 1
+        yield n
 
 
 def opts_rally(st, tab, fp, p):  # rally, ignoring coins (every RALLY unit is an option)
@@ -226,7 +297,11 @@ DECISION_OPTIONS = {
     D.D_RALLY: opts_rally,
     D.D_MAY: opts_may,
     D.D_EMISSARY: opts_emissary,
+    D.D_REVEAL: opts_reveal,
+    D.D_REINFORCE: opts_reinforce,
 }
+# Decisions that only Heir to the Dunes (as the base set) brings up.
+DUNES_ONLY = {D.D_REVEAL, D.D_REINFORCE}
 
 
 def choices(st, tab, fp, p, dec):
@@ -257,6 +332,8 @@ def compare_choices(sc: Scenario, p: int, bot: str, hidden: np.ndarray) -> Count
             np.testing.assert_array_equal(rng_a, rng_b, err_msg=f"{name}: random use differs")
             if n > 1:
                 seen[name] += 1
+                if dec == D.D_OFFER and (rows_a.reshape(n, 4)[:, 2] == 1).any():
+                    seen["offer (build)"] += 1
     return seen
 
 
@@ -294,9 +371,11 @@ def compare_step(sc: Scenario, step: str, hidden: np.ndarray) -> bool:
     """Run ``step`` on the real and the resampled state; True if compared (and equal)."""
     p = sc.active
     real = sc.st.copy()
+    hidden_before = hidden.copy()
     STEP_FNS[step](real, sc.tab, sc.fp)
     STEP_FNS[step](hidden, sc.tab, sc.fp)
-    if not (_comparable(sc.st, real, p) and _comparable(sc.st, hidden, p)):
+    # Each copy against its own start: the opponent's hand differs between the two.
+    if not (_comparable(sc.st, real, p) and _comparable(hidden_before, hidden, p)):
         return False
     a, b = public_view(real, p), public_view(hidden, p)
     for key in a:
@@ -307,6 +386,7 @@ def compare_step(sc: Scenario, step: str, hidden: np.ndarray) -> bool:
 # --- tests ---------------------------------------------------------------------------
 
 positions = hs.tuples(
+    hs.sampled_from(MIXES),
     hs.integers(0, 2**32),  # seed
     hs.integers(0, 10**6),  # game
     hs.integers(0, 24),  # turns played
@@ -332,30 +412,33 @@ def test_steps_ignore_hidden_cards(pos, shuffle_seed):
     sc = position(*pos)
     if sc is None:
         return
-    step = STEPS[pos[3]]
+    step = STEPS[pos[4]]
     hidden = resample(sc.st, sc.active, KEEP_TOP, np.random.default_rng(shuffle_seed))
     compare_step(sc, step, hidden)
 
 
-def _sweep():
+def _sweep(mix: str):
     """A fixed set of varied mid-game positions (both bots, every step, early to late)."""
     out = []
     for i in range(48):
         bots = (("random", "greedy"), ("greedy", "random"), ("greedy", "greedy"))[i % 3]
-        sc = position(100 + i, 7 * i, (i * 5) % 23, i % 4, bots)
+        # Dunes games are shorter (two empty cities, or three structures, end them).
+        turns = (i * 5) % 23 if mix == "aegean" else (i * 5) % 13
+        sc = position(mix, 100 + i, 7 * i, turns, i % 4, bots)
         if sc is not None:
             out.append(sc)
     return out
 
 
-@pytest.fixture(scope="module")
-def sweep():
-    return _sweep()
+@pytest.fixture(scope="module", params=MIXES)
+def sweep(request):
+    return request.param, _sweep(request.param)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "random"])
 def test_every_decision_kind_is_exercised(sweep, bot):
     """Across the fixed positions every decision kind had real choices, all unchanged."""
+    mix, sweep = sweep
     rng = np.random.default_rng(1)
     seen: Counter = Counter()
     for sc in sweep:
@@ -365,10 +448,16 @@ def test_every_decision_kind_is_exercised(sweep, bot):
             seen += compare_choices(sc, p, bot, hidden)
     for dec in DECISION_OPTIONS:
         name = V.name_of(D.DECISIONS, dec)
+        if mix == "aegean" and dec in DUNES_ONLY:
+            assert seen[name] == 0, f"{name} came up without the Dunes rules: {seen}"
+            continue
         assert seen[name] >= 5, f"{name} exercised only {seen[name]} times: {seen}"
+    if mix != "aegean":
+        assert seen["offer (build)"] >= 5, seen
 
 
 def test_every_step_is_compared(sweep):
+    _, sweep = sweep
     rng = np.random.default_rng(2)
     compared: Counter = Counter()
     for sc in sweep:
@@ -380,11 +469,13 @@ def test_every_step_is_compared(sweep):
             sc2.st = s
             if compare_step(sc2, step, hidden):
                 compared[step] += 1
-    assert all(compared[s] >= 10 for s in STEPS), compared
+    assert all(compared[s] >= 30 for s in STEPS), compared
 
 
 def test_control_own_hand_changes_greedy_choices(sweep):
     """The comparison can fail: resampling the decider's own hand does move greedy."""
+    mix, sweep = sweep
+    decisions = (D.D_SURGE, D.D_DISCARD, D.D_OFFER) + ((D.D_REVEAL,) if mix != "aegean" else ())
     rng = np.random.default_rng(3)
     changed: Counter = Counter()
     for sc in sweep:
@@ -393,10 +484,10 @@ def test_control_own_hand_changes_greedy_choices(sweep):
         real = sc.st.copy()
         other = resample_own_hand(real, p, rng)
         real[L.BOT + p] = other[L.BOT + p] = BOT_GREEDY
-        for dec in (D.D_SURGE, D.D_DISCARD, D.D_OFFER):
+        for dec in decisions:
             for (_, ra, ka, _), (_, rb, kb, _) in zip(
                 choices(real, sc.tab, fp, p, dec), choices(other, sc.tab, fp, p, dec), strict=False
             ):
                 if ka != kb or not np.array_equal(ra, rb):
                     changed[dec] += 1
-    assert all(changed[d] > 0 for d in (D.D_SURGE, D.D_DISCARD, D.D_OFFER)), changed
+    assert all(changed[d] > 0 for d in decisions), changed

@@ -19,6 +19,13 @@ SPECS = {
     "random-greedy-emissary": RunSpec(
         games=1000, seed=12, p0="random", p1="greedy", first="random", variants=("emissary",)
     ),
+    # Heir to the Dunes as the base with the Aegean units: gods, Favor, structures.
+    "dunes+aegean-greedy-random": RunSpec(
+        games=1000, seed=13, mix="dunes+aegean", p0="greedy", p1="random", first="random"
+    ),
+    "dunes+aegean-emissary": RunSpec(
+        games=1000, seed=14, mix="dunes+aegean", variants=("emissary",), turn_cap=40
+    ),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -13,14 +14,30 @@ from invariants import check_invariants
 from sim import vocab as V
 from sim.cards import load_pool, with_run_rules
 from sim.kernel import layout as L
+from sim.kernel import surge as S
 from sim.kernel.batch import play_batch
+from sim.kernel.board import cost_modifier
+from sim.kernel.surge import (
+    MAX_ACTIONS,
+    complete_structures,
+    play_unit,
+    surge_end,
+    surge_options,
+    surge_step,
+    use_reward,
+)
 from sim.kernel.tables import flatten
 from sim.scenario import Scenario
+from strategies import decisions as D
+from strategies.policy import choose
 from strategies.registry import strategy_arrays
 
 BOTS = ("random", "greedy")
 FIRST_MODES = {"p0": L.FIRST_P0, "p1": L.FIRST_P1, "alternate": L.FIRST_ALTERNATE}
 FIRST_MODES["random"] = L.FIRST_RANDOM
+# The base set first: Dunes-based mixes have gods, Favor and structures; an
+# Aegean-based mix keeps the Aegean rules and adds the Dunes units and tiles.
+MIXES = ("aegean", "dunes", "dunes+aegean", "aegean+dunes")
 
 seeds = hs.integers(0, 2**63 - 1)
 games = hs.integers(0, 10**9)
@@ -34,9 +51,17 @@ EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+# Per-mix tests run once per mix: fewer examples each keeps the suite quick.
+MIX_SETTINGS = settings(SETTINGS, max_examples=max(EXAMPLES // 2, 1))
 
 
-def _tiebreak_figure(res: dict[str, int], name: str, p: int) -> int:
+def _favored(st: np.ndarray, p: int) -> int:
+    return int(st[L.FAVOR] != 0 and st[L.FAVOR] == st[L.GOD + p])
+
+
+def _tiebreak_figure(res: dict[str, int], st: np.ndarray, name: str, p: int) -> int:
+    if name == "favored":  # Dunes, Ties: "the player whose god is Favored is the winner"
+        return _favored(st, p)
     key = {
         "unused_rewards": "rewards_unused",
         "vp_tokens": "vp_tokens",
@@ -46,16 +71,48 @@ def _tiebreak_figure(res: dict[str, int], name: str, p: int) -> int:
     return res[f"{key}_p{p}"]
 
 
-def expected_winner(res: dict[str, int], tiebreaks: list[str]) -> int:
+def expected_winner(res: dict[str, int], tiebreaks: list[str], st: np.ndarray) -> int:
     """The winner the rulebook names from scores, then the tie-breaks in order (-1: shared)."""
     a, b = res["score_p0"], res["score_p1"]
     if a != b:
         return 0 if a > b else 1
     for name in tiebreaks:
-        a, b = _tiebreak_figure(res, name, 0), _tiebreak_figure(res, name, 1)
+        a, b = _tiebreak_figure(res, st, name, 0), _tiebreak_figure(res, st, name, 1)
         if a != b:
             return 0 if a > b else 1
     return -1
+
+
+def possible_end_reasons(sc: Scenario) -> set[str]:
+    """The endings a game of this mix can have: its sets' end conditions and the turn cap.
+
+    "All structures built" needs structures, which only a Dunes base deals.
+    """
+    ends = set(sc.pool.rules["end_conditions"]) | {"turn_cap"}
+    if not sc.rule("RU_STRUCTS"):
+        ends.discard("all_structures_built")
+    return ends
+
+
+def end_conditions_met(sc: Scenario, ender: int) -> list[str]:
+    """The mix's end conditions that hold at the end of seat ``ender``'s turn.
+
+    Aegean: every city empty; Dunes: "2 or more cities have no remaining reward
+    tiles or ... the active player has built all of their structures".
+    """
+    st = sc.st
+    ends = sc.pool.rules["end_conditions"]
+    empty = sum(int(st[L.STACK_N + c] == 0) for c in range(L.N_CITIES))
+    met = []
+    if "all_cities_empty" in ends and empty == L.N_CITIES:
+        met.append("all_cities_empty")
+    if "two_cities_empty" in ends and empty >= 2:
+        met.append("two_cities_empty")
+    n = sc.rule("RU_STRUCTS")
+    built = sum(done for _, _, done in sc.structures(ender))
+    if "all_structures_built" in ends and n > 0 and built >= n:
+        met.append("all_structures_built")
+    return met
 
 
 def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
@@ -64,7 +121,8 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
     for p in range(2):
         unused, used = res[f"rewards_unused_p{p}"], res[f"rewards_used_p{p}"]
         vp, tre = res[f"vp_tokens_p{p}"], res[f"treasured_p{p}"]
-        assert res[f"score_p{p}"] == 2 * unused + used + 2 * vp + tre, res
+        svp = res[f"structures_vp_p{p}"]
+        assert res[f"score_p{p}"] == 2 * unused + used + 2 * vp + tre + svp, res
         assert unused + used == st[L.REW_N + p]
         assert used == sum(sc.rewards(p)[r][1] for r in range(len(sc.rewards(p))))
         assert vp == st[L.VP + p]
@@ -74,18 +132,25 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
             if "TREASURED" in sc.pool.units[sc.pool.kind_index(name)]["keywords"]
         )
         assert tre == treasured
-    assert res["winner"] == expected_winner(res, sc.pool.rules["tiebreaks"]), res
-    assert res["end_reason"] in ("all_cities_empty", "turn_cap"), res
-    if res["end_reason"] == "all_cities_empty":
-        assert all(st[L.STACK_N + c] == 0 for c in range(L.N_CITIES))
-        assert res["turns"] <= turn_cap
-    else:
+        # Dunes, scoring D: "Gain VP as indicated on each of a player's completed structures."
+        vps = {s["name"]: s["vp"] for s in sc.pool.structures}
+        built = [name for name, _, done in sc.structures(p) if done]
+        assert res[f"structures_built_p{p}"] == len(built), res
+        assert svp == sum(vps[name] for name in built), res
+    tiebreaks = sc.pool.rules["tiebreaks"]
+    assert res["winner"] == expected_winner(res, tiebreaks, st), (res, tiebreaks)
+    assert res["end_reason"] in possible_end_reasons(sc), res
+    met = end_conditions_met(sc, 1 - sc.active)  # end_turn has handed the turn over
+    if res["end_reason"] == "turn_cap":
         assert res["turns"] == turn_cap
-        assert any(st[L.STACK_N + c] > 0 for c in range(L.N_CITIES))
+        assert not met, f"the game ended at the turn cap, but {met} held"
+    else:
+        assert res["turns"] <= turn_cap
+        assert res["end_reason"] in met, (res, met)
     assert res["turns"] == st[L.TURN]
 
 
-@SETTINGS
+@MIX_SETTINGS
 @given(
     seed=seeds,
     game=games,
@@ -94,12 +159,15 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
     first=firsts,
     turn_cap=turn_caps,
 )
-def test_invariants_hold_after_every_step(seed, game, bot_pair, emissary, first, turn_cap):
+@pytest.mark.parametrize("mix", MIXES)
+def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     sc = Scenario.from_game(
-        "aegean", seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
+        mix, seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
     )
     check_invariants(sc)
     assert sc.st[L.ACTIVE] == sc.st[L.FIRST]
+    if sc.rule("RU_GODS"):  # Dunes, Set Up: "the second player's god will always begin Favored"
+        assert sc.st[L.FAVOR] == sc.st[L.GOD + 1 - sc.st[L.FIRST]]
     steps = (sc.wealth, sc.surge, sc.war, sc.offering, sc.end_turn)
     turns = 0
     while not sc.over:
@@ -110,12 +178,14 @@ def test_invariants_hold_after_every_step(seed, game, bot_pair, emissary, first,
             check_invariants(sc)
         turns += 1
         assert sc.st[L.TURN] == turns
+        # The game ends exactly when an end condition holds at the end of a turn (or the cap).
+        assert sc.over == bool(end_conditions_met(sc, active) or turns == turn_cap)
         assert sc.over or sc.active == 1 - active
     assert sc.st[L.ERROR] == 0
     check_result(sc, sc.result(), turn_cap)
 
 
-@SETTINGS
+@MIX_SETTINGS
 @given(
     seed=seeds,
     game=games,
@@ -124,11 +194,12 @@ def test_invariants_hold_after_every_step(seed, game, bot_pair, emissary, first,
     first=firsts,
     turn_cap=turn_caps,
 )
-def test_turn_by_turn_equals_step_by_step(seed, game, bot_pair, emissary, first, turn_cap):
+@pytest.mark.parametrize("mix", MIXES)
+def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     """``play_turn`` is exactly the four steps and ``end_turn`` in order."""
     kw = dict(bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap)
-    a = Scenario.from_game("aegean", seed, game, **kw)
-    b = Scenario.from_game("aegean", seed, game, **kw)
+    a = Scenario.from_game(mix, seed, game, **kw)
+    b = Scenario.from_game(mix, seed, game, **kw)
     while not a.over:
         a.turn()
         for step in (b.wealth, b.surge, b.war, b.offering, b.end_turn):
@@ -137,7 +208,7 @@ def test_turn_by_turn_equals_step_by_step(seed, game, bot_pair, emissary, first,
     assert b.over
 
 
-@SETTINGS
+@MIX_SETTINGS
 @given(
     seed=seeds,
     start=hs.integers(0, 10**9),
@@ -149,15 +220,18 @@ def test_turn_by_turn_equals_step_by_step(seed, game, bot_pair, emissary, first,
     turn_cap=turn_caps,
     data=hs.data(),
 )
-def test_batch_equals_replay(seed, start, n, n_blocks, bot_pair, emissary, first, turn_cap, data):
+@pytest.mark.parametrize("mix", MIXES)
+def test_batch_equals_replay(
+    mix, seed, start, n, n_blocks, bot_pair, emissary, first, turn_cap, data
+):
     """Game ``i`` of a batch (blocks reuse one state) equals replaying it alone."""
-    pool = load_pool("aegean")
+    pool = load_pool(mix)
     tab = flatten(with_run_rules(pool.tables, turn_cap, emissary, FIRST_MODES[first]))
     ids, fp = strategy_arrays(*bot_pair, tab)
     out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks)
     for i in sorted(set(data.draw(hs.lists(hs.integers(0, n - 1), min_size=1, max_size=3)))):
         sc = Scenario.from_game(
-            "aegean",
+            mix,
             seed,
             start + i,
             bots=bot_pair,
@@ -172,6 +246,7 @@ def test_batch_equals_replay(seed, start, n, n_blocks, bot_pair, emissary, first
         assert V.END_REASONS[row[L.O_END_REASON]] == res["end_reason"]
         assert row[L.O_FIRST] == sc.st[L.FIRST]
         assert row[L.O_ERROR] == 0
+        assert row[L.O_FAVOR] == sc.st[L.FAVOR]
         for p in range(2):
             assert row[L.O_SCORE + p] == res[f"score_p{p}"]
             assert row[L.O_REW_UNUSED + p] == res[f"rewards_unused_p{p}"]
@@ -179,33 +254,40 @@ def test_batch_equals_replay(seed, start, n, n_blocks, bot_pair, emissary, first
             assert row[L.O_VP_TOKENS + p] == res[f"vp_tokens_p{p}"]
             assert row[L.O_TREASURED + p] == res[f"treasured_p{p}"]
             assert row[L.O_PLAYED_N + p] == sc.st[L.PLAYED_N + p]
+            assert row[L.O_STRUCT_N + p] == res[f"structures_built_p{p}"]
+            assert row[L.O_STRUCT_VP + p] == res[f"structures_vp_p{p}"]
+            assert row[L.O_GOD + p] == sc.st[L.GOD + p]
         np.testing.assert_array_equal(masks[i], sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS])
         check_result(sc, res, turn_cap)
 
 
-def test_both_end_reasons_occur():
-    """The properties above see both endings (guards against a vacuous turn-cap strategy)."""
+@pytest.mark.parametrize("mix", MIXES)
+def test_every_end_reason_occurs(mix):
+    """The properties above see every ending of each mix (guards against vacuous checks)."""
+    pool = load_pool(mix)
     reasons = set()
-    for cap in (3, 200):
-        sc = Scenario.from_game("aegean", 5, 1, bots=("greedy", "greedy"), turn_cap=cap)
-        reasons.add(sc.play_out()["end_reason"])
-    assert reasons == {"all_cities_empty", "turn_cap"}
+    for cap, bot_pair in ((3, ("greedy", "greedy")), (200, ("greedy", "greedy"))):
+        tab = flatten(with_run_rules(pool.tables, cap, False, L.FIRST_ALTERNATE))
+        ids, fp = strategy_arrays(*bot_pair, tab)
+        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1)
+        reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
+    tab = flatten(with_run_rules(pool.tables, 200, False, L.FIRST_ALTERNATE))
+    ids, fp = strategy_arrays("random", "random", tab)
+    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1)
+    reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
+    assert reasons == possible_end_reasons(Scenario(mix)), reasons
 
 
 # --- random card tables and rule numbers -----------------------------------------
 
-unit_changes = hs.lists(
-    hs.fixed_dictionaries(
-        {
-            "cost": hs.integers(0, 7),
-            "offering": hs.integers(0, 4),
-            "strength": hs.integers(0, 7),
-            "copies": hs.integers(1, 3),
-            "colossal": hs.booleans(),
-        }
-    ),
-    min_size=22,
-    max_size=22,
+unit_change = hs.fixed_dictionaries(
+    {
+        "cost": hs.integers(0, 7),
+        "offering": hs.integers(0, 4),
+        "strength": hs.integers(0, 7),
+        "copies": hs.integers(1, 3),
+        "colossal": hs.booleans(),
+    }
 )
 rule_changes = hs.fixed_dictionaries(
     {
@@ -223,35 +305,48 @@ rule_changes = hs.fixed_dictionaries(
         "hand_limit": hs.integers(0, 7),
         "coin_limit": hs.integers(0, 12),
         "rewards_per_surge": hs.integers(0, 2),
+        # Heir to the Dunes (no effect without gods / structures in the mix)
+        "devoted_discount": hs.integers(0, 3),
+        "wealth_reveal": hs.integers(0, 1),
+        "wealth_reveal_repeats": hs.integers(0, 2),
+        "structures_per_player": hs.integers(0, 3),
     }
 )
+structure_change = hs.fixed_dictionaries({"build_cost": hs.integers(1, 8), "vp": hs.integers(0, 6)})
 
 
-@SETTINGS
+@MIX_SETTINGS
 @given(
     seed=seeds,
     game=games,
     bot_pair=bots,
     emissary=hs.booleans(),
-    units=unit_changes,
     rules=rule_changes,
+    data=hs.data(),
 )
-def test_invariants_hold_with_random_card_tables(seed, game, bot_pair, emissary, units, rules):
-    """Conservation and capacity do not depend on the shipped card values."""
+@pytest.mark.parametrize("mix", MIXES)
+def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emissary, rules, data):
+    """Conservation, capacity and structures do not depend on the shipped card values."""
     import copy
 
     from sim.cards import compile_tables
     from sim.kernel import game as G
 
-    sc = Scenario("aegean", bots=bot_pair, emissary=emissary, first="random", turn_cap=60)
+    sc = Scenario(mix, bots=bot_pair, emissary=emissary, first="random", turn_cap=60)
     pool = copy.deepcopy(sc.pool)
+    units = data.draw(hs.lists(unit_change, min_size=len(pool.units), max_size=len(pool.units)))
     for u, ch in zip(pool.units, units, strict=True):
         for key in ("cost", "offering", "strength", "copies"):
             u[key] = ch[key]
         kws = set(u["keywords"]) - {"COLOSSAL"}
         u["keywords"] = sorted(kws | ({"COLOSSAL"} if ch["colossal"] else set()))
+    n = len(pool.structures)
+    for sd, ch in zip(
+        pool.structures, data.draw(hs.lists(structure_change, min_size=n, max_size=n)), strict=True
+    ):
+        sd.update(ch)
     pool.rules.update(rules)
-    tables = compile_tables(pool.units, pool.rewards, pool.rules)
+    tables = compile_tables(pool.units, pool.rewards, pool.rules, pool.structures)
     sc.pool = pool
     sc.tables = with_run_rules(tables, 60, emissary, L.FIRST_RANDOM)
     sc.tab = flatten(sc.tables)
@@ -321,3 +416,236 @@ def test_invariant_checker_catches_over_capacity():
     sc = Scenario.build("aegean", cities={0: {0: over}}, stacks={0: ["Thunderbolt of Zeus"]})
     with pytest.raises(AssertionError, match="capacity"):
         check_invariants(sc)
+
+
+# Heir to the Dunes: seat 0 serves Anubis and is building the Pyramid (4 to build).
+PYRAMID, SHRINE = "Pyramid of the Jackal", "Shrine of the Embalmers"
+
+
+def _dunes_position() -> Scenario:
+    sc = Scenario.build(
+        "dunes",
+        hands={0: ["Moonlight Channeler"]},
+        under={0: {PYRAMID: 2}, 1: {"Obelisk of the Falcon": 3}},
+        stacks={0: ["Ankh of Eternal Life"], 1: [], 2: []},
+    )
+    sc.st[L.STRUCT_DONE + L.MAX_STRUCTS + sc._structure(1, "Obelisk of the Falcon")] = 1
+    return sc
+
+
+def _struct(sc: Scenario, p: int, name: str) -> int:
+    return L.MAX_STRUCTS * p + sc._structure(p, name)
+
+
+def _corrupt_under_count(sc):  # a card counted under a structure that is in no pile
+    sc.st[L.STRUCT_UNDER + _struct(sc, 0, PYRAMID)] += 1
+
+
+def _corrupt_two_in_progress(sc):  # cards under two incomplete structures at once
+    sc.st[L.STRUCT_UNDER + _struct(sc, 0, PYRAMID)] -= 1
+    sc.st[L.STRUCT_UNDER + _struct(sc, 0, SHRINE)] += 1
+
+
+def _corrupt_completed_short(sc):  # flipped with 2 cards under a build cost of 4
+    sc.st[L.STRUCT_DONE + _struct(sc, 0, PYRAMID)] = 1
+
+
+def _corrupt_under_card_twice(sc):  # a card both under a structure and in hand
+    sc.st[L.UNDER] = sc.st[L.HAND]
+
+
+def _corrupt_favor(sc):
+    sc.st[L.FAVOR] = V.DEV_BOTH
+
+
+def _corrupt_gods(sc):
+    sc.st[L.GOD], sc.st[L.GOD + 1] = sc.st[L.GOD + 1], sc.st[L.GOD]
+
+
+def _corrupt_foreign_structure(sc):  # seat 0 holding one of Horus's structures
+    sc.st[L.STRUCT_KIND + _struct(sc, 0, SHRINE)] = sc.st[L.STRUCT_KIND + L.MAX_STRUCTS]
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        _corrupt_under_count,
+        _corrupt_two_in_progress,
+        _corrupt_completed_short,
+        _corrupt_under_card_twice,
+        _corrupt_favor,
+        _corrupt_gods,
+        _corrupt_foreign_structure,
+    ],
+)
+def test_invariant_checker_catches_structure_and_favor_errors(corrupt):
+    sc = _dunes_position()
+    check_invariants(sc)
+    corrupt(sc)
+    with pytest.raises(AssertionError):
+        check_invariants(sc)
+
+
+def test_invariant_checker_wants_no_gods_without_dunes_base():
+    sc = Scenario.from_game("aegean+dunes", 1, 2)
+    check_invariants(sc)
+    assert sc.favor == "none" and sc.god(0) == sc.god(1) == "none"
+    sc.st[L.FAVOR] = V.DEV_ANUBIS
+    with pytest.raises(AssertionError, match="without gods"):
+        check_invariants(sc)
+
+
+# --- Favor and the devoted-unit discount, play by play (Heir to the Dunes) --------------
+
+
+def favor_after_play(favor: int, devotion: int) -> int:
+    """Dunes, Favor: "Each time a unit is played that is not devoted to the god that is
+    currently Favored, flip the Favor card ... always flipped ... after a unit devoted to
+    both gods is played." Neutral units (and games without gods) leave it alone."""
+    if favor == 0 or devotion == V.DEV_NEUTRAL:
+        return favor
+    if devotion == V.DEV_BOTH or devotion != favor:
+        return V.DEV_BOTH - favor  # the other god
+    return favor
+
+
+def without_abilities(tab: np.ndarray) -> np.ndarray:
+    """A copy of ``tab`` in which no unit kind has an ability (so none can touch Favor)."""
+    bare = tab.copy()
+    for k in range(int(tab[L.TB_N_KINDS])):
+        row = int(tab[L.TB_KIND]) + k * L.K_COLS
+        bare[row + L.K_ABIL_N] = 0
+        bare[row + L.K_STATIC] = 0
+    return bare
+
+
+def _devotion(tab: np.ndarray, card: int) -> int:
+    k = int(tab[tab[L.TB_CARD_KIND] + card])
+    return int(tab[tab[L.TB_KIND] + k * L.K_COLS + L.K_DEVOTION])
+
+
+def _printed_cost(tab: np.ndarray, card: int) -> int:
+    k = int(tab[tab[L.TB_CARD_KIND] + card])
+    return int(tab[tab[L.TB_KIND] + k * L.K_COLS + L.K_COST])
+
+
+def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
+    """``surge_step`` rebuilt from the kernel's own pieces, checking every play as it goes.
+
+    Each play is first replayed on a copy of the state with no abilities at all:
+    there Favor after the play must be exactly the rulebook's flip. In the real
+    play only a ``gain_favor`` ability may differ from that, turning it to the
+    player's own god. Every Play option's cost carries the devoted-unit discount
+    exactly while no unit devoted to the player's god has been played this turn.
+    """
+    st, tab, fp = sc.st, sc.tab, sc.fp
+    p = int(st[L.ACTIVE])
+    god = int(st[L.GOD + p])
+    discount = sc.rule("RU_DEVOTED_DISCOUNT") if sc.rule("RU_GODS") else 0
+    devoted_played = False
+    discounted = 0
+    st[L.REWARDS_USED_TURN] = 0
+    st[L.DISCOUNT_USED] = 0
+    favor = int(st[L.FAVOR])
+    complete_structures(st, tab, fp, p)
+    assert st[L.FAVOR] in (favor, god), "completing a structure gave Favor to the other god"
+    for _ in range(MAX_ACTIONS):
+        n = int(surge_options(st, tab, fp, p))
+        for i in range(1, n):
+            row = st[L.OPTS + 4 * i : L.OPTS + 4 * i + 4]
+            if row[0] != D.ACT_PLAY:
+                continue
+            card = int(st[L.HAND + p * L.MAX_CARDS + row[1]])
+            devoted = god != 0 and _devotion(tab, card) & god != 0
+            cut = discount if devoted and not devoted_played else 0
+            full = _printed_cost(tab, card) + int(cost_modifier(st, tab, p, int(row[2])))
+            assert row[3] == max(full - cut, 0), (
+                f"cost {row[3]} offered, printed+modifier {full}, discount due {cut}"
+            )
+        k = int(choose(st, tab, fp, p, D.D_SURGE, n))
+        act, a, c, cost = (int(x) for x in st[L.OPTS + 4 * k : L.OPTS + 4 * k + 4])
+        if act == D.ACT_PASS:
+            break
+        if act != D.ACT_PLAY:
+            favor = int(st[L.FAVOR])
+            if act == D.ACT_REWARD:
+                use_reward(st, tab, fp, p, a)
+            else:  # A Reign of War: a Beast's ability (no unit enters a city)
+                S.unleash_beast(st, tab, fp, p, a, c, cost)
+            assert st[L.FAVOR] in (favor, god), f"action {act} gave Favor to the other god"
+            continue
+        card = int(st[L.HAND + p * L.MAX_CARDS + a])
+        dev = _devotion(tab, card)
+        favor = int(st[L.FAVOR])
+        want = favor_after_play(favor, dev)
+        full = max(_printed_cost(tab, card) + int(cost_modifier(st, tab, p, c)), 0)
+        bare = st.copy()
+        play_unit(bare, bare_tab, fp, p, a, c, cost)
+        assert bare[L.FAVOR] == want, f"Favor {favor} -> {bare[L.FAVOR]} after devotion {dev}"
+        devoted = god != 0 and dev & god != 0
+        assert bare[L.DISCOUNT_USED] == int(devoted or devoted_played)
+        play_unit(st, tab, fp, p, a, c, cost)
+        assert st[L.FAVOR] in (want, god), f"Favor {favor} -> {st[L.FAVOR]} after devotion {dev}"
+        discounted += cost < full
+        devoted_played |= devoted
+        relation = (
+            "neutral"
+            if dev == V.DEV_NEUTRAL
+            else "both"
+            if dev == V.DEV_BOTH
+            else "favored god"
+            if dev == favor
+            else "other god"
+        )
+        seen[relation] += 1
+        seen["flipped"] += want != favor
+    # Dunes: "The first time during a player's turn that they play a unit devoted to their
+    # god, the cost of that unit is reduced by 1" -- once a turn at most.
+    assert discounted <= 1, f"{discounted} discounted plays in one turn"
+    seen["discounted"] += discounted
+    surge_end(st, tab, fp, p)
+
+
+def play_checking_favor(sc: Scenario) -> Counter:
+    """Play ``sc`` to its end, checking Favor at every step and every play."""
+    seen: Counter = Counter()
+    bare_tab = without_abilities(sc.tab)
+    while not sc.over:
+        p = sc.active
+        god = int(sc.st[L.GOD + p])
+        favor = int(sc.st[L.FAVOR])
+        sc.wealth()
+        assert sc.st[L.FAVOR] == favor, "Favor changed in the Wealth step"
+        expected = sc.st.copy()
+        surge_step(expected, sc.tab, sc.fp)
+        checked_surge(sc, bare_tab, seen)
+        np.testing.assert_array_equal(sc.st, expected, err_msg="the rebuilt Surge diverged")
+        favor = int(sc.st[L.FAVOR])
+        sc.war()
+        assert sc.st[L.FAVOR] == favor, "Favor changed in the War step"
+        sc.offering()  # a LABOR ability may gain Favor for the active player
+        assert sc.st[L.FAVOR] in (favor, god), "the Offering gave Favor to the other god"
+        sc.end_turn()
+        check_invariants(sc)
+    return seen
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
+@pytest.mark.parametrize("mix", ["dunes", "dunes+aegean", "aegean+dunes"])
+def test_favor_flips_exactly_as_the_rule_says(mix, seed, game, bot_pair, first, turn_cap):
+    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
+    seen = play_checking_favor(sc)
+    if not sc.rule("RU_GODS"):  # Aegean base: no Favor card, no discount
+        assert sc.st[L.FAVOR] == 0 and seen["flipped"] == seen["discounted"] == 0
+
+
+def test_favor_checks_see_every_case():
+    """The property above meets every kind of play and the discount (not vacuous)."""
+    seen: Counter = Counter()
+    for game in range(6):
+        for bot_pair in (("random", "greedy"), ("greedy", "greedy")):
+            sc = Scenario.from_game("dunes+aegean", 7, game, bots=bot_pair)
+            seen += play_checking_favor(sc)
+    for case in ("neutral", "both", "favored god", "other god", "flipped", "discounted"):
+        assert seen[case] >= 5, seen
