@@ -514,6 +514,8 @@ def compile_tables(
         kind[k, L.K_STATIC] = int(any(a["trigger"] == "static" for a in u["abilities"]))
         kind[k, L.K_DEVOTION] = V.DEVOTIONS[u["devotion"]]
         for a in u["abilities"]:
+            kind[k, L.K_TRIGGERS] |= 1 << V.TRIGGERS[a["trigger"]]
+        for a in u["abilities"]:
             _compile_ability(a, abil_rows, op_rows)
     reward = np.zeros((max(len(rewards), 1), L.R_COLS), np.int64)
     for r, rw in enumerate(rewards):

@@ -51,6 +51,20 @@ INTERPRETATIONS: dict[str, str] = {
         "Favored and no unit is devoted to a player's god: INVOCATION and REINFORCE never "
         "resolve, there are no structures, and only MANEUVER and plain abilities work."
     ),
+    "reward_deal": (
+        "Reward tiles/cards are dealt to the cities one at a time in turn. A Reign game "
+        "leaves its 4-player-only reward cards out, so its 10 cards make stacks of 4, 3 "
+        "and 3 rather than the rulebook's three stacks of 4."
+    ),
+    "reign_feat_end": (
+        "A Reign of War ends when either player holds 5 completed feats at the end of a "
+        "turn (the Chinese text names the opponent; the translation notes the ambiguity)."
+    ),
+    "reign_enraged_type": (
+        "An enraged Soldier or Oracle counts as a Beast for feats and the Soldier war "
+        "tie-break, keeps its enraged state when moved, and turns back in its owner's "
+        "Supply step."
+    ),
     "turn_cap": (
         "A game still running after the turn cap is stopped, scored as it stands, and "
         "marked end_reason = 'turn_cap'."

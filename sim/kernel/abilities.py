@@ -343,9 +343,9 @@ def run_trigger(st, tab, fp, p, card, trigger, c):
 
     Nothing runs for a unit devoted to the other god (Dunes, Devotion).
     """
-    if not B.can_resolve(st, tab, p, card):
-        return 0
     k = card_kind(tab, card)
+    if not kind_col(tab, k, L.K_TRIGGERS) & (1 << trigger) or not B.can_resolve(st, tab, p, card):
+        return 0
     a0 = kind_col(tab, k, L.K_ABIL_START)
     ran = 0
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
@@ -355,10 +355,12 @@ def run_trigger(st, tab, fp, p, card, trigger, c):
     return ran
 
 
-@kernel
+@kernel(inline=True)
 def find_ability(tab, card, trigger):
     """First ability row of ``card`` with ``trigger``, or -1."""
     k = card_kind(tab, card)
+    if not kind_col(tab, k, L.K_TRIGGERS) & (1 << trigger):
+        return -1  # the usual case, answered without scanning the abilities
     a0 = kind_col(tab, k, L.K_ABIL_START)
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
         if abil_col(tab, a, L.A_TRIGGER) == trigger:

@@ -132,14 +132,14 @@ def setup(st, tab, fp, seed, game):
     for t in range(tiles):
         st[L.TMP + t] = t
     shuffle(st, L.TMP, tiles, L.RNG_REWARDS)
+    # Deal one city at a time, round and round, so that a pool short of the
+    # set-up's count (Reign without its 4-player cards) leaves stacks as even
+    # as possible; unused tiles stay in the box.
     per_city = min(rule(tab, L.RU_TILES_PER_CITY), L.MAX_STACK)
-    t = 0
-    for c in range(L.N_CITIES):
-        for _ in range(per_city):
-            if t < tiles:
-                st[L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]] = st[L.TMP + t]
-                st[L.STACK_N + c] += 1
-                t += 1
+    for t in range(min(tiles, per_city * L.N_CITIES)):
+        c = t % L.N_CITIES
+        st[L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]] = st[L.TMP + t]
+        st[L.STACK_N + c] += 1
     for j in range(2):
         p = oldest if j == 0 else 1 - oldest
         Z.draw(st, p, rule(tab, L.RU_START_CARDS))

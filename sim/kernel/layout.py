@@ -100,7 +100,8 @@ K_ABIL_START = 5  # first row of this kind's abilities in T.abil
 K_ABIL_N = 6
 K_STATIC = 7  # 1 if any ability is TR_STATIC (lets hot loops skip the scan)
 K_DEVOTION = 8  # vocab.DEV_*
-K_COLS = 9
+K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
+K_COLS = 10
 
 # --- columns of the ability table (one row per ability block) ---------------------------
 A_TRIGGER = 0

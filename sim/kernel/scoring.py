@@ -71,9 +71,7 @@ def score_into(st, tab, out):
         out[L.O_FEATS + p] = feats
         out[L.O_FEAT_MASK + p] = mask
         out[L.O_ENRAGED + p] = st[L.ENRAGED_N + p]
-        out[L.O_SCORE + p] = (
-            2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p] + 2 * feats
-        )
+        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p] + 2 * feats
 
 
 @kernel
