@@ -33,7 +33,9 @@ from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
 from sim.kernel import game as G
 from sim.kernel import layout as L
+from sim.kernel.feats import feat_step
 from sim.kernel.offering import offering_step
+from sim.kernel.portent import portent_step
 from sim.kernel.rng import seed_streams
 from sim.kernel.surge import surge_step
 from sim.kernel.tables import flatten
@@ -136,6 +138,8 @@ class Scenario:
         favor: str | None = None,
         under: Mapping[int, Mapping[str, int]] | None = None,
         built: Mapping[int, Sequence[str]] | None = None,
+        enraged: Mapping[int, Mapping[int, Sequence[int]]] | None = None,
+        feats: Mapping[int, Sequence[str]] | None = None,
         active: int = 0,
         turn: int = 1,
         seed: int = 0,
@@ -149,6 +153,11 @@ class Scenario:
         the rest of the deck below ``deck_top`` (listed top first), in a
         shuffled order; unnamed tiles stay in the box. ``supply`` defaults to
         what the set's coins leave after both seats' ``coins``.
+
+        A Reign of War: ``enraged[c][p]`` lists the slot positions of seat
+        ``p``'s units in city ``c`` that start enraged (set as given, without
+        the Enrage checks); ``feats[p]`` names the feats seat ``p`` has
+        already completed (turned face down).
         """
         sc = cls(mix, **kw)
         st, pool = sc.st, sc.pool
@@ -181,6 +190,15 @@ class Scenario:
                     s = 2 * c + p
                     st[L.SLOT + s * L.N_SLOTS + st[L.SIDE_N + s]] = take(name)
                     st[L.SIDE_N + s] += 1
+        for c, sides in (enraged or {}).items():
+            for p, slots in sides.items():
+                for i in slots:
+                    if not 0 <= i < st[L.SIDE_N + 2 * c + p]:
+                        raise ScenarioError(f"no unit in slot {i} of seat {p} in city {c}")
+                    st[L.ENRAGED + (2 * c + p) * L.N_SLOTS + i] = 1
+        for p, names in (feats or {}).items():
+            for name in names:
+                st[L.FEAT_DONE + p * L.MAX_FEATS + sc._feat(name)] = 1
         top = [take(name) for name in deck_top]
         rest = [card for cards in free.values() for card in cards]
         for p, names in (built or {}).items():
@@ -236,6 +254,12 @@ class Scenario:
             return self.pool.kind_index(name)
         except KeyError as e:
             raise ScenarioError(str(e)) from None
+
+    def _feat(self, name: str) -> int:
+        for f, fd in enumerate(self.pool.feats):
+            if fd["name"] == name:
+                return f
+        raise ScenarioError(f"no feat named {name!r} in the mix")
 
     def _structure(self, p: int, name: str) -> int:
         for s in range(L.MAX_STRUCTS):
@@ -311,6 +335,18 @@ class Scenario:
         s = self._structure(self.active, structure)
         self.script("offer", c=1, d=s, card=name)
 
+    def script_beast(self, name: str) -> None:
+        """Pay for the Beast ``name`` and discard it to resolve its ability (Reign, Surge)."""
+        self.script("surge", a=D.ACT_BEAST, card=name)
+
+    def script_enrage(self, name: str, city: int | None = None) -> None:
+        """Enrage the unit ``name`` (in ``city``, if given) at the next ``enrage`` choice."""
+        self.script("enrage", a=ANY if city is None else city, card=name)
+
+    def script_portent(self, name: str) -> None:
+        """Resolve the Oracle ``name`` next in the Portent step (Reign)."""
+        self.script("portent", card=name)
+
     def script_may(self, yes: bool) -> None:
         """Answer the next "may" of an ability."""
         self.script("may", a=int(yes))
@@ -349,6 +385,16 @@ class Scenario:
     def surge(self) -> None:
         """Run the active seat's Surge step (plays, reward tile, end-of-Surge abilities)."""
         surge_step(self.st, self.tab, self.fp)
+        self._check()
+
+    def portent(self) -> None:
+        """Run the active seat's Portent step (Reign: its Oracles resolve)."""
+        portent_step(self.st, self.tab, self.fp)
+        self._check()
+
+    def feat(self) -> None:
+        """Run the active seat's Feat step (Reign: met feats turn face down)."""
+        feat_step(self.st, self.tab)
         self._check()
 
     def war(self) -> None:
@@ -453,6 +499,16 @@ class Scenario:
                     (name, int(self.st[L.STRUCT_UNDER + i]), bool(self.st[L.STRUCT_DONE + i]))
                 )
         return out
+
+    def enraged(self, c: int, p: int) -> list[bool]:
+        """Whether each of seat ``p``'s units in city ``c`` is enraged, in slot order."""
+        base = L.ENRAGED + (2 * c + p) * L.N_SLOTS
+        return [bool(self.st[base + i]) for i in range(int(self.st[L.SIDE_N + 2 * c + p]))]
+
+    def feats(self, p: int) -> list[str]:
+        """Names of the feats seat ``p`` has completed (face down), in the set file's order."""
+        base = L.FEAT_DONE + p * L.MAX_FEATS
+        return [fd["name"] for f, fd in enumerate(self.pool.feats) if self.st[base + f]]
 
     def under_cards(self, p: int) -> list[str]:
         """Names of the cards tucked under seat ``p``'s structures, in the order they went."""

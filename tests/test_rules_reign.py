@@ -1,0 +1,749 @@
+"""Omen: A Reign of War, rule by rule: one scenario per rule of the rulebook.
+
+Every test quotes the English translation (``/work/shared/rules/reign-of-war.en.md``)
+of the Chinese rulebook (``reign-of-war.zh.txt``, which stays the authority), or the
+documented reading (``sim/interpretations.py``) it checks, builds a position with
+the Scenario API and asserts exact cards and numbers.
+
+Positions are built ``strict``: no bot answers for either seat, so every decision
+with more than one legal option is scripted here. A scripted choice the rules do
+not allow raises :class:`ScenarioError`, which is how "not offered" rules are checked.
+
+Card values are those shipped in ``configs/sets/reign.toml`` (reconstructed; the
+comments give cost/offering/strength).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sim.cards import load_pool
+from sim.engine import Engine
+from sim.kernel import layout as L
+from sim.kernel.abilities import destroy_unit
+from sim.scenario import Scenario, ScenarioError
+from sim.spec import RunSpec, SpecError
+
+# --- card names (configs/sets/reign.toml) -----------------------------------------
+# Soldiers
+HOPLITE = "Hoplite Recruit"  # 1/2/1 x5  gain 1 coin
+SPEARMAN = "Phalanx Spearman"  # 2/1/2 x5  enrage 1 of your Soldiers/Oracles here
+SHIELD = "Shield Bearer"  # 2/2/2 x4  draw 1
+SLINGER = "Slinger of Rhodes"  # 1/2/1 x4  opponent discards 1
+QUARTERMASTER = "Quartermaster"  # 2/3/1 x4  1 coin per own unit here
+BERSERKER = "Berserker of Ares"  # 3/1/2 x4  enrage this unit; enrage 1 here
+# Beasts
+BOAR = "Wild Boar of Calydon"  # 1/2/3 x4  gain 3 coins
+HOUND = "War Hound"  # 2/2/4 x4  opponent discards 2
+EAGLE = "Great Eagle"  # 2/2/4 x3  draw 2
+SPHINX = "Sphinx of Thebes"  # 2/3/3 x3  reveal 4, keep 2
+# Oracles
+AUGUR = "Temple Augur"  # 2/2/1 x4  gain 1 coin
+PRIESTESS = "Priestess of Ares"  # 3/2/2 x4  enrage 1 of your Soldiers/Oracles here
+HERMES = "Priest of Hermes"  # 3/2/2 x3  take up to 1 coin from the opponent
+SEER = "Seer of Dodona"  # 4/1/2 x4  draw 1
+# Reward cards (Laurel of the Melee is 4-player only)
+SPEAR = "Spear of Ares"
+HORN = "War Horn of Enyo"
+CHARIOT = "Chariot of the Dioskouroi"
+TREASURY = "Treasury of Delphi"  # gain 3 coins, draw 1
+TRIPOD = "Tripod of the Pythia"
+LAUREL = "Laurel of the Melee"
+# Feats
+F_SOLDIER = "Hold the Three Cities"
+F_ORACLE = "Voices in Every Temple"
+F_BEAST = "Beasts at Every Gate"
+F_BREAK = "Break Their Will"
+F_FURY = "Fury of War"
+F_MUSTER = "Muster the Host"
+ALL_FEATS = [F_SOLDIER, F_ORACLE, F_BEAST, F_BREAK, F_FURY, F_MUSTER]
+
+NOT_ALLOWED = "matched no legal option"
+TOP4 = [SEER, EAGLE, BERSERKER, QUARTERMASTER]  # deck top in draw tests
+
+
+def build(**kw: Any) -> Scenario:
+    """A strict Reign position; by default one (unused-by-the-test) reward card per city."""
+    kw.setdefault("stacks", {0: [SPEAR], 1: [CHARIOT], 2: [TRIPOD]})
+    return Scenario.build("reign", strict=True, **kw)
+
+
+def done(sc: Scenario) -> None:
+    """Every scripted choice was used (none waited for a decision that never came)."""
+    assert sc.script_left() == 0
+
+
+# =============================================================================
+# Setup, cards, variants of the card pool
+# =============================================================================
+
+
+@pytest.mark.parametrize(("seed", "game"), [(1, 0), (7, 3), (2024, 11)])
+def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None:
+    """Setup: "Put the 40 coins beside the unit deck." ... "Each player takes a set of 6 feat
+    cards, face up in front of them, 4 unit cards and 4 coins." Reading ``reward_deal``: the
+    10 two-player reward cards are dealt one at a time into stacks of 4, 3 and 3."""
+    sc = Scenario.from_game("reign", seed, game, strict=True)
+    assert [len(sc.stack(c)) for c in range(3)] == [4, 3, 3]
+    tiles = sorted(t for c in range(3) for t in sc.stack(c))
+    assert tiles == sorted([SPEAR, HORN, CHARIOT, TREASURY, TRIPOD] * 2)
+    assert LAUREL not in tiles  # "for the 4-player melee only"
+    assert len(sc.hand(0)) == len(sc.hand(1)) == 4
+    assert sc.coins(0) == sc.coins(1) == 4
+    assert sc.supply == 40 - 8
+    assert sc.deck_size() == 174 - 8
+    assert [f["name"] for f in sc.pool.feats] == ALL_FEATS
+    assert sc.feats(0) == sc.feats(1) == []  # all face up
+    assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
+    assert int(sc.st[L.TURN]) == 0 and not sc.over
+
+
+def test_card_pool_174_units_of_50_kinds() -> None:
+    """Setup: "Shuffle the 174 unit cards" ... "of the 50 unit kinds"."""
+    pool = load_pool("reign")
+    assert len(pool.units) == 50
+    assert sum(u["copies"] for u in pool.units) == 174
+    assert len(pool.tables.card_kind) == 174
+
+
+def test_learning_game_uses_only_24_marked_kinds() -> None:
+    """Setup, Variant (learning game): "of the 50 unit kinds, use only the 24 kinds marked with
+    a circle in the card's lower-left corner." """
+    pool = load_pool("reign", learning=True)
+    assert len(pool.units) == 24 and all(u["learning"] for u in pool.units)
+    assert sum(u["copies"] for u in pool.units) == 89
+    eng = Engine(RunSpec(games=1, mix="reign", variants=("learning",)))
+    assert len(eng.pool.units) == 24 and len(eng.pool.tables.card_kind) == 89
+
+
+def test_learning_variant_refused_without_learning_units() -> None:
+    """Setup, Variant (learning game): the circle marks exist only on A Reign of War units, so
+    ``--variant learning`` on a mix without them is a spec error, not a silent no-op."""
+    with pytest.raises(SpecError, match="learning"):
+        Engine(RunSpec(games=1, mix="aegean", variants=("learning",)))
+
+
+# =============================================================================
+# Surge: Soldiers, Beasts, Oracles
+# =============================================================================
+
+
+def test_soldier_ability_resolves_on_play() -> None:
+    """Cards, Abilities by unit type: "Soldiers are played into your side of a city and their
+    ability resolves at once (mandatory unless the text says "may")." """
+    sc = build(hands={0: [HOPLITE]}, coins=(3, 4))
+    sc.script_play(HOPLITE, city=1)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(1, 0) == [HOPLITE]
+    assert sc.coins(0) == 3 - 1 + 1
+    done(sc)
+
+
+def test_beast_played_into_city_ignores_its_ability() -> None:
+    """2. Surge: "Playing a unit into a city: choose a city, pay the unit's cost (yellow) and put
+    the unit on your side of that city ... a beast's ability is ignored"."""
+    sc = build(hands={0: [BOAR]}, coins=(3, 4))
+    sc.script_play(BOAR, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [BOAR]
+    assert sc.coins(0) == 2  # paid 1, no "gain 3 coins"
+    assert sc.strength(0, 0) == 3
+    done(sc)
+
+
+def test_beast_counts_two_for_capacity() -> None:
+    """2. Surge: "a side of a city never holds more than 5 units: the city capacity. Important:
+    soldiers and oracles count as 1 unit, a beast counts as 2"."""
+    four = [HOPLITE, HOPLITE, SHIELD, SHIELD]
+    sc = build(hands={0: [BOAR]}, cities={0: {0: four}})
+    sc.script_play(BOAR, city=0)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    sc = build(hands={0: [BOAR]}, cities={0: {0: four[:3]}})
+    sc.script_play(BOAR, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [*four[:3], BOAR]
+    done(sc)
+
+
+@pytest.mark.parametrize(
+    ("theirs", "mine", "torn"),
+    [
+        ([BOAR, HOPLITE], [], True),  # the opponent fills 3 unit-slots
+        ([BOAR], [], False),
+        ([BOAR], [HOUND, HOPLITE], True),  # 2 + 3 = 5 in all
+        ([BOAR], [HOUND], False),  # 4 in all
+    ],
+)
+def test_beast_counts_two_for_war_torn(theirs: list[str], mine: list[str], torn: bool) -> None:
+    """5. War: "A city is war-torn if the opponent has 3 or more units on their side of it, or
+    both sides together hold 5 or more units (remember a beast counts as 2)." """
+    sc = build(cities={1: {0: mine, 1: theirs}})
+    assert sc.war_torn(1) is torn
+
+
+def test_war_winner_can_never_keep_a_beast() -> None:
+    """5. War: "discards down to 1 unit in that city; the loser discards down to 2 units (again a
+    beast counts as 2, so the winner can never keep a beast)." """
+    cities = {0: {0: [EAGLE, SHIELD], 1: [HOUND, SLINGER]}}  # 6 vs 5
+    sc = build(cities=cities)
+    sc.script_keep(0, [0])  # the winner keeping its Beast: not offered
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.war()
+    sc = build(cities=cities)
+    sc.script_keep(0, [1])  # the winner keeps the Shield Bearer
+    sc.script_keep(0, [0])  # the loser keeps its Beast (2 slots)
+    sc.war()
+    assert sc.rewards(0) == [(SPEAR, False)]
+    assert sc.city(0, 0) == [SHIELD]  # the only option: the Beast cannot stay
+    assert sc.city(0, 1) == [HOUND]
+    assert sorted(sc.discard_pile()) == sorted([EAGLE, SLINGER])
+    done(sc)
+
+
+def test_beast_paid_and_discarded_resolves_its_ability() -> None:
+    """2. Surge, Discarding a beast: "to use a beast's ability, pay its cost (yellow), resolve the
+    ability, then discard the card." """
+    sc = build(hands={0: [BOAR]}, coins=(1, 4))
+    sc.script_beast(BOAR)
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == 1 - 1 + 3
+    assert sc.discard_pile() == [BOAR]
+    assert all(sc.city(c, 0) == [] for c in range(3))
+    assert sc.hand(0) == []
+    done(sc)
+
+
+def test_beast_discard_needs_its_cost() -> None:
+    """2. Surge, Discarding a beast: "pay its cost (yellow)": unaffordable, it is not offered."""
+    sc = build(hands={0: [HOUND]}, coins=(1, 4))
+    sc.script_beast(HOUND)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+
+
+def test_oracle_ability_waits_for_portent() -> None:
+    """2. Surge: "an oracle's ability waits for the Portent step." 3. Portent: "Resolve the
+    ability of each of your oracles, in each of your cities"."""
+    sc = build(hands={0: [AUGUR]}, coins=(2, 4))
+    sc.script_play(AUGUR, city=2)
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == 0
+    sc.portent()
+    assert sc.coins(0) == 1
+    done(sc)
+
+
+@pytest.mark.parametrize(("first", "coins"), [(AUGUR, 1), (PRIESTESS, 0)])
+def test_portent_order_chosen_by_owner_enraged_oracle_skipped(first: str, coins: int) -> None:
+    """3. Portent: "Resolve the ability of each of your oracles ... in any order." Enrage: an
+    enraged unit "counts as a beast of strength 4 (red 4) with no abilities": an Augur the
+    Priestess enrages first no longer resolves."""
+    sc = build(cities={0: {0: [PRIESTESS, AUGUR]}}, coins=(0, 4))
+    sc.script_portent(first)
+    sc.script_enrage(AUGUR)  # the Priestess enrages the Augur (after it resolved, or before)
+    sc.portent()
+    assert sc.coins(0) == coins
+    assert sc.enraged(0, 0) == [False, True]
+    done(sc)
+
+
+def test_portent_only_the_active_players_oracles() -> None:
+    """3. Portent: "Resolve the ability of each of your oracles" (the active player's)."""
+    sc = build(cities={0: {0: [AUGUR], 1: [AUGUR]}, 1: {1: [AUGUR]}}, coins=(0, 0), supply=10)
+    sc.portent()
+    assert (sc.coins(0), sc.coins(1)) == (1, 0)
+
+
+def test_enraged_oracle_does_not_resolve() -> None:
+    """Other rules, Enrage: an enraged unit "counts as a beast of strength 4 (red 4) with no
+    abilities"."""
+    sc = build(cities={0: {0: [AUGUR]}, 1: {0: [AUGUR]}}, enraged={0: {0: [0]}}, coins=(0, 4))
+    sc.portent()
+    assert sc.coins(0) == 1  # only the Augur in city 1
+
+
+def test_full_turn_portent_and_feat_come_before_war() -> None:
+    """Turn: "2. Surge ... 3. Portent: resolve oracle abilities ... 4. Feat: turn completed feat
+    cards face down. 5. War". The Priestess enrages the Hoplite (1 -> 4) before the War, which
+    turns a loss (5 vs 6) into a win (8 vs 6); the 5 unit-slots of Muster the Host count in the
+    Feat step, before the War destroys them."""
+    mine = [PRIESTESS, HOPLITE, SLINGER, SLINGER]  # 2 + 1 + 1 + 1 = 5
+    theirs = [SHIELD, SHIELD, SEER]  # 2 + 2 + 2 = 6
+    sc = build(cities={0: {0: mine, 1: theirs}}, turn=1, deck_top=TOP4)
+    sc.script_wealth(3)
+    sc.script_pass()
+    sc.script_enrage(HOPLITE)  # 4 + 2 + 1 + 1 = 8 > 6
+    sc.script_keep(0, [0])  # the winner keeps the Priestess
+    sc.script_keep(0, [0, 1])  # the loser keeps the two Shield Bearers
+    sc.script_offer(None)
+    sc.turn()
+    assert F_MUSTER in sc.feats(0)
+    assert sc.rewards(0) == [(SPEAR, False)]
+    assert sc.city(0, 0) == [PRIESTESS] and sc.city(0, 1) == [SHIELD, SHIELD]
+    assert sc.active == 1
+    done(sc)
+
+
+# =============================================================================
+# Feat step
+# =============================================================================
+
+
+def feat_after(**kw: Any) -> list[str]:
+    sc = build(**kw)
+    sc.feat()
+    return sc.feats(0)
+
+
+@pytest.mark.parametrize(
+    ("units", "feat"),
+    [([HOPLITE, SHIELD, SLINGER], F_SOLDIER), ([AUGUR, SEER, HERMES], F_ORACLE)],
+)
+def test_feat_type_in_each_city(units: list[str], feat: str) -> None:
+    """4. Feat: "Check your feat cards; turn face down each one whose condition you now meet."
+    (Have a Soldier / an Oracle in each city.)"""
+    cities = {c: {0: [u]} for c, u in enumerate(units)}
+    assert feat_after(cities=cities) == [feat]
+    cities = {c: {0: [u]} for c, u in enumerate(units[:2])}
+    assert feat_after(cities=cities) == []
+
+
+def test_feat_beasts_in_each_city_enraged_counts_as_beast() -> None:
+    """4. Feat (Have a Beast in each city). Reading ``reign_enraged_type``: an enraged Soldier or
+    Oracle counts as a Beast for feats, and no longer as a Soldier."""
+    cities = {0: {0: [BOAR]}, 1: {0: [EAGLE]}, 2: {0: [HOPLITE]}}
+    assert feat_after(cities=cities) == []
+    assert feat_after(cities=cities, enraged={2: {0: [0]}}) == [F_BEAST]
+    soldiers = {0: {0: [HOPLITE]}, 1: {0: [SHIELD]}, 2: {0: [SLINGER]}}
+    assert feat_after(cities=soldiers, enraged={2: {0: [0]}}) == []
+
+
+def test_feat_three_enraged_units() -> None:
+    """4. Feat (Have 3 enraged units at once)."""
+    cities = {0: {0: [HOPLITE, AUGUR]}, 1: {0: [SHIELD]}}
+    assert feat_after(cities=cities, enraged={0: {0: [0, 1]}, 1: {0: [0]}}) == [F_FURY]
+    assert feat_after(cities=cities, enraged={0: {0: [0, 1]}}) == []
+
+
+@pytest.mark.parametrize(
+    ("units", "met"),
+    [
+        ([HOPLITE, SHIELD, SLINGER, AUGUR, SEER], True),
+        ([HOPLITE, SHIELD, SLINGER, BOAR], True),  # a Beast fills 2 unit-slots
+        ([HOPLITE, SHIELD, SLINGER, AUGUR], False),
+    ],
+)
+def test_feat_five_unit_slots_in_one_city(units: list[str], met: bool) -> None:
+    """4. Feat (Have 5 units on your side of one city); "a beast counts as 2"."""
+    assert feat_after(cities={1: {0: units}}) == ([F_MUSTER] if met else [])
+    spread = {0: {0: units[:2]}, 1: {0: units[2:]}}
+    assert F_MUSTER not in feat_after(cities=spread)
+
+
+@pytest.mark.parametrize(("opp_hand", "met"), [(4, True), (2, False)])
+def test_feat_opponent_discards_three_in_one_turn(opp_hand: int, met: bool) -> None:
+    """4. Feat (Make your opponent discard 3 cards in one turn): a Slinger (1) and an unleashed
+    War Hound (2); an opponent with only 2 cards discards only 2. The count is per turn."""
+    opp = [HOPLITE, SHIELD, SEER, AUGUR][:opp_hand]
+    sc = build(hands={0: [SLINGER, HOUND], 1: opp}, coins=(3, 4))
+    sc.script_play(SLINGER, city=0)
+    sc.script("discard", card=opp[0])
+    sc.script_beast(HOUND)
+    for name in opp[1:3]:
+        sc.script("discard", card=name)
+    sc.script_pass()
+    sc.surge()
+    assert sc.hand(1) == opp[3:]
+    sc.feat()
+    assert sc.feats(0) == ([F_BREAK] if met else [])
+    sc.end_turn()
+    assert int(sc.st[L.OPP_DISCARDED]) == 0
+    done(sc)
+
+
+def test_feat_stays_done_and_only_the_active_players() -> None:
+    """Cards, Feat cards: "When a player meets the condition on one, they turn it face down; each
+    face-down feat card scores 2 VP at game end." 4. Feat: "Check your feat cards" (the active
+    player's only)."""
+    units = [HOPLITE, SHIELD, SLINGER, AUGUR, SEER]
+    sc = build(cities={0: {0: units, 1: units}})
+    sc.feat()
+    assert sc.feats(0) == [F_MUSTER] and sc.feats(1) == []
+    for _ in range(5):
+        destroy_unit(sc.st, 0, 0, 0)
+    sc.feat()
+    assert sc.feats(0) == [F_MUSTER]
+
+
+def test_completed_feats_score_two_each() -> None:
+    """Scoring: "2 VP for each face-down (completed) feat card in front of you; 2 VP for each
+    reward card in your hand; 1 VP for each face-down (used) reward card in front of you"."""
+    sc = build(
+        feats={0: [F_SOLDIER, F_FURY], 1: [F_BREAK]},
+        rewards={0: [(HORN, False)], 1: [(TREASURY, True), (HORN, True)]},
+    )
+    res = sc.result()
+    assert (res["score_p0"], res["score_p1"]) == (2 * 2 + 2, 2 + 1 + 1)
+    assert res["winner"] == 0
+
+
+# =============================================================================
+# War
+# =============================================================================
+
+
+def test_war_winner_takes_top_reward_card() -> None:
+    """5. War: "The higher total takes the top card of that city's reward stack into their hand,
+    then discards down to 1 unit in that city; the loser discards down to 2 units"."""
+    cities = {1: {0: [SHIELD, SHIELD], 1: [HOPLITE, SLINGER, AUGUR]}}
+    sc = build(cities=cities, stacks={1: [TRIPOD, HORN]})
+    sc.script_keep(1, [1])
+    sc.script_keep(1, [0, 2])
+    sc.war()
+    assert sc.rewards(0) == [(HORN, False)] and sc.stack(1) == [TRIPOD]
+    assert sc.city(1, 0) == [SHIELD] and sc.city(1, 1) == [HOPLITE, AUGUR]
+    done(sc)
+
+
+@pytest.mark.parametrize("rich", [0, 1])
+def test_war_tie_goes_to_more_soldiers(rich: int) -> None:
+    """5. War: "On a tie the player with more soldiers in that city wins"."""
+    soldiers = [SHIELD, HOPLITE, SLINGER]  # 4 strength, 3 Soldiers
+    mixed = [HERMES, AUGUR, HOPLITE]  # 4 strength, 1 Soldier
+    sc = build(cities={0: {rich: soldiers, 1 - rich: mixed}})
+    assert sc.strength(0, 0) == sc.strength(0, 1) == 4
+    sc.script_keep(0, [0])
+    sc.script_keep(0, [0, 1])
+    sc.war()
+    assert sc.rewards(rich) == [(SPEAR, False)] and sc.rewards(1 - rich) == []
+    assert sc.city(0, rich) == [SHIELD]
+    done(sc)
+
+
+def test_war_tie_enraged_soldiers_are_not_soldiers() -> None:
+    """5. War: "the player with more soldiers"; Enrage: an enraged unit "counts as a beast".
+    Reading ``reign_enraged_type``: enraged Soldiers do not count in the tie-break."""
+    mine = [HOPLITE, HOPLITE, HOPLITE]  # 4 + 1 + 1 = 6, 2 Soldiers once one is enraged
+    theirs = [SHIELD, SHIELD, SHIELD]  # 6, 3 Soldiers
+    sc = build(cities={0: {0: mine, 1: theirs}}, enraged={0: {0: [0]}})
+    assert sc.strength(0, 0) == sc.strength(0, 1) == 6
+    sc.script_keep(0, [0])  # the winner keeps a Shield Bearer
+    sc.script_keep(0, [1, 2])  # the loser (active) keeps its two plain Hoplites
+    sc.war()
+    assert sc.rewards(1) == [(SPEAR, False)] and sc.rewards(0) == []
+    assert sc.city(0, 0) == [HOPLITE, HOPLITE] and sc.enraged(0, 0) == [False, False]
+    done(sc)
+
+
+def test_war_full_tie_both_keep_two_no_reward() -> None:
+    """5. War: "if still tied, both discard down to 2 units and no one takes a reward card."
+    A Beast counts 2, so keeping it keeps nothing else."""
+    mine = [BOAR, HOPLITE]  # 3 + 1 = 4, 1 Soldier
+    theirs = [SHIELD, AUGUR, AUGUR]  # 2 + 1 + 1 = 4, 1 Soldier
+    sc = build(cities={0: {0: mine, 1: theirs}})
+    sc.script_keep(0, [0])  # the active player keeps the Beast alone
+    sc.script_keep(0, [1, 2])
+    sc.war()
+    assert sc.rewards(0) == sc.rewards(1) == [] and sc.stack(0) == [SPEAR]
+    assert sc.city(0, 0) == [BOAR] and sc.city(0, 1) == [AUGUR, AUGUR]
+    done(sc)
+
+
+def test_war_city_without_rewards_never_war_torn() -> None:
+    """5. War: "Units may still be played into a city with no reward cards left, but such a city
+    is never war-torn." """
+    sc = build(cities={2: {1: [BOAR, EAGLE]}}, stacks={0: [SPEAR], 1: [], 2: []})
+    assert not sc.war_torn(2)
+
+
+# =============================================================================
+# Reward cards
+# =============================================================================
+
+
+def test_reward_card_used_once_per_surge() -> None:
+    """2. Surge, Using a reward card: "the active player may use 1 reward card won on an earlier
+    turn, resolving its ability and laying it face down"; Complex rules: "The active player may
+    play only 1 reward card per turn." """
+    sc = build(rewards={0: [(TREASURY, False), (TREASURY, False)]}, deck_top=TOP4, coins=(0, 4))
+    sc.script_use_reward(TREASURY)
+    sc.script("surge", a=2)  # a second reward card: not offered
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    assert sc.rewards(0) == [(TREASURY, True), (TREASURY, False)]
+    assert sc.coins(0) == 3 and sc.hand(0) == [SEER]
+
+
+def test_reward_cards_score_two_unused_one_used() -> None:
+    """Cards, Reward cards: "At game end each reward card in hand scores 2 VP ... a face-down
+    reward card scores only 1 VP." """
+    sc = build(rewards={0: [(TREASURY, False), (HORN, True)]})
+    res = sc.result()
+    assert res["score_p0"] == 3
+    assert (res["rewards_unused_p0"], res["rewards_used_p0"]) == (1, 1)
+
+
+# =============================================================================
+# Supply step
+# =============================================================================
+
+
+@pytest.mark.parametrize("cards", [0, 1, 3])
+def test_supply_offering_split_freely(cards: int) -> None:
+    """6. Supply: "The active player may discard 1 (at most 1) unit card and take any mix of
+    unit cards and coins totalling its offering value (blue)." """
+    sc = build(hands={0: [QUARTERMASTER, HOPLITE]}, deck_top=TOP4, coins=(0, 4))
+    sc.script_offer(QUARTERMASTER, cards=cards)
+    sc.offering()
+    assert sc.discard_pile() == [QUARTERMASTER]
+    assert sc.hand(0) == [HOPLITE, *TOP4[:cards]]
+    assert sc.coins(0) == 3 - cards
+    done(sc)
+
+
+def test_supply_no_hand_or_coin_limit() -> None:
+    """6. Supply: "(Unlike the later sets, this rulebook states no hand limit and no coin limit
+    at the end of the turn.)" """
+    hand = [HOPLITE] * 5 + [SHIELD] * 4 + [SLINGER] * 3
+    sc = build(hands={0: hand}, coins=(25, 4))
+    sc.script_offer(None)
+    sc.offering()
+    assert len(sc.hand(0)) == 12 and sc.coins(0) == 25
+    done(sc)
+
+
+@pytest.mark.parametrize("active", [0, 1])
+def test_supply_turns_back_only_the_active_players_enraged(active: int) -> None:
+    """Other rules, Enrage: "All of the active player's enraged units are flipped back during
+    that player's Supply step." """
+    cities = {0: {0: [HOPLITE, AUGUR], 1: [SHIELD]}, 2: {0: [SLINGER], 1: [SEER, HERMES]}}
+    enraged = {0: {0: [0, 1], 1: [0]}, 2: {0: [0], 1: [1]}}
+    sc = build(cities=cities, enraged=enraged, active=active)
+    sc.offering()  # no hand: no offering to choose
+    assert sc.enraged(0, active) == [False] * len(cities[0][active])
+    assert sc.enraged(2, active) == [False] * len(cities[2][active])
+    other = 1 - active
+    assert sc.enraged(0, other) == [True] * len(cities[0][other])
+    assert sc.enraged(2, other) == [i in enraged[2][other] for i in range(len(cities[2][other]))]
+
+
+# =============================================================================
+# Enrage
+# =============================================================================
+
+
+def test_enrage_only_soldiers_and_oracles() -> None:
+    """Other rules, Enrage: "Only soldiers and oracles can be enraged." """
+    sc = build(hands={0: [SPEARMAN]}, cities={0: {0: [BOAR]}})
+    sc.script_play(SPEARMAN, city=0)
+    sc.script_enrage(BOAR)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    # The Spearman itself is its only option: no choice to script.
+    sc = build(hands={0: [SPEARMAN]}, cities={0: {0: [BOAR]}})
+    sc.script_play(SPEARMAN, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.enraged(0, 0) == [False, True]
+    done(sc)
+
+
+def test_enraged_unit_is_strength_four_counting_two() -> None:
+    """Other rules, Enrage: "An enraged unit is flipped over: it counts as a beast of strength 4
+    (red 4) with no abilities." """
+    sc = build(cities={0: {0: [AUGUR, HOPLITE], 1: [HOPLITE]}}, enraged={0: {0: [0]}})
+    assert sc.strength(0, 0) == 4 + 1
+    assert sc.war_torn(0) is False  # the opponent fills 1 slot; 2 + 1 + 1 = 4 in all
+    sc2 = build(cities={0: {0: [AUGUR, HOPLITE], 1: [HOPLITE]}}, enraged={0: {0: [0, 1]}})
+    assert sc2.war_torn(0)  # 2 + 2 + 1 = 5
+
+
+def test_enraged_unit_counts_two_for_capacity() -> None:
+    """Other rules, Enrage: an enraged unit "counts as a beast"; 2. Surge: "a beast counts as 2":
+    an enraged Hoplite and two Shield Bearers fill 4 slots, leaving no room for a Beast."""
+    cities = {0: {0: [HOPLITE, SHIELD, SHIELD]}}
+    sc = build(hands={0: [BOAR]}, cities=cities, enraged={0: {0: [0]}})
+    sc.script_play(BOAR, city=0)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    sc = build(hands={0: [BOAR]}, cities=cities)
+    sc.script_play(BOAR, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [*cities[0][0], BOAR]
+    done(sc)
+
+
+def test_enrage_not_over_capacity() -> None:
+    """Other rules, Enrage: "A unit whose enraging would put its side of the city over capacity
+    (a beast counts as 2) is not enraged." The Berserker fills the fifth slot: neither its own
+    nor its second enrage can happen."""
+    sc = build(hands={0: [BERSERKER]}, cities={0: {0: [HOPLITE, SHIELD, SLINGER, AUGUR]}})
+    sc.script_play(BERSERKER, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.enraged(0, 0) == [False] * 5
+    done(sc)
+
+
+def test_enrage_fills_capacity_exactly() -> None:
+    """Other rules, Enrage: "over capacity" only: with 4 slots filled one unit may be enraged
+    (4 - 1 + 2 = 5), the Berserker itself; then the side is full."""
+    sc = build(hands={0: [BERSERKER]}, cities={0: {0: [HOPLITE, SHIELD, SLINGER]}})
+    sc.script_play(BERSERKER, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.enraged(0, 0) == [False, False, False, True]
+    done(sc)
+
+
+# =============================================================================
+# Revealing
+# =============================================================================
+
+
+@pytest.mark.parametrize("keep", [0, 1, 2])
+def test_reveal_keep_up_to_m_discard_the_rest(keep: int) -> None:
+    """Other rules: "A card revealed from the deck that is not added to a hand or placed beside a
+    city is discarded." Sphinx of Thebes: reveal 4, keep 2."""
+    sc = build(hands={0: [SPHINX]}, deck_top=TOP4, coins=(2, 4))
+    sc.script_beast(SPHINX)
+    kept = [TOP4[3], TOP4[1]][:keep]
+    for name in kept:
+        sc.script("keep_revealed", card=name)
+    if keep < 2:
+        sc.script("keep_revealed", a=-1)
+    sc.script_pass()
+    sc.surge()
+    assert sc.hand(0) == kept
+    rest = [n for n in TOP4 if n not in kept]
+    assert sorted(sc.discard_pile()) == sorted([*rest, SPHINX])
+    assert sc.deck_size() == 174 - 1 - 4
+    done(sc)
+
+
+# =============================================================================
+# Wealth: extra wealth actions variant
+# =============================================================================
+
+
+@pytest.mark.parametrize(
+    ("hand", "coins", "actions"),
+    [([HOPLITE], 2, 3), ([], 2, 4), ([HOPLITE], 0, 4), ([], 0, 5)],
+)
+def test_extra_wealth_actions_variant(hand: list[str], coins: int, actions: int) -> None:
+    """1. Wealth, Variant: "a player with no cards in hand, or no coins, gets 1 extra wealth
+    action; with neither, 2 extra." All on coins: 1 more coin."""
+    sc = build(hands={0: hand}, coins=(coins, 4), turn=1, rules={"RU_EXTRA_WEALTH": 1})
+    sc.script_wealth(0)
+    sc.wealth()
+    assert sc.coins(0) == coins + actions + 1
+    done(sc)
+
+
+def test_wealth_first_turn_two_actions_with_bonus() -> None:
+    """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
+    both are the same." """
+    sc = build(coins=(4, 4), turn=0)
+    sc.script_wealth(2)
+    sc.wealth()
+    assert len(sc.hand(0)) == 3 and sc.coins(0) == 4
+    done(sc)
+
+
+def test_wealth_without_variant_no_extra_actions() -> None:
+    """1. Wealth: "The active player has 3 wealth actions" (the extra actions are a variant)."""
+    sc = build(coins=(0, 4), turn=1)
+    sc.script_wealth(0)
+    sc.wealth()
+    assert sc.coins(0) == 4
+    done(sc)
+
+
+# =============================================================================
+# Game end and scoring
+# =============================================================================
+
+
+@pytest.mark.parametrize(("stacks", "over"), [((0, 0, 1), True), ((0, 1, 1), False)])
+def test_game_ends_when_two_cities_are_empty(stacks: tuple[int, ...], over: bool) -> None:
+    """Turn: "Players alternate turns until two cities' reward stacks are empty"."""
+    names = [[SPEAR], [HORN], [TRIPOD]]
+    sc = build(stacks={c: names[c][:k] for c, k in enumerate(stacks)})
+    sc.end_turn()
+    assert sc.over is over
+    if over:
+        assert sc.result()["end_reason"] == "two_cities_empty"
+
+
+@pytest.mark.parametrize(("seat", "n", "over"), [(0, 5, True), (1, 5, True), (1, 4, False)])
+def test_game_ends_with_five_completed_feats(seat: int, n: int, over: bool) -> None:
+    """Game end: "when, at the end of the active player's turn, the opponent has 5 face-down
+    feat cards." Reading ``reign_feat_end``: either player holding 5 completed feats at the end
+    of a turn ends the game."""
+    sc = build(feats={seat: ALL_FEATS[:n]})
+    sc.end_turn()
+    assert sc.over is over
+    if over:
+        res = sc.result()
+        assert res["end_reason"] == "feats_completed"
+        assert res[f"score_p{seat}"] == 2 * n
+
+
+SCORE_TIES = [
+    # 4 VP each: 2 used against none, none against 2, then 2 against 2 (shared)
+    ([(HORN, True), (TREASURY, True), (SPEAR, False)], [(CHARIOT, False), (TRIPOD, False)], 0),
+    ([(SPEAR, False), (HORN, False)], [(CHARIOT, True), (TRIPOD, False), (TRIPOD, True)], 1),
+    (
+        [(SPEAR, False), (HORN, True), (TREASURY, True)],
+        [(CHARIOT, True), (TREASURY, True), (TRIPOD, False)],
+        -1,
+    ),
+]
+
+
+@pytest.mark.parametrize(("won0", "won1", "winner"), SCORE_TIES)
+def test_score_tie_more_used_reward_cards_then_shared(
+    won0: list[tuple[str, bool]], won1: list[tuple[str, bool]], winner: int
+) -> None:
+    """Scoring: "On a tie, the player with more face-down (used) reward cards wins." With no
+    further tie-break the victory is shared."""
+    sc = build(rewards={0: won0, 1: won1}, stacks={})
+    res = sc.result()
+    assert res["score_p0"] == res["score_p1"] == 4
+    assert res["winner"] == winner
+
+
+# =============================================================================
+# Emissary of War variant
+# =============================================================================
+
+
+@pytest.mark.parametrize("oldest", [0, 1])
+def test_emissary_tie_goes_to_oldest_without_strength_tiebreak(oldest: int) -> None:
+    """Variants, Emissary of War: "The owner of the higher total is the first player; on a tie the
+    older player goes first. The first player discards their emissary; the second player takes
+    theirs back into hand. (Unlike the later sets, no strength tie-break is stated.)" """
+    # Shield Bearer 2 + 2 + 2 = 6 (Strength 2); Wild Boar 1 + 2 + 3 = 6 (Strength 3).
+    sc = build(hands={0: [SHIELD], 1: [BOAR]})
+    assert sc.emissary(oldest=oldest) == oldest
+    assert sc.discard_pile() == [[SHIELD, BOAR][oldest]]
+    assert sc.hand(1 - oldest) == [[SHIELD, BOAR][1 - oldest]]
+
+
+def test_emissary_higher_total_goes_first() -> None:
+    """Variants, Emissary of War: "add each one's three values (yellow, blue, red). The owner of
+    the higher total is the first player"."""
+    sc = build(hands={0: [HOPLITE, SEER], 1: [HOUND]})  # 1 + 2 + 1 = 4 vs 2 + 2 + 4 = 8
+    sc.script("emissary", card=HOPLITE)
+    assert sc.emissary(oldest=0) == 1
+    assert sc.discard_pile() == [HOUND] and sorted(sc.hand(0)) == sorted([HOPLITE, SEER])
+    done(sc)
