@@ -9,6 +9,8 @@ Ongoing ops (strength, cost) are never executed here; ``board`` reads them.
 
 from __future__ import annotations
 
+from numba import njit
+
 from sim import vocab as V
 from sim.kernel import board as B
 from sim.kernel import layout as L
@@ -18,6 +20,21 @@ from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
 from strategies.policy import choose
+
+
+@njit(cache=True, inline="always")
+def in_target(c, tg, cc):
+    """Whether city ``cc`` is among an op's target cities, for a source in city ``c``.
+
+    Without a source city (a reward tile, an offering) every city is a target.
+    """
+    if c < 0:
+        return True
+    if tg == V.TG_SAME_CITY:
+        return cc == c
+    if tg == V.TG_OTHER_CITY:
+        return cc != c
+    return True
 
 
 @kernel
@@ -41,9 +58,7 @@ def _enemy_targets(st, tab, fp, p, c, tg, limit):
     q = 1 - p
     n = 0
     for cc in range(L.N_CITIES):
-        if c >= 0 and tg == V.TG_SAME_CITY and cc != c:
-            continue
-        if c >= 0 and tg == V.TG_OTHER_CITY and cc == c:
+        if not in_target(c, tg, cc):
             continue
         for i in range(B.n_units(st, cc, q)):
             card = B.slot_card(st, cc, q, i)
@@ -102,9 +117,7 @@ def _move(st, tab, fp, p, c, o):
         put_opt(st, 0, -1, 0, 0, 0)
         n = 1
         for f in range(L.N_CITIES):
-            if c >= 0 and tg == V.TG_SAME_CITY and f != c:
-                continue
-            if c >= 0 and tg == V.TG_OTHER_CITY and f == c:
+            if not in_target(c, tg, f):
                 continue
             for i in range(B.n_units(st, f, p)):
                 card = B.slot_card(st, f, p, i)
@@ -215,9 +228,7 @@ def _enrage(st, tab, fp, p, c, o, src):
     for _ in range(op_col(tab, o, L.OP_N)):
         n = 0
         for cc in range(L.N_CITIES):
-            if c >= 0 and tg == V.TG_SAME_CITY and cc != c:
-                continue
-            if c >= 0 and tg == V.TG_OTHER_CITY and cc == c:
+            if not in_target(c, tg, cc):
                 continue
             for i in range(B.n_units(st, cc, p)):
                 card = B.slot_card(st, cc, p, i)
