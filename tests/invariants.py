@@ -13,7 +13,7 @@ import numpy as np
 
 from sim import vocab as V
 from sim.kernel import layout as L
-from sim.kernel.board import is_war_torn, side_weight
+from sim.kernel.board import is_war_torn, side_weight, weight
 from sim.scenario import Scenario
 
 
@@ -134,6 +134,47 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
             assert st[L.WARTORN + c] == 0, f"empty city {c} has its war-torn token flipped"
 
     check_gods_and_structures(st, tab)
+    check_enraged_and_feats(st, tab)
+
+
+def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:
+    """A Reign of War: enraged units and feat cards (trivially true without Reign).
+
+    Reign, Enrage: "Only soldiers and oracles can be enraged. An enraged unit is
+    flipped over: it counts as a beast ... A unit whose enraging would put its
+    side of the city over capacity (a beast counts as 2) is not enraged."
+    """
+    rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
+    cap = rule(L.RU_CAPACITY)
+    for c in range(L.N_CITIES):
+        for p in range(2):
+            s = 2 * c + p
+            n = int(st[L.SIDE_N + s])
+            flags = st[L.ENRAGED + s * L.N_SLOTS : L.ENRAGED + (s + 1) * L.N_SLOTS]
+            assert set(flags.tolist()) <= {0, 1}, f"city {c} seat {p}: enraged flags {flags}"
+            assert not flags[n:].any(), f"city {c} seat {p}: enraged flag on an empty slot {flags}"
+            w = 0
+            for i in range(n):
+                card = int(st[L.SLOT + s * L.N_SLOTS + i])
+                kind = int(tab[tab[L.TB_CARD_KIND] + card])
+                typ = int(tab[tab[L.TB_KIND] + kind * L.K_COLS + L.K_TYPE])
+                if flags[i]:
+                    assert typ in (V.T_SOLDIER, V.T_ORACLE), (
+                        f"city {c} seat {p}: card {card} of type {typ} is enraged"
+                    )
+                # an enraged unit is a Beast: 2 unit-slots (side_weight counts it so too)
+                w += 2 if flags[i] else int(weight(tab, card))
+            assert w == side_weight(st, tab, c, p), f"city {c} seat {p}: side_weight != {w}"
+            assert w <= cap, f"city {c} seat {p}: {w} unit-slots (enraged count 2) > capacity {cap}"
+    for p in range(2):
+        assert st[L.ENRAGED_N + p] >= 0, f"seat {p}: enraged count {st[L.ENRAGED_N + p]}"
+    assert st[L.OPP_DISCARDED] >= 0, f"opponent discarded {st[L.OPP_DISCARDED]}"
+    n_feats = int(tab[L.TB_N_FEATS])
+    feats = st[L.FEAT_DONE : L.FEAT_DONE + 2 * L.MAX_FEATS].reshape(2, L.MAX_FEATS)
+    assert set(feats.ravel().tolist()) <= {0, 1}, f"feat flags {feats}"
+    assert not feats[:, n_feats:].any(), f"feat flags beyond the {n_feats} feat rows: {feats}"
+    if not rule(L.RU_FEAT_STEP):
+        assert not feats.any(), f"feats completed without a Feat step: {feats}"
 
 
 def check_gods_and_structures(st: np.ndarray, tab: np.ndarray) -> None:

@@ -26,6 +26,10 @@ SPECS = {
     "dunes+aegean-emissary": RunSpec(
         games=1000, seed=14, mix="dunes+aegean", variants=("emissary",), turn_cap=40
     ),
+    # A Reign of War, learning game: Portent and Feat steps, enraged units, feats.
+    "reign-learning-greedy-random": RunSpec(
+        games=1000, seed=15, mix="reign", p0="greedy", p1="random", variants=("learning",)
+    ),
 }
 
 

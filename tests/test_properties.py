@@ -38,6 +38,9 @@ FIRST_MODES["random"] = L.FIRST_RANDOM
 # The base set first: Dunes-based mixes have gods, Favor and structures; an
 # Aegean-based mix keeps the Aegean rules and adds the Dunes units and tiles.
 MIXES = ("aegean", "dunes", "dunes+aegean", "aegean+dunes")
+# A Reign of War as the base: Portent and Feat steps, enraged units, feats, its tie-break.
+REIGN_MIXES = ("reign", "reign+aegean")
+STEP_MIXES = MIXES + REIGN_MIXES
 
 seeds = hs.integers(0, 2**63 - 1)
 games = hs.integers(0, 10**9)
@@ -86,19 +89,33 @@ def expected_winner(res: dict[str, int], tiebreaks: list[str], st: np.ndarray) -
 def possible_end_reasons(sc: Scenario) -> set[str]:
     """The endings a game of this mix can have: its sets' end conditions and the turn cap.
 
-    "All structures built" needs structures, which only a Dunes base deals.
+    "All structures built" needs structures, which only a Dunes base deals;
+    "feats completed" needs the Feat step (Reign in the mix).
     """
     ends = set(sc.pool.rules["end_conditions"]) | {"turn_cap"}
     if not sc.rule("RU_STRUCTS"):
         ends.discard("all_structures_built")
+    if not sc.rule("RU_FEAT_STEP"):
+        ends.discard("feats_completed")
     return ends
+
+
+def turn_steps(sc: Scenario) -> tuple:
+    """The steps of a turn in order, as ``play_turn`` runs them (Reign adds Portent, Feat)."""
+    steps = [sc.wealth, sc.surge]
+    if sc.rule("RU_PORTENT"):
+        steps.append(sc.portent)
+    if sc.rule("RU_FEAT_STEP"):
+        steps.append(sc.feat)
+    return (*steps, sc.war, sc.offering, sc.end_turn)
 
 
 def end_conditions_met(sc: Scenario, ender: int) -> list[str]:
     """The mix's end conditions that hold at the end of seat ``ender``'s turn.
 
     Aegean: every city empty; Dunes: "2 or more cities have no remaining reward
-    tiles or ... the active player has built all of their structures".
+    tiles or ... the active player has built all of their structures"; Reign:
+    "when ... the opponent has 5 face-down feat cards" (read as either player).
     """
     st = sc.st
     ends = sc.pool.rules["end_conditions"]
@@ -112,6 +129,9 @@ def end_conditions_met(sc: Scenario, ender: int) -> list[str]:
     built = sum(done for _, _, done in sc.structures(ender))
     if "all_structures_built" in ends and n > 0 and built >= n:
         met.append("all_structures_built")
+    to_end = sc.rule("RU_FEATS_TO_END")
+    if "feats_completed" in ends and any(len(sc.feats(p)) >= to_end for p in range(2)):
+        met.append("feats_completed")
     return met
 
 
@@ -122,7 +142,14 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
         unused, used = res[f"rewards_unused_p{p}"], res[f"rewards_used_p{p}"]
         vp, tre = res[f"vp_tokens_p{p}"], res[f"treasured_p{p}"]
         svp = res[f"structures_vp_p{p}"]
-        assert res[f"score_p{p}"] == 2 * unused + used + 2 * vp + tre + svp, res
+        # Reign, Scoring: "2 VP for each face-down (completed) feat card" (sc.out: just scored)
+        feats = int(sc.out[L.O_FEATS + p])
+        assert feats == len(sc.feats(p)), (feats, sc.feats(p))
+        mask = sum(1 << sc._feat(name) for name in sc.feats(p))
+        assert sc.out[L.O_FEAT_MASK + p] == mask
+        assert sc.out[L.O_ENRAGED + p] == st[L.ENRAGED_N + p]
+        score = 2 * unused + used + 2 * vp + tre + svp + 2 * feats
+        assert res[f"score_p{p}"] == score, (res, feats)
         assert unused + used == st[L.REW_N + p]
         assert used == sum(sc.rewards(p)[r][1] for r in range(len(sc.rewards(p))))
         assert vp == st[L.VP + p]
@@ -139,6 +166,12 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
         assert svp == sum(vps[name] for name in built), res
     tiebreaks = sc.pool.rules["tiebreaks"]
     assert res["winner"] == expected_winner(res, tiebreaks, st), (res, tiebreaks)
+    if sc.pool.sets[0].name == "reign":
+        # Reign: "On a tie, the player with more face-down (used) reward cards wins."
+        assert tiebreaks == ["used_rewards"], tiebreaks
+        figures = [(res[f"score_p{p}"], res[f"rewards_used_p{p}"]) for p in range(2)]
+        want = -1 if figures[0] == figures[1] else int(figures[1] > figures[0])
+        assert res["winner"] == want, (res, figures)
     assert res["end_reason"] in possible_end_reasons(sc), res
     met = end_conditions_met(sc, 1 - sc.active)  # end_turn has handed the turn over
     if res["end_reason"] == "turn_cap":
@@ -159,7 +192,7 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
     first=firsts,
     turn_cap=turn_caps,
 )
-@pytest.mark.parametrize("mix", MIXES)
+@pytest.mark.parametrize("mix", STEP_MIXES)
 def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     sc = Scenario.from_game(
         mix, seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
@@ -168,7 +201,7 @@ def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, f
     assert sc.st[L.ACTIVE] == sc.st[L.FIRST]
     if sc.rule("RU_GODS"):  # Dunes, Set Up: "the second player's god will always begin Favored"
         assert sc.st[L.FAVOR] == sc.st[L.GOD + 1 - sc.st[L.FIRST]]
-    steps = (sc.wealth, sc.surge, sc.war, sc.offering, sc.end_turn)
+    steps = turn_steps(sc)
     turns = 0
     while not sc.over:
         assert turns < turn_cap, "the game ran past its turn cap"
@@ -194,15 +227,15 @@ def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, f
     first=firsts,
     turn_cap=turn_caps,
 )
-@pytest.mark.parametrize("mix", MIXES)
+@pytest.mark.parametrize("mix", STEP_MIXES)
 def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
-    """``play_turn`` is exactly the four steps and ``end_turn`` in order."""
+    """``play_turn`` is exactly the steps (Reign: six) and ``end_turn`` in order."""
     kw = dict(bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap)
     a = Scenario.from_game(mix, seed, game, **kw)
     b = Scenario.from_game(mix, seed, game, **kw)
     while not a.over:
         a.turn()
-        for step in (b.wealth, b.surge, b.war, b.offering, b.end_turn):
+        for step in turn_steps(b):
             step()
         np.testing.assert_array_equal(a.st, b.st)
     assert b.over
@@ -220,7 +253,7 @@ def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, f
     turn_cap=turn_caps,
     data=hs.data(),
 )
-@pytest.mark.parametrize("mix", MIXES)
+@pytest.mark.parametrize("mix", STEP_MIXES)
 def test_batch_equals_replay(
     mix, seed, start, n, n_blocks, bot_pair, emissary, first, turn_cap, data
 ):
@@ -257,11 +290,138 @@ def test_batch_equals_replay(
             assert row[L.O_STRUCT_N + p] == res[f"structures_built_p{p}"]
             assert row[L.O_STRUCT_VP + p] == res[f"structures_vp_p{p}"]
             assert row[L.O_GOD + p] == sc.st[L.GOD + p]
+            assert row[L.O_FEATS + p] == sc.out[L.O_FEATS + p]
+            assert row[L.O_FEAT_MASK + p] == sc.out[L.O_FEAT_MASK + p]
+            assert row[L.O_ENRAGED + p] == sc.st[L.ENRAGED_N + p]
         np.testing.assert_array_equal(masks[i], sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS])
         check_result(sc, res, turn_cap)
 
 
-@pytest.mark.parametrize("mix", MIXES)
+# --- A Reign of War: the reward area and enraged units, step by step ----------------
+
+REIGN_VARIANTS = ("none", "learning", "extra-wealth")
+
+
+def variant_scenario(
+    mix: str, variant: str, seed: int, game: int, *, bots, first: str, turn_cap: int
+) -> Scenario:
+    """Game ``game`` of run ``seed`` with a Reign variant: the learning pool or extra wealth."""
+    rules = {"RU_EXTRA_WEALTH": 1} if variant == "extra-wealth" else None
+    sc = Scenario(mix, bots=bots, first=first, turn_cap=turn_cap, rules=rules)
+    if variant == "learning":  # the learning game's units only (Engine: --variant learning)
+        sc.pool = load_pool(mix, learning=True)
+        sc.tables = with_run_rules(sc.pool.tables, turn_cap, False, FIRST_MODES[first])
+        sc.tab = flatten(sc.tables)
+        _, sc.fp = strategy_arrays(*bots, sc.tab)
+    sc.setup(seed, game)
+    return sc
+
+
+def reward_area(st: np.ndarray, p: int) -> tuple[list[int], list[int]]:
+    """Seat ``p``'s won reward tiles (tile ids, in order won) and their used flags."""
+    base, n = p * L.MAX_REWARDS, int(st[L.REW_N + p])
+    won = st[L.REW + base : L.REW + base + n].tolist()
+    return won, st[L.REW_USED + base : L.REW_USED + base + n].tolist()
+
+
+def check_reward_areas(
+    before: np.ndarray, after: np.ndarray, step: str, limit: int, seen: Counter
+) -> None:
+    """Nothing leaves a reward area; a used flag goes 0 -> 1 only in its owner's Surge.
+
+    Reign: "during the Surge step the active player may use 1 reward card ...
+    laying it face down in front of them"; "No player can make another reveal or
+    discard a reward card." Tiles are won only in the War step (by either seat).
+    """
+    active = int(before[L.ACTIVE])
+    for p in range(2):
+        won0, used0 = reward_area(before, p)
+        won1, used1 = reward_area(after, p)
+        assert won1[: len(won0)] == won0, f"{step}: seat {p}'s rewards {won0} -> {won1}"
+        if len(won1) > len(won0):
+            assert step == "war", f"seat {p} won tiles {won1[len(won0) :]} in the {step} step"
+            assert not any(used1[len(won0) :]), f"seat {p} won a tile already used: {used1}"
+            seen["won"] += len(won1) - len(won0)
+        flips = [r for r, (a, b) in enumerate(zip(used0, used1, strict=False)) if a != b]
+        for r in flips:
+            assert (used0[r], used1[r]) == (0, 1), f"{step}: seat {p} tile {r} {used0} -> {used1}"
+        if flips:
+            assert step == "surge" and p == active, f"seat {p}'s tiles {flips} used in {step}"
+            assert len(flips) <= limit, f"seat {p} used {len(flips)} tiles in one Surge"
+            seen["used"] += len(flips)
+            seen[f"used by active seat {p}"] += 1
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
+@pytest.mark.parametrize("mix", STEP_MIXES)
+def test_reward_cards_leave_only_by_owners_play(mix, seed, game, bot_pair, first, turn_cap):
+    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
+    seen: Counter = Counter()
+    per_surge = sc.rule("RU_REWARDS_PER_SURGE")
+    while not sc.over:
+        for step in turn_steps(sc):
+            before = sc.st.copy()
+            step()
+            check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
+    check_result(sc, sc.result(), turn_cap)
+
+
+def check_enraged_capacity(sc: Scenario, seen: Counter) -> None:
+    """Every side, counting an enraged unit (a Beast) as 2, is within capacity."""
+    cap = sc.rule("RU_CAPACITY")
+    for c in range(L.N_CITIES):
+        for p in range(2):
+            rage = sc.enraged(c, p)
+            if not any(rage):
+                continue
+            kinds = [sc.pool.units[sc.pool.kind_index(n)] for n in sc.city(c, p)]
+            w = 0
+            for u, r in zip(kinds, rage, strict=True):
+                assert not r or u["type"] in ("soldier", "oracle"), (u["name"], u["type"])
+                w += 2 if r or u["type"] == "beast" or "COLOSSAL" in u["keywords"] else 1
+            assert w <= cap, f"city {c} seat {p}: {sc.city(c, p)} enraged {rage}: {w} > {cap}"
+            seen["enraged sides"] += 1
+            seen["full with enraged"] += w == cap
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, bot_pair=bots, first=firsts, variant=hs.sampled_from(REIGN_VARIANTS))
+@pytest.mark.parametrize("mix", REIGN_MIXES)
+def test_enraged_units_never_break_capacity(mix, seed, game, bot_pair, first, variant):
+    sc = variant_scenario(mix, variant, seed, game, bots=bot_pair, first=first, turn_cap=200)
+    seen: Counter = Counter()
+    while not sc.over:
+        for step in turn_steps(sc):
+            step()
+            check_enraged_capacity(sc, seen)
+            check_invariants(sc)
+    assert sc.st[L.ERROR] == 0
+    check_result(sc, sc.result(), 200)
+
+
+def test_reign_checks_see_every_case():
+    """The Reign properties above meet enraged units, full sides and used rewards."""
+    seen: Counter = Counter()
+    for game in range(8):
+        for variant in REIGN_VARIANTS:
+            kw = dict(bots=("greedy", "random"), first="alternate", turn_cap=200)
+            sc = variant_scenario("reign", variant, 3, game, **kw)
+            per_surge = sc.rule("RU_REWARDS_PER_SURGE")
+            while not sc.over:
+                for step in turn_steps(sc):
+                    before = sc.st.copy()
+                    step()
+                    check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
+                    check_enraged_capacity(sc, seen)
+            seen[sc.result()["end_reason"]] += 1
+    for case in ("won", "used", "used by active seat 0", "used by active seat 1"):
+        assert seen[case] >= 5, seen
+    for case in ("enraged sides", "full with enraged"):
+        assert seen[case] >= 5, seen
+
+
+@pytest.mark.parametrize("mix", STEP_MIXES)
 def test_every_end_reason_occurs(mix):
     """The properties above see every ending of each mix (guards against vacuous checks)."""
     pool = load_pool(mix)
@@ -354,7 +514,7 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
     G.setup(sc.st, sc.tab, sc.fp, seed, game)
     check_invariants(sc)
     while not sc.over:
-        for step in (sc.wealth, sc.surge, sc.war, sc.offering, sc.end_turn):
+        for step in turn_steps(sc):
             step()
             check_invariants(sc)
     check_result(sc, sc.result(), 60)
@@ -415,6 +575,66 @@ def test_invariant_checker_catches_over_capacity():
     over = [*ok[:2], "Bronze Eagle of the Caucasus"]  # three COLOSSAL: 6 unit-slots
     sc = Scenario.build("aegean", cities={0: {0: over}}, stacks={0: ["Thunderbolt of Zeus"]})
     with pytest.raises(AssertionError, match="capacity"):
+        check_invariants(sc)
+
+
+# A Reign of War: seat 0 holds 4 unit-slots in city 0, one Soldier enraged (2 + 1 + 1).
+def _reign_position() -> Scenario:
+    units = ["Hoplite Recruit", "Phalanx Spearman", "Shield Bearer"]
+    return Scenario.build(
+        "reign",
+        hands={0: ["Slinger of Rhodes"]},
+        cities={0: {0: units}, 1: {0: ["War Hound"]}},
+        enraged={0: {0: [0]}},
+        feats={1: ["Fury of War"]},
+        stacks={0: ["Spear of Ares"]},
+    )
+
+
+def _corrupt_enraged_over_capacity(sc):  # a second enraged Soldier: 2 + 2 + 1 + 1 = 6 > 5
+    sc.st[L.ENRAGED + 1] = 1
+    sc.st[L.SLOT + sc.st[L.SIDE_N]] = sc.st[L.HAND]  # the hand's one card joins the side
+    sc.st[L.SIDE_N] += 1
+    sc.st[L.HAND_N] = 0
+
+
+def _corrupt_enraged_beast(sc):  # a Beast cannot be enraged
+    sc.st[L.ENRAGED + 2 * L.N_SLOTS] = 1
+
+
+def _corrupt_enraged_empty_slot(sc):
+    sc.st[L.ENRAGED + 4] = 1
+
+
+def _corrupt_feat_beyond_rows(sc):
+    sc.st[L.FEAT_DONE + L.MAX_FEATS - 1] = 1
+
+
+def _corrupt_feat_flag(sc):
+    sc.st[L.FEAT_DONE] = 2
+
+
+def _corrupt_opp_discarded(sc):
+    sc.st[L.OPP_DISCARDED] = -1
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "match"),
+    [
+        (_corrupt_enraged_over_capacity, "capacity"),
+        (_corrupt_enraged_beast, "enraged"),
+        (_corrupt_enraged_empty_slot, "empty slot"),
+        (_corrupt_feat_beyond_rows, "feat rows"),
+        (_corrupt_feat_flag, "feat flags"),
+        (_corrupt_opp_discarded, "discarded"),
+    ],
+)
+def test_invariant_checker_catches_reign_errors(corrupt, match):
+    sc = _reign_position()
+    check_invariants(sc)
+    assert sc.enraged(0, 0) == [True, False, False] and sc.feats(1) == ["Fury of War"]
+    corrupt(sc)
+    with pytest.raises(AssertionError, match=match):
         check_invariants(sc)
 
 
