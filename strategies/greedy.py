@@ -165,12 +165,18 @@ def cache_cities(st, tab, p):
     """Store each city's strengths, unit-slots and costs for seat ``p`` and its opponent."""
     for c in range(L.N_CITIES):
         base = L.BOT_SCRATCH + 8 * c
-        st[base + CI_MINE_S] = B.side_strength(st, tab, c, p)
-        st[base + CI_THEIRS_S] = B.side_strength(st, tab, c, 1 - p)
-        st[base + CI_MINE_W] = B.side_weight(st, tab, c, p)
-        st[base + CI_THEIRS_W] = B.side_weight(st, tab, c, 1 - p)
-        st[base + CI_MINE_COST] = B.side_cost(st, tab, c, p)
-        st[base + CI_THEIRS_COST] = B.side_cost(st, tab, c, 1 - p)
+        for mine in range(2):
+            q = p if mine else 1 - p
+            s = 0
+            w = 0
+            cost = 0
+            for i in range(B.n_units(st, c, q)):
+                s += B.slot_strength(st, tab, c, q, i)
+                w += B.slot_weight(st, tab, c, q, i)
+                cost += card_col(tab, B.slot_card(st, c, q, i), L.K_COST)
+            st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = s
+            st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = w
+            st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = cost
 
 
 @kernel(inline=True)
@@ -294,7 +300,7 @@ def score_option(st, tab, fp, p, dec, i):
         v = 0.0
         for s in range(B.n_units(st, b, p)):
             if a & (1 << s):
-                v += B.unit_strength(st, tab, b, p, B.slot_card(st, b, p, s))
+                v += B.slot_strength(st, tab, b, p, s)
         return v + 0.01 * c
     if dec == D.D_OFFER:
         if a < 0:

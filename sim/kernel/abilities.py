@@ -62,7 +62,7 @@ def _enemy_targets(st, tab, fp, p, c, tg, limit):
             continue
         for i in range(B.n_units(st, cc, q)):
             card = B.slot_card(st, cc, q, i)
-            if limit > 0 and B.unit_strength(st, tab, cc, q, card) > limit:
+            if limit > 0 and B.slot_strength(st, tab, cc, q, i) > limit:
                 continue
             put_opt(st, n, cc, q, i, card)
             n += 1

@@ -234,27 +234,26 @@ def _static_sum(st, tab, p, cc, src, op_code, c, card):
 
 
 @kernel(inline=True)
-def unit_strength(st, tab, c, p, card):
-    """Strength ``card`` contributes in city ``c`` for seat ``p``, ongoing effects included.
+def slot_strength(st, tab, c, p, i):
+    """Strength the unit in slot ``i`` of seat ``p``'s side of ``c`` brings, effects included.
 
     Strength effects reach only units in their source's city, so only that
     city's units are scanned. Dunes, Unit Card Types (Initiate): "all of a player's
     units with INVOCATION are +1 strength if their god is Favored."
     """
+    if enraged(st, c, p, i):
+        # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
+        return rule(tab, L.RU_ENRAGED_STRENGTH)
+    card = slot_card(st, c, p, i)
     s = card_col(tab, card, L.K_STRENGTH)
-    for i in range(n_units(st, c, p)):
-        src = slot_card(st, c, p, i)
-        if src == card and enraged(st, c, p, i):
-            # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
-            return rule(tab, L.RU_ENRAGED_STRENGTH)
     if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
         s += 1
-    for i in range(n_units(st, c, p)):
-        src = slot_card(st, c, p, i)
+    for j in range(n_units(st, c, p)):
+        src = slot_card(st, c, p, j)
         if (
             card_col(tab, src, L.K_STATIC)
             and can_resolve(st, tab, p, src)
-            and not enraged(st, c, p, i)
+            and not enraged(st, c, p, j)
         ):
             s += _static_sum(st, tab, p, c, src, V.OP_STRENGTH, c, card)
     return max(s, 0)
@@ -281,7 +280,7 @@ def side_strength(st, tab, c, p):
     """Total strength of seat ``p``'s units in city ``c`` (War step)."""
     total = 0
     for i in range(n_units(st, c, p)):
-        total += unit_strength(st, tab, c, p, slot_card(st, c, p, i))
+        total += slot_strength(st, tab, c, p, i)
     return total
 
 
