@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import sim
+import sim.cards
 from sim import io
 from sim.cli import GameCount, main, run_cmd
 from sim.runner import default_out_dir
@@ -486,3 +487,34 @@ def test_cards_lists_dunes_structures_and_devotion() -> None:
     assert "Pyramid of the Jackal" in result.stdout
     assert "devotion" in result.stdout.splitlines()[0]
     assert "53 units (62 cards)" in result.stdout
+
+
+# --- A Reign of War ----------------------------------------------------------------------------
+
+
+def test_reign_run_with_variants_writes_feat_columns(tmp_path: Path) -> None:
+    """Issue 4's output: feats, feat ids, reward cards in hand, enraged units; the variant."""
+    out = tmp_path / "reign"
+    args = ["run", "--games", "400", "--mix", "reign", "--seed", "3", "--out", str(out), "-q"]
+    ok(invoke(*args, "--variant", "learning,extra-wealth"))
+    df = pd.read_parquet(out)
+    assert set(df.variant.astype(str)) == {"extra-wealth,learning"}
+    assert df.feats_p0.between(0, 6).all()
+    assert (df.feat_ids_p0.map(len) == df.feats_p0).all()
+    assert (df.rewards_in_hand_p1 == df.rewards_unused_p1).all()
+    assert df.enraged_total_p0.sum() > 0
+    for p in (0, 1):
+        parts = 2 * df[f"rewards_unused_p{p}"] + df[f"rewards_used_p{p}"] + 2 * df[f"feats_p{p}"]
+        assert (df[f"score_p{p}"] == parts).all(), "Reign scores feats, kept and used rewards"
+    learning = {u["name"] for u in sim.cards.load_pool("reign", learning=True).units}
+    kinds = {k for lst in df.played_p0 for k in lst}
+    assert kinds, "somebody played something"
+    names = json.loads(io.read_metadata(out)["card_table"])["units"]
+    assert {names[k]["name"] for k in kinds} <= learning
+
+
+def test_learning_variant_needs_a_learning_set(tmp_path: Path) -> None:
+    result = invoke("run", "--games", "10", "--variant", "learning", "--out", str(tmp_path / "x"))
+    assert_one_error_line(result)
+    assert "learning" in result.stderr
+    assert not (tmp_path / "x").exists()
