@@ -666,7 +666,12 @@ def load_pool(mix: str, seed: int = 0, learning: bool = False) -> CardPool:
 
 
 def with_run_rules(
-    tables: Tables, turn_cap: int, emissary: bool, first_mode: int, extra_wealth: bool = False
+    tables: Tables,
+    turn_cap: int,
+    emissary: bool,
+    first_mode: int,
+    extra_wealth: bool = False,
+    trial: bool = False,
 ) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
     ru = tables.rules.copy()
@@ -674,4 +679,5 @@ def with_run_rules(
     ru[L.RU_EMISSARY] = int(emissary)
     ru[L.RU_FIRST_MODE] = first_mode
     ru[L.RU_EXTRA_WEALTH] = int(extra_wealth)
+    ru[L.RU_TRIAL] = int(trial)
     return tables._replace(rules=ru)

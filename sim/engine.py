@@ -84,7 +84,13 @@ class Engine:
             emissary="emissary" in spec.variants,
             first_mode=_FIRST_MODES[spec.first],
             extra_wealth="extra-wealth" in spec.variants,
+            trial="trial" in spec.variants,
         )
+        if "trial" in spec.variants and min(u["copies"] for u in self.pool.units) < 2:
+            raise SpecError(
+                f"--variant trial gives each player one card of every kind, so every kind "
+                f"needs two copies (reign); --mix {spec.mix!r} has kinds with one"
+            )
         self.tab = flatten(tables)
         self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
         self.metadata: dict[str, str] = {

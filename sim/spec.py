@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 FIRST_MODES: tuple[str, ...] = ("p0", "p1", "alternate", "random")
-VARIANTS: tuple[str, ...] = ("emissary", "learning", "extra-wealth")
+VARIANTS: tuple[str, ...] = ("emissary", "learning", "extra-wealth", "trial")
 
 
 class SpecError(ValueError):

@@ -31,6 +31,7 @@ def card_locations(st: np.ndarray) -> dict[str, list[int]]:
         zones[f"hand{p}"] = _zone(st, int(st[L.HAND_N + p]), L.HAND + p * L.MAX_CARDS)
         zones[f"out{p}"] = _zone(st, int(st[L.OUT_N + p]), L.OUT + p * L.MAX_CARDS)
         zones[f"under{p}"] = _zone(st, int(st[L.UNDER_N + p]), L.UNDER + p * L.MAX_CARDS)
+    zones["box"] = _zone(st, int(st[L.BOX_N]), L.BOX)
     for c in range(L.N_CITIES):
         for p in range(2):
             s = 2 * c + p

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from invariants import check_invariants
 
 from sim.cards import load_pool
 from sim.engine import Engine
@@ -747,3 +748,54 @@ def test_emissary_higher_total_goes_first() -> None:
     assert sc.emissary(oldest=0) == 1
     assert sc.discard_pile() == [HOUND] and sorted(sc.hand(0)) == sorted([HOPLITE, SEER])
     done(sc)
+
+
+# --- Trial of Skill ------------------------------------------------------------------------
+
+
+def _trial(seed: int = 4, game: int = 1) -> Scenario:
+    return Scenario.from_game("reign", seed, game, rules={"RU_TRIAL": 1})
+
+
+def test_trial_of_skill_gives_each_player_one_card_of_every_kind() -> None:
+    """Reign rulebook, Trial of Skill: "Each player gets a deck of 50 cards, one of each unit
+    kind; each player draws from and discards to their own deck and discard pile." """
+    sc = _trial()
+    kinds = sc.tables.card_kind
+    for p in range(2):
+        n = int(sc.st[L.DECK_N + p])
+        deck = sc.st[L.DECK + p * L.MAX_CARDS : L.DECK + p * L.MAX_CARDS + n]
+        hand = sc.st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + int(sc.st[L.HAND_N + p])]
+        own = sorted(int(kinds[c]) for c in [*deck, *hand])
+        assert own == list(range(50)), "exactly one card of each of the 50 kinds"
+        assert len(hand) == 4
+    assert int(sc.st[L.OWN_DECKS]) == 1
+    assert int(sc.st[L.BOX_N]) == 174 - 100, "the other copies stay in the box"
+    check_invariants(sc)
+
+
+def test_trial_of_skill_discards_go_to_the_players_own_pile() -> None:
+    """Reign rulebook, Trial of Skill: "each player draws from and discards to their own deck
+    and discard pile." """
+    sc = _trial()
+    p = sc.active
+    name = sc.hand(p)[0]
+    sc.script_offer(name, cards=1)
+    sc.offering()
+    assert sc.discard_pile(p) == [name]
+    assert sc.discard_pile(1 - p) == []
+    assert sc.deck_size(p) == 50 - 4 - 1 and sc.deck_size(1 - p) == 50 - 4
+
+
+def test_trial_of_skill_game_plays_out_with_cards_conserved() -> None:
+    sc = Scenario.from_game("reign", 9, 3, bots=("greedy", "random"), rules={"RU_TRIAL": 1})
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    assert sc.result()["end_reason"] in {"two_cities_empty", "feats_completed", "turn_cap"}
+
+
+def test_trial_variant_needs_two_copies_of_every_kind() -> None:
+    with pytest.raises(SpecError, match="trial"):
+        Engine(RunSpec(games=10, mix="aegean", variants=("trial",)))
+    Engine(RunSpec(games=10, mix="reign", variants=("trial",)))

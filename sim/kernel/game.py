@@ -114,6 +114,32 @@ def deal_structures(st, tab):
 
 
 @kernel
+def trial_decks(st, tab):
+    """Reign, Trial of Skill: "Each player gets a deck of 50 cards, one of each unit kind;
+    each player draws from and discards to their own deck and discard pile."
+
+    Seat 0 takes the first copy of every kind and seat 1 the second; other
+    copies stay in the box. (The compiler refuses the variant unless every
+    kind has two copies.)
+    """
+    st[L.OWN_DECKS] = 1
+    last = -1
+    taken = 0
+    for c in range(n_cards(tab)):
+        k = card_kind(tab, c)
+        taken = taken + 1 if k == last else 0
+        last = k
+        if taken < 2:
+            st[L.DECK + taken * L.MAX_CARDS + st[L.DECK_N + taken]] = c
+            st[L.DECK_N + taken] += 1
+        else:
+            st[L.BOX + st[L.BOX_N]] = c
+            st[L.BOX_N] += 1
+    for d in range(2):
+        shuffle(st, L.DECK + d * L.MAX_CARDS, st[L.DECK_N + d], L.RNG_DECK)
+
+
+@kernel
 def setup(st, tab, fp, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     reset(st)
@@ -123,11 +149,14 @@ def setup(st, tab, fp, seed, game):
     st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
     if rule(tab, L.RU_GODS):
         deal_structures(st, tab)
-    cards = n_cards(tab)
-    for c in range(cards):
-        st[L.DECK + c] = c
-    st[L.DECK_N] = cards
-    shuffle(st, L.DECK, cards, L.RNG_DECK)
+    if rule(tab, L.RU_TRIAL):
+        trial_decks(st, tab)
+    else:
+        cards = n_cards(tab)
+        for c in range(cards):
+            st[L.DECK + c] = c
+        st[L.DECK_N] = cards
+        shuffle(st, L.DECK, cards, L.RNG_DECK)
     tiles = n_tiles(tab)
     for t in range(tiles):
         st[L.TMP + t] = t

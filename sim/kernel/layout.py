@@ -69,7 +69,8 @@ MAX_FEATS = 8
 FEAT_DONE = ENRAGED + 2 * N_CITIES * N_SLOTS  # + p*MAX_FEATS + f: 1 once completed
 OPP_DISCARDED = FEAT_DONE + 2 * MAX_FEATS  # cards the opponent discarded this turn
 ENRAGED_N = OPP_DISCARDED + 1  # ENRAGED_N + p: units seat p has enraged (for the output)
-HEADER = ENRAGED_N + 2  # everything before here is reset at set-up
+BOX_N = ENRAGED_N + 2  # cards a variant left out of the game (Trial of Skill)
+HEADER = BOX_N + 1  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
 DECK = HEADER  # DECK + d*MAX_CARDS + i
@@ -77,8 +78,9 @@ DISC = DECK + 2 * MAX_CARDS
 HAND = DISC + 2 * MAX_CARDS  # HAND + p*MAX_CARDS + i
 OUT = HAND + 2 * MAX_CARDS
 UNDER = OUT + 2 * MAX_CARDS  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
+BOX = UNDER + 2 * MAX_CARDS  # BOX + i: cards out of the game
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
-OPTS = UNDER + 2 * MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
+OPTS = BOX + MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
 TMP = OPTS + 4 * MAX_OPTS  # scratch list
 TMP2 = TMP + MAX_CARDS  # second scratch list
 MAX_SCRIPT = 64
@@ -178,6 +180,7 @@ RU_FEAT_STEP = 38  # 1: the Feat step is in the turn
 RU_FEATS_TO_END = 39  # completed feats that end the game (with END_FEATS)
 RU_ENRAGED_STRENGTH = 40  # strength of an enraged unit
 RU_EXTRA_WEALTH = 41  # Reign variant: +1 action with no cards or no coins, +2 with neither
+RU_TRIAL = 42  # Reign variant Trial of Skill: each seat its own deck, one card of each kind
 RU_COUNT = 48
 
 FIRST_P0 = 0
