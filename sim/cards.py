@@ -672,6 +672,7 @@ def with_run_rules(
     first_mode: int,
     extra_wealth: bool = False,
     trial: bool = False,
+    simple_draft: bool = False,
 ) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
     ru = tables.rules.copy()
@@ -680,4 +681,5 @@ def with_run_rules(
     ru[L.RU_FIRST_MODE] = first_mode
     ru[L.RU_EXTRA_WEALTH] = int(extra_wealth)
     ru[L.RU_TRIAL] = int(trial)
+    ru[L.RU_SIMPLE_DRAFT] = int(simple_draft)
     return tables._replace(rules=ru)

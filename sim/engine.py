@@ -85,7 +85,15 @@ class Engine:
             first_mode=_FIRST_MODES[spec.first],
             extra_wealth="extra-wealth" in spec.variants,
             trial="trial" in spec.variants,
+            simple_draft="simple-draft" in spec.variants,
         )
+        if {"trial", "simple-draft"} <= set(spec.variants):
+            raise SpecError("--variant trial and simple-draft both build the decks; pick one")
+        if "simple-draft" in spec.variants and len(self.pool.tables.card_kind) < 60:
+            raise SpecError(
+                f"--variant simple-draft deals 60 cards; --mix {spec.mix!r} has "
+                f"{len(self.pool.tables.card_kind)}"
+            )
         if "trial" in spec.variants and min(u["copies"] for u in self.pool.units) < 2:
             raise SpecError(
                 f"--variant trial gives each player one card of every kind, so every kind "

@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 FIRST_MODES: tuple[str, ...] = ("p0", "p1", "alternate", "random")
-VARIANTS: tuple[str, ...] = ("emissary", "learning", "extra-wealth", "trial")
+VARIANTS: tuple[str, ...] = (
+    "emissary",
+    "learning",
+    "extra-wealth",
+    "trial",
+    "simple-draft",
+)
 
 
 class SpecError(ValueError):

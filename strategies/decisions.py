@@ -30,6 +30,7 @@ D_REINFORCE    (-1, 0, 0, 0) none | (slot, card, ability row, 0)
 D_ENRAGE       (city, slot, card, 0): one of your Soldiers/Oracles to enrage
 D_PORTENT      (city, slot, card, 0): the Oracle to resolve next
 D_KEEP_REVEALED  (-1, 0, 0, 0) keep no more | (index among the revealed, card, 0, 0)
+D_DRAFT        (index in the packet, card, 0, 0): the card to keep (Reign simple draft)
 =============  ============================================================
 """
 
@@ -54,7 +55,8 @@ D_REINFORCE = 15
 D_ENRAGE = 16
 D_PORTENT = 17
 D_KEEP_REVEALED = 18
-N_DECISIONS = 19
+D_DRAFT = 19
+N_DECISIONS = 20
 
 DECISIONS: dict[str, int] = {
     "emissary": D_EMISSARY,
@@ -76,6 +78,7 @@ DECISIONS: dict[str, int] = {
     "enrage": D_ENRAGE,
     "portent": D_PORTENT,
     "keep_revealed": D_KEEP_REVEALED,
+    "draft": D_DRAFT,
 }
 
 ACT_PASS = 0

@@ -25,7 +25,7 @@ def option_card(st, p, dec, i):
         return hand_card(st, p, opt(st, i, 1)) if a == D.ACT_PLAY or a == D.ACT_BEAST else -1
     if dec == D.D_OFFER or dec == D.D_REVEAL or dec == D.D_REINFORCE or dec == D.D_KEEP_REVEALED:
         return opt(st, i, 1) if opt(st, i, 0) >= 0 else -1
-    if dec == D.D_EMISSARY or dec == D.D_TAKE or dec == D.D_DISCARD:
+    if dec == D.D_EMISSARY or dec == D.D_TAKE or dec == D.D_DISCARD or dec == D.D_DRAFT:
         return opt(st, i, 1)
     if dec == D.D_RALLY:
         # The "stop" row (-1, 0, 0, 0) is about no card (0 would read as card id 0).

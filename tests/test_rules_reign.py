@@ -799,3 +799,49 @@ def test_trial_variant_needs_two_copies_of_every_kind() -> None:
     with pytest.raises(SpecError, match="trial"):
         Engine(RunSpec(games=10, mix="aegean", variants=("trial",)))
     Engine(RunSpec(games=10, mix="reign", variants=("trial",)))
+
+
+# --- Simple draft ----------------------------------------------------------------------------
+
+
+def test_simple_draft_gives_each_player_30_drafted_cards() -> None:
+    """Reign rulebook, Simple draft: "deal 10 to each player; each player keeps 1 and passes
+    the rest to the left, until the cards are gone; repeat until each player has 30 cards.
+    Players shuffle and play normally, each with their own deck and discard pile." """
+    sc = Scenario.from_game("reign", 2, 5, rules={"RU_SIMPLE_DRAFT": 1})
+    for p in range(2):
+        assert sc.deck_size(p) + len(sc.hand(p)) == 30
+    assert int(sc.st[L.OWN_DECKS]) == 1
+    assert int(sc.st[L.BOX_N]) == 174 - 60
+    check_invariants(sc)
+
+
+def test_simple_draft_picks_are_the_players_choices() -> None:
+    """Each pick is the player's own choice from the packet in front of them: changing seat
+    0's very first pick changes the 30 cards seat 0 ends up with."""
+
+    def drafted(first_pick: int) -> list[int]:
+        sc = Scenario("reign", rules={"RU_SIMPLE_DRAFT": 1})
+        sc.script("draft", a=first_pick)
+        sc.setup(2, 5)
+        assert sc.script_left() == 0
+        n = int(sc.st[L.DECK_N])
+        cards = [*sc.st[L.DECK : L.DECK + n], *sc.st[L.HAND : L.HAND + int(sc.st[L.HAND_N])]]
+        assert len(cards) == 30
+        return sorted(int(c) for c in cards)
+
+    assert drafted(0) != drafted(9)
+
+
+def test_simple_draft_game_plays_out_with_cards_conserved() -> None:
+    sc = Scenario.from_game("reign", 8, 1, bots=("random", "greedy"), rules={"RU_SIMPLE_DRAFT": 1})
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+
+
+def test_simple_draft_refused_where_it_cannot_be_dealt() -> None:
+    with pytest.raises(SpecError, match="simple-draft"):
+        Engine(RunSpec(games=10, mix="aegean", variants=("simple-draft",)))
+    with pytest.raises(SpecError, match="pick one"):
+        Engine(RunSpec(games=10, mix="reign", variants=("trial", "simple-draft")))

@@ -139,6 +139,47 @@ def trial_decks(st, tab):
         shuffle(st, L.DECK + d * L.MAX_CARDS, st[L.DECK_N + d], L.RNG_DECK)
 
 
+DRAFT_PACKET = 10  # cards dealt to each player per round of the simple draft
+DRAFT_ROUNDS = 3  # rounds until each player has 30 cards
+
+
+@kernel
+def simple_draft(st, tab, fp):
+    """Reign, Simple draft: "deal 10 to each player; each player keeps 1 and passes the rest
+    to the left, until the cards are gone; repeat until each player has 30 cards."
+
+    With two players the two packets change hands after every pick. Cards
+    never dealt stay in the box; each player then has their own deck and pile.
+    """
+    st[L.OWN_DECKS] = 1
+    for c in range(n_cards(tab)):
+        st[L.BOX + c] = c
+    st[L.BOX_N] = n_cards(tab)
+    shuffle(st, L.BOX, st[L.BOX_N], L.RNG_DECK)
+    for _ in range(DRAFT_ROUNDS):
+        # Packet q lives at TMP + 16*q; a taken card is marked -1.
+        for q in range(2):
+            for j in range(DRAFT_PACKET):
+                st[L.BOX_N] -= 1
+                st[L.TMP + 16 * q + j] = st[L.BOX + st[L.BOX_N]]
+        for pick in range(DRAFT_PACKET):
+            for p in range(2):
+                q = (p + pick) % 2
+                n = 0
+                for j in range(DRAFT_PACKET):
+                    card = st[L.TMP + 16 * q + j]
+                    if card >= 0:
+                        put_opt(st, n, j, card, 0, 0)
+                        n += 1
+                k = choose(st, tab, fp, p, D.D_DRAFT, n)
+                st[L.TMP + 16 * q + opt(st, k, 0)] = -1
+                d = L.DECK + p * L.MAX_CARDS
+                st[d + st[L.DECK_N + p]] = opt(st, k, 1)
+                st[L.DECK_N + p] += 1
+    for p in range(2):
+        shuffle(st, L.DECK + p * L.MAX_CARDS, st[L.DECK_N + p], L.RNG_DECK)
+
+
 @kernel
 def setup(st, tab, fp, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
@@ -151,6 +192,8 @@ def setup(st, tab, fp, seed, game):
         deal_structures(st, tab)
     if rule(tab, L.RU_TRIAL):
         trial_decks(st, tab)
+    elif rule(tab, L.RU_SIMPLE_DRAFT):
+        simple_draft(st, tab, fp)
     else:
         cards = n_cards(tab)
         for c in range(cards):
