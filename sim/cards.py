@@ -673,6 +673,7 @@ def with_run_rules(
     extra_wealth: bool = False,
     trial: bool = False,
     simple_draft: bool = False,
+    pile_draft: bool = False,
 ) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
     ru = tables.rules.copy()
@@ -682,4 +683,5 @@ def with_run_rules(
     ru[L.RU_EXTRA_WEALTH] = int(extra_wealth)
     ru[L.RU_TRIAL] = int(trial)
     ru[L.RU_SIMPLE_DRAFT] = int(simple_draft)
+    ru[L.RU_PILE_DRAFT] = int(pile_draft)
     return tables._replace(rules=ru)

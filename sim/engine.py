@@ -86,9 +86,18 @@ class Engine:
             extra_wealth="extra-wealth" in spec.variants,
             trial="trial" in spec.variants,
             simple_draft="simple-draft" in spec.variants,
+            pile_draft="pile-draft" in spec.variants,
         )
-        if {"trial", "simple-draft"} <= set(spec.variants):
-            raise SpecError("--variant trial and simple-draft both build the decks; pick one")
+        deck_builders = [v for v in ("trial", "simple-draft", "pile-draft") if v in spec.variants]
+        if len(deck_builders) > 1:
+            raise SpecError(
+                f"--variant {' and '.join(deck_builders)} all build the decks; pick one"
+            )
+        if "pile-draft" in spec.variants and len(self.pool.units) < 20:
+            raise SpecError(
+                f"--variant pile-draft needs 20 unit kinds to draft 10 piles each; "
+                f"--mix {spec.mix!r} has {len(self.pool.units)}"
+            )
         if "simple-draft" in spec.variants and len(self.pool.tables.card_kind) < 60:
             raise SpecError(
                 f"--variant simple-draft deals 60 cards; --mix {spec.mix!r} has "

@@ -65,6 +65,11 @@ INTERPRETATIONS: dict[str, str] = {
         "tie-break, keeps its enraged state when moved, and turns back in its owner's "
         "Supply step."
     ),
+    "reign_drafts": (
+        "Drafts (Reign): in the pile draft the younger player (the seat that does not start) "
+        "picks first and the coin paid per pick is not modelled; in the simple draft the two "
+        "packets change hands after every pick. Undrafted cards stay in the box."
+    ),
     "turn_cap": (
         "A game still running after the turn cap is stopped, scored as it stands, and "
         "marked end_reason = 'turn_cap'."

@@ -11,6 +11,7 @@ VARIANTS: tuple[str, ...] = (
     "extra-wealth",
     "trial",
     "simple-draft",
+    "pile-draft",
 )
 
 

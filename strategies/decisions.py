@@ -31,6 +31,7 @@ D_ENRAGE       (city, slot, card, 0): one of your Soldiers/Oracles to enrage
 D_PORTENT      (city, slot, card, 0): the Oracle to resolve next
 D_KEEP_REVEALED  (-1, 0, 0, 0) keep no more | (index among the revealed, card, 0, 0)
 D_DRAFT        (index in the packet, card, 0, 0): the card to keep (Reign simple draft)
+               | (kind, its first card, copies, 0): the pile to take (Reign pile draft)
 =============  ============================================================
 """
 

@@ -324,7 +324,7 @@ def score_option(st, tab, fp, p, dec, i):
         # Enraging turns a unit into a strength-4 Beast: worth the strength it gains.
         return rule(tab, L.RU_ENRAGED_STRENGTH) - kind_col(tab, card_kind(tab, c), L.K_STRENGTH)
     if dec == D.D_DRAFT:
-        return keep_value(tab, b, fp, p)
+        return keep_value(tab, b, fp, p) * max(c, 1)  # a pile is worth its copies
     if dec == D.D_KEEP_REVEALED:
         if a < 0:
             return 0.0

@@ -845,3 +845,47 @@ def test_simple_draft_refused_where_it_cannot_be_dealt() -> None:
         Engine(RunSpec(games=10, mix="aegean", variants=("simple-draft",)))
     with pytest.raises(SpecError, match="pick one"):
         Engine(RunSpec(games=10, mix="reign", variants=("trial", "simple-draft")))
+
+
+# --- Pile draft ------------------------------------------------------------------------------
+
+
+def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None:
+    """Reign rulebook, Pile draft: "Split the unit cards into 50 piles, one pile per unit kind
+    holding all its copies ... the players alternate until each has taken 10 piles. A player
+    may take at most 6 soldier piles, 4 beast piles and 4 oracle piles. Piles not taken go
+    back to the box. The game is then played normally, each player with their own deck and
+    discard pile." """
+    sc = Scenario.from_game("reign", 6, 2, rules={"RU_PILE_DRAFT": 1})
+    kinds = sc.tables.card_kind
+    types = [u["type"] for u in sc.pool.units]
+    copies = [u["copies"] for u in sc.pool.units]
+    owned: list[set[int]] = []
+    for p in range(2):
+        n = int(sc.st[L.DECK_N + p])
+        deck = sc.st[L.DECK + p * L.MAX_CARDS : L.DECK + p * L.MAX_CARDS + n]
+        hand = sc.st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + int(sc.st[L.HAND_N + p])]
+        mine = [int(kinds[c]) for c in [*deck, *hand]]
+        piles = set(mine)
+        assert len(piles) == 10
+        assert all(mine.count(k) == copies[k] for k in piles), "whole piles only"
+        by_type = [types[k] for k in piles]
+        assert by_type.count("soldier") <= 6
+        assert by_type.count("beast") <= 4 and by_type.count("oracle") <= 4
+        owned.append(piles)
+    assert not owned[0] & owned[1]
+    assert int(sc.st[L.OWN_DECKS]) == 1
+    check_invariants(sc)
+
+
+def test_pile_draft_game_plays_out_with_cards_conserved() -> None:
+    sc = Scenario.from_game("reign", 3, 4, bots=("greedy", "random"), rules={"RU_PILE_DRAFT": 1})
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+
+
+def test_pile_draft_refusals() -> None:
+    Engine(RunSpec(games=10, mix="reign", variants=("pile-draft",)))
+    with pytest.raises(SpecError, match="pick one"):
+        Engine(RunSpec(games=10, mix="reign", variants=("pile-draft", "trial")))

@@ -180,6 +180,69 @@ def simple_draft(st, tab, fp):
         shuffle(st, L.DECK + p * L.MAX_CARDS, st[L.DECK_N + p], L.RNG_DECK)
 
 
+PILES_EACH = 10
+PILE_LIMITS_SOLDIER = 6
+PILE_LIMITS_BEAST = 4
+PILE_LIMITS_ORACLE = 4
+
+
+@kernel
+def pile_draft(st, tab, fp, oldest):
+    """Reign, Pile draft: "Split the unit cards into 50 piles, one pile per unit kind ... the
+    players alternate until each has taken 10 piles. A player may take at most 6 soldier
+    piles, 4 beast piles and 4 oracle piles. Piles not taken go back to the box."
+
+    The younger player (not the oldest) picks first. The coin each pick costs
+    is not explained by the rulebook and is not modelled.
+    """
+    st[L.OWN_DECKS] = 1
+    n_kinds = tab[L.TB_N_KINDS]
+    # TMP + k: 1 once kind k's pile is taken; TMP2 + 4*p + t: seat p's piles of type slot t.
+    for k in range(n_kinds):
+        st[L.TMP + k] = 0
+    for i in range(8):
+        st[L.TMP2 + i] = 0
+    p = 1 - oldest
+    for _ in range(2 * PILES_EACH):
+        n = 0
+        first = 0
+        for k in range(n_kinds):
+            copies = 0
+            while first + copies < n_cards(tab) and card_kind(tab, first + copies) == k:
+                copies += 1
+            t = kind_col(tab, k, L.K_TYPE)
+            slot = 3  # units of other sets: no pile limit
+            limit = 99
+            if t == V.T_SOLDIER:
+                slot = 0
+                limit = PILE_LIMITS_SOLDIER
+            elif t == V.T_BEAST:
+                slot = 1
+                limit = PILE_LIMITS_BEAST
+            elif t == V.T_ORACLE:
+                slot = 2
+                limit = PILE_LIMITS_ORACLE
+            if st[L.TMP + k] == 0 and copies > 0 and st[L.TMP2 + 4 * p + slot] < limit:
+                put_opt(st, n, k, first, copies, slot)
+                n += 1
+            first += copies
+        if n == 0:
+            break
+        i = choose(st, tab, fp, p, D.D_DRAFT, n)
+        st[L.TMP + opt(st, i, 0)] = 1
+        st[L.TMP2 + 4 * p + opt(st, i, 3)] += 1
+        for c in range(opt(st, i, 1), opt(st, i, 1) + opt(st, i, 2)):
+            st[L.DECK + p * L.MAX_CARDS + st[L.DECK_N + p]] = c
+            st[L.DECK_N + p] += 1
+        p = 1 - p
+    for c in range(n_cards(tab)):
+        if st[L.TMP + card_kind(tab, c)] == 0:
+            st[L.BOX + st[L.BOX_N]] = c
+            st[L.BOX_N] += 1
+    for q in range(2):
+        shuffle(st, L.DECK + q * L.MAX_CARDS, st[L.DECK_N + q], L.RNG_DECK)
+
+
 @kernel
 def setup(st, tab, fp, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
@@ -194,6 +257,8 @@ def setup(st, tab, fp, seed, game):
         trial_decks(st, tab)
     elif rule(tab, L.RU_SIMPLE_DRAFT):
         simple_draft(st, tab, fp)
+    elif rule(tab, L.RU_PILE_DRAFT):
+        pile_draft(st, tab, fp, oldest)
     else:
         cards = n_cards(tab)
         for c in range(cards):

@@ -182,6 +182,7 @@ RU_ENRAGED_STRENGTH = 40  # strength of an enraged unit
 RU_EXTRA_WEALTH = 41  # Reign variant: +1 action with no cards or no coins, +2 with neither
 RU_TRIAL = 42  # Reign variant Trial of Skill: each seat its own deck, one card of each kind
 RU_SIMPLE_DRAFT = 43  # Reign variant simple draft: 30 cards each, drafted from packets of 10
+RU_PILE_DRAFT = 44  # Reign variant pile draft: 10 piles (all copies of a kind) each
 RU_COUNT = 48
 
 FIRST_P0 = 0
