@@ -224,6 +224,12 @@ def main() -> None:
     help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
 )
 @click.option(
+    "--decks",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
+)
+@click.option(
     "--threads",
     "-j",
     type=click.IntRange(min=1),
@@ -250,6 +256,7 @@ def run_cmd(
     p1: str,
     first: str,
     variants: tuple[str, ...],
+    decks: str | None,
     threads: int | None,
     chunk_size: int,
     force: bool,
@@ -278,6 +285,7 @@ def run_cmd(
             p1=p1,
             first=first,
             variants=_split_variants(variants),
+            decks=decks,
         )
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)

@@ -16,6 +16,7 @@ import pyarrow as pa
 import sim
 from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
+from sim.decklist import load_decklists
 from sim.interpretations import INTERPRETATIONS
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
@@ -88,7 +89,14 @@ class Engine:
             simple_draft="simple-draft" in spec.variants,
             pile_draft="pile-draft" in spec.variants,
         )
-        deck_builders = [v for v in ("trial", "simple-draft", "pile-draft") if v in spec.variants]
+        if spec.decks is not None:
+            ru = tables.rules.copy()
+            ru[L.RU_CONSTRUCTED] = 1
+            for p, kinds in enumerate(load_decklists(spec.decks, self.pool)):
+                ru[L.RU_DECKLIST + 10 * p : L.RU_DECKLIST + 10 * p + 10] = kinds
+            tables = tables._replace(rules=ru)
+        builders = ("trial", "simple-draft", "pile-draft", "constructed")
+        deck_builders = [v for v in builders if v in spec.variants]
         if len(deck_builders) > 1:
             raise SpecError(
                 f"--variant {' and '.join(deck_builders)} all build the decks; pick one"

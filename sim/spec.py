@@ -12,6 +12,7 @@ VARIANTS: tuple[str, ...] = (
     "trial",
     "simple-draft",
     "pile-draft",
+    "constructed",
 )
 
 
@@ -36,6 +37,7 @@ class RunSpec:
     first: str = "alternate"
     variants: tuple[str, ...] = field(default_factory=tuple)
     turn_cap: int = 200
+    decks: str | None = None  # deck-list file of the constructed variant
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -47,6 +49,8 @@ class RunSpec:
         for v in self.variants:
             if v not in VARIANTS:
                 raise SpecError(f"unknown variant {v!r}; valid variants: {', '.join(VARIANTS)}")
+        if ("constructed" in self.variants) != (self.decks is not None):
+            raise SpecError("--variant constructed and --decks FILE go together")
         if self.turn_cap < 2:
             raise SpecError(f"turn cap must be at least 2, got {self.turn_cap}")
 

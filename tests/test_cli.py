@@ -518,3 +518,64 @@ def test_learning_variant_needs_a_learning_set(tmp_path: Path) -> None:
     assert_one_error_line(result)
     assert "learning" in result.stderr
     assert not (tmp_path / "x").exists()
+
+
+def _deck_file(tmp_path: Path, p0: list[str], p1: list[str]) -> Path:
+    path = tmp_path / "decks.toml"
+    path.write_text(f"p0 = {json.dumps(p0)}\np1 = {json.dumps(p1)}\n")
+    return path
+
+
+def _legal_lists() -> tuple[list[str], list[str]]:
+    units = sim.cards.load_pool("reign").units
+    by_type = {
+        t: [u["name"] for u in units if u["type"] == t] for t in ("soldier", "beast", "oracle")
+    }
+    p0 = by_type["soldier"][:4] + by_type["beast"][:3] + by_type["oracle"][:3]
+    p1 = by_type["soldier"][4:8] + by_type["beast"][3:6] + by_type["oracle"][3:6]
+    return p0, p1
+
+
+def test_constructed_decks_are_played(tmp_path: Path) -> None:
+    """Reign rulebook, Constructed variant: "Players who own their own unit cards may build their
+    own decks under the pile-draft limits." Every card a player plays comes from their list."""
+    p0, p1 = _legal_lists()
+    decks = _deck_file(tmp_path, p0, p1)
+    out = tmp_path / "run"
+    args = ["run", "--games", "300", "--mix", "reign", "--out", str(out), "-q"]
+    ok(invoke(*args, "--variant", "constructed", "--decks", str(decks)))
+    df = pd.read_parquet(out)
+    units = sim.cards.load_pool("reign").units
+    for seat, names in ((0, p0), (1, p1)):
+        played = {units[k]["name"] for lst in df[f"played_p{seat}"] for k in lst}
+        assert played and played <= set(names)
+    assert set(df.variant.astype(str)) == {"constructed"}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["too_many_soldiers", "unknown", "shared", "short", "no_file", "no_variant"],
+)
+def test_bad_deck_lists_get_one_line(tmp_path: Path, bad: str) -> None:
+    p0, p1 = _legal_lists()
+    units = sim.cards.load_pool("reign").units
+    soldiers = [u["name"] for u in units if u["type"] == "soldier"]
+    if bad == "too_many_soldiers":
+        p0 = soldiers[10:17] + p0[4:7]
+    elif bad == "unknown":
+        p0 = ["Atlantean Diver", *p0[1:]]
+    elif bad == "shared":
+        p1 = [p0[0], *p1[1:]]
+    elif bad == "short":
+        p0 = p0[:9]
+    decks = _deck_file(tmp_path, p0, p1)
+    args = ["run", "--games", "10", "--mix", "reign", "--out", str(tmp_path / "x")]
+    if bad == "no_file":
+        args += ["--variant", "constructed", "--decks", str(tmp_path / "missing.toml")]
+    elif bad == "no_variant":
+        args += ["--decks", str(decks)]
+    else:
+        args += ["--variant", "constructed", "--decks", str(decks)]
+    result = invoke(*args)
+    assert_one_error_line(result)
+    assert not (tmp_path / "x").exists()

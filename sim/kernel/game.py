@@ -228,7 +228,17 @@ def pile_draft(st, tab, fp, oldest):
             first += copies
         if n == 0:
             break
-        i = choose(st, tab, fp, p, D.D_DRAFT, n)
+        if rule(tab, L.RU_CONSTRUCTED):
+            # Constructed: the seat's next listed pile (the list was checked when compiled).
+            taken = st[L.TMP2 + 4 * p] + st[L.TMP2 + 4 * p + 1]
+            taken += st[L.TMP2 + 4 * p + 2] + st[L.TMP2 + 4 * p + 3]
+            want = rule(tab, L.RU_DECKLIST + PILES_EACH * p + taken)
+            i = 0
+            for j in range(n):
+                if opt(st, j, 0) == want:
+                    i = j
+        else:
+            i = choose(st, tab, fp, p, D.D_DRAFT, n)
         st[L.TMP + opt(st, i, 0)] = 1
         st[L.TMP2 + 4 * p + opt(st, i, 3)] += 1
         for c in range(opt(st, i, 1), opt(st, i, 1) + opt(st, i, 2)):
@@ -257,7 +267,7 @@ def setup(st, tab, fp, seed, game):
         trial_decks(st, tab)
     elif rule(tab, L.RU_SIMPLE_DRAFT):
         simple_draft(st, tab, fp)
-    elif rule(tab, L.RU_PILE_DRAFT):
+    elif rule(tab, L.RU_PILE_DRAFT) or rule(tab, L.RU_CONSTRUCTED):
         pile_draft(st, tab, fp, oldest)
     else:
         cards = n_cards(tab)

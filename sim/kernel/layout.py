@@ -183,7 +183,9 @@ RU_EXTRA_WEALTH = 41  # Reign variant: +1 action with no cards or no coins, +2 w
 RU_TRIAL = 42  # Reign variant Trial of Skill: each seat its own deck, one card of each kind
 RU_SIMPLE_DRAFT = 43  # Reign variant simple draft: 30 cards each, drafted from packets of 10
 RU_PILE_DRAFT = 44  # Reign variant pile draft: 10 piles (all copies of a kind) each
-RU_COUNT = 48
+RU_CONSTRUCTED = 45  # Reign constructed variant: the pile draft takes RU_DECKLIST's piles
+RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
+RU_COUNT = 72
 
 FIRST_P0 = 0
 FIRST_P1 = 1
