@@ -34,12 +34,6 @@ def n_units(st, c, p):
 
 
 @njit(cache=True, inline="always")
-def kind_of(tab, card):
-    """Kind row of a physical card."""
-    return card_kind(tab, card)
-
-
-@njit(cache=True, inline="always")
 def has_kw(tab, card, kw):
     """Whether ``card`` carries keyword bit ``kw``."""
     return (card_col(tab, card, L.K_KEYWORDS) & kw) != 0
@@ -307,9 +301,3 @@ def is_war_torn(st, tab, c, active):
     opp = side_weight(st, tab, c, 1 - active)
     total = opp + side_weight(st, tab, c, active)
     return opp >= rule(tab, L.RU_WARTORN_ENEMY) or total >= rule(tab, L.RU_WARTORN_TOTAL)
-
-
-@kernel
-def n_rewards(st, p):
-    """Reward tiles seat ``p`` has won."""
-    return st[L.REW_N + p]
