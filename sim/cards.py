@@ -387,43 +387,82 @@ def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
     }
 
 
+def _rule_value(where: _Where, raw: dict, key: str) -> Any:
+    """One validated rule parameter (``raw[key]`` or its default), by the key's kind."""
+    if key in RULE_SLOTS:
+        return _int(where, raw, key)
+    if key == "war_tie_break":
+        return _name(where, V.WAR_TIE_BREAKS, raw.get(key, "cost"), key)
+    if key == "end_conditions":
+        ends = raw.get(key, [])
+        if not isinstance(ends, list) or not ends:
+            raise where.fail(key, "must be a non-empty list")
+        return [_name(where, V.END_CONDITIONS, e, key) for e in ends]
+    if key == "tiebreaks":
+        tbs = raw.get(key, [])
+        if not isinstance(tbs, list) or len(tbs) > L.N_TIEBREAKS:
+            raise where.fail(key, f"must be a list of at most {L.N_TIEBREAKS} names")
+        return [_name(where, V.TIEBREAKS, t, key) for t in tbs]
+    if key == "emissary_strength_tiebreak":
+        value = raw.get(key, True)
+        if not isinstance(value, bool):
+            raise where.fail(key, "must be true or false")
+        return value
+    default = RULE_OPTIONAL[key]
+    value = raw.get(key, default)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise where.fail(key, "must be true or false")
+        return value
+    if isinstance(default, str):
+        if value not in BUILD_FROM:
+            raise where.fail(key, f"must be one of {', '.join(BUILD_FROM)}, got {value!r}")
+        return value
+    value = _int(where, raw, key, default)
+    if key == "structures_per_player" and value > L.MAX_STRUCTS:
+        raise where.fail(key, f"at most {L.MAX_STRUCTS} is supported")
+    return value
+
+
+RULE_KEYS: tuple[str, ...] = (*RULE_SLOTS, *sorted(RULE_NAMED), *RULE_OPTIONAL)
+
+
 def _rules(path: Path, raw: Any) -> dict[str, Any]:
     where = _Where(path, "[rules]")
     if not isinstance(raw, dict):
         raise where.fail("rules", "missing [rules] table")
-    _unknown(where, raw, set(RULE_SLOTS) | RULE_NAMED | set(RULE_OPTIONAL), "rule")
-    rules: dict[str, Any] = {k: _int(where, raw, k) for k in RULE_SLOTS}
-    rules["war_tie_break"] = _name(
-        where, V.WAR_TIE_BREAKS, raw.get("war_tie_break", "cost"), "war_tie_break"
-    )
-    ends = raw.get("end_conditions", [])
-    if not isinstance(ends, list) or not ends:
-        raise where.fail("end_conditions", "must be a non-empty list")
-    rules["end_conditions"] = [_name(where, V.END_CONDITIONS, e, "end_conditions") for e in ends]
-    tbs = raw.get("tiebreaks", [])
-    if not isinstance(tbs, list) or len(tbs) > L.N_TIEBREAKS:
-        raise where.fail("tiebreaks", f"must be a list of at most {L.N_TIEBREAKS} names")
-    rules["tiebreaks"] = [_name(where, V.TIEBREAKS, t, "tiebreaks") for t in tbs]
-    esb = raw.get("emissary_strength_tiebreak", True)
-    if not isinstance(esb, bool):
-        raise where.fail("emissary_strength_tiebreak", "must be true or false")
-    rules["emissary_strength_tiebreak"] = esb
-    for key, default in RULE_OPTIONAL.items():
-        value = raw.get(key, default)
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise where.fail(key, "must be true or false")
-        elif isinstance(default, str):
-            if value not in BUILD_FROM:
-                raise where.fail(key, f"must be one of {', '.join(BUILD_FROM)}, got {value!r}")
-        else:
-            value = _int(where, raw, key, default)
-        rules[key] = value
-    if rules["structures_per_player"] > L.MAX_STRUCTS:
-        raise where.fail("structures_per_player", f"at most {L.MAX_STRUCTS} is supported")
+    _unknown(where, raw, set(RULE_KEYS), "rule")
+    rules = {k: _rule_value(where, raw, k) for k in RULE_KEYS}
     if rules["city_capacity"] > L.N_SLOTS:
         raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
     return rules
+
+
+def load_rule_overrides(path: Path | str) -> dict[str, Any]:
+    """Read a house-rules file (``--rules``): a ``[rules]`` table of named rule parameters.
+
+    Any key a set file's ``[rules]`` may hold can be overridden; each is
+    validated exactly as in a set file. The overrides apply after the mix's
+    sets are combined, so they win over the combining defaults.
+    """
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            raw = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise CardDataError(f"{path}: cannot read rules file: {e.strerror}") from None
+    where = _Where(path, "[rules]")
+    _unknown(where, raw, {"rules"}, "top-level")
+    table = raw.get("rules")
+    if not isinstance(table, dict) or not table:
+        raise where.fail("rules", "needs a non-empty [rules] table")
+    _unknown(where, table, set(RULE_KEYS), "rule")
+    out = {k: _rule_value(where, table, k) for k in table}
+    if out.get("city_capacity", 0) > L.N_SLOTS:
+        raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
+    return out
 
 
 def load_set(path: Path) -> SetData:
@@ -578,16 +617,71 @@ def compile_tables(
     )
 
 
-def parse_mix(mix: str) -> list[str]:
-    """Split a mix spec (``aegean``, ``dunes+aegean``) into set names, base first."""
-    names = [s.strip().lower() for s in mix.split("+")]
+MIX_HELP = "SET or SET:N joined by '+', e.g. dunes+aegean:10"
+
+
+@dataclass(frozen=True)
+class MixPart:
+    """One set of a mix spec; ``limit`` keeps that many of its unit cards, drawn at random."""
+
+    name: str
+    limit: int | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.limit is None else f"{self.name}:{self.limit}"
+
+
+def parse_mix(mix: str) -> list[MixPart]:
+    """Split a mix spec (``aegean``, ``dunes+aegean:10``) into its parts, base first.
+
+    Only the syntax and the set names are checked here; whether a limit fits
+    its set is checked by :func:`load_pool`, which knows the set's size.
+    """
     valid = available_sets()
-    for n in names:
-        if n not in valid:
-            raise SpecError(f"unknown set {n!r} in --mix {mix!r}; valid sets: {', '.join(valid)}")
+    hint = f"valid sets: {', '.join(valid)} ({MIX_HELP})"
+    parts: list[MixPart] = []
+    for raw in mix.split("+"):
+        name, sep, limit = raw.strip().lower().partition(":")
+        name = name.strip()
+        if name not in valid:
+            raise SpecError(f"unknown set {name!r} in --mix {mix!r}; {hint}")
+        n: int | None = None
+        if sep:
+            if not limit.strip().isdigit():
+                raise SpecError(
+                    f"--mix {mix!r}: the limit after '{name}:' must be a whole number; {hint}"
+                )
+            n = int(limit)
+            if n < 1:
+                raise SpecError(f"--mix {mix!r}: {name}:{n} keeps no units; {hint}")
+        parts.append(MixPart(name, n))
+    names = [p.name for p in parts]
     if len(set(names)) != len(names):
-        raise SpecError(f"--mix {mix!r} names a set twice")
-    return names
+        raise SpecError(f"--mix {mix!r} names a set twice; {hint}")
+    return parts
+
+
+def _limit_units(
+    units: list[dict[str, Any]], part: MixPart, index: int, seed: int, mix: str
+) -> list[dict[str, Any]]:
+    """``part.limit`` unit cards of a set, drawn without replacement from its whole deck.
+
+    The draw depends only on the run seed and the set's position in the mix,
+    so ``omensim cards --seed S`` shows exactly the pool a run with seed S uses.
+    Kinds keep the copies drawn; kinds with none drawn leave the pool.
+    """
+    total = sum(u["copies"] for u in units)
+    if part.limit is None or part.limit == total:
+        return units
+    if part.limit > total:
+        raise SpecError(
+            f"--mix {mix!r}: {part} asks for {part.limit} units but {part.name} has {total}; "
+            f"valid sets: {', '.join(available_sets())} ({MIX_HELP})"
+        )
+    rng = np.random.default_rng([seed, index, 0x0E4E])
+    deck = np.repeat(np.arange(len(units)), [u["copies"] for u in units])
+    kept = np.bincount(rng.choice(deck, part.limit, replace=False), minlength=len(units))
+    return [{**u, "copies": int(c)} for u, c in zip(units, kept, strict=True) if c > 0]
 
 
 def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -628,32 +722,49 @@ def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
     return rules, notes
 
 
-def load_pool(mix: str, seed: int = 0, learning: bool = False) -> CardPool:
+def load_pool(
+    mix: str,
+    seed: int = 0,
+    learning: bool = False,
+    rule_overrides: dict[str, Any] | None = None,
+) -> CardPool:
     """Load, validate and compile the card pool of ``mix`` (the first set named is the base).
 
     ``learning`` keeps only the units marked ``learning = true`` in sets that
     mark any (A Reign of War's learning game). Reward cards marked
-    ``four_player`` are left out: omensim plays 2-player games. ``seed`` will
-    pick random subsets for limited mixes (``aegean:10``); a plain mix does not
-    depend on it.
+    ``four_player`` are left out: omensim plays 2-player games. ``seed`` picks
+    the random units of limited sets (``aegean:10``); a mix without limits
+    does not depend on it. ``rule_overrides`` (see :func:`load_rule_overrides`)
+    replace named rule parameters after the sets are combined.
     """
-    names = parse_mix(mix)
-    sets = [load_set(SETS_DIR / f"{n}.toml") for n in names]
+    parts = parse_mix(mix)
+    sets = [load_set(SETS_DIR / f"{p.name}.toml") for p in parts]
     units = []
-    for s in sets:
+    for i, (part, s) in enumerate(zip(parts, sets, strict=True)):
         marked = any(u["learning"] for u in s.units)
-        units += [u for u in s.units if not (learning and marked) or u["learning"]]
+        mine = [u for u in s.units if not (learning and marked) or u["learning"]]
+        units += _limit_units(mine, part, i, seed, mix)
     rewards = [r for s in sets for r in s.rewards if not r["four_player"]]
     structures = sets[0].structures
     feats = [f for s in sets for f in s.feats]
     rules, notes = combine_rules(sets)
+    if any(p.limit is not None for p in parts):
+        notes["combine_limit"] = (
+            "A limited set (SET:N) adds N of its unit cards, drawn at random from its whole "
+            "deck with the run seed; its reward tiles are all added."
+        )
+    if rule_overrides:
+        rules.update(rule_overrides)
+        notes["house_rules"] = "Rule parameters overridden by --rules: " + ", ".join(
+            f"{k}={v}" for k, v in sorted(rule_overrides.items())
+        )
     if structures:
         notes["build_from"] = (
             "Building a structure puts cards equal to the revealed unit's strength under it, "
             "taken from the top of the deck (the Dunes rulebook does not say where from)."
         )
     return CardPool(
-        mix="+".join(names),
+        mix="+".join(str(p) for p in parts),
         sets=sets,
         units=units,
         rewards=rewards,
@@ -665,23 +776,33 @@ def load_pool(mix: str, seed: int = 0, learning: bool = False) -> CardPool:
     )
 
 
+# The kernel switch of each run-level variant (``learning`` filters the pool and
+# ``constructed`` fills the deck lists instead).
+VARIANT_RULES: dict[str, int] = {
+    "emissary": L.RU_EMISSARY,
+    "extra-wealth": L.RU_EXTRA_WEALTH,
+    "trial": L.RU_TRIAL,
+    "simple-draft": L.RU_SIMPLE_DRAFT,
+    "pile-draft": L.RU_PILE_DRAFT,
+    "draft1": L.RU_DRAFT1,
+    "draft2": L.RU_DRAFT2,
+}
+
+
 def with_run_rules(
     tables: Tables,
     turn_cap: int,
     emissary: bool,
     first_mode: int,
-    extra_wealth: bool = False,
-    trial: bool = False,
-    simple_draft: bool = False,
-    pile_draft: bool = False,
+    variants: tuple[str, ...] = (),
+    duplicate: bool = False,
 ) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
     ru = tables.rules.copy()
     ru[L.RU_TURN_CAP] = turn_cap
-    ru[L.RU_EMISSARY] = int(emissary)
     ru[L.RU_FIRST_MODE] = first_mode
-    ru[L.RU_EXTRA_WEALTH] = int(extra_wealth)
-    ru[L.RU_TRIAL] = int(trial)
-    ru[L.RU_SIMPLE_DRAFT] = int(simple_draft)
-    ru[L.RU_PILE_DRAFT] = int(pile_draft)
+    for name, slot in VARIANT_RULES.items():
+        ru[slot] = int(name in variants)
+    ru[L.RU_EMISSARY] = int(emissary or "emissary" in variants)
+    ru[L.RU_DUPLICATE] = int(duplicate)
     return tables._replace(rules=ru)

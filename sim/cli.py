@@ -179,7 +179,8 @@ def main() -> None:
     "--mix",
     default="aegean",
     show_default=True,
-    help="Card sets to play with, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+    help="Card sets joined by '+', the first being the base; SET:N adds N random unit "
+    "cards of that set (drawn with --seed). E.g. 'aegean', 'dunes+aegean:10'.",
 )
 @click.option(
     "--seed",
@@ -230,6 +231,20 @@ def main() -> None:
     help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
 )
 @click.option(
+    "--rules",
+    "rules_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="House-rules TOML file whose [rules] table overrides named rule parameters "
+    "(e.g. tiles_per_city = 3); see configs/rules/.",
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play every deal twice, the other seat going first the second time (same "
+    "shuffles, same random draws per seat); rows carry a deal_id linking the pair.",
+)
+@click.option(
     "--threads",
     "-j",
     type=click.IntRange(min=1),
@@ -257,6 +272,8 @@ def run_cmd(
     first: str,
     variants: tuple[str, ...],
     decks: str | None,
+    rules_file: str | None,
+    duplicate: bool,
     threads: int | None,
     chunk_size: int,
     force: bool,
@@ -286,6 +303,8 @@ def run_cmd(
             first=first,
             variants=_split_variants(variants),
             decks=decks,
+            rules=rules_file,
+            duplicate=duplicate,
         )
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
@@ -356,16 +375,22 @@ def _card_table_text(frame: Any) -> str:
     "--mix",
     default="aegean",
     show_default=True,
-    help="Card sets to compile, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+    help="Card sets joined by '+'; SET:N adds N random unit cards of that set, "
+    "e.g. 'dunes+aegean:10'.",
 )
 @click.option(
     "--seed",
     type=int,
     default=0,
     show_default=True,
-    help="Run seed, for mixes whose set-up draws cards at random.",
+    help="Run seed: a limited set (SET:N) draws its cards with it, as the run would.",
 )
-def cards_cmd(mix: str, seed: int) -> None:
+@click.option(
+    "--learning",
+    is_flag=True,
+    help="Only the learning-game units (as --variant learning would use).",
+)
+def cards_cmd(mix: str, seed: int, learning: bool) -> None:
     """Print the compiled card table of a mix: every card the simulator will play with.
 
     One row per unit: its kind id (the number used in the played_p0/played_p1
@@ -377,11 +402,12 @@ def cards_cmd(mix: str, seed: int) -> None:
     \b
     Example:
       omensim cards --mix dunes+aegean
+      omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
     """
     from sim.cards import CardDataError, load_pool
 
     try:
-        pool = load_pool(mix, seed=seed)
+        pool = load_pool(mix, seed=seed, learning=learning)
         units = pool.frame()
         rewards = pool.rewards_frame()
         structures = pool.structures_frame()

@@ -15,13 +15,14 @@ import pyarrow as pa
 
 import sim
 from sim import vocab as V
-from sim.cards import CardPool, load_pool, with_run_rules
+from sim.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
 from sim.decklist import load_decklists
 from sim.interpretations import INTERPRETATIONS
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
 from sim.kernel.tables import flatten
-from sim.spec import RunSpec, SpecError
+from sim.spec import RunSpec
+from sim.variants import check_composition
 from strategies.registry import strategy_arrays
 
 _FIRST_MODES = {
@@ -72,22 +73,18 @@ class Engine:
 
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
-        learning = "learning" in spec.variants
-        self.pool: CardPool = load_pool(spec.mix, spec.seed, learning=learning)
-        if learning and not any(u["learning"] for u in self.pool.units):
-            raise SpecError(
-                f"--variant learning needs a set with learning-game units (reign); "
-                f"--mix {spec.mix!r} has none"
-            )
+        overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
+        self.pool: CardPool = load_pool(
+            spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides
+        )
+        check_composition(spec, self.pool)
         tables = with_run_rules(
             self.pool.tables,
             turn_cap=spec.turn_cap,
-            emissary="emissary" in spec.variants,
+            emissary=False,
             first_mode=_FIRST_MODES[spec.first],
-            extra_wealth="extra-wealth" in spec.variants,
-            trial="trial" in spec.variants,
-            simple_draft="simple-draft" in spec.variants,
-            pile_draft="pile-draft" in spec.variants,
+            variants=spec.variants,
+            duplicate=spec.duplicate,
         )
         if spec.decks is not None:
             ru = tables.rules.copy()
@@ -95,27 +92,6 @@ class Engine:
             for p, kinds in enumerate(load_decklists(spec.decks, self.pool)):
                 ru[L.RU_DECKLIST + 10 * p : L.RU_DECKLIST + 10 * p + 10] = kinds
             tables = tables._replace(rules=ru)
-        builders = ("trial", "simple-draft", "pile-draft", "constructed")
-        deck_builders = [v for v in builders if v in spec.variants]
-        if len(deck_builders) > 1:
-            raise SpecError(
-                f"--variant {' and '.join(deck_builders)} all build the decks; pick one"
-            )
-        if "pile-draft" in spec.variants and len(self.pool.units) < 20:
-            raise SpecError(
-                f"--variant pile-draft needs 20 unit kinds to draft 10 piles each; "
-                f"--mix {spec.mix!r} has {len(self.pool.units)}"
-            )
-        if "simple-draft" in spec.variants and len(self.pool.tables.card_kind) < 60:
-            raise SpecError(
-                f"--variant simple-draft deals 60 cards; --mix {spec.mix!r} has "
-                f"{len(self.pool.tables.card_kind)}"
-            )
-        if "trial" in spec.variants and min(u["copies"] for u in self.pool.units) < 2:
-            raise SpecError(
-                f"--variant trial gives each player one card of every kind, so every kind "
-                f"needs two copies (reign); --mix {spec.mix!r} has kinds with one"
-            )
         self.tab = flatten(tables)
         self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
         self.metadata: dict[str, str] = {
@@ -128,6 +104,8 @@ class Engine:
             "strategy_p1": spec.p1,
             "first": spec.first,
             "turn_cap": str(spec.turn_cap),
+            "duplicate": str(spec.duplicate).lower(),
+            "rule_overrides": json.dumps(overrides, sort_keys=True),
             "card_hash": self.pool.card_hash(),
             "card_table": self.pool.to_json(),
             "rules": json.dumps(self.pool.rules, sort_keys=True),
@@ -149,8 +127,11 @@ class Engine:
         """One row per game for global game indices ``start .. start+n-1``."""
         out, masks = self.play_raw(start, n)
         spec = self.spec
+        game_ids = np.arange(start, start + n, dtype=np.int64)
         cols: dict[str, pa.Array] = {
-            "game_id": pa.array(np.arange(start, start + n, dtype=np.int64)),
+            "game_id": pa.array(game_ids),
+            # A seat-swapped pair shares its deal; otherwise every game is its own deal.
+            "deal_id": pa.array(game_ids // 2 if spec.duplicate else game_ids),
             "seed": pa.array(np.full(n, spec.seed, np.int64)),
             "mix": _constant(self.pool.mix, n),
             "variant": _constant(spec.variant_label, n),

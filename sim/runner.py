@@ -79,7 +79,7 @@ def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | No
     ``-2``, ``-3``, ... suffix keeps the names distinct.
     """
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"{spec.mix.replace('+', '_')}-s{spec.seed}-{stamp}"
+    base = f"{spec.mix.replace('+', '_').replace(':', '-')}-s{spec.seed}-{stamp}"
     candidate = root / base
     n = 2
     while candidate.exists():

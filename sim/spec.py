@@ -13,6 +13,8 @@ VARIANTS: tuple[str, ...] = (
     "simple-draft",
     "pile-draft",
     "constructed",
+    "draft1",
+    "draft2",
 )
 
 
@@ -38,6 +40,8 @@ class RunSpec:
     variants: tuple[str, ...] = field(default_factory=tuple)
     turn_cap: int = 200
     decks: str | None = None  # deck-list file of the constructed variant
+    rules: str | None = None  # house-rules file (--rules) overriding named rule parameters
+    duplicate: bool = False  # games 2k, 2k+1: one deal, played with each seat going first
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -51,6 +55,10 @@ class RunSpec:
                 raise SpecError(f"unknown variant {v!r}; valid variants: {', '.join(VARIANTS)}")
         if ("constructed" in self.variants) != (self.decks is not None):
             raise SpecError("--variant constructed and --decks FILE go together")
+        if self.duplicate and self.games % 2:
+            raise SpecError(
+                f"--duplicate plays every deal twice, so --games must be even, got {self.games}"
+            )
         if self.turn_cap < 2:
             raise SpecError(f"turn cap must be at least 2, got {self.turn_cap}")
 

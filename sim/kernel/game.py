@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
+from sim.kernel.draft import draft_one, draft_two, pile_draft, simple_draft, trial_decks
 from sim.kernel.feats import feat_step, feats_done
 from sim.kernel.jit import kernel
 from sim.kernel.offering import offering_step
@@ -114,151 +115,20 @@ def deal_structures(st, tab):
 
 
 @kernel
-def trial_decks(st, tab):
-    """Reign, Trial of Skill: "Each player gets a deck of 50 cards, one of each unit kind;
-    each player draws from and discards to their own deck and discard pile."
-
-    Seat 0 takes the first copy of every kind and seat 1 the second; other
-    copies stay in the box. (The compiler refuses the variant unless every
-    kind has two copies.)
-    """
-    st[L.OWN_DECKS] = 1
-    last = -1
-    taken = 0
-    for c in range(n_cards(tab)):
-        k = card_kind(tab, c)
-        taken = taken + 1 if k == last else 0
-        last = k
-        if taken < 2:
-            st[L.DECK + taken * L.MAX_CARDS + st[L.DECK_N + taken]] = c
-            st[L.DECK_N + taken] += 1
-        else:
-            st[L.BOX + st[L.BOX_N]] = c
-            st[L.BOX_N] += 1
-    for d in range(2):
-        shuffle(st, L.DECK + d * L.MAX_CARDS, st[L.DECK_N + d], L.RNG_DECK)
-
-
-DRAFT_PACKET = 10  # cards dealt to each player per round of the simple draft
-DRAFT_ROUNDS = 3  # rounds until each player has 30 cards
-
-
-@kernel
-def simple_draft(st, tab, fp):
-    """Reign, Simple draft: "deal 10 to each player; each player keeps 1 and passes the rest
-    to the left, until the cards are gone; repeat until each player has 30 cards."
-
-    With two players the two packets change hands after every pick. Cards
-    never dealt stay in the box; each player then has their own deck and pile.
-    """
-    st[L.OWN_DECKS] = 1
-    for c in range(n_cards(tab)):
-        st[L.BOX + c] = c
-    st[L.BOX_N] = n_cards(tab)
-    shuffle(st, L.BOX, st[L.BOX_N], L.RNG_DECK)
-    for _ in range(DRAFT_ROUNDS):
-        # Packet q lives at TMP + 16*q; a taken card is marked -1.
-        for q in range(2):
-            for j in range(DRAFT_PACKET):
-                st[L.BOX_N] -= 1
-                st[L.TMP + 16 * q + j] = st[L.BOX + st[L.BOX_N]]
-        for pick in range(DRAFT_PACKET):
-            for p in range(2):
-                q = (p + pick) % 2
-                n = 0
-                for j in range(DRAFT_PACKET):
-                    card = st[L.TMP + 16 * q + j]
-                    if card >= 0:
-                        put_opt(st, n, j, card, 0, 0)
-                        n += 1
-                k = choose(st, tab, fp, p, D.D_DRAFT, n)
-                st[L.TMP + 16 * q + opt(st, k, 0)] = -1
-                d = L.DECK + p * L.MAX_CARDS
-                st[d + st[L.DECK_N + p]] = opt(st, k, 1)
-                st[L.DECK_N + p] += 1
-    for p in range(2):
-        shuffle(st, L.DECK + p * L.MAX_CARDS, st[L.DECK_N + p], L.RNG_DECK)
-
-
-PILES_EACH = 10
-PILE_LIMITS_SOLDIER = 6
-PILE_LIMITS_BEAST = 4
-PILE_LIMITS_ORACLE = 4
-
-
-@kernel
-def pile_draft(st, tab, fp, oldest):
-    """Reign, Pile draft: "Split the unit cards into 50 piles, one pile per unit kind ... the
-    players alternate until each has taken 10 piles. A player may take at most 6 soldier
-    piles, 4 beast piles and 4 oracle piles. Piles not taken go back to the box."
-
-    The younger player (not the oldest) picks first. The coin each pick costs
-    is not explained by the rulebook and is not modelled.
-    """
-    st[L.OWN_DECKS] = 1
-    n_kinds = tab[L.TB_N_KINDS]
-    # TMP + k: 1 once kind k's pile is taken; TMP2 + 4*p + t: seat p's piles of type slot t.
-    for k in range(n_kinds):
-        st[L.TMP + k] = 0
-    for i in range(8):
-        st[L.TMP2 + i] = 0
-    p = 1 - oldest
-    for _ in range(2 * PILES_EACH):
-        n = 0
-        first = 0
-        for k in range(n_kinds):
-            copies = 0
-            while first + copies < n_cards(tab) and card_kind(tab, first + copies) == k:
-                copies += 1
-            t = kind_col(tab, k, L.K_TYPE)
-            slot = 3  # units of other sets: no pile limit
-            limit = 99
-            if t == V.T_SOLDIER:
-                slot = 0
-                limit = PILE_LIMITS_SOLDIER
-            elif t == V.T_BEAST:
-                slot = 1
-                limit = PILE_LIMITS_BEAST
-            elif t == V.T_ORACLE:
-                slot = 2
-                limit = PILE_LIMITS_ORACLE
-            if st[L.TMP + k] == 0 and copies > 0 and st[L.TMP2 + 4 * p + slot] < limit:
-                put_opt(st, n, k, first, copies, slot)
-                n += 1
-            first += copies
-        if n == 0:
-            break
-        if rule(tab, L.RU_CONSTRUCTED):
-            # Constructed: the seat's next listed pile (the list was checked when compiled).
-            taken = st[L.TMP2 + 4 * p] + st[L.TMP2 + 4 * p + 1]
-            taken += st[L.TMP2 + 4 * p + 2] + st[L.TMP2 + 4 * p + 3]
-            want = rule(tab, L.RU_DECKLIST + PILES_EACH * p + taken)
-            i = 0
-            for j in range(n):
-                if opt(st, j, 0) == want:
-                    i = j
-        else:
-            i = choose(st, tab, fp, p, D.D_DRAFT, n)
-        st[L.TMP + opt(st, i, 0)] = 1
-        st[L.TMP2 + 4 * p + opt(st, i, 3)] += 1
-        for c in range(opt(st, i, 1), opt(st, i, 1) + opt(st, i, 2)):
-            st[L.DECK + p * L.MAX_CARDS + st[L.DECK_N + p]] = c
-            st[L.DECK_N + p] += 1
-        p = 1 - p
-    for c in range(n_cards(tab)):
-        if st[L.TMP + card_kind(tab, c)] == 0:
-            st[L.BOX + st[L.BOX_N]] = c
-            st[L.BOX_N] += 1
-    for q in range(2):
-        shuffle(st, L.DECK + q * L.MAX_CARDS, st[L.DECK_N + q], L.RNG_DECK)
-
-
-@kernel
 def setup(st, tab, fp, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     reset(st)
-    seed_streams(st, seed, game)
-    oldest = default_first(tab, st, game)
+    # --duplicate: games 2k and 2k+1 are one deal (same streams, so same shuffles and
+    # the same draws for each seat's bot) with the other seat going first.
+    deal = game
+    swap = 0
+    if rule(tab, L.RU_DUPLICATE):
+        deal = game // 2
+        swap = game % 2
+    seed_streams(st, seed, deal)
+    oldest = default_first(tab, st, deal)
+    if swap:
+        oldest = 1 - oldest
     st[L.SUPPLY] = rule(tab, L.RU_COIN_SUPPLY)
     st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
     if rule(tab, L.RU_GODS):
@@ -269,6 +139,10 @@ def setup(st, tab, fp, seed, game):
         simple_draft(st, tab, fp)
     elif rule(tab, L.RU_PILE_DRAFT) or rule(tab, L.RU_CONSTRUCTED):
         pile_draft(st, tab, fp, oldest)
+    elif rule(tab, L.RU_DRAFT1):
+        draft_one(st, tab, fp)
+    elif rule(tab, L.RU_DRAFT2):
+        draft_two(st, tab, fp)
     else:
         cards = n_cards(tab)
         for c in range(cards):
@@ -287,8 +161,9 @@ def setup(st, tab, fp, seed, game):
         c = t % L.N_CITIES
         st[L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]] = st[L.TMP + t]
         st[L.STACK_N + c] += 1
-    for j in range(2):
-        p = oldest if j == 0 else 1 - oldest
+    # Hands are dealt seat by seat whoever starts, so a seat-swapped duplicate deal
+    # gives each seat the same cards.
+    for p in range(2):
         Z.draw(st, p, rule(tab, L.RU_START_CARDS))
         Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
     first = oldest

@@ -184,7 +184,10 @@ RU_TRIAL = 42  # Reign variant Trial of Skill: each seat its own deck, one card 
 RU_SIMPLE_DRAFT = 43  # Reign variant simple draft: 30 cards each, drafted from packets of 10
 RU_PILE_DRAFT = 44  # Reign variant pile draft: 10 piles (all copies of a kind) each
 RU_CONSTRUCTED = 45  # Reign constructed variant: the pile draft takes RU_DECKLIST's piles
+RU_DRAFT1 = 46  # Aegean Draft Variant 1: draw 3, keep 2, pass 1, until 30 each
+RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three times
 RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
+RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
 RU_COUNT = 72
 
 FIRST_P0 = 0
