@@ -92,6 +92,7 @@ class Engine:
             for p, kinds in enumerate(load_decklists(spec.decks, self.pool)):
                 ru[L.RU_DECKLIST + 10 * p : L.RU_DECKLIST + 10 * p + 10] = kinds
             tables = tables._replace(rules=ru)
+        self.tables = tables
         self.tab = flatten(tables)
         self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
         self.metadata: dict[str, str] = {

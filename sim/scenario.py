@@ -31,6 +31,7 @@ import numpy as np
 
 from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
+from sim.spec import RunSpec
 from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel.feats import feat_step
@@ -95,6 +96,26 @@ class Scenario:
         """The position right after set-up of game ``game`` of a run with ``seed``."""
         sc = cls(mix, **kw)
         sc.setup(seed, game)
+        return sc
+
+    @classmethod
+    def from_spec(cls, spec: RunSpec, game: int | None = None) -> Scenario:
+        """The cards, rules and bots of a whole run (mix limits, variants, ``--rules``).
+
+        With ``game`` the position is that game's, right after set-up, exactly as
+        the run plays it.
+        """
+        from sim.engine import Engine  # deferred: the engine imports the batch kernel
+
+        engine = Engine(spec)
+        sc = cls(spec.mix.split("+")[0].split(":")[0], bots=(spec.p0, spec.p1))
+        sc.pool = engine.pool
+        sc.tables = engine.tables
+        sc.tab = engine.tab
+        sc.fp = engine.fp
+        sc.st[L.BOT : L.BOT + 2] = engine.bots
+        if game is not None:
+            sc.setup(spec.seed, game)
         return sc
 
     def setup(self, seed: int, game: int) -> None:

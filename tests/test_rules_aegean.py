@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+from invariants import check_invariants
 
+from sim.engine import Engine
 from sim.kernel import layout as L
 from sim.scenario import Scenario, ScenarioError
+from sim.spec import RunSpec, SpecError
 from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
@@ -1632,3 +1636,119 @@ def test_strict_scenario_rejects_unscripted_choices() -> None:
     sc = build(coins=(0, 4))
     sc.surge()
     assert sc.city(0, 0) == []
+
+
+# =============================================================================
+# Variants: Drafting Variants
+# =============================================================================
+
+
+DRAFT_RULES = {"draft1": "RU_DRAFT1", "draft2": "RU_DRAFT2"}
+
+
+def _draft_scenario(mix: str, variant: str) -> Scenario:
+    """A strict position of ``mix`` whose set-up will run Aegean draft ``variant``."""
+    return Scenario(mix, strict=True, rules={DRAFT_RULES[variant]: 1})
+
+
+def _box_order(sc: Scenario, seed: int, game: int) -> list[int]:
+    """The shuffled shared deck a draft deals from, top card first (set-up's own stream)."""
+    from sim.kernel.draft import _box_all
+    from sim.kernel.rng import seed_streams
+
+    st = np.zeros(L.STATE_SIZE, np.int64)
+    seed_streams(st, seed, game)
+    _box_all(st, sc.tab)
+    n = int(st[L.BOX_N])
+    return [int(c) for c in st[L.BOX : L.BOX + n][::-1]]
+
+
+def _own_cards(sc: Scenario, p: int) -> list[int]:
+    """Seat ``p``'s 30 drafted cards: its own deck plus the hand it drew from it."""
+    off = p * L.MAX_CARDS
+    deck = sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])]
+    hand = sc.st[L.HAND + off : L.HAND + off + int(sc.st[L.HAND_N + p])]
+    return sorted(int(c) for c in [*deck, *hand])
+
+
+@pytest.mark.parametrize("mix", ["reign+aegean", "dunes+aegean"])
+def test_draft1_draw_3_keep_2_pass_1_until_30_each(mix: str) -> None:
+    """Drafting Variants, Draft Variant 1: "Each player draws 3 cards from a shared deck
+    containing all the Unit cards, chooses 2, places them facedown, and then passes the
+    remaining card to their opponent. This continues until each player has 30 facedown
+    cards." Each seat keeps the 1st and 2nd of its three cards and passes the 3rd."""
+    seed, game = 5, 2
+    sc = _draft_scenario(mix, "draft1")
+    for _ in range(10 * 2):  # 10 rounds, two seats, two keeps each
+        sc.script("draft", a=0)
+        sc.script("draft", a=1)
+    sc.setup(seed, game)
+    done(sc)
+    top = _box_order(sc, seed, game)
+    expect: list[list[int]] = [[], []]
+    for r in range(10):
+        drawn = [top[6 * r : 6 * r + 3], top[6 * r + 3 : 6 * r + 6]]
+        for p in range(2):
+            expect[p] += [drawn[p][0], drawn[p][1], drawn[1 - p][2]]
+    for p in range(2):
+        assert _own_cards(sc, p) == sorted(expect[p])
+        assert len(sc.hand(p)) == 4  # then "the game then begins as normal"
+    assert int(sc.st[L.OWN_DECKS]) == 1
+    # "Any unselected cards are returned to the box."
+    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    check_invariants(sc)
+
+
+def test_draft2_twenty_face_up_alternate_picks_three_times() -> None:
+    """Drafting Variants, Draft Variant 2: "20 random cards are placed faceup ... Randomly
+    determine a player to select the first card. Each player selects 1 card until all cards
+    have been selected. This is repeated two additional times, resulting in each player having
+    a 30 card deck." Every pick here takes the first card left, so in each round of 20 one
+    seat holds the even places and the other the odd ones."""
+    seed, game = 11, 4
+    sc = _draft_scenario("reign+aegean", "draft2")
+    for _ in range(60):
+        sc.script("draft")
+    sc.setup(seed, game)
+    done(sc)
+    top = _box_order(sc, seed, game)
+    mine = [set(_own_cards(sc, p)) for p in range(2)]
+    for r in range(3):
+        spread = top[20 * r : 20 * r + 20]
+        evens, odds = set(spread[0::2]), set(spread[1::2])
+        first = 0 if evens <= mine[0] else 1
+        assert evens <= mine[first] and odds <= mine[1 - first]
+    assert [len(m) for m in mine] == [30, 30]
+    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    check_invariants(sc)
+
+
+@pytest.mark.parametrize("variant", ["draft1", "draft2"])
+def test_draft_games_use_own_decks_and_conserve_cards(variant: str) -> None:
+    """Drafting Variants: "each player will have their own deck and discard pile once the
+    game begins ... any ability that references 'the deck' or 'the discard pile' refers to
+    the player's own deck or discard pile." A whole game keeps every card in exactly one
+    zone, and a seat's own cards never reach the other seat's deck or discard pile."""
+    rules = {DRAFT_RULES[variant]: 1}
+    sc = Scenario.from_game("dunes+aegean", 3, 1, bots=("greedy", "random"), rules=rules)
+    own = [set(_own_cards(sc, p)) for p in range(2)]
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+        for p in range(2):
+            off = p * L.MAX_CARDS
+            pile = [
+                *sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])],
+                *sc.st[L.DISC + off : L.DISC + off + int(sc.st[L.DISC_N + p])],
+            ]
+            assert {int(c) for c in pile} <= own[p]
+
+
+def test_drafts_refused_without_enough_units() -> None:
+    """Drafting Variants, NOTE: without A Reign of War the drafts need the units of three
+    Aegean-era sets; the Aegean's 22 units alone cannot make two 30-card decks."""
+    with pytest.raises(SpecError, match=r"draft1 deals 60 unit cards.*has 22"):
+        Engine(RunSpec(games=10, mix="aegean", variants=("draft1",)))
+    with pytest.raises(SpecError, match="each build the decks"):
+        Engine(RunSpec(games=10, mix="reign+aegean", variants=("draft1", "draft2")))
+    Engine(RunSpec(games=10, mix="reign+aegean", variants=("draft2",)))
