@@ -199,11 +199,14 @@ def numba_threads(n: int) -> Iterator[None]:
         numba.set_num_threads(previous)
 
 
-def make_engine(mix: str, games: int, p0: str = "greedy", p1: str = "greedy") -> Engine:
+def make_engine(
+    mix: str, games: int, p0: str = "greedy", p1: str = "greedy", duplicate: bool = False
+) -> Engine:
     from sim.engine import Engine
     from sim.spec import RunSpec
 
-    engine = Engine(RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1))
+    spec = RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=duplicate)
+    engine = Engine(spec)
     engine.warmup()
     return engine
 
@@ -247,16 +250,22 @@ def bench_end_to_end(mix: str, games: int, repeats: int) -> Figure:
     return Figure("end_to_end_parquet", "runner.run + Parquet", threads, games, best)
 
 
-def bench_cli(mix: str, games: int, all_threads: int) -> Figure:
+def bench_cli(mix: str, games: int, all_threads: int, duplicate: bool = False) -> Figure:
     exe = shutil.which("omensim")
     base = [exe] if exe else [sys.executable, "-m", "sim.cli"]
     with tempfile.TemporaryDirectory(prefix="omensim-bench-") as tmp:
         cmd = [*base, "run", "--games", str(games), "--mix", mix, "--seed", str(SEED)]
         cmd += ["--out", str(Path(tmp) / "run"), "--quiet"]
+        cmd += ["--duplicate"] if duplicate else []
         log(f"  $ {' '.join(['omensim', *cmd[len(base) :]])}")
         run = checked(run_child(cmd, child_env()), "omensim run")
     return Figure(
-        "cli_run", "omensim run (whole command)", all_threads, games, run.seconds, run.peak_rss_mb
+        "cli_run_duplicate" if duplicate else "cli_run",
+        "omensim run --duplicate (whole command)" if duplicate else "omensim run (whole command)",
+        all_threads,
+        games,
+        run.seconds,
+        run.peak_rss_mb,
     )
 
 
@@ -381,6 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         help="before timing, check that 1 thread and all cores give identical kernel output",
     )
     parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="also time seat-swapped duplicate deals (kernel and whole command) "
+        "and print their cost per game relative to a plain run",
+    )
+    parser.add_argument(
         "--record", action="store_true", help=f"append the figures to {RESULTS_CSV.name}"
     )
     args = parser.parse_args(argv)
@@ -417,6 +432,19 @@ def main(argv: list[str] | None = None) -> int:
     many = time_kernel(greedy, games, all_threads, args.repeats)
     figures.append(Figure("kernel_all_cores", "kernel, all cores", all_threads, games, many))
     del greedy
+    dup = None
+    if args.duplicate:
+        log(f"kernel, greedy vs greedy, --duplicate, {all_threads} threads ...")
+        dup = time_kernel(make_engine(mix, games, duplicate=True), games, all_threads, args.repeats)
+        figures.append(
+            Figure(
+                "kernel_all_cores_duplicate",
+                "kernel, all cores, --duplicate",
+                all_threads,
+                games,
+                dup,
+            )
+        )
 
     log("kernel, random vs random, all cores ...")
     rand = make_engine(mix, games, "random", "random")
@@ -436,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     figures.append(bench_end_to_end(mix, games, args.repeats))
     log(f"whole command, {cli_games:,} games, in a subprocess ...")
     figures.append(bench_cli(mix, cli_games, all_threads))
+    if args.duplicate:
+        log(f"whole command with --duplicate, {cli_games:,} games, in a subprocess ...")
+        figures.append(bench_cli(mix, cli_games, all_threads, duplicate=True))
 
     commit = git_commit()
     where = machine(all_threads)
@@ -450,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table(figures))
     print(f"speed-up, all cores over 1 thread (kernel, {all_threads} threads): {one / many:.2f}x")
+    if dup is not None:
+        print(f"--duplicate time per game over a plain run (kernel, all cores): {dup / many:.2f}x")
     if args.record:
         record(figures, mix, commit, where)
         print(f"appended {len(figures)} rows to {RESULTS_CSV.relative_to(ROOT)}")

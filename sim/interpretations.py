@@ -70,6 +70,15 @@ INTERPRETATIONS: dict[str, str] = {
         "picks first and the coin paid per pick is not modelled; in the simple draft the two "
         "packets change hands after every pick. Undrafted cards stay in the box."
     ),
+    "aegean_drafts": (
+        "Aegean drafts: in Draft Variant 1 each seat picks its 2 keeps one at a time from its "
+        "own 3 cards; in Draft Variant 2 'this is repeated' is read as the whole procedure, "
+        "so each of the three rounds of 20 picks its first picker at random again."
+    ),
+    "deal_by_seat": (
+        "Starting hands are dealt seat 0 first whoever starts (the rulebooks give no order), "
+        "so a --duplicate pair gives each seat the same cards."
+    ),
     "turn_cap": (
         "A game still running after the turn cap is stopped, scored as it stands, and "
         "marked end_reason = 'turn_cap'."
