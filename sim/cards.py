@@ -638,7 +638,16 @@ def load_pool(mix: str, seed: int = 0, learning: bool = False) -> CardPool:
     depend on it.
     """
     names = parse_mix(mix)
-    sets = [load_set(SETS_DIR / f"{n}.toml") for n in names]
+    return pool_from_sets([load_set(SETS_DIR / f"{n}.toml") for n in names], learning)
+
+
+def pool_from_sets(sets: list[SetData], learning: bool = False) -> CardPool:
+    """Combine and compile already loaded sets (the first is the base) into a pool.
+
+    :func:`load_pool` reads the shipped files and calls this; ``sim.changes``
+    calls it with a designer's replacement set file in place of a shipped one.
+    """
+    names = [s.name for s in sets]
     units = []
     for s in sets:
         marked = any(u["learning"] for u in s.units)

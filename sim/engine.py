@@ -16,6 +16,7 @@ import pyarrow as pa
 import sim
 from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
+from sim.changes import Changes
 from sim.decklist import load_decklists
 from sim.interpretations import INTERPRETATIONS
 from sim.kernel import layout as L
@@ -70,10 +71,12 @@ def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
-    def __init__(self, spec: RunSpec) -> None:
+    def __init__(self, spec: RunSpec, changes: Changes | None = None) -> None:
         self.spec = spec
         learning = "learning" in spec.variants
-        self.pool: CardPool = load_pool(spec.mix, spec.seed, learning=learning)
+        # changes: designer edits to the cards (sim.changes); None plays the shipped cards.
+        loader = changes.load_pool if changes else load_pool
+        self.pool: CardPool = loader(spec.mix, spec.seed, learning=learning)
         if learning and not any(u["learning"] for u in self.pool.units):
             raise SpecError(
                 f"--variant learning needs a set with learning-game units (reign); "
@@ -135,6 +138,8 @@ class Engine:
                 {**INTERPRETATIONS, **self.pool.interpretations}, sort_keys=True
             ),
         }
+        if changes:
+            self.metadata["card_changes"] = changes.to_json()
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
