@@ -700,8 +700,6 @@ def sweep_cmd(
     from sim.sweep import format_table, parse_deltas, sweep, write_outputs
 
     with _user_errors(out):
-        if out is not None and out.exists() and not out.is_dir():
-            raise CliError(f"--out {out} exists and is not a directory", EXIT_ERROR)
         spec = RunSpec(
             games=games,
             mix=mix,

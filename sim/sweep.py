@@ -252,7 +252,7 @@ def heatmap(result: SweepResult, path: Path) -> Path:
         sig[i, j] = bool(row.lo > 0 or row.hi < 0)
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     lim = lim or 1.0
-    fig, ax = plt.subplots(figsize=(2.0 + 1.2 * len(deltas), 1.2 + 0.32 * len(cards)))
+    fig, ax = plt.subplots(figsize=(3.5 + 1.2 * len(deltas), 1.2 + 0.32 * len(cards)))
     im = ax.imshow(grid, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
     ax.set_xticks(range(len(deltas)), [f"{result.field} {d:+d}" for d in deltas])
     ax.set_yticks(range(len(cards)), cards, fontsize=8)
@@ -261,10 +261,14 @@ def heatmap(result: SweepResult, path: Path) -> Path:
             if np.isfinite(grid[i, j]):
                 mark = "*" if sig[i, j] else ""
                 ax.text(j, i, f"{grid[i, j]:+.1f}{mark}", ha="center", va="center", fontsize=7)
-    fig.colorbar(im, ax=ax, label="win-rate shift of the card's player (points)")
+    fig.colorbar(im, ax=ax, label="win-rate shift (points)")
     spec = result.spec
-    ax.set_title(f"{spec.mix}: {spec.games:,} paired games, seed {spec.seed}", fontsize=9)
+    ax.set_title(
+        f"{spec.mix}: win rate of the card's player, {spec.games:,} paired games\n"
+        f"(* = 95% interval excludes 0; seed {spec.seed})",
+        fontsize=9,
+    )
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
