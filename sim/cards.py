@@ -739,6 +739,26 @@ def load_pool(
     """
     parts = parse_mix(mix)
     sets = [load_set(SETS_DIR / f"{p.name}.toml") for p in parts]
+    return pool_from_sets(sets, learning, parts=parts, seed=seed, rule_overrides=rule_overrides)
+
+
+def pool_from_sets(
+    sets: list[SetData],
+    learning: bool = False,
+    *,
+    parts: list[MixPart] | None = None,
+    seed: int = 0,
+    rule_overrides: dict[str, Any] | None = None,
+) -> CardPool:
+    """Combine and compile already loaded sets (the first is the base) into a pool.
+
+    :func:`load_pool` reads the shipped files and calls this; ``sim.changes``
+    calls it with a designer's replacement set file in place of a shipped one.
+    ``parts`` carries the mix spec's limits (default: every set whole).
+    """
+    if parts is None:
+        parts = [MixPart(s.name) for s in sets]
+    mix = "+".join(str(p) for p in parts)
     units = []
     for i, (part, s) in enumerate(zip(parts, sets, strict=True)):
         marked = any(u["learning"] for u in s.units)
@@ -764,7 +784,7 @@ def load_pool(
             "taken from the top of the deck (the Dunes rulebook does not say where from)."
         )
     return CardPool(
-        mix="+".join(str(p) for p in parts),
+        mix=mix,
         sets=sets,
         units=units,
         rewards=rewards,

@@ -15,8 +15,10 @@ Heavy modules (numba, the engine) are imported inside the commands so that
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, NoReturn
@@ -150,6 +152,121 @@ def _split_variants(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def _check_until_ci(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    if value is not None and not 0 < value < 0.5:
+        raise click.BadParameter(
+            f"must be a half-width between 0 and 0.5 (exclusive), e.g. 0.005; got {value:g}",
+            ctx,
+            param,
+        )
+    return value
+
+
+def _change_options(f: Any) -> Any:
+    """--change and --cards: designer edits to the cards (sim/changes.py)."""
+    f = click.option(
+        "--cards",
+        "card_files",
+        multiple=True,
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="A set file (schema of configs/sets/*.toml) that replaces the set of the mix "
+        "with the same [set] name. Repeatable.",
+    )(f)
+    return click.option(
+        "--change",
+        multiple=True,
+        metavar="'CARD.FIELD=N'",
+        help="Edit one unit before compiling, e.g. 'Moonlight Channeler.cost=3'; a signed "
+        "value is relative ('...cost=+1'). Fields: cost, offering, strength, copies. "
+        "Repeatable.",
+    )(f)
+
+
+@contextlib.contextmanager
+def _user_errors(out: Path | None = None) -> Iterator[None]:
+    """Turn the errors a user can cause into one-line CliErrors with their exit codes."""
+    from sim import runner
+    from sim.cards import CardDataError
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        where = f" in {out}" if out is not None else ""
+        raise CliError(f"interrupted; output{where} is incomplete", EXIT_INTERRUPTED) from None
+    except SpecError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    except (CardDataError, runner.RunError) as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else out
+        raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
+
+
+def _game_options(default_games: int) -> Any:
+    """The options naming the games (shared by compare and sweep)."""
+
+    def wrap(f: Any) -> Any:
+        opts = [
+            click.option(
+                "--games",
+                "-n",
+                type=GameCount(),
+                default=default_games,
+                show_default=True,
+                help="Games each table plays (the same game indices for every table).",
+            ),
+            click.option(
+                "--mix",
+                default="aegean",
+                show_default=True,
+                help="Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+            ),
+            click.option(
+                "--seed", type=int, default=0, show_default=True, help="Seed shared by all tables."
+            ),
+            click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
+            click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
+            click.option(
+                "--first",
+                type=click.Choice(FIRST_MODES),
+                default="alternate",
+                show_default=True,
+                help="Who takes the first turn.",
+            ),
+            click.option(
+                "--variant",
+                "variants",
+                multiple=True,
+                metavar="NAME[,NAME]",
+                help=f"Rule variant(s); known: {', '.join(VARIANTS)}.",
+            ),
+            click.option(
+                "--threads",
+                "-j",
+                type=click.IntRange(min=1),
+                default=None,
+                callback=_check_threads,
+                help="Worker threads for the kernel. Default: all cores.",
+            ),
+            click.option(
+                "--chunk-size",
+                type=click.IntRange(min=1),
+                default=1 << 16,
+                show_default=True,
+                help="Games per kernel call (and Parquet part). Results do not depend on it.",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+        ]
+        for opt in reversed(opts):
+            f = opt(f)
+        return f
+
+    return wrap
+
+
 @click.group(cls=_OneLineErrorsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="omensim")
 def main() -> None:
@@ -163,6 +280,8 @@ def main() -> None:
     Examples:
       omensim run --games 1e6 --mix aegean --seed 1
       omensim cards --mix dunes+aegean
+      omensim compare --mix aegean --games 2e5 --change "Talos, Bronze Guardian of Crete.cost=+1"
+      omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
     """
 
 
@@ -262,6 +381,17 @@ def main() -> None:
 )
 @click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary.")
+@click.option(
+    "--until-ci",
+    type=float,
+    default=None,
+    callback=_check_until_ci,
+    metavar="HALF_WIDTH",
+    help="Stop once the 95% interval of the first-player win rate is at most "
+    "+/- HALF_WIDTH (e.g. 0.005), checked after each chunk; --games is the ceiling. "
+    "The manifest records the games played and games_requested.",
+)
+@_change_options
 def run_cmd(
     games: int,
     mix: str,
@@ -278,6 +408,9 @@ def run_cmd(
     chunk_size: int,
     force: bool,
     quiet: bool,
+    until_ci: float | None,
+    change: tuple[str, ...],
+    card_files: tuple[str, ...],
 ) -> None:
     """Play bot-vs-bot games and write one Parquet row per game.
 
@@ -289,6 +422,7 @@ def run_cmd(
     Example:
       omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
       python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
+      omensim run --games 1e7 --until-ci 0.002 --mix aegean
     """
     from sim import runner
     from sim.cards import CardDataError
@@ -315,6 +449,7 @@ def run_cmd(
             chunk_size=chunk_size,
             force=force,
             progress=False if quiet else None,
+            **_run_extras(change, card_files, until_ci),
         )
     except KeyboardInterrupt:
         # Caught here rather than left to click, which would print a blank line first.
@@ -331,6 +466,21 @@ def run_cmd(
         raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
     if not quiet:
         click.echo(runner.summary(result))
+
+
+def _run_extras(
+    change: tuple[str, ...], card_files: tuple[str, ...], until_ci: float | None
+) -> dict[str, Any]:
+    """The keyword arguments of runner.run that `run` passes only when given."""
+    from sim.changes import Changes
+
+    extras: dict[str, Any] = {}
+    changes = Changes.parse(change, card_files)
+    if changes:
+        extras["changes"] = changes
+    if until_ci is not None:
+        extras["until_ci"] = until_ci
+    return extras
 
 
 # Columns `omensim cards` shows, in order; any others the compiler adds follow them.
@@ -439,6 +589,168 @@ def _count_label(frame: Any, what: str, physical: str) -> str:
     if "copies" in frame.columns:
         label += f" ({int(frame['copies'].sum())} {physical})"
     return label
+
+
+@main.command("compare", short_help="Play the same games with and without a card change.")
+@_game_options(default_games=100_000)
+@_change_options
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Also write both runs (OUT/A with the base cards, OUT/B with the changes) as run "
+    "directories, and OUT/compare.json and OUT/compare.parquet.",
+)
+@click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+def compare_cmd(
+    games: int,
+    mix: str,
+    seed: int,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    threads: int | None,
+    chunk_size: int,
+    quiet: bool,
+    change: tuple[str, ...],
+    card_files: tuple[str, ...],
+    out: Path | None,
+    force: bool,
+) -> None:
+    """Play the same games with the base cards (A) and with card changes (B).
+
+    Both tables play game indices 0..games-1 with the same seed, so they deal
+    the same games (common random numbers) and the difference is the change,
+    not luck. Prints, with 95% intervals paired by game: the change of the
+    first-player win rate, and of the win rate of the player who played each
+    changed card; and how many games per run an unpaired comparison would need
+    for the same interval width.
+
+    \b
+    Example:
+      omensim compare --mix dunes+aegean --games 2e5 --change "Moonlight Channeler.cost=3"
+      omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
+    """
+    from sim.changes import Changes
+    from sim.compare import compare, format_result
+
+    with _user_errors(out):
+        changes = Changes.parse(change, card_files)
+        if not changes:
+            raise SpecError("nothing to compare: give at least one --change or --cards")
+        spec = RunSpec(
+            games=games,
+            mix=mix,
+            seed=seed,
+            p0=p0,
+            p1=p1,
+            first=first,
+            variants=_split_variants(variants),
+        )
+        result = compare(
+            spec,
+            changes,
+            out=out,
+            threads=threads,
+            chunk_size=chunk_size,
+            force=force,
+            progress=False if quiet else None,
+        )
+    if not quiet:
+        click.echo(format_result(result))
+
+
+@main.command("sweep", short_help="Shift one field of every card and measure each effect.")
+@_game_options(default_games=20_000)
+@click.option(
+    "--field",
+    default="cost",
+    show_default=True,
+    help="Unit field to shift: cost, offering, strength or copies.",
+)
+@click.option(
+    "--delta",
+    "deltas",
+    default="-1,+1",
+    show_default=True,
+    metavar="D[,D]",
+    help="Amounts added to the field, comma-separated, e.g. -1,+1. Values that would leave "
+    "the field's range are skipped and listed.",
+)
+@click.option(
+    "--card",
+    "cards",
+    multiple=True,
+    metavar="NAME|KIND",
+    help="Sweep only this unit (name or kind id from `omensim cards`). Repeatable; "
+    "default: every unit.",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png.",
+)
+def sweep_cmd(
+    games: int,
+    mix: str,
+    seed: int,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    threads: int | None,
+    chunk_size: int,
+    quiet: bool,
+    field: str,
+    deltas: str,
+    cards: tuple[str, ...],
+    out: Path | None,
+) -> None:
+    """For every unit and delta, play the same games with FIELD += DELTA on that unit.
+
+    Each variant plays the same game indices with the same seed as the
+    baseline (common random numbers); the table gives, per card and delta, the
+    shift of the win rate of the player who played that card, with a 95%
+    interval paired by game. The kernel is compiled once; each variant is only
+    a new card table. It costs (cards x deltas + 1) x games games.
+
+    \b
+    Example:
+      omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
+      omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
+    """
+    from sim.sweep import format_table, parse_deltas, sweep, write_outputs
+
+    with _user_errors(out):
+        spec = RunSpec(
+            games=games,
+            mix=mix,
+            seed=seed,
+            p0=p0,
+            p1=p1,
+            first=first,
+            variants=_split_variants(variants),
+        )
+        result = sweep(
+            spec,
+            field.lower(),
+            parse_deltas(deltas),
+            cards,
+            threads=threads,
+            chunk_size=chunk_size,
+            progress=False if quiet else None,
+        )
+        paths = write_outputs(result, out) if out is not None else []
+    if not quiet:
+        click.echo(format_table(result))
+        for s in result.skipped:
+            click.echo(f"skipped {s['card']} {field} {s['delta']:+d}: {s['reason']}")
+        if paths:
+            click.echo("Wrote " + ", ".join(str(p) for p in paths))
 
 
 if __name__ == "__main__":  # python -m sim.cli, for when the console script is not on PATH

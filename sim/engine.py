@@ -16,6 +16,7 @@ import pyarrow as pa
 import sim
 from sim import vocab as V
 from sim.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
+from sim.changes import Changes
 from sim.decklist import load_decklists
 from sim.interpretations import INTERPRETATIONS
 from sim.kernel import layout as L
@@ -71,10 +72,12 @@ def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
-    def __init__(self, spec: RunSpec) -> None:
+    def __init__(self, spec: RunSpec, changes: Changes | None = None) -> None:
         self.spec = spec
         overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
-        self.pool: CardPool = load_pool(
+        # changes: designer edits to the cards (sim.changes); None plays the shipped cards.
+        loader = changes.load_pool if changes else load_pool
+        self.pool: CardPool = loader(
             spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides
         )
         check_composition(spec, self.pool)
@@ -114,6 +117,8 @@ class Engine:
                 {**INTERPRETATIONS, **self.pool.interpretations}, sort_keys=True
             ),
         }
+        if changes:
+            self.metadata["card_changes"] = changes.to_json()
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""

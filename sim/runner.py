@@ -69,6 +69,10 @@ class RunResult:
     threads: int
     setup_seconds: float
     """Time to compile the cards and bots and load or compile the JIT kernel."""
+    games_requested: int | None = None
+    """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
+    stopped: str | None = None
+    """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -192,6 +196,8 @@ def run(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
     progress: bool | None = None,
+    changes: Any = None,
+    until_ci: float | None = None,
 ) -> RunResult:
     """Play ``spec.games`` games and write them to the run directory ``out``.
 
@@ -207,6 +213,11 @@ def run(
             deleted first). Files omensim did not write are never deleted.
         progress: ``True`` always shows the status line on stderr, ``False``
             never, ``None`` shows it when stderr is a terminal.
+        changes: designer edits to the cards (:class:`sim.changes.Changes`);
+            ``None`` plays the shipped cards.
+        until_ci: stop after the first chunk at which the 95% Wilson interval of
+            the first-player win rate has a half-width of at most this (or at
+            ``spec.games``). See :func:`check_until_ci` for the manifest fields.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -224,6 +235,7 @@ def run(
 
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
     n_threads = _resolve_threads(threads)
     _check_out_dir(out, force)
@@ -234,11 +246,11 @@ def run(
     t_setup = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec)
+        engine = Engine(spec, changes=changes) if changes else Engine(spec)
         engine.warmup()
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
-            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds
+            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
         )
     finally:
         numba.set_num_threads(previous_threads)
@@ -253,6 +265,7 @@ def _play_and_write(
     force: bool,
     progress: bool | None,
     setup_seconds: float,
+    until_ci: float | None = None,
 ) -> RunResult:
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -262,6 +275,9 @@ def _play_and_write(
         "threads": n_threads,
         "chunk_size": chunk_size,
     }
+    if until_ci is not None:
+        run_info["until_ci"] = until_ci
+        run_info["games_requested"] = spec.games
 
     # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
     out.mkdir(parents=True, exist_ok=True)
@@ -311,6 +327,8 @@ def _play_and_write(
                 pending = pool.submit(write, table, index, info)
                 del table  # the writer holds the only reference now
                 bar.update(played)
+                if until_ci is not None and ci_half_width(first_wins, played) <= until_ci:
+                    break
             if pending is not None:
                 pending.result()
     except BaseException as exc:
@@ -343,6 +361,19 @@ def _play_and_write(
         threads=n_threads,
         setup_seconds=setup_seconds,
     )
+    if until_ci is not None:
+        # The spec records the games actually played (so RunSpec(**manifest["spec"])
+        # reproduces this dataset); games_requested keeps the --games ceiling.
+        run_info["spec"] = {**run_info["spec"], "games": played}
+        half = ci_half_width(first_wins, played)
+        run_info["stopped"] = "until_ci" if half <= until_ci else "games"
+        run_info["ci_half_width"] = round(half, 6)
+        result = dataclasses.replace(
+            result,
+            spec=dataclasses.replace(spec, games=played),
+            games_requested=spec.games,
+            stopped=run_info["stopped"],
+        )
     io.write_manifest(
         out,
         metadata,
@@ -363,12 +394,48 @@ def _play_and_write(
     return result
 
 
+def check_until_ci(value: float | None) -> None:
+    """Refuse an ``--until-ci`` half-width outside (0, 0.5).
+
+    With ``until_ci`` a run stops after the first chunk whose cumulative 95%
+    Wilson interval of the first-player win rate has half-width <= the value,
+    or at ``spec.games``. Its manifest then has ``games`` and ``spec.games`` =
+    the games played, ``games_requested`` = ``--games``, ``until_ci``,
+    ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"`` or ``"games"``).
+    Each part's Parquet metadata keeps ``games`` = the requested number: the
+    parts are written before the run knows where it stops.
+    """
+    if value is None:
+        return
+    if not (isinstance(value, int | float) and 0 < value < 0.5):
+        raise RunError(
+            f"--until-ci must be a half-width between 0 and 0.5 (e.g. 0.005), got {value}"
+        )
+
+
+def ci_half_width(successes: int, n: int) -> float:
+    """Half the width of the 95% Wilson interval of ``successes / n``."""
+    lo, hi = wilson_interval(successes, n)
+    return (hi - lo) / 2
+
+
 _FIRST_LABELS = {
     "p0": "p0 always going first",
     "p1": "p1 always going first",
     "alternate": "seats alternating who goes first",
     "random": "a random first player each game",
 }
+
+
+def _until_ci_note(result: RunResult) -> str:
+    if result.stopped is None:
+        return ""
+    if result.stopped == "until_ci":
+        return (
+            f"Stopped at {result.games:,} of at most {result.games_requested:,} games, "
+            "once the interval was narrow enough (--until-ci). "
+        )
+    return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
 def summary(result: RunResult) -> str:
@@ -387,6 +454,7 @@ def summary(result: RunResult) -> str:
         f"The seat that took the first turn won {fpa:.2%} of games "
         f"(95% CI {lo:.2%} to {hi:.2%}); "
         f"{shared:.2%} were shared victories. "
+        f"{_until_ci_note(result)}"
         f"One row per game is in {out}/ ({result.parts} Parquet "
         f"part{'s' if result.parts != 1 else ''}); "
         f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'

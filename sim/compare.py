@@ -1,0 +1,247 @@
+"""Play the same games under two card tables and compare them, paired by game.
+
+``compare(spec, changes)`` plays games ``0 .. spec.games-1`` with the shipped
+cards (run A) and with ``changes`` applied (run B), same seed, so both runs
+deal the same games (common random numbers), and returns a
+:class:`CompareResult`: the change of the first-player win rate and of every
+card's win rate with paired intervals (:mod:`sim.paired`). With ``out`` both
+runs are written as ordinary run directories ``out/A`` and ``out/B`` and the
+comparison as ``out/compare.json`` and ``out/compare.parquet``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from sim import io
+from sim.cards import CardPool, load_pool
+from sim.changes import Changes, changed_units
+from sim.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
+from sim.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.spec import RunSpec
+
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
+
+
+@dataclass
+class CompareResult:
+    """Run B (changed cards) against run A (base cards) over the same games."""
+
+    spec: RunSpec
+    base: Changes
+    changes: Changes
+    comparison: Comparison
+    affected: list[str]
+    """Cards whose entry differs between A and B (the ones the change is about)."""
+    out: Path | None = None
+
+    def table(self) -> Any:
+        """The first-player row and the affected cards' rows (a pandas DataFrame)."""
+        return self.comparison.table(self.affected)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (``compare.json``)."""
+        spec = self.spec
+        return {
+            "format": "omensim-compare",
+            "mix": spec.mix,
+            "seed": spec.seed,
+            "games": spec.games,
+            "p0": spec.p0,
+            "p1": spec.p1,
+            "first": spec.first,
+            "variant": spec.variant_label,
+            "base_changes": self.base.describe(),
+            "changes": self.changes.describe(),
+            "affected_cards": self.affected,
+            "first_player": self.comparison.first_player.to_dict(),
+            "cards": [
+                {k: _json_value(v) for k, v in row.items()}
+                for row in self.comparison.cards[
+                    self.comparison.cards.card.isin(self.affected)
+                ].to_dict("records")
+            ],
+            "written": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+
+
+def _json_value(v: Any) -> Any:
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
+    """The card pool a run of ``spec`` with ``changes`` plays (cheap: no kernel work)."""
+    learning = "learning" in spec.variants
+    if changes:
+        return changes.load_pool(spec.mix, spec.seed, learning=learning)
+    return load_pool(spec.mix, spec.seed, learning=learning)
+
+
+def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+    n_kinds = len(engine.pool.units)
+    parts = []
+    for start in range(0, games, chunk_size):
+        table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
+        parts.append(Outcomes.from_frame(table, n_kinds))
+    return Outcomes.concat(parts)
+
+
+def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
+    """The columns pairing needs from a written run directory."""
+    if not io.is_complete(run_dir):
+        raise RunError(f"{run_dir} is not a complete run")
+    table = pq.read_table(run_dir, columns=COLUMNS)
+    return Outcomes.from_frame(table, n_kinds)
+
+
+def _check_compare_out(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out} exists and is not a directory")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not force:
+        raise RunError(
+            f"{out} already exists and is not empty; use --force to replace the comparison "
+            "in it, or choose another --out"
+        )
+    strays = sorted(e.name for e in out.iterdir() if e.name not in COMPARE_FILES)
+    if strays:
+        raise RunError(
+            f"refusing to --force into {out}: it holds {len(strays)} entr(y/ies) omensim "
+            f"compare did not write (e.g. {strays[0]!r}); choose another --out"
+        )
+
+
+def compare(
+    spec: RunSpec,
+    changes: Changes,
+    base: Changes | None = None,
+    out: Path | str | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    force: bool = False,
+    progress: bool | None = None,
+) -> CompareResult:
+    """Play ``spec`` under the base cards (A) and under ``changes`` (B); compare them.
+
+    Args:
+        spec: the games (both runs use its seed and game indices ``0..games-1``).
+        changes: the edits run B plays with.
+        base: edits run A plays with (default: the shipped cards).
+        out: if given, write ``out/A`` and ``out/B`` (normal run directories)
+            and ``out/compare.json`` / ``out/compare.parquet``.
+        threads, chunk_size, force, progress: as for :func:`sim.runner.run`.
+
+    Raises:
+        SpecError: a bad spec or edit. CardDataError: a bad card file.
+        RunError: bad ``threads``/``chunk_size`` or output directory.
+    """
+    base = base or Changes()
+    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if out is not None:
+        from sim import runner
+
+        out = Path(out)
+        _check_compare_out(out, force)
+        for name, ch in (("A", base), ("B", changes)):
+            runner.run(spec, out / name, threads, chunk_size, force, progress, changes=ch)
+        a = read_outcomes(out / "A", len(pool_a.units))
+        b = read_outcomes(out / "B", len(pool_b.units))
+    else:
+        a, b = _play_both(spec, base, changes, threads, chunk_size)
+    result = CompareResult(
+        spec=spec,
+        base=base,
+        changes=changes,
+        comparison=compare_runs(a, b, kinds_of(pool_a.units), kinds_of(pool_b.units)),
+        affected=changed_units(pool_a, pool_b),
+        out=out,
+    )
+    if out is not None:
+        write_compare(result, out)
+    return result
+
+
+def _play_both(
+    spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
+) -> tuple[Outcomes, Outcomes]:
+    import numba
+
+    from sim.engine import Engine
+    from sim.runner import _resolve_threads
+
+    n_threads = _resolve_threads(threads)
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(n_threads)
+        engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+        engines[0].warmup()
+        return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
+    finally:
+        numba.set_num_threads(previous)
+
+
+def write_compare(result: CompareResult, out: Path) -> None:
+    """``out/compare.json`` (summary) and ``out/compare.parquet`` (every card's row)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "compare.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+    result.comparison.table().to_parquet(out / "compare.parquet", index=False)
+
+
+def format_result(result: CompareResult) -> str:
+    """The comparison as a few lines a person reads."""
+    spec = result.spec
+    fp = result.comparison.first_player
+    edits = ", ".join(result.changes.describe()["change"] + result.changes.describe()["cards"])
+    lines = [
+        f"{spec.games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}), "
+        f"each played with the base cards (A) and with {edits} (B):",
+        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
+        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run)",
+    ]
+    cards = result.comparison.cards
+    for row in cards[cards.card.isin(result.affected)].itertuples():
+        lines.append(
+            _line(f"{row.card} win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi)
+            + f"  [{row.count_a:,} / {row.count_b:,} plays; unpaired would need "
+            f"{_games(row.n_unpaired)} games per run]"
+        )
+    unpaired = [c for c in result.affected if c not in set(cards.card)]
+    if unpaired:
+        lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")
+    if not result.affected:
+        lines.append("No card differs between A and B.")
+    lines.append(
+        "Win rate of a card: games its player won outright, over every (game, seat) that "
+        "played it. Intervals are 95%, paired by game_id."
+    )
+    if result.out is not None:
+        lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
+    return "\n".join(lines)
+
+
+def _line(label: str, a: float, b: float, d: float, lo: float, hi: float) -> str:
+    return (
+        f"  {label}: {a:.2%} -> {b:.2%}, change {d * 100:+.2f} points "
+        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
+    )
+
+
+def _games(n: float) -> str:
+    if not math.isfinite(n):
+        return "infinitely many" if n == math.inf else "?"
+    return f"{math.ceil(n):,}"

@@ -1,0 +1,331 @@
+"""Paired (common-random-numbers) comparisons of two runs of the same games.
+
+Game ``i`` of a run depends only on ``(seed, i)``, so two runs with the same
+seed and different card tables deal the same decks, reward stacks and bot
+dice: a difference between them is the change, not luck of the deal. Pairing
+the games by ``game_id`` removes the variance the two runs share, so the
+interval of a difference is narrower than for two independent runs.
+
+Everything here works on what a run writes (a pandas DataFrame or a pyarrow
+Table with ``game_id``, ``winner``, ``first_player``, ``played_p0``,
+``played_p1``), so a notebook gets exactly the numbers ``omensim compare``
+prints::
+
+    import pandas as pd
+    from sim.paired import compare_runs
+    a, b = pd.read_parquet("out/A"), pd.read_parquet("out/B")
+    cmp = compare_runs(a, b, kinds_a, kinds_b)   # kinds: {card name: kind id}
+    cmp.table()
+
+The rates:
+
+* **first-player win rate**: games the seat that took the first turn won
+  outright (a shared victory is not a win), over games;
+* **a card's win rate**: over every (game, seat) where that seat played at
+  least one card of the kind, the share where that seat won outright. When
+  both seats played it, both count.
+
+Both are ratios ``sum(wins) / sum(plays)`` over games; the difference ``B - A``
+gets a delta-method interval computed from per-game terms, paired by game.
+``n_unpaired`` is how many games *per run* two independent runs would need
+for an interval as narrow: ``n * var_unpaired / var_paired``, from this run's
+own variances (``inf`` when the paired variance is zero, e.g. identical
+tables).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+Z95 = 1.959963984540054
+COLUMNS = ["game_id", "winner", "first_player", "played_p0", "played_p1"]
+
+
+@dataclass
+class Outcomes:
+    """Per-game outcomes of one run, in ``game_id`` order, ready for pairing.
+
+    ``plays[i, k]`` is how many seats (0, 1, 2) played kind ``k`` in game ``i``;
+    ``wins[i, k]`` how many of those won it outright (0 or 1).
+    """
+
+    game_id: np.ndarray  # int64[n]
+    first_win: np.ndarray  # int8[n]: the first player won outright
+    plays: np.ndarray  # int8[n, K]
+    wins: np.ndarray  # int8[n, K]
+
+    @property
+    def games(self) -> int:
+        return len(self.game_id)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame | pa.Table, n_kinds: int | None = None) -> Outcomes:
+        """From a run's rows (pandas or pyarrow); ``n_kinds`` defaults to the largest id + 1."""
+        table = frame if isinstance(frame, pa.Table) else _to_arrow(frame)
+        missing = [c for c in COLUMNS if c not in table.column_names]
+        if missing:
+            raise ValueError(f"the run's rows lack column(s) {', '.join(missing)}")
+        order = np.argsort(_np(table, "game_id"), kind="stable")
+        winner = _np(table, "winner")[order].astype(np.int8)
+        first = _np(table, "first_player")[order].astype(np.int8)
+        played = [_played_matrix(table.column(f"played_p{p}"), n_kinds) for p in range(2)]
+        k = max(n_kinds or 0, played[0].shape[1], played[1].shape[1])
+        played = [np.pad(m, ((0, 0), (0, k - m.shape[1])))[order] for m in played]
+        plays = (played[0].astype(np.int8) + played[1]).astype(np.int8)
+        wins = (played[0] & (winner == 0)[:, None]) | (played[1] & (winner == 1)[:, None])
+        return cls(
+            game_id=_np(table, "game_id")[order].astype(np.int64),
+            first_win=(winner == first).astype(np.int8),
+            plays=plays,
+            wins=wins.astype(np.int8),
+        )
+
+    def take(self, index: np.ndarray) -> Outcomes:
+        """The games at positions ``index``."""
+        return Outcomes(
+            self.game_id[index], self.first_win[index], self.plays[index], self.wins[index]
+        )
+
+    @staticmethod
+    def concat(parts: list[Outcomes]) -> Outcomes:
+        """Chunks of one run (already in game order) joined together."""
+        k = max(p.plays.shape[1] for p in parts)
+
+        def pad(m: np.ndarray) -> np.ndarray:
+            return np.pad(m, ((0, 0), (0, k - m.shape[1])))
+
+        return Outcomes(
+            np.concatenate([p.game_id for p in parts]),
+            np.concatenate([p.first_win for p in parts]),
+            np.concatenate([pad(p.plays) for p in parts]),
+            np.concatenate([pad(p.wins) for p in parts]),
+        )
+
+
+def _to_arrow(df: pd.DataFrame) -> pa.Table:
+    cols = {}
+    for c in COLUMNS:
+        if c not in df.columns:
+            continue
+        s = df[c]
+        if c.startswith("played_"):
+            cols[c] = pa.array([np.asarray(v, np.int16) for v in s], pa.list_(pa.int16()))
+        else:
+            cols[c] = pa.array(np.asarray(s))
+    return pa.table(cols)
+
+
+def _np(table: pa.Table, name: str) -> np.ndarray:
+    return table.column(name).to_numpy()
+
+
+def _played_matrix(col: pa.ChunkedArray | pa.Array, n_kinds: int | None) -> np.ndarray:
+    """bool[n, K]: whether each row's list holds kind k."""
+    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+    kinds = pc.list_flatten(arr).to_numpy(zero_copy_only=False).astype(np.int64)
+    rows = pc.list_parent_indices(arr).to_numpy(zero_copy_only=False).astype(np.int64)
+    k = max(n_kinds or 0, int(kinds.max()) + 1 if len(kinds) else 0)
+    out = np.zeros((len(arr), k), bool)
+    out[rows, kinds] = True
+    return out
+
+
+def as_outcomes(run: Outcomes | pd.DataFrame | pa.Table) -> Outcomes:
+    """Accept :class:`Outcomes` or a run's rows."""
+    return run if isinstance(run, Outcomes) else Outcomes.from_frame(run)
+
+
+def pair(a: Outcomes, b: Outcomes) -> tuple[Outcomes, Outcomes]:
+    """The games both runs played, in the same order (paired by ``game_id``).
+
+    Raises:
+        ValueError: the runs share no game.
+    """
+    if np.array_equal(a.game_id, b.game_id):
+        return a, b
+    common, ia, ib = np.intersect1d(a.game_id, b.game_id, return_indices=True)
+    if not len(common):
+        raise ValueError("the two runs share no game_id; they cannot be paired")
+    return a.take(ia), b.take(ib)
+
+
+@dataclass(frozen=True)
+class PairedDiff:
+    """The change of one rate from run A to run B, paired by game."""
+
+    metric: str
+    games: int
+    """Games paired."""
+    count_a: int
+    """Denominator of A's rate: games, or (game, seat) pairs that played the card."""
+    count_b: int
+    rate_a: float
+    rate_b: float
+    diff: float
+    """``rate_b - rate_a``."""
+    lo: float
+    hi: float
+    """The paired 95% (or ``z``) interval of ``diff``."""
+    se_paired: float
+    se_unpaired: float
+    """Standard error of ``diff`` had A and B been independent runs of ``games`` each."""
+    n_unpaired: float
+    """Games per run two independent runs would need for the paired interval's width."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (non-finite numbers become ``None``)."""
+        return {k: _finite(v) for k, v in asdict(self).items()}
+
+
+def _finite(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def paired_ratio_diff(
+    num_a: np.ndarray,
+    den_a: np.ndarray,
+    num_b: np.ndarray,
+    den_b: np.ndarray,
+    z: float = Z95,
+) -> dict[str, np.ndarray]:
+    """Paired difference of two ratio estimates ``sum(num)/sum(den)``, column by column.
+
+    Rows are paired games (shape ``(n,)`` or ``(n, K)``). Uses the delta
+    method: each game's term ``(num - rate * den) / mean(den)``; the variance
+    of B's term minus A's, over games, gives the paired standard error, and the
+    sum of the two variances the unpaired one.
+
+    Returns:
+        A dict of arrays (one entry per column): ``count_a``, ``count_b``,
+        ``rate_a``, ``rate_b``, ``diff``, ``lo``, ``hi``, ``se_paired``,
+        ``se_unpaired``, ``n_unpaired``.
+    """
+    arrays = [np.asarray(x, np.float64) for x in (num_a, den_a, num_b, den_b)]
+    na, da, nb, db = arrays
+    n = na.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ca, cb = da.sum(0), db.sum(0)
+        ra, rb = na.sum(0) / ca, nb.sum(0) / cb
+        ta = (na - ra * da) / (ca / n)
+        tb = (nb - rb * db) / (cb / n)
+        ddof = 1 if n > 1 else 0
+        var_p = np.var(tb - ta, axis=0, ddof=ddof)
+        var_u = np.var(ta, axis=0, ddof=ddof) + np.var(tb, axis=0, ddof=ddof)
+        se_p, se_u = np.sqrt(var_p / n), np.sqrt(var_u / n)
+        diff = rb - ra
+        n_unp = np.where(var_p > 0, n * var_u / var_p, np.where(var_u > 0, np.inf, np.nan))
+    return {
+        "count_a": ca.astype(np.int64),
+        "count_b": cb.astype(np.int64),
+        "rate_a": ra,
+        "rate_b": rb,
+        "diff": diff,
+        "lo": diff - z * se_p,
+        "hi": diff + z * se_p,
+        "se_paired": se_p,
+        "se_unpaired": se_u,
+        "n_unpaired": n_unp,
+    }
+
+
+def first_player_shift(
+    a: Outcomes | pd.DataFrame | pa.Table, b: Outcomes | pd.DataFrame | pa.Table, z: float = Z95
+) -> PairedDiff:
+    """Change of the first-player win rate from run A to run B, paired by game."""
+    a, b = pair(as_outcomes(a), as_outcomes(b))
+    ones = np.ones(a.games)
+    r = paired_ratio_diff(a.first_win, ones, b.first_win, ones, z)
+    return PairedDiff(
+        metric="first_player_win_rate",
+        games=a.games,
+        **{k: (int(v) if k.startswith("count") else float(v)) for k, v in r.items()},
+    )
+
+
+def card_shifts(
+    a: Outcomes | pd.DataFrame | pa.Table,
+    b: Outcomes | pd.DataFrame | pa.Table,
+    kinds_a: Mapping[str, int],
+    kinds_b: Mapping[str, int] | None = None,
+    z: float = Z95,
+) -> pd.DataFrame:
+    """Change of each card's win rate from run A to run B, paired by game.
+
+    Args:
+        a, b: the two runs (same seed, overlapping game ids).
+        kinds_a: ``{card name: kind id in A}`` for the cards wanted, e.g.
+            ``{u["name"]: k for k, u in enumerate(pool.units)}``.
+        kinds_b: the same names' ids in B; defaults to ``kinds_a`` (edits
+            never move a kind). Names missing from B are left out.
+
+    Returns:
+        One row per card: ``card``, ``kind_a``, ``kind_b``, ``games``, then the
+        columns of :func:`paired_ratio_diff` (``count_*`` are (game, seat) pairs
+        that played the card). A card never played in one run has NaN rates.
+    """
+    a, b = pair(as_outcomes(a), as_outcomes(b))
+    kinds_b = kinds_a if kinds_b is None else kinds_b
+    names = [n for n in kinds_a if n in kinds_b]
+    ka = np.array([kinds_a[n] for n in names], np.int64)
+    kb = np.array([kinds_b[n] for n in names], np.int64)
+
+    def cols(o: Outcomes, ks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k = o.plays.shape[1]
+        inside = ks < k
+        wins = np.zeros((o.games, len(ks)), np.int8)
+        plays = np.zeros((o.games, len(ks)), np.int8)
+        wins[:, inside] = o.wins[:, ks[inside]]
+        plays[:, inside] = o.plays[:, ks[inside]]
+        return wins, plays
+
+    wa, pa_ = cols(a, ka)
+    wb, pb = cols(b, kb)
+    r = paired_ratio_diff(wa, pa_, wb, pb, z)
+    frame = pd.DataFrame({"card": names, "kind_a": ka, "kind_b": kb, "games": a.games})
+    for key, values in r.items():
+        frame[key] = values
+    return frame
+
+
+@dataclass
+class Comparison:
+    """Run B against run A: the first-player win rate and every card's win rate."""
+
+    first_player: PairedDiff
+    cards: pd.DataFrame
+    """:func:`card_shifts` for every card both runs have."""
+
+    def table(self, cards: list[str] | None = None) -> pd.DataFrame:
+        """One row per metric: the first-player rate, then ``cards`` (default: all)."""
+        fp = pd.DataFrame([self.first_player.to_dict()])
+        sel = self.cards if cards is None else self.cards[self.cards.card.isin(cards)]
+        rows = sel.drop(columns=["kind_a", "kind_b"]).rename(columns={"card": "metric"})
+        rows["metric"] = "card_win_rate: " + rows["metric"]
+        return pd.concat([fp, rows], ignore_index=True)
+
+
+def compare_runs(
+    a: Outcomes | pd.DataFrame | pa.Table,
+    b: Outcomes | pd.DataFrame | pa.Table,
+    kinds_a: Mapping[str, int],
+    kinds_b: Mapping[str, int] | None = None,
+    z: float = Z95,
+) -> Comparison:
+    """Both comparisons at once; see :func:`first_player_shift` and :func:`card_shifts`."""
+    a, b = pair(as_outcomes(a), as_outcomes(b))
+    return Comparison(first_player_shift(a, b, z), card_shifts(a, b, kinds_a, kinds_b, z))
+
+
+def kinds_of(units: list[dict[str, Any]]) -> dict[str, int]:
+    """``{card name: kind id}`` of a pool's units (``CardPool.units``)."""
+    return {u["name"]: k for k, u in enumerate(units)}

@@ -1,0 +1,274 @@
+"""Sweep one card field over every unit kind: which cards are sensitive to what.
+
+For each unit kind of the pool and each delta, ``field += delta`` is applied
+to that one kind and the same games are played (common random numbers: same
+seed, same game indices) as the baseline; the result is, per card and delta,
+the shift of that card's win rate (:mod:`sim.paired`) with a paired interval.
+The kernel is compiled once: each variant is only a new card table.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.changes import FIELDS, CardChange, Changes
+from sim.compare import play_outcomes, pool_for
+from sim.paired import card_shifts, first_player_shift
+from sim.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.spec import RunSpec, SpecError
+
+SWEEP_COLUMNS = [
+    "kind",
+    "card",
+    "field",
+    "base_value",
+    "delta",
+    "new_value",
+    "games",
+    "count_a",
+    "count_b",
+    "rate_a",
+    "rate_b",
+    "diff",
+    "lo",
+    "hi",
+    "se_paired",
+    "se_unpaired",
+    "n_unpaired",
+    "first_player_diff",
+]
+
+
+@dataclass
+class SweepResult:
+    """One row per (card, delta) played, and the (card, delta) pairs skipped."""
+
+    spec: RunSpec
+    field: str
+    deltas: tuple[int, ...]
+    table: pd.DataFrame
+    """Columns :data:`SWEEP_COLUMNS`; ``rate_a`` is the card's baseline win rate."""
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    """``{"card", "delta", "reason"}`` for values out of the field's range."""
+
+
+def parse_deltas(text: str) -> tuple[int, ...]:
+    """``"-1,+1"`` -> ``(-1, 1)``; whole, non-zero, distinct numbers.
+
+    Raises:
+        SpecError: anything else.
+    """
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            d = int(part)
+        except ValueError:
+            raise SpecError(
+                f"--delta {text!r}: {part!r} is not a whole number (write e.g. -1,+1)"
+            ) from None
+        if d == 0:
+            raise SpecError(f"--delta {text!r}: a delta of 0 changes nothing")
+        if d in out:
+            raise SpecError(f"--delta {text!r}: {d:+d} is given twice")
+        out.append(d)
+    return tuple(out)
+
+
+def select_kinds(units: list[dict[str, Any]], cards: Sequence[str] = ()) -> list[int]:
+    """Kind ids to sweep: all, or those named (exact or case-insensitive name, or kind id)."""
+    if not cards:
+        return list(range(len(units)))
+    names = [u["name"] for u in units]
+    folded = [n.casefold() for n in names]
+    kinds: list[int] = []
+    for c in cards:
+        c = c.strip()
+        if c in names:
+            k = names.index(c)
+        elif c.casefold() in folded:
+            k = folded.index(c.casefold())
+        elif c.isdigit() and int(c) < len(units):
+            k = int(c)
+        else:
+            raise SpecError(f"--card {c!r}: no unit of that name or kind id in this mix")
+        if k not in kinds:
+            kinds.append(k)
+    return kinds
+
+
+def sweep(
+    spec: RunSpec,
+    field: str,
+    deltas: Sequence[int],
+    cards: Sequence[str] = (),
+    base: Changes | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool | None = None,
+) -> SweepResult:
+    """Play the baseline once and each (card, delta) variant over the same games.
+
+    Args:
+        spec: the games (seed and ``0..games-1``) every variant plays.
+        field: one of :data:`sim.changes.FIELDS`.
+        deltas: amounts added to ``field``; a value that would leave the field's
+            range is skipped and listed in ``SweepResult.skipped``.
+        cards: restrict to these units (names or kind ids); default all.
+        base: edits the baseline (and every variant) starts from.
+        threads, chunk_size, progress: as for :func:`sim.runner.run`.
+    """
+    import numba
+
+    from sim.engine import Engine
+    from sim.runner import _resolve_threads
+
+    if field not in FIELDS:
+        raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    base = base or Changes()
+    pool = pool_for(spec, base)
+    kinds = select_kinds(pool.units, cards)
+    lo, hi = FIELDS[field]
+    todo, skipped = [], []
+    for k in kinds:
+        unit = pool.units[k]
+        for d in deltas:
+            new = unit[field] + d
+            if lo <= new <= hi:
+                todo.append((k, d))
+            else:
+                skipped.append(
+                    {
+                        "card": unit["name"],
+                        "delta": d,
+                        "reason": f"{field} would be {new}, outside {lo}..{hi}",
+                    }
+                )
+    show = progress if progress is not None else sys.stderr.isatty()
+    n_threads = _resolve_threads(threads)
+    previous = numba.get_num_threads()
+    rows = []
+    try:
+        numba.set_num_threads(n_threads)
+        engine = Engine(spec, changes=base)
+        engine.warmup()
+        baseline = play_outcomes(engine, spec.games, chunk_size)
+        for i, (k, d) in enumerate(todo):
+            unit = pool.units[k]
+            name = unit["name"]
+            edit = CardChange(name, field, d, relative=True)
+            variant = Engine(spec, changes=Changes((*base.edits, edit), base.card_files))
+            played = play_outcomes(variant, spec.games, chunk_size)
+            shift = card_shifts(baseline, played, {name: k}).iloc[0]
+            fp = first_player_shift(baseline, played)
+            rows.append(
+                {
+                    "kind": k,
+                    "card": name,
+                    "field": field,
+                    "base_value": unit[field],
+                    "delta": d,
+                    "new_value": unit[field] + d,
+                    **{c: shift[c] for c in SWEEP_COLUMNS[6:-1]},
+                    "first_player_diff": fp.diff,
+                }
+            )
+            if show:
+                print(
+                    f"[{i + 1}/{len(todo)}] {name} {field} {d:+d}: win rate "
+                    f"{shift['diff'] * 100:+.2f} points",
+                    file=sys.stderr,
+                )
+    finally:
+        numba.set_num_threads(previous)
+    table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+    return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)
+
+
+def format_table(result: SweepResult) -> str:
+    """The sweep as text: one line per (card, delta), largest shifts first."""
+    t = result.table
+    if t.empty:
+        return "Nothing to play: every (card, delta) was out of range."
+    show = pd.DataFrame(
+        {
+            "kind": t.kind,
+            "card": t.card,
+            result.field: [f"{b}->{n}" for b, n in zip(t.base_value, t.new_value, strict=True)],
+            "win rate": [f"{r:.2%}" if np.isfinite(r) else "-" for r in t.rate_a],
+            "shift (pts)": [f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t["diff"]],
+            "95% CI": [
+                f"{lo * 100:+.2f} to {hi * 100:+.2f}" if np.isfinite(lo) else "-"
+                for lo, hi in zip(t.lo, t.hi, strict=True)
+            ],
+            "plays": t.count_b,
+        }
+    )
+    with pd.option_context("display.max_rows", None, "display.width", None):
+        text = show.to_string(index=False)
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def write_outputs(result: SweepResult, out: Path) -> list[Path]:
+    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "sweep.parquet", out / "sweep.csv"]
+    result.table.to_parquet(paths[0], index=False)
+    result.table.to_csv(paths[1], index=False)
+    if result.skipped:
+        paths.append(out / "skipped.csv")
+        pd.DataFrame(result.skipped).to_csv(paths[-1], index=False)
+    paths.append(heatmap(result, out / "sweep.png"))
+    return paths
+
+
+def heatmap(result: SweepResult, path: Path) -> Path:
+    """A PNG heat map: cards down, deltas across, colour = win-rate shift in points.
+
+    Cells whose paired interval excludes zero are marked with ``*``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = result.table
+    cards = list(dict.fromkeys(t.card))
+    deltas = list(result.deltas)
+    grid = np.full((len(cards), len(deltas)), np.nan)
+    sig = np.zeros_like(grid, bool)
+    for row in t.itertuples():
+        i, j = cards.index(row.card), deltas.index(row.delta)
+        grid[i, j] = row.diff * 100
+        sig[i, j] = bool(row.lo > 0 or row.hi < 0)
+    lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
+    lim = lim or 1.0
+    fig, ax = plt.subplots(figsize=(3.5 + 1.2 * len(deltas), 1.2 + 0.32 * len(cards)))
+    im = ax.imshow(grid, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+    ax.set_xticks(range(len(deltas)), [f"{result.field} {d:+d}" for d in deltas])
+    ax.set_yticks(range(len(cards)), cards, fontsize=8)
+    for i in range(len(cards)):
+        for j in range(len(deltas)):
+            if np.isfinite(grid[i, j]):
+                mark = "*" if sig[i, j] else ""
+                ax.text(j, i, f"{grid[i, j]:+.1f}{mark}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="win-rate shift (points)")
+    spec = result.spec
+    ax.set_title(
+        f"{spec.mix}: win rate of the card's player, {spec.games:,} paired games\n"
+        f"(* = 95% interval excludes 0; seed {spec.seed})",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return path

@@ -1,0 +1,236 @@
+"""Paired comparisons (sim.paired, sim.compare) and `omensim compare`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from sim import io
+from sim.changes import Changes
+from sim.cli import main
+from sim.compare import compare
+from sim.paired import (
+    Outcomes,
+    card_shifts,
+    compare_runs,
+    first_player_shift,
+    kinds_of,
+    paired_ratio_diff,
+)
+from sim.spec import RunSpec
+
+GAMES = 3000
+# Played in almost every aegean game by greedy bots: a change to it shows at 3000 games.
+SPOILS = "Ker of the Spoils"
+TALOS = "Talos, Bronze Guardian of Crete"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def one_error_line(result: Result, code: int, text: str) -> None:
+    assert result.exit_code == code, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error:"), lines
+    assert text in lines[0], lines[0]
+    assert "Traceback" not in result.output
+
+
+# --- statistics ----------------------------------------------------------------
+
+
+def test_paired_ratio_diff_of_plain_rates_matches_the_textbook() -> None:
+    rng = np.random.default_rng(1)
+    x = (rng.random(4000) < 0.55).astype(float)
+    flip = rng.random(4000) < 0.1
+    y = np.where(flip, 1 - x, x)
+    ones = np.ones_like(x)
+    r = paired_ratio_diff(x, ones, y, ones)
+    d = y - x
+    assert r["diff"] == pytest.approx(d.mean())
+    assert r["se_paired"] == pytest.approx(d.std(ddof=1) / np.sqrt(len(d)))
+    assert r["se_unpaired"] == pytest.approx(np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / len(x)))
+    assert r["n_unpaired"] == pytest.approx(len(x) * r["se_unpaired"] ** 2 / r["se_paired"] ** 2)
+    assert r["lo"] < r["diff"] < r["hi"]
+    assert r["se_paired"] < r["se_unpaired"]
+
+
+def test_paired_ratio_diff_of_ratios_by_column() -> None:
+    num = np.array([[1, 0], [0, 0], [1, 1], [0, 1]])
+    den = np.array([[1, 0], [2, 1], [1, 1], [1, 2]])
+    r = paired_ratio_diff(num, den, num, den)
+    assert list(r["rate_a"]) == [2 / 5, 2 / 4]
+    assert list(r["diff"]) == [0.0, 0.0]
+    assert list(r["count_a"]) == [5, 4]
+    assert np.isinf(r["n_unpaired"]).all()
+
+
+def _frame(game_ids, winner, first, p0, p1) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "game_id": game_ids,
+            "winner": winner,
+            "first_player": first,
+            "played_p0": [np.array(v, np.int16) for v in p0],
+            "played_p1": [np.array(v, np.int16) for v in p1],
+        }
+    )
+
+
+def test_outcomes_from_a_pandas_frame_pair_by_game_id() -> None:
+    a = _frame([0, 1, 2], [0, 1, -1], [0, 1, 0], [[0, 2], [], [1]], [[2], [0], [1]])
+    # B lists the same games in another order, plus one A lacks.
+    b = _frame([3, 2, 1, 0], [0, 1, 0, 0], [0, 0, 1, 0], [[], [1], [], [0]], [[], [1], [0], [2]])
+    oa = Outcomes.from_frame(a)
+    assert oa.plays.tolist() == [[1, 0, 2], [1, 0, 0], [0, 2, 0]]
+    assert oa.wins.tolist() == [[1, 0, 1], [1, 0, 0], [0, 0, 0]]  # a shared victory is no win
+    assert oa.first_win.tolist() == [1, 1, 0]
+    fp = first_player_shift(a, b)
+    assert fp.games == 3
+    assert (fp.rate_a, fp.rate_b) == (2 / 3, 1 / 3)  # b: game 1 won by 0, who was second
+    cards = card_shifts(a, b, {"zero": 0, "two": 2})
+    assert cards.card.tolist() == ["zero", "two"]
+    assert cards.count_a.tolist() == [2, 2]
+
+
+def test_outcomes_reject_a_frame_without_the_columns() -> None:
+    with pytest.raises(ValueError, match="lack column"):
+        Outcomes.from_frame(pd.DataFrame({"game_id": [0], "winner": [0]}))
+
+
+# --- real runs -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spoils_compare():
+    spec = RunSpec(games=GAMES, mix="aegean", seed=3)
+    return compare(spec, Changes.parse([f"{SPOILS}.cost=+1"]), progress=False)
+
+
+def test_paired_interval_is_narrower_than_unpaired_on_a_real_run(spoils_compare) -> None:
+    assert spoils_compare.affected == [SPOILS]
+    fp = spoils_compare.comparison.first_player
+    assert fp.games == GAMES
+    assert 0 < fp.se_paired < fp.se_unpaired
+    assert fp.n_unpaired > GAMES
+    card = spoils_compare.comparison.cards.set_index("card").loc[SPOILS]
+    assert card.count_a > GAMES  # played by one seat or both in almost every game
+    assert 0 < card.se_paired < card.se_unpaired
+    assert card.n_unpaired > GAMES
+    assert card.lo < card["diff"] < card.hi
+    table = spoils_compare.table()
+    assert table.metric.tolist() == ["first_player_win_rate", f"card_win_rate: {SPOILS}"]
+
+
+def test_identical_tables_give_exactly_zero_difference() -> None:
+    spec = RunSpec(games=1000, mix="aegean", seed=5)
+    result = compare(spec, Changes.parse([f"{TALOS}.cost=6"]), progress=False)  # its own value
+    assert result.affected == []
+    fp = result.comparison.first_player
+    assert (fp.diff, fp.lo, fp.hi, fp.se_paired) == (0.0, 0.0, 0.0, 0.0)
+    cards = result.comparison.cards.dropna(subset=["rate_a"])
+    assert len(cards) > 10
+    assert (cards["diff"] == 0).all() and (cards.se_paired == 0).all()
+
+
+# --- the command ---------------------------------------------------------------
+
+
+def test_compare_command_writes_runs_and_a_summary_a_notebook_can_reproduce(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "cmp"
+    r = ok(
+        invoke(
+            "compare", "--mix", "aegean", "--games", "1500", "--seed", "2", "--change",
+            f"{SPOILS}.cost=+1", "--change", f"{TALOS}.strength=5", "--out", str(out),
+        )
+    )  # fmt: skip
+    assert "first-player win rate:" in r.output
+    assert f"{SPOILS} win rate:" in r.output and f"{TALOS} win rate:" in r.output
+    assert "unpaired would need" in r.output
+    for name in ("A", "B"):
+        manifest = io.read_manifest(out / name)
+        assert manifest["complete"] and manifest["games"] == 1500
+    assert "card_changes" not in io.read_metadata(out / "A")
+    assert SPOILS in io.read_metadata(out / "B")["card_changes"]
+    summary = json.loads((out / "compare.json").read_text())
+    assert summary["affected_cards"] == [TALOS, SPOILS]  # kind order
+    assert summary["changes"]["change"] == [f"{SPOILS}.cost=+1", f"{TALOS}.strength=5"]
+    assert pd.read_parquet(out / "compare.parquet").metric.iloc[0] == "first_player_win_rate"
+    # A notebook on the written runs gets the same numbers.
+    a, b = pd.read_parquet(out / "A"), pd.read_parquet(out / "B")
+    from sim.cards import load_pool
+
+    kinds = kinds_of(load_pool("aegean").units)
+    cmp = compare_runs(a, b, kinds)
+    assert cmp.first_player.to_dict() == summary["first_player"]
+    spoils = cmp.cards.set_index("card").loc[SPOILS]
+    row = next(c for c in summary["cards"] if c["card"] == SPOILS)
+    assert spoils["diff"] == pytest.approx(row["diff"], abs=0)
+    # The output directory is not reused without --force.
+    again = invoke(
+        "compare", "--games", "10", "--change", f"{SPOILS}.cost=3", "--out", str(out)
+    )  # fmt: skip
+    one_error_line(again, 1, "already exists and is not empty; use --force")
+    ok(
+        invoke(
+            "compare", "--games", "10", "--change", f"{SPOILS}.cost=3", "--out", str(out),
+            "-q", "--force",
+        )
+    )  # fmt: skip
+    assert io.read_manifest(out / "B")["games"] == 10
+
+
+def test_compare_with_a_cards_file(tmp_path: Path) -> None:
+    from sim.cards import SETS_DIR
+
+    text = (SETS_DIR / "aegean.toml").read_text()
+    path = tmp_path / "mine.toml"
+    path.write_text(text.replace('name = "Ker of the Spoils"', 'name = "Ker of Loot"'))
+    r = ok(invoke("compare", "--games", "300", "--cards", str(path)))
+    assert "Ker of Loot win rate" not in r.output  # only one side has it: not paired
+    assert "Only one run has Ker of Loot, Ker of the Spoils: no paired win rate." in r.output
+    assert "first-player win rate" in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "text"),
+    [
+        (["--games", "10"], 2, "nothing to compare: give at least one --change or --cards"),
+        (["--games", "10", "--change", "Nobody.cost=1"], 2, "no unit named 'Nobody'"),
+        (["--games", "10", "--change", f"{SPOILS}.colour=1"], 2, "unknown field 'colour'"),
+        (["--games", "10", "--change", f"{SPOILS}.cost=x"], 2, "must be a whole number"),
+        (["--games", "10", "--change", f"{SPOILS}.cost=-3"], 2, "must be between 0 and 99"),
+        (["--games", "10", "--mix", "nope", "--change", "a.cost=1"], 2, "unknown set 'nope'"),
+        (["--games", "10", "--cards", "/nonexistent.toml"], 1, "cannot read"),
+        (["--games", "0", "--change", f"{SPOILS}.cost=1"], 2, "--games"),
+    ],
+)
+def test_compare_errors_are_one_line(args: list[str], code: int, text: str) -> None:
+    one_error_line(invoke("compare", *args), code, text)
+
+
+@pytest.mark.parametrize("command", ["compare", "sweep", "run"])
+def test_new_options_have_help(command: str) -> None:
+    text = ok(invoke(command, "--help")).output
+    options = {
+        "compare": ["--change", "--cards", "--out", "--force", "--seed", "--p0", "--p1"],
+        "sweep": ["--field", "--delta", "--card", "--out", "--games"],
+        "run": ["--until-ci", "--change", "--cards"],
+    }[command]
+    for opt in options:
+        assert opt in text
+    assert "Example" in text
