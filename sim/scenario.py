@@ -33,6 +33,7 @@ from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
 from sim.kernel import game as G
 from sim.kernel import layout as L
+from sim.kernel import turn as T
 from sim.kernel.feats import feat_step
 from sim.kernel.offering import offering_step
 from sim.kernel.portent import portent_step
@@ -85,6 +86,7 @@ class Scenario:
         self.st = np.zeros(L.STATE_SIZE, np.int64)
         self.st[L.BOT] = ids[0]
         self.st[L.BOT + 1] = ids[1]
+        self.st[L.PROW + 1] = 1
         if strict:
             self.st[L.BOT] = self.st[L.BOT + 1] = BOT_STRICT
         self.out = np.zeros(L.O_COLS, np.int64)
@@ -430,11 +432,11 @@ class Scenario:
 
     def end_turn(self) -> None:
         """Check the end of the game and pass the turn."""
-        G.end_turn(self.st, self.tab)
+        T.end_turn(self.st, self.tab)
 
     def turn(self) -> None:
         """One full turn of the active seat."""
-        G.play_turn(self.st, self.tab, self.fp)
+        G.play_any_turn(self.st, self.tab, self.fp)
         self._check()
 
     def play_out(self) -> dict[str, int]:

@@ -1,10 +1,15 @@
-"""``greedy``: a one-step heuristic player.
+"""The heuristic player: one-step values with a weight vector, styles as profiles.
 
 It values every legal option with a few readable terms (what a coin, a card
 and a reward tile are worth; whether a play wins a war this turn) and takes
 the best, breaking ties with its own random stream. It reads only what its
 seat may see: its own hand, the board, the discard pile and public counts.
-The weights are a parameter vector (``P_*``), so a new style is a new profile.
+
+The weights (``P_*``, named in ``WEIGHTS``) are a row of the ``fp`` matrix;
+``configs/strategies/*.toml`` profiles fill them (``greedy`` is the baseline
+``DEFAULT_PARAMS``), so a new style is a new profile, not code. Seat ``p``
+reads row ``st[PROW + p]``, which is ``p`` except inside a look-ahead
+rollout, where both seats play with the look-ahead seat's own weights.
 """
 
 from __future__ import annotations
@@ -37,9 +42,42 @@ P_PRESENCE = 3  # value of one strength placed in a contested city (per point)
 P_REWARD_USE = 4  # threshold: use a reward tile when its effect beats this
 P_OFFER_MIN = 5  # offer a card only if its offering value reaches this
 P_BUILD = 6  # weight of progress towards a structure (per VP it will be worth)
-N_GREEDY_PARAMS = 7
+P_CONTEST = 7  # presence multiplier in a city where it is behind or level (vs abandoning it)
+P_SAVE = 8  # value of ending the Surge with coins unspent (tempo vs saving)
+P_WAR_RISK = 9  # penalty, in reward tiles, for a play that leaves a war lost
+P_KEEP_COST = 10  # after a war, weight of kept units' cost beside their strength
+P_DESTROY_CONTESTED = 11  # preference for destroying enemies in cities with tiles left
+P_DESTROY_COST = 12  # preference for destroying expensive enemies (per coin of cost)
+P_LA_WIDTH = 13  # look-ahead: options tried per Surge decision (the best by these weights)
+P_LA_ROLLOUTS = 14  # look-ahead: sampled continuations per option tried
+P_LA_HORIZON = 15  # look-ahead: whole turns played after the current one in a rollout
+N_GREEDY_PARAMS = 13
 
-DEFAULT_PARAMS = np.array([0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5], np.float64)
+# The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
+DEFAULT_PARAMS = np.array(
+    [0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5, 1.5, 0.0, 0.5, 0.0, 2.0, 0.1], np.float64
+)
+# Profile names of the weights (configs/strategies/*.toml, [weights] table).
+WEIGHTS: dict[str, int] = {
+    "coin": P_COIN,
+    "card": P_CARD,
+    "tile": P_TILE,
+    "presence": P_PRESENCE,
+    "reward_use": P_REWARD_USE,
+    "offer_min": P_OFFER_MIN,
+    "build": P_BUILD,
+    "contest": P_CONTEST,
+    "save": P_SAVE,
+    "war_risk": P_WAR_RISK,
+    "keep_cost": P_KEEP_COST,
+    "destroy_contested": P_DESTROY_CONTESTED,
+    "destroy_cost": P_DESTROY_COST,
+}
+LOOKAHEAD_KNOBS: dict[str, int] = {
+    "width": P_LA_WIDTH,
+    "rollouts": P_LA_ROLLOUTS,
+    "horizon": P_LA_HORIZON,
+}
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
@@ -202,30 +240,30 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
 
 
 @kernel(inline=True)
-def play_value(st, tab, fp, p, card, c, cost):
-    """Value of playing ``card`` into city ``c`` now, net of its cost."""
+def play_value(st, tab, fp, p, card, c, cost, r):
+    """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``)."""
     k = card_kind(tab, card)
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
-    v = fp[p, FP_PLAY + k] - cost * fp[p, P_COIN]
+    v = fp[r, FP_PLAY + k] - cost * fp[r, P_COIN]
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0)
     after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST))
     if after != before or after != 0:
-        v += (after - before) * fp[p, P_TILE] + (fp[p, P_TILE] * 0.5 if after > 0 else 0.0)
+        v += (after - before) * fp[r, P_TILE] + (fp[r, P_TILE] * 0.5 if after > 0 else 0.0)
         if after < 0:
-            v -= fp[p, P_TILE] * 0.5
+            v -= fp[r, P_TILE] * fp[r, P_WAR_RISK]
     else:
         base = L.BOT_SCRATCH + 8 * c
         gap = st[base + CI_MINE_S] - st[base + CI_THEIRS_S]
-        v += s * fp[p, P_PRESENCE] * (1.5 if gap <= 0 else 1.0 / (1.0 + gap))
+        v += s * fp[r, P_PRESENCE] * (fp[r, P_CONTEST] if gap <= 0 else 1.0 / (1.0 + gap))
         v += 0.1 * st[L.STACK_N + c]
     return v
 
 
 @kernel
-def wealth_value(st, tab, fp, p, k, n):
+def wealth_value(st, tab, fp, p, k, n, r):
     """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins."""
     bonus = rule(tab, L.RU_WEALTH_BONUS)
     cards = k + (bonus if k == n else 0)
@@ -236,64 +274,64 @@ def wealth_value(st, tab, fp, p, k, n):
     for i in range(hn):
         need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
     need = max(need - st[L.COINS + p], 0)
-    coin_v = min(coins, need) * fp[p, P_COIN] * 1.6 + max(coins - need, 0) * fp[p, P_COIN] * 0.5
-    card_v = cards * fp[p, P_CARD] * (1.5 if hn <= 2 else 1.0)
+    coin_v = min(coins, need) * fp[r, P_COIN] * 1.6 + max(coins - need, 0) * fp[r, P_COIN] * 0.5
+    card_v = cards * fp[r, P_CARD] * (1.5 if hn <= 2 else 1.0)
     return coin_v + card_v
 
 
 @kernel
-def build_value(st, tab, fp, p, k, s):
+def build_value(st, tab, fp, p, k, s, r):
     """Value of revealing a unit of kind ``k`` to build seat ``p``'s structure ``s``."""
     row = st[L.STRUCT_KIND + p * L.MAX_STRUCTS + s]
     cost = struct_col(tab, row, L.S_BUILD_COST)
     have = st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s]
     add = min(kind_col(tab, k, L.K_STRENGTH), max(cost - have, 0))
-    return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[p, P_BUILD]
+    return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[r, P_BUILD]
 
 
 @kernel(inline=True)
-def score_option(st, tab, fp, p, dec, i):
-    """The greedy value of option ``i`` of decision ``dec`` for seat ``p``."""
+def score_option(st, tab, fp, p, dec, i, r):
+    """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r)."""
     a = opt(st, i, 0)
     b = opt(st, i, 1)
     c = opt(st, i, 2)
     d = opt(st, i, 3)
     if dec == D.D_SURGE:
         if a == D.ACT_PASS:
-            return 0.0
+            return fp[r, P_SAVE] * (st[L.COINS + p] > 0)
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
-            return play_value(st, tab, fp, p, card, c, d)
+            return play_value(st, tab, fp, p, card, c, d, r)
         if a == D.ACT_BEAST:
             card = st[L.HAND + p * L.MAX_CARDS + b]
-            spent = d * fp[p, P_COIN] + 0.3 * keep_value(tab, card, fp, p)
-            return ability_value(tab, c, fp, p) - spent
-        return fp[p, FP_REWARD + tile_kind(tab, c)] - fp[p, P_REWARD_USE]
+            spent = d * fp[r, P_COIN] + 0.3 * keep_value(tab, card, fp, r)
+            return ability_value(tab, c, fp, r) - spent
+        return fp[r, FP_REWARD + tile_kind(tab, c)] - fp[r, P_REWARD_USE]
     if dec == D.D_WEALTH:
-        return wealth_value(st, tab, fp, p, a, b)
+        return wealth_value(st, tab, fp, p, a, b, r)
     if dec == D.D_SPLIT:
-        return wealth_value(st, tab, fp, p, a, b)
+        return wealth_value(st, tab, fp, p, a, b, r)
     if dec == D.D_RALLY:
         if a < 0:
             return 0.0
-        return ability_value(tab, d, fp, p) - c * fp[p, P_COIN]
+        return ability_value(tab, d, fp, r) - c * fp[r, P_COIN]
     if dec == D.D_MAY:
         return 0.5 if a == 1 else 0.0
     if dec == D.D_DESTROY or dec == D.D_RETURN:
         k = card_kind(tab, d)
         return (
             kind_col(tab, k, L.K_STRENGTH)
-            + 2.0 * (st[L.STACK_N + a] > 0)
-            + 0.1 * kind_col(tab, k, L.K_COST)
+            + fp[r, P_DESTROY_CONTESTED] * (st[L.STACK_N + a] > 0)
+            + fp[r, P_DESTROY_COST] * kind_col(tab, k, L.K_COST)
         )
     if dec == D.D_MOVE:
         if a < 0:
             return 0.0
         return (st[L.STACK_N + c] > 0) * 1.0 - (st[L.STACK_N + a] > 0) * 1.0 - 0.1
     if dec == D.D_TAKE:
-        return keep_value(tab, b, fp, p)
+        return keep_value(tab, b, fp, r)
     if dec == D.D_DISCARD:
-        return -keep_value(tab, b, fp, p)
+        return -keep_value(tab, b, fp, r)
     if dec == D.D_WAR_ORDER:
         return -a
     if dec == D.D_KEEP:
@@ -301,34 +339,35 @@ def score_option(st, tab, fp, p, dec, i):
         for s in range(B.n_units(st, b, p)):
             if a & (1 << s):
                 v += B.slot_strength(st, tab, b, p, s)
+                v += fp[r, P_KEEP_COST] * card_col(tab, B.slot_card(st, b, p, s), L.K_COST)
         return v + 0.01 * c
     if dec == D.D_OFFER:
         if a < 0:
             return 0.0
         k = card_kind(tab, b)
         if c == 1:
-            return build_value(st, tab, fp, p, k, d) - 0.25 * keep_value(tab, b, fp, p)
+            return build_value(st, tab, fp, p, k, d, r) - 0.25 * keep_value(tab, b, fp, r)
         off = kind_col(tab, k, L.K_OFFERING)
-        if off < fp[p, P_OFFER_MIN]:
+        if off < fp[r, P_OFFER_MIN]:
             return -1.0
-        return off * 0.8 - 0.25 * keep_value(tab, b, fp, p)
+        return off * 0.8 - 0.25 * keep_value(tab, b, fp, r)
     if dec == D.D_REVEAL:
         if a < 0:
             return 0.0
-        return 0.5 * fp[p, P_CARD] - 0.3 * keep_value(tab, b, fp, p)
+        return 0.5 * fp[r, P_CARD] - 0.3 * keep_value(tab, b, fp, r)
     if dec == D.D_REINFORCE:
         if a < 0:
             return 0.0
-        return ability_value(tab, c, fp, p)
+        return ability_value(tab, c, fp, r)
     if dec == D.D_ENRAGE:
         # Enraging turns a unit into a strength-4 Beast: worth the strength it gains.
         return rule(tab, L.RU_ENRAGED_STRENGTH) - kind_col(tab, card_kind(tab, c), L.K_STRENGTH)
     if dec == D.D_DRAFT:
-        return keep_value(tab, b, fp, p) * max(c, 1)  # a pile is worth its copies
+        return keep_value(tab, b, fp, r) * max(c, 1)  # a pile is worth its copies
     if dec == D.D_KEEP_REVEALED:
         if a < 0:
             return 0.0
-        return keep_value(tab, b, fp, p)
+        return keep_value(tab, b, fp, r)
     if dec == D.D_EMISSARY:
         k = card_kind(tab, b)
         return (
@@ -344,11 +383,12 @@ def choose_greedy(st, tab, fp, p, dec, n):
     """Index of the best-valued option; ties go to a random one of the best."""
     if dec == D.D_SURGE:
         cache_cities(st, tab, p)
+    r = st[L.PROW + p]
     best = -1e300
     pick = 0
     ties = 0
     for i in range(n):
-        v = score_option(st, tab, fp, p, dec, i)
+        v = score_option(st, tab, fp, p, dec, i, r)
         if v > best + 1e-9:
             best = v
             pick = i

@@ -15,6 +15,9 @@ BOT_GREEDY = 1
 # Scenario-only (``Scenario(strict=True)``): every decision with more than one
 # legal option must be scripted; an unscripted one is reported as an error.
 BOT_STRICT = 2
+# Heuristic answers at every decision but the Surge's, which the game loop hands to
+# strategies.lookahead (rollouts need the whole turn, which this dispatcher sits inside).
+BOT_LOOKAHEAD = 3
 
 
 @kernel
@@ -78,7 +81,7 @@ def choose(st, tab, fp, p, dec, n):
     if n == 1:
         return 0
     bot = st[L.BOT + p]
-    if bot == BOT_GREEDY:
+    if bot in (BOT_GREEDY, BOT_LOOKAHEAD):
         return choose_greedy(st, tab, fp, p, dec, n)
     if bot == BOT_STRICT:
         # Nothing scripted for a real choice: flag it (first one wins), take option 0.

@@ -1,24 +1,40 @@
-"""Strategy names a run may use, and the bot id and parameter vector each compiles to."""
+"""Strategy names a run may use, and the bot id and parameter row each compiles to."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from sim.spec import SpecError
-from strategies.greedy import DEFAULT_PARAMS, FP_WIDTH, N_WEIGHTS, prepare
-from strategies.policy import BOT_GREEDY, BOT_RANDOM
+from strategies.greedy import FP_WIDTH, N_WEIGHTS, prepare
+from strategies.profiles import Profile, ProfileError, load_profile, shipped_profiles
 
 
-def _params(values: np.ndarray) -> np.ndarray:
-    out = np.zeros(N_WEIGHTS, np.float64)
-    out[: len(values)] = values
-    return out
+def _shipped() -> dict[str, Profile]:
+    try:
+        return shipped_profiles()
+    except ProfileError as e:
+        raise SpecError(str(e)) from None
 
 
-STRATEGIES: dict[str, tuple[int, np.ndarray, str]] = {
-    "random": (BOT_RANDOM, _params(np.zeros(0)), "uniform over the legal options"),
-    "greedy": (BOT_GREEDY, _params(DEFAULT_PARAMS), "one-step heuristic (strategies/greedy.py)"),
-}
+STRATEGIES: dict[str, Profile] = _shipped()
+
+
+def resolve(name: str, seat: int | None = None) -> Profile:
+    """The profile called ``name`` (shipped), or read from ``name`` if it is a .toml path."""
+    if name in STRATEGIES:
+        return STRATEGIES[name]
+    if name.endswith(".toml"):
+        try:
+            return load_profile(Path(name))
+        except ProfileError as e:
+            raise SpecError(str(e)) from None
+    where = f" for --p{seat}" if seat is not None else ""
+    raise SpecError(
+        f"unknown strategy {name!r}{where}; valid strategies: {', '.join(sorted(STRATEGIES))} "
+        "(or the path of a profile .toml)"
+    )
 
 
 def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -30,13 +46,8 @@ def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.n
     bots = np.zeros(2, np.int64)
     fp = np.zeros((2, FP_WIDTH), np.float64)
     for seat, name in enumerate((p0, p1)):
-        if name not in STRATEGIES:
-            raise SpecError(
-                f"unknown strategy {name!r} for --p{seat}; valid strategies: "
-                f"{', '.join(sorted(STRATEGIES))}"
-            )
-        bot, weights, _ = STRATEGIES[name]
-        bots[seat] = bot
-        fp[seat, :N_WEIGHTS] = weights
+        prof = resolve(name, seat)
+        bots[seat] = prof.bot
+        fp[seat, :N_WEIGHTS] = prof.weights
     prepare(tab, fp)
     return bots, fp

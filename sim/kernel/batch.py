@@ -35,6 +35,7 @@ def play_batch(
     states = np.zeros((n_blocks, L.STATE_SIZE), np.int64)
     states[:, L.BOT] = bots[0]
     states[:, L.BOT + 1] = bots[1]
+    states[:, L.PROW + 1] = 1
     out = np.zeros((n, L.O_COLS), np.int64)
     masks = np.zeros((n, 2 * L.MASK_WORDS), np.int64)
     _play_blocks(tab, fp, np.int64(seed), np.int64(start), np.int64(n), states, out, masks)

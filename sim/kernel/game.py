@@ -6,19 +6,15 @@ from sim import vocab as V
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.draft import draft_one, draft_two, pile_draft, simple_draft, trial_decks
-from sim.kernel.feats import feat_step, feats_done
 from sim.kernel.jit import kernel
-from sim.kernel.offering import offering_step
-from sim.kernel.portent import portent_step
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
-from sim.kernel.surge import surge_step
 from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
-from sim.kernel.war import war_step
-from sim.kernel.wealth import wealth_step
+from sim.kernel.turn import play_turn
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
-from strategies.policy import choose
+from strategies.lookahead import lookahead_turn
+from strategies.policy import BOT_LOOKAHEAD, choose
 
 
 @kernel
@@ -79,17 +75,22 @@ def emissary(st, tab, fp, oldest):
 
 @kernel
 def reset(st):
-    """Clear every counter of the state, keeping the seats' bots and any scripted choices.
+    """Clear every counter of the state, keeping the seats' bots and parameter rows and any
+    scripted choices.
 
     Zones need no clearing: their counts say what is valid.
     """
     b0 = st[L.BOT]
     b1 = st[L.BOT + 1]
+    r0 = st[L.PROW]
+    r1 = st[L.PROW + 1]
     sp = st[L.SCRIPT_POS]
     sn = st[L.SCRIPT_N]
     st[: L.HEADER] = 0
     st[L.BOT] = b0
     st[L.BOT + 1] = b1
+    st[L.PROW] = r0
+    st[L.PROW + 1] = r1
     st[L.SCRIPT_POS] = sp
     st[L.SCRIPT_N] = sn
     for i in range(L.N_SLOTS * 2 * L.N_CITIES):
@@ -176,61 +177,16 @@ def setup(st, tab, fp, seed, game):
 
 
 @kernel
-def end_reason(st, tab):
-    """Whether the game ends now (at the end of a turn), as a vocab.ER_* code."""
-    empty = 0
-    for c in range(L.N_CITIES):
-        if st[L.STACK_N + c] == 0:
-            empty += 1
-    ends = rule(tab, L.RU_END)
-    if ends & V.END_ALL_CITIES_EMPTY and empty == L.N_CITIES:
-        return V.ER_ALL_CITIES_EMPTY
-    if ends & V.END_TWO_CITIES_EMPTY and empty >= 2:
-        return V.ER_TWO_CITIES_EMPTY
-    if ends & V.END_ALL_STRUCTURES and rule(tab, L.RU_STRUCTS) > 0:
-        p = st[L.ACTIVE]
-        done = 0
-        for s in range(L.MAX_STRUCTS):
-            done += st[L.STRUCT_DONE + p * L.MAX_STRUCTS + s]
-        if done >= rule(tab, L.RU_STRUCTS):
-            return V.ER_ALL_STRUCTURES
-    # Reign, Game end: read as either player holding 5 completed feats.
-    if ends & V.END_FEATS:
-        for p in range(2):
-            if feats_done(st, tab, p) >= rule(tab, L.RU_FEATS_TO_END):
-                return V.ER_FEATS
-    return V.ER_NONE
+def play_any_turn(st, tab, fp):
+    """One turn of the active seat, planned by look-ahead if that seat's bot is ``lookahead``.
 
-
-@kernel
-def end_turn(st, tab):
-    """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
-    st[L.TURN] += 1
-    reason = end_reason(st, tab)
-    if reason == V.ER_NONE and st[L.TURN] >= rule(tab, L.RU_TURN_CAP):
-        reason = V.ER_TURN_CAP
-    if reason != V.ER_NONE:
-        st[L.GAME_OVER] = 1
-        st[L.END_REASON] = reason
-    st[L.ACTIVE] = 1 - st[L.ACTIVE]
-    st[L.OPP_DISCARDED] = 0  # the count behind a Reign feat is per turn
-
-
-@kernel
-def play_turn(st, tab, fp):
-    """One full turn of the active player, step by step.
-
-    A Reign of War puts its Portent and Feat steps between Surge and War.
+    The look-ahead bot plays rollouts of whole turns, so it is called here, around
+    the turn, rather than from the decision dispatcher inside it.
     """
-    wealth_step(st, tab, fp)
-    surge_step(st, tab, fp)
-    if rule(tab, L.RU_PORTENT):
-        portent_step(st, tab, fp)
-    if rule(tab, L.RU_FEAT_STEP):
-        feat_step(st, tab)
-    war_step(st, tab, fp)
-    offering_step(st, tab, fp)
-    end_turn(st, tab)
+    if st[L.BOT + st[L.ACTIVE]] == BOT_LOOKAHEAD:
+        lookahead_turn(st, tab, fp)
+    else:
+        play_turn(st, tab, fp)
 
 
 @kernel
@@ -252,7 +208,7 @@ def play_game(st, tab, fp, seed, game, out, mask):
     """Play game ``game`` of run ``seed`` to its end; fill ``out`` and the played-kind ``mask``."""
     setup(st, tab, fp, seed, game)
     while st[L.GAME_OVER] == 0:
-        play_turn(st, tab, fp)
+        play_any_turn(st, tab, fp)
     finish(st, tab, out)
     for w in range(2 * L.MASK_WORDS):
         mask[w] = st[L.PLAYED + w]

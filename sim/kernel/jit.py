@@ -6,7 +6,8 @@ and ``side_weight(st, tab, c, p)`` would be two compilations). Kernel code
 follows one naming convention instead, so each function gets exactly one
 eagerly compiled, cached signature and literal arguments are simply cast:
 
-* ``st``, ``tab``, ``out``, ``mask``: ``int64[::1]`` (state, card table, output rows)
+* ``st``, ``ro``, ``tab``, ``out``, ``mask``: ``int64[::1]`` (state, a look-ahead
+  rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
 * ``to_hand``: ``boolean``
 * anything else: ``int64``
@@ -22,6 +23,7 @@ from numba import njit, types
 
 _ARG_TYPES: dict[str, Any] = {
     "st": types.int64[::1],
+    "ro": types.int64[::1],
     "tab": types.int64[::1],
     "out": types.int64[::1],
     "mask": types.int64[::1],

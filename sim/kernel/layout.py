@@ -42,6 +42,7 @@ SCRIPT_POS = 22  # next scripted choice to use
 SCRIPT_N = 23  # scripted choices queued
 RNG = 24  # RNG + k: random stream k (uint64 bits, see sim.kernel.rng)
 N_STREAMS = 5
+PROW = 29  # PROW + p: the row of the parameter matrix fp seat p's heuristic reads
 DECK_N = 32  # DECK_N + d: cards in deck d (d = 0 shared, or the seat)
 DISC_N = 34  # DISC_N + d
 HAND_N = 36  # HAND_N + p
@@ -90,7 +91,13 @@ CITY_SCRATCH = SCRIPT + SCRIPT_W * MAX_SCRIPT  # kernel scratch: 2 ints per city
 BOT_SCRATCH = CITY_SCRATCH + 2 * N_CITIES  # a bot's own scratch (8 ints per city)
 MAX_REVEALED = 32
 REVEALED = BOT_SCRATCH + 8 * N_CITIES  # cards a reveal_keep op has revealed
-STATE_SIZE = REVEALED + MAX_REVEALED
+LA_SCRATCH = REVEALED + MAX_REVEALED  # the look-ahead bot's tallies (LA_MAX_WIDTH x 3)
+LA_MAX_WIDTH = 16
+GAME_SIZE = LA_SCRATCH + 3 * LA_MAX_WIDTH  # one game's state ends here
+# A second game state, where the look-ahead bot plays its rollouts: a copy of the
+# game with the hidden cards dealt again (strategies/lookahead.py).
+ROLLOUT = GAME_SIZE
+STATE_SIZE = ROLLOUT + GAME_SIZE
 
 # --- columns of the kind table (one row per card kind) -------------------------------
 K_TYPE = 0

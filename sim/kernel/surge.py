@@ -259,22 +259,45 @@ def complete_structures(st, tab, fp, p):
 
 
 @kernel
-def surge_step(st, tab, fp):
-    """The active seat plays units and uses a reward tile until it passes."""
-    p = st[L.ACTIVE]
+def surge_begin(st, tab, fp):
+    """What happens before the first Surge action: counters reset, structures completed."""
     st[L.REWARDS_USED_TURN] = 0
     st[L.DISCOUNT_USED] = 0
-    complete_structures(st, tab, fp, p)
-    for _ in range(MAX_ACTIONS):
+    complete_structures(st, tab, fp, st[L.ACTIVE])
+
+
+@kernel
+def surge_apply(st, tab, fp, p, k):
+    """Take Surge option ``k`` of ``st[OPTS]`` for seat ``p``; returns 1 when it is the pass."""
+    act = opt(st, k, 0)
+    if act == D.ACT_PASS:
+        return 1
+    if act == D.ACT_PLAY:
+        play_unit(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+    elif act == D.ACT_BEAST:
+        unleash_beast(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+    else:
+        use_reward(st, tab, fp, p, opt(st, k, 1))
+    return 0
+
+
+@kernel
+def surge_rest(st, tab, fp, actions):
+    """The active seat's bot takes Surge actions until it passes, then the Surge ends.
+
+    ``actions`` counts the actions already taken this Surge, so a look-ahead
+    rollout that starts mid-Surge keeps the same bound as the real Surge.
+    """
+    p = st[L.ACTIVE]
+    for _ in range(actions, MAX_ACTIONS):
         n = surge_options(st, tab, fp, p)
-        k = choose(st, tab, fp, p, D.D_SURGE, n)
-        act = opt(st, k, 0)
-        if act == D.ACT_PASS:
+        if surge_apply(st, tab, fp, p, choose(st, tab, fp, p, D.D_SURGE, n)):
             break
-        if act == D.ACT_PLAY:
-            play_unit(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
-        elif act == D.ACT_BEAST:
-            unleash_beast(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
-        else:
-            use_reward(st, tab, fp, p, opt(st, k, 1))
     surge_end(st, tab, fp, p)
+
+
+@kernel
+def surge_step(st, tab, fp):
+    """The active seat plays units and uses a reward tile until it passes."""
+    surge_begin(st, tab, fp)
+    surge_rest(st, tab, fp, 0)

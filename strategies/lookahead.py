@@ -1,0 +1,257 @@
+"""``lookahead``: plays its best few Surge options out in sampled rollouts.
+
+At every Surge decision (what to play where, which reward to use, or to stop)
+the bot takes the ``width`` options its heuristic weights value most and, for
+each of ``rollouts`` sampled worlds, plays the option and the rest of the game
+for ``horizon`` more turns with the fast kernel, both seats answering with the
+bot's own weights. It plays the option with the best mean outcome; every
+other decision is the heuristic's.
+
+A sampled world never peeks: the cards the seat cannot see (the opponent's
+hand, the deck below, cards under structures, face-down reward tiles) are
+pooled, put in card-id order (so the sample depends on which cards are hidden,
+never on where they lie) and dealt back at random into the same places. Every
+option of one decision is tried in the same sampled worlds, so their
+comparison is not blurred by luck of the deal.
+
+The rollouts run in the second game state at ``st[ROLLOUT:]``, so nothing is
+allocated. The bot is called around a whole turn (``sim.kernel.game``), not
+from the decision dispatcher, because a rollout plays whole turns itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernel import board as B
+from sim.kernel import layout as L
+from sim.kernel.jit import kernel
+from sim.kernel.rng import next_u64, randint
+from sim.kernel.scoring import score_into, winner_of
+from sim.kernel.surge import (
+    MAX_ACTIONS,
+    surge_apply,
+    surge_begin,
+    surge_end,
+    surge_options,
+    surge_rest,
+)
+from sim.kernel.tab import n_cards, n_tiles
+from sim.kernel.turn import after_surge, play_turn
+from sim.kernel.wealth import wealth_step
+from strategies import decisions as D
+from strategies.greedy import P_LA_HORIZON, P_LA_ROLLOUTS, P_LA_WIDTH, cache_cities, score_option
+from strategies.policy import BOT_GREEDY, choose
+
+WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
+COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
+CARD_VALUE = 0.35
+PRESENCE_VALUE = 0.2  # per point of strength in a city that still holds tiles
+
+
+@kernel
+def _mark(ro, off, n):
+    """Mark the ids held at ``ro[off:off+n]`` in the rollout's TMP2 bitmap."""
+    for i in range(n):
+        ro[L.TMP2 + ro[off + i]] = 1
+
+
+@kernel
+def _pool_in_order(ro, limit):
+    """The marked ids below ``limit``, ascending, into TMP (the bitmap is cleared); count."""
+    m = 0
+    for c in range(limit):
+        if ro[L.TMP2 + c]:
+            ro[L.TMP + m] = c
+            m += 1
+            ro[L.TMP2 + c] = 0
+    return m
+
+
+@kernel
+def _shuffle_pool(ro, m):
+    """Shuffle TMP[0:m] with the rollout's set-up stream."""
+    for i in range(m - 1, 0, -1):
+        j = randint(ro, L.RNG_SETUP, i + 1)
+        t = ro[L.TMP + i]
+        ro[L.TMP + i] = ro[L.TMP + j]
+        ro[L.TMP + j] = t
+
+
+@kernel
+def _deal_back(ro, off, n, pos):
+    """Fill ``ro[off:off+n]`` from TMP[pos:]; returns the next position."""
+    for i in range(n):
+        ro[off + i] = ro[L.TMP + pos + i]
+    return pos + n
+
+
+@kernel
+def _redeal_cards(ro, tab, p):
+    """Deal the unit cards seat ``p`` cannot see again, each into a place that was hidden.
+
+    With a shared deck: the opponent's hand, the deck and the cards under
+    structures form one pool. With own decks the opponent's hand, deck and
+    structures form one pool, and ``p``'s own deck (whose cards it drafted but
+    whose order it does not know) is shuffled on its own.
+    """
+    q = 1 - p
+    own = ro[L.OWN_DECKS]
+    hq = L.HAND + q * L.MAX_CARDS
+    dq = L.DECK + (q * L.MAX_CARDS if own else 0)
+    dq_n = L.DECK_N + (q if own else 0)
+    _mark(ro, hq, ro[L.HAND_N + q])
+    _mark(ro, dq, ro[dq_n])
+    for s in range(2):
+        _mark(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s])
+    m = _pool_in_order(ro, n_cards(tab))
+    _shuffle_pool(ro, m)
+    pos = _deal_back(ro, hq, ro[L.HAND_N + q], 0)
+    pos = _deal_back(ro, dq, ro[dq_n], pos)
+    for s in range(2):
+        pos = _deal_back(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s], pos)
+    if own:
+        dp = L.DECK + p * L.MAX_CARDS
+        _mark(ro, dp, ro[L.DECK_N + p])
+        m = _pool_in_order(ro, n_cards(tab))
+        _shuffle_pool(ro, m)
+        _deal_back(ro, dp, ro[L.DECK_N + p], 0)
+
+
+@kernel
+def _redeal_tiles(ro, tab):
+    """Deal the face-down reward tiles again, keeping each city's stack height."""
+    for c in range(L.N_CITIES):
+        _mark(ro, L.STACK + c * L.MAX_STACK, ro[L.STACK_N + c])
+    m = _pool_in_order(ro, n_tiles(tab))
+    _shuffle_pool(ro, m)
+    pos = 0
+    for c in range(L.N_CITIES):
+        pos = _deal_back(ro, L.STACK + c * L.MAX_STACK, ro[L.STACK_N + c], pos)
+
+
+@kernel
+def sample_world(st, tab, p, world):
+    """Copy the game into ``st[ROLLOUT:]`` with the hidden cards dealt again from ``world``.
+
+    Both seats of the copy play with seat ``p``'s weights; no scripted choice carries over.
+    """
+    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
+    for i in range(L.GAME_SIZE):
+        ro[i] = st[i]
+    ro[L.RNG + L.RNG_SETUP] = world
+    _redeal_cards(ro, tab, p)
+    _redeal_tiles(ro, tab)
+    # The rest of the rollout draws from streams seeded by the world too, so every
+    # option of a decision meets the same shuffles and the same opponent replies.
+    for k in range(L.N_STREAMS):
+        ro[L.RNG + k] = np.int64(next_u64(ro, L.RNG_SETUP))
+    ro[L.BOT] = BOT_GREEDY
+    ro[L.BOT + 1] = BOT_GREEDY
+    ro[L.PROW] = st[L.PROW + p]
+    ro[L.PROW + 1] = st[L.PROW + p]
+    ro[L.SCRIPT_N] = 0
+    ro[L.SCRIPT_POS] = 0
+
+
+@kernel
+def rollout_value(ro, tab, p):
+    """How good the rollout's position is for seat ``p``: VP margin, plus a win or material."""
+    out = ro[L.LA_SCRATCH : L.LA_SCRATCH + L.O_COLS]
+    score_into(ro, tab, out)
+    q = 1 - p
+    v = float(out[L.O_SCORE + p] - out[L.O_SCORE + q])
+    if ro[L.GAME_OVER]:
+        w = winner_of(tab, out)
+        if w == p:
+            v += WIN_VALUE
+        elif w == q:
+            v -= WIN_VALUE
+        return v
+    v += COIN_VALUE * (ro[L.COINS + p] - ro[L.COINS + q])
+    v += CARD_VALUE * (ro[L.HAND_N + p] - ro[L.HAND_N + q])
+    for c in range(L.N_CITIES):
+        if ro[L.STACK_N + c] > 0:
+            for i in range(B.n_units(ro, c, p)):
+                v += PRESENCE_VALUE * B.slot_strength(ro, tab, c, p, i)
+            for i in range(B.n_units(ro, c, q)):
+                v -= PRESENCE_VALUE * B.slot_strength(ro, tab, c, q, i)
+    return v
+
+
+@kernel
+def play_out(st, tab, fp, p, k, actions, horizon):
+    """In the rollout state: take Surge option ``k``, finish the turn, play ``horizon`` more."""
+    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
+    if surge_apply(ro, tab, fp, p, k):
+        surge_end(ro, tab, fp, p)
+    else:
+        surge_rest(ro, tab, fp, actions + 1)
+    after_surge(ro, tab, fp)
+    for _ in range(horizon):
+        if ro[L.GAME_OVER]:
+            break
+        play_turn(ro, tab, fp)
+    return rollout_value(ro, tab, p)
+
+
+@kernel
+def _candidates(st, tab, fp, p, n, width):
+    """The ``width`` options the heuristic values most, into LA_SCRATCH; returns how many."""
+    r = st[L.PROW + p]
+    cache_cities(st, tab, p)
+    for i in range(n):
+        st[L.TMP2 + i] = 0  # 1 once chosen
+    m = min(width, n, L.LA_MAX_WIDTH)
+    for j in range(m):
+        best = -1e300
+        pick = -1
+        for i in range(n):
+            if st[L.TMP2 + i] == 0:
+                v = score_option(st, tab, fp, p, D.D_SURGE, i, r)
+                if v > best:
+                    best = v
+                    pick = i
+        st[L.TMP2 + pick] = 1
+        st[L.LA_SCRATCH + j] = pick
+    return m
+
+
+@kernel
+def best_surge_option(st, tab, fp, p, n, actions):
+    """The Surge option (index into ``st[OPTS]``) seat ``p`` plays, chosen by rollouts."""
+    if st[L.SCRIPT_POS] < st[L.SCRIPT_N] or n == 1:
+        return choose(st, tab, fp, p, D.D_SURGE, n)
+    r = st[L.PROW + p]
+    m = _candidates(st, tab, fp, p, n, int(fp[r, P_LA_WIDTH]))
+    if m == 1:
+        return st[L.LA_SCRATCH]
+    rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
+    horizon = int(fp[r, P_LA_HORIZON])
+    for j in range(m):
+        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
+    for _ in range(rollouts):
+        world = np.int64(next_u64(st, L.RNG_SEAT + p))
+        for j in range(m):
+            sample_world(st, tab, p, world)
+            v = play_out(st, tab, fp, p, st[L.LA_SCRATCH + j], actions, horizon)
+            st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
+    best = 0
+    for j in range(1, m):
+        if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
+            best = j
+    return st[L.LA_SCRATCH + best]
+
+
+@kernel
+def lookahead_turn(st, tab, fp):
+    """One turn of a look-ahead seat: heuristic Wealth, rollout-planned Surge, the rest as usual."""
+    p = st[L.ACTIVE]
+    wealth_step(st, tab, fp)
+    surge_begin(st, tab, fp)
+    for a in range(MAX_ACTIONS):
+        n = surge_options(st, tab, fp, p)
+        if surge_apply(st, tab, fp, p, best_surge_option(st, tab, fp, p, n, a)):
+            break
+    surge_end(st, tab, fp, p)
+    after_surge(st, tab, fp)

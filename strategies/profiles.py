@@ -1,0 +1,121 @@
+"""Strategy profiles: ``configs/strategies/*.toml`` turned into bot ids and weight rows.
+
+A profile names its bot (``random``, ``heuristic`` or ``lookahead``) and the
+weights it plays with; weights left out take the ``greedy`` baseline's value.
+A designer makes a new style by writing a profile, not code, and passes its
+name (or the path of a TOML file) to ``--p0``/``--p1``. A bad profile gets
+one line naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_WEIGHTS, WEIGHTS
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
+
+PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
+BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
+# Look-ahead knobs: default and the largest value accepted (the budget stays bounded).
+KNOB_DEFAULTS: dict[str, int] = {"width": 3, "rollouts": 4, "horizon": 2}
+KNOB_MAX: dict[str, int] = {"width": 16, "rollouts": 256, "horizon": 50}
+
+
+class ProfileError(ValueError):
+    """A strategy profile that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One strategy: its bot, its weight row and a line for people."""
+
+    name: str
+    bot: int
+    weights: np.ndarray  # float64[N_WEIGHTS]
+    description: str
+    path: Path | None = None
+
+
+def _fail(path: Path, fld: str, problem: str) -> ProfileError:
+    return ProfileError(f"{path.name}: field '{fld}': {problem}")
+
+
+def _number(path: Path, table: dict, key: str, section: str) -> float:
+    v = table[key]
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise _fail(path, f"{section}.{key}", f"must be a number, got {v!r}")
+    return float(v)
+
+
+def load_profile(path: Path | str) -> Profile:
+    """Read and validate one profile file."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            raw = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ProfileError(f"{path.name}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ProfileError(f"{path}: cannot read strategy profile: {e.strerror}") from None
+    extra = sorted(set(raw) - {"strategy", "weights", "lookahead"})
+    if extra:
+        raise _fail(path, extra[0], "unknown table; valid: strategy, weights, lookahead")
+    head = raw.get("strategy")
+    if not isinstance(head, dict):
+        raise _fail(path, "strategy", "missing [strategy] table with name and bot")
+    name = head.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(path, "strategy.name", "missing or empty")
+    bot = head.get("bot", "heuristic")
+    if bot not in BOTS:
+        raise _fail(path, "strategy.bot", f"unknown bot {bot!r}; valid: {', '.join(BOTS)}")
+    weights = np.zeros(N_WEIGHTS, np.float64)
+    if bot != "random":
+        weights[: len(DEFAULT_PARAMS)] = DEFAULT_PARAMS
+    table = raw.get("weights", {})
+    if not isinstance(table, dict):
+        raise _fail(path, "weights", "must be a table of name = number")
+    for key in table:
+        if key not in WEIGHTS:
+            raise _fail(path, f"weights.{key}", f"unknown weight; valid: {', '.join(WEIGHTS)}")
+        weights[WEIGHTS[key]] = _number(path, table, key, "weights")
+    knobs = raw.get("lookahead", {})
+    if knobs and bot != "lookahead":
+        raise _fail(path, "lookahead", "only a profile with bot = 'lookahead' takes it")
+    if not isinstance(knobs, dict):
+        raise _fail(path, "lookahead", "must be a table of name = number")
+    if bot == "lookahead":
+        for key, default in KNOB_DEFAULTS.items():
+            weights[LOOKAHEAD_KNOBS[key]] = default
+        for key in knobs:
+            if key not in LOOKAHEAD_KNOBS:
+                raise _fail(
+                    path, f"lookahead.{key}", f"unknown knob; valid: {', '.join(LOOKAHEAD_KNOBS)}"
+                )
+            v = knobs[key]
+            lo = 0 if key == "horizon" else 1
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= KNOB_MAX[key]:
+                raise _fail(
+                    path,
+                    f"lookahead.{key}",
+                    f"must be a whole number from {lo} to {KNOB_MAX[key]}, got {v!r}",
+                )
+            weights[LOOKAHEAD_KNOBS[key]] = v
+    return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
+
+
+def shipped_profiles() -> dict[str, Profile]:
+    """Every profile in ``configs/strategies``, by name, plus the built-in ``random``."""
+    out = {
+        "random": Profile("random", BOT_RANDOM, np.zeros(N_WEIGHTS), "uniform over legal options")
+    }
+    for path in sorted(PROFILE_DIR.glob("*.toml")):
+        prof = load_profile(path)
+        if prof.name != path.stem:
+            raise _fail(path, "strategy.name", f"must match the file name {path.stem!r}")
+        out[prof.name] = prof
+    return out
