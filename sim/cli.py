@@ -163,6 +163,7 @@ def main() -> None:
     Examples:
       omensim run --games 1e6 --mix aegean --seed 1
       omensim cards --mix dunes+aegean
+      omensim report results/demo --out reports/demo
     """
 
 
@@ -413,6 +414,43 @@ def _count_label(frame: Any, what: str, physical: str) -> str:
     if "copies" in frame.columns:
         label += f" ({int(frame['copies'].sum())} {physical})"
     return label
+
+
+@main.command("report", short_help="Write an HTML report (with charts) about finished runs.")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Directory to write report.html and its PNG charts into (created if absent; "
+    "an earlier report there is replaced).",
+)
+def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
+    """Analyse one or more finished runs and write OUT/report.html.
+
+    The page shows the first-player win rate of each run with its 95% interval
+    (and the paired estimate for --duplicate runs), the difference of each run
+    from the first one given, the cards whose players win most and least often,
+    and histograms of score margins, game lengths, end reasons and where the
+    points come from. The key figures are also printed here. Every number is
+    computed by sim.analysis, so a notebook can reproduce it.
+
+    \b
+    Example:
+      omensim report results/standard results/emissary --out reports/emissary
+    """
+    from sim import analysis, io, report
+
+    try:
+        page = report.build_report(list(runs), out)
+    except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else out
+        raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
+    click.echo(page.text)
+    click.echo(f"Report: {page.html}")
 
 
 if __name__ == "__main__":  # python -m sim.cli, for when the console script is not on PATH
