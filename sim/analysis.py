@@ -281,8 +281,8 @@ def paired_first_player_advantage(
     going first; the two games share a ``deal_id``. Per deal,
     ``d = mean over its games of 1[winner == first_player]`` (so 0, 0.5 or 1);
     the estimate is ``mean(d)`` and its interval ``mean ± z * sd(d)/sqrt(deals)``
-    (normal approximation: deal counts are in the thousands, where t and normal
-    quantiles agree to three decimals). Because the deal's luck cancels inside
+    (normal approximation: with the thousands of deals a run has, the t quantile
+    differs from 1.96 by under 0.2%). Because the deal's luck cancels inside
     a pair, this interval is usually narrower than the unpaired Wilson interval
     over the same games (``unpaired_lo``/``unpaired_hi``, given for comparison).
     Shared victories count as not-a-win.
@@ -403,14 +403,19 @@ def _played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     A kind played twice in one game counts once: the question is "did this
     player use the card", not how often.
     """
-    arrays = [np.asarray(v if v is not None else (), dtype=np.int64) for v in lists.to_numpy()]
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    values = lists.to_numpy()
+    lengths = np.fromiter((0 if v is None else len(v) for v in values), np.int64, len(values))
     if lengths.sum() == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    rows = np.repeat(np.arange(len(arrays), dtype=np.int64), lengths)
-    kinds = np.concatenate(arrays)
-    pairs = np.unique(np.stack([rows, kinds], axis=1), axis=0)
-    return pairs[:, 0], pairs[:, 1]
+    kinds = np.concatenate([np.asarray(v, dtype=np.int64) for v in values if v is not None])
+    rows = np.repeat(np.arange(len(values), dtype=np.int64), lengths)
+    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
+    # unique(axis=0) (and than numpy 2's hash-based unique) on the tens of millions of
+    # pairs a 1e6-game run has.
+    width = int(kinds.max()) + 1
+    codes = np.sort(rows * width + kinds)
+    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    return codes // width, codes % width
 
 
 def card_impact(

@@ -87,6 +87,7 @@ counts = st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.
 
 
 @given(a=counts, b=counts)
+@settings(deadline=None)  # CI machines are shared and busy; speed is not under test
 def test_newcombe_contains_estimate_and_stays_in_range(
     a: tuple[int, int], b: tuple[int, int]
 ) -> None:
@@ -98,6 +99,7 @@ def test_newcombe_contains_estimate_and_stays_in_range(
 
 
 @given(a=counts, b=counts)
+@settings(deadline=None)
 def test_newcombe_shrinks_with_more_games(a: tuple[int, int], b: tuple[int, int]) -> None:
     (k1, n1), (k2, n2) = a, b
     lo, hi = A.newcombe_interval(k1, n1, k2, n2)
@@ -142,6 +144,7 @@ def test_first_player_advantage_groups() -> None:
 
 
 @given(st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=300))
+@settings(deadline=None)
 def test_fpa_interval_contains_rate(winners: list[int]) -> None:
     row = A.first_player_advantage(games(winners), by=None).iloc[0]
     assert row["lo"] <= row["rate"] <= row["hi"]
@@ -211,6 +214,7 @@ deal_lists = st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=2, max_size=200
 
 
 @given(deal_lists)
+@settings(deadline=None)
 def test_paired_interval_contains_estimate_and_matches_unpaired_rate(d: list[float]) -> None:
     row = A.paired_first_player_advantage(duplicate_frame(d), by=None).iloc[0]
     assert row["lo"] <= row["rate"] <= row["hi"]
@@ -219,7 +223,7 @@ def test_paired_interval_contains_estimate_and_matches_unpaired_rate(d: list[flo
 
 
 @given(deal_lists)
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 def test_paired_interval_shrinks_with_more_deals(d: list[float]) -> None:
     one = A.paired_first_player_advantage(duplicate_frame(d), by=None).iloc[0]
     four = A.paired_first_player_advantage(duplicate_frame(d * 4), by=None).iloc[0]
