@@ -282,6 +282,7 @@ def main() -> None:
       omensim cards --mix dunes+aegean
       omensim compare --mix aegean --games 2e5 --change "Talos, Bronze Guardian of Crete.cost=+1"
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
+      omensim report results/demo --out reports/demo
     """
 
 
@@ -751,6 +752,43 @@ def sweep_cmd(
             click.echo(f"skipped {s['card']} {field} {s['delta']:+d}: {s['reason']}")
         if paths:
             click.echo("Wrote " + ", ".join(str(p) for p in paths))
+
+
+@main.command("report", short_help="Write an HTML report (with charts) about finished runs.")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Directory to write report.html and its PNG charts into (created if absent; "
+    "an earlier report there is replaced).",
+)
+def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
+    """Analyse one or more finished runs and write OUT/report.html.
+
+    The page shows the first-player win rate of each run with its 95% interval
+    (and the paired estimate for --duplicate runs), the difference of each run
+    from the first one given, the cards whose players win most and least often,
+    and histograms of score margins, game lengths, end reasons and where the
+    points come from. The key figures are also printed here. Every number is
+    computed by sim.analysis, so a notebook can reproduce it.
+
+    \b
+    Example:
+      omensim report results/standard results/emissary --out reports/emissary
+    """
+    from sim import analysis, io, report
+
+    try:
+        page = report.build_report(list(runs), out)
+    except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else out
+        raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
+    click.echo(page.text)
+    click.echo(f"Report: {page.html}")
 
 
 if __name__ == "__main__":  # python -m sim.cli, for when the console script is not on PATH

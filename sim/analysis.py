@@ -1,0 +1,649 @@
+"""Questions analysts ask of runs, answered as tidy pandas tables with honest intervals.
+
+Every function takes a DataFrame of game rows (what :func:`sim.io.read_run`
+returns, or several runs concatenated by :func:`load_runs`, which adds a
+``run`` label column) and returns a new tidy DataFrame: one row per group (and
+per category, for distributions), plain columns, no index tricks. Nothing here
+plays games or touches numba, so it is cheap to import and easy to test on
+small synthetic frames.
+
+Conventions used throughout:
+
+* **A shared victory (``winner == -1``) is not a win** for the first player,
+  nor for any seat. A rate of 50% therefore means balance only when shared
+  victories are rare; the ``shared`` column says how rare.
+* Intervals are two-sided 95% (``z = 1.96``) unless a ``z`` argument says
+  otherwise: Wilson for one proportion, Newcombe's hybrid score interval
+  (his method 10) for a difference of two independent proportions, and a
+  normal interval from the deal-level variance for the paired (duplicate)
+  estimate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import io
+from sim.stats import wilson_interval
+
+Z95 = 1.96
+
+GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
+"""Default grouping: what was played. Pass ``by=("run",)`` to keep runs apart."""
+
+# Score = 2*unused + used + 2*vp_tokens + treasured + structures_vp + 2*feats (README).
+SCORE_WEIGHTS: dict[str, int] = {
+    "rewards_unused": 2,
+    "rewards_used": 1,
+    "vp_tokens": 2,
+    "treasured": 1,
+    "structures_vp": 1,
+    "feats": 2,
+}
+
+# Label columns whose pandas dtype depends on how Parquet encoded them (categorical
+# when dictionary-encoded); load_runs makes them plain strings so runs concatenate cleanly.
+_LABEL_COLS = ("mix", "variant", "strategy_p0", "strategy_p1", "end_reason", "run")
+
+
+class RunLoadError(ValueError):
+    """A path that cannot be analysed as a finished run; the message is one line."""
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+def _check_run_dir(path: Path) -> None:
+    """Refuse anything but a directory holding a finished run, with a one-line reason."""
+    if not path.exists():
+        raise RunLoadError(f"{path} does not exist")
+    if not path.is_dir():
+        raise RunLoadError(f"{path} is not a run directory (it is a file)")
+    if not (path / io.MANIFEST_NAME).exists():
+        raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
+    try:
+        manifest = io.read_manifest(path)
+    except (OSError, ValueError) as exc:
+        raise RunLoadError(f"{path}/{io.MANIFEST_NAME} cannot be read: {exc}") from None
+    if not manifest.get("complete", False):
+        # An interrupted run is a biased sample (it has only the first chunks), never
+        # analyse it by accident.
+        raise io.IncompleteRunError(
+            f"{path} is an incomplete run (its {io.MANIFEST_NAME} does not say complete)"
+        )
+    if not io.list_parts(path):
+        raise RunLoadError(f"{path} is not a run directory (no {io.PART_GLOB} files)")
+
+
+def _run_labels(paths: Sequence[Path]) -> list[str]:
+    """Short labels for runs: the directory name, or the whole path when two names clash."""
+    names = [p.name for p in paths]
+    return [p.name if names.count(p.name) == 1 else str(p) for p in paths]
+
+
+def _normalise_paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    out = [Path(p) for p in paths]
+    if not out:
+        raise RunLoadError("no run directories given")
+    seen: set[Path] = set()
+    for p in out:
+        key = p.resolve()
+        if key in seen:
+            # The same games twice would silently halve every interval's width.
+            raise RunLoadError(f"{p} is given twice")
+        seen.add(key)
+    return out
+
+
+def run_info(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
+    """One row per run directory with what its manifest says about it.
+
+    Columns: ``run`` (label as in :func:`load_runs`), ``path``, ``mix``,
+    ``variant``, ``strategy_p0``, ``strategy_p1``, ``first``, ``seed``,
+    ``games``, ``duplicate`` (the run was played with ``--duplicate``: games
+    come in pairs sharing a deal), ``card_hash`` and ``omensim_version``.
+
+    Raises:
+        RunLoadError: a path that is missing, not a run directory, or given twice.
+        sim.io.IncompleteRunError: a run whose manifest does not say complete.
+    """
+    plist = _normalise_paths(paths)
+    rows = []
+    for path, label in zip(plist, _run_labels(plist), strict=True):
+        _check_run_dir(path)
+        manifest = io.read_manifest(path)
+        meta = manifest.get("metadata", {})
+        spec = manifest.get("spec", {}) or {}
+        rows.append(
+            {
+                "run": label,
+                "path": str(path),
+                "mix": meta.get("mix", spec.get("mix")),
+                "variant": meta.get("variant"),
+                "strategy_p0": meta.get("strategy_p0", spec.get("p0")),
+                "strategy_p1": meta.get("strategy_p1", spec.get("p1")),
+                "first": meta.get("first", spec.get("first")),
+                "seed": int(meta.get("seed", spec.get("seed", -1))),
+                "games": int(manifest.get("games", 0)),
+                # Older runs (before --duplicate existed) have no such key: not duplicate.
+                "duplicate": bool(spec.get("duplicate", False)),
+                "card_hash": meta.get("card_hash"),
+                "omensim_version": meta.get("omensim_version"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def card_names(path: Path | str) -> dict[int, str]:
+    """``{kind id: unit name}`` from a run's metadata (the ids in ``played_p0/p1``)."""
+    meta = io.read_metadata(path)
+    table = json.loads(meta.get("card_table", "{}"))
+    return {k: str(u.get("name", f"kind {k}")) for k, u in enumerate(table.get("units", []))}
+
+
+def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
+    """Read finished runs into one DataFrame with a ``run`` label column.
+
+    Every path is checked before any is read, so a bad one fails fast. Label
+    columns (``mix``, ``variant``, strategies, ``end_reason``, ``run``) come
+    back as plain strings whatever their Parquet encoding.
+
+    The run metadata stays reachable: ``df.attrs["runs"]`` holds
+    :func:`run_info` as a list of dicts, and ``df.attrs["card_names"]`` maps
+    each mix to ``{kind id: name}`` (taken from the first run of that mix; kind
+    ids are positions in the mix's card table, so runs of one mix share them).
+
+    Raises:
+        RunLoadError: a path that is missing, not a run directory, or given twice.
+        sim.io.IncompleteRunError: a run whose manifest does not say complete.
+    """
+    plist = _normalise_paths(paths)
+    info = run_info(plist)  # validates every path first
+    frames = []
+    names: dict[str, dict[int, str]] = {}
+    for path, label, mix in zip(plist, info["run"], info["mix"], strict=True):
+        df = io.read_run(path)
+        df["run"] = label
+        frames.append(df)
+        names.setdefault(str(mix), card_names(path))
+    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    for col in _LABEL_COLS:
+        if col in out.columns:
+            out[col] = out[col].astype(str)
+    out.attrs["runs"] = info.to_dict("records")
+    out.attrs["card_names"] = names
+    return out
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _by(df: pd.DataFrame, by: Sequence[str] | str | None) -> list[str]:
+    """The grouping columns that exist in ``df`` (a run without a column simply lacks it)."""
+    if by is None:
+        return []
+    cols = [by] if isinstance(by, str) else list(by)
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise ValueError(f"no column {', '.join(map(repr, missing))} to group by")
+    return cols
+
+
+def _groupby(df: pd.DataFrame, cols: list[str]) -> Any:
+    # observed/dropna: categorical labels must not invent empty groups, and NaN labels
+    # must not silently drop games.
+    if not cols:
+        return df.assign(_all=0).groupby("_all", observed=True, dropna=False)
+    return df.groupby(cols, observed=True, dropna=False, sort=True)
+
+
+def _finish(frame: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
+    frame = frame.reset_index()
+    return frame.drop(columns=["_all"]) if not cols and "_all" in frame.columns else frame
+
+
+def first_player_won(df: pd.DataFrame) -> pd.Series:
+    """Per game, whether the seat that took the first turn won outright (shared = False)."""
+    return df["winner"].to_numpy() == df["first_player"].to_numpy()
+
+
+def newcombe_interval(
+    k1: Any, n1: Any, k2: Any, n2: Any, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (independent samples).
+
+    Newcombe (1998), "Interval estimation for the difference between
+    independent proportions", method 10: combine each proportion's Wilson
+    interval ``(l_i, u_i)`` as ``d - sqrt((p1-l1)^2 + (u2-p2)^2)`` and
+    ``d + sqrt((u1-p1)^2 + (p2-l2)^2)``. Unlike the normal (Wald) interval it
+    keeps good coverage near 0 and 1 and never leaves [-1, 1]. Works on
+    scalars or arrays; returns arrays (0-d for scalars).
+    """
+    k1, n1, k2, n2 = (np.asarray(v, dtype=np.float64) for v in (k1, n1, k2, n2))
+    l1, u1 = wilson_interval(k1, n1, z)
+    l2, u2 = wilson_interval(k2, n2, z)
+    p1 = np.divide(k1, n1, out=np.full(np.broadcast(k1, n1).shape, np.nan), where=n1 > 0)
+    p2 = np.divide(k2, n2, out=np.full(np.broadcast(k2, n2).shape, np.nan), where=n2 > 0)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return np.asarray(lo), np.asarray(hi)
+
+
+# --- first-player advantage ------------------------------------------------------------------
+
+
+def first_player_advantage(
+    df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
+) -> pd.DataFrame:
+    """First-player win rate per group with its Wilson interval.
+
+    A shared victory counts as *not* a first-player win (it is not a win for
+    either seat); ``shared`` reports how many games that affected.
+
+    Returns:
+        Columns: the ``by`` columns, ``games``, ``first_player_wins``,
+        ``shared``, ``rate``, ``lo``, ``hi``.
+    """
+    cols = _by(df, by)
+    work = df[cols].copy()
+    work["_win"] = first_player_won(df)
+    work["_shared"] = df["winner"].to_numpy() == -1
+    g = _groupby(work, cols)
+    out = _finish(
+        g.agg(games=("_win", "size"), first_player_wins=("_win", "sum"), shared=("_shared", "sum")),
+        cols,
+    )
+    out["games"] = out["games"].astype(np.int64)
+    out["first_player_wins"] = out["first_player_wins"].astype(np.int64)
+    out["shared"] = out["shared"].astype(np.int64)
+    out["rate"] = out["first_player_wins"] / out["games"]
+    out["lo"], out["hi"] = wilson_interval(
+        out["first_player_wins"].to_numpy(), out["games"].to_numpy(), z
+    )
+    return out
+
+
+def paired_first_player_advantage(
+    df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
+) -> pd.DataFrame:
+    """First-player win rate from duplicate deals, with the paired interval.
+
+    In a ``--duplicate`` run every deal is played twice, once with each seat
+    going first; the two games share a ``deal_id``. Per deal,
+    ``d = mean over its games of 1[winner == first_player]`` (so 0, 0.5 or 1);
+    the estimate is ``mean(d)`` and its interval ``mean ± z * sd(d)/sqrt(deals)``
+    (normal approximation: with the thousands of deals a run has, the t quantile
+    differs from 1.96 by under 0.2%). Because the deal's luck cancels inside
+    a pair, this interval is usually narrower than the unpaired Wilson interval
+    over the same games (``unpaired_lo``/``unpaired_hi``, given for comparison).
+    Shared victories count as not-a-win.
+
+    Deals are identified by ``(run, seed, deal_id)`` where those columns exist,
+    so concatenated runs never merge their deals. Only deals played exactly
+    twice with different first players are used; other games are counted in
+    ``dropped_games``.
+
+    Returns:
+        Columns: the ``by`` columns, ``deals``, ``games``, ``rate``, ``lo``,
+        ``hi``, ``se``, ``unpaired_lo``, ``unpaired_hi``, ``dropped_games``.
+
+    Raises:
+        ValueError: no ``deal_id`` column, or no deal that was played twice.
+    """
+    if "deal_id" not in df.columns:
+        raise ValueError("no deal_id column: the paired estimate needs a run made with --duplicate")
+    cols = _by(df, by)
+    deal_key = [c for c in ("run", "seed") if c in df.columns and c not in cols] + ["deal_id"]
+    work = df[list(dict.fromkeys([*cols, *deal_key, "first_player"]))].copy()
+    work["_win"] = first_player_won(df).astype(np.float64)
+    keys = [*cols, *deal_key]
+    per_deal = work.groupby(keys, observed=True, dropna=False, sort=False).agg(
+        n=("_win", "size"), d=("_win", "mean"), seats=("first_player", "nunique")
+    )
+    good = (per_deal["n"] == 2) & (per_deal["seats"] == 2)
+    if not good.any():
+        raise ValueError(
+            "no deal appears twice with each seat going first: "
+            "the paired estimate needs a run made with --duplicate"
+        )
+    per_deal = per_deal.reset_index()
+    per_deal["_good"] = good.to_numpy()
+    per_deal["_dropped"] = np.where(per_deal["_good"], 0, per_deal["n"])
+    used = per_deal[per_deal["_good"]]
+    g = _groupby(used, cols)
+    out = _finish(
+        g.agg(deals=("d", "size"), rate=("d", "mean"), sd=("d", "std"), wins=("d", "sum")),
+        cols,
+    )
+    out["deals"] = out["deals"].astype(np.int64)
+    out["games"] = 2 * out["deals"]
+    # With one deal the sample sd is undefined; report the widest honest answer then.
+    sd = out["sd"].fillna(np.inf).to_numpy()
+    out["se"] = sd / np.sqrt(out["deals"].to_numpy())
+    out["lo"] = np.clip(out["rate"] - z * out["se"], 0.0, 1.0)
+    out["hi"] = np.clip(out["rate"] + z * out["se"], 0.0, 1.0)
+    wins = np.rint(2 * out["wins"].to_numpy()).astype(np.int64)
+    out["unpaired_lo"], out["unpaired_hi"] = wilson_interval(wins, out["games"].to_numpy(), z)
+    dropped = _finish(_groupby(per_deal, cols).agg(dropped_games=("_dropped", "sum")), cols)
+    out = (
+        out.merge(dropped, on=cols, how="left")
+        if cols
+        else out.assign(dropped_games=int(dropped["dropped_games"].iloc[0]))
+    )
+    out["dropped_games"] = out["dropped_games"].fillna(0).astype(np.int64)
+    return out[
+        [*cols, "deals", "games", "rate", "lo", "hi", "se", "unpaired_lo", "unpaired_hi",
+         "dropped_games"]
+    ]  # fmt: skip
+
+
+def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95) -> pd.DataFrame:
+    """Difference in first-player win rate between two groups, ``rate(a) - rate(b)``.
+
+    For example ``difference(df, "variant", "emissary", "standard")`` or
+    ``difference(df, "run", "new-card", "baseline")``. The interval is
+    Newcombe's hybrid score interval (:func:`newcombe_interval`), which treats
+    the two groups' games as independent samples (true for different runs or
+    different games of one run). Shared victories count as not-a-win.
+
+    Returns:
+        One row: ``group_col``, ``a``, ``b``, ``games_a``, ``wins_a``,
+        ``rate_a``, ``games_b``, ``wins_b``, ``rate_b``, ``diff``, ``lo``, ``hi``.
+
+    Raises:
+        ValueError: ``group_col`` is missing or ``a``/``b`` has no games.
+    """
+    if group_col not in df.columns:
+        raise ValueError(f"no column {group_col!r} to compare")
+    labels = df[group_col].astype(str).to_numpy()
+    won = first_player_won(df)
+    counts = {}
+    for name, value in (("a", a), ("b", b)):
+        mask = labels == str(value)
+        if not mask.any():
+            raise ValueError(f"no games with {group_col} == {value!r}")
+        counts[name] = (int(won[mask].sum()), int(mask.sum()))
+    (ka, na), (kb, nb) = counts["a"], counts["b"]
+    lo, hi = newcombe_interval(ka, na, kb, nb, z)
+    return pd.DataFrame(
+        [
+            {
+                "group_col": group_col,
+                "a": str(a),
+                "b": str(b),
+                "games_a": na,
+                "wins_a": ka,
+                "rate_a": ka / na,
+                "games_b": nb,
+                "wins_b": kb,
+                "rate_b": kb / nb,
+                "diff": ka / na - kb / nb,
+                "lo": float(lo),
+                "hi": float(hi),
+            }
+        ]
+    )
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+
+def _played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(row index, kind id) for every distinct card kind a seat played in each game.
+
+    A kind played twice in one game counts once: the question is "did this
+    player use the card", not how often.
+    """
+    values = lists.to_numpy()
+    lengths = np.fromiter((0 if v is None else len(v) for v in values), np.int64, len(values))
+    if lengths.sum() == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    kinds = np.concatenate([np.asarray(v, dtype=np.int64) for v in values if v is not None])
+    rows = np.repeat(np.arange(len(values), dtype=np.int64), lengths)
+    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
+    # unique(axis=0) (and than numpy 2's hash-based unique) on the tens of millions of
+    # pairs a 1e6-game run has.
+    width = int(kinds.max()) + 1
+    codes = np.sort(rows * width + kinds)
+    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    return codes // width, codes % width
+
+
+def card_impact(
+    df: pd.DataFrame,
+    cards: Mapping[int, str] | Mapping[str, Mapping[int, str]] | None = None,
+    min_games: int = 200,
+    by: Sequence[str] | str | None = ("mix",),
+    z: float = Z95,
+) -> pd.DataFrame:
+    """Per card kind: how often it is played and how its players fare.
+
+    The unit of analysis is the *player-game* (each game gives two: seat 0 and
+    seat 1). For each kind: ``played`` player-games in which that seat played
+    it at least once (``share`` of all player-games), the win rate of those
+    (``win_played``) and of all other player-games (``win_not``), and
+    ``diff = win_played - win_not`` with Newcombe's interval. Shared victories
+    are not wins. This is an association, not a causal effect: strong players'
+    positions may simply let them play a card. The two seats of one game are
+    not independent, so treat the interval as approximate.
+
+    Kind ids are positions in the mix's card table, so results are grouped by
+    ``mix`` by default. ``cards`` names the kinds: ``{kind: name}`` or
+    ``{mix: {kind: name}}``; default ``df.attrs["card_names"]`` from
+    :func:`load_runs`, else ``"kind N"``.
+
+    Returns:
+        Columns: the ``by`` columns, ``kind``, ``card``, ``played``, ``share``,
+        ``win_played``, ``not_played``, ``win_not``, ``diff``, ``lo``, ``hi``,
+        ``low_sample`` (fewer than ``min_games`` player-games on either side;
+        kept, but not worth reading). Sorted by ``|diff|``, largest first, with
+        the low-sample rows last.
+    """
+    cols = _by(df, by)
+    if cards is None:
+        cards = df.attrs.get("card_names", {})
+    frames = []
+    for key, part in _groupby(df, cols) if cols else [((), df)]:
+        key = key if isinstance(key, tuple) else (key,)
+        names = _names_for(cards, dict(zip(cols, key, strict=True)))
+        winner = part["winner"].to_numpy()
+        total = 2 * len(part)
+        total_wins = int((winner == 0).sum() + (winner == 1).sum())
+        played = np.zeros(0, np.int64)
+        played_wins = np.zeros(0, np.int64)
+        for seat in (0, 1):
+            rows, kinds = _played_pairs(part[f"played_p{seat}"])
+            size = max(len(played), int(kinds.max()) + 1 if len(kinds) else 0)
+            played = np.pad(played, (0, size - len(played)))
+            played_wins = np.pad(played_wins, (0, size - len(played_wins)))
+            played += np.bincount(kinds, minlength=size)
+            played_wins += np.bincount(kinds, weights=winner[rows] == seat, minlength=size).astype(
+                np.int64
+            )
+        kind = np.nonzero(played)[0]
+        n1, k1 = played[kind], played_wins[kind]
+        n0, k0 = total - n1, total_wins - k1
+        lo, hi = newcombe_interval(k1, n1, k0, n0, z)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            frame = pd.DataFrame(
+                {
+                    "kind": kind.astype(np.int64),
+                    "card": [names.get(int(k), f"kind {k}") for k in kind],
+                    "played": n1,
+                    "share": n1 / total,
+                    "win_played": k1 / n1,
+                    "not_played": n0,
+                    "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+        frame["diff"] = frame["win_played"] - frame["win_not"]
+        frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+        for c, v in zip(cols, key, strict=True):
+            frame[c] = v
+        frames.append(frame)
+    order = [*cols, "kind", "card", "played", "share", "win_played", "not_played", "win_not",
+             "diff", "lo", "hi", "low_sample"]  # fmt: skip
+    if not frames:
+        return pd.DataFrame(columns=order)
+    out = pd.concat(frames, ignore_index=True)[order]
+    out["_abs"] = out["diff"].abs()
+    out = out.sort_values(["low_sample", "_abs"], ascending=[True, False], kind="stable")
+    return out.drop(columns="_abs").reset_index(drop=True)
+
+
+def _names_for(cards: Mapping[Any, Any], key: Mapping[str, Any]) -> dict[int, str]:
+    """Pick the ``{kind: name}`` map for one group from either accepted shape of ``cards``."""
+    if not cards:
+        return {}
+    first = next(iter(cards.values()))
+    if isinstance(first, Mapping):  # {mix: {kind: name}}
+        mix = key.get("mix")
+        if mix is None and len(cards) == 1:
+            return {int(k): str(v) for k, v in first.items()}
+        return {int(k): str(v) for k, v in cards.get(str(mix), {}).items()}
+    return {int(k): str(v) for k, v in cards.items()}
+
+
+# --- distributions ---------------------------------------------------------------------------
+
+
+def _distribution(
+    df: pd.DataFrame, values: pd.Series | np.ndarray, name: str, by: Sequence[str] | str | None
+) -> pd.DataFrame:
+    """Counts and shares of ``values`` per group: the tidy form every histogram is drawn from."""
+    cols = _by(df, by)
+    work = df[cols].copy()
+    work[name] = np.asarray(values)
+    counts = work.groupby([*cols, name], observed=True, dropna=False, sort=True).size()
+    out = counts.rename("games").reset_index()
+    totals = (
+        out.groupby(cols, observed=True, dropna=False)["games"].transform("sum")
+        if cols
+        else (out["games"].sum())
+    )
+    out["games"] = out["games"].astype(np.int64)
+    out["share"] = out["games"] / totals
+    return out
+
+
+def score_margins(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Distribution of the first player's score minus the second player's.
+
+    Signed from the first player's side, so the first-player advantage shows as
+    a shift of the whole distribution; a margin of 0 is still decided by the
+    tie-breaks (see ``winner``).
+
+    Returns:
+        Columns: the ``by`` columns, ``margin``, ``games``, ``share``.
+    """
+    s0 = df["score_p0"].to_numpy().astype(np.int64)
+    s1 = df["score_p1"].to_numpy().astype(np.int64)
+    first_is_0 = df["first_player"].to_numpy() == 0
+    margin = np.where(first_is_0, s0 - s1, s1 - s0)
+    return _distribution(df, margin, "margin", by)
+
+
+def game_lengths(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Distribution of game length in turns (games that hit the turn cap included).
+
+    Returns:
+        Columns: the ``by`` columns, ``turns``, ``games``, ``share``.
+    """
+    return _distribution(df, df["turns"].to_numpy().astype(np.int64), "turns", by)
+
+
+def end_reasons(
+    df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
+) -> pd.DataFrame:
+    """How games ended, per group, with a Wilson interval on each share.
+
+    Returns:
+        Columns: the ``by`` columns, ``end_reason``, ``games``, ``share``, ``lo``, ``hi``.
+    """
+    out = _distribution(df, df["end_reason"].astype(str).to_numpy(), "end_reason", by)
+    totals = np.rint(out["games"] / out["share"]).astype(np.int64)
+    out["lo"], out["hi"] = wilson_interval(out["games"].to_numpy(), totals.to_numpy(), z)
+    return out
+
+
+def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Where the points come from: each score component's share of all VP scored.
+
+    Points are weighted as in the score (``2*rewards_unused + rewards_used +
+    2*vp_tokens + treasured + structures_vp + 2*feats``) and summed over both
+    seats; a component whose columns a run lacks (e.g. ``feats_*`` outside A
+    Reign of War) counts 0.
+
+    Returns:
+        Columns: the ``by`` columns, ``component``, ``weight``, ``points``,
+        ``per_game`` (points per game, both seats together), ``share``.
+    """
+    cols = _by(df, by)
+    work = df[cols].copy()
+    for comp, w in SCORE_WEIGHTS.items():
+        pts = np.zeros(len(df), dtype=np.int64)
+        for seat in (0, 1):
+            col = f"{comp}_p{seat}"
+            if col in df.columns:
+                pts += df[col].to_numpy().astype(np.int64)
+        work[comp] = w * pts
+    g = _groupby(work, cols)
+    sums = _finish(g[list(SCORE_WEIGHTS)].sum(), cols)
+    games = _finish(g.size().rename("_games"), cols)
+    sums = sums.merge(games, on=cols) if cols else sums.assign(_games=int(games["_games"].iloc[0]))
+    long = sums.melt(
+        id_vars=[*cols, "_games"], value_vars=list(SCORE_WEIGHTS), var_name="component",
+        value_name="points",
+    )  # fmt: skip
+    long["weight"] = long["component"].map(SCORE_WEIGHTS).astype(np.int64)
+    long["points"] = long["points"].astype(np.int64)
+    long["per_game"] = long["points"] / long["_games"]
+    if cols:
+        total = long.groupby(cols, observed=True, dropna=False)["points"].transform("sum")
+    else:
+        total = long["points"].sum()
+    long["share"] = np.where(total > 0, long["points"] / np.maximum(total, 1), 0.0)
+    order = {c: i for i, c in enumerate(SCORE_WEIGHTS)}
+    long = long.sort_values([*cols, "component"], key=lambda s: s.map(order) if s.name ==
+                            "component" else s, kind="stable")  # fmt: skip
+    return long[[*cols, "component", "weight", "points", "per_game", "share"]].reset_index(
+        drop=True
+    )
+
+
+def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Mean first-player margin and game length per group, for one-line summaries.
+
+    Returns:
+        Columns: the ``by`` columns, ``games``, ``mean_margin``, ``mean_turns``,
+        ``turn_cap_share`` (games cut off at the turn cap).
+    """
+    cols = _by(df, by)
+    work = df[cols].copy()
+    s0 = df["score_p0"].to_numpy().astype(np.int64)
+    s1 = df["score_p1"].to_numpy().astype(np.int64)
+    work["_margin"] = np.where(df["first_player"].to_numpy() == 0, s0 - s1, s1 - s0)
+    work["_turns"] = df["turns"].to_numpy()
+    work["_cap"] = df["end_reason"].astype(str).to_numpy() == "turn_cap"
+    out = _finish(
+        _groupby(work, cols).agg(
+            games=("_margin", "size"),
+            mean_margin=("_margin", "mean"),
+            mean_turns=("_turns", "mean"),
+            turn_cap_share=("_cap", "mean"),
+        ),
+        cols,
+    )
+    out["games"] = out["games"].astype(np.int64)
+    return out

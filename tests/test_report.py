@@ -1,0 +1,244 @@
+"""``omensim report`` end to end: real runs in, a page with working charts out.
+
+The runs are small real ones (the engine plays them); the checks read the
+page the way a browser would (every <img> must resolve to a valid PNG beside
+it) and compare the printed figures with sim.analysis computed independently.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from click.testing import CliRunner, Result
+
+from sim import analysis as A
+from sim import io
+from sim.cli import main
+from sim.report import REPORT_NAME, build_report, write_report
+from sim.runner import run
+from sim.spec import RunSpec
+
+GAMES = 2000
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_one_error_line(result: Result) -> None:
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: "), result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("report-runs")
+    standard = root / "standard"
+    emissary = root / "emissary"
+    run(RunSpec(games=GAMES, mix="aegean", seed=1), standard, threads=1, progress=False)
+    run(
+        RunSpec(games=GAMES, mix="aegean", seed=2, variants=("emissary",)),
+        emissary,
+        threads=1,
+        progress=False,
+    )
+    return standard, emissary
+
+
+class _Images(HTMLParser):
+    """Collects <img src> and any external reference a self-contained page must not have."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.srcs: list[str] = []
+        self.tags: set[str] = set()
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        for name, value in attrs:
+            if tag == "img" and name == "src" and value:
+                self.srcs.append(value)
+            if name in ("src", "href") and value and "://" in value:
+                self.external.append(value)
+
+
+def assert_valid_png(path: Path) -> None:
+    """Signature, IHDR with a sane size, and every chunk's CRC: a PNG a browser will show."""
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE, f"{path.name} is not a PNG"
+    pos, kinds = 8, []
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        assert zlib.crc32(kind + body) == crc, f"{path.name}: bad CRC in {kind!r}"
+        kinds.append(kind)
+        pos += 12 + length
+    assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds
+    width, height = struct.unpack(">II", data[16:24])
+    assert 100 < width < 5000 and 100 < height < 5000
+
+
+def check_page(out: Path) -> _Images:
+    page = out / REPORT_NAME
+    assert page.is_file()
+    parser = _Images()
+    parser.feed(page.read_text(encoding="utf-8"))
+    assert {"html", "table", "img", "style"} <= parser.tags
+    assert not parser.external, "the page must open without a network"
+    for src in parser.srcs:
+        target = out / src
+        assert target.parent == out and target.is_file(), f"missing image {src}"
+        assert_valid_png(target)
+    return parser
+
+
+def rate_text(rate: float, lo: float, hi: float) -> str:
+    return f"{rate:.2%} (95% CI {lo * 100:.2f}-{hi * 100:.2f}%)"
+
+
+def no_temporaries(parent: Path) -> None:
+    assert not [p.name for p in parent.iterdir() if p.name.startswith(".")]
+
+
+# --- the normal path ------------------------------------------------------------------------
+
+
+def test_report_of_two_runs(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    standard, emissary = runs
+    out = tmp_path / "rep"
+    result = invoke("report", str(standard), str(emissary), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    parser = check_page(out)
+    names = {Path(s).name for s in parser.srcs}
+    assert {"fpa.png", "differences.png", "cards.png", "margins.png", "lengths.png",
+            "end_reasons.png", "components.png"} <= names  # fmt: skip
+    no_temporaries(tmp_path)
+
+    # The printed figures are sim.analysis's numbers.
+    df = A.load_runs([standard, emissary])
+    fpa = A.first_player_advantage(df, by="run").set_index("run")
+    for name in ("standard", "emissary"):
+        r = fpa.loc[name]
+        assert f"{int(r['games']):,} games" in result.stdout
+        assert f"first player won {rate_text(r['rate'], r['lo'], r['hi'])}" in result.stdout
+    d = A.difference(df, "run", "emissary", "standard").iloc[0]
+    expected = f"{d['diff'] * 100:+.2f} pp (95% CI {d['lo'] * 100:+.2f} to {d['hi'] * 100:+.2f})"
+    assert f"emissary minus standard: first-player win rate {expected}" in result.stdout
+    top = A.card_impact(df, min_games=200)
+    best = top[~top["low_sample"]].iloc[0]
+    assert f"{best['card']} {best['diff'] * 100:+.2f} pp" in result.stdout
+    assert f"Report: {out / REPORT_NAME}" in result.stdout
+    # ... and the page says the same.
+    page = (out / REPORT_NAME).read_text(encoding="utf-8")
+    assert rate_text(*fpa.loc["standard", ["rate", "lo", "hi"]]) in page
+
+
+def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "one"
+    lines: list[str] = []
+    page = write_report(runs[0], out, echo=lines.append)
+    assert page == out / REPORT_NAME
+    parser = check_page(out)
+    assert "differences.png" not in parser.srcs  # nothing to compare with one run
+    assert "first player won" in lines[0]
+    first = page.stat().st_mtime_ns
+    page = write_report(runs[0], out)  # an existing report directory is refreshed
+    assert page.stat().st_mtime_ns >= first
+    check_page(out)
+    no_temporaries(tmp_path)
+
+
+def test_paired_estimate_for_duplicate_deals(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A run whose consecutive games share a deal (as --duplicate writes them) gets the
+    paired estimate. Seats alternate going first, so games 2k and 2k+1 form a valid pair."""
+    source = io.read_run(runs[0])
+    source["deal_id"] = source["game_id"] // 2
+    dup = tmp_path / "dup"
+    dup.mkdir()
+    meta = io.read_metadata(runs[0])
+    io.write_part(pa.Table.from_pandas(source, preserve_index=False), dup, 0, meta)
+    parts = [{"file": io.part_name(0), "first_game": 0, "games": len(source)}]
+    spec = {**io.read_manifest(runs[0])["spec"], "duplicate": True}
+    io.write_manifest(dup, meta, parts, len(source), complete=True, extra={"spec": spec})
+
+    assert A.run_info(dup)["duplicate"].tolist() == [True]
+    report = build_report([dup], tmp_path / "rep")
+    paired = A.paired_first_player_advantage(A.load_runs(dup), by=None).iloc[0]
+    assert paired["deals"] == GAMES // 2
+    line = f"dup paired over {GAMES // 2:,} deals: {rate_text(*paired[['rate', 'lo', 'hi']])}"
+    assert line in report.text
+    assert "Paired estimate" in report.html.read_text(encoding="utf-8")
+    check_page(tmp_path / "rep")
+
+
+# --- bad input: one line, non-zero exit, nothing written ------------------------------------
+
+
+def incomplete_copy(run_dir: Path, where: Path) -> Path:
+    shutil.copytree(run_dir, where)
+    manifest = json.loads((where / io.MANIFEST_NAME).read_text())
+    manifest["complete"] = False
+    (where / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+    return where
+
+
+@pytest.mark.parametrize("case", ["missing", "file", "not_a_run", "incomplete", "twice"])
+def test_bad_runs_give_one_line_and_write_nothing(
+    runs: tuple[Path, Path], tmp_path: Path, case: str
+) -> None:
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    if case == "missing":
+        bad, message = [str(inputs / "nope")], "does not exist"
+    elif case == "file":
+        (inputs / "f.parquet").write_text("x")
+        bad, message = [str(inputs / "f.parquet")], "is not a run directory"
+    elif case == "not_a_run":
+        (inputs / "empty").mkdir()
+        bad, message = [str(inputs / "empty")], "is not a run directory"
+    elif case == "incomplete":
+        bad, message = [str(incomplete_copy(runs[0], inputs / "partial"))], "incomplete run"
+    else:
+        bad, message = [str(runs[0]), str(runs[0])], "given twice"
+    out = tmp_path / "out" / "rep"
+    result = invoke("report", str(runs[1]), *bad, "--out", str(out))
+    assert_one_error_line(result)
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert not (tmp_path / "out").exists(), "nothing may be written for bad input"
+
+
+def test_bad_out_dirs(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    for out, message in [
+        (tmp_path / "file", "is not a directory"),
+        (runs[0], "is a run directory"),
+        (runs[0] / "sub", "inside the run"),
+    ]:
+        result = invoke("report", str(runs[0]), "--out", str(out))
+        assert_one_error_line(result)
+        assert message in result.stderr
+    assert not (runs[0] / "sub").exists()
+    assert io.stray_files(runs[0]) == []
+
+
+def test_usage_errors_and_help() -> None:
+    assert_one_error_line(invoke("report", "--out", "x"))  # no run given
+    assert_one_error_line(invoke("report", "somewhere"))  # no --out
+    result = invoke("report", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output and "omensim report" in result.output
