@@ -40,7 +40,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -456,7 +456,9 @@ def play_tournament(
     return result
 
 
-def _play(engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int) -> Any:
+def _play(
+    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
 
     With ``run_dir`` the games are written there as an ordinary run directory
