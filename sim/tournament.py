@@ -1,0 +1,593 @@
+"""Round-robin tournaments between bots, with seats balanced (issue 6).
+
+``play_tournament(mix, bots, games, seed)`` plays every *pairing* of the
+listed bots, each bot against every other and against itself, ``games``
+games per pairing, and returns a :class:`TournamentResult` of pandas
+DataFrames, so ``omensim tournament`` and a notebook get the same numbers.
+
+How a pairing is played (seats balanced, luck shared):
+
+* A pairing of two different bots A and B is two half-runs of ``games / 2``
+  games each with the same seed: A in seat 0 against B in seat 1, then B in
+  seat 0 against A in seat 1. Each half-run uses duplicate deals
+  (:class:`sim.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
+  deal, the other seat going first the second time). So every deal is played
+  four times, each bot taking it from each seat and going first in half of
+  them: a bot wins a pairing by playing better, not by being dealt better.
+  ``games`` must therefore be a multiple of 4.
+* A self-play pairing (A against A) is one run of ``games`` games with
+  duplicate deals; its interesting number is the first player's win rate.
+* Every pairing uses the same seed, hence the same deals (and, for a limited
+  mix such as ``dunes+aegean:10``, the same cards): differences between
+  pairings are not differences between deals.
+* With ``--variant emissary`` the Emissaries decide who goes first, which
+  duplicate deals cannot be combined with; there each half-run is an ordinary
+  run (same seed, bots swapped), which still balances the seats.
+
+Counting: a *win rate* is the share of games a bot won outright. Shared
+victories (``winner == -1``) count for neither bot and are reported on their
+own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
+``score`` column counts a shared victory as half a win for those who prefer
+that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
+Wilson intervals (:func:`sim.stats.wilson_interval`) that treat games as
+independent; duplicate deals cancel much of the deal-to-deal luck, so for
+the head-to-head rates they are, if anything, conservative.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import sim
+from sim.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
+from sim.spec import RunSpec, SpecError
+from sim.stats import wilson_interval
+
+DEFAULT_GAMES = 20_000
+CHUNK_SIZE = 1 << 16
+PAIRS_FILE = "tournament.parquet"
+TABLE_FILE = "tournament.md"
+MANIFEST_FILE = "_tournament.json"
+GAMES_DIR = "games"
+
+
+def valid_bots() -> list[str]:
+    """The bot names a tournament may use, read from the registry at call time."""
+    from strategies.registry import STRATEGIES
+
+    return sorted(STRATEGIES)
+
+
+def parse_bots(text: str | Sequence[str]) -> list[str]:
+    """``"random, greedy"`` (or a list of names) -> ``["random", "greedy"]``, validated.
+
+    Raises:
+        SpecError: an unknown or repeated name, or fewer than two bots; the
+            one-line message lists the valid bots.
+    """
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    bots = [p.strip().lower() for p in parts if p.strip()]
+    valid = valid_bots()
+    listing = f"valid bots: {', '.join(valid)}"
+    unknown = [b for b in bots if b not in valid]
+    if unknown:
+        names = ", ".join(repr(b) for b in dict.fromkeys(unknown))
+        raise SpecError(f"unknown bot{'s' if len(unknown) > 1 else ''} {names}; {listing}")
+    repeated = [b for b in dict.fromkeys(bots) if bots.count(b) > 1]
+    if repeated:
+        names = ", ".join(repr(b) for b in repeated)
+        raise SpecError(f"--bots lists {names} more than once; name each bot once ({listing})")
+    if len(bots) < 2:
+        raise SpecError(
+            f"a tournament needs at least two bots, got {len(bots)} "
+            f"({', '.join(bots) or 'none'}); {listing}"
+        )
+    return bots
+
+
+def check_games(games: int) -> None:
+    """Refuse a per-pairing game count that cannot be split into balanced seats.
+
+    Raises:
+        SpecError: ``games`` is not a positive multiple of 4.
+    """
+    if games < 4 or games % 4:
+        raise SpecError(
+            "--games is per pairing and each pairing plays every deal 4 times (each bot "
+            f"from each seat, going first and second), so it must be a multiple of 4 such "
+            f"as 20000, got {games}"
+        )
+
+
+def default_out_dir(
+    mix: str, seed: int, root: Path = RESULTS_ROOT, now: datetime | None = None
+) -> Path:
+    """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
+
+    Named like :func:`sim.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
+    ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
+    second apart).
+    """
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = f"tournament-{mix.replace('+', '_').replace(':', '-')}-s{seed}-{stamp}"
+    candidate = root / base
+    n = 2
+    while candidate.exists():
+        candidate = root / f"{base}-{n}"
+        n += 1
+    return candidate
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing of the round robin; ``a == b`` for self-play."""
+
+    a: str
+    b: str
+
+    @property
+    def self_play(self) -> bool:
+        """Whether a bot plays itself."""
+        return self.a == self.b
+
+    def halves(self, games: int) -> list[tuple[str, str, int]]:
+        """``(p0, p1, games)`` of each run the pairing is made of."""
+        if self.self_play:
+            return [(self.a, self.b, games)]
+        return [(self.a, self.b, games // 2), (self.b, self.a, games // 2)]
+
+
+def pairings(bots: Sequence[str]) -> list[Pairing]:
+    """Every pairing of ``bots`` in list order: each self-play, then each pair once."""
+    out = []
+    for i, a in enumerate(bots):
+        for b in bots[i:]:
+            out.append(Pairing(a, b))
+    return out
+
+
+@dataclass
+class _Counts:
+    """Outcome counts of one pairing, from bot ``a``'s point of view."""
+
+    games: int = 0
+    wins_a: int = 0
+    wins_b: int = 0
+    shared: int = 0
+    first_player_wins: int = 0
+    a_seat0: int = 0  # games with a in seat 0
+    a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
+
+    def add(self, winner: np.ndarray, first: np.ndarray, a_seat: int) -> None:
+        n = len(winner)
+        b_seat = 1 - a_seat
+        self.games += n
+        self.wins_a += int(np.count_nonzero(winner == a_seat))
+        self.wins_b += int(np.count_nonzero(winner == b_seat))
+        self.shared += int(np.count_nonzero(winner == -1))
+        self.first_player_wins += int(np.count_nonzero(winner == first))
+        self.a_seat0 += n if a_seat == 0 else 0
+        self.a_first += int(np.count_nonzero(first == a_seat))
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The numbers of a finished tournament, as DataFrames a notebook can use.
+
+    Attributes:
+        bots: the bots, in the order given (the matrix's row and column order).
+        pairs: one row per pairing (see :func:`pairs_frame` for the columns).
+        matrix: row bot's outright win rate against the column bot (``NaN`` on
+            the diagonal); ``matrix_lo``/``matrix_hi`` hold its 95% interval.
+        first_player: one row per self-play pairing: the first player's
+            outright win rate with its 95% interval.
+        settings: what was played (mix, variants, seed, games per pairing, ...).
+        out: the directory the tables were written to, if any.
+    """
+
+    bots: list[str]
+    pairs: pd.DataFrame
+    matrix: pd.DataFrame
+    matrix_lo: pd.DataFrame
+    matrix_hi: pd.DataFrame
+    first_player: pd.DataFrame
+    settings: dict[str, Any]
+    out: Path | None = None
+
+    def head_to_head(self) -> pd.DataFrame:
+        """One row per ordered pair (bot, opponent), self-play left out: the matrix, tidy."""
+        rows = []
+        for r in self.pairs.itertuples(index=False):
+            if r.self_play:
+                continue
+            for me, them, side, other in (
+                (r.bot_a, r.bot_b, "a", "b"),
+                (r.bot_b, r.bot_a, "b", "a"),
+            ):
+                d = r._asdict()
+                rows.append(
+                    {
+                        "bot": me,
+                        "opponent": them,
+                        "games": r.games,
+                        "wins": d[f"wins_{side}"],
+                        "losses": d[f"wins_{other}"],
+                        "shared": r.shared,
+                        "rate": d[f"rate_{side}"],
+                        "lo": d[f"lo_{side}"],
+                        "hi": d[f"hi_{side}"],
+                        "score": d[f"score_{side}"],
+                    }
+                )
+        return pd.DataFrame(rows)
+
+
+def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
+    """The tidy per-pairing table.
+
+    Columns: ``bot_a``, ``bot_b``, ``self_play``, ``games``, ``wins_a``,
+    ``wins_b``, ``shared``; ``rate_a``/``lo_a``/``hi_a`` (a's outright win
+    rate and its 95% Wilson interval) and the same for ``b``; ``shared_rate``;
+    ``score_a``/``score_b`` (shared victories as half a win);
+    ``first_player_wins``, ``first_player_rate``, ``first_player_lo``,
+    ``first_player_hi``; ``games_a_seat0`` and ``games_a_first`` (how many
+    games a sat in seat 0 and took the first turn: half of ``games`` in a
+    pairing of two bots). In self-play ``a`` is seat 0 and ``b`` seat 1.
+    :func:`play_tournament` adds ``mix``, ``variant`` and ``seed``.
+    """
+    rows = []
+    for p, c in counts:
+        lo_a, hi_a = wilson_interval(c.wins_a, c.games)
+        lo_b, hi_b = wilson_interval(c.wins_b, c.games)
+        lo_f, hi_f = wilson_interval(c.first_player_wins, c.games)
+        rows.append(
+            {
+                "bot_a": p.a,
+                "bot_b": p.b,
+                "self_play": p.self_play,
+                "games": c.games,
+                "wins_a": c.wins_a,
+                "wins_b": c.wins_b,
+                "shared": c.shared,
+                "rate_a": c.wins_a / c.games,
+                "lo_a": lo_a,
+                "hi_a": hi_a,
+                "rate_b": c.wins_b / c.games,
+                "lo_b": lo_b,
+                "hi_b": hi_b,
+                "shared_rate": c.shared / c.games,
+                "score_a": (c.wins_a + c.shared / 2) / c.games,
+                "score_b": (c.wins_b + c.shared / 2) / c.games,
+                "first_player_wins": c.first_player_wins,
+                "first_player_rate": c.first_player_wins / c.games,
+                "first_player_lo": lo_f,
+                "first_player_hi": hi_f,
+                "games_a_seat0": c.a_seat0,
+                "games_a_first": c.a_first,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _matrices(bots: list[str], pairs: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
+    shape = (len(bots), len(bots))
+    mats = [np.full(shape, np.nan) for _ in range(3)]
+    index = {b: i for i, b in enumerate(bots)}
+    for r in pairs.itertuples(index=False):
+        if r.self_play:
+            continue
+        i, j = index[r.bot_a], index[r.bot_b]
+        for m, (x, y) in zip(
+            mats, ((r.rate_a, r.rate_b), (r.lo_a, r.lo_b), (r.hi_a, r.hi_b)), strict=True
+        ):
+            m[i, j], m[j, i] = x, y
+    return tuple(pd.DataFrame(m, index=pd.Index(bots, name="bot"), columns=bots) for m in mats)
+
+
+def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
+    sp = pairs[pairs["self_play"]]
+    return pd.DataFrame(
+        {
+            "bot": sp["bot_a"].to_numpy(),
+            "games": sp["games"].to_numpy(),
+            "first_player_wins": sp["first_player_wins"].to_numpy(),
+            "rate": sp["first_player_rate"].to_numpy(),
+            "lo": sp["first_player_lo"].to_numpy(),
+            "hi": sp["first_player_hi"].to_numpy(),
+            "shared_rate": sp["shared_rate"].to_numpy(),
+        }
+    )
+
+
+def _specs(
+    pairing: Pairing, games: int, mix: str, seed: int, variants: tuple[str, ...]
+) -> list[RunSpec]:
+    duplicate = "emissary" not in variants
+    return [
+        RunSpec(
+            games=n,
+            mix=mix,
+            seed=seed,
+            p0=p0,
+            p1=p1,
+            first="alternate",
+            variants=variants,
+            duplicate=duplicate,
+        )
+        for p0, p1, n in pairing.halves(games)
+    ]
+
+
+def play_tournament(
+    mix: str,
+    bots: Sequence[str],
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    variants: Sequence[str] = (),
+    *,
+    out: Path | str | None = None,
+    keep_games: bool = False,
+    threads: int | None = None,
+    progress: bool | None = None,
+    on_pairing: Callable[[Pairing, int, int], None] | None = None,
+) -> TournamentResult:
+    """Play every pairing of ``bots`` (including self-play), ``games`` games each.
+
+    Args:
+        mix: the card sets, as for ``omensim run --mix``.
+        bots: two or more distinct names from ``strategies.registry.STRATEGIES``.
+        games: games per pairing, a multiple of 4 (see the module docstring).
+        seed: the seed of every pairing (all pairings play the same deals).
+        variants: rule variants, as for ``omensim run --variant``.
+        out: if given, write ``tournament.parquet``, ``tournament.md`` and
+            ``_tournament.json`` there (it must be absent or empty); ``None``
+            writes nothing (use :func:`write_tournament` or
+            :func:`default_out_dir`).
+        keep_games: also write each half-run's games as a run directory under
+            ``out/games/`` (``<p0>-vs-<p1>``); needs ``out``.
+        threads: numba worker threads; ``None`` uses all cores.
+        progress: ``True`` always shows a status line on stderr, ``False``
+            never, ``None`` when stderr is a terminal.
+        on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
+
+    Returns:
+        A :class:`TournamentResult`.
+
+    Raises:
+        SpecError: bad bots, games, mix or variants (raised before anything is written).
+        sim.cards.CardDataError: invalid card data.
+        RunError: bad ``threads`` or an output directory that must not be used.
+    """
+    from sim.engine import Engine  # deferred: importing it loads numba code
+
+    bots = parse_bots(list(bots))
+    check_games(games)
+    variants = tuple(variants)
+    out = Path(out) if out is not None else None
+    if keep_games and out is None:
+        raise RunError("keeping each pairing's games needs an output directory")
+    n_threads = _resolve_threads(threads)
+    if out is not None:
+        _check_out_dir(out, force=False)
+    plan = pairings(bots)
+    specs = [_specs(p, games, mix, seed, variants) for p in plan]
+
+    import numba
+
+    previous_threads = numba.get_num_threads()
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    try:
+        numba.set_num_threads(n_threads)
+        # Validate mix, variants and cards before any directory is made.
+        first_engine = Engine(specs[0][0])
+        first_engine.warmup()
+        metadata = dict(first_engine.metadata)
+        show = progress if progress is not None else sys.stderr.isatty()
+        bar = _Progress(games * len(plan), show)
+        done = 0
+        results: list[tuple[Pairing, _Counts]] = []
+        try:
+            for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
+                if on_pairing is not None:
+                    on_pairing(pairing, index, len(plan))
+                counts = _Counts()
+                for half, spec in enumerate(halves):
+                    engine = first_engine if (index, half) == (0, 0) else Engine(spec)
+                    a_seat = 0 if half == 0 else 1
+                    run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
+                    for winner, first in _play(engine, spec, run_dir, n_threads):
+                        counts.add(winner, first, a_seat)
+                        done += len(winner)
+                        bar.update(done)
+                results.append((pairing, counts))
+            bar.update(done, final=True)
+        finally:
+            bar.close()
+    finally:
+        numba.set_num_threads(previous_threads)
+    seconds = time.perf_counter() - t0
+
+    pairs = pairs_frame(results)
+    # Say what was played in every row, so tables of several tournaments concatenate.
+    pairs["mix"] = metadata.get("mix", mix)
+    pairs["variant"] = ",".join(sorted(variants)) or "standard"
+    pairs["seed"] = seed
+    matrix, lo, hi = _matrices(bots, pairs)
+    settings: dict[str, Any] = {
+        "omensim_version": sim.__version__,
+        "mix": metadata.get("mix", mix),
+        "variant": ",".join(sorted(variants)) or "standard",
+        "bots": bots,
+        "games_per_pairing": games,
+        "pairings": len(plan),
+        "seed": seed,
+        "duplicate_deals": "emissary" not in variants,
+        "card_hash": metadata.get("card_hash", ""),
+        "started": started,
+        "seconds": round(seconds, 3),
+        "threads": n_threads,
+    }
+    result = TournamentResult(
+        bots=bots,
+        pairs=pairs,
+        matrix=matrix,
+        matrix_lo=lo,
+        matrix_hi=hi,
+        first_player=_first_player_frame(pairs),
+        settings=settings,
+        out=out,
+    )
+    if out is not None:
+        write_tournament(result, out)
+    return result
+
+
+def _play(
+    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
+
+    With ``run_dir`` the games are written there as an ordinary run directory
+    (by :func:`sim.runner.run`) and read back; otherwise they are played in memory.
+    """
+    if run_dir is not None:
+        from sim import io, runner
+
+        runner.run(spec, run_dir, threads=n_threads, progress=False)
+        df = io.read_run(run_dir)[["winner", "first_player"]]
+        yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
+        return
+    for start in range(0, spec.games, CHUNK_SIZE):
+        n = min(CHUNK_SIZE, spec.games - start)
+        table = engine.play(start, n).select(["winner", "first_player"])
+        yield (
+            table.column("winner").to_numpy().astype(np.int64),
+            table.column("first_player").to_numpy().astype(np.int64),
+        )
+
+
+def _cell(rate: float, lo: float, hi: float) -> str:
+    if math.isnan(rate):
+        return "-"
+    return f"{rate:.1%} ({lo * 100:.1f}-{hi * 100:.1f})"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    sep = "| " + " | ".join("-" * w for w in widths) + " |"
+    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+
+
+def format_tournament(result: TournamentResult) -> str:
+    """The matrix and the first-player table as Markdown (also readable as plain text)."""
+    s = result.settings
+    bots = result.bots
+    rows = [
+        [bot]
+        + [
+            _cell(
+                result.matrix.at[bot, col],
+                result.matrix_lo.at[bot, col],
+                result.matrix_hi.at[bot, col],
+            )
+            for col in bots
+        ]
+        for bot in bots
+    ]
+    fp_rows = [
+        [r.bot, f"{r.games:,}", _cell(r.rate, r.lo, r.hi), f"{r.shared_rate:.1%}"]
+        for r in result.first_player.itertuples(index=False)
+    ]
+    shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
+    shared_text = (
+        f"{shared.min():.1%}"
+        if f"{shared.min():.1%}" == f"{shared.max():.1%}"
+        else f"{shared.min():.1%} to {shared.max():.1%}"
+    )
+    return "\n".join(
+        [
+            f"# Tournament: {s['mix']} ({s['variant']} rules), seed {s['seed']}",
+            "",
+            f"{s['games_per_pairing']:,} games per pairing, seats balanced"
+            + (
+                " (duplicate deals: each bot plays every deal from both seats)."
+                if s["duplicate_deals"]
+                else " (each bot plays every deal from both seats)."
+            ),
+            "",
+            "## Win rate of the row bot against the column bot",
+            "",
+            "Outright wins with 95% Wilson intervals; shared victories count for neither "
+            f"bot (here {shared_text} of games).",
+            "",
+            _md_table(["bot \\ opponent", *bots], rows),
+            "",
+            "## First-player win rate in self-play",
+            "",
+            _md_table(["bot", "games", "first player wins (95% CI)", "shared"], fp_rows),
+            "",
+        ]
+    )
+
+
+def write_tournament(result: TournamentResult, out: Path | str) -> Path:
+    """Write ``tournament.parquet`` (the pairs), ``tournament.md`` and ``_tournament.json``.
+
+    The settings go into the Parquet file's key-value metadata too. Returns ``out``.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pandas(result.pairs, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
+    pq.write_table(table.replace_schema_metadata(meta), out / PAIRS_FILE, compression="zstd")
+    (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
+    manifest = {
+        "format": "omensim-tournament",
+        "format_version": 1,
+        **result.settings,
+        "files": [PAIRS_FILE, TABLE_FILE],
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def read_pairs(out: Path | str) -> pd.DataFrame:
+    """The per-pairing table of a tournament directory (``tournament.parquet``)."""
+    return pd.read_parquet(Path(out) / PAIRS_FILE)
+
+
+__all__ = [
+    "DEFAULT_GAMES",
+    "Pairing",
+    "TournamentResult",
+    "check_games",
+    "default_out_dir",
+    "format_tournament",
+    "pairings",
+    "pairs_frame",
+    "parse_bots",
+    "play_tournament",
+    "read_pairs",
+    "valid_bots",
+    "write_tournament",
+]
