@@ -322,13 +322,15 @@ def main() -> None:
     "--p0",
     default="greedy",
     show_default=True,
-    help="Strategy for player 0 (seat 0): greedy or random.",
+    help="Strategy for player 0 (seat 0): a profile of configs/strategies "
+    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
 )
 @click.option(
     "--p1",
     default="greedy",
     show_default=True,
-    help="Strategy for player 1 (seat 1): greedy or random.",
+    help="Strategy for player 1 (seat 1): a profile of configs/strategies "
+    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
 )
 @click.option(
     "--first",

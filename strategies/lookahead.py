@@ -139,6 +139,9 @@ def sample_world(st, tab, p, world):
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
     for i in range(L.GAME_SIZE):
         ro[i] = st[i]
+    # The id bitmap must start empty; the copy brought whatever the game's scratch held.
+    for i in range(L.MAX_CARDS):
+        ro[L.TMP2 + i] = 0
     ro[L.RNG + L.RNG_SETUP] = world
     _redeal_cards(ro, tab, p)
     _redeal_tiles(ro, tab)

@@ -41,10 +41,14 @@ from sim.kernel.war import keep_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
 from sim.scenario import Scenario
 from strategies import decisions as D
-from strategies.policy import BOT_GREEDY, BOT_RANDOM, choose
-from strategies.registry import strategy_arrays
+from strategies.lookahead import best_surge_option
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
+from strategies.registry import STRATEGIES, strategy_arrays
 
-BOT_IDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}
+# Every shipped bot: random, each heuristic profile and the look-ahead bot (whose
+# decisions other than the Surge's are the heuristic's; its Surge is checked below).
+BOT_IDS = {name: prof.bot for name, prof in STRATEGIES.items()}
+ALL_BOTS = sorted(BOT_IDS)
 STEPS = ("wealth", "surge", "war", "offering")
 # Aegean alone, and Heir to the Dunes as the base with the Aegean units mixed in
 # (gods, Favor, the Wealth reveal, REINFORCE and building structures).
@@ -396,7 +400,7 @@ positions = hs.tuples(
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pos=positions, shuffle_seed=hs.integers(0, 2**32), bot=hs.sampled_from(("greedy", "random")))
+@given(pos=positions, shuffle_seed=hs.integers(0, 2**32), bot=hs.sampled_from(ALL_BOTS))
 def test_decisions_ignore_hidden_cards(pos, shuffle_seed, bot):
     sc = position(*pos)
     if sc is None:
@@ -435,7 +439,7 @@ def sweep(request):
     return request.param, _sweep(request.param)
 
 
-@pytest.mark.parametrize("bot", ["greedy", "random"])
+@pytest.mark.parametrize("bot", ALL_BOTS)
 def test_every_decision_kind_is_exercised(sweep, bot):
     """Across the fixed positions every decision kind had real choices, all unchanged."""
     mix, sweep = sweep
@@ -491,3 +495,53 @@ def test_control_own_hand_changes_greedy_choices(sweep):
                 if ka != kb or not np.array_equal(ra, rb):
                     changed[dec] += 1
     assert all(changed[d] > 0 for d in decisions), changed
+
+
+# --- the look-ahead bot's Surge: rollouts in worlds dealt from what the seat may know ----
+
+
+def _lookahead_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[int, list]:
+    """The look-ahead bot's Surge choice for seat ``p`` in ``st``, and its random state after."""
+    st[L.BOT + p] = BOT_LOOKAHEAD
+    n = int(surge_options(st, tab, fp, p))
+    k = int(best_surge_option(st, tab, fp, p, n, 0))
+    return k, st[L.RNG : L.RNG + L.N_STREAMS].tolist()
+
+
+def test_lookahead_surge_ignores_hidden_cards(sweep):
+    """Rollouts deal the hidden cards again from their set, never from their places: moving
+    the opponent's hand, the deck and the cards under structures around changes nothing."""
+    _, sweep = sweep
+    rng = np.random.default_rng(4)
+    _, fp = strategy_arrays("lookahead", "lookahead", sweep[0].tab)
+    decided = 0
+    for sc in sweep[:16]:
+        p = sc.active
+        real = sc.st.copy()
+        hidden = resample(real, p, 1, rng)
+        a = _lookahead_pick(real, sc.tab, fp, p)
+        b = _lookahead_pick(hidden, sc.tab, fp, p)
+        assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
+        decided += int(surge_options(real, sc.tab, fp, p)) > 1
+    assert decided >= 8
+
+
+def test_lookahead_control_own_hand_changes_its_surge(sweep):
+    """The comparison can fail: the look-ahead bot does react to its own hand."""
+    _, sweep = sweep
+    rng = np.random.default_rng(5)
+    _, fp = strategy_arrays("lookahead", "lookahead", sweep[0].tab)
+    changed = 0
+    for sc in sweep[:16]:
+        p = sc.active
+        real = sc.st.copy()
+        other = resample_own_hand(real, p, rng)
+        na = int(surge_options(real, sc.tab, fp, p))
+        rows_a = real[L.OPTS : L.OPTS + 4 * na].copy()
+        nb = int(surge_options(other, sc.tab, fp, p))
+        rows_b = other[L.OPTS : L.OPTS + 4 * nb].copy()
+        ka, _ = _lookahead_pick(real, sc.tab, fp, p)
+        kb, _ = _lookahead_pick(other, sc.tab, fp, p)
+        if not np.array_equal(rows_a.reshape(-1, 4)[ka], rows_b.reshape(-1, 4)[kb]):
+            changed += 1
+    assert changed > 0

@@ -1,0 +1,184 @@
+"""The bot panel: strategy profiles from configs/strategies, and the look-ahead bot.
+
+How strong each bot is (greedy over random, look-ahead over greedy) is a figure
+for benchmarks/bench_bots.py and the tournament, not a test; here each bot is
+checked to be what its profile says, to play legal games and to be reproducible.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from invariants import check_invariants
+
+from sim.cli import main
+from sim.engine import Engine
+from sim.kernel import layout as L
+from sim.scenario import Scenario
+from sim.spec import RunSpec, SpecError
+from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
+from strategies.profiles import PROFILE_DIR, ProfileError, load_profile
+from strategies.registry import STRATEGIES, strategy_arrays
+
+PANEL = ("random", "greedy", "aggressive", "economic", "defensive", "lookahead")
+
+
+def test_the_panel_is_shipped() -> None:
+    assert set(PANEL) <= set(STRATEGIES)
+    assert STRATEGIES["random"].bot == BOT_RANDOM
+    assert STRATEGIES["lookahead"].bot == BOT_LOOKAHEAD
+    for name in ("greedy", "aggressive", "economic", "defensive"):
+        assert STRATEGIES[name].bot == BOT_GREEDY
+        assert STRATEGIES[name].description
+
+
+def test_greedy_profile_is_the_baseline_vector() -> None:
+    """configs/strategies/greedy.toml states every weight, equal to DEFAULT_PARAMS."""
+    weights = STRATEGIES["greedy"].weights
+    np.testing.assert_array_equal(weights[:N_GREEDY_PARAMS], DEFAULT_PARAMS)
+    text = (PROFILE_DIR / "greedy.toml").read_text()
+    for name in WEIGHTS:
+        assert f"\n{name} = " in text
+
+
+def test_styles_differ_from_the_baseline_where_they_say() -> None:
+    base = STRATEGIES["greedy"].weights
+    w = {n: STRATEGIES[n].weights for n in ("aggressive", "economic", "defensive")}
+    assert w["aggressive"][WEIGHTS["tile"]] > base[WEIGHTS["tile"]]
+    assert w["aggressive"][WEIGHTS["reward_use"]] < base[WEIGHTS["reward_use"]]
+    assert w["economic"][WEIGHTS["coin"]] > base[WEIGHTS["coin"]]
+    assert w["economic"][WEIGHTS["save"]] > base[WEIGHTS["save"]]
+    assert w["defensive"][WEIGHTS["war_risk"]] > base[WEIGHTS["war_risk"]]
+    assert w["defensive"][WEIGHTS["contest"]] < base[WEIGHTS["contest"]]
+
+
+def _selfplay(name: str, mix: str = "aegean", games: int = 600) -> pd.DataFrame:
+    return (
+        Engine(RunSpec(games=games, mix=mix, seed=5, p0=name, p1=name)).play(0, games).to_pandas()
+    )
+
+
+def test_reward_use_weight_changes_when_rewards_are_used() -> None:
+    """The reward_use threshold is what it says: the aggressive profile (0.4) flips more
+    reward tiles during play than the economic one (2.0), which keeps them for 2 VP."""
+    used = {n: _selfplay(n)[["rewards_used_p0", "rewards_used_p1"]].to_numpy().mean() for n in
+            ("aggressive", "economic")}  # fmt: skip
+    assert used["aggressive"] > 1.5 * used["economic"], used
+
+
+def test_each_style_plays_its_own_games() -> None:
+    base = _selfplay("greedy", games=200)
+    for name in ("aggressive", "economic", "defensive"):
+        games = _selfplay(name, games=200)
+        assert not games[["winner", "score_p0", "score_p1", "turns"]].equals(
+            base[["winner", "score_p0", "score_p1", "turns"]]
+        ), name
+
+
+# --- profiles written by a designer --------------------------------------------------------
+
+
+def test_a_profile_file_is_a_new_style(tmp_path: Path) -> None:
+    path = tmp_path / "hoarder.toml"
+    path.write_text('[strategy]\nname = "hoarder"\n\n[weights]\ncoin = 1.5\nsave = 2.0\n')
+    prof = load_profile(path)
+    assert prof.weights[WEIGHTS["coin"]] == 1.5
+    assert prof.weights[WEIGHTS["card"]] == DEFAULT_PARAMS[WEIGHTS["card"]]  # baseline
+    out = tmp_path / "run"
+    args = ["run", "--games", "100", "--p0", str(path), "--p1", "greedy", "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, "-q"])
+    assert result.exit_code == 0, result.output
+    df = pd.read_parquet(out)
+    assert set(df.strategy_p0) == {str(path)}
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[strategy]\nname = "x"\n[weights]\ncoins = 1\n', "field 'weights.coins': unknown weight"),
+        ('[strategy]\nname = "x"\n[weights]\ncoin = "lots"\n', "must be a number"),
+        ('[strategy]\nname = "x"\nbot = "oracle"\n', "unknown bot 'oracle'"),
+        ("[weights]\ncoin = 1\n", "missing [strategy] table"),
+        ('[strategy]\nname = ""\n', "missing or empty"),
+        ('[strategy]\nname = "x"\n[lookahead]\nwidth = 2\n', "only a profile with bot"),
+        ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\nrollouts = 0\n', "1 to 256"),
+        ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\ndepth = 2\n', "unknown knob"),
+        ('[strategy]\nname = "x"\n[tactics]\n', "unknown table"),
+        ("[strategy\n", "not valid TOML"),
+    ],
+)
+def test_bad_profile_is_one_line(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ProfileError) as err:
+        load_profile(path)
+    assert problem in str(err.value) and "bad.toml" in str(err.value)
+    out = tmp_path / "never"
+    result = CliRunner().invoke(
+        main, ["run", "--games", "10", "--p0", str(path), "--out", str(out)]
+    )
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error") and "bad.toml" in lines[0]
+    assert not out.exists()
+
+
+def test_unknown_strategy_lists_the_panel() -> None:
+    with pytest.raises(SpecError) as err:
+        strategy_arrays("nobody", "greedy", Engine(RunSpec(games=2)).tab)
+    for name in PANEL:
+        assert name in str(err.value)
+
+
+# --- the look-ahead bot ------------------------------------------------------------------
+
+
+def test_lookahead_knobs_are_its_budget() -> None:
+    w = STRATEGIES["lookahead"].weights
+    assert {k: int(w[i]) for k, i in LOOKAHEAD_KNOBS.items()} == {
+        "width": 3,
+        "rollouts": 4,
+        "horizon": 2,
+    }
+
+
+@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean", "reign", "reign+aegean+dunes"])
+def test_lookahead_plays_legal_games(mix: str) -> None:
+    """Every step of a look-ahead game keeps the invariants; its rollouts leave the real
+    game alone (they run in the second state)."""
+    spec = RunSpec(games=2, mix=mix, seed=3, p0="lookahead", p1="greedy")
+    sc = Scenario.from_spec(spec, game=1)
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    assert sc.st[L.ERROR] == 0
+
+
+def test_lookahead_is_reproducible_and_batch_equals_replay() -> None:
+    spec = RunSpec(games=8, mix="aegean", seed=12, p0="greedy", p1="lookahead")
+    engine = Engine(spec)
+    a = engine.play(0, 8).to_pandas()
+    b = engine.play(0, 8).to_pandas()
+    pd.testing.assert_frame_equal(a, b)
+    for game in (2, 5):
+        sc = Scenario.from_spec(spec, game=game)
+        res = sc.play_out()
+        row = a.iloc[game]
+        assert (res["winner"], res["turns"]) == (row.winner, row.turns)
+        assert (res["score_p0"], res["score_p1"]) == (row.score_p0, row.score_p1)
+
+
+def test_lookahead_rollouts_follow_their_budget() -> None:
+    """More rollouts, other choices: the knob is live (and 1 rollout still plays legally)."""
+    spec = RunSpec(games=40, mix="aegean", seed=2, p0="lookahead", p1="greedy")
+    plays = []
+    for rollouts in (1, 8):
+        engine = Engine(spec)
+        engine.fp[0, LOOKAHEAD_KNOBS["rollouts"]] = rollouts
+        plays.append(engine.play(0, 40).to_pandas()[["winner", "score_p0", "turns"]])
+    assert not plays[0].equals(plays[1])
