@@ -31,7 +31,6 @@ import numpy as np
 
 from sim import vocab as V
 from sim.cards import CardPool, load_pool, with_run_rules
-from sim.spec import RunSpec
 from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel.feats import feat_step
@@ -42,6 +41,7 @@ from sim.kernel.surge import surge_step
 from sim.kernel.tables import flatten
 from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
+from sim.spec import RunSpec
 from strategies import decisions as D
 from strategies.policy import BOT_STRICT
 from strategies.registry import strategy_arrays
