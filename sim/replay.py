@@ -251,19 +251,14 @@ class _Describer:
             pos = {c: i for i, c in enumerate(b["order"].get(z1, []))}
             cards.sort(key=lambda c: (pos.get(c, 10**6), c))
 
-        # A reshuffle: every card of a discard pile left it, some into a deck.
+        # A reshuffle: cards only go from a discard pile into a deck by one.
         reshuffled = set()
         for d in range(2):
-            pile = a["order"][("discard", d)]
-            gone = pile and all(b["where"].get(c) != ("discard", d) for c in pile)
-            if gone and any(b["where"].get(c, ("",))[0] in ("deck", "hand") for c in pile):
+            back = [c for (z0, z1), cs in moves.items() if z0 == ("discard", d) for c in cs]
+            if any(b["where"].get(c, ("",))[0] == "deck" for c in back):
                 reshuffled.add(d)
                 whose = f"P{d}'s " if self.own_decks else "the "
-                ev(
-                    "reshuffle",
-                    f"{whose}discard pile ({len(pile)} cards) is shuffled into a new deck",
-                    cards=len(pile),
-                )
+                ev("reshuffle", f"{whose}discard pile is shuffled into a new deck")
         # Cards that left the discard pile by a reshuffle count as coming from the deck.
         for (z0, z1), cards in list(moves.items()):
             if z0[0] == "discard" and z0[1] in reshuffled:
@@ -271,6 +266,8 @@ class _Describer:
                 if z1[0] != "deck":
                     moves.setdefault((("deck", z0[1]), z1), []).extend(cards)
 
+        if step == "wealth" and self.sc.rule("RU_WEALTH_REVEAL"):
+            self._reveal(a, b, moves, ev, active)
         if step == "war":
             self._war(a, b, moves, ev)
         if step == "offering":
@@ -340,6 +337,23 @@ class _Describer:
                 ev("beast", text, seat=p, cards=names)
             else:
                 ev("discard", f"P{p} discards {_join(names)}", seat=p, cards=names)
+        elif k0 == "hand" and k1 == "out":
+            p = z0[1]
+            ev(
+                "exalt",
+                f"P{p} plays {_join(names)} and EXALTs "
+                f"{'it' if len(cards) == 1 else 'them'}: out of play, with a VP token",
+                seat=p,
+                cards=names,
+            )
+        elif k0 == "hand" and k1 == "deck":
+            p = z0[1]
+            ev(
+                "discard",
+                f"P{p} discards {_join(names)}, shuffled back into the new deck",
+                seat=p,
+                cards=names,
+            )
         elif k0 == "deck" and k1 == "discard":
             verb = "reveals and discards" if step == "wealth" else "discards from the deck:"
             ev("reveal", f"P{active} {verb} {_join(names)}", seat=active, cards=names)
@@ -384,6 +398,32 @@ class _Describer:
                 f"{_join(names)}: from {self.zone_words(z0)} to {self.zone_words(z1)}",
                 cards=names,
             )
+
+    # -- the Wealth reveal (Heir to the Dunes) ----------------------------------------
+
+    def _reveal(self, a, b, moves, ev, p) -> None:
+        """The top card is revealed: devoted to your god, into hand; else discarded."""
+        dropped = moves.get((("hand", p), ("discard", 0)), [])
+        deck = a["order"][("deck", 0)]
+        for i, card in enumerate(reversed(deck[-(1 + len(dropped)) :])):
+            z1 = b["where"].get(card, ("nowhere",))
+            if i > 0:
+                neutral = dropped[i - 1]
+                ev(
+                    "discard",
+                    f"P{p} discards the neutral {self.name(neutral)} to reveal again",
+                    seat=p,
+                    cards=[self.name(neutral)],
+                )
+                _take(moves, (("hand", p), ("discard", 0)), neutral)
+            if z1 == ("hand", p):
+                text = f"P{p} reveals {self.name(card)}, devoted to their god: into hand"
+            elif z1[0] == "discard":
+                text = f"P{p} reveals {self.name(card)}: not devoted to their god, discarded"
+            else:
+                continue
+            ev("reveal", text, seat=p, cards=[self.name(card)])
+            _take(moves, (("deck", 0), z1), card)
 
     # -- the War step --------------------------------------------------------------
 
@@ -598,6 +638,15 @@ class _Describer:
             c0, c1 = a["coins"][p], b["coins"][p]
             if c0 != c1:
                 ev("coins", f"P{p} coins {c0} -> {c1} ({c1 - c0:+d})", seat=p, coins=c1 - c0)
+
+
+def _take(moves: dict[tuple, list[int]], key: tuple, card: int) -> None:
+    """Drop ``card`` from a move group (it has been described already)."""
+    grp = moves.get(key)
+    if grp is not None and card in grp:
+        grp.remove(card)
+        if not grp:
+            del moves[key]
 
 
 def _tile_words(z: tuple | None, tile: str) -> str:
