@@ -436,13 +436,7 @@ class _Describer:
                 won[z0[1]] = (z1[1], t)
                 self.war_tiles.add(t)
         for c in range(L.N_CITIES):
-            left = [
-                card
-                for p in range(2)
-                for card in a["order"][("city", c, p)]
-                if b["where"].get(card) != ("city", c, p)
-            ]
-            if not (a["war_torn"][c] or c in won or (left and a["war_torn"][c])):
+            if not (a["war_torn"][c] or c in won):
                 continue
             s0, s1 = a["strength"][c]
             if c in won:
