@@ -38,12 +38,12 @@ from sim.kernel.feats import feat_step
 from sim.kernel.offering import offering_step
 from sim.kernel.portent import portent_step
 from sim.kernel.rng import seed_streams
-from sim.kernel.surge import surge_step
 from sim.kernel.tables import flatten
 from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
 from sim.spec import RunSpec
 from strategies import decisions as D
+from strategies.lookahead import any_surge
 from strategies.policy import BOT_STRICT
 from strategies.registry import strategy_arrays
 
@@ -407,7 +407,7 @@ class Scenario:
 
     def surge(self) -> None:
         """Run the active seat's Surge step (plays, reward tile, end-of-Surge abilities)."""
-        surge_step(self.st, self.tab, self.fp)
+        any_surge(self.st, self.tab, self.fp)
         self._check()
 
     def portent(self) -> None:

@@ -35,13 +35,14 @@ from sim.kernel.surge import (
     surge_end,
     surge_options,
     surge_rest,
+    surge_step,
 )
 from sim.kernel.tab import n_cards, n_tiles
 from sim.kernel.turn import after_surge, play_turn
 from sim.kernel.wealth import wealth_step
 from strategies import decisions as D
 from strategies.greedy import P_LA_HORIZON, P_LA_ROLLOUTS, P_LA_WIDTH, cache_cities, score_option
-from strategies.policy import BOT_GREEDY, choose
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
 
 WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
 COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
@@ -247,14 +248,29 @@ def best_surge_option(st, tab, fp, p, n, actions):
 
 
 @kernel
-def lookahead_turn(st, tab, fp):
-    """One turn of a look-ahead seat: heuristic Wealth, rollout-planned Surge, the rest as usual."""
+def lookahead_surge(st, tab, fp):
+    """The Surge step of a look-ahead seat: every action chosen by rollouts."""
     p = st[L.ACTIVE]
-    wealth_step(st, tab, fp)
     surge_begin(st, tab, fp)
     for a in range(MAX_ACTIONS):
         n = surge_options(st, tab, fp, p)
         if surge_apply(st, tab, fp, p, best_surge_option(st, tab, fp, p, n, a)):
             break
     surge_end(st, tab, fp, p)
+
+
+@kernel
+def any_surge(st, tab, fp):
+    """The Surge step, planned by rollouts when the active seat's bot is the look-ahead."""
+    if st[L.BOT + st[L.ACTIVE]] == BOT_LOOKAHEAD:
+        lookahead_surge(st, tab, fp)
+    else:
+        surge_step(st, tab, fp)
+
+
+@kernel
+def lookahead_turn(st, tab, fp):
+    """One turn of a look-ahead seat: heuristic Wealth, rollout-planned Surge, the rest as usual."""
+    wealth_step(st, tab, fp)
+    lookahead_surge(st, tab, fp)
     after_surge(st, tab, fp)

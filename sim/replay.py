@@ -1,0 +1,849 @@
+"""Replay one game of a run, step by step, in the rulebooks' words.
+
+``replay(spec, game)`` rebuilds game ``game`` of the run ``spec`` from its seed
+with :meth:`sim.scenario.Scenario.from_spec` and steps it exactly as the kernel's
+turn loop does (Wealth, Surge, Portent and Feat when the rules have them, War,
+Offering, end of turn). Around every step it reads the whole position (where
+every physical card and reward tile is, coins, VP tokens, Favor, structures,
+feats, enraged units) and turns the differences into events: cards drawn,
+units played into a city, units destroyed, moved or returned, reward tiles won
+and used, conflicts and their victors, offerings, structures built, discards
+to the hand limit, and at the end the score with its components.
+
+No trace mode in the kernel: the batch kernel is untouched, so tracing costs a
+run nothing when it is off. The replay only needs what the dataset already
+guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
+itself: the replayed game's dataset row (every column) is compared with the
+row :class:`sim.engine.Engine` plays for the same game, and a difference
+raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
+``check=False``).
+
+>>> r = replay(RunSpec(games=10, mix="aegean", seed=7), 3)  # doctest: +SKIP
+>>> print(r.text())  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.kernel import layout as L
+from sim.scenario import Scenario
+from sim.spec import RunSpec
+
+END_WORDS = {
+    "all_cities_empty": "no city has any reward tiles left",
+    "two_cities_empty": "two cities' reward stacks are empty",
+    "all_structures_built": "a player has built all their structures",
+    "feats_completed": "a player has completed the feats that end the game",
+    "turn_cap": "the turn cap was reached (the game was cut off)",
+    "none": "the game has not ended",
+}
+GOD_NAMES = ["none", "Anubis", "Horus", "both gods"]
+
+
+class ReplayMismatch(AssertionError):
+    """The replayed game does not give the dataset row the batch kernel gives."""
+
+
+@dataclass
+class Replay:
+    """A replayed game: its events, its final result and the dataset-row check.
+
+    ``events`` is a list of dicts, one per thing that happened, in order, with
+    the keys ``turn`` (0 for the set-up), ``active`` (the active seat, -1 at
+    set-up and at the end), ``step`` (``setup``, ``wealth``, ``surge``,
+    ``portent``, ``feat``, ``war``, ``offering``, ``end``), ``event`` (a short
+    kind such as ``draw``, ``play``, ``destroy``, ``conflict``, ``offer``) and
+    ``text`` (the sentence :meth:`text` prints), plus event-specific fields
+    (``seat`` the event is about, ``cards``, ``city``, ``coins``, ...).
+    ``row`` is the replay's own dataset row (the columns ``Engine.play``
+    writes), ``expected`` the batch kernel's row for the same game,
+    ``mismatches`` the columns where they differ.
+    """
+
+    spec: RunSpec
+    game: int
+    events: list[dict[str, Any]]
+    result: dict[str, Any]
+    row: dict[str, Any]
+    expected: dict[str, Any] | None = None
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def matches(self) -> bool:
+        """True when the replay's row equals the dataset row in every column."""
+        return self.expected is not None and not self.mismatches
+
+    def frame(self) -> pd.DataFrame:
+        """The events as a DataFrame (one row per event)."""
+        return pd.DataFrame(self.events)
+
+    def text(self) -> str:
+        """The game as readable text: a header, the set-up, each turn step by step, the score."""
+        s = self.spec
+        lines = [
+            f"Game {self.game} of seed {s.seed}: {s.mix}, {s.variant_label} rules, "
+            f"P0 {s.p0} vs P1 {s.p1}, first player: {s.first}"
+            + (", duplicate deals" if s.duplicate else "")
+            + (f", house rules {s.rules}" if s.rules else "")
+        ]
+        heading = None
+        step = None
+        for ev in self.events:
+            key = (ev["turn"], ev["active"])
+            if key != heading:
+                heading = key
+                step = None
+                if ev["step"] == "setup":
+                    lines.append("\nSet-up")
+                elif ev["step"] == "end":
+                    lines.append("\nEnd of the game")
+                else:
+                    lines.append(f"\nTurn {ev['turn']}: P{ev['active']}")
+            if ev["step"] not in ("setup", "end") and ev["step"] != step:
+                step = ev["step"]
+                lines.append(f"  {ev['step_name']}")
+            indent = "  " if ev["step"] in ("setup", "end") else "    "
+            lines.append(f"{indent}{ev['text']}")
+        if self.expected is not None:
+            if self.mismatches:
+                lines.append("\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches))
+            else:
+                lines.append("\nMatches the dataset row (every column).")
+        return "\n".join(lines) + "\n"
+
+
+# --- reading the whole position ----------------------------------------------------
+
+
+def _zone_ids(st: np.ndarray, n_idx: int, base: int) -> list[int]:
+    return [int(x) for x in st[base : base + int(st[n_idx])]]
+
+
+def _position(sc: Scenario) -> dict[str, Any]:
+    """Where every card and tile is, and every public count, read from the state."""
+    st = sc.st
+    where: dict[int, tuple] = {}
+    order: dict[tuple, list[int]] = {}
+
+    def put(zone: tuple, ids: list[int]) -> None:
+        order[zone] = ids
+        for i in ids:
+            where[i] = zone
+
+    for d in range(2):
+        put(("deck", d), _zone_ids(st, L.DECK_N + d, L.DECK + d * L.MAX_CARDS))
+        put(("discard", d), _zone_ids(st, L.DISC_N + d, L.DISC + d * L.MAX_CARDS))
+    for p in range(2):
+        put(("hand", p), _zone_ids(st, L.HAND_N + p, L.HAND + p * L.MAX_CARDS))
+        put(("out", p), _zone_ids(st, L.OUT_N + p, L.OUT + p * L.MAX_CARDS))
+        put(("under", p), _zone_ids(st, L.UNDER_N + p, L.UNDER + p * L.MAX_CARDS))
+    put(("box",), [int(x) for x in st[L.BOX : L.BOX + int(st[L.BOX_N])]])
+    enraged = set()
+    for c in range(L.N_CITIES):
+        for p in range(2):
+            s = 2 * c + p
+            ids = _zone_ids(st, L.SIDE_N + s, L.SLOT + s * L.N_SLOTS)
+            put(("city", c, p), ids)
+            for i, card in enumerate(ids):
+                if st[L.ENRAGED + s * L.N_SLOTS + i]:
+                    enraged.add(card)
+    tiles: dict[int, tuple] = {}
+    for c in range(L.N_CITIES):
+        for t in st[L.STACK + c * L.MAX_STACK : L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]]:
+            tiles[int(t)] = ("stack", c)
+    for p in range(2):
+        for r in range(int(st[L.REW_N + p])):
+            t = int(st[L.REW + p * L.MAX_REWARDS + r])
+            tiles[t] = ("reward", p, bool(st[L.REW_USED + p * L.MAX_REWARDS + r]))
+    return {
+        "where": where,
+        "order": order,
+        "enraged": enraged,
+        "tiles": tiles,
+        "coins": [sc.coins(0), sc.coins(1)],
+        "supply": sc.supply,
+        "vp": [sc.vp_tokens(0), sc.vp_tokens(1)],
+        "favor": int(st[L.FAVOR]),
+        "structures": [sc.structures(0), sc.structures(1)],
+        "feats": [sc.feats(0), sc.feats(1)],
+        "war_torn": [sc.war_torn(c) for c in range(L.N_CITIES)],
+        "strength": [[sc.strength(c, p) for p in range(2)] for c in range(L.N_CITIES)],
+    }
+
+
+# --- describing differences ----------------------------------------------------------
+
+
+def _join(names: list[str]) -> str:
+    counts = Counter(names)
+    parts = [f"{n} x{k}" if k > 1 else n for n, k in counts.items()]
+    if len(parts) <= 1:
+        return "".join(parts)
+    # Some names hold a comma ("Talos, Bronze Guardian of Crete"): then list with semicolons.
+    sep = "; " if any("," in n for n in counts) else ", "
+    return sep.join(parts[:-1]) + " and " + parts[-1]
+
+
+def _city(c: int) -> str:
+    return f"city {c + 1}"
+
+
+class _Describer:
+    """Turns the difference between two positions into events, in one step's words."""
+
+    def __init__(self, sc: Scenario) -> None:
+        self.sc = sc
+        self.pool = sc.pool
+        self.kinds = sc.tables.card_kind
+        self.tile_kinds = sc.tables.tile_kind
+        base = sc.pool.mix.split("+")[0].split(":")[0]
+        self.reign = base == "reign"
+        self.tile = "reward card" if self.reign else "reward tile"
+        self.own_decks = bool(sc.st[L.OWN_DECKS])
+
+    def name(self, card: int) -> str:
+        return self.pool.units[int(self.kinds[card])]["name"]
+
+    def names(self, cards: list[int]) -> list[str]:
+        return [self.name(c) for c in cards]
+
+    def utype(self, card: int) -> str:
+        return self.pool.units[int(self.kinds[card])]["type"]
+
+    def tile_name(self, t: int) -> str:
+        return self.pool.rewards[int(self.tile_kinds[t])]["name"]
+
+    def zone_words(self, z: tuple) -> str:
+        if z[0] == "city":
+            return f"P{z[2]}'s side of {_city(z[1])}"
+        if z[0] in ("deck", "discard"):
+            pile = "deck" if z[0] == "deck" else "discard pile"
+            return f"P{z[1]}'s {pile}" if self.own_decks else f"the {pile}"
+        if z[0] == "box":
+            return "the box"
+        what = {"hand": "hand", "out": "cards out of play", "under": "structures"}[z[0]]
+        return f"P{z[1]}'s {what}"
+
+    # -- the whole diff -------------------------------------------------------------
+
+    def diff(self, step: str, a: dict, b: dict, active: int) -> list[dict[str, Any]]:
+        """Events for one step from position ``a`` to position ``b``."""
+        out: list[dict[str, Any]] = []
+        self.war_tiles: set[int] = set()
+
+        def ev(kind: str, text: str, **extra: Any) -> None:
+            out.append({"event": kind, "text": text, **extra})
+
+        moves: dict[tuple, list[int]] = {}
+        for card, z0 in a["where"].items():
+            z1 = b["where"].get(card, ("nowhere",))
+            if z0 != z1:
+                moves.setdefault((z0, z1), []).append(card)
+        # Stable order inside a group: the order the cards sit in their new zone.
+        for (_z0, z1), cards in moves.items():
+            pos = {c: i for i, c in enumerate(b["order"].get(z1, []))}
+            cards.sort(key=lambda c: (pos.get(c, 10**6), c))
+
+        # A reshuffle: cards only go from a discard pile into a deck by one.
+        reshuffled = set()
+        for d in range(2):
+            back = [c for (z0, z1), cs in moves.items() if z0 == ("discard", d) for c in cs]
+            if any(b["where"].get(c, ("",))[0] == "deck" for c in back):
+                reshuffled.add(d)
+                whose = f"P{d}'s " if self.own_decks else "the "
+                ev("reshuffle", f"{whose}discard pile is shuffled into a new deck")
+        # Cards that left the discard pile by a reshuffle count as coming from the deck.
+        for (z0, z1), cards in list(moves.items()):
+            if z0[0] == "discard" and z0[1] in reshuffled:
+                del moves[(z0, z1)]
+                if z1[0] != "deck":
+                    moves.setdefault((("deck", z0[1]), z1), []).extend(cards)
+
+        if step == "wealth" and self.sc.rule("RU_WEALTH_REVEAL"):
+            self._reveal(a, b, moves, ev, active)
+        if step == "war":
+            self._war(a, b, moves, ev)
+        if step == "offering":
+            self._offering(a, b, moves, ev, active)
+        for (z0, z1), cards in sorted(
+            moves.items(), key=lambda kv: (_zkey(kv[0][0]), _zkey(kv[0][1]))
+        ):
+            self._move(step, z0, z1, cards, a, b, ev, active)
+        self._tiles(a, b, ev)
+        self._scalars(step, a, b, ev, active)
+        return out
+
+    # -- card moves ---------------------------------------------------------------
+
+    def _move(self, step, z0, z1, cards, a, b, ev, active) -> None:
+        names = self.names(cards)
+        k0, k1 = z0[0], z1[0]
+        if k0 == "deck" and k1 == "hand":
+            ev("draw", f"P{z1[1]} draws {_join(names)}", seat=z1[1], cards=names)
+        elif k0 == "hand" and k1 == "city":
+            p, c = z1[2], z1[1]
+            ev("play", f"P{p} plays {_join(names)} into {_city(c)}", seat=p, city=c, cards=names)
+        elif k0 == "city" and k1 == "discard":
+            c, p = z0[1], z0[2]
+            verb = "destroyed" if step != "war" else "discarded"
+            ev(
+                "destroy",
+                f"{_join(names)} ({'P' + str(p)}, {_city(c)}) {'is' if len(cards) == 1 else 'are'}"
+                f" {verb}",
+                seat=p,
+                city=c,
+                cards=names,
+            )
+        elif k0 == "city" and k1 == "city":
+            (c0, p0), (c1, p1) = z0[1:], z1[1:]
+            if p0 == p1:
+                text = f"P{p0} moves {_join(names)} from {_city(c0)} to {_city(c1)}"
+            else:
+                text = (
+                    f"{_join(names)} goes from P{p0}'s side of {_city(c0)} "
+                    f"to P{p1}'s side of {_city(c1)}"
+                )
+            ev("move", text, seat=p0, city=c0, to_city=c1, cards=names)
+        elif k0 == "city" and k1 == "hand":
+            c, p, q = z0[1], z0[2], z1[1]
+            ev(
+                "return",
+                f"{_join(names)} returns from {_city(c)} to P{q}'s hand"
+                + (f" (it was P{p}'s)" if p != q else ""),
+                seat=q,
+                city=c,
+                cards=names,
+            )
+        elif k0 == "city" and k1 == "out":
+            c, p = z0[1], z0[2]
+            ev(
+                "exalt",
+                f"P{p} EXALTs {_join(names)} from {_city(c)}: out of play, with a VP token",
+                seat=p,
+                city=c,
+                cards=names,
+            )
+        elif k0 == "hand" and k1 == "discard":
+            p = z0[1]
+            if step == "surge" and all(self.utype(c) == "beast" for c in cards):
+                text = f"P{p} pays for and discards the Beast {_join(names)} to resolve its ability"
+                ev("beast", text, seat=p, cards=names)
+            else:
+                ev("discard", f"P{p} discards {_join(names)}", seat=p, cards=names)
+        elif k0 == "hand" and k1 == "out":
+            p = z0[1]
+            ev(
+                "exalt",
+                f"P{p} plays {_join(names)} and EXALTs "
+                f"{'it' if len(cards) == 1 else 'them'}: out of play, with a VP token",
+                seat=p,
+                cards=names,
+            )
+        elif k0 == "hand" and k1 == "deck":
+            p = z0[1]
+            ev(
+                "discard",
+                f"P{p} discards {_join(names)}, shuffled back into the new deck",
+                seat=p,
+                cards=names,
+            )
+        elif k0 == "deck" and k1 == "discard":
+            verb = "reveals and discards" if step == "wealth" else "discards from the deck:"
+            ev("reveal", f"P{active} {verb} {_join(names)}", seat=active, cards=names)
+        elif k1 == "under":
+            p = z1[1]
+            what = (
+                f"{len(cards)} card{'s' if len(cards) != 1 else ''} from the deck"
+                if k0 == "deck"
+                else f"{_join(names)} from {self.zone_words(z0)}"
+            )
+            verb = "goes" if len(cards) == 1 else "go"
+            ev(
+                "under",
+                f"{what} {verb} under P{p}'s {self._building(a, b, p)}",
+                seat=p,
+                cards=names,
+            )
+        elif k0 == "discard" and k1 == "hand":
+            p = z1[1]
+            ev("take", f"P{p} takes {_join(names)} from the discard pile", seat=p, cards=names)
+        elif k0 == "discard" and k1 == "city":
+            c, p = z1[1], z1[2]
+            ev(
+                "play",
+                f"P{p} puts {_join(names)} from the discard pile into {_city(c)}",
+                seat=p,
+                city=c,
+                cards=names,
+            )
+        elif k0 == "deck" and k1 == "city":
+            c, p = z1[1], z1[2]
+            ev(
+                "play",
+                f"{_join(names)} from the deck enters P{p}'s side of {_city(c)}",
+                seat=p,
+                city=c,
+                cards=names,
+            )
+        else:
+            ev(
+                "move",
+                f"{_join(names)}: from {self.zone_words(z0)} to {self.zone_words(z1)}",
+                cards=names,
+            )
+
+    # -- the Wealth reveal (Heir to the Dunes) ----------------------------------------
+
+    def _reveal(self, a, b, moves, ev, p) -> None:
+        """The top card is revealed: devoted to your god, into hand; else discarded."""
+        dropped = moves.get((("hand", p), ("discard", 0)), [])
+        deck = a["order"][("deck", 0)]
+        for i, card in enumerate(reversed(deck[-(1 + len(dropped)) :])):
+            z1 = b["where"].get(card, ("nowhere",))
+            if i > 0:
+                neutral = dropped[i - 1]
+                ev(
+                    "discard",
+                    f"P{p} discards the neutral {self.name(neutral)} to reveal again",
+                    seat=p,
+                    cards=[self.name(neutral)],
+                )
+                _take(moves, (("hand", p), ("discard", 0)), neutral)
+            if z1 == ("hand", p):
+                text = f"P{p} reveals {self.name(card)}, devoted to their god: into hand"
+            elif z1[0] == "discard":
+                text = f"P{p} reveals {self.name(card)}: not devoted to their god, discarded"
+            else:
+                continue
+            ev("reveal", text, seat=p, cards=[self.name(card)])
+            _take(moves, (("deck", 0), z1), card)
+
+    # -- the War step --------------------------------------------------------------
+
+    def _war(self, a, b, moves, ev) -> None:
+        """Each conflict: the war-torn city, strengths, the victor and its tile, who kept what."""
+        won = {}
+        for t, z0 in a["tiles"].items():
+            z1 = b["tiles"].get(t)
+            if z0[0] == "stack" and z1 is not None and z1[0] == "reward":
+                won[z0[1]] = (z1[1], t)
+                self.war_tiles.add(t)
+        for c in range(L.N_CITIES):
+            if not (a["war_torn"][c] or c in won):
+                continue
+            s0, s1 = a["strength"][c]
+            if c in won:
+                p, t = won[c]
+                verdict = f"P{p} is the victor and takes the {self.tile} {self.tile_name(t)}"
+                if s0 == s1:
+                    verdict += " (strength tied: won on the tie-break)"
+            elif s0 == s1:
+                verdict = f"a tie: no victor, no {self.tile} taken"
+            else:
+                verdict = f"no {self.tile} left to take"
+            ev(
+                "conflict",
+                f"{_city(c)} is war-torn: strength P0 {s0}, P1 {s1}; {verdict}",
+                city=c,
+                strength=[s0, s1],
+                victor=won[c][0] if c in won else -1,
+            )
+            for p in range(2):
+                before = a["order"][("city", c, p)]
+                if not before:
+                    continue
+                kept = [x for x in before if b["where"].get(x) == ("city", c, p)]
+                gone = [x for x in before if x not in kept]
+                if not gone:
+                    continue
+                text = f"P{p} keeps " + (_join(self.names(kept)) or "nothing")
+                text += f", discards {_join(self.names(gone))}"
+                ev("keep", text, seat=p, city=c, kept=self.names(kept), cards=self.names(gone))
+                for card in gone:  # described here, not again as generic moves
+                    z1 = b["where"].get(card, ("nowhere",))
+                    grp = moves.get((("city", c, p), z1))
+                    if grp is not None and card in grp:
+                        grp.remove(card)
+                        if not grp:
+                            del moves[(("city", c, p), z1)]
+
+    # -- the Offering (Supply) step ------------------------------------------------
+
+    def _offering(self, a, b, moves, ev, p) -> None:
+        """The offering (or build) and the discards down to the hand limit."""
+        hand0 = a["order"][("hand", p)]
+        left = [c for c in hand0 if b["where"].get(c) != ("hand", p)]
+        if not left:
+            return
+        drawn = [
+            c for (z0, z1), cs in moves.items() if z0[0] == "deck" and z1 == ("hand", p) for c in cs
+        ]
+        under = [c for (z0, z1), cs in moves.items() if z1 == ("under", p) for c in cs]
+        # The order the hand cards reached their new zones (the discard pile grows on top).
+        new_disc = {}
+        for d in range(2):
+            pile0 = a["order"][("discard", d)]
+            pile1 = b["order"][("discard", d)]
+            if pile1[: len(pile0)] == pile0:
+                for i, c in enumerate(pile1[len(pile0) :]):
+                    new_disc[c] = i
+        left.sort(key=lambda c: (new_disc.get(c, -1), c))
+        limit = self.sc.rule("RU_HAND_LIMIT")
+        coin_limit = self.sc.rule("RU_COIN_LIMIT")
+        c0, c1 = a["coins"][p], b["coins"][p]
+        no_offer_coins = min(c0, coin_limit) if coin_limit else c0
+        limit_only = max(0, len(hand0) - limit) if limit else 0
+        offered = None
+        if under:
+            # Building: the revealed unit goes to the discard pile after its LABOR.
+            built = [c for c in left if new_disc.get(c) is not None] or left
+            card = built[0]
+            sname = self._building(a, b, p)
+            ev(
+                "build",
+                f"P{p} reveals {self.name(card)} to build {sname}: {len(under)} card"
+                f"{'s' if len(under) != 1 else ''} from the deck go under it",
+                seat=p,
+                cards=[self.name(card)],
+                structure=sname,
+            )
+            offered = card
+        elif drawn or c1 != no_offer_coins or len(left) != limit_only:
+            card = left[0]
+            value = int(self.pool.units[int(self.kinds[card])]["offering"])
+            gains = []
+            if drawn:
+                gains.append(f"draws {_join(self.names(drawn))}")
+            if value > len(drawn) or not drawn:
+                k = max(value - len(drawn), 0)
+                gains.append(f"takes {k} coin{'s' if k != 1 else ''}")
+            ev(
+                "offer",
+                f"P{p} offers {self.name(card)} (offering {value}): " + " and ".join(gains),
+                seat=p,
+                cards=[self.name(card)],
+                drew=self.names(drawn),
+            )
+            offered = card
+            for key in [k for k in moves if k[0][0] == "deck" and k[1] == ("hand", p)]:
+                del moves[key]
+        rest = [c for c in left if c != offered]
+        if rest:
+            why = f" down to the hand limit of {limit}" if limit else ""
+            ev(
+                "limit",
+                f"P{p} discards {_join(self.names(rest))}{why}",
+                seat=p,
+                cards=self.names(rest),
+            )
+        for card in left:
+            z1 = b["where"].get(card, ("nowhere",))
+            grp = moves.get((("hand", p), z1))
+            if grp is not None and card in grp:
+                grp.remove(card)
+                if not grp:
+                    del moves[(("hand", p), z1)]
+        if under:
+            for key in [k for k in moves if k[1] == ("under", p)]:
+                del moves[key]
+
+    def _building(self, a, b, p) -> str:
+        for (n0, u0, _d0), (n1, u1, _d1) in zip(
+            a["structures"][p], b["structures"][p], strict=True
+        ):
+            if u1 > u0 or (n0 == n1 and _d1 and not _d0):
+                return n1
+        return "structure"
+
+    # -- reward tiles --------------------------------------------------------------
+
+    def _tiles(self, a, b, ev) -> None:
+        for t in sorted(set(a["tiles"]) | set(b["tiles"])):
+            z0, z1 = a["tiles"].get(t), b["tiles"].get(t)
+            if z0 == z1:
+                continue
+            name = self.tile_name(t)
+            if z0 and z1 and z0[0] == "stack" and z1[0] == "reward":
+                if not self._war_won(t):
+                    ev(
+                        "win",
+                        f"P{z1[1]} takes the {self.tile} {name} from {_city(z0[1])}",
+                        seat=z1[1],
+                    )
+            elif z0 and z1 and z0[0] == z1[0] == "reward" and z0[1] == z1[1] and z1[2]:
+                ev("use", f"P{z1[1]} uses the {self.tile} {name}", seat=z1[1], tile=name)
+            else:
+                where0 = _tile_words(z0, self.tile)
+                where1 = _tile_words(z1, self.tile)
+                ev("tile", f"the {self.tile} {name} goes from {where0} to {where1}", tile=name)
+
+    def _war_won(self, t: int) -> bool:
+        return t in self.war_tiles
+
+    # -- counts ---------------------------------------------------------------------
+
+    def _scalars(self, step, a, b, ev, active) -> None:
+        for p in range(2):
+            for (n0, _u0, d0), (_n1, _u1, d1) in zip(
+                a["structures"][p], b["structures"][p], strict=True
+            ):
+                if d1 and not d0:
+                    ev("structure", f"P{p} completes the structure {n0}", seat=p, structure=n0)
+        for p in range(2):
+            for f in b["feats"][p]:
+                if f not in a["feats"][p]:
+                    ev("feat", f"P{p} completes the feat {f} (turned face down)", seat=p, feat=f)
+        for p in range(2):
+            for c in range(L.N_CITIES):
+                side = b["order"][("city", c, p)]
+                new = [x for x in side if x in b["enraged"] and x not in a["enraged"]]
+                if new:
+                    ev("enrage", f"P{p} enrages {_join(self.names(new))} in {_city(c)}", seat=p)
+            calmed = [
+                x
+                for x in a["enraged"]
+                if x not in b["enraged"]
+                and a["where"][x][0] == "city"
+                and a["where"][x][2] == p
+                and b["where"].get(x, ("",))[0] == "city"
+            ]
+            if calmed:
+                ev("calm", f"P{p}'s enraged {_join(self.names(calmed))} turn back", seat=p)
+        if a["favor"] != b["favor"]:
+            ev("favor", f"the Favor turns to {GOD_NAMES[b['favor']]}", favor=GOD_NAMES[b["favor"]])
+        for p in range(2):
+            if b["vp"][p] != a["vp"][p]:
+                dv = b["vp"][p] - a["vp"][p]
+                ev(
+                    "vp",
+                    f"P{p} {'gains' if dv > 0 else 'loses'} {abs(dv)} VP token"
+                    f"{'s' if abs(dv) != 1 else ''} (now {b['vp'][p]})",
+                    seat=p,
+                    vp=dv,
+                )
+        for p in range(2):
+            c0, c1 = a["coins"][p], b["coins"][p]
+            if c0 != c1:
+                ev("coins", f"P{p} coins {c0} -> {c1} ({c1 - c0:+d})", seat=p, coins=c1 - c0)
+
+
+def _take(moves: dict[tuple, list[int]], key: tuple, card: int) -> None:
+    """Drop ``card`` from a move group (it has been described already)."""
+    grp = moves.get(key)
+    if grp is not None and card in grp:
+        grp.remove(card)
+        if not grp:
+            del moves[key]
+
+
+def _tile_words(z: tuple | None, tile: str) -> str:
+    if z is None:
+        return "out of the game"
+    if z[0] == "stack":
+        return f"the stack of {_city(z[1])}"
+    return f"P{z[1]}'s {tile}s" + (" (used)" if z[2] else "")
+
+
+def _zkey(z: tuple) -> tuple:
+    rank = {"deck": 0, "discard": 1, "hand": 2, "city": 3, "under": 4, "out": 5, "box": 6}
+    return (rank.get(z[0], 9), *[int(x) for x in z[1:]])
+
+
+# --- the set-up and the end ----------------------------------------------------------
+
+
+def _setup_events(sc: Scenario, d: _Describer, pos: dict) -> list[dict[str, Any]]:
+    st = sc.st
+    out: list[dict[str, Any]] = []
+
+    def ev(kind: str, text: str, **extra: Any) -> None:
+        out.append({"event": kind, "text": text, **extra})
+
+    first = int(st[L.FIRST])
+    ev("first", f"P{first} goes first", seat=first)
+    if sc.rule("RU_GODS"):
+        ev(
+            "gods",
+            f"P0 serves {GOD_NAMES[int(st[L.GOD])]}, P1 serves {GOD_NAMES[int(st[L.GOD + 1])]}; "
+            f"the Favor shows {GOD_NAMES[int(st[L.FAVOR])]}",
+        )
+        for p in range(2):
+            names = [s[0] for s in sc.structures(p)]
+            if names:
+                ev("structures", f"P{p}'s structures: {', '.join(names)}", seat=p)
+    for c in range(L.N_CITIES):
+        stack = sc.stack(c)
+        text = f"{_city(c)} {d.tile}s (top last): {'; '.join(stack) if stack else 'none'}"
+        ev("stack", text, city=c, tiles=stack)
+    for p in range(2):
+        hand = sc.hand(p)
+        ev("hand", f"P{p}'s hand ({len(hand)}): {'; '.join(hand)}", seat=p, cards=hand)
+    for p in range(2):
+        for c in range(L.N_CITIES):
+            units = sc.city(c, p)
+            if units:
+                ev("city", f"P{p} starts with {_join(units)} in {_city(c)}", seat=p, city=c)
+    coins = ", ".join(f"P{p} {sc.coins(p)}" for p in range(2))
+    vp = f"; VP tokens in the supply {int(st[L.VP_SUPPLY])}" if st[L.VP_SUPPLY] else ""
+    ev("coins", f"coins: {coins}; supply {sc.supply}{vp}")
+    if d.own_decks:
+        decks = ", ".join(f"P{p} {sc.deck_size(p)}" for p in range(2))
+        ev("deck", f"decks: {decks} cards")
+    else:
+        ev("deck", f"deck: {sc.deck_size()} cards")
+    if st[L.BOX_N]:
+        ev("box", f"{int(st[L.BOX_N])} cards stay in the box")
+    return out
+
+
+def _end_events(sc: Scenario, res: dict[str, Any], feats: list[int]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    reason = res["end_reason"]
+    out.append(
+        {
+            "event": "end",
+            "text": f"the game ends after {res['turns']} turns: {END_WORDS.get(reason, reason)}"
+            f" ({reason})",
+            "end_reason": reason,
+            "turns": res["turns"],
+        }
+    )
+    for p in range(2):
+        parts = [
+            (2 * res[f"rewards_unused_p{p}"], f"{res[f'rewards_unused_p{p}']} unused reward x2"),
+            (res[f"rewards_used_p{p}"], f"{res[f'rewards_used_p{p}']} used reward x1"),
+            (2 * res[f"vp_tokens_p{p}"], f"{res[f'vp_tokens_p{p}']} VP tokens x2"),
+            (res[f"treasured_p{p}"], f"{res[f'treasured_p{p}']} TREASURED in hand"),
+            (res[f"structures_vp_p{p}"], f"{res[f'structures_built_p{p}']} structures"),
+            (2 * feats[p], f"{feats[p]} feats x2"),
+        ]
+        shown = " + ".join(f"{v} ({label})" for v, label in parts if v or "reward" in label)
+        out.append(
+            {
+                "event": "score",
+                "text": f"P{p} scores {res[f'score_p{p}']} VP = {shown}",
+                "seat": p,
+                "score": res[f"score_p{p}"],
+            }
+        )
+    w = res["winner"]
+    text = "a shared victory" if w < 0 else f"P{w} wins"
+    out.append({"event": "winner", "text": text, "winner": w})
+    return out
+
+
+# --- the dataset row ----------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A dataset cell as a plain Python value (numpy scalars and arrays, categories, NaN)."""
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
+    """Columns where two dataset rows differ, as ``"col: got != want"`` (empty if identical)."""
+    diffs = []
+    for col in want:
+        g, w = _plain(got.get(col, "<missing>")), _plain(want[col])
+        if g != w:
+            diffs.append(f"{col}: replay {g!r} != dataset {w!r}")
+    return diffs
+
+
+def _row_of(engine: Any, sc: Scenario, game: int) -> dict[str, Any]:
+    """The replayed game's row, converted exactly as ``Engine.play`` converts the kernel's."""
+    out = sc.out[None, :].copy()
+    masks = sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS][None, :].copy()
+    eng = copy.copy(engine)  # the same engine, fed this one game instead of the kernel's batch
+    eng.play_raw = lambda start, n: (out, masks)
+    return eng.play(game, 1).to_pylist()[0]
+
+
+# --- replaying ----------------------------------------------------------------------------
+
+_STEPS = (
+    ("wealth", "wealth", "Wealth Step"),
+    ("surge", "surge", "Surge Step"),
+    ("portent", "portent", "Portent Step"),
+    ("feat", "feat", "Feat Step"),
+    ("war", "war", "War Step"),
+    ("offering", "offering", "Offering Step"),
+)
+
+
+def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
+    """Replay game ``game`` of the run ``spec`` step by step and describe it.
+
+    The game is played by the same kernel step functions as a run, with the
+    run's cards, variants and bots; nothing is traced inside the kernel.
+    With ``check`` (the default) the replayed result is compared with the
+    dataset row ``Engine(spec).play(game, 1)`` gives, and any difference raises
+    :class:`ReplayMismatch`; with ``check=False`` the differences are only
+    listed in ``Replay.mismatches``.
+    """
+    from sim.engine import Engine  # deferred: the engine imports the batch kernel
+
+    if not 0 <= game < spec.games:
+        raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
+    sc = Scenario.from_spec(spec, game)
+    d = _Describer(sc)
+    events: list[dict[str, Any]] = []
+
+    def add(evs: list[dict[str, Any]], turn: int, seat: int, step: str, step_name: str) -> None:
+        for e in evs:
+            events.append({"turn": turn, "active": seat, "step": step, "step_name": step_name, **e})
+
+    pos = _position(sc)
+    add(_setup_events(sc, d, pos), 0, -1, "setup", "Set-up")
+    steps = [
+        s
+        for s in _STEPS
+        if (s[0] != "portent" or sc.rule("RU_PORTENT"))
+        and (s[0] != "feat" or sc.rule("RU_FEAT_STEP"))
+    ]
+    offering_name = "Supply Step" if d.reign else "Offering Step"
+    while not sc.over:
+        turn = int(sc.st[L.TURN]) + 1
+        p = sc.active
+        for step, method, title in steps:
+            getattr(sc, method)()
+            after = _position(sc)
+            title = offering_name if step == "offering" else title
+            evs = d.diff(step, pos, after, p)
+            if not evs:
+                evs = [{"event": "nothing", "text": "nothing happens"}]
+            add(evs, turn, p, step, title)
+            pos = after
+        sc.end_turn()
+        after = _position(sc)
+        evs = d.diff("end_turn", pos, after, p)
+        add(evs, turn, p, "end_turn", "End of turn")
+        pos = after
+    res = sc.result()
+    res["first_player"] = int(sc.st[L.FIRST])
+    feats = [int(sc.out[L.O_FEATS + p]) for p in range(2)]
+    for p in range(2):
+        res[f"feats_p{p}"] = feats[p]
+    add(_end_events(sc, res, feats), int(res["turns"]), -1, "end", "End")
+    engine = Engine(spec)
+    row = _row_of(engine, sc, game)
+    expected = engine.play(game, 1).to_pylist()[0]
+    r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
+    if check and r.mismatches:
+        raise ReplayMismatch(
+            f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)
+        )
+    return r

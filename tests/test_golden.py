@@ -1,0 +1,116 @@
+"""Golden replays: a few seeded games per set, replayed and compared with checked-in text.
+
+Each file ``tests/golden/<mix>-s<seed>-g<game>[-<p0>-<p1>].txt`` is the full
+``omensim replay`` text of one game (set-up, every step of every turn, the
+score). The test replays the game again and compares the text exactly, so any
+change to the rules, the cards or the bots' play shows up as a readable diff
+of the game instead of a shifted win rate.
+
+When the change is intended (a bot or a rule was changed on purpose),
+regenerate every golden file with one command and review the diff in git:
+
+    OMENSIM_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py -q
+
+(or ``python tests/test_golden.py --update``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+UPDATE_ENV = "OMENSIM_UPDATE_GOLDEN"
+REGENERATE = f"{UPDATE_ENV}=1 python -m pytest tests/test_golden.py -q"
+
+# (mix, seed, game, p0, p1): two or three games per set, greedy vs greedy and one
+# greedy vs random. Short games keep the files readable.
+CASES: list[tuple[str, int, int, str, str]] = [
+    ("aegean", 1, 0, "greedy", "greedy"),
+    ("aegean", 1, 1, "greedy", "greedy"),
+    ("aegean", 2, 5, "greedy", "random"),
+    ("dunes", 1, 0, "greedy", "greedy"),
+    ("dunes", 1, 3, "greedy", "greedy"),
+    ("dunes", 2, 1, "greedy", "random"),
+    ("reign", 1, 0, "greedy", "greedy"),
+    ("reign", 1, 1, "greedy", "greedy"),
+    ("reign", 2, 2, "greedy", "random"),
+    ("dunes+aegean", 1, 0, "greedy", "greedy"),
+    ("dunes+aegean", 1, 1, "greedy", "greedy"),
+    ("dunes+aegean", 2, 4, "greedy", "random"),
+]
+GAMES_PER_RUN = 100  # the run each case belongs to; only (seed, game) matter
+
+
+def golden_path(mix: str, seed: int, game: int, p0: str, p1: str) -> Path:
+    """Where a case's text lives: bots in the name only when not greedy vs greedy."""
+    bots = "" if (p0, p1) == ("greedy", "greedy") else f"-{p0}-{p1}"
+    return GOLDEN_DIR / f"{mix}-s{seed}-g{game}{bots}.txt"
+
+
+def golden_text(mix: str, seed: int, game: int, p0: str, p1: str) -> str:
+    """The replay text of a case (the replay also checks itself against the batch kernel)."""
+    from sim.replay import replay
+    from sim.spec import RunSpec
+
+    spec = RunSpec(games=GAMES_PER_RUN, mix=mix, seed=seed, p0=p0, p1=p1)
+    return replay(spec, game).text()
+
+
+def update_all() -> list[Path]:
+    """Rewrite every golden file from the current code; returns the files written."""
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    written = []
+    for case in CASES:
+        path = golden_path(*case)
+        path.write_text(golden_text(*case), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: golden_path(*c).stem)
+def test_golden_replay(case: tuple[str, int, int, str, str]) -> None:
+    path = golden_path(*case)
+    text = golden_text(*case)
+    if os.environ.get(UPDATE_ENV) == "1":
+        GOLDEN_DIR.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path.name}; create it with: {REGENERATE}"
+    want = path.read_text(encoding="utf-8")
+    if text != want:
+        import difflib
+
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    want.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    f"golden/{path.name}",
+                    "replay now",
+                )
+            )[:60]
+        )
+        pytest.fail(
+            f"the replay of {path.name} changed. If the change is intended, regenerate "
+            f"the golden files with `{REGENERATE}` and review `git diff tests/golden`.\n{diff}",
+            pytrace=False,
+        )
+
+
+def test_every_golden_file_is_a_case() -> None:
+    """A stale file (a case removed from CASES) would never be checked again."""
+    expected = {golden_path(*c).name for c in CASES}
+    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.name not in expected)
+    assert not stale, f"golden files with no case in CASES: {stale}; delete them"
+
+
+if __name__ == "__main__":  # python tests/test_golden.py --update
+    if sys.argv[1:] != ["--update"]:
+        sys.exit(f"usage: python {sys.argv[0]} --update   (or: {REGENERATE})")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    for p in update_all():
+        print(p.relative_to(Path.cwd()) if p.is_relative_to(Path.cwd()) else p)

@@ -1,0 +1,179 @@
+"""`sim.replay` and `omensim replay`: a replayed game is the dataset's game, told step by step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim import runner
+from sim.cli import main
+from sim.replay import ReplayMismatch, compare_rows, replay
+from sim.spec import RunSpec
+
+# Every set as the base, mixes, and variants that change the set-up or the decks.
+SPECS = [
+    RunSpec(games=50, mix="aegean", seed=3),
+    RunSpec(games=50, mix="dunes", seed=4, p1="random"),
+    RunSpec(games=50, mix="reign", seed=5),
+    RunSpec(games=50, mix="dunes+aegean", seed=6, first="random"),
+    RunSpec(games=50, mix="aegean+dunes", seed=7, p0="random", p1="random"),
+    RunSpec(games=50, mix="reign+aegean", seed=8),
+    RunSpec(games=50, mix="dunes+aegean:10", seed=9),
+    RunSpec(games=50, mix="reign", seed=10, variants=("pile-draft",)),
+    RunSpec(games=50, mix="reign", seed=11, variants=("trial",)),
+    RunSpec(games=50, mix="reign", seed=12, variants=("learning", "extra-wealth")),
+    RunSpec(games=50, mix="aegean", seed=13, variants=("emissary",)),
+    RunSpec(games=50, mix="aegean", seed=14, duplicate=True),
+    RunSpec(games=50, mix="reign", seed=15, variants=("pile-draft",), duplicate=True),
+    RunSpec(games=50, mix="reign+aegean", seed=16, variants=("draft1",)),
+    RunSpec(games=50, mix="dunes+aegean", seed=17, variants=("draft2",), p1="economic"),
+    RunSpec(games=50, mix="aegean", seed=18, p0="lookahead", p1="aggressive"),
+    RunSpec(games=50, mix="dunes+aegean", seed=19, p0="defensive", p1="lookahead"),
+]
+
+
+def _label(spec: RunSpec) -> str:
+    dup = "-dup" if spec.duplicate else ""
+    return f"{spec.mix}-{spec.variant_label}-{spec.p0}-{spec.p1}{dup}"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_label)
+@pytest.mark.parametrize("game", [0, 1, 37])
+def test_replay_matches_dataset_row(spec: RunSpec, game: int) -> None:
+    r = replay(spec, game)  # raises ReplayMismatch on any difference
+    assert r.matches and r.mismatches == []
+    assert r.row == r.expected
+    assert r.result["turns"] == r.expected["turns"]
+    assert r.result["first_player"] == r.expected["first_player"]
+    text = r.text()
+    assert text.startswith(f"Game {game} of seed {spec.seed}: {spec.mix}")
+    assert "Set-up" in text and "End of the game" in text
+    assert "Matches the dataset row (every column)." in text
+    turns = {e["turn"] for e in r.events if e["step"] not in ("setup", "end")}
+    assert turns == set(range(1, r.result["turns"] + 1))
+    frame = r.frame()
+    assert {"turn", "active", "step", "event", "text"} <= set(frame.columns)
+
+
+def test_events_speak_the_rulebooks_words() -> None:
+    r = replay(RunSpec(games=10, mix="aegean", seed=1), 0)
+    kinds = {e["event"] for e in r.events}
+    assert {"first", "stack", "hand", "play", "coins", "conflict", "offer", "score"} <= kinds
+    steps = {e["step_name"] for e in r.events}
+    assert {"Wealth Step", "Surge Step", "War Step", "Offering Step"} <= steps
+    for e in r.events:
+        if e["event"] == "conflict":
+            assert "is war-torn: strength P0" in e["text"]
+    reign = replay(RunSpec(games=10, mix="reign", seed=1), 3)
+    steps = {e["step_name"] for e in reign.events}
+    assert {"Portent Step", "Feat Step", "Supply Step"} <= steps
+    assert any(e["event"] == "feat" for e in reign.events)
+    assert any("reward card" in e["text"] for e in reign.events)
+
+
+def test_score_line_adds_up() -> None:
+    r = replay(RunSpec(games=10, mix="dunes", seed=2), 1)
+    for p in range(2):
+        (line,) = [e["text"] for e in r.events if e["event"] == "score" and e["seat"] == p]
+        total = int(line.split(" scores ")[1].split(" VP")[0])
+        parts = line.split(" = ")[1].split(" + ")
+        assert sum(int(x.split(" ")[0]) for x in parts) == total == r.expected[f"score_p{p}"]
+
+
+def test_mismatch_is_reported() -> None:
+    r = replay(RunSpec(games=10, mix="aegean", seed=1), 2)
+    row = dict(r.row)
+    row["winner"] = 1 - row["winner"] if row["winner"] >= 0 else 0
+    diffs = compare_rows(row, r.expected)
+    assert len(diffs) == 1 and diffs[0].startswith("winner:")
+    r.mismatches = diffs
+    assert not r.matches
+    assert "DIFFERS from the dataset row in: winner" in r.text()
+    assert issubclass(ReplayMismatch, AssertionError)
+
+
+def test_game_out_of_range() -> None:
+    with pytest.raises(ValueError, match="not in the run"):
+        replay(RunSpec(games=10), 10)
+
+
+# --- the command line -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("runs") / "aegean"
+    runner.run(RunSpec(games=200, mix="aegean", seed=21, p1="random"), out, progress=False)
+    return out
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_replay(run_dir) -> None:
+    res = _invoke("replay", str(run_dir), "--game", "123")
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout
+    assert out.startswith("Game 123 of seed 21: aegean, standard rules, P0 greedy vs P1 random")
+    assert "Turn 1: P" in out and "Wealth Step" in out
+    assert out.rstrip().endswith(f"Matches game 123's row in {run_dir} (every column).")
+    assert res.stderr == ""
+
+
+def test_cli_replay_help() -> None:
+    res = _invoke("replay", "--help")
+    assert res.exit_code == 0
+    assert "omensim replay results/demo --game 123" in res.stdout
+    assert "replay" in _invoke("--help").stdout
+
+
+def _one_error(res, fragment: str) -> None:
+    assert res.exit_code != 0
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:"), res.stderr
+    assert fragment in lines[0]
+
+
+def test_cli_replay_errors(run_dir, tmp_path) -> None:
+    _one_error(_invoke("replay", str(tmp_path / "nope"), "--game", "1"), "no run directory")
+    _one_error(_invoke("replay", str(tmp_path), "--game", "1"), "not a run directory")
+    _one_error(_invoke("replay", str(run_dir), "--game", "200"), "out of range")
+    _one_error(_invoke("replay", str(run_dir), "--game", "-1"), "out of range")
+    _one_error(_invoke("replay", str(run_dir)), "--game")
+    _one_error(_invoke("replay", str(run_dir), "--game", "x"), "--game")
+
+    # An incomplete run is refused.
+    inc = tmp_path / "incomplete"
+    inc.mkdir()
+    manifest = json.loads((run_dir / "_manifest.json").read_text())
+    (inc / "_manifest.json").write_text(json.dumps({**manifest, "complete": False}))
+    _one_error(_invoke("replay", str(inc), "--game", "1"), "incomplete")
+
+    # A complete manifest whose parts lost the game: not in the dataset.
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    (gone / "_manifest.json").write_text(json.dumps(manifest))
+    _one_error(_invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+    # A part that exists but lacks the row.
+    import pandas as pd
+
+    df = pd.read_parquet(run_dir)
+    df[df.game_id != 5].to_parquet(gone / manifest["parts"][0]["file"])
+    _one_error(_invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+
+
+def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
+    """A row on disk that the replay does not reproduce is an error, naming the column."""
+    import pandas as pd
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "_manifest.json").write_text((run_dir / "_manifest.json").read_text())
+    df = pd.read_parquet(run_dir)
+    df.loc[df.game_id == 7, "turns"] += 1
+    manifest = json.loads((run_dir / "_manifest.json").read_text())
+    df.to_parquet(bad / manifest["parts"][0]["file"])
+    _one_error(_invoke("replay", str(bad), "--game", "7"), "turns: replay")
