@@ -446,13 +446,7 @@ def load_rule_overrides(path: Path | str) -> dict[str, Any]:
     sets are combined, so they win over the combining defaults.
     """
     path = Path(path)
-    try:
-        with path.open("rb") as f:
-            raw = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
-    except OSError as e:
-        raise CardDataError(f"{path}: cannot read rules file: {e.strerror}") from None
+    raw = _read_toml(path, "rules file")
     where = _Where(path, "[rules]")
     _unknown(where, raw, {"rules"}, "top-level")
     table = raw.get("rules")
@@ -465,15 +459,20 @@ def load_rule_overrides(path: Path | str) -> dict[str, Any]:
     return out
 
 
-def load_set(path: Path) -> SetData:
-    """Read and validate one set file."""
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The parsed TOML of ``path``, or a one-line CardDataError naming the file."""
     try:
         with path.open("rb") as f:
-            raw = tomllib.load(f)
+            return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
     except OSError as e:
-        raise CardDataError(f"{path}: cannot read: {e.strerror}") from None
+        raise CardDataError(f"{path}: cannot read {what}: {e.strerror}") from None
+
+
+def load_set(path: Path) -> SetData:
+    """Read and validate one set file."""
+    raw = _read_toml(path, "set file")
     head = raw.get("set", {})
     where = _Where(path, "[set]")
     name = _str(where, head, "name")

@@ -82,8 +82,18 @@ def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | No
     name is safe in shells and URLs. If two runs start in the same second, a
     ``-2``, ``-3``, ... suffix keeps the names distinct.
     """
+    return fresh_dir(root, f"{mix_label(spec.mix)}-s{spec.seed}", now)
+
+
+def mix_label(mix: str) -> str:
+    """A mix spec made safe for a directory name (``dunes+aegean:10`` -> ``dunes_aegean-10``)."""
+    return mix.replace("+", "_").replace(":", "-")
+
+
+def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
+    """``root/<prefix>-<YYYYMMDD-HHMMSS>``, with ``-2``, ``-3``, ... if that exists already."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"{spec.mix.replace('+', '_').replace(':', '-')}-s{spec.seed}-{stamp}"
+    base = f"{prefix}-{stamp}"
     candidate = root / base
     n = 2
     while candidate.exists():

@@ -52,6 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
+from sim import runner
 from sim.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
 from sim.spec import RunSpec, SpecError
 from sim.stats import wilson_interval
@@ -121,14 +122,7 @@ def default_out_dir(
     ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
     second apart).
     """
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"tournament-{mix.replace('+', '_').replace(':', '-')}-s{seed}-{stamp}"
-    candidate = root / base
-    n = 2
-    while candidate.exists():
-        candidate = root / f"{base}-{n}"
-        n += 1
-    return candidate
+    return runner.fresh_dir(root, f"tournament-{runner.mix_label(mix)}-s{seed}", now)
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,7 @@ def test_card_impact_hand_counted() -> None:
     assert rows.loc["Beta", ["played", "not_played"]].tolist() == [3, 5]
     assert rows.loc["Beta", "diff"] == pytest.approx(2 / 3 - 1 / 5)
     assert rows.loc["Gamma", "win_played"] == 0 and rows.loc["Gamma", "win_not"] == 3 / 7
-    lo, hi = A.newcombe_interval(2, 3, 1, 5)
+    lo, hi = (float(x) for x in A.newcombe_interval(2, 3, 1, 5))
     assert (rows.loc["Beta", "lo"], rows.loc["Beta", "hi"]) == pytest.approx((lo, hi))
     # Sorted by |diff|: Beta .467, Gamma .429, Alpha .25.
     assert out["card"].tolist() == ["Beta", "Gamma", "Alpha"]
