@@ -347,3 +347,19 @@ def test_every_spec_plays_legally_or_is_refused(mix, variants, duplicate, seed, 
         sc.turn()
         check_invariants(sc)
     assert sc.st[L.ERROR] == 0
+
+
+def test_duplicate_run_gives_the_report_its_paired_estimate(tmp_path: Path) -> None:
+    """A real --duplicate run feeds sim.analysis's paired first-player estimate: every deal
+    is used, and the paired rate equals the plain rate over the same games."""
+    from sim import analysis, runner
+
+    out = tmp_path / "dup"
+    runner.run(RunSpec(games=400, mix="aegean", seed=6, duplicate=True), out, progress=False)
+    df = analysis.load_runs([out])
+    assert bool(analysis.run_info([out]).duplicate.iloc[0])
+    paired = analysis.paired_first_player_advantage(df).iloc[0]
+    plain = analysis.first_player_advantage(df).iloc[0]
+    assert paired.deals == 200 and paired.dropped_games == 0
+    assert paired.rate == pytest.approx(plain.rate)
+    assert paired.lo <= paired.rate <= paired.hi
