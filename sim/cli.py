@@ -205,6 +205,21 @@ def _user_errors(out: Path | None = None) -> Iterator[None]:
         raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
 
 
+def _game_spec(
+    games: int, mix: str, seed: int, p0: str, p1: str, first: str, variants: tuple[str, ...]
+) -> RunSpec:
+    """The RunSpec the ``_game_options`` name (compare and sweep)."""
+    return RunSpec(
+        games=games,
+        mix=mix,
+        seed=seed,
+        p0=p0,
+        p1=p1,
+        first=first,
+        variants=_split_variants(variants),
+    )
+
+
 def _game_options(default_games: int) -> Any:
     """The options naming the games (shared by compare and sweep)."""
 
@@ -766,15 +781,7 @@ def compare_cmd(
         changes = Changes.parse(change, card_files)
         if not changes:
             raise SpecError("nothing to compare: give at least one --change or --cards")
-        spec = RunSpec(
-            games=games,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first=first,
-            variants=_split_variants(variants),
-        )
+        spec = _game_spec(games, mix, seed, p0, p1, first, variants)
         result = compare(
             spec,
             changes,
@@ -852,15 +859,7 @@ def sweep_cmd(
     from sim.sweep import format_table, parse_deltas, sweep, write_outputs
 
     with _user_errors(out):
-        spec = RunSpec(
-            games=games,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first=first,
-            variants=_split_variants(variants),
-        )
+        spec = _game_spec(games, mix, seed, p0, p1, first, variants)
         result = sweep(
             spec,
             field.lower(),

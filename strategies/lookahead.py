@@ -39,7 +39,6 @@ from sim.kernel.surge import (
 )
 from sim.kernel.tab import n_cards, n_tiles
 from sim.kernel.turn import after_surge, play_turn
-from sim.kernel.wealth import wealth_step
 from strategies import decisions as D
 from strategies.greedy import P_LA_HORIZON, P_LA_ROLLOUTS, P_LA_WIDTH, cache_cities, score_option
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
@@ -266,11 +265,3 @@ def any_surge(st, tab, fp):
         lookahead_surge(st, tab, fp)
     else:
         surge_step(st, tab, fp)
-
-
-@kernel
-def lookahead_turn(st, tab, fp):
-    """One turn of a look-ahead seat: heuristic Wealth, rollout-planned Surge, the rest as usual."""
-    wealth_step(st, tab, fp)
-    lookahead_surge(st, tab, fp)
-    after_surge(st, tab, fp)

@@ -10,11 +10,12 @@ from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
-from sim.kernel.turn import play_turn
+from sim.kernel.turn import after_surge
+from sim.kernel.wealth import wealth_step
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
-from strategies.lookahead import lookahead_turn
-from strategies.policy import BOT_LOOKAHEAD, choose
+from strategies.lookahead import any_surge
+from strategies.policy import choose
 
 
 @kernel
@@ -178,15 +179,14 @@ def setup(st, tab, fp, seed, game):
 
 @kernel
 def play_any_turn(st, tab, fp):
-    """One turn of the active seat, planned by look-ahead if that seat's bot is ``lookahead``.
+    """One turn of the active seat; a look-ahead seat plans its Surge by rollouts.
 
-    The look-ahead bot plays rollouts of whole turns, so it is called here, around
-    the turn, rather than from the decision dispatcher inside it.
+    The look-ahead bot plays rollouts of whole turns, so its Surge is chosen here
+    (``any_surge``), around the step, rather than from the decision dispatcher inside it.
     """
-    if st[L.BOT + st[L.ACTIVE]] == BOT_LOOKAHEAD:
-        lookahead_turn(st, tab, fp)
-    else:
-        play_turn(st, tab, fp)
+    wealth_step(st, tab, fp)
+    any_surge(st, tab, fp)
+    after_surge(st, tab, fp)
 
 
 @kernel
