@@ -13,6 +13,12 @@ Prints, for every mix:
 * each heuristic profile's self-play games/s beside greedy's, the engine's
   baseline (target: within 20%).
 
+``--curve`` prints the look-ahead's strength/speed curve instead: the
+shipped look-ahead profile at several budgets (rollouts per decision, and
+whether it plans its Wealth split too) against ``--against`` (default
+``economic``, the strongest heuristic in the tournament ladder), seats
+balanced, ``--lookahead-games`` games per point.
+
 ``--stalls`` prints instead, for every mix (default: each single set and
 every two-set mix) and every pairing of the shipped bots, self-play
 included: the share of games cut off at the turn cap (target: below 0.5%
@@ -165,6 +171,50 @@ def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ..
     return lines
 
 
+# (label, width, rollouts, horizon, wealth): the budgets of the strength/speed curve.
+BUDGETS = (
+    ("rollouts 2", 3, 2, 2, 0),
+    ("rollouts 4 (shipped)", 3, 4, 2, 0),
+    ("rollouts 8", 3, 8, 2, 0),
+    ("rollouts 4 + Wealth", 3, 4, 2, 1),
+)
+
+
+def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, wealth: int) -> str:
+    """Write a look-ahead profile with these knobs (the shipped weights) and return its path."""
+    src = (ROOT / "configs" / "strategies" / "lookahead.toml").read_text()
+    head = src.split("[lookahead]")[0]
+    path = tmp / f"la-w{width}-r{rollouts}-h{horizon}-e{wealth}.toml"
+    path.write_text(
+        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\n"
+        f"horizon = {horizon}\nwealth = {wealth}\n"
+    )
+    return str(path)
+
+
+def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
+    """The look-ahead at each budget of BUDGETS against ``against``: win rate and games/s."""
+    import tempfile
+
+    from sim.stats import wilson_interval
+
+    lines = [
+        f"{'mix':<14} {'budget':<22} {'games':>6} {'win rate':>9} {'95% CI':>15} {'games/s':>8}"
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for mix in mixes:
+            for label, *knobs in BUDGETS:
+                prof = budget_profile(Path(tmp), *knobs)
+                log(f"{mix}: lookahead {label} vs {against}, {games:,} games ...")
+                m = match(mix, prof, against, games)
+                lo, hi = wilson_interval(m.wins_a, m.games)
+                lines.append(
+                    f"{mix:<14} {label:<22} {m.games:>6,} {m.rate:>9.1%} "
+                    f"{f'({lo:.1%}-{hi:.1%})':>15} {m.games_per_s:>8,.0f}"
+                )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Strength and speed of the bot panel.")
     parser.add_argument("--games", type=parse_games, default=20_000, metavar="N",
@@ -193,6 +243,14 @@ def main(argv: list[str] | None = None) -> int:
 
     threads = int(numba.config.NUMBA_NUM_THREADS)
     load = load_average()
+    if args.curve:
+        mixes = (args.mixes or ",".join(MIXES)).split(",")
+        lines = curve_table(mixes, args.lookahead_games, args.against)
+        print()
+        print(f"omensim look-ahead curve; seed {SEED}; commit {git_commit()}; {machine(threads)}")
+        print(f"load average at start {load}, at end {load_average()}")
+        print("\n".join(lines))
+        return 0
     if args.stalls:
         mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")
         bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())

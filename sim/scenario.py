@@ -40,10 +40,9 @@ from sim.kernel.portent import portent_step
 from sim.kernel.rng import seed_streams
 from sim.kernel.tables import flatten
 from sim.kernel.war import war_step
-from sim.kernel.wealth import wealth_step
 from sim.spec import RunSpec
 from strategies import decisions as D
-from strategies.lookahead import any_surge
+from strategies.lookahead import any_surge, any_wealth
 from strategies.policy import BOT_STRICT
 from strategies.registry import strategy_arrays
 
@@ -401,8 +400,8 @@ class Scenario:
     # --- stepping ------------------------------------------------------------------
 
     def wealth(self) -> None:
-        """Run the active seat's Wealth step."""
-        wealth_step(self.st, self.tab, self.fp)
+        """Run the active seat's Wealth step (a look-ahead seat may plan its split by rollouts)."""
+        any_wealth(self.st, self.tab, self.fp)
         self._check()
 
     def surge(self) -> None:

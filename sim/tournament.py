@@ -53,6 +53,7 @@ import pyarrow.parquet as pq
 
 import sim
 from sim import runner
+from sim.ratings import fit_ratings, format_ratings
 from sim.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
 from sim.spec import RunSpec, SpecError
 from sim.stats import wilson_interval
@@ -60,6 +61,7 @@ from sim.stats import wilson_interval
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
 PAIRS_FILE = "tournament.parquet"
+RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 MANIFEST_FILE = "_tournament.json"
 GAMES_DIR = "games"
@@ -190,6 +192,8 @@ class TournamentResult:
             outright win rate with its 95% interval.
         settings: what was played (mix, variants, seed, games per pairing, ...).
         out: the directory the tables were written to, if any.
+        ratings: one Bradley-Terry rating per bot on the Elo scale with its 95%
+            interval, strongest first (:func:`sim.ratings.fit_ratings`).
     """
 
     bots: list[str]
@@ -200,6 +204,7 @@ class TournamentResult:
     first_player: pd.DataFrame
     settings: dict[str, Any]
     out: Path | None = None
+    ratings: pd.DataFrame | None = None
 
     def head_to_head(self) -> pd.DataFrame:
         """One row per ordered pair (bot, opponent), self-play left out: the matrix, tidy."""
@@ -444,6 +449,7 @@ def play_tournament(
         first_player=_first_player_frame(pairs),
         settings=settings,
         out=out,
+        ratings=fit_ratings(pairs, bots),
     )
     if out is not None:
         write_tournament(result, out)
@@ -538,8 +544,30 @@ def format_tournament(result: TournamentResult) -> str:
             "",
             _md_table(["bot", "games", "first player wins (95% CI)", "shared"], fp_rows),
             "",
+            *_ratings_section(result),
         ]
     )
+
+
+def _ratings_section(result: TournamentResult) -> list[str]:
+    if result.ratings is None:
+        return []
+    corrected = int(result.ratings["corrected"].iloc[0])
+    note = (
+        f" {corrected} pairing(s) one bot never lost got half a win added to each side."
+        if corrected
+        else ""
+    )
+    return [
+        "## Ratings",
+        "",
+        "Bradley-Terry fit of every head-to-head pairing (decisive games; statsmodels "
+        "binomial GLM), on the Elo scale: mean 1500, 400 points = 10-to-1 odds, 95% "
+        f"intervals.{note}",
+        "",
+        format_ratings(result.ratings),
+        "",
+    ]
 
 
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:
@@ -553,12 +581,22 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     meta = dict(table.schema.metadata or {})
     meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
     pq.write_table(table.replace_schema_metadata(meta), out / PAIRS_FILE, compression="zstd")
+    files = [PAIRS_FILE, TABLE_FILE]
+    ratings: list[dict[str, Any]] = []
+    if result.ratings is not None:
+        result.ratings.to_parquet(out / RATINGS_FILE, index=False)
+        files.append(RATINGS_FILE)
+        ratings = [
+            {"bot": r.bot, "elo": round(r.elo, 1), "lo": round(r.lo, 1), "hi": round(r.hi, 1)}
+            for r in result.ratings.itertuples(index=False)
+        ]
     (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
     manifest = {
         "format": "omensim-tournament",
         "format_version": 1,
         **result.settings,
-        "files": [PAIRS_FILE, TABLE_FILE],
+        "ratings": ratings,
+        "files": files,
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
@@ -568,6 +606,11 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
 def read_pairs(out: Path | str) -> pd.DataFrame:
     """The per-pairing table of a tournament directory (``tournament.parquet``)."""
     return pd.read_parquet(Path(out) / PAIRS_FILE)
+
+
+def read_ratings(out: Path | str) -> pd.DataFrame:
+    """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
+    return pd.read_parquet(Path(out) / RATINGS_FILE)
 
 
 __all__ = [
@@ -582,6 +625,7 @@ __all__ = [
     "parse_bots",
     "play_tournament",
     "read_pairs",
+    "read_ratings",
     "valid_bots",
     "write_tournament",
 ]

@@ -56,6 +56,7 @@ N_GREEDY_PARAMS = 16
 P_LA_WIDTH = 16  # look-ahead: options tried per Surge decision (the best by these weights)
 P_LA_ROLLOUTS = 17  # look-ahead: sampled continuations per option tried
 P_LA_HORIZON = 18  # look-ahead: whole turns played after the current one in a rollout
+P_LA_WEALTH = 19  # look-ahead: 1 plans the Wealth split by rollouts too (0: the heuristic's)
 
 # The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
 DEFAULT_PARAMS = np.array(
@@ -85,6 +86,7 @@ LOOKAHEAD_KNOBS: dict[str, int] = {
     "width": P_LA_WIDTH,
     "rollouts": P_LA_ROLLOUTS,
     "horizon": P_LA_HORIZON,
+    "wealth": P_LA_WEALTH,
 }
 
 # Values that depend only on a card kind and the weights are worked out once per

@@ -21,8 +21,8 @@ from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
 BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
 # Look-ahead knobs: default and the largest value accepted (the budget stays bounded).
-KNOB_DEFAULTS: dict[str, int] = {"width": 3, "rollouts": 4, "horizon": 2}
-KNOB_MAX: dict[str, int] = {"width": 16, "rollouts": 256, "horizon": 50}
+KNOB_DEFAULTS: dict[str, int] = {"width": 3, "rollouts": 4, "horizon": 2, "wealth": 0}
+KNOB_MAX: dict[str, int] = {"width": 16, "rollouts": 256, "horizon": 50, "wealth": 1}
 
 
 class ProfileError(ValueError):
@@ -97,7 +97,7 @@ def load_profile(path: Path | str) -> Profile:
                     path, f"lookahead.{key}", f"unknown knob; valid: {', '.join(LOOKAHEAD_KNOBS)}"
                 )
             v = knobs[key]
-            lo = 0 if key == "horizon" else 1
+            lo = 0 if key in ("horizon", "wealth") else 1
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= KNOB_MAX[key]:
                 raise _fail(
                     path,

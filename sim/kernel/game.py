@@ -11,10 +11,9 @@ from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
 from sim.kernel.turn import after_surge
-from sim.kernel.wealth import wealth_step
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
-from strategies.lookahead import any_surge
+from strategies.lookahead import any_surge, any_wealth
 from strategies.policy import choose
 
 
@@ -184,7 +183,7 @@ def play_any_turn(st, tab, fp):
     The look-ahead bot plays rollouts of whole turns, so its Surge is chosen here
     (``any_surge``), around the step, rather than from the decision dispatcher inside it.
     """
-    wealth_step(st, tab, fp)
+    any_wealth(st, tab, fp)
     any_surge(st, tab, fp)
     after_surge(st, tab, fp)
 
