@@ -167,6 +167,7 @@ def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ..
                     f"{f'({lo:.2%}-{hi:.2%})':>15} {e.feats / e.games:>10.2%} {e.turns:>6.1f} "
                     f"{e.seat0_wins / e.games:>11.1%}{flag}"
                 )
+                log(lines[-1])  # a long table shows its rows as they come
     lines.append(f"worst turn-capped share: {worst:.3%} (target below {STALL_TARGET:.1%})")
     return lines
 
@@ -212,6 +213,7 @@ def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
                     f"{mix:<14} {label:<22} {m.games:>6,} {m.rate:>9.1%} "
                     f"{f'({lo:.1%}-{hi:.1%})':>15} {m.games_per_s:>8,.0f}"
                 )
+                log(lines[-1])
     return lines
 
 
