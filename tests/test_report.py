@@ -305,3 +305,28 @@ def test_lengths_are_filled_across_runs() -> None:
     assert a.index.tolist() == [10, 11, 12, 13, 14]
     assert a.tolist() == [0.5, 0, 0, 0, 0.5]
     assert full.groupby("run")["share"].sum().tolist() == [1.0, 1.0]
+
+
+def test_hold_rate_column_when_runs_record_held_cards(
+    runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Runs with held_p0/p1 (card kinds each seat held) get a hold-rate column."""
+    source = io.read_run(runs[0])
+    source["held_p0"] = source["played_p0"]
+    source["held_p1"] = source["played_p0"].map(lambda ids: list(ids)[:1])
+    held = tmp_path / "held"
+    held.mkdir()
+    meta = io.read_metadata(runs[0])
+    io.write_part(pa.Table.from_pandas(source, preserve_index=False), held, 0, meta)
+    parts = [{"file": io.part_name(0), "first_game": 0, "games": len(source)}]
+    spec = io.read_manifest(runs[0])["spec"]
+    io.write_manifest(held, meta, parts, len(source), complete=True, extra={"spec": spec})
+    page = build_report(held, tmp_path / "rep").html.read_text(encoding="utf-8")
+    assert '<th title="click to sort">hold rate</th>' in page
+    from sim.analysis.report_tables import card_table
+
+    df = A.load_runs(held)
+    table = card_table(df, A.run_info(held), A.card_impact(df))
+    both = list(source["held_p0"]) + list(source["held_p1"])
+    k = int(table["id"].iloc[0])
+    assert table["hold_rate"].iloc[0] == sum(k in set(ids) for ids in both) / len(both)

@@ -24,8 +24,9 @@ from sim.analysis.frames import load_runs
 from sim.data.cards import unit_table
 from sim.run import io
 
-LIST_COLUMNS = ("played_p0", "played_p1")
-"""List columns holding card kind ids (``id`` in ``_cards.parquet``)."""
+LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
+"""List columns holding card kind ids (``id`` in ``_cards.parquet``); runs written
+before ``held_p0/p1`` existed simply lack those."""
 
 SET_COLUMNS: dict[str, tuple[str, ...]] = {
     "dunes": (
@@ -62,7 +63,7 @@ def cards(path: Path | str) -> pd.DataFrame:
 
 
 def name_lists(df: pd.DataFrame, names: dict[int, str]) -> pd.DataFrame:
-    """``df`` with the card-id list columns (``played_p0/p1``) turned into lists of names."""
+    """``df`` with the card-id list columns (:data:`LIST_COLUMNS`) turned into lists of names."""
     out = df.copy(deep=False)
     for col in LIST_COLUMNS:
         if col in out.columns:
@@ -116,7 +117,7 @@ def load(path: Path | str, *, names: bool = False) -> pd.DataFrame:
 
     Args:
         path: a run directory (a complete one: an interrupted run is refused).
-        names: turn ``played_p0/p1`` (card kind ids) into lists of card names.
+        names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names.
 
     Returns:
         The games, with ``df.attrs`` holding the run's metadata (see

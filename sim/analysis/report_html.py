@@ -368,7 +368,8 @@ def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
             "<i>Play rate</i>: share of player-games (two per game) in which that player "
             "played the card at least once"
             + (
-                "; <i>hold rate</i>: share in which it was still held at the end"
+                "; <i>hold rate</i>: share in which that player held it at some point "
+                "(dealt, drawn or returned to hand)"
                 if "hold_rate" in t.card_table.columns
                 else ""
             )

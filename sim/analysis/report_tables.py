@@ -178,7 +178,7 @@ def _list_share(lists: pd.Series, n_kinds: int) -> np.ndarray:
 
 def card_table(df: pd.DataFrame, info: pd.DataFrame, impact: pd.DataFrame) -> pd.DataFrame:
     """One row per card kind of each mix: its printed figures, how often it is played
-    (and held, when the runs record ``held_p0/p1``), and its card effect with interval.
+    (and held at some point, when the runs have ``held_p0/p1``), and its card effect.
 
     ``play rate`` and ``hold rate`` are shares of player-games (two per game);
     the effect is :func:`sim.analysis.card_impact`'s ``diff`` (win rate when
