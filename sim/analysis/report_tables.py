@@ -9,7 +9,7 @@ as text. Nothing here draws or writes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -163,7 +163,7 @@ def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
             d = first_player_shift(base, df[df["run"] == run])
         except ValueError:
             continue  # no game in common
-        rows.append({"a": run, "b": runs[0], **d.to_dict()})
+        rows.append({"a": run, "b": runs[0], **asdict(d)})
     return pd.DataFrame(rows)
 
 
