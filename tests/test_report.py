@@ -330,3 +330,12 @@ def test_hold_rate_column_when_runs_record_held_cards(
     both = list(source["held_p0"]) + list(source["held_p1"])
     k = int(table["id"].iloc[0])
     assert table["hold_rate"].iloc[0] == sum(k in set(ids) for ids in both) / len(both)
+
+
+def test_identical_runs_pair_to_zero(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A run against a copy of itself: a paired difference of exactly 0, and a page."""
+    copy = tmp_path / "copy"
+    shutil.copytree(runs[0], copy)
+    report = build_report([runs[0], copy], tmp_path / "rep")
+    assert f"paired over {GAMES:,} games with the same seed: +0.00 pp" in report.text
+    check_page(tmp_path / "rep")
