@@ -152,6 +152,7 @@ def compile_note(
     finally:
         stop.set()
         clock.join()
+        note.bar_format = "{desc}"  # the final line says the time itself
         note.set_description_str(
             f"compiled the game kernel in {time.perf_counter() - t0:.0f} s (cached from now on)",
             refresh=False,
