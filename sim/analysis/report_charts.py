@@ -42,9 +42,13 @@ def _uri(fig: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _reference_line(ax: Any, ref: float, label: str) -> None:
-    """A dashed vertical reference line, labelled at the top so no legend is needed."""
-    ax.axvline(ref, color=NEUTRAL, linestyle="--", linewidth=1, zorder=0)
+def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> None:
+    """A dashed vertical reference line, labelled at the top so no legend is needed.
+
+    ``on_top`` draws it over bars (stacked bars would hide it otherwise).
+    """
+    colour = "#333333" if on_top else NEUTRAL
+    ax.axvline(ref, color=colour, linestyle="--", linewidth=1, zorder=3 if on_top else 0)
     ax.annotate(
         label,
         (ref, 1.0),
@@ -53,6 +57,8 @@ def _reference_line(ax: Any, ref: float, label: str) -> None:
         textcoords="offset points",
         va="top",
         fontsize="small",
+        zorder=4,
+        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
         color="#555555",
     )
 
@@ -201,7 +207,7 @@ def _stacked(
         )
         left += vals
     if ref is not None:
-        _reference_line(ax, *ref)
+        _reference_line(ax, *ref, on_top=True)
     ax.set_yticks(y, [str(r) for r in wide.index])
     ax.set_xlim(0, 100)
     ax.set_xlabel(xlabel)

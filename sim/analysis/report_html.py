@@ -25,7 +25,8 @@ th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 td.text, th.text { text-align: left; }
 table.runs td { white-space: nowrap; text-align: left; }
-table.runs td:last-child { white-space: normal; overflow-wrap: anywhere; min-width: 14em; }
+.paths { overflow-wrap: anywhere; }
+table.sortable td:not(.text) { white-space: nowrap; }
 table.sortable th { cursor: pointer; user-select: none; white-space: nowrap; }
 table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
 table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
@@ -190,6 +191,8 @@ def _figure_box(title: str, value: str, sub: str) -> str:
 
 
 def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
+    # The wide, unbreakable values (paths, version) go under the table, not in it, so the
+    # table fits the page; long paths wrap anywhere there.
     info = t.info[
         [
             "run",
@@ -201,10 +204,14 @@ def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
             "seed",
             "games",
             "duplicate",
-            "omensim_version",
-            "path",
         ]
-    ]
+    ].rename(columns={"strategy_p0": "p0", "strategy_p1": "p1"})
+    where = "; ".join(
+        f"{html.escape(str(r))}: <code>{html.escape(str(p))}</code>"
+        for r, p in zip(t.info["run"], t.info["path"], strict=True)
+    )
+    versions = ", ".join(sorted({str(v) for v in t.info["omensim_version"]}))
+    runs_note = f'<p class="note paths">Run directories: {where}. omensim {versions}.</p>'
     fpa = t.fpa.merge(t.stats[["run", "mean_margin", "mean_turns", "turn_cap_share"]], on="run")
     fpa_view = pd.DataFrame(
         {
@@ -257,6 +264,7 @@ def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
         f'<div class="figures">{"".join(boxes)}</div>',
         "<h2>Runs</h2>",
         _table(info, "runs"),
+        runs_note,
         "<h2>Key figures</h2>",
         f"<pre>{html.escape(text)}</pre>",
         "<h2>Who wins</h2>",
