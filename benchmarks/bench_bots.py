@@ -66,8 +66,8 @@ class Match:
 
 def play(mix: str, p0: str, p1: str, games: int) -> tuple[object, float]:
     """Rows of ``games`` duplicate-deal games (compile excluded) and the seconds they took."""
-    from sim.engine import Engine
-    from sim.spec import RunSpec
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=True))
     engine.play(0, 2)  # load the kernel before timing
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from sim.stats import wilson_interval
+    from sim.analysis.stats import wilson_interval
 
     threads = int(numba.config.NUMBA_NUM_THREADS)
     load = load_average()

@@ -20,11 +20,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 import sim
-import sim.cards
-from sim import io
-from sim.cli import GameCount, main, run_cmd
-from sim.runner import default_out_dir
-from sim.spec import RunSpec
+import sim.data.cards
+from sim.cli import main
+from sim.cli.options import GameCount
+from sim.cli.run import run_cmd
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.runner import default_out_dir
 
 GAMES = 2000
 COLUMNS = [
@@ -307,16 +309,16 @@ def test_unwritable_out(tmp_path: Path) -> None:
 
 
 def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> None:
-    import sim.engine
+    import sim.run.engine
 
-    real_play = sim.engine.Engine.play
+    real_play = sim.run.engine.Engine.play
 
     def play(self, start: int, n: int):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
         return real_play(self, start, n)
 
-    monkeypatch.setattr(sim.engine.Engine, "play", play)
+    monkeypatch.setattr(sim.run.engine.Engine, "play", play)
 
 
 def test_interrupted_run_is_marked_incomplete(
@@ -378,7 +380,7 @@ def test_game_count_rejects(text: str) -> None:
 
 
 def test_cards_lists_the_aegean_units() -> None:
-    from sim.cards import load_pool
+    from sim.data.cards import load_pool
 
     result = ok(invoke("cards", "--mix", "aegean"))
     units = load_pool("aegean").frame()  # one row per unit kind
@@ -437,7 +439,7 @@ def test_manifest_is_json_with_spec(demo: tuple[Path, Result]) -> None:
 
 def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The Python API behind `omensim run`: progress on request, a result, a summary."""
-    from sim import runner
+    from sim.run import runner
 
     spec = RunSpec(games=300, mix="aegean", seed=5)
     result = runner.run(spec, tmp_path / "lib", threads=1, chunk_size=100, progress=True)
@@ -506,7 +508,7 @@ def test_reign_run_with_variants_writes_feat_columns(tmp_path: Path) -> None:
     for p in (0, 1):
         parts = 2 * df[f"rewards_unused_p{p}"] + df[f"rewards_used_p{p}"] + 2 * df[f"feats_p{p}"]
         assert (df[f"score_p{p}"] == parts).all(), "Reign scores feats, kept and used rewards"
-    learning = {u["name"] for u in sim.cards.load_pool("reign", learning=True).units}
+    learning = {u["name"] for u in sim.data.cards.load_pool("reign", learning=True).units}
     kinds = {k for lst in df.played_p0 for k in lst}
     assert kinds, "somebody played something"
     names = json.loads(io.read_metadata(out)["card_table"])["units"]
@@ -527,7 +529,7 @@ def _deck_file(tmp_path: Path, p0: list[str], p1: list[str]) -> Path:
 
 
 def _legal_lists() -> tuple[list[str], list[str]]:
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     by_type = {
         t: [u["name"] for u in units if u["type"] == t] for t in ("soldier", "beast", "oracle")
     }
@@ -545,7 +547,7 @@ def test_constructed_decks_are_played(tmp_path: Path) -> None:
     args = ["run", "--games", "300", "--mix", "reign", "--out", str(out), "-q"]
     ok(invoke(*args, "--variant", "constructed", "--decks", str(decks)))
     df = pd.read_parquet(out)
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     for seat, names in ((0, p0), (1, p1)):
         played = {units[k]["name"] for lst in df[f"played_p{seat}"] for k in lst}
         assert played and played <= set(names)
@@ -558,7 +560,7 @@ def test_constructed_decks_are_played(tmp_path: Path) -> None:
 )
 def test_bad_deck_lists_get_one_line(tmp_path: Path, bad: str) -> None:
     p0, p1 = _legal_lists()
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     soldiers = [u["name"] for u in units if u["type"] == "soldier"]
     if bad == "too_many_soldiers":
         p0 = soldiers[10:17] + p0[4:7]

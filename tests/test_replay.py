@@ -1,4 +1,4 @@
-"""`sim.replay` and `omensim replay`: a replayed game is the dataset's game, told step by step."""
+"""`sim.analysis.replay` and `omensim replay`: the replayed game is the dataset's, step by step."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sim import runner
+from sim.analysis.replay import ReplayMismatch, compare_rows, replay
 from sim.cli import main
-from sim.replay import ReplayMismatch, compare_rows, replay
-from sim.spec import RunSpec
+from sim.data.spec import RunSpec
+from sim.run import runner
 
 # Every set as the base, mixes, and variants that change the set-up or the decks.
 SPECS = [

@@ -19,11 +19,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sim import analysis as A
-from sim import io
+from sim.analysis.report import REPORT_NAME, build_report, write_report
 from sim.cli import main
-from sim.report import REPORT_NAME, build_report, write_report
-from sim.runner import run
-from sim.spec import RunSpec
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.runner import run
 
 GAMES = 2000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -1,8 +1,8 @@
 """Omen: A Reign of War, rule by rule: one scenario per rule of the rulebook.
 
-Every test quotes the English translation (``/work/shared/rules/reign-of-war.en.md``)
+Every test quotes the English translation (``reign-of-war.en.md``)
 of the Chinese rulebook (``reign-of-war.zh.txt``, which stays the authority), or the
-documented reading (``sim/interpretations.py``) it checks, builds a position with
+documented reading (``sim/data/interpretations.py``) it checks, builds a position with
 the Scenario API and asserts exact cards and numbers.
 
 Positions are built ``strict``: no bot answers for either seat, so every decision
@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 from invariants import check_invariants
 
-from sim.cards import load_pool, load_rule_overrides
-from sim.engine import Engine
+from sim.data.cards import load_pool, load_rule_overrides
+from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
 from sim.kernel.abilities import destroy_unit
-from sim.scenario import Scenario, ScenarioError
-from sim.spec import RunSpec, SpecError
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario, ScenarioError
 
 # --- card names (configs/sets/reign.toml) -----------------------------------------
 # Soldiers

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from sim import io, runner
+from sim.analysis.stats import wilson_interval
 from sim.cli import main
-from sim.spec import RunSpec
-from sim.stats import wilson_interval
+from sim.data.spec import RunSpec
+from sim.run import io, runner
 
 
 def invoke(*args: str) -> Result:

@@ -1,6 +1,6 @@
 """The effect interpreter: resolves ability rows of ``T.abil`` / ``T.ops``.
 
-An ability is a short list of vocabulary operations (see ``sim.vocab``). Each
+An ability is a short list of vocabulary operations (see ``sim.data.vocab``). Each
 op is mandatory unless flagged "may" (rulebooks: "All unit abilities are
 considered to be mandatory unless their text ... contains the word may"), and
 does as much as it can when it cannot do all of it (no target, empty supply).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import board as B
 from sim.kernel import layout as L
 from sim.kernel import zones as Z

@@ -234,7 +234,7 @@ TB_N_FEATS = 13
 TB_RULES = 16  # rules start here, RU_COUNT of them
 TB_HEADER = TB_RULES + RU_COUNT
 
-# --- output row (one per game), read by sim.engine ----------------------------
+# --- output row (one per game), read by sim.run.engine ----------------------------
 O_FIRST = 0
 O_WINNER = 1
 O_SCORE = 2  # + p

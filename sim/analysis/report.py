@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
-from sim import io
+from sim.run import io
 
 REPORT_NAME = "report.html"
 TOP_CARDS = 15
@@ -478,7 +478,7 @@ def build_report(
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
-        sim.io.IncompleteRunError: a run that did not finish.
+        sim.run.io.IncompleteRunError: a run that did not finish.
         ReportError: ``out_dir`` cannot hold a report.
         OSError: ``out_dir`` cannot be written.
 

@@ -3,7 +3,7 @@
 For each unit kind of the pool and each delta, ``field += delta`` is applied
 to that one kind and the same games are played (common random numbers: same
 seed, same game indices) as the baseline; the result is, per card and delta,
-the shift of that card's win rate (:mod:`sim.paired`) with a paired interval.
+the shift of that card's win rate (:mod:`sim.analysis.paired`) with a paired interval.
 The kernel is compiled once: each variant is only a new card table.
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.changes import FIELDS, CardChange, Changes
-from sim.compare import play_outcomes, pool_for
-from sim.paired import card_shifts, first_player_shift
-from sim.runner import DEFAULT_CHUNK_SIZE, RunError
-from sim.spec import RunSpec, SpecError
+from sim.analysis.compare import play_outcomes, pool_for
+from sim.analysis.paired import card_shifts, first_player_shift
+from sim.data.changes import FIELDS, CardChange, Changes
+from sim.data.spec import RunSpec, SpecError
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 SWEEP_COLUMNS = [
     "kind",
@@ -118,17 +118,17 @@ def sweep(
 
     Args:
         spec: the games (seed and ``0..games-1``) every variant plays.
-        field: one of :data:`sim.changes.FIELDS`.
+        field: one of :data:`sim.data.changes.FIELDS`.
         deltas: amounts added to ``field``; a value that would leave the field's
             range is skipped and listed in ``SweepResult.skipped``.
         cards: restrict to these units (names or kind ids); default all.
         base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress: as for :func:`sim.runner.run`.
+        threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
     """
     import numba
 
-    from sim.engine import Engine
-    from sim.runner import _resolve_threads
+    from sim.run.engine import Engine
+    from sim.run.runner import _resolve_threads
 
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")

@@ -4,7 +4,7 @@
 cards (run A) and with ``changes`` applied (run B), same seed, so both runs
 deal the same games (common random numbers), and returns a
 :class:`CompareResult`: the change of the first-player win rate and of every
-card's win rate with paired intervals (:mod:`sim.paired`). With ``out`` both
+card's win rate with paired intervals (:mod:`sim.analysis.paired`). With ``out`` both
 runs are written as ordinary run directories ``out/A`` and ``out/B`` and the
 comparison as ``out/compare.json`` and ``out/compare.parquet``.
 """
@@ -20,12 +20,12 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim import io
-from sim.cards import CardPool, load_pool
-from sim.changes import Changes, changed_units
-from sim.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
-from sim.runner import DEFAULT_CHUNK_SIZE, RunError
-from sim.spec import RunSpec
+from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
+from sim.data.cards import CardPool, load_pool
+from sim.data.changes import Changes, changed_units
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
@@ -142,7 +142,7 @@ def compare(
         base: edits run A plays with (default: the shipped cards).
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
-        threads, chunk_size, force, progress: as for :func:`sim.runner.run`.
+        threads, chunk_size, force, progress: as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
@@ -153,7 +153,7 @@ def compare(
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
-        from sim import runner
+        from sim.run import runner
 
         out = Path(out)
         _check_compare_out(out, force)
@@ -181,8 +181,8 @@ def _play_both(
 ) -> tuple[Outcomes, Outcomes]:
     import numba
 
-    from sim.engine import Engine
-    from sim.runner import _resolve_threads
+    from sim.run.engine import Engine
+    from sim.run.runner import _resolve_threads
 
     n_threads = _resolve_threads(threads)
     previous = numba.get_num_threads()

@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import vocab as V
+from sim.data import vocab as V
+from sim.data.spec import SpecError
 from sim.kernel import layout as L
 from sim.kernel.tables import Tables
-from sim.spec import SpecError
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 SETS_DIR = CONFIG_DIR / "sets"
 
 UNIT_KEYS = {
@@ -755,7 +755,7 @@ def pool_from_sets(
 ) -> CardPool:
     """Combine and compile already loaded sets (the first is the base) into a pool.
 
-    :func:`load_pool` reads the shipped files and calls this; ``sim.changes``
+    :func:`load_pool` reads the shipped files and calls this; ``sim.data.changes``
     calls it with a designer's replacement set file in place of a shipped one.
     ``parts`` carries the mix spec's limits (default: every set whole).
     """

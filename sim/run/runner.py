@@ -5,9 +5,9 @@ results go, how long it takes, what happens on Ctrl-C. It
 
 1. validates the output directory (nothing is created for a run that cannot
    start: unknown mix, unknown bot, existing results),
-2. builds the :class:`sim.engine.Engine` and warms up its JIT cache,
+2. builds the :class:`sim.run.engine.Engine` and warms up its JIT cache,
 3. plays the games in chunks of ``chunk_size`` global game indices and
-   writes each chunk as one Parquet part (see :mod:`sim.io`), overlapping the
+   writes each chunk as one Parquet part (see :mod:`sim.run.io`), overlapping the
    write of chunk *k* with the play of chunk *k+1* on one background thread
    (``Engine.play`` releases the GIL, so the two really run side by side),
 4. keeps ``_manifest.json`` saying ``"complete": false`` until the last part
@@ -36,9 +36,9 @@ from typing import Any, TextIO
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim import io
-from sim.spec import RunSpec
-from sim.stats import wilson_interval
+from sim.analysis.stats import wilson_interval
+from sim.data.spec import RunSpec
+from sim.run import io
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -223,7 +223,7 @@ def run(
             deleted first). Files omensim did not write are never deleted.
         progress: ``True`` always shows the status line on stderr, ``False``
             never, ``None`` shows it when stderr is a terminal.
-        changes: designer edits to the cards (:class:`sim.changes.Changes`);
+        changes: designer edits to the cards (:class:`sim.data.changes.Changes`);
             ``None`` plays the shipped cards.
         until_ci: stop after the first chunk at which the 95% Wilson interval of
             the first-player win rate has a half-width of at most this (or at
@@ -233,15 +233,15 @@ def run(
         A :class:`RunResult` with the counts and timings.
 
     Raises:
-        sim.spec.SpecError: unknown mix or strategy (nothing is written).
-        sim.cards.CardDataError: invalid card data (nothing is written).
+        sim.data.spec.SpecError: unknown mix or strategy (nothing is written).
+        sim.data.cards.CardDataError: invalid card data (nothing is written).
         RunError: bad ``threads``/``chunk_size`` or an output directory we must not use.
         OSError: the output directory cannot be created or written.
 
     Any failure or interrupt after the directory was created leaves its
     manifest saying ``"complete": false``; the parts already written stay.
     """
-    from sim.engine import Engine  # deferred: importing it compiles/loads numba code
+    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")

@@ -14,16 +14,16 @@ import numpy as np
 import pyarrow as pa
 
 import sim
-from sim import vocab as V
-from sim.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
-from sim.changes import Changes
-from sim.decklist import load_decklists
-from sim.interpretations import INTERPRETATIONS
+from sim.data import vocab as V
+from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
+from sim.data.changes import Changes
+from sim.data.decklist import load_decklists
+from sim.data.interpretations import INTERPRETATIONS
+from sim.data.spec import RunSpec
+from sim.data.variants import check_composition
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
 from sim.kernel.tables import flatten
-from sim.spec import RunSpec
-from sim.variants import check_composition
 from strategies.registry import strategy_arrays
 
 _FIRST_MODES = {
@@ -75,7 +75,7 @@ class Engine:
     def __init__(self, spec: RunSpec, changes: Changes | None = None) -> None:
         self.spec = spec
         overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
-        # changes: designer edits to the cards (sim.changes); None plays the shipped cards.
+        # changes: designer edits to the cards (sim.data.changes); None plays the shipped cards.
         loader = changes.load_pool if changes else load_pool
         self.pool: CardPool = loader(
             spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides

@@ -10,7 +10,7 @@ How a pairing is played (seats balanced, luck shared):
 * A pairing of two different bots A and B is two half-runs of ``games / 2``
   games each with the same seed: A in seat 0 against B in seat 1, then B in
   seat 0 against A in seat 1. Each half-run uses duplicate deals
-  (:class:`sim.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
+  (:class:`sim.data.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
   deal, the other seat going first the second time). So every deal is played
   four times, each bot taking it from each seat and going first in half of
   them: a bot wins a pairing by playing better, not by being dealt better.
@@ -29,7 +29,7 @@ victories (``winner == -1``) count for neither bot and are reported on their
 own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
 ``score`` column counts a shared victory as half a win for those who prefer
 that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
-Wilson intervals (:func:`sim.stats.wilson_interval`) that treat games as
+Wilson intervals (:func:`sim.analysis.stats.wilson_interval`) that treat games as
 independent; duplicate deals cancel much of the deal-to-deal luck, so for
 the head-to-head rates they are, if anything, conservative.
 """
@@ -52,10 +52,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
-from sim import runner
-from sim.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
-from sim.spec import RunSpec, SpecError
-from sim.stats import wilson_interval
+from sim.analysis.stats import wilson_interval
+from sim.data.spec import RunSpec, SpecError
+from sim.run import runner
+from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -118,7 +118,7 @@ def default_out_dir(
 ) -> Path:
     """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
 
-    Named like :func:`sim.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
+    Named like :func:`sim.run.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
     ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
     second apart).
     """
@@ -362,10 +362,10 @@ def play_tournament(
 
     Raises:
         SpecError: bad bots, games, mix or variants (raised before anything is written).
-        sim.cards.CardDataError: invalid card data.
+        sim.data.cards.CardDataError: invalid card data.
         RunError: bad ``threads`` or an output directory that must not be used.
     """
-    from sim.engine import Engine  # deferred: importing it loads numba code
+    from sim.run.engine import Engine  # deferred: importing it loads numba code
 
     bots = parse_bots(list(bots))
     check_games(games)
@@ -456,10 +456,10 @@ def _play(
     """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
 
     With ``run_dir`` the games are written there as an ordinary run directory
-    (by :func:`sim.runner.run`) and read back; otherwise they are played in memory.
+    (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
     """
     if run_dir is not None:
-        from sim import io, runner
+        from sim.run import io, runner
 
         runner.run(spec, run_dir, threads=n_threads, progress=False)
         df = io.read_run(run_dir)[["winner", "first_player"]]
