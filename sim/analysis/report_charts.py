@@ -92,7 +92,7 @@ def _interval_chart(
     _reference_line(ax, ref, ref_label)
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)
-    ax.margins(x=0.15)
+    ax.margins(x=0.22)  # room for the value written right of each interval
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
