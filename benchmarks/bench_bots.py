@@ -87,8 +87,8 @@ class Match:
 
 def play(mix: str, p0: str, p1: str, games: int) -> tuple[object, float]:
     """Rows of ``games`` duplicate-deal games (compile excluded) and the seconds they took."""
-    from sim.engine import Engine
-    from sim.spec import RunSpec
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=True))
     engine.play(0, 2)  # load the kernel before timing
@@ -145,7 +145,7 @@ def ending(mix: str, a: str, b: str, games: int) -> Ending:
 
 def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> list[str]:
     """One line per (mix, pairing): turn-capped share with its interval, feat ends, length."""
-    from sim.stats import wilson_interval
+    from sim.analysis.stats import wilson_interval
 
     lines = [
         f"{'mix':<14} {'seat 0':<10} {'seat 1':<10} {'games':>7} {'turn cap':>9} "
@@ -197,7 +197,7 @@ def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
     """The look-ahead at each budget of BUDGETS against ``against``: win rate and games/s."""
     import tempfile
 
-    from sim.stats import wilson_interval
+    from sim.analysis.stats import wilson_interval
 
     lines = [
         f"{'mix':<14} {'budget':<22} {'games':>6} {'win rate':>9} {'95% CI':>15} {'games/s':>8}"
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from sim.stats import wilson_interval
+    from sim.analysis.stats import wilson_interval
 
     threads = int(numba.config.NUMBA_NUM_THREADS)
     load = load_average()

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sim.engine import Engine
+    from sim.run.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_CSV = ROOT / "benchmarks" / "results.csv"
@@ -70,8 +70,8 @@ SEED = 1
 _STARTUP_CHILD = """\
 import json, sys, time
 t0 = time.perf_counter()
-from sim.engine import Engine
-from sim.spec import RunSpec
+from sim.run.engine import Engine
+from sim.data.spec import RunSpec
 t1 = time.perf_counter()
 Engine(RunSpec(games=2, mix=sys.argv[1], seed=int(sys.argv[2]))).warmup()
 t2 = time.perf_counter()
@@ -202,8 +202,8 @@ def numba_threads(n: int) -> Iterator[None]:
 def make_engine(
     mix: str, games: int, p0: str = "greedy", p1: str = "greedy", duplicate: bool = False
 ) -> Engine:
-    from sim.engine import Engine
-    from sim.spec import RunSpec
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
 
     spec = RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=duplicate)
     engine = Engine(spec)
@@ -236,8 +236,8 @@ def time_kernel(engine: Engine, games: int, threads: int, repeats: int) -> float
 
 def bench_end_to_end(mix: str, games: int, repeats: int) -> Figure:
     """Best ``RunResult.seconds`` of ``runner.run`` on all cores: play + Parquet, no setup."""
-    from sim import runner
-    from sim.spec import RunSpec
+    from sim.data.spec import RunSpec
+    from sim.run import runner
 
     spec = RunSpec(games=games, mix=mix, seed=SEED)
     best = math.inf

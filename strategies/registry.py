@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.spec import SpecError
+from sim.data.spec import SpecError
 from strategies.greedy import FP_WIDTH, N_WEIGHTS, prepare
 from strategies.profiles import Profile, ProfileError, load_profile, shipped_profiles
 

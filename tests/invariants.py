@@ -1,7 +1,7 @@
 """Invariants every reachable game state satisfies (a helper for the tests, not a test file).
 
 ``check_state`` reads the raw state vector, so it works on any ``st`` a test
-holds; ``check_invariants`` is the same check on a :class:`sim.scenario.Scenario`.
+holds; ``check_invariants`` is the same check on a :class:`sim.run.scenario.Scenario`.
 Each failed assertion says which invariant broke and the figures involved.
 """
 
@@ -11,10 +11,10 @@ from collections import Counter
 
 import numpy as np
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.board import is_war_torn, side_weight, weight
-from sim.scenario import Scenario
+from sim.run.scenario import Scenario
 
 
 def _zone(st: np.ndarray, count: int, base: int) -> list[int]:

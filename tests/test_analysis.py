@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import analysis as A
-from sim import io
+from sim.run import io
 
 
 def games(
@@ -353,7 +353,7 @@ def test_score_components_weights_and_shares() -> None:
 
 
 def fake_run(path: Path, n: int = 6, complete: bool = True, mix: str = "aegean") -> Path:
-    """A tiny run directory written with sim.io, as the runner would."""
+    """A tiny run directory written with sim.run.io, as the runner would."""
     df = games([i % 2 for i in range(n)])
     df["mix"] = mix
     table = pa.Table.from_pandas(df, preserve_index=False)

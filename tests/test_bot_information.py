@@ -31,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import board as B
 from sim.kernel import layout as L
 from sim.kernel.abilities import _enemy_targets, find_ability
@@ -39,7 +39,7 @@ from sim.kernel.offering import offering_step
 from sim.kernel.surge import surge_options, surge_step
 from sim.kernel.war import keep_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
-from sim.scenario import Scenario
+from sim.run.scenario import Scenario
 from strategies import decisions as D
 from strategies.lookahead import best_surge_option, best_wealth_split
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import vocab as V
-from sim.cards import SETS_DIR, CardDataError, compile_tables, load_pool, load_set
+from sim.data import vocab as V
+from sim.data.cards import SETS_DIR, CardDataError, compile_tables, load_pool, load_set
 from sim.kernel import layout as L
 
 AEGEAN = SETS_DIR / "aegean.toml"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.cards import SETS_DIR, CardDataError, load_pool
-from sim.changes import CardChange, Changes, apply_edits, changed_units, parse_change
-from sim.spec import RunSpec, SpecError
+from sim.data.cards import SETS_DIR, CardDataError, load_pool
+from sim.data.changes import CardChange, Changes, apply_edits, changed_units, parse_change
+from sim.data.spec import RunSpec, SpecError
 
 TALOS = "Talos, Bronze Guardian of Crete"
 
@@ -149,7 +149,7 @@ def test_cards_file_errors(tmp_path: Path) -> None:
 
 
 def test_engine_plays_the_changed_cards_and_records_them() -> None:
-    from sim.engine import Engine
+    from sim.run.engine import Engine
 
     changes = Changes.parse([f"{TALOS}.strength=+1"])
     spec = RunSpec(games=10)

@@ -20,11 +20,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 import sim
-import sim.cards
-from sim import io
-from sim.cli import GameCount, main, run_cmd
-from sim.runner import default_out_dir
-from sim.spec import RunSpec
+import sim.data.cards
+from sim.cli import main
+from sim.cli.options import GameCount
+from sim.cli.run import run_cmd
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.runner import default_out_dir
 
 GAMES = 2000
 COLUMNS = [
@@ -123,7 +125,9 @@ def test_run_directory_is_complete_and_clean(demo: tuple[Path, Result]) -> None:
     names = run_dir_names(out)
     assert io.MANIFEST_NAME in names
     parts = [n for n in names if n.startswith("part-") and n.endswith(".parquet")]
-    assert sorted([io.MANIFEST_NAME, *parts]) == names, "only parts and the manifest belong here"
+    assert sorted([io.CARDS_NAME, io.MANIFEST_NAME, *parts]) == names, (
+        "only parts, the card table and the manifest belong here"
+    )
     manifest = io.read_manifest(out)
     assert manifest["complete"] is True
     assert manifest["games"] == GAMES
@@ -148,7 +152,19 @@ def test_summary_is_printed(demo: tuple[Path, Result]) -> None:
     assert f"{GAMES:,} games" in text
     assert "95% CI" in text
     assert str(out) in text
-    assert "read_parquet" in text
+    assert f'from sim.analysis import load; df = load("{out}", names=True)' in text
+    # A short aligned block: every value starts in the same column, no long paragraph.
+    lines = text.splitlines()
+    assert 8 <= len(lines) <= 14 and max(map(len, lines)) < 120
+    starts = {len(line) - len(line.split("  ", 1)[1].lstrip()) for line in lines}
+    assert len(starts) == 1, lines
+    df = io.read_run(out)
+    k = int((df["winner"] == df["first_player"]).sum())
+    shared = int((df["winner"] == -1).sum())
+    from sim.run.runner import first_player_rows
+
+    for label, value in first_player_rows(k, shared, len(df)):
+        assert any(line.startswith(label) and line.endswith(value) for line in lines), label
 
 
 @pytest.mark.parametrize(("first", "expected"), [("p0", {0}), ("p1", {1}), ("random", {0, 1})])
@@ -307,16 +323,16 @@ def test_unwritable_out(tmp_path: Path) -> None:
 
 
 def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> None:
-    import sim.engine
+    import sim.run.engine
 
-    real_play = sim.engine.Engine.play
+    real_play = sim.run.engine.Engine.play
 
-    def play(self, start: int, n: int):  # type: ignore[no-untyped-def]
+    def play(self, start: int, n: int, tick=None):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
-        return real_play(self, start, n)
+        return real_play(self, start, n, tick=tick)
 
-    monkeypatch.setattr(sim.engine.Engine, "play", play)
+    monkeypatch.setattr(sim.run.engine.Engine, "play", play)
 
 
 def test_interrupted_run_is_marked_incomplete(
@@ -378,7 +394,7 @@ def test_game_count_rejects(text: str) -> None:
 
 
 def test_cards_lists_the_aegean_units() -> None:
-    from sim.cards import load_pool
+    from sim.data.cards import load_pool
 
     result = ok(invoke("cards", "--mix", "aegean"))
     units = load_pool("aegean").frame()  # one row per unit kind
@@ -437,7 +453,7 @@ def test_manifest_is_json_with_spec(demo: tuple[Path, Result]) -> None:
 
 def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The Python API behind `omensim run`: progress on request, a result, a summary."""
-    from sim import runner
+    from sim.run import runner
 
     spec = RunSpec(games=300, mix="aegean", seed=5)
     result = runner.run(spec, tmp_path / "lib", threads=1, chunk_size=100, progress=True)
@@ -450,6 +466,7 @@ def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.Capture
     assert result.shared == int((df["winner"] == -1).sum())
     text = runner.summary(result)
     assert "300 games" in text and "95% CI" in text and str(result.out) in text
+    assert "turn-capped" in text and "games/s" in text
 
 
 # --- Heir to the Dunes and mixes ------------------------------------------------------------
@@ -506,7 +523,7 @@ def test_reign_run_with_variants_writes_feat_columns(tmp_path: Path) -> None:
     for p in (0, 1):
         parts = 2 * df[f"rewards_unused_p{p}"] + df[f"rewards_used_p{p}"] + 2 * df[f"feats_p{p}"]
         assert (df[f"score_p{p}"] == parts).all(), "Reign scores feats, kept and used rewards"
-    learning = {u["name"] for u in sim.cards.load_pool("reign", learning=True).units}
+    learning = {u["name"] for u in sim.data.cards.load_pool("reign", learning=True).units}
     kinds = {k for lst in df.played_p0 for k in lst}
     assert kinds, "somebody played something"
     names = json.loads(io.read_metadata(out)["card_table"])["units"]
@@ -527,7 +544,7 @@ def _deck_file(tmp_path: Path, p0: list[str], p1: list[str]) -> Path:
 
 
 def _legal_lists() -> tuple[list[str], list[str]]:
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     by_type = {
         t: [u["name"] for u in units if u["type"] == t] for t in ("soldier", "beast", "oracle")
     }
@@ -545,7 +562,7 @@ def test_constructed_decks_are_played(tmp_path: Path) -> None:
     args = ["run", "--games", "300", "--mix", "reign", "--out", str(out), "-q"]
     ok(invoke(*args, "--variant", "constructed", "--decks", str(decks)))
     df = pd.read_parquet(out)
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     for seat, names in ((0, p0), (1, p1)):
         played = {units[k]["name"] for lst in df[f"played_p{seat}"] for k in lst}
         assert played and played <= set(names)
@@ -558,7 +575,7 @@ def test_constructed_decks_are_played(tmp_path: Path) -> None:
 )
 def test_bad_deck_lists_get_one_line(tmp_path: Path, bad: str) -> None:
     p0, p1 = _legal_lists()
-    units = sim.cards.load_pool("reign").units
+    units = sim.data.cards.load_pool("reign").units
     soldiers = [u["name"] for u in units if u["type"] == "soldier"]
     if bad == "too_many_soldiers":
         p0 = soldiers[10:17] + p0[4:7]

@@ -1,4 +1,4 @@
-"""Paired comparisons (sim.paired, sim.compare) and `omensim compare`."""
+"""Paired comparisons (sim.analysis.paired, sim.analysis.compare) and `omensim compare`."""
 
 from __future__ import annotations
 
@@ -10,11 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from sim import io
-from sim.changes import Changes
-from sim.cli import main
-from sim.compare import compare
-from sim.paired import (
+from sim.analysis.compare import compare
+from sim.analysis.paired import (
     Outcomes,
     card_shifts,
     compare_runs,
@@ -22,7 +19,10 @@ from sim.paired import (
     kinds_of,
     paired_ratio_diff,
 )
-from sim.spec import RunSpec
+from sim.cli import main
+from sim.data.changes import Changes
+from sim.data.spec import RunSpec
+from sim.run import io
 
 GAMES = 3000
 # Played in almost every aegean game by greedy bots: a change to it shows at 3000 games.
@@ -172,7 +172,7 @@ def test_compare_command_writes_runs_and_a_summary_a_notebook_can_reproduce(
     assert pd.read_parquet(out / "compare.parquet").metric.iloc[0] == "first_player_win_rate"
     # A notebook on the written runs gets the same numbers.
     a, b = pd.read_parquet(out / "A"), pd.read_parquet(out / "B")
-    from sim.cards import load_pool
+    from sim.data.cards import load_pool
 
     kinds = kinds_of(load_pool("aegean").units)
     cmp = compare_runs(a, b, kinds)
@@ -195,7 +195,7 @@ def test_compare_command_writes_runs_and_a_summary_a_notebook_can_reproduce(
 
 
 def test_compare_with_a_cards_file(tmp_path: Path) -> None:
-    from sim.cards import SETS_DIR
+    from sim.data.cards import SETS_DIR
 
     text = (SETS_DIR / "aegean.toml").read_text()
     path = tmp_path / "mine.toml"

@@ -11,8 +11,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from sim.engine import Engine
-from sim.spec import RunSpec
+from sim.data.spec import RunSpec
+from sim.run.engine import Engine
 
 SPECS = {
     "greedy-greedy": RunSpec(games=1000, seed=11),

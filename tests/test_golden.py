@@ -53,8 +53,8 @@ def golden_path(mix: str, seed: int, game: int, p0: str, p1: str) -> Path:
 
 def golden_text(mix: str, seed: int, game: int, p0: str, p1: str) -> str:
     """The replay text of a case (the replay also checks itself against the batch kernel)."""
-    from sim.replay import replay
-    from sim.spec import RunSpec
+    from sim.analysis.replay import replay
+    from sim.data.spec import RunSpec
 
     spec = RunSpec(games=GAMES_PER_RUN, mix=mix, seed=seed, p0=p0, p1=p1)
     return replay(spec, game).text()

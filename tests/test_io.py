@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim import io
+from sim.run import io
 
 
 def _table(start: int, n: int) -> pa.Table:

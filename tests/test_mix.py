@@ -19,14 +19,14 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from invariants import check_invariants
 
-from sim import vocab as V
-from sim.cards import CardDataError, available_sets, load_pool, load_rule_overrides
 from sim.cli import main
-from sim.engine import Engine
+from sim.data import vocab as V
+from sim.data.cards import CardDataError, available_sets, load_pool, load_rule_overrides
+from sim.data.spec import VARIANTS, RunSpec, SpecError
+from sim.data.variants import refusal
 from sim.kernel import layout as L
-from sim.scenario import Scenario
-from sim.spec import VARIANTS, RunSpec, SpecError
-from sim.variants import refusal
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario
 
 SET_UNITS = {"aegean": 22, "dunes": 40, "reign": 174}
 
@@ -352,7 +352,8 @@ def test_every_spec_plays_legally_or_is_refused(mix, variants, duplicate, seed, 
 def test_duplicate_run_gives_the_report_its_paired_estimate(tmp_path: Path) -> None:
     """A real --duplicate run feeds sim.analysis's paired first-player estimate: every deal
     is used, and the paired rate equals the plain rate over the same games."""
-    from sim import analysis, runner
+    from sim import analysis
+    from sim.run import runner
 
     out = tmp_path / "dup"
     runner.run(RunSpec(games=400, mix="aegean", seed=6, duplicate=True), out, progress=False)

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from invariants import check_invariants
 
-from sim import vocab as V
-from sim.cards import load_pool, with_run_rules
+from sim.data import vocab as V
+from sim.data.cards import load_pool, with_run_rules
 from sim.kernel import layout as L
 from sim.kernel import surge as S
 from sim.kernel.batch import play_batch
@@ -27,7 +27,7 @@ from sim.kernel.surge import (
     use_reward,
 )
 from sim.kernel.tables import flatten
-from sim.scenario import Scenario
+from sim.run.scenario import Scenario
 from strategies import decisions as D
 from strategies.policy import choose
 from strategies.registry import STRATEGIES, strategy_arrays
@@ -490,7 +490,7 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
     """Conservation, capacity and structures do not depend on the shipped card values."""
     import copy
 
-    from sim.cards import compile_tables
+    from sim.data.cards import compile_tables
     from sim.kernel import game as G
 
     sc = Scenario(mix, bots=bot_pair, emissary=emissary, first="random", turn_cap=60)

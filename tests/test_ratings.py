@@ -1,4 +1,4 @@
-"""Bradley-Terry ratings (sim/ratings.py) recover known strengths from win counts."""
+"""Bradley-Terry ratings (sim/analysis/ratings.py) recover known strengths from win counts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.ratings import ELO_BASE, ELO_SCALE, fit_ratings, format_ratings
+from sim.analysis.ratings import ELO_BASE, ELO_SCALE, fit_ratings, format_ratings
 
 # Known strengths on the Elo scale: a 400-point gap is 10-to-1 odds.
 TRUE = {"weak": 1200.0, "fair": 1450.0, "good": 1550.0, "best": 1800.0}

@@ -1,7 +1,7 @@
 """Omen: Edge of the Aegean, rule by rule: one scenario per rule of the rulebook.
 
-Every test cites the rulebook (``/work/shared/rules/edge-of-the-aegean.txt``)
-or the documented reading (``sim/interpretations.py``) it checks, builds a
+Every test cites the rulebook (``edge-of-the-aegean.txt``)
+or the documented reading (``sim/data/interpretations.py``) it checks, builds a
 position with the Scenario API and asserts exact cards and numbers.
 
 Positions are built ``strict``: no bot answers for either seat, so every
@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from invariants import check_invariants
 
-from sim.engine import Engine
+from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
-from sim.scenario import Scenario, ScenarioError
-from sim.spec import RunSpec, SpecError
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario, ScenarioError
 from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------

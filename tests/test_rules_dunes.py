@@ -1,6 +1,6 @@
 """Omen: Heir to the Dunes, rule by rule: one scenario per rule of the rulebook.
 
-Every test cites the rulebook (``/work/shared/rules/heir-to-the-dunes.txt``),
+Every test cites the rulebook (``heir-to-the-dunes.txt``),
 the Edge of the Aegean rulebook's "Combining Omen Sets" for the mixes, or the
 documented reading it checks, builds a position with the Scenario API and
 asserts exact cards and numbers.
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from sim.cards import load_pool
+from sim.data.cards import load_pool
 from sim.kernel import layout as L
-from sim.scenario import Scenario, ScenarioError
+from sim.run.scenario import Scenario, ScenarioError
 from strategies import decisions as D
 
 # --- card names (configs/sets/dunes.toml) ------------------------------------------

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from invariants import check_invariants
 
 from sim.cli import main
-from sim.engine import Engine
+from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
-from sim.scenario import Scenario
-from sim.spec import RunSpec, SpecError
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario
 from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 from strategies.profiles import PROFILE_DIR, ProfileError, load_profile

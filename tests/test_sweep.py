@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from sim.cards import load_pool
-from sim.spec import RunSpec, SpecError
-from sim.sweep import SWEEP_COLUMNS, parse_deltas, select_kinds, sweep
+from sim.analysis.sweep import SWEEP_COLUMNS, parse_deltas, select_kinds, sweep
+from sim.data.cards import load_pool
+from sim.data.spec import RunSpec, SpecError
 
 SPOILS = "Ker of the Spoils"  # cost 2
 EUDORUS = "Eudorus, Swift Runner"  # kind 0, cost 2

@@ -1,4 +1,4 @@
-"""``omensim tournament`` and :mod:`sim.tournament`: tiny real tournaments, end to end.
+"""``omensim tournament`` and :mod:`sim.analysis.tournament`: tiny real tournaments, end to end.
 
 The tournaments are played with the real engine through click's CliRunner and
 the tables are read back with pandas, as an analyst would.
@@ -16,10 +16,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from sim import io, tournament
-from sim.cli import main, tournament_cmd
-from sim.runner import RunError
-from sim.spec import SpecError
+from sim.analysis import tournament
+from sim.cli import main
+from sim.cli.tournament import tournament_cmd
+from sim.data.spec import SpecError
+from sim.run import io
+from sim.run.runner import RunError
 from strategies.registry import STRATEGIES
 
 GAMES = 200  # per pairing

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule

@@ -4,7 +4,7 @@ Numba re-compiles a cached function when *its own* file changes, but not when
 a function it calls, or a constant it reads, changes in another file: the old
 machine code would keep running. Every kernel module is compiled with
 ``cache=True``, so before any of them loads we hash the source of all kernel
-code (``sim/kernel``, ``strategies``, ``sim/vocab.py``) and, if the hash differs
+code (``sim/kernel``, ``strategies``, ``sim/data/vocab.py``) and, if the hash differs
 from the one stamped beside the cache, drop the cached files of those modules.
 """
 
@@ -18,7 +18,7 @@ from numba.core.caching import _CacheLocator
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
-EXTRA_SOURCES = (_SIM / "vocab.py",)
+EXTRA_SOURCES = (_SIM / "data" / "vocab.py",)
 STAMP = "omensim-kernel.sha256"
 
 

@@ -9,7 +9,7 @@ cards nobody took wait in the box.
 
 from __future__ import annotations
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, shuffle

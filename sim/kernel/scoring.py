@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim import vocab as V
+from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule, struct_col

@@ -3,7 +3,7 @@
 Every name a TOML file may use (unit types, keywords, ability triggers,
 effect operations, targets, conditions) maps here to the small integer the
 numba kernel switches on. This module is the single place where a name meets
-its code, so the compiler (`sim.cards`), the kernel (`sim.kernel`) and the
+its code, so the compiler (`sim.data.cards`), the kernel (`sim.kernel`) and the
 documentation (`configs/README.md`) cannot drift apart.
 
 The integers are plain module constants so numba freezes them at compile time

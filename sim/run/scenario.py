@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from sim import vocab as V
-from sim.cards import CardPool, load_pool, with_run_rules
+from sim.data import vocab as V
+from sim.data.cards import CardPool, load_pool, with_run_rules
+from sim.data.spec import RunSpec
 from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel import turn as T
@@ -40,7 +41,6 @@ from sim.kernel.portent import portent_step
 from sim.kernel.rng import seed_streams
 from sim.kernel.tables import flatten
 from sim.kernel.war import war_step
-from sim.spec import RunSpec
 from strategies import decisions as D
 from strategies.lookahead import any_surge, any_wealth
 from strategies.policy import BOT_STRICT
@@ -106,7 +106,7 @@ class Scenario:
         With ``game`` the position is that game's, right after set-up, exactly as
         the run plays it.
         """
-        from sim.engine import Engine  # deferred: the engine imports the batch kernel
+        from sim.run.engine import Engine  # deferred: the engine imports the batch kernel
 
         engine = Engine(spec)
         sc = cls(spec.mix.split("+")[0].split(":")[0], bots=(spec.p0, spec.p1))

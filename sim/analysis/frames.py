@@ -1,6 +1,6 @@
 """Questions analysts ask of runs, answered as tidy pandas tables with honest intervals.
 
-Every function takes a DataFrame of game rows (what :func:`sim.io.read_run`
+Every function takes a DataFrame of game rows (what :func:`sim.run.io.read_run`
 returns, or several runs concatenated by :func:`load_runs`, which adds a
 ``run`` label column) and returns a new tidy DataFrame: one row per group (and
 per category, for distributions), plain columns, no index tricks. Nothing here
@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import io
-from sim.stats import wilson_interval
+from sim.analysis.stats import wilson_interval
+from sim.run import io
 
 Z95 = 1.96
 
@@ -113,7 +113,7 @@ def run_info(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
 
     Raises:
         RunLoadError: a path that is missing, not a run directory, or given twice.
-        sim.io.IncompleteRunError: a run whose manifest does not say complete.
+        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
     """
     plist = _normalise_paths(paths)
     rows = []
@@ -163,7 +163,7 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
 
     Raises:
         RunLoadError: a path that is missing, not a run directory, or given twice.
-        sim.io.IncompleteRunError: a run whose manifest does not say complete.
+        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
     """
     plist = _normalise_paths(paths)
     info = run_info(plist)  # validates every path first

@@ -12,7 +12,7 @@ Table with ``game_id``, ``winner``, ``first_player``, ``played_p0``,
 prints::
 
     import pandas as pd
-    from sim.paired import compare_runs
+    from sim.analysis.paired import compare_runs
     a, b = pd.read_parquet("out/A"), pd.read_parquet("out/B")
     cmp = compare_runs(a, b, kinds_a, kinds_b)   # kinds: {card name: kind id}
     cmp.table()

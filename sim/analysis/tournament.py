@@ -10,7 +10,7 @@ How a pairing is played (seats balanced, luck shared):
 * A pairing of two different bots A and B is two half-runs of ``games / 2``
   games each with the same seed: A in seat 0 against B in seat 1, then B in
   seat 0 against A in seat 1. Each half-run uses duplicate deals
-  (:class:`sim.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
+  (:class:`sim.data.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
   deal, the other seat going first the second time). So every deal is played
   four times, each bot taking it from each seat and going first in half of
   them: a bot wins a pairing by playing better, not by being dealt better.
@@ -29,7 +29,7 @@ victories (``winner == -1``) count for neither bot and are reported on their
 own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
 ``score`` column counts a shared victory as half a win for those who prefer
 that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
-Wilson intervals (:func:`sim.stats.wilson_interval`) that treat games as
+Wilson intervals (:func:`sim.analysis.stats.wilson_interval`) that treat games as
 independent; duplicate deals cancel much of the deal-to-deal luck, so for
 the head-to-head rates they are, if anything, conservative.
 """
@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -52,11 +51,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
-from sim import runner
-from sim.ratings import fit_ratings, format_ratings
-from sim.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
-from sim.spec import RunSpec, SpecError
-from sim.stats import wilson_interval
+from sim.analysis.ratings import fit_ratings, format_ratings
+from sim.analysis.stats import wilson_interval
+from sim.data.spec import RunSpec, SpecError
+from sim.run import progress as P
+from sim.run import runner
+from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -120,7 +120,7 @@ def default_out_dir(
 ) -> Path:
     """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
 
-    Named like :func:`sim.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
+    Named like :func:`sim.run.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
     ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
     second apart).
     """
@@ -193,7 +193,7 @@ class TournamentResult:
         settings: what was played (mix, variants, seed, games per pairing, ...).
         out: the directory the tables were written to, if any.
         ratings: one Bradley-Terry rating per bot on the Elo scale with its 95%
-            interval, strongest first (:func:`sim.ratings.fit_ratings`).
+            interval, strongest first (:func:`sim.analysis.ratings.fit_ratings`).
     """
 
     bots: list[str]
@@ -367,10 +367,9 @@ def play_tournament(
 
     Raises:
         SpecError: bad bots, games, mix or variants (raised before anything is written).
-        sim.cards.CardDataError: invalid card data.
+        sim.data.cards.CardDataError: invalid card data.
         RunError: bad ``threads`` or an output directory that must not be used.
     """
-    from sim.engine import Engine  # deferred: importing it loads numba code
 
     bots = parse_bots(list(bots))
     check_games(games)
@@ -391,29 +390,29 @@ def play_tournament(
     t0 = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        # Validate mix, variants and cards before any directory is made.
-        first_engine = Engine(specs[0][0])
-        first_engine.warmup()
+        show = P.wanted(progress)
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it loads numba code
+
+            # Validate mix, variants and cards before any directory is made.
+            first_engine = Engine(specs[0][0])
+            first_engine.warmup()
         metadata = dict(first_engine.metadata)
-        show = progress if progress is not None else sys.stderr.isatty()
-        bar = _Progress(games * len(plan), show)
-        done = 0
+        bar = P.Bar(games * len(plan), show, desc="tournament")
         results: list[tuple[Pairing, _Counts]] = []
         try:
             for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
                 if on_pairing is not None:
                     on_pairing(pairing, index, len(plan))
+                bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
                 counts = _Counts()
                 for half, spec in enumerate(halves):
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first in _play(engine, spec, run_dir, n_threads):
+                    for winner, first in _play(engine, spec, run_dir, n_threads, bar):
                         counts.add(winner, first, a_seat)
-                        done += len(winner)
-                        bar.update(done)
                 results.append((pairing, counts))
-            bar.update(done, final=True)
         finally:
             bar.close()
     finally:
@@ -457,23 +456,26 @@ def play_tournament(
 
 
 def _play(
-    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int
+    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, bar: P.Bar
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
 
     With ``run_dir`` the games are written there as an ordinary run directory
-    (by :func:`sim.runner.run`) and read back; otherwise they are played in memory.
+    (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
     """
     if run_dir is not None:
-        from sim import io, runner
+        from sim.run import io, runner
 
         runner.run(spec, run_dir, threads=n_threads, progress=False)
+        bar.advance(spec.games)
         df = io.read_run(run_dir)[["winner", "first_player"]]
         yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
         return
     for start in range(0, spec.games, CHUNK_SIZE):
         n = min(CHUNK_SIZE, spec.games - start)
-        table = engine.play(start, n).select(["winner", "first_player"])
+        table = engine.play(start, n, tick=lambda rows: bar.advance(len(rows))).select(
+            ["winner", "first_player"]
+        )
         yield (
             table.column("winner").to_numpy().astype(np.int64),
             table.column("first_player").to_numpy().astype(np.int64),

@@ -8,8 +8,8 @@ pool too small for a draft, a variant whose components are not in the mix.
 
 from __future__ import annotations
 
-from sim.cards import CardPool
-from sim.spec import RunSpec, SpecError
+from sim.data.cards import CardPool
+from sim.data.spec import RunSpec, SpecError
 
 # Variants that build each player's own deck before play; a game has one deck-building rule.
 DECK_BUILDERS: tuple[str, ...] = (

@@ -3,13 +3,13 @@
 For each unit kind of the pool and each delta, ``field += delta`` is applied
 to that one kind and the same games are played (common random numbers: same
 seed, same game indices) as the baseline; the result is, per card and delta,
-the shift of that card's win rate (:mod:`sim.paired`) with a paired interval.
+the shift of that card's win rate (:mod:`sim.analysis.paired`) with a paired interval.
 The kernel is compiled once: each variant is only a new card table.
 """
 
 from __future__ import annotations
 
-import sys
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.changes import FIELDS, CardChange, Changes
-from sim.compare import play_outcomes, pool_for
-from sim.paired import card_shifts, first_player_shift
-from sim.runner import DEFAULT_CHUNK_SIZE, RunError
-from sim.spec import RunSpec, SpecError
+from sim.analysis.compare import play_outcomes, pool_for
+from sim.analysis.paired import card_shifts, first_player_shift
+from sim.data.changes import FIELDS, CardChange, Changes
+from sim.data.spec import RunSpec, SpecError
+from sim.run import progress as P
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 SWEEP_COLUMNS = [
     "kind",
@@ -118,17 +119,17 @@ def sweep(
 
     Args:
         spec: the games (seed and ``0..games-1``) every variant plays.
-        field: one of :data:`sim.changes.FIELDS`.
+        field: one of :data:`sim.data.changes.FIELDS`.
         deltas: amounts added to ``field``; a value that would leave the field's
             range is skipped and listed in ``SweepResult.skipped``.
         cards: restrict to these units (names or kind ids); default all.
         base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress: as for :func:`sim.runner.run`.
+        threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
     """
     import numba
 
-    from sim.engine import Engine
-    from sim.runner import _resolve_threads
+    from sim.run.engine import Engine
+    from sim.run.runner import _resolve_threads
 
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
@@ -153,21 +154,26 @@ def sweep(
                         "reason": f"{field} would be {new}, outside {lo}..{hi}",
                     }
                 )
-    show = progress if progress is not None else sys.stderr.isatty()
+    show = P.wanted(progress)
     n_threads = _resolve_threads(threads)
     previous = numba.get_num_threads()
     rows = []
+    stack = contextlib.ExitStack()
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec, changes=base)
-        engine.warmup()
-        baseline = play_outcomes(engine, spec.games, chunk_size)
+        with P.kernel_ready(show):
+            engine = Engine(spec, changes=base)
+            engine.warmup()
+        bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
+        stack.callback(bar.close)
+        baseline = play_outcomes(engine, spec.games, chunk_size, bar)
         for i, (k, d) in enumerate(todo):
             unit = pool.units[k]
             name = unit["name"]
             edit = CardChange(name, field, d, relative=True)
+            bar.describe(f"sweep {i + 1}/{len(todo)}: {name} {field} {d:+d}")
             variant = Engine(spec, changes=Changes((*base.edits, edit), base.card_files))
-            played = play_outcomes(variant, spec.games, chunk_size)
+            played = play_outcomes(variant, spec.games, chunk_size, bar)
             shift = card_shifts(baseline, played, {name: k}).iloc[0]
             fp = first_player_shift(baseline, played)
             rows.append(
@@ -182,13 +188,8 @@ def sweep(
                     "first_player_diff": fp.diff,
                 }
             )
-            if show:
-                print(
-                    f"[{i + 1}/{len(todo)}] {name} {field} {d:+d}: win rate "
-                    f"{shift['diff'] * 100:+.2f} points",
-                    file=sys.stderr,
-                )
     finally:
+        stack.close()
         numba.set_num_threads(previous)
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)

@@ -4,7 +4,7 @@
 cards (run A) and with ``changes`` applied (run B), same seed, so both runs
 deal the same games (common random numbers), and returns a
 :class:`CompareResult`: the change of the first-player win rate and of every
-card's win rate with paired intervals (:mod:`sim.paired`). With ``out`` both
+card's win rate with paired intervals (:mod:`sim.analysis.paired`). With ``out`` both
 runs are written as ordinary run directories ``out/A`` and ``out/B`` and the
 comparison as ``out/compare.json`` and ``out/compare.parquet``.
 """
@@ -20,12 +20,13 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim import io
-from sim.cards import CardPool, load_pool
-from sim.changes import Changes, changed_units
-from sim.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
-from sim.runner import DEFAULT_CHUNK_SIZE, RunError
-from sim.spec import RunSpec
+from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
+from sim.data.cards import CardPool, load_pool
+from sim.data.changes import Changes, changed_units
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run import progress as P
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
@@ -88,12 +89,24 @@ def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
     return load_pool(spec.mix, spec.seed, learning=learning)
 
 
-def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+def play_outcomes(
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
+
+    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
+    """
     n_kinds = len(engine.pool.units)
     parts = []
+    tick = None
+    if bar is not None:
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -142,27 +155,28 @@ def compare(
         base: edits run A plays with (default: the shipped cards).
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
-        threads, chunk_size, force, progress: as for :func:`sim.runner.run`.
+        threads, chunk_size, force, progress: as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
+    show = P.wanted(progress)
     pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
-        from sim import runner
+        from sim.run import runner
 
         out = Path(out)
         _check_compare_out(out, force)
         for name, ch in (("A", base), ("B", changes)):
-            runner.run(spec, out / name, threads, chunk_size, force, progress, changes=ch)
+            runner.run(spec, out / name, threads, chunk_size, force, show, changes=ch)
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size)
+        a, b = _play_both(spec, base, changes, threads, chunk_size, show)
     result = CompareResult(
         spec=spec,
         base=base,
@@ -177,20 +191,27 @@ def compare(
 
 
 def _play_both(
-    spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
+    spec: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    chunk_size: int,
+    show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
     import numba
 
-    from sim.engine import Engine
-    from sim.runner import _resolve_threads
+    from sim.run.engine import Engine
+    from sim.run.runner import _resolve_threads
 
     n_threads = _resolve_threads(threads)
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(n_threads)
-        engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
-        engines[0].warmup()
-        return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
+        with P.kernel_ready(show):
+            engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+            engines[0].warmup()
+        with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
+            return tuple(play_outcomes(e, spec.games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
     finally:
         numba.set_num_threads(previous)
 

@@ -1,7 +1,7 @@
 """Replay one game of a run, step by step, in the rulebooks' words.
 
 ``replay(spec, game)`` rebuilds game ``game`` of the run ``spec`` from its seed
-with :meth:`sim.scenario.Scenario.from_spec` and steps it exactly as the kernel's
+with :meth:`sim.run.scenario.Scenario.from_spec` and steps it exactly as the kernel's
 turn loop does (Wealth, Surge, Portent and Feat when the rules have them, War,
 Offering, end of turn). Around every step it reads the whole position (where
 every physical card and reward tile is, coins, VP tokens, Favor, structures,
@@ -14,7 +14,7 @@ No trace mode in the kernel: the batch kernel is untouched, so tracing costs a
 run nothing when it is off. The replay only needs what the dataset already
 guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
 itself: the replayed game's dataset row (every column) is compared with the
-row :class:`sim.engine.Engine` plays for the same game, and a difference
+row :class:`sim.run.engine.Engine` plays for the same game, and a difference
 raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
 ``check=False``).
 
@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.scenario import Scenario
-from sim.spec import RunSpec
+from sim.run.scenario import Scenario
 
 END_WORDS = {
     "all_cities_empty": "no city has any reward tiles left",
@@ -794,7 +794,7 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
     :class:`ReplayMismatch`; with ``check=False`` the differences are only
     listed in ``Replay.mismatches``.
     """
-    from sim.engine import Engine  # deferred: the engine imports the batch kernel
+    from sim.run.engine import Engine  # deferred: the engine imports the batch kernel
 
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")

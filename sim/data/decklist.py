@@ -16,8 +16,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from sim.cards import CardPool
-from sim.spec import SpecError
+from sim.data.cards import CardPool
+from sim.data.spec import SpecError
 
 PILES = 10
 LIMITS = {"soldier": 6, "beast": 4, "oracle": 4}

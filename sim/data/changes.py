@@ -11,9 +11,9 @@ Two kinds of edit, both given on the command line of ``omensim compare`` and
   replaces the set of the mix with the same ``[set] name``.
 
 Replacement files are applied first, then the ``--change`` edits, in order.
-Every problem is one :class:`~sim.spec.SpecError` line naming the edit and
+Every problem is one :class:`~sim.data.spec.SpecError` line naming the edit and
 what is wrong (a replacement file with bad card data raises
-:class:`~sim.cards.CardDataError`, as for the shipped files).
+:class:`~sim.data.cards.CardDataError`, as for the shipped files).
 
 Example:
     >>> ch = Changes.parse(["Moonlight Channeler.cost=3"])
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.cards import (
+from sim.data.cards import (
     SETS_DIR,
     CardDataError,
     CardPool,
@@ -41,7 +41,7 @@ from sim.cards import (
     parse_mix,
     pool_from_sets,
 )
-from sim.spec import SpecError
+from sim.data.spec import SpecError
 
 # The numeric unit fields an edit may set, with the values each may take.
 FIELDS: dict[str, tuple[int, int]] = {

@@ -1,0 +1,146 @@
+"""``omensim report``: one self-contained HTML page about one or more runs.
+
+The page is built only from :mod:`sim.analysis` tables, so every number on it
+can be reproduced in a notebook with the same functions. It is one file,
+``out_dir/report.html``: the charts are PNGs inlined as ``data:`` URIs and
+the card table's sorting and filtering is a small inline script, so the page
+can be moved, mailed or opened offline. The work is split by job:
+:mod:`~sim.analysis.report_tables` (the figures), :mod:`~sim.analysis.report_charts`
+(the charts) and :mod:`~sim.analysis.report_html` (the page); this module
+checks the inputs and writes the file.
+
+* Every input is loaded and checked before anything is written, so a bad run
+  directory leaves no output at all.
+* The page is written to a hidden temporary file and renamed into place, so a
+  crash never leaves half a page.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim import analysis as A
+from sim.analysis.report_charts import charts as draw
+from sim.analysis.report_html import page
+from sim.analysis.report_tables import (
+    QUANTILES,
+    compute,
+    filled_lengths,
+    fmt_diff,
+    fmt_rate,
+    key_figures,
+)
+from sim.run import io
+from sim.run import progress as P
+
+__all__ = [
+    "QUANTILES",
+    "REPORT_NAME",
+    "Report",
+    "ReportError",
+    "build_report",
+    "filled_lengths",
+    "fmt_diff",
+    "fmt_rate",
+    "key_figures",
+    "write_report",
+]
+
+REPORT_NAME = "report.html"
+TOP_CARDS = 15
+
+
+class ReportError(ValueError):
+    """A report that cannot be written where asked; the message is one line."""
+
+
+@dataclass
+class Report:
+    """What :func:`build_report` made: the page and the key figures as text.
+
+    ``images`` names the charts inlined in the page (none are separate files).
+    """
+
+    html: Path
+    images: list[str] = field(default_factory=list)
+    text: str = ""
+
+
+def _check_out_dir(out: Path, runs: list[Path]) -> None:
+    """Refuse an output directory that would clobber a file or pollute a run directory."""
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out} exists and is not a directory")
+    if (out / io.MANIFEST_NAME).exists():
+        # A page in a run directory would be a stray file that later blocks `run --force`.
+        raise ReportError(f"--out {out} is a run directory; write the report elsewhere")
+    resolved = out.resolve()
+    for run in runs:
+        if resolved == run.resolve() or run.resolve() in resolved.parents:
+            raise ReportError(f"--out {out} is inside the run {run}; write the report elsewhere")
+
+
+def build_report(
+    paths: Iterable[Path | str] | Path | str,
+    out_dir: Path | str,
+    *,
+    top_cards: int = TOP_CARDS,
+    min_games: int = 200,
+    progress: bool = False,
+) -> Report:
+    """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
+
+    ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
+
+    Raises:
+        sim.analysis.RunLoadError: a path that is missing or not a run directory.
+        sim.run.io.IncompleteRunError: a run that did not finish.
+        ReportError: ``out_dir`` cannot hold a report.
+        OSError: ``out_dir`` cannot be written.
+
+    Nothing is written unless every run loads.
+    """
+    run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
+    out = Path(out_dir)
+    _check_out_dir(out, run_paths)
+    with P.Bar(12, progress, desc="report", unit="steps") as bar:
+        bar.describe("report: loading runs")
+        df = A.load_runs(run_paths)
+        bar.advance(1)
+        bar.describe("report: analysing")
+        tables = compute(df, min_games)
+        text = key_figures(tables)
+        bar.advance(1)
+        bar.describe("report: drawing charts")
+        images = draw(tables, top_cards, lambda: bar.advance(1))
+        text_html = page(tables, images, text)
+        out.mkdir(parents=True, exist_ok=True)
+        final = out / REPORT_NAME
+        tmp = out / f".{REPORT_NAME}.{os.getpid()}.tmp"
+        try:
+            tmp.write_text(text_html, encoding="utf-8")
+            os.replace(tmp, final)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        bar.advance(1)
+    return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
+
+
+def write_report(
+    paths: Iterable[Path | str] | Path | str,
+    out_dir: Path | str,
+    *,
+    echo: Callable[[str], None] | None = None,
+) -> Path:
+    """Write ``out_dir/report.html`` about the runs in ``paths``.
+
+    ``echo`` (e.g. ``print``) receives the key figures as text. Returns the
+    page's path; see :func:`build_report` for the errors.
+    """
+    report = build_report(paths, out_dir)
+    if echo is not None:
+        echo(report.text)
+    return report.html

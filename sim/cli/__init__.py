@@ -1,0 +1,54 @@
+"""The ``omensim`` command line: one module per command, one error handler.
+
+:mod:`sim.cli.errors` turns every error a user can cause into one ``Error:``
+line and an exit status; :mod:`sim.cli.options` holds the option types and
+groups several commands share. Heavy modules (numba, the engine) are imported
+inside the commands so that ``omensim --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import click
+
+from sim import __version__
+from sim.cli.cards import cards_cmd
+from sim.cli.compare import compare_cmd
+from sim.cli.errors import OneLineErrorsGroup
+from sim.cli.replay import replay_cmd
+from sim.cli.report import report_cmd
+from sim.cli.run import run_cmd
+from sim.cli.sweep import sweep_cmd
+from sim.cli.tournament import tournament_cmd
+
+
+@click.group(cls=OneLineErrorsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="omensim")
+def main() -> None:
+    """Monte Carlo simulator for the Omen card games.
+
+    Plays many bot-vs-bot games of Omen (A Reign of War, Edge of the Aegean,
+    Heir to the Dunes and mixes of them) and writes one row per game to
+    Parquet, ready for pandas.
+
+    \b
+    Examples:
+      omensim run --games 1e6 --mix aegean --seed 1
+      omensim cards --mix dunes+aegean
+      omensim compare --mix aegean --games 2e5 --change "Talos, Bronze Guardian of Crete.cost=+1"
+      omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
+      omensim report results/demo --out reports/demo
+      omensim tournament --mix aegean --bots random,greedy --games 2000
+      omensim replay results/demo --game 123
+    """
+
+
+for _command in (
+    run_cmd,
+    cards_cmd,
+    tournament_cmd,
+    compare_cmd,
+    sweep_cmd,
+    report_cmd,
+    replay_cmd,
+):
+    main.add_command(_command)

@@ -1,0 +1,5 @@
+"""``python -m sim.cli``, for when the console script is not on PATH."""
+
+from sim.cli import main
+
+main()

@@ -1,0 +1,117 @@
+"""``omensim cards``: print the compiled card table of a mix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
+from sim.data.spec import SpecError
+
+# Columns `omensim cards` shows, in order; any others the compiler adds follow them.
+_CARD_COLUMNS = [
+    "kind",
+    "name",
+    "set",
+    "type",
+    "devotion",
+    "cost",
+    "offering",
+    "strength",
+    "copies",
+    "keywords",
+    "text",
+    "source",
+]
+
+
+def _card_table_text(frame: Any) -> str:
+    """The whole frame as text: every row and column, nothing truncated, words left-aligned."""
+    import pandas as pd
+
+    formatters = {}
+    for col in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[col]):
+            # pandas right-aligns strings, which makes names and ability text hard to scan.
+            width = max(len(str(col)), int(frame[col].astype(str).str.len().max() or 0))
+            formatters[col] = lambda v, w=width: f"{v!s:<{w}}"
+    with pd.option_context(
+        "display.max_rows", None,
+        "display.max_columns", None,
+        "display.width", None,
+        "display.max_colwidth", None,
+    ):  # fmt: skip
+        text = frame.to_string(index=False, formatters=formatters, justify="left")
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+@click.command("cards", short_help="Print the compiled card table of a mix.")
+@click.option(
+    "--mix",
+    default="aegean",
+    show_default=True,
+    help="Card sets joined by '+'; SET:N adds N random unit cards of that set, "
+    "e.g. 'dunes+aegean:10'.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Run seed: a limited set (SET:N) draws its cards with it, as the run would.",
+)
+@click.option(
+    "--learning",
+    is_flag=True,
+    help="Only the learning-game units (as --variant learning would use).",
+)
+def cards_cmd(mix: str, seed: int, learning: bool) -> None:
+    """Print the compiled card table of a mix: every card the simulator will play with.
+
+    One row per unit: its kind id (the number used in the played_p0/played_p1
+    columns of run output), name, set, type, cost, offering, strength, copies,
+    keywords, ability text and where its values come from ("rulebook" or
+    "reconstructed"; edit configs/sets/*.toml to change them). The mix's reward
+    tiles and structures follow.
+
+    \b
+    Example:
+      omensim cards --mix dunes+aegean
+      omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
+    """
+    from sim.data.cards import CardDataError, load_pool
+
+    try:
+        pool = load_pool(mix, seed=seed, learning=learning)
+        units = pool.frame()
+        rewards = pool.rewards_frame()
+        structures = pool.structures_frame()
+    except SpecError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    except CardDataError as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except OSError as exc:
+        raise CliError(f"cannot read card data: {exc}", EXIT_ERROR) from None
+
+    columns = [c for c in _CARD_COLUMNS if c in units.columns]
+    columns += [c for c in units.columns if c not in columns]
+    click.echo(_card_table_text(units[columns]))
+    footer = [_count_label(units, "unit", "cards")]
+    if rewards is not None and len(rewards):
+        click.echo("\nReward tiles:")
+        click.echo(_card_table_text(rewards))
+        footer.append(_count_label(rewards, "reward tile kind", "tiles"))
+    if len(structures):
+        click.echo("\nStructures:")
+        click.echo(_card_table_text(structures))
+        footer.append(f"{len(structures)} structures")
+    click.echo(f"\n{mix}: " + ", ".join(footer))
+
+
+def _count_label(frame: Any, what: str, physical: str) -> str:
+    """E.g. "22 units (30 cards)": kinds listed, and physical copies when known."""
+    label = f"{len(frame)} {what}{'s' if len(frame) != 1 else ''}"
+    if "copies" in frame.columns:
+        label += f" ({int(frame['copies'].sum())} {physical})"
+    return label

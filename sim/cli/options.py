@@ -1,0 +1,214 @@
+"""Option types and option groups shared by several commands."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import click
+
+from sim.data.spec import FIRST_MODES, VARIANTS, RunSpec
+
+# game_id is stored as int64; keep well clear of it.
+MAX_GAMES = 2**62
+
+
+class GameCount(click.ParamType):
+    """A positive whole number of games, written as ``250000``, ``1_000`` or ``1e6``."""
+
+    name = "N"
+    _SCI = re.compile(r"^\+?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            text = str(value).strip()
+            try:
+                n = int(text)  # also accepts underscores: 1_000
+            except ValueError:
+                n = self._from_scientific(text, param, ctx)
+        if n < 1:
+            self.fail(f"must be a positive whole number of games, got {value!r}", param, ctx)
+        if n > MAX_GAMES:
+            self.fail(f"must be at most 2**62, got {value!r}", param, ctx)
+        return n
+
+    def _from_scientific(
+        self, text: str, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if self._SCI.match(text.replace("_", "")):
+            try:
+                d = Decimal(text.replace("_", ""))
+            except InvalidOperation:
+                d = None
+            # Compare before converting: int(Decimal("1e999999999")) would never finish.
+            if d is not None and d <= MAX_GAMES and d == d.to_integral_value():
+                return int(d)
+            if d is not None and d > MAX_GAMES:
+                self.fail(f"must be at most 2**62, got {text!r}", param, ctx)
+        self.fail(
+            f"must be a whole number of games such as 250000, 1_000 or 1e6, got {text!r}",
+            param,
+            ctx,
+        )
+
+
+def check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """Reject more threads than numba may start (it would fail deep inside otherwise)."""
+    if value is None:
+        return None
+    import numba  # only when --threads is given, so --help stays fast
+
+    limit = int(numba.config.NUMBA_NUM_THREADS)
+    if value > limit:
+        raise click.BadParameter(
+            f"at most {limit} on this machine (numba's NUMBA_NUM_THREADS), got {value}",
+            ctx,
+            param,
+        )
+    return value
+
+
+def split_variants(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``("emissary", "a,b")`` -> ``("emissary", "a", "b")``, without blanks or repeats."""
+    seen: dict[str, None] = {}
+    for value in values:
+        for part in value.split(","):
+            part = part.strip().lower()
+            if part:
+                seen[part] = None
+    return tuple(seen)
+
+
+def check_until_ci(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not 0 < value < 0.5:
+        raise click.BadParameter(
+            f"must be a half-width between 0 and 0.5 (exclusive), e.g. 0.005; got {value:g}",
+            ctx,
+            param,
+        )
+    return value
+
+
+def change_options(f: Any) -> Any:
+    """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
+    f = click.option(
+        "--cards",
+        "card_files",
+        multiple=True,
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="A set file (schema of configs/sets/*.toml) that replaces the set of the mix "
+        "with the same [set] name. Repeatable.",
+    )(f)
+    return click.option(
+        "--change",
+        multiple=True,
+        metavar="'CARD.FIELD=N'",
+        help="Edit one unit before compiling, e.g. 'Moonlight Channeler.cost=3'; a signed "
+        "value is relative ('...cost=+1'). Fields: cost, offering, strength, copies. "
+        "Repeatable.",
+    )(f)
+
+
+def game_spec(
+    games: int, mix: str, seed: int, p0: str, p1: str, first: str, variants: tuple[str, ...]
+) -> RunSpec:
+    """The RunSpec the ``game_options`` name (compare and sweep)."""
+    return RunSpec(
+        games=games,
+        mix=mix,
+        seed=seed,
+        p0=p0,
+        p1=p1,
+        first=first,
+        variants=split_variants(variants),
+    )
+
+
+def game_options(default_games: int) -> Any:
+    """The options naming the games (shared by compare and sweep)."""
+
+    def wrap(f: Any) -> Any:
+        opts = [
+            click.option(
+                "--games",
+                "-n",
+                type=GameCount(),
+                default=default_games,
+                show_default=True,
+                help="Games each table plays (the same game indices for every table).",
+            ),
+            click.option(
+                "--mix",
+                default="aegean",
+                show_default=True,
+                help="Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
+            ),
+            click.option(
+                "--seed", type=int, default=0, show_default=True, help="Seed shared by all tables."
+            ),
+            click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
+            click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
+            click.option(
+                "--first",
+                type=click.Choice(FIRST_MODES),
+                default="alternate",
+                show_default=True,
+                help="Who takes the first turn.",
+            ),
+            click.option(
+                "--variant",
+                "variants",
+                multiple=True,
+                metavar="NAME[,NAME]",
+                help=f"Rule variant(s); known: {', '.join(VARIANTS)}.",
+            ),
+            click.option(
+                "--threads",
+                "-j",
+                type=click.IntRange(min=1),
+                default=None,
+                callback=check_threads,
+                help="Worker threads for the kernel. Default: all cores.",
+            ),
+            click.option(
+                "--chunk-size",
+                type=click.IntRange(min=1),
+                default=1 << 16,
+                show_default=True,
+                help="Games per kernel call (and Parquet part). Results do not depend on it.",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+            click.option(
+                "--progress",
+                "force_progress",
+                is_flag=True,
+                help="Draw the progress bar on stderr even when it is not a terminal.",
+            ),
+        ]
+        for opt in reversed(opts):
+            f = opt(f)
+        return f
+
+    return wrap
+
+
+def progress_option(f: Any) -> Any:
+    """--progress: draw the live bar even when stderr is not a terminal."""
+    return click.option(
+        "--progress",
+        "force_progress",
+        is_flag=True,
+        help="Draw the live progress bar on stderr even when it is not a terminal "
+        "(by default it is drawn only on a terminal; --quiet wins over this).",
+    )(f)
+
+
+def show_progress(quiet: bool, force_progress: bool) -> bool:
+    """Whether a command draws its progress bar: never quiet, else forced or on a terminal."""
+    from sim.run.progress import wanted
+
+    return wanted(True if force_progress else None, quiet=quiet)

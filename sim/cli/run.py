@@ -1,0 +1,211 @@
+"""``omensim run``: play games and write them to Parquet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sim.cli.errors import user_errors
+from sim.cli.options import (
+    FIRST_MODES,
+    VARIANTS,
+    GameCount,
+    change_options,
+    check_threads,
+    check_until_ci,
+    progress_option,
+    show_progress,
+    split_variants,
+)
+from sim.data.spec import RunSpec
+
+
+@click.command("run", short_help="Play games and write them to Parquet.")
+@click.option(
+    "--games",
+    "-n",
+    type=GameCount(),
+    default=100_000,
+    show_default=True,
+    help="Number of games to play; 250000, 1_000 and 1e6 are all accepted.",
+)
+@click.option(
+    "--mix",
+    default="aegean",
+    show_default=True,
+    help="Card sets joined by '+', the first being the base; SET:N adds N random unit "
+    "cards of that set (drawn with --seed). E.g. 'aegean', 'dunes+aegean:10'.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Run directory to write (must be absent or empty unless --force). "
+    "Default: a new results/<mix>-s<seed>-<date>-<time>.",
+)
+@click.option(
+    "--p0",
+    default="greedy",
+    show_default=True,
+    help="Strategy for player 0 (seat 0): a profile of configs/strategies "
+    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
+)
+@click.option(
+    "--p1",
+    default="greedy",
+    show_default=True,
+    help="Strategy for player 1 (seat 1): a profile of configs/strategies "
+    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
+)
+@click.option(
+    "--first",
+    type=click.Choice(FIRST_MODES),
+    default="alternate",
+    show_default=True,
+    help="Who takes the first turn: always p0, always p1, alternate game by game, "
+    "or random per game.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[,NAME]",
+    help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
+)
+@click.option(
+    "--decks",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
+)
+@click.option(
+    "--rules",
+    "rules_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="House-rules TOML file whose [rules] table overrides named rule parameters "
+    "(e.g. tiles_per_city = 3); see configs/rules/.",
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play every deal twice, the other seat going first the second time (same "
+    "shuffles, same random draws per seat); rows carry a deal_id linking the pair.",
+)
+@click.option(
+    "--threads",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    callback=check_threads,
+    help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=1 << 16,
+    show_default=True,
+    help="Games per Parquet part and per kernel call; trades memory for overhead. "
+    "Results do not depend on it.",
+)
+@click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@progress_option
+@click.option(
+    "--until-ci",
+    type=float,
+    default=None,
+    callback=check_until_ci,
+    metavar="HALF_WIDTH",
+    help="Stop once the 95% interval of the first-player win rate is at most "
+    "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
+    "The manifest records the games played and games_requested.",
+)
+@change_options
+def run_cmd(
+    games: int,
+    mix: str,
+    seed: int,
+    out: Path | None,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    decks: str | None,
+    rules_file: str | None,
+    duplicate: bool,
+    threads: int | None,
+    chunk_size: int,
+    force: bool,
+    quiet: bool,
+    force_progress: bool,
+    until_ci: float | None,
+    change: tuple[str, ...],
+    card_files: tuple[str, ...],
+) -> None:
+    """Play bot-vs-bot games and write one Parquet row per game.
+
+    The run directory gets part-*.parquet files and a _manifest.json that says
+    "complete": true only once every game is written. A summary with the
+    first-player win rate and its 95% confidence interval is printed at the end.
+
+    \b
+    Example:
+      omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
+      python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
+      omensim run --games 1e7 --until-ci 0.002 --mix aegean
+    """
+    from sim.run import runner
+
+    with user_errors():
+        spec = RunSpec(
+            games=games,
+            mix=mix,
+            seed=seed,
+            p0=p0,
+            p1=p1,
+            first=first,
+            variants=split_variants(variants),
+            decks=decks,
+            rules=rules_file,
+            duplicate=duplicate,
+        )
+        # Chosen here rather than inside run() so messages can name it.
+        out = out if out is not None else runner.default_out_dir(spec)
+    with user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"):
+        result = runner.run(
+            spec,
+            out,
+            threads=threads,
+            chunk_size=chunk_size,
+            force=force,
+            progress=show_progress(quiet, force_progress),
+            **_run_extras(change, card_files, until_ci),
+        )
+    if not quiet:
+        click.echo(runner.summary(result))
+
+
+def _run_extras(
+    change: tuple[str, ...], card_files: tuple[str, ...], until_ci: float | None
+) -> dict[str, Any]:
+    """The keyword arguments of runner.run that `run` passes only when given."""
+    from sim.data.changes import Changes
+
+    extras: dict[str, Any] = {}
+    changes = Changes.parse(change, card_files)
+    if changes:
+        extras["changes"] = changes
+    if until_ci is not None:
+        extras["until_ci"] = until_ci
+    return extras

@@ -1,0 +1,129 @@
+"""``omensim tournament``: every bot against every other, seats balanced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli.errors import user_errors
+from sim.cli.options import (
+    VARIANTS,
+    GameCount,
+    check_threads,
+    progress_option,
+    show_progress,
+    split_variants,
+)
+
+
+@click.command("tournament", short_help="Play every pair of bots; print a win-rate matrix.")
+@click.option(
+    "--mix",
+    default="aegean",
+    show_default=True,
+    help="Card sets joined by '+', as for 'omensim run', e.g. 'dunes+aegean'.",
+)
+@click.option(
+    "--bots",
+    default=None,
+    metavar="NAME,NAME[,...]",
+    help="Comma-separated bots to play each other (at least two, each once). "
+    "Default: every registered bot.",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=GameCount(),
+    default=20_000,
+    show_default=True,
+    help="Games per pairing, a multiple of 4: each deal is played by each bot from "
+    "each seat, going first and second.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed of every pairing (all pairings play the same deals).",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[,NAME]",
+    help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Directory for tournament.parquet, tournament.md and _tournament.json (absent "
+    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>.",
+)
+@click.option(
+    "--keep-games",
+    is_flag=True,
+    help="Also write every game, as one run directory per seat order under OUT/games/.",
+)
+@click.option(
+    "--threads",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    callback=check_threads,
+    help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
+@progress_option
+def tournament_cmd(
+    mix: str,
+    bots: str | None,
+    games: int,
+    seed: int,
+    variants: tuple[str, ...],
+    out: Path | None,
+    keep_games: bool,
+    threads: int | None,
+    quiet: bool,
+    force_progress: bool,
+) -> None:
+    """Play every pair of bots, each bot against itself too, with seats balanced.
+
+    For two bots A and B, half the games have A in seat 0 and half in seat 1,
+    on duplicate deals, so each bot plays every deal from both seats. Prints
+    the row bot's win rate against the column bot with 95% Wilson intervals
+    (shared victories count for neither bot; the Parquet file has them and a
+    score counting them as half) and the first player's win rate in each
+    self-play pairing. Writes a tidy tournament.parquet (one row per pairing),
+    tournament.md (the same tables) and _tournament.json to --out.
+
+    \b
+    Example:
+      omensim tournament --mix dunes+aegean --bots random,greedy --games 20000 --seed 1
+      python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
+    """
+    from sim.analysis import tournament
+
+    with user_errors(out, interrupted="interrupted; the tournament was not finished"):
+        names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
+        tournament.check_games(games)
+        out = out if out is not None else tournament.default_out_dir(mix, seed)
+        result = tournament.play_tournament(
+            mix,
+            names,
+            games,
+            seed,
+            split_variants(variants),
+            out=out,
+            keep_games=keep_games,
+            threads=threads,
+            progress=show_progress(quiet, force_progress),
+        )
+    if not quiet:
+        click.echo(tournament.format_tournament(result))
+        click.echo(
+            f"Tables in {out}/; load them with: import pandas as pd; "
+            f'pairs = pd.read_parquet("{out}/{tournament.PAIRS_FILE}")'
+        )
