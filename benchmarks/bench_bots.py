@@ -235,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bots", default=",".join(SHIPPED), help="bots for --stalls (default every shipped bot)"
     )
+    parser.add_argument("--curve", action="store_true",
+                        help="print the look-ahead's strength/speed curve over its budgets "
+                        "against --against instead")  # fmt: skip
+    parser.add_argument("--against", default="economic",
+                        help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",
                         help="append the figures to benchmarks/results.csv")  # fmt: skip
     args = parser.parse_args(argv)
