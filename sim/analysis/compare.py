@@ -21,11 +21,12 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
-from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
@@ -78,14 +79,6 @@ def _json_value(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
     return v
-
-
-def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
-    """The card pool a run of ``spec`` with ``changes`` plays (cheap: no kernel work)."""
-    learning = "learning" in spec.variants
-    if changes:
-        return changes.load_pool(spec.mix, spec.seed, learning=learning)
-    return load_pool(spec.mix, spec.seed, learning=learning)
 
 
 def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
@@ -149,7 +142,7 @@ def compare(
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
-    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -179,20 +172,12 @@ def compare(
 def _play_both(
     spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
 ) -> tuple[Outcomes, Outcomes]:
-    import numba
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
-
-    n_threads = _resolve_threads(threads)
-    previous = numba.get_num_threads()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(resolve_threads(threads)):
         engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
         engines[0].warmup()
         return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
-    finally:
-        numba.set_num_threads(previous)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -55,7 +55,8 @@ import sim
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import runner
-from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
+from sim.run.runner import RESULTS_ROOT
+from sim.run.session import Progress, RunError, check_out_dir, numba_threads, resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -373,25 +374,21 @@ def play_tournament(
     out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if out is not None:
-        _check_out_dir(out, force=False)
+        check_out_dir(out, force=False)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         # Validate mix, variants and cards before any directory is made.
         first_engine = Engine(specs[0][0])
         first_engine.warmup()
         metadata = dict(first_engine.metadata)
         show = progress if progress is not None else sys.stderr.isatty()
-        bar = _Progress(games * len(plan), show)
+        bar = Progress(games * len(plan), show)
         done = 0
         results: list[tuple[Pairing, _Counts]] = []
         try:
@@ -411,8 +408,6 @@ def play_tournament(
             bar.update(done, final=True)
         finally:
             bar.close()
-    finally:
-        numba.set_num_threads(previous_threads)
     seconds = time.perf_counter() - t0
 
     pairs = pairs_frame(results)

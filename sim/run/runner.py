@@ -31,7 +31,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -39,16 +39,10 @@ import pyarrow.compute as pc
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run.session import Progress, RunError, check_out_dir, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
-
-
-class RunError(Exception):
-    """A run that cannot start for a reason the user controls (e.g. the output directory).
-
-    The message is one line, fit to print after ``Error:``.
-    """
 
 
 @dataclass(frozen=True)
@@ -102,93 +96,10 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
-def _resolve_threads(threads: int | None) -> int:
-    import numba  # imported here so `omensim --help` stays fast
-
-    max_threads = int(numba.config.NUMBA_NUM_THREADS)
-    if threads is None:
-        return max_threads
-    if not 1 <= threads <= max_threads:
-        raise RunError(
-            f"--threads must be between 1 and {max_threads} on this machine "
-            f"(numba's NUMBA_NUM_THREADS), got {threads}"
-        )
-    return threads
-
-
-def _check_out_dir(out: Path, force: bool) -> None:
-    """Refuse an output path we must not write into; touches nothing on disk."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the run in it, "
-            "or choose another --out"
-        )
-    strays = io.stray_files(out)
-    if strays:
-        # Clearing only our own files would leave these next to the new parts, where they
-        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
-            f"write (e.g. {strays[0].name!r}); choose another --out"
-        )
-
-
 def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
     """``(part index, first game, games in part)`` for each chunk, in game order."""
     for index, start in enumerate(range(0, games, chunk_size)):
         yield index, start, min(chunk_size, games - start)
-
-
-def _format_duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "--:--"
-    s = round(seconds)
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-class _Progress:
-    """A single self-overwriting status line on stderr (no dependency, no curses)."""
-
-    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last_draw = 0.0
-        self._width = 0
-
-    def update(self, done: int, final: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        # Redrawing more than ~10 times a second only costs time (tiny chunks).
-        if not final and now - self._last_draw < 0.1:
-            return
-        self._last_draw = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else math.inf
-        tail = f"{_format_duration(elapsed)} elapsed" if final else f"ETA {_format_duration(eta)}"
-        line = (
-            f"{done:,}/{self.total:,} games ({done / self.total:.0%})  {rate:,.0f} games/s  {tail}"
-        )
-        pad = max(0, self._width - len(line))
-        self._width = len(line)
-        self.stream.write("\r" + line + " " * pad)
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End the status line so later output starts on a fresh line."""
-        if self.enabled and self._width:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._width = 0
 
 
 def _count_outcomes(table: pa.Table) -> tuple[int, int]:
@@ -247,23 +158,17 @@ def run(
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
-    n_threads = _resolve_threads(threads)
-    _check_out_dir(out, force)
+    n_threads = resolve_threads(threads)
+    check_out_dir(out, force)
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         engine = Engine(spec, changes=changes) if changes else Engine(spec)
         engine.warmup()
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
             engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
         )
-    finally:
-        numba.set_num_threads(previous_threads)
 
 
 def _play_and_write(
@@ -298,7 +203,7 @@ def _play_and_write(
     io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
 
     show = progress if progress is not None else sys.stderr.isatty()
-    bar = _Progress(spec.games, show)
+    bar = Progress(spec.games, show)
     parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
     first_wins = shared = played = 0
 
