@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import done, emissary_outcome
 from invariants import check_invariants
 
 from sim.data.spec import RunSpec, SpecError
@@ -75,15 +76,6 @@ def build(**kw: Any) -> Scenario:
     """A strict Aegean position; by default one (unused-by-the-test) tile per city."""
     kw.setdefault("stacks", {0: [PITHOS], 1: [LYRE], 2: [SANDALS]})
     return Scenario.build("aegean", strict=True, **kw)
-
-
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
-
-
-def unit(sc: Scenario, name: str) -> dict[str, Any]:
-    return sc.pool.units[sc.pool.kind_index(name)]
 
 
 # =============================================================================
@@ -172,14 +164,7 @@ def test_emissary_after_standard_setup(seed: int, game: int) -> None:
     """Aegean rulebook, Emissary of War Variant: "After the standard setup, each player selects
     1 Unit card from their hand ... The game then begins, with the First Player taking the
     first turn." """
-    plain = Scenario.from_game("aegean", seed, game, first="p1")
-    hands = [plain.hand(0), plain.hand(1)]
-    picks = [hands[0][0], hands[1][0]]
-    values = []
-    for name in picks:
-        u = unit(plain, name)
-        values.append((u["cost"] + u["offering"] + u["strength"], u["strength"]))
-    first = 1 if values[0] == values[1] else (0 if values[0] > values[1] else 1)
+    hands, picks, first = emissary_outcome(Scenario.from_game("aegean", seed, game, first="p1"))
 
     sc = Scenario("aegean", emissary=True, first="p1", strict=True)
     sc.script("emissary", a=0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import done, emissary_outcome
 
 from sim.data.cards import load_pool
 from sim.kernel import layout as L
@@ -110,15 +111,6 @@ def build(**kw: Any) -> Scenario:
     return Scenario.build("dunes", strict=True, **kw)
 
 
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
-
-
-def unit(sc: Scenario, name: str) -> dict[str, Any]:
-    return sc.pool.units[sc.pool.kind_index(name)]
-
-
 def play(sc: Scenario, name: str, city: int, cost: int) -> None:
     """Play ``name`` into ``city``, insisting on the cost the kernel charges."""
     sc.script("surge", a=D.ACT_PLAY, c=city, d=cost, card=name)
@@ -187,14 +179,9 @@ def test_emissary_first_player_and_favor_to_the_other(seed: int, game: int) -> N
     the greatest combined value is the First Player ... The First Player moves their Emissary
     card to the discard pile. The other player returns his Emissary to their hand." and Set Up:
     Favor goes to "the god of the second player" (the one who lost the Emissary)."""
-    plain = Scenario.from_game("dunes", seed, game, first="p1", strict=True)
-    hands = [plain.hand(0), plain.hand(1)]
-    picks = [hands[0][0], hands[1][0]]
-    values = []
-    for name in picks:
-        u = unit(plain, name)
-        values.append((u["cost"] + u["offering"] + u["strength"], u["strength"]))
-    first = 1 if values[0] == values[1] else (0 if values[0] > values[1] else 1)
+    hands, picks, first = emissary_outcome(
+        Scenario.from_game("dunes", seed, game, first="p1", strict=True)
+    )
 
     sc = Scenario("dunes", emissary=True, first="p1", strict=True)
     sc.script("emissary", a=0)

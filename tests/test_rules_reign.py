@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import done
 from invariants import check_invariants
 
 from sim.data.cards import load_pool
@@ -69,11 +70,6 @@ def build(**kw: Any) -> Scenario:
     """A strict Reign position; by default one (unused-by-the-test) reward card per city."""
     kw.setdefault("stacks", {0: [SPEAR], 1: [CHARIOT], 2: [TRIPOD]})
     return Scenario.build("reign", strict=True, **kw)
-
-
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
 
 
 # =============================================================================
