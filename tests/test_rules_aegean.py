@@ -23,6 +23,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
+from sim.run.view import StateView
 from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
@@ -99,8 +100,8 @@ def test_setup_deals_tiles_cards_and_coins(seed: int, game: int) -> None:
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
     assert sc.rewards(0) == sc.rewards(1) == []
     assert sc.vp_tokens(0) == sc.vp_tokens(1) == 0
-    assert int(sc.st[L.VP_SUPPLY]) == 6
-    assert int(sc.st[L.TURN]) == 0
+    assert sc.vp_supply == 6
+    assert sc.turns_done == 0
     assert not sc.over
 
 
@@ -113,7 +114,7 @@ def test_setup_oldest_player_takes_first_turn(first: str, game: int, seat: int) 
     Reading ``oldest_player``: the oldest player is the seat named by --first."""
     sc = Scenario.from_game("aegean", 3, game, first=first, strict=True)
     assert sc.active == seat
-    assert int(sc.st[L.FIRST]) == seat
+    assert sc.first == seat
 
 
 # =============================================================================
@@ -129,7 +130,7 @@ def test_emissary_greatest_value_goes_first_and_is_discarded() -> None:
     sc.script("emissary", card=EUDORUS)  # 2 + 1 + 2 = 5
     sc.script("emissary", card=TALOS)  # 6 + 2 + 6 = 14
     assert sc.emissary(oldest=0) == 1
-    assert sc.active == 1 and int(sc.st[L.FIRST]) == 1
+    assert sc.active == 1 and sc.first == 1
     assert sc.discard_pile() == [TALOS]
     assert sc.hand(1) == [ALCIMEDON]
     assert sorted(sc.hand(0)) == sorted([EUDORUS, CLOTHO])
@@ -171,11 +172,11 @@ def test_emissary_after_standard_setup(seed: int, game: int) -> None:
     sc.script("emissary", a=0)
     sc.setup(seed, game)
     done(sc)
-    assert sc.active == first and int(sc.st[L.FIRST]) == first
+    assert sc.active == first and sc.first == first
     assert sc.discard_pile() == [picks[first]]
     assert sorted(sc.hand(first)) == sorted(hands[first][1:])
     assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
-    assert int(sc.st[L.TURN]) == 0
+    assert sc.turns_done == 0
 
 
 # =============================================================================
@@ -585,7 +586,7 @@ def test_keres_ability_then_exalt_into_vp_token() -> None:
     assert sc.hand(0) == [TOP4[0]]
     assert sc.city(0, 0) == FILLER
     assert sc.out_of_play(0) == [KER_PYRE]
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     assert sc.result()["score_p0"] == 2
     done(sc)
 
@@ -930,7 +931,7 @@ def test_war_victor_takes_top_tile_keeps_one_loser_keeps_two() -> None:
     assert sc.city(0, 1) == [PEISANDER, ALCIMEDON]
     assert sorted(sc.discard_pile()) == sorted([PATROCLUS, EUDORUS, PHOENIX])
     assert not sc.war_torn(0)
-    assert int(sc.st[L.WARTORN]) == 0  # "flip the War-torn token to its peaceful side"
+    assert not sc.war_torn_token(0)  # "flip the War-torn token to its peaceful side"
     done(sc)
 
 
@@ -1244,7 +1245,7 @@ def test_tribute_gain_vp_token_when_two_rewards() -> None:
     sc.script_offer(EAGLE, cards=0)
     sc.script_may(True)
     sc.offering()
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     done(sc)
     # One tile only: the condition fails, nothing is offered (strict: no "may" asked).
     sc = build(hands={0: [EAGLE]}, rewards={0: [(HELM, False)]}, stacks={})
@@ -1458,7 +1459,7 @@ def test_game_goes_on_while_a_city_has_tiles() -> None:
     tiles." """
     sc = build(stacks={0: [], 1: [], 2: [HELM]}, turn=5)
     sc.end_turn()
-    assert not sc.over and sc.active == 1 and int(sc.st[L.TURN]) == 6
+    assert not sc.over and sc.active == 1 and sc.turns_done == 6
     assert sc.result()["end_reason"] == "none"
 
 
@@ -1644,15 +1645,13 @@ def _box_order(sc: Scenario, seed: int, game: int) -> list[int]:
     st = np.zeros(L.STATE_SIZE, np.int64)
     seed_streams(st, seed, game)
     _box_all(st, sc.tab)
-    n = int(st[L.BOX_N])
-    return [int(c) for c in st[L.BOX : L.BOX + n][::-1]]
+    return StateView(st).zone_ids("box")[::-1]
 
 
 def _own_cards(sc: Scenario, p: int) -> list[int]:
     """Seat ``p``'s 30 drafted cards: its own deck plus the hand it drew from it."""
-    off = p * L.MAX_CARDS
-    deck = sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])]
-    hand = sc.st[L.HAND + off : L.HAND + off + int(sc.st[L.HAND_N + p])]
+    deck = sc.zone_ids("deck", p)
+    hand = sc.zone_ids("hand", p)
     return sorted(int(c) for c in [*deck, *hand])
 
 
@@ -1678,9 +1677,9 @@ def test_draft1_draw_3_keep_2_pass_1_until_30_each(mix: str) -> None:
     for p in range(2):
         assert _own_cards(sc, p) == sorted(expect[p])
         assert len(sc.hand(p)) == 4  # then "the game then begins as normal"
-    assert int(sc.st[L.OWN_DECKS]) == 1
+    assert sc.own_decks
     # "Any unselected cards are returned to the box."
-    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    assert sc.box_size() == len(top) - 60
     check_invariants(sc)
 
 
@@ -1704,7 +1703,7 @@ def test_draft2_twenty_face_up_alternate_picks_three_times() -> None:
         first = 0 if evens <= mine[0] else 1
         assert evens <= mine[first] and odds <= mine[1 - first]
     assert [len(m) for m in mine] == [30, 30]
-    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    assert sc.box_size() == len(top) - 60
     check_invariants(sc)
 
 
@@ -1721,10 +1720,9 @@ def test_draft_games_use_own_decks_and_conserve_cards(variant: str) -> None:
         sc.turn()
         check_invariants(sc)
         for p in range(2):
-            off = p * L.MAX_CARDS
             pile = [
-                *sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])],
-                *sc.st[L.DISC + off : L.DISC + off + int(sc.st[L.DISC_N + p])],
+                *sc.zone_ids("deck", p),
+                *sc.zone_ids("discard", p),
             ]
             assert {int(c) for c in pile} <= own[p]
 

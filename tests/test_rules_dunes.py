@@ -22,7 +22,6 @@ import pytest
 from conftest import done, emissary_outcome
 
 from sim.data.cards import load_pool
-from sim.kernel import layout as L
 from sim.run.scenario import Scenario, ScenarioError
 from strategies import decisions as D
 
@@ -142,7 +141,7 @@ def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> Non
     assert len(sc.hand(0)) == len(sc.hand(1)) == 4
     assert sc.coins(0) == sc.coins(1) == 4 and sc.supply == 20 - 8
     assert sc.deck_size() == 40 - 8 and sc.discard_pile() == []
-    assert int(sc.st[L.VP_SUPPLY]) == 0  # Components: no VP tokens in this set
+    assert sc.vp_supply == 0  # Components: no VP tokens in this set
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
 
 
@@ -164,7 +163,7 @@ def test_setup_favor_starts_on_second_players_god(first: str, seat: int, favored
     player." and Favor: "At the start of the game the second player's god will always begin
     Favored." """
     sc = Scenario.from_game("dunes", 9, 0, first=first, strict=True)
-    assert sc.active == seat and int(sc.st[L.FIRST]) == seat
+    assert sc.active == seat and sc.first == seat
     assert sc.favor == favored == sc.god(1 - seat)
 
 
@@ -188,7 +187,7 @@ def test_emissary_first_player_and_favor_to_the_other(seed: int, game: int) -> N
     sc.script("emissary", a=0)
     sc.setup(seed, game)
     done(sc)
-    assert sc.active == first and int(sc.st[L.FIRST]) == first
+    assert sc.active == first and sc.first == first
     assert sc.discard_pile() == [picks[first]]
     assert sorted(sc.hand(first)) == sorted(hands[first][1:])
     assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
@@ -940,7 +939,7 @@ def test_war_rulebook_colossal_example() -> None:
     assert sc.city(0, 1) == [MARAUDER]
     assert sc.city(0, 0) == [SERVANT, CHANNELER]
     assert sc.discard_pile() == [USURPER]
-    assert not sc.war_torn(0) and int(sc.st[L.WARTORN]) == 0
+    assert not sc.war_torn(0) and not sc.war_torn_token(0)
     done(sc)
 
 
@@ -1505,7 +1504,7 @@ def test_mix_dunes_base_setup(seed: int, game: int) -> None:
     assert len(set(tiles)) == 9 and set(tiles) <= set(ALL_TILES + AEGEAN_TILES)
     assert sc.deck_size() == 40 + 22 - 8
     assert (sc.god(0), sc.god(1), sc.favor) == ("anubis", "horus", "horus")
-    assert int(sc.st[L.VP_SUPPLY]) == 6  # the Aegean's VP tokens
+    assert sc.vp_supply == 6  # the Aegean's VP tokens
     assert sc.structures(0) == [(s, 0, False) for s in STRUCTURES[0]]
 
 
@@ -1574,7 +1573,7 @@ def test_mix_keres_exalt_earns_vp_token_worth_two() -> None:
     sc.surge()
     assert sc.hand(0) == TOP4[:1] and sc.out_of_play(0) == [KER_PYRE]
     assert sc.city(0, 0) == [SERVANT, CHANNELER, MARAUDER]
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     res = sc.result()
     assert res["vp_tokens_p0"] == 1 and res["score_p0"] == 2
 
@@ -1633,7 +1632,7 @@ def test_mix_aegean_base_setup() -> None:
         assert len(set(tiles)) == 6 and set(tiles) <= set(ALL_TILES + AEGEAN_TILES)
         assert (sc.god(0), sc.god(1), sc.favor) == ("none", "none", "none")
         assert sc.structures(0) == sc.structures(1) == []
-        assert sc.deck_size() == 62 - 8 and int(sc.st[L.VP_SUPPLY]) == 6
+        assert sc.deck_size() == 62 - 8 and sc.vp_supply == 6
 
 
 def test_mix_aegean_base_no_reveal_no_favor_no_discount() -> None:
