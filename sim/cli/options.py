@@ -155,9 +155,16 @@ def change_options(f: Any) -> Any:
 
 
 def game_spec(
-    games: int, mix: str, seed: int, p0: str, p1: str, first: str, variants: tuple[str, ...]
+    games: int,
+    mix: str,
+    seed: int,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    **extra: Any,
 ) -> RunSpec:
-    """The RunSpec the ``game_options`` name (compare and sweep)."""
+    """The RunSpec the game options name (``extra``: further RunSpec fields, as ``run``'s)."""
     return RunSpec(
         games=games,
         mix=mix,
@@ -166,6 +173,7 @@ def game_spec(
         p1=p1,
         first=first,
         variants=split_variants(variants),
+        **extra,
     )
 
 

@@ -13,14 +13,13 @@ from sim.cli.options import (
     GameCount,
     change_options,
     check_until_ci,
+    game_spec,
     mix_option,
     out_option,
     seed_option,
-    split_variants,
     threads_option,
     variant_option,
 )
-from sim.data.spec import RunSpec
 
 
 @click.command("run", short_help="Play games and write them to Parquet.")
@@ -141,18 +140,10 @@ def run_cmd(
     from sim.run import runner
 
     with user_errors():
-        spec = RunSpec(
-            games=games,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first=first,
-            variants=split_variants(variants),
-            decks=decks,
-            rules=rules_file,
-            duplicate=duplicate,
-        )
+        spec = game_spec(
+            games, mix, seed, p0, p1, first, variants,
+            decks=decks, rules=rules_file, duplicate=duplicate,
+        )  # fmt: skip
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
     with user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"):
