@@ -98,6 +98,12 @@ FEAT_DONE = take("FEAT_DONE", 2 * MAX_FEATS)  # + p*MAX_FEATS + f: 1 once comple
 OPP_DISCARDED = take("OPP_DISCARDED")  # cards the opponent discarded this turn
 ENRAGED_N = take("ENRAGED_N", 2)  # ENRAGED_N + p: units seat p has enraged (for the output)
 BOX_N = take("BOX_N")  # cards a variant left out of the game (Trial of Skill)
+# soldier_ability_on_move: Soldiers moved by the ability resolving now, whose
+# play ability triggers again once it has resolved.
+MAX_MOVED = 8
+MOVED_N = take("MOVED_N")
+MOVED = take("MOVED", MAX_MOVED)  # MOVED + i: card id
+MOVE_TRIGGERED = take("MOVE_TRIGGERED")  # 1 while a moved Soldier's ability resolves
 HEADER = _st.next  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
@@ -256,6 +262,7 @@ RU_DRAFT1 = 46  # Aegean Draft Variant 1: draw 3, keep 2, pass 1, until 30 each
 RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three times
 RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
 RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
+RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is moved
 RU_COUNT = 72
 
 FIRST_P0 = 0
