@@ -1639,12 +1639,12 @@ def _draft_scenario(mix: str, variant: str) -> Scenario:
 
 def _box_order(sc: Scenario, seed: int, game: int) -> list[int]:
     """The shuffled shared deck a draft deals from, top card first (set-up's own stream)."""
-    from sim.kernel.draft import _box_all
+    from sim.kernel.draft import box_all
     from sim.kernel.rng import seed_streams
 
     st = np.zeros(L.STATE_SIZE, np.int64)
     seed_streams(st, seed, game)
-    _box_all(st, sc.tab)
+    box_all(st, sc.tab)
     return StateView(st).zone_ids("box")[::-1]
 
 

@@ -53,7 +53,7 @@ def discard_from_hand(st, tab, fp, p, n, reason):
 
 
 @kernel
-def _enemy_targets(st, tab, fp, p, c, tg, limit):
+def enemy_targets(st, tab, fp, p, c, tg, limit):
     """Fill options with enemy units in the target cities with strength <= limit."""
     q = 1 - p
     n = 0
@@ -79,7 +79,7 @@ def destroy_unit(st, c, q, i):
 def _hit_enemy(st, tab, fp, p, c, o, to_hand):
     """Destroy (or return to hand) up to N enemy units chosen by seat ``p``."""
     for _ in range(op_col(tab, o, L.OP_N)):
-        n = _enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
+        n = enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
         if n == 0:
             return
         k = choose(st, tab, fp, p, D.D_RETURN if to_hand else D.D_DESTROY, n)
