@@ -24,6 +24,7 @@ from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kin
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
@@ -81,12 +82,24 @@ def _json_value(v: Any) -> Any:
     return v
 
 
-def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+def play_outcomes(
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
+
+    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
+    """
     n_kinds = len(engine.pool.units)
     parts = []
+    tick = None
+    if bar is not None:
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -142,6 +155,7 @@ def compare(
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
+    show = P.wanted(progress)
     pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
@@ -151,11 +165,11 @@ def compare(
         out = Path(out)
         _check_compare_out(out, force)
         for name, ch in (("A", base), ("B", changes)):
-            runner.run(spec, out / name, threads, chunk_size, force, progress, changes=ch)
+            runner.run(spec, out / name, threads, chunk_size, force, show, changes=ch)
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size)
+        a, b = _play_both(spec, base, changes, threads, chunk_size, show)
     result = CompareResult(
         spec=spec,
         base=base,
@@ -170,14 +184,22 @@ def compare(
 
 
 def _play_both(
-    spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
+    spec: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    chunk_size: int,
+    show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
+
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     with numba_threads(resolve_threads(threads)):
-        engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
-        engines[0].warmup()
-        return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
+        with P.kernel_ready(show):
+            engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+            engines[0].warmup()
+        with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
+            return tuple(play_outcomes(e, spec.games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

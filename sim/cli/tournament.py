@@ -11,7 +11,9 @@ from sim.cli.options import (
     GameCount,
     mix_option,
     out_option,
+    progress_option,
     seed_option,
+    show_progress,
     split_variants,
     threads_option,
     variant_option,
@@ -48,7 +50,8 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
-@click.option("--quiet", "-q", is_flag=True, help="No progress line and no tables printed.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
+@progress_option
 def tournament_cmd(
     mix: str,
     bots: str | None,
@@ -59,6 +62,7 @@ def tournament_cmd(
     keep_games: bool,
     threads: int | None,
     quiet: bool,
+    force_progress: bool,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -90,7 +94,7 @@ def tournament_cmd(
             out=out,
             keep_games=keep_games,
             threads=threads,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))
