@@ -30,6 +30,7 @@ from sim.analysis.frames import (
     summary_stats,
 )
 from sim.analysis.stats import wilson_interval
+from sim.run.io import read_run as load
 
 __all__ = [
     "GROUP_COLS",
@@ -43,6 +44,7 @@ __all__ = [
     "first_player_advantage",
     "first_player_won",
     "game_lengths",
+    "load",
     "load_runs",
     "newcombe_interval",
     "paired_first_player_advantage",

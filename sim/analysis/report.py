@@ -454,7 +454,11 @@ def _html(t: _Tables, images: dict[str, Path | None], text: str, top: int) -> st
 # --- writing ---------------------------------------------------------------------------------
 
 
-def _check_out_dir(out: Path, runs: list[Path]) -> None:
+def _is_report_file(entry: Path) -> bool:
+    return entry.is_file() and (entry.name == REPORT_NAME or entry.suffix == ".png")
+
+
+def _check_out_dir(out: Path, runs: list[Path], force: bool = False) -> None:
     """Refuse an output directory that would clobber a file or pollute a run directory."""
     if out.exists() and not out.is_dir():
         raise ReportError(f"--out {out} exists and is not a directory")
@@ -465,6 +469,7 @@ def _check_out_dir(out: Path, runs: list[Path]) -> None:
     for run in runs:
         if resolved == run.resolve() or run.resolve() in resolved.parents:
             raise ReportError(f"--out {out} is inside the run {run}; write the report elsewhere")
+    io.check_output_dir(out, force, ours=_is_report_file, what="report")
 
 
 def build_report(
@@ -473,6 +478,7 @@ def build_report(
     *,
     top_cards: int = TOP_CARDS,
     min_games: int = 200,
+    force: bool = False,
 ) -> Report:
     """Analyse the runs in ``paths`` and write ``out_dir/report.html`` with its charts.
 
@@ -480,13 +486,14 @@ def build_report(
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
         sim.run.io.IncompleteRunError: a run that did not finish.
         ReportError: ``out_dir`` cannot hold a report.
+        sim.run.io.RunError: ``out_dir`` holds something and ``force`` is not set.
         OSError: ``out_dir`` cannot be written.
 
     Nothing is written unless every run loads.
     """
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
-    _check_out_dir(out, run_paths)
+    _check_out_dir(out, run_paths, force)
     df = A.load_runs(run_paths)
     tables = _compute(df, min_games)
     text = key_figures(tables)
@@ -545,13 +552,14 @@ def write_report(
     out_dir: Path | str,
     *,
     echo: Callable[[str], None] | None = None,
+    force: bool = False,
 ) -> Path:
     """Write ``out_dir/report.html`` (and its PNG charts) about the runs in ``paths``.
 
     ``echo`` (e.g. ``print``) receives the key figures as text. Returns the
     page's path; see :func:`build_report` for the errors.
     """
-    report = build_report(paths, out_dir)
+    report = build_report(paths, out_dir, force=force)
     if echo is not None:
         echo(report.text)
     return report.html

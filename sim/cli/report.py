@@ -16,10 +16,11 @@ from sim.cli.errors import EXIT_ERROR, CliError
     "-o",
     type=click.Path(path_type=Path),
     required=True,
-    help="Directory to write report.html and its PNG charts into (created if absent; "
-    "an earlier report there is replaced).",
+    help="Directory to write report.html and its PNG charts into (absent or empty unless "
+    "--force).",
 )
-def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
+@click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
+def report_cmd(runs: tuple[Path, ...], out: Path, force: bool) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
     The page shows the first-player win rate of each run with its 95% interval
@@ -38,8 +39,8 @@ def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
     from sim.run import io
 
     try:
-        page = report.build_report(list(runs), out)
-    except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
+        page = report.build_report(list(runs), out, force=force)
+    except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

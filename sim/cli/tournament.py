@@ -53,7 +53,8 @@ from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
     help="Directory for tournament.parquet, tournament.md and _tournament.json (absent "
-    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>.",
+    "or empty unless --force; checked before playing). "
+    "Default: a new results/tournament-<mix>-s<seed>-<date>-<time>.",
 )
 @click.option(
     "--keep-games",
@@ -68,6 +69,7 @@ from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
     callback=check_threads,
     help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
 )
+@click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line and no tables printed.")
 def tournament_cmd(
     mix: str,
@@ -78,6 +80,7 @@ def tournament_cmd(
     out: Path | None,
     keep_games: bool,
     threads: int | None,
+    force: bool,
     quiet: bool,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
@@ -111,6 +114,7 @@ def tournament_cmd(
             keep_games=keep_games,
             threads=threads,
             progress=False if quiet else None,
+            force=force,
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))
