@@ -109,9 +109,7 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
 
 
 def _check_compare_out(out: Path, force: bool) -> None:
-    io.check_output_dir(
-        out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison"
-    )
+    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
 
 
 def compare(

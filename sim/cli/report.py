@@ -16,8 +16,7 @@ from sim.cli.errors import EXIT_ERROR, CliError
     "-o",
     type=click.Path(path_type=Path),
     required=True,
-    help="Directory to write report.html and its PNG charts into (absent or empty unless "
-    "--force).",
+    help="Directory to write report.html and its PNG charts into (absent or empty unless --force).",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
 def report_cmd(runs: tuple[Path, ...], out: Path, force: bool) -> None:

@@ -56,8 +56,10 @@ class Bound:
 
     def text(self) -> str:
         """The range as the error messages and the docs write it."""
-        return f"from {self.lo:g} to {self.hi:g}" if isinstance(self.lo, float) else (
-            f"from {self.lo} to {self.hi}"
+        return (
+            f"from {self.lo:g} to {self.hi:g}"
+            if isinstance(self.lo, float)
+            else (f"from {self.lo} to {self.hi}")
         )
 
 

@@ -497,7 +497,6 @@ def check_output_dir(
         )
 
 
-
 @contextlib.contextmanager
 def atomic_path(final: Path | str) -> Iterator[Path]:
     """A hidden temporary path beside ``final`` to write; it replaces ``final`` only on success.
