@@ -59,7 +59,7 @@ def load_profile(path: Path | str) -> Profile:
         raw = S.read_toml(path, "strategy profile")
     except S.SchemaError as e:
         raise ProfileError(str(e)) from None
-    extra = sorted(set(raw) - {"strategy", "weights", "lookahead"})
+    extra = sorted(set(raw) - set(S.TABLES["profile"]))
     if extra:
         raise _fail(path, extra[0], "unknown table; valid: strategy, weights, lookahead")
     head = raw.get("strategy")

@@ -324,6 +324,15 @@ def test_configs_readme_carries_the_generated_bounds() -> None:
     assert S.markdown_bounds() in text
 
 
+def test_configs_readme_documents_every_key_of_the_schema() -> None:
+    """The schema is the documentation: a key the loaders accept is a key the docs explain."""
+    text = (ROOT / "configs" / "README.md").read_text(encoding="utf-8")
+    for table, keys in S.TABLES.items():
+        for key in keys:
+            shown = f"`[{key}]`" if table == "profile" else f"`{key}`"
+            assert shown in text, f"configs/README.md does not document {table}.{key}"
+
+
 def test_shipped_profiles_lie_inside_the_bounds() -> None:
     for path in PROFILE_DIR.glob("*.toml"):
         load_profile(path)

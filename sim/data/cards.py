@@ -28,26 +28,14 @@ from sim.kernel.tables import Tables
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 SETS_DIR = CONFIG_DIR / "sets"
 
-UNIT_KEYS = {
-    "name",
-    "type",
-    "devotion",
-    "cost",
-    "offering",
-    "strength",
-    "copies",
-    "keywords",
-    "source",
-    "text",
-    "abilities",
-    "learning",
-}
+# Every key each table may hold, with its type: sim.data.schema.TABLES.
+UNIT_KEYS = set(S.TABLES["units"])
 UNIT_REQUIRED = ("name", "type", "cost", "offering", "strength", "copies", "source", "text")
-REWARD_KEYS = {"name", "copies", "source", "text", "abilities", "four_player"}
-FEAT_KEYS = {"name", "condition", "type", "n", "source", "text"}
-STRUCT_KEYS = {"name", "god", "build_cost", "vp", "source", "text", "abilities"}
-ABILITY_KEYS = {"trigger", "cost", "when", "when_n", "ops"}
-OP_KEYS = {"op", "n", "limit", "target", "when", "when_n", "may"}
+REWARD_KEYS = set(S.TABLES["rewards"])
+FEAT_KEYS = set(S.TABLES["feats"])
+STRUCT_KEYS = set(S.TABLES["structures"])
+ABILITY_KEYS = set(S.TABLES["abilities"])
+OP_KEYS = set(S.TABLES["ops"])
 SOURCES = ("rulebook", "reconstructed")
 
 # Rule parameters every set file declares, with the kernel slot each fills.

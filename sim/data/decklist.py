@@ -30,7 +30,7 @@ def load_decklists(path: str | Path, pool: CardPool) -> list[list[int]]:
         raw = S.read_toml(path, "deck list")
     except S.SchemaError as e:
         raise SpecError(f"--decks: {e}") from None
-    extra = sorted(set(raw) - {"p0", "p1"})
+    extra = sorted(set(raw) - set(S.TABLES["decks"]))
     if extra:
         raise SpecError(f"--decks {path}: unknown key {extra[0]!r}; valid keys: p0, p1")
     names = {u["name"]: k for k, u in enumerate(pool.units)}

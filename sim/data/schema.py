@@ -129,6 +129,41 @@ DECK_PILES = 10
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
 SEED = Bound(0, 2**63 - 1, "the run seed is an unsigned 63-bit number")
 
+# --- every key of every table, with its type -------------------------------------------------
+# ``sim.data.cards`` refuses any other key; configs/README.md documents each (a test checks).
+
+_NAME, _TEXT, _SOURCE = "string", "string", "string: rulebook | reconstructed"
+TABLES: dict[str, dict[str, str | Bound]] = {
+    "units": {
+        "name": _NAME, "type": "UNIT_TYPES name", "devotion": "DEVOTIONS name",
+        **UNIT_INTS, "keywords": "[KEYWORDS name]", "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]", "learning": "bool",
+    },
+    "rewards": {
+        "name": _NAME, **REWARD_INTS, "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]", "four_player": "bool",
+    },
+    "structures": {
+        "name": _NAME, "god": "GODS name", **STRUCTURE_INTS, "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]",
+    },
+    "feats": {
+        "name": _NAME, "condition": "FEAT_CONDITIONS name", "type": "UNIT_TYPES name",
+        **FEAT_INTS, "source": _SOURCE, "text": _TEXT,
+    },
+    "abilities": {
+        "trigger": "TRIGGERS name", "cost": ABILITY_INTS["cost"], "when": "CONDITIONS name",
+        "when_n": ABILITY_INTS["when_n"], "ops": "[op tables]",
+    },
+    "ops": {
+        "op": "OPS name", **OP_INTS, "target": "TARGETS name", "when": "CONDITIONS name",
+        "may": "bool",
+    },
+    "profile": {"strategy": "[strategy] name, bot, description", "weights": WEIGHT,
+                "lookahead": "[lookahead] width, rollouts, horizon"},
+    "decks": {"p0": f"[{DECK_PILES} unit names]", "p1": f"[{DECK_PILES} unit names]"},
+}  # fmt: skip
+
 
 class SchemaError(ValueError):
     """A value outside the schema; callers re-raise it as their own one-line error type."""
