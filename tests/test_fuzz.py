@@ -25,11 +25,11 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from rows import check_rows
 
-from sim import analysis as A
 from sim.cli import main
 from sim.data import schema as S
 from sim.data.cards import SETS_DIR, load_pool
 from sim.data.spec import FIRST_MODES, VARIANTS
+from sim.run import io
 
 EXAMPLES = int(os.environ.get("OMENSIM_FUZZ_EXAMPLES", "12"))
 FUZZ = settings(
@@ -49,7 +49,7 @@ def outcome_ok(result: Result, out: Path | None = None) -> None:
     assert "Traceback" not in result.output
     if result.exit_code == 0:
         if out is not None and (out / "_manifest.json").exists():
-            check_rows(A.load(out))
+            check_rows(io.read_run(out))
         return
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
@@ -243,7 +243,7 @@ def test_a_valid_deck_list_plays() -> None:
         args = ["run", "--games", "4", "--mix", "reign", "--variant", "constructed", "-q"]
         result = invoke(*args, "--decks", str(path), "--out", str(out))
         assert result.exit_code == 0, result.output
-        check_rows(A.load(out))
+        check_rows(io.read_run(out))
 
 
 # --- command lines -------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from sim.analysis.frames import (
     score_margins,
     summary_stats,
 )
+from sim.analysis.loading import cards, load
 from sim.analysis.stats import wilson_interval
-from sim.run.io import read_run as load
 
 __all__ = [
     "GROUP_COLS",
@@ -39,6 +39,7 @@ __all__ = [
     "RunLoadError",
     "card_impact",
     "card_names",
+    "cards",
     "difference",
     "end_reasons",
     "first_player_advantage",

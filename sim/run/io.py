@@ -57,6 +57,9 @@ import pyarrow.parquet as pq
 from sim.run.lock import LOCK_NAME, holder_pid
 
 MANIFEST_NAME = "_manifest.json"
+CARDS_NAME = "_cards.parquet"
+"""One row per card kind of the run's mix. The leading ``_`` keeps it out of
+``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
 PART_GLOB = "part-*.parquet"
 MANIFEST_FORMAT = "omensim-run"
 MANIFEST_VERSION = 1
@@ -155,6 +158,21 @@ def _fsync_file(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
+    """Atomically write the run's card table as ``out_dir/_cards.parquet``."""
+    final = Path(out_dir) / CARDS_NAME
+    tmp = _tmp_path(final)
+    try:
+        pq.write_table(cards, tmp, compression=COMPRESSION)
+        _fsync_file(tmp)
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(Path(out_dir))
+    return final
 
 
 def write_manifest(
@@ -417,7 +435,7 @@ def is_run_file(entry: Path) -> bool:
     name = entry.name
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
-        or name in (MANIFEST_NAME, LOCK_NAME)
+        or name in (MANIFEST_NAME, CARDS_NAME, LOCK_NAME)
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 
