@@ -21,12 +21,13 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
-from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
@@ -81,14 +82,6 @@ def _json_value(v: Any) -> Any:
     return v
 
 
-def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
-    """The card pool a run of ``spec`` with ``changes`` plays (cheap: no kernel work)."""
-    learning = "learning" in spec.variants
-    if changes:
-        return changes.load_pool(spec.mix, spec.seed, learning=learning)
-    return load_pool(spec.mix, spec.seed, learning=learning)
-
-
 def play_outcomes(
     engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
 ) -> Outcomes:
@@ -113,28 +106,16 @@ def play_outcomes(
 
 def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
     """The columns pairing needs from a written run directory."""
-    if not io.is_complete(run_dir):
-        raise RunError(f"{run_dir} is not a complete run")
-    table = pq.read_table(run_dir, columns=COLUMNS)
+    try:
+        manifest = io.verify_run(run_dir)
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{run_dir} is not a complete run: {exc}") from None
+    table = pq.read_table([str(run_dir / p["file"]) for p in manifest["parts"]], columns=COLUMNS)
     return Outcomes.from_frame(table, n_kinds)
 
 
 def _check_compare_out(out: Path, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the comparison "
-            "in it, or choose another --out"
-        )
-    strays = sorted(e.name for e in out.iterdir() if e.name not in COMPARE_FILES)
-    if strays:
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} entr(y/ies) omensim "
-            f"compare did not write (e.g. {strays[0]!r}); choose another --out"
-        )
+    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
 
 
 def compare(
@@ -163,7 +144,7 @@ def compare(
     """
     base = base or Changes()
     show = P.wanted(progress)
-    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -198,29 +179,25 @@ def _play_both(
     chunk_size: int,
     show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
-    import numba
 
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    n_threads = _resolve_threads(threads)
-    previous = numba.get_num_threads()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(resolve_threads(threads)):
         with P.kernel_ready(show):
             engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
             engines[0].warmup()
         with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
             return tuple(play_outcomes(e, spec.games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
-    finally:
-        numba.set_num_threads(previous)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:
     """``out/compare.json`` (summary) and ``out/compare.parquet`` (every card's row)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
-    result.comparison.table().to_parquet(out / "compare.parquet", index=False)
+    with io.atomic_path(out / "compare.parquet") as tmp:
+        result.comparison.table().to_parquet(tmp, index=False)
+    # The summary last: its presence says the comparison is whole.
+    with io.atomic_path(out / "compare.json") as tmp:
+        tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
 def format_result(result: CompareResult) -> str:

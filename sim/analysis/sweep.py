@@ -18,12 +18,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.compare import play_outcomes, pool_for
+from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import io
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 SWEEP_COLUMNS = [
     "kind",
@@ -126,17 +129,14 @@ def sweep(
         base: edits the baseline (and every variant) starts from.
         threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
     """
-    import numba
-
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     base = base or Changes()
-    pool = pool_for(spec, base)
+    pool = run_pool(spec, base)
     kinds = select_kinds(pool.units, cards)
     lo, hi = FIELDS[field]
     todo, skipped = [], []
@@ -155,12 +155,9 @@ def sweep(
                     }
                 )
     show = P.wanted(progress)
-    n_threads = _resolve_threads(threads)
-    previous = numba.get_num_threads()
+    n_threads = resolve_threads(threads)
     rows = []
-    stack = contextlib.ExitStack()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads), contextlib.ExitStack() as stack:
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
@@ -188,9 +185,6 @@ def sweep(
                     "first_player_diff": fp.diff,
                 }
             )
-    finally:
-        stack.close()
-        numba.set_num_threads(previous)
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)
 
@@ -219,9 +213,26 @@ def format_table(result: SweepResult) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
+SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")
+
+
+def check_sweep_out(out: Path, force: bool) -> None:
+    """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
+    io.check_output_dir(
+        out, force, ours=lambda e: e.is_file() and e.name in SWEEP_FILES, what="sweep"
+    )
+
+
 def write_outputs(result: SweepResult, out: Path) -> list[Path]:
-    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``."""
-    out.mkdir(parents=True, exist_ok=True)
+    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``.
+
+    Written into a hidden folder and swapped in whole (:func:`sim.run.io.publish_dir`),
+    so a failure leaves an earlier sweep in ``out`` as it was.
+    """
+    return io.publish_dir(out, lambda tmp: _write_files(result, tmp))
+
+
+def _write_files(result: SweepResult, out: Path) -> list[Path]:
     paths = [out / "sweep.parquet", out / "sweep.csv"]
     result.table.to_parquet(paths[0], index=False)
     result.table.to_csv(paths[1], index=False)

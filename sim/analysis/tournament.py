@@ -54,9 +54,10 @@ import sim
 from sim.analysis.ratings import fit_ratings, format_ratings
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
+from sim.run import io, runner
 from sim.run import progress as P
-from sim.run import runner
-from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _resolve_threads
+from sim.run.runner import RESULTS_ROOT
+from sim.run.session import RunError, numba_threads, resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -342,6 +343,7 @@ def play_tournament(
     threads: int | None = None,
     progress: bool | None = None,
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
+    force: bool = False,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
@@ -361,6 +363,7 @@ def play_tournament(
         progress: ``True`` always shows a status line on stderr, ``False``
             never, ``None`` when stderr is a terminal.
         on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
+        force: replace an earlier tournament in ``out`` (checked before anything is played).
 
     Returns:
         A :class:`TournamentResult`.
@@ -377,19 +380,15 @@ def play_tournament(
     out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads)
     if out is not None:
-        _check_out_dir(out, force=False)
+        check_tournament_out(out, force)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         show = P.wanted(progress)
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it loads numba code
@@ -415,8 +414,6 @@ def play_tournament(
                 results.append((pairing, counts))
         finally:
             bar.close()
-    finally:
-        numba.set_num_threads(previous_threads)
     seconds = time.perf_counter() - t0
 
     pairs = pairs_frame(results)
@@ -466,7 +463,7 @@ def _play(
     if run_dir is not None:
         from sim.run import io, runner
 
-        runner.run(spec, run_dir, threads=n_threads, progress=False)
+        runner.run(spec, run_dir, threads=n_threads, progress=False, force=True)
         bar.advance(spec.games)
         df = io.read_run(run_dir)[["winner", "first_player"]]
         yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
@@ -551,6 +548,14 @@ def format_tournament(result: TournamentResult) -> str:
     )
 
 
+TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR)
+
+
+def check_tournament_out(out: Path, force: bool) -> None:
+    """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
+    io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
+
+
 def _ratings_section(result: TournamentResult) -> list[str]:
     if result.ratings is None:
         return []
@@ -582,17 +587,21 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     table = pa.Table.from_pandas(result.pairs, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
-    pq.write_table(table.replace_schema_metadata(meta), out / PAIRS_FILE, compression="zstd")
+    # Each file atomically; the manifest last, so its presence says the tables are whole.
+    with io.atomic_path(out / PAIRS_FILE) as tmp:
+        pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
     files = [PAIRS_FILE, TABLE_FILE]
     ratings: list[dict[str, Any]] = []
     if result.ratings is not None:
-        result.ratings.to_parquet(out / RATINGS_FILE, index=False)
+        with io.atomic_path(out / RATINGS_FILE) as tmp:
+            result.ratings.to_parquet(tmp, index=False)
         files.append(RATINGS_FILE)
         ratings = [
             {"bot": r.bot, "elo": round(r.elo, 1), "lo": round(r.lo, 1), "hi": round(r.hi, 1)}
             for r in result.ratings.itertuples(index=False)
         ]
-    (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
+    with io.atomic_path(out / TABLE_FILE) as tmp:
+        tmp.write_text(format_tournament(result), encoding="utf-8")
     manifest = {
         "format": "omensim-tournament",
         "format_version": 1,
@@ -601,7 +610,8 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
         "files": files,
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    with io.atomic_path(out / MANIFEST_FILE) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return out
 
 

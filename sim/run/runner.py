@@ -41,16 +41,11 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io
 from sim.run import progress as P
+from sim.run.lock import FolderLockedError, locked
+from sim.run.session import RunError, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
-
-
-class RunError(Exception):
-    """A run that cannot start for a reason the user controls (e.g. the output directory).
-
-    The message is one line, fit to print after ``Error:``.
-    """
 
 
 @dataclass(frozen=True)
@@ -104,41 +99,6 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
         candidate = root / f"{base}-{n}"
         n += 1
     return candidate
-
-
-def _resolve_threads(threads: int | None) -> int:
-    import numba  # imported here so `omensim --help` stays fast
-
-    max_threads = int(numba.config.NUMBA_NUM_THREADS)
-    if threads is None:
-        return max_threads
-    if not 1 <= threads <= max_threads:
-        raise RunError(
-            f"--threads must be between 1 and {max_threads} on this machine "
-            f"(numba's NUMBA_NUM_THREADS), got {threads}"
-        )
-    return threads
-
-
-def _check_out_dir(out: Path, force: bool) -> None:
-    """Refuse an output path we must not write into; touches nothing on disk."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the run in it, "
-            "or choose another --out"
-        )
-    strays = io.stray_files(out)
-    if strays:
-        # Clearing only our own files would leave these next to the new parts, where they
-        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
-            f"write (e.g. {strays[0].name!r}); choose another --out"
-        )
 
 
 def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
@@ -210,16 +170,12 @@ def run(
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
-    n_threads = _resolve_threads(threads)
-    _check_out_dir(out, force)
+    n_threads = resolve_threads(threads)
+    io.check_output_dir(out, force)
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
     show = P.wanted(progress)
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
@@ -229,8 +185,6 @@ def run(
         return _play_and_write(
             engine, spec, out, n_threads, chunk_size, force, show, setup_seconds, until_ci
         )
-    finally:
-        numba.set_num_threads(previous_threads)
 
 
 def _play_and_write(
@@ -244,22 +198,43 @@ def _play_and_write(
     setup_seconds: float,
     until_ci: float | None = None,
 ) -> RunResult:
+    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with locked(out):
+            # Checked again under the lock: another run may have written here meanwhile.
+            io.check_output_dir(out, force, held=True)
+            if force:
+                io.clear_run_files(out)
+            return _write_locked(
+                engine, spec, out, n_threads, chunk_size, show, setup_seconds, until_ci
+            )
+    except FolderLockedError as exc:
+        raise RunError(str(exc)) from None
+
+
+def _write_locked(
+    engine: Any,
+    spec: RunSpec,
+    out: Path,
+    n_threads: int,
+    chunk_size: int,
+    show: bool,
+    setup_seconds: float,
+    until_ci: float | None,
+) -> RunResult:
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
-    started = datetime.now(UTC).isoformat(timespec="seconds")
+    # Every part carries the run's key, so a part from another run is recognised on reading.
+    metadata[io.RUN_KEY] = io.run_key(metadata)
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
-        "started": started,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "threads": n_threads,
         "chunk_size": chunk_size,
     }
     if until_ci is not None:
         run_info["until_ci"] = until_ci
         run_info["games_requested"] = spec.games
-
-    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
-    out.mkdir(parents=True, exist_ok=True)
-    if force:
-        io.clear_run_files(out)
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
     # directory that looks finished.
     io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
