@@ -311,14 +311,14 @@ def test_unwritable_out(tmp_path: Path) -> None:
 def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> None:
     import sim.run.engine
 
-    real_play = sim.run.engine.Engine.play
+    real_play = sim.run.engine.Engine.play_raw
 
     def play(self, start: int, n: int):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
         return real_play(self, start, n)
 
-    monkeypatch.setattr(sim.run.engine.Engine, "play", play)
+    monkeypatch.setattr(sim.run.engine.Engine, "play_raw", play)
 
 
 def test_interrupted_run_is_marked_incomplete(

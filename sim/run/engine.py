@@ -132,6 +132,15 @@ class Engine:
     def play(self, start: int, n: int) -> pa.Table:
         """One row per game for global game indices ``start .. start+n-1``."""
         out, masks = self.play_raw(start, n)
+        return self.table(start, out, masks)
+
+    def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
+        """The rows of games ``start ..`` from the kernel output ``play_raw`` returned.
+
+        Split from :meth:`play` so a runner can convert one chunk on another
+        thread while the kernel plays the next.
+        """
+        n = len(out)
         spec = self.spec
         game_ids = np.arange(start, start + n, dtype=np.int64)
         cols: dict[str, pa.Array] = {

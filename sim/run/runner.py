@@ -33,12 +33,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import pyarrow as pa
-import pyarrow.compute as pc
+import numpy as np
 
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
+from sim.kernel import layout as L
 from sim.run import io
+from sim.run.compile_notice import compile_notice
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -191,12 +192,10 @@ class _Progress:
             self._width = 0
 
 
-def _count_outcomes(table: pa.Table) -> tuple[int, int]:
-    """(first-player wins, shared victories) in one chunk of games."""
-    winner = table.column("winner")
-    first_wins = pc.sum(pc.equal(winner, table.column("first_player"))).as_py() or 0
-    shared = pc.sum(pc.equal(winner, -1)).as_py() or 0
-    return int(first_wins), int(shared)
+def _count_outcomes(out: np.ndarray) -> tuple[int, int]:
+    """(first-player wins, shared victories) in one chunk of kernel output rows."""
+    winner = out[:, L.O_WINNER]
+    return int(np.count_nonzero(winner == out[:, L.O_FIRST])), int(np.count_nonzero(winner == -1))
 
 
 def run(
@@ -241,8 +240,6 @@ def run(
     Any failure or interrupt after the directory was created leaves its
     manifest saying ``"complete": false``; the parts already written stay.
     """
-    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
-
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
@@ -256,8 +253,13 @@ def run(
     t_setup = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec, changes=changes) if changes else Engine(spec)
-        engine.warmup()
+        # The engine compiles the kernel on first use (never at import): the notice,
+        # and the setup time in the summary, cover all of it.
+        with compile_notice(enabled=progress is not False):
+            from sim.run.engine import Engine
+
+            engine = Engine(spec, changes=changes) if changes else Engine(spec)
+            engine.warmup()
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
             engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
@@ -302,7 +304,8 @@ def _play_and_write(
     parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
     first_wins = shared = played = 0
 
-    def write(table: pa.Table, index: int, info: dict[str, Any]) -> None:
+    def write(raw: tuple[np.ndarray, np.ndarray], index: int, info: dict[str, Any]) -> None:
+        table = engine.table(info["first_game"], *raw)
         io.write_part(table, out, index, metadata)
         parts.append(info)
         # Keep the manifest's part list current (still incomplete), so an interrupted
@@ -313,17 +316,18 @@ def _play_and_write(
 
     t0 = time.perf_counter()
     try:
-        # One writer thread: Parquet encoding + compression of chunk k overlaps with
-        # playing chunk k+1. At most one write is in flight, so memory stays at two chunks.
+        # One writer thread: the Arrow conversion, Parquet encoding and compression of
+        # chunk k overlap with the kernel playing chunk k+1 (it releases the GIL). At most
+        # one write is in flight, so memory stays at two chunks whatever the games.
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
             pending: Future[None] | None = None
             for index, start, n in _chunks(spec.games, chunk_size):
-                table = engine.play(start, n)
-                if table.num_rows != n:
+                raw = engine.play_raw(start, n)
+                if len(raw[0]) != n:
                     raise RuntimeError(
-                        f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
+                        f"engine returned {len(raw[0])} rows for games {start}..{start + n - 1}"
                     )
-                fw, sh = _count_outcomes(table)
+                fw, sh = _count_outcomes(raw[0])
                 first_wins += fw
                 shared += sh
                 played += n
@@ -334,8 +338,8 @@ def _play_and_write(
                     "first_game": start,
                     "games": n,
                 }
-                pending = pool.submit(write, table, index, info)
-                del table  # the writer holds the only reference now
+                pending = pool.submit(write, raw, index, info)
+                del raw  # the writer holds the only reference now
                 bar.update(played)
                 if until_ci is not None and ci_half_width(first_wins, played) <= until_ci:
                     break
