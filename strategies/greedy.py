@@ -205,9 +205,16 @@ def cache_cities(st, tab, p):
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
             q = p if mine else 1 - p
-            st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = B.side_strength(st, tab, c, q)
-            st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = B.side_weight(st, tab, c, q)
-            st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = B.side_cost(st, tab, c, q)
+            s = 0
+            w = 0
+            cost = 0
+            for i in range(B.n_units(st, c, q)):
+                s += B.slot_strength(st, tab, c, q, i)
+                w += B.slot_weight(st, tab, c, q, i)
+                cost += card_col(tab, B.slot_card(st, c, q, i), L.K_COST)
+            st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = s
+            st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = w
+            st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = cost
 
 
 @kernel(inline=True)
@@ -236,13 +243,13 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
 def play_value(st, tab, fp, p, card, c, cost, r):
     """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``)."""
     k = card_kind(tab, card)
-    s = card_col(tab, card, L.K_STRENGTH)
+    s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
     v = fp[r, FP_PLAY + k] - cost * fp[r, P_COIN]
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0)
-    after = war_outcome(st, tab, c, s, w, card_col(tab, card, L.K_COST))
+    after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST))
     if after != before or after != 0:
         v += (after - before) * fp[r, P_TILE] + (fp[r, P_TILE] * 0.5 if after > 0 else 0.0)
         if after < 0:
@@ -282,7 +289,7 @@ def build_value(st, tab, fp, p, k, s, r):
     return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[r, P_BUILD]
 
 
-@kernel
+@kernel(inline=True)
 def score_option(st, tab, fp, p, dec, i, r):
     """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r)."""
     a = opt(st, i, 0)
@@ -311,10 +318,11 @@ def score_option(st, tab, fp, p, dec, i, r):
     if dec == D.D_MAY:
         return 0.5 if a == 1 else 0.0
     if dec == D.D_DESTROY or dec == D.D_RETURN:
+        k = card_kind(tab, d)
         return (
-            card_col(tab, d, L.K_STRENGTH)
+            kind_col(tab, k, L.K_STRENGTH)
             + fp[r, P_DESTROY_CONTESTED] * (st[L.STACK_N + a] > 0)
-            + fp[r, P_DESTROY_COST] * card_col(tab, d, L.K_COST)
+            + fp[r, P_DESTROY_COST] * kind_col(tab, k, L.K_COST)
         )
     if dec == D.D_MOVE:
         if a < 0:

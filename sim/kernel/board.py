@@ -43,9 +43,12 @@ def has_kw(tab, card, kw):
 def weight(tab, card):
     """Unit-slots a card fills: COLOSSAL units and Reign Beasts count 2.
 
-    Worked out once per card table (``sim.kernel.tables.unit_weight``).
+    Both count 2 for capacity, war-torn and keeping (Reign: "a beast counts as
+    2 (also when combined with other games)").
     """
-    return card_col(tab, card, L.C_WEIGHT)
+    if has_kw(tab, card, V.KW_COLOSSAL) or card_col(tab, card, L.K_TYPE) == V.T_BEAST:
+        return 2
+    return 1
 
 
 @njit(cache=True, inline="always")
@@ -224,46 +227,29 @@ def _static_sum(st, tab, p, cc, src, op_code, c, card):
     return total
 
 
-@njit(cache=True, inline="always")
-def static_source(st, tab, c, p, j):
-    """Whether the unit in slot ``j`` of seat ``p``'s side of ``c`` has ongoing effects now."""
-    src = slot_card(st, c, p, j)
-    return (
-        card_col(tab, src, L.K_STATIC) != 0
-        and can_resolve(st, tab, p, src)
-        and not enraged(st, c, p, j)
-    )
-
-
-@njit(cache=True, inline="always")
-def printed_strength(st, tab, c, p, i):
-    """Strength of the (not enraged) unit in slot ``i`` before ongoing effects.
-
-    Dunes, Unit Card Types (Initiate): "all of a player's units with INVOCATION
-    are +1 strength if their god is Favored."
-    """
-    card = slot_card(st, c, p, i)
-    s = card_col(tab, card, L.K_STRENGTH)
-    if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
-        s += 1
-    return s
-
-
-@kernel
+@kernel(inline=True)
 def slot_strength(st, tab, c, p, i):
     """Strength the unit in slot ``i`` of seat ``p``'s side of ``c`` brings, effects included.
 
     Strength effects reach only units in their source's city, so only that
-    city's units are scanned.
+    city's units are scanned. Dunes, Unit Card Types (Initiate): "all of a player's
+    units with INVOCATION are +1 strength if their god is Favored."
     """
     if enraged(st, c, p, i):
         # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
         return rule(tab, L.RU_ENRAGED_STRENGTH)
     card = slot_card(st, c, p, i)
-    s = printed_strength(st, tab, c, p, i)
+    s = card_col(tab, card, L.K_STRENGTH)
+    if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
+        s += 1
     for j in range(n_units(st, c, p)):
-        if static_source(st, tab, c, p, j):
-            s += _static_sum(st, tab, p, c, slot_card(st, c, p, j), V.OP_STRENGTH, c, card)
+        src = slot_card(st, c, p, j)
+        if (
+            card_col(tab, src, L.K_STATIC)
+            and can_resolve(st, tab, p, src)
+            and not enraged(st, c, p, j)
+        ):
+            s += _static_sum(st, tab, p, c, src, V.OP_STRENGTH, c, card)
     return max(s, 0)
 
 
@@ -273,41 +259,22 @@ def cost_modifier(st, tab, p, c):
     total = 0
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
-            if static_source(st, tab, cc, p, i):
-                total += _static_sum(st, tab, p, cc, slot_card(st, cc, p, i), V.OP_COST, c, -1)
+            src = slot_card(st, cc, p, i)
+            if (
+                card_col(tab, src, L.K_STATIC)
+                and can_resolve(st, tab, p, src)
+                and not enraged(st, cc, p, i)
+            ):
+                total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return total
-
-
-@kernel
-def cost_modifiers_into(st, tab, p, off):
-    """``cost_modifier`` of every city at once, into ``st[off + 2*c]``: one scan of the units."""
-    for c in range(L.N_CITIES):
-        st[off + 2 * c] = 0
-    for cc in range(L.N_CITIES):
-        for i in range(n_units(st, cc, p)):
-            if static_source(st, tab, cc, p, i):
-                src = slot_card(st, cc, p, i)
-                for c in range(L.N_CITIES):
-                    st[off + 2 * c] += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
 
 
 @kernel
 def side_strength(st, tab, c, p):
     """Total strength of seat ``p``'s units in city ``c`` (War step)."""
-    n = n_units(st, c, p)
-    for j in range(n):
-        if static_source(st, tab, c, p, j):
-            total = 0
-            for i in range(n):
-                total += slot_strength(st, tab, c, p, i)
-            return total
-    # The usual case, no ongoing effects on this side: one pass, no rescans.
     total = 0
-    for i in range(n):
-        if enraged(st, c, p, i):
-            total += rule(tab, L.RU_ENRAGED_STRENGTH)
-        else:
-            total += max(printed_strength(st, tab, c, p, i), 0)
+    for i in range(n_units(st, c, p)):
+        total += slot_strength(st, tab, c, p, i)
     return total
 
 

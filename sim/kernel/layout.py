@@ -233,14 +233,6 @@ TB_FEAT = 12  # offset of feat rows (FT_COLS each)
 TB_N_FEATS = 13
 TB_RULES = 16  # rules start here, RU_COUNT of them
 TB_HEADER = TB_RULES + RU_COUNT
-# Every physical card's kind row again, plus its kind, at a fixed offset: the kernel's
-# commonest read (a card's cost, strength, keywords) is then one load instead of a
-# chain of three. The tables above stay for everything keyed by kind.
-CARD_COLS = K_COLS + 2
-C_KIND = K_COLS  # column of a card row holding its kind
-C_WEIGHT = K_COLS + 1  # unit-slots the card fills (sim.kernel.tables.unit_weight)
-TB_CARDS = TB_HEADER  # TB_CARDS + card*CARD_COLS + col
-TB_TABLES = TB_CARDS + MAX_CARDS * CARD_COLS  # the variable-offset tables start here
 
 # --- output row (one per game), read by sim.run.engine ----------------------------
 O_FIRST = 0

@@ -12,6 +12,7 @@ from sim.kernel.tab import (
     abil_col,
     card_col,
     card_kind,
+    kind_col,
     reward_col,
     rule,
     struct_col,
@@ -42,7 +43,7 @@ def surge_options(st, tab, fp, p):
     # Room and cost modifier depend on the city only: work them out once.
     for c in range(L.N_CITIES):
         st[L.CITY_SCRATCH + 2 * c] = rule(tab, L.RU_CAPACITY) - B.side_weight(st, tab, c, p)
-    B.cost_modifiers_into(st, tab, p, L.CITY_SCRATCH + 1)
+        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c)
     for i in range(hn):
         card = Z.hand_card(st, p, i)
         k = card_kind(tab, card)
@@ -55,7 +56,7 @@ def surge_options(st, tab, fp, p):
         if dup:
             continue
         w = B.weight(tab, card)
-        base_cost = card_col(tab, card, L.K_COST)
+        base_cost = kind_col(tab, k, L.K_COST)
         # Dunes, Devotion and Favor: the first unit devoted to your god each turn.
         if st[L.DISCOUNT_USED] == 0 and B.devoted_to_own(st, tab, p, card):
             base_cost -= rule(tab, L.RU_DEVOTED_DISCOUNT)
@@ -69,8 +70,8 @@ def surge_options(st, tab, fp, p):
         # Reign, Surge: "to use a beast's ability, pay its cost, resolve the
         # ability, then discard the card".
         a = find_ability(tab, card, V.TR_BEAST)
-        if a >= 0 and card_col(tab, card, L.K_COST) <= coins:
-            put_opt(st, n, D.ACT_BEAST, i, a, card_col(tab, card, L.K_COST))
+        if a >= 0 and kind_col(tab, k, L.K_COST) <= coins:
+            put_opt(st, n, D.ACT_BEAST, i, a, kind_col(tab, k, L.K_COST))
             n += 1
         if n > L.MAX_OPTS - L.N_CITIES - 2 - L.MAX_REWARDS:
             break  # never overflow the options buffer (only a huge Reign hand gets here)

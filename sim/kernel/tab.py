@@ -26,13 +26,13 @@ def kind_col(tab, k, col):
 @njit(cache=True, inline="always")
 def card_kind(tab, card):
     """The kind of physical card ``card``."""
-    return tab[L.TB_CARDS + card * L.CARD_COLS + L.C_KIND]
+    return tab[tab[L.TB_CARD_KIND] + card]
 
 
 @njit(cache=True, inline="always")
 def card_col(tab, card, col):
-    """Column ``col`` of the kind of physical card ``card`` (its own copy: one load)."""
-    return tab[L.TB_CARDS + card * L.CARD_COLS + col]
+    """Column ``col`` of the kind of physical card ``card``."""
+    return tab[tab[L.TB_KIND] + tab[tab[L.TB_CARD_KIND] + card] * L.K_COLS + col]
 
 
 @njit(cache=True, inline="always")

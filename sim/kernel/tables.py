@@ -11,7 +11,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.data import vocab as V
 from sim.kernel import layout as L
 
 
@@ -29,16 +28,6 @@ class Tables(NamedTuple):
     feat: np.ndarray  # int64[F, FT_COLS]: feats (A Reign of War)
 
 
-def unit_weight(kind: np.ndarray) -> np.ndarray:
-    """Unit-slots a card of each kind row fills: COLOSSAL units and Reign Beasts count 2.
-
-    Both count 2 for capacity, war-torn and keeping (Reign: "a beast counts as
-    2 (also when combined with other games)").
-    """
-    two = ((kind[:, L.K_KEYWORDS] & V.KW_COLOSSAL) != 0) | (kind[:, L.K_TYPE] == V.T_BEAST)
-    return np.where(two, 2, 1).astype(np.int64)
-
-
 def flatten(T: Tables) -> np.ndarray:
     """Pack ``T`` into one int64 vector with an offset header (``layout.TB_*``)."""
     parts = [
@@ -51,7 +40,7 @@ def flatten(T: Tables) -> np.ndarray:
         T.struct.ravel(),
         T.feat.ravel(),
     ]
-    offsets = np.cumsum([L.TB_TABLES] + [len(p) for p in parts])
+    offsets = np.cumsum([L.TB_HEADER] + [len(p) for p in parts])
     tab = np.zeros(offsets[-1], np.int64)
     tab[L.TB_KIND] = offsets[0]
     tab[L.TB_N_KINDS] = T.kind.shape[0]
@@ -70,11 +59,4 @@ def flatten(T: Tables) -> np.ndarray:
     tab[L.TB_RULES : L.TB_RULES + L.RU_COUNT] = T.rules
     for off, p in zip(offsets[:-1], parts, strict=True):
         tab[off : off + len(p)] = p
-    n_cards = len(T.card_kind)
-    if n_cards > L.MAX_CARDS:
-        raise ValueError(f"{n_cards} cards in one game; the kernel holds at most {L.MAX_CARDS}")
-    rows = tab[L.TB_CARDS : L.TB_CARDS + n_cards * L.CARD_COLS].reshape(n_cards, L.CARD_COLS)
-    rows[:, : L.K_COLS] = T.kind[T.card_kind]
-    rows[:, L.C_KIND] = T.card_kind
-    rows[:, L.C_WEIGHT] = unit_weight(T.kind)[T.card_kind]
     return tab
