@@ -15,15 +15,24 @@ import numpy as np
 from numba import njit
 
 from sim.kernel import layout as L
-from sim.kernel.game import play_game
+from sim.kernel.game import play_game, play_heuristic_game
+from strategies.policy import BOT_LOOKAHEAD
 
 
 @njit(cache=True, nogil=True)
 def play_range(tab, fp, seed, start, lo, hi, st, out, masks):
     """Play games ``start+lo .. start+hi-1`` on scratch state ``st`` into rows ``lo .. hi-1``.
 
-    Nothing is allocated per game; each game writes only its own rows.
+    For seats without the look-ahead bot. Nothing is allocated per game; each
+    game writes only its own rows.
     """
+    for i in range(lo, hi):
+        play_heuristic_game(st, tab, fp, seed, start + i, out[i], masks[i])
+
+
+@njit(cache=True, nogil=True)
+def play_range_lookahead(tab, fp, seed, start, lo, hi, st, out, masks):
+    """``play_range`` when a seat is the look-ahead bot (compiled only when one is)."""
     for i in range(lo, hi):
         play_game(st, tab, fp, seed, start + i, out[i], masks[i])
 
@@ -47,10 +56,12 @@ def play_batch(
     seed = np.int64(seed)
     start = np.int64(start)
 
+    play = play_range_lookahead if BOT_LOOKAHEAD in (bots[0], bots[1]) else play_range
+
     def block(b: int) -> None:
         lo = min(n, b * per)
         hi = min(n, lo + per)
-        play_range(tab, fp, seed, start, np.int64(lo), np.int64(hi), states[b], out, masks)
+        play(tab, fp, seed, start, np.int64(lo), np.int64(hi), states[b], out, masks)
 
     threads = min(numba.get_num_threads(), n_blocks)
     if threads == 1:
