@@ -577,6 +577,10 @@ def main(argv: list[str] | None = None) -> int:
     log(f"reference loop (benchmarks/reference_loop.py), 1 and {all_threads} threads ...")
     ref_one = reference(1, REFERENCE_GAMES, args.repeats)
     ref_many = reference(all_threads, REFERENCE_GAMES, args.repeats)
+    for threads, (gps, _) in ((1, ref_one), (all_threads, ref_many)):
+        name = "reference_1_thread" if threads == 1 else "reference_all_cores"
+        label = f"reference loop, {threads} thread{'s' if threads > 1 else ''}"
+        figures.append(Figure(name, label, threads, REFERENCE_GAMES, REFERENCE_GAMES / gps))
     log(f"kernel, greedy vs greedy, 1 thread, {games:,} games x {args.repeats} ...")
     one, turns = time_kernel_turns(greedy, games, 1, args.repeats)
     figures.append(Figure("kernel_1_thread", "kernel, 1 thread", 1, games, one))
