@@ -25,6 +25,7 @@ from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run import progress as P
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
@@ -88,12 +89,24 @@ def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
     return load_pool(spec.mix, spec.seed, learning=learning)
 
 
-def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+def play_outcomes(
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
+
+    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
+    """
     n_kinds = len(engine.pool.units)
     parts = []
+    tick = None
+    if bar is not None:
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -149,6 +162,7 @@ def compare(
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
+    show = P.wanted(progress)
     pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
@@ -158,11 +172,11 @@ def compare(
         out = Path(out)
         _check_compare_out(out, force)
         for name, ch in (("A", base), ("B", changes)):
-            runner.run(spec, out / name, threads, chunk_size, force, progress, changes=ch)
+            runner.run(spec, out / name, threads, chunk_size, force, show, changes=ch)
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size)
+        a, b = _play_both(spec, base, changes, threads, chunk_size, show)
     result = CompareResult(
         spec=spec,
         base=base,
@@ -177,7 +191,12 @@ def compare(
 
 
 def _play_both(
-    spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
+    spec: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    chunk_size: int,
+    show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
     import numba
 
@@ -188,9 +207,11 @@ def _play_both(
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(n_threads)
-        engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
-        engines[0].warmup()
-        return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
+        with P.kernel_ready(show):
+            engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+            engines[0].warmup()
+        with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
+            return tuple(play_outcomes(e, spec.games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
     finally:
         numba.set_num_threads(previous)
 

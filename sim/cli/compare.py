@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import change_options, game_options, game_spec
+from sim.cli.options import change_options, game_options, game_spec, show_progress
 from sim.data.spec import SpecError
 
 
@@ -34,6 +34,7 @@ def compare_cmd(
     threads: int | None,
     chunk_size: int,
     quiet: bool,
+    force_progress: bool,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     out: Path | None,
@@ -68,7 +69,7 @@ def compare_cmd(
             threads=threads,
             chunk_size=chunk_size,
             force=force,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
         )
     if not quiet:
         click.echo(format_result(result))

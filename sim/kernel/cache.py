@@ -63,12 +63,3 @@ def ensure_fresh_cache() -> bool:
             pass  # a read-only cache only costs compile time, never correctness
     return dropped
 
-
-def kernel_cached() -> bool:
-    """Whether numba's on-disk cache holds the game kernel, so a run need not compile it.
-
-    The kernel's entry point is ``sim.kernel.batch.play_range``; its cache
-    entry carries everything it calls. Stale entries were dropped on import
-    (:func:`ensure_fresh_cache`), so an index file left means a usable cache.
-    """
-    return any(cache_dirs()[0].glob("batch.play_range-*.nbi"))

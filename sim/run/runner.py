@@ -24,22 +24,23 @@ import contextlib
 import dataclasses
 import math
 import os
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from sim.analysis.stats import wilson_interval
+from sim.data import vocab as V
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io
-from sim.run.compile_notice import compile_notice
+from sim.run import progress as P
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -74,6 +75,8 @@ class RunResult:
     """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
     stopped: str | None = None
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
+    turn_capped: int = 0
+    """Games stopped by the turn cap (``end_reason == "turn_cap"``) rather than by a rule."""
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -144,58 +147,21 @@ def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
         yield index, start, min(chunk_size, games - start)
 
 
-def _format_duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "--:--"
-    s = round(seconds)
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+@dataclass
+class _Tally:
+    """Running outcome counts of the games played so far, read off the kernel's rows."""
 
+    games: int = 0
+    first_wins: int = 0
+    shared: int = 0
+    capped: int = 0
 
-class _Progress:
-    """A single self-overwriting status line on stderr (no dependency, no curses)."""
-
-    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last_draw = 0.0
-        self._width = 0
-
-    def update(self, done: int, final: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        # Redrawing more than ~10 times a second only costs time (tiny chunks).
-        if not final and now - self._last_draw < 0.1:
-            return
-        self._last_draw = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else math.inf
-        tail = f"{_format_duration(elapsed)} elapsed" if final else f"ETA {_format_duration(eta)}"
-        line = (
-            f"{done:,}/{self.total:,} games ({done / self.total:.0%})  {rate:,.0f} games/s  {tail}"
-        )
-        pad = max(0, self._width - len(line))
-        self._width = len(line)
-        self.stream.write("\r" + line + " " * pad)
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End the status line so later output starts on a fresh line."""
-        if self.enabled and self._width:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._width = 0
-
-
-def _count_outcomes(out: np.ndarray) -> tuple[int, int]:
-    """(first-player wins, shared victories) in one chunk of kernel output rows."""
-    winner = out[:, L.O_WINNER]
-    return int(np.count_nonzero(winner == out[:, L.O_FIRST])), int(np.count_nonzero(winner == -1))
+    def add(self, out: np.ndarray) -> None:
+        winner = out[:, L.O_WINNER]
+        self.games += len(out)
+        self.first_wins += int(np.count_nonzero(winner == out[:, L.O_FIRST]))
+        self.shared += int(np.count_nonzero(winner == -1))
+        self.capped += int(np.count_nonzero(out[:, L.O_END_REASON] == V.ER_TURN_CAP))
 
 
 def run(
@@ -215,18 +181,18 @@ def run(
         out: the run directory; ``None`` picks a fresh one with :func:`default_out_dir`.
             It must be absent or empty unless ``force``.
         threads: numba worker threads; ``None`` uses all cores.
-        chunk_size: games per Parquet part (and per ``Engine.play`` call). Bigger
-            chunks amortise more overhead; smaller ones bound memory and make
-            progress finer. Results do not depend on it.
+        chunk_size: games per Parquet part. Bigger chunks mean fewer files;
+            smaller ones bound memory. Progress and ``until_ci`` do not wait for a
+            whole chunk (see ``Engine.play``). Results do not depend on it.
         force: replace an earlier run in ``out`` (its parts and manifest are
             deleted first). Files omensim did not write are never deleted.
-        progress: ``True`` always shows the status line on stderr, ``False``
-            never, ``None`` shows it when stderr is a terminal.
+        progress: ``True`` always shows the progress bar (and the compile note)
+            on stderr, ``False`` never, ``None`` when stderr is a terminal.
         changes: designer edits to the cards (:class:`sim.data.changes.Changes`);
             ``None`` plays the shipped cards.
-        until_ci: stop after the first chunk at which the 95% Wilson interval of
-            the first-player win rate has a half-width of at most this (or at
-            ``spec.games``). See :func:`check_until_ci` for the manifest fields.
+        until_ci: stop as soon as the 95% Wilson interval of the first-player win
+            rate has a half-width of at most this (looked at every few thousand
+            games), or at ``spec.games``. See :func:`check_until_ci`.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -251,18 +217,17 @@ def run(
 
     previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
+    show = P.wanted(progress)
     try:
         numba.set_num_threads(n_threads)
-        # The engine compiles the kernel on first use (never at import): the notice,
-        # and the setup time in the summary, cover all of it.
-        with compile_notice(enabled=progress is not False):
-            from sim.run.engine import Engine
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
-            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
+            engine, spec, out, n_threads, chunk_size, force, show, setup_seconds, until_ci
         )
     finally:
         numba.set_num_threads(previous_threads)
@@ -275,7 +240,7 @@ def _play_and_write(
     n_threads: int,
     chunk_size: int,
     force: bool,
-    progress: bool | None,
+    show: bool,
     setup_seconds: float,
     until_ci: float | None = None,
 ) -> RunResult:
@@ -298,15 +263,25 @@ def _play_and_write(
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
     # directory that looks finished.
     io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
+    # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
+    io.write_cards(out, engine.pool.cards_table())
 
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = _Progress(spec.games, show)
+    bar = P.Bar(spec.games, show, desc="run")
     parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
-    first_wins = shared = played = 0
+    tally = _Tally()
+    stop = False
 
-    def write(raw: tuple[np.ndarray, np.ndarray], index: int, info: dict[str, Any]) -> None:
-        table = engine.table(info["first_game"], *raw)
-        io.write_part(table, out, index, metadata)
+    def tick(rows: np.ndarray) -> bool:
+        # After every kernel call (about 0.2 s or 4096 games, whatever --chunk-size is):
+        # the bar moves and --until-ci looks at the interval.
+        nonlocal stop
+        tally.add(rows)
+        bar.advance(len(rows))
+        stop = until_ci is not None and ci_half_width(tally.first_wins, tally.games) <= until_ci
+        return stop
+
+    def write(table: pa.Table, index: int, info: dict[str, Any], last: bool) -> None:
+        io.write_part(table, out, index, _part_metadata(metadata, info, until_ci, last))
         parts.append(info)
         # Keep the manifest's part list current (still incomplete), so an interrupted
         # run says exactly which games are on disk.
@@ -316,32 +291,27 @@ def _play_and_write(
 
     t0 = time.perf_counter()
     try:
-        # One writer thread: the Arrow conversion, Parquet encoding and compression of
-        # chunk k overlap with the kernel playing chunk k+1 (it releases the GIL). At most
-        # one write is in flight, so memory stays at two chunks whatever the games.
+        # One writer thread: Parquet encoding + compression of chunk k overlaps with
+        # playing chunk k+1. At most one write is in flight, so memory stays at two chunks.
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
             pending: Future[None] | None = None
             for index, start, n in _chunks(spec.games, chunk_size):
-                raw = engine.play_raw(start, n)
-                if len(raw[0]) != n:
+                table = engine.play(start, n, tick=tick)
+                if table.num_rows != n and not stop:
                     raise RuntimeError(
-                        f"engine returned {len(raw[0])} rows for games {start}..{start + n - 1}"
+                        f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
                     )
-                fw, sh = _count_outcomes(raw[0])
-                first_wins += fw
-                shared += sh
-                played += n
                 if pending is not None:
                     pending.result()  # surface a failed write before queueing the next
                 info = {
                     "file": io.part_name(index),
                     "first_game": start,
-                    "games": n,
+                    "games": table.num_rows,
                 }
-                pending = pool.submit(write, raw, index, info)
-                del raw  # the writer holds the only reference now
-                bar.update(played)
-                if until_ci is not None and ci_half_width(first_wins, played) <= until_ci:
+                last = stop or start + n >= spec.games
+                pending = pool.submit(write, table, index, info, last)
+                del table  # the writer holds the only reference now
+                if stop:
                     break
             if pending is not None:
                 pending.result()
@@ -360,8 +330,8 @@ def _play_and_write(
             )
         raise
     seconds = time.perf_counter() - t0
-    bar.update(played, final=True)
     bar.close()
+    played, first_wins, shared = tally.games, tally.first_wins, tally.shared
 
     result = RunResult(
         spec=spec,
@@ -374,6 +344,7 @@ def _play_and_write(
         parts=len(parts),
         threads=n_threads,
         setup_seconds=setup_seconds,
+        turn_capped=tally.capped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
@@ -402,22 +373,48 @@ def _play_and_write(
             "games_per_s": round(result.games_per_s, 1),
             "first_player_wins": first_wins,
             "shared": shared,
+            "turn_capped": tally.capped,
             "pid": os.getpid(),
         },
     )
     return result
 
 
+def _part_metadata(
+    metadata: dict[str, str], info: dict[str, Any], until_ci: float | None, last: bool
+) -> dict[str, str]:
+    """A part's Parquet metadata: the run's (whose ``games`` is what was played).
+
+    With ``until_ci`` the run's total is unknown while early parts are written,
+    so every part states ``part_first_game`` and ``part_games`` (the games it
+    really holds) and ``games_requested`` (the ceiling) instead of ``games``;
+    the last part, written once the run knows where it stopped, also states
+    ``games`` = the games actually played.
+    """
+    if until_ci is None:
+        return metadata
+    meta = {
+        **metadata,
+        "part_first_game": str(info["first_game"]),
+        "part_games": str(info["games"]),
+    }
+    meta["games_requested"] = meta.pop("games")
+    if last:
+        meta["games"] = str(info["first_game"] + info["games"])
+    return meta
+
+
 def check_until_ci(value: float | None) -> None:
     """Refuse an ``--until-ci`` half-width outside (0, 0.5).
 
-    With ``until_ci`` a run stops after the first chunk whose cumulative 95%
-    Wilson interval of the first-player win rate has half-width <= the value,
-    or at ``spec.games``. Its manifest then has ``games`` and ``spec.games`` =
-    the games played, ``games_requested`` = ``--games``, ``until_ci``,
-    ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"`` or ``"games"``).
-    Each part's Parquet metadata keeps ``games`` = the requested number: the
-    parts are written before the run knows where it stops.
+    With ``until_ci`` a run looks at the cumulative 95% Wilson interval of the
+    first-player win rate after every kernel call (about 0.2 s of play and at
+    most ``sim.run.engine.MAX_STEP`` games, whatever ``chunk_size`` is) and stops
+    at the first whose half-width is <= the value, or at ``spec.games``. The
+    last part then holds only the games played. The manifest has ``games`` and
+    ``spec.games`` = the games played, ``games_requested`` = ``--games``,
+    ``until_ci``, ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"``
+    or ``"games"``); for the parts' metadata see :func:`_part_metadata`.
     """
     if value is None:
         return
@@ -433,14 +430,6 @@ def ci_half_width(successes: int, n: int) -> float:
     return (hi - lo) / 2
 
 
-_FIRST_LABELS = {
-    "p0": "p0 always going first",
-    "p1": "p1 always going first",
-    "alternate": "seats alternating who goes first",
-    "random": "a random first player each game",
-}
-
-
 def _until_ci_note(result: RunResult) -> str:
     if result.stopped is None:
         return ""
@@ -452,24 +441,52 @@ def _until_ci_note(result: RunResult) -> str:
     return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
-def summary(result: RunResult) -> str:
-    """One paragraph a person can read: speed, first-player advantage, where the data is."""
+def first_player_rows(first_wins: int, shared: int, games: int) -> list[tuple[str, str]]:
+    """``(label, figure)`` rows: first-seat wins, second-seat wins (95% Wilson CIs), shared.
+
+    A shared victory is a win for neither seat, so the three shares add up to 100%.
+    """
+    second = games - first_wins - shared
+    rows = []
+    for label, k in (("first player won", first_wins), ("second player won", second)):
+        lo, hi = wilson_interval(k, games)
+        rows.append((label, f"{_share(k, games)}  (95% CI {lo:.2%} to {hi:.2%})"))
+    rows.append(("shared victories", _share(shared, games)))
+    return rows
+
+
+def _share(k: int, n: int) -> str:
+    return f"{k / n:.2%}" if n else "n/a"
+
+
+def summary_rows(result: RunResult) -> list[tuple[str, str]]:
+    """The rows of :func:`summary`, for callers that lay them out themselves."""
     spec = result.spec
+    threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
     out = str(result.out)
-    lo, hi = wilson_interval(result.first_player_wins, result.games)
-    fpa = result.first_player_wins / result.games if result.games else float("nan")
-    shared = result.shared / result.games if result.games else float("nan")
-    return (
-        f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
-        f"{spec.p0} vs {spec.p1}, {_FIRST_LABELS.get(spec.first, spec.first)}, "
-        f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
-        f"{result.threads} thread{'s' if result.threads != 1 else ''} "
-        f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
-        f"The seat that took the first turn won {fpa:.2%} of games "
-        f"(95% CI {lo:.2%} to {hi:.2%}); "
-        f"{shared:.2%} were shared victories. "
-        f"{_until_ci_note(result)}"
-        f"One row per game is in {out}/ ({result.parts} Parquet "
-        f"part{'s' if result.parts != 1 else ''}); "
-        f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'
-    )
+    rows = [
+        (
+            "played",
+            f"{result.games:,} games of {spec.mix}, {spec.variant_label}, {spec.p0} vs "
+            f"{spec.p1}, first: {spec.first}, seed {spec.seed}",
+        ),
+        ("time", f"{result.seconds:.1f} s (+ {result.setup_seconds:.1f} s to load the kernel)"),
+        ("speed", f"{result.games_per_s:,.0f} games/s on {threads}"),
+        *first_player_rows(result.first_player_wins, result.shared, result.games),
+        ("turn-capped", _share(result.turn_capped, result.games)),
+    ]
+    note = _until_ci_note(result)
+    if note:
+        rows.append(("until-ci", note.strip()))
+    rows += [
+        ("data", f"{out}/ ({result.parts} Parquet part{'s' if result.parts != 1 else ''})"),
+        ("load it", f'from sim.analysis import load; df = load("{out}", names=True)'),
+    ]
+    return rows
+
+
+def summary(result: RunResult) -> str:
+    """A short aligned block: games, time, speed, who won (with intervals), where the data is."""
+    rows = summary_rows(result)
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)
