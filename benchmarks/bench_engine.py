@@ -255,8 +255,8 @@ def time_kernel_turns(
 
 
 def reference(threads: int, games: int, repeats: int) -> tuple[float, float]:
-    """(games/s, mean turns) of the reference loop (``reference_loop.py``) on ``threads``."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    """(games/s, mean turns) of the shared yardstick (``shared/bench/reference_loop.py``)."""
+    sys.path.insert(0, str(ROOT.parent / "shared" / "bench"))  # beside the checkout, as in CI
     import reference_loop
 
     with numba_threads(threads):
@@ -574,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         log("check: identical")
 
-    log(f"reference loop (benchmarks/reference_loop.py), 1 and {all_threads} threads ...")
+    log(f"reference loop (../shared/bench/reference_loop.py), 1 and {all_threads} threads ...")
     ref_one = reference(1, REFERENCE_GAMES, args.repeats)
     ref_many = reference(all_threads, REFERENCE_GAMES, args.repeats)
     for threads, (gps, _) in ((1, ref_one), (all_threads, ref_many)):

@@ -23,7 +23,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT.parent / "shared" / "bench"))  # the shared yardstick
 
 KERNEL_GAMES = 30
 REFERENCE_GAMES = 300
