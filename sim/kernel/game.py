@@ -10,11 +10,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
-<<<<<<< HEAD
-from sim.kernel.turn import after_surge
-=======
 from sim.kernel.turn import after_surge, play_turn
->>>>>>> main
 from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
 from strategies.lookahead import any_surge, any_wealth
