@@ -241,3 +241,55 @@ def show_progress(quiet: bool, force_progress: bool) -> bool:
     from sim.run.progress import wanted
 
     return wanted(True if force_progress else None, quiet=quiet)
+
+
+PANEL_HELP = (
+    "Answer the question under each of these bots, comma-separated (e.g. "
+    "'greedy,economic,lookahead'): every bot plays itself on the same seed and games, one "
+    "run directory per bot under --out, then a table per bot and whether the answer holds "
+    "under all of them. Not with --p0/--p1."
+)
+
+
+def parse_panel_option(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[str, ...] | None:
+    """``--panel a,b`` -> ``("a", "b")``; a blank list is a usage error."""
+    if value is None:
+        return None
+    from sim.analysis.panel import parse_panel
+
+    try:
+        return parse_panel(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
+def panel_option(help: str = PANEL_HELP) -> Any:
+    """``--panel BOT,BOT,...``: the same question under each bot (see sim/analysis/panel.py)."""
+    return click.option(
+        "--panel",
+        default=None,
+        metavar="BOT[,BOT...]",
+        callback=parse_panel_option,
+        help=help,
+    )
+
+
+def check_panel_seats(ctx: click.Context, panel: tuple[str, ...] | None) -> None:
+    """Refuse ``--panel`` with ``--p0``/``--p1``: a panel sets both seats to each bot in turn."""
+    from click.core import ParameterSource
+
+    if not panel:
+        return
+    given = [
+        f"--{name}"
+        for name in ("p0", "p1")
+        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+    ]
+    if given:
+        raise click.UsageError(
+            f"--panel plays each bot against itself, so it cannot be combined with "
+            f"{' and '.join(given)}; drop one or the other",
+            ctx,
+        )

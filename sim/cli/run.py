@@ -12,10 +12,12 @@ from sim.cli.options import (
     FIRST_MODES,
     GameCount,
     change_options,
+    check_panel_seats,
     check_until_ci,
     game_spec,
     mix_option,
     out_option,
+    panel_option,
     progress_option,
     seed_option,
     show_progress,
@@ -56,6 +58,7 @@ from sim.cli.options import (
     help="Strategy for player 1 (seat 1): a profile of configs/strategies "
     "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
 )
+@panel_option()
 @click.option(
     "--first",
     type=click.Choice(FIRST_MODES),
@@ -115,6 +118,7 @@ def run_cmd(
     out: Path | None,
     p0: str,
     p1: str,
+    panel: tuple[str, ...] | None,
     first: str,
     variants: tuple[str, ...],
     decks: str | None,
@@ -140,9 +144,29 @@ def run_cmd(
       omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
       python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
       omensim run --games 1e7 --until-ci 0.002 --mix aegean
+      omensim run --games 1e5 --panel greedy,economic,lookahead --out results/panel
     """
     from sim.run import runner
 
+    check_panel_seats(click.get_current_context(), panel)
+    if panel:
+        with user_errors():
+            extras = _run_extras(change, card_files, until_ci)
+        _run_panel(
+            panel,
+            dict(
+                games=games, mix=mix, seed=seed, first=first, variants=variants, decks=decks,
+                rules=rules_file, duplicate=duplicate,
+            ),
+            out,
+            dict(
+                threads=threads, chunk_size=chunk_size, force=force,
+                progress=show_progress(quiet, force_progress),
+                **extras,
+            ),
+            quiet,
+        )  # fmt: skip
+        return
     with user_errors():
         spec = game_spec(
             games, mix, seed, p0, p1, first, variants,
@@ -177,3 +201,49 @@ def _run_extras(
     if until_ci is not None:
         extras["until_ci"] = until_ci
     return extras
+
+
+PANEL_TABLE = "panel.csv"
+
+
+def _run_panel(
+    panel: tuple[str, ...],
+    games: dict[str, Any],
+    out: Path | None,
+    run_args: dict[str, Any],
+    quiet: bool,
+) -> None:
+    """Play the same games once per bot in self-play, then print the panel table and verdict.
+
+    Every bot's spec is checked before anything is played, so a typo in the last
+    bot does not leave the first bots' runs behind looking like a finished panel.
+    """
+    from sim.analysis import panel as P
+    from sim.run import io, runner
+    from strategies.registry import resolve
+
+    with user_errors():
+        for bot in panel:
+            resolve(bot)
+        specs = {bot: game_spec(p0=bot, p1=bot, **games) for bot in panel}
+        base = out if out is not None else runner.default_out_dir(specs[panel[0]])
+        dirs = P.panel_dir_names(panel)
+        ours = {*dirs.values(), PANEL_TABLE}
+        io.check_output_dir(base, run_args["force"], ours=lambda e: e.name in ours, what="panel")
+    results = {}
+    for bot, spec in specs.items():
+        sub = base / dirs[bot]
+        with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
+            results[bot] = runner.run(spec, sub, **run_args)
+    table = P.first_player_panel(P.counts_from_results(results))
+    with user_errors(base), io.atomic_path(base / PANEL_TABLE) as tmp:
+        table.to_csv(tmp, index=False)
+    if quiet:
+        return
+    first = specs[panel[0]]
+    click.echo(
+        f"panel of {len(panel)} bots, each in self-play: {first.games:,} games of {first.mix}, "
+        f"{first.variant_label}, first: {first.first}, seed {first.seed}"
+    )
+    click.echo(P.format_first_player_panel(table))
+    click.echo(f"data: {base}/<bot>/ (one run per bot), table: {base / PANEL_TABLE}")

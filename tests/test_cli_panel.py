@@ -1,0 +1,88 @@
+"""``omensim run --panel``: the same games under each bot, read back from Parquet (issue 13.5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import assert_one_error_line, invoke, ok
+
+from sim.analysis.panel import first_player_panel, outcome_counts
+
+PANEL = "greedy,economic"
+
+
+@pytest.fixture(scope="module")
+def panel_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("panel") / "out"
+    result = ok(invoke("run", "--games", "200", "--seed", "5", "--panel", PANEL, "--out", str(out)))
+    return out, result.output
+
+
+def test_one_self_play_run_per_bot_on_the_same_games(panel_run: tuple[Path, str]) -> None:
+    out, _ = panel_run
+    runs = {bot: pd.read_parquet(out / bot) for bot in PANEL.split(",")}
+    for bot, df in runs.items():
+        assert len(df) == 200
+        assert (df["strategy_p0"] == bot).all() and (df["strategy_p1"] == bot).all()
+        assert (df["seed"] == 5).all()
+    greedy, economic = runs["greedy"], runs["economic"]
+    assert sorted(greedy["game_id"]) == sorted(economic["game_id"])
+    a = greedy.sort_values("game_id")["first_player"].to_numpy()
+    b = economic.sort_values("game_id")["first_player"].to_numpy()
+    assert (a == b).all()
+
+
+def test_panel_table_matches_the_parquet(panel_run: tuple[Path, str]) -> None:
+    out, output = panel_run
+    rows = pd.concat(
+        [pd.read_parquet(out / bot).assign(bot=bot) for bot in PANEL.split(",")],
+        ignore_index=True,
+    )
+    expected = first_player_panel(outcome_counts(rows))
+    written = pd.read_csv(out / "panel.csv")
+    assert written["bot"].tolist() == ["greedy", "economic"]
+    for col in ("games", "first_wins", "second_wins", "shared", "turn_capped"):
+        assert written[col].tolist() == expected[col].tolist(), col
+    assert written["favoured"].tolist() == expected["favoured"].tolist()
+    lines = output.splitlines()
+    assert any(line.startswith("greedy ") for line in lines)
+    assert any(line.startswith("economic ") for line in lines)
+    verdict = [line for line in lines if line.startswith("first player favoured under every bot: ")]
+    assert len(verdict) == 1 and "of 2)" in verdict[0]
+    assert f"{expected.loc[0, 'rate']:.2%}" in output
+
+
+def test_panel_refuses_a_non_empty_out_without_force(panel_run: tuple[Path, str]) -> None:
+    out, _ = panel_run
+    result = invoke("run", "--games", "200", "--panel", PANEL, "--out", str(out))
+    assert_one_error_line(result)
+    assert "--force" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--panel", "greedy,economic", "--p0", "economic"],
+        ["--panel", "greedy", "--p1", "greedy"],
+        ["--panel", "greedy,no_such_bot"],
+        ["--panel", " , "],
+    ],
+)
+def test_bad_panels_are_one_error_line_and_write_nothing(tmp_path: Path, extra: list[str]) -> None:
+    out = tmp_path / "out"
+    result = invoke("run", "--games", "200", "--out", str(out), *extra)
+    assert_one_error_line(result)
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def test_panel_conflict_names_the_seat_options(tmp_path: Path) -> None:
+    result = invoke("run", "--panel", "greedy", "--p0", "economic", "--p1", "greedy")
+    assert "--p0 and --p1" in result.stderr
+
+
+def test_help_documents_panel() -> None:
+    text = ok(invoke("run", "--help")).output
+    assert "--panel" in text and "self" in text
