@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from sim.analysis.panel import (
     counts_from_results,
+    effect_panel,
+    effect_verdicts,
     first_player_panel,
     first_player_verdict,
     format_first_player_panel,
@@ -134,3 +136,54 @@ def test_shares_add_up_and_lean_follows_the_counts(spec: list[tuple[int, int, in
     assert first_player_verdict(table).startswith(
         f"first player favoured under every bot: {'yes' if fav_all else 'no'}"
     )
+
+
+def effects(rows: list[tuple[str, str, float, float, float]]) -> pd.DataFrame:
+    """Stacked per-bot compare rows: (bot, metric, diff, lo, hi)."""
+    return pd.DataFrame(rows, columns=["bot", "metric", "diff", "lo", "hi"])
+
+
+CARD = "card_win_rate: Moonlight Channeler"
+
+
+def test_effect_panel_counts_direction_and_significance() -> None:
+    panel = effect_panel(
+        effects(
+            [
+                ("greedy", "first_player_win_rate", 0.01, -0.002, 0.022),
+                ("greedy", CARD, 0.05, 0.03, 0.07),
+                ("economic", "first_player_win_rate", -0.004, -0.01, 0.002),
+                ("economic", CARD, 0.02, 0.001, 0.039),
+                ("lookahead", "first_player_win_rate", 0.003, -0.01, 0.016),
+                ("lookahead", CARD, 0.01, -0.01, 0.03),
+            ]
+        )
+    ).set_index("metric")
+    cols = ["bots", "up", "down", "up_significant", "down_significant"]
+    assert panel.loc[CARD, cols].tolist() == [3, 3, 0, 2, 0]
+    assert panel.loc[CARD, "same_sign"]
+    assert not panel.loc["first_player_win_rate", "same_sign"]
+    lines = effect_verdicts(panel.reset_index())
+    assert lines[0] == (
+        "the first-player win rate: this change raises it under 2 of 3 bots "
+        "(significant under 0); the same way under every bot: no"
+    )
+    assert lines[1] == (
+        "Moonlight Channeler's holders' win rate: this change raises it under 3 of 3 bots "
+        "(significant under 2); the same way under every bot: yes"
+    )
+
+
+def test_effect_verdict_flags_a_significant_reversal() -> None:
+    panel = effect_panel(
+        effects(
+            [
+                ("a", CARD, -0.05, -0.07, -0.03),
+                ("b", CARD, -0.02, -0.04, -0.01),
+                ("c", CARD, 0.03, 0.01, 0.05),
+            ]
+        )
+    )
+    (line,) = effect_verdicts(panel)
+    assert "lowers it under 2 of 3 bots (significant under 2)" in line
+    assert line.endswith("every bot: no (1 bot significantly the other way)")

@@ -202,3 +202,69 @@ def format_first_player_panel(table: pd.DataFrame) -> str:
     lines.append("* the first player's share of decisive games differs from 50% (95% CI)")
     lines.append(first_player_verdict(table))
     return "\n".join(lines)
+
+
+def effect_panel(effects: pd.DataFrame) -> pd.DataFrame:
+    """Per measure, how many bots see a change move it up or down, and how many significantly.
+
+    Args:
+        effects: one row per (bot, measure) with ``bot``, ``metric``, ``diff``
+            (B - A), ``lo`` and ``hi`` (its interval), as the per-bot
+            ``CompareResult.table()`` rows stacked with a ``bot`` column.
+
+    Returns:
+        One row per ``metric`` in order of first appearance: ``bots``, ``up``,
+        ``down``, ``up_significant``, ``down_significant`` (the interval is above
+        or below zero), and ``same_sign`` (every bot moved it the same way).
+    """
+    work = pd.DataFrame(
+        {
+            "metric": effects["metric"].astype(str).to_numpy(),
+            "up": effects["diff"].to_numpy() > 0,
+            "down": effects["diff"].to_numpy() < 0,
+            "up_significant": effects["lo"].to_numpy() > 0,
+            "down_significant": effects["hi"].to_numpy() < 0,
+        }
+    )
+    g = work.groupby("metric", sort=False)
+    out = g[["up", "down", "up_significant", "down_significant"]].sum().astype(np.int64)
+    out.insert(0, "bots", g.size().astype(np.int64))
+    out = out.reset_index()
+    out["same_sign"] = (out["up"] == out["bots"]) | (out["down"] == out["bots"])
+    return out
+
+
+METRIC_LABELS = {"first_player_win_rate": "the first-player win rate"}
+
+
+def effect_verdicts(panel: pd.DataFrame) -> list[str]:
+    """One line per measure of :func:`effect_panel`, in a designer's words.
+
+    A card's measure is its holders' win rate, so "raises it" reads "this change
+    helps the card": ``"Moonlight Channeler's holders' win rate: this change raises
+    it under 3 of 3 bots (significant under 2); the same way under every bot: yes"``.
+    """
+    lines = []
+    for r in panel.itertuples():
+        label = _metric_label(str(r.metric))
+        up = r.up >= r.down
+        k, j = (r.up, r.up_significant) if up else (r.down, r.down_significant)
+        other = r.down_significant if up else r.up_significant
+        line = (
+            f"{label}: this change {'raises' if up else 'lowers'} it under {k} of {r.bots} "
+            f"bots (significant under {j}); the same way under every bot: "
+            f"{'yes' if r.same_sign else 'no'}"
+        )
+        if other:
+            line += f" ({other} bot{'s' if other != 1 else ''} significantly the other way)"
+        lines.append(line)
+    return lines
+
+
+def _metric_label(metric: str) -> str:
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    prefix = "card_win_rate: "
+    if metric.startswith(prefix):
+        return f"{metric[len(prefix) :]}'s holders' win rate"
+    return metric
