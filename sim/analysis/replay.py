@@ -766,7 +766,7 @@ def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 def _row_of(engine: Any, sc: Scenario, game: int) -> dict[str, Any]:
     """The replayed game's row, converted exactly as ``Engine.play`` converts the kernel's."""
     out = sc.out[None, :].copy()
-    masks = sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS][None, :].copy()
+    masks = sc.st[L.PLAYED : L.PLAYED + 4 * L.MASK_WORDS][None, :].copy()
     eng = copy.copy(engine)  # the same engine, fed this one game instead of the kernel's batch
     eng.play_raw = lambda start, n: (out, masks)
     return eng.play(game, 1).to_pylist()[0]

@@ -205,10 +205,13 @@ def finish(st, tab, out):
 
 @kernel
 def play_game(st, tab, fp, seed, game, out, mask):
-    """Play game ``game`` of run ``seed`` to its end; fill ``out`` and the played-kind ``mask``."""
+    """Play game ``game`` of run ``seed`` to its end; fill ``out`` and ``mask``.
+
+    ``mask`` holds the played-kind bits of both seats, then their held-card bits.
+    """
     setup(st, tab, fp, seed, game)
     while st[L.GAME_OVER] == 0:
         play_any_turn(st, tab, fp)
     finish(st, tab, out)
-    for w in range(2 * L.MASK_WORDS):
+    for w in range(4 * L.MASK_WORDS):
         mask[w] = st[L.PLAYED + w]

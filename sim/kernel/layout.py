@@ -18,7 +18,7 @@ N_CITIES = 3
 N_SLOTS = 5  # a side of a city never holds more than 5 unit-slots, so <= 5 cards
 MAX_STACK = 8  # reward tiles per city stack
 MAX_REWARDS = 24  # reward tiles a player can hold
-MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind, for "kinds played"
+MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind ("kinds played") or per card ("held")
 NO_CARD = -1
 
 # --- scalar header ------------------------------------------------------------
@@ -55,9 +55,13 @@ STACK = SLOT + 2 * N_CITIES * N_SLOTS  # STACK + c*MAX_STACK + i: tile id, top l
 REW = STACK + N_CITIES * MAX_STACK  # REW + p*MAX_REWARDS + i: tile id
 REW_USED = REW + 2 * MAX_REWARDS  # REW_USED + p*MAX_REWARDS + i: 1 once flipped
 PLAYED = REW_USED + 2 * MAX_REWARDS  # PLAYED + p*MASK_WORDS + w: kinds played bits
+# HELD + p*MASK_WORDS + w: bit per physical card that ever entered seat p's hand (dealt,
+# drawn, returned). Cards, not kinds, so hand_add needs no table lookup; sim.run.engine maps
+# them to kinds. An effect measured on holders does not depend on who chose to play it.
+HELD = PLAYED + 2 * MASK_WORDS
 # Heir to the Dunes: gods, Favor and structures.
 MAX_STRUCTS = 3  # structures per player
-GOD = PLAYED + 2 * MASK_WORDS  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
+GOD = HELD + 2 * MASK_WORDS  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
 FAVOR = GOD + 2  # the Favored god (vocab.DEV_* bit), 0 without gods
 DISCOUNT_USED = FAVOR + 1  # the active seat's devoted-unit discount is spent this turn
 STRUCT_KIND = DISCOUNT_USED + 1  # STRUCT_KIND + p*MAX_STRUCTS + s: structure row, -1 none

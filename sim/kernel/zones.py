@@ -65,6 +65,7 @@ def hand_add(st, p, card):
     n = st[L.HAND_N + p]
     st[L.HAND + p * L.MAX_CARDS + n] = card
     st[L.HAND_N + p] = n + 1
+    st[L.HELD + p * L.MASK_WORDS + (card >> 5)] |= 1 << (card & 31)
 
 
 @kernel

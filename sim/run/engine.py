@@ -24,6 +24,7 @@ from sim.data.variants import check_composition
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
 from sim.kernel.tables import flatten
+from sim.run.provenance import provenance
 from strategies.registry import strategy_arrays
 
 _FIRST_MODES = {
@@ -51,6 +52,25 @@ def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
     words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS].astype(np.uint32)
     return _set_bits(words)
+
+
+def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListArray:
+    """Kinds each game's ``seat`` held (dealt, drawn or returned to hand), as list<int16>.
+
+    The kernel keeps one bit per physical card (``L.HELD``); ``card_kind`` maps
+    card ids to kind ids.
+    """
+    start = (2 + seat) * L.MASK_WORDS
+    words = masks[:, start : start + L.MASK_WORDS].astype(np.uint32)
+    cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : len(card_kind)]
+    n_kinds = int(card_kind.max()) + 1 if len(card_kind) else 0
+    onehot = np.zeros((len(card_kind), n_kinds), np.int32)
+    onehot[np.arange(len(card_kind)), card_kind] = 1
+    kinds = (cards.astype(np.int32) @ onehot) > 0
+    rows, ks = np.nonzero(kinds)
+    offsets = np.zeros(len(masks) + 1, np.int32)
+    np.cumsum(np.bincount(rows, minlength=len(masks)), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ks.astype(np.int16)))
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
@@ -98,6 +118,8 @@ class Engine:
         self.tables = tables
         self.tab = flatten(tables)
         self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
+        off = int(self.tab[L.TB_CARD_KIND])
+        self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
         self.metadata: dict[str, str] = {
             "omensim_version": sim.__version__,
             "seed": str(spec.seed),
@@ -119,6 +141,8 @@ class Engine:
         }
         if changes:
             self.metadata["card_changes"] = changes.to_json()
+        self.provenance = provenance((spec.p0, spec.p1), self.fp)
+        self.metadata["provenance"] = json.dumps(self.provenance, sort_keys=True)
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
@@ -163,6 +187,8 @@ class Engine:
         for p in range(2):
             cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
             cols[f"played_p{p}"] = played_lists(masks, p)
+        for p in range(2):
+            cols[f"held_p{p}"] = held_lists(masks, p, self.card_kind)
         gods = pa.array(GOD_NAMES)
         for p in range(2):
             cols[f"god_p{p}"] = pa.DictionaryArray.from_arrays(
