@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
+from sim.analysis.seats import CAPPED, SeatCounts, seat_lines
 from sim.run import io
 
 REPORT_NAME = "report.html"
@@ -85,6 +86,8 @@ class _Tables:
     lengths: pd.DataFrame
     ends: pd.DataFrame
     components: pd.DataFrame
+    seats: dict[str, SeatCounts] = field(default_factory=dict)
+    """The first-player figures of each run (:mod:`sim.analysis.seats`)."""
 
 
 def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
@@ -147,6 +150,8 @@ def key_figures(t: _Tables, top: int = 3) -> str:
             f"mean first-player margin {s['mean_margin']:+.2f} VP; "
             f"mean length {s['mean_turns']:.1f} turns"
         )
+        if row["run"] in t.seats:
+            lines.extend(seat_lines(t.seats[row["run"]]))
     for _, row in t.paired.iterrows():
         lines.append(
             f"{row['run']} paired over {int(row['deals']):,} deals: "
@@ -473,8 +478,13 @@ def build_report(
     *,
     top_cards: int = TOP_CARDS,
     min_games: int = 200,
+    exclude_capped: bool = False,
 ) -> Report:
     """Analyse the runs in ``paths`` and write ``out_dir/report.html`` with its charts.
+
+    Each run's first-player figures (:func:`sim.analysis.seats.seat_lines`) head
+    the text. With ``exclude_capped`` every figure and chart leaves turn-capped
+    games out, and the text says how many were dropped per run.
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
@@ -488,7 +498,22 @@ def build_report(
     out = Path(out_dir)
     _check_out_dir(out, run_paths)
     df = A.load_runs(run_paths)
+    seats = {
+        str(run): SeatCounts.from_frame(part, exclude_capped=exclude_capped)
+        for run, part in df.groupby("run", sort=False, observed=True)
+    }
+    if exclude_capped:
+        empty = [run for run, c in seats.items() if c.games == 0]
+        if empty:
+            raise ReportError(
+                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
+                "with --exclude-capped"
+            )
+        attrs = df.attrs
+        df = df[df["end_reason"].astype(str) != CAPPED]
+        df.attrs = attrs
     tables = _compute(df, min_games)
+    tables.seats = seats
     text = key_figures(tables)
 
     out.parent.mkdir(parents=True, exist_ok=True)

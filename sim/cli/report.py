@@ -19,10 +19,19 @@ from sim.cli.errors import EXIT_ERROR, CliError
     help="Directory to write report.html and its PNG charts into (created if absent; "
     "an earlier report there is replaced).",
 )
-def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--exclude-capped",
+    is_flag=True,
+    help="Leave turn-capped games out of every figure and chart (the text says how many "
+    "per run). By default they are included and counted.",
+)
+def report_cmd(runs: tuple[Path, ...], out: Path, exclude_capped: bool) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
-    The page shows the first-player win rate of each run with its 95% interval
+    Each run's first- and second-player win rates, shared victories,
+    turn-capped games and the first player's rate among decisive games head
+    the text, each with a 95% interval. The page shows the first-player win
+    rate of each run with its 95% interval
     (and the paired estimate for --duplicate runs), the difference of each run
     from the first one given, the cards whose players win most and least often,
     and histograms of score margins, game lengths, end reasons and where the
@@ -38,7 +47,7 @@ def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
     from sim.run import io
 
     try:
-        page = report.build_report(list(runs), out)
+        page = report.build_report(list(runs), out, exclude_capped=exclude_capped)
     except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import math
 import os
 import sys
@@ -34,8 +35,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from sim.analysis.seats import SeatCounts, first_player_label, seat_lines
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
 from sim.run import io
@@ -73,6 +74,10 @@ class RunResult:
     """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
     stopped: str | None = None
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
+    seats: SeatCounts | None = None
+    """Every game's outcome by seat order (:mod:`sim.analysis.seats`)."""
+    seats_uncapped: SeatCounts | None = None
+    """The same with turn-capped games left out (for ``--exclude-capped``)."""
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -191,12 +196,9 @@ class _Progress:
             self._width = 0
 
 
-def _count_outcomes(table: pa.Table) -> tuple[int, int]:
-    """(first-player wins, shared victories) in one chunk of games."""
-    winner = table.column("winner")
-    first_wins = pc.sum(pc.equal(winner, table.column("first_player"))).as_py() or 0
-    shared = pc.sum(pc.equal(winner, -1)).as_py() or 0
-    return int(first_wins), int(shared)
+def _count_outcomes(table: pa.Table) -> tuple[SeatCounts, SeatCounts]:
+    """Seat counts of one chunk of games: all of them, and without the turn-capped ones."""
+    return SeatCounts.from_frame(table), SeatCounts.from_frame(table, exclude_capped=True)
 
 
 def run(
@@ -281,6 +283,10 @@ def _play_and_write(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
+        # What a reviewer needs to rerun and check it: RunSpec(**spec) with
+        # card_changes, at git_commit, with these library versions and bot vectors.
+        "card_changes": json.loads(engine.metadata.get("card_changes", "null")),
+        "provenance": getattr(engine, "provenance", None),
         "started": started,
         "threads": n_threads,
         "chunk_size": chunk_size,
@@ -301,6 +307,7 @@ def _play_and_write(
     bar = _Progress(spec.games, show)
     parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
     first_wins = shared = played = 0
+    seats, seats_uncapped = SeatCounts(), SeatCounts()
 
     def write(table: pa.Table, index: int, info: dict[str, Any]) -> None:
         io.write_part(table, out, index, metadata)
@@ -323,9 +330,10 @@ def _play_and_write(
                     raise RuntimeError(
                         f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
                     )
-                fw, sh = _count_outcomes(table)
-                first_wins += fw
-                shared += sh
+                chunk, chunk_uncapped = _count_outcomes(table)
+                seats, seats_uncapped = seats + chunk, seats_uncapped + chunk_uncapped
+                first_wins += chunk.first_wins
+                shared += chunk.shared
                 played += n
                 if pending is not None:
                     pending.result()  # surface a failed write before queueing the next
@@ -370,6 +378,8 @@ def _play_and_write(
         parts=len(parts),
         threads=n_threads,
         setup_seconds=setup_seconds,
+        seats=seats,
+        seats_uncapped=seats_uncapped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
@@ -398,6 +408,7 @@ def _play_and_write(
             "games_per_s": round(result.games_per_s, 1),
             "first_player_wins": first_wins,
             "shared": shared,
+            "seat_counts": dataclasses.asdict(seats),
             "pid": os.getpid(),
         },
     )
@@ -429,14 +440,6 @@ def ci_half_width(successes: int, n: int) -> float:
     return (hi - lo) / 2
 
 
-_FIRST_LABELS = {
-    "p0": "p0 always going first",
-    "p1": "p1 always going first",
-    "alternate": "seats alternating who goes first",
-    "random": "a random first player each game",
-}
-
-
 def _until_ci_note(result: RunResult) -> str:
     if result.stopped is None:
         return ""
@@ -448,24 +451,33 @@ def _until_ci_note(result: RunResult) -> str:
     return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
-def summary(result: RunResult) -> str:
-    """One paragraph a person can read: speed, first-player advantage, where the data is."""
+def summary(result: RunResult, exclude_capped: bool = False) -> str:
+    """What a run did, for a person: speed, the first-player figures, where the data is.
+
+    With ``exclude_capped`` the first-player figures leave turn-capped games out
+    (the rows stay in the data) and say so.
+    """
     spec = result.spec
     out = str(result.out)
-    lo, hi = wilson_interval(result.first_player_wins, result.games)
-    fpa = result.first_player_wins / result.games if result.games else float("nan")
-    shared = result.shared / result.games if result.games else float("nan")
-    return (
+    seats = result.seats_uncapped if exclude_capped else result.seats
+    if seats is None:  # a RunResult built by hand, without per-seat counts
+        seats = SeatCounts(
+            games=result.games,
+            first_wins=result.first_player_wins,
+            shared=result.shared,
+            second_wins=result.games - result.first_player_wins - result.shared,
+        )
+    head = (
         f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
-        f"{spec.p0} vs {spec.p1}, {_FIRST_LABELS.get(spec.first, spec.first)}, "
+        f"{spec.p0} vs {spec.p1}, {first_player_label(spec.first, spec.variants)}, "
         f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
         f"{result.threads} thread{'s' if result.threads != 1 else ''} "
         f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
-        f"The seat that took the first turn won {fpa:.2%} of games "
-        f"(95% CI {lo:.2%} to {hi:.2%}); "
-        f"{shared:.2%} were shared victories. "
         f"{_until_ci_note(result)}"
+    )
+    tail = (
         f"One row per game is in {out}/ ({result.parts} Parquet "
         f"part{'s' if result.parts != 1 else ''}); "
         f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'
     )
+    return "\n".join([head.rstrip(), *seat_lines(seats), tail])
