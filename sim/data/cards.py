@@ -81,6 +81,7 @@ RULE_OPTIONAL: dict[str, Any] = {
     "portent_step": False,
     "feat_step": False,
     "enraged_strength": 4,
+    "soldier_ability_on_move": False,
 }
 BUILD_FROM = ("deck",)
 
@@ -598,6 +599,7 @@ def compile_tables(
     ru[L.RU_FEAT_STEP] = int(rules["feat_step"]) if feats else 0
     ru[L.RU_FEATS_TO_END] = rules["feats_to_end"]
     ru[L.RU_ENRAGED_STRENGTH] = rules["enraged_strength"]
+    ru[L.RU_SOLDIER_ON_MOVE] = int(rules["soldier_ability_on_move"])
     feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
     for f, fd in enumerate(feats):
         feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]
@@ -702,6 +704,8 @@ def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
     # Reign's Portent and Feat steps join the turn whenever its Oracles or feats are in.
     for key in ("portent_step", "feat_step"):
         rules[key] = any(s.rules[key] for s in sets)
+    # A Soldier follows its own set's reading of moves, whichever set is the base.
+    rules["soldier_ability_on_move"] = any(s.rules["soldier_ability_on_move"] for s in sets)
     rules["feats_to_end"] = max(s.rules["feats_to_end"] for s in sets)
     notes["combine_base"] = (
         f"The base set ({base.name}) supplies the board, coins, hand and coin limits, set-up, "
