@@ -237,8 +237,20 @@ def test_new_options_have_help(command: str) -> None:
     text = ok(invoke(command, "--help")).output
     options = {
         "compare": [
-            "--change", "--cards", "--out", "--force", "--seed", "--p0", "--p1", "--rules",
-            "--b-variant", "--b-rules", "--b-p0", "--b-p1", "--b-first", "--exclude-capped",
+            "--change",
+            "--cards",
+            "--out",
+            "--force",
+            "--seed",
+            "--p0",
+            "--p1",
+            "--rules",
+            "--b-variant",
+            "--b-rules",
+            "--b-p0",
+            "--b-p1",
+            "--b-first",
+            "--exclude-capped",
         ],
         "sweep": ["--field", "--delta", "--card", "--out", "--games", "--correction"],
         "run": ["--until-ci", "--change", "--cards", "--exclude-capped"],

@@ -158,7 +158,9 @@ def test_report_shows_the_figures_and_excludes_capped(tmp_path: Path) -> None:
     text = ok(invoke("report", str(normal), str(capped), "--out", str(tmp_path / "r"))).output
     assert "second player won" in text and "first player among decisive games" in text
     assert "the 4 turn-capped games are included" in text
-    bad = invoke("report", str(normal), str(capped), "--out", str(tmp_path / "r2"), "--exclude-capped")
+    bad = invoke(
+        "report", str(normal), str(capped), "--out", str(tmp_path / "r2"), "--exclude-capped"
+    )
     assert bad.exit_code == 1 and bad.stderr.startswith("Error:"), bad.output
     assert "every game of capped ended at the turn cap" in bad.stderr
     assert bad.stderr.count("\n") == 1
@@ -183,9 +185,7 @@ def test_compare_emissary_against_standard_paired(tmp_path: Path) -> None:
     assert "first-player win rate:" in text and "pairing saved" in text
     assert "unpaired would need" in text
     a, b = pd.read_parquet(out / "A"), pd.read_parquet(out / "B")
-    assert set(a.variant.astype(str)) == {"standard"} and set(b.variant.astype(str)) == {
-        "emissary"
-    }
+    assert set(a.variant.astype(str)) == {"standard"} and set(b.variant.astype(str)) == {"emissary"}
     assert len(a) == len(b) == 600
     summary = json.loads((out / "compare.json").read_text())
     assert summary["arms"]["B"]["spec"]["variants"] == ["emissary"]
@@ -244,3 +244,65 @@ def test_manifest_records_provenance_and_reproduces_the_rows(tmp_path: Path) -> 
     one = pq.read_table(tmp_path / "one")
     two = pq.read_table(tmp_path / "two")
     assert one.equals(two)
+
+
+# --- named readings ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ('extra_wealth_bonus = "three_actions"', "RU_BONUS_BASE_ONLY", 1),
+        ('extra_wealth_bonus = "all_actions"', "RU_BONUS_BASE_ONLY", 0),
+        ("rewards_count_as_hand = true", "RU_REWARDS_IN_HAND", 1),
+        ('two_stacks_empty_check = "after_war"', "RU_END_AFTER_WAR", 1),
+    ],
+)
+def test_readings_are_house_rules(tmp_path: Path, text: str, slot: str, value: int) -> None:
+    from sim.data.cards import load_rule_overrides
+    from sim.kernel import layout as L
+
+    path = tmp_path / "r.toml"
+    path.write_text(f"[rules]\n{text}\n")
+    pool = load_pool("reign", rule_overrides=load_rule_overrides(path))
+    assert pool.tables.rules[getattr(L, slot)] == value
+    assert load_pool("reign").tables.rules[getattr(L, slot)] == 0  # the default reading
+
+
+@pytest.mark.parametrize(
+    "text", ['maneuver_units = "any"', 'build_from = "hand"', 'extra_wealth_bonus = "x"']
+)
+def test_unplayable_readings_are_refused(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(f"[rules]\n{text}\n")
+    r = invoke("run", "--games", "2", "--rules", str(path), "--out", str(tmp_path / "o"))
+    assert r.exit_code != 0 and r.stderr.startswith("Error:") and "must be one of" in r.stderr
+
+
+def test_every_reading_is_in_the_run_metadata() -> None:
+    meta = Engine(RunSpec(games=1, mix="reign")).metadata
+    notes = json.loads(meta["interpretations"])
+    for key in (
+        "extra_wealth_bonus",
+        "reign_rewards_in_hand",
+        "two_stacks_empty_check",
+        "maneuver_units",
+        "build_from",
+    ):
+        assert key in notes, key
+    rules = json.loads(meta["rules"])
+    assert rules["extra_wealth_bonus"] == "all_actions"
+    assert rules["two_stacks_empty_check"] == "end_of_turn"
+
+
+def test_tournament_shows_the_first_player_figures(tmp_path: Path) -> None:
+    from sim.analysis.tournament import format_tournament, play_tournament
+
+    result = play_tournament("aegean", ["random", "greedy"], games=40, seed=2, progress=False)
+    text = format_tournament(result)
+    for header in ("second player wins", "shared", "turn-capped", "first among decisive"):
+        assert header in text
+    fp = result.first_player
+    assert (fp.seat_first_wins + fp.seat_second_wins + fp.seat_shared == fp.games).all()
+    decisive = fp.seat_first_wins / (fp.seat_first_wins + fp.seat_second_wins)
+    assert np.allclose(fp.seat_first_of_decisive_rate, decisive)

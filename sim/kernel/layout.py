@@ -206,7 +206,11 @@ RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three tim
 RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
 RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
 RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is moved
-RU_COUNT = 72
+# Named readings (sim/data/interpretations.py): 0 is the default reading.
+RU_BONUS_BASE_ONLY = 70  # 1: no Wealth Action Bonus on a turn with extra wealth actions
+RU_REWARDS_IN_HAND = 71  # 1: unused reward cards count as cards in hand (Reign)
+RU_END_AFTER_WAR = 72  # 1: two empty stacks end the game right after the War step
+RU_COUNT = 76
 
 FIRST_P0 = 0
 FIRST_P1 = 1
