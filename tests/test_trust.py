@@ -306,3 +306,23 @@ def test_tournament_shows_the_first_player_figures(tmp_path: Path) -> None:
     assert (fp.seat_first_wins + fp.seat_second_wins + fp.seat_shared == fp.games).all()
     decisive = fp.seat_first_wins / (fp.seat_first_wins + fp.seat_second_wins)
     assert np.allclose(fp.seat_first_of_decisive_rate, decisive)
+
+
+def test_replay_applies_the_runs_card_changes(tmp_path: Path) -> None:
+    """A reviewer replays a game of a compare arm with card changes and gets its row back."""
+    out = tmp_path / "cmp"
+    ok(
+        invoke(
+            "compare",
+            "--games",
+            "40",
+            "--change",
+            "Ker of the Spoils.cost=+1",
+            "--out",
+            str(out),
+            "-q",
+        )
+    )
+    for arm in ("A", "B"):
+        r = ok(invoke("replay", str(out / arm), "--game", "7"))
+        assert "Matches game 7's row" in r.output

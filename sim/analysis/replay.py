@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run.scenario import Scenario
@@ -784,7 +785,9 @@ _STEPS = (
 )
 
 
-def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
+def replay(
+    spec: RunSpec, game: int, *, check: bool = True, changes: Changes | None = None
+) -> Replay:
     """Replay game ``game`` of the run ``spec`` step by step and describe it.
 
     The game is played by the same kernel step functions as a run, with the
@@ -792,13 +795,14 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
     With ``check`` (the default) the replayed result is compared with the
     dataset row ``Engine(spec).play(game, 1)`` gives, and any difference raises
     :class:`ReplayMismatch`; with ``check=False`` the differences are only
-    listed in ``Replay.mismatches``.
+    listed in ``Replay.mismatches``. ``changes``: the card changes the run was
+    played with (its manifest's ``card_changes``).
     """
     from sim.run.engine import Engine  # deferred: the engine imports the batch kernel
 
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
-    sc = Scenario.from_spec(spec, game)
+    sc = Scenario.from_spec(spec, game, changes)
     d = _Describer(sc)
     events: list[dict[str, Any]] = []
 
@@ -838,7 +842,7 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
     for p in range(2):
         res[f"feats_p{p}"] = feats[p]
     add(_end_events(sc, res, feats), int(res["turns"]), -1, "end", "End")
-    engine = Engine(spec)
+    engine = Engine(spec, changes=changes) if changes else Engine(spec)
     row = _row_of(engine, sc, game)
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))

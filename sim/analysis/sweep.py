@@ -58,6 +58,7 @@ SWEEP_COLUMNS = [
     "conditional_diff",
     "conditional_lo",
     "conditional_hi",
+    "conditional_p_value",
     "first_player_diff",
     "first_player_lo",
     "first_player_hi",
@@ -88,6 +89,7 @@ _SHIFT_COLUMNS = [
     "conditional_diff",
     "conditional_lo",
     "conditional_hi",
+    "conditional_p_value",
 ]
 
 

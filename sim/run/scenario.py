@@ -31,6 +31,7 @@ import numpy as np
 
 from sim.data import vocab as V
 from sim.data.cards import CardPool, load_pool, with_run_rules
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import game as G
 from sim.kernel import layout as L
@@ -101,15 +102,18 @@ class Scenario:
         return sc
 
     @classmethod
-    def from_spec(cls, spec: RunSpec, game: int | None = None) -> Scenario:
-        """The cards, rules and bots of a whole run (mix limits, variants, ``--rules``).
+    def from_spec(
+        cls, spec: RunSpec, game: int | None = None, changes: Changes | None = None
+    ) -> Scenario:
+        """The cards, rules and bots of a whole run (mix limits, variants, ``--rules``,
+        card ``changes``).
 
         With ``game`` the position is that game's, right after set-up, exactly as
         the run plays it.
         """
         from sim.run.engine import Engine  # deferred: the engine imports the batch kernel
 
-        engine = Engine(spec)
+        engine = Engine(spec, changes=changes) if changes else Engine(spec)
         sc = cls(spec.mix.split("+")[0].split(":")[0], bots=(spec.p0, spec.p1))
         sc.pool = engine.pool
         sc.tables = engine.tables
