@@ -30,6 +30,7 @@ from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
+from sim.run import progress as P
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
@@ -124,12 +125,24 @@ def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
     return load_pool(spec.mix, spec.seed, learning=learning)
 
 
-def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+def play_outcomes(
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
+
+    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
+    """
     n_kinds = len(engine.pool.units)
     parts = []
+    tick = None
+    if bar is not None:
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start)).select(READ_COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(READ_COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -193,6 +206,7 @@ def compare(
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
+    show = P.wanted(progress)
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
@@ -205,11 +219,11 @@ def compare(
         out = Path(out)
         _check_compare_out(out, force)
         for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
-            runner.run(sp, out / name, threads, chunk_size, force, progress, changes=ch)
+            runner.run(sp, out / name, threads, chunk_size, force, show, changes=ch)
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size)
+        a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show)
     a, b = pair(a, b)
     excluded = 0
     if exclude_capped and a.capped is not None and b.capped is not None:
@@ -247,6 +261,7 @@ def _play_both(
     changes: Changes,
     threads: int | None,
     chunk_size: int,
+    show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
     import numba
 
@@ -257,9 +272,12 @@ def _play_both(
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(n_threads)
-        engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
-        engines[0].warmup()
-        return tuple(play_outcomes(e, specs[0].games, chunk_size) for e in engines)  # type: ignore[return-value]
+        with P.kernel_ready(show):
+            engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
+            engines[0].warmup()
+        games = specs[0].games
+        with P.Bar(2 * games, show, desc="compare A and B") as bar:
+            return tuple(play_outcomes(e, games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
     finally:
         numba.set_num_threads(previous)
 

@@ -131,28 +131,52 @@ def seat_columns(c: SeatCounts) -> dict[str, float]:
     return row
 
 
-def seat_lines(c: SeatCounts, indent: str = "  ") -> list[str]:
-    """The five figures as lines a person reads, then what was done with capped games."""
+SHORT_LABELS = {
+    "first_player": "first player won",
+    "second_player": "second player won",
+    "shared": "shared victories",
+    "capped": "turn-capped",
+    "first_of_decisive": "first of decisive",
+}
+"""Row labels of :func:`seat_rows` (short, for an aligned block)."""
+
+
+def seat_rows(c: SeatCounts) -> list[tuple[str, str]]:
+    """``(label, figure)`` rows of the five figures, then what was done with capped games.
+
+    Each figure is ``"52.10%  (95% CI 51.79% to 52.41%)"``; the note row says
+    how many turn-capped games are included or were left out.
+    """
     figs = seat_figures(c)
-    lines = []
-    for key, label, _, den in FIGURES:
+    rows = []
+    for key, _, _, _ in FIGURES:
         f = figs[key]
-        of = "decisive games" if den == "decisive" else "games"
-        lines.append(
-            f"{indent}{label}: {f['rate']:.2%} (95% CI {f['lo']:.2%} to {f['hi']:.2%}; "
-            f"{int(f['count']):,} of {int(f['n']):,} {of})"
-        )
+        rate = f"{f['rate']:.2%}" if f["n"] else "n/a"
+        rows.append((SHORT_LABELS[key], f"{rate}  (95% CI {f['lo']:.2%} to {f['hi']:.2%})"))
     if c.excluded_capped:
-        lines.append(
-            f"{indent}{c.excluded_capped:,} turn-capped games were left out of every figure "
-            "above (--exclude-capped); the rows are still in the data."
+        rows.append(
+            (
+                "capped games",
+                f"{c.excluded_capped:,} turn-capped games were left out of every figure "
+                "(--exclude-capped); the rows are still in the data",
+            )
         )
     elif c.capped:
-        lines.append(
-            f"{indent}the {c.capped:,} turn-capped games are included, scored as they stood "
-            "(--exclude-capped leaves them out)."
+        rows.append(
+            (
+                "capped games",
+                f"the {c.capped:,} turn-capped games are included, scored as they stood "
+                "(--exclude-capped leaves them out)",
+            )
         )
-    return lines
+    return rows
+
+
+def seat_lines(c: SeatCounts, indent: str = "  ") -> list[str]:
+    """:func:`seat_rows` as aligned lines, for the text of compare, report and tournament."""
+    rows = seat_rows(c)
+    width = max(len(label) for label, _ in rows)
+    return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
 
 
 def first_player_label(first: str, variants: tuple[str, ...] | list[str]) -> str:

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -55,8 +54,9 @@ import sim
 from sim.analysis.seats import CAPPED, SeatCounts, seat_columns
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
+from sim.run import progress as P
 from sim.run import runner
-from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
+from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -376,7 +376,6 @@ def play_tournament(
         sim.data.cards.CardDataError: invalid card data.
         RunError: bad ``threads`` or an output directory that must not be used.
     """
-    from sim.run.engine import Engine  # deferred: importing it loads numba code
 
     bots = parse_bots(list(bots))
     check_games(games)
@@ -397,29 +396,29 @@ def play_tournament(
     t0 = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        # Validate mix, variants and cards before any directory is made.
-        first_engine = Engine(specs[0][0])
-        first_engine.warmup()
+        show = P.wanted(progress)
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it loads numba code
+
+            # Validate mix, variants and cards before any directory is made.
+            first_engine = Engine(specs[0][0])
+            first_engine.warmup()
         metadata = dict(first_engine.metadata)
-        show = progress if progress is not None else sys.stderr.isatty()
-        bar = _Progress(games * len(plan), show)
-        done = 0
+        bar = P.Bar(games * len(plan), show, desc="tournament")
         results: list[tuple[Pairing, _Counts]] = []
         try:
             for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
                 if on_pairing is not None:
                     on_pairing(pairing, index, len(plan))
+                bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
                 counts = _Counts()
                 for half, spec in enumerate(halves):
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first, capped in _play(engine, spec, run_dir, n_threads):
+                    for winner, first, capped in _play(engine, spec, run_dir, n_threads, bar):
                         counts.add(winner, first, a_seat, capped)
-                        done += len(winner)
-                        bar.update(done)
                 results.append((pairing, counts))
-            bar.update(done, final=True)
         finally:
             bar.close()
     finally:
@@ -462,7 +461,7 @@ def play_tournament(
 
 
 def _play(
-    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int
+    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, bar: P.Bar
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player, capped)`` arrays of ``spec``'s games, chunk by chunk.
 
@@ -473,6 +472,7 @@ def _play(
         from sim.run import io, runner
 
         runner.run(spec, run_dir, threads=n_threads, progress=False)
+        bar.advance(spec.games)
         df = io.read_run(run_dir)[["winner", "first_player", "end_reason"]]
         yield (
             df["winner"].to_numpy(np.int64),
@@ -482,7 +482,9 @@ def _play(
         return
     for start in range(0, spec.games, CHUNK_SIZE):
         n = min(CHUNK_SIZE, spec.games - start)
-        table = engine.play(start, n).select(["winner", "first_player", "end_reason"])
+        table = engine.play(start, n, tick=lambda rows: bar.advance(len(rows))).select(
+            ["winner", "first_player", "end_reason"]
+        )
         yield (
             table.column("winner").to_numpy().astype(np.int64),
             table.column("first_player").to_numpy().astype(np.int64),

@@ -8,7 +8,13 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import change_options, game_options, game_spec, split_variants
+from sim.cli.options import (
+    change_options,
+    game_options,
+    game_spec,
+    show_progress,
+    split_variants,
+)
 from sim.data.spec import SpecError
 
 
@@ -73,6 +79,7 @@ def compare_cmd(
     threads: int | None,
     chunk_size: int,
     quiet: bool,
+    force_progress: bool,
     rules_file: str | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
@@ -133,7 +140,7 @@ def compare_cmd(
             threads=threads,
             chunk_size=chunk_size,
             force=force,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
             spec_b=spec_b,
             exclude_capped=exclude_capped,
         )

@@ -15,6 +15,8 @@ from sim.cli.options import (
     change_options,
     check_threads,
     check_until_ci,
+    progress_option,
+    show_progress,
     split_variants,
 )
 from sim.data.spec import RunSpec
@@ -117,7 +119,8 @@ from sim.data.spec import RunSpec
     "Results do not depend on it.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@progress_option
 @click.option(
     "--until-ci",
     type=float,
@@ -125,7 +128,7 @@ from sim.data.spec import RunSpec
     callback=check_until_ci,
     metavar="HALF_WIDTH",
     help="Stop once the 95% interval of the first-player win rate is at most "
-    "+/- HALF_WIDTH (e.g. 0.005), checked after each chunk; --games is the ceiling. "
+    "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
     "The manifest records the games played and games_requested.",
 )
 @change_options
@@ -151,6 +154,7 @@ def run_cmd(
     chunk_size: int,
     force: bool,
     quiet: bool,
+    force_progress: bool,
     until_ci: float | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
@@ -194,7 +198,7 @@ def run_cmd(
             threads=threads,
             chunk_size=chunk_size,
             force=force,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
             **_run_extras(change, card_files, until_ci),
         )
     if not quiet:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import game_options, game_spec
+from sim.cli.options import game_options, game_spec, show_progress
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -61,6 +61,7 @@ def sweep_cmd(
     threads: int | None,
     chunk_size: int,
     quiet: bool,
+    force_progress: bool,
     field: str,
     deltas: str,
     cards: tuple[str, ...],
@@ -95,7 +96,7 @@ def sweep_cmd(
             cards,
             threads=threads,
             chunk_size=chunk_size,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
             correction=correction,
         )
         paths = write_outputs(result, out) if out is not None else []

@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
+from sim.cli.options import (
+    VARIANTS,
+    GameCount,
+    check_threads,
+    progress_option,
+    show_progress,
+    split_variants,
+)
 
 
 @click.command("tournament", short_help="Play every pair of bots; print a win-rate matrix.")
@@ -68,7 +75,8 @@ from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
     callback=check_threads,
     help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress line and no tables printed.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
+@progress_option
 def tournament_cmd(
     mix: str,
     bots: str | None,
@@ -79,6 +87,7 @@ def tournament_cmd(
     keep_games: bool,
     threads: int | None,
     quiet: bool,
+    force_progress: bool,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -110,7 +119,7 @@ def tournament_cmd(
             out=out,
             keep_games=keep_games,
             threads=threads,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from sim.data import vocab as V
 from sim.data.spec import SpecError
@@ -122,6 +123,35 @@ class SetData:
     feats: list[dict[str, Any]] = field(default_factory=list)
 
 
+CARD_COLUMNS = (
+    "id", "name", "set", "type", "cost", "strength", "offering", "copies", "keywords",
+    "provenance",
+)  # fmt: skip
+"""Columns of a run's ``_cards.parquet``: ``id`` is the kind id used in ``played_p0/p1``."""
+
+
+def unit_table(units: list[dict[str, Any]]) -> pa.Table:
+    """One row per unit kind, ``id`` = position = the kind id in the run's list columns.
+
+    ``provenance`` says where the card's data comes from (``printed``,
+    ``reconstructed``, ...; see the README's card-data section).
+    """
+    return pa.table(
+        {
+            "id": pa.array(range(len(units)), pa.int16()),
+            "name": pa.array([str(u["name"]) for u in units], pa.string()),
+            "set": pa.array([str(u["set"]) for u in units], pa.string()),
+            "type": pa.array([str(u["type"]) for u in units], pa.string()),
+            "cost": pa.array([int(u["cost"]) for u in units], pa.int16()),
+            "strength": pa.array([int(u["strength"]) for u in units], pa.int16()),
+            "offering": pa.array([int(u["offering"]) for u in units], pa.int16()),
+            "copies": pa.array([int(u["copies"]) for u in units], pa.int16()),
+            "keywords": pa.array([list(u["keywords"]) for u in units], pa.list_(pa.string())),
+            "provenance": pa.array([str(u.get("source", "")) for u in units], pa.string()),
+        }
+    )
+
+
 @dataclass
 class CardPool:
     """A mix compiled for the kernel: entries for people, tables for numba."""
@@ -154,6 +184,10 @@ class CardPool:
                 "source": [u["source"] for u in self.units],
             }
         )
+
+    def cards_table(self) -> pa.Table:
+        """The card kinds of a run, for its ``_cards.parquet`` (see :func:`unit_table`)."""
+        return unit_table(self.units)
 
     def rewards_frame(self) -> pd.DataFrame:
         """The reward tiles of the mix, one row per tile kind."""

@@ -25,21 +25,24 @@ import dataclasses
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
-from sim.analysis.seats import SeatCounts, first_player_label, seat_lines
+from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
+from sim.data import vocab as V
 from sim.data.spec import RunSpec
+from sim.kernel import layout as L
 from sim.run import io
+from sim.run import progress as P
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -74,6 +77,8 @@ class RunResult:
     """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
     stopped: str | None = None
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
+    turn_capped: int = 0
+    """Games stopped by the turn cap (``end_reason == "turn_cap"``) rather than by a rule."""
     seats: SeatCounts | None = None
     """Every game's outcome by seat order (:mod:`sim.analysis.seats`)."""
     seats_uncapped: SeatCounts | None = None
@@ -148,57 +153,29 @@ def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
         yield index, start, min(chunk_size, games - start)
 
 
-def _format_duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "--:--"
-    s = round(seconds)
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+@dataclass
+class _Tally:
+    """Running outcome counts of the games played so far, read off the kernel's rows."""
 
+    games: int = 0
+    first_wins: int = 0
+    shared: int = 0
+    capped: int = 0
+    seats: SeatCounts = dataclasses.field(default_factory=SeatCounts)
+    seats_uncapped: SeatCounts = dataclasses.field(default_factory=SeatCounts)
 
-class _Progress:
-    """A single self-overwriting status line on stderr (no dependency, no curses)."""
-
-    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last_draw = 0.0
-        self._width = 0
-
-    def update(self, done: int, final: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        # Redrawing more than ~10 times a second only costs time (tiny chunks).
-        if not final and now - self._last_draw < 0.1:
-            return
-        self._last_draw = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else math.inf
-        tail = f"{_format_duration(elapsed)} elapsed" if final else f"ETA {_format_duration(eta)}"
-        line = (
-            f"{done:,}/{self.total:,} games ({done / self.total:.0%})  {rate:,.0f} games/s  {tail}"
+    def add(self, out: np.ndarray) -> None:
+        winner = out[:, L.O_WINNER]
+        capped = out[:, L.O_END_REASON] == V.ER_TURN_CAP
+        self.games += len(out)
+        self.first_wins += int(np.count_nonzero(winner == out[:, L.O_FIRST]))
+        self.shared += int(np.count_nonzero(winner == -1))
+        self.capped += int(np.count_nonzero(capped))
+        first = out[:, L.O_FIRST]
+        self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
+        self.seats_uncapped = self.seats_uncapped + SeatCounts.from_arrays(
+            winner, first, capped, exclude_capped=True
         )
-        pad = max(0, self._width - len(line))
-        self._width = len(line)
-        self.stream.write("\r" + line + " " * pad)
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End the status line so later output starts on a fresh line."""
-        if self.enabled and self._width:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._width = 0
-
-
-def _count_outcomes(table: pa.Table) -> tuple[SeatCounts, SeatCounts]:
-    """Seat counts of one chunk of games: all of them, and without the turn-capped ones."""
-    return SeatCounts.from_frame(table), SeatCounts.from_frame(table, exclude_capped=True)
 
 
 def run(
@@ -218,18 +195,18 @@ def run(
         out: the run directory; ``None`` picks a fresh one with :func:`default_out_dir`.
             It must be absent or empty unless ``force``.
         threads: numba worker threads; ``None`` uses all cores.
-        chunk_size: games per Parquet part (and per ``Engine.play`` call). Bigger
-            chunks amortise more overhead; smaller ones bound memory and make
-            progress finer. Results do not depend on it.
+        chunk_size: games per Parquet part. Bigger chunks mean fewer files;
+            smaller ones bound memory. Progress and ``until_ci`` do not wait for a
+            whole chunk (see ``Engine.play``). Results do not depend on it.
         force: replace an earlier run in ``out`` (its parts and manifest are
             deleted first). Files omensim did not write are never deleted.
-        progress: ``True`` always shows the status line on stderr, ``False``
-            never, ``None`` shows it when stderr is a terminal.
+        progress: ``True`` always shows the progress bar (and the compile note)
+            on stderr, ``False`` never, ``None`` when stderr is a terminal.
         changes: designer edits to the cards (:class:`sim.data.changes.Changes`);
             ``None`` plays the shipped cards.
-        until_ci: stop after the first chunk at which the 95% Wilson interval of
-            the first-player win rate has a half-width of at most this (or at
-            ``spec.games``). See :func:`check_until_ci` for the manifest fields.
+        until_ci: stop as soon as the 95% Wilson interval of the first-player win
+            rate has a half-width of at most this (looked at every few thousand
+            games), or at ``spec.games``. See :func:`check_until_ci`.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -243,8 +220,6 @@ def run(
     Any failure or interrupt after the directory was created leaves its
     manifest saying ``"complete": false``; the parts already written stay.
     """
-    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
-
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
@@ -256,13 +231,17 @@ def run(
 
     previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
+    show = P.wanted(progress)
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec, changes=changes) if changes else Engine(spec)
-        engine.warmup()
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
+
+            engine = Engine(spec, changes=changes) if changes else Engine(spec)
+            engine.warmup()
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
-            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
+            engine, spec, out, n_threads, chunk_size, force, show, setup_seconds, until_ci
         )
     finally:
         numba.set_num_threads(previous_threads)
@@ -275,7 +254,7 @@ def _play_and_write(
     n_threads: int,
     chunk_size: int,
     force: bool,
-    progress: bool | None,
+    show: bool,
     setup_seconds: float,
     until_ci: float | None = None,
 ) -> RunResult:
@@ -302,15 +281,25 @@ def _play_and_write(
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
     # directory that looks finished.
     io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
+    # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
+    io.write_cards(out, engine.pool.cards_table())
 
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = _Progress(spec.games, show)
+    bar = P.Bar(spec.games, show, desc="run")
     parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
-    first_wins = shared = played = 0
-    seats, seats_uncapped = SeatCounts(), SeatCounts()
+    tally = _Tally()
+    stop = False
 
-    def write(table: pa.Table, index: int, info: dict[str, Any]) -> None:
-        io.write_part(table, out, index, metadata)
+    def tick(rows: np.ndarray) -> bool:
+        # After every kernel call (about 0.2 s or 4096 games, whatever --chunk-size is):
+        # the bar moves and --until-ci looks at the interval.
+        nonlocal stop
+        tally.add(rows)
+        bar.advance(len(rows))
+        stop = until_ci is not None and ci_half_width(tally.first_wins, tally.games) <= until_ci
+        return stop
+
+    def write(table: pa.Table, index: int, info: dict[str, Any], last: bool) -> None:
+        io.write_part(table, out, index, _part_metadata(metadata, info, until_ci, last))
         parts.append(info)
         # Keep the manifest's part list current (still incomplete), so an interrupted
         # run says exactly which games are on disk.
@@ -325,27 +314,22 @@ def _play_and_write(
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
             pending: Future[None] | None = None
             for index, start, n in _chunks(spec.games, chunk_size):
-                table = engine.play(start, n)
-                if table.num_rows != n:
+                table = engine.play(start, n, tick=tick)
+                if table.num_rows != n and not stop:
                     raise RuntimeError(
                         f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
                     )
-                chunk, chunk_uncapped = _count_outcomes(table)
-                seats, seats_uncapped = seats + chunk, seats_uncapped + chunk_uncapped
-                first_wins += chunk.first_wins
-                shared += chunk.shared
-                played += n
                 if pending is not None:
                     pending.result()  # surface a failed write before queueing the next
                 info = {
                     "file": io.part_name(index),
                     "first_game": start,
-                    "games": n,
+                    "games": table.num_rows,
                 }
-                pending = pool.submit(write, table, index, info)
+                last = stop or start + n >= spec.games
+                pending = pool.submit(write, table, index, info, last)
                 del table  # the writer holds the only reference now
-                bar.update(played)
-                if until_ci is not None and ci_half_width(first_wins, played) <= until_ci:
+                if stop:
                     break
             if pending is not None:
                 pending.result()
@@ -364,8 +348,8 @@ def _play_and_write(
             )
         raise
     seconds = time.perf_counter() - t0
-    bar.update(played, final=True)
     bar.close()
+    played, first_wins, shared = tally.games, tally.first_wins, tally.shared
 
     result = RunResult(
         spec=spec,
@@ -378,8 +362,9 @@ def _play_and_write(
         parts=len(parts),
         threads=n_threads,
         setup_seconds=setup_seconds,
-        seats=seats,
-        seats_uncapped=seats_uncapped,
+        turn_capped=tally.capped,
+        seats=tally.seats,
+        seats_uncapped=tally.seats_uncapped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
@@ -408,23 +393,49 @@ def _play_and_write(
             "games_per_s": round(result.games_per_s, 1),
             "first_player_wins": first_wins,
             "shared": shared,
-            "seat_counts": dataclasses.asdict(seats),
+            "turn_capped": tally.capped,
+            "seat_counts": dataclasses.asdict(tally.seats),
             "pid": os.getpid(),
         },
     )
     return result
 
 
+def _part_metadata(
+    metadata: dict[str, str], info: dict[str, Any], until_ci: float | None, last: bool
+) -> dict[str, str]:
+    """A part's Parquet metadata: the run's (whose ``games`` is what was played).
+
+    With ``until_ci`` the run's total is unknown while early parts are written,
+    so every part states ``part_first_game`` and ``part_games`` (the games it
+    really holds) and ``games_requested`` (the ceiling) instead of ``games``;
+    the last part, written once the run knows where it stopped, also states
+    ``games`` = the games actually played.
+    """
+    if until_ci is None:
+        return metadata
+    meta = {
+        **metadata,
+        "part_first_game": str(info["first_game"]),
+        "part_games": str(info["games"]),
+    }
+    meta["games_requested"] = meta.pop("games")
+    if last:
+        meta["games"] = str(info["first_game"] + info["games"])
+    return meta
+
+
 def check_until_ci(value: float | None) -> None:
     """Refuse an ``--until-ci`` half-width outside (0, 0.5).
 
-    With ``until_ci`` a run stops after the first chunk whose cumulative 95%
-    Wilson interval of the first-player win rate has half-width <= the value,
-    or at ``spec.games``. Its manifest then has ``games`` and ``spec.games`` =
-    the games played, ``games_requested`` = ``--games``, ``until_ci``,
-    ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"`` or ``"games"``).
-    Each part's Parquet metadata keeps ``games`` = the requested number: the
-    parts are written before the run knows where it stops.
+    With ``until_ci`` a run looks at the cumulative 95% Wilson interval of the
+    first-player win rate after every kernel call (about 0.2 s of play and at
+    most ``sim.run.engine.MAX_STEP`` games, whatever ``chunk_size`` is) and stops
+    at the first whose half-width is <= the value, or at ``spec.games``. The
+    last part then holds only the games played. The manifest has ``games`` and
+    ``spec.games`` = the games played, ``games_requested`` = ``--games``,
+    ``until_ci``, ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"``
+    or ``"games"``); for the parts' metadata see :func:`_part_metadata`.
     """
     if value is None:
         return
@@ -451,33 +462,57 @@ def _until_ci_note(result: RunResult) -> str:
     return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
-def summary(result: RunResult, exclude_capped: bool = False) -> str:
-    """What a run did, for a person: speed, the first-player figures, where the data is.
+def first_player_rows(first_wins: int, shared: int, games: int) -> list[tuple[str, str]]:
+    """``(label, figure)`` rows: first-seat wins, second-seat wins, shared (95% Wilson CIs).
 
-    With ``exclude_capped`` the first-player figures leave turn-capped games out
-    (the rows stay in the data) and say so.
+    The first three rows of :func:`sim.analysis.seats.seat_rows`; a shared victory
+    is a win for neither seat, so the three shares add up to 100%.
     """
-    spec = result.spec
-    out = str(result.out)
+    c = SeatCounts(games, first_wins, games - first_wins - shared, shared)
+    return seat_rows(c)[:3]
+
+
+def _seats_of(result: RunResult, exclude_capped: bool) -> SeatCounts:
     seats = result.seats_uncapped if exclude_capped else result.seats
     if seats is None:  # a RunResult built by hand, without per-seat counts
+        second = result.games - result.first_player_wins - result.shared
         seats = SeatCounts(
-            games=result.games,
-            first_wins=result.first_player_wins,
-            shared=result.shared,
-            second_wins=result.games - result.first_player_wins - result.shared,
+            result.games, result.first_player_wins, second, result.shared, result.turn_capped
         )
-    head = (
-        f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
-        f"{spec.p0} vs {spec.p1}, {first_player_label(spec.first, spec.variants)}, "
-        f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
-        f"{result.threads} thread{'s' if result.threads != 1 else ''} "
-        f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
-        f"{_until_ci_note(result)}"
-    )
-    tail = (
-        f"One row per game is in {out}/ ({result.parts} Parquet "
-        f"part{'s' if result.parts != 1 else ''}); "
-        f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'
-    )
-    return "\n".join([head.rstrip(), *seat_lines(seats), tail])
+    return seats
+
+
+def summary_rows(result: RunResult, exclude_capped: bool = False) -> list[tuple[str, str]]:
+    """The rows of :func:`summary`, for callers that lay them out themselves."""
+    spec = result.spec
+    threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
+    out = str(result.out)
+    rows = [
+        (
+            "played",
+            f"{result.games:,} games of {spec.mix}, {spec.variant_label}, {spec.p0} vs "
+            f"{spec.p1}, {first_player_label(spec.first, spec.variants)}, seed {spec.seed}",
+        ),
+        ("time", f"{result.seconds:.1f} s (+ {result.setup_seconds:.1f} s to load the kernel)"),
+        ("speed", f"{result.games_per_s:,.0f} games/s on {threads}"),
+        *seat_rows(_seats_of(result, exclude_capped)),
+    ]
+    note = _until_ci_note(result)
+    if note:
+        rows.append(("until-ci", note.strip()))
+    rows += [
+        ("data", f"{out}/ ({result.parts} Parquet part{'s' if result.parts != 1 else ''})"),
+        ("load it", f'from sim.analysis import load; df = load("{out}", names=True)'),
+    ]
+    return rows
+
+
+def summary(result: RunResult, exclude_capped: bool = False) -> str:
+    """A short aligned block: games, time, speed, who won (with intervals), where the data is.
+
+    The first-player figures are :func:`sim.analysis.seats.seat_rows`; with
+    ``exclude_capped`` they leave turn-capped games out and say how many.
+    """
+    rows = summary_rows(result, exclude_capped)
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)
