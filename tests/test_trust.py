@@ -105,7 +105,7 @@ def test_seat_counts_keep_shared_and_capped_games_apart() -> None:
     assert (x.games, x.shared, x.capped, x.excluded_capped) == (4, 0, 0, 2)
     text = "\n".join(seat_lines(x))
     assert "2 turn-capped games were left out" in text
-    assert "first player among decisive games: 75.00%" in text
+    assert "first of decisive  75.00%" in text
     assert c + x == SeatCounts(10, 6, 3, 1, 2, 2)
 
 
@@ -128,8 +128,8 @@ def test_run_summary_shows_the_five_figures_and_exclude_capped(tmp_path: Path) -
         "first player won",
         "second player won",
         "shared victories",
-        "turn-capped games: 100.00%",
-        "first player among decisive games",
+        "turn-capped        100.00%",
+        "first of decisive",
     ):
         assert label in text, text
     assert "the 6 turn-capped games are included" in text
@@ -156,7 +156,7 @@ def test_report_shows_the_figures_and_excludes_capped(tmp_path: Path) -> None:
     ok(invoke("run", "--games", "4", "--rules", str(rules), "--out", str(capped), "-q"))
     ok(invoke("run", "--games", "40", "--out", str(normal), "-q"))
     text = ok(invoke("report", str(normal), str(capped), "--out", str(tmp_path / "r"))).output
-    assert "second player won" in text and "first player among decisive games" in text
+    assert "second player won" in text and "first of decisive" in text
     assert "the 4 turn-capped games are included" in text
     bad = invoke(
         "report", str(normal), str(capped), "--out", str(tmp_path / "r2"), "--exclude-capped"
@@ -165,7 +165,7 @@ def test_report_shows_the_figures_and_excludes_capped(tmp_path: Path) -> None:
     assert "every game of capped ended at the turn cap" in bad.stderr
     assert bad.stderr.count("\n") == 1
     text = ok(invoke("report", str(normal), "--out", str(tmp_path / "r3"), "--exclude-capped"))
-    assert "first player among decisive games" in text.output
+    assert "first of decisive" in text.output
 
 
 # --- any paired A/B ------------------------------------------------------------------
