@@ -26,12 +26,13 @@ import pyarrow.parquet as pq
 
 from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
 from sim.analysis.seats import SeatCounts, first_player_label, seat_lines
-from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
@@ -115,14 +116,6 @@ def _json_value(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
     return v
-
-
-def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
-    """The card pool a run of ``spec`` with ``changes`` plays (cheap: no kernel work)."""
-    learning = "learning" in spec.variants
-    if changes:
-        return changes.load_pool(spec.mix, spec.seed, learning=learning)
-    return load_pool(spec.mix, spec.seed, learning=learning)
 
 
 def play_outcomes(
@@ -210,7 +203,7 @@ def compare(
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
-    pool_a, pool_b = pool_for(spec, base), pool_for(spec_b, changes)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -263,23 +256,15 @@ def _play_both(
     chunk_size: int,
     show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
-    import numba
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
-
-    n_threads = _resolve_threads(threads)
-    previous = numba.get_num_threads()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(resolve_threads(threads)):
         with P.kernel_ready(show):
             engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
         games = specs[0].games
         with P.Bar(2 * games, show, desc="compare A and B") as bar:
             return tuple(play_outcomes(e, games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
-    finally:
-        numba.set_num_threads(previous)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -23,12 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.compare import play_outcomes, pool_for
+from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 SWEEP_COLUMNS = [
     "kind",
@@ -203,10 +205,7 @@ def sweep(
         correction: how the ``significant`` column is corrected for the number
             of cells (:data:`CORRECTIONS`).
     """
-    import numba
-
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
@@ -214,7 +213,7 @@ def sweep(
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     adjust([], correction)  # refuse a bad --correction before any game is played
     base = base or Changes()
-    pool = pool_for(spec, base)
+    pool = run_pool(spec, base)
     kinds = select_kinds(pool.units, cards)
     lo, hi = FIELDS[field]
     todo, skipped = [], []
@@ -233,12 +232,9 @@ def sweep(
                     }
                 )
     show = P.wanted(progress)
-    n_threads = _resolve_threads(threads)
-    previous = numba.get_num_threads()
+    n_threads = resolve_threads(threads)
     rows = []
-    stack = contextlib.ExitStack()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads), contextlib.ExitStack() as stack:
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
@@ -270,9 +266,6 @@ def sweep(
                     "first_player_hi": fp.hi,
                 }
             )
-    finally:
-        stack.close()
-        numba.set_num_threads(previous)
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     reject, adjusted = adjust(table["p_value"].to_numpy(), correction)
     table["p_adjusted"] = adjusted

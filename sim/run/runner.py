@@ -43,16 +43,10 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io
 from sim.run import progress as P
+from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
-
-
-class RunError(Exception):
-    """A run that cannot start for a reason the user controls (e.g. the output directory).
-
-    The message is one line, fit to print after ``Error:``.
-    """
 
 
 @dataclass(frozen=True)
@@ -110,41 +104,6 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
         candidate = root / f"{base}-{n}"
         n += 1
     return candidate
-
-
-def _resolve_threads(threads: int | None) -> int:
-    import numba  # imported here so `omensim --help` stays fast
-
-    max_threads = int(numba.config.NUMBA_NUM_THREADS)
-    if threads is None:
-        return max_threads
-    if not 1 <= threads <= max_threads:
-        raise RunError(
-            f"--threads must be between 1 and {max_threads} on this machine "
-            f"(numba's NUMBA_NUM_THREADS), got {threads}"
-        )
-    return threads
-
-
-def _check_out_dir(out: Path, force: bool) -> None:
-    """Refuse an output path we must not write into; touches nothing on disk."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the run in it, "
-            "or choose another --out"
-        )
-    strays = io.stray_files(out)
-    if strays:
-        # Clearing only our own files would leave these next to the new parts, where they
-        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
-            f"write (e.g. {strays[0].name!r}); choose another --out"
-        )
 
 
 def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
@@ -224,16 +183,12 @@ def run(
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
-    n_threads = _resolve_threads(threads)
-    _check_out_dir(out, force)
+    n_threads = resolve_threads(threads)
+    check_out_dir(out, force)
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
     show = P.wanted(progress)
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
@@ -243,8 +198,6 @@ def run(
         return _play_and_write(
             engine, spec, out, n_threads, chunk_size, force, show, setup_seconds, until_ci
         )
-    finally:
-        numba.set_num_threads(previous_threads)
 
 
 def _play_and_write(
