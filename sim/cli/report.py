@@ -17,8 +17,7 @@ from sim.cli.options import progress_option, show_progress
     "-o",
     type=click.Path(path_type=Path),
     required=True,
-    help="Directory to write report.html into (created if absent; an earlier report "
-    "there is replaced).",
+    help="Directory to write report.html into (absent or empty unless --force).",
 )
 @click.option(
     "--exclude-capped",
@@ -26,10 +25,16 @@ from sim.cli.options import progress_option, show_progress
     help="Leave turn-capped games out of every figure and chart (the text says how many "
     "per run). By default they are included and counted.",
 )
+@click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
 def report_cmd(
-    runs: tuple[Path, ...], out: Path, exclude_capped: bool, quiet: bool, force_progress: bool
+    runs: tuple[Path, ...],
+    out: Path,
+    exclude_capped: bool,
+    force: bool,
+    quiet: bool,
+    force_progress: bool,
 ) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
@@ -56,9 +61,10 @@ def report_cmd(
             list(runs),
             out,
             progress=show_progress(quiet, force_progress),
+            force=force,
             exclude_capped=exclude_capped,
         )
-    except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
+    except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

@@ -48,8 +48,10 @@ from sim.cli.options import game_options, game_spec, show_progress
     "-o",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
-    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png.",
+    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
+    "(OUT must be absent or empty unless --force; checked before anything is played).",
 )
+@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
 def sweep_cmd(
     games: int,
     mix: str,
@@ -67,6 +69,7 @@ def sweep_cmd(
     cards: tuple[str, ...],
     correction: str,
     out: Path | None,
+    force: bool,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -85,10 +88,12 @@ def sweep_cmd(
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
     """
-    from sim.analysis.sweep import format_table, parse_deltas, sweep, write_outputs
+    from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
 
     with user_errors(out):
         spec = game_spec(games, mix, seed, p0, p1, first, variants)
+        if out is not None:
+            check_sweep_out(out, force)  # before playing: a refused --out loses no work
         result = sweep(
             spec,
             field.lower(),

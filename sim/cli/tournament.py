@@ -42,7 +42,8 @@ from sim.cli.options import (
 @variant_option()
 @out_option(
     "Directory for tournament.parquet, tournament.md and _tournament.json (absent "
-    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
+    "or empty unless --force; checked before playing). "
+    "Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
 )
 @click.option(
     "--keep-games",
@@ -50,6 +51,7 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
+@click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 def tournament_cmd(
@@ -61,6 +63,7 @@ def tournament_cmd(
     out: Path | None,
     keep_games: bool,
     threads: int | None,
+    force: bool,
     quiet: bool,
     force_progress: bool,
 ) -> None:
@@ -95,6 +98,7 @@ def tournament_cmd(
             keep_games=keep_games,
             threads=threads,
             progress=show_progress(quiet, force_progress),
+            force=force,
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))

@@ -43,7 +43,8 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io
 from sim.run import progress as P
-from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
+from sim.run.lock import FolderLockedError, locked
+from sim.run.session import RunError, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -184,7 +185,7 @@ def run(
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
     n_threads = resolve_threads(threads)
-    check_out_dir(out, force)
+    io.check_output_dir(out, force)
 
     t_setup = time.perf_counter()
     show = P.wanted(progress)
@@ -211,26 +212,47 @@ def _play_and_write(
     setup_seconds: float,
     until_ci: float | None = None,
 ) -> RunResult:
+    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with locked(out):
+            # Checked again under the lock: another run may have written here meanwhile.
+            io.check_output_dir(out, force, held=True)
+            if force:
+                io.clear_run_files(out)
+            return _write_locked(
+                engine, spec, out, n_threads, chunk_size, show, setup_seconds, until_ci
+            )
+    except FolderLockedError as exc:
+        raise RunError(str(exc)) from None
+
+
+def _write_locked(
+    engine: Any,
+    spec: RunSpec,
+    out: Path,
+    n_threads: int,
+    chunk_size: int,
+    show: bool,
+    setup_seconds: float,
+    until_ci: float | None,
+) -> RunResult:
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
-    started = datetime.now(UTC).isoformat(timespec="seconds")
+    # Every part carries the run's key, so a part from another run is recognised on reading.
+    metadata[io.RUN_KEY] = io.run_key(metadata)
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
         # What a reviewer needs to rerun and check it: RunSpec(**spec) with
         # card_changes, at git_commit, with these library versions and bot vectors.
         "card_changes": json.loads(engine.metadata.get("card_changes", "null")),
         "provenance": getattr(engine, "provenance", None),
-        "started": started,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "threads": n_threads,
         "chunk_size": chunk_size,
     }
     if until_ci is not None:
         run_info["until_ci"] = until_ci
         run_info["games_requested"] = spec.games
-
-    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
-    out.mkdir(parents=True, exist_ok=True)
-    if force:
-        io.clear_run_files(out)
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
     # directory that looks finished.
     io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
