@@ -201,7 +201,7 @@ def test_compare_emissary_against_standard_paired(tmp_path: Path) -> None:
 
 def test_compare_other_bots_and_house_rules(tmp_path: Path) -> None:
     rules = tmp_path / "longer.toml"
-    rules.write_text("[rules]\ntiles_per_city = 3\n")
+    rules.write_text("[rules]\nhand_limit = 7\n")
     out = tmp_path / "bots"
     text = ok(
         invoke(
@@ -213,7 +213,7 @@ def test_compare_other_bots_and_house_rules(tmp_path: Path) -> None:
     b = pd.read_parquet(out / "B")
     assert set(b.strategy_p0.astype(str)) == {"random"}
     meta_b = io.read_metadata(out / "B")
-    assert json.loads(meta_b["rule_overrides"]) == {"tiles_per_city": 3}
+    assert json.loads(meta_b["rule_overrides"]) == {"hand_limit": 7}
     assert json.loads(io.read_metadata(out / "A")["rule_overrides"]) == {}
 
 
@@ -253,7 +253,6 @@ def test_manifest_records_provenance_and_reproduces_the_rows(tmp_path: Path) -> 
     ("text", "slot", "value"),
     [
         ('extra_wealth_bonus = "three_actions"', "RU_BONUS_BASE_ONLY", 1),
-        ('extra_wealth_bonus = "all_actions"', "RU_BONUS_BASE_ONLY", 0),
         ("rewards_count_as_hand = true", "RU_REWARDS_IN_HAND", 1),
         ('two_stacks_empty_check = "after_war"', "RU_END_AFTER_WAR", 1),
     ],
