@@ -213,7 +213,7 @@ def finish(st, tab, out):
 
 @kernel
 def finish_game(st, tab, out, mask):
-    """Score a finished game into ``out``; copy the played-kind, then held-card bits into ``mask``."""
+    """Score a finished game into ``out``; copy played-kind, then held-card bits to ``mask``."""
     finish(st, tab, out)
     for w in range(4 * L.MASK_WORDS):
         mask[w] = st[L.PLAYED + w]
