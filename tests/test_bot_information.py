@@ -515,7 +515,9 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
     rng = np.random.default_rng(4)
     _, fp = strategy_arrays("lookahead", "lookahead", sweep[0].tab)
     decided = 0
-    for sc in sweep[:16]:
+    # At least 16 positions and 8 real choices: how many positions offer a choice depends
+    # on how the bots played up to them, so walk on through the sweep until both hold.
+    for checked, sc in enumerate(sweep, start=1):
         p = sc.active
         real = sc.st.copy()
         hidden = resample(real, p, 1, rng)
@@ -523,6 +525,8 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
         b = _lookahead_pick(hidden, sc.tab, fp, p)
         assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
         decided += int(surge_options(real, sc.tab, fp, p)) > 1
+        if checked >= 16 and decided >= 8:
+            break
     assert decided >= 8
 
 

@@ -68,7 +68,9 @@ def test_paired_ratio_diff_of_ratios_by_column() -> None:
     assert np.isinf(r["n_unpaired"]).all()
 
 
-def _frame(game_ids, winner, first, p0, p1) -> pd.DataFrame:
+def _frame(game_ids, winner, first, p0, p1, h0=None, h1=None) -> pd.DataFrame:
+    """Rows as a run writes them; a seat holds what it played unless told otherwise."""
+    h0, h1 = p0 if h0 is None else h0, p1 if h1 is None else h1
     return pd.DataFrame(
         {
             "game_id": game_ids,
@@ -76,6 +78,8 @@ def _frame(game_ids, winner, first, p0, p1) -> pd.DataFrame:
             "first_player": first,
             "played_p0": [np.array(v, np.int16) for v in p0],
             "played_p1": [np.array(v, np.int16) for v in p1],
+            "held_p0": [np.array(v, np.int16) for v in h0],
+            "held_p1": [np.array(v, np.int16) for v in h1],
         }
     )
 
@@ -150,7 +154,9 @@ def test_compare_command_writes_runs_and_a_summary_a_notebook_can_reproduce(
         )
     )  # fmt: skip
     assert "first-player win rate:" in r.output
-    assert f"{SPOILS} win rate:" in r.output and f"{TALOS} win rate:" in r.output
+    assert f"{SPOILS}: holders' win rate:" in r.output
+    assert f"{TALOS}: holders' win rate:" in r.output
+    assert "conditional: players' win rate" in r.output and "plays " in r.output
     assert "unpaired would need" in r.output
     for name in ("A", "B"):
         manifest = io.read_manifest(out / name)
@@ -192,7 +198,7 @@ def test_compare_with_a_cards_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(text.replace('name = "Ker of the Spoils"', 'name = "Ker of Loot"'))
     r = ok(invoke("compare", "--games", "300", "--cards", str(path)))
-    assert "Ker of Loot win rate" not in r.output  # only one side has it: not paired
+    assert "Ker of Loot: holders" not in r.output  # only one side has it: not paired
     assert "Only one run has Ker of Loot, Ker of the Spoils: no paired win rate." in r.output
     assert "first-player win rate" in r.output
 
@@ -200,7 +206,10 @@ def test_compare_with_a_cards_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "text"),
     [
-        (["--games", "10"], 2, "nothing to compare: give at least one --change or --cards"),
+        (["--games", "10"], 2, "nothing to compare: give B a difference"),
+        (["--games", "10", "--b-variant", "nope"], 2, "unknown variant 'nope'"),
+        (["--games", "10", "--b-p0", "nobody"], 2, "nobody"),
+        (["--games", "10", "--b-rules", "/nonexistent.toml"], 1, "nonexistent"),
         (["--games", "10", "--change", "Nobody.cost=1"], 2, "no unit named 'Nobody'"),
         (["--games", "10", "--change", f"{SPOILS}.colour=1"], 2, "unknown field 'colour'"),
         (["--games", "10", "--change", f"{SPOILS}.cost=x"], 2, "must be a whole number"),
@@ -218,9 +227,24 @@ def test_compare_errors_are_one_line(args: list[str], code: int, text: str) -> N
 def test_new_options_have_help(command: str) -> None:
     text = ok(invoke(command, "--help")).output
     options = {
-        "compare": ["--change", "--cards", "--out", "--force", "--seed", "--p0", "--p1"],
-        "sweep": ["--field", "--delta", "--card", "--out", "--games"],
-        "run": ["--until-ci", "--change", "--cards"],
+        "compare": [
+            "--change",
+            "--cards",
+            "--out",
+            "--force",
+            "--seed",
+            "--p0",
+            "--p1",
+            "--rules",
+            "--b-variant",
+            "--b-rules",
+            "--b-p0",
+            "--b-p1",
+            "--b-first",
+            "--exclude-capped",
+        ],
+        "sweep": ["--field", "--delta", "--card", "--out", "--games", "--correction"],
+        "run": ["--until-ci", "--change", "--cards", "--exclude-capped"],
     }[command]
     for opt in options:
         assert opt in text

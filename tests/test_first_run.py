@@ -28,4 +28,3 @@ def test_importing_the_engine_compiles_nothing(tmp_path: Path) -> None:
     dispatchers, overloads = map(int, done.stdout.split())
     assert dispatchers > 50  # the kernel modules really were imported
     assert overloads == 0
-

@@ -294,7 +294,7 @@ def test_batch_equals_replay(
             assert row[L.O_FEATS + p] == sc.out[L.O_FEATS + p]
             assert row[L.O_FEAT_MASK + p] == sc.out[L.O_FEAT_MASK + p]
             assert row[L.O_ENRAGED + p] == sc.st[L.ENRAGED_N + p]
-        np.testing.assert_array_equal(masks[i], sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS])
+        np.testing.assert_array_equal(masks[i], sc.st[L.PLAYED : L.PLAYED + 4 * L.MASK_WORDS])
         check_result(sc, res, turn_cap)
 
 

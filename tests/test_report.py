@@ -271,8 +271,8 @@ def test_card_table_has_every_kind_with_names(runs: tuple[Path, Path], tmp_path:
     for name in cards["name"]:
         assert html_escape(name) in page
     assert 'id="cards" class="sortable"' in page and 'id="card-filter"' in page
-    # No held_p0/p1 columns in these runs: the hold-rate column is left out, not zeros.
-    assert "hold rate" not in page
+    # Runs now write held_p0/p1 (issue 11), so the hold-rate column is shown.
+    assert "hold rate" in page
 
 
 def html_escape(text: str) -> str:

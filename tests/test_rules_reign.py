@@ -760,6 +760,65 @@ def test_extra_wealth_actions_variant(hand: list[str], coins: int, actions: int)
     done(sc)
 
 
+@pytest.mark.parametrize(("reading", "bonus"), [(0, 1), (1, 0)])
+def test_extra_wealth_bonus_reading(reading: int, bonus: int) -> None:
+    """1. Wealth: "All 3 on coins: gain 1 more coin." Variant: "with neither, 2 extra."
+    Reading ``extra_wealth_bonus``: 'all_actions' (default) gives the bonus when all 5 go one
+    way; 'three_actions' (RU_BONUS_BASE_ONLY) gives none on a turn with extra actions."""
+    rules = {"RU_EXTRA_WEALTH": 1, "RU_BONUS_BASE_ONLY": reading}
+    sc = build(hands={0: []}, coins=(0, 4), turn=1, rules=rules)
+    sc.script_wealth(0)
+    sc.wealth()
+    assert sc.coins(0) == 5 + bonus
+    done(sc)
+
+
+def test_extra_wealth_bonus_reading_keeps_the_bonus_with_three_actions() -> None:
+    """1. Wealth: "All 3 on coins: gain 1 more coin": 'three_actions' still gives it with 3."""
+    rules = {"RU_EXTRA_WEALTH": 1, "RU_BONUS_BASE_ONLY": 1}
+    sc = build(hands={0: [HOPLITE]}, coins=(2, 4), turn=1, rules=rules)
+    sc.script_wealth(0)
+    sc.wealth()
+    assert sc.coins(0) == 2 + 3 + 1
+    done(sc)
+
+
+@pytest.mark.parametrize(("reading", "actions"), [(0, 4), (1, 3)])
+def test_reward_cards_in_hand_reading(reading: int, actions: int) -> None:
+    """1. Wealth, Variant: "a player with no cards in hand, or no coins, gets 1 extra wealth
+    action". Reading ``reign_rewards_in_hand``: by default an unused reward card kept in hand
+    is not a card in hand (4 actions); RU_REWARDS_IN_HAND counts it (3 actions)."""
+    rules = {"RU_EXTRA_WEALTH": 1, "RU_REWARDS_IN_HAND": reading}
+    sc = build(hands={0: []}, rewards={0: [(SPEAR, False)]}, coins=(2, 4), turn=1, rules=rules)
+    sc.script_wealth(0)
+    sc.wealth()
+    assert sc.coins(0) == 2 + actions + 1
+    done(sc)
+
+
+@pytest.mark.parametrize(("reading", "offered"), [(0, True), (1, False)])
+def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
+    """Game end: "The game ends when two cities' reward stacks are empty". Reading
+    ``two_stacks_empty_check``: by default checked at the end of the turn, after the Supply
+    step; with RU_END_AFTER_WAR the game ends right after the War step, so no offering."""
+    sc = build(
+        hands={0: [QUARTERMASTER]},
+        stacks={0: [], 1: [], 2: [TRIPOD]},
+        deck_top=TOP4,
+        coins=(0, 4),
+        rules={"RU_END_AFTER_WAR": reading},
+    )
+    sc.script_wealth(0)
+    sc.script_pass()
+    if offered:
+        sc.script_offer(QUARTERMASTER, cards=0)
+    sc.turn()
+    assert sc.over
+    assert sc.result()["end_reason"] == "two_cities_empty"
+    assert (QUARTERMASTER in sc.discard_pile()) is offered
+    done(sc)
+
+
 def test_wealth_first_turn_two_actions_with_bonus() -> None:
     """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
     both are the same." """

@@ -1,16 +1,20 @@
-"""Play the same games under two card tables and compare them, paired by game.
+"""Play the same games under two specs and compare them, paired by game.
 
 ``compare(spec, changes)`` plays games ``0 .. spec.games-1`` with the shipped
 cards (run A) and with ``changes`` applied (run B), same seed, so both runs
 deal the same games (common random numbers), and returns a
 :class:`CompareResult`: the change of the first-player win rate and of every
-card's win rate with paired intervals (:mod:`sim.analysis.paired`). With ``out`` both
-runs are written as ordinary run directories ``out/A`` and ``out/B`` and the
-comparison as ``out/compare.json`` and ``out/compare.parquet``.
+changed card's effect with paired intervals (:mod:`sim.analysis.paired`).
+Run B may differ from A in anything a run takes, not only cards: pass
+``spec_b`` with other variants (``emissary``), a house-rules file, or other
+bots; the seed and game indices stay A's, so the deals are the same.
+With ``out`` both runs are written as ordinary run directories ``out/A`` and
+``out/B`` and the comparison as ``out/compare.json`` and ``out/compare.parquet``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -20,9 +24,10 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
+from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
+from sim.analysis.seats import SeatCounts, first_player_label, seat_lines
 from sim.data.changes import Changes, changed_units
-from sim.data.spec import RunSpec
+from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
@@ -34,7 +39,7 @@ COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 
 @dataclass
 class CompareResult:
-    """Run B (changed cards) against run A (base cards) over the same games."""
+    """Run B against run A over the same games (same seed, same game indices)."""
 
     spec: RunSpec
     base: Changes
@@ -43,16 +48,40 @@ class CompareResult:
     affected: list[str]
     """Cards whose entry differs between A and B (the ones the change is about)."""
     out: Path | None = None
+    spec_b: RunSpec | None = None
+    """B's spec when it differs from A's in more than cards (``None``: same as ``spec``)."""
+    seats_a: SeatCounts | None = None
+    seats_b: SeatCounts | None = None
+    excluded_capped: int = 0
+    """Games left out of every figure because either run hit the turn cap there."""
+
+    @property
+    def b_spec(self) -> RunSpec:
+        """The spec run B played."""
+        return self.spec_b or self.spec
+
+    def spec_differences(self) -> list[str]:
+        """``field: A -> B`` for every run setting B changes (cards are listed apart)."""
+        a, b = dataclasses.asdict(self.spec), dataclasses.asdict(self.b_spec)
+        return [f"{k}: {a[k]!r} -> {b[k]!r}" for k in a if a[k] != b[k]]
 
     def table(self) -> Any:
         """The first-player row and the affected cards' rows (a pandas DataFrame)."""
         return self.comparison.table(self.affected)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (``compare.json``)."""
+        """JSON-ready summary (``compare.json``), with each arm's full spec and changes."""
         spec = self.spec
         return {
             "format": "omensim-compare",
+            "arms": {
+                "A": {"spec": arm_spec(self.spec), "changes": self.base.describe()},
+                "B": {"spec": arm_spec(self.b_spec), "changes": self.changes.describe()},
+            },
+            "spec_differences": self.spec_differences(),
+            "excluded_capped": self.excluded_capped,
+            "seats_a": None if self.seats_a is None else dataclasses.asdict(self.seats_a),
+            "seats_b": None if self.seats_b is None else dataclasses.asdict(self.seats_b),
             "mix": spec.mix,
             "seed": spec.seed,
             "games": spec.games,
@@ -72,6 +101,13 @@ class CompareResult:
             ],
             "written": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+
+
+def arm_spec(spec: RunSpec) -> dict[str, Any]:
+    """An arm's RunSpec as JSON (``RunSpec(**arm_spec(s))`` rebuilds it)."""
+    d = dataclasses.asdict(spec)
+    d["variants"] = list(d["variants"])
+    return d
 
 
 def _json_value(v: Any) -> Any:
@@ -99,7 +135,7 @@ def play_outcomes(
             return False
 
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(READ_COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -110,7 +146,9 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
         manifest = io.verify_run(run_dir)
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
-    table = pq.read_table([str(run_dir / p["file"]) for p in manifest["parts"]], columns=COLUMNS)
+    table = pq.read_table(
+        [str(run_dir / p["file"]) for p in manifest["parts"]], columns=READ_COLUMNS
+    )
     return Outcomes.from_frame(table, n_kinds)
 
 
@@ -127,13 +165,21 @@ def compare(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
     progress: bool | None = None,
+    spec_b: RunSpec | None = None,
+    exclude_capped: bool = False,
 ) -> CompareResult:
-    """Play ``spec`` under the base cards (A) and under ``changes`` (B); compare them.
+    """Play ``spec`` with ``base`` (A) and ``spec_b`` with ``changes`` (B); compare them.
 
     Args:
-        spec: the games (both runs use its seed and game indices ``0..games-1``).
+        spec: run A, and the games (both runs use its seed and game indices
+            ``0..games-1``).
         changes: the edits run B plays with.
         base: edits run A plays with (default: the shipped cards).
+        spec_b: run B's spec when it differs from A's in more than cards
+            (variants, house rules, bots, first player); it must have A's
+            seed and games. Default: ``spec``.
+        exclude_capped: leave out of every figure the games either run ended
+            at the turn cap (the runs written to ``out`` keep them).
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
         threads, chunk_size, force, progress: as for :func:`sim.run.runner.run`.
@@ -144,7 +190,10 @@ def compare(
     """
     base = base or Changes()
     show = P.wanted(progress)
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
+    spec_b = spec_b or spec
+    if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
+        raise SpecError("run B must play run A's games: the same --seed and --games")
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -152,12 +201,18 @@ def compare(
 
         out = Path(out)
         _check_compare_out(out, force)
-        for name, ch in (("A", base), ("B", changes)):
-            runner.run(spec, out / name, threads, chunk_size, force, show, changes=ch)
+        for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
+            runner.run(sp, out / name, threads, chunk_size, force, show, changes=ch)
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size, show)
+        a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show)
+    a, b = pair(a, b)
+    excluded = 0
+    if exclude_capped and a.capped is not None and b.capped is not None:
+        keep = ~(a.capped | b.capped)
+        excluded = int((~keep).sum())
+        a, b = a.take(keep), b.take(keep)
     result = CompareResult(
         spec=spec,
         base=base,
@@ -165,29 +220,41 @@ def compare(
         comparison=compare_runs(a, b, kinds_of(pool_a.units), kinds_of(pool_b.units)),
         affected=changed_units(pool_a, pool_b),
         out=out,
+        spec_b=None if spec_b == spec else spec_b,
+        seats_a=_seats(a, excluded),
+        seats_b=_seats(b, excluded),
+        excluded_capped=excluded,
     )
     if out is not None:
         write_compare(result, out)
     return result
 
 
+def _seats(o: Outcomes, excluded: int) -> SeatCounts | None:
+    """The first-player figures of one arm's (paired) games."""
+    if o.first is None:
+        return None
+    c = SeatCounts.from_arrays(o.winner, o.first, o.capped)
+    return dataclasses.replace(c, excluded_capped=excluded)
+
+
 def _play_both(
-    spec: RunSpec,
+    specs: tuple[RunSpec, RunSpec],
     base: Changes,
     changes: Changes,
     threads: int | None,
     chunk_size: int,
     show: bool = False,
 ) -> tuple[Outcomes, Outcomes]:
-
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     with numba_threads(resolve_threads(threads)):
         with P.kernel_ready(show):
-            engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+            engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
-        with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
-            return tuple(play_outcomes(e, spec.games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
+        games = specs[0].games
+        with P.Bar(2 * games, show, desc="compare A and B") as bar:
+            return tuple(play_outcomes(e, games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
 
 
 def write_compare(result: CompareResult, out: Path) -> None:
@@ -201,35 +268,77 @@ def write_compare(result: CompareResult, out: Path) -> None:
 
 
 def format_result(result: CompareResult) -> str:
-    """The comparison as a few lines a person reads."""
-    spec = result.spec
+    """The comparison as lines a person reads."""
+    spec, spec_b = result.spec, result.b_spec
     fp = result.comparison.first_player
-    edits = ", ".join(result.changes.describe()["change"] + result.changes.describe()["cards"])
+    described = result.changes.describe()
+    what = [*result.spec_differences(), *described["change"], *described["cards"]]
+    games = fp.games
     lines = [
-        f"{spec.games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}), "
-        f"each played with the base cards (A) and with {edits} (B):",
-        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
-        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run)",
+        f"{games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}, "
+        f"{spec.variant_label} rules, {first_player_label(spec.first, spec.variants)}), "
+        f"each played as A and as B, B with: {'; '.join(what) or 'nothing different'}.",
     ]
+    if result.excluded_capped:
+        lines.append(
+            f"{result.excluded_capped:,} games that either run ended at the turn cap are left "
+            "out of every figure (--exclude-capped)."
+        )
+    for name, seats, sp in (("A", result.seats_a, spec), ("B", result.seats_b, spec_b)):
+        if seats is not None:
+            lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
+            lines.extend(seat_lines(seats, indent="    "))
+    lines.append("Paired shifts, B - A:")
+    lines.append(
+        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
+        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run"
+        + _saved(fp.se_paired, fp.se_unpaired)
+        + ")"
+    )
     cards = result.comparison.cards
     for row in cards[cards.card.isin(result.affected)].itertuples():
         lines.append(
-            _line(f"{row.card} win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi)
-            + f"  [{row.count_a:,} / {row.count_b:,} plays; unpaired would need "
+            _line(
+                f"{row.card}: holders' win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi
+            )
+            + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
             f"{_games(row.n_unpaired)} games per run]"
+        )
+        lines.append(
+            _line(
+                "    conditional: players' win rate",
+                row.conditional_rate_a,
+                row.conditional_rate_b,
+                row.conditional_diff,
+                row.conditional_lo,
+                row.conditional_hi,
+            )
+            + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
         )
     unpaired = [c for c in result.affected if c not in set(cards.card)]
     if unpaired:
         lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")
-    if not result.affected:
-        lines.append("No card differs between A and B.")
+    if result.affected:
+        lines.append(
+            "Holders' win rate (the card's effect): share of outright wins over every "
+            "(game, seat) that held the card in A or B, the same seats in both runs. "
+            "Conditional: over the (game, seat) that played it, a population the change "
+            "itself moves, so it is not the card's effect."
+        )
     lines.append(
-        "Win rate of a card: games its player won outright, over every (game, seat) that "
-        "played it. Intervals are 95%, paired by game_id."
+        "Intervals are 95%, paired by game_id; 'unpaired would need' is the games per run "
+        "two independent runs would need for an interval as narrow."
     )
     if result.out is not None:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
     return "\n".join(lines)
+
+
+def _saved(se_paired: float, se_unpaired: float) -> str:
+    """``"; pairing saved 63% of the variance"`` (empty when undefined)."""
+    if not (se_unpaired > 0 and math.isfinite(se_paired)):
+        return ""
+    return f"; pairing saved {1 - (se_paired / se_unpaired) ** 2:.0%} of the variance"
 
 
 def _line(label: str, a: float, b: float, d: float, lo: float, hi: float) -> str:

@@ -112,9 +112,7 @@ def run_attrs(path: Path | str) -> dict[str, Any]:
     return attrs
 
 
-def load(
-    path: Path | str, *, names: bool = False, allow_incomplete: bool = False
-) -> pd.DataFrame:
+def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
     """One finished run's games, one row per game, ready for a notebook.
 
     The parts are checked against the manifest first (:func:`sim.run.io.verify_run`:

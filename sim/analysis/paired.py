@@ -8,7 +8,7 @@ interval of a difference is narrower than for two independent runs.
 
 Everything here works on what a run writes (a pandas DataFrame or a pyarrow
 Table with ``game_id``, ``winner``, ``first_player``, ``played_p0``,
-``played_p1``), so a notebook gets exactly the numbers ``omensim compare``
+``played_p1``, ``held_p0``, ``held_p1``), so a notebook gets exactly the numbers ``omensim compare``
 prints::
 
     import pandas as pd
@@ -21,11 +21,21 @@ The rates:
 
 * **first-player win rate**: games the seat that took the first turn won
   outright (a shared victory is not a win), over games;
-* **a card's win rate**: over every (game, seat) where that seat played at
-  least one card of the kind, the share where that seat won outright. When
-  both seats played it, both count.
+* **a card's effect** (the headline, intention-to-treat): over every
+  (game, seat) that *held* a copy of the card (was dealt it, drew it or took
+  it back into hand) in run A *or* in run B, the share where that seat won
+  outright, A against B, paired by ``(game_id, seat)``. The population is the
+  same in both arms, so a change that makes the card played more or less
+  often, or by stronger or weaker positions, cannot move it: only the card's
+  power can.
+* **the conditional (played-only) rate**, kept as ``conditional_*`` columns:
+  over every (game, seat) where that seat *played* the card. Its population
+  moves with the change (a cheaper card is played in worse positions), so
+  its shift mixes the card's power with who plays it; read it as "how did the
+  card's players fare", not "is the card stronger". ``conditional_count_*``
+  are the play counts.
 
-Both are ratios ``sum(wins) / sum(plays)`` over games; the difference ``B - A``
+All are ratios ``sum(wins) / sum(den)`` over games; the difference ``B - A``
 gets a delta-method interval computed from per-game terms, paired by game.
 ``n_unpaired`` is how many games *per run* two independent runs would need
 for an interval as narrow: ``n * var_unpaired / var_paired``, from this run's
@@ -46,7 +56,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 Z95 = 1.959963984540054
-COLUMNS = ["game_id", "winner", "first_player", "played_p0", "played_p1"]
+COLUMNS = [
+    "game_id",
+    "winner",
+    "first_player",
+    "played_p0",
+    "played_p1",
+    "held_p0",
+    "held_p1",
+]
+LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
+READ_COLUMNS = [*COLUMNS, "end_reason"]
+"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason``."""
 
 
 @dataclass
@@ -54,13 +75,19 @@ class Outcomes:
     """Per-game outcomes of one run, in ``game_id`` order, ready for pairing.
 
     ``plays[i, k]`` is how many seats (0, 1, 2) played kind ``k`` in game ``i``;
-    ``wins[i, k]`` how many of those won it outright (0 or 1).
+    ``wins[i, k]`` how many of those won it outright (0 or 1). ``held0/held1``
+    say whether seat 0/1 held kind ``k``; ``winner`` is 0, 1 or -1 (shared).
     """
 
     game_id: np.ndarray  # int64[n]
     first_win: np.ndarray  # int8[n]: the first player won outright
     plays: np.ndarray  # int8[n, K]
     wins: np.ndarray  # int8[n, K]
+    winner: np.ndarray  # int8[n]
+    held0: np.ndarray  # bool[n, K]
+    held1: np.ndarray  # bool[n, K]
+    first: np.ndarray | None = None  # int8[n]: the seat that took the first turn
+    capped: np.ndarray | None = None  # bool[n]: stopped at the turn cap (None: not known)
 
     @property
     def games(self) -> int:
@@ -76,9 +103,10 @@ class Outcomes:
         order = np.argsort(_np(table, "game_id"), kind="stable")
         winner = _np(table, "winner")[order].astype(np.int8)
         first = _np(table, "first_player")[order].astype(np.int8)
-        played = [_played_matrix(table.column(f"played_p{p}"), n_kinds) for p in range(2)]
-        k = max(n_kinds or 0, played[0].shape[1], played[1].shape[1])
-        played = [np.pad(m, ((0, 0), (0, k - m.shape[1])))[order] for m in played]
+        lists = {c: _played_matrix(table.column(c), n_kinds) for c in LIST_COLUMNS}
+        k = max(n_kinds or 0, *(m.shape[1] for m in lists.values()))
+        lists = {c: np.pad(m, ((0, 0), (0, k - m.shape[1])))[order] for c, m in lists.items()}
+        played = [lists["played_p0"], lists["played_p1"]]
         plays = (played[0].astype(np.int8) + played[1]).astype(np.int8)
         wins = (played[0] & (winner == 0)[:, None]) | (played[1] & (winner == 1)[:, None])
         return cls(
@@ -86,12 +114,25 @@ class Outcomes:
             first_win=(winner == first).astype(np.int8),
             plays=plays,
             wins=wins.astype(np.int8),
+            winner=winner,
+            held0=lists["held_p0"],
+            held1=lists["held_p1"],
+            first=first,
+            capped=_capped(table, order),
         )
 
     def take(self, index: np.ndarray) -> Outcomes:
         """The games at positions ``index``."""
         return Outcomes(
-            self.game_id[index], self.first_win[index], self.plays[index], self.wins[index]
+            self.game_id[index],
+            self.first_win[index],
+            self.plays[index],
+            self.wins[index],
+            self.winner[index],
+            self.held0[index],
+            self.held1[index],
+            None if self.first is None else self.first[index],
+            None if self.capped is None else self.capped[index],
         )
 
     @staticmethod
@@ -102,22 +143,41 @@ class Outcomes:
         def pad(m: np.ndarray) -> np.ndarray:
             return np.pad(m, ((0, 0), (0, k - m.shape[1])))
 
+        firsts = [p.first for p in parts]
+        caps = [p.capped for p in parts]
         return Outcomes(
             np.concatenate([p.game_id for p in parts]),
             np.concatenate([p.first_win for p in parts]),
             np.concatenate([pad(p.plays) for p in parts]),
             np.concatenate([pad(p.wins) for p in parts]),
+            np.concatenate([p.winner for p in parts]),
+            np.concatenate([pad(p.held0) for p in parts]),
+            np.concatenate([pad(p.held1) for p in parts]),
+            None if any(f is None for f in firsts) else np.concatenate(firsts),
+            None if any(c is None for c in caps) else np.concatenate(caps),
         )
+
+
+def _capped(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
+    """Turn-capped flags in ``order``, or None when the rows have no ``end_reason``."""
+    if "end_reason" not in table.column_names:
+        return None
+    er = table.column("end_reason")
+    if pa.types.is_dictionary(er.type):
+        er = er.cast(pa.string())
+    return np.asarray(pc.equal(er, "turn_cap").to_numpy(zero_copy_only=False), bool)[order]
 
 
 def _to_arrow(df: pd.DataFrame) -> pa.Table:
     cols = {}
-    for c in COLUMNS:
+    for c in READ_COLUMNS:
         if c not in df.columns:
             continue
         s = df[c]
-        if c.startswith("played_"):
+        if c in LIST_COLUMNS:
             cols[c] = pa.array([np.asarray(v, np.int16) for v in s], pa.list_(pa.int16()))
+        elif c == "end_reason":
+            cols[c] = pa.array(s.astype(str).tolist(), pa.string())
         else:
             cols[c] = pa.array(np.asarray(s))
     return pa.table(cols)
@@ -259,7 +319,13 @@ def card_shifts(
     kinds_b: Mapping[str, int] | None = None,
     z: float = Z95,
 ) -> pd.DataFrame:
-    """Change of each card's win rate from run A to run B, paired by game.
+    """Change of each card's effect from run A to run B, paired by (game, seat).
+
+    The headline columns are intention-to-treat: the population is every
+    (game, seat) that held the card in A or in B, the same in both arms, and
+    the rate is the share of those seats that won outright. The old
+    played-only rate follows as ``conditional_*`` columns (see the module
+    docstring for why it misleads when a change moves who plays the card).
 
     Args:
         a, b: the two runs (same seed, overlapping game ids).
@@ -269,9 +335,14 @@ def card_shifts(
             never move a kind). Names missing from B are left out.
 
     Returns:
-        One row per card: ``card``, ``kind_a``, ``kind_b``, ``games``, then the
-        columns of :func:`paired_ratio_diff` (``count_*`` are (game, seat) pairs
-        that played the card). A card never played in one run has NaN rates.
+        One row per card: ``card``, ``kind_a``, ``kind_b``, ``games``, the
+        columns of :func:`paired_ratio_diff` for the held population
+        (``count_a == count_b``: (game, seat) pairs that held the card in
+        either run), ``p_value`` (two-sided, of ``diff``), and
+        ``conditional_count_a/b`` (play counts: (game, seat) pairs that played
+        it), ``conditional_rate_a/b``, ``conditional_diff``,
+        ``conditional_lo/hi``, ``conditional_p_value``. A card never played in
+        one run has NaN conditional rates.
     """
     a, b = pair(as_outcomes(a), as_outcomes(b))
     kinds_b = kinds_a if kinds_b is None else kinds_b
@@ -279,27 +350,48 @@ def card_shifts(
     ka = np.array([kinds_a[n] for n in names], np.int64)
     kb = np.array([kinds_b[n] for n in names], np.int64)
 
-    def cols(o: Outcomes, ks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        k = o.plays.shape[1]
-        inside = ks < k
-        wins = np.zeros((o.games, len(ks)), np.int8)
-        plays = np.zeros((o.games, len(ks)), np.int8)
-        wins[:, inside] = o.wins[:, ks[inside]]
-        plays[:, inside] = o.plays[:, ks[inside]]
-        return wins, plays
+    def sel(m: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        inside = ks < m.shape[1]
+        out = np.zeros((m.shape[0], len(ks)), m.dtype)
+        out[:, inside] = m[:, ks[inside]]
+        return out
 
-    wa, pa_ = cols(a, ka)
-    wb, pb = cols(b, kb)
-    r = paired_ratio_diff(wa, pa_, wb, pb, z)
+    u0 = sel(a.held0, ka) | sel(b.held0, kb)
+    u1 = sel(a.held1, ka) | sel(b.held1, kb)
+    den = u0.astype(np.int8) + u1.astype(np.int8)
+
+    def won(o: Outcomes) -> np.ndarray:
+        return (u0 & (o.winner == 0)[:, None]).astype(np.int8) + (u1 & (o.winner == 1)[:, None])
+
+    itt = paired_ratio_diff(won(a), den, won(b), den, z)
+    cond = paired_ratio_diff(
+        sel(a.wins, ka), sel(a.plays, ka), sel(b.wins, kb), sel(b.plays, kb), z
+    )
     frame = pd.DataFrame({"card": names, "kind_a": ka, "kind_b": kb, "games": a.games})
-    for key, values in r.items():
+    for key, values in itt.items():
         frame[key] = values
+    frame["p_value"] = p_values(itt["diff"], itt["se_paired"])
+    for key in ("count_a", "count_b", "rate_a", "rate_b", "diff", "lo", "hi"):
+        frame[f"conditional_{key}"] = cond[key]
+    frame["conditional_p_value"] = p_values(cond["diff"], cond["se_paired"])
     return frame
+
+
+def p_values(diff: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """Two-sided normal p-values of ``diff / se`` (NaN where undefined; 1 where both are 0)."""
+    d = np.asarray(diff, np.float64)
+    s = np.asarray(se, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zs = np.abs(d) / s
+    zs = np.where((s == 0) & (d == 0), 0.0, zs)
+    return np.array(
+        [math.erfc(x / math.sqrt(2)) if np.isfinite(x) else np.nan for x in zs.ravel()]
+    ).reshape(zs.shape)
 
 
 @dataclass
 class Comparison:
-    """Run B against run A: the first-player win rate and every card's win rate."""
+    """Run B against run A: the first-player win rate and every card's effect."""
 
     first_player: PairedDiff
     cards: pd.DataFrame

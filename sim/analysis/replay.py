@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run.compiled import compile_run
@@ -783,7 +784,9 @@ def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 # --- replaying ----------------------------------------------------------------------------
 
 
-def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
+def replay(
+    spec: RunSpec, game: int, *, check: bool = True, changes: Changes | None = None
+) -> Replay:
     """Replay game ``game`` of the run ``spec`` step by step and describe it.
 
     The game is played by the same kernel step functions as a run, with the
@@ -795,7 +798,7 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
     """
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
-    run = compile_run(spec)
+    run = compile_run(spec, changes)  # changes: the card changes the run was played with
     sc = Scenario.from_compiled(run)
     sc.setup(spec.seed, game)
     d = _Describer(sc)

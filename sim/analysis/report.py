@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from sim import analysis as A
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
@@ -33,6 +35,7 @@ from sim.analysis.report_tables import (
     fmt_rate,
     key_figures,
 )
+from sim.analysis.seats import CAPPED, SeatCounts, seat_lines
 from sim.run import io
 from sim.run import progress as P
 
@@ -95,11 +98,15 @@ def build_report(
     top_cards: int = TOP_CARDS,
     min_games: int = 200,
     progress: bool = False,
+    exclude_capped: bool = False,
     force: bool = False,
 ) -> Report:
     """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
 
     ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
+    The text ends with each run's first-player figures
+    (:func:`sim.analysis.seats.seat_lines`); with ``exclude_capped`` every figure
+    and chart leaves turn-capped games out, and the text says how many per run.
     ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
     replaced); that is checked before any run is read.
 
@@ -118,10 +125,14 @@ def build_report(
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
         df = A.load_runs(run_paths)
+        df, seats = _seat_counts(df, exclude_capped)
         bar.advance(1)
         bar.describe("report: analysing")
         tables = compute(df, min_games)
-        text = key_figures(tables)
+        text = "\n".join(
+            [key_figures(tables)]
+            + [f"{run}: who wins\n" + "\n".join(seat_lines(c)) for run, c in seats.items()]
+        )
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))
@@ -139,6 +150,29 @@ def build_report(
             raise
         bar.advance(1)
     return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
+
+
+def _seat_counts(df: pd.DataFrame, exclude_capped: bool) -> tuple[pd.DataFrame, dict]:
+    """Each run's :class:`SeatCounts`, and the rows to analyse (capped ones dropped if asked).
+
+    Raises:
+        ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
+    """
+    seats = {
+        str(run): SeatCounts.from_frame(part, exclude_capped=exclude_capped)
+        for run, part in df.groupby("run", sort=False, observed=True)
+    }
+    if exclude_capped:
+        empty = [run for run, c in seats.items() if c.games == 0]
+        if empty:
+            raise ReportError(
+                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
+                "with --exclude-capped"
+            )
+        attrs = df.attrs
+        df = df[df["end_reason"].astype(str) != CAPPED]
+        df.attrs = attrs
+    return df, seats
 
 
 def write_report(

@@ -3,8 +3,13 @@
 For each unit kind of the pool and each delta, ``field += delta`` is applied
 to that one kind and the same games are played (common random numbers: same
 seed, same game indices) as the baseline; the result is, per card and delta,
-the shift of that card's win rate (:mod:`sim.analysis.paired`) with a paired interval.
-The kernel is compiled once: each variant is only a new card table.
+the shift of that card's effect (:mod:`sim.analysis.paired`): the win rate of every
+(game, seat) that held the card in either arm, paired by (game, seat), with a paired
+interval. Significance marks are corrected for the number of cells swept
+(Holm's step-down method by default, ``statsmodels.stats.multitest.multipletests``),
+so a map of 44 cells does not show two or three "significant" cells by chance.
+Each cell also carries the change in how often the card was played and the
+first-player shift. The kernel is compiled once: each variant is only a new card table.
 """
 
 from __future__ import annotations
@@ -46,7 +51,49 @@ SWEEP_COLUMNS = [
     "se_paired",
     "se_unpaired",
     "n_unpaired",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "conditional_count_a",
+    "conditional_count_b",
+    "plays_change",
+    "conditional_rate_a",
+    "conditional_rate_b",
+    "conditional_diff",
+    "conditional_lo",
+    "conditional_hi",
+    "conditional_p_value",
     "first_player_diff",
+    "first_player_lo",
+    "first_player_hi",
+]
+CORRECTIONS = {
+    "holm": "Holm step-down (family-wise error 5% over all cells)",
+    "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
+    "none": "no correction (each cell at 5% on its own)",
+}
+"""``--correction`` choices: a ``multipletests`` method name, or ``none``."""
+_SHIFT_COLUMNS = [
+    "games",
+    "count_a",
+    "count_b",
+    "rate_a",
+    "rate_b",
+    "diff",
+    "lo",
+    "hi",
+    "se_paired",
+    "se_unpaired",
+    "n_unpaired",
+    "p_value",
+    "conditional_count_a",
+    "conditional_count_b",
+    "conditional_rate_a",
+    "conditional_rate_b",
+    "conditional_diff",
+    "conditional_lo",
+    "conditional_hi",
+    "conditional_p_value",
 ]
 
 
@@ -58,9 +105,36 @@ class SweepResult:
     field: str
     deltas: tuple[int, ...]
     table: pd.DataFrame
-    """Columns :data:`SWEEP_COLUMNS`; ``rate_a`` is the card's baseline win rate."""
+    """Columns :data:`SWEEP_COLUMNS`; ``rate_a`` is the baseline win rate of the card's holders."""
     skipped: list[dict[str, Any]] = field(default_factory=list)
     """``{"card", "delta", "reason"}`` for values out of the field's range."""
+    correction: str = "holm"
+    """How ``significant`` was decided: a key of :data:`CORRECTIONS`."""
+
+
+def adjust(p_values: Sequence[float], method: str = "holm", alpha: float = 0.05) -> tuple:
+    """``(reject, p_adjusted)`` for the cells' p-values under ``method`` (NaN never rejects).
+
+    Raises:
+        SpecError: ``method`` is not a key of :data:`CORRECTIONS`.
+    """
+    if method not in CORRECTIONS:
+        raise SpecError(f"--correction {method!r}: choose one of {', '.join(CORRECTIONS)}")
+    p = np.asarray(p_values, np.float64)
+    reject = np.zeros(len(p), bool)
+    adjusted = np.full(len(p), np.nan)
+    ok = np.isfinite(p)
+    if not ok.any():
+        return reject, adjusted
+    if method == "none":
+        adjusted[ok] = p[ok]
+        reject[ok] = p[ok] < alpha
+        return reject, adjusted
+    from statsmodels.stats.multitest import multipletests
+
+    r, adj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
+    reject[ok], adjusted[ok] = r, adj
+    return reject, adjusted
 
 
 def parse_deltas(text: str) -> tuple[int, ...]:
@@ -117,6 +191,7 @@ def sweep(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool | None = None,
+    correction: str = "holm",
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -128,6 +203,8 @@ def sweep(
         cards: restrict to these units (names or kind ids); default all.
         base: edits the baseline (and every variant) starts from.
         threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
+        correction: how the ``significant`` column is corrected for the number
+            of cells (:data:`CORRECTIONS`).
     """
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
@@ -135,6 +212,7 @@ def sweep(
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    adjust([], correction)  # refuse a bad --correction before any game is played
     base = base or Changes()
     pool = run_pool(spec, base)
     kinds = select_kinds(pool.units, cards)
@@ -181,12 +259,26 @@ def sweep(
                     "base_value": unit[field],
                     "delta": d,
                     "new_value": unit[field] + d,
-                    **{c: shift[c] for c in SWEEP_COLUMNS[6:-1]},
+                    **{c: shift[c] for c in _SHIFT_COLUMNS},
+                    "plays_change": int(shift["conditional_count_b"])
+                    - int(shift["conditional_count_a"]),
                     "first_player_diff": fp.diff,
+                    "first_player_lo": fp.lo,
+                    "first_player_hi": fp.hi,
                 }
             )
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
-    return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)
+    reject, adjusted = adjust(table["p_value"].to_numpy(), correction)
+    table["p_adjusted"] = adjusted
+    table["significant"] = reject
+    return SweepResult(
+        spec=spec,
+        field=field,
+        deltas=tuple(deltas),
+        table=table,
+        skipped=skipped,
+        correction=correction,
+    )
 
 
 def format_table(result: SweepResult) -> str:
@@ -199,18 +291,35 @@ def format_table(result: SweepResult) -> str:
             "kind": t.kind,
             "card": t.card,
             result.field: [f"{b}->{n}" for b, n in zip(t.base_value, t.new_value, strict=True)],
-            "win rate": [f"{r:.2%}" if np.isfinite(r) else "-" for r in t.rate_a],
+            "holders win": [f"{r:.2%}" if np.isfinite(r) else "-" for r in t.rate_a],
             "shift (pts)": [f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t["diff"]],
             "95% CI": [
                 f"{lo * 100:+.2f} to {hi * 100:+.2f}" if np.isfinite(lo) else "-"
                 for lo, hi in zip(t.lo, t.hi, strict=True)
             ],
-            "plays": t.count_b,
+            "sig": ["*" if s else "" for s in t.significant],
+            "plays": [
+                f"{b:,} ({d:+,})"
+                for b, d in zip(t.conditional_count_b, t.plays_change, strict=True)
+            ],
+            "cond. shift": [
+                f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t.conditional_diff
+            ],
+            "1st-player shift": [
+                f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t.first_player_diff
+            ],
         }
     )
     with pd.option_context("display.max_rows", None, "display.width", None):
         text = show.to_string(index=False)
-    return "\n".join(line.rstrip() for line in text.splitlines())
+    lines = [line.rstrip() for line in text.splitlines()]
+    lines.append(
+        "shift: change in the win rate of every (game, seat) that held the card in either run "
+        f"(paired); sig *: significant after {CORRECTIONS[result.correction]}. plays: "
+        "(game, seat) that played it in B (change from A); cond. shift: the played-only rate, "
+        "whose population moves with the change; 1st-player shift: in points."
+    )
+    return "\n".join(lines)
 
 
 SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")
@@ -244,9 +353,11 @@ def _write_files(result: SweepResult, out: Path) -> list[Path]:
 
 
 def heatmap(result: SweepResult, path: Path) -> Path:
-    """A PNG heat map: cards down, deltas across, colour = win-rate shift in points.
+    """A PNG heat map: cards down, deltas across, colour = holders' win-rate shift in points.
 
-    Cells whose paired interval excludes zero are marked with ``*``.
+    Cells significant after the sweep's multiple-testing correction are marked
+    with ``*``; each cell also shows the play-count change and the first-player
+    shift. Text is white on dark cells so every label stays readable.
     """
     import matplotlib
 
@@ -258,13 +369,17 @@ def heatmap(result: SweepResult, path: Path) -> Path:
     deltas = list(result.deltas)
     grid = np.full((len(cards), len(deltas)), np.nan)
     sig = np.zeros_like(grid, bool)
+    note = np.full(grid.shape, "", object)
     for row in t.itertuples():
         i, j = cards.index(row.card), deltas.index(row.delta)
         grid[i, j] = row.diff * 100
-        sig[i, j] = bool(row.lo > 0 or row.hi < 0)
+        sig[i, j] = bool(row.significant)
+        base_plays = row.conditional_count_a
+        plays = f"{row.plays_change / base_plays:+.0%}" if base_plays else f"{row.plays_change:+d}"
+        note[i, j] = f"plays {plays}, 1st {row.first_player_diff * 100:+.1f}"
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     lim = lim or 1.0
-    fig, ax = plt.subplots(figsize=(3.5 + 1.2 * len(deltas), 1.2 + 0.32 * len(cards)))
+    fig, ax = plt.subplots(figsize=(3.5 + 2.0 * len(deltas), 1.2 + 0.42 * len(cards)))
     im = ax.imshow(grid, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
     ax.set_xticks(range(len(deltas)), [f"{result.field} {d:+d}" for d in deltas])
     ax.set_yticks(range(len(cards)), cards, fontsize=8)
@@ -272,12 +387,22 @@ def heatmap(result: SweepResult, path: Path) -> Path:
         for j in range(len(deltas)):
             if np.isfinite(grid[i, j]):
                 mark = "*" if sig[i, j] else ""
-                ax.text(j, i, f"{grid[i, j]:+.1f}{mark}", ha="center", va="center", fontsize=7)
+                # RdBu_r is dark at both ends: white text there, black in the pale middle.
+                colour = "white" if abs(grid[i, j]) > 0.55 * lim else "black"
+                ax.text(
+                    j,
+                    i,
+                    f"{grid[i, j]:+.1f}{mark}\n{note[i, j]}",
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    color=colour,
+                )
     fig.colorbar(im, ax=ax, label="win-rate shift (points)")
     spec = result.spec
     ax.set_title(
-        f"{spec.mix}: win rate of the card's player, {spec.games:,} paired games\n"
-        f"(* = 95% interval excludes 0; seed {spec.seed})",
+        f"{spec.mix}: win rate of the card's holders, {spec.games:,} paired games\n"
+        f"(* = significant after {result.correction}; seed {spec.seed})",
         fontsize=9,
     )
     fig.tight_layout()

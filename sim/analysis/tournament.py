@@ -40,7 +40,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.analysis.ratings import fit_ratings, format_ratings
+from sim.analysis.seats import CAPPED, SeatCounts, seat_columns
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, runner
@@ -167,8 +168,11 @@ class _Counts:
     first_player_wins: int = 0
     a_seat0: int = 0  # games with a in seat 0
     a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
+    seats: SeatCounts = field(default_factory=SeatCounts)  # by seat order, whoever sat there
 
-    def add(self, winner: np.ndarray, first: np.ndarray, a_seat: int) -> None:
+    def add(
+        self, winner: np.ndarray, first: np.ndarray, a_seat: int, capped: np.ndarray | None = None
+    ) -> None:
         n = len(winner)
         b_seat = 1 - a_seat
         self.games += n
@@ -178,6 +182,7 @@ class _Counts:
         self.first_player_wins += int(np.count_nonzero(winner == first))
         self.a_seat0 += n if a_seat == 0 else 0
         self.a_first += int(np.count_nonzero(first == a_seat))
+        self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
 
 
 @dataclass(frozen=True)
@@ -275,6 +280,11 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
                 "first_player_rate": c.first_player_wins / c.games,
                 "first_player_lo": lo_f,
                 "first_player_hi": hi_f,
+                **{
+                    f"seat_{k}": v
+                    for k, v in seat_columns(c.seats).items()
+                    if k != "games" and not k.startswith("first_player_")
+                },
                 "games_a_seat0": c.a_seat0,
                 "games_a_first": c.a_first,
             }
@@ -308,6 +318,7 @@ def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
             "lo": sp["first_player_lo"].to_numpy(),
             "hi": sp["first_player_hi"].to_numpy(),
             "shared_rate": sp["shared_rate"].to_numpy(),
+            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("seat_")},
         }
     )
 
@@ -409,8 +420,8 @@ def play_tournament(
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first in _play(engine, spec, run_dir, n_threads, bar):
-                        counts.add(winner, first, a_seat)
+                    for winner, first, capped in _play(engine, spec, run_dir, n_threads, bar):
+                        counts.add(winner, first, a_seat, capped)
                 results.append((pairing, counts))
         finally:
             bar.close()
@@ -455,7 +466,7 @@ def play_tournament(
 def _play(
     engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, bar: P.Bar
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
+    """Yield ``(winner, first_player, capped)`` arrays of ``spec``'s games, chunk by chunk.
 
     With ``run_dir`` the games are written there as an ordinary run directory
     (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
@@ -465,17 +476,22 @@ def _play(
 
         runner.run(spec, run_dir, threads=n_threads, progress=False, force=True)
         bar.advance(spec.games)
-        df = io.read_run(run_dir)[["winner", "first_player"]]
-        yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
+        df = io.read_run(run_dir)[["winner", "first_player", "end_reason"]]
+        yield (
+            df["winner"].to_numpy(np.int64),
+            df["first_player"].to_numpy(np.int64),
+            (df["end_reason"].astype(str) == CAPPED).to_numpy(),
+        )
         return
     for start in range(0, spec.games, CHUNK_SIZE):
         n = min(CHUNK_SIZE, spec.games - start)
         table = engine.play(start, n, tick=lambda rows: bar.advance(len(rows))).select(
-            ["winner", "first_player"]
+            ["winner", "first_player", "end_reason"]
         )
         yield (
             table.column("winner").to_numpy().astype(np.int64),
             table.column("first_player").to_numpy().astype(np.int64),
+            (table.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False) == CAPPED),
         )
 
 
@@ -512,7 +528,19 @@ def format_tournament(result: TournamentResult) -> str:
         for bot in bots
     ]
     fp_rows = [
-        [r.bot, f"{r.games:,}", _cell(r.rate, r.lo, r.hi), f"{r.shared_rate:.1%}"]
+        [
+            r.bot,
+            f"{r.games:,}",
+            _cell(r.rate, r.lo, r.hi),
+            _cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
+            _cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
+            _cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
+            _cell(
+                r.seat_first_of_decisive_rate,
+                r.seat_first_of_decisive_lo,
+                r.seat_first_of_decisive_hi,
+            ),
+        ]
         for r in result.first_player.itertuples(index=False)
     ]
     shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
@@ -541,7 +569,22 @@ def format_tournament(result: TournamentResult) -> str:
             "",
             "## First-player win rate in self-play",
             "",
-            _md_table(["bot", "games", "first player wins (95% CI)", "shared"], fp_rows),
+            _md_table(
+                [
+                    "bot",
+                    "games",
+                    "first player wins",
+                    "second player wins",
+                    "shared",
+                    "turn-capped",
+                    "first among decisive",
+                ],
+                fp_rows,
+            ),
+            "",
+            "Each with its 95% Wilson interval. First among decisive: first-player wins over "
+            "games someone won outright (50% = no first-player edge, whatever the ties). "
+            "Turn-capped games are included, scored as they stood.",
             "",
             *_ratings_section(result),
         ]

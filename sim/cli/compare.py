@@ -1,26 +1,71 @@
-"""``omensim compare``: the same games with and without a change, paired."""
+"""``omensim compare``: the same games under two specs (A and B), paired."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import change_options, game_options, game_spec, show_progress
+from sim.cli.options import (
+    change_options,
+    game_options,
+    game_spec,
+    show_progress,
+    split_variants,
+)
 from sim.data.spec import SpecError
 
 
-@click.command("compare", short_help="Play the same games with and without a card change.")
+@click.command("compare", short_help="Play the same games under two specs (A, B), paired.")
 @game_options(default_games=100_000)
+@click.option(
+    "--rules",
+    "rules_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="House-rules file (as for `omensim run --rules`) for run A, and for B unless "
+    "--b-rules is given.",
+)
 @change_options
+@click.option(
+    "--b-variant",
+    "b_variants",
+    multiple=True,
+    metavar="NAME[,NAME]",
+    help="Run B's variant(s), replacing A's (--variant); 'standard' for none. "
+    "E.g. --b-variant emissary.",
+)
+@click.option(
+    "--b-rules",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Run B's house-rules file (replaces --rules for B).",
+)
+@click.option("--b-p0", default=None, help="Run B's strategy of seat 0 (default: --p0).")
+@click.option("--b-p1", default=None, help="Run B's strategy of seat 1 (default: --p1).")
+@click.option(
+    "--b-first",
+    type=click.Choice(["p0", "p1", "alternate", "random"]),
+    default=None,
+    help="Run B's first-player rule (default: --first).",
+)
+@click.option(
+    "--exclude-capped",
+    is_flag=True,
+    help="Leave out of every figure the games either run ended at the turn cap (the runs "
+    "written to --out keep them); the output says how many.",
+)
 @click.option(
     "--out",
     "-o",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
-    help="Also write both runs (OUT/A with the base cards, OUT/B with the changes) as run "
-    "directories, and OUT/compare.json and OUT/compare.parquet.",
+    help="Also write both runs (OUT/A and OUT/B) as run directories, and OUT/compare.json "
+    "(with each arm's full spec) and OUT/compare.parquet.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
 def compare_cmd(
@@ -35,23 +80,35 @@ def compare_cmd(
     chunk_size: int,
     quiet: bool,
     force_progress: bool,
+    rules_file: str | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
+    b_variants: tuple[str, ...],
+    b_rules: str | None,
+    b_p0: str | None,
+    b_p1: str | None,
+    b_first: str | None,
+    exclude_capped: bool,
     out: Path | None,
     force: bool,
 ) -> None:
-    """Play the same games with the base cards (A) and with card changes (B).
+    """Play the same games as run A and as run B, and compare them paired by game.
 
-    Both tables play game indices 0..games-1 with the same seed, so they deal
-    the same games (common random numbers) and the difference is the change,
-    not luck. Prints, with 95% intervals paired by game: the change of the
-    first-player win rate, and of the win rate of the player who played each
-    changed card; and how many games per run an unpaired comparison would need
-    for the same interval width.
+    B is A with whatever you change: cards (--change, --cards), variants
+    (--b-variant), house rules (--b-rules), bots (--b-p0, --b-p1) or the
+    first-player rule (--b-first). Both play game indices 0..games-1 with the
+    same seed, so they deal the same games (common random numbers) and the
+    difference is the change, not luck. Prints each run's first- and
+    second-player win rates, shared victories, turn-capped games and the first
+    player's rate among decisive games; the paired shift of the first-player
+    win rate; for each changed card the shift of its holders' win rate (and
+    the played-only rate, as conditional); and how many games per run an
+    unpaired comparison would need for the same interval width.
 
     \b
     Example:
       omensim compare --mix dunes+aegean --games 2e5 --change "Moonlight Channeler.cost=3"
+      omensim compare --mix dunes+aegean --games 1e5 --b-variant emissary
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
     """
     from sim.analysis.compare import compare, format_result
@@ -59,9 +116,23 @@ def compare_cmd(
 
     with user_errors(out):
         changes = Changes.parse(change, card_files)
-        if not changes:
-            raise SpecError("nothing to compare: give at least one --change or --cards")
-        spec = game_spec(games, mix, seed, p0, p1, first, variants)
+        spec = dataclasses.replace(
+            game_spec(games, mix, seed, p0, p1, first, variants), rules=rules_file
+        )
+        b_vars = split_variants(b_variants)
+        spec_b = dataclasses.replace(
+            spec,
+            variants=tuple(v for v in b_vars if v != "standard") if b_variants else spec.variants,
+            rules=b_rules if b_rules is not None else spec.rules,
+            p0=b_p0 or spec.p0,
+            p1=b_p1 or spec.p1,
+            first=b_first or spec.first,
+        )
+        if not changes and spec_b == spec:
+            raise SpecError(
+                "nothing to compare: give B a difference (--change, --cards, --b-variant, "
+                "--b-rules, --b-p0, --b-p1 or --b-first)"
+            )
         result = compare(
             spec,
             changes,
@@ -70,6 +141,8 @@ def compare_cmd(
             chunk_size=chunk_size,
             force=force,
             progress=show_progress(quiet, force_progress),
+            spec_b=spec_b,
+            exclude_capped=exclude_capped,
         )
     if not quiet:
         click.echo(format_result(result))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,16 @@ def replay_cmd(run_dir: Path, game: int) -> None:
     if not 0 <= game < spec.games:
         raise CliError(f"--game {game} is out of range: the run has games 0 .. {spec.games - 1}")
     row = _dataset_row(run_dir, manifest, game)
+    changes = None
+    recorded = manifest.get("card_changes") or json.loads(
+        io.read_metadata(run_dir).get("card_changes", "null")
+    )
+    if recorded:
+        from sim.data.changes import Changes
+
+        changes = Changes.parse(recorded.get("change", []), recorded.get("cards", []))
     try:
-        r = replay(spec, game, check=False)
+        r = replay(spec, game, check=False, changes=changes)
     except (SpecError, CardDataError) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

@@ -19,23 +19,34 @@ from sim.cli.options import progress_option, show_progress
     required=True,
     help="Directory to write report.html into (absent or empty unless --force).",
 )
+@click.option(
+    "--exclude-capped",
+    is_flag=True,
+    help="Leave turn-capped games out of every figure and chart (the text says how many "
+    "per run). By default they are included and counted.",
+)
 @click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
 def report_cmd(
-    runs: tuple[Path, ...], out: Path, force: bool, quiet: bool, force_progress: bool
+    runs: tuple[Path, ...],
+    out: Path,
+    exclude_capped: bool,
+    force: bool,
+    quiet: bool,
+    force_progress: bool,
 ) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
     One self-contained file (charts inlined, no network needed): key figures
-    with 95% intervals; who wins (first, second, shared, turn-capped); the
-    first-player win rate (and the paired estimate for --duplicate runs); seat
-    balance; each run minus the first one given, paired game by game where the
-    runs share a seed; a sortable, filterable table of every card (figures,
-    play rate, effect with interval); end reasons; game length with quantiles;
-    score margins and where the points come from. The key figures are also
-    printed here. Every number is computed by sim.analysis, so a notebook can
-    reproduce it.
+    with 95% intervals; who wins (first, second, shared, turn-capped, and the
+    first player's rate among decisive games); the first-player win rate (and
+    the paired estimate for --duplicate runs); seat balance; each run minus the
+    first one given, paired game by game where the runs share a seed; a
+    sortable, filterable table of every card (figures, play rate, effect with
+    interval); end reasons; game length with quantiles; score margins and
+    where the points come from. The key figures are also printed here. Every
+    number is computed by sim.analysis, so a notebook can reproduce it.
 
     \b
     Example:
@@ -47,7 +58,11 @@ def report_cmd(
 
     try:
         page = report.build_report(
-            list(runs), out, progress=show_progress(quiet, force_progress), force=force
+            list(runs),
+            out,
+            progress=show_progress(quiet, force_progress),
+            force=force,
+            exclude_capped=exclude_capped,
         )
     except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None

@@ -111,6 +111,12 @@ from sim.cli.options import (
     "The manifest records the games played and games_requested.",
 )
 @change_options
+@click.option(
+    "--exclude-capped",
+    is_flag=True,
+    help="Leave turn-capped games out of the printed first-player figures (the summary "
+    "says how many). The rows are still written; a capped game has end_reason turn_cap.",
+)
 def run_cmd(
     games: int,
     mix: str,
@@ -132,12 +138,15 @@ def run_cmd(
     until_ci: float | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
+    exclude_capped: bool,
 ) -> None:
     """Play bot-vs-bot games and write one Parquet row per game.
 
     The run directory gets part-*.parquet files and a _manifest.json that says
-    "complete": true only once every game is written. A summary with the
-    first-player win rate and its 95% confidence interval is printed at the end.
+    "complete": true only once every game is written. A summary is printed at
+    the end: first- and second-player win rates, shared victories, turn-capped
+    games and the first player's rate among decisive games, each with its 95%
+    interval.
 
     \b
     Example:
@@ -185,7 +194,7 @@ def run_cmd(
             **_run_extras(change, card_files, until_ci),
         )
     if not quiet:
-        click.echo(runner.summary(result))
+        click.echo(runner.summary(result, exclude_capped=exclude_capped))
 
 
 def _run_extras(

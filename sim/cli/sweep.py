@@ -36,6 +36,14 @@ from sim.cli.options import game_options, game_spec, show_progress
     "default: every unit.",
 )
 @click.option(
+    "--correction",
+    type=click.Choice(["holm", "fdr_bh", "none"]),
+    default="holm",
+    show_default=True,
+    help="Multiple-testing correction behind the significance marks: holm (Holm step-down, "
+    "5% family-wise over all cells), fdr_bh (Benjamini-Hochberg, 5% false discoveries) or none.",
+)
+@click.option(
     "--out",
     "-o",
     type=click.Path(path_type=Path, file_okay=False),
@@ -59,6 +67,7 @@ def sweep_cmd(
     field: str,
     deltas: str,
     cards: tuple[str, ...],
+    correction: str,
     out: Path | None,
     force: bool,
 ) -> None:
@@ -66,8 +75,12 @@ def sweep_cmd(
 
     Each variant plays the same game indices with the same seed as the
     baseline (common random numbers); the table gives, per card and delta, the
-    shift of the win rate of the player who played that card, with a 95%
-    interval paired by game. The kernel is compiled once; each variant is only
+    shift of the win rate of every (game, seat) that held the card in either
+    run (the same seats in both, so the shift is the card's power, not a change
+    in who plays it), with a 95% interval paired by game; significance marks
+    corrected for the number of cells (--correction); the change in how often
+    the card was played; the played-only (conditional) shift; and the
+    first-player shift. The kernel is compiled once; each variant is only
     a new card table. It costs (cards x deltas + 1) x games games.
 
     \b
@@ -89,6 +102,7 @@ def sweep_cmd(
             threads=threads,
             chunk_size=chunk_size,
             progress=show_progress(quiet, force_progress),
+            correction=correction,
         )
         paths = write_outputs(result, out) if out is not None else []
     if not quiet:

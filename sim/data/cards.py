@@ -72,8 +72,21 @@ RULE_OPTIONAL: dict[str, Any] = {
     "feat_step": False,
     "enraged_strength": 4,
     "soldier_ability_on_move": False,
+    # Named readings (sim/data/interpretations.py); the first of each READINGS entry is
+    # the default, and each is a house rule (--rules) away from the other.
+    "extra_wealth_bonus": "all_actions",
+    "rewards_count_as_hand": False,
+    "two_stacks_empty_check": "end_of_turn",
+    "maneuver_units": "own",
 }
-BUILD_FROM = ("deck",)
+READINGS: dict[str, tuple[str, ...]] = {
+    "build_from": ("deck",),
+    "extra_wealth_bonus": ("all_actions", "three_actions"),
+    "two_stacks_empty_check": ("end_of_turn", "after_war"),
+    "maneuver_units": ("own",),
+}
+"""Values each string rule parameter may take (one value: the other reading is not playable)."""
+BUILD_FROM = READINGS["build_from"]
 
 
 class CardDataError(ValueError):
@@ -442,8 +455,8 @@ def _rule_value(where: _Where, raw: dict, key: str) -> Any:
             raise where.fail(key, "must be true or false")
         return value
     if isinstance(default, str):
-        if value not in BUILD_FROM:
-            raise where.fail(key, f"must be one of {', '.join(BUILD_FROM)}, got {value!r}")
+        if value not in READINGS[key]:
+            raise where.fail(key, f"must be one of {', '.join(READINGS[key])}, got {value!r}")
         return value
     return _int(where, raw, key, S.RULE_INTS[key], default)
 
@@ -623,6 +636,9 @@ def compile_tables(
     ru[L.RU_FEATS_TO_END] = rules["feats_to_end"]
     ru[L.RU_ENRAGED_STRENGTH] = rules["enraged_strength"]
     ru[L.RU_SOLDIER_ON_MOVE] = int(rules["soldier_ability_on_move"])
+    ru[L.RU_BONUS_BASE_ONLY] = int(rules["extra_wealth_bonus"] == "three_actions")
+    ru[L.RU_REWARDS_IN_HAND] = int(rules["rewards_count_as_hand"])
+    ru[L.RU_END_AFTER_WAR] = int(rules["two_stacks_empty_check"] == "after_war")
     feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
     for f, fd in enumerate(feats):
         feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]

@@ -94,6 +94,32 @@ INTERPRETATIONS: dict[str, str] = {
         "Starting hands are dealt seat 0 first whoever starts (the rulebooks give no order), "
         "so a --duplicate pair gives each seat the same cards."
     ),
+    # Readings that are rule parameters (a --rules file switches them; configs/README.md).
+    "extra_wealth_bonus": (
+        "Reign extra-wealth variant: the Wealth Action Bonus applies when every action of the "
+        "turn, extra ones included, went one way (rule extra_wealth_bonus = 'all_actions'). "
+        "The rule speaks of 'All 3'; 'three_actions' gives no bonus on a turn with extra actions."
+    ),
+    "reign_rewards_in_hand": (
+        "Reign reward cards kept in hand do not count as cards in hand for 'no cards in hand' "
+        "(extra wealth) and hand-size conditions (rule rewards_count_as_hand = false); true "
+        "counts the unused ones."
+    ),
+    "two_stacks_empty_check": (
+        "'Two cities' reward stacks empty' (Reign, Dunes) is checked at the end of the turn, "
+        "like the Aegean end (rule two_stacks_empty_check = 'end_of_turn'); 'after_war' ends "
+        "the game as soon as the War step empties the second stack, skipping the Offering step."
+    ),
+    "maneuver_units": (
+        "Dunes MANEUVER ('the player may move units ... without MANEUVER into or out of the "
+        "city') moves only the player's own units (rule maneuver_units = 'own'). Moving the "
+        "opponent's units is the other reading; it is named but not yet playable."
+    ),
+    "build_from": (
+        "Cards a Dunes build puts under a structure come from the top of the deck (rule "
+        "build_from = 'deck'); the rulebook does not say where from. Taking them from hand "
+        "is the other reading; it is named but not yet playable."
+    ),
     "turn_cap": (
         "A game still running after the turn cap is stopped, scored as it stands, and "
         "marked end_reason = 'turn_cap'."

@@ -40,7 +40,9 @@ def play_range_lookahead(tab, fp, seed, start, lo, hi, st, out, masks):
 def play_batch(
     tab: np.ndarray, fp: np.ndarray, bots: np.ndarray, seed: int, start: int, n: int, n_blocks: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``n`` games from global index ``start``; returns (out[n, O_COLS], masks[n, 2*W]).
+    """Play ``n`` games from global index ``start``; returns (out[n, O_COLS], masks[n, 4*W]).
+
+    ``masks`` rows: played-kind bits of seat 0, seat 1, then held-card bits of seat 0, seat 1.
 
     ``n_blocks`` only splits the work; blocks run on ``numba.get_num_threads()``
     threads, and results depend on neither.
@@ -51,7 +53,7 @@ def play_batch(
     states[:, L.BOT + 1] = bots[1]
     states[:, L.PROW + 1] = 1
     out = np.zeros((n, L.O_COLS), np.int64)
-    masks = np.zeros((n, 2 * L.MASK_WORDS), np.int64)
+    masks = np.zeros((n, 4 * L.MASK_WORDS), np.int64)
     per = (n + n_blocks - 1) // n_blocks
     seed = np.int64(seed)
     start = np.int64(start)

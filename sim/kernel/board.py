@@ -11,6 +11,7 @@ from numba import njit
 
 from sim.data import vocab as V
 from sim.kernel import layout as L
+from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 
@@ -170,7 +171,7 @@ def condition(st, tab, p, c, src, cond, n):
     if cond == V.C_NONE:
         return True
     if cond == V.C_HAND_LE:
-        return st[L.HAND_N + p] <= n
+        return Z.hand_count(st, tab, p) <= n
     if cond == V.C_COINS_GE:
         return st[L.COINS + p] >= n
     if cond == V.C_COINS_LE:

@@ -213,15 +213,18 @@ def finish(st, tab, out):
 
 @kernel
 def finish_game(st, tab, out, mask):
-    """Score a finished game into ``out`` and copy the played-kind bits into ``mask``."""
+    """Score a finished game into ``out``; copy played-kind, then held-card bits to ``mask``."""
     finish(st, tab, out)
-    for w in range(2 * L.MASK_WORDS):
+    for w in range(4 * L.MASK_WORDS):
         mask[w] = st[L.PLAYED + w]
 
 
 @kernel
 def play_game(st, tab, fp, seed, game, out, mask):
-    """Play game ``game`` of run ``seed`` to its end; fill ``out`` and the played-kind ``mask``."""
+    """Play game ``game`` of run ``seed`` to its end; fill ``out`` and ``mask``.
+
+    ``mask`` holds the played-kind bits of both seats, then their held-card bits.
+    """
     setup(st, tab, fp, seed, game)
     while st[L.GAME_OVER] == 0:
         play_any_turn(st, tab, fp)

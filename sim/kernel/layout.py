@@ -20,7 +20,7 @@ N_CITIES = 3
 N_SLOTS = 5  # a side of a city never holds more than 5 unit-slots, so <= 5 cards
 MAX_STACK = 8  # reward tiles per city stack
 MAX_REWARDS = 24  # reward tiles a player can hold
-MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind, for "kinds played"
+MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind ("kinds played") or per card ("held")
 NO_CARD = -1
 
 # --- the state: regions handed out in order, so offsets never overlap or drift ---
@@ -82,6 +82,10 @@ STACK = take("STACK", N_CITIES * MAX_STACK)  # STACK + c*MAX_STACK + i: tile id,
 REW = take("REW", 2 * MAX_REWARDS)  # REW + p*MAX_REWARDS + i: tile id
 REW_USED = take("REW_USED", 2 * MAX_REWARDS)  # REW_USED + p*MAX_REWARDS + i: 1 once flipped
 PLAYED = take("PLAYED", 2 * MASK_WORDS)  # PLAYED + p*MASK_WORDS + w: kinds played bits
+# HELD + p*MASK_WORDS + w: bit per physical card that ever entered seat p's hand (dealt,
+# drawn, returned). Cards, not kinds, so hand_add needs no table lookup; sim.run.engine maps
+# them to kinds. Right after PLAYED: the kernel copies both out as one block.
+HELD = take("HELD", 2 * MASK_WORDS)
 # Heir to the Dunes: gods, Favor and structures.
 MAX_STRUCTS = 3  # structures per player
 GOD = take("GOD", 2)  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
@@ -263,7 +267,11 @@ RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three tim
 RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
 RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
 RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is moved
-RU_COUNT = 72
+# Named readings (sim/data/interpretations.py): 0 is the default reading.
+RU_BONUS_BASE_ONLY = 70  # 1: no Wealth Action Bonus on a turn with extra wealth actions
+RU_REWARDS_IN_HAND = 71  # 1: unused reward cards count as cards in hand (Reign)
+RU_END_AFTER_WAR = 72  # 1: two empty stacks end the game right after the War step
+RU_COUNT = 76
 
 FIRST_P0 = 0
 FIRST_P1 = 1

@@ -66,7 +66,10 @@ def after_surge(st, tab, fp):
     if rule(tab, L.RU_FEAT_STEP):
         feat_step(st, tab)
     war_step(st, tab, fp)
-    offering_step(st, tab, fp)
+    # Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
+    # the War step leaves two stacks empty, without the Offering (Supply) step.
+    if not (rule(tab, L.RU_END_AFTER_WAR) and end_reason(st, tab) == V.ER_TWO_CITIES_EMPTY):
+        offering_step(st, tab, fp)
     end_turn(st, tab)
 
 

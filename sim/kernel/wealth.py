@@ -24,7 +24,7 @@ def wealth_actions(st, tab):
         n = rule(tab, L.RU_FIRST_TURN_WEALTH)
     if rule(tab, L.RU_EXTRA_WEALTH):
         p = st[L.ACTIVE]
-        n += (st[L.HAND_N + p] == 0) + (st[L.COINS + p] == 0)
+        n += (Z.hand_count(st, tab, p) == 0) + (st[L.COINS + p] == 0)
     return n
 
 
@@ -33,8 +33,14 @@ def take_split(st, tab, fp, p, cards, total):
     """Draw ``cards`` and gain ``total - cards`` coins, with the Wealth Action Bonus.
 
     The bonus (one more of the same) applies when all actions went one way.
+    Reading ``extra_wealth_bonus``: with RU_BONUS_BASE_ONLY a turn with extra
+    wealth actions (Reign variant) gets no bonus, as the rule speaks of "all 3".
     """
     bonus = rule(tab, L.RU_WEALTH_BONUS)
+    if rule(tab, L.RU_BONUS_BASE_ONLY):
+        base = rule(tab, L.RU_FIRST_TURN_WEALTH if st[L.TURN] == 0 else L.RU_WEALTH_ACTIONS)
+        if total > base:
+            bonus = 0
     coins = total - cards
     if total > 0 and cards == total:
         cards += bonus

@@ -11,6 +11,7 @@ from numba import njit
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import shuffle
+from sim.kernel.tab import rule
 
 
 @njit(cache=True, inline="always")
@@ -65,6 +66,22 @@ def hand_add(st, p, card):
     n = st[L.HAND_N + p]
     st[L.HAND + p * L.MAX_CARDS + n] = card
     st[L.HAND_N + p] = n + 1
+    st[L.HELD + p * L.MASK_WORDS + (card >> 5)] |= 1 << (card & 31)
+
+
+@kernel
+def hand_count(st, tab, p):
+    """Cards in seat ``p``'s hand for "no cards in hand" and hand-size conditions.
+
+    Reading ``reign_rewards_in_hand``: with RU_REWARDS_IN_HAND the unused reward
+    cards a Reign player keeps in hand count too.
+    """
+    n = st[L.HAND_N + p]
+    if rule(tab, L.RU_REWARDS_IN_HAND):
+        for i in range(st[L.REW_N + p]):
+            if st[L.REW_USED + p * L.MAX_REWARDS + i] == 0:
+                n += 1
+    return n
 
 
 @kernel

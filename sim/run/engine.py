@@ -7,6 +7,7 @@ integer output into a ``pyarrow.Table`` with the documented columns.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 
@@ -21,6 +22,7 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
 from sim.run.compiled import CompiledRun, compile_run
+from sim.run.provenance import provenance
 
 BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
 # Output names of the vocab.DEV_* codes a god column can hold.
@@ -54,6 +56,25 @@ def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
     words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS].astype(np.uint32)
     return _set_bits(words)
+
+
+def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListArray:
+    """Kinds each game's ``seat`` held (dealt, drawn or returned to hand), as list<int16>.
+
+    The kernel keeps one bit per physical card (``L.HELD``); ``card_kind`` maps
+    card ids to kind ids.
+    """
+    start = (2 + seat) * L.MASK_WORDS
+    words = masks[:, start : start + L.MASK_WORDS].astype(np.uint32)
+    cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : len(card_kind)]
+    n_kinds = int(card_kind.max()) + 1 if len(card_kind) else 0
+    onehot = np.zeros((len(card_kind), n_kinds), np.int32)
+    onehot[np.arange(len(card_kind)), card_kind] = 1
+    kinds = (cards.astype(np.int32) @ onehot) > 0
+    rows, ks = np.nonzero(kinds)
+    offsets = np.zeros(len(masks) + 1, np.int32)
+    np.cumsum(np.bincount(rows, minlength=len(masks)), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ks.astype(np.int16)))
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
@@ -104,6 +125,10 @@ class Engine:
         self.tab = run.tab
         self.bots, self.fp = run.bots, run.fp
         self.metadata: dict[str, str] = run.metadata()
+        off = int(self.tab[L.TB_CARD_KIND])
+        self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
+        self.provenance = provenance((self.spec.p0, self.spec.p1), self.fp)
+        self.metadata["provenance"] = json.dumps(self.provenance, sort_keys=True)
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
 
     def warmup(self) -> None:
@@ -187,6 +212,8 @@ class Engine:
         for p in range(2):
             cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
             cols[f"played_p{p}"] = played_lists(masks, p)
+        for p in range(2):
+            cols[f"held_p{p}"] = held_lists(masks, p, self.card_kind)
         gods = pa.array(GOD_NAMES)
         for p in range(2):
             cols[f"god_p{p}"] = pa.DictionaryArray.from_arrays(

@@ -78,6 +78,7 @@ def place(
             card = take(name)
             st[L.HAND + p * L.MAX_CARDS + st[L.HAND_N + p]] = card
             st[L.HAND_N + p] += 1
+            st[L.HELD + p * L.MASK_WORDS + (card >> 5)] |= 1 << (card & 31)
     for name in discard:
         st[L.DISC + st[L.DISC_N]] = take(name)
         st[L.DISC_N] += 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import math
 import os
 import time
@@ -35,6 +36,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
 from sim.data import vocab as V
 from sim.data.spec import RunSpec
@@ -72,6 +74,10 @@ class RunResult:
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
     turn_capped: int = 0
     """Games stopped by the turn cap (``end_reason == "turn_cap"``) rather than by a rule."""
+    seats: SeatCounts | None = None
+    """Every game's outcome by seat order (:mod:`sim.analysis.seats`)."""
+    seats_uncapped: SeatCounts | None = None
+    """The same with turn-capped games left out (for ``--exclude-capped``)."""
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -115,13 +121,21 @@ class _Tally:
     first_wins: int = 0
     shared: int = 0
     capped: int = 0
+    seats: SeatCounts = dataclasses.field(default_factory=SeatCounts)
+    seats_uncapped: SeatCounts = dataclasses.field(default_factory=SeatCounts)
 
     def add(self, out: np.ndarray) -> None:
         winner = out[:, L.O_WINNER]
+        capped = out[:, L.O_END_REASON] == V.ER_TURN_CAP
         self.games += len(out)
         self.first_wins += int(np.count_nonzero(winner == out[:, L.O_FIRST]))
         self.shared += int(np.count_nonzero(winner == -1))
-        self.capped += int(np.count_nonzero(out[:, L.O_END_REASON] == V.ER_TURN_CAP))
+        self.capped += int(np.count_nonzero(capped))
+        first = out[:, L.O_FIRST]
+        self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
+        self.seats_uncapped = self.seats_uncapped + SeatCounts.from_arrays(
+            winner, first, capped, exclude_capped=True
+        )
 
 
 def run(
@@ -228,6 +242,10 @@ def _write_locked(
     metadata[io.RUN_KEY] = io.run_key(metadata)
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
+        # What a reviewer needs to rerun and check it: RunSpec(**spec) with
+        # card_changes, at git_commit, with these library versions and bot vectors.
+        "card_changes": json.loads(engine.metadata.get("card_changes", "null")),
+        "provenance": getattr(engine, "provenance", None),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "threads": n_threads,
         "chunk_size": chunk_size,
@@ -320,6 +338,8 @@ def _write_locked(
         threads=n_threads,
         setup_seconds=setup_seconds,
         turn_capped=tally.capped,
+        seats=tally.seats,
+        seats_uncapped=tally.seats_uncapped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
@@ -349,6 +369,7 @@ def _write_locked(
             "first_player_wins": first_wins,
             "shared": shared,
             "turn_capped": tally.capped,
+            "seat_counts": dataclasses.asdict(tally.seats),
             "pid": os.getpid(),
         },
     )
@@ -417,24 +438,26 @@ def _until_ci_note(result: RunResult) -> str:
 
 
 def first_player_rows(first_wins: int, shared: int, games: int) -> list[tuple[str, str]]:
-    """``(label, figure)`` rows: first-seat wins, second-seat wins (95% Wilson CIs), shared.
+    """``(label, figure)`` rows: first-seat wins, second-seat wins, shared (95% Wilson CIs).
 
-    A shared victory is a win for neither seat, so the three shares add up to 100%.
+    The first three rows of :func:`sim.analysis.seats.seat_rows`; a shared victory
+    is a win for neither seat, so the three shares add up to 100%.
     """
-    second = games - first_wins - shared
-    rows = []
-    for label, k in (("first player won", first_wins), ("second player won", second)):
-        lo, hi = wilson_interval(k, games)
-        rows.append((label, f"{_share(k, games)}  (95% CI {lo:.2%} to {hi:.2%})"))
-    rows.append(("shared victories", _share(shared, games)))
-    return rows
+    c = SeatCounts(games, first_wins, games - first_wins - shared, shared)
+    return seat_rows(c)[:3]
 
 
-def _share(k: int, n: int) -> str:
-    return f"{k / n:.2%}" if n else "n/a"
+def _seats_of(result: RunResult, exclude_capped: bool) -> SeatCounts:
+    seats = result.seats_uncapped if exclude_capped else result.seats
+    if seats is None:  # a RunResult built by hand, without per-seat counts
+        second = result.games - result.first_player_wins - result.shared
+        seats = SeatCounts(
+            result.games, result.first_player_wins, second, result.shared, result.turn_capped
+        )
+    return seats
 
 
-def summary_rows(result: RunResult) -> list[tuple[str, str]]:
+def summary_rows(result: RunResult, exclude_capped: bool = False) -> list[tuple[str, str]]:
     """The rows of :func:`summary`, for callers that lay them out themselves."""
     spec = result.spec
     threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
@@ -443,12 +466,11 @@ def summary_rows(result: RunResult) -> list[tuple[str, str]]:
         (
             "played",
             f"{result.games:,} games of {spec.mix}, {spec.variant_label}, {spec.p0} vs "
-            f"{spec.p1}, first: {spec.first}, seed {spec.seed}",
+            f"{spec.p1}, {first_player_label(spec.first, spec.variants)}, seed {spec.seed}",
         ),
         ("time", f"{result.seconds:.1f} s (+ {result.setup_seconds:.1f} s to load the kernel)"),
         ("speed", f"{result.games_per_s:,.0f} games/s on {threads}"),
-        *first_player_rows(result.first_player_wins, result.shared, result.games),
-        ("turn-capped", _share(result.turn_capped, result.games)),
+        *seat_rows(_seats_of(result, exclude_capped)),
     ]
     note = _until_ci_note(result)
     if note:
@@ -460,8 +482,12 @@ def summary_rows(result: RunResult) -> list[tuple[str, str]]:
     return rows
 
 
-def summary(result: RunResult) -> str:
-    """A short aligned block: games, time, speed, who won (with intervals), where the data is."""
-    rows = summary_rows(result)
+def summary(result: RunResult, exclude_capped: bool = False) -> str:
+    """A short aligned block: games, time, speed, who won (with intervals), where the data is.
+
+    The first-player figures are :func:`sim.analysis.seats.seat_rows`; with
+    ``exclude_capped`` they leave turn-capped games out and say how many.
+    """
+    rows = summary_rows(result, exclude_capped)
     width = max(len(label) for label, _ in rows)
     return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)

@@ -313,11 +313,11 @@ class Scenario(Scripting, StateView):
 
     def output(self) -> tuple[np.ndarray, np.ndarray]:
         """The scored game as the batch kernel returns it for one game: ``(out[1, O_COLS],
-        masks[1, 2 * MASK_WORDS])``, ready for :meth:`sim.run.engine.Engine.table`.
+        masks[1, 4 * MASK_WORDS])``, ready for :meth:`sim.run.engine.Engine.table`.
 
         Call :meth:`result` first, which scores the position into ``out``.
         """
-        masks = self.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS][None, :].copy()
+        masks = self.st[L.PLAYED : L.PLAYED + 4 * L.MASK_WORDS][None, :].copy()
         return self.out[None, :].copy(), masks
 
     def snapshot(self) -> dict[str, Any]:
