@@ -86,3 +86,45 @@ def test_panel_conflict_names_the_seat_options(tmp_path: Path) -> None:
 def test_help_documents_panel() -> None:
     text = ok(invoke("run", "--help")).output
     assert "--panel" in text and "self" in text
+
+
+SPOILS = "Ker of the Spoils"
+
+
+def test_compare_panel_pairs_each_bot_and_says_where_the_change_holds(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    result = ok(
+        invoke(
+            "compare", "--games", "200", "--seed", "2", "--change", f"{SPOILS}.cost=+1",
+            "--panel", PANEL, "--out", str(out),
+        )
+    )  # fmt: skip
+    for bot in PANEL.split(","):
+        a, b = pd.read_parquet(out / bot / "A"), pd.read_parquet(out / bot / "B")
+        assert len(a) == len(b) == 200
+        assert (a["strategy_p0"] == bot).all() and (b["strategy_p1"] == bot).all()
+        assert sorted(a["game_id"]) == sorted(b["game_id"])
+    shifts = pd.read_csv(out / "panel.csv")
+    assert shifts["bot"].tolist() == ["greedy", "greedy", "economic", "economic"]
+    assert set(shifts["metric"]) == {"first_player_win_rate", f"card_win_rate: {SPOILS}"}
+    fp = shifts[shifts["metric"] == "first_player_win_rate"].set_index("bot")
+    for bot in PANEL.split(","):
+        a = pd.read_parquet(out / bot / "A")
+        assert fp.loc[bot, "rate_a"] == pytest.approx((a["winner"] == a["first_player"]).mean())
+    lines = result.output.splitlines()
+    verdicts = [line for line in lines if "the same way under every bot:" in line]
+    assert len(verdicts) == 2
+    assert verdicts[1].startswith(f"{SPOILS}'s holders' win rate: this change ")
+    assert "under 2 of 2 bots" in verdicts[1] or "under 1 of 2 bots" in verdicts[1]
+
+
+@pytest.mark.parametrize("seat", ["--p0", "--b-p1"])
+def test_compare_panel_refuses_seat_options(seat: str) -> None:
+    result = invoke("compare", "--games", "10", "--change", f"{SPOILS}.cost=3", "--panel",
+                    PANEL, seat, "greedy")  # fmt: skip
+    assert_one_error_line(result)
+    assert seat in result.stderr
+
+
+def test_compare_help_documents_panel() -> None:
+    assert "--panel" in ok(invoke("compare", "--help")).output

@@ -246,7 +246,7 @@ def effect_verdicts(panel: pd.DataFrame) -> list[str]:
     """
     lines = []
     for r in panel.itertuples():
-        label = _metric_label(str(r.metric))
+        label = metric_label(str(r.metric))
         up = r.up >= r.down
         k, j = (r.up, r.up_significant) if up else (r.down, r.down_significant)
         other = r.down_significant if up else r.up_significant
@@ -261,7 +261,8 @@ def effect_verdicts(panel: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _metric_label(metric: str) -> str:
+def metric_label(metric: str) -> str:
+    """A compare table's ``metric`` in words (``card_win_rate: X`` -> ``X's holders' win rate``)."""
     if metric in METRIC_LABELS:
         return METRIC_LABELS[metric]
     prefix = "card_win_rate: "

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
+    PANEL_HELP,
     change_options,
+    check_panel_seats,
     game_options,
     game_spec,
+    panel_option,
     show_progress,
     split_variants,
 )
-from sim.data.spec import SpecError
+from sim.data.spec import RunSpec, SpecError
 
 
 @click.command("compare", short_help="Play the same games under two specs (A, B), paired.")
@@ -68,6 +72,11 @@ from sim.data.spec import SpecError
     "(with each arm's full spec) and OUT/compare.parquet.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@panel_option(
+    PANEL_HELP.replace("Not with --p0/--p1.", "")
+    + "Prints each bot's paired shifts and, per measure, under how many bots the change "
+    "moves it each way (OUT/<bot>/A, OUT/<bot>/B, OUT/panel.csv). Not with --p0/--p1/--b-p0/--b-p1."
+)
 def compare_cmd(
     games: int,
     mix: str,
@@ -91,6 +100,7 @@ def compare_cmd(
     exclude_capped: bool,
     out: Path | None,
     force: bool,
+    panel: tuple[str, ...] | None,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -110,9 +120,12 @@ def compare_cmd(
       omensim compare --mix dunes+aegean --games 2e5 --change "Moonlight Channeler.cost=3"
       omensim compare --mix dunes+aegean --games 1e5 --b-variant emissary
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
+      omensim compare --games 2e4 --change "Moonlight Channeler.cost=3" --panel greedy,economic
     """
     from sim.analysis.compare import compare, format_result
     from sim.data.changes import Changes
+
+    check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
     with user_errors(out):
         changes = Changes.parse(change, card_files)
@@ -133,6 +146,15 @@ def compare_cmd(
                 "nothing to compare: give B a difference (--change, --cards, --b-variant, "
                 "--b-rules, --b-p0, --b-p1 or --b-first)"
             )
+        if panel:
+            _compare_panel(
+                panel, spec, spec_b, changes, out, quiet,
+                dict(
+                    threads=threads, chunk_size=chunk_size, force=force,
+                    progress=show_progress(quiet, force_progress), exclude_capped=exclude_capped,
+                ),
+            )  # fmt: skip
+            return
         result = compare(
             spec,
             changes,
@@ -146,3 +168,70 @@ def compare_cmd(
         )
     if not quiet:
         click.echo(format_result(result))
+
+
+PANEL_TABLE = "panel.csv"
+
+
+def _compare_panel(
+    panel: tuple[str, ...],
+    spec: RunSpec,
+    spec_b: RunSpec,
+    changes: Any,
+    out: Path | None,
+    quiet: bool,
+    kwargs: dict[str, Any],
+) -> None:
+    """The comparison once per bot in self-play (both arms), then the per-measure verdicts.
+
+    Runs inside the caller's ``user_errors``; every bot is resolved before any is played.
+    """
+    import pandas as pd
+
+    from sim.analysis import panel as P
+    from sim.analysis.compare import compare
+    from sim.run import io
+    from strategies.registry import resolve
+
+    for bot in panel:
+        resolve(bot)
+    dirs = P.panel_dir_names(panel)
+    if out is not None:
+        ours = {*dirs.values(), PANEL_TABLE}
+        io.check_output_dir(
+            out, kwargs["force"], ours=lambda e: e.name in ours, what="panel comparison"
+        )
+    results = {}
+    for bot in panel:
+        a = dataclasses.replace(spec, p0=bot, p1=bot)
+        b = dataclasses.replace(spec_b, p0=bot, p1=bot)
+        results[bot] = compare(
+            a, changes, out=None if out is None else out / dirs[bot],
+            spec_b=None if b == a else b, **kwargs,
+        )  # fmt: skip
+    effects = pd.concat(
+        [r.table().assign(bot=bot) for bot, r in results.items()], ignore_index=True
+    )
+    if out is not None:
+        with io.atomic_path(out / PANEL_TABLE) as tmp:
+            effects.to_csv(tmp, index=False)
+    if quiet:
+        return
+    first = next(iter(results.values()))
+    described = changes.describe()
+    what = [*first.spec_differences(), *described["change"], *described["cards"]]
+    click.echo(
+        f"panel of {len(panel)} bots, each in self-play in both runs: {spec.games:,} games of "
+        f"{spec.mix} (seed {spec.seed}), B with: {'; '.join(what) or 'nothing different'}."
+    )
+    click.echo("Paired shifts, B - A, per bot (95% CI):")
+    for row in effects.itertuples():
+        click.echo(
+            f"  {row.bot}: {P.metric_label(str(row.metric))}: {row.rate_a:.2%} -> "
+            f"{row.rate_b:.2%}, change {row.diff * 100:+.2f} points "
+            f"({row.lo * 100:+.2f} to {row.hi * 100:+.2f})"
+        )
+    for line in P.effect_verdicts(P.effect_panel(effects)):
+        click.echo(line)
+    if out is not None:
+        click.echo(f"Runs in {out}/<bot>/A and {out}/<bot>/B; every shift in {out / PANEL_TABLE}.")

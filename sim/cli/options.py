@@ -276,15 +276,17 @@ def panel_option(help: str = PANEL_HELP) -> Any:
     )
 
 
-def check_panel_seats(ctx: click.Context, panel: tuple[str, ...] | None) -> None:
-    """Refuse ``--panel`` with ``--p0``/``--p1``: a panel sets both seats to each bot in turn."""
+def check_panel_seats(
+    ctx: click.Context, panel: tuple[str, ...] | None, seats: tuple[str, ...] = ("p0", "p1")
+) -> None:
+    """Refuse ``--panel`` with a seat option (``seats``): a panel sets both seats to each bot."""
     from click.core import ParameterSource
 
     if not panel:
         return
     given = [
-        f"--{name}"
-        for name in ("p0", "p1")
+        f"--{name.replace('_', '-')}"
+        for name in seats
         if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
     ]
     if given:
