@@ -5,6 +5,7 @@
 The other modules each answer one kind of question: :mod:`~sim.analysis.stats`
 (intervals), :mod:`~sim.analysis.paired` (common-random-number comparisons),
 :mod:`~sim.analysis.compare` and :mod:`~sim.analysis.sweep` (card changes),
+:mod:`~sim.analysis.panel` (whether an answer holds under every bot of a panel),
 :mod:`~sim.analysis.tournament`, :mod:`~sim.analysis.report` (HTML) and
 :mod:`~sim.analysis.replay` (one game, step by step).
 """
