@@ -13,7 +13,7 @@ and the translation's term table are not). A test *cites* a line when a
 quotation in that test (a ``"..."`` or ``'...'`` span of at least three words
 in its docstring, comments or strings, ellipses splitting it into pieces)
 appears in the line, case and spacing aside, or when the test names the file
-and line (``edge-of-the-aegean.txt, line 23``). A line that needs no
+and line (``edge-of-the-aegean.txt, line 23``, ``..., lines 109, 140-142``). A line that needs no
 scenario (flavour, a component list, an example a cited line states as a
 rule) is listed with its reason in ``tests/rule_reasons.txt`` as
 ``FILE:LINE: reason``.
@@ -75,7 +75,12 @@ _QUOTES = (
     re.compile("\u201c([^\u201d]{8,}?)\u201d"),
     re.compile(r"'([^'\n]{12,}?)'"),
 )
-_LINE_CITE = re.compile(r"([a-z][a-z.-]+\.(?:txt|md)),? lines? (\d+)(?:\s*[-\u2013]\s*(\d+))?")
+_RANGE = r"\d+(?:\s*[-\u2013]\s*\d+)?"
+# "file, line 9", "file, lines 26-27", "file, lines 109, 140-142" (a list of lines and ranges).
+_LINE_CITE = re.compile(
+    rf"([a-z][a-z.-]+\.(?:txt|md)),?\s+lines?\s+({_RANGE}(?:\s*,\s*{_RANGE}(?![\w']))*)"
+)
+_ONE_RANGE = re.compile(r"(\d+)(?:\s*[-\u2013]\s*(\d+))?")
 _ELLIPSIS = re.compile(r"\.\.\.|…|\[[^\]]*\]")
 
 
@@ -173,9 +178,10 @@ def citations(tests_dir: Path = TESTS) -> list[Citation]:
             body = textwrap.dedent("\n".join(src_lines[start - 1 : node.end_lineno]))
             c = Citation(f"{path.name}::{node.name}", _fragments(body))
             for m in _LINE_CITE.finditer(body):
-                first = int(m.group(2))
-                last = int(m.group(3) or first)
-                c.lines.extend((m.group(1), k) for k in range(first, last + 1))
+                for r in _ONE_RANGE.finditer(m.group(2)):
+                    first = int(r.group(1))
+                    last = int(r.group(2) or first)
+                    c.lines.extend((m.group(1), k) for k in range(first, last + 1))
             if c.quotes or c.lines:
                 found.append(c)
     return found

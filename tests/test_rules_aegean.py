@@ -87,7 +87,8 @@ def build(**kw: Any) -> Scenario:
 @pytest.mark.parametrize(("seed", "game"), [(1, 0), (7, 3), (2024, 11)])
 def test_setup_deals_tiles_cards_and_coins(seed: int, game: int) -> None:
     """Aegean rulebook, Setup 2, 4, 5, 7: "place 2 facedown on each of the three designated
-    spaces" ... "Each player draws 4 cards from the deck and takes 4 coins from the supply"."""
+    spaces" ... "Each player draws 4 cards from the deck and takes 4 coins from the supply".
+    The unit cards form the deck the hands are drawn from (edge-of-the-aegean.txt, line 37)."""
     sc = Scenario.from_game("aegean", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [2, 2, 2]
     assert sorted(t for c in range(3) for t in sc.stack(c)) == sorted(ALL_TILES)

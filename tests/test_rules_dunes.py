@@ -134,7 +134,8 @@ def no_reinforce(sc: Scenario) -> None:
 def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> None:
     """Dunes rulebook, Set Up 2 and 7: "Shuffle the 9 reward tiles and place 3 facedown stacks
     on each of the 3 designated areas" ... "Each player draws 4 cards from the deck and takes 4
-    coins from the supply." """
+    coins from the supply." The unit cards form the deck the hands are drawn from
+    (heir-to-the-dunes.txt, line 50)."""
     sc = Scenario.from_game("dunes", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [3, 3, 3]
     assert sorted(t for c in range(3) for t in sc.stack(c)) == sorted(ALL_TILES)
@@ -235,6 +236,8 @@ def test_favor_flips_by_devotion(p: int, favor: str, kind: str) -> None:
     played, the Favor card is flipped to the opposing god's side." Devotion and Favor: "If the
     unit is devoted to the god not currently Favored, flip the Favor card to its other side.
     Thus, a player will always flip the Favor card when they play a unit devoted to both gods".
+    Units are devoted to one god, neither (neutral) or both (heir-to-the-dunes.txt, line 67):
+    each of the four kinds is played here.
 
     The Favor section's "Each time a unit is played that is not devoted to the god that is
     currently Favored, flip" would, read literally, flip on neutral units too; omensim follows
@@ -890,6 +893,25 @@ def test_war_city_without_tiles_never_war_torn() -> None:
     assert sc.city(2, 0) == [DEVOURER, WARDEN] and sc.city(2, 1) == [USURPER, HERALD]
 
 
+@pytest.mark.parametrize(("first", "order"), [(2, [CROOK, KHOPESH]), (0, [KHOPESH, CROOK])])
+def test_war_active_player_chooses_order(first: int, order: list[str]) -> None:
+    """Dunes rulebook, Resolving Conflicts: "If there are multiple war-torn cities, the active
+    player chooses the order in which the war-torn cities are resolved." (heir-to-the-dunes.txt,
+    line 164.) The victor takes the reward tiles in the chosen order."""
+    cities = {0: {1: [SERVANT, MARAUDER, NOVICE]}, 2: {1: [SEER, RAIDER, MERCHANT]}}
+    sc = build(cities=cities, favor="horus", stacks={0: [KHOPESH], 1: [], 2: [CROOK]})
+    sc.script("war_order", a=first)
+    sc.script_keep(first, [0])  # the victor (seat 1) keeps one unit ...
+    sc.script_keep(first, [])  # ... and seat 0 has nothing to keep
+    sc.script_keep(2 - first, [0])
+    sc.script_keep(2 - first, [])
+    sc.war()
+    assert sc.rewards(1) == [(t, False) for t in order]
+    assert sc.city(0, 1) == [SERVANT] and sc.city(2, 1) == [SEER]
+    assert not sc.war_torn(0) and not sc.war_torn(2)
+    done(sc)
+
+
 def test_war_loser_may_keep_a_colossal_unit() -> None:
     """Dunes rulebook, Colossal Units: "the loser of the conflict could choose to keep a COLOSSAL
     unit or 2 other units without COLOSSAL." (Anubis, active, wins 8 to 5; Horus keeps its
@@ -1417,7 +1439,8 @@ def test_scoring_components() -> None:
     tiles in their play area. B. Gain 1VP for each used (faceup) reward tile in their play area.
     C. Gain 1VP for each TREASURED unit in hand. D. Gain VP as indicated on each of a player's
     completed structures." (An Embalmed in a city, and a structure not flipped - even with its
-    build cost underneath - score nothing.)"""
+    build cost underneath - score nothing.) "The player with the most VP wins"
+    (heir-to-the-dunes.txt, line 223)."""
     sc = build(
         hands={0: [LABORER, SCRIBE, CHANNELER], 1: [PRIESTESS, BEARER]},
         cities={0: {0: [ARCHITECT]}},

@@ -86,7 +86,9 @@ def build(**kw: Any) -> Scenario:
 def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None:
     """Setup: "Shuffle the 12 reward cards and split them into three equal stacks (4 each)"
     (reign-of-war.zh.txt, line 9) ... "Put the 40 coins beside the unit deck." ... "Each player
-    takes a set of 6 feat cards, face up in front of them, 4 unit cards and 4 coins." Reading
+    takes a set of 6 feat cards, face up in front of them, 4 unit cards and 4 coins." The three
+    stacks are the cities and the reward cards form them (reign-of-war.en.md, lines 26-27, 38-39).
+    Reading
     ``reward_deal``: the melee-only cards are extra cards outside the 12."""
     sc = Scenario.from_game("reign", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
@@ -118,6 +120,16 @@ def test_melee_reward_cards_never_dealt_in_any_mix(mix: str) -> None:
     assert sum(r["copies"] for r in reign) == 12
     names = [pool.rewards[int(k)]["name"] for k in pool.tables.tile_kind]
     assert LAUREL not in names and sum(n in TWO_PLAYER_REWARDS for n in names) == 12
+
+
+@pytest.mark.parametrize(("first", "game", "seat"), [("p0", 0, 0), ("p1", 0, 1), ("p1", 3, 1)])
+def test_setup_oldest_player_starts(first: str, game: int, seat: int) -> None:
+    """Setup: "The oldest player starts. The player whose turn it is is the "active player", the
+    other the "opponent"" (reign-of-war.en.md, lines 30-31). Reading ``oldest_player``: the
+    oldest player is the seat named by --first; that seat is active on the first turn."""
+    sc = Scenario.from_game("reign", 3, game, first=first, strict=True)
+    assert sc.active == seat
+    assert sc.first == seat
 
 
 def test_card_pool_174_units_of_50_kinds() -> None:
@@ -164,7 +176,8 @@ def test_soldier_ability_resolves_on_play() -> None:
 
 def test_beast_played_into_city_ignores_its_ability() -> None:
     """2. Surge: "Playing a unit into a city: choose a city, pay the unit's cost (yellow) and put
-    the unit on your side of that city ... a beast's ability is ignored"."""
+    the unit on your side of that city ... a beast's ability is ignored" (reign-of-war.en.md,
+    lines 62-63)."""
     sc = build(hands={0: [BOAR]}, coins=(3, 4))
     sc.script_play(BOAR, city=0)
     sc.script_pass()
@@ -177,7 +190,8 @@ def test_beast_played_into_city_ignores_its_ability() -> None:
 
 def test_beast_counts_two_for_capacity() -> None:
     """2. Surge: "a side of a city never holds more than 5 units: the city capacity. Important:
-    soldiers and oracles count as 1 unit, a beast counts as 2"."""
+    soldiers and oracles count as 1 unit, a beast counts as 2" (reign-of-war.en.md, lines
+    165-166)."""
     four = [HOPLITE, HOPLITE, SHIELD, SHIELD]
     sc = build(hands={0: [BOAR]}, cities={0: {0: four}})
     sc.script_play(BOAR, city=0)
@@ -198,11 +212,13 @@ def test_beast_counts_two_for_capacity() -> None:
         ([BOAR], [], False),
         ([BOAR], [HOUND, HOPLITE], True),  # 2 + 3 = 5 in all
         ([BOAR], [HOUND], False),  # 4 in all
+        ([], [BOAR, HOUND, HOPLITE], True),  # 5 on the active side, none on the opponent's
     ],
 )
 def test_beast_counts_two_for_war_torn(theirs: list[str], mine: list[str], torn: bool) -> None:
     """5. War: "A city is war-torn if the opponent has 3 or more units on their side of it, or
-    both sides together hold 5 or more units (remember a beast counts as 2)." """
+    both sides together hold 5 or more units (remember a beast counts as 2)." Complex rules:
+    "A city can be war-torn even when the opponent has no units in it." """
     sc = build(cities={1: {0: mine, 1: theirs}})
     assert sc.war_torn(1) is torn
 
@@ -226,9 +242,23 @@ def test_war_winner_can_never_keep_a_beast() -> None:
     done(sc)
 
 
+def test_units_played_into_several_cities_in_one_turn() -> None:
+    """Complex rules: "The active player may play units into several cities in one turn."
+    (reign-of-war.en.md, line 173.)"""
+    sc = build(hands={0: [HOPLITE, BOAR]}, coins=(4, 4))
+    sc.script_play(HOPLITE, city=0)
+    sc.script_play(BOAR, city=2)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [HOPLITE] and sc.city(2, 0) == [BOAR]
+    assert sc.hand(0) == []
+    done(sc)
+
+
 def test_beast_paid_and_discarded_resolves_its_ability() -> None:
     """2. Surge, Discarding a beast: "to use a beast's ability, pay its cost (yellow), resolve the
-    ability, then discard the card." """
+    ability, then discard the card." Beasts may be "discarded to resolve their ability"
+    (reign-of-war.en.md, line 63)."""
     sc = build(hands={0: [BOAR]}, coins=(1, 4))
     sc.script_beast(BOAR)
     sc.script_pass()
@@ -250,7 +280,7 @@ def test_beast_discard_needs_its_cost() -> None:
 
 def test_oracle_ability_waits_for_portent() -> None:
     """2. Surge: "an oracle's ability waits for the Portent step." 3. Portent: "Resolve the
-    ability of each of your oracles, in each of your cities"."""
+    ability of each of your oracles, in each of your cities" (reign-of-war.en.md, line 64)."""
     sc = build(hands={0: [AUGUR]}, coins=(2, 4))
     sc.script_play(AUGUR, city=2)
     sc.script_pass()
@@ -405,7 +435,8 @@ def test_feat_stays_done_and_only_the_active_players() -> None:
 
 def test_completed_feats_score_two_each() -> None:
     """Scoring: "2 VP for each face-down (completed) feat card in front of you; 2 VP for each
-    reward card in your hand; 1 VP for each face-down (used) reward card in front of you"."""
+    reward card in your hand; 1 VP for each face-down (used) reward card in front of you"
+    (reign-of-war.en.md, lines 109, 140-142)."""
     sc = build(
         feats={0: [F_SOLDIER, F_FURY], 1: [F_BREAK]},
         rewards={0: [(HORN, False)], 1: [(TREASURY, True), (HORN, True)]},
@@ -422,7 +453,9 @@ def test_completed_feats_score_two_each() -> None:
 
 def test_war_winner_takes_top_reward_card() -> None:
     """5. War: "The higher total takes the top card of that city's reward stack into their hand,
-    then discards down to 1 unit in that city; the loser discards down to 2 units"."""
+    then discards down to 1 unit in that city; the loser discards down to 2 units". Each side's
+    total is the strength of all its units there, and the winner takes the reward card into hand
+    (reign-of-war.en.md, lines 39, 116-119)."""
     cities = {1: {0: [SHIELD, SHIELD], 1: [HOPLITE, SLINGER, AUGUR]}}
     sc = build(cities=cities, stacks={1: [TRIPOD, HORN]})
     sc.script_keep(1, [1])
@@ -479,7 +512,7 @@ def test_war_full_tie_both_keep_two_no_reward() -> None:
 
 def test_war_city_without_rewards_never_war_torn() -> None:
     """5. War: "Units may still be played into a city with no reward cards left, but such a city
-    is never war-torn." """
+    is never war-torn." (reign-of-war.en.md, lines 174-175.)"""
     sc = build(cities={2: {1: [BOAR, EAGLE]}}, stacks={0: [SPEAR], 1: [], 2: []})
     assert not sc.war_torn(2)
 
@@ -492,7 +525,8 @@ def test_war_city_without_rewards_never_war_torn() -> None:
 def test_reward_card_used_once_per_surge() -> None:
     """2. Surge, Using a reward card: "the active player may use 1 reward card won on an earlier
     turn, resolving its ability and laying it face down"; Complex rules: "The active player may
-    play only 1 reward card per turn." """
+    play only 1 reward card per turn." The used card lies face down in front of the player
+    (reign-of-war.en.md, lines 40-41, 81-83)."""
     sc = build(rewards={0: [(TREASURY, False), (TREASURY, False)]}, deck_top=TOP4, coins=(0, 4))
     sc.script_use_reward(TREASURY)
     sc.script("surge", a=2)  # a second reward card: not offered
@@ -504,7 +538,7 @@ def test_reward_card_used_once_per_surge() -> None:
 
 def test_reward_cards_score_two_unused_one_used() -> None:
     """Cards, Reward cards: "At game end each reward card in hand scores 2 VP ... a face-down
-    reward card scores only 1 VP." """
+    reward card scores only 1 VP." (reign-of-war.en.md, lines 38, 40-42, 99-101.)"""
     sc = build(rewards={0: [(TREASURY, False), (HORN, True)]})
     res = sc.result()
     assert res["score_p0"] == 3
@@ -724,7 +758,7 @@ def test_enrage_fills_capacity_exactly() -> None:
 @pytest.mark.parametrize("keep", [0, 1, 2])
 def test_reveal_keep_up_to_m_discard_the_rest(keep: int) -> None:
     """Other rules: "A card revealed from the deck that is not added to a hand or placed beside a
-    city is discarded." Sphinx of Thebes: reveal 4, keep 2."""
+    city is discarded." Sphinx of Thebes: reveal 4, keep 2 (reign-of-war.en.md, line 167)."""
     sc = build(hands={0: [SPHINX]}, deck_top=TOP4, coins=(2, 4))
     sc.script_beast(SPHINX)
     kept = [TOP4[3], TOP4[1]][:keep]
@@ -821,7 +855,7 @@ def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
 
 def test_wealth_first_turn_two_actions_with_bonus() -> None:
     """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
-    both are the same." """
+    both are the same." (reign-of-war.en.md, lines 74-75.)"""
     sc = build(coins=(4, 4), turn=0)
     sc.script_wealth(2)
     sc.wealth()
@@ -857,8 +891,9 @@ def test_game_ends_when_two_cities_are_empty(stacks: tuple[int, ...], over: bool
 @pytest.mark.parametrize(("seat", "n", "over"), [(0, 5, True), (1, 5, True), (1, 4, False)])
 def test_game_ends_with_five_completed_feats(seat: int, n: int, over: bool) -> None:
     """Game end: "when, at the end of the active player's turn, the opponent has 5 face-down
-    feat cards." Reading ``reign_feat_end``: either player holding 5 completed feats at the end
-    of a turn ends the game."""
+    feat cards." Turn: "... or a player has completed 5 of their 6 feat cards"
+    (reign-of-war.en.md, lines 68-69). Reading ``reign_feat_end``: either player holding 5
+    completed feats at the end of a turn ends the game."""
     sc = build(feats={seat: ALL_FEATS[:n]})
     sc.end_turn()
     assert sc.over is over
@@ -911,7 +946,8 @@ def test_emissary_tie_goes_to_oldest_without_strength_tiebreak(oldest: int) -> N
 
 def test_emissary_higher_total_goes_first() -> None:
     """Variants, Emissary of War: "add each one's three values (yellow, blue, red). The owner of
-    the higher total is the first player"."""
+    the higher total is the first player". Each emissary is a unit card picked from hand
+    (reign-of-war.en.md, lines 192-196)."""
     sc = build(hands={0: [HOPLITE, SEER], 1: [HOUND]})  # 1 + 2 + 1 = 4 vs 2 + 2 + 4 = 8
     sc.script("emissary", card=HOPLITE)
     assert sc.emissary(oldest=0) == 1
@@ -977,6 +1013,9 @@ def test_simple_draft_gives_each_player_30_drafted_cards() -> None:
     the rest to the left, until the cards are gone; repeat until each player has 30 cards.
     Players shuffle and play normally, each with their own deck and discard pile." """
     sc = Scenario.from_game("reign", 2, 5, rules={"RU_SIMPLE_DRAFT": 1})
+    # Reward and feat cards are set up normally (reign-of-war.en.md, lines 224-227).
+    assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
+    assert sc.feats(0) == sc.feats(1) == []
     for p in range(2):
         assert sc.deck_size(p) + len(sc.hand(p)) == 30
     assert sc.own_decks
