@@ -912,6 +912,27 @@ def test_war_active_player_chooses_order(first: int, order: list[str]) -> None:
     done(sc)
 
 
+def test_war_torn_in_surge_resolved_only_in_war() -> None:
+    """Dunes rulebook, War Step NOTE: "A city can become or cease to be war-torn in any step, but
+    conflicts are only ever resolved during the War Step." (heir-to-the-dunes.txt, line 160.)
+    A Temple Servant played in the Surge makes 5 units in city 0: war-torn at once, resolved
+    only when the War Step comes."""
+    cities = {0: {0: [WARDEN, KEEPER], 1: [MARAUDER, NOVICE]}}
+    sc = build(hands={0: [SERVANT]}, coins=(1, 4), cities=cities, favor="horus")
+    assert not sc.war_torn(0)
+    play(sc, SERVANT, city=0, cost=1)
+    sc.script_pass()
+    sc.surge()
+    assert sc.war_torn(0)
+    assert sc.city(0, 0) == [WARDEN, KEEPER, SERVANT] and sc.city(0, 1) == [MARAUDER, NOVICE]
+    assert sc.rewards(0) == sc.rewards(1) == []
+    sc.script_keep(0, [0])
+    sc.war()
+    assert not sc.war_torn(0)
+    assert len(sc.rewards(0)) == 1 and sc.city(0, 0) == [WARDEN]
+    done(sc)
+
+
 def test_war_loser_may_keep_a_colossal_unit() -> None:
     """Dunes rulebook, Colossal Units: "the loser of the conflict could choose to keep a COLOSSAL
     unit or 2 other units without COLOSSAL." (Anubis, active, wins 8 to 5; Horus keeps its
@@ -1236,6 +1257,25 @@ def test_entomb_goes_under_the_structure_in_progress() -> None:
     assert sc.hand(0) == TOP4[:1] and sc.city(0, 0) == []
     assert sc.structures(0) == [(SHRINE, 0, False), (PYRAMID, 0, False), (HALL, 3, False)]
     assert sc.under_cards(0)[-1] == NOVICE
+    done(sc)
+
+
+@pytest.mark.parametrize("entomb", [True, False])
+def test_ability_mandatory_unless_it_says_may(entomb: bool) -> None:
+    """Dunes rulebook, Unit Card Types NOTE: "All unit abilities are considered to be mandatory
+    unless their text explanation contains the word 'may.'" (heir-to-the-dunes.txt, line 154.)
+    Novice Embalmer, INVOCATION: "draw 1" always happens, no question asked; "you may ENTOMB
+    this unit" is the one choice."""
+    sc = build(
+        hands={0: [NOVICE]}, coins=(1, 4), under={0: {HALL: 2}}, favor="anubis", deck_top=TOP4
+    )
+    play(sc, NOVICE, city=0, cost=1)
+    sc.script_may(entomb)
+    sc.script_pass()
+    sc.surge()
+    assert sc.hand(0) == TOP4[:1]
+    assert sc.city(0, 0) == ([] if entomb else [NOVICE])
+    assert sc.structures(0)[2] == (HALL, 3 if entomb else 2, False)
     done(sc)
 
 

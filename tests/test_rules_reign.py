@@ -419,6 +419,23 @@ def test_feat_opponent_discards_three_in_one_turn(opp_hand: int, met: bool) -> N
     done(sc)
 
 
+def test_discard_abilities_never_take_reward_cards() -> None:
+    """Other rules: "An ability that makes a player reveal their hand and discard affects unit
+    cards only: reward cards are never revealed or discarded by it." Complex rules: "No player
+    can make another reveal or discard a reward card." (reign-of-war.en.md, lines 158-160, 172.)
+    The War Hound's "opponent discards 2" meets 1 unit card and an unused reward card in hand:
+    only the unit card goes."""
+    sc = build(hands={0: [HOUND], 1: [SEER]}, rewards={1: [(TREASURY, False)]}, coins=(2, 4))
+    sc.script_beast(HOUND)
+    sc.script("discard", card=SEER)
+    sc.script_pass()
+    sc.surge()
+    assert sc.hand(1) == []
+    assert sc.rewards(1) == [(TREASURY, False)]
+    assert sorted(sc.discard_pile()) == sorted([HOUND, SEER])
+    done(sc)
+
+
 def test_feat_stays_done_and_only_the_active_players() -> None:
     """Cards, Feat cards: "When a player meets the condition on one, they turn it face down; each
     face-down feat card scores 2 VP at game end." 4. Feat: "Check your feat cards" (the active
