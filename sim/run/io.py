@@ -40,6 +40,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 MANIFEST_NAME = "_manifest.json"
+# Finished parts, one JSON line each, while a run is writing (sim.run.ledger).
+PARTS_LOG_NAME = "_parts.jsonl"
 PART_GLOB = "part-*.parquet"
 MANIFEST_FORMAT = "omensim-run"
 MANIFEST_VERSION = 1
@@ -53,9 +55,13 @@ class IncompleteRunError(ValueError):
     """A run directory whose manifest does not say the run finished."""
 
 
-def part_name(index: int) -> str:
-    """File name of part ``index`` (zero-padded so names sort in game order)."""
-    return f"part-{index:05d}.parquet"
+def part_name(index: int, width: int = 5) -> str:
+    """File name of part ``index``, zero-padded to ``width`` digits so names sort in game order.
+
+    A run of more than 100,000 parts passes a wider ``width``
+    (:func:`sim.run.ledger.part_width`), the same for all its parts.
+    """
+    return f"part-{index:0{width}d}.parquet"
 
 
 def _tmp_path(final: Path) -> Path:
@@ -88,8 +94,15 @@ def write_part(
     Returns:
         The path of the written part.
     """
+    return write_part_named(table, out_dir, part_name(index), metadata)
+
+
+def write_part_named(
+    table: pa.Table, out_dir: Path | str, name: str, metadata: Mapping[str, str]
+) -> Path:
+    """:func:`write_part` under the file name ``name`` (see :func:`part_name`)."""
     out = Path(out_dir)
-    final = out / part_name(index)
+    final = out / name
     tmp = _tmp_path(final)
     merged: dict[bytes, bytes] = dict(table.schema.metadata or {})
     merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
@@ -227,7 +240,7 @@ def _is_run_file(entry: Path) -> bool:
     name = entry.name
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
-        or name == MANIFEST_NAME
+        or name in (MANIFEST_NAME, PARTS_LOG_NAME)
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 

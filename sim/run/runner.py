@@ -22,23 +22,19 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import math
 import os
 import sys
 import time
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
-from sim.run import io
+from sim.run import io, ledger
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -73,6 +69,9 @@ class RunResult:
     """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
     stopped: str | None = None
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
+    workers: int = 1
+    """Worker processes that played (``threads`` is numba threads per worker)."""
+    backend: str = "local"
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -102,7 +101,8 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
-def _resolve_threads(threads: int | None) -> int:
+def resolve_threads(threads: int | None) -> int:
+    """``threads`` checked against numba's limit; ``None`` means all of them."""
     import numba  # imported here so `omensim --help` stays fast
 
     max_threads = int(numba.config.NUMBA_NUM_THREADS)
@@ -114,6 +114,9 @@ def _resolve_threads(threads: int | None) -> int:
             f"(numba's NUMBA_NUM_THREADS), got {threads}"
         )
     return threads
+
+
+_resolve_threads = resolve_threads  # the name compare, sweep and tournament import
 
 
 def _check_out_dir(out: Path, force: bool) -> None:
@@ -135,12 +138,6 @@ def _check_out_dir(out: Path, force: bool) -> None:
             f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
             f"write (e.g. {strays[0].name!r}); choose another --out"
         )
-
-
-def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
-    """``(part index, first game, games in part)`` for each chunk, in game order."""
-    for index, start in enumerate(range(0, games, chunk_size)):
-        yield index, start, min(chunk_size, games - start)
 
 
 def _format_duration(seconds: float) -> str:
@@ -191,14 +188,6 @@ class _Progress:
             self._width = 0
 
 
-def _count_outcomes(table: pa.Table) -> tuple[int, int]:
-    """(first-player wins, shared victories) in one chunk of games."""
-    winner = table.column("winner")
-    first_wins = pc.sum(pc.equal(winner, table.column("first_player"))).as_py() or 0
-    shared = pc.sum(pc.equal(winner, -1)).as_py() or 0
-    return int(first_wins), int(shared)
-
-
 def run(
     spec: RunSpec,
     out: Path | str | None = None,
@@ -208,6 +197,7 @@ def run(
     progress: bool | None = None,
     changes: Any = None,
     until_ci: float | None = None,
+    backend: Any = None,
 ) -> RunResult:
     """Play ``spec.games`` games and write them to the run directory ``out``.
 
@@ -215,7 +205,7 @@ def run(
         spec: what to play.
         out: the run directory; ``None`` picks a fresh one with :func:`default_out_dir`.
             It must be absent or empty unless ``force``.
-        threads: numba worker threads; ``None`` uses all cores.
+        threads: numba worker threads; ``None`` uses all cores (local backend only).
         chunk_size: games per Parquet part (and per ``Engine.play`` call). Bigger
             chunks amortise more overhead; smaller ones bound memory and make
             progress finer. Results do not depend on it.
@@ -228,6 +218,8 @@ def run(
         until_ci: stop after the first chunk at which the 95% Wilson interval of
             the first-player win rate has a half-width of at most this (or at
             ``spec.games``). See :func:`check_until_ci` for the manifest fields.
+        backend: where the chunks are played (:mod:`sim.run.backends`); ``None``
+            plays them on this process's threads. The caller closes it.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -239,18 +231,86 @@ def run(
         OSError: the output directory cannot be created or written.
 
     Any failure or interrupt after the directory was created leaves its
-    manifest saying ``"complete": false``; the parts already written stay.
+    manifest saying ``"complete": false``; the parts already written stay, and
+    :func:`resume` plays the rest.
     """
-    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
-
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
-    n_threads = _resolve_threads(threads)
+    n_threads = resolve_threads(threads if backend is None else None)
     _check_out_dir(out, force)
+    return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
 
+
+def resume(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> RunResult:
+    """Finish an interrupted run in ``out``: play only the chunks it does not have.
+
+    The spec, card edits, chunk size and ``--until-ci`` come from its manifest.
+    The run is refused (nothing written) if its run key (spec, card hash,
+    kernel source digest, version; :func:`sim.run.ledger.run_key`) differs
+    from the one this code computes, since the new rows would not match the old.
+
+    Raises:
+        RunError: no resumable run in ``out``, a finished run, or a key mismatch.
+    """
+    from sim.data.changes import Changes
+
+    out = Path(out)
+    try:
+        manifest = io.read_manifest(out)
+    except FileNotFoundError:
+        raise RunError(f"cannot resume {out}: it has no {io.MANIFEST_NAME}") from None
+    except ValueError:
+        raise RunError(f"cannot resume {out}: its {io.MANIFEST_NAME} is not valid JSON") from None
+    if manifest.get("complete"):
+        raise RunError(f"{out} is already complete; nothing to resume")
+    if "key" not in manifest or "chunk_size" not in manifest:
+        raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
+    doc = dict(manifest["spec"])
+    doc["variants"] = tuple(doc.get("variants", ()))
+    doc["games"] = int(manifest.get("games_requested", doc["games"]))
+    spec = RunSpec(**doc)
+    edits = json.loads(manifest.get("metadata", {}).get("card_changes", "{}"))
+    changes = Changes.parse(edits.get("change", ()), edits.get("cards", ()))
+    n_threads = resolve_threads(threads if backend is None else None)
+    prior = {"manifest": manifest, "done": ledger.completed_parts(out, manifest)}
+    return _execute(
+        spec,
+        out,
+        n_threads,
+        int(manifest["chunk_size"]),
+        progress,
+        changes or None,
+        manifest.get("until_ci"),
+        backend,
+        False,
+        prior,
+    )
+
+
+def _execute(
+    spec: RunSpec,
+    out: Path,
+    n_threads: int,
+    chunk_size: int,
+    progress: bool | None,
+    changes: Any,
+    until_ci: float | None,
+    backend: Any,
+    force: bool,
+    prior: dict[str, Any] | None = None,
+) -> RunResult:
+    """Build and warm the engine, check a resumed run's key, then play and write."""
     import numba
+
+    from sim.run.backends import LocalBackend
+    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
     previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
@@ -258,9 +318,25 @@ def run(
         numba.set_num_threads(n_threads)
         engine = Engine(spec, changes=changes) if changes else Engine(spec)
         engine.warmup()
+        key = ledger.run_key(spec, engine.metadata)
+        if prior is not None:
+            reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
+            if reason is not None:
+                raise RunError(f"cannot resume {out}: {reason}")
         setup_seconds = time.perf_counter() - t_setup
         return _play_and_write(
-            engine, spec, out, n_threads, chunk_size, force, progress, setup_seconds, until_ci
+            engine,
+            spec,
+            out,
+            backend if backend is not None else LocalBackend(n_threads),
+            chunk_size,
+            force,
+            progress,
+            setup_seconds,
+            until_ci,
+            key,
+            changes,
+            prior,
         )
     finally:
         numba.set_num_threads(previous_threads)
@@ -270,127 +346,123 @@ def _play_and_write(
     engine: Any,
     spec: RunSpec,
     out: Path,
-    n_threads: int,
+    backend: Any,
     chunk_size: int,
     force: bool,
     progress: bool | None,
     setup_seconds: float,
-    until_ci: float | None = None,
+    until_ci: float | None,
+    key: dict[str, str],
+    changes: Any,
+    prior: dict[str, Any] | None,
 ) -> RunResult:
+    from sim.run.backends import chunks_of, make_job
+
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
-    started = datetime.now(UTC).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
-        "started": started,
-        "threads": n_threads,
+        "started": now,
+        "threads": backend.threads,
         "chunk_size": chunk_size,
+        "backend": backend.name,
+        "workers": backend.workers,
+        "key": key,
     }
     if until_ci is not None:
         run_info["until_ci"] = until_ci
         run_info["games_requested"] = spec.games
+    if prior is not None:
+        run_info["started"] = prior["manifest"].get("started", now)
+        run_info["resumed"] = [*prior["manifest"].get("resumed", []), now]
 
-    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
-    out.mkdir(parents=True, exist_ok=True)
-    if force:
-        io.clear_run_files(out)
+    chunks = chunks_of(spec.games, chunk_size)
+    stop_rule = None
+    if until_ci is not None:
+
+        def stop_rule(wins: int, games: int) -> bool:
+            return ci_half_width(wins, games) <= until_ci
+
+    book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
+    if prior is None:
+        # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+        out.mkdir(parents=True, exist_ok=True)
+        if force:
+            io.clear_run_files(out)
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
-    # directory that looks finished.
-    io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
+    # directory that looks finished. On a resume this folds the old log into the manifest.
+    book.compact(metadata, False, run_info)
 
     show = progress if progress is not None else sys.stderr.isatty()
     bar = _Progress(spec.games, show)
-    parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
-    first_wins = shared = played = 0
-
-    def write(table: pa.Table, index: int, info: dict[str, Any]) -> None:
-        io.write_part(table, out, index, metadata)
-        parts.append(info)
-        # Keep the manifest's part list current (still incomplete), so an interrupted
-        # run says exactly which games are on disk.
-        io.write_manifest(
-            out, metadata, parts, sum(p["games"] for p in parts), complete=False, extra=run_info
-        )
-
+    width = ledger.part_width(len(chunks))
+    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
+    played = 0
     t0 = time.perf_counter()
     try:
-        # One writer thread: Parquet encoding + compression of chunk k overlaps with
-        # playing chunk k+1. At most one write is in flight, so memory stays at two chunks.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
-            pending: Future[None] | None = None
-            for index, start, n in _chunks(spec.games, chunk_size):
-                table = engine.play(start, n)
-                if table.num_rows != n:
-                    raise RuntimeError(
-                        f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
-                    )
-                fw, sh = _count_outcomes(table)
-                first_wins += fw
-                shared += sh
-                played += n
-                if pending is not None:
-                    pending.result()  # surface a failed write before queueing the next
-                info = {
-                    "file": io.part_name(index),
-                    "first_game": start,
-                    "games": n,
-                }
-                pending = pool.submit(write, table, index, info)
-                del table  # the writer holds the only reference now
-                bar.update(played)
-                if until_ci is not None and ci_half_width(first_wins, played) <= until_ci:
-                    break
-            if pending is not None:
-                pending.result()
+        if todo:
+            job = make_job(engine, key["digest"], changes=changes, out=out, width=width)
+            stream = backend.map_chunks(job, todo, engine)
+            try:
+                for done in stream:
+                    book.record(done.part_info())
+                    played += done.games
+                    bar.update(book.games)
+                    if book.stop is not None:
+                        break
+            finally:
+                stream.close()  # an early stop waits for running chunks before parts go
+        if book.stop is not None:
+            book.drop_after(book.stop)
+        elif book.prefix_chunks != len(chunks):
+            raise RuntimeError(f"the {backend.name} backend left chunks of the run unplayed")
     except BaseException as exc:
-        # Leaving the `with` block waited for the writer, so `parts` is final here.
         bar.close()
         # The original error is the one worth reporting, not a failure to record it.
         with contextlib.suppress(Exception):
-            io.write_manifest(
-                out,
+            book.compact(
                 metadata,
-                parts,
-                sum(p["games"] for p in parts),
-                complete=False,
-                extra={**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
+                False,
+                {**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
             )
         raise
     seconds = time.perf_counter() - t0
-    bar.update(played, final=True)
+    bar.update(book.games, final=True)
     bar.close()
 
+    games = book.prefix_games
+    first_wins, shared = book.prefix_first_wins, book.prefix_shared
     result = RunResult(
         spec=spec,
         out=out,
-        games=played,
+        games=games,
         seconds=seconds,
         games_per_s=played / seconds if seconds > 0 else math.inf,
         first_player_wins=first_wins,
         shared=shared,
-        parts=len(parts),
-        threads=n_threads,
+        parts=book.prefix_chunks,
+        threads=backend.threads,
         setup_seconds=setup_seconds,
+        workers=backend.workers,
+        backend=backend.name,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
         # reproduces this dataset); games_requested keeps the --games ceiling.
-        run_info["spec"] = {**run_info["spec"], "games": played}
-        half = ci_half_width(first_wins, played)
+        run_info["spec"] = {**run_info["spec"], "games": games}
+        half = ci_half_width(first_wins, games)
         run_info["stopped"] = "until_ci" if half <= until_ci else "games"
         run_info["ci_half_width"] = round(half, 6)
         result = dataclasses.replace(
             result,
-            spec=dataclasses.replace(spec, games=played),
+            spec=dataclasses.replace(spec, games=games),
             games_requested=spec.games,
             stopped=run_info["stopped"],
         )
-    io.write_manifest(
-        out,
+    book.compact(
         metadata,
-        parts,
-        played,
-        complete=True,
-        extra={
+        True,
+        {
             **run_info,
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
             "seconds": round(seconds, 3),
@@ -400,6 +472,7 @@ def _play_and_write(
             "shared": shared,
             "pid": os.getpid(),
         },
+        upto=book.prefix_chunks,
     )
     return result
 
@@ -448,6 +521,14 @@ def _until_ci_note(result: RunResult) -> str:
     return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
+def _where(result: RunResult) -> str:
+    threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
+    if result.backend == "local":
+        return threads
+    workers = f"{result.workers} {result.backend} worker{'s' if result.workers != 1 else ''}"
+    return f"{workers} x {threads}"
+
+
 def summary(result: RunResult) -> str:
     """One paragraph a person can read: speed, first-player advantage, where the data is."""
     spec = result.spec
@@ -459,7 +540,7 @@ def summary(result: RunResult) -> str:
         f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
         f"{spec.p0} vs {spec.p1}, {_FIRST_LABELS.get(spec.first, spec.first)}, "
         f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
-        f"{result.threads} thread{'s' if result.threads != 1 else ''} "
+        f"{_where(result)} "
         f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
         f"The seat that took the first turn won {fpa:.2%} of games "
         f"(95% CI {lo:.2%} to {hi:.2%}); "
