@@ -88,9 +88,24 @@ def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
     return load_pool(spec.mix, spec.seed, learning=learning)
 
 
-def play_outcomes(engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs."""
+def play_outcomes(
+    engine: Any,
+    games: int,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    backend: Any = None,
+    changes: Changes | None = None,
+) -> Outcomes:
+    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
+
+    With a ``backend`` (:mod:`sim.run.backends`) the chunks are played there;
+    ``changes`` must then be the edits ``engine`` was built with.
+    """
     n_kinds = len(engine.pool.units)
+    if backend is not None:
+        from sim.run.backends import play_columns
+
+        tables = play_columns(backend, engine, COLUMNS, games, chunk_size, changes)
+        return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
     for start in range(0, games, chunk_size):
         table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
@@ -133,6 +148,7 @@ def compare(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
     progress: bool | None = None,
+    backend: Any = None,
 ) -> CompareResult:
     """Play ``spec`` under the base cards (A) and under ``changes`` (B); compare them.
 
@@ -142,7 +158,7 @@ def compare(
         base: edits run A plays with (default: the shipped cards).
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
-        threads, chunk_size, force, progress: as for :func:`sim.run.runner.run`.
+        threads, chunk_size, force, progress, backend: as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
@@ -158,11 +174,13 @@ def compare(
         out = Path(out)
         _check_compare_out(out, force)
         for name, ch in (("A", base), ("B", changes)):
-            runner.run(spec, out / name, threads, chunk_size, force, progress, changes=ch)
+            runner.run(
+                spec, out / name, threads, chunk_size, force, progress, changes=ch, backend=backend
+            )
         a = read_outcomes(out / "A", len(pool_a.units))
         b = read_outcomes(out / "B", len(pool_b.units))
     else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size)
+        a, b = _play_both(spec, base, changes, threads, chunk_size, backend)
     result = CompareResult(
         spec=spec,
         base=base,
@@ -177,20 +195,28 @@ def compare(
 
 
 def _play_both(
-    spec: RunSpec, base: Changes, changes: Changes, threads: int | None, chunk_size: int
+    spec: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    chunk_size: int,
+    backend: Any = None,
 ) -> tuple[Outcomes, Outcomes]:
     import numba
 
     from sim.run.engine import Engine
     from sim.run.runner import _resolve_threads
 
-    n_threads = _resolve_threads(threads)
+    n_threads = _resolve_threads(threads if backend is None else None)
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(n_threads)
         engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
         engines[0].warmup()
-        return tuple(play_outcomes(e, spec.games, chunk_size) for e in engines)  # type: ignore[return-value]
+        return tuple(  # type: ignore[return-value]
+            play_outcomes(e, spec.games, chunk_size, backend, ch)
+            for e, ch in zip(engines, (base, changes), strict=True)
+        )
     finally:
         numba.set_num_threads(previous)
 

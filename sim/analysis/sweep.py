@@ -113,6 +113,7 @@ def sweep(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool | None = None,
+    backend: Any = None,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -123,7 +124,7 @@ def sweep(
             range is skipped and listed in ``SweepResult.skipped``.
         cards: restrict to these units (names or kind ids); default all.
         base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
+        threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
     """
     import numba
 
@@ -154,20 +155,21 @@ def sweep(
                     }
                 )
     show = progress if progress is not None else sys.stderr.isatty()
-    n_threads = _resolve_threads(threads)
+    n_threads = _resolve_threads(threads if backend is None else None)
     previous = numba.get_num_threads()
     rows = []
     try:
         numba.set_num_threads(n_threads)
         engine = Engine(spec, changes=base)
         engine.warmup()
-        baseline = play_outcomes(engine, spec.games, chunk_size)
+        baseline = play_outcomes(engine, spec.games, chunk_size, backend, base)
         for i, (k, d) in enumerate(todo):
             unit = pool.units[k]
             name = unit["name"]
             edit = CardChange(name, field, d, relative=True)
-            variant = Engine(spec, changes=Changes((*base.edits, edit), base.card_files))
-            played = play_outcomes(variant, spec.games, chunk_size)
+            edited = Changes((*base.edits, edit), base.card_files)
+            variant = Engine(spec, changes=edited)
+            played = play_outcomes(variant, spec.games, chunk_size, backend, edited)
             shift = card_shifts(baseline, played, {name: k}).iloc[0]
             fp = first_player_shift(baseline, played)
             rows.append(

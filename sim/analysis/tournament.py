@@ -337,6 +337,7 @@ def play_tournament(
     threads: int | None = None,
     progress: bool | None = None,
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
+    backend: Any = None,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
@@ -356,6 +357,8 @@ def play_tournament(
         progress: ``True`` always shows a status line on stderr, ``False``
             never, ``None`` when stderr is a terminal.
         on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
+        backend: where the games are played (:mod:`sim.run.backends`); ``None``
+            plays them on this process's threads.
 
     Returns:
         A :class:`TournamentResult`.
@@ -373,7 +376,7 @@ def play_tournament(
     out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = _resolve_threads(threads)
+    n_threads = _resolve_threads(threads if backend is None else None)
     if out is not None:
         _check_out_dir(out, force=False)
     plan = pairings(bots)
@@ -403,7 +406,7 @@ def play_tournament(
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first in _play(engine, spec, run_dir, n_threads):
+                    for winner, first in _play(engine, spec, run_dir, n_threads, backend):
                         counts.add(winner, first, a_seat)
                         done += len(winner)
                         bar.update(done)
@@ -451,7 +454,7 @@ def play_tournament(
 
 
 def _play(
-    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int
+    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, backend: Any = None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
 
@@ -461,13 +464,22 @@ def _play(
     if run_dir is not None:
         from sim.run import io, runner
 
-        runner.run(spec, run_dir, threads=n_threads, progress=False)
+        runner.run(spec, run_dir, threads=n_threads, progress=False, backend=backend)
         df = io.read_run(run_dir)[["winner", "first_player"]]
         yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
         return
-    for start in range(0, spec.games, CHUNK_SIZE):
-        n = min(CHUNK_SIZE, spec.games - start)
-        table = engine.play(start, n).select(["winner", "first_player"])
+    if backend is not None:
+        from sim.run.backends import play_columns
+
+        tables = play_columns(backend, engine, ["winner", "first_player"], spec.games, CHUNK_SIZE)
+    else:
+        tables = (
+            engine.play(start, min(CHUNK_SIZE, spec.games - start)).select(
+                ["winner", "first_player"]
+            )
+            for start in range(0, spec.games, CHUNK_SIZE)
+        )
+    for table in tables:
         yield (
             table.column("winner").to_numpy().astype(np.int64),
             table.column("first_player").to_numpy().astype(np.int64),

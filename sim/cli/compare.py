@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import change_options, game_options, game_spec
+from sim.cli.options import backend_options, change_options, game_options, game_spec
 from sim.data.spec import SpecError
 
 
@@ -23,6 +23,7 @@ from sim.data.spec import SpecError
     "directories, and OUT/compare.json and OUT/compare.parquet.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@backend_options
 def compare_cmd(
     games: int,
     mix: str,
@@ -38,6 +39,9 @@ def compare_cmd(
     card_files: tuple[str, ...],
     out: Path | None,
     force: bool,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Play the same games with the base cards (A) and with card changes (B).
 
@@ -55,8 +59,12 @@ def compare_cmd(
     """
     from sim.analysis.compare import compare, format_result
     from sim.data.changes import Changes
+    from sim.run.backends import open_backend
 
-    with user_errors(out):
+    with (
+        user_errors(out),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         changes = Changes.parse(change, card_files)
         if not changes:
             raise SpecError("nothing to compare: give at least one --change or --cards")
@@ -66,6 +74,7 @@ def compare_cmd(
             changes,
             out=out,
             threads=threads,
+            backend=be,
             chunk_size=chunk_size,
             force=force,
             progress=False if quiet else None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import game_options, game_spec
+from sim.cli.options import backend_options, game_options, game_spec
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -42,6 +42,7 @@ from sim.cli.options import game_options, game_spec
     default=None,
     help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png.",
 )
+@backend_options
 def sweep_cmd(
     games: int,
     mix: str,
@@ -57,6 +58,9 @@ def sweep_cmd(
     deltas: str,
     cards: tuple[str, ...],
     out: Path | None,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -72,8 +76,12 @@ def sweep_cmd(
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
     """
     from sim.analysis.sweep import format_table, parse_deltas, sweep, write_outputs
+    from sim.run.backends import open_backend
 
-    with user_errors(out):
+    with (
+        user_errors(out),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         spec = game_spec(games, mix, seed, p0, p1, first, variants)
         result = sweep(
             spec,
@@ -81,6 +89,7 @@ def sweep_cmd(
             parse_deltas(deltas),
             cards,
             threads=threads,
+            backend=be,
             chunk_size=chunk_size,
             progress=False if quiet else None,
         )

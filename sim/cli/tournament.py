@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
+from sim.cli.options import VARIANTS, GameCount, backend_options, check_threads, split_variants
 
 
 @click.command("tournament", short_help="Play every pair of bots; print a win-rate matrix.")
@@ -69,6 +69,7 @@ from sim.cli.options import VARIANTS, GameCount, check_threads, split_variants
     help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress line and no tables printed.")
+@backend_options
 def tournament_cmd(
     mix: str,
     bots: str | None,
@@ -79,6 +80,9 @@ def tournament_cmd(
     keep_games: bool,
     threads: int | None,
     quiet: bool,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -96,8 +100,12 @@ def tournament_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
     """
     from sim.analysis import tournament
+    from sim.run.backends import open_backend
 
-    with user_errors(out, interrupted="interrupted; the tournament was not finished"):
+    with (
+        user_errors(out, interrupted="interrupted; the tournament was not finished"),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
         tournament.check_games(games)
         out = out if out is not None else tournament.default_out_dir(mix, seed)
@@ -110,6 +118,7 @@ def tournament_cmd(
             out=out,
             keep_games=keep_games,
             threads=threads,
+            backend=be,
             progress=False if quiet else None,
         )
     if not quiet:

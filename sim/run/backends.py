@@ -395,7 +395,7 @@ class DaskBackend:
                 threads_per_worker=1,
                 processes=True,
                 env=env,
-                dashboard_address=None,
+                dashboard_address=":0",  # a free port: never clash with another cluster
                 silence_logs=logging.ERROR,
             )
             self.client = distributed.Client(self._cluster)
@@ -530,3 +530,27 @@ def open_backend(
         yield backend
     finally:
         backend.close()
+
+
+def play_columns(
+    backend: Backend,
+    engine: Any,
+    columns: Sequence[str],
+    games: int,
+    chunk_size: int,
+    changes: Changes | None = None,
+) -> Iterator[pa.Table]:
+    """``columns`` of games ``0 .. games-1`` of ``engine``'s spec, chunk by chunk in game order.
+
+    For the commands that pair or count games in memory (compare, sweep,
+    tournament) rather than writing a run directory.
+    """
+    from sim.run.ledger import run_key
+
+    job = make_job(
+        engine, run_key(engine.spec, engine.metadata)["digest"], changes=changes, columns=columns
+    )
+    chunks = chunks_of(games, chunk_size)
+    for done in ordered(backend.map_chunks(job, chunks, engine), chunks):
+        assert done.table is not None
+        yield done.table
