@@ -100,6 +100,15 @@ def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+def compute_tables(paths: list[Path], min_games: int = 200, streaming: bool = True) -> _Tables:
+    """Every table of the report for the runs at ``paths`` (see :func:`build_report`)."""
+    if streaming:
+        from sim.analysis.streaming import report_tables
+
+        return _Tables(**vars(report_tables(paths, min_games)))
+    return _compute(A.load_runs(paths), min_games)
+
+
 def _compute(df: pd.DataFrame, min_games: int) -> _Tables:
     info = pd.DataFrame(df.attrs["runs"])
     runs = info["run"].tolist()
@@ -473,8 +482,14 @@ def build_report(
     *,
     top_cards: int = TOP_CARDS,
     min_games: int = 200,
+    streaming: bool = True,
 ) -> Report:
     """Analyse the runs in ``paths`` and write ``out_dir/report.html`` with its charts.
+
+    With ``streaming`` (the default) every table is computed out of core, one
+    batch of each run at a time (:mod:`sim.analysis.streaming`), so memory does
+    not grow with the number of games; ``streaming=False`` loads the runs into
+    pandas and uses the :mod:`sim.analysis.frames` helpers (same tables).
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
@@ -487,8 +502,7 @@ def build_report(
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
     _check_out_dir(out, run_paths)
-    df = A.load_runs(run_paths)
-    tables = _compute(df, min_games)
+    tables = compute_tables(run_paths, min_games, streaming)
     text = key_figures(tables)
 
     out.parent.mkdir(parents=True, exist_ok=True)

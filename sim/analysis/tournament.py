@@ -462,13 +462,15 @@ def _play(
     (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
     """
     if run_dir is not None:
+        from sim.analysis.streaming import scan
         from sim.run import io, runner
 
         runner.run(spec, run_dir, threads=n_threads, progress=False, backend=backend)
-        df = io.read_run(run_dir)[["winner", "first_player"]]
-        yield df["winner"].to_numpy(np.int64), df["first_player"].to_numpy(np.int64)
-        return
-    if backend is not None:
+        if not io.is_complete(run_dir):
+            raise io.IncompleteRunError(f"{run_dir} did not complete")
+        # Two columns, a batch at a time: the counts need nothing else.
+        tables: Any = scan(run_dir, ["winner", "first_player"])
+    elif backend is not None:
         from sim.run.backends import play_columns
 
         tables = play_columns(backend, engine, ["winner", "first_player"], spec.games, CHUNK_SIZE)

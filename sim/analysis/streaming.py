@@ -1,0 +1,417 @@
+"""The report's aggregates computed out of core: one pass over each run, batch by batch.
+
+:mod:`sim.analysis.frames` answers questions about a DataFrame of game rows,
+which must fit in memory (tens of GB at 1e8 games). Every table the report
+draws is a function of small *sufficient statistics* (counts, sums and value
+counts per run, and per card kind), so this module reads each run's Parquet
+parts in game order, a batch at a time and only the columns it needs
+(``pyarrow.parquet.ParquetFile.iter_batches`` with column projection), adds
+the batch into a :class:`RunTotals`, and builds tables with the same columns as
+the pandas helpers (``tests/test_streaming.py`` checks they agree). Peak memory
+is one batch plus the totals, whatever the number of games.
+
+Why pyarrow and not DuckDB: pyarrow is already a dependency, the per-card
+statistics need the ``played_p*`` list columns de-duplicated per game (a few
+numpy lines on a batch, awkward in SQL), and the paired estimate needs deals in
+game order, which a part-by-part scan gives for free. See
+``benchmarks/bench_scale.py`` for the measured RSS.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from sim.analysis.frames import (
+    SCORE_WEIGHTS,
+    Z95,
+    card_frame,
+    card_names,
+    newcombe_interval,
+    order_card_frames,
+    run_info,
+)
+from sim.analysis.stats import wilson_interval
+from sim.run import io
+
+BATCH_ROWS = 1 << 16
+_BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
+
+
+def scan(
+    run_dir: Path | str, columns: Sequence[str], batch_rows: int = BATCH_ROWS
+) -> Iterator[pa.RecordBatch]:
+    """Record batches of ``columns`` of a run directory's parts, in game order.
+
+    Columns a part lacks (e.g. ``feats_p0`` outside A Reign of War) are left out
+    of its batches rather than failing.
+    """
+    for part in io.list_parts(run_dir):
+        pf = pq.ParquetFile(part)
+        names = set(pf.schema_arrow.names)
+        wanted = [c for c in columns if c in names]
+        yield from pf.iter_batches(batch_size=batch_rows, columns=wanted)
+
+
+def _np(batch: pa.RecordBatch, name: str) -> np.ndarray:
+    return batch.column(name).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(row, kind) for every distinct kind in each row of a ``list<int16>`` column."""
+    if len(lists) == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    kinds = pc.list_flatten(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    if len(kinds) == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    width = int(kinds.max()) + 1
+    codes = np.unique(rows * width + kinds)  # a kind played twice in a game counts once
+    return codes // width, codes % width
+
+
+def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
+    uniq, counts = np.unique(values, return_counts=True)
+    for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
+        into[v] += c
+
+
+@dataclass
+class RunTotals:
+    """Sufficient statistics of one run for every table of the report."""
+
+    games: int = 0
+    first_player_wins: int = 0
+    shared: int = 0
+    seat_wins: int = 0
+    margin_sum: int = 0
+    turns_sum: int = 0
+    turn_cap: int = 0
+    margins: Counter[int] = field(default_factory=Counter)
+    turns: Counter[int] = field(default_factory=Counter)
+    ends: Counter[str] = field(default_factory=Counter)
+    points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SCORE_WEIGHTS, 0))
+    played: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    played_wins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    deals: int = 0
+    deal_sum: float = 0.0
+    deal_sq: float = 0.0
+    deals_dropped: int = 0
+    _carry: pa.Table | None = None
+
+    def add(self, batch: pa.RecordBatch) -> None:
+        """Fold one batch of game rows in."""
+        winner, first = _np(batch, "winner"), _np(batch, "first_player")
+        won = winner == first
+        self.games += len(winner)
+        self.first_player_wins += int(won.sum())
+        self.shared += int((winner == -1).sum())
+        self.seat_wins += int(((winner == 0) | (winner == 1)).sum())
+        s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
+        margin = np.where(first == 0, s0 - s1, s1 - s0)
+        turns = _np(batch, "turns")
+        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
+        self.margin_sum += int(margin.sum())
+        self.turns_sum += int(turns.sum())
+        self.turn_cap += int((ends == "turn_cap").sum())
+        _add_counts(self.margins, margin)
+        _add_counts(self.turns, turns)
+        _add_counts(self.ends, ends.astype(str))
+        names = set(batch.schema.names)
+        for comp, w in SCORE_WEIGHTS.items():
+            for seat in (0, 1):
+                col = f"{comp}_p{seat}"
+                if col in names:
+                    self.points[comp] += w * int(_np(batch, col).sum())
+        for seat in (0, 1):
+            col = f"played_p{seat}"
+            if col not in names:
+                continue
+            rows, kinds = played_kinds(batch.column(col))
+            size = max(len(self.played), int(kinds.max()) + 1 if len(kinds) else 0)
+            self.played = np.pad(self.played, (0, size - len(self.played)))
+            self.played_wins = np.pad(self.played_wins, (0, size - len(self.played_wins)))
+            self.played += np.bincount(kinds, minlength=size)
+            self.played_wins += np.bincount(
+                kinds, weights=winner[rows] == seat, minlength=size
+            ).astype(np.int64)
+        if "deal_id" in names:
+            self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
+
+    def _add_deals(self, games: pa.Table) -> None:
+        # Games of one deal are adjacent in game order; hold back the last deal of the
+        # batch, whose second game may be in the next batch.
+        if self._carry is not None:
+            games = pa.concat_tables([self._carry, games])
+        deal = games.column("deal").to_numpy()
+        last = deal[-1]
+        keep = deal != last
+        self._carry = games.filter(pa.array(~keep))
+        self._fold_deals(games.filter(pa.array(keep)))
+
+    def _fold_deals(self, games: pa.Table) -> None:
+        if games.num_rows == 0:
+            return
+        g = games.group_by("deal").aggregate(
+            [("win", "count"), ("win", "sum"), ("fp", "count_distinct")]
+        )
+        n = g.column("win_count").to_numpy()
+        wins = g.column("win_sum").to_numpy().astype(np.float64)
+        seats = g.column("fp_count_distinct").to_numpy()
+        good = (n == 2) & (seats == 2)
+        d = wins[good] / 2
+        self.deals += int(good.sum())
+        self.deal_sum += float(d.sum())
+        self.deal_sq += float((d * d).sum())
+        self.deals_dropped += int(n[~good].sum())
+
+    def finish(self) -> None:
+        """Fold in the deal held back from the last batch."""
+        if self._carry is not None:
+            carry, self._carry = self._carry, None
+            self._fold_deals(carry)
+
+
+def run_totals(run_dir: Path | str, batch_rows: int = BATCH_ROWS) -> RunTotals:
+    """:class:`RunTotals` of one finished run, read batch by batch."""
+    columns = [
+        *_BASE_COLUMNS,
+        "deal_id",
+        "played_p0",
+        "played_p1",
+        *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
+    ]
+    totals = RunTotals()
+    for batch in scan(run_dir, columns, batch_rows):
+        totals.add(batch)
+    totals.finish()
+    return totals
+
+
+# --- the report's tables ----------------------------------------------------------------
+
+
+def fpa_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.first_player_advantage` by run, from totals."""
+    out = pd.DataFrame(
+        {
+            "run": list(labels),
+            "games": np.array([t.games for t in totals], np.int64),
+            "first_player_wins": np.array([t.first_player_wins for t in totals], np.int64),
+            "shared": np.array([t.shared for t in totals], np.int64),
+        }
+    )
+    out["rate"] = out["first_player_wins"] / out["games"]
+    out["lo"], out["hi"] = wilson_interval(
+        out["first_player_wins"].to_numpy(), out["games"].to_numpy(), z
+    )
+    return out
+
+
+def paired_frame(
+    labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
+) -> pd.DataFrame:
+    """The paired (duplicate-deal) estimate of each run that has deals played twice."""
+    rows = []
+    for label, t in zip(labels, totals, strict=True):
+        if t.deals == 0:
+            continue  # not a --duplicate run
+        n = t.deals
+        rate = t.deal_sum / n
+        sd = np.sqrt(max(0.0, (t.deal_sq - n * rate * rate) / (n - 1))) if n > 1 else np.inf
+        se = sd / np.sqrt(n)
+        wins = int(np.rint(2 * t.deal_sum))
+        ulo, uhi = wilson_interval(wins, 2 * n, z)
+        rows.append(
+            {
+                "deals": n,
+                "games": 2 * n,
+                "rate": rate,
+                "lo": float(np.clip(rate - z * se, 0.0, 1.0)),
+                "hi": float(np.clip(rate + z * se, 0.0, 1.0)),
+                "se": se,
+                "unpaired_lo": float(ulo),
+                "unpaired_hi": float(uhi),
+                "dropped_games": t.deals_dropped,
+                "run": label,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def difference_frame(
+    labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
+) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.difference` of every run against the first one."""
+    rows = []
+    base, tb = labels[0], totals[0]
+    for label, t in zip(labels[1:], totals[1:], strict=True):
+        ka, na, kb, nb = t.first_player_wins, t.games, tb.first_player_wins, tb.games
+        lo, hi = newcombe_interval(ka, na, kb, nb, z)
+        rows.append(
+            {
+                "group_col": "run",
+                "a": label,
+                "b": base,
+                "games_a": na,
+                "wins_a": ka,
+                "rate_a": ka / na,
+                "games_b": nb,
+                "wins_b": kb,
+                "rate_b": kb / nb,
+                "diff": ka / na - kb / nb,
+                "lo": float(lo),
+                "hi": float(hi),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def cards_frame(
+    mixes: Sequence[str],
+    totals: Sequence[RunTotals],
+    names: dict[str, dict[int, str]],
+    min_games: int = 200,
+    z: float = Z95,
+) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.card_impact` by mix (runs of one mix pooled)."""
+    frames = []
+    for mix in sorted(set(mixes)):
+        group = [t for m, t in zip(mixes, totals, strict=True) if m == mix]
+        size = max(len(t.played) for t in group)
+        played = sum((np.pad(t.played, (0, size - len(t.played))) for t in group), np.zeros(size))
+        wins = sum(
+            (np.pad(t.played_wins, (0, size - len(t.played_wins))) for t in group), np.zeros(size)
+        )
+        frame = card_frame(
+            played.astype(np.int64),
+            wins.astype(np.int64),
+            2 * sum(t.games for t in group),
+            sum(t.seat_wins for t in group),
+            names.get(mix, {}),
+            min_games,
+            z,
+        )
+        frame["mix"] = mix
+        frames.append(frame)
+    return order_card_frames(frames, ["mix"])
+
+
+def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.summary_stats` by run."""
+    games = np.array([t.games for t in totals], np.int64)
+    return pd.DataFrame(
+        {
+            "run": list(labels),
+            "games": games,
+            "mean_margin": np.array([t.margin_sum for t in totals]) / games,
+            "mean_turns": np.array([t.turns_sum for t in totals]) / games,
+            "turn_cap_share": np.array([t.turn_cap for t in totals]) / games,
+        }
+    )
+
+
+def distribution_frame(
+    labels: Sequence[str], counters: Sequence[Counter[Any]], name: str
+) -> pd.DataFrame:
+    """Counts and shares of one value per run (the tidy form every histogram is drawn from)."""
+    frames = []
+    for label, counter in zip(labels, counters, strict=True):
+        values = sorted(counter)
+        games = np.array([counter[v] for v in values], np.int64)
+        frames.append(
+            pd.DataFrame(
+                {"run": label, name: values, "games": games, "share": games / games.sum()}
+            )
+        )
+    out = pd.concat(frames, ignore_index=True)
+    if name != "end_reason":
+        out[name] = out[name].astype(np.int64)
+    return out
+
+
+def ends_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.end_reasons` by run."""
+    out = distribution_frame(labels, [t.ends for t in totals], "end_reason")
+    games_of = dict(zip(labels, (t.games for t in totals), strict=True))
+    total = out["run"].map(games_of).to_numpy().astype(np.int64)
+    out["lo"], out["hi"] = wilson_interval(out["games"].to_numpy(), total, z)
+    return out
+
+
+def components_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.score_components` by run."""
+    rows = []
+    for label, t in zip(labels, totals, strict=True):
+        total = sum(t.points.values())
+        for comp, w in SCORE_WEIGHTS.items():
+            pts = t.points[comp]
+            rows.append(
+                {
+                    "run": label,
+                    "component": comp,
+                    "weight": w,
+                    "points": pts,
+                    "per_game": pts / t.games,
+                    "share": pts / total if total > 0 else 0.0,
+                }
+            )
+    out = pd.DataFrame(rows)
+    out["weight"] = out["weight"].astype(np.int64)
+    out["points"] = out["points"].astype(np.int64)
+    return out
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """Every table of the report, computed out of core (columns as in :mod:`frames`)."""
+
+    info: pd.DataFrame
+    fpa: pd.DataFrame
+    paired: pd.DataFrame
+    diffs: pd.DataFrame
+    cards: pd.DataFrame
+    stats: pd.DataFrame
+    margins: pd.DataFrame
+    lengths: pd.DataFrame
+    ends: pd.DataFrame
+    components: pd.DataFrame
+
+
+def report_tables(
+    paths: Sequence[Path | str], min_games: int = 200, batch_rows: int = BATCH_ROWS
+) -> RunTables:
+    """The report's tables for finished runs, reading each run once, batch by batch.
+
+    Raises:
+        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
+        :func:`sim.analysis.frames.load_runs` (every path is checked first).
+    """
+    info = run_info(paths)  # validates every path before any is read
+    labels = [str(r) for r in info["run"]]
+    mixes = [str(m) for m in info["mix"]]
+    totals = [run_totals(p, batch_rows) for p in info["path"]]
+    names: dict[str, dict[int, str]] = {}
+    for path, mix in zip(info["path"], mixes, strict=True):
+        names.setdefault(mix, card_names(path))
+    return RunTables(
+        info=info,
+        fpa=fpa_frame(labels, totals),
+        paired=paired_frame(labels, totals),
+        diffs=difference_frame(labels, totals),
+        cards=cards_frame(mixes, totals, names, min_games),
+        stats=stats_frame(labels, totals),
+        margins=distribution_frame(labels, [t.margins for t in totals], "margin"),
+        lengths=distribution_frame(labels, [t.turns for t in totals], "turns"),
+        ends=ends_frame(labels, totals),
+        components=components_frame(labels, totals),
+    )
