@@ -58,9 +58,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     return io.read_run(out)
 
 
-def test_a_killed_run_resumes_to_the_same_rows(
-    tmp_path: Path, uninterrupted: pd.DataFrame
-) -> None:
+def test_a_killed_run_resumes_to_the_same_rows(tmp_path: Path, uninterrupted: pd.DataFrame) -> None:
     out = tmp_path / "run"
     kill_part_way(out)
     manifest = io.read_manifest(out)
@@ -136,3 +134,35 @@ def test_part_names_sort_in_game_order_past_100000_parts() -> None:
     assert names == sorted(names)
     assert io.part_name(3) == "part-00003.parquet"  # small runs keep their names
     assert ledger.part_index(names[3]) == 100_000
+
+
+def test_an_interrupted_compare_resumes_to_the_same_summary(tmp_path: Path) -> None:
+    from sim.analysis.compare import compare
+    from sim.data.changes import Changes
+
+    spec = RunSpec(games=300, seed=6)
+    changes = Changes.parse(["Talos, Bronze Guardian of Crete.cost=+1"])
+    whole = compare(spec, changes, out=tmp_path / "whole", chunk_size=100, progress=False)
+    out = tmp_path / "cut"
+    compare(spec, changes, out=out, chunk_size=100, progress=False)
+    # As if killed while B played its second chunk: B incomplete, no summary yet.
+    (out / "compare.json").unlink()
+    (out / "compare.parquet").unlink()
+    manifest = io.read_manifest(out / "B")
+    for part in manifest["parts"][1:]:
+        (out / "B" / part["file"]).unlink()
+    manifest.update(complete=False, parts=manifest["parts"][:1])
+    (out / "B" / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+
+    result = invoke("compare", "--resume", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    assert io.is_complete(out / "B")
+    assert (
+        json.loads((out / "compare.json").read_text())["first_player"]
+        == json.loads((tmp_path / "whole" / "compare.json").read_text())["first_player"]
+    )
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(out / "compare.parquet"), whole.comparison.table()
+    )
+    missing = invoke("compare", "--resume", str(tmp_path / "nothing"))
+    assert missing.exit_code == 1 and "holds no comparison" in missing.stderr

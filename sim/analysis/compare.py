@@ -11,6 +11,7 @@ comparison as ``out/compare.json`` and ``out/compare.parquet``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
-COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
+PLAN_NAME = "_compare_plan.json"
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", PLAN_NAME)
 
 
 @dataclass
@@ -173,14 +175,76 @@ def compare(
 
         out = Path(out)
         _check_compare_out(out, force)
+        out.mkdir(parents=True, exist_ok=True)
+        # What both runs are, so `compare --resume` can finish them after an interrupt.
+        plan = {
+            "spec": dataclasses.asdict(spec),
+            "base": base.describe(),
+            "changes": changes.describe(),
+            "chunk_size": chunk_size,
+        }
+        (out / PLAN_NAME).write_text(json.dumps(plan, indent=2) + "\n")
         for name, ch in (("A", base), ("B", changes)):
             runner.run(
                 spec, out / name, threads, chunk_size, force, progress, changes=ch, backend=backend
             )
-        a = read_outcomes(out / "A", len(pool_a.units))
-        b = read_outcomes(out / "B", len(pool_b.units))
-    else:
-        a, b = _play_both(spec, base, changes, threads, chunk_size, backend)
+        return _compare_dirs(spec, base, changes, out)
+    a, b = _play_both(spec, base, changes, threads, chunk_size, backend)
+    return CompareResult(
+        spec=spec,
+        base=base,
+        changes=changes,
+        comparison=compare_runs(a, b, kinds_of(pool_a.units), kinds_of(pool_b.units)),
+        affected=changed_units(pool_a, pool_b),
+    )
+
+
+def resume_compare(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> CompareResult:
+    """Finish a comparison in ``out`` that was interrupted: resume or start A and B, then compare.
+
+    Raises:
+        RunError: ``out`` holds no comparison plan, or a run cannot be resumed
+            (see :func:`sim.run.runner.resume`).
+    """
+    from sim.run import runner
+
+    out = Path(out)
+    try:
+        plan = json.loads((out / PLAN_NAME).read_text())
+    except (OSError, ValueError):
+        raise RunError(f"cannot resume {out}: it holds no comparison ({PLAN_NAME})") from None
+    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+    changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
+    for name, ch in (("A", base), ("B", changes)):
+        run_dir = out / name
+        if io.is_complete(run_dir):
+            continue
+        if (run_dir / io.MANIFEST_NAME).exists():
+            runner.resume(run_dir, threads, progress, backend)
+        else:
+            runner.run(
+                spec,
+                run_dir,
+                threads,
+                int(plan["chunk_size"]),
+                progress=progress,
+                changes=ch,
+                backend=backend,
+            )
+    return _compare_dirs(spec, base, changes, out)
+
+
+def _compare_dirs(spec: RunSpec, base: Changes, changes: Changes, out: Path) -> CompareResult:
+    """Compare the finished runs ``out/A`` and ``out/B`` and write the summary files."""
+    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    a = read_outcomes(out / "A", len(pool_a.units))
+    b = read_outcomes(out / "B", len(pool_b.units))
     result = CompareResult(
         spec=spec,
         base=base,
@@ -189,8 +253,7 @@ def compare(
         affected=changed_units(pool_a, pool_b),
         out=out,
     )
-    if out is not None:
-        write_compare(result, out)
+    write_compare(result, out)
     return result
 
 

@@ -23,6 +23,14 @@ from sim.data.spec import SpecError
     "directories, and OUT/compare.json and OUT/compare.parquet.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="OUT",
+    help="Finish the interrupted comparison written to OUT (its runs A and B play only "
+    "their missing chunks); the game and change options here are ignored.",
+)
 @backend_options
 def compare_cmd(
     games: int,
@@ -39,6 +47,7 @@ def compare_cmd(
     card_files: tuple[str, ...],
     out: Path | None,
     force: bool,
+    resume: Path | None,
     backend: str,
     scheduler: str | None,
     workers: int | None,
@@ -57,9 +66,18 @@ def compare_cmd(
       omensim compare --mix dunes+aegean --games 2e5 --change "Moonlight Channeler.cost=3"
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
     """
-    from sim.analysis.compare import compare, format_result
+    from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
     from sim.run.backends import open_backend
+
+    if resume is not None:
+        with user_errors(resume), open_backend(backend, threads, scheduler, workers) as be:
+            result = resume_compare(
+                resume, threads=threads, progress=False if quiet else None, backend=be
+            )
+        if not quiet:
+            click.echo(format_result(result))
+        return
 
     with (
         user_errors(out),
