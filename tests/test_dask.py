@@ -40,7 +40,7 @@ def test_rows_match_the_local_backend_for_any_chunk_size(
     result = runner.run(spec, tmp_path / "dask", chunk_size=37, progress=False, backend=cluster)
     assert cluster.workers == 2
     # The nanny does not pass NUMBA_NUM_THREADS on by itself (dask/distributed#9075).
-    assert set(cluster.client.run(os.environ.get, "NUMBA_NUM_THREADS").values()) == {"1"}
+    assert set(cluster.client.run(os.getenv, "NUMBA_NUM_THREADS").values()) == {"1"}
     assert result.backend == "dask" and result.games == 300 and result.parts == 9
     local, dask = io.read_run(tmp_path / "local"), io.read_run(tmp_path / "dask")
     pd.testing.assert_frame_equal(local, dask)
