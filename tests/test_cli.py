@@ -125,7 +125,9 @@ def test_run_directory_is_complete_and_clean(demo: tuple[Path, Result]) -> None:
     names = run_dir_names(out)
     assert io.MANIFEST_NAME in names
     parts = [n for n in names if n.startswith("part-") and n.endswith(".parquet")]
-    assert sorted([io.MANIFEST_NAME, *parts]) == names, "only parts and the manifest belong here"
+    assert sorted([io.CARDS_NAME, io.MANIFEST_NAME, *parts]) == names, (
+        "only parts, the card table and the manifest belong here"
+    )
     manifest = io.read_manifest(out)
     assert manifest["complete"] is True
     assert manifest["games"] == GAMES
@@ -150,7 +152,19 @@ def test_summary_is_printed(demo: tuple[Path, Result]) -> None:
     assert f"{GAMES:,} games" in text
     assert "95% CI" in text
     assert str(out) in text
-    assert "read_parquet" in text
+    assert f'from sim.analysis import load; df = load("{out}", names=True)' in text
+    # A short aligned block: every value starts in the same column, no long paragraph.
+    lines = text.splitlines()
+    assert 8 <= len(lines) <= 14 and max(map(len, lines)) < 120
+    starts = {len(line) - len(line.split("  ", 1)[1].lstrip()) for line in lines}
+    assert len(starts) == 1, lines
+    df = io.read_run(out)
+    k = int((df["winner"] == df["first_player"]).sum())
+    shared = int((df["winner"] == -1).sum())
+    from sim.run.runner import first_player_rows
+
+    for label, value in first_player_rows(k, shared, len(df)):
+        assert any(line.startswith(label) and line.endswith(value) for line in lines), label
 
 
 @pytest.mark.parametrize(("first", "expected"), [("p0", {0}), ("p1", {1}), ("random", {0, 1})])
@@ -313,10 +327,10 @@ def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException)
 
     real_play = sim.run.engine.Engine.play
 
-    def play(self, start: int, n: int):  # type: ignore[no-untyped-def]
+    def play(self, start: int, n: int, tick=None):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
-        return real_play(self, start, n)
+        return real_play(self, start, n, tick=tick)
 
     monkeypatch.setattr(sim.run.engine.Engine, "play", play)
 
@@ -452,6 +466,7 @@ def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.Capture
     assert result.shared == int((df["winner"] == -1).sum())
     text = runner.summary(result)
     assert "300 games" in text and "95% CI" in text and str(result.out) in text
+    assert "turn-capped" in text and "games/s" in text
 
 
 # --- Heir to the Dunes and mixes ------------------------------------------------------------

@@ -123,6 +123,44 @@ def test_cli_replay(run_dir) -> None:
     assert res.stderr == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "games"),
+    [
+        ((), (0, 5, 11)),
+        (("--variant", "learning,extra-wealth"), (3,)),
+        (("--variant", "trial"), (4,)),
+        (("--rules", "configs/rules/soldier-on-move.toml"), (6,)),
+        (("--mix", "reign+aegean"), (2,)),
+    ],
+)
+def test_cli_replay_reign_setup_shows_three_stacks_of_four(tmp_path, args, games) -> None:
+    """A Reign of War, Setup: "Shuffle the 12 reward cards and split them into three equal
+    stacks (4 each)" (reign-of-war.zh.txt, line 9): every two-player Reign game's replay shows
+    three stacks of four at set-up, and no melee-only card."""
+    from pathlib import Path
+
+    out = tmp_path / "reign"
+    root = Path(__file__).resolve().parent.parent
+    args = tuple(str(root / a) if a.endswith(".toml") else a for a in args)
+    mix = () if "--mix" in args else ("--mix", "reign")
+    res = _invoke("run", "--games", "12", *mix, "--seed", "18", "--out", str(out), "--quiet", *args)
+    assert res.exit_code == 0, res.stderr
+    for game in games:
+        res = _invoke("replay", str(out), "--game", str(game))
+        assert res.exit_code == 0, res.stderr
+        setup = res.stdout.split("\nSet-up\n")[1].split("\nTurn 1: ")[0]
+        stacks = [ln for ln in setup.splitlines() if "reward cards (top last):" in ln]
+        assert [ln.split(":")[0].strip() for ln in stacks] == [
+            "city 1 reward cards (top last)",
+            "city 2 reward cards (top last)",
+            "city 3 reward cards (top last)",
+        ]
+        for ln in stacks:
+            assert len(ln.split("(top last): ")[1].split("; ")) == 4, ln
+        assert "Laurel of the Melee" not in res.stdout
+        assert "Matches game" in res.stdout
+
+
 def test_cli_replay_help() -> None:
     res = _invoke("replay", "--help")
     assert res.exit_code == 0

@@ -1,12 +1,15 @@
 """``omensim report`` end to end: real runs in, a page with working charts out.
 
 The runs are small real ones (the engine plays them); the checks read the
-page the way a browser would (every <img> must resolve to a valid PNG beside
-it) and compare the printed figures with sim.analysis computed independently.
+page the way a browser would (every <img> must be a valid PNG inlined in the
+page, nothing may be fetched) and compare the printed figures with
+sim.analysis computed independently. tests/test_report_browser.py opens the
+page in a real browser.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import struct
@@ -14,6 +17,7 @@ import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pytest
 from click.testing import CliRunner, Result
@@ -62,6 +66,7 @@ class _Images(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.srcs: list[str] = []
+        self.alts: list[str] = []
         self.tags: set[str] = set()
         self.external: list[str] = []
 
@@ -70,21 +75,22 @@ class _Images(HTMLParser):
         for name, value in attrs:
             if tag == "img" and name == "src" and value:
                 self.srcs.append(value)
+            if tag == "img" and name == "alt" and value:
+                self.alts.append(value)
             if name in ("src", "href") and value and "://" in value:
                 self.external.append(value)
 
 
-def assert_valid_png(path: Path) -> None:
+def assert_valid_png(data: bytes, name: str) -> None:
     """Signature, IHDR with a sane size, and every chunk's CRC: a PNG a browser will show."""
-    data = path.read_bytes()
-    assert data[:8] == PNG_SIGNATURE, f"{path.name} is not a PNG"
+    assert data[:8] == PNG_SIGNATURE, f"{name} is not a PNG"
     pos, kinds = 8, []
     while pos < len(data):
         (length,) = struct.unpack(">I", data[pos : pos + 4])
         kind = data[pos + 4 : pos + 8]
         body = data[pos + 8 : pos + 8 + length]
         (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
-        assert zlib.crc32(kind + body) == crc, f"{path.name}: bad CRC in {kind!r}"
+        assert zlib.crc32(kind + body) == crc, f"{name}: bad CRC in {kind!r}"
         kinds.append(kind)
         pos += 12 + length
     assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds
@@ -99,10 +105,11 @@ def check_page(out: Path) -> _Images:
     parser.feed(page.read_text(encoding="utf-8"))
     assert {"html", "table", "img", "style"} <= parser.tags
     assert not parser.external, "the page must open without a network"
-    for src in parser.srcs:
-        target = out / src
-        assert target.parent == out and target.is_file(), f"missing image {src}"
-        assert_valid_png(target)
+    assert [p.name for p in out.iterdir()] == [REPORT_NAME], "one self-contained file"
+    prefix = "data:image/png;base64,"
+    for src, alt in zip(parser.srcs, parser.alts, strict=True):
+        assert src.startswith(prefix), f"{alt}: not an inline PNG"
+        assert_valid_png(base64.b64decode(src[len(prefix) :], validate=True), alt)
     return parser
 
 
@@ -123,9 +130,10 @@ def test_report_of_two_runs(runs: tuple[Path, Path], tmp_path: Path) -> None:
     result = invoke("report", str(standard), str(emissary), "--out", str(out))
     assert result.exit_code == 0, result.output
     parser = check_page(out)
-    names = {Path(s).name for s in parser.srcs}
-    assert {"fpa.png", "differences.png", "cards.png", "margins.png", "lengths.png",
-            "end_reasons.png", "components.png"} <= names  # fmt: skip
+    assert {"who wins, by run", "first-player win rate by run", "seat balance",
+            "differences in first-player win rate", "card effect", "score margin histogram",
+            "game length distribution", "end reasons", "score component shares"} <= set(
+        parser.alts)  # fmt: skip
     no_temporaries(tmp_path)
 
     # The printed figures are sim.analysis's numbers.
@@ -153,7 +161,7 @@ def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path:
     page = write_report(runs[0], out, echo=lines.append)
     assert page == out / REPORT_NAME
     parser = check_page(out)
-    assert "differences.png" not in parser.srcs  # nothing to compare with one run
+    assert "differences in first-player win rate" not in parser.alts  # one run: no comparison
     assert "first player won" in lines[0]
     first = page.stat().st_mtime_ns
     page = write_report(runs[0], out)  # an existing report directory is refreshed
@@ -242,3 +250,92 @@ def test_usage_errors_and_help() -> None:
     result = invoke("report", "--help")
     assert result.exit_code == 0
     assert "Example:" in result.output and "omensim report" in result.output
+
+
+# --- what the page shows ---------------------------------------------------------------------
+
+
+def test_runs_with_one_seed_are_paired(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """Two runs with the same seed play the same deals: the page pairs them game by game,
+    and the paired figure is sim.analysis.paired's."""
+    from sim.analysis.paired import first_player_shift
+
+    other = tmp_path / "emissary-s1"
+    run(RunSpec(games=GAMES, mix="aegean", seed=1, variants=("emissary",)), other, threads=1,
+        progress=False)  # fmt: skip
+    report = build_report([runs[0], other], tmp_path / "rep")
+    d = first_player_shift(io.read_run(runs[0]), io.read_run(other))
+    assert d.games == GAMES
+    line = (f"emissary-s1 minus standard, paired over {GAMES:,} games with the same seed: "
+            f"{d.diff * 100:+.2f} pp")  # fmt: skip
+    assert line in report.text
+    assert "paired 95% CI (pp)" in report.html.read_text(encoding="utf-8")
+
+
+def test_card_table_has_every_kind_with_names(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    report = build_report(runs[0], tmp_path / "rep")
+    page = report.html.read_text(encoding="utf-8")
+    cards = A.cards(runs[0])
+    table = page[page.index('id="cards"') :]
+    table = table[: table.index("</table>")]
+    assert table.count("<tr") == len(cards) + 1  # the header and one row per kind
+    for name in cards["name"]:
+        assert html_escape(name) in page
+    assert 'id="cards" class="sortable"' in page and 'id="card-filter"' in page
+    # No held_p0/p1 columns in these runs: the hold-rate column is left out, not zeros.
+    assert "hold rate" not in page
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def test_lengths_are_filled_across_runs() -> None:
+    """A run without games of some length has 0% there, not a line bridging the gap."""
+    from sim.analysis.report import filled_lengths
+
+    lengths = pd.DataFrame(
+        {"run": ["a", "a", "b", "b"], "turns": [10, 14, 10, 12], "games": [1, 1, 3, 1],
+         "share": [0.5, 0.5, 0.75, 0.25]}
+    )  # fmt: skip
+    full = filled_lengths(lengths)
+    a = full[full["run"] == "a"].set_index("turns")["share"]
+    assert a.index.tolist() == [10, 11, 12, 13, 14]
+    assert a.tolist() == [0.5, 0, 0, 0, 0.5]
+    assert full.groupby("run")["share"].sum().tolist() == [1.0, 1.0]
+
+
+def test_hold_rate_column_when_runs_record_held_cards(
+    runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Runs with held_p0/p1 (card kinds each seat held) get a hold-rate column."""
+    source = io.read_run(runs[0])
+    source["held_p0"] = source["played_p0"]
+    source["held_p1"] = source["played_p0"].map(lambda ids: list(ids)[:1])
+    held = tmp_path / "held"
+    held.mkdir()
+    meta = io.read_metadata(runs[0])
+    io.write_part(pa.Table.from_pandas(source, preserve_index=False), held, 0, meta)
+    parts = [{"file": io.part_name(0), "first_game": 0, "games": len(source)}]
+    spec = io.read_manifest(runs[0])["spec"]
+    io.write_manifest(held, meta, parts, len(source), complete=True, extra={"spec": spec})
+    page = build_report(held, tmp_path / "rep").html.read_text(encoding="utf-8")
+    assert '<th title="click to sort">hold rate</th>' in page
+    from sim.analysis.report_tables import card_table
+
+    df = A.load_runs(held)
+    table = card_table(df, A.run_info(held), A.card_impact(df))
+    both = list(source["held_p0"]) + list(source["held_p1"])
+    k = int(table["id"].iloc[0])
+    assert table["hold_rate"].iloc[0] == sum(k in set(ids) for ids in both) / len(both)
+
+
+def test_identical_runs_pair_to_zero(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A run against a copy of itself: a paired difference of exactly 0, and a page."""
+    copy = tmp_path / "copy"
+    shutil.copytree(runs[0], copy)
+    report = build_report([runs[0], copy], tmp_path / "rep")
+    assert f"paired over {GAMES:,} games with the same seed: +0.00 pp" in report.text
+    check_page(tmp_path / "rep")

@@ -15,12 +15,14 @@ comments give cost/offering/strength).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from invariants import check_invariants
 
-from sim.data.cards import load_pool
+from sim.data.cards import load_pool, load_rule_overrides
 from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
 from sim.kernel.abilities import destroy_unit
@@ -45,12 +47,15 @@ AUGUR = "Temple Augur"  # 2/2/1 x4  gain 1 coin
 PRIESTESS = "Priestess of Ares"  # 3/2/2 x4  enrage 1 of your Soldiers/Oracles here
 HERMES = "Priest of Hermes"  # 3/2/2 x3  take up to 1 coin from the opponent
 SEER = "Seer of Dodona"  # 4/1/2 x4  draw 1
-# Reward cards (Laurel of the Melee is 4-player only)
+SCOUT = "Scout Rider"  # 1/2/1 x4  may move 1 of your units from this city to another
+# Reward cards: 12 two-player cards (6 kinds x 2); Laurel of the Melee is 4-player only
 SPEAR = "Spear of Ares"
 HORN = "War Horn of Enyo"
-CHARIOT = "Chariot of the Dioskouroi"
+CHARIOT = "Chariot of the Dioskouroi"  # move up to 2 of your units to other cities
 TREASURY = "Treasury of Delphi"  # gain 3 coins, draw 1
 TRIPOD = "Tripod of the Pythia"
+NET = "Net of Hephaestus"
+TWO_PLAYER_REWARDS = [SPEAR, HORN, CHARIOT, TREASURY, TRIPOD, NET]
 LAUREL = "Laurel of the Melee"
 # Feats
 F_SOLDIER = "Hold the Three Cities"
@@ -83,13 +88,14 @@ def done(sc: Scenario) -> None:
 
 @pytest.mark.parametrize(("seed", "game"), [(1, 0), (7, 3), (2024, 11)])
 def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None:
-    """Setup: "Put the 40 coins beside the unit deck." ... "Each player takes a set of 6 feat
-    cards, face up in front of them, 4 unit cards and 4 coins." Reading ``reward_deal``: the
-    10 two-player reward cards are dealt one at a time into stacks of 4, 3 and 3."""
+    """Setup: "Shuffle the 12 reward cards and split them into three equal stacks (4 each)"
+    (reign-of-war.zh.txt, line 9) ... "Put the 40 coins beside the unit deck." ... "Each player
+    takes a set of 6 feat cards, face up in front of them, 4 unit cards and 4 coins." Reading
+    ``reward_deal``: the melee-only cards are extra cards outside the 12."""
     sc = Scenario.from_game("reign", seed, game, strict=True)
-    assert [len(sc.stack(c)) for c in range(3)] == [4, 3, 3]
+    assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
     tiles = sorted(t for c in range(3) for t in sc.stack(c))
-    assert tiles == sorted([SPEAR, HORN, CHARIOT, TREASURY, TRIPOD] * 2)
+    assert tiles == sorted(TWO_PLAYER_REWARDS * 2)
     assert LAUREL not in tiles  # "for the 4-player melee only"
     assert len(sc.hand(0)) == len(sc.hand(1)) == 4
     assert sc.coins(0) == sc.coins(1) == 4
@@ -99,6 +105,23 @@ def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None
     assert sc.feats(0) == sc.feats(1) == []  # all face up
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
     assert int(sc.st[L.TURN]) == 0 and not sc.over
+
+
+@pytest.mark.parametrize("mix", ["reign", "reign+aegean", "aegean+reign", "dunes+reign:10"])
+def test_melee_reward_cards_never_dealt_in_any_mix(mix: str) -> None:
+    """Cards: "Some reward cards carry two small circles in the lower-right corner: they are for
+    the 4-player melee only and are not used in a 2-player game" (reign-of-war.zh.txt, line 35);
+    Setup: "the 12 reward cards" (line 9). Every mix with Reign adds its 12 two-player cards
+    (6 kinds x 2) and never the melee cards, which the set file keeps apart."""
+    data = next(s for s in load_pool(mix).sets if s.name == "reign")
+    melee = [r["name"] for r in data.rewards if r["four_player"]]
+    assert melee == [LAUREL]
+    pool = load_pool(mix)
+    reign = [r for r in pool.rewards if r["set"] == "reign"]
+    assert [r["name"] for r in reign] == TWO_PLAYER_REWARDS
+    assert sum(r["copies"] for r in reign) == 12
+    names = [pool.rewards[int(k)]["name"] for k in pool.tables.tile_kind]
+    assert LAUREL not in names and sum(n in TWO_PLAYER_REWARDS for n in names) == 12
 
 
 def test_card_pool_174_units_of_50_kinds() -> None:
@@ -490,6 +513,97 @@ def test_reward_cards_score_two_unused_one_used() -> None:
     res = sc.result()
     assert res["score_p0"] == 3
     assert (res["rewards_unused_p0"], res["rewards_used_p0"]) == (1, 1)
+
+
+# =============================================================================
+# Moving a Soldier (reading ``soldier_ability_on_move``)
+# =============================================================================
+# Cards, Abilities by unit type: "Soldiers are played into your side of a city and their ability
+# resolves at once" (reign-of-war.zh.txt, line 58); 2. Surge, Playing a unit into a city: "A
+# soldier's ability resolves at once" (line 84). The rulebook says nothing about moves: off (the
+# default) is its text; on is a first-edition review's account of play.
+
+ON_MOVE = {"RU_SOLDIER_ON_MOVE": 1}
+
+
+@pytest.mark.parametrize("on_move", [False, True])
+def test_moved_soldier_ability(on_move: bool) -> None:
+    """Off: a Soldier's ability resolves when it is played (line 84), so moving it by the
+    Chariot resolves nothing. On: the Hoplite moved into another city resolves "Gain 1 coin"
+    again there; the Oracle moved with it has no play ability (its ability waits for the
+    Portent step, line 85), so it gives nothing either way."""
+    sc = build(
+        cities={0: {0: [HOPLITE, AUGUR]}},
+        rewards={0: [(CHARIOT, False)]},
+        coins=(0, 4),
+        rules=ON_MOVE if on_move else None,
+    )
+    sc.script_use_reward(CHARIOT)
+    sc.script("move", a=0, c=1, card=HOPLITE)
+    sc.script("move", a=0, c=2, card=AUGUR)
+    sc.script_pass()
+    sc.surge()
+    done(sc)
+    assert sc.city(1, 0) == [HOPLITE] and sc.city(2, 0) == [AUGUR]
+    assert sc.coins(0) == int(on_move)
+    check_invariants(sc)
+
+
+@pytest.mark.parametrize("on_move", [False, True])
+def test_moved_enraged_soldier_resolves_nothing(on_move: bool) -> None:
+    """Other rules, Enrage: an enraged unit "is treated as a strength-4 Beast and loses all its
+    abilities", and stays enraged when moved (reading ``reign_enraged_type``): moving it
+    resolves nothing under either reading."""
+    sc = build(
+        cities={0: {0: [HOPLITE]}},
+        enraged={0: {0: [0]}},
+        rewards={0: [(CHARIOT, False)]},
+        coins=(0, 4),
+        rules=ON_MOVE if on_move else None,
+    )
+    sc.script_use_reward(CHARIOT)
+    sc.script("move", a=0, c=1, card=HOPLITE)
+    sc.script("move", a=-1)
+    sc.script_pass()
+    sc.surge()
+    done(sc)
+    assert sc.city(1, 0) == [HOPLITE] and sc.enraged(1, 0) == [True]
+    assert sc.coins(0) == 0
+
+
+@pytest.mark.parametrize("on_move", [False, True])
+def test_soldier_moving_itself_triggers_one_level(on_move: bool) -> None:
+    """Scout Rider ("You may move 1 of your units from this city to another city") played into
+    city 0 moves itself to city 1. Off: that is all (line 84: the ability resolves on play).
+    On: moved into city 1, it resolves again and may move itself on to city 2; that second move
+    was made by an ability a move triggered, so it triggers nothing more (strict: a third
+    "may" would be an unscripted decision and fail the test)."""
+    sc = build(hands={0: [SCOUT]}, coins=(1, 4), rules=ON_MOVE if on_move else None)
+    sc.script_play(SCOUT, city=0)
+    sc.script_may(True)
+    sc.script("move", a=0, c=1, card=SCOUT)
+    if on_move:
+        sc.script_may(True)
+        sc.script("move", a=1, c=2, card=SCOUT)
+    sc.script_pass()
+    sc.surge()
+    done(sc)
+    where = 2 if on_move else 1
+    assert sc.city(where, 0) == [SCOUT]
+    assert all(sc.city(c, 0) == [] for c in range(3) if c != where)
+
+
+def test_soldier_on_move_is_a_house_rule_off_by_default() -> None:
+    """The shipped Reign rules play the rulebook's text (off), in Reign and in mixes with it;
+    ``configs/rules/soldier-on-move.toml`` turns the other reading on through ``--rules``."""
+    path = Path(__file__).parent.parent / "configs" / "rules" / "soldier-on-move.toml"
+    assert load_rule_overrides(path) == {"soldier_ability_on_move": True}
+    for mix in ("reign", "aegean+reign"):
+        assert load_pool(mix).tables.rules[L.RU_SOLDIER_ON_MOVE] == 0
+    engine = Engine(RunSpec(games=2, mix="reign", rules=str(path)))
+    assert engine.tables.rules[L.RU_SOLDIER_ON_MOVE] == 1
+    assert json.loads(engine.metadata["rule_overrides"]) == {"soldier_ability_on_move": True}
+    assert "soldier_ability_on_move" in json.loads(engine.metadata["interpretations"])
 
 
 # =============================================================================

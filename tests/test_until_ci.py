@@ -12,6 +12,7 @@ from sim.analysis.stats import wilson_interval
 from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import io, runner
+from sim.run.engine import MAX_STEP
 
 
 def invoke(*args: str) -> Result:
@@ -23,34 +24,52 @@ def half_width(k: int, n: int) -> float:
     return (hi - lo) / 2
 
 
-def test_stops_early_with_a_complete_manifest(tmp_path: Path) -> None:
+def first_narrow(df: pd.DataFrame, target: float) -> int:
+    """The fewest games (a prefix in game order) whose interval is at most ``target``."""
+    wins = (df.winner == df.first_player).cumsum().to_numpy()
+    for n in range(1, len(df) + 1):
+        if half_width(int(wins[n - 1]), n) <= target:
+            return n
+    raise AssertionError("the interval never got narrow enough")
+
+
+@pytest.mark.parametrize("chunk_size", [100, 1 << 16])
+def test_stops_early_with_a_complete_manifest(tmp_path: Path, chunk_size: int) -> None:
+    """The interval is looked at every kernel call (at most MAX_STEP games), whatever the
+    chunk size: even with one 65,536-game chunk the run stops a step after it is narrow."""
     # At a rate near 1/2 the half-width is about 0.98/sqrt(n): 0.05 needs ~390 games.
     out = tmp_path / "run"
     result = runner.run(
-        RunSpec(games=5000, seed=4), out, chunk_size=100, progress=False, until_ci=0.05
+        RunSpec(games=5000, seed=4), out, chunk_size=chunk_size, progress=False, until_ci=0.05
     )
     manifest = io.read_manifest(out)
     assert manifest["complete"] is True
     played = manifest["games"]
-    assert 300 <= played < 5000 and played % 100 == 0
+    assert 300 <= played < 5000
     assert result.games == played == result.spec.games
     assert manifest["spec"]["games"] == played
     assert manifest["games_requested"] == 5000 == result.games_requested
     assert manifest["until_ci"] == 0.05
     assert manifest["stopped"] == "until_ci" == result.stopped
-    assert len(manifest["parts"]) == played // 100
+    assert len(manifest["parts"]) == -(-played // chunk_size)
     df = pd.read_parquet(out)
     assert len(df) == played and df.game_id.tolist() == list(range(played))
-    # The criterion is met at the stop and was not met one chunk earlier.
     first_wins = int((df.winner == df.first_player).sum())
     assert manifest["first_player_wins"] == first_wins
     assert half_width(first_wins, played) <= 0.05
     assert manifest["ci_half_width"] == pytest.approx(half_width(first_wins, played), abs=1e-6)
-    before = df[df.game_id < played - 100]
-    assert half_width(int((before.winner == before.first_player).sum()), len(before)) > 0.05
+    # No overshoot beyond one kernel call past the first narrow-enough prefix.
+    assert first_narrow(df, 0.05) <= played <= first_narrow(df, 0.05) + MAX_STEP
     # The recorded spec reproduces the dataset.
     assert RunSpec(**{**manifest["spec"], "variants": tuple(manifest["spec"]["variants"])})
     assert "Stopped at" in runner.summary(result)
+    # Each part states the games it really holds; the last one the games played in all.
+    parts = io.list_parts(out)
+    metas = [io.read_metadata(p) for p in parts]
+    assert [int(m["part_games"]) for m in metas] == [len(pd.read_parquet(p)) for p in parts]
+    assert all(m["games_requested"] == "5000" for m in metas)
+    assert metas[-1]["games"] == str(played)
+    assert all("games" not in m for m in metas[:-1])
 
 
 def test_stops_at_games_when_the_interval_stays_wide(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from sim.analysis.frames import (
     score_margins,
     summary_stats,
 )
+from sim.analysis.loading import cards, load
 from sim.analysis.stats import wilson_interval
 from sim.analysis.streaming import report_tables, run_totals
 
@@ -41,11 +42,13 @@ __all__ = [
     "RunLoadError",
     "card_impact",
     "card_names",
+    "cards",
     "difference",
     "end_reasons",
     "first_player_advantage",
     "first_player_won",
     "game_lengths",
+    "load",
     "load_runs",
     "newcombe_interval",
     "paired_first_player_advantage",

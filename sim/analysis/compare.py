@@ -26,6 +26,7 @@ from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run import progress as P
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 PLAN_NAME = "_compare_plan.json"
@@ -94,11 +95,13 @@ def play_outcomes(
     engine: Any,
     games: int,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    bar: Any = None,
     backend: Any = None,
     changes: Changes | None = None,
 ) -> Outcomes:
     """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
 
+    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
     With a ``backend`` (:mod:`sim.run.backends`) the chunks are played there;
     ``changes`` must then be the edits ``engine`` was built with.
     """
@@ -106,11 +109,18 @@ def play_outcomes(
     if backend is not None:
         from sim.run.backends import play_columns
 
-        tables = play_columns(backend, engine, COLUMNS, games, chunk_size, changes)
+        tables = play_columns(backend, engine, COLUMNS, games, chunk_size, changes, bar=bar)
         return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
+    tick = None
+    if bar is not None:
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start)).select(COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -167,6 +177,7 @@ def compare(
         RunError: bad ``threads``/``chunk_size`` or output directory.
     """
     base = base or Changes()
+    show = P.wanted(progress)
     pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
@@ -186,10 +197,10 @@ def compare(
         (out / PLAN_NAME).write_text(json.dumps(plan, indent=2) + "\n")
         for name, ch in (("A", base), ("B", changes)):
             runner.run(
-                spec, out / name, threads, chunk_size, force, progress, changes=ch, backend=backend
+                spec, out / name, threads, chunk_size, force, show, changes=ch, backend=backend
             )
         return _compare_dirs(spec, base, changes, out)
-    a, b = _play_both(spec, base, changes, threads, chunk_size, backend)
+    a, b = _play_both(spec, base, changes, threads, chunk_size, show, backend)
     return CompareResult(
         spec=spec,
         base=base,
@@ -263,6 +274,7 @@ def _play_both(
     changes: Changes,
     threads: int | None,
     chunk_size: int,
+    show: bool = False,
     backend: Any = None,
 ) -> tuple[Outcomes, Outcomes]:
     import numba
@@ -274,12 +286,14 @@ def _play_both(
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(n_threads)
-        engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
-        engines[0].warmup()
-        return tuple(  # type: ignore[return-value]
-            play_outcomes(e, spec.games, chunk_size, backend, ch)
-            for e, ch in zip(engines, (base, changes), strict=True)
-        )
+        with P.kernel_ready(show):
+            engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
+            engines[0].warmup()
+        with P.Bar(2 * spec.games, show, desc="compare A and B") as bar:
+            return tuple(  # type: ignore[return-value]
+                play_outcomes(e, spec.games, chunk_size, bar, backend, ch)
+                for e, ch in zip(engines, (base, changes), strict=True)
+            )
     finally:
         numba.set_num_threads(previous)
 

@@ -9,7 +9,7 @@ The kernel is compiled once: each variant is only a new card table.
 
 from __future__ import annotations
 
-import sys
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +22,7 @@ from sim.analysis.compare import play_outcomes, pool_for
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import progress as P
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 
 SWEEP_COLUMNS = [
@@ -154,22 +155,27 @@ def sweep(
                         "reason": f"{field} would be {new}, outside {lo}..{hi}",
                     }
                 )
-    show = progress if progress is not None else sys.stderr.isatty()
+    show = P.wanted(progress)
     n_threads = _resolve_threads(threads if backend is None else None)
     previous = numba.get_num_threads()
     rows = []
+    stack = contextlib.ExitStack()
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec, changes=base)
-        engine.warmup()
-        baseline = play_outcomes(engine, spec.games, chunk_size, backend, base)
+        with P.kernel_ready(show):
+            engine = Engine(spec, changes=base)
+            engine.warmup()
+        bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
+        stack.callback(bar.close)
+        baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
         for i, (k, d) in enumerate(todo):
             unit = pool.units[k]
             name = unit["name"]
             edit = CardChange(name, field, d, relative=True)
+            bar.describe(f"sweep {i + 1}/{len(todo)}: {name} {field} {d:+d}")
             edited = Changes((*base.edits, edit), base.card_files)
             variant = Engine(spec, changes=edited)
-            played = play_outcomes(variant, spec.games, chunk_size, backend, edited)
+            played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
             shift = card_shifts(baseline, played, {name: k}).iloc[0]
             fp = first_player_shift(baseline, played)
             rows.append(
@@ -184,13 +190,8 @@ def sweep(
                     "first_player_diff": fp.diff,
                 }
             )
-            if show:
-                print(
-                    f"[{i + 1}/{len(todo)}] {name} {field} {d:+d}: win rate "
-                    f"{shift['diff'] * 100:+.2f} points",
-                    file=sys.stderr,
-                )
     finally:
+        stack.close()
         numba.set_num_threads(previous)
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -54,8 +53,9 @@ import pyarrow.parquet as pq
 import sim
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
+from sim.run import progress as P
 from sim.run import runner
-from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _Progress, _resolve_threads
+from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -368,7 +368,6 @@ def play_tournament(
         sim.data.cards.CardDataError: invalid card data.
         RunError: bad ``threads`` or an output directory that must not be used.
     """
-    from sim.run.engine import Engine  # deferred: importing it loads numba code
 
     bots = parse_bots(list(bots))
     check_games(games)
@@ -389,29 +388,29 @@ def play_tournament(
     t0 = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        # Validate mix, variants and cards before any directory is made.
-        first_engine = Engine(specs[0][0])
-        first_engine.warmup()
+        show = P.wanted(progress)
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it loads numba code
+
+            # Validate mix, variants and cards before any directory is made.
+            first_engine = Engine(specs[0][0])
+            first_engine.warmup()
         metadata = dict(first_engine.metadata)
-        show = progress if progress is not None else sys.stderr.isatty()
-        bar = _Progress(games * len(plan), show)
-        done = 0
+        bar = P.Bar(games * len(plan), show, desc="tournament")
         results: list[tuple[Pairing, _Counts]] = []
         try:
             for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
                 if on_pairing is not None:
                     on_pairing(pairing, index, len(plan))
+                bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
                 counts = _Counts()
                 for half, spec in enumerate(halves):
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first in _play(engine, spec, run_dir, n_threads, backend):
+                    for winner, first in _play(engine, spec, run_dir, n_threads, bar, backend):
                         counts.add(winner, first, a_seat)
-                        done += len(winner)
-                        bar.update(done)
                 results.append((pairing, counts))
-            bar.update(done, final=True)
         finally:
             bar.close()
     finally:
@@ -454,7 +453,12 @@ def play_tournament(
 
 
 def _play(
-    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, backend: Any = None
+    engine: Any,
+    spec: RunSpec,
+    run_dir: Path | None,
+    n_threads: int,
+    bar: P.Bar,
+    backend: Any = None,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player)`` arrays of ``spec``'s games, chunk by chunk.
 
@@ -466,6 +470,7 @@ def _play(
         from sim.run import io, runner
 
         runner.run(spec, run_dir, threads=n_threads, progress=False, backend=backend)
+        bar.advance(spec.games)
         if not io.is_complete(run_dir):
             raise io.IncompleteRunError(f"{run_dir} did not complete")
         # Two columns, a batch at a time: the counts need nothing else.
@@ -473,12 +478,14 @@ def _play(
     elif backend is not None:
         from sim.run.backends import play_columns
 
-        tables = play_columns(backend, engine, ["winner", "first_player"], spec.games, CHUNK_SIZE)
+        tables = play_columns(
+            backend, engine, ["winner", "first_player"], spec.games, CHUNK_SIZE, bar=bar
+        )
     else:
         tables = (
-            engine.play(start, min(CHUNK_SIZE, spec.games - start)).select(
-                ["winner", "first_player"]
-            )
+            engine.play(
+                start, min(CHUNK_SIZE, spec.games - start), tick=lambda rows: bar.advance(len(rows))
+            ).select(["winner", "first_player"])
             for start in range(0, spec.games, CHUNK_SIZE)
         )
     for table in tables:

@@ -7,7 +7,13 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import backend_options, change_options, game_options, game_spec
+from sim.cli.options import (
+    backend_options,
+    change_options,
+    game_options,
+    game_spec,
+    show_progress,
+)
 from sim.data.spec import SpecError
 
 
@@ -43,6 +49,7 @@ def compare_cmd(
     threads: int | None,
     chunk_size: int,
     quiet: bool,
+    force_progress: bool,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     out: Path | None,
@@ -73,7 +80,7 @@ def compare_cmd(
     if resume is not None:
         with user_errors(resume), open_backend(backend, threads, scheduler, workers) as be:
             result = resume_compare(
-                resume, threads=threads, progress=False if quiet else None, backend=be
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
             )
         if not quiet:
             click.echo(format_result(result))
@@ -95,7 +102,7 @@ def compare_cmd(
             backend=be,
             chunk_size=chunk_size,
             force=force,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
         )
     if not quiet:
         click.echo(format_result(result))

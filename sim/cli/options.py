@@ -182,6 +182,12 @@ def game_options(default_games: int) -> Any:
                 help="Games per kernel call (and Parquet part). Results do not depend on it.",
             ),
             click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+            click.option(
+                "--progress",
+                "force_progress",
+                is_flag=True,
+                help="Draw the progress bar on stderr even when it is not a terminal.",
+            ),
         ]
         for opt in reversed(opts):
             f = opt(f)
@@ -214,3 +220,21 @@ def backend_options(f: Any) -> Any:
         help="Where games are played: this process's threads, or Dask workers "
         "(needs pip install -e '.[dask]'). Rows are identical either way.",
     )(f)
+
+
+def progress_option(f: Any) -> Any:
+    """--progress: draw the live bar even when stderr is not a terminal."""
+    return click.option(
+        "--progress",
+        "force_progress",
+        is_flag=True,
+        help="Draw the live progress bar on stderr even when it is not a terminal "
+        "(by default it is drawn only on a terminal; --quiet wins over this).",
+    )(f)
+
+
+def show_progress(quiet: bool, force_progress: bool) -> bool:
+    """Whether a command draws its progress bar: never quiet, else forced or on a terminal."""
+    from sim.run.progress import wanted
+
+    return wanted(True if force_progress else None, quiet=quiet)

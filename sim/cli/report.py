@@ -7,27 +7,33 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import EXIT_ERROR, CliError
+from sim.cli.options import progress_option, show_progress
 
 
-@click.command("report", short_help="Write an HTML report (with charts) about finished runs.")
+@click.command("report", short_help="Write one self-contained HTML report about finished runs.")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=click.Path(path_type=Path))
 @click.option(
     "--out",
     "-o",
     type=click.Path(path_type=Path),
     required=True,
-    help="Directory to write report.html and its PNG charts into (created if absent; "
-    "an earlier report there is replaced).",
+    help="Directory to write report.html into (created if absent; an earlier report "
+    "there is replaced).",
 )
-def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
+@progress_option
+def report_cmd(runs: tuple[Path, ...], out: Path, quiet: bool, force_progress: bool) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
-    The page shows the first-player win rate of each run with its 95% interval
-    (and the paired estimate for --duplicate runs), the difference of each run
-    from the first one given, the cards whose players win most and least often,
-    and histograms of score margins, game lengths, end reasons and where the
-    points come from. The key figures are also printed here. Every number is
-    computed by sim.analysis, so a notebook can reproduce it.
+    One self-contained file (charts inlined, no network needed): key figures
+    with 95% intervals; who wins (first, second, shared, turn-capped); the
+    first-player win rate (and the paired estimate for --duplicate runs); seat
+    balance; each run minus the first one given, paired game by game where the
+    runs share a seed; a sortable, filterable table of every card (figures,
+    play rate, effect with interval); end reasons; game length with quantiles;
+    score margins and where the points come from. The key figures are also
+    printed here. Every number is computed by sim.analysis, so a notebook can
+    reproduce it.
 
     \b
     Example:
@@ -38,11 +44,12 @@ def report_cmd(runs: tuple[Path, ...], out: Path) -> None:
     from sim.run import io
 
     try:
-        page = report.build_report(list(runs), out)
+        page = report.build_report(list(runs), out, progress=show_progress(quiet, force_progress))
     except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out
         raise CliError(f"cannot write {where}: {exc.strerror or exc}", EXIT_ERROR) from None
-    click.echo(page.text)
+    if not quiet:
+        click.echo(page.text)
     click.echo(f"Report: {page.html}")

@@ -16,6 +16,8 @@ from sim.cli.options import (
     change_options,
     check_threads,
     check_until_ci,
+    progress_option,
+    show_progress,
     split_variants,
 )
 from sim.data.spec import RunSpec
@@ -118,7 +120,8 @@ from sim.data.spec import RunSpec
     "Results do not depend on it.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@progress_option
 @click.option(
     "--until-ci",
     type=float,
@@ -126,7 +129,7 @@ from sim.data.spec import RunSpec
     callback=check_until_ci,
     metavar="HALF_WIDTH",
     help="Stop once the 95% interval of the first-player win rate is at most "
-    "+/- HALF_WIDTH (e.g. 0.005), checked after each chunk; --games is the ceiling. "
+    "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
     "The manifest records the games played and games_requested.",
 )
 @click.option(
@@ -156,6 +159,7 @@ def run_cmd(
     chunk_size: int,
     force: bool,
     quiet: bool,
+    force_progress: bool,
     until_ci: float | None,
     resume: Path | None,
     backend: str,
@@ -189,7 +193,7 @@ def run_cmd(
             open_backend(backend, threads, scheduler, workers) as be,
         ):
             result = runner.resume(
-                resume, threads=threads, progress=False if quiet else None, backend=be
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
             )
         if not quiet:
             click.echo(runner.summary(result))
@@ -220,7 +224,7 @@ def run_cmd(
             threads=threads,
             chunk_size=chunk_size,
             force=force,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
             backend=be,
             **_run_extras(change, card_files, until_ci),
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import backend_options, game_options, game_spec
+from sim.cli.options import backend_options, game_options, game_spec, show_progress
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -54,6 +54,7 @@ def sweep_cmd(
     threads: int | None,
     chunk_size: int,
     quiet: bool,
+    force_progress: bool,
     field: str,
     deltas: str,
     cards: tuple[str, ...],
@@ -91,7 +92,7 @@ def sweep_cmd(
             threads=threads,
             backend=be,
             chunk_size=chunk_size,
-            progress=False if quiet else None,
+            progress=show_progress(quiet, force_progress),
         )
         paths = write_outputs(result, out) if out is not None else []
     if not quiet:

@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import VARIANTS, GameCount, backend_options, check_threads, split_variants
+from sim.cli.options import (
+    VARIANTS,
+    GameCount,
+    backend_options,
+    check_threads,
+    progress_option,
+    show_progress,
+    split_variants,
+)
 
 
 @click.command("tournament", short_help="Play every pair of bots; print a win-rate matrix.")
@@ -68,7 +76,8 @@ from sim.cli.options import VARIANTS, GameCount, backend_options, check_threads,
     callback=check_threads,
     help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress line and no tables printed.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
+@progress_option
 @backend_options
 def tournament_cmd(
     mix: str,
@@ -80,6 +89,7 @@ def tournament_cmd(
     keep_games: bool,
     threads: int | None,
     quiet: bool,
+    force_progress: bool,
     backend: str,
     scheduler: str | None,
     workers: int | None,
@@ -118,8 +128,8 @@ def tournament_cmd(
             out=out,
             keep_games=keep_games,
             threads=threads,
+            progress=show_progress(quiet, force_progress),
             backend=be,
-            progress=False if quiet else None,
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))

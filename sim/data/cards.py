@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from sim.data import vocab as V
 from sim.data.spec import SpecError
@@ -81,6 +82,7 @@ RULE_OPTIONAL: dict[str, Any] = {
     "portent_step": False,
     "feat_step": False,
     "enraged_strength": 4,
+    "soldier_ability_on_move": False,
 }
 BUILD_FROM = ("deck",)
 
@@ -106,6 +108,35 @@ class SetData:
     rewards: list[dict[str, Any]]
     structures: list[dict[str, Any]] = field(default_factory=list)
     feats: list[dict[str, Any]] = field(default_factory=list)
+
+
+CARD_COLUMNS = (
+    "id", "name", "set", "type", "cost", "strength", "offering", "copies", "keywords",
+    "provenance",
+)  # fmt: skip
+"""Columns of a run's ``_cards.parquet``: ``id`` is the kind id used in ``played_p0/p1``."""
+
+
+def unit_table(units: list[dict[str, Any]]) -> pa.Table:
+    """One row per unit kind, ``id`` = position = the kind id in the run's list columns.
+
+    ``provenance`` says where the card's data comes from (``printed``,
+    ``reconstructed``, ...; see the README's card-data section).
+    """
+    return pa.table(
+        {
+            "id": pa.array(range(len(units)), pa.int16()),
+            "name": pa.array([str(u["name"]) for u in units], pa.string()),
+            "set": pa.array([str(u["set"]) for u in units], pa.string()),
+            "type": pa.array([str(u["type"]) for u in units], pa.string()),
+            "cost": pa.array([int(u["cost"]) for u in units], pa.int16()),
+            "strength": pa.array([int(u["strength"]) for u in units], pa.int16()),
+            "offering": pa.array([int(u["offering"]) for u in units], pa.int16()),
+            "copies": pa.array([int(u["copies"]) for u in units], pa.int16()),
+            "keywords": pa.array([list(u["keywords"]) for u in units], pa.list_(pa.string())),
+            "provenance": pa.array([str(u.get("source", "")) for u in units], pa.string()),
+        }
+    )
 
 
 @dataclass
@@ -140,6 +171,10 @@ class CardPool:
                 "source": [u["source"] for u in self.units],
             }
         )
+
+    def cards_table(self) -> pa.Table:
+        """The card kinds of a run, for its ``_cards.parquet`` (see :func:`unit_table`)."""
+        return unit_table(self.units)
 
     def rewards_frame(self) -> pd.DataFrame:
         """The reward tiles of the mix, one row per tile kind."""
@@ -598,6 +633,7 @@ def compile_tables(
     ru[L.RU_FEAT_STEP] = int(rules["feat_step"]) if feats else 0
     ru[L.RU_FEATS_TO_END] = rules["feats_to_end"]
     ru[L.RU_ENRAGED_STRENGTH] = rules["enraged_strength"]
+    ru[L.RU_SOLDIER_ON_MOVE] = int(rules["soldier_ability_on_move"])
     feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
     for f, fd in enumerate(feats):
         feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]
@@ -702,6 +738,8 @@ def combine_rules(sets: list[SetData]) -> tuple[dict[str, Any], dict[str, str]]:
     # Reign's Portent and Feat steps join the turn whenever its Oracles or feats are in.
     for key in ("portent_step", "feat_step"):
         rules[key] = any(s.rules[key] for s in sets)
+    # A Soldier follows its own set's reading of moves, whichever set is the base.
+    rules["soldier_ability_on_move"] = any(s.rules["soldier_ability_on_move"] for s in sets)
     rules["feats_to_end"] = max(s.rules["feats_to_end"] for s in sets)
     notes["combine_base"] = (
         f"The base set ({base.name}) supplies the board, coins, hand and coin limits, set-up, "

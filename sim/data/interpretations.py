@@ -52,9 +52,24 @@ INTERPRETATIONS: dict[str, str] = {
         "resolve, there are no structures, and only MANEUVER and plain abilities work."
     ),
     "reward_deal": (
-        "Reward tiles/cards are dealt to the cities one at a time in turn. A Reign game "
-        "leaves its 4-player-only reward cards out, so its 10 cards make stacks of 4, 3 "
-        "and 3 rather than the rulebook's three stacks of 4."
+        "Reward tiles/cards are dealt to the cities one at a time in turn. A two-player "
+        "Reign game deals 12 reward cards, three stacks of 4: Setup says 'shuffle the 12 "
+        "reward cards and split them into three equal stacks' (reign-of-war.zh.txt, line 9). "
+        "The cards the Cards section keeps for the 4-player melee (two small circles, "
+        "line 35) are read as extra cards outside those 12, since the melee needs pieces "
+        "of its own (Match/Victory cards) and published accounts of two-player play "
+        "describe four reward cards per city; they are never dealt, in Reign or in any "
+        "mix that includes it."
+    ),
+    "soldier_ability_on_move": (
+        "A Soldier's ability triggers when it is played into a city (reign-of-war.zh.txt, "
+        "lines 58 and 84); the rulebook is silent on moves. Default "
+        "(soldier_ability_on_move = false, the rulebook's text): moving a Soldier "
+        "triggers nothing. With soldier_ability_on_move = true (a first-edition review's "
+        "account of play): a Soldier moved into another city by an ability resolves its "
+        "ability again there, once the moving ability has resolved, unless it is enraged; "
+        "moves made by an ability a move triggered trigger nothing more, so no Soldier "
+        "can trigger itself without end."
     ),
     "reign_feat_end": (
         "A Reign of War ends when either player holds 5 completed feats at the end of a "

@@ -100,12 +100,28 @@ def _room_for(st, tab, f, i, t, p):
 
 
 @kernel
+def _note_moved(st, tab, card):
+    """Queue a moved Soldier whose play ability triggers again (``soldier_ability_on_move``).
+
+    A move made by an ability that a move triggered is not queued: one level
+    only, so a Soldier that moves itself cannot trigger itself without end.
+    """
+    if not rule(tab, L.RU_SOLDIER_ON_MOVE) or st[L.MOVE_TRIGGERED]:
+        return
+    if card_col(tab, card, L.K_TYPE) != V.T_SOLDIER or st[L.MOVED_N] >= L.MAX_MOVED:
+        return
+    st[L.MOVED + st[L.MOVED_N]] = card
+    st[L.MOVED_N] += 1
+
+
+@kernel
 def _chosen_move(st, tab, fp, p, n):
     """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it."""
     k = choose(st, tab, fp, p, D.D_MOVE, n)
     if opt(st, k, 0) < 0:
         return False
     B.city_move(st, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
+    _note_moved(st, tab, opt(st, k, 3))
     return True
 
 
@@ -337,7 +353,7 @@ def run_op(st, tab, fp, p, o, c, src):
 
 
 @kernel
-def run_ability(st, tab, fp, p, a, c, src):
+def _resolve_ability(st, tab, fp, p, a, c, src):
     """Resolve ability row ``a`` (its condition, then its ops in printed order)."""
     if not B.condition(
         st, tab, p, c, src, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
@@ -349,11 +365,8 @@ def run_ability(st, tab, fp, p, a, c, src):
 
 
 @kernel
-def run_trigger(st, tab, fp, p, card, trigger, c):
-    """Resolve every ability of ``card`` with ``trigger``; returns how many ran.
-
-    Nothing runs for a unit devoted to the other god (Dunes, Devotion).
-    """
+def _trigger_once(st, tab, fp, p, card, trigger, c):
+    """Resolve every ability of ``card`` with ``trigger``, without the moved Soldiers'."""
     k = card_kind(tab, card)
     if not kind_col(tab, k, L.K_TRIGGERS) & (1 << trigger) or not B.can_resolve(st, tab, p, card):
         return 0
@@ -361,8 +374,54 @@ def run_trigger(st, tab, fp, p, card, trigger, c):
     ran = 0
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
         if abil_col(tab, a, L.A_TRIGGER) == trigger:
-            run_ability(st, tab, fp, p, a, c, card)
+            _resolve_ability(st, tab, fp, p, a, c, card)
             ran += 1
+    return ran
+
+
+@kernel
+def _moved_soldiers(st, tab, fp):
+    """``soldier_ability_on_move``: the Soldiers the last ability moved resolve their play
+    ability again, in the order moved, each in the city it is in now.
+
+    A Soldier no longer in a city, or enraged (a Beast with no abilities, Other
+    rules, Enrage), does nothing. Run after the moving ability has resolved, so
+    no ability is interrupted; the queue is empty unless the rule is on.
+    """
+    m = st[L.MOVED_N]
+    if m == 0 or st[L.MOVE_TRIGGERED]:
+        return
+    st[L.MOVE_TRIGGERED] = 1
+    for j in range(m):
+        card = st[L.MOVED + j]
+        loc = B.find_unit(st, card)
+        if loc < 0:
+            continue
+        c = loc // 16
+        q = (loc // 8) % 2
+        if B.enraged(st, c, q, loc % 8):
+            continue
+        _trigger_once(st, tab, fp, q, card, V.TR_PLAY, c)
+    st[L.MOVED_N] = 0
+    st[L.MOVE_TRIGGERED] = 0
+
+
+@kernel
+def run_ability(st, tab, fp, p, a, c, src):
+    """Resolve ability row ``a``, then the play abilities of the Soldiers it moved."""
+    _resolve_ability(st, tab, fp, p, a, c, src)
+    _moved_soldiers(st, tab, fp)
+
+
+@kernel
+def run_trigger(st, tab, fp, p, card, trigger, c):
+    """Resolve every ability of ``card`` with ``trigger``; returns how many ran.
+
+    Nothing runs for a unit devoted to the other god (Dunes, Devotion). The
+    Soldiers those abilities moved then resolve theirs (``_moved_soldiers``).
+    """
+    ran = _trigger_once(st, tab, fp, p, card, trigger, c)
+    _moved_soldiers(st, tab, fp)
     return ran
 
 

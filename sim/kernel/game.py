@@ -156,8 +156,8 @@ def setup(st, tab, fp, seed, game):
         st[L.TMP + t] = t
     shuffle(st, L.TMP, tiles, L.RNG_REWARDS)
     # Deal one city at a time, round and round, so that a pool short of the
-    # set-up's count (Reign without its 4-player cards) leaves stacks as even
-    # as possible; unused tiles stay in the box.
+    # set-up's count (a designer's set file with fewer tiles) leaves stacks as
+    # even as possible; unused tiles stay in the box.
     per_city = min(rule(tab, L.RU_TILES_PER_CITY), L.MAX_STACK)
     for t in range(min(tiles, per_city * L.N_CITIES)):
         c = t % L.N_CITIES

@@ -71,7 +71,13 @@ FEAT_DONE = ENRAGED + 2 * N_CITIES * N_SLOTS  # + p*MAX_FEATS + f: 1 once comple
 OPP_DISCARDED = FEAT_DONE + 2 * MAX_FEATS  # cards the opponent discarded this turn
 ENRAGED_N = OPP_DISCARDED + 1  # ENRAGED_N + p: units seat p has enraged (for the output)
 BOX_N = ENRAGED_N + 2  # cards a variant left out of the game (Trial of Skill)
-HEADER = BOX_N + 1  # everything before here is reset at set-up
+# soldier_ability_on_move: Soldiers moved by the ability resolving now, whose
+# play ability triggers again once it has resolved.
+MAX_MOVED = 8
+MOVED_N = BOX_N + 1
+MOVED = MOVED_N + 1  # MOVED + i: card id
+MOVE_TRIGGERED = MOVED + MAX_MOVED  # 1 while a moved Soldier's ability resolves
+HEADER = MOVE_TRIGGERED + 1  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
 DECK = HEADER  # DECK + d*MAX_CARDS + i
@@ -195,6 +201,7 @@ RU_DRAFT1 = 46  # Aegean Draft Variant 1: draw 3, keep 2, pass 1, until 30 each
 RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three times
 RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
 RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
+RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is moved
 RU_COUNT = 72
 
 FIRST_P0 = 0

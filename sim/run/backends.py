@@ -36,13 +36,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, storage
-from sim.run.runner import RunError, resolve_threads
+from sim.run.runner import RunError, part_metadata, resolve_threads
 
 BACKENDS = ("local", "dask")
 CANARY_GAMES = 8
@@ -94,6 +95,8 @@ class ChunkJob:
     """Digits of the part number (:func:`sim.run.ledger.part_width`)."""
     columns: tuple[str, ...] = ()
     """With ``out=None``: the columns each :class:`ChunkDone` carries back."""
+    until_ci: float | None = None
+    """The run's ``--until-ci``: parts say the games they hold; chunks carry ``won``."""
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,11 @@ class ChunkDone:
     games: int
     first_wins: int
     shared: int
+    capped: int = 0
     file: str | None = None
     table: pa.Table | None = None
+    won: np.ndarray | None = None
+    """With ``until_ci``: per game, whether the first player won (``np.packbits``)."""
 
     def part_info(self) -> dict[str, Any]:
         """The manifest entry of the chunk's part."""
@@ -117,6 +123,7 @@ class ChunkDone:
             "games": self.games,
             "first_wins": self.first_wins,
             "shared": self.shared,
+            "capped": self.capped,
         }
 
 
@@ -128,9 +135,11 @@ class Backend(Protocol):
     """Worker processes (1 for the local backend)."""
     threads: int
     """numba threads per worker process."""
+    ticks: bool
+    """Whether ``map_chunks`` calls ``tick`` with the rows of every kernel call."""
 
     def map_chunks(
-        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any
+        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any, tick: Any = None
     ) -> Iterator[ChunkDone]:
         """Play ``chunks``; yield each as it finishes. ``engine`` is the client's, warmed up."""
         ...
@@ -140,12 +149,14 @@ class Backend(Protocol):
         ...
 
 
-def count_outcomes(table: pa.Table) -> tuple[int, int]:
-    """(first-player wins, shared victories) in one chunk of games."""
+def count_outcomes(table: pa.Table) -> tuple[int, int, int]:
+    """(first-player wins, shared victories, turn-capped games) in one chunk of games."""
     winner = table.column("winner")
     first_wins = pc.sum(pc.equal(winner, table.column("first_player"))).as_py() or 0
     shared = pc.sum(pc.equal(winner, -1)).as_py() or 0
-    return int(first_wins), int(shared)
+    ends = table.column("end_reason").cast(pa.string())
+    capped = pc.sum(pc.equal(ends, "turn_cap")).as_py() or 0
+    return int(first_wins), int(shared), int(capped)
 
 
 def canary_digest(engine: Any, games: int = CANARY_GAMES) -> str:
@@ -178,6 +189,7 @@ def make_job(
     out: str | os.PathLike[str] | None = None,
     width: int = 5,
     columns: Sequence[str] = (),
+    until_ci: float | None = None,
 ) -> ChunkJob:
     """The job for ``engine``'s games: parts into ``out``, or ``columns`` back to the client."""
     return ChunkJob(
@@ -190,12 +202,18 @@ def make_job(
         metadata={str(k): str(v) for k, v in engine.metadata.items()} if out is not None else {},
         width=width,
         columns=tuple(columns),
+        until_ci=until_ci,
     )
 
 
-def _play(engine: Any, chunk: Chunk) -> tuple[pa.Table, int, int]:
-    table = engine.play(chunk.start, chunk.games)
-    if table.num_rows != chunk.games:
+def _play(engine: Any, chunk: Chunk, tick: Any = None) -> tuple[pa.Table, int, int, int]:
+    """Play a chunk; with ``tick`` (local backend) it may end early when ``tick`` says so."""
+    table = (
+        engine.play(chunk.start, chunk.games, tick=tick)
+        if tick
+        else engine.play(chunk.start, chunk.games)
+    )
+    if table.num_rows > chunk.games or (tick is None and table.num_rows != chunk.games):
         raise RuntimeError(
             f"engine returned {table.num_rows} rows for games "
             f"{chunk.start}..{chunk.start + chunk.games - 1}"
@@ -203,15 +221,22 @@ def _play(engine: Any, chunk: Chunk) -> tuple[pa.Table, int, int]:
     return (table, *count_outcomes(table))
 
 
-def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int) -> ChunkDone:
+def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap: int) -> ChunkDone:
     """Write the chunk's part (or select its columns) and describe it."""
+    n = table.num_rows
+    won = None
+    if job.until_ci is not None:
+        first_won = pc.equal(table.column("winner"), table.column("first_player"))
+        won = np.packbits(first_won.to_numpy(zero_copy_only=False))
     if job.out is None:
         return ChunkDone(
-            chunk.index, chunk.start, chunk.games, fw, sh, table=table.select(job.columns)
+            chunk.index, chunk.start, n, fw, sh, cap, table=table.select(job.columns), won=won
         )
     name = io.part_name(chunk.index, job.width)
-    storage.write_part(table, job.out, name, job.metadata)
-    return ChunkDone(chunk.index, chunk.start, chunk.games, fw, sh, file=name)
+    info = {"first_game": chunk.start, "games": n}
+    last = chunk.start + n >= job.spec.games
+    storage.write_part(table, job.out, name, part_metadata(job.metadata, info, job.until_ci, last))
+    return ChunkDone(chunk.index, chunk.start, n, fw, sh, cap, file=name, won=won)
 
 
 class LocalBackend:
@@ -219,23 +244,27 @@ class LocalBackend:
 
     name = "local"
     workers = 1
+    ticks = True
+    """``tick`` is called after every kernel call (so the caller need not count games)."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
 
     def map_chunks(
-        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any
+        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any, tick: Any = None
     ) -> Iterator[ChunkDone]:
         """Play each chunk on ``engine``; finish (write) it on one background thread.
 
-        ``Engine.play`` releases the GIL, so writing chunk *k* really overlaps with
+        ``tick(rows)`` is called with each kernel call's rows; when it returns True
+        the chunk ends there and no further chunk is played. ``Engine.play``
+        releases the GIL, so writing chunk *k* really overlaps with
         playing chunk *k+1*; at most one write is pending, so memory stays at two chunks.
         """
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
             pending: Future[ChunkDone] | None = None
             for chunk in chunks:
                 try:
-                    played = _play(engine, chunk)
+                    played = _play(engine, chunk, tick)
                 except BaseException:
                     # Report the part already being written before the error goes up,
                     # so an interrupted run's manifest lists it.
@@ -244,8 +273,11 @@ class LocalBackend:
                     raise
                 if pending is not None:
                     yield pending.result()
+                short = played[0].num_rows < chunk.games
                 pending = pool.submit(_finish, job, chunk, *played)
                 del played  # the writer holds the only reference now
+                if short:
+                    break  # tick ended the run inside this chunk
             if pending is not None:
                 yield pending.result()
 
@@ -354,6 +386,7 @@ class DaskBackend:
     """
 
     name = "dask"
+    ticks = False
 
     def __init__(
         self,
@@ -408,7 +441,7 @@ class DaskBackend:
         self.threads = threads or max(1, (os.cpu_count() or 1) // max(1, self.workers))
 
     def map_chunks(
-        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any
+        self, job: ChunkJob, chunks: Sequence[Chunk], engine: Any, tick: Any = None
     ) -> Iterator[ChunkDone]:
         """Submit chunks (at most ``window`` per worker slot ahead of the oldest unfinished one).
 
@@ -539,11 +572,13 @@ def play_columns(
     games: int,
     chunk_size: int,
     changes: Changes | None = None,
+    bar: Any = None,
 ) -> Iterator[pa.Table]:
     """``columns`` of games ``0 .. games-1`` of ``engine``'s spec, chunk by chunk in game order.
 
     For the commands that pair or count games in memory (compare, sweep,
-    tournament) rather than writing a run directory.
+    tournament) rather than writing a run directory. ``bar`` (a
+    :class:`sim.run.progress.Bar`) advances as chunks arrive.
     """
     from sim.run.ledger import run_key
 
@@ -553,4 +588,6 @@ def play_columns(
     chunks = chunks_of(games, chunk_size)
     for done in ordered(backend.map_chunks(job, chunks, engine), chunks):
         assert done.table is not None
+        if bar is not None:
+            bar.advance(done.games)
         yield done.table

@@ -8,6 +8,8 @@ integer output into a ``pyarrow.Table`` with the documented columns.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -32,14 +34,21 @@ _FIRST_MODES = {
     "alternate": L.FIRST_ALTERNATE,
     "random": L.FIRST_RANDOM,
 }
-BLOCKS_PER_THREAD = 8
+BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
 # Output names of the vocab.DEV_* codes a god column can hold.
 GOD_NAMES = [
     "none",
     "anubis",
     "horus",
     "both",
-]  # more blocks than threads evens out games of unequal length
+]
+STEP_SECONDS = 0.2
+"""Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
+MAX_STEP = 4096
+"""Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
+
+Tick = Callable[[np.ndarray], bool]
+"""Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
 
 
 def _constant(value: str, n: int) -> pa.DictionaryArray:
@@ -67,6 +76,20 @@ def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
     offsets = np.zeros(len(words) + 1, np.int32)
     np.cumsum(np.bincount(rows, minlength=len(words)), out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(kinds.astype(np.int16)))
+
+
+def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
+    """The ``end_reason`` column: one category per way a game can end.
+
+    Code 0 (``none``, "not ended") is left out of the categories: every game the
+    kernel returns has ended, and a category nobody can hit only confuses a
+    ``value_counts()``. A game that did not end is a kernel bug and stops the run.
+    """
+    if np.any(codes == V.ER_NONE):
+        raise RuntimeError("the kernel returned a game that did not end (end_reason none)")
+    return pa.DictionaryArray.from_arrays(
+        (codes - 1).astype(np.int8), pa.array(list(V.END_REASONS[1:]))
+    )
 
 
 class Engine:
@@ -119,6 +142,7 @@ class Engine:
         }
         if changes:
             self.metadata["card_changes"] = changes.to_json()
+        self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
@@ -129,9 +153,48 @@ class Engine:
         blocks = numba.get_num_threads() * BLOCKS_PER_THREAD
         return play_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks)
 
-    def play(self, start: int, n: int) -> pa.Table:
-        """One row per game for global game indices ``start .. start+n-1``."""
-        out, masks = self.play_raw(start, n)
+    def play(self, start: int, n: int, tick: Tick | None = None) -> pa.Table:
+        """One row per game for global game indices ``start .. start+n-1``.
+
+        With ``tick`` the games are played in kernel calls of about
+        :data:`STEP_SECONDS` each (sized from the speed measured so far, at most
+        :data:`MAX_STEP` games) and ``tick(out)`` is called after each, so a
+        progress bar moves and ``--until-ci`` can look, whatever ``n`` is. When
+        ``tick`` returns True the rest is not played: the table then holds only
+        the games played so far (always a prefix ``start .. start+k-1``).
+        Rows never depend on how the games were split.
+        """
+        if tick is None:
+            return self.table(start, *self.play_raw(start, n))
+        outs, masks = [], []
+        done = 0
+        while done < n:
+            m = min(self._step, n - done)
+            t0 = time.perf_counter()
+            o, k = self.play_raw(start + done, m)
+            self._resize_step(m, time.perf_counter() - t0)
+            outs.append(o)
+            masks.append(k)
+            done += m
+            if tick(o):
+                break
+        if len(outs) == 1:
+            return self.table(start, outs[0], masks[0])
+        return self.table(start, np.concatenate(outs), np.concatenate(masks))
+
+    def _resize_step(self, games: int, seconds: float) -> None:
+        """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""
+        least = numba.get_num_threads() * BLOCKS_PER_THREAD
+        if seconds <= 0:
+            target = MAX_STEP
+        else:
+            target = int(games / seconds * STEP_SECONDS)
+        # Grow at most 4x a call: one fast call of tiny games must not jump to MAX_STEP.
+        self._step = max(least, min(MAX_STEP, target, 4 * max(games, least)))
+
+    def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
+        """The Parquet-ready rows of the kernel output for games ``start .. start+len(out)-1``."""
+        n = len(out)
         spec = self.spec
         game_ids = np.arange(start, start + n, dtype=np.int64)
         cols: dict[str, pa.Array] = {
@@ -157,9 +220,7 @@ class Engine:
             for p in range(2):
                 cols[f"{name}_p{p}"] = pa.array(out[:, col + p].astype(np.int16))
         cols["turns"] = pa.array(out[:, L.O_TURNS].astype(np.int16))
-        cols["end_reason"] = pa.DictionaryArray.from_arrays(
-            out[:, L.O_END_REASON].astype(np.int8), pa.array(list(V.END_REASONS))
-        )
+        cols["end_reason"] = end_reasons(out[:, L.O_END_REASON])
         for p in range(2):
             cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
             cols[f"played_p{p}"] = played_lists(masks, p)

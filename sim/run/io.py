@@ -42,6 +42,9 @@ import pyarrow.parquet as pq
 MANIFEST_NAME = "_manifest.json"
 # Finished parts, one JSON line each, while a run is writing (sim.run.ledger).
 PARTS_LOG_NAME = "_parts.jsonl"
+CARDS_NAME = "_cards.parquet"
+"""One row per card kind of the run's mix. The leading ``_`` keeps it out of
+``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
 PART_GLOB = "part-*.parquet"
 MANIFEST_FORMAT = "omensim-run"
 MANIFEST_VERSION = 1
@@ -112,6 +115,19 @@ def write_part_named(
         os.replace(tmp, final)
     except BaseException:
         # BaseException: a KeyboardInterrupt mid-write must not leave the temporary either.
+        tmp.unlink(missing_ok=True)
+        raise
+    return final
+
+
+def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
+    """Atomically write the run's card table as ``out_dir/_cards.parquet``."""
+    final = Path(out_dir) / CARDS_NAME
+    tmp = _tmp_path(final)
+    try:
+        pq.write_table(cards, tmp, compression=COMPRESSION)
+        os.replace(tmp, final)
+    except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return final
@@ -240,7 +256,7 @@ def _is_run_file(entry: Path) -> bool:
     name = entry.name
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
-        or name in (MANIFEST_NAME, PARTS_LOG_NAME)
+        or name in (MANIFEST_NAME, CARDS_NAME, PARTS_LOG_NAME)
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 

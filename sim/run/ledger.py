@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import sim
 from sim.run import io
 
@@ -99,21 +101,29 @@ class Ledger:
         self,
         out: Path,
         done: Mapping[int, Mapping[str, Any]] | None = None,
-        stop_when: Callable[[int, int], bool] | None = None,
+        stop_when: Callable[[Any, Any], Any] | None = None,
     ) -> None:
-        """``stop_when(first_wins, games)`` of the prefix ends the run (``--until-ci``)."""
+        """``stop_when(first_wins, games)`` (numpy arrays in, bools out) ends the run
+        at the first game of the prefix where it holds (``--until-ci``)."""
         self.out = out
         self.done: dict[int, dict[str, Any]] = {int(k): dict(v) for k, v in (done or {}).items()}
         self.stop_when = stop_when
         self.stop: int | None = None
-        """Chunks in the prefix at which ``stop_when`` first held (the run ends there)."""
+        """Chunks in the prefix when ``stop_when`` first held (the last one holds the stop)."""
+        self.stop_games: int | None = None
+        """Games up to and including the one at which ``stop_when`` first held."""
         self.prefix_chunks = 0
         self.prefix_games = self.prefix_first_wins = self.prefix_shared = 0
+        self._won: dict[int, np.ndarray] = {}
         self._log: Any = None
         self._advance()
 
-    def record(self, info: Mapping[str, Any]) -> bool:
-        """Log a finished part durably; True if the in-order prefix grew."""
+    def record(self, info: Mapping[str, Any], won: np.ndarray | None = None) -> bool:
+        """Log a finished part durably; True if the in-order prefix grew.
+
+        ``won``: per game of the part, whether the first player won, as
+        ``np.packbits``; needed with ``stop_when`` (read from the part otherwise).
+        """
         entry = dict(info)
         if self._log is None:
             self._log = open(self.out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
@@ -121,21 +131,35 @@ class Ledger:
         self._log.flush()
         os.fsync(self._log.fileno())
         self.done[int(entry["index"])] = entry
+        if won is not None and self.stop_when is not None:
+            self._won[int(entry["index"])] = np.unpackbits(won, count=int(entry["games"]))
         return self._advance()
+
+    def _first_won(self, index: int) -> np.ndarray:
+        bits = self._won.pop(index, None)
+        if bits is not None:
+            return bits.astype(bool)
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(self.out / self.done[index]["file"], columns=["winner", "first_player"])
+        return t.column("winner").to_numpy() == t.column("first_player").to_numpy()
 
     def _advance(self) -> bool:
         grew = False
         while self.stop is None and self.prefix_chunks in self.done:
             e = self.done[self.prefix_chunks]
+            if self.stop_when is not None:
+                won = np.cumsum(self._first_won(self.prefix_chunks))
+                n = self.prefix_games + np.arange(1, len(won) + 1)
+                hit = np.flatnonzero(self.stop_when(self.prefix_first_wins + won, n))
+                if len(hit):
+                    self.stop = self.prefix_chunks + 1
+                    self.stop_games = int(n[hit[0]])
             self.prefix_games += int(e["games"])
             self.prefix_first_wins += int(e.get("first_wins", 0))
             self.prefix_shared += int(e.get("shared", 0))
             self.prefix_chunks += 1
             grew = True
-            if self.stop_when is not None and self.stop_when(
-                self.prefix_first_wins, self.prefix_games
-            ):
-                self.stop = self.prefix_chunks
         return grew
 
     @property

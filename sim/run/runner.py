@@ -25,16 +25,19 @@ import dataclasses
 import json
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
+
+import numpy as np
 
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
+from sim.kernel import layout as L
 from sim.run import io, ledger
+from sim.run import progress as P
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -69,6 +72,8 @@ class RunResult:
     """With ``until_ci``: the ``--games`` ceiling (``games`` is what was played)."""
     stopped: str | None = None
     """With ``until_ci``: ``"until_ci"`` (the interval got narrow enough) or ``"games"``."""
+    turn_capped: int = 0
+    """Games stopped by the turn cap (``end_reason == "turn_cap"``) rather than by a rule."""
     workers: int = 1
     """Worker processes that played (``threads`` is numba threads per worker)."""
     backend: str = "local"
@@ -138,54 +143,6 @@ def _check_out_dir(out: Path, force: bool) -> None:
             f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
             f"write (e.g. {strays[0].name!r}); choose another --out"
         )
-
-
-def _format_duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "--:--"
-    s = round(seconds)
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-class _Progress:
-    """A single self-overwriting status line on stderr (no dependency, no curses)."""
-
-    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last_draw = 0.0
-        self._width = 0
-
-    def update(self, done: int, final: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        # Redrawing more than ~10 times a second only costs time (tiny chunks).
-        if not final and now - self._last_draw < 0.1:
-            return
-        self._last_draw = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else math.inf
-        tail = f"{_format_duration(elapsed)} elapsed" if final else f"ETA {_format_duration(eta)}"
-        line = (
-            f"{done:,}/{self.total:,} games ({done / self.total:.0%})  {rate:,.0f} games/s  {tail}"
-        )
-        pad = max(0, self._width - len(line))
-        self._width = len(line)
-        self.stream.write("\r" + line + " " * pad)
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End the status line so later output starts on a fresh line."""
-        if self.enabled and self._width:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._width = 0
 
 
 def run(
@@ -310,14 +267,17 @@ def _execute(
     import numba
 
     from sim.run.backends import LocalBackend
-    from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
+    show = P.wanted(progress)
     previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
     try:
         numba.set_num_threads(n_threads)
-        engine = Engine(spec, changes=changes) if changes else Engine(spec)
-        engine.warmup()
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
+
+            engine = Engine(spec, changes=changes) if changes else Engine(spec)
+            engine.warmup()
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -331,7 +291,7 @@ def _execute(
             backend if backend is not None else LocalBackend(n_threads),
             chunk_size,
             force,
-            progress,
+            show,
             setup_seconds,
             until_ci,
             key,
@@ -349,7 +309,7 @@ def _play_and_write(
     backend: Any,
     chunk_size: int,
     force: bool,
-    progress: bool | None,
+    show: bool,
     setup_seconds: float,
     until_ci: float | None,
     key: dict[str, str],
@@ -380,7 +340,7 @@ def _play_and_write(
     stop_rule = None
     if until_ci is not None:
 
-        def stop_rule(wins: int, games: int) -> bool:
+        def stop_rule(wins: Any, games: Any) -> Any:
             return ci_half_width(wins, games) <= until_ci
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
@@ -389,31 +349,54 @@ def _play_and_write(
         out.mkdir(parents=True, exist_ok=True)
         if force:
             io.clear_run_files(out)
+        # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
+        io.write_cards(out, engine.pool.cards_table())
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
     # directory that looks finished. On a resume this folds the old log into the manifest.
     book.compact(metadata, False, run_info)
 
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = _Progress(spec.games, show)
+    bar = P.Bar(spec.games, show, desc="run")
+    bar.advance(book.games)
     width = ledger.part_width(len(chunks))
     todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
     played = 0
+    tally = [0, 0]  # first-player wins, games: the local backend plays in order
+
+    def tick(rows: Any) -> bool:
+        # Local backend, after every kernel call: the bar moves, and on a fresh run
+        # --until-ci may end the chunk early (the exact stop game is the ledger's).
+        bar.advance(len(rows))
+        if until_ci is None or prior is not None:
+            return False
+        tally[0] += int(np.count_nonzero(rows[:, L.O_WINNER] == rows[:, L.O_FIRST]))
+        tally[1] += len(rows)
+        return bool(ci_half_width(tally[0], tally[1]) <= until_ci)
+
     t0 = time.perf_counter()
     try:
         if todo:
-            job = make_job(engine, key["digest"], changes=changes, out=out, width=width)
-            stream = backend.map_chunks(job, todo, engine)
+            job = make_job(
+                engine,
+                key["digest"],
+                changes=changes,
+                out=out,
+                width=width,
+                until_ci=until_ci,
+            )
+            stream = backend.map_chunks(job, todo, engine, tick=tick)
             try:
                 for done in stream:
-                    book.record(done.part_info())
+                    book.record(done.part_info(), done.won)
                     played += done.games
-                    bar.update(book.games)
+                    if not backend.ticks:
+                        bar.advance(done.games)
                     if book.stop is not None:
                         break
             finally:
                 stream.close()  # an early stop waits for running chunks before parts go
         if book.stop is not None:
             book.drop_after(book.stop)
+            _cut_last_part(book, metadata, until_ci)
         elif book.prefix_chunks != len(chunks):
             raise RuntimeError(f"the {backend.name} backend left chunks of the run unplayed")
     except BaseException as exc:
@@ -427,11 +410,13 @@ def _play_and_write(
             )
         raise
     seconds = time.perf_counter() - t0
-    bar.update(book.games, final=True)
     bar.close()
 
-    games = book.prefix_games
-    first_wins, shared = book.prefix_first_wins, book.prefix_shared
+    parts = book.parts(upto=book.stop if book.stop is not None else None)
+    games = sum(int(p["games"]) for p in parts)
+    first_wins = sum(int(p["first_wins"]) for p in parts)
+    shared = sum(int(p["shared"]) for p in parts)
+    capped = sum(int(p.get("capped", 0)) for p in parts)
     result = RunResult(
         spec=spec,
         out=out,
@@ -440,11 +425,12 @@ def _play_and_write(
         games_per_s=played / seconds if seconds > 0 else math.inf,
         first_player_wins=first_wins,
         shared=shared,
-        parts=book.prefix_chunks,
+        parts=len(parts),
         threads=backend.threads,
         setup_seconds=setup_seconds,
         workers=backend.workers,
         backend=backend.name,
+        turn_capped=capped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
@@ -470,23 +456,67 @@ def _play_and_write(
             "games_per_s": round(result.games_per_s, 1),
             "first_player_wins": first_wins,
             "shared": shared,
+            "turn_capped": capped,
             "pid": os.getpid(),
         },
-        upto=book.prefix_chunks,
+        upto=book.stop if book.stop is not None else None,
     )
     return result
+
+
+def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: float | None) -> None:
+    """Cut the part holding the ``--until-ci`` stop game back to it; mark it the last part."""
+    import pyarrow.parquet as pq
+
+    from sim.run.backends import count_outcomes
+
+    assert book.stop is not None and book.stop_games is not None
+    entry = book.done[book.stop - 1]
+    keep = book.stop_games - int(entry["first_game"])
+    table = pq.read_table(book.out / entry["file"]).slice(0, keep)
+    first_wins, shared, capped = count_outcomes(table)
+    info = {**entry, "games": keep, "first_wins": first_wins, "shared": shared, "capped": capped}
+    io.write_part_named(
+        table, book.out, entry["file"], part_metadata(metadata, info, until_ci, True)
+    )
+    book.done[book.stop - 1] = info
+
+
+def part_metadata(
+    metadata: dict[str, str], info: dict[str, Any], until_ci: float | None, last: bool
+) -> dict[str, str]:
+    """A part's Parquet metadata: the run's (whose ``games`` is what was played).
+
+    With ``until_ci`` the run's total is unknown while early parts are written,
+    so every part states ``part_first_game`` and ``part_games`` (the games it
+    really holds) and ``games_requested`` (the ceiling) instead of ``games``;
+    the last part, written once the run knows where it stopped, also states
+    ``games`` = the games actually played.
+    """
+    if until_ci is None:
+        return metadata
+    meta = {
+        **metadata,
+        "part_first_game": str(info["first_game"]),
+        "part_games": str(info["games"]),
+    }
+    meta["games_requested"] = meta.pop("games")
+    if last:
+        meta["games"] = str(info["first_game"] + info["games"])
+    return meta
 
 
 def check_until_ci(value: float | None) -> None:
     """Refuse an ``--until-ci`` half-width outside (0, 0.5).
 
-    With ``until_ci`` a run stops after the first chunk whose cumulative 95%
-    Wilson interval of the first-player win rate has half-width <= the value,
-    or at ``spec.games``. Its manifest then has ``games`` and ``spec.games`` =
-    the games played, ``games_requested`` = ``--games``, ``until_ci``,
-    ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"`` or ``"games"``).
-    Each part's Parquet metadata keeps ``games`` = the requested number: the
-    parts are written before the run knows where it stops.
+    With ``until_ci`` a run looks at the cumulative 95% Wilson interval of the
+    first-player win rate after every kernel call (about 0.2 s of play and at
+    most ``sim.run.engine.MAX_STEP`` games, whatever ``chunk_size`` is) and stops
+    at the first whose half-width is <= the value, or at ``spec.games``. The
+    last part then holds only the games played. The manifest has ``games`` and
+    ``spec.games`` = the games played, ``games_requested`` = ``--games``,
+    ``until_ci``, ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"``
+    or ``"games"``); for the parts' metadata see :func:`part_metadata`.
     """
     if value is None:
         return
@@ -502,14 +532,6 @@ def ci_half_width(successes: int, n: int) -> float:
     return (hi - lo) / 2
 
 
-_FIRST_LABELS = {
-    "p0": "p0 always going first",
-    "p1": "p1 always going first",
-    "alternate": "seats alternating who goes first",
-    "random": "a random first player each game",
-}
-
-
 def _until_ci_note(result: RunResult) -> str:
     if result.stopped is None:
         return ""
@@ -521,32 +543,55 @@ def _until_ci_note(result: RunResult) -> str:
     return f"The interval did not reach --until-ci within {result.games_requested:,} games. "
 
 
-def _where(result: RunResult) -> str:
+def first_player_rows(first_wins: int, shared: int, games: int) -> list[tuple[str, str]]:
+    """``(label, figure)`` rows: first-seat wins, second-seat wins (95% Wilson CIs), shared.
+
+    A shared victory is a win for neither seat, so the three shares add up to 100%.
+    """
+    second = games - first_wins - shared
+    rows = []
+    for label, k in (("first player won", first_wins), ("second player won", second)):
+        lo, hi = wilson_interval(k, games)
+        rows.append((label, f"{_share(k, games)}  (95% CI {lo:.2%} to {hi:.2%})"))
+    rows.append(("shared victories", _share(shared, games)))
+    return rows
+
+
+def _share(k: int, n: int) -> str:
+    return f"{k / n:.2%}" if n else "n/a"
+
+
+def summary_rows(result: RunResult) -> list[tuple[str, str]]:
+    """The rows of :func:`summary`, for callers that lay them out themselves."""
+    spec = result.spec
     threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
-    if result.backend == "local":
-        return threads
-    workers = f"{result.workers} {result.backend} worker{'s' if result.workers != 1 else ''}"
-    return f"{workers} x {threads}"
+    if result.backend != "local":
+        workers = f"{result.workers} {result.backend} worker{'s' if result.workers != 1 else ''}"
+        threads = f"{workers} x {threads}"
+    out = str(result.out)
+    rows = [
+        (
+            "played",
+            f"{result.games:,} games of {spec.mix}, {spec.variant_label}, {spec.p0} vs "
+            f"{spec.p1}, first: {spec.first}, seed {spec.seed}",
+        ),
+        ("time", f"{result.seconds:.1f} s (+ {result.setup_seconds:.1f} s to load the kernel)"),
+        ("speed", f"{result.games_per_s:,.0f} games/s on {threads}"),
+        *first_player_rows(result.first_player_wins, result.shared, result.games),
+        ("turn-capped", _share(result.turn_capped, result.games)),
+    ]
+    note = _until_ci_note(result)
+    if note:
+        rows.append(("until-ci", note.strip()))
+    rows += [
+        ("data", f"{out}/ ({result.parts} Parquet part{'s' if result.parts != 1 else ''})"),
+        ("load it", f'from sim.analysis import load; df = load("{out}", names=True)'),
+    ]
+    return rows
 
 
 def summary(result: RunResult) -> str:
-    """One paragraph a person can read: speed, first-player advantage, where the data is."""
-    spec = result.spec
-    out = str(result.out)
-    lo, hi = wilson_interval(result.first_player_wins, result.games)
-    fpa = result.first_player_wins / result.games if result.games else float("nan")
-    shared = result.shared / result.games if result.games else float("nan")
-    return (
-        f"Played {result.games:,} games of {spec.mix} ({spec.variant_label} rules, "
-        f"{spec.p0} vs {spec.p1}, {_FIRST_LABELS.get(spec.first, spec.first)}, "
-        f"seed {spec.seed}) in {result.seconds:.1f} s: {result.games_per_s:,.0f} games/s on "
-        f"{_where(result)} "
-        f"(plus {result.setup_seconds:.1f} s to compile cards and load the kernel). "
-        f"The seat that took the first turn won {fpa:.2%} of games "
-        f"(95% CI {lo:.2%} to {hi:.2%}); "
-        f"{shared:.2%} were shared victories. "
-        f"{_until_ci_note(result)}"
-        f"One row per game is in {out}/ ({result.parts} Parquet "
-        f"part{'s' if result.parts != 1 else ''}); "
-        f'load it with: import pandas as pd; df = pd.read_parquet("{out}")'
-    )
+    """A short aligned block: games, time, speed, who won (with intervals), where the data is."""
+    rows = summary_rows(result)
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)

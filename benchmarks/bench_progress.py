@@ -1,0 +1,62 @@
+"""Does playing in small kernel calls (for the progress bar and --until-ci) cost speed?
+
+Times ``Engine.play(0, N)`` in one kernel call against the same games in the
+steps the runner now uses (``Engine.play(0, N, tick=...)``: kernel calls of
+about 0.2 s, at most 4,096 games). Repeats alternate between the two so a
+busy machine slows both alike; the best of each is printed, and their ratio.
+Prints, never asserts.
+
+    python benchmarks/bench_progress.py --games 65536 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from sim.data.spec import RunSpec
+from sim.run.engine import Engine
+
+
+def counter_tick(counter: list[int]):  # type: ignore[no-untyped-def]
+    """A tick that counts kernel calls and never stops the play."""
+
+    def tick(rows: object) -> bool:
+        counter.append(1)
+        return False
+
+    return tick
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=65_536)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--mix", default="aegean")
+    args = ap.parse_args()
+    engine = Engine(RunSpec(games=args.games, mix=args.mix, seed=1))
+    engine.warmup()
+    engine.play(0, 2_000, tick=lambda rows: False)  # let the step size settle
+    best = {"one call": float("inf"), "steps": float("inf")}
+    calls = 0
+    for _ in range(args.repeats):
+        for name in best:
+            counter: list[int] = []
+            tick = None if name == "one call" else counter_tick(counter)
+            t0 = time.perf_counter()
+            engine.play(0, args.games, tick=tick)
+            best[name] = min(best[name], time.perf_counter() - t0)
+            calls = max(calls, len(counter))
+    for name, seconds in best.items():
+        print(
+            f"{name:9s} {args.games:,} games  {seconds:7.3f} s  "
+            f"{args.games / seconds:10,.0f} games/s"
+        )
+    print(
+        f"steps / one call = {best['steps'] / best['one call']:.3f} "
+        f"({calls} kernel calls per {args.games:,} games)"
+    )
+
+
+if __name__ == "__main__":
+    main()

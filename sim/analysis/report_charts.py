@@ -1,0 +1,298 @@
+"""The charts of ``omensim report``, drawn with matplotlib and returned as PNG data URIs.
+
+Conventions designers expect: labelled axes, values written on bars and
+beside points, a dashed reference line (50%, or 0 for a difference) labelled
+on the chart and explained in the page, legends outside the plot so they
+never cover bars or labels, and the Okabe-Ito palette, which stays readable
+with colour-blindness. matplotlib is used through its object API on the Agg
+canvas (no pyplot, no display, no global state), imported only when drawing.
+"""
+
+from __future__ import annotations
+
+import base64
+import io as _bytes_io
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.analysis.report_tables import Tables, top_cards
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+"""Colour-blind-safe palette (Okabe & Ito, 2008), in the order series use it."""
+NEUTRAL = "#999999"
+
+
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _uri(fig: Any) -> str:
+    """The figure as a PNG ``data:`` URI, to inline in the page."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)  # Agg: renders to PNG without any display
+    buf = _bytes_io.BytesIO()
+    fig.savefig(buf, format="png")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> None:
+    """A dashed vertical reference line, labelled at the top so no legend is needed.
+
+    ``on_top`` draws it over bars (stacked bars would hide it otherwise).
+    """
+    colour = "#333333" if on_top else NEUTRAL
+    ax.axvline(ref, color=colour, linestyle="--", linewidth=1, zorder=3 if on_top else 0)
+    ax.annotate(
+        label,
+        (ref, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(3, -2),
+        textcoords="offset points",
+        va="top",
+        fontsize="small",
+        zorder=4,
+        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
+        color="#555555",
+    )
+
+
+def _interval_chart(
+    labels: list[str],
+    est: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    ref: float,
+    ref_label: str,
+    xlabel: str,
+    title: str,
+    markers: list[str] | None = None,
+    unit: str = "%",
+) -> str:
+    """Horizontal point-and-interval chart, one row per label, values written beside points."""
+    fig, ax = _figure(8, 1.3 + 0.45 * len(labels))
+    y = np.arange(len(labels))[::-1]
+    markers = markers or ["o"] * len(labels)
+    for yi, e, l, h, m in zip(y, est, lo, hi, markers, strict=True):
+        ax.errorbar(e, yi, xerr=[[e - l], [h - e]], fmt=m, color=OKABE_ITO[0], capsize=4)
+        ax.annotate(
+            f"{e:+.1f}{unit}" if ref == 0 else f"{e:.1f}{unit}",
+            (h, yi),
+            xytext=(5, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize="small",
+        )
+    _reference_line(ax, ref, ref_label)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.margins(x=0.22)  # room for the value written right of each interval
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    return _uri(fig)
+
+
+def _chart_fpa(t: Tables) -> str:
+    labels = list(t.fpa["run"])
+    est, lo, hi = (t.fpa[c].to_numpy() * 100 for c in ("rate", "lo", "hi"))
+    markers = ["o"] * len(labels)
+    if len(t.paired):
+        labels += [f"{r} (paired)" for r in t.paired["run"]]
+        est = np.concatenate([est, t.paired["rate"].to_numpy() * 100])
+        lo = np.concatenate([lo, t.paired["lo"].to_numpy() * 100])
+        hi = np.concatenate([hi, t.paired["hi"].to_numpy() * 100])
+        markers += ["s"] * len(t.paired)
+    return _interval_chart(
+        labels,
+        est,
+        lo,
+        hi,
+        50.0,
+        "50%: no first-player advantage",
+        "first-player win rate, % of games (95% CI)",
+        "First-player advantage",
+        markers,
+    )
+
+
+def _chart_seats(t: Tables) -> str:
+    s = t.seats
+    labels = [f"{r}: seat {seat}" for r, seat in zip(s["run"], s["seat"], strict=True)]
+    est, lo, hi = (s[c].to_numpy() * 100 for c in ("rate", "lo", "hi"))
+    return _interval_chart(
+        labels,
+        est,
+        lo,
+        hi,
+        50.0,
+        "50%: seats equal",
+        "win rate of the seat, % of games (95% CI)",
+        "Seat balance",
+    )
+
+
+def _chart_diffs(t: Tables) -> str:
+    labels = [f"{a} - {b}" for a, b in zip(t.diffs["a"], t.diffs["b"], strict=True)]
+    est, lo, hi = (t.diffs[c].to_numpy() * 100 for c in ("diff", "lo", "hi"))
+    markers = ["o"] * len(labels)
+    if len(t.shifts):
+        labels += [f"{a} - {b} (paired)" for a, b in zip(t.shifts["a"], t.shifts["b"], strict=True)]
+        est = np.concatenate([est, t.shifts["diff"].to_numpy() * 100])
+        lo = np.concatenate([lo, t.shifts["lo"].to_numpy() * 100])
+        hi = np.concatenate([hi, t.shifts["hi"].to_numpy() * 100])
+        markers += ["s"] * len(t.shifts)
+    return _interval_chart(
+        labels,
+        est,
+        lo,
+        hi,
+        0.0,
+        "0: no difference",
+        "difference in first-player win rate, percentage points (95% CI)",
+        "Differences between runs",
+        markers,
+        unit=" pp",
+    )
+
+
+def _chart_cards(t: Tables, top: int) -> str | None:
+    cards = top_cards(t, top)
+    if cards.empty:
+        return None
+    est, lo, hi = (cards[c].to_numpy() * 100 for c in ("diff", "lo", "hi"))
+    return _interval_chart(
+        list(cards["label"]),
+        est,
+        lo,
+        hi,
+        0.0,
+        "0: no difference",
+        "win rate when played minus when not, percentage points (95% CI)",
+        f"Card effect: the {len(cards)} largest differences",
+        unit=" pp",
+    )
+
+
+def _stacked(
+    wide: pd.DataFrame, title: str, xlabel: str, ref: tuple[float, str] | None = None
+) -> str:
+    """Horizontal stacked bars of percentages: one bar per row of ``wide``, values on bars."""
+    fig, ax = _figure(8, 1.8 + 0.55 * len(wide))
+    left = np.zeros(len(wide))
+    y = np.arange(len(wide))[::-1]
+    for i, col in enumerate(wide.columns):
+        vals = wide[col].to_numpy() * 100
+        bars = ax.barh(
+            y,
+            vals,
+            left=left,
+            label=str(col),
+            color=OKABE_ITO[i % len(OKABE_ITO)],
+            edgecolor="white",
+        )
+        # A value on every segment wide enough to hold it; the tables have them all.
+        ax.bar_label(
+            bars,
+            labels=[f"{v:.1f}%" if v >= 6 else "" for v in vals],
+            label_type="center",
+            fontsize="small",
+            color="black" if i % len(OKABE_ITO) in (1, 4, 6) else "white",
+        )
+        left += vals
+    if ref is not None:
+        _reference_line(ax, *ref, on_top=True)
+    ax.set_yticks(y, [str(r) for r in wide.index])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    # Below the plot, outside the axes: a legend must never cover bars or axis labels.
+    fig.legend(
+        loc="outside lower center", ncol=min(4, len(wide.columns)), fontsize="small", frameon=False
+    )
+    return _uri(fig)
+
+
+def _chart_outcomes(t: Tables) -> str:
+    wide = t.outcomes.set_index("run")[["first", "second", "shared"]]
+    wide.columns = ["first player won", "second player won", "shared victory"]
+    return _stacked(wide, "Who wins", "% of games", (50.0, "50%"))
+
+
+def _chart_shares(frame: pd.DataFrame, category: str, title: str, xlabel: str) -> str:
+    wide = frame.pivot_table(
+        index="run", columns=category, values="share", aggfunc="sum", fill_value=0.0, sort=False
+    )
+    wide = wide.loc[:, wide.sum() > 0]
+    return _stacked(wide, title, xlabel)
+
+
+def _chart_distribution(
+    dist: pd.DataFrame, value: str, xlabel: str, title: str, marks: pd.DataFrame | None = None
+) -> str:
+    """Share of games per value: bars for one run, one line per run for several.
+
+    ``dist`` must hold every value of the range for every run (zeros included,
+    see :func:`filled_lengths`), or the lines would bridge the gaps.
+    """
+    fig, ax = _figure(8, 4)
+    runs = list(dict.fromkeys(dist["run"]))
+    for i, run in enumerate(runs):
+        part = dist[dist["run"] == run]
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        if len(runs) == 1:
+            ax.bar(part[value], part["share"] * 100, width=1.0, color=colour, alpha=0.85)
+        else:
+            ax.plot(part[value], part["share"] * 100, color=colour, label=run, linewidth=1.4)
+    if marks is not None:
+        for i, (_, row) in enumerate(marks.iterrows()):
+            colour = OKABE_ITO[i % len(OKABE_ITO)] if len(runs) > 1 else "#000000"
+            ax.axvline(row["p50"], color=colour, linestyle=":", linewidth=1)
+    if len(runs) > 1:
+        fig.legend(
+            loc="outside lower center", ncol=min(4, len(runs)), fontsize="small", frameon=False
+        )
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("% of games")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return _uri(fig)
+
+
+def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | None]:
+    """Every chart of the page as a data URI (None where there is nothing to draw)."""
+    makers: dict[str, Callable[[], str | None]] = {
+        "outcomes": lambda: _chart_outcomes(t),
+        "fpa": lambda: _chart_fpa(t),
+        "seats": lambda: _chart_seats(t),
+        "differences": lambda: _chart_diffs(t) if len(t.diffs) else None,
+        "cards": lambda: _chart_cards(t, top),
+        "margins": lambda: _chart_distribution(
+            t.margins,
+            "margin",
+            "first player's score minus second player's (VP)",
+            "Score margins",
+        ),
+        "lengths": lambda: _chart_distribution(
+            t.lengths,
+            "turns",
+            "game length (turns); dotted line: median",
+            "Game length",
+            t.length_quantiles,
+        ),
+        "end_reasons": lambda: _chart_shares(t.ends, "end_reason", "How games end", "% of games"),
+        "components": lambda: _chart_shares(
+            t.components, "component", "Where the points come from", "% of all VP scored"
+        ),
+    }
+    out: dict[str, str | None] = {}
+    for name, make in makers.items():
+        out[name] = make()
+        tick()
+    return out

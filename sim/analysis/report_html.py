@@ -1,0 +1,434 @@
+"""The HTML of ``omensim report``: one self-contained page (inline CSS, charts, script).
+
+The card table sorts when a header is clicked and filters as text is typed,
+with a few lines of inline script and no library, so the page needs no network.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import analysis as A
+from sim.analysis.report_tables import Tables
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1000px; padding: 0 1em;
+       color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
+th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+td.text, th.text { text-align: left; }
+table.runs td { white-space: nowrap; text-align: left; }
+.paths { overflow-wrap: anywhere; }
+table.sortable td:not(.text) { white-space: nowrap; }
+table.sortable th { cursor: pointer; user-select: none; white-space: nowrap; }
+table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
+table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
+tr.low td { color: #888; }
+img { max-width: 100%; display: block; margin: 0.8em 0; }
+pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; font-size: 0.85em; }
+.note { color: #555; font-size: 0.9em; }
+.figures { display: flex; flex-wrap: wrap; gap: 0.8em; }
+.figure { border: 1px solid #ddd; border-radius: 6px; padding: 0.6em 0.9em; min-width: 12em; }
+.figure b { display: block; font-size: 1.4em; }
+input[type=search] { font-size: 1em; padding: 3px 6px; width: 22em; }
+"""
+
+# Sorting and filtering of the card table: no library, no network.
+_SCRIPT = """
+(function () {
+  var table = document.getElementById("cards");
+  if (!table) { return; }
+  var body = table.tBodies[0];
+  var heads = table.tHead.rows[0].cells;
+  function key(row, i) {
+    var v = row.cells[i].getAttribute("data-v");
+    var n = parseFloat(v);
+    return isNaN(n) ? v : n;
+  }
+  Array.prototype.forEach.call(heads, function (th, i) {
+    th.addEventListener("click", function () {
+      var up = th.getAttribute("aria-sort") !== "ascending";
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a, i), y = key(b, i);
+        if (x === "" || y === "") { return (x === "") - (y === ""); }  // blanks last
+        var c = (typeof x === "number" && typeof y === "number") ? x - y
+          : String(x).localeCompare(String(y));
+        return up ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+  var box = document.getElementById("card-filter");
+  var count = document.getElementById("card-count");
+  function filter() {
+    var q = box.value.toLowerCase(), shown = 0;
+    Array.prototype.forEach.call(body.rows, function (r) {
+      var hit = r.textContent.toLowerCase().indexOf(q) >= 0;
+      r.hidden = !hit;
+      if (hit) { shown += 1; }
+    });
+    count.textContent = shown + " of " + body.rows.length + " card kinds";
+  }
+  box.addEventListener("input", filter);
+  filter();
+})();
+"""
+
+
+def _pct(s: pd.Series) -> pd.Series:
+    return s.map(lambda v: f"{v * 100:.2f}%")
+
+
+def _pp(s: pd.Series) -> pd.Series:
+    return s.map(lambda v: f"{v * 100:+.2f}")
+
+
+def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
+    if pp:
+        return [f"{a * 100:+.2f} to {b * 100:+.2f}" for a, b in zip(lo, hi, strict=True)]
+    return [f"{a * 100:.2f}-{b * 100:.2f}%" for a, b in zip(lo, hi, strict=True)]
+
+
+def _table(frame: pd.DataFrame, cls: str = "") -> str:
+    table = frame.to_html(index=False, escape=True, border=0, na_rep="", classes=cls or None)
+    return f'<div class="scroll">{table}</div>'
+
+
+def _img(uri: str | None, alt: str) -> str:
+    if uri is None:
+        return ""
+    return f'<img src="{uri}" alt="{html.escape(alt)}">'
+
+
+def _note(text: str) -> str:
+    return f'<p class="note">{text}</p>'
+
+
+def _cell(value: Any, shown: str, cls: str = "") -> str:
+    """A table cell showing ``shown`` that sorts by ``value`` (``data-v``)."""
+    if value is None or (isinstance(value, float) and not np.isfinite(value)):
+        sort = ""
+    elif isinstance(value, float):
+        sort = repr(value)
+    else:
+        sort = str(value)
+    c = f' class="{cls}"' if cls else ""
+    return f'<td{c} data-v="{html.escape(sort)}">{html.escape(shown)}</td>'
+
+
+def card_table_html(cards: pd.DataFrame) -> str:
+    """The sortable, filterable card table (see :func:`card_table`), with its filter box."""
+    if cards.empty:
+        return "<p>No card data.</p>"
+    several = cards["mix"].nunique() > 1
+    hold = "hold_rate" in cards.columns
+    heads = [
+        "name",
+        *(["mix"] if several else []),
+        "set",
+        "type",
+        "cost",
+        "strength",
+        "offering",
+        "copies",
+        "play rate",
+        *(["hold rate"] if hold else []),
+        "card effect (pp)",
+        "95% CI (pp)",
+    ]
+    text_cols = {"name", "mix", "set", "type"}
+    head = "".join(
+        f'<th{" class=text" if h in text_cols else ""} title="click to sort">{h}</th>'
+        for h in heads
+    )
+    rows = []
+    for _, r in cards.iterrows():
+        eff = r["diff"]
+        has = eff is not None and np.isfinite(eff)
+        cells = [_cell(r["name"], str(r["name"]), "text")]
+        if several:
+            cells.append(_cell(r["mix"], str(r["mix"]), "text"))
+        cells += [
+            _cell(r["set"], str(r["set"]), "text"),
+            _cell(r["type"], str(r["type"]), "text"),
+            *(_cell(int(r[c]), str(int(r[c]))) for c in ("cost", "strength", "offering", "copies")),
+            _cell(float(r["play_rate"]), f"{r['play_rate']:.1%}"),
+        ]
+        if hold:
+            cells.append(_cell(float(r["hold_rate"]), f"{r['hold_rate']:.1%}"))
+        cells += [
+            _cell(float(eff) if has else None, f"{eff * 100:+.2f}" if has else ""),
+            _cell(
+                float(r["lo"]) if has else None,
+                f"{r['lo'] * 100:+.2f} to {r['hi'] * 100:+.2f}" if has else "",
+            ),
+        ]
+        low = has and bool(r["low_sample"])
+        rows.append(f"<tr{' class=low' if low else ''}>{''.join(cells)}</tr>")
+    return (
+        '<p><label>Filter: <input type="search" id="card-filter" '
+        'placeholder="name, set, type..."></label> <span id="card-count" class="note"></span></p>'
+        '<div class="scroll"><table id="cards" class="sortable">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _figure_box(title: str, value: str, sub: str) -> str:
+    return (
+        f'<div class="figure">{html.escape(title)}<b>{html.escape(value)}</b>'
+        f'<span class="note">{html.escape(sub)}</span></div>'
+    )
+
+
+def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
+    # The wide, unbreakable values (paths, version) go under the table, not in it, so the
+    # table fits the page; long paths wrap anywhere there.
+    info = t.info[
+        [
+            "run",
+            "mix",
+            "variant",
+            "strategy_p0",
+            "strategy_p1",
+            "first",
+            "seed",
+            "games",
+            "duplicate",
+        ]
+    ].rename(columns={"strategy_p0": "p0", "strategy_p1": "p1"})
+    where = "; ".join(
+        f"{html.escape(str(r))}: <code>{html.escape(str(p))}</code>"
+        for r, p in zip(t.info["run"], t.info["path"], strict=True)
+    )
+    versions = ", ".join(sorted({str(v) for v in t.info["omensim_version"]}))
+    runs_note = f'<p class="note paths">Run directories: {where}. omensim {versions}.</p>'
+    fpa = t.fpa.merge(t.stats[["run", "mean_margin", "mean_turns", "turn_cap_share"]], on="run")
+    fpa_view = pd.DataFrame(
+        {
+            "run": fpa["run"],
+            "games": fpa["games"].map("{:,}".format),
+            "first-player wins": fpa["first_player_wins"].map("{:,}".format),
+            "rate": _pct(fpa["rate"]),
+            "95% CI": _ci(fpa["lo"], fpa["hi"]),
+            "shared": _pct(fpa["shared"] / fpa["games"]),
+            "mean margin (VP)": fpa["mean_margin"].map("{:+.2f}".format),
+            "mean turns": fpa["mean_turns"].map("{:.1f}".format),
+            "turn cap": _pct(fpa["turn_cap_share"]),
+        }
+    )
+    o = t.outcomes
+    outcomes_view = pd.DataFrame(
+        {
+            "run": o["run"],
+            "games": o["games"].map("{:,}".format),
+            **{
+                label: [
+                    f"{v:.2%} ({a * 100:.2f}-{b * 100:.2f}%)"
+                    for v, a, b in zip(o[k], o[f"{k}_lo"], o[f"{k}_hi"], strict=True)
+                ]
+                for k, label in (
+                    ("first", "first player won"),
+                    ("second", "second player won"),
+                    ("shared", "shared victory"),
+                    ("capped", "turn-capped"),
+                )
+            },
+        }
+    )
+    boxes = []
+    for _, r in o.iterrows():
+        boxes.append(
+            _figure_box(
+                f"{r['run']}: first player won",
+                f"{r['first']:.2%}",
+                f"95% CI {r['first_lo']:.2%} to {r['first_hi']:.2%}, {int(r['games']):,} games",
+            )
+        )
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>omensim report</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>omensim report</h1>",
+        f'<div class="figures">{"".join(boxes)}</div>',
+        "<h2>Runs</h2>",
+        _table(info, "runs"),
+        runs_note,
+        "<h2>Key figures</h2>",
+        f"<pre>{html.escape(text)}</pre>",
+        "<h2>Who wins</h2>",
+        _note(
+            "Shares of games won outright by the seat that took the first turn, by the "
+            "other seat, and shared victories (these three add up to 100%); turn-capped "
+            "games (cut off by the turn cap, whoever won them) overlap them. Wilson 95% "
+            "intervals in brackets. The dashed line marks 50%: the first player's share "
+            "would reach it in a balanced game if no victory were shared."
+        ),
+        _table(outcomes_view),
+        _img(charts.get("outcomes"), "who wins, by run"),
+        "<h2>First-player advantage</h2>",
+        _note(
+            "Share of games won outright by the seat that took the first turn; a shared "
+            "victory counts as not a win. Intervals are Wilson 95%. The dashed line is "
+            "50%: an interval that does not cross it means the first player really does "
+            "win more (or less) often than the second."
+        ),
+        _table(fpa_view),
+    ]
+    if len(t.paired):
+        view = pd.DataFrame(
+            {
+                "run": t.paired["run"],
+                "deals": t.paired["deals"].map("{:,}".format),
+                "rate": _pct(t.paired["rate"]),
+                "paired 95% CI": _ci(t.paired["lo"], t.paired["hi"]),
+                "unpaired 95% CI": _ci(t.paired["unpaired_lo"], t.paired["unpaired_hi"]),
+                "games left out": t.paired["dropped_games"],
+            }
+        )
+        parts += [
+            _note(
+                "Paired estimate (--duplicate runs): each deal was played once with each "
+                "seat first; the interval comes from the spread between deals, so the luck "
+                "of the deal cancels (normal approximation)."
+            ),
+            _table(view),
+        ]
+    parts.append(_img(charts.get("fpa"), "first-player win rate by run"))
+    s = t.seats
+    seats_view = pd.DataFrame(
+        {
+            "run": s["run"],
+            "seat": s["seat"],
+            "games": s["games"].map("{:,}".format),
+            "wins": s["wins"].map("{:,}".format),
+            "win rate": _pct(s["rate"]),
+            "95% CI": _ci(s["lo"], s["hi"]),
+        }
+    )
+    parts += [
+        "<h2>Seat balance</h2>",
+        _note(
+            "Win rate of seat 0 and seat 1 (bots p0 and p1), whoever went first. With "
+            "the same bot in both seats and alternating first players both should sit on "
+            "the dashed 50% line; a gap points at a seat-dependent rule or bot."
+        ),
+        _table(seats_view),
+        _img(charts.get("seats"), "seat balance"),
+    ]
+    if len(t.diffs):
+        view = pd.DataFrame(
+            {
+                "run": t.diffs["a"],
+                "compared with": t.diffs["b"],
+                "rate": _pct(t.diffs["rate_a"]),
+                "other rate": _pct(t.diffs["rate_b"]),
+                "difference (pp)": _pp(t.diffs["diff"]),
+                "95% CI (pp), independent": _ci(t.diffs["lo"], t.diffs["hi"], pp=True),
+            }
+        )
+        parts += [
+            "<h2>Runs side by side</h2>",
+            _note(
+                "Each run minus the first one given. Independent runs: Newcombe's hybrid "
+                "score interval for a difference of two proportions."
+            ),
+            _table(view),
+        ]
+        if len(t.shifts):
+            sh = t.shifts
+            view = pd.DataFrame(
+                {
+                    "run": sh["a"],
+                    "compared with": sh["b"],
+                    "games paired": sh["games"].map("{:,}".format),
+                    "difference (pp)": _pp(sh["diff"]),
+                    "paired 95% CI (pp)": _ci(sh["lo"], sh["hi"], pp=True),
+                    "games an unpaired test would need": sh["n_unpaired"].map(
+                        lambda v: f"{v:,.0f}" if np.isfinite(v) else ""
+                    ),
+                }
+            )
+            parts += [
+                _note(
+                    "Runs with the same seed play the same deals at the same game "
+                    "indices, so they can be paired game by game (common random numbers): "
+                    "the luck of the deal cancels and the interval narrows."
+                ),
+                _table(view),
+            ]
+        parts.append(_img(charts.get("differences"), "differences in first-player win rate"))
+    parts += [
+        "<h2>Cards</h2>",
+        _note(
+            "One row per card kind; click a column header to sort, type to filter. "
+            "<i>Play rate</i>: share of player-games (two per game) in which that player "
+            "played the card at least once"
+            + (
+                "; <i>hold rate</i>: share in which that player held it at some point "
+                "(dealt, drawn or returned to hand)"
+                if "hold_rate" in t.card_table.columns
+                else ""
+            )
+            + ". <i>Card effect</i>: win rate of players who played it minus that of "
+            "players who did not, in percentage points, with Newcombe's 95% interval: an "
+            "association, not a cause (a card may be played because the game is going "
+            "well). Grey rows have too few player-games on one side to read."
+        ),
+        card_table_html(t.card_table),
+        _img(charts.get("cards"), "card effect"),
+    ]
+    comp = t.components.pivot_table(
+        index="run", columns="component", values="share", sort=False
+    ).reindex(columns=list(A.SCORE_WEIGHTS))
+    comp = comp.loc[:, comp.sum() > 0]
+    comp_view = comp.apply(_pct).reset_index()
+    ends_view = t.ends.assign(
+        share=_pct(t.ends["share"]),
+        ci=_ci(t.ends["lo"], t.ends["hi"]),
+        games=t.ends["games"].map("{:,}".format),
+    )[["run", "end_reason", "games", "share", "ci"]].rename(
+        columns={"end_reason": "end reason", "share": "% of games", "ci": "95% CI"}
+    )
+    q = t.length_quantiles
+    q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
+    parts += [
+        "<h2>How games end</h2>",
+        _note(
+            "Why each game ended: a rule of the set (e.g. all cities empty) or the turn "
+            "cap, which only stops games the rules did not end."
+        ),
+        _table(ends_view),
+        _img(charts.get("end_reasons"), "end reasons"),
+        "<h2>Game length</h2>",
+        _note(
+            "Turns per game. Quantiles: p50 is the median game, p90 the length 90% of "
+            "games do not exceed."
+        ),
+        _table(q_view),
+        _img(charts.get("lengths"), "game length distribution"),
+        "<h2>Score margins</h2>",
+        _note("First player's score minus the second player's."),
+        _img(charts.get("margins"), "score margin histogram"),
+        "<h2>Where the points come from</h2>",
+        _note(
+            "Share of all VP scored, weighted as in the score (2&times;unused rewards + "
+            "used rewards + 2&times;VP tokens + treasured + structures + 2&times;feats)."
+        ),
+        _table(comp_view),
+        _img(charts.get("components"), "score component shares"),
+        f"<script>{_SCRIPT}</script>",
+        "</body></html>",
+    ]
+    return "\n".join(p for p in parts if p) + "\n"

@@ -1,0 +1,290 @@
+"""The tables behind ``omensim report``: every figure the page shows, computed once.
+
+Each function takes the rows of :func:`sim.analysis.load_runs` (several runs,
+with a ``run`` column) and returns a tidy DataFrame; :func:`compute` gathers
+them into :class:`Tables`, and :func:`key_figures` says the headline numbers
+as text. Nothing here draws or writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import analysis as A
+from sim.analysis.loading import cards as run_cards
+from sim.analysis.paired import first_player_shift
+
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
+"""Game-length quantiles the page lists (p10 ... p99)."""
+
+
+def fmt_rate(rate: float, lo: float, hi: float) -> str:
+    """``"55.47% (95% CI 53.68-57.24%)"``: the form used on the terminal and the page."""
+    return f"{rate:.2%} (95% CI {lo * 100:.2f}-{hi * 100:.2f}%)"
+
+
+def fmt_diff(diff: float, lo: float, hi: float) -> str:
+    """A difference of rates in percentage points, e.g. ``"-2.80 pp (95% CI -5.31 to -0.29)"``."""
+    return f"{diff * 100:+.2f} pp (95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
+
+
+def _run_label(row: pd.Series) -> str:
+    return f"{row['mix']}, {row['variant']}, {row['strategy_p0']} vs {row['strategy_p1']}"
+
+
+@dataclass
+class Tables:
+    """Every analysis table the page shows, computed once."""
+
+    info: pd.DataFrame
+    fpa: pd.DataFrame
+    paired: pd.DataFrame
+    diffs: pd.DataFrame
+    shifts: pd.DataFrame
+    cards: pd.DataFrame
+    card_table: pd.DataFrame
+    stats: pd.DataFrame
+    outcomes: pd.DataFrame
+    seats: pd.DataFrame
+    margins: pd.DataFrame
+    lengths: pd.DataFrame
+    length_quantiles: pd.DataFrame
+    ends: pd.DataFrame
+    components: pd.DataFrame
+
+
+def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
+    """The paired estimate for every run that has duplicate deals; other runs are skipped."""
+    if "deal_id" not in df.columns:
+        return pd.DataFrame()
+    frames = []
+    for run, part in df.groupby("run", sort=False):
+        try:
+            frames.append(A.paired_first_player_advantage(part, by=None).assign(run=run))
+        except ValueError:
+            continue  # not a --duplicate run: no pairs, nothing to pair
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def outcome_shares(df: pd.DataFrame) -> pd.DataFrame:
+    """Per run: games, and the shares won by the first player, the second, shared, turn-capped.
+
+    First + second + shared = 100%; ``capped`` (games cut off by the turn cap,
+    whoever won them) overlaps the others. Wilson 95% intervals on each share.
+    """
+    rows = []
+    for run, part in df.groupby("run", sort=False):
+        n = len(part)
+        winner = part["winner"].to_numpy()
+        first = int(np.count_nonzero(winner == part["first_player"].to_numpy()))
+        shared = int(np.count_nonzero(winner == -1))
+        capped = int(np.count_nonzero(part["end_reason"].astype(str).to_numpy() == "turn_cap"))
+        row: dict[str, Any] = {"run": run, "games": n}
+        for name, k in (
+            ("first", first),
+            ("second", n - first - shared),
+            ("shared", shared),
+            ("capped", capped),
+        ):
+            lo, hi = A.wilson_interval(k, n)
+            row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_balance(df: pd.DataFrame) -> pd.DataFrame:
+    """Per run and seat: the seat's win rate with its Wilson interval (shared is not a win)."""
+    rows = []
+    for run, part in df.groupby("run", sort=False):
+        n = len(part)
+        for seat in (0, 1):
+            k = int(np.count_nonzero(part["winner"].to_numpy() == seat))
+            lo, hi = A.wilson_interval(k, n)
+            rows.append(
+                {"run": run, "seat": seat, "games": n, "wins": k, "rate": k / n, "lo": lo, "hi": hi}
+            )
+    return pd.DataFrame(rows)
+
+
+def filled_lengths(lengths: pd.DataFrame) -> pd.DataFrame:
+    """:func:`sim.analysis.game_lengths` with every turn count from the shortest to the
+    longest game of any run, a run's missing turn counts filled with 0 games.
+
+    Without the filling a line drawn through one run's values would jump across
+    the turn counts no game of that run had, a plateau that is not in the data.
+    """
+    if lengths.empty:
+        return lengths
+    turns = np.arange(int(lengths["turns"].min()), int(lengths["turns"].max()) + 1)
+    frames = []
+    for run, part in lengths.groupby("run", sort=False):
+        full = part.set_index("turns")[["games", "share"]].reindex(turns, fill_value=0)
+        frames.append(full.reset_index().assign(run=run))
+    out = pd.concat(frames, ignore_index=True)
+    out["games"] = out["games"].astype(np.int64)
+    return out[["run", "turns", "games", "share"]]
+
+
+def length_quantiles(df: pd.DataFrame, qs: Iterable[float] = QUANTILES) -> pd.DataFrame:
+    """Per run: mean, the quantiles ``qs`` and the maximum of game length in turns."""
+    rows = []
+    for run, part in df.groupby("run", sort=False):
+        turns = part["turns"].to_numpy()
+        row: dict[str, Any] = {"run": run, "mean": float(turns.mean())}
+        for q in qs:
+            row[f"p{round(q * 100)}"] = float(np.quantile(turns, q))
+        row["max"] = int(turns.max())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
+    """Each run minus the first, paired by game, for the runs that share its seed.
+
+    Runs with one seed play the same deals at the same game indices (common
+    random numbers), so the paired interval is usually much narrower than
+    Newcombe's for independent runs. Runs with another seed are left out.
+    """
+    runs = info["run"].tolist()
+    if len(runs) < 2:
+        return pd.DataFrame()
+    seeds = dict(zip(info["run"], info["seed"], strict=True))
+    base = df[df["run"] == runs[0]]
+    rows = []
+    for run in runs[1:]:
+        if seeds[run] != seeds[runs[0]]:
+            continue
+        try:
+            d = first_player_shift(base, df[df["run"] == run])
+        except ValueError:
+            continue  # no game in common
+        rows.append({"a": run, "b": runs[0], **asdict(d)})
+    return pd.DataFrame(rows)
+
+
+def _list_share(lists: pd.Series, n_kinds: int) -> np.ndarray:
+    """Per kind id: the share of rows whose list holds it (at least once)."""
+    counts = np.zeros(n_kinds, np.int64)
+    for ids in lists:
+        if ids is not None and len(ids):
+            counts[np.unique(np.asarray(ids, np.int64))] += 1
+    return counts / max(len(lists), 1)
+
+
+def card_table(df: pd.DataFrame, info: pd.DataFrame, impact: pd.DataFrame) -> pd.DataFrame:
+    """One row per card kind of each mix: its printed figures, how often it is played
+    (and held at some point, when the runs have ``held_p0/p1``), and its card effect.
+
+    ``play rate`` and ``hold rate`` are shares of player-games (two per game);
+    the effect is :func:`sim.analysis.card_impact`'s ``diff`` (win rate when
+    played minus when not) with its Newcombe interval.
+    """
+    frames = []
+    for mix, runs in info.groupby("mix", sort=False):
+        cards = run_cards(runs["path"].iloc[0])
+        part = df[df["mix"] == mix]
+        n = len(cards)
+        both = pd.concat([part["played_p0"], part["played_p1"]], ignore_index=True)
+        cards["play_rate"] = _list_share(both, n)
+        if "held_p0" in part.columns and "held_p1" in part.columns:
+            held = pd.concat([part["held_p0"], part["held_p1"]], ignore_index=True)
+            cards["hold_rate"] = _list_share(held, n)
+        eff = impact[impact["mix"] == mix].set_index("kind")
+        for col in ("diff", "lo", "hi", "low_sample"):
+            cards[col] = eff[col].reindex(cards["id"]).to_numpy()
+        cards["mix"] = mix
+        frames.append(cards)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def compute(df: pd.DataFrame, min_games: int) -> Tables:
+    info = pd.DataFrame(df.attrs["runs"])
+    runs = info["run"].tolist()
+    diffs = pd.concat(
+        [A.difference(df, "run", r, runs[0]) for r in runs[1:]] or [pd.DataFrame()],
+        ignore_index=True,
+    )
+    by = ("run",)
+    position = {r: i for i, r in enumerate(runs)}
+
+    def ordered(frame: pd.DataFrame) -> pd.DataFrame:
+        # groupby sorts runs by name; show them in the order the user gave them.
+        if frame.empty:
+            return frame
+        key = frame["run"].map(position)
+        return frame.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
+
+    # Runs of one mix share kind ids (and usually differ in what we compare), so pool
+    # them per mix for card impact: more player-games, tighter intervals.
+    impact = A.card_impact(df, min_games=min_games, by=("mix",))
+    return Tables(
+        info=info,
+        fpa=ordered(A.first_player_advantage(df, by=by)),
+        paired=ordered(_paired_by_run(df)),
+        diffs=diffs,
+        shifts=run_shifts(df, info),
+        cards=impact,
+        card_table=card_table(df, info, impact),
+        stats=ordered(A.summary_stats(df, by=by)),
+        outcomes=outcome_shares(df),
+        seats=seat_balance(df),
+        margins=ordered(A.score_margins(df, by=by)),
+        lengths=filled_lengths(ordered(A.game_lengths(df, by=by))),
+        length_quantiles=length_quantiles(df),
+        ends=ordered(A.end_reasons(df, by=by)),
+        components=ordered(A.score_components(df, by=by)),
+    )
+
+
+def key_figures(t: Tables, top: int = 3) -> str:
+    """The report's headline numbers as plain text lines, for the terminal."""
+    lines = []
+    stats = t.stats.set_index("run")
+    for _, row in t.fpa.iterrows():
+        info = t.info.set_index("run").loc[row["run"]]
+        s = stats.loc[row["run"]]
+        lines.append(
+            f"{row['run']} ({_run_label(info)}): {int(row['games']):,} games; "
+            f"first player won {fmt_rate(row['rate'], row['lo'], row['hi'])}; "
+            f"shared {row['shared'] / row['games']:.2%}; "
+            f"mean first-player margin {s['mean_margin']:+.2f} VP; "
+            f"mean length {s['mean_turns']:.1f} turns"
+        )
+    for _, row in t.paired.iterrows():
+        lines.append(
+            f"{row['run']} paired over {int(row['deals']):,} deals: "
+            f"{fmt_rate(row['rate'], row['lo'], row['hi'])} "
+            f"(unpaired 95% CI {row['unpaired_lo'] * 100:.2f}-{row['unpaired_hi'] * 100:.2f}%)"
+        )
+    for _, row in t.diffs.iterrows():
+        lines.append(
+            f"{row['a']} minus {row['b']}: first-player win rate "
+            f"{fmt_diff(row['diff'], row['lo'], row['hi'])}"
+        )
+    for _, row in t.shifts.iterrows():
+        lines.append(
+            f"{row['a']} minus {row['b']}, paired over {int(row['games']):,} games with the "
+            f"same seed: {fmt_diff(row['diff'], row['lo'], row['hi'])}"
+        )
+    cards = t.cards[~t.cards["low_sample"]]
+    for mix, part in cards.groupby("mix", sort=False):
+        best = "; ".join(
+            f"{r['card']} {fmt_diff(r['diff'], r['lo'], r['hi'])}"
+            for _, r in part.head(top).iterrows()
+        )
+        lines.append(f"{mix}: cards whose players' win rate differs most: {best}")
+    return "\n".join(lines)
+
+
+def top_cards(t: Tables, top: int) -> pd.DataFrame:
+    """The ``top`` cards with the largest effect (enough player-games on both sides)."""
+    cards = t.cards[~t.cards["low_sample"]].head(top).copy()
+    several = t.cards["mix"].nunique() > 1
+    pairs = zip(cards["card"], cards["mix"], strict=True)
+    cards["label"] = [f"{c} ({m})" if several else str(c) for c, m in pairs]
+    return cards
