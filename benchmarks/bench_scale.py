@@ -17,8 +17,8 @@ Prints (and never asserts on) three tables:
    result round trip (the game itself takes well under a millisecond).
 3. **peak RSS**: ``omensim run`` (random bots, chunk 65,536) and ``omensim
    report`` in fresh subprocesses at each of ``--rss-games``, on the local and
-   the Dask backend, plus the report loaded into pandas
-   (``build_report(streaming=False)``) for comparison. RSS is the largest
+   the Dask backend, plus the report's tables computed in pandas
+   (``report_tables.compute(load_runs(...))``) for comparison. RSS is the largest
    resident set of any one process of the command's tree, from ``os.wait4``.
 
 The host is shared with other work: prefer the ratios within one run.
@@ -110,12 +110,12 @@ def rss_table(sizes: list[int]) -> None:
                 print(f"| omensim report (streaming) | {n:,} | {s:.0f} | {mb:,.0f} |")
                 shutil.rmtree(tmp / "r")
                 code = (
-                    "from sim.analysis.report import build_report; import sys; "
-                    "build_report([sys.argv[1]], sys.argv[2], streaming=False)"
+                    "import sys; from sim import analysis as A; "
+                    "from sim.analysis.report_tables import compute; "
+                    "compute(A.load_runs([sys.argv[1]]), 200)"
                 )
-                s, mb = child_rss([py, "-c", code, str(out), str(tmp / "r")])
-                print(f"| build_report(streaming=False) | {n:,} | {s:.0f} | {mb:,.0f} |")
-                shutil.rmtree(tmp / "r")
+                s, mb = child_rss([py, "-c", code, str(out)])
+                print(f"| same tables in pandas (load_runs) | {n:,} | {s:.0f} | {mb:,.0f} |")
                 shutil.rmtree(out)
                 sys.stdout.flush()
     finally:

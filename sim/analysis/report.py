@@ -22,17 +22,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim import analysis as A
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
 from sim.analysis.report_tables import (
     QUANTILES,
-    compute,
     filled_lengths,
     fmt_diff,
     fmt_rate,
     key_figures,
 )
+from sim.analysis.streaming import report_tables
 from sim.run import io
 from sim.run import progress as P
 
@@ -107,10 +106,10 @@ def build_report(
     _check_out_dir(out, run_paths)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
-        df = A.load_runs(run_paths)
+        # Out of core: each run is read once, a batch of the columns needed at a time.
         bar.advance(1)
         bar.describe("report: analysing")
-        tables = compute(df, min_games)
+        tables = report_tables(run_paths, min_games)
         text = key_figures(tables)
         bar.advance(1)
         bar.describe("report: drawing charts")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,9 @@ from sim.analysis.frames import (
     order_card_frames,
     run_info,
 )
+from sim.analysis.loading import cards as run_cards
+from sim.analysis.paired import Outcomes, first_player_shift
+from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths
 from sim.analysis.stats import wilson_interval
 from sim.run import io
 
@@ -79,6 +82,10 @@ def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return codes // width, codes % width
 
 
+def _size(kinds: np.ndarray) -> int:
+    return int(kinds.max()) + 1 if len(kinds) else 0
+
+
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
     uniq, counts = np.unique(values, return_counts=True)
     for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
@@ -102,6 +109,10 @@ class RunTotals:
     points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SCORE_WEIGHTS, 0))
     played: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     played_wins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    seat0_wins: int = 0
+    seat1_wins: int = 0
+    held: np.ndarray | None = None
+    """Per kind: player-games in which it was held at some point (runs with held_p0/p1)."""
     deals: int = 0
     deal_sum: float = 0.0
     deal_sq: float = 0.0
@@ -116,6 +127,8 @@ class RunTotals:
         self.first_player_wins += int(won.sum())
         self.shared += int((winner == -1).sum())
         self.seat_wins += int(((winner == 0) | (winner == 1)).sum())
+        self.seat0_wins += int((winner == 0).sum())
+        self.seat1_wins += int((winner == 1).sum())
         s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
         margin = np.where(first == 0, s0 - s1, s1 - s0)
         turns = _np(batch, "turns")
@@ -144,6 +157,12 @@ class RunTotals:
             self.played_wins += np.bincount(
                 kinds, weights=winner[rows] == seat, minlength=size
             ).astype(np.int64)
+        if "held_p0" in names and "held_p1" in names:
+            for seat in (0, 1):
+                _, kinds = played_kinds(batch.column(f"held_p{seat}"))
+                size = max(len(self.held) if self.held is not None else 0, _size(kinds))
+                held = np.zeros(0, np.int64) if self.held is None else self.held
+                self.held = np.pad(held, (0, size - len(held))) + np.bincount(kinds, minlength=size)
         if "deal_id" in names:
             self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
 
@@ -188,6 +207,8 @@ def run_totals(run_dir: Path | str, batch_rows: int = BATCH_ROWS) -> RunTotals:
         "deal_id",
         "played_p0",
         "played_p1",
+        "held_p0",
+        "held_p1",
         *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
     ]
     totals = RunTotals()
@@ -371,26 +392,130 @@ def components_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.D
     return out
 
 
-@dataclass(frozen=True)
-class RunTables:
-    """Every table of the report, computed out of core (columns as in :mod:`frames`)."""
+def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """:func:`sim.analysis.report_tables.outcome_shares` from totals."""
+    rows = []
+    for label, t in zip(labels, totals, strict=True):
+        n, first, shared = t.games, t.first_player_wins, t.shared
+        row: dict[str, Any] = {"run": label, "games": n}
+        for name, k in (
+            ("first", first),
+            ("second", n - first - shared),
+            ("shared", shared),
+            ("capped", t.turn_cap),
+        ):
+            lo, hi = wilson_interval(k, n)
+            row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
+        rows.append(row)
+    return pd.DataFrame(rows)
 
-    info: pd.DataFrame
-    fpa: pd.DataFrame
-    paired: pd.DataFrame
-    diffs: pd.DataFrame
-    cards: pd.DataFrame
-    stats: pd.DataFrame
-    margins: pd.DataFrame
-    lengths: pd.DataFrame
-    ends: pd.DataFrame
-    components: pd.DataFrame
+
+def seats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """:func:`sim.analysis.report_tables.seat_balance` from totals."""
+    rows = []
+    for label, t in zip(labels, totals, strict=True):
+        for seat, k in ((0, t.seat0_wins), (1, t.seat1_wins)):
+            lo, hi = wilson_interval(k, t.games)
+            rows.append(
+                {"run": label, "seat": seat, "games": t.games, "wins": k, "rate": k / t.games,
+                 "lo": lo, "hi": hi}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """``np.quantile(data, q)`` (linear interpolation) of the data with these value counts."""
+    n = int(counts.sum())
+    h = (n - 1) * q
+    lo, hi = int(np.floor(h)), int(np.ceil(h))
+    ends = np.cumsum(counts)  # order statistic i is values[searchsorted(ends, i, "right")]
+    x_lo = values[np.searchsorted(ends, lo, side="right")]
+    x_hi = values[np.searchsorted(ends, hi, side="right")]
+    return float(x_lo + (h - lo) * (x_hi - x_lo))
+
+
+def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """:func:`sim.analysis.report_tables.length_quantiles` from the turn counts."""
+    rows = []
+    for label, t in zip(labels, totals, strict=True):
+        values = np.array(sorted(t.turns), np.float64)
+        counts = np.array([t.turns[int(v)] for v in values], np.int64)
+        row: dict[str, Any] = {"run": label, "mean": t.turns_sum / t.games}
+        for q in QUANTILES:
+            row[f"p{round(q * 100)}"] = _quantile(values, counts, q)
+        row["max"] = int(values.max())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def card_table_frame(
+    info: pd.DataFrame, totals: Sequence[RunTotals], impact: pd.DataFrame
+) -> pd.DataFrame:
+    """:func:`sim.analysis.report_tables.card_table` from totals."""
+    frames = []
+    for mix, runs in info.groupby("mix", sort=False):
+        group = [totals[i] for i in runs.index]
+        cards = run_cards(runs["path"].iloc[0])
+        n = len(cards)
+        player_games = 2 * sum(t.games for t in group)
+
+        def share(arrays: list[np.ndarray], n: int = n, total: int = player_games) -> np.ndarray:
+            counts = np.zeros(n, np.int64)
+            for a in arrays:
+                m = min(n, len(a))
+                counts[:m] += a[:m]
+            return counts / max(total, 1)
+
+        cards["play_rate"] = share([t.played for t in group])
+        if all(t.held is not None for t in group):
+            cards["hold_rate"] = share([t.held for t in group if t.held is not None])
+        eff = impact[impact["mix"] == mix].set_index("kind")
+        for col in ("diff", "lo", "hi", "low_sample"):
+            cards[col] = eff[col].reindex(cards["id"]).to_numpy()
+        cards["mix"] = mix
+        frames.append(cards)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _first_wins(run_dir: Path | str) -> Outcomes:
+    """Game ids and first-player wins of a run: all :func:`first_player_shift` needs."""
+    ids, wins = [], []
+    for b in scan(run_dir, ["game_id", "winner", "first_player"]):
+        ids.append(_np(b, "game_id"))
+        wins.append((_np(b, "winner") == _np(b, "first_player")).astype(np.int8))
+    game_id = np.concatenate(ids)
+    none = np.zeros((len(game_id), 0), np.int8)
+    return Outcomes(game_id=game_id, first_win=np.concatenate(wins), plays=none, wins=none)
+
+
+def shifts_frame(info: pd.DataFrame) -> pd.DataFrame:
+    """:func:`sim.analysis.report_tables.run_shifts`, reading only game ids and outcomes.
+
+    Pairing by game needs both runs' per-game outcomes at once: 9 bytes a game.
+    """
+    runs = info["run"].tolist()
+    if len(runs) < 2:
+        return pd.DataFrame()
+    base = None
+    rows = []
+    for i in range(1, len(runs)):
+        if info["seed"].iloc[i] != info["seed"].iloc[0]:
+            continue
+        base = base if base is not None else _first_wins(info["path"].iloc[0])
+        try:
+            d = first_player_shift(base, _first_wins(info["path"].iloc[i]))
+        except ValueError:
+            continue  # no game in common
+        rows.append({"a": runs[i], "b": runs[0], **asdict(d)})
+    return pd.DataFrame(rows)
 
 
 def report_tables(
     paths: Sequence[Path | str], min_games: int = 200, batch_rows: int = BATCH_ROWS
-) -> RunTables:
+) -> Tables:
     """The report's tables for finished runs, reading each run once, batch by batch.
+
+    Same tables as :func:`sim.analysis.report_tables.compute` on the loaded rows.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
@@ -403,15 +528,21 @@ def report_tables(
     names: dict[str, dict[int, str]] = {}
     for path, mix in zip(info["path"], mixes, strict=True):
         names.setdefault(mix, card_names(path))
-    return RunTables(
+    impact = cards_frame(mixes, totals, names, min_games)
+    return Tables(
         info=info,
         fpa=fpa_frame(labels, totals),
         paired=paired_frame(labels, totals),
         diffs=difference_frame(labels, totals),
-        cards=cards_frame(mixes, totals, names, min_games),
+        shifts=shifts_frame(info),
+        cards=impact,
+        card_table=card_table_frame(info, totals, impact),
         stats=stats_frame(labels, totals),
+        outcomes=outcomes_frame(labels, totals),
+        seats=seats_frame(labels, totals),
         margins=distribution_frame(labels, [t.margins for t in totals], "margin"),
-        lengths=distribution_frame(labels, [t.turns for t in totals], "turns"),
+        lengths=filled_lengths(distribution_frame(labels, [t.turns for t in totals], "turns")),
+        length_quantiles=quantiles_frame(labels, totals),
         ends=ends_frame(labels, totals),
         components=components_frame(labels, totals),
     )
