@@ -109,3 +109,14 @@ def test_cli_run_on_a_local_cluster(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     runner.run(RunSpec(games=120, seed=5), tmp_path / "local", progress=False)
     pd.testing.assert_frame_equal(io.read_run(out), io.read_run(tmp_path / "local"))
+
+
+@pytest.mark.parametrize("command", ["run", "tournament"])
+def test_an_unreachable_scheduler_is_one_error_line(tmp_path: Path, command: str) -> None:
+    out = tmp_path / "out"
+    args = [command, "--out", str(out), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot reach the Dask scheduler tcp://127.0.0.1:9")
+    assert len(result.stderr.splitlines()) == 1
+    assert not out.exists()

@@ -407,7 +407,7 @@ class DaskBackend:
             if workers is not None:
                 raise BackendError("--workers sizes a local cluster; not with --scheduler")
             try:
-                self.client = distributed.Client(scheduler, timeout="20s")
+                self.client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError) as exc:
                 raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
         else:
