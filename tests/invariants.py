@@ -15,28 +15,12 @@ from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel.board import is_war_torn, side_weight, weight
 from sim.run.scenario import Scenario
-
-
-def _zone(st: np.ndarray, count: int, base: int) -> list[int]:
-    return [int(x) for x in st[base : base + count]]
+from sim.run.view import StateView
 
 
 def card_locations(st: np.ndarray) -> dict[str, list[int]]:
     """Every zone of physical unit cards, by a readable name, as lists of card ids."""
-    zones: dict[str, list[int]] = {}
-    for d in range(2):
-        zones[f"deck{d}"] = _zone(st, int(st[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS)
-        zones[f"discard{d}"] = _zone(st, int(st[L.DISC_N + d]), L.DISC + d * L.MAX_CARDS)
-    for p in range(2):
-        zones[f"hand{p}"] = _zone(st, int(st[L.HAND_N + p]), L.HAND + p * L.MAX_CARDS)
-        zones[f"out{p}"] = _zone(st, int(st[L.OUT_N + p]), L.OUT + p * L.MAX_CARDS)
-        zones[f"under{p}"] = _zone(st, int(st[L.UNDER_N + p]), L.UNDER + p * L.MAX_CARDS)
-    zones["box"] = _zone(st, int(st[L.BOX_N]), L.BOX)
-    for c in range(L.N_CITIES):
-        for p in range(2):
-            s = 2 * c + p
-            zones[f"city{c}.p{p}"] = _zone(st, int(st[L.SIDE_N + s]), L.SLOT + s * L.N_SLOTS)
-    return zones
+    return {".".join(map(str, key)): ids for key, ids in StateView(st).card_zones().items()}
 
 
 def check_state(st: np.ndarray, tab: np.ndarray) -> None:
@@ -111,11 +95,12 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
     )
 
     # --- reward tiles: each at most once, in a stack or won -------------------------
+    view = StateView(st)
     tiles = []
     for c in range(L.N_CITIES):
-        tiles += _zone(st, int(st[L.STACK_N + c]), L.STACK + c * L.MAX_STACK)
+        tiles += view.stack_tiles(c)
     for p in range(2):
-        tiles += _zone(st, int(st[L.REW_N + p]), L.REW + p * L.MAX_REWARDS)
+        tiles += [t for t, _used in view.reward_tiles(p)]
         used = st[L.REW_USED + p * L.MAX_REWARDS : L.REW_USED + p * L.MAX_REWARDS + st[L.REW_N + p]]
         assert set(used.tolist()) <= {0, 1}, f"seat {p}: used flags {used}"
     assert len(tiles) == len(set(tiles)), f"a reward tile is in two places: {sorted(tiles)}"

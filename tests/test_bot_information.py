@@ -34,7 +34,7 @@ from hypothesis import strategies as hs
 from sim.data import vocab as V
 from sim.kernel import board as B
 from sim.kernel import layout as L
-from sim.kernel.abilities import _enemy_targets, find_ability
+from sim.kernel.abilities import enemy_targets, find_ability
 from sim.kernel.offering import offering_step
 from sim.kernel.surge import surge_options, surge_step
 from sim.kernel.war import keep_options, war_step
@@ -196,7 +196,7 @@ def opts_war_order(st, tab, fp, p):  # war_step
 def opts_destroy(st, tab, fp, p):  # _hit_enemy (the kernel's own enumeration)
     for tg in (V.TG_ANY_CITY,):
         for limit in (0, 2):
-            yield int(_enemy_targets(st, tab, fp, p, -1, tg, limit))
+            yield int(enemy_targets(st, tab, fp, p, -1, tg, limit))
 
 
 def opts_take(st, tab, fp, p):  # _take_discard

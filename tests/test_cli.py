@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import traceback
 from datetime import datetime
 from pathlib import Path
 
@@ -17,11 +16,11 @@ import numba
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import assert_one_error_line, invoke, ok
 
 import sim
 import sim.data.cards
-from sim.cli import main
 from sim.cli.options import GameCount
 from sim.cli.run import run_cmd
 from sim.data.spec import RunSpec
@@ -56,28 +55,6 @@ COLUMNS = [
 two_threads = pytest.mark.skipif(
     numba.config.NUMBA_NUM_THREADS < 2, reason="needs numba to allow 2 threads"
 )
-
-
-def invoke(*args: str) -> Result:
-    """Run ``omensim ARGS`` in-process and return click's result."""
-    return CliRunner().invoke(main, list(args))
-
-
-def ok(result: Result) -> Result:
-    """Assert a command succeeded, showing its output and traceback if it did not."""
-    if result.exit_code != 0:
-        tb = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
-        pytest.fail(f"exit {result.exit_code}\n{result.output}\n{tb}")
-    return result
-
-
-def assert_one_error_line(result: Result) -> None:
-    """The CLI's promise for user errors: one `Error:` line on stderr, no traceback."""
-    assert result.exit_code != 0
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error"), result.stderr
-    assert "Traceback" not in result.output
 
 
 def run_dir_names(out: Path) -> list[str]:

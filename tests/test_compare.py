@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import invoke, ok
 
 from sim.analysis.compare import compare
 from sim.analysis.paired import (
@@ -19,7 +20,6 @@ from sim.analysis.paired import (
     kinds_of,
     paired_ratio_diff,
 )
-from sim.cli import main
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io
@@ -28,15 +28,6 @@ GAMES = 3000
 # Played in almost every aegean game by greedy bots: a change to it shows at 3000 games.
 SPOILS = "Ker of the Spoils"
 TALOS = "Talos, Bronze Guardian of Crete"
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result
 
 
 def one_error_line(result: Result, code: int, text: str) -> None:

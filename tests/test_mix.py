@@ -15,11 +15,11 @@ import hypothesis.strategies as hs
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import invoke
 from hypothesis import HealthCheck, given, settings
 from invariants import check_invariants
 
-from sim.cli import main
 from sim.data import vocab as V
 from sim.data.cards import CardDataError, available_sets, load_pool, load_rule_overrides
 from sim.data.spec import VARIANTS, RunSpec, SpecError
@@ -29,10 +29,6 @@ from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 
 SET_UNITS = {"aegean": 22, "dunes": 40, "reign": 174}
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def one_error_line(result: Result) -> str:

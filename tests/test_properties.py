@@ -146,7 +146,7 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
         # Reign, Scoring: "2 VP for each face-down (completed) feat card" (sc.out: just scored)
         feats = int(sc.out[L.O_FEATS + p])
         assert feats == len(sc.feats(p)), (feats, sc.feats(p))
-        mask = sum(1 << sc._feat(name) for name in sc.feats(p))
+        mask = sum(1 << sc.feat_index(name) for name in sc.feats(p))
         assert sc.out[L.O_FEAT_MASK + p] == mask
         assert sc.out[L.O_ENRAGED + p] == st[L.ENRAGED_N + p]
         score = 2 * unused + used + 2 * vp + tre + svp + 2 * feats
@@ -650,12 +650,12 @@ def _dunes_position() -> Scenario:
         under={0: {PYRAMID: 2}, 1: {"Obelisk of the Falcon": 3}},
         stacks={0: ["Ankh of Eternal Life"], 1: [], 2: []},
     )
-    sc.st[L.STRUCT_DONE + L.MAX_STRUCTS + sc._structure(1, "Obelisk of the Falcon")] = 1
+    sc.st[L.STRUCT_DONE + L.MAX_STRUCTS + sc.structure_slot(1, "Obelisk of the Falcon")] = 1
     return sc
 
 
 def _struct(sc: Scenario, p: int, name: str) -> int:
-    return L.MAX_STRUCTS * p + sc._structure(p, name)
+    return L.MAX_STRUCTS * p + sc.structure_slot(p, name)
 
 
 def _corrupt_under_count(sc):  # a card counted under a structure that is in no pile

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from conftest import invoke
 
 from sim.analysis.replay import ReplayMismatch, compare_rows, replay
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import runner
 
@@ -109,12 +108,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory):
     return out
 
 
-def _invoke(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
 def test_cli_replay(run_dir) -> None:
-    res = _invoke("replay", str(run_dir), "--game", "123")
+    res = invoke("replay", str(run_dir), "--game", "123")
     assert res.exit_code == 0, res.stderr
     out = res.stdout
     assert out.startswith("Game 123 of seed 21: aegean, standard rules, P0 greedy vs P1 random")
@@ -143,10 +138,10 @@ def test_cli_replay_reign_setup_shows_three_stacks_of_four(tmp_path, args, games
     root = Path(__file__).resolve().parent.parent
     args = tuple(str(root / a) if a.endswith(".toml") else a for a in args)
     mix = () if "--mix" in args else ("--mix", "reign")
-    res = _invoke("run", "--games", "12", *mix, "--seed", "18", "--out", str(out), "--quiet", *args)
+    res = invoke("run", "--games", "12", *mix, "--seed", "18", "--out", str(out), "--quiet", *args)
     assert res.exit_code == 0, res.stderr
     for game in games:
-        res = _invoke("replay", str(out), "--game", str(game))
+        res = invoke("replay", str(out), "--game", str(game))
         assert res.exit_code == 0, res.stderr
         setup = res.stdout.split("\nSet-up\n")[1].split("\nTurn 1: ")[0]
         stacks = [ln for ln in setup.splitlines() if "reward cards (top last):" in ln]
@@ -162,10 +157,10 @@ def test_cli_replay_reign_setup_shows_three_stacks_of_four(tmp_path, args, games
 
 
 def test_cli_replay_help() -> None:
-    res = _invoke("replay", "--help")
+    res = invoke("replay", "--help")
     assert res.exit_code == 0
     assert "omensim replay results/demo --game 123" in res.stdout
-    assert "replay" in _invoke("--help").stdout
+    assert "replay" in invoke("--help").stdout
 
 
 def _one_error(res, fragment: str) -> None:
@@ -176,31 +171,31 @@ def _one_error(res, fragment: str) -> None:
 
 
 def test_cli_replay_errors(run_dir, tmp_path) -> None:
-    _one_error(_invoke("replay", str(tmp_path / "nope"), "--game", "1"), "no run directory")
-    _one_error(_invoke("replay", str(tmp_path), "--game", "1"), "not a run directory")
-    _one_error(_invoke("replay", str(run_dir), "--game", "200"), "out of range")
-    _one_error(_invoke("replay", str(run_dir), "--game", "-1"), "out of range")
-    _one_error(_invoke("replay", str(run_dir)), "--game")
-    _one_error(_invoke("replay", str(run_dir), "--game", "x"), "--game")
+    _one_error(invoke("replay", str(tmp_path / "nope"), "--game", "1"), "no run directory")
+    _one_error(invoke("replay", str(tmp_path), "--game", "1"), "not a run directory")
+    _one_error(invoke("replay", str(run_dir), "--game", "200"), "out of range")
+    _one_error(invoke("replay", str(run_dir), "--game", "-1"), "out of range")
+    _one_error(invoke("replay", str(run_dir)), "--game")
+    _one_error(invoke("replay", str(run_dir), "--game", "x"), "--game")
 
     # An incomplete run is refused.
     inc = tmp_path / "incomplete"
     inc.mkdir()
     manifest = json.loads((run_dir / "_manifest.json").read_text())
     (inc / "_manifest.json").write_text(json.dumps({**manifest, "complete": False}))
-    _one_error(_invoke("replay", str(inc), "--game", "1"), "incomplete")
+    _one_error(invoke("replay", str(inc), "--game", "1"), "incomplete")
 
     # A complete manifest whose parts lost the game: not in the dataset.
     gone = tmp_path / "gone"
     gone.mkdir()
     (gone / "_manifest.json").write_text(json.dumps(manifest))
-    _one_error(_invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+    _one_error(invoke("replay", str(gone), "--game", "5"), "not in the dataset")
     # A part that exists but lacks the row.
     import pandas as pd
 
     df = pd.read_parquet(run_dir)
     df[df.game_id != 5].to_parquet(gone / manifest["parts"][0]["file"])
-    _one_error(_invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+    _one_error(invoke("replay", str(gone), "--game", "5"), "not in the dataset")
 
 
 def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
@@ -214,4 +209,4 @@ def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
     df.loc[df.game_id == 7, "turns"] += 1
     manifest = json.loads((run_dir / "_manifest.json").read_text())
     df.to_parquet(bad / manifest["parts"][0]["file"])
-    _one_error(_invoke("replay", str(bad), "--game", "7"), "turns: replay")
+    _one_error(invoke("replay", str(bad), "--game", "7"), "turns: replay")

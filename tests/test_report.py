@@ -20,29 +20,16 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pytest
-from click.testing import CliRunner, Result
+from conftest import assert_one_error_line, invoke
 
 from sim import analysis as A
 from sim.analysis.report import REPORT_NAME, build_report, write_report
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run.runner import run
 
 GAMES = 2000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def assert_one_error_line(result: Result) -> None:
-    assert result.exit_code != 0
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error: "), result.stderr
-    assert "Traceback" not in result.output
 
 
 @pytest.fixture(scope="module")

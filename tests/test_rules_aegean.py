@@ -16,12 +16,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import done, emissary_outcome
 from invariants import check_invariants
 
 from sim.data.spec import RunSpec, SpecError
 from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
+from sim.run.view import StateView
 from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
@@ -77,15 +79,6 @@ def build(**kw: Any) -> Scenario:
     return Scenario.build("aegean", strict=True, **kw)
 
 
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
-
-
-def unit(sc: Scenario, name: str) -> dict[str, Any]:
-    return sc.pool.units[sc.pool.kind_index(name)]
-
-
 # =============================================================================
 # Setup
 # =============================================================================
@@ -107,8 +100,8 @@ def test_setup_deals_tiles_cards_and_coins(seed: int, game: int) -> None:
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
     assert sc.rewards(0) == sc.rewards(1) == []
     assert sc.vp_tokens(0) == sc.vp_tokens(1) == 0
-    assert int(sc.st[L.VP_SUPPLY]) == 6
-    assert int(sc.st[L.TURN]) == 0
+    assert sc.vp_supply == 6
+    assert sc.turns_done == 0
     assert not sc.over
 
 
@@ -121,7 +114,7 @@ def test_setup_oldest_player_takes_first_turn(first: str, game: int, seat: int) 
     Reading ``oldest_player``: the oldest player is the seat named by --first."""
     sc = Scenario.from_game("aegean", 3, game, first=first, strict=True)
     assert sc.active == seat
-    assert int(sc.st[L.FIRST]) == seat
+    assert sc.first == seat
 
 
 # =============================================================================
@@ -137,7 +130,7 @@ def test_emissary_greatest_value_goes_first_and_is_discarded() -> None:
     sc.script("emissary", card=EUDORUS)  # 2 + 1 + 2 = 5
     sc.script("emissary", card=TALOS)  # 6 + 2 + 6 = 14
     assert sc.emissary(oldest=0) == 1
-    assert sc.active == 1 and int(sc.st[L.FIRST]) == 1
+    assert sc.active == 1 and sc.first == 1
     assert sc.discard_pile() == [TALOS]
     assert sc.hand(1) == [ALCIMEDON]
     assert sorted(sc.hand(0)) == sorted([EUDORUS, CLOTHO])
@@ -172,25 +165,18 @@ def test_emissary_after_standard_setup(seed: int, game: int) -> None:
     """Aegean rulebook, Emissary of War Variant: "After the standard setup, each player selects
     1 Unit card from their hand ... The game then begins, with the First Player taking the
     first turn." """
-    plain = Scenario.from_game("aegean", seed, game, first="p1")
-    hands = [plain.hand(0), plain.hand(1)]
-    picks = [hands[0][0], hands[1][0]]
-    values = []
-    for name in picks:
-        u = unit(plain, name)
-        values.append((u["cost"] + u["offering"] + u["strength"], u["strength"]))
-    first = 1 if values[0] == values[1] else (0 if values[0] > values[1] else 1)
+    hands, picks, first = emissary_outcome(Scenario.from_game("aegean", seed, game, first="p1"))
 
     sc = Scenario("aegean", emissary=True, first="p1", strict=True)
     sc.script("emissary", a=0)
     sc.script("emissary", a=0)
     sc.setup(seed, game)
     done(sc)
-    assert sc.active == first and int(sc.st[L.FIRST]) == first
+    assert sc.active == first and sc.first == first
     assert sc.discard_pile() == [picks[first]]
     assert sorted(sc.hand(first)) == sorted(hands[first][1:])
     assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
-    assert int(sc.st[L.TURN]) == 0
+    assert sc.turns_done == 0
 
 
 # =============================================================================
@@ -600,7 +586,7 @@ def test_keres_ability_then_exalt_into_vp_token() -> None:
     assert sc.hand(0) == [TOP4[0]]
     assert sc.city(0, 0) == FILLER
     assert sc.out_of_play(0) == [KER_PYRE]
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     assert sc.result()["score_p0"] == 2
     done(sc)
 
@@ -945,7 +931,7 @@ def test_war_victor_takes_top_tile_keeps_one_loser_keeps_two() -> None:
     assert sc.city(0, 1) == [PEISANDER, ALCIMEDON]
     assert sorted(sc.discard_pile()) == sorted([PATROCLUS, EUDORUS, PHOENIX])
     assert not sc.war_torn(0)
-    assert int(sc.st[L.WARTORN]) == 0  # "flip the War-torn token to its peaceful side"
+    assert not sc.war_torn_token(0)  # "flip the War-torn token to its peaceful side"
     done(sc)
 
 
@@ -1259,7 +1245,7 @@ def test_tribute_gain_vp_token_when_two_rewards() -> None:
     sc.script_offer(EAGLE, cards=0)
     sc.script_may(True)
     sc.offering()
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     done(sc)
     # One tile only: the condition fails, nothing is offered (strict: no "may" asked).
     sc = build(hands={0: [EAGLE]}, rewards={0: [(HELM, False)]}, stacks={})
@@ -1473,7 +1459,7 @@ def test_game_goes_on_while_a_city_has_tiles() -> None:
     tiles." """
     sc = build(stacks={0: [], 1: [], 2: [HELM]}, turn=5)
     sc.end_turn()
-    assert not sc.over and sc.active == 1 and int(sc.st[L.TURN]) == 6
+    assert not sc.over and sc.active == 1 and sc.turns_done == 6
     assert sc.result()["end_reason"] == "none"
 
 
@@ -1653,21 +1639,19 @@ def _draft_scenario(mix: str, variant: str) -> Scenario:
 
 def _box_order(sc: Scenario, seed: int, game: int) -> list[int]:
     """The shuffled shared deck a draft deals from, top card first (set-up's own stream)."""
-    from sim.kernel.draft import _box_all
+    from sim.kernel.draft import box_all
     from sim.kernel.rng import seed_streams
 
     st = np.zeros(L.STATE_SIZE, np.int64)
     seed_streams(st, seed, game)
-    _box_all(st, sc.tab)
-    n = int(st[L.BOX_N])
-    return [int(c) for c in st[L.BOX : L.BOX + n][::-1]]
+    box_all(st, sc.tab)
+    return StateView(st).zone_ids("box")[::-1]
 
 
 def _own_cards(sc: Scenario, p: int) -> list[int]:
     """Seat ``p``'s 30 drafted cards: its own deck plus the hand it drew from it."""
-    off = p * L.MAX_CARDS
-    deck = sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])]
-    hand = sc.st[L.HAND + off : L.HAND + off + int(sc.st[L.HAND_N + p])]
+    deck = sc.zone_ids("deck", p)
+    hand = sc.zone_ids("hand", p)
     return sorted(int(c) for c in [*deck, *hand])
 
 
@@ -1693,9 +1677,9 @@ def test_draft1_draw_3_keep_2_pass_1_until_30_each(mix: str) -> None:
     for p in range(2):
         assert _own_cards(sc, p) == sorted(expect[p])
         assert len(sc.hand(p)) == 4  # then "the game then begins as normal"
-    assert int(sc.st[L.OWN_DECKS]) == 1
+    assert sc.own_decks
     # "Any unselected cards are returned to the box."
-    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    assert sc.box_size() == len(top) - 60
     check_invariants(sc)
 
 
@@ -1719,7 +1703,7 @@ def test_draft2_twenty_face_up_alternate_picks_three_times() -> None:
         first = 0 if evens <= mine[0] else 1
         assert evens <= mine[first] and odds <= mine[1 - first]
     assert [len(m) for m in mine] == [30, 30]
-    assert int(sc.st[L.BOX_N]) == len(top) - 60
+    assert sc.box_size() == len(top) - 60
     check_invariants(sc)
 
 
@@ -1736,10 +1720,9 @@ def test_draft_games_use_own_decks_and_conserve_cards(variant: str) -> None:
         sc.turn()
         check_invariants(sc)
         for p in range(2):
-            off = p * L.MAX_CARDS
             pile = [
-                *sc.st[L.DECK + off : L.DECK + off + int(sc.st[L.DECK_N + p])],
-                *sc.st[L.DISC + off : L.DISC + off + int(sc.st[L.DISC_N + p])],
+                *sc.zone_ids("deck", p),
+                *sc.zone_ids("discard", p),
             ]
             assert {int(c) for c in pile} <= own[p]
 

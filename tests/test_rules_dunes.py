@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import done, emissary_outcome
 
 from sim.data.cards import load_pool
-from sim.kernel import layout as L
 from sim.run.scenario import Scenario, ScenarioError
 from strategies import decisions as D
 
@@ -110,15 +110,6 @@ def build(**kw: Any) -> Scenario:
     return Scenario.build("dunes", strict=True, **kw)
 
 
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
-
-
-def unit(sc: Scenario, name: str) -> dict[str, Any]:
-    return sc.pool.units[sc.pool.kind_index(name)]
-
-
 def play(sc: Scenario, name: str, city: int, cost: int) -> None:
     """Play ``name`` into ``city``, insisting on the cost the kernel charges."""
     sc.script("surge", a=D.ACT_PLAY, c=city, d=cost, card=name)
@@ -150,7 +141,7 @@ def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> Non
     assert len(sc.hand(0)) == len(sc.hand(1)) == 4
     assert sc.coins(0) == sc.coins(1) == 4 and sc.supply == 20 - 8
     assert sc.deck_size() == 40 - 8 and sc.discard_pile() == []
-    assert int(sc.st[L.VP_SUPPLY]) == 0  # Components: no VP tokens in this set
+    assert sc.vp_supply == 0  # Components: no VP tokens in this set
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
 
 
@@ -172,7 +163,7 @@ def test_setup_favor_starts_on_second_players_god(first: str, seat: int, favored
     player." and Favor: "At the start of the game the second player's god will always begin
     Favored." """
     sc = Scenario.from_game("dunes", 9, 0, first=first, strict=True)
-    assert sc.active == seat and int(sc.st[L.FIRST]) == seat
+    assert sc.active == seat and sc.first == seat
     assert sc.favor == favored == sc.god(1 - seat)
 
 
@@ -187,21 +178,16 @@ def test_emissary_first_player_and_favor_to_the_other(seed: int, game: int) -> N
     the greatest combined value is the First Player ... The First Player moves their Emissary
     card to the discard pile. The other player returns his Emissary to their hand." and Set Up:
     Favor goes to "the god of the second player" (the one who lost the Emissary)."""
-    plain = Scenario.from_game("dunes", seed, game, first="p1", strict=True)
-    hands = [plain.hand(0), plain.hand(1)]
-    picks = [hands[0][0], hands[1][0]]
-    values = []
-    for name in picks:
-        u = unit(plain, name)
-        values.append((u["cost"] + u["offering"] + u["strength"], u["strength"]))
-    first = 1 if values[0] == values[1] else (0 if values[0] > values[1] else 1)
+    hands, picks, first = emissary_outcome(
+        Scenario.from_game("dunes", seed, game, first="p1", strict=True)
+    )
 
     sc = Scenario("dunes", emissary=True, first="p1", strict=True)
     sc.script("emissary", a=0)
     sc.script("emissary", a=0)
     sc.setup(seed, game)
     done(sc)
-    assert sc.active == first and int(sc.st[L.FIRST]) == first
+    assert sc.active == first and sc.first == first
     assert sc.discard_pile() == [picks[first]]
     assert sorted(sc.hand(first)) == sorted(hands[first][1:])
     assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
@@ -953,7 +939,7 @@ def test_war_rulebook_colossal_example() -> None:
     assert sc.city(0, 1) == [MARAUDER]
     assert sc.city(0, 0) == [SERVANT, CHANNELER]
     assert sc.discard_pile() == [USURPER]
-    assert not sc.war_torn(0) and int(sc.st[L.WARTORN]) == 0
+    assert not sc.war_torn(0) and not sc.war_torn_token(0)
     done(sc)
 
 
@@ -1518,7 +1504,7 @@ def test_mix_dunes_base_setup(seed: int, game: int) -> None:
     assert len(set(tiles)) == 9 and set(tiles) <= set(ALL_TILES + AEGEAN_TILES)
     assert sc.deck_size() == 40 + 22 - 8
     assert (sc.god(0), sc.god(1), sc.favor) == ("anubis", "horus", "horus")
-    assert int(sc.st[L.VP_SUPPLY]) == 6  # the Aegean's VP tokens
+    assert sc.vp_supply == 6  # the Aegean's VP tokens
     assert sc.structures(0) == [(s, 0, False) for s in STRUCTURES[0]]
 
 
@@ -1587,7 +1573,7 @@ def test_mix_keres_exalt_earns_vp_token_worth_two() -> None:
     sc.surge()
     assert sc.hand(0) == TOP4[:1] and sc.out_of_play(0) == [KER_PYRE]
     assert sc.city(0, 0) == [SERVANT, CHANNELER, MARAUDER]
-    assert sc.vp_tokens(0) == 1 and int(sc.st[L.VP_SUPPLY]) == 5
+    assert sc.vp_tokens(0) == 1 and sc.vp_supply == 5
     res = sc.result()
     assert res["vp_tokens_p0"] == 1 and res["score_p0"] == 2
 
@@ -1646,7 +1632,7 @@ def test_mix_aegean_base_setup() -> None:
         assert len(set(tiles)) == 6 and set(tiles) <= set(ALL_TILES + AEGEAN_TILES)
         assert (sc.god(0), sc.god(1), sc.favor) == ("none", "none", "none")
         assert sc.structures(0) == sc.structures(1) == []
-        assert sc.deck_size() == 62 - 8 and int(sc.st[L.VP_SUPPLY]) == 6
+        assert sc.deck_size() == 62 - 8 and sc.vp_supply == 6
 
 
 def test_mix_aegean_base_no_reveal_no_favor_no_discount() -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import done
 from invariants import check_invariants
 
 from sim.data.cards import load_pool, load_rule_overrides
@@ -76,11 +77,6 @@ def build(**kw: Any) -> Scenario:
     return Scenario.build("reign", strict=True, **kw)
 
 
-def done(sc: Scenario) -> None:
-    """Every scripted choice was used (none waited for a decision that never came)."""
-    assert sc.script_left() == 0
-
-
 # =============================================================================
 # Setup, cards, variants of the card pool
 # =============================================================================
@@ -104,7 +100,7 @@ def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None
     assert [f["name"] for f in sc.pool.feats] == ALL_FEATS
     assert sc.feats(0) == sc.feats(1) == []  # all face up
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
-    assert int(sc.st[L.TURN]) == 0 and not sc.over
+    assert sc.turns_done == 0 and not sc.over
 
 
 @pytest.mark.parametrize("mix", ["reign", "reign+aegean", "aegean+reign", "dunes+reign:10"])
@@ -389,7 +385,7 @@ def test_feat_opponent_discards_three_in_one_turn(opp_hand: int, met: bool) -> N
     sc.feat()
     assert sc.feats(0) == ([F_BREAK] if met else [])
     sc.end_turn()
-    assert int(sc.st[L.OPP_DISCARDED]) == 0
+    assert int(sc.st[L.OPP_DISCARDED]) == 0  # the per-turn count behind a feat (kernel-only)
     done(sc)
 
 
@@ -877,14 +873,13 @@ def test_trial_of_skill_gives_each_player_one_card_of_every_kind() -> None:
     sc = _trial()
     kinds = sc.tables.card_kind
     for p in range(2):
-        n = int(sc.st[L.DECK_N + p])
-        deck = sc.st[L.DECK + p * L.MAX_CARDS : L.DECK + p * L.MAX_CARDS + n]
-        hand = sc.st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + int(sc.st[L.HAND_N + p])]
+        deck = sc.zone_ids("deck", p)
+        hand = sc.zone_ids("hand", p)
         own = sorted(int(kinds[c]) for c in [*deck, *hand])
         assert own == list(range(50)), "exactly one card of each of the 50 kinds"
         assert len(hand) == 4
-    assert int(sc.st[L.OWN_DECKS]) == 1
-    assert int(sc.st[L.BOX_N]) == 174 - 100, "the other copies stay in the box"
+    assert sc.own_decks
+    assert sc.box_size() == 174 - 100, "the other copies stay in the box"
     check_invariants(sc)
 
 
@@ -925,8 +920,8 @@ def test_simple_draft_gives_each_player_30_drafted_cards() -> None:
     sc = Scenario.from_game("reign", 2, 5, rules={"RU_SIMPLE_DRAFT": 1})
     for p in range(2):
         assert sc.deck_size(p) + len(sc.hand(p)) == 30
-    assert int(sc.st[L.OWN_DECKS]) == 1
-    assert int(sc.st[L.BOX_N]) == 174 - 60
+    assert sc.own_decks
+    assert sc.box_size() == 174 - 60
     check_invariants(sc)
 
 
@@ -939,8 +934,7 @@ def test_simple_draft_picks_are_the_players_choices() -> None:
         sc.script("draft", a=first_pick)
         sc.setup(2, 5)
         assert sc.script_left() == 0
-        n = int(sc.st[L.DECK_N])
-        cards = [*sc.st[L.DECK : L.DECK + n], *sc.st[L.HAND : L.HAND + int(sc.st[L.HAND_N])]]
+        cards = [*sc.zone_ids("deck", 0), *sc.zone_ids("hand", 0)]
         assert len(cards) == 30
         return sorted(int(c) for c in cards)
 
@@ -976,9 +970,8 @@ def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None
     copies = [u["copies"] for u in sc.pool.units]
     owned: list[set[int]] = []
     for p in range(2):
-        n = int(sc.st[L.DECK_N + p])
-        deck = sc.st[L.DECK + p * L.MAX_CARDS : L.DECK + p * L.MAX_CARDS + n]
-        hand = sc.st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + int(sc.st[L.HAND_N + p])]
+        deck = sc.zone_ids("deck", p)
+        hand = sc.zone_ids("hand", p)
         mine = [int(kinds[c]) for c in [*deck, *hand]]
         piles = set(mine)
         assert len(piles) == 10
@@ -988,7 +981,7 @@ def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None
         assert by_type.count("beast") <= 4 and by_type.count("oracle") <= 4
         owned.append(piles)
     assert not owned[0] & owned[1]
-    assert int(sc.st[L.OWN_DECKS]) == 1
+    assert sc.own_decks
     check_invariants(sc)
 
 

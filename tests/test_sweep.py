@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from conftest import invoke
 
 from sim.analysis.sweep import SWEEP_COLUMNS, parse_deltas, select_kinds, sweep
 from sim.data.cards import load_pool
@@ -14,16 +14,6 @@ from sim.data.spec import RunSpec, SpecError
 
 SPOILS = "Ker of the Spoils"  # cost 2
 EUDORUS = "Eudorus, Swift Runner"  # kind 0, cost 2
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main_cli(), list(args))
-
-
-def main_cli():
-    from sim.cli import main
-
-    return main
 
 
 def test_parse_deltas() -> None:

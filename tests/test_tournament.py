@@ -7,17 +7,16 @@ the tables are read back with pandas, as an analyst would.
 from __future__ import annotations
 
 import json
-import traceback
 from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import assert_one_error_line, invoke, ok
 
 from sim.analysis import tournament
-from sim.cli import main
 from sim.cli.tournament import tournament_cmd
 from sim.data.spec import SpecError
 from sim.run import io
@@ -26,25 +25,6 @@ from strategies.registry import STRATEGIES
 
 GAMES = 200  # per pairing
 BOTS = ["random", "greedy"]
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def ok(result: Result) -> Result:
-    if result.exit_code != 0:
-        tb = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
-        pytest.fail(f"exit {result.exit_code}\n{result.output}\n{tb}")
-    return result
-
-
-def assert_one_error_line(result: Result) -> None:
-    assert result.exit_code != 0
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("Error"), result.stderr
-    assert "Traceback" not in result.output
 
 
 @pytest.fixture(scope="module")

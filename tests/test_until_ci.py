@@ -6,17 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from conftest import invoke
 
 from sim.analysis.stats import wilson_interval
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.engine import MAX_STEP
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def half_width(k: int, n: int) -> float:

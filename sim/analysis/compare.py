@@ -22,12 +22,13 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from sim.analysis.paired import COLUMNS, Comparison, Outcomes, compare_runs, kinds_of
-from sim.data.cards import CardPool, load_pool
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 PLAN_NAME = "_compare_plan.json"
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", PLAN_NAME)
@@ -81,14 +82,6 @@ def _json_value(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
     return v
-
-
-def pool_for(spec: RunSpec, changes: Changes | None) -> CardPool:
-    """The card pool a run of ``spec`` with ``changes`` plays (cheap: no kernel work)."""
-    learning = "learning" in spec.variants
-    if changes:
-        return changes.load_pool(spec.mix, spec.seed, learning=learning)
-    return load_pool(spec.mix, spec.seed, learning=learning)
 
 
 def play_outcomes(
@@ -178,7 +171,7 @@ def compare(
     """
     base = base or Changes()
     show = P.wanted(progress)
-    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -253,7 +246,7 @@ def resume_compare(
 
 def _compare_dirs(spec: RunSpec, base: Changes, changes: Changes, out: Path) -> CompareResult:
     """Compare the finished runs ``out/A`` and ``out/B`` and write the summary files."""
-    pool_a, pool_b = pool_for(spec, base), pool_for(spec, changes)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec, changes)
     a = read_outcomes(out / "A", len(pool_a.units))
     b = read_outcomes(out / "B", len(pool_b.units))
     result = CompareResult(
@@ -277,15 +270,10 @@ def _play_both(
     show: bool = False,
     backend: Any = None,
 ) -> tuple[Outcomes, Outcomes]:
-    import numba
 
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    n_threads = _resolve_threads(threads if backend is None else None)
-    previous = numba.get_num_threads()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(resolve_threads(threads if backend is None else None)):
         with P.kernel_ready(show):
             engines = [Engine(spec, changes=base), Engine(spec, changes=changes)]
             engines[0].warmup()
@@ -294,8 +282,6 @@ def _play_both(
                 play_outcomes(e, spec.games, chunk_size, bar, backend, ch)
                 for e, ch in zip(engines, (base, changes), strict=True)
             )
-    finally:
-        numba.set_num_threads(previous)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

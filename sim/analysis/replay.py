@@ -24,8 +24,8 @@ raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,8 @@ import pandas as pd
 
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
+from sim.run.compiled import compile_run
+from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 
 END_WORDS = {
@@ -122,46 +124,22 @@ class Replay:
 # --- reading the whole position ----------------------------------------------------
 
 
-def _zone_ids(st: np.ndarray, n_idx: int, base: int) -> list[int]:
-    return [int(x) for x in st[base : base + int(st[n_idx])]]
-
-
 def _position(sc: Scenario) -> dict[str, Any]:
     """Where every card and tile is, and every public count, read from the state."""
-    st = sc.st
-    where: dict[int, tuple] = {}
-    order: dict[tuple, list[int]] = {}
-
-    def put(zone: tuple, ids: list[int]) -> None:
-        order[zone] = ids
-        for i in ids:
-            where[i] = zone
-
-    for d in range(2):
-        put(("deck", d), _zone_ids(st, L.DECK_N + d, L.DECK + d * L.MAX_CARDS))
-        put(("discard", d), _zone_ids(st, L.DISC_N + d, L.DISC + d * L.MAX_CARDS))
-    for p in range(2):
-        put(("hand", p), _zone_ids(st, L.HAND_N + p, L.HAND + p * L.MAX_CARDS))
-        put(("out", p), _zone_ids(st, L.OUT_N + p, L.OUT + p * L.MAX_CARDS))
-        put(("under", p), _zone_ids(st, L.UNDER_N + p, L.UNDER + p * L.MAX_CARDS))
-    put(("box",), [int(x) for x in st[L.BOX : L.BOX + int(st[L.BOX_N])]])
+    order = sc.card_zones()
+    where = {card: zone for zone, ids in order.items() for card in ids}
     enraged = set()
-    for c in range(L.N_CITIES):
-        for p in range(2):
-            s = 2 * c + p
-            ids = _zone_ids(st, L.SIDE_N + s, L.SLOT + s * L.N_SLOTS)
-            put(("city", c, p), ids)
-            for i, card in enumerate(ids):
-                if st[L.ENRAGED + s * L.N_SLOTS + i]:
-                    enraged.add(card)
     tiles: dict[int, tuple] = {}
     for c in range(L.N_CITIES):
-        for t in st[L.STACK + c * L.MAX_STACK : L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]]:
-            tiles[int(t)] = ("stack", c)
+        for p in range(2):
+            flags = sc.enraged_flags(c, p)
+            side = order[("city", c, p)]
+            enraged.update(card for card, on in zip(side, flags, strict=True) if on)
+        for t in sc.stack_tiles(c):
+            tiles[t] = ("stack", c)
     for p in range(2):
-        for r in range(int(st[L.REW_N + p])):
-            t = int(st[L.REW + p * L.MAX_REWARDS + r])
-            tiles[t] = ("reward", p, bool(st[L.REW_USED + p * L.MAX_REWARDS + r]))
+        for t, used in sc.reward_tiles(p):
+            tiles[t] = ("reward", p, used)
     return {
         "where": where,
         "order": order,
@@ -170,7 +148,7 @@ def _position(sc: Scenario) -> dict[str, Any]:
         "coins": [sc.coins(0), sc.coins(1)],
         "supply": sc.supply,
         "vp": [sc.vp_tokens(0), sc.vp_tokens(1)],
-        "favor": int(st[L.FAVOR]),
+        "favor": sc.favor_code,
         "structures": [sc.structures(0), sc.structures(1)],
         "feats": [sc.feats(0), sc.feats(1)],
         "war_torn": [sc.war_torn(c) for c in range(L.N_CITIES)],
@@ -206,7 +184,7 @@ class _Describer:
         base = sc.pool.mix.split("+")[0].split(":")[0]
         self.reign = base == "reign"
         self.tile = "reward card" if self.reign else "reward tile"
-        self.own_decks = bool(sc.st[L.OWN_DECKS])
+        self.own_decks = sc.own_decks
 
     def name(self, card: int) -> str:
         return self.pool.units[int(self.kinds[card])]["name"]
@@ -283,121 +261,11 @@ class _Describer:
     # -- card moves ---------------------------------------------------------------
 
     def _move(self, step, z0, z1, cards, a, b, ev, active) -> None:
-        names = self.names(cards)
-        k0, k1 = z0[0], z1[0]
-        if k0 == "deck" and k1 == "hand":
-            ev("draw", f"P{z1[1]} draws {_join(names)}", seat=z1[1], cards=names)
-        elif k0 == "hand" and k1 == "city":
-            p, c = z1[2], z1[1]
-            ev("play", f"P{p} plays {_join(names)} into {_city(c)}", seat=p, city=c, cards=names)
-        elif k0 == "city" and k1 == "discard":
-            c, p = z0[1], z0[2]
-            verb = "destroyed" if step != "war" else "discarded"
-            ev(
-                "destroy",
-                f"{_join(names)} ({'P' + str(p)}, {_city(c)}) {'is' if len(cards) == 1 else 'are'}"
-                f" {verb}",
-                seat=p,
-                city=c,
-                cards=names,
-            )
-        elif k0 == "city" and k1 == "city":
-            (c0, p0), (c1, p1) = z0[1:], z1[1:]
-            if p0 == p1:
-                text = f"P{p0} moves {_join(names)} from {_city(c0)} to {_city(c1)}"
-            else:
-                text = (
-                    f"{_join(names)} goes from P{p0}'s side of {_city(c0)} "
-                    f"to P{p1}'s side of {_city(c1)}"
-                )
-            ev("move", text, seat=p0, city=c0, to_city=c1, cards=names)
-        elif k0 == "city" and k1 == "hand":
-            c, p, q = z0[1], z0[2], z1[1]
-            ev(
-                "return",
-                f"{_join(names)} returns from {_city(c)} to P{q}'s hand"
-                + (f" (it was P{p}'s)" if p != q else ""),
-                seat=q,
-                city=c,
-                cards=names,
-            )
-        elif k0 == "city" and k1 == "out":
-            c, p = z0[1], z0[2]
-            ev(
-                "exalt",
-                f"P{p} EXALTs {_join(names)} from {_city(c)}: out of play, with a VP token",
-                seat=p,
-                city=c,
-                cards=names,
-            )
-        elif k0 == "hand" and k1 == "discard":
-            p = z0[1]
-            if step == "surge" and all(self.utype(c) == "beast" for c in cards):
-                text = f"P{p} pays for and discards the Beast {_join(names)} to resolve its ability"
-                ev("beast", text, seat=p, cards=names)
-            else:
-                ev("discard", f"P{p} discards {_join(names)}", seat=p, cards=names)
-        elif k0 == "hand" and k1 == "out":
-            p = z0[1]
-            ev(
-                "exalt",
-                f"P{p} plays {_join(names)} and EXALTs "
-                f"{'it' if len(cards) == 1 else 'them'}: out of play, with a VP token",
-                seat=p,
-                cards=names,
-            )
-        elif k0 == "hand" and k1 == "deck":
-            p = z0[1]
-            ev(
-                "discard",
-                f"P{p} discards {_join(names)}, shuffled back into the new deck",
-                seat=p,
-                cards=names,
-            )
-        elif k0 == "deck" and k1 == "discard":
-            verb = "reveals and discards" if step == "wealth" else "discards from the deck:"
-            ev("reveal", f"P{active} {verb} {_join(names)}", seat=active, cards=names)
-        elif k1 == "under":
-            p = z1[1]
-            what = (
-                f"{len(cards)} card{'s' if len(cards) != 1 else ''} from the deck"
-                if k0 == "deck"
-                else f"{_join(names)} from {self.zone_words(z0)}"
-            )
-            verb = "goes" if len(cards) == 1 else "go"
-            ev(
-                "under",
-                f"{what} {verb} under P{p}'s {self._building(a, b, p)}",
-                seat=p,
-                cards=names,
-            )
-        elif k0 == "discard" and k1 == "hand":
-            p = z1[1]
-            ev("take", f"P{p} takes {_join(names)} from the discard pile", seat=p, cards=names)
-        elif k0 == "discard" and k1 == "city":
-            c, p = z1[1], z1[2]
-            ev(
-                "play",
-                f"P{p} puts {_join(names)} from the discard pile into {_city(c)}",
-                seat=p,
-                city=c,
-                cards=names,
-            )
-        elif k0 == "deck" and k1 == "city":
-            c, p = z1[1], z1[2]
-            ev(
-                "play",
-                f"{_join(names)} from the deck enters P{p}'s side of {_city(c)}",
-                seat=p,
-                city=c,
-                cards=names,
-            )
-        else:
-            ev(
-                "move",
-                f"{_join(names)}: from {self.zone_words(z0)} to {self.zone_words(z1)}",
-                cards=names,
-            )
+        """One group of cards that went from zone ``z0`` to ``z1``, in the step's words."""
+        m = _Move(step, z0, z1, cards, self.names(cards), a, b, active)
+        say = _MOVE_WORDS.get((z0[0], z1[0])) or _MOVE_WORDS.get((None, z1[0]), _other_move)
+        kind, text, extra = say(self, m)
+        ev(kind, text, **extra)
 
     # -- the Wealth reveal (Heir to the Dunes) ----------------------------------------
 
@@ -634,6 +502,156 @@ class _Describer:
                 ev("coins", f"P{p} coins {c0} -> {c1} ({c1 - c0:+d})", seat=p, coins=c1 - c0)
 
 
+# --- what each kind of card move says -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Move:
+    """One group of cards that went from zone ``z0`` to zone ``z1`` in a step."""
+
+    step: str
+    z0: tuple
+    z1: tuple
+    cards: list[int]
+    names: list[str]
+    a: dict
+    b: dict
+    active: int
+
+
+Said = tuple[str, str, dict[str, Any]]  # (event kind, sentence, event fields)
+
+
+def _draw(d: _Describer, m: _Move) -> Said:
+    return "draw", f"P{m.z1[1]} draws {_join(m.names)}", {"seat": m.z1[1], "cards": m.names}
+
+
+def _play(d: _Describer, m: _Move) -> Said:
+    p, c = m.z1[2], m.z1[1]
+    text = f"P{p} plays {_join(m.names)} into {_city(c)}"
+    return "play", text, {"seat": p, "city": c, "cards": m.names}
+
+
+def _destroyed(d: _Describer, m: _Move) -> Said:
+    c, p = m.z0[1], m.z0[2]
+    verb = "destroyed" if m.step != "war" else "discarded"
+    text = (
+        f"{_join(m.names)} ({'P' + str(p)}, {_city(c)}) {'is' if len(m.cards) == 1 else 'are'}"
+        f" {verb}"
+    )
+    return "destroy", text, {"seat": p, "city": c, "cards": m.names}
+
+
+def _moved(d: _Describer, m: _Move) -> Said:
+    (c0, p0), (c1, p1) = m.z0[1:], m.z1[1:]
+    if p0 == p1:
+        text = f"P{p0} moves {_join(m.names)} from {_city(c0)} to {_city(c1)}"
+    else:
+        text = (
+            f"{_join(m.names)} goes from P{p0}'s side of {_city(c0)} to P{p1}'s side of {_city(c1)}"
+        )
+    return "move", text, {"seat": p0, "city": c0, "to_city": c1, "cards": m.names}
+
+
+def _returned(d: _Describer, m: _Move) -> Said:
+    c, p, q = m.z0[1], m.z0[2], m.z1[1]
+    text = f"{_join(m.names)} returns from {_city(c)} to P{q}'s hand" + (
+        f" (it was P{p}'s)" if p != q else ""
+    )
+    return "return", text, {"seat": q, "city": c, "cards": m.names}
+
+
+def _exalted(d: _Describer, m: _Move) -> Said:
+    c, p = m.z0[1], m.z0[2]
+    text = f"P{p} EXALTs {_join(m.names)} from {_city(c)}: out of play, with a VP token"
+    return "exalt", text, {"seat": p, "city": c, "cards": m.names}
+
+
+def _discarded(d: _Describer, m: _Move) -> Said:
+    p = m.z0[1]
+    if m.step == "surge" and all(d.utype(c) == "beast" for c in m.cards):
+        text = f"P{p} pays for and discards the Beast {_join(m.names)} to resolve its ability"
+        return "beast", text, {"seat": p, "cards": m.names}
+    return "discard", f"P{p} discards {_join(m.names)}", {"seat": p, "cards": m.names}
+
+
+def _exalted_from_hand(d: _Describer, m: _Move) -> Said:
+    p = m.z0[1]
+    text = (
+        f"P{p} plays {_join(m.names)} and EXALTs "
+        f"{'it' if len(m.cards) == 1 else 'them'}: out of play, with a VP token"
+    )
+    return "exalt", text, {"seat": p, "cards": m.names}
+
+
+def _shuffled_back(d: _Describer, m: _Move) -> Said:
+    p = m.z0[1]
+    text = f"P{p} discards {_join(m.names)}, shuffled back into the new deck"
+    return "discard", text, {"seat": p, "cards": m.names}
+
+
+def _revealed(d: _Describer, m: _Move) -> Said:
+    verb = "reveals and discards" if m.step == "wealth" else "discards from the deck:"
+    text = f"P{m.active} {verb} {_join(m.names)}"
+    return "reveal", text, {"seat": m.active, "cards": m.names}
+
+
+def _under(d: _Describer, m: _Move) -> Said:
+    p = m.z1[1]
+    n = len(m.cards)
+    what = (
+        f"{n} card{'s' if n != 1 else ''} from the deck"
+        if m.z0[0] == "deck"
+        else f"{_join(m.names)} from {d.zone_words(m.z0)}"
+    )
+    verb = "goes" if n == 1 else "go"
+    text = f"{what} {verb} under P{p}'s {d._building(m.a, m.b, p)}"
+    return "under", text, {"seat": p, "cards": m.names}
+
+
+def _taken(d: _Describer, m: _Move) -> Said:
+    p = m.z1[1]
+    text = f"P{p} takes {_join(m.names)} from the discard pile"
+    return "take", text, {"seat": p, "cards": m.names}
+
+
+def _put_from_discard(d: _Describer, m: _Move) -> Said:
+    c, p = m.z1[1], m.z1[2]
+    text = f"P{p} puts {_join(m.names)} from the discard pile into {_city(c)}"
+    return "play", text, {"seat": p, "city": c, "cards": m.names}
+
+
+def _enters_from_deck(d: _Describer, m: _Move) -> Said:
+    c, p = m.z1[1], m.z1[2]
+    text = f"{_join(m.names)} from the deck enters P{p}'s side of {_city(c)}"
+    return "play", text, {"seat": p, "city": c, "cards": m.names}
+
+
+def _other_move(d: _Describer, m: _Move) -> Said:
+    text = f"{_join(m.names)}: from {d.zone_words(m.z0)} to {d.zone_words(m.z1)}"
+    return "move", text, {"cards": m.names}
+
+
+# (from zone kind, to zone kind) -> its sentence; ``None`` matches any source.
+# Looked up in this order, so a pair named here wins over (None, to).
+_MOVE_WORDS: dict[tuple[str | None, str], Callable[[_Describer, _Move], Said]] = {
+    ("deck", "hand"): _draw,
+    ("hand", "city"): _play,
+    ("city", "discard"): _destroyed,
+    ("city", "city"): _moved,
+    ("city", "hand"): _returned,
+    ("city", "out"): _exalted,
+    ("hand", "discard"): _discarded,
+    ("hand", "out"): _exalted_from_hand,
+    ("hand", "deck"): _shuffled_back,
+    ("deck", "discard"): _revealed,
+    (None, "under"): _under,
+    ("discard", "hand"): _taken,
+    ("discard", "city"): _put_from_discard,
+    ("deck", "city"): _enters_from_deck,
+}
+
+
 def _take(moves: dict[tuple, list[int]], key: tuple, card: int) -> None:
     """Drop ``card`` from a move group (it has been described already)."""
     grp = moves.get(key)
@@ -660,19 +678,18 @@ def _zkey(z: tuple) -> tuple:
 
 
 def _setup_events(sc: Scenario, d: _Describer, pos: dict) -> list[dict[str, Any]]:
-    st = sc.st
     out: list[dict[str, Any]] = []
 
     def ev(kind: str, text: str, **extra: Any) -> None:
         out.append({"event": kind, "text": text, **extra})
 
-    first = int(st[L.FIRST])
+    first = sc.first
     ev("first", f"P{first} goes first", seat=first)
     if sc.rule("RU_GODS"):
         ev(
             "gods",
-            f"P0 serves {GOD_NAMES[int(st[L.GOD])]}, P1 serves {GOD_NAMES[int(st[L.GOD + 1])]}; "
-            f"the Favor shows {GOD_NAMES[int(st[L.FAVOR])]}",
+            f"P0 serves {GOD_NAMES[sc.god_code(0)]}, P1 serves {GOD_NAMES[sc.god_code(1)]}; "
+            f"the Favor shows {GOD_NAMES[sc.favor_code]}",
         )
         for p in range(2):
             names = [s[0] for s in sc.structures(p)]
@@ -691,15 +708,15 @@ def _setup_events(sc: Scenario, d: _Describer, pos: dict) -> list[dict[str, Any]
             if units:
                 ev("city", f"P{p} starts with {_join(units)} in {_city(c)}", seat=p, city=c)
     coins = ", ".join(f"P{p} {sc.coins(p)}" for p in range(2))
-    vp = f"; VP tokens in the supply {int(st[L.VP_SUPPLY])}" if st[L.VP_SUPPLY] else ""
+    vp = f"; VP tokens in the supply {sc.vp_supply}" if sc.vp_supply else ""
     ev("coins", f"coins: {coins}; supply {sc.supply}{vp}")
     if d.own_decks:
         decks = ", ".join(f"P{p} {sc.deck_size(p)}" for p in range(2))
         ev("deck", f"decks: {decks} cards")
     else:
         ev("deck", f"deck: {sc.deck_size()} cards")
-    if st[L.BOX_N]:
-        ev("box", f"{int(st[L.BOX_N])} cards stay in the box")
+    if sc.box_size():
+        ev("box", f"{sc.box_size()} cards stay in the box")
     return out
 
 
@@ -763,25 +780,7 @@ def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
     return diffs
 
 
-def _row_of(engine: Any, sc: Scenario, game: int) -> dict[str, Any]:
-    """The replayed game's row, converted exactly as ``Engine.play`` converts the kernel's."""
-    out = sc.out[None, :].copy()
-    masks = sc.st[L.PLAYED : L.PLAYED + 2 * L.MASK_WORDS][None, :].copy()
-    eng = copy.copy(engine)  # the same engine, fed this one game instead of the kernel's batch
-    eng.play_raw = lambda start, n: (out, masks)
-    return eng.play(game, 1).to_pylist()[0]
-
-
 # --- replaying ----------------------------------------------------------------------------
-
-_STEPS = (
-    ("wealth", "wealth", "Wealth Step"),
-    ("surge", "surge", "Surge Step"),
-    ("portent", "portent", "Portent Step"),
-    ("feat", "feat", "Feat Step"),
-    ("war", "war", "War Step"),
-    ("offering", "offering", "Offering Step"),
-)
 
 
 def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
@@ -794,11 +793,11 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
     :class:`ReplayMismatch`; with ``check=False`` the differences are only
     listed in ``Replay.mismatches``.
     """
-    from sim.run.engine import Engine  # deferred: the engine imports the batch kernel
-
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
-    sc = Scenario.from_spec(spec, game)
+    run = compile_run(spec)
+    sc = Scenario.from_compiled(run)
+    sc.setup(spec.seed, game)
     d = _Describer(sc)
     events: list[dict[str, Any]] = []
 
@@ -808,24 +807,19 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
 
     pos = _position(sc)
     add(_setup_events(sc, d, pos), 0, -1, "setup", "Set-up")
-    steps = [
-        s
-        for s in _STEPS
-        if (s[0] != "portent" or sc.rule("RU_PORTENT"))
-        and (s[0] != "feat" or sc.rule("RU_FEAT_STEP"))
-    ]
+    steps = sc.turn_steps()
     offering_name = "Supply Step" if d.reign else "Offering Step"
     while not sc.over:
-        turn = int(sc.st[L.TURN]) + 1
+        turn = sc.turns_done + 1
         p = sc.active
-        for step, method, title in steps:
-            getattr(sc, method)()
+        for step in steps:
+            getattr(sc, step.name)()
             after = _position(sc)
-            title = offering_name if step == "offering" else title
-            evs = d.diff(step, pos, after, p)
+            title = offering_name if step.name == "offering" else step.title
+            evs = d.diff(step.name, pos, after, p)
             if not evs:
                 evs = [{"event": "nothing", "text": "nothing happens"}]
-            add(evs, turn, p, step, title)
+            add(evs, turn, p, step.name, title)
             pos = after
         sc.end_turn()
         after = _position(sc)
@@ -833,13 +827,13 @@ def replay(spec: RunSpec, game: int, *, check: bool = True) -> Replay:
         add(evs, turn, p, "end_turn", "End of turn")
         pos = after
     res = sc.result()
-    res["first_player"] = int(sc.st[L.FIRST])
-    feats = [int(sc.out[L.O_FEATS + p]) for p in range(2)]
+    res["first_player"] = sc.first
+    engine = Engine(run)
+    row = engine.table(game, *sc.output()).to_pylist()[0]
+    feats = [int(row[f"feats_p{p}"]) for p in range(2)]
     for p in range(2):
         res[f"feats_p{p}"] = feats[p]
     add(_end_events(sc, res, feats), int(res["turns"]), -1, "end", "End")
-    engine = Engine(spec)
-    row = _row_of(engine, sc, game)
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
     if check and r.mismatches:

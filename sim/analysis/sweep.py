@@ -18,12 +18,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.compare import play_outcomes, pool_for
+from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import progress as P
+from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
 
 SWEEP_COLUMNS = [
     "kind",
@@ -127,17 +129,14 @@ def sweep(
         base: edits the baseline (and every variant) starts from.
         threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
     """
-    import numba
-
-    from sim.run.engine import Engine
-    from sim.run.runner import _resolve_threads
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     base = base or Changes()
-    pool = pool_for(spec, base)
+    pool = run_pool(spec, base)
     kinds = select_kinds(pool.units, cards)
     lo, hi = FIELDS[field]
     todo, skipped = [], []
@@ -156,12 +155,9 @@ def sweep(
                     }
                 )
     show = P.wanted(progress)
-    n_threads = _resolve_threads(threads if backend is None else None)
-    previous = numba.get_num_threads()
+    n_threads = resolve_threads(threads if backend is None else None)
     rows = []
-    stack = contextlib.ExitStack()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads), contextlib.ExitStack() as stack:
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
@@ -190,9 +186,6 @@ def sweep(
                     "first_player_diff": fp.diff,
                 }
             )
-    finally:
-        stack.close()
-        numba.set_num_threads(previous)
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     return SweepResult(spec=spec, field=field, deltas=tuple(deltas), table=table, skipped=skipped)
 

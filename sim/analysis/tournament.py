@@ -55,7 +55,8 @@ from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import progress as P
 from sim.run import runner
-from sim.run.runner import RESULTS_ROOT, RunError, _check_out_dir, _resolve_threads
+from sim.run.runner import RESULTS_ROOT
+from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -375,19 +376,15 @@ def play_tournament(
     out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = _resolve_threads(threads if backend is None else None)
+    n_threads = resolve_threads(threads if backend is None else None)
     if out is not None:
-        _check_out_dir(out, force=False)
+        check_out_dir(out, force=False)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
-    import numba
-
-    previous_threads = numba.get_num_threads()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         show = P.wanted(progress)
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it loads numba code
@@ -413,8 +410,6 @@ def play_tournament(
                 results.append((pairing, counts))
         finally:
             bar.close()
-    finally:
-        numba.set_num_threads(previous_threads)
     seconds = time.perf_counter() - t0
 
     pairs = pairs_frame(results)

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
+from sim.cli.options import mix_option, seed_option
 from sim.data.spec import SpecError
 
 # Columns `omensim cards` shows, in order; any others the compiler adds follow them.
@@ -47,20 +48,10 @@ def _card_table_text(frame: Any) -> str:
 
 
 @click.command("cards", short_help="Print the compiled card table of a mix.")
-@click.option(
-    "--mix",
-    default="aegean",
-    show_default=True,
-    help="Card sets joined by '+'; SET:N adds N random unit cards of that set, "
-    "e.g. 'dunes+aegean:10'.",
+@mix_option(
+    "Card sets joined by '+'; SET:N adds N random unit cards of that set, e.g. 'dunes+aegean:10'."
 )
-@click.option(
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Run seed: a limited set (SET:N) draws its cards with it, as the run would.",
-)
+@seed_option("Run seed: a limited set (SET:N) draws its cards with it, as the run would.")
 @click.option(
     "--learning",
     is_flag=True,

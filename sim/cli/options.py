@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Any
 
 import click
@@ -92,6 +93,46 @@ def check_until_ci(ctx: click.Context, param: click.Parameter, value: float | No
     return value
 
 
+THREADS_HELP = "Worker threads for the kernel. Default: all cores. Results do not depend on it."
+VARIANT_HELP = (
+    f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}."
+)
+
+
+def mix_option(help: str) -> Any:
+    """``--mix``: the card sets of the games (each command says what they are for)."""
+    return click.option("--mix", default="aegean", show_default=True, help=help)
+
+
+def seed_option(help: str) -> Any:
+    """``--seed``: the run seed (game i depends only on (seed, i))."""
+    return click.option("--seed", type=int, default=0, show_default=True, help=help)
+
+
+def variant_option(help: str = VARIANT_HELP) -> Any:
+    """``--variant NAME[,NAME]``, repeatable; read it with :func:`split_variants`."""
+    return click.option("--variant", "variants", multiple=True, metavar="NAME[,NAME]", help=help)
+
+
+def threads_option(help: str = THREADS_HELP) -> Any:
+    """``--threads/-j``: numba worker threads, checked against ``NUMBA_NUM_THREADS``."""
+    return click.option(
+        "--threads",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        callback=check_threads,
+        help=help,
+    )
+
+
+def out_option(help: str) -> Any:
+    """``--out/-o DIR``: where a command writes (each command says what and its default)."""
+    return click.option(
+        "--out", "-o", type=click.Path(path_type=Path, file_okay=False), default=None, help=help
+    )
+
+
 def change_options(f: Any) -> Any:
     """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
     f = click.option(
@@ -114,9 +155,16 @@ def change_options(f: Any) -> Any:
 
 
 def game_spec(
-    games: int, mix: str, seed: int, p0: str, p1: str, first: str, variants: tuple[str, ...]
+    games: int,
+    mix: str,
+    seed: int,
+    p0: str,
+    p1: str,
+    first: str,
+    variants: tuple[str, ...],
+    **extra: Any,
 ) -> RunSpec:
-    """The RunSpec the ``game_options`` name (compare and sweep)."""
+    """The RunSpec the game options name (``extra``: further RunSpec fields, as ``run``'s)."""
     return RunSpec(
         games=games,
         mix=mix,
@@ -125,6 +173,7 @@ def game_spec(
         p1=p1,
         first=first,
         variants=split_variants(variants),
+        **extra,
     )
 
 
@@ -141,15 +190,8 @@ def game_options(default_games: int) -> Any:
                 show_default=True,
                 help="Games each table plays (the same game indices for every table).",
             ),
-            click.option(
-                "--mix",
-                default="aegean",
-                show_default=True,
-                help="Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'.",
-            ),
-            click.option(
-                "--seed", type=int, default=0, show_default=True, help="Seed shared by all tables."
-            ),
+            mix_option("Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'."),
+            seed_option("Seed shared by all tables."),
             click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
             click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
             click.option(
@@ -159,21 +201,8 @@ def game_options(default_games: int) -> Any:
                 show_default=True,
                 help="Who takes the first turn.",
             ),
-            click.option(
-                "--variant",
-                "variants",
-                multiple=True,
-                metavar="NAME[,NAME]",
-                help=f"Rule variant(s); known: {', '.join(VARIANTS)}.",
-            ),
-            click.option(
-                "--threads",
-                "-j",
-                type=click.IntRange(min=1),
-                default=None,
-                callback=check_threads,
-                help="Worker threads for the kernel. Default: all cores.",
-            ),
+            variant_option(f"Rule variant(s); known: {', '.join(VARIANTS)}."),
+            threads_option("Worker threads for the kernel. Default: all cores."),
             click.option(
                 "--chunk-size",
                 type=click.IntRange(min=1),

@@ -10,17 +10,19 @@ import click
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     FIRST_MODES,
-    VARIANTS,
     GameCount,
     backend_options,
     change_options,
-    check_threads,
     check_until_ci,
+    game_spec,
+    mix_option,
+    out_option,
     progress_option,
+    seed_option,
     show_progress,
-    split_variants,
+    threads_option,
+    variant_option,
 )
-from sim.data.spec import RunSpec
 
 
 @click.command("run", short_help="Play games and write them to Parquet.")
@@ -32,27 +34,14 @@ from sim.data.spec import RunSpec
     show_default=True,
     help="Number of games to play; 250000, 1_000 and 1e6 are all accepted.",
 )
-@click.option(
-    "--mix",
-    default="aegean",
-    show_default=True,
-    help="Card sets joined by '+', the first being the base; SET:N adds N random unit "
-    "cards of that set (drawn with --seed). E.g. 'aegean', 'dunes+aegean:10'.",
+@mix_option(
+    "Card sets joined by '+', the first being the base; SET:N adds N random unit "
+    "cards of that set (drawn with --seed). E.g. 'aegean', 'dunes+aegean:10'."
 )
-@click.option(
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.",
-)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Run directory to write (must be absent or empty unless --force). "
-    "Default: a new results/<mix>-s<seed>-<date>-<time>.",
+@seed_option("Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.")
+@out_option(
+    "Run directory to write (must be absent or empty unless --force). "
+    "Default: a new results/<mix>-s<seed>-<date>-<time>."
 )
 @click.option(
     "--p0",
@@ -76,13 +65,7 @@ from sim.data.spec import RunSpec
     help="Who takes the first turn: always p0, always p1, alternate game by game, "
     "or random per game.",
 )
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME[,NAME]",
-    help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
-)
+@variant_option()
 @click.option(
     "--decks",
     type=click.Path(dir_okay=False),
@@ -103,14 +86,7 @@ from sim.data.spec import RunSpec
     help="Play every deal twice, the other seat going first the second time (same "
     "shuffles, same random draws per seat); rows carry a deal_id linking the pair.",
 )
-@click.option(
-    "--threads",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    callback=check_threads,
-    help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
-)
+@threads_option()
 @click.option(
     "--chunk-size",
     type=click.IntRange(min=1),
@@ -200,18 +176,10 @@ def run_cmd(
         return
 
     with user_errors():
-        spec = RunSpec(
-            games=games,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first=first,
-            variants=split_variants(variants),
-            decks=decks,
-            rules=rules_file,
-            duplicate=duplicate,
-        )
+        spec = game_spec(
+            games, mix, seed, p0, p1, first, variants,
+            decks=decks, rules=rules_file, duplicate=duplicate,
+        )  # fmt: skip
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
     with (

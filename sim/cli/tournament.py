@@ -8,23 +8,21 @@ import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
-    VARIANTS,
     GameCount,
     backend_options,
-    check_threads,
+    mix_option,
+    out_option,
     progress_option,
+    seed_option,
     show_progress,
     split_variants,
+    threads_option,
+    variant_option,
 )
 
 
 @click.command("tournament", short_help="Play every pair of bots; print a win-rate matrix.")
-@click.option(
-    "--mix",
-    default="aegean",
-    show_default=True,
-    help="Card sets joined by '+', as for 'omensim run', e.g. 'dunes+aegean'.",
-)
+@mix_option("Card sets joined by '+', as for 'omensim run', e.g. 'dunes+aegean'.")
 @click.option(
     "--bots",
     default=None,
@@ -41,41 +39,18 @@ from sim.cli.options import (
     help="Games per pairing, a multiple of 4: each deal is played by each bot from "
     "each seat, going first and second.",
 )
-@click.option(
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Seed of every pairing (all pairings play the same deals).",
-)
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME[,NAME]",
-    help=f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}.",
-)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Directory for tournament.parquet, tournament.md and _tournament.json (absent "
-    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>.",
+@seed_option("Seed of every pairing (all pairings play the same deals).")
+@variant_option()
+@out_option(
+    "Directory for tournament.parquet, tournament.md and _tournament.json (absent "
+    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
 )
 @click.option(
     "--keep-games",
     is_flag=True,
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
-@click.option(
-    "--threads",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    callback=check_threads,
-    help="Worker threads for the kernel. Default: all cores. Results do not depend on it.",
-)
+@threads_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 @backend_options

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 
 from sim.data import vocab as V
-from sim.data.spec import SpecError
+from sim.data.spec import VARIANT_TABLE, SpecError
 from sim.kernel import layout as L
 from sim.kernel.tables import Tables
 
@@ -833,17 +833,8 @@ def pool_from_sets(
     )
 
 
-# The kernel switch of each run-level variant (``learning`` filters the pool and
-# ``constructed`` fills the deck lists instead).
-VARIANT_RULES: dict[str, int] = {
-    "emissary": L.RU_EMISSARY,
-    "extra-wealth": L.RU_EXTRA_WEALTH,
-    "trial": L.RU_TRIAL,
-    "simple-draft": L.RU_SIMPLE_DRAFT,
-    "pile-draft": L.RU_PILE_DRAFT,
-    "draft1": L.RU_DRAFT1,
-    "draft2": L.RU_DRAFT2,
-}
+# The kernel switch of each run-level variant that has one (sim.data.spec.VARIANT_TABLE).
+VARIANT_RULES: dict[str, int] = {v.name: getattr(L, v.rule) for v in VARIANT_TABLE if v.rule}
 
 
 def with_run_rules(

@@ -5,17 +5,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 FIRST_MODES: tuple[str, ...] = ("p0", "p1", "alternate", "random")
-VARIANTS: tuple[str, ...] = (
-    "emissary",
-    "learning",
-    "extra-wealth",
-    "trial",
-    "simple-draft",
-    "pile-draft",
-    "constructed",
-    "draft1",
-    "draft2",
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A run-level variant (``--variant NAME``) and what it switches."""
+
+    name: str
+    rule: str | None
+    """The kernel's switch, a ``sim.kernel.layout`` ``RU_*`` name; ``None`` when the
+    variant acts outside the rule row (``learning`` filters the pool, ``constructed``
+    fills the deck lists)."""
+    builds_decks: bool = False
+    """It builds each player's own deck before play (a game has one such rule)."""
+    cards: int = 0
+    """Unit cards the draft deals out in all (30 per player); 0 when not a card draft."""
+
+
+# The one table of variants: the CLI's choices, the kernel switches and the
+# composition checks (sim.data.variants) are all read from it.
+VARIANT_TABLE: tuple[Variant, ...] = (
+    Variant("emissary", "RU_EMISSARY"),
+    Variant("learning", None),
+    Variant("extra-wealth", "RU_EXTRA_WEALTH"),
+    Variant("trial", "RU_TRIAL", builds_decks=True),
+    Variant("simple-draft", "RU_SIMPLE_DRAFT", builds_decks=True, cards=60),
+    Variant("pile-draft", "RU_PILE_DRAFT", builds_decks=True),
+    Variant("constructed", None, builds_decks=True),
+    Variant("draft1", "RU_DRAFT1", builds_decks=True, cards=60),
+    Variant("draft2", "RU_DRAFT2", builds_decks=True, cards=60),
 )
+VARIANTS: tuple[str, ...] = tuple(v.name for v in VARIANT_TABLE)
 
 
 class SpecError(ValueError):

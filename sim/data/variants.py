@@ -9,19 +9,12 @@ pool too small for a draft, a variant whose components are not in the mix.
 from __future__ import annotations
 
 from sim.data.cards import CardPool
-from sim.data.spec import RunSpec, SpecError
+from sim.data.spec import VARIANT_TABLE, RunSpec, SpecError
 
 # Variants that build each player's own deck before play; a game has one deck-building rule.
-DECK_BUILDERS: tuple[str, ...] = (
-    "trial",
-    "simple-draft",
-    "pile-draft",
-    "constructed",
-    "draft1",
-    "draft2",
-)
+DECK_BUILDERS: tuple[str, ...] = tuple(v.name for v in VARIANT_TABLE if v.builds_decks)
 # Cards each drafting variant deals out in all (30 per player).
-DRAFT_CARDS: dict[str, int] = {"simple-draft": 60, "draft1": 60, "draft2": 60}
+DRAFT_CARDS: dict[str, int] = {v.name: v.cards for v in VARIANT_TABLE if v.cards}
 PILE_DRAFT_KINDS = 20  # 10 piles each
 
 

@@ -53,7 +53,7 @@ def discard_from_hand(st, tab, fp, p, n, reason):
 
 
 @kernel
-def _enemy_targets(st, tab, fp, p, c, tg, limit):
+def enemy_targets(st, tab, fp, p, c, tg, limit):
     """Fill options with enemy units in the target cities with strength <= limit."""
     q = 1 - p
     n = 0
@@ -79,7 +79,7 @@ def destroy_unit(st, c, q, i):
 def _hit_enemy(st, tab, fp, p, c, o, to_hand):
     """Destroy (or return to hand) up to N enemy units chosen by seat ``p``."""
     for _ in range(op_col(tab, o, L.OP_N)):
-        n = _enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
+        n = enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
         if n == 0:
             return
         k = choose(st, tab, fp, p, D.D_RETURN if to_hand else D.D_DESTROY, n)
@@ -94,9 +94,7 @@ def _hit_enemy(st, tab, fp, p, c, o, to_hand):
 @kernel
 def _room_for(st, tab, f, i, t, p):
     """Whether seat ``p``'s unit in slot ``i`` of city ``f`` fits into city ``t``."""
-    return B.side_weight(st, tab, t, p) + B.slot_weight(st, tab, f, p, i) <= rule(
-        tab, L.RU_CAPACITY
-    )
+    return B.slot_weight(st, tab, f, p, i) <= B.room(st, tab, t, p)
 
 
 @kernel
@@ -212,8 +210,8 @@ def _entomb(st, tab, fp, p, c, o, src):
 
 
 @kernel
-def enrage_at(st, tab, c, p, i):
-    """Enrage seat ``p``'s unit in slot ``i`` of city ``c``, if the rules allow; True if done.
+def can_enrage(st, tab, c, p, i):
+    """Whether seat ``p``'s unit in slot ``i`` of city ``c`` may be enraged.
 
     Reign, Enrage: only Soldiers and Oracles; an enraged unit counts 2, and a
     unit whose enraging would put its side over capacity is not enraged.
@@ -223,9 +221,13 @@ def enrage_at(st, tab, c, p, i):
     t = card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE)
     if t != V.T_SOLDIER and t != V.T_ORACLE:
         return False
-    if B.side_weight(st, tab, c, p) - B.slot_weight(st, tab, c, p, i) + 2 > rule(
-        tab, L.RU_CAPACITY
-    ):
+    return 2 - B.slot_weight(st, tab, c, p, i) <= B.room(st, tab, c, p)
+
+
+@kernel
+def enrage_at(st, tab, c, p, i):
+    """Enrage seat ``p``'s unit in slot ``i`` of city ``c``, if the rules allow; True if done."""
+    if not can_enrage(st, tab, c, p, i):
         return False
     st[L.ENRAGED + B.side(c, p) * L.N_SLOTS + i] = 1
     st[L.ENRAGED_N + p] += 1
@@ -247,12 +249,8 @@ def _enrage(st, tab, fp, p, c, o, src):
             if not in_target(c, tg, cc):
                 continue
             for i in range(B.n_units(st, cc, p)):
-                card = B.slot_card(st, cc, p, i)
-                t = card_col(tab, card, L.K_TYPE)
-                if B.enraged(st, cc, p, i) or (t != V.T_SOLDIER and t != V.T_ORACLE):
-                    continue
-                if B.side_weight(st, tab, cc, p) + 1 <= rule(tab, L.RU_CAPACITY):
-                    put_opt(st, n, cc, i, card, 0)
+                if can_enrage(st, tab, cc, p, i):
+                    put_opt(st, n, cc, i, B.slot_card(st, cc, p, i), 0)
                     n += 1
         if n == 0:
             return

@@ -74,10 +74,20 @@ def side_weight(st, tab, c, p):
     return w
 
 
+@kernel(inline=True)
+def room(st, tab, c, p):
+    """Unit-slots still free on seat ``p``'s side of city ``c``: the one capacity rule.
+
+    Whatever joins a side (a unit played or moved, an Enrage that makes a unit
+    count 2) fits when it needs at most this many more slots.
+    """
+    return rule(tab, L.RU_CAPACITY) - side_weight(st, tab, c, p)
+
+
 @kernel
 def fits(st, tab, c, p, card):
     """Whether ``card`` can join seat ``p``'s side of city ``c`` without exceeding capacity."""
-    return side_weight(st, tab, c, p) + weight(tab, card) <= rule(tab, L.RU_CAPACITY)
+    return weight(tab, card) <= room(st, tab, c, p)
 
 
 @kernel

@@ -20,7 +20,7 @@ from strategies.policy import choose
 
 
 @kernel
-def _box_all(st, tab):
+def box_all(st, tab):
     """Every unit card into the box, shuffled: the shared deck a draft deals from."""
     st[L.OWN_DECKS] = 1
     for c in range(n_cards(tab)):
@@ -102,7 +102,7 @@ def simple_draft(st, tab, fp):
     With two players the two packets change hands after every pick. Cards
     never dealt stay in the box; each player then has their own deck and pile.
     """
-    _box_all(st, tab)
+    box_all(st, tab)
     for _ in range(DRAFT_ROUNDS):
         # Packet q lives at TMP + 16*q; a taken card is marked -1.
         for q in range(2):
@@ -202,7 +202,7 @@ def draft_one(st, tab, fp):
     rounds use 60 cards; the rest go back to the box. The two keeps are two
     picks from the player's own 3 cards, which only that player sees.
     """
-    _box_all(st, tab)
+    box_all(st, tab)
     for _ in range(AEGEAN_DRAFT_DECK // DRAFT1_DRAW):
         # Seat p's three cards live at TMP + 4*p.
         for p in range(2):
@@ -227,7 +227,7 @@ def draft_two(st, tab, fp):
     "This is repeated" is read as the whole procedure, so each of the three
     rounds draws its first picker at random again.
     """
-    _box_all(st, tab)
+    box_all(st, tab)
     for _ in range(AEGEAN_DRAFT_DECK * 2 // DRAFT2_SPREAD):
         for j in range(DRAFT2_SPREAD):
             st[L.TMP + j] = _take_from_box(st)

@@ -117,6 +117,18 @@ def deal_structures(st, tab):
 
 
 @kernel
+def begin_with(st, first):
+    """Seat ``first`` takes the first turn (the end of every set-up, Emissary or not).
+
+    Dunes, Set Up: "Flip the Favor card to the side matching the god of the second
+    player." Without gods both seats' god is 0, and so is the Favor.
+    """
+    st[L.FIRST] = first
+    st[L.ACTIVE] = first
+    st[L.FAVOR] = st[L.GOD + 1 - first]
+
+
+@kernel
 def setup(st, tab, fp, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     reset(st)
@@ -171,10 +183,7 @@ def setup(st, tab, fp, seed, game):
     first = oldest
     if rule(tab, L.RU_EMISSARY):
         first = emissary(st, tab, fp, oldest)
-    st[L.FIRST] = first
-    st[L.ACTIVE] = first
-    # Dunes, Set Up: "Flip the Favor card to the side matching the god of the second player."
-    st[L.FAVOR] = st[L.GOD + 1 - first]
+    begin_with(st, first)
 
 
 @kernel

@@ -13,6 +13,8 @@ array argument instead of many keeps every kernel call cheap.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 MAX_CARDS = 256  # physical unit cards in one game (every zone can hold them all)
 N_CITIES = 3
 N_SLOTS = 5  # a side of a city never holds more than 5 unit-slots, so <= 5 cards
@@ -21,89 +23,148 @@ MAX_REWARDS = 24  # reward tiles a player can hold
 MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind, for "kinds played"
 NO_CARD = -1
 
+# --- the state: regions handed out in order, so offsets never overlap or drift ---
+
+
+class _Regions:
+    """Hands out consecutive slots of the state and records each region by name.
+
+    Only the integers it returns reach numba (as module constants); the record,
+    ``STATE_REGIONS``, is for tests and readers.
+    """
+
+    def __init__(self) -> None:
+        self.next = 0
+        self.regions: list[tuple[str, int, int]] = []
+
+    def take(self, name: str, size: int = 1) -> int:
+        """The first slot of a new region of ``size`` slots called ``name``."""
+        start = self.next
+        self.regions.append((name, start, size))
+        self.next += size
+        return start
+
+
+_st = _Regions()
+take = _st.take
+
 # --- scalar header ------------------------------------------------------------
-TURN = 0  # turns completed so far
-ACTIVE = 1  # seat of the active player
-FIRST = 2  # seat that took the first turn
-SUPPLY = 3  # coins in the supply
-COINS = 4  # COINS + p: coins of seat p
-VP = 6  # VP + p: VP tokens of seat p
-VP_SUPPLY = 8  # VP tokens left to earn
-REWARDS_USED_TURN = 9  # reward tiles used in the current Surge
-GAME_OVER = 10
-END_REASON = 11  # vocab.ER_*
-WINNER = 12  # 0, 1 or -1 (shared victory)
-WARTORN = 13  # WARTORN + c: the war-torn token of city c is flipped
-OWN_DECKS = 16  # 1 when each seat draws from its own deck and discard pile
-ERROR = 17  # non-zero when a scripted choice did not match any legal option
-PLAYED_N = 18  # PLAYED_N + p: units seat p has played
-BOT = 20  # BOT + p: strategy id of seat p
-SCRIPT_POS = 22  # next scripted choice to use
-SCRIPT_N = 23  # scripted choices queued
-RNG = 24  # RNG + k: random stream k (uint64 bits, see sim.kernel.rng)
+TURN = take("TURN")  # turns completed so far
+ACTIVE = take("ACTIVE")  # seat of the active player
+FIRST = take("FIRST")  # seat that took the first turn
+SUPPLY = take("SUPPLY")  # coins in the supply
+COINS = take("COINS", 2)  # COINS + p: coins of seat p
+VP = take("VP", 2)  # VP + p: VP tokens of seat p
+VP_SUPPLY = take("VP_SUPPLY")  # VP tokens left to earn
+REWARDS_USED_TURN = take("REWARDS_USED_TURN")  # reward tiles used in the current Surge
+GAME_OVER = take("GAME_OVER")
+END_REASON = take("END_REASON")  # vocab.ER_*
+WINNER = take("WINNER")  # 0, 1 or -1 (shared victory)
+WARTORN = take("WARTORN", N_CITIES)  # WARTORN + c: the war-torn token of city c is flipped
+OWN_DECKS = take("OWN_DECKS")  # 1 when each seat draws from its own deck and discard pile
+ERROR = take("ERROR")  # non-zero when a scripted choice did not match any legal option
+PLAYED_N = take("PLAYED_N", 2)  # PLAYED_N + p: units seat p has played
+BOT = take("BOT", 2)  # BOT + p: strategy id of seat p
+SCRIPT_POS = take("SCRIPT_POS")  # next scripted choice to use
+SCRIPT_N = take("SCRIPT_N")  # scripted choices queued
 N_STREAMS = 5
-PROW = 29  # PROW + p: the row of the parameter matrix fp seat p's heuristic reads
-DECK_N = 32  # DECK_N + d: cards in deck d (d = 0 shared, or the seat)
-DISC_N = 34  # DISC_N + d
-HAND_N = 36  # HAND_N + p
-OUT_N = 38  # OUT_N + p: cards a seat took out of play (exalted Keres)
-STACK_N = 40  # STACK_N + c: reward tiles left in city c
-REW_N = 43  # REW_N + p: reward tiles seat p has won
-SIDE_N = 48  # SIDE_N + 2*c + p: cards on seat p's side of city c
-SLOT = 56  # SLOT + (2*c + p)*N_SLOTS + i: card id
-STACK = SLOT + 2 * N_CITIES * N_SLOTS  # STACK + c*MAX_STACK + i: tile id, top last
-REW = STACK + N_CITIES * MAX_STACK  # REW + p*MAX_REWARDS + i: tile id
-REW_USED = REW + 2 * MAX_REWARDS  # REW_USED + p*MAX_REWARDS + i: 1 once flipped
-PLAYED = REW_USED + 2 * MAX_REWARDS  # PLAYED + p*MASK_WORDS + w: kinds played bits
+RNG = take("RNG", N_STREAMS)  # RNG + k: random stream k (uint64 bits, see sim.kernel.rng)
+PROW = take("PROW", 2)  # PROW + p: the row of the parameter matrix fp seat p's heuristic reads
+DECK_N = take("DECK_N", 2)  # DECK_N + d: cards in deck d (d = 0 shared, or the seat)
+DISC_N = take("DISC_N", 2)  # DISC_N + d
+HAND_N = take("HAND_N", 2)  # HAND_N + p
+OUT_N = take("OUT_N", 2)  # OUT_N + p: cards a seat took out of play (exalted Keres)
+STACK_N = take("STACK_N", N_CITIES)  # STACK_N + c: reward tiles left in city c
+REW_N = take("REW_N", 2)  # REW_N + p: reward tiles seat p has won
+SIDE_N = take("SIDE_N", 2 * N_CITIES)  # SIDE_N + 2*c + p: cards on seat p's side of city c
+SLOT = take("SLOT", 2 * N_CITIES * N_SLOTS)  # SLOT + (2*c + p)*N_SLOTS + i: card id
+STACK = take("STACK", N_CITIES * MAX_STACK)  # STACK + c*MAX_STACK + i: tile id, top last
+REW = take("REW", 2 * MAX_REWARDS)  # REW + p*MAX_REWARDS + i: tile id
+REW_USED = take("REW_USED", 2 * MAX_REWARDS)  # REW_USED + p*MAX_REWARDS + i: 1 once flipped
+PLAYED = take("PLAYED", 2 * MASK_WORDS)  # PLAYED + p*MASK_WORDS + w: kinds played bits
 # Heir to the Dunes: gods, Favor and structures.
 MAX_STRUCTS = 3  # structures per player
-GOD = PLAYED + 2 * MASK_WORDS  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
-FAVOR = GOD + 2  # the Favored god (vocab.DEV_* bit), 0 without gods
-DISCOUNT_USED = FAVOR + 1  # the active seat's devoted-unit discount is spent this turn
-STRUCT_KIND = DISCOUNT_USED + 1  # STRUCT_KIND + p*MAX_STRUCTS + s: structure row, -1 none
-STRUCT_UNDER = STRUCT_KIND + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: cards under it
-STRUCT_DONE = STRUCT_UNDER + 2 * MAX_STRUCTS  # + p*MAX_STRUCTS + s: 1 once completed
-UNDER_N = STRUCT_DONE + 2 * MAX_STRUCTS  # UNDER_N + p: cards under seat p's structures
+GOD = take("GOD", 2)  # GOD + p: vocab.DEV_* bit of seat p's god (0: no gods)
+FAVOR = take("FAVOR")  # the Favored god (vocab.DEV_* bit), 0 without gods
+DISCOUNT_USED = take("DISCOUNT_USED")  # the active seat's devoted-unit discount is spent
+STRUCT_KIND = take("STRUCT_KIND", 2 * MAX_STRUCTS)  # + p*MAX_STRUCTS + s: structure row, -1 none
+STRUCT_UNDER = take("STRUCT_UNDER", 2 * MAX_STRUCTS)  # + p*MAX_STRUCTS + s: cards under it
+STRUCT_DONE = take("STRUCT_DONE", 2 * MAX_STRUCTS)  # + p*MAX_STRUCTS + s: 1 once completed
+UNDER_N = take("UNDER_N", 2)  # UNDER_N + p: cards under seat p's structures
 # A Reign of War: enraged units, feats.
-ENRAGED = UNDER_N + 2  # ENRAGED + (2*c + p)*N_SLOTS + i: 1 while that unit is enraged
 MAX_FEATS = 8
-FEAT_DONE = ENRAGED + 2 * N_CITIES * N_SLOTS  # + p*MAX_FEATS + f: 1 once completed
-OPP_DISCARDED = FEAT_DONE + 2 * MAX_FEATS  # cards the opponent discarded this turn
-ENRAGED_N = OPP_DISCARDED + 1  # ENRAGED_N + p: units seat p has enraged (for the output)
-BOX_N = ENRAGED_N + 2  # cards a variant left out of the game (Trial of Skill)
+ENRAGED = take("ENRAGED", 2 * N_CITIES * N_SLOTS)  # + (2*c + p)*N_SLOTS + i: 1 while enraged
+FEAT_DONE = take("FEAT_DONE", 2 * MAX_FEATS)  # + p*MAX_FEATS + f: 1 once completed
+OPP_DISCARDED = take("OPP_DISCARDED")  # cards the opponent discarded this turn
+ENRAGED_N = take("ENRAGED_N", 2)  # ENRAGED_N + p: units seat p has enraged (for the output)
+BOX_N = take("BOX_N")  # cards a variant left out of the game (Trial of Skill)
 # soldier_ability_on_move: Soldiers moved by the ability resolving now, whose
 # play ability triggers again once it has resolved.
 MAX_MOVED = 8
-MOVED_N = BOX_N + 1
-MOVED = MOVED_N + 1  # MOVED + i: card id
-MOVE_TRIGGERED = MOVED + MAX_MOVED  # 1 while a moved Soldier's ability resolves
-HEADER = MOVE_TRIGGERED + 1  # everything before here is reset at set-up
+MOVED_N = take("MOVED_N")
+MOVED = take("MOVED", MAX_MOVED)  # MOVED + i: card id
+MOVE_TRIGGERED = take("MOVE_TRIGGERED")  # 1 while a moved Soldier's ability resolves
+HEADER = _st.next  # everything before here is reset at set-up
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
-DECK = HEADER  # DECK + d*MAX_CARDS + i
-DISC = DECK + 2 * MAX_CARDS
-HAND = DISC + 2 * MAX_CARDS  # HAND + p*MAX_CARDS + i
-OUT = HAND + 2 * MAX_CARDS
-UNDER = OUT + 2 * MAX_CARDS  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
-BOX = UNDER + 2 * MAX_CARDS  # BOX + i: cards out of the game
+DECK = take("DECK", 2 * MAX_CARDS)  # DECK + d*MAX_CARDS + i
+DISC = take("DISC", 2 * MAX_CARDS)
+HAND = take("HAND", 2 * MAX_CARDS)  # HAND + p*MAX_CARDS + i
+OUT = take("OUT", 2 * MAX_CARDS)
+UNDER = take("UNDER", 2 * MAX_CARDS)  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
+BOX = take("BOX", MAX_CARDS)  # BOX + i: cards out of the game
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
-OPTS = BOX + MAX_CARDS  # OPTS + 4*i + j: option i of the current decision
-TMP = OPTS + 4 * MAX_OPTS  # scratch list
-TMP2 = TMP + MAX_CARDS  # second scratch list
+OPTS = take("OPTS", 4 * MAX_OPTS)  # OPTS + 4*i + j: option i of the current decision
+# Scratch lists, each used by one step at a time (never across a call that uses it too):
+# TMP: set-up's tile shuffle, the rally bookkeeping of a Surge, the drafts' packets and
+# marks, the look-ahead bot's deal of hidden cards; TMP2: the Surge's and the Portent
+# step's ordering of the units to resolve, the pile draft's per-seat counts.
+TMP = take("TMP", MAX_CARDS)
+TMP2 = take("TMP2", MAX_CARDS)
 MAX_SCRIPT = 64
 SCRIPT_W = 6  # a scripted choice: (decision, a, b, c, d, card kind); -9 = any
-SCRIPT = TMP2 + MAX_CARDS  # SCRIPT + SCRIPT_W*i
-CITY_SCRATCH = SCRIPT + SCRIPT_W * MAX_SCRIPT  # kernel scratch: 2 ints per city
-BOT_SCRATCH = CITY_SCRATCH + 2 * N_CITIES  # a bot's own scratch (8 ints per city)
+SCRIPT = take("SCRIPT", SCRIPT_W * MAX_SCRIPT)  # SCRIPT + SCRIPT_W*i
+CITY_SCRATCH = take("CITY_SCRATCH", 2 * N_CITIES)  # the Surge's room and cost per city
+BOT_SCRATCH = take("BOT_SCRATCH", 8 * N_CITIES)  # a bot's own scratch (8 ints per city)
 MAX_REVEALED = 32
-REVEALED = BOT_SCRATCH + 8 * N_CITIES  # cards a reveal_keep op has revealed
-LA_SCRATCH = REVEALED + MAX_REVEALED  # the look-ahead bot's tallies (LA_MAX_WIDTH x 3)
+REVEALED = take("REVEALED", MAX_REVEALED)  # cards a reveal_keep op has revealed
 LA_MAX_WIDTH = 16
-GAME_SIZE = LA_SCRATCH + 3 * LA_MAX_WIDTH  # one game's state ends here
+LA_SCRATCH = take("LA_SCRATCH", 3 * LA_MAX_WIDTH)  # the look-ahead bot's tallies
+GAME_SIZE = _st.next  # one game's state ends here
 # A second game state, where the look-ahead bot plays its rollouts: a copy of the
 # game with the hidden cards dealt again (strategies/lookahead.py).
-ROLLOUT = GAME_SIZE
-STATE_SIZE = ROLLOUT + GAME_SIZE
+ROLLOUT = take("ROLLOUT", GAME_SIZE)
+STATE_SIZE = _st.next
+STATE_REGIONS: tuple[tuple[str, int, int], ...] = tuple(_st.regions)
+"""Every region of the state as ``(name, first slot, slots)``, in order."""
+del take
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A kind of card zone: ``st[count + i]`` cards from ``st[base + i * stride]`` on."""
+
+    name: str
+    count: int
+    """Slot of instance 0's card count (``count + i`` for instance ``i``)."""
+    base: int
+    """Slot of instance 0's first card."""
+    stride: int
+    """Slots between two instances' first cards: each instance's capacity."""
+    instances: int
+    """How many there are (2 piles or seats, ``2 * N_CITIES`` city sides, one box)."""
+
+
+# Every zone a physical unit card can be in. City side ``2 * c + p`` is an instance.
+ZONES: tuple[Zone, ...] = (
+    Zone("deck", DECK_N, DECK, MAX_CARDS, 2),
+    Zone("discard", DISC_N, DISC, MAX_CARDS, 2),
+    Zone("hand", HAND_N, HAND, MAX_CARDS, 2),
+    Zone("out", OUT_N, OUT, MAX_CARDS, 2),
+    Zone("under", UNDER_N, UNDER, MAX_CARDS, 2),
+    Zone("box", BOX_N, BOX, MAX_CARDS, 1),
+    Zone("city", SIDE_N, SLOT, N_SLOTS, 2 * N_CITIES),
+)
 
 # --- columns of the kind table (one row per card kind) -------------------------------
 K_TYPE = 0

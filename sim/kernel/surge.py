@@ -42,7 +42,7 @@ def surge_options(st, tab, fp, p):
     hn = st[L.HAND_N + p]
     # Room and cost modifier depend on the city only: work them out once.
     for c in range(L.N_CITIES):
-        st[L.CITY_SCRATCH + 2 * c] = rule(tab, L.RU_CAPACITY) - B.side_weight(st, tab, c, p)
+        st[L.CITY_SCRATCH + 2 * c] = B.room(st, tab, c, p)
         st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c)
     for i in range(hn):
         card = Z.hand_card(st, p, i)

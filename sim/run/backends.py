@@ -43,7 +43,8 @@ import pyarrow.compute as pc
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, storage
-from sim.run.runner import RunError, part_metadata, resolve_threads
+from sim.run.runner import part_metadata
+from sim.run.session import RunError, resolve_threads
 
 BACKENDS = ("local", "dask")
 CANARY_GAMES = 8

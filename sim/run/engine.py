@@ -7,7 +7,6 @@ integer output into a ``pyarrow.Table`` with the documented columns.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 
@@ -15,33 +14,17 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-import sim
 from sim.data import vocab as V
-from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
+from sim.data.cards import CardPool
 from sim.data.changes import Changes
-from sim.data.decklist import load_decklists
-from sim.data.interpretations import INTERPRETATIONS
 from sim.data.spec import RunSpec
-from sim.data.variants import check_composition
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
-from sim.kernel.tables import flatten
-from strategies.registry import strategy_arrays
+from sim.run.compiled import CompiledRun, compile_run
 
-_FIRST_MODES = {
-    "p0": L.FIRST_P0,
-    "p1": L.FIRST_P1,
-    "alternate": L.FIRST_ALTERNATE,
-    "random": L.FIRST_RANDOM,
-}
 BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
 # Output names of the vocab.DEV_* codes a god column can hold.
-GOD_NAMES = [
-    "none",
-    "anubis",
-    "horus",
-    "both",
-]
+GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
@@ -95,53 +78,21 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
-    def __init__(self, spec: RunSpec, changes: Changes | None = None) -> None:
-        self.spec = spec
-        overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
-        # changes: designer edits to the cards (sim.data.changes); None plays the shipped cards.
-        loader = changes.load_pool if changes else load_pool
-        self.pool: CardPool = loader(
-            spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides
-        )
-        check_composition(spec, self.pool)
-        tables = with_run_rules(
-            self.pool.tables,
-            turn_cap=spec.turn_cap,
-            emissary=False,
-            first_mode=_FIRST_MODES[spec.first],
-            variants=spec.variants,
-            duplicate=spec.duplicate,
-        )
-        if spec.decks is not None:
-            ru = tables.rules.copy()
-            ru[L.RU_CONSTRUCTED] = 1
-            for p, kinds in enumerate(load_decklists(spec.decks, self.pool)):
-                ru[L.RU_DECKLIST + 10 * p : L.RU_DECKLIST + 10 * p + 10] = kinds
-            tables = tables._replace(rules=ru)
-        self.tables = tables
-        self.tab = flatten(tables)
-        self.bots, self.fp = strategy_arrays(spec.p0, spec.p1, self.tab)
-        self.metadata: dict[str, str] = {
-            "omensim_version": sim.__version__,
-            "seed": str(spec.seed),
-            "games": str(spec.games),
-            "mix": self.pool.mix,
-            "variant": spec.variant_label,
-            "strategy_p0": spec.p0,
-            "strategy_p1": spec.p1,
-            "first": spec.first,
-            "turn_cap": str(spec.turn_cap),
-            "duplicate": str(spec.duplicate).lower(),
-            "rule_overrides": json.dumps(overrides, sort_keys=True),
-            "card_hash": self.pool.card_hash(),
-            "card_table": self.pool.to_json(),
-            "rules": json.dumps(self.pool.rules, sort_keys=True),
-            "interpretations": json.dumps(
-                {**INTERPRETATIONS, **self.pool.interpretations}, sort_keys=True
-            ),
-        }
-        if changes:
-            self.metadata["card_changes"] = changes.to_json()
+    def __init__(self, run: RunSpec | CompiledRun, changes: Changes | None = None) -> None:
+        """``run``: a spec to compile (with ``changes``, designer edits to the cards),
+        or a run :func:`sim.run.compiled.compile_run` compiled already."""
+        if isinstance(run, CompiledRun):
+            if changes is not None:
+                raise TypeError("changes go to compile_run, not to an Engine of a compiled run")
+        else:
+            run = compile_run(run, changes)
+        self.compiled = run
+        self.spec = run.spec
+        self.pool: CardPool = run.pool
+        self.tables = run.tables
+        self.tab = run.tab
+        self.bots, self.fp = run.bots, run.fp
+        self.metadata: dict[str, str] = run.metadata()
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
 
     def warmup(self) -> None:

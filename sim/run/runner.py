@@ -38,16 +38,10 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io, ledger
 from sim.run import progress as P
+from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
-
-
-class RunError(Exception):
-    """A run that cannot start for a reason the user controls (e.g. the output directory).
-
-    The message is one line, fit to print after ``Error:``.
-    """
 
 
 @dataclass(frozen=True)
@@ -106,43 +100,6 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
-def resolve_threads(threads: int | None) -> int:
-    """``threads`` checked against numba's limit; ``None`` means all of them."""
-    import numba  # imported here so `omensim --help` stays fast
-
-    max_threads = int(numba.config.NUMBA_NUM_THREADS)
-    if threads is None:
-        return max_threads
-    if not 1 <= threads <= max_threads:
-        raise RunError(
-            f"--threads must be between 1 and {max_threads} on this machine "
-            f"(numba's NUMBA_NUM_THREADS), got {threads}"
-        )
-    return threads
-
-
-_resolve_threads = resolve_threads  # the name compare, sweep and tournament import
-
-
-def _check_out_dir(out: Path, force: bool) -> None:
-    """Refuse an output path we must not write into; touches nothing on disk."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the run in it, "
-            "or choose another --out"
-        )
-    strays = io.stray_files(out)
-    if strays:
-        # Clearing only our own files would leave these next to the new parts, where they
-        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
-            f"write (e.g. {strays[0].name!r}); choose another --out"
-        )
 
 
 def run(
@@ -196,7 +153,7 @@ def run(
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
     n_threads = resolve_threads(threads if backend is None else None)
-    _check_out_dir(out, force)
+    check_out_dir(out, force)
     return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
 
 
@@ -264,15 +221,11 @@ def _execute(
     prior: dict[str, Any] | None = None,
 ) -> RunResult:
     """Build and warm the engine, check a resumed run's key, then play and write."""
-    import numba
-
     from sim.run.backends import LocalBackend
 
     show = P.wanted(progress)
-    previous_threads = numba.get_num_threads()
     t_setup = time.perf_counter()
-    try:
-        numba.set_num_threads(n_threads)
+    with numba_threads(n_threads):
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
@@ -298,8 +251,6 @@ def _execute(
             changes,
             prior,
         )
-    finally:
-        numba.set_num_threads(previous_threads)
 
 
 def _play_and_write(

@@ -1,0 +1,72 @@
+"""Helpers shared by the test files: the command line and scenario positions.
+
+Test files import them by name (``from conftest import invoke, ok``); pytest
+puts this folder on ``sys.path`` before it collects them.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
+    from sim.run.scenario import Scenario
+
+# --- the command line ------------------------------------------------------------------
+
+
+def invoke(*args: str) -> Result:
+    """Run ``omensim ARGS`` in-process and return click's result."""
+    from sim.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(result: Result) -> Result:
+    """Assert a command succeeded, showing its output and traceback if it did not."""
+    if result.exit_code != 0:
+        tb = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+        pytest.fail(f"exit {result.exit_code}\n{result.output}\n{tb}")
+    return result
+
+
+def assert_one_error_line(result: Result) -> None:
+    """The CLI's promise for user errors: one ``Error:`` line on stderr, no traceback."""
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: "), result.stderr
+    assert "Traceback" not in result.output
+
+
+# --- scenario positions -----------------------------------------------------------------
+
+
+def done(sc: Scenario) -> None:
+    """Every scripted choice was used (none waited for a decision that never came)."""
+    assert sc.script_left() == 0
+
+
+def unit(sc: Scenario, name: str) -> dict[str, Any]:
+    """The card data of the unit kind ``name`` in the scenario's pool."""
+    return sc.pool.units[sc.pool.kind_index(name)]
+
+
+def emissary_outcome(plain: Scenario) -> tuple[list[list[str]], list[str], int]:
+    """Hands, each seat's first card as its Emissary, and who goes first with them.
+
+    The Emissary of War variant of the Aegean and Dunes rulebooks: the greater
+    cost + offering + strength goes first, then the greater strength; a full tie
+    goes to the oldest player, who is P1 in the tests that use this.
+    """
+    hands = [plain.hand(0), plain.hand(1)]
+    picks = [hands[0][0], hands[1][0]]
+    values = []
+    for name in picks:
+        u = unit(plain, name)
+        values.append((u["cost"] + u["offering"] + u["strength"], u["strength"]))
+    first = 1 if values[0] == values[1] else (0 if values[0] > values[1] else 1)
+    return hands, picks, first
