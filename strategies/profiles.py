@@ -9,20 +9,20 @@ one line naming the file and the field.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from sim.data import schema as S
 from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_WEIGHTS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
 BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
-# Look-ahead knobs: default and the largest value accepted (the budget stays bounded).
+# Look-ahead knobs: default; their ranges are sim.data.schema.KNOBS (the budget stays bounded).
 KNOB_DEFAULTS: dict[str, int] = {"width": 3, "rollouts": 4, "horizon": 2}
-KNOB_MAX: dict[str, int] = {"width": 16, "rollouts": 256, "horizon": 50}
+KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
 class ProfileError(ValueError):
@@ -45,23 +45,21 @@ def _fail(path: Path, fld: str, problem: str) -> ProfileError:
 
 
 def _number(path: Path, table: dict, key: str, section: str) -> float:
-    v = table[key]
-    if isinstance(v, bool) or not isinstance(v, int | float):
-        raise _fail(path, f"{section}.{key}", f"must be a number, got {v!r}")
-    return float(v)
+    # Finite and bounded: nan, inf or 1e308 make every option's value nan/inf (no choice).
+    try:
+        return S.check_number(table[key], S.WEIGHT, "value")
+    except S.SchemaError as e:
+        raise _fail(path, f"{section}.{key}", str(e).removeprefix("value: ")) from None
 
 
 def load_profile(path: Path | str) -> Profile:
     """Read and validate one profile file."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
-            raw = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ProfileError(f"{path.name}: not valid TOML: {e}") from None
-    except OSError as e:
-        raise ProfileError(f"{path}: cannot read strategy profile: {e.strerror}") from None
-    extra = sorted(set(raw) - {"strategy", "weights", "lookahead"})
+        raw = S.read_toml(path, "strategy profile")
+    except S.SchemaError as e:
+        raise ProfileError(str(e)) from None
+    extra = sorted(set(raw) - set(S.TABLES["profile"]))
     if extra:
         raise _fail(path, extra[0], "unknown table; valid: strategy, weights, lookahead")
     head = raw.get("strategy")
@@ -96,14 +94,10 @@ def load_profile(path: Path | str) -> Profile:
                 raise _fail(
                     path, f"lookahead.{key}", f"unknown knob; valid: {', '.join(LOOKAHEAD_KNOBS)}"
                 )
-            v = knobs[key]
-            lo = 0 if key == "horizon" else 1
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= KNOB_MAX[key]:
-                raise _fail(
-                    path,
-                    f"lookahead.{key}",
-                    f"must be a whole number from {lo} to {KNOB_MAX[key]}, got {v!r}",
-                )
+            try:
+                v = S.check_int(knobs[key], S.KNOBS[key], "value")
+            except S.SchemaError as e:
+                raise _fail(path, f"lookahead.{key}", str(e).removeprefix("value: ")) from None
             weights[LOOKAHEAD_KNOBS[key]] = v
     return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
 

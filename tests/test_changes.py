@@ -142,7 +142,7 @@ def test_cards_file_errors(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="replaced twice"):
         Changes.parse([], [path, path]).load_pool("aegean")
     bad = _write_set(tmp_path, "cost = 6", "cost = -6")
-    with pytest.raises(CardDataError, match="field 'cost': must be at least 0"):
+    with pytest.raises(CardDataError, match="field 'cost': must be a whole number from 0 to 99"):
         Changes.parse([], [bad]).load_pool("aegean")
     with pytest.raises(CardDataError, match="cannot read"):
         Changes.parse([], [tmp_path / "missing.toml"]).load_pool("aegean")

@@ -150,15 +150,35 @@ def test_shipped_house_rules_file_makes_a_longer_game(tmp_path: Path) -> None:
     """Edge of the Aegean, Combining Omen Sets: "(3 Reward tiles for a longer game)"."""
     path = Path(__file__).parent.parent / "configs" / "rules" / "longer-game.toml"
     assert load_rule_overrides(path) == {"tiles_per_city": 3}
-    spec = RunSpec(games=4, mix="aegean", rules=str(path))
-    sc = Scenario.from_spec(spec, game=0)
-    assert [len(sc.stack(c)) for c in range(3)] == [2, 2, 2]  # 6 tiles: 3 per city is 2 short
-    sc = Scenario.from_spec(RunSpec(games=4, mix="dunes+aegean", rules=str(path)), game=0)
+    sc = Scenario.from_spec(RunSpec(games=4, mix="aegean+dunes", rules=str(path)), game=0)
     assert [len(sc.stack(c)) for c in range(3)] == [3, 3, 3]
-    engine = Engine(RunSpec(games=4, mix="dunes+aegean", rules=str(path)))
+    engine = Engine(RunSpec(games=4, mix="aegean+dunes", rules=str(path)))
     assert json.loads(engine.metadata["rule_overrides"]) == {"tiles_per_city": 3}
     assert json.loads(engine.metadata["rules"])["tiles_per_city"] == 3
     assert "tiles_per_city=3" in engine.metadata["interpretations"]
+
+
+@pytest.mark.parametrize(
+    ("mix", "why"),
+    [
+        # Aegean alone has 6 reward tiles: 3 per city would deal the same 2 per city.
+        ("aegean", "its 6 reward tiles fill at most 2 per city"),
+        # Dunes, the base of dunes+aegean, already stacks 3 per city.
+        ("dunes+aegean", "the mix already has tiles_per_city = 3"),
+    ],
+)
+def test_house_rules_without_effect_on_the_mix_are_refused(
+    tmp_path: Path, mix: str, why: str
+) -> None:
+    """Issue 12: the README's own --rules example changed nothing on Aegean, silently."""
+    path = Path(__file__).parent.parent / "configs" / "rules" / "longer-game.toml"
+    with pytest.raises(CardDataError, match="tiles_per_city = 3 has no effect") as err:
+        load_pool(mix, rule_overrides=load_rule_overrides(path))
+    assert why in str(err.value)
+    out = tmp_path / "never"
+    args = ("run", "--games", "10", "--mix", mix, "--rules", str(path), "--out", str(out))
+    assert "tiles_per_city" in one_error_line(invoke(*args))
+    assert not out.exists()
 
 
 def test_house_rules_override_the_combining_defaults(tmp_path: Path) -> None:
@@ -180,7 +200,7 @@ def test_house_rules_override_the_combining_defaults(tmp_path: Path) -> None:
         ("[rules]\ntiles_per_city = 'three'\n", "must be a whole number"),
         ("[rules]\nfeat_step = 1\n", "must be true or false"),
         ('[rules]\nend_conditions = ["never"]\n', "unknown end_conditions 'never'"),
-        ("[rules]\ncity_capacity = 99\n", "at most"),
+        ("[rules]\ncity_capacity = 99\n", "from 1 to 5, got 99"),
         ("tiles_per_city = 3\n", "unknown top-level key"),
         ("[rules]\n", "needs a non-empty [rules] table"),
         ("[rules\n", "not valid TOML"),

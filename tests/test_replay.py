@@ -185,28 +185,34 @@ def test_cli_replay_errors(run_dir, tmp_path) -> None:
     (inc / "_manifest.json").write_text(json.dumps({**manifest, "complete": False}))
     _one_error(invoke("replay", str(inc), "--game", "1"), "incomplete")
 
-    # A complete manifest whose parts lost the game: not in the dataset.
+    # A complete manifest whose part is gone (issue 12: checked against the manifest).
     gone = tmp_path / "gone"
     gone.mkdir()
     (gone / "_manifest.json").write_text(json.dumps(manifest))
-    _one_error(invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+    _one_error(invoke("replay", str(gone), "--game", "5"), "listed in _manifest.json but missing")
     # A part that exists but lacks the row.
     import pandas as pd
 
     df = pd.read_parquet(run_dir)
     df[df.game_id != 5].to_parquet(gone / manifest["parts"][0]["file"])
-    _one_error(invoke("replay", str(gone), "--game", "5"), "not in the dataset")
+    _one_error(invoke("replay", str(gone), "--game", "5"), "holds 199 games")
 
 
 def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
     """A row on disk that the replay does not reproduce is an error, naming the column."""
-    import pandas as pd
 
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "_manifest.json").write_text((run_dir / "_manifest.json").read_text())
-    df = pd.read_parquet(run_dir)
-    df.loc[df.game_id == 7, "turns"] += 1
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     manifest = json.loads((run_dir / "_manifest.json").read_text())
-    df.to_parquet(bad / manifest["parts"][0]["file"])
+    part = manifest["parts"][0]["file"]
+    table = pq.read_table(run_dir / part)
+    df = table.to_pandas()
+    df.loc[df.game_id == 7, "turns"] += 1
+    # Keep the part's run metadata: only the row differs.
+    changed = pa.Table.from_pandas(df, preserve_index=False)
+    pq.write_table(changed.replace_schema_metadata(table.schema.metadata), bad / part)
     _one_error(invoke("replay", str(bad), "--game", "7"), "turns: replay")

@@ -26,7 +26,7 @@ from sim import analysis as A
 from sim.analysis.report import REPORT_NAME, build_report, write_report
 from sim.data.spec import RunSpec
 from sim.run import io
-from sim.run.runner import run
+from sim.run.runner import RunError, run
 
 GAMES = 2000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -151,7 +151,9 @@ def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path:
     assert "differences in first-player win rate" not in parser.alts  # one run: no comparison
     assert "first player won" in lines[0]
     first = page.stat().st_mtime_ns
-    page = write_report(runs[0], out)  # an existing report directory is refreshed
+    with pytest.raises(RunError, match="use --force to replace the report"):
+        write_report(runs[0], out)  # issue 12: never overwritten without --force
+    page = write_report(runs[0], out, force=True)  # an existing report directory is refreshed
     assert page.stat().st_mtime_ns >= first
     check_page(out)
     no_temporaries(tmp_path)

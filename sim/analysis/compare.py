@@ -120,28 +120,16 @@ def play_outcomes(
 
 def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
     """The columns pairing needs from a written run directory."""
-    if not io.is_complete(run_dir):
-        raise RunError(f"{run_dir} is not a complete run")
-    table = pq.read_table(run_dir, columns=COLUMNS)
+    try:
+        manifest = io.verify_run(run_dir)
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{run_dir} is not a complete run: {exc}") from None
+    table = pq.read_table([str(run_dir / p["file"]) for p in manifest["parts"]], columns=COLUMNS)
     return Outcomes.from_frame(table, n_kinds)
 
 
 def _check_compare_out(out: Path, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the comparison "
-            "in it, or choose another --out"
-        )
-    strays = sorted(e.name for e in out.iterdir() if e.name not in COMPARE_FILES)
-    if strays:
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} entr(y/ies) omensim "
-            f"compare did not write (e.g. {strays[0]!r}); choose another --out"
-        )
+    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
 
 
 def compare(
@@ -287,8 +275,11 @@ def _play_both(
 def write_compare(result: CompareResult, out: Path) -> None:
     """``out/compare.json`` (summary) and ``out/compare.parquet`` (every card's row)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
-    result.comparison.table().to_parquet(out / "compare.parquet", index=False)
+    with io.atomic_path(out / "compare.parquet") as tmp:
+        result.comparison.table().to_parquet(tmp, index=False)
+    # The summary last: its presence says the comparison is whole.
+    with io.atomic_path(out / "compare.json") as tmp:
+        tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
 def format_result(result: CompareResult) -> str:

@@ -68,16 +68,14 @@ def _check_run_dir(path: Path) -> None:
     if not (path / io.MANIFEST_NAME).exists():
         raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
     try:
-        manifest = io.read_manifest(path)
+        # Parts checked against the manifest: a deleted, copied, damaged or foreign part
+        # would change the sample silently. An incomplete run is refused (a biased sample).
+        manifest = io.verify_run(path)
+    except io.IncompleteRunError:
+        raise
     except (OSError, ValueError) as exc:
-        raise RunLoadError(f"{path}/{io.MANIFEST_NAME} cannot be read: {exc}") from None
-    if not manifest.get("complete", False):
-        # An interrupted run is a biased sample (it has only the first chunks), never
-        # analyse it by accident.
-        raise io.IncompleteRunError(
-            f"{path} is an incomplete run (its {io.MANIFEST_NAME} does not say complete)"
-        )
-    if not io.list_parts(path):
+        raise RunLoadError(f"{path}: {exc}") from None
+    if not manifest["parts"]:
         raise RunLoadError(f"{path} is not a run directory (no {io.PART_GLOB} files)")
 
 

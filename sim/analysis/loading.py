@@ -112,12 +112,19 @@ def run_attrs(path: Path | str) -> dict[str, Any]:
     return attrs
 
 
-def load(path: Path | str, *, names: bool = False) -> pd.DataFrame:
+def load(
+    path: Path | str, *, names: bool = False, allow_incomplete: bool = False
+) -> pd.DataFrame:
     """One finished run's games, one row per game, ready for a notebook.
+
+    The parts are checked against the manifest first (:func:`sim.run.io.verify_run`:
+    a deleted, copied, damaged, stray or foreign part is named, never read).
 
     Args:
         path: a run directory (a complete one: an interrupted run is refused).
         names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names.
+        allow_incomplete: read an interrupted or still-running run anyway: only the
+            parts its manifest lists (the first chunks: a biased sample).
 
     Returns:
         The games, with ``df.attrs`` holding the run's metadata (see
@@ -127,9 +134,13 @@ def load(path: Path | str, *, names: bool = False) -> pd.DataFrame:
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
-        sim.run.io.IncompleteRunError: a run that did not finish.
+        sim.run.io.IncompleteRunError: a run that did not finish (without ``allow_incomplete``).
+        sim.run.io.RunReadError: parts that do not agree with the manifest.
     """
-    df = load_runs([path]).drop(columns="run")
+    if allow_incomplete:
+        df = io.read_run(path, allow_incomplete=True)
+    else:
+        df = load_runs([path]).drop(columns="run")
     attrs = run_attrs(path)
     table = cards(path)
     df = null_absent_sets(df, attrs["sets"])

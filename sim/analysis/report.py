@@ -68,7 +68,12 @@ class Report:
     text: str = ""
 
 
-def _check_out_dir(out: Path, runs: list[Path]) -> None:
+def _is_report_file(entry: Path) -> bool:
+    # report.html, and the PNG charts earlier versions wrote beside it.
+    return entry.is_file() and (entry.name == REPORT_NAME or entry.suffix == ".png")
+
+
+def _check_out_dir(out: Path, runs: list[Path], force: bool = False) -> None:
     """Refuse an output directory that would clobber a file or pollute a run directory."""
     if out.exists() and not out.is_dir():
         raise ReportError(f"--out {out} exists and is not a directory")
@@ -79,6 +84,7 @@ def _check_out_dir(out: Path, runs: list[Path]) -> None:
     for run in runs:
         if resolved == run.resolve() or run.resolve() in resolved.parents:
             raise ReportError(f"--out {out} is inside the run {run}; write the report elsewhere")
+    io.check_output_dir(out, force, ours=_is_report_file, what="report")
 
 
 def build_report(
@@ -88,22 +94,26 @@ def build_report(
     top_cards: int = TOP_CARDS,
     min_games: int = 200,
     progress: bool = False,
+    force: bool = False,
 ) -> Report:
     """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
 
     ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
+    ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
+    replaced); that is checked before any run is read.
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
         sim.run.io.IncompleteRunError: a run that did not finish.
         ReportError: ``out_dir`` cannot hold a report.
+        sim.run.io.RunError: ``out_dir`` holds something and ``force`` is not set.
         OSError: ``out_dir`` cannot be written.
 
     Nothing is written unless every run loads.
     """
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
-    _check_out_dir(out, run_paths)
+    _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
         # Out of core: each run is read once, a batch of the columns needed at a time.
@@ -120,6 +130,8 @@ def build_report(
         tmp = out / f".{REPORT_NAME}.{os.getpid()}.tmp"
         try:
             tmp.write_text(text_html, encoding="utf-8")
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())  # a full disk fails here, leaving the old page intact
             os.replace(tmp, final)
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -133,13 +145,14 @@ def write_report(
     out_dir: Path | str,
     *,
     echo: Callable[[str], None] | None = None,
+    force: bool = False,
 ) -> Path:
     """Write ``out_dir/report.html`` about the runs in ``paths``.
 
     ``echo`` (e.g. ``print``) receives the key figures as text. Returns the
     page's path; see :func:`build_report` for the errors.
     """
-    report = build_report(paths, out_dir)
+    report = build_report(paths, out_dir, force=force)
     if echo is not None:
         echo(report.text)
     return report.html

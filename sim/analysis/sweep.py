@@ -22,6 +22,7 @@ from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
@@ -214,9 +215,26 @@ def format_table(result: SweepResult) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
+SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")
+
+
+def check_sweep_out(out: Path, force: bool) -> None:
+    """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
+    io.check_output_dir(
+        out, force, ours=lambda e: e.is_file() and e.name in SWEEP_FILES, what="sweep"
+    )
+
+
 def write_outputs(result: SweepResult, out: Path) -> list[Path]:
-    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``."""
-    out.mkdir(parents=True, exist_ok=True)
+    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``.
+
+    Written into a hidden folder and swapped in whole (:func:`sim.run.io.publish_dir`),
+    so a failure leaves an earlier sweep in ``out`` as it was.
+    """
+    return io.publish_dir(out, lambda tmp: _write_files(result, tmp))
+
+
+def _write_files(result: SweepResult, out: Path) -> list[Path]:
     paths = [out / "sweep.parquet", out / "sweep.csv"]
     result.table.to_parquet(paths[0], index=False)
     result.table.to_csv(paths[1], index=False)

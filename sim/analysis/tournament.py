@@ -53,10 +53,10 @@ import pyarrow.parquet as pq
 import sim
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
+from sim.run import io, runner
 from sim.run import progress as P
-from sim.run import runner
 from sim.run.runner import RESULTS_ROOT
-from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
+from sim.run.session import RunError, numba_threads, resolve_threads
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -338,6 +338,7 @@ def play_tournament(
     threads: int | None = None,
     progress: bool | None = None,
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
+    force: bool = False,
     backend: Any = None,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
@@ -358,6 +359,7 @@ def play_tournament(
         progress: ``True`` always shows a status line on stderr, ``False``
             never, ``None`` when stderr is a terminal.
         on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
+        force: replace an earlier tournament in ``out`` (checked before anything is played).
         backend: where the games are played (:mod:`sim.run.backends`); ``None``
             plays them on this process's threads.
 
@@ -378,7 +380,7 @@ def play_tournament(
         raise RunError("keeping each pairing's games needs an output directory")
     n_threads = resolve_threads(threads if backend is None else None)
     if out is not None:
-        check_out_dir(out, force=False)
+        check_tournament_out(out, force)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
@@ -464,7 +466,9 @@ def _play(
         from sim.analysis.streaming import scan
         from sim.run import io, runner
 
-        runner.run(spec, run_dir, threads=n_threads, progress=False, backend=backend)
+        runner.run(
+            spec, run_dir, threads=n_threads, progress=False, force=True, backend=backend
+        )
         bar.advance(spec.games)
         if not io.is_complete(run_dir):
             raise io.IncompleteRunError(f"{run_dir} did not complete")
@@ -558,6 +562,14 @@ def format_tournament(result: TournamentResult) -> str:
     )
 
 
+TOURNAMENT_FILES = (PAIRS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR)
+
+
+def check_tournament_out(out: Path, force: bool) -> None:
+    """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
+    io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
+
+
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     """Write ``tournament.parquet`` (the pairs), ``tournament.md`` and ``_tournament.json``.
 
@@ -568,8 +580,11 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     table = pa.Table.from_pandas(result.pairs, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
-    pq.write_table(table.replace_schema_metadata(meta), out / PAIRS_FILE, compression="zstd")
-    (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
+    # Each file atomically; the manifest last, so its presence says the tables are whole.
+    with io.atomic_path(out / PAIRS_FILE) as tmp:
+        pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
+    with io.atomic_path(out / TABLE_FILE) as tmp:
+        tmp.write_text(format_tournament(result), encoding="utf-8")
     manifest = {
         "format": "omensim-tournament",
         "format_version": 1,
@@ -577,7 +592,8 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
         "files": [PAIRS_FILE, TABLE_FILE],
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    with io.atomic_path(out / MANIFEST_FILE) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return out
 
 

@@ -78,7 +78,8 @@ def user_errors(out: Path | None = None, interrupted: str | None = None) -> Iter
     ``interrupted`` is the message for Ctrl-C; by default it names ``out`` as incomplete.
     """
     from sim.data.cards import CardDataError
-    from sim.run import runner
+    from sim.run import io, runner
+    from sim.run.lock import FolderLockedError
 
     try:
         yield
@@ -89,7 +90,7 @@ def user_errors(out: Path | None = None, interrupted: str | None = None) -> Iter
         raise CliError(interrupted, EXIT_INTERRUPTED) from None
     except SpecError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
-    except (CardDataError, runner.RunError) as exc:
+    except (CardDataError, runner.RunError, io.RunReadError, FolderLockedError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

@@ -41,13 +41,16 @@ def replay_cmd(run_dir: Path, game: int) -> None:
     if not run_dir.is_dir():
         raise CliError(f"no run directory {run_dir}")
     try:
-        manifest = io.read_manifest(run_dir)
+        # The parts are checked against the manifest before the row is trusted.
+        manifest = io.verify_run(run_dir)
     except FileNotFoundError:
         raise CliError(f"{run_dir} is not a run directory (no {io.MANIFEST_NAME})") from None
+    except io.IncompleteRunError:
+        raise CliError(
+            f"{run_dir} is an incomplete run (its manifest does not say complete)"
+        ) from None
     except (OSError, ValueError) as exc:
-        raise CliError(f"cannot read {run_dir / io.MANIFEST_NAME}: {exc}") from None
-    if not manifest.get("complete", False):
-        raise CliError(f"{run_dir} is an incomplete run (its manifest does not say complete)")
+        raise CliError(f"cannot read {run_dir}: {exc}") from None
     try:
         fields = dict(manifest["spec"])
         fields["variants"] = tuple(fields.get("variants", ()))

@@ -17,12 +17,14 @@ from sim.cli.options import progress_option, show_progress
     "-o",
     type=click.Path(path_type=Path),
     required=True,
-    help="Directory to write report.html into (created if absent; an earlier report "
-    "there is replaced).",
+    help="Directory to write report.html into (absent or empty unless --force).",
 )
+@click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
-def report_cmd(runs: tuple[Path, ...], out: Path, quiet: bool, force_progress: bool) -> None:
+def report_cmd(
+    runs: tuple[Path, ...], out: Path, force: bool, quiet: bool, force_progress: bool
+) -> None:
     """Analyse one or more finished runs and write OUT/report.html.
 
     One self-contained file (charts inlined, no network needed): key figures
@@ -44,8 +46,10 @@ def report_cmd(runs: tuple[Path, ...], out: Path, quiet: bool, force_progress: b
     from sim.run import io
 
     try:
-        page = report.build_report(list(runs), out, progress=show_progress(quiet, force_progress))
-    except (analysis.RunLoadError, io.IncompleteRunError, report.ReportError) as exc:
+        page = report.build_report(
+            list(runs), out, progress=show_progress(quiet, force_progress), force=force
+        )
+    except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

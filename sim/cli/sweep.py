@@ -40,8 +40,10 @@ from sim.cli.options import backend_options, game_options, game_spec, show_progr
     "-o",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
-    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png.",
+    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
+    "(OUT must be absent or empty unless --force; checked before anything is played).",
 )
+@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
 @backend_options
 def sweep_cmd(
     games: int,
@@ -59,6 +61,7 @@ def sweep_cmd(
     deltas: str,
     cards: tuple[str, ...],
     out: Path | None,
+    force: bool,
     backend: str,
     scheduler: str | None,
     workers: int | None,
@@ -76,7 +79,7 @@ def sweep_cmd(
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
     """
-    from sim.analysis.sweep import format_table, parse_deltas, sweep, write_outputs
+    from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
     from sim.run.backends import open_backend
 
     with (
@@ -84,6 +87,8 @@ def sweep_cmd(
         open_backend(backend, threads, scheduler, workers) as be,
     ):
         spec = game_spec(games, mix, seed, p0, p1, first, variants)
+        if out is not None:
+            check_sweep_out(out, force)  # before playing: a refused --out loses no work
         result = sweep(
             spec,
             field.lower(),

@@ -43,7 +43,8 @@ from sim.cli.options import (
 @variant_option()
 @out_option(
     "Directory for tournament.parquet, tournament.md and _tournament.json (absent "
-    "or empty). Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
+    "or empty unless --force; checked before playing). "
+    "Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
 )
 @click.option(
     "--keep-games",
@@ -51,6 +52,7 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
+@click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 @backend_options
@@ -63,6 +65,7 @@ def tournament_cmd(
     out: Path | None,
     keep_games: bool,
     threads: int | None,
+    force: bool,
     quiet: bool,
     force_progress: bool,
     backend: str,
@@ -104,6 +107,7 @@ def tournament_cmd(
             keep_games=keep_games,
             threads=threads,
             progress=show_progress(quiet, force_progress),
+            force=force,
             backend=be,
         )
     if not quiet:

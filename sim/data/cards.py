@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from sim.data import schema as S
 from sim.data import vocab as V
 from sim.data.spec import VARIANT_TABLE, SpecError
 from sim.kernel import layout as L
@@ -28,26 +29,14 @@ from sim.kernel.tables import Tables
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 SETS_DIR = CONFIG_DIR / "sets"
 
-UNIT_KEYS = {
-    "name",
-    "type",
-    "devotion",
-    "cost",
-    "offering",
-    "strength",
-    "copies",
-    "keywords",
-    "source",
-    "text",
-    "abilities",
-    "learning",
-}
+# Every key each table may hold, with its type: sim.data.schema.TABLES.
+UNIT_KEYS = set(S.TABLES["units"])
 UNIT_REQUIRED = ("name", "type", "cost", "offering", "strength", "copies", "source", "text")
-REWARD_KEYS = {"name", "copies", "source", "text", "abilities", "four_player"}
-FEAT_KEYS = {"name", "condition", "type", "n", "source", "text"}
-STRUCT_KEYS = {"name", "god", "build_cost", "vp", "source", "text", "abilities"}
-ABILITY_KEYS = {"trigger", "cost", "when", "when_n", "ops"}
-OP_KEYS = {"op", "n", "limit", "target", "when", "when_n", "may"}
+REWARD_KEYS = set(S.TABLES["rewards"])
+FEAT_KEYS = set(S.TABLES["feats"])
+STRUCT_KEYS = set(S.TABLES["structures"])
+ABILITY_KEYS = set(S.TABLES["abilities"])
+OP_KEYS = set(S.TABLES["ops"])
 SOURCES = ("rulebook", "reconstructed")
 
 # Rule parameters every set file declares, with the kernel slot each fills.
@@ -241,17 +230,16 @@ class _Where:
         return CardDataError(f"{self.path.name}: {self.entry}: field '{fld}': {problem}")
 
 
-def _int(where: _Where, d: dict, key: str, default: int | None = None, lo: int = 0) -> int:
+def _int(where: _Where, d: dict, key: str, bound: S.Bound, default: int | None = None) -> int:
+    """``d[key]`` (or ``default``) checked against its schema bound."""
     if key not in d:
         if default is None:
             raise where.fail(key, "missing")
         return default
-    v = d[key]
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise where.fail(key, f"must be a whole number, got {v!r}")
-    if v < lo:
-        raise where.fail(key, f"must be at least {lo}, got {v}")
-    return v
+    try:
+        return S.check_int(d[key], bound, "value")
+    except S.SchemaError as e:
+        raise where.fail(key, str(e).removeprefix("value: ")) from None
 
 
 def _name(where: _Where, table: dict[str, int], v: Any, fld: str) -> str:
@@ -277,14 +265,14 @@ def _op(where: _Where, raw: Any, trigger: str, i: int) -> dict[str, Any]:
     if is_static != (trigger == "static"):
         rule = "is allowed only under" if is_static else "is not allowed under"
         raise where.fail(f"ops[{i}].op", f"op {op!r} {rule} trigger 'static'")
-    n_lo = -99 if op in ("cost", "strength") else 0
+    n_bound = S.OP_SIGNED_N if op in ("cost", "strength") else S.OP_INTS["n"]
     out = {
         "op": op,
-        "n": _int(where, raw, "n", 1, lo=n_lo),
-        "limit": _int(where, raw, "limit", 0),
+        "n": _int(where, raw, "n", n_bound, 1),
+        "limit": _int(where, raw, "limit", S.OP_INTS["limit"], 0),
         "target": _name(where, V.TARGETS, raw.get("target", "any_city"), f"ops[{i}].target"),
         "when": _name(where, V.CONDITIONS, raw.get("when", "none"), f"ops[{i}].when"),
-        "when_n": _int(where, raw, "when_n", 0),
+        "when_n": _int(where, raw, "when_n", S.OP_INTS["when_n"], 0),
         "may": raw.get("may", False),
     }
     if not isinstance(out["may"], bool):
@@ -309,15 +297,19 @@ def _abilities(where: _Where, raw: Any, allowed: set[str]) -> list[dict[str, Any
             raise where.fail(
                 f"abilities[{j}].trigger", f"{trig!r} not allowed here; use {sorted(allowed)}"
             )
-        ops = a.get("ops", [])
-        if not isinstance(ops, list):
-            raise where.fail(f"abilities[{j}].ops", "must be a list")
+        ops = a.get("ops")
+        # An ability without ops does nothing: a typo, never intended. Only EXALT's condition
+        # stands alone (ops = [], its effect is the keyword), and it must say so explicitly.
+        if not isinstance(ops, list) or (not ops and trig != "exalt"):
+            raise where.fail(
+                f"abilities[{j}].ops", 'needs a non-empty list like [{ op = "draw", n = 1 }]'
+            )
         out.append(
             {
                 "trigger": trig,
-                "cost": _int(where, a, "cost", 0),
+                "cost": _int(where, a, "cost", S.ABILITY_INTS["cost"], 0),
                 "when": _name(where, V.CONDITIONS, a.get("when", "none"), f"abilities[{j}].when"),
-                "when_n": _int(where, a, "when_n", 0),
+                "when_n": _int(where, a, "when_n", S.ABILITY_INTS["when_n"], 0),
                 "ops": [_op(where, o, trig, i) for i, o in enumerate(ops)],
             }
         )
@@ -361,10 +353,10 @@ def _unit(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
         "set": set_name,
         "type": _name(where, V.UNIT_TYPES, raw["type"], "type"),
         "devotion": _name(where, V.DEVOTIONS, raw.get("devotion", "neutral"), "devotion"),
-        "cost": _int(where, raw, "cost"),
-        "offering": _int(where, raw, "offering"),
-        "strength": _int(where, raw, "strength"),
-        "copies": _int(where, raw, "copies", lo=1),
+        "cost": _int(where, raw, "cost", S.UNIT_INTS["cost"]),
+        "offering": _int(where, raw, "offering", S.UNIT_INTS["offering"]),
+        "strength": _int(where, raw, "strength", S.UNIT_INTS["strength"]),
+        "copies": _int(where, raw, "copies", S.UNIT_INTS["copies"]),
         "keywords": list(kws),
         "source": source,
         "text": _str(where, raw, "text"),
@@ -378,7 +370,7 @@ def _reward(path: Path, set_name: str, raw: Any, i: int) -> dict[str, Any]:
     return {
         "name": _str(where, raw, "name"),
         "set": set_name,
-        "copies": _int(where, raw, "copies", 1, lo=1),
+        "copies": _int(where, raw, "copies", S.REWARD_INTS["copies"], 1),
         "source": source,
         "text": _str(where, raw, "text"),
         "abilities": _abilities(where, raw.get("abilities"), {"reward"}),
@@ -403,7 +395,7 @@ def _feat(path: Path, raw: Any, i: int) -> dict[str, Any]:
         "name": _str(where, raw, "name"),
         "condition": cond,
         "type": typ,
-        "n": _int(where, raw, "n", 0),
+        "n": _int(where, raw, "n", S.FEAT_INTS["n"], 0),
         "source": source,
         "text": _str(where, raw, "text"),
     }
@@ -414,8 +406,8 @@ def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
     return {
         "name": _str(where, raw, "name"),
         "god": _name(where, V.GODS, raw.get("god"), "god"),
-        "build_cost": _int(where, raw, "build_cost", lo=1),
-        "vp": _int(where, raw, "vp"),
+        "build_cost": _int(where, raw, "build_cost", S.STRUCTURE_INTS["build_cost"]),
+        "vp": _int(where, raw, "vp", S.STRUCTURE_INTS["vp"]),
         "source": source,
         "text": _str(where, raw, "text"),
         "abilities": _abilities(where, raw.get("abilities"), {"complete"}),
@@ -425,7 +417,7 @@ def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
 def _rule_value(where: _Where, raw: dict, key: str) -> Any:
     """One validated rule parameter (``raw[key]`` or its default), by the key's kind."""
     if key in RULE_SLOTS:
-        return _int(where, raw, key)
+        return _int(where, raw, key, S.RULE_INTS[key])
     if key == "war_tie_break":
         return _name(where, V.WAR_TIE_BREAKS, raw.get(key, "cost"), key)
     if key == "end_conditions":
@@ -453,10 +445,7 @@ def _rule_value(where: _Where, raw: dict, key: str) -> Any:
         if value not in BUILD_FROM:
             raise where.fail(key, f"must be one of {', '.join(BUILD_FROM)}, got {value!r}")
         return value
-    value = _int(where, raw, key, default)
-    if key == "structures_per_player" and value > L.MAX_STRUCTS:
-        raise where.fail(key, f"at most {L.MAX_STRUCTS} is supported")
-    return value
+    return _int(where, raw, key, S.RULE_INTS[key], default)
 
 
 RULE_KEYS: tuple[str, ...] = (*RULE_SLOTS, *sorted(RULE_NAMED), *RULE_OPTIONAL)
@@ -467,10 +456,7 @@ def _rules(path: Path, raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise where.fail("rules", "missing [rules] table")
     _unknown(where, raw, set(RULE_KEYS), "rule")
-    rules = {k: _rule_value(where, raw, k) for k in RULE_KEYS}
-    if rules["city_capacity"] > L.N_SLOTS:
-        raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
-    return rules
+    return {k: _rule_value(where, raw, k) for k in RULE_KEYS}
 
 
 def load_rule_overrides(path: Path | str) -> dict[str, Any]:
@@ -488,21 +474,15 @@ def load_rule_overrides(path: Path | str) -> dict[str, Any]:
     if not isinstance(table, dict) or not table:
         raise where.fail("rules", "needs a non-empty [rules] table")
     _unknown(where, table, set(RULE_KEYS), "rule")
-    out = {k: _rule_value(where, table, k) for k in table}
-    if out.get("city_capacity", 0) > L.N_SLOTS:
-        raise where.fail("city_capacity", f"at most {L.N_SLOTS} is supported")
-    return out
+    return {k: _rule_value(where, table, k) for k in table}
 
 
 def _read_toml(path: Path, what: str) -> dict[str, Any]:
-    """The parsed TOML of ``path``, or a one-line CardDataError naming the file."""
+    """The parsed UTF-8 TOML of ``path``, or a one-line CardDataError naming the file."""
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
-    except OSError as e:
-        raise CardDataError(f"{path}: cannot read {what}: {e.strerror}") from None
+        return S.read_toml(path, what)
+    except S.SchemaError as e:
+        raise CardDataError(str(e)) from None
 
 
 def load_set(path: Path) -> SetData:
@@ -605,19 +585,28 @@ def compile_tables(
         struct[i, L.S_ABIL_N] = len(sd["abilities"])
         for a in sd["abilities"]:
             _compile_ability(a, abil_rows, op_rows)
+    # Count before allocating: np.repeat of a huge copies value would try to allocate it.
+    n_cards = sum(u["copies"] for u in units)
+    if n_cards > L.MAX_CARDS:
+        raise CardDataError(f"the mix has {n_cards} unit cards; at most {L.MAX_CARDS}")
+    n_tiles = sum(r["copies"] for r in rewards)
+    if n_tiles > L.MAX_CARDS:
+        raise CardDataError(f"the mix has {n_tiles} reward tiles; at most {L.MAX_CARDS}")
     card_kind = np.repeat(np.arange(len(units), dtype=np.int64), [u["copies"] for u in units])
     tile_kind = np.repeat(
         np.arange(len(rewards), dtype=np.int64), [r["copies"] for r in rewards]
     ).astype(np.int64)
-    if len(card_kind) > L.MAX_CARDS:
-        raise CardDataError(f"the mix has {len(card_kind)} unit cards; at most {L.MAX_CARDS}")
     if len(units) > 32 * L.MASK_WORDS:
         raise CardDataError(f"the mix has {len(units)} unit kinds; at most {32 * L.MASK_WORDS}")
     ru = np.zeros(L.RU_COUNT, np.int64)
     for key, slot in RULE_SLOTS.items():
         ru[slot] = rules[key]
     ru[L.RU_WAR_TIE] = V.WAR_TIE_BREAKS[rules["war_tie_break"]]
-    ru[L.RU_END] = sum(V.END_CONDITIONS[e] for e in set(rules["end_conditions"]))
+    ends = set(rules["end_conditions"])
+    if rules["feats_to_end"] == 0:
+        # configs/README.md: feats_to_end = 0 means completed feats never end the game.
+        ends.discard("feats_completed")
+    ru[L.RU_END] = sum(V.END_CONDITIONS[e] for e in ends)
     ru[L.RU_EMISSARY_STRENGTH_TB] = int(rules["emissary_strength_tiebreak"])
     for i, tb in enumerate(rules["tiebreaks"]):
         ru[L.RU_TIEBREAKS + i] = V.TIEBREAKS[tb]
@@ -682,7 +671,8 @@ def parse_mix(mix: str) -> list[MixPart]:
             raise SpecError(f"unknown set {name!r} in --mix {mix!r}; {hint}")
         n: int | None = None
         if sep:
-            if not limit.strip().isdigit():
+            # ASCII digits only: str.isdigit() accepts '²', which int() then refuses.
+            if not re.fullmatch(r"[0-9]+", limit.strip()):
                 raise SpecError(
                     f"--mix {mix!r}: the limit after '{name}:' must be a whole number; {hint}"
                 )
@@ -713,6 +703,8 @@ def _limit_units(
             f"--mix {mix!r}: {part} asks for {part.limit} units but {part.name} has {total}; "
             f"valid sets: {', '.join(available_sets())} ({MIX_HELP})"
         )
+    if not S.SEED.contains(seed):
+        raise SpecError(f"--seed must be between 0 and 2**63-1, got {seed}")
     rng = np.random.default_rng([seed, index, 0x0E4E])
     deck = np.repeat(np.arange(len(units)), [u["copies"] for u in units])
     kept = np.bincount(rng.choice(deck, part.limit, replace=False), minlength=len(units))
@@ -811,6 +803,13 @@ def pool_from_sets(
             "deck with the run seed; its reward tiles are all added."
         )
     if rule_overrides:
+        inert = inert_overrides(rules, rule_overrides, units, rewards, structures, feats)
+        if inert:
+            key, why = inert[0]
+            raise CardDataError(
+                f"--rules: {key} = {rule_overrides[key]} has no effect on mix {mix!r}: {why}; "
+                "remove it or choose a mix it changes"
+            )
         rules.update(rule_overrides)
         notes["house_rules"] = "Rule parameters overridden by --rules: " + ", ".join(
             f"{k}={v}" for k, v in sorted(rule_overrides.items())
@@ -831,6 +830,48 @@ def pool_from_sets(
         feats=feats,
         interpretations=notes,
     )
+
+
+def inert_overrides(
+    rules: dict[str, Any],
+    overrides: dict[str, Any],
+    units: list[dict],
+    rewards: list[dict],
+    structures: list[dict],
+    feats: list[dict],
+) -> list[tuple[str, str]]:
+    """The ``--rules`` overrides that would not change a game of this mix, with the reason.
+
+    An override has no effect when the compiled rule table is the same with and
+    without it: the mix already has that value, or the mechanism it tunes is
+    absent (``structures_per_player`` without structures, ``feat_step`` without
+    feats), given the other overrides. ``tiles_per_city`` is compared by the
+    tiles actually dealt, since a mix with too few reward tiles fills fewer per
+    city (Aegean alone: 6 tiles, so at most 2 per city).
+    """
+    n_tiles = sum(r["copies"] for r in rewards)
+    changed = {**rules, **overrides}
+    after_all = compile_tables(units, rewards, changed, structures, feats).rules
+    out = []
+    for key, value in overrides.items():
+        # Compared with every other override in place, so overrides that only act together
+        # (e.g. an end condition and its threshold) are not called inert.
+        without = compile_tables(units, rewards, {**changed, key: rules[key]}, structures, feats)
+        before, after = without.rules.copy(), after_all.copy()
+        for arr in (before, after):
+            arr[L.RU_TILES_PER_CITY] = min(arr[L.RU_TILES_PER_CITY] * L.N_CITIES, n_tiles)
+        if np.array_equal(before, after):
+            if key == "tiles_per_city" and rules[key] != value:
+                why = (
+                    f"its {n_tiles} reward tiles fill at most {n_tiles // L.N_CITIES} per city "
+                    f"(it has {rules[key]})"
+                )
+            elif rules[key] == value:
+                why = f"the mix already has {key} = {value}"
+            else:
+                why = "the mechanism it tunes is not in this mix"
+            out.append((key, why))
+    return out
 
 
 # The kernel switch of each run-level variant that has one (sim.data.spec.VARIANT_TABLE).

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.data import schema as S
 from sim.data.cards import (
     SETS_DIR,
     CardDataError,
@@ -43,12 +44,10 @@ from sim.data.cards import (
 )
 from sim.data.spec import SpecError
 
-# The numeric unit fields an edit may set, with the values each may take.
+# The numeric unit fields an edit may set, with the values each may take: the schema's
+# bounds (sim.data.schema.UNIT_INTS), two digits at most, as on a printed card.
 FIELDS: dict[str, tuple[int, int]] = {
-    "cost": (0, 99),
-    "offering": (0, 99),
-    "strength": (0, 99),
-    "copies": (1, 99),
+    k: (int(b.lo), int(min(b.hi, S.SMALL))) for k, b in S.UNIT_INTS.items()
 }
 
 _CHANGE = re.compile(r"^(?P<card>.+)\.\s*(?P<field>[A-Za-z_]+)\s*(?P<op>[+-]?=)\s*(?P<value>.*)$")

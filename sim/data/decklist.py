@@ -13,25 +13,26 @@ share a kind.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
+from sim.data import schema as S
 from sim.data.cards import CardPool
 from sim.data.spec import SpecError
 
-PILES = 10
-LIMITS = {"soldier": 6, "beast": 4, "oracle": 4}
+PILES = S.DECK_PILES
+LIMITS = S.DECK_LIMITS
 
 
 def load_decklists(path: str | Path, pool: CardPool) -> list[list[int]]:
     """The two players' piles as kind ids; raises SpecError with one line on a bad file."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text())
-    except OSError as e:
-        raise SpecError(f"--decks {path}: cannot read: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"--decks {path}: not valid TOML: {e}") from None
+        raw = S.read_toml(path, "deck list")
+    except S.SchemaError as e:
+        raise SpecError(f"--decks: {e}") from None
+    extra = sorted(set(raw) - set(S.TABLES["decks"]))
+    if extra:
+        raise SpecError(f"--decks {path}: unknown key {extra[0]!r}; valid keys: p0, p1")
     names = {u["name"]: k for k, u in enumerate(pool.units)}
     decks: list[list[int]] = []
     for seat in ("p0", "p1"):
@@ -40,7 +41,7 @@ def load_decklists(path: str | Path, pool: CardPool) -> list[list[int]]:
             raise SpecError(f"--decks {path}: '{seat}' must list exactly {PILES} unit kinds")
         kinds = []
         for name in listed:
-            if name not in names:
+            if not isinstance(name, str) or name not in names:
                 raise SpecError(f"--decks {path}: '{seat}': no unit kind named {name!r}")
             kinds.append(names[name])
         if len(set(kinds)) != PILES:

@@ -191,8 +191,12 @@ def make_job(
     width: int = 5,
     columns: Sequence[str] = (),
     until_ci: float | None = None,
+    metadata: dict[str, str] | None = None,
 ) -> ChunkJob:
-    """The job for ``engine``'s games: parts into ``out``, or ``columns`` back to the client."""
+    """The job for ``engine``'s games: parts into ``out``, or ``columns`` back to the client.
+
+    ``metadata`` (default ``engine.metadata``) goes into every part written.
+    """
     return ChunkJob(
         spec=engine.spec,
         changes=changes if changes else None,
@@ -200,7 +204,9 @@ def make_job(
         canary=canary_digest(engine),
         identity=identity(engine),
         out=None if out is None else os.fspath(out),
-        metadata={str(k): str(v) for k, v in engine.metadata.items()} if out is not None else {},
+        metadata=(metadata if metadata is not None else dict(engine.metadata))
+        if out is not None
+        else {},
         width=width,
         columns=tuple(columns),
         until_ci=until_ci,

@@ -34,6 +34,17 @@ Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
 
 
+def check_output_fits(out: np.ndarray) -> None:
+    """Refuse kernel output that an int16 row column could not hold (it would wrap silently).
+
+    The schema's bounds (``sim/data/schema.py``) keep every score, count and
+    length far inside int16; this is the safety net that turns a breach of that
+    proof into an error instead of a wrong row.
+    """
+    if out.size and (out.min() < np.iinfo(np.int16).min or out.max() > np.iinfo(np.int16).max):
+        raise RuntimeError("kernel output exceeds the int16 row columns; a schema bound is wrong")
+
+
 def _constant(value: str, n: int) -> pa.DictionaryArray:
     """A column holding one string ``n`` times, stored once."""
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
@@ -146,6 +157,7 @@ class Engine:
     def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
         """The Parquet-ready rows of the kernel output for games ``start .. start+len(out)-1``."""
         n = len(out)
+        check_output_fits(out)
         spec = self.spec
         game_ids = np.arange(start, start + n, dtype=np.int64)
         cols: dict[str, pa.Array] = {

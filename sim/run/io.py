@@ -23,14 +23,29 @@ Design points:
 * A run is *complete* only when the manifest says ``"complete": true``; the
   runner writes ``false`` before the first game and ``true`` after the last
   part, so an interrupted run never looks finished.
+* Durability order: a part is fsynced, renamed into place and its directory
+  fsynced *before* the manifest that lists it is written (itself fsynced,
+  renamed, directory fsynced). So after a crash or a full disk the manifest
+  never claims a part that is not on disk, and a part not yet listed is
+  simply not part of the run.
+* Every part carries the run's key (:func:`run_key`: the seed and a hash of
+  the whole run description) in its metadata. :func:`verify_run` checks the
+  parts on disk against the manifest (count, game ranges, rows, keys) before
+  anything is read, so a deleted, copied, damaged, stray or foreign part is
+  named instead of silently changing the sample.
+* The writer holds an exclusive lock on the folder (:mod:`sim.run.lock`) for
+  the whole run; :func:`check_output_dir` is the one check every command that
+  writes a folder (run, compare, sweep, tournament, report) makes before playing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+import shutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -38,6 +53,8 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from sim.run.lock import LOCK_NAME, holder_pid
 
 MANIFEST_NAME = "_manifest.json"
 # Finished parts, one JSON line each, while a run is writing (sim.run.ledger).
@@ -54,8 +71,33 @@ COMPRESSION = "zstd"
 _RESERVED_KEYS = frozenset({b"ARROW:schema", b"pandas"})
 
 
-class IncompleteRunError(ValueError):
+class RunError(Exception):
+    """A run that cannot start for a reason the user controls (e.g. the output directory).
+
+    The message is one line, fit to print after ``Error:``.
+    """
+
+
+class RunReadError(ValueError):
+    """A run directory whose files do not agree with its manifest; the message is one line."""
+
+
+class IncompleteRunError(RunReadError):
     """A run directory whose manifest does not say the run finished."""
+
+
+RUN_KEY = "run_key"
+
+
+def run_key(metadata: Mapping[str, str]) -> str:
+    """The key every part of one run carries: ``s<seed>-<hash of the run description>``.
+
+    The hash covers the whole metadata (mix, variants, bots, card table, rules,
+    version), so two runs share a key only if they would write identical rows.
+    """
+    meta = {k: str(v) for k, v in metadata.items() if k != RUN_KEY}
+    digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
+    return f"s{meta.get('seed', '?')}-{digest}"
 
 
 def part_name(index: int, width: int = 5) -> str:
@@ -112,12 +154,23 @@ def write_part_named(
     table = table.replace_schema_metadata(merged)
     try:
         pq.write_table(table, tmp, compression=COMPRESSION)
+        _fsync_file(tmp)
         os.replace(tmp, final)
     except BaseException:
         # BaseException: a KeyboardInterrupt mid-write must not leave the temporary either.
         tmp.unlink(missing_ok=True)
         raise
+    # The part is durable under its name before any manifest may list it.
+    _fsync_dir(out)
     return final
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
@@ -126,10 +179,12 @@ def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
     tmp = _tmp_path(final)
     try:
         pq.write_table(cards, tmp, compression=COMPRESSION)
+        _fsync_file(tmp)
         os.replace(tmp, final)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    _fsync_dir(Path(out_dir))
     return final
 
 
@@ -190,9 +245,18 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
 
     Raises:
         FileNotFoundError: if the directory has no manifest.
+        RunReadError: the manifest is not UTF-8 JSON holding an object.
     """
-    with open(Path(run_dir) / MANIFEST_NAME, encoding="utf-8") as fh:
-        return json.load(fh)
+    path = Path(run_dir) / MANIFEST_NAME
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunReadError(f"{path} is damaged: {exc}") from None
+    if not isinstance(doc, dict):
+        kind = type(doc).__name__
+        raise RunReadError(f"{path} is damaged: it holds a JSON {kind}, not an object")
+    return doc
 
 
 def is_complete(run_dir: Path | str) -> bool:
@@ -206,25 +270,153 @@ def is_complete(run_dir: Path | str) -> bool:
 def read_run(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFrame:
     """Load the games of a run directory (or of a single part file) into pandas.
 
-    This is ``pd.read_parquet(path)`` plus two guards: rows come back in
-    ``game_id`` order whatever order the parts were listed in, and a run
-    directory whose manifest does not say it completed is refused unless
-    ``allow_incomplete=True``, so an interrupted run is never analysed by
-    accident as if it were the whole sample.
+    The documented way to read a run: the parts are first checked against the
+    manifest (:func:`verify_run`: count, game ranges, rows, run keys; a
+    deleted, copied, damaged, stray or foreign file is named), then exactly
+    the listed parts are read, in ``game_id`` order. A run whose manifest does
+    not say it completed is refused unless ``allow_incomplete=True``, so an
+    interrupted run is never analysed by accident as if it were the whole
+    sample. (``pd.read_parquet(dir)`` reads whatever parts are on disk and
+    checks none of this: use it only on complete, untouched runs.)
 
     Raises:
         IncompleteRunError: for an unfinished run without ``allow_incomplete``.
+        RunReadError: files that do not agree with the manifest.
     """
     p = Path(path)
-    if not allow_incomplete and p.is_dir() and (p / MANIFEST_NAME).exists() and not is_complete(p):
-        raise IncompleteRunError(
-            f"{p} is an incomplete run (its {MANIFEST_NAME} does not say complete); "
-            "pass allow_incomplete=True to read the parts it has"
-        )
-    df = pd.read_parquet(p)
+    if p.is_dir() and (p / MANIFEST_NAME).exists():
+        manifest = verify_run(p, allow_incomplete=allow_incomplete)
+        files = [str(p / part["file"]) for part in manifest["parts"]]
+        if not files:
+            return pd.DataFrame()
+        df = pq.read_table(files).to_pandas()
+    else:
+        try:
+            df = pd.read_parquet(p)
+        except (pa.ArrowException, OSError) as exc:
+            raise RunReadError(f"cannot read {p}: {_one_line(exc)}") from None
     if "game_id" in df.columns and not df["game_id"].is_monotonic_increasing:
         df = df.sort_values("game_id", kind="stable", ignore_index=True)
     return df
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]:
+    parts = manifest.get("parts", [])
+    if not isinstance(parts, list):
+        raise RunReadError(f"{where}: 'parts' is not a list")
+    out = []
+    for i, part in enumerate(parts):
+        ok = isinstance(part, dict) and isinstance(part.get("file"), str)
+        ok = ok and all(isinstance(part.get(k), int) for k in ("first_game", "games"))
+        if not ok or "/" in part["file"] or not part["file"].startswith("part-"):
+            raise RunReadError(f"{where}: part entry {i} is not {{file, first_game, games}}")
+        out.append(part)
+    return out
+
+
+def _part_facts(path: Path) -> tuple[int, dict[str, str], int | None, int | None]:
+    """(rows, metadata, min game_id, max game_id) from a part's footer, without its data."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+        schema = meta.schema.to_arrow_schema()
+    except (pa.ArrowException, OSError) as exc:
+        raise RunReadError(f"{path} is damaged: {_one_line(exc)}") from None
+    lo = hi = None
+    names = schema.names
+    if "game_id" in names and meta.num_rows:
+        col = names.index("game_id")
+        for g in range(meta.num_row_groups):
+            stats = meta.row_group(g).column(col).statistics
+            if stats is None or not stats.has_min_max:
+                return meta.num_rows, _decode(schema.metadata), None, None
+            lo = stats.min if lo is None else min(lo, stats.min)
+            hi = stats.max if hi is None else max(hi, stats.max)
+    return meta.num_rows, _decode(schema.metadata), lo, hi
+
+
+def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[str, Any]:
+    """Check a run directory's files against its manifest; return the manifest.
+
+    Checked, reading only Parquet footers: the manifest is a JSON object;
+    the run completed (unless ``allow_incomplete``); the parts it lists cover
+    games ``0 .. games-1`` in order without gaps or overlaps; every listed
+    part exists, is readable, has the listed number of rows and game ids, and
+    carries the manifest's run key (or, for runs written before run keys, its
+    seed and card hash); and no other file that ``pd.read_parquet(dir)`` would
+    read (a copied part, a stray file) sits beside them.
+
+    Raises:
+        FileNotFoundError: no manifest. IncompleteRunError: not complete.
+        RunReadError: the first disagreement found, named in one line.
+    """
+    d = Path(run_dir)
+    manifest = read_manifest(d)
+    where = d / MANIFEST_NAME
+    if not allow_incomplete and not manifest.get("complete", False):
+        raise IncompleteRunError(
+            f"{d} is an incomplete run (its {MANIFEST_NAME} does not say complete); "
+            "pass allow_incomplete=True to read the parts it has"
+        )
+    parts = _part_entries(manifest, where)
+    meta = manifest.get("metadata", {})
+    if not isinstance(meta, dict):
+        raise RunReadError(f"{where}: 'metadata' is not an object")
+    listed = {p["file"] for p in parts}
+    complete = bool(manifest.get("complete", False))
+    for entry in sorted(d.iterdir()):
+        if not complete and entry.name.startswith("part-") and entry.name.endswith(".parquet"):
+            continue  # an interrupted run may have written a part it did not get to list
+        # pyarrow reads every file whose name does not start with '_' or '.'.
+        if entry.name not in listed and not entry.name.startswith(("_", ".")):
+            kind = "part" if entry.name.startswith("part-") else "file"
+            raise RunReadError(
+                f"{d}: {kind} {entry.name!r} is not listed in {MANIFEST_NAME} (copied in or "
+                "left from another run); remove it"
+            )
+    expected = 0
+    for part in parts:
+        path = d / part["file"]
+        if part["first_game"] != expected:
+            raise RunReadError(
+                f"{where}: {part['file']} starts at game {part['first_game']}, expected {expected}"
+            )
+        if not path.is_file():
+            raise RunReadError(f"{d}: {part['file']} is listed in {MANIFEST_NAME} but missing")
+        rows, part_meta, lo, hi = _part_facts(path)
+        last = part["first_game"] + part["games"] - 1
+        if rows != part["games"] or (lo is not None and (lo, hi) != (part["first_game"], last)):
+            raise RunReadError(
+                f"{path} holds {rows} games ({lo}..{hi}); {MANIFEST_NAME} lists "
+                f"{part['games']} ({part['first_game']}..{last})"
+            )
+        _check_key(path, part_meta, meta)
+        expected += part["games"]
+    if complete and expected != manifest.get("games"):
+        raise RunReadError(
+            f"{where}: the parts hold {expected} games; the manifest says {manifest.get('games')}"
+        )
+    return manifest
+
+
+def _check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+    if RUN_KEY in meta or RUN_KEY in part_meta:
+        mine, theirs = part_meta.get(RUN_KEY), meta.get(RUN_KEY)
+        if mine != theirs:
+            raise RunReadError(
+                f"{path} belongs to another run (run key {mine}, seed {part_meta.get('seed')}); "
+                f"the manifest's is {theirs} (seed {meta.get('seed')})"
+            )
+        return
+    for key in ("seed", "card_hash"):  # runs written before run keys
+        if str(part_meta.get(key)) != str(meta.get(key)):
+            raise RunReadError(
+                f"{path} belongs to another run ({key} {part_meta.get(key)}; "
+                f"the manifest says {meta.get(key)})"
+            )
 
 
 def _decode(meta: Mapping[bytes, bytes] | None) -> dict[str, str]:
@@ -251,12 +443,12 @@ def read_metadata(path: Path | str) -> dict[str, str]:
     return _decode(pq.read_schema(p).metadata)
 
 
-def _is_run_file(entry: Path) -> bool:
-    """Whether ``entry`` is a part, the manifest or one of omensim's temporaries."""
+def is_run_file(entry: Path) -> bool:
+    """Whether ``entry`` is a part, the manifest, the lock or one of omensim's temporaries."""
     name = entry.name
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
-        or name in (MANIFEST_NAME, CARDS_NAME, PARTS_LOG_NAME)
+        or name in (MANIFEST_NAME, CARDS_NAME, LOCK_NAME, PARTS_LOG_NAME)
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 
@@ -272,7 +464,7 @@ def stray_files(run_dir: Path | str) -> list[Path]:
     Used before ``--force`` clears a directory: anything listed here would be
     left behind (and could confuse ``pd.read_parquet``), so the runner refuses.
     """
-    return sorted(e for e in Path(run_dir).iterdir() if not _is_run_file(e))
+    return sorted(e for e in Path(run_dir).iterdir() if not is_run_file(e))
 
 
 def clear_run_files(run_dir: Path | str) -> None:
@@ -283,6 +475,109 @@ def clear_run_files(run_dir: Path | str) -> None:
     """
     d = Path(run_dir)
     (d / MANIFEST_NAME).unlink(missing_ok=True)
+    _fsync_dir(d)
     for entry in d.iterdir():
-        if _is_run_file(entry):
+        if is_run_file(entry) and entry.name != LOCK_NAME:
             entry.unlink()
+
+
+def check_output_dir(
+    out: Path | str,
+    force: bool,
+    *,
+    ours: Callable[[Path], bool] = is_run_file,
+    what: str = "run",
+    held: bool = False,
+) -> None:
+    """Refuse an output folder a command must not write into; touches nothing on disk.
+
+    The one check behind ``run``, ``compare``, ``sweep``, ``tournament`` and
+    ``report``, made *before* anything is played: ``out`` must be absent or
+    empty, or (with ``force``) hold only entries ``ours`` recognises as the
+    command's own earlier output; and no other process may be writing it
+    (``held``: the caller holds the folder's lock itself, so that is not checked).
+
+    Raises:
+        RunError: the folder is a file, busy, or holds something ``--force`` may not replace.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out} exists and is not a directory")
+    if not out.is_dir():
+        return
+    pid = None if held else holder_pid(out)
+    if pid is not None:
+        who = f"process {pid}" if pid > 0 else "another process"
+        raise RunError(f"{out} is being written by {who}; wait for it or choose another --out")
+    entries = [e for e in out.iterdir() if e.name != LOCK_NAME]
+    if not entries:
+        return
+    if not force:
+        raise RunError(
+            f"{out} already exists and is not empty; use --force to replace the {what} in it, "
+            "or choose another --out"
+        )
+    strays = sorted(e for e in entries if not ours(e))
+    if strays:
+        # Deleting files we did not write is not ours to do, and leaving them beside new
+        # output could break reading it.
+        raise RunError(
+            f"refusing to --force into {out}: it holds {len(strays)} entr"
+            f"{'y' if len(strays) == 1 else 'ies'} omensim {what} did not write "
+            f"(e.g. {strays[0].name!r}); choose another --out"
+        )
+
+
+@contextlib.contextmanager
+def atomic_path(final: Path | str) -> Iterator[Path]:
+    """A hidden temporary path beside ``final`` to write; it replaces ``final`` only on success.
+
+    The temporary keeps ``final``'s suffix (writers that infer the format from it
+    still work). It is fsynced before the rename, so a full disk or a crash leaves
+    the previous ``final`` intact, never half a file.
+    """
+    final = Path(final)
+    tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp{final.suffix}")
+    try:
+        yield tmp
+        _fsync_file(tmp)
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(final.parent)
+
+
+def publish_dir(out: Path | str, write: Callable[[Path], Any]) -> Any:
+    """Build a whole output folder in a hidden sibling, then swap it in for ``out``.
+
+    ``write(tmp_dir)`` writes every file; only if it succeeds does the folder
+    replace ``out`` (the previous ``out`` is renamed aside first and deleted
+    after), so a failure, a full disk or Ctrl-C leaves the earlier result as it
+    was. Call :func:`check_output_dir` first: this replaces ``out`` wholesale.
+    Returns what ``write`` returned, with paths under ``tmp`` moved to ``out``.
+    """
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    old = out.with_name(f".{out.name}.{os.getpid()}.old")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        result = write(tmp)
+        for f in tmp.iterdir():
+            _fsync_file(f)
+        _fsync_dir(tmp)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old.exists() and not out.exists():
+            os.replace(old, out)
+        raise
+    _fsync_dir(out.parent)
+    shutil.rmtree(old, ignore_errors=True)
+    if isinstance(result, list):
+        return [out / Path(p).name if Path(p).parent == tmp else p for p in result]
+    return result

@@ -38,7 +38,8 @@ from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.run import io, ledger
 from sim.run import progress as P
-from sim.run.session import RunError, check_out_dir, numba_threads, resolve_threads
+from sim.run.lock import FolderLockedError, locked
+from sim.run.session import RunError, numba_threads, resolve_threads
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -153,7 +154,7 @@ def run(
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
     n_threads = resolve_threads(threads if backend is None else None)
-    check_out_dir(out, force)
+    io.check_output_dir(out, force)
     return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
 
 
@@ -237,20 +238,29 @@ def _execute(
             if reason is not None:
                 raise RunError(f"cannot resume {out}: {reason}")
         setup_seconds = time.perf_counter() - t_setup
-        return _play_and_write(
-            engine,
-            spec,
-            out,
-            backend if backend is not None else LocalBackend(n_threads),
-            chunk_size,
-            force,
-            show,
-            setup_seconds,
-            until_ci,
-            key,
-            changes,
-            prior,
-        )
+        # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+        out.mkdir(parents=True, exist_ok=True)
+        try:
+            with locked(out):
+                if prior is None:
+                    # Checked again under the lock: another run may have written here meanwhile.
+                    io.check_output_dir(out, force, held=True)
+                return _play_and_write(
+                    engine,
+                    spec,
+                    out,
+                    backend if backend is not None else LocalBackend(n_threads),
+                    chunk_size,
+                    force,
+                    show,
+                    setup_seconds,
+                    until_ci,
+                    key,
+                    changes,
+                    prior,
+                )
+        except FolderLockedError as exc:
+            raise RunError(str(exc)) from None
 
 
 def _play_and_write(
@@ -270,6 +280,8 @@ def _play_and_write(
     from sim.run.backends import chunks_of, make_job
 
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
+    # Every part carries the run's key, so a part from another run is recognised on reading.
+    metadata[io.RUN_KEY] = io.run_key(metadata)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
@@ -296,8 +308,6 @@ def _play_and_write(
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
     if prior is None:
-        # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
-        out.mkdir(parents=True, exist_ok=True)
         if force:
             io.clear_run_files(out)
         # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
@@ -333,6 +343,7 @@ def _play_and_write(
                 out=out,
                 width=width,
                 until_ci=until_ci,
+                metadata=metadata,
             )
             stream = backend.map_chunks(job, todo, engine, tick=tick)
             try:

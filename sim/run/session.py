@@ -10,16 +10,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
-from sim.run import io
+from sim.run.io import RunError
 
-
-class RunError(Exception):
-    """A run that cannot start for a reason the user controls (e.g. the output directory).
-
-    The message is one line, fit to print after ``Error:``.
-    """
+__all__ = ["RunError", "numba_threads", "resolve_threads"]
 
 
 def resolve_threads(threads: int | None) -> int:
@@ -52,24 +46,3 @@ def numba_threads(n: int) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(previous)
-
-
-def check_out_dir(out: Path, force: bool) -> None:
-    """Refuse an output path we must not write into; touches nothing on disk."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} exists and is not a directory")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise RunError(
-            f"{out} already exists and is not empty; use --force to replace the run in it, "
-            "or choose another --out"
-        )
-    strays = io.stray_files(out)
-    if strays:
-        # Clearing only our own files would leave these next to the new parts, where they
-        # could break pd.read_parquet(out); deleting files we did not write is not ours to do.
-        raise RunError(
-            f"refusing to --force into {out}: it holds {len(strays)} file(s) omensim did not "
-            f"write (e.g. {strays[0].name!r}); choose another --out"
-        )

@@ -1,0 +1,261 @@
+"""The one declared schema of every file a user writes, with the bounds the kernel handles.
+
+Card and set files (``configs/sets``, ``--cards``), house rules (``--rules``),
+strategy profiles (``--p0/--p1``) and deck lists (``--decks``) are all checked
+against the tables here before anything reaches numba. Each numeric field has
+a closed range chosen so that the kernel provably stays inside its fixed-size
+state (``sim/kernel/layout.py``) and its integer sums cannot overflow:
+
+* ``offering`` <= 99: ``make_offering`` lists ``offering + 1`` splits in the
+  ``MAX_OPTS`` (256) option table.
+* ``strength``, ``cost``, ``vp`` and ability numbers <= 99: a war sums at most
+  ``2 * N_SLOTS`` units' strengths plus ops of at most 99 each, and a score is a
+  few hundred VP at most, so every column fits its Parquet type (int16 scores).
+* ``copies`` <= ``MAX_CARDS`` (256) per entry, checked before any array is
+  allocated; the total per mix is checked by ``sim.data.cards.compile_tables``.
+* every rule parameter has a range that the kernel's tables hold: e.g.
+  ``tiles_per_city`` <= ``MAX_STACK`` (8), ``city_capacity`` <= ``N_SLOTS``,
+  ``wealth_actions`` <= 10 (so a turn stays finite), ``feats_to_end`` <=
+  ``MAX_FEATS`` with 0 meaning the feat ending is off.
+* profile weights are finite and within +-1000 (a weight of ``1e308`` or ``nan``
+  turns every option's value into ``inf``/``nan`` and the bot stops choosing).
+
+Text files are read as UTF-8 (:func:`read_toml`); a file saved in another
+encoding gets one error naming the file, the line and the fix.
+
+``configs/README.md`` carries the generated bounds table
+(:func:`markdown_bounds`; ``python -m sim.data.schema`` prints it), and a test
+keeps the two identical.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.kernel import layout as L
+
+SMALL = 99  # the bound of every per-card number: two digits, as printed on a card
+WEIGHT_LIMIT = 1000.0  # profile weights: the shipped ones are below 5
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A closed range ``lo..hi`` for one numeric field, and why ``hi`` is what it is."""
+
+    lo: int | float
+    hi: int | float
+    why: str = ""
+
+    def contains(self, value: int | float) -> bool:
+        """Whether ``value`` lies in the range (``nan`` never does)."""
+        return self.lo <= value <= self.hi
+
+    def text(self) -> str:
+        """The range as the error messages and the docs write it."""
+        return (
+            f"from {self.lo:g} to {self.hi:g}"
+            if isinstance(self.lo, float)
+            else (f"from {self.lo} to {self.hi}")
+        )
+
+
+def _b(lo: int, hi: int, why: str = "") -> Bound:
+    return Bound(lo, hi, why)
+
+
+# --- card and set files ----------------------------------------------------------------
+
+UNIT_INTS: dict[str, Bound] = {
+    "cost": _b(0, SMALL, "coins"),
+    "offering": _b(0, SMALL, "make_offering lists offering+1 splits in 256 option slots"),
+    "strength": _b(0, SMALL, "war sums of at most 10 units stay small"),
+    "copies": _b(1, L.MAX_CARDS, "a game holds at most 256 unit cards"),
+}
+REWARD_INTS: dict[str, Bound] = {
+    "copies": _b(1, L.MAX_CARDS, "a game holds at most 256 reward tiles"),
+}
+STRUCTURE_INTS: dict[str, Bound] = {
+    "build_cost": _b(1, SMALL, "cards under a structure"),
+    "vp": _b(0, SMALL, "scores are int16 columns: 3 structures x 99 VP fit"),
+}
+FEAT_INTS: dict[str, Bound] = {"n": _b(0, SMALL)}
+ABILITY_INTS: dict[str, Bound] = {"cost": _b(0, SMALL), "when_n": _b(0, SMALL)}
+OP_INTS: dict[str, Bound] = {
+    "n": _b(0, SMALL, "cards, coins, units or strength an op moves"),
+    "limit": _b(0, SMALL),
+    "when_n": _b(0, SMALL),
+}
+# ``cost`` and ``strength`` ops change a number, so they may lower it.
+OP_SIGNED_N = Bound(-SMALL, SMALL, "a static cost or strength change")
+
+RULE_INTS: dict[str, Bound] = {
+    "tiles_per_city": _b(0, L.MAX_STACK, "a city's reward stack has 8 slots"),
+    "start_cards": _b(0, 20),
+    "start_coins": _b(0, 999),
+    "coin_supply": _b(0, 999),
+    "vp_tokens": _b(0, SMALL, "2 VP each in an int16 score"),
+    "wealth_actions": _b(0, 10, "actions per turn; a turn must stay short"),
+    "first_turn_wealth_actions": _b(0, 10),
+    "wealth_bonus": _b(0, 10),
+    "city_capacity": _b(1, L.N_SLOTS, "slots per side of a city"),
+    "war_torn_enemy_units": _b(1, 2 * L.N_SLOTS),
+    "war_torn_total_units": _b(1, 2 * L.N_SLOTS),
+    "winner_keeps": _b(0, L.N_SLOTS),
+    "loser_keeps": _b(0, L.N_SLOTS),
+    "hand_limit": _b(0, SMALL, "0 = no limit"),
+    "coin_limit": _b(0, 999, "0 = no limit"),
+    "rewards_per_surge": _b(0, L.MAX_REWARDS),
+    "devoted_discount": _b(0, SMALL),
+    "wealth_reveal": _b(0, 1, "a switch: reveal the top card or not"),
+    "wealth_reveal_repeats": _b(0, 10),
+    "structures_per_player": _b(0, L.MAX_STRUCTS, "structure slots per player"),
+    "feats_to_end": _b(0, L.MAX_FEATS, "0 = completed feats never end the game"),
+    "enraged_strength": _b(0, SMALL),
+}
+
+# --- strategy profiles and deck lists ------------------------------------------------------
+
+WEIGHT = Bound(-WEIGHT_LIMIT, WEIGHT_LIMIT, "finite; larger values make option values overflow")
+KNOBS: dict[str, Bound] = {
+    "width": _b(1, L.LA_MAX_WIDTH, "options tried per decision"),
+    "rollouts": _b(1, 256),
+    "horizon": _b(0, 50),
+}
+DECK_PILES = 10
+DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
+SEED = Bound(0, 2**63 - 1, "the run seed is an unsigned 63-bit number")
+
+# --- every key of every table, with its type -------------------------------------------------
+# ``sim.data.cards`` refuses any other key; configs/README.md documents each (a test checks).
+
+_NAME, _TEXT, _SOURCE = "string", "string", "string: rulebook | reconstructed"
+TABLES: dict[str, dict[str, str | Bound]] = {
+    "units": {
+        "name": _NAME, "type": "UNIT_TYPES name", "devotion": "DEVOTIONS name",
+        **UNIT_INTS, "keywords": "[KEYWORDS name]", "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]", "learning": "bool",
+    },
+    "rewards": {
+        "name": _NAME, **REWARD_INTS, "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]", "four_player": "bool",
+    },
+    "structures": {
+        "name": _NAME, "god": "GODS name", **STRUCTURE_INTS, "source": _SOURCE, "text": _TEXT,
+        "abilities": "[[abilities]]",
+    },
+    "feats": {
+        "name": _NAME, "condition": "FEAT_CONDITIONS name", "type": "UNIT_TYPES name",
+        **FEAT_INTS, "source": _SOURCE, "text": _TEXT,
+    },
+    "abilities": {
+        "trigger": "TRIGGERS name", "cost": ABILITY_INTS["cost"], "when": "CONDITIONS name",
+        "when_n": ABILITY_INTS["when_n"], "ops": "[op tables]",
+    },
+    "ops": {
+        "op": "OPS name", **OP_INTS, "target": "TARGETS name", "when": "CONDITIONS name",
+        "may": "bool",
+    },
+    "profile": {"strategy": "[strategy] name, bot, description", "weights": WEIGHT,
+                "lookahead": "[lookahead] width, rollouts, horizon"},
+    "decks": {"p0": f"[{DECK_PILES} unit names]", "p1": f"[{DECK_PILES} unit names]"},
+}  # fmt: skip
+
+
+class SchemaError(ValueError):
+    """A value outside the schema; callers re-raise it as their own one-line error type."""
+
+
+def check_int(value: Any, bound: Bound, where: str) -> int:
+    """``value`` if it is a whole number inside ``bound``; else a one-line SchemaError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SchemaError(f"{where}: must be a whole number {bound.text()}, got {value!r}")
+    if not bound.contains(value):
+        raise SchemaError(f"{where}: must be a whole number {bound.text()}, got {value}")
+    return value
+
+
+def check_number(value: Any, bound: Bound, where: str) -> float:
+    """``value`` as a float if it is a finite number inside ``bound``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SchemaError(f"{where}: must be a number, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v) or not bound.contains(v):
+        raise SchemaError(f"{where}: must be a finite number {bound.text()}, got {value!r}")
+    return v
+
+
+# --- reading text files ----------------------------------------------------------------------
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``; raises SchemaError naming the line of a bad byte.
+
+    OSError propagates, so a caller can say "cannot read" its own way.
+    """
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise SchemaError(
+            f"{path.name}: line {line}: byte 0x{data[e.start]:02x} is not UTF-8; "
+            "save the file as UTF-8 (e.g. an 'é' typed in a Latin-1 editor)"
+        ) from None
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The parsed TOML of ``path`` (UTF-8), or one SchemaError line naming the file."""
+    try:
+        text = read_text(path)
+    except OSError as e:
+        raise SchemaError(f"{path}: cannot read {what}: {e.strerror or e}") from None
+    except SchemaError:
+        raise
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SchemaError(f"{path.name}: not valid TOML: {e}") from None
+
+
+# --- the docs ------------------------------------------------------------------------------
+
+MARK_BEGIN = "<!-- schema bounds: generated by `python -m sim.data.schema`; do not edit -->"
+MARK_END = "<!-- end of schema bounds -->"
+
+
+def _rows(table: str, fields: dict[str, Bound]) -> list[str]:
+    return [f"| {table} | `{k}` | {b.lo} | {b.hi} | {b.why} |" for k, b in fields.items()]
+
+
+def markdown_bounds() -> str:
+    """The bounds of every numeric field as a Markdown table, between the markers."""
+    lines = [
+        MARK_BEGIN,
+        "",
+        "| table | key | min | max | why |",
+        "|-------|-----|-----|-----|-----|",
+        *_rows("`[[units]]`", UNIT_INTS),
+        *_rows("`[[rewards]]`", REWARD_INTS),
+        *_rows("`[[structures]]`", STRUCTURE_INTS),
+        *_rows("`[[feats]]`", FEAT_INTS),
+        *_rows("`abilities`", ABILITY_INTS),
+        *_rows("`ops`", OP_INTS),
+        f"| `ops` | `n` of `cost`/`strength` | {OP_SIGNED_N.lo} | {OP_SIGNED_N.hi} | "
+        f"{OP_SIGNED_N.why} |",
+        *_rows("`[rules]`", RULE_INTS),
+        f"| profile `[weights]` | every weight | {WEIGHT.lo:g} | {WEIGHT.hi:g} | {WEIGHT.why} |",
+        *_rows("profile `[lookahead]`", KNOBS),
+        "",
+        "Every ability needs an `ops` list, non-empty except for an `exalt` condition "
+        "(`ops = []`). Files are read as UTF-8.",
+        MARK_END,
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_bounds())
