@@ -101,8 +101,6 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
-
-
 def run(
     spec: RunSpec,
     out: Path | str | None = None,
