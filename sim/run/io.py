@@ -127,7 +127,11 @@ def _fsync_dir(path: Path) -> None:
 
 
 def write_part(
-    table: pa.Table, out_dir: Path | str, index: int, metadata: Mapping[str, str]
+    table: pa.Table,
+    out_dir: Path | str,
+    index: int,
+    metadata: Mapping[str, str],
+    width: int = 5,
 ) -> Path:
     """Write one chunk of games atomically as ``out_dir/part-<index>.parquet``.
 
@@ -139,7 +143,7 @@ def write_part(
     Returns:
         The path of the written part.
     """
-    return write_part_named(table, out_dir, part_name(index), metadata)
+    return write_part_named(table, out_dir, part_name(index, width), metadata)
 
 
 def write_part_named(

@@ -46,6 +46,10 @@ def filesystem(url: str) -> tuple[Any, str]:
 def write_part(table: pa.Table, out: str | Path, name: str, metadata: Mapping[str, str]) -> str:
     """Write ``table`` as part ``name`` of the run at ``out`` (path or URL); return where."""
     if not is_url(out):
+        index = int(name.removeprefix("part-").removesuffix(".parquet"))
+        width = len(name) - len("part-.parquet")
+        if io.part_name(index, width) == name:
+            return str(io.write_part(table, Path(out), index, metadata, width))
         return str(io.write_part_named(table, Path(out), name, metadata))
     fs, root = filesystem(str(out))
     fs.create_dir(root, recursive=True)
