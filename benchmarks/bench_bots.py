@@ -2,6 +2,7 @@
 """How strong and how fast each bot of the panel is.
 
     python benchmarks/bench_bots.py [--games N] [--lookahead-games N] [--mixes a,b] [--record]
+    python benchmarks/bench_bots.py --stalls [--games N] [--lookahead-games N] [--mixes a,b]
 
 Prints, for every mix:
 
@@ -11,6 +12,19 @@ Prints, for every mix:
   budget (target: at least 60% while running at least 200 games/s);
 * each heuristic profile's self-play games/s beside greedy's, the engine's
   baseline (target: within 20%).
+
+``--curve`` prints the look-ahead's strength/speed curve instead: the
+shipped look-ahead profile at several budgets (rollouts per decision, and
+whether it plans its Wealth split too) against ``--against`` (default
+``economic``, the strongest heuristic in the tournament ladder), seats
+balanced, ``--lookahead-games`` games per point.
+
+``--stalls`` prints instead, for every mix (default: each single set and
+every two-set mix) and every pairing of the shipped bots, self-play
+included: the share of games cut off at the turn cap (target: below 0.5%
+everywhere), how Reign games end (feats against cities), the mean game
+length and the first seat's win rate. Pairings with ``lookahead`` play
+``--lookahead-games`` games, the others ``--games``.
 
 Seats are balanced: each pairing is played twice on the same deals, once
 with each bot in seat 0, with ``--duplicate`` deals so each bot also goes
@@ -41,7 +55,14 @@ from bench_engine import (  # noqa: E402
 
 SEED = 1
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
+# Every single set and every two-set mix, each base first (the base sets the rules).
+STALL_MIXES = (
+    "aegean", "dunes", "reign",
+    "aegean+dunes", "aegean+reign", "dunes+aegean", "dunes+reign", "reign+aegean", "reign+dunes",
+)  # fmt: skip
 HEURISTICS = ("greedy", "aggressive", "economic", "defensive")
+SHIPPED = ("random", *HEURISTICS, "lookahead")
+STALL_TARGET = 0.005
 
 
 @dataclass
@@ -90,14 +111,135 @@ def match(mix: str, a: str, b: str, games: int) -> Match:
     return Match(a, b, 2 * half, wins, shared, seconds)
 
 
+@dataclass
+class Ending:
+    """How the games of one pairing ended."""
+
+    mix: str
+    a: str
+    b: str
+    games: int
+    capped: int
+    feats: int
+    turns: float
+    seat0_wins: int
+    seconds: float
+
+
+def ending(mix: str, a: str, b: str, games: int) -> Ending:
+    """``a`` in seat 0 against ``b`` in seat 1 on duplicate deals: how the games end.
+
+    Duplicate deals already give each seat the first turn on every deal; the
+    turn-cap share does not depend on which seat a bot takes.
+    """
+    df, s = play(mix, a, b, games)
+    return Ending(
+        mix, a, b, len(df),
+        int((df.end_reason == "turn_cap").sum()),
+        int((df.end_reason == "feats_completed").sum()),
+        float(df.turns.mean()),
+        int((df.winner == 0).sum()),
+        s,
+    )  # fmt: skip
+
+
+def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> list[str]:
+    """One line per (mix, pairing): turn-capped share with its interval, feat ends, length."""
+    from sim.analysis.stats import wilson_interval
+
+    lines = [
+        f"{'mix':<14} {'seat 0':<10} {'seat 1':<10} {'games':>7} {'turn cap':>9} "
+        f"{'95% CI':>15} {'feat ends':>10} {'turns':>6} {'seat 0 wins':>11}"
+    ]
+    worst = 0.0
+    for mix in mixes:
+        for i, a in enumerate(bots):
+            for b in bots[i:]:
+                n = la_games if "lookahead" in (a, b) else games
+                log(f"{mix}: {a} vs {b}, {n:,} games ...")
+                e = ending(mix, a, b, n // 2 * 2)
+                rate = e.capped / e.games
+                worst = max(worst, rate)
+                lo, hi = wilson_interval(e.capped, e.games)
+                flag = "" if rate < STALL_TARGET else "  <-- over 0.5%"
+                lines.append(
+                    f"{mix:<14} {a:<10} {b:<10} {e.games:>7,} {rate:>9.3%} "
+                    f"{f'({lo:.2%}-{hi:.2%})':>15} {e.feats / e.games:>10.2%} {e.turns:>6.1f} "
+                    f"{e.seat0_wins / e.games:>11.1%}{flag}"
+                )
+                log(lines[-1])  # a long table shows its rows as they come
+    lines.append(f"worst turn-capped share: {worst:.3%} (target below {STALL_TARGET:.1%})")
+    return lines
+
+
+# (label, width, rollouts, horizon, wealth): the budgets of the strength/speed curve.
+BUDGETS = (
+    ("rollouts 2", 3, 2, 2, 0),
+    ("rollouts 4 (shipped)", 3, 4, 2, 0),
+    ("rollouts 8", 3, 8, 2, 0),
+    ("rollouts 4 + Wealth", 3, 4, 2, 1),
+)
+
+
+def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, wealth: int) -> str:
+    """Write a look-ahead profile with these knobs (the shipped weights) and return its path."""
+    src = (ROOT / "configs" / "strategies" / "lookahead.toml").read_text()
+    head = src.split("[lookahead]")[0]
+    path = tmp / f"la-w{width}-r{rollouts}-h{horizon}-e{wealth}.toml"
+    path.write_text(
+        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\n"
+        f"horizon = {horizon}\nwealth = {wealth}\n"
+    )
+    return str(path)
+
+
+def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
+    """The look-ahead at each budget of BUDGETS against ``against``: win rate and games/s."""
+    import tempfile
+
+    from sim.analysis.stats import wilson_interval
+
+    lines = [
+        f"{'mix':<14} {'budget':<22} {'games':>6} {'win rate':>9} {'95% CI':>15} {'games/s':>8}"
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for mix in mixes:
+            for label, *knobs in BUDGETS:
+                prof = budget_profile(Path(tmp), *knobs)
+                log(f"{mix}: lookahead {label} vs {against}, {games:,} games ...")
+                m = match(mix, prof, against, games)
+                lo, hi = wilson_interval(m.wins_a, m.games)
+                lines.append(
+                    f"{mix:<14} {label:<22} {m.games:>6,} {m.rate:>9.1%} "
+                    f"{f'({lo:.1%}-{hi:.1%})':>15} {m.games_per_s:>8,.0f}"
+                )
+                log(lines[-1])
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Strength and speed of the bot panel.")
     parser.add_argument("--games", type=parse_games, default=20_000, metavar="N",
                         help="games per heuristic pairing (default 20,000)")  # fmt: skip
     parser.add_argument("--lookahead-games", type=parse_games, default=2_000, metavar="N",
                         help="games of lookahead against greedy (default 2,000)")  # fmt: skip
-    parser.add_argument("--mixes", default=",".join(MIXES),
-                        help=f"comma-separated mixes (default {','.join(MIXES)})")  # fmt: skip
+    parser.add_argument("--mixes", default=None,
+                        help=f"comma-separated mixes (default {','.join(MIXES)}; "
+                        "with --stalls every set and two-set mix)")  # fmt: skip
+    parser.add_argument(
+        "--stalls",
+        action="store_true",
+        help="print the turn-cap, feat-end and length table of every pairing "
+        "of the shipped bots instead (default mixes: every set and two-set mix)",
+    )
+    parser.add_argument(
+        "--bots", default=",".join(SHIPPED), help="bots for --stalls (default every shipped bot)"
+    )
+    parser.add_argument("--curve", action="store_true",
+                        help="print the look-ahead's strength/speed curve over its budgets "
+                        "against --against instead")  # fmt: skip
+    parser.add_argument("--against", default="economic",
+                        help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",
                         help="append the figures to benchmarks/results.csv")  # fmt: skip
     args = parser.parse_args(argv)
@@ -108,9 +250,26 @@ def main(argv: list[str] | None = None) -> int:
 
     threads = int(numba.config.NUMBA_NUM_THREADS)
     load = load_average()
+    if args.curve:
+        mixes = (args.mixes or ",".join(MIXES)).split(",")
+        lines = curve_table(mixes, args.lookahead_games, args.against)
+        print()
+        print(f"omensim look-ahead curve; seed {SEED}; commit {git_commit()}; {machine(threads)}")
+        print(f"load average at start {load}, at end {load_average()}")
+        print("\n".join(lines))
+        return 0
+    if args.stalls:
+        mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")
+        bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+        lines = stall_table(mixes, args.games, args.lookahead_games, bots)
+        print()
+        print(f"omensim stall table; seed {SEED}; commit {git_commit()}; {machine(threads)}")
+        print(f"load average at start {load}, at end {load_average()}")
+        print("\n".join(lines))
+        return 0
     figures: dict[str, list[Figure]] = {}
     lines: list[str] = []
-    for mix in args.mixes.split(","):
+    for mix in (args.mixes or ",".join(MIXES)).split(","):
         figs = figures.setdefault(mix, [])
         log(f"{mix}: greedy vs random, {args.games:,} games ...")
         m = match(mix, "greedy", "random", args.games)

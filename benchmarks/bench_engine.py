@@ -65,6 +65,15 @@ QUICK_CLI_GAMES = 100_000
 WARMUP_GAMES = 5_000  # untimed, before each timed kernel loop
 STARTUP_REPEATS = 3
 SEED = 1
+REFERENCE_GAMES = 200_000  # per reference-loop measurement (it is ~10x faster than the kernel)
+EFFICIENCY_MIXES = ("aegean", "dunes+aegean", "reign")
+# Targets of issue 15, printed beside the measured ratios (never asserted).
+TARGET_KERNEL_RATIO = 0.20
+TARGET_EFFICIENCY = 0.90
+TARGET_END_TO_END = 1.25
+TARGET_COLD_S = 30.0
+TARGET_RSS_MB = 300.0
+TARGET_RSS_FLAT = 0.10
 
 # Run in a fresh interpreter: import the engine, compile the cards, play the first 2 games.
 _STARTUP_CHILD = """\
@@ -224,14 +233,39 @@ def check_thread_invariance(engine: Engine, games: int, all_threads: int) -> boo
 
 def time_kernel(engine: Engine, games: int, threads: int, repeats: int) -> float:
     """Best wall time of ``engine.play_raw(0, games)`` on ``threads`` threads."""
+    return time_kernel_turns(engine, games, threads, repeats)[0]
+
+
+def time_kernel_turns(
+    engine: Engine, games: int, threads: int, repeats: int
+) -> tuple[float, float]:
+    """(best wall time, mean turns per game) of ``engine.play_raw(0, games)``."""
+    from sim.kernel import layout as L
+
     with numba_threads(threads):
         engine.play_raw(0, min(games, WARMUP_GAMES))  # untimed: start the thread pool
         best = math.inf
+        turns = 0.0
         for _ in range(repeats):
             t0 = time.perf_counter()
-            engine.play_raw(0, games)
+            out, _ = engine.play_raw(0, games)
             best = min(best, time.perf_counter() - t0)
-    return best
+            turns = float(out[:, L.O_TURNS].mean())
+    return best, turns
+
+
+def reference(threads: int, games: int, repeats: int) -> tuple[float, float]:
+    """(games/s, mean turns) of the shared yardstick (``shared/bench/reference_loop.py``)."""
+    sys.path.insert(0, str(ROOT.parent / "shared" / "bench"))  # beside the checkout, as in CI
+    import reference_loop
+
+    with numba_threads(threads):
+        best = 0.0
+        turns = 0.0
+        for _ in range(max(1, repeats - 1)):
+            gps, turns = reference_loop.measure(threads, games)
+            best = max(best, gps)
+    return best, turns
 
 
 def bench_end_to_end(mix: str, games: int, repeats: int) -> Figure:
@@ -250,7 +284,9 @@ def bench_end_to_end(mix: str, games: int, repeats: int) -> Figure:
     return Figure("end_to_end_parquet", "runner.run + Parquet", threads, games, best)
 
 
-def bench_cli(mix: str, games: int, all_threads: int, duplicate: bool = False) -> Figure:
+def bench_cli(
+    mix: str, games: int, all_threads: int, duplicate: bool = False, benchmark: str = "cli_run"
+) -> Figure:
     exe = shutil.which("omensim")
     base = [exe] if exe else [sys.executable, "-m", "sim.cli"]
     with tempfile.TemporaryDirectory(prefix="omensim-bench-") as tmp:
@@ -260,8 +296,10 @@ def bench_cli(mix: str, games: int, all_threads: int, duplicate: bool = False) -
         log(f"  $ {' '.join(['omensim', *cmd[len(base) :]])}")
         run = checked(run_child(cmd, child_env()), "omensim run")
     return Figure(
-        "cli_run_duplicate" if duplicate else "cli_run",
-        "omensim run --duplicate (whole command)" if duplicate else "omensim run (whole command)",
+        "cli_run_duplicate" if duplicate else benchmark,
+        f"omensim run --duplicate --games {games:,} (whole command)"
+        if duplicate
+        else f"omensim run --games {games:,} (whole command)",
         all_threads,
         games,
         run.seconds,
@@ -325,6 +363,102 @@ def table(figures: list[Figure]) -> str:
         for row in rows
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def ratio_table(
+    *,
+    mix: str,
+    threads: int,
+    kernel_gps: float,
+    kernel_turns: float,
+    ref: tuple[float, float],
+    ref_one: tuple[float, float],
+    efficiency: dict[str, float],
+    end_to_end: float,
+    cold_s: float | None,
+    rss: tuple[float | None, float | None],
+) -> str:
+    """The issue-15 targets as ratios measured in this run, each beside its target."""
+
+    def row(what: str, value: str, target: str, met: bool | None) -> list[str]:
+        return [what, value, target, "-" if met is None else ("yes" if met else "NO")]
+
+    ref_gps, ref_turns = ref
+    g_ratio = kernel_gps / ref_gps
+    t_ratio = kernel_gps * kernel_turns / (ref_gps * ref_turns)
+    rows = [
+        ["ratio (measured in this run)", "value", "target", "met"],
+        row(
+            f"kernel games/s / reference games/s ({threads} threads)",
+            f"{g_ratio:.3f}",
+            f">= {TARGET_KERNEL_RATIO:.2f}",
+            g_ratio >= TARGET_KERNEL_RATIO,
+        ),
+        row(
+            f"kernel turns/s / reference turns/s ({kernel_turns:.1f} vs {ref_turns:.1f} turns)",
+            f"{t_ratio:.3f}",
+            "-",
+            None,
+        ),
+        row(
+            "reference loop parallel efficiency",
+            f"{ref_gps / ref_one[0] / threads:.2f}",
+            "-",
+            None,
+        ),
+    ]
+    for name, eff in efficiency.items():
+        rows.append(
+            row(
+                f"parallel efficiency, {name}",
+                f"{eff:.2f}",
+                f">= {TARGET_EFFICIENCY:.2f}",
+                eff >= TARGET_EFFICIENCY,
+            )
+        )
+    rows.append(
+        row(
+            "omensim run / kernel-only time, same games",
+            f"{end_to_end:.2f}",
+            f"<= {TARGET_END_TO_END:.2f}",
+            end_to_end <= TARGET_END_TO_END,
+        )
+    )
+    if cold_s is not None:
+        rows.append(
+            row("cold compile, s (quiet host)", f"{cold_s:.0f}", f"<= {TARGET_COLD_S:.0f}", None)
+        )
+    big, small = rss
+    if big is not None:
+        rows.append(
+            row(
+                "peak RSS of omensim run, MB",
+                f"{big:.0f}",
+                f"<= {TARGET_RSS_MB:.0f}",
+                big <= TARGET_RSS_MB,
+            )
+        )
+    if big is not None and small is not None:
+        growth = big / small - 1.0
+        rows.append(
+            row(
+                "peak RSS growth, --cli-games over --flat-games run",
+                f"{growth:+.1%}",
+                f"<= {TARGET_RSS_FLAT:.0%}",
+                abs(growth) <= TARGET_RSS_FLAT,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append(f"{mix}, greedy vs greedy; reference: {ref_gps:,.0f} games/s on {threads} threads")
     return "\n".join(lines)
 
 
@@ -396,6 +530,21 @@ def main(argv: list[str] | None = None) -> int:
         "and print their cost per game relative to a plain run",
     )
     parser.add_argument(
+        "--efficiency-mixes",
+        default=",".join(EFFICIENCY_MIXES),
+        metavar="MIXES",
+        help="comma-separated mixes whose 2-core parallel efficiency is printed "
+        f"(default {','.join(EFFICIENCY_MIXES)}; empty: only --mix)",
+    )
+    parser.add_argument(
+        "--flat-games",
+        type=parse_games,
+        metavar="N",
+        default=None,
+        help="games of a second whole-command run whose peak RSS is compared with the "
+        "--cli-games run (default: a tenth of --cli-games); flat memory means equal",
+    )
+    parser.add_argument(
         "--record", action="store_true", help=f"append the figures to {RESULTS_CSV.name}"
     )
     args = parser.parse_args(argv)
@@ -425,13 +574,29 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         log("check: identical")
 
+    log(f"reference loop (../shared/bench/reference_loop.py), 1 and {all_threads} threads ...")
+    ref_one = reference(1, REFERENCE_GAMES, args.repeats)
+    ref_many = reference(all_threads, REFERENCE_GAMES, args.repeats)
+    for threads, (gps, _) in ((1, ref_one), (all_threads, ref_many)):
+        name = "reference_1_thread" if threads == 1 else "reference_all_cores"
+        label = f"reference loop, {threads} thread{'s' if threads > 1 else ''}"
+        figures.append(Figure(name, label, threads, REFERENCE_GAMES, REFERENCE_GAMES / gps))
     log(f"kernel, greedy vs greedy, 1 thread, {games:,} games x {args.repeats} ...")
-    one = time_kernel(greedy, games, 1, args.repeats)
+    one, turns = time_kernel_turns(greedy, games, 1, args.repeats)
     figures.append(Figure("kernel_1_thread", "kernel, 1 thread", 1, games, one))
     log(f"kernel, greedy vs greedy, {all_threads} threads ...")
-    many = time_kernel(greedy, games, all_threads, args.repeats)
+    many, _ = time_kernel_turns(greedy, games, all_threads, args.repeats)
     figures.append(Figure("kernel_all_cores", "kernel, all cores", all_threads, games, many))
     del greedy
+    efficiency = {mix: one / many / all_threads}
+    for other in filter(None, (m.strip() for m in args.efficiency_mixes.split(","))):
+        if other in efficiency:
+            continue
+        log(f"parallel efficiency, {other}, 1 and {all_threads} threads ...")
+        engine = make_engine(other, games)
+        t1 = time_kernel(engine, games, 1, args.repeats)
+        efficiency[other] = t1 / time_kernel(engine, games, all_threads, args.repeats) / all_threads
+        del engine
     dup = None
     if args.duplicate:
         log(f"kernel, greedy vs greedy, --duplicate, {all_threads} threads ...")
@@ -463,7 +628,12 @@ def main(argv: list[str] | None = None) -> int:
     log(f"end to end: runner.run into a temp dir, {games:,} games x {args.repeats} ...")
     figures.append(bench_end_to_end(mix, games, args.repeats))
     log(f"whole command, {cli_games:,} games, in a subprocess ...")
-    figures.append(bench_cli(mix, cli_games, all_threads))
+    cli = bench_cli(mix, cli_games, all_threads)
+    figures.append(cli)
+    flat_games = args.flat_games or max(1, cli_games // 10)
+    log(f"whole command, {flat_games:,} games (memory flatness), in a subprocess ...")
+    small = bench_cli(mix, flat_games, all_threads, benchmark="cli_run_small")
+    figures.append(small)
     if args.duplicate:
         log(f"whole command with --duplicate, {cli_games:,} games, in a subprocess ...")
         figures.append(bench_cli(mix, cli_games, all_threads, duplicate=True))
@@ -481,6 +651,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table(figures))
     print(f"speed-up, all cores over 1 thread (kernel, {all_threads} threads): {one / many:.2f}x")
+    print()
+    cold = next((f.seconds for f in figures if f.benchmark == "jit_cold_compile"), None)
+    print(
+        ratio_table(
+            mix=mix,
+            threads=all_threads,
+            kernel_gps=games / many,
+            kernel_turns=turns,
+            ref=ref_many,
+            ref_one=ref_one,
+            efficiency=efficiency,
+            end_to_end=cli.seconds / (cli_games * many / games),
+            cold_s=cold,
+            rss=(cli.peak_rss_mb, small.peak_rss_mb),
+        )
+    )
     if dup is not None:
         print(f"--duplicate time per game over a plain run (kernel, all cores): {dup / many:.2f}x")
     if args.record:

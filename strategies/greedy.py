@@ -25,6 +25,7 @@ from sim.kernel.tab import (
     abil_col,
     card_col,
     card_kind,
+    feat_col,
     kind_col,
     op_col,
     reward_col,
@@ -48,14 +49,19 @@ P_WAR_RISK = 9  # penalty, in reward tiles, for a play that leaves a war lost
 P_KEEP_COST = 10  # after a war, weight of kept units' cost beside their strength
 P_DESTROY_CONTESTED = 11  # preference for destroying enemies in cities with tiles left
 P_DESTROY_COST = 12  # preference for destroying expensive enemies (per coin of cost)
-P_LA_WIDTH = 13  # look-ahead: options tried per Surge decision (the best by these weights)
-P_LA_ROLLOUTS = 14  # look-ahead: sampled continuations per option tried
-P_LA_HORIZON = 15  # look-ahead: whole turns played after the current one in a rollout
-N_GREEDY_PARAMS = 13
+P_COMMIT = 13  # worth of massing units towards a war in a city with tiles (per unit-slot)
+P_PATIENCE = 14  # turns played normally before the bot presses for the end of the game
+P_FEAT = 15  # worth of progress towards a Reign feat, per feat (a feat scores 2 VP)
+N_GREEDY_PARAMS = 16
+P_LA_WIDTH = 16  # look-ahead: options tried per Surge decision (the best by these weights)
+P_LA_ROLLOUTS = 17  # look-ahead: sampled continuations per option tried
+P_LA_HORIZON = 18  # look-ahead: whole turns played after the current one in a rollout
+P_LA_WEALTH = 19  # look-ahead: 1 plans the Wealth split by rollouts too (0: the heuristic's)
 
 # The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
 DEFAULT_PARAMS = np.array(
-    [0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5, 1.5, 0.0, 0.5, 0.0, 2.0, 0.1], np.float64
+    [0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5, 1.5, 0.0, 0.5, 0.0, 2.0, 0.1, 0.3, 30.0, 1.5],
+    np.float64,
 )
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
 WEIGHTS: dict[str, int] = {
@@ -72,16 +78,20 @@ WEIGHTS: dict[str, int] = {
     "keep_cost": P_KEEP_COST,
     "destroy_contested": P_DESTROY_CONTESTED,
     "destroy_cost": P_DESTROY_COST,
+    "commit": P_COMMIT,
+    "patience": P_PATIENCE,
+    "feat": P_FEAT,
 }
 LOOKAHEAD_KNOBS: dict[str, int] = {
     "width": P_LA_WIDTH,
     "rollouts": P_LA_ROLLOUTS,
     "horizon": P_LA_HORIZON,
+    "wealth": P_LA_WEALTH,
 }
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 16
+N_WEIGHTS = 20
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth
@@ -240,12 +250,85 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
 
 
 @kernel(inline=True)
+def urgency(st, fp, r):
+    """0 until the game has lasted ``patience`` turns, rising to 1 twenty turns later.
+
+    A game that drags on is one where both sides hoard: past its patience the
+    bot spends more freely and masses units until a city goes to war, as a
+    player at a real table would, so no game runs into the turn cap.
+    """
+    return min(max((st[L.TURN] - fp[r, P_PATIENCE]) / 20.0, 0.0), 1.0)
+
+
+@kernel(inline=True)
+def coin_weight(st, tab, fp, p, r):
+    """What one coin spent now costs seat ``p``: less when coins pile up or the game drags.
+
+    Coins at the coin limit cannot grow (the Offering step returns the
+    excess), so spending them costs little.
+    """
+    w = fp[r, P_COIN] * (1.0 - 0.75 * urgency(st, fp, r))
+    limit = rule(tab, L.RU_COIN_LIMIT)
+    if limit > 0:
+        w *= 1.0 - 0.5 * min(st[L.COINS + p], limit) / limit
+    return w
+
+
+@kernel
+def type_in_cities(st, tab, p, t, skip):
+    """Cities other than ``skip`` where seat ``p`` has a unit of type ``t`` (enraged: Beast)."""
+    k = 0
+    for c in range(L.N_CITIES):
+        if c == skip:
+            continue
+        for i in range(B.n_units(st, c, p)):
+            rage = B.enraged(st, c, p, i)
+            kt = V.T_BEAST if rage else card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE)
+            if kt == t:
+                k += 1
+                break
+    return k
+
+
+@kernel
+def feat_progress(st, tab, fp, p, card, c, w, r):
+    """Worth of the progress a play of ``card`` into ``c`` makes towards seat ``p``'s open feats.
+
+    A Reign feat scores 2 VP and five of them end the game, yet one-step values
+    never see them: this credits each step towards a feat whose condition a
+    board position meets (a type in every city, units massed in one city),
+    more as the feat nears completion, in full when the play completes it.
+    """
+    if not rule(tab, L.RU_FEAT_STEP) or fp[r, P_FEAT] == 0.0:
+        return 0.0
+    v = 0.0
+    t = card_col(tab, card, L.K_TYPE)
+    for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
+        if st[L.FEAT_DONE + p * L.MAX_FEATS + f]:
+            continue
+        cond = feat_col(tab, f, L.FT_COND)
+        if cond == V.F_TYPE_EACH_CITY and feat_col(tab, f, L.FT_TYPE) == t:
+            if type_in_cities(st, tab, p, t, -1) == type_in_cities(st, tab, p, t, c):
+                # ``c`` lacks the type: this play adds a city.
+                have = type_in_cities(st, tab, p, t, c) + 1
+                v += fp[r, P_FEAT] * (have / L.N_CITIES) ** 2
+        elif cond == V.F_UNITS_ONE_CITY_GE:
+            need = feat_col(tab, f, L.FT_N)
+            mine = st[L.BOT_SCRATCH + 8 * c + CI_MINE_W]
+            if mine < need:
+                after = min(mine + w, need)
+                v += fp[r, P_FEAT] * ((after / need) ** 2 - (mine / need) ** 2)
+    return v
+
+
+@kernel(inline=True)
 def play_value(st, tab, fp, p, card, c, cost, r):
     """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``)."""
     k = card_kind(tab, card)
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
-    v = fp[r, FP_PLAY + k] - cost * fp[r, P_COIN]
+    v = fp[r, FP_PLAY + k] - cost * coin_weight(st, tab, fp, p, r)
+    v += feat_progress(st, tab, fp, p, card, c, w, r)
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0)
@@ -259,15 +342,27 @@ def play_value(st, tab, fp, p, card, c, cost, r):
         gap = st[base + CI_MINE_S] - st[base + CI_THEIRS_S]
         v += s * fp[r, P_PRESENCE] * (fp[r, P_CONTEST] if gap <= 0 else 1.0 / (1.0 + gap))
         v += 0.1 * st[L.STACK_N + c]
+        # Massing units where a war can come: the more crowded the city, the closer its war.
+        crowd = st[base + CI_MINE_W] + st[base + CI_THEIRS_W] + w
+        push = fp[r, P_COMMIT] * (1.0 + 3.0 * urgency(st, fp, r))
+        v += push * w * crowd / max(rule(tab, L.RU_WARTORN_TOTAL), 1)
     return v
+
+
+@kernel
+def drawable(st, p):
+    """Cards seat ``p`` could still draw: its deck and the discard pile reshuffled into it."""
+    d = p if st[L.OWN_DECKS] else 0
+    return st[L.DECK_N + d] + st[L.DISC_N + d]
 
 
 @kernel
 def wealth_value(st, tab, fp, p, k, n, r):
     """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins."""
     bonus = rule(tab, L.RU_WEALTH_BONUS)
-    cards = k + (bonus if k == n else 0)
-    coins = n - k + (bonus if k == 0 else 0)
+    # Only what is there can be taken: an empty deck gives no cards, an empty supply no coins.
+    cards = min(k + (bonus if k == n else 0), drawable(st, p))
+    coins = min(n - k + (bonus if k == 0 else 0), st[L.SUPPLY])
     hn = st[L.HAND_N + p]
     # Coins are worth most up to what the hand could spend this turn.
     need = 0
@@ -298,7 +393,7 @@ def score_option(st, tab, fp, p, dec, i, r):
     d = opt(st, i, 3)
     if dec == D.D_SURGE:
         if a == D.ACT_PASS:
-            return fp[r, P_SAVE] * (st[L.COINS + p] > 0)
+            return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urgency(st, fp, r))
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
             return play_value(st, tab, fp, p, card, c, d, r)

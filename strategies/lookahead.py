@@ -1,11 +1,12 @@
-"""``lookahead``: plays its best few Surge options out in sampled rollouts.
+"""``lookahead``: plays its best few Surge options (and Wealth splits) out in sampled rollouts.
 
 At every Surge decision (what to play where, which reward to use, or to stop)
 the bot takes the ``width`` options its heuristic weights value most and, for
 each of ``rollouts`` sampled worlds, plays the option and the rest of the game
 for ``horizon`` more turns with the fast kernel, both seats answering with the
-bot's own weights. It plays the option with the best mean outcome; every
-other decision is the heuristic's.
+bot's own weights. It plays the option with the best mean outcome. With the
+profile's ``wealth`` knob at 1 it plans the Wealth split the same way (every
+split tried). Every other decision is the heuristic's.
 
 A sampled world never peeks: the cards the seat cannot see (the opponent's
 hand, the deck below, cards under structures, face-down reward tiles) are
@@ -37,10 +38,19 @@ from sim.kernel.surge import (
     surge_rest,
     surge_step,
 )
-from sim.kernel.tab import n_cards, n_tiles
+from sim.kernel.tab import n_cards, n_tiles, rule
 from sim.kernel.turn import after_surge, play_turn
+from sim.kernel.wealth import reveal, take_split, wealth_actions, wealth_step
+from sim.kernel.zones import opt, put_opt
 from strategies import decisions as D
-from strategies.greedy import P_LA_HORIZON, P_LA_ROLLOUTS, P_LA_WIDTH, cache_cities, score_option
+from strategies.greedy import (
+    P_LA_HORIZON,
+    P_LA_ROLLOUTS,
+    P_LA_WEALTH,
+    P_LA_WIDTH,
+    cache_cities,
+    score_option,
+)
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
 
 WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
@@ -265,3 +275,67 @@ def any_surge(st, tab, fp):
         lookahead_surge(st, tab, fp)
     else:
         surge_step(st, tab, fp)
+
+
+@kernel
+def wealth_out(st, tab, fp, p, k, n, horizon):
+    """In the rollout state: take ``k`` of ``n`` Wealth actions as cards, finish the turn,
+    play ``horizon`` more."""
+    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
+    take_split(ro, tab, fp, p, k, n)
+    surge_step(ro, tab, fp)
+    after_surge(ro, tab, fp)
+    for _ in range(horizon):
+        if ro[L.GAME_OVER]:
+            break
+        play_turn(ro, tab, fp)
+    return rollout_value(ro, tab, p)
+
+
+@kernel
+def best_wealth_split(st, tab, fp, p, n):
+    """Wealth actions seat ``p`` spends on cards (of ``n``), chosen by rollouts.
+
+    Every split is tried in the same sampled worlds, as for the Surge.
+    """
+    for k in range(n + 1):
+        put_opt(st, k, k, n, 0, 0)
+    if st[L.SCRIPT_POS] < st[L.SCRIPT_N] or n == 0:
+        return opt(st, choose(st, tab, fp, p, D.D_WEALTH, n + 1), 0)
+    r = st[L.PROW + p]
+    m = min(n + 1, L.LA_MAX_WIDTH)
+    rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
+    horizon = int(fp[r, P_LA_HORIZON])
+    for j in range(m):
+        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
+    for _ in range(rollouts):
+        world = np.int64(next_u64(st, L.RNG_SEAT + p))
+        for j in range(m):
+            sample_world(st, tab, p, world)
+            v = wealth_out(st, tab, fp, p, j, n, horizon)
+            st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
+    best = 0
+    for j in range(1, m):
+        if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
+            best = j
+    return best
+
+
+@kernel
+def lookahead_wealth(st, tab, fp):
+    """The Wealth step of a look-ahead seat: the reveal as usual, the split by rollouts."""
+    p = st[L.ACTIVE]
+    if rule(tab, L.RU_WEALTH_REVEAL):
+        reveal(st, tab, fp, p)
+    n = wealth_actions(st, tab)
+    take_split(st, tab, fp, p, best_wealth_split(st, tab, fp, p, n), n)
+
+
+@kernel
+def any_wealth(st, tab, fp):
+    """The Wealth step, planned by rollouts when the active seat's look-ahead profile says so."""
+    p = st[L.ACTIVE]
+    if st[L.BOT + p] == BOT_LOOKAHEAD and fp[st[L.PROW + p], P_LA_WEALTH] > 0:
+        lookahead_wealth(st, tab, fp)
+    else:
+        wealth_step(st, tab, fp)

@@ -41,7 +41,7 @@ from sim.kernel.war import keep_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
 from sim.run.scenario import Scenario
 from strategies import decisions as D
-from strategies.lookahead import best_surge_option
+from strategies.lookahead import best_surge_option, best_wealth_split
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
 from strategies.registry import STRATEGIES, strategy_arrays
 
@@ -545,3 +545,27 @@ def test_lookahead_control_own_hand_changes_its_surge(sweep):
         if not np.array_equal(rows_a.reshape(-1, 4)[ka], rows_b.reshape(-1, 4)[kb]):
             changed += 1
     assert changed > 0
+
+
+def _lookahead_split(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[int, list]:
+    """The look-ahead bot's Wealth split for seat ``p`` in ``st``, and its random state after."""
+    st[L.BOT + p] = BOT_LOOKAHEAD
+    k = int(best_wealth_split(st, tab, fp, p, 3))
+    return k, st[L.RNG : L.RNG + L.N_STREAMS].tolist()
+
+
+def test_lookahead_wealth_ignores_hidden_cards(sweep):
+    """The Wealth split's rollouts are dealt from what the seat may know, like the Surge's."""
+    _, sweep = sweep
+    rng = np.random.default_rng(6)
+    _, fp = strategy_arrays("lookahead", "lookahead", sweep[0].tab)
+    picks = set()
+    for sc in sweep[:16]:
+        p = sc.active
+        real = sc.st.copy()
+        hidden = resample(real, p, 1, rng)
+        a = _lookahead_split(real, sc.tab, fp, p)
+        b = _lookahead_split(hidden, sc.tab, fp, p)
+        assert a == b, f"look-ahead seat {p} split {a[0]} vs {b[0]}"
+        picks.add(a[0])
+    assert len(picks) > 1, "the split must depend on the position for the test to mean anything"

@@ -144,6 +144,7 @@ def test_lookahead_knobs_are_its_budget() -> None:
         "width": 3,
         "rollouts": 4,
         "horizon": 2,
+        "wealth": 0,
     }
 
 
@@ -182,3 +183,22 @@ def test_lookahead_rollouts_follow_their_budget() -> None:
         engine.fp[0, LOOKAHEAD_KNOBS["rollouts"]] = rollouts
         plays.append(engine.play(0, 40).to_pandas()[["winner", "score_p0", "turns"]])
     assert not plays[0].equals(plays[1])
+
+
+def test_lookahead_wealth_knob_plans_the_split() -> None:
+    """With ``wealth = 1`` the Wealth split comes from rollouts: other games, still legal,
+    and the step-by-step replay (Scenario) plays the same game as the batch kernel."""
+    spec = RunSpec(games=12, mix="dunes+aegean", seed=4, p0="lookahead", p1="greedy")
+    base = Engine(spec).play(0, 12).to_pandas()
+    engine = Engine(spec)
+    engine.fp[0, LOOKAHEAD_KNOBS["wealth"]] = 1
+    planned = engine.play(0, 12).to_pandas()
+    cols = ["winner", "score_p0", "turns"]
+    assert not base[cols].equals(planned[cols])
+    sc = Scenario.from_spec(spec, game=3)
+    sc.fp[0, LOOKAHEAD_KNOBS["wealth"]] = 1
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    row = planned.iloc[3]
+    assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)

@@ -63,7 +63,13 @@ def test_directory_holds_tables_manifest_and_games(played: tuple[Path, Result]) 
     out, _ = played
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(
-        [tournament.PAIRS_FILE, tournament.TABLE_FILE, tournament.MANIFEST_FILE, "games"]
+        [
+            tournament.PAIRS_FILE,
+            tournament.RATINGS_FILE,
+            tournament.TABLE_FILE,
+            tournament.MANIFEST_FILE,
+            "games",
+        ]
     )
     manifest = json.loads((out / tournament.MANIFEST_FILE).read_text())
     assert manifest["bots"] == BOTS and manifest["games_per_pairing"] == GAMES
@@ -135,6 +141,22 @@ def test_tables_are_printed_and_written(played: tuple[Path, Result], pairs: pd.D
     assert f"{rate:.1%}" in greedy_row
     assert str(out / tournament.PAIRS_FILE) in result.stdout
     assert result.stderr == "", "no progress line when stderr is not a terminal"
+
+
+def test_ratings_are_printed_and_written(played: tuple[Path, Result]) -> None:
+    """Greedy outrates random; the Parquet, the JSON manifest and the table agree."""
+    out, result = played
+    ratings = tournament.read_ratings(out)
+    assert ratings.bot.tolist() == ["greedy", "random"]
+    assert ratings.elo.mean() == pytest.approx(1500.0)
+    g, r = ratings.itertuples(index=False)
+    assert g.lo > r.hi, "greedy's interval must clear random's"
+    assert (ratings.lo < ratings.elo).all() and (ratings.elo < ratings.hi).all()
+    manifest = json.loads((out / tournament.MANIFEST_FILE).read_text())
+    assert [x["bot"] for x in manifest["ratings"]] == ["greedy", "random"]
+    assert manifest["ratings"][0]["elo"] == pytest.approx(g.elo, abs=0.1)
+    assert "## Ratings" in result.stdout
+    assert f"| 1 | greedy | {g.elo:.0f} | {g.lo:.0f} to {g.hi:.0f} |" in result.stdout
 
 
 # --- the library --------------------------------------------------------------------------

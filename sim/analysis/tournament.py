@@ -51,6 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
+from sim.analysis.ratings import fit_ratings, format_ratings
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, runner
@@ -61,6 +62,7 @@ from sim.run.session import RunError, numba_threads, resolve_threads
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
 PAIRS_FILE = "tournament.parquet"
+RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 MANIFEST_FILE = "_tournament.json"
 GAMES_DIR = "games"
@@ -191,6 +193,8 @@ class TournamentResult:
             outright win rate with its 95% interval.
         settings: what was played (mix, variants, seed, games per pairing, ...).
         out: the directory the tables were written to, if any.
+        ratings: one Bradley-Terry rating per bot on the Elo scale with its 95%
+            interval, strongest first (:func:`sim.analysis.ratings.fit_ratings`).
     """
 
     bots: list[str]
@@ -201,6 +205,7 @@ class TournamentResult:
     first_player: pd.DataFrame
     settings: dict[str, Any]
     out: Path | None = None
+    ratings: pd.DataFrame | None = None
 
     def head_to_head(self) -> pd.DataFrame:
         """One row per ordered pair (bot, opponent), self-play left out: the matrix, tidy."""
@@ -443,6 +448,7 @@ def play_tournament(
         first_player=_first_player_frame(pairs),
         settings=settings,
         out=out,
+        ratings=fit_ratings(pairs, bots),
     )
     if out is not None:
         write_tournament(result, out)
@@ -558,16 +564,38 @@ def format_tournament(result: TournamentResult) -> str:
             "",
             _md_table(["bot", "games", "first player wins (95% CI)", "shared"], fp_rows),
             "",
+            *_ratings_section(result),
         ]
     )
 
 
-TOURNAMENT_FILES = (PAIRS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR)
+TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR)
 
 
 def check_tournament_out(out: Path, force: bool) -> None:
     """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
     io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
+
+
+def _ratings_section(result: TournamentResult) -> list[str]:
+    if result.ratings is None:
+        return []
+    corrected = int(result.ratings["corrected"].iloc[0])
+    note = (
+        f" {corrected} pairing(s) one bot never lost got half a win added to each side."
+        if corrected
+        else ""
+    )
+    return [
+        "## Ratings",
+        "",
+        "Bradley-Terry fit of every head-to-head pairing (decisive games; statsmodels "
+        "binomial GLM), on the Elo scale: mean 1500, 400 points = 10-to-1 odds, 95% "
+        f"intervals.{note}",
+        "",
+        format_ratings(result.ratings),
+        "",
+    ]
 
 
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:
@@ -583,13 +611,24 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     # Each file atomically; the manifest last, so its presence says the tables are whole.
     with io.atomic_path(out / PAIRS_FILE) as tmp:
         pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
+    files = [PAIRS_FILE, TABLE_FILE]
+    ratings: list[dict[str, Any]] = []
+    if result.ratings is not None:
+        with io.atomic_path(out / RATINGS_FILE) as tmp:
+            result.ratings.to_parquet(tmp, index=False)
+        files.append(RATINGS_FILE)
+        ratings = [
+            {"bot": r.bot, "elo": round(r.elo, 1), "lo": round(r.lo, 1), "hi": round(r.hi, 1)}
+            for r in result.ratings.itertuples(index=False)
+        ]
     with io.atomic_path(out / TABLE_FILE) as tmp:
         tmp.write_text(format_tournament(result), encoding="utf-8")
     manifest = {
         "format": "omensim-tournament",
         "format_version": 1,
         **result.settings,
-        "files": [PAIRS_FILE, TABLE_FILE],
+        "ratings": ratings,
+        "files": files,
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     with io.atomic_path(out / MANIFEST_FILE) as tmp:
@@ -600,6 +639,11 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
 def read_pairs(out: Path | str) -> pd.DataFrame:
     """The per-pairing table of a tournament directory (``tournament.parquet``)."""
     return pd.read_parquet(Path(out) / PAIRS_FILE)
+
+
+def read_ratings(out: Path | str) -> pd.DataFrame:
+    """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
+    return pd.read_parquet(Path(out) / RATINGS_FILE)
 
 
 __all__ = [
@@ -614,6 +658,7 @@ __all__ = [
     "parse_bots",
     "play_tournament",
     "read_pairs",
+    "read_ratings",
     "valid_bots",
     "write_tournament",
 ]

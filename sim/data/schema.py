@@ -124,6 +124,7 @@ KNOBS: dict[str, Bound] = {
     "width": _b(1, L.LA_MAX_WIDTH, "options tried per decision"),
     "rollouts": _b(1, 256),
     "horizon": _b(0, 50),
+    "wealth": _b(0, 1, "1: plan the Wealth split by rollouts too"),
 }
 DECK_PILES = 10
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}

@@ -1,27 +1,40 @@
-"""Many games at once: blocks of games in parallel, one scratch state per block."""
+"""Many games at once: blocks of games on a pool of threads, one scratch state per block.
+
+The kernel releases the GIL (``nogil``), so plain Python threads play blocks
+in parallel. This replaces a ``parallel=True`` prange loop: the same speed,
+without numba's parfor machinery, which alone took about a tenth of the
+kernel's cold compile.
+"""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.kernel import layout as L
-from sim.kernel.game import play_game
+from sim.kernel.game import play_game, play_heuristic_game
+from strategies.policy import BOT_LOOKAHEAD
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _play_blocks(tab, fp, seed, start, n, states, out, masks):
-    """Play games ``start .. start+n-1``; block ``b`` reuses state ``states[b]``.
+@njit(cache=True, nogil=True)
+def play_range(tab, fp, seed, start, lo, hi, st, out, masks):
+    """Play games ``start+lo .. start+hi-1`` on scratch state ``st`` into rows ``lo .. hi-1``.
 
-    Every array is allocated by the caller, so nothing is allocated per game;
-    each game writes only its own rows of ``out`` and ``masks``.
+    For seats without the look-ahead bot. Nothing is allocated per game; each
+    game writes only its own rows.
     """
-    n_blocks = states.shape[0]
-    per = (n + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        st = states[b]
-        for i in range(b * per, min(n, (b + 1) * per)):
-            play_game(st, tab, fp, seed, start + i, out[i], masks[i])
+    for i in range(lo, hi):
+        play_heuristic_game(st, tab, fp, seed, start + i, out[i], masks[i])
+
+
+@njit(cache=True, nogil=True)
+def play_range_lookahead(tab, fp, seed, start, lo, hi, st, out, masks):
+    """``play_range`` when a seat is the look-ahead bot (compiled only when one is)."""
+    for i in range(lo, hi):
+        play_game(st, tab, fp, seed, start + i, out[i], masks[i])
 
 
 def play_batch(
@@ -29,7 +42,8 @@ def play_batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``n`` games from global index ``start``; returns (out[n, O_COLS], masks[n, 2*W]).
 
-    ``n_blocks`` only splits the work between threads; results do not depend on it.
+    ``n_blocks`` only splits the work; blocks run on ``numba.get_num_threads()``
+    threads, and results depend on neither.
     """
     n_blocks = max(1, min(n_blocks, n))
     states = np.zeros((n_blocks, L.STATE_SIZE), np.int64)
@@ -38,5 +52,23 @@ def play_batch(
     states[:, L.PROW + 1] = 1
     out = np.zeros((n, L.O_COLS), np.int64)
     masks = np.zeros((n, 2 * L.MASK_WORDS), np.int64)
-    _play_blocks(tab, fp, np.int64(seed), np.int64(start), np.int64(n), states, out, masks)
+    per = (n + n_blocks - 1) // n_blocks
+    seed = np.int64(seed)
+    start = np.int64(start)
+
+    play = play_range_lookahead if BOT_LOOKAHEAD in (bots[0], bots[1]) else play_range
+
+    def block(b: int) -> None:
+        lo = min(n, b * per)
+        hi = min(n, lo + per)
+        play(tab, fp, seed, start, np.int64(lo), np.int64(hi), states[b], out, masks)
+
+    threads = min(numba.get_num_threads(), n_blocks)
+    if threads == 1:
+        for b in range(n_blocks):
+            block(b)
+    else:
+        # Blocks are handed out as threads come free, which evens out games of unequal length.
+        with ThreadPoolExecutor(threads, thread_name_prefix="omensim-kernel") as pool:
+            list(pool.map(block, range(n_blocks)))
     return out, masks

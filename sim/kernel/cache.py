@@ -62,3 +62,4 @@ def ensure_fresh_cache() -> bool:
         except OSError:
             pass  # a read-only cache only costs compile time, never correctness
     return dropped
+

@@ -1,16 +1,20 @@
-"""``@kernel``: numba's njit with a signature read off the parameter names.
+"""``@kernel``: numba's njit with one signature read off the parameter names, compiled lazily.
 
 Numba compiles a separate copy of a function (and of everything it calls)
 for every literal argument a call site passes (``side_weight(st, tab, c, 0)``
 and ``side_weight(st, tab, c, p)`` would be two compilations). Kernel code
-follows one naming convention instead, so each function gets exactly one
-eagerly compiled, cached signature and literal arguments are simply cast:
+follows one naming convention instead, so each function has exactly one
+signature and literal arguments are simply cast:
 
 * ``st``, ``ro``, ``tab``, ``out``, ``mask``: ``int64[::1]`` (state, a look-ahead
   rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
 * ``to_hand``: ``boolean``
 * anything else: ``int64``
+
+The signature is compiled (or loaded from numba's on-disk cache) on the first
+call, not at import: importing ``sim`` compiles nothing, so ``omensim --help``
+and test collection stay instant, and a run loads only the kernels it calls.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from numba import njit, types
+from numba import types
+from numba.core.registry import CPUDispatcher
 
 _ARG_TYPES: dict[str, Any] = {
     "st": types.int64[::1],
@@ -33,14 +38,41 @@ _ARG_TYPES: dict[str, Any] = {
 }
 
 
+class KernelDispatcher(CPUDispatcher):
+    """A dispatcher that compiles only its declared signature, whatever its callers pass.
+
+    Numba asks ``compile`` for the argument types of each call site (literal
+    ``0`` included) and from Python; answering every request with the one
+    declared signature keeps one specialisation per function, as eager
+    compilation did, without compiling at import.
+    """
+
+    def compile(self, sig: Any) -> Any:
+        """Compile (or load from the cache) the declared signature; ``sig`` is ignored."""
+        return super().compile(declared_signature(self.py_func))
+
+
+def declared_signature(fn: Callable) -> tuple[Any, ...]:
+    """The argument types ``fn``'s parameter names declare (see the module docstring)."""
+    return tuple(_ARG_TYPES.get(name, types.int64) for name in inspect.signature(fn).parameters)
+
+
 def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
-    """Compile ``fn`` with ``cache=True`` and the signature its parameter names imply.
+    """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
 
     ``@kernel(inline=True)`` also inlines the function into its callers at
     numba's IR level: for small functions called once per option in a hot loop.
     """
     if fn is None:
         return lambda f: kernel(f, inline=inline)
-    names = inspect.signature(fn).parameters
-    sig = tuple(_ARG_TYPES.get(name, types.int64) for name in names)
-    return njit(sig, cache=True, inline="always" if inline else "never")(fn)
+    disp = KernelDispatcher(
+        py_func=fn,
+        locals={},
+        targetoptions={
+            "nopython": True,
+            "boundscheck": None,
+            "inline": "always" if inline else "never",
+        },
+    )
+    disp.enable_caching()
+    return disp

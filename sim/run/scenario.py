@@ -44,13 +44,12 @@ from sim.kernel.feats import feat_step
 from sim.kernel.offering import offering_step
 from sim.kernel.portent import portent_step
 from sim.kernel.war import war_step
-from sim.kernel.wealth import wealth_step
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.positions import place
 from sim.run.scripting import ANY, ScenarioError, Scripting
 from sim.run.view import StateView
 from strategies import decisions as D
-from strategies.lookahead import any_surge
+from strategies.lookahead import any_surge, any_wealth
 from strategies.policy import BOT_STRICT
 
 __all__ = ["ANY", "TURN_STEPS", "Scenario", "ScenarioError", "Step"]
@@ -234,8 +233,8 @@ class Scenario(Scripting, StateView):
     # --- stepping ------------------------------------------------------------------
 
     def wealth(self) -> None:
-        """Run the active seat's Wealth step."""
-        wealth_step(self.st, self.tab, self.fp)
+        """Run the active seat's Wealth step (a look-ahead seat may plan its split by rollouts)."""
+        any_wealth(self.st, self.tab, self.fp)
         self._check()
 
     def surge(self) -> None:

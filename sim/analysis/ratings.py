@@ -1,0 +1,134 @@
+"""Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale (issue 13).
+
+A win-rate matrix answers "how often does A beat B"; a rating answers "how
+strong is A" with one number per bot, and says whether two bots differ. The
+Bradley-Terry model says bot ``i`` beats bot ``j`` with probability
+``1 / (1 + exp(-(b_i - b_j)))``. With one row per pairing (wins of ``a``,
+wins of ``b``) it is a binomial logistic regression of those counts on a
+design matrix with ``+1`` in ``a``'s column and ``-1`` in ``b``'s, without an
+intercept. We fit it with ``statsmodels``' GLM (binomial family, logit link):
+a maintained implementation that returns the maximum-likelihood estimate
+*and* its covariance matrix from the Fisher information, which the 95%
+intervals need; ``scipy.optimize`` would give the estimate only, leaving the
+Hessian and its inversion to us.
+
+Conventions:
+
+* Decisive games only: shared victories count for neither bot, as in the
+  tournament's win rates.
+* The first bot is the reference in the fit (``b = 0``); the ratings reported
+  are centred (their mean is 1500 Elo) and their intervals come from the
+  covariance of the centred coefficients, so every bot, the reference
+  included, has an interval.
+* Elo = 1500 + 400 / ln(10) * b: a 400-point gap means 10-to-1 odds.
+* A pairing one bot never lost gets half a win added to each side (the
+  Haldane correction) so the estimate stays finite; the table says how many
+  pairings needed it.
+* Self-play pairings carry no information about strength and are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+ELO_SCALE = 400.0 / math.log(10.0)
+ELO_BASE = 1500.0
+Z95 = 1.959963984540054
+
+
+def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFrame:
+    """Bradley-Terry ratings on the Elo scale from head-to-head win counts.
+
+    Args:
+        pairs: one row per pairing with columns ``bot_a``, ``bot_b``,
+            ``wins_a``, ``wins_b`` (a tournament's ``pairs``); rows with
+            ``bot_a == bot_b`` are ignored.
+        bots: the bots to rate, in the order wanted (default: every bot named,
+            in order of appearance). Every bot must be connected to the others
+            by at least one pairing.
+
+    Returns:
+        One row per bot, strongest first: ``bot``, ``elo``, ``lo``, ``hi``
+        (95% interval), ``se`` (standard error in Elo points), ``strength``
+        (the centred Bradley-Terry coefficient, natural-log odds),
+        ``games`` (decisive games it played) and ``corrected`` (pairings
+        that needed the half-win correction, a column repeated on every row).
+
+    Raises:
+        ValueError: fewer than two bots, an unknown bot, or no decisive games.
+    """
+    import statsmodels.api as sm
+
+    head = pairs[pairs["bot_a"] != pairs["bot_b"]]
+    if bots is None:
+        bots = list(dict.fromkeys([*head["bot_a"], *head["bot_b"]]))
+    bots = list(bots)
+    if len(bots) < 2:
+        raise ValueError(f"ratings need at least two bots, got {len(bots)}")
+    index = {b: i for i, b in enumerate(bots)}
+    unknown = sorted({*head["bot_a"], *head["bot_b"]} - set(index))
+    if unknown:
+        raise ValueError(f"pairings name bots not being rated: {', '.join(unknown)}")
+    n = len(bots)
+    x = np.zeros((len(head), n))
+    counts = np.zeros((len(head), 2))
+    games = np.zeros(n)
+    corrected = 0
+    if float(head["wins_a"].sum() + head["wins_b"].sum()) == 0.0:
+        raise ValueError("no decisive games to rate")
+    for row, r in enumerate(head.itertuples(index=False)):
+        i, j = index[r.bot_a], index[r.bot_b]
+        x[row, i], x[row, j] = 1.0, -1.0
+        wa, wb = float(r.wins_a), float(r.wins_b)
+        games[i] += wa + wb
+        games[j] += wa + wb
+        if wa == 0.0 or wb == 0.0:
+            wa, wb = wa + 0.5, wb + 0.5
+            corrected += 1
+        counts[row] = wa, wb
+    # Column 0 (the first bot) is the reference, fixed at 0. The binomial scale is 1;
+    # statsmodels' residual-based summaries warn when there are no residual degrees
+    # of freedom (two bots), which concerns nothing used here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.GLM(counts, x[:, 1:], family=sm.families.Binomial()).fit()
+    beta = np.concatenate([[0.0], np.asarray(fit.params)])
+    cov = np.zeros((n, n))
+    cov[1:, 1:] = np.asarray(fit.cov_params())
+    # Centre: r = A beta with A = I - 1/n, so cov(r) = A cov A^T.
+    a = np.eye(n) - 1.0 / n
+    strength = a @ beta
+    se = np.sqrt(np.clip(np.diag(a @ cov @ a.T), 0.0, None))
+    elo = ELO_BASE + ELO_SCALE * strength
+    out = pd.DataFrame(
+        {
+            "bot": bots,
+            "elo": elo,
+            "lo": elo - Z95 * ELO_SCALE * se,
+            "hi": elo + Z95 * ELO_SCALE * se,
+            "se": ELO_SCALE * se,
+            "strength": strength,
+            "games": games.astype(np.int64),
+            "corrected": corrected,
+        }
+    )
+    return out.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def format_ratings(ratings: pd.DataFrame) -> str:
+    """The ratings as a Markdown table (also readable as plain text)."""
+    lines = [
+        "| rank | bot | Elo | 95% CI |",
+        "| ---: | --- | ---: | --- |",
+    ]
+    for k, r in enumerate(ratings.itertuples(index=False), 1):
+        lines.append(f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |")
+    return "\n".join(lines)
+
+
+__all__ = ["ELO_BASE", "ELO_SCALE", "fit_ratings", "format_ratings"]
