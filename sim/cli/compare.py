@@ -9,6 +9,7 @@ import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
+    backend_options,
     change_options,
     game_options,
     game_spec,
@@ -68,6 +69,15 @@ from sim.data.spec import SpecError
     "(with each arm's full spec) and OUT/compare.parquet.",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="OUT",
+    help="Finish the interrupted comparison written to OUT (its runs A and B play only "
+    "their missing chunks); the game and change options here are ignored.",
+)
+@backend_options
 def compare_cmd(
     games: int,
     mix: str,
@@ -91,6 +101,10 @@ def compare_cmd(
     exclude_capped: bool,
     out: Path | None,
     force: bool,
+    resume: Path | None,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -111,10 +125,23 @@ def compare_cmd(
       omensim compare --mix dunes+aegean --games 1e5 --b-variant emissary
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
     """
-    from sim.analysis.compare import compare, format_result
+    from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
+    from sim.run.backends import open_backend
 
-    with user_errors(out):
+    if resume is not None:
+        with user_errors(resume), open_backend(backend, threads, scheduler, workers) as be:
+            result = resume_compare(
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
+            )
+        if not quiet:
+            click.echo(format_result(result))
+        return
+
+    with (
+        user_errors(out),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         changes = Changes.parse(change, card_files)
         spec = dataclasses.replace(
             game_spec(games, mix, seed, p0, p1, first, variants), rules=rules_file
@@ -138,6 +165,7 @@ def compare_cmd(
             changes,
             out=out,
             threads=threads,
+            backend=be,
             chunk_size=chunk_size,
             force=force,
             progress=show_progress(quiet, force_progress),
