@@ -205,8 +205,9 @@ def test_disk_full_leaves_nothing_claiming_complete(
 ) -> None:
     """A disk full between part and manifest: the manifest never claims what is not there."""
     out = tmp_path / "full"
-    # write_manifest call 1 is "incomplete, 0 games"; call 3 follows the second part.
-    monkeypatch.setattr(io, target, _fail_on_call(3 if target == "write_manifest" else 2,
+    # write_manifest call 1 is "incomplete, 0 games"; parts go to the _parts.jsonl log
+    # (sim.run.ledger), so call 2 is the final "complete" manifest after the last part.
+    monkeypatch.setattr(io, target, _fail_on_call(2,
                                                    getattr(io, target)))  # fmt: skip
     with pytest.raises(OSError, match="No space"):
         runner.run(RunSpec(games=GAMES), out, chunk_size=CHUNK, progress=False)

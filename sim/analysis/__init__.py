@@ -7,7 +7,9 @@ The other modules each answer one kind of question: :mod:`~sim.analysis.stats`
 :mod:`~sim.analysis.compare` and :mod:`~sim.analysis.sweep` (card changes),
 :mod:`~sim.analysis.panel` (whether an answer holds under every bot of a panel),
 :mod:`~sim.analysis.tournament`, :mod:`~sim.analysis.report` (HTML) and
-:mod:`~sim.analysis.replay` (one game, step by step).
+:mod:`~sim.analysis.replay` (one game, step by step). ``A.report_tables`` and
+``A.run_totals`` (:mod:`~sim.analysis.streaming`) compute the same aggregates
+out of core, for runs too large for a DataFrame.
 """
 
 from sim.analysis.frames import (
@@ -32,6 +34,7 @@ from sim.analysis.frames import (
 )
 from sim.analysis.loading import cards, load
 from sim.analysis.stats import wilson_interval
+from sim.analysis.streaming import report_tables, run_totals
 
 __all__ = [
     "GROUP_COLS",
@@ -50,7 +53,9 @@ __all__ = [
     "load_runs",
     "newcombe_interval",
     "paired_first_player_advantage",
+    "report_tables",
     "run_info",
+    "run_totals",
     "score_components",
     "score_margins",
     "summary_stats",

@@ -34,7 +34,8 @@ from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
 
-COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
+PLAN_NAME = "_compare_plan.json"
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", PLAN_NAME)
 
 
 @dataclass
@@ -119,13 +120,25 @@ def _json_value(v: Any) -> Any:
 
 
 def play_outcomes(
-    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+    engine: Any,
+    games: int,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    bar: Any = None,
+    backend: Any = None,
+    changes: Changes | None = None,
 ) -> Outcomes:
     """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
 
     ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
+    With a ``backend`` (:mod:`sim.run.backends`) the chunks are played there;
+    ``changes`` must then be the edits ``engine`` was built with.
     """
     n_kinds = len(engine.pool.units)
+    if backend is not None:
+        from sim.run.backends import play_columns
+
+        tables = play_columns(backend, engine, READ_COLUMNS, games, chunk_size, changes, bar=bar)
+        return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
     tick = None
     if bar is not None:
@@ -167,6 +180,7 @@ def compare(
     progress: bool | None = None,
     spec_b: RunSpec | None = None,
     exclude_capped: bool = False,
+    backend: Any = None,
 ) -> CompareResult:
     """Play ``spec`` with ``base`` (A) and ``spec_b`` with ``changes`` (B); compare them.
 
@@ -182,7 +196,7 @@ def compare(
             at the turn cap (the runs written to ``out`` keep them).
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
-        threads, chunk_size, force, progress: as for :func:`sim.run.runner.run`.
+        threads, chunk_size, force, progress, backend: as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
@@ -193,7 +207,8 @@ def compare(
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    # Built now so a bad spec or edit fails before any directory work or play.
+    run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if out is not None:
@@ -201,12 +216,99 @@ def compare(
 
         out = Path(out)
         _check_compare_out(out, force)
+        out.mkdir(parents=True, exist_ok=True)
+        # What both runs are, so `compare --resume` can finish them after an interrupt.
+        plan = {
+            "spec": dataclasses.asdict(spec),
+            "spec_b": dataclasses.asdict(spec_b),
+            "base": base.describe(),
+            "changes": changes.describe(),
+            "chunk_size": chunk_size,
+            "exclude_capped": exclude_capped,
+        }
+        (out / PLAN_NAME).write_text(json.dumps(plan, indent=2) + "\n")
         for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
-            runner.run(sp, out / name, threads, chunk_size, force, show, changes=ch)
-        a = read_outcomes(out / "A", len(pool_a.units))
-        b = read_outcomes(out / "B", len(pool_b.units))
-    else:
-        a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show)
+            runner.run(
+                sp, out / name, threads, chunk_size, force, show, changes=ch, backend=backend
+            )
+        return _compare_dirs(spec, spec_b, base, changes, out, exclude_capped)
+    a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show, backend)
+    return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
+
+
+def resume_compare(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> CompareResult:
+    """Finish a comparison in ``out`` that was interrupted: resume or start A and B, then compare.
+
+    Raises:
+        RunError: ``out`` holds no comparison plan, or a run cannot be resumed
+            (see :func:`sim.run.runner.resume`).
+    """
+    from sim.run import runner
+
+    out = Path(out)
+    try:
+        plan = json.loads((out / PLAN_NAME).read_text())
+    except (OSError, ValueError):
+        raise RunError(f"cannot resume {out}: it holds no comparison ({PLAN_NAME})") from None
+    spec = _plan_spec(plan["spec"])
+    spec_b = _plan_spec(plan.get("spec_b") or plan["spec"])
+    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+    changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
+    for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
+        run_dir = out / name
+        if io.is_complete(run_dir):
+            continue
+        if (run_dir / io.MANIFEST_NAME).exists():
+            runner.resume(run_dir, threads, progress, backend)
+        else:
+            runner.run(
+                sp,
+                run_dir,
+                threads,
+                int(plan["chunk_size"]),
+                progress=progress,
+                changes=ch,
+                backend=backend,
+            )
+    return _compare_dirs(spec, spec_b, base, changes, out, bool(plan.get("exclude_capped")))
+
+
+def _plan_spec(d: dict[str, Any]) -> RunSpec:
+    """A :class:`RunSpec` back from its JSON form in a comparison plan."""
+    return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
+
+
+def _compare_dirs(
+    spec: RunSpec,
+    spec_b: RunSpec,
+    base: Changes,
+    changes: Changes,
+    out: Path,
+    exclude_capped: bool,
+) -> CompareResult:
+    """Compare the finished runs ``out/A`` and ``out/B`` and write the summary files."""
+    a = read_outcomes(out / "A", len(run_pool(spec, base).units))
+    b = read_outcomes(out / "B", len(run_pool(spec_b, changes).units))
+    return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, out)
+
+
+def _paired_result(
+    spec: RunSpec,
+    spec_b: RunSpec,
+    base: Changes,
+    changes: Changes,
+    a: Outcomes,
+    b: Outcomes,
+    exclude_capped: bool,
+    out: Path | None,
+) -> CompareResult:
+    """Pair A's and B's games (leaving out capped ones if asked), compare; write to ``out``."""
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
     a, b = pair(a, b)
     excluded = 0
     if exclude_capped and a.capped is not None and b.capped is not None:
@@ -245,16 +347,20 @@ def _play_both(
     threads: int | None,
     chunk_size: int,
     show: bool = False,
+    backend: Any = None,
 ) -> tuple[Outcomes, Outcomes]:
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    with numba_threads(resolve_threads(threads)):
+    with numba_threads(resolve_threads(threads if backend is None else None)):
         with P.kernel_ready(show):
             engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
         games = specs[0].games
         with P.Bar(2 * games, show, desc="compare A and B") as bar:
-            return tuple(play_outcomes(e, games, chunk_size, bar) for e in engines)  # type: ignore[return-value]
+            return tuple(  # type: ignore[return-value]
+                play_outcomes(e, games, chunk_size, bar, backend, ch)
+                for e, ch in zip(engines, (base, changes), strict=True)
+            )
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -467,29 +467,54 @@ def card_impact(
             played_wins += np.bincount(kinds, weights=winner[rows] == seat, minlength=size).astype(
                 np.int64
             )
-        kind = np.nonzero(played)[0]
-        n1, k1 = played[kind], played_wins[kind]
-        n0, k0 = total - n1, total_wins - k1
-        lo, hi = newcombe_interval(k1, n1, k0, n0, z)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            frame = pd.DataFrame(
-                {
-                    "kind": kind.astype(np.int64),
-                    "card": [names.get(int(k), f"kind {k}") for k in kind],
-                    "played": n1,
-                    "share": n1 / total,
-                    "win_played": k1 / n1,
-                    "not_played": n0,
-                    "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
-                    "lo": lo,
-                    "hi": hi,
-                }
-            )
-        frame["diff"] = frame["win_played"] - frame["win_not"]
-        frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+        frame = card_frame(played, played_wins, total, total_wins, names, min_games, z)
         for c, v in zip(cols, key, strict=True):
             frame[c] = v
         frames.append(frame)
+    return order_card_frames(frames, cols)
+
+
+def card_frame(
+    played: np.ndarray,
+    played_wins: np.ndarray,
+    total: int,
+    total_wins: int,
+    names: Mapping[int, str],
+    min_games: int = 200,
+    z: float = Z95,
+) -> pd.DataFrame:
+    """One group's rows of :func:`card_impact` from its counts.
+
+    ``played[k]``/``played_wins[k]``: player-games in which kind ``k`` was played
+    and how many of them were won; ``total``/``total_wins``: all player-games and
+    all wins of the group. Shared by the in-memory and the streaming
+    (:mod:`sim.analysis.streaming`) paths.
+    """
+    kind = np.nonzero(played)[0]
+    n1, k1 = played[kind], played_wins[kind]
+    n0, k0 = total - n1, total_wins - k1
+    lo, hi = newcombe_interval(k1, n1, k0, n0, z)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frame = pd.DataFrame(
+            {
+                "kind": kind.astype(np.int64),
+                "card": [names.get(int(k), f"kind {k}") for k in kind],
+                "played": n1,
+                "share": n1 / total,
+                "win_played": k1 / n1,
+                "not_played": n0,
+                "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    frame["diff"] = frame["win_played"] - frame["win_not"]
+    frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+    return frame
+
+
+def order_card_frames(frames: list[pd.DataFrame], cols: list[str]) -> pd.DataFrame:
+    """:func:`card_impact`'s groups in one table, largest ``|diff|`` first, low samples last."""
     order = [*cols, "kind", "card", "played", "share", "win_played", "not_played", "win_not",
              "diff", "lo", "hi", "low_sample"]  # fmt: skip
     if not frames:

@@ -18,24 +18,23 @@ checks the inputs and writes the file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from sim import analysis as A
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
 from sim.analysis.report_tables import (
     QUANTILES,
-    compute,
     filled_lengths,
     fmt_diff,
     fmt_rate,
     key_figures,
 )
-from sim.analysis.seats import CAPPED, SeatCounts, seat_lines
+from sim.analysis.seats import SeatCounts, seat_lines
+from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.run import io
 from sim.run import progress as P
 
@@ -124,11 +123,12 @@ def build_report(
     _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
-        df = A.load_runs(run_paths)
-        df, seats = _seat_counts(df, exclude_capped)
+        # Out of core: each run is read once, a batch of the columns needed at a time.
+        info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
+        seats = _seat_counts(info, totals, exclude_capped)
         bar.advance(1)
         bar.describe("report: analysing")
-        tables = compute(df, min_games)
+        tables = tables_from_totals(info, totals, min_games, exclude_capped)
         text = "\n".join(
             [key_figures(tables)]
             + [f"{run}: who wins\n" + "\n".join(seat_lines(c)) for run, c in seats.items()]
@@ -152,16 +152,15 @@ def build_report(
     return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
 
 
-def _seat_counts(df: pd.DataFrame, exclude_capped: bool) -> tuple[pd.DataFrame, dict]:
-    """Each run's :class:`SeatCounts`, and the rows to analyse (capped ones dropped if asked).
+def _seat_counts(
+    info: pd.DataFrame, totals: Sequence[RunTotals], exclude_capped: bool
+) -> dict[str, SeatCounts]:
+    """Each run's :class:`SeatCounts` (turn-capped games already left out if asked).
 
     Raises:
         ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
     """
-    seats = {
-        str(run): SeatCounts.from_frame(part, exclude_capped=exclude_capped)
-        for run, part in df.groupby("run", sort=False, observed=True)
-    }
+    seats = {str(run): t.seat_counts() for run, t in zip(info["run"], totals, strict=True)}
     if exclude_capped:
         empty = [run for run, c in seats.items() if c.games == 0]
         if empty:
@@ -169,10 +168,7 @@ def _seat_counts(df: pd.DataFrame, exclude_capped: bool) -> tuple[pd.DataFrame, 
                 f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
                 "with --exclude-capped"
             )
-        attrs = df.attrs
-        df = df[df["end_reason"].astype(str) != CAPPED]
-        df.attrs = attrs
-    return df, seats
+    return seats
 
 
 def write_report(

@@ -192,6 +192,7 @@ def sweep(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool | None = None,
     correction: str = "holm",
+    backend: Any = None,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -202,7 +203,7 @@ def sweep(
             range is skipped and listed in ``SweepResult.skipped``.
         cards: restrict to these units (names or kind ids); default all.
         base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress: as for :func:`sim.run.runner.run`.
+        threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
         correction: how the ``significant`` column is corrected for the number
             of cells (:data:`CORRECTIONS`).
     """
@@ -233,7 +234,7 @@ def sweep(
                     }
                 )
     show = P.wanted(progress)
-    n_threads = resolve_threads(threads)
+    n_threads = resolve_threads(threads if backend is None else None)
     rows = []
     with numba_threads(n_threads), contextlib.ExitStack() as stack:
         with P.kernel_ready(show):
@@ -241,14 +242,15 @@ def sweep(
             engine.warmup()
         bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
         stack.callback(bar.close)
-        baseline = play_outcomes(engine, spec.games, chunk_size, bar)
+        baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
         for i, (k, d) in enumerate(todo):
             unit = pool.units[k]
             name = unit["name"]
             edit = CardChange(name, field, d, relative=True)
             bar.describe(f"sweep {i + 1}/{len(todo)}: {name} {field} {d:+d}")
-            variant = Engine(spec, changes=Changes((*base.edits, edit), base.card_files))
-            played = play_outcomes(variant, spec.games, chunk_size, bar)
+            edited = Changes((*base.edits, edit), base.card_files)
+            variant = Engine(spec, changes=edited)
+            played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
             shift = card_shifts(baseline, played, {name: k}).iloc[0]
             fp = first_player_shift(baseline, played)
             rows.append(

@@ -355,6 +355,7 @@ def play_tournament(
     progress: bool | None = None,
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
     force: bool = False,
+    backend: Any = None,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
@@ -375,6 +376,8 @@ def play_tournament(
             never, ``None`` when stderr is a terminal.
         on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
         force: replace an earlier tournament in ``out`` (checked before anything is played).
+        backend: where the games are played (:mod:`sim.run.backends`); ``None``
+            plays them on this process's threads.
 
     Returns:
         A :class:`TournamentResult`.
@@ -391,7 +394,7 @@ def play_tournament(
     out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = resolve_threads(threads)
+    n_threads = resolve_threads(threads if backend is None else None)
     if out is not None:
         check_tournament_out(out, force)
     plan = pairings(bots)
@@ -420,7 +423,9 @@ def play_tournament(
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first, capped in _play(engine, spec, run_dir, n_threads, bar):
+                    for winner, first, capped in _play(
+                        engine, spec, run_dir, n_threads, bar, backend
+                    ):
                         counts.add(winner, first, a_seat, capped)
                 results.append((pairing, counts))
         finally:
@@ -463,35 +468,49 @@ def play_tournament(
     return result
 
 
+COUNT_COLUMNS = ["winner", "first_player", "end_reason"]
+"""What a pairing's counts read of each game."""
+
+
 def _play(
-    engine: Any, spec: RunSpec, run_dir: Path | None, n_threads: int, bar: P.Bar
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    engine: Any,
+    spec: RunSpec,
+    run_dir: Path | None,
+    n_threads: int,
+    bar: P.Bar,
+    backend: Any = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Yield ``(winner, first_player, capped)`` arrays of ``spec``'s games, chunk by chunk.
 
     With ``run_dir`` the games are written there as an ordinary run directory
     (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
     """
     if run_dir is not None:
+        from sim.analysis.streaming import scan
         from sim.run import io, runner
 
-        runner.run(spec, run_dir, threads=n_threads, progress=False, force=True)
+        runner.run(spec, run_dir, threads=n_threads, progress=False, force=True, backend=backend)
         bar.advance(spec.games)
-        df = io.read_run(run_dir)[["winner", "first_player", "end_reason"]]
-        yield (
-            df["winner"].to_numpy(np.int64),
-            df["first_player"].to_numpy(np.int64),
-            (df["end_reason"].astype(str) == CAPPED).to_numpy(),
+        if not io.is_complete(run_dir):
+            raise io.IncompleteRunError(f"{run_dir} did not complete")
+        # Three columns, a batch at a time: the counts need nothing else.
+        tables: Any = scan(run_dir, COUNT_COLUMNS)
+    elif backend is not None:
+        from sim.run.backends import play_columns
+
+        tables = play_columns(backend, engine, COUNT_COLUMNS, spec.games, CHUNK_SIZE, bar=bar)
+    else:
+        tables = (
+            engine.play(
+                start, min(CHUNK_SIZE, spec.games - start), tick=lambda rows: bar.advance(len(rows))
+            ).select(COUNT_COLUMNS)
+            for start in range(0, spec.games, CHUNK_SIZE)
         )
-        return
-    for start in range(0, spec.games, CHUNK_SIZE):
-        n = min(CHUNK_SIZE, spec.games - start)
-        table = engine.play(start, n, tick=lambda rows: bar.advance(len(rows))).select(
-            ["winner", "first_player", "end_reason"]
-        )
+    for table in tables:
         yield (
             table.column("winner").to_numpy().astype(np.int64),
             table.column("first_player").to_numpy().astype(np.int64),
-            (table.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False) == CAPPED),
+            table.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False) == CAPPED,
         )
 
 

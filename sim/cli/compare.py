@@ -11,6 +11,7 @@ import click
 from sim.cli.errors import user_errors
 from sim.cli.options import (
     PANEL_HELP,
+    backend_options,
     change_options,
     check_panel_seats,
     game_options,
@@ -77,6 +78,15 @@ from sim.data.spec import RunSpec, SpecError
     + "Prints each bot's paired shifts and, per measure, under how many bots the change "
     "moves it each way (OUT/<bot>/A, OUT/<bot>/B, OUT/panel.csv). Not with --p0/--p1/--b-p0/--b-p1."
 )
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="OUT",
+    help="Finish the interrupted comparison written to OUT (its runs A and B play only "
+    "their missing chunks); the game and change options here are ignored.",
+)
+@backend_options
 def compare_cmd(
     games: int,
     mix: str,
@@ -101,6 +111,10 @@ def compare_cmd(
     out: Path | None,
     force: bool,
     panel: tuple[str, ...] | None,
+    resume: Path | None,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -122,12 +136,25 @@ def compare_cmd(
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
       omensim compare --games 2e4 --change "Moonlight Channeler.cost=3" --panel greedy,economic
     """
-    from sim.analysis.compare import compare, format_result
+    from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
+    from sim.run.backends import open_backend
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
-    with user_errors(out):
+    if resume is not None:
+        with user_errors(resume), open_backend(backend, threads, scheduler, workers) as be:
+            result = resume_compare(
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
+            )
+        if not quiet:
+            click.echo(format_result(result))
+        return
+
+    with (
+        user_errors(out),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         changes = Changes.parse(change, card_files)
         spec = dataclasses.replace(
             game_spec(games, mix, seed, p0, p1, first, variants), rules=rules_file
@@ -152,6 +179,7 @@ def compare_cmd(
                 dict(
                     threads=threads, chunk_size=chunk_size, force=force,
                     progress=show_progress(quiet, force_progress), exclude_capped=exclude_capped,
+                    backend=be,
                 ),
             )  # fmt: skip
             return
@@ -160,6 +188,7 @@ def compare_cmd(
             changes,
             out=out,
             threads=threads,
+            backend=be,
             chunk_size=chunk_size,
             force=force,
             progress=show_progress(quiet, force_progress),

@@ -225,6 +225,32 @@ def game_options(default_games: int) -> Any:
     return wrap
 
 
+def backend_options(f: Any) -> Any:
+    """--backend, --scheduler and --workers: where the chunks are played (sim/run/backends.py)."""
+    f = click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=None,
+        help="With --backend dask and no --scheduler: worker processes of the local "
+        "cluster (default: one per core; each gets cores/workers numba threads).",
+    )(f)
+    f = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="With --backend dask: address of a running Dask scheduler "
+        "(e.g. tcp://10.0.0.5:8786). Without it a local cluster sized to this machine starts.",
+    )(f)
+    return click.option(
+        "--backend",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="Where games are played: this process's threads, or Dask workers "
+        "(needs pip install -e '.[dask]'). Rows are identical either way.",
+    )(f)
+
+
 def progress_option(f: Any) -> Any:
     """--progress: draw the live bar even when stderr is not a terminal."""
     return click.option(

@@ -7,10 +7,11 @@ from typing import Any
 
 import click
 
-from sim.cli.errors import user_errors
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     FIRST_MODES,
     GameCount,
+    backend_options,
     change_options,
     check_panel_seats,
     check_until_ci,
@@ -110,6 +111,16 @@ from sim.cli.options import (
     "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
     "The manifest records the games played and games_requested.",
 )
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
+    "cards and chunk size its manifest records (the game options here are ignored). "
+    "Refused if the code or cards changed since it started.",
+)
+@backend_options
 @change_options
 @click.option(
     "--exclude-capped",
@@ -136,6 +147,10 @@ def run_cmd(
     quiet: bool,
     force_progress: bool,
     until_ci: float | None,
+    resume: Path | None,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     exclude_capped: bool,
@@ -154,8 +169,25 @@ def run_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
       omensim run --games 1e7 --until-ci 0.002 --mix aegean
       omensim run --games 1e5 --panel greedy,economic,lookahead --out results/panel
+      omensim run --resume results/emissary
+      omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from sim.run import runner
+    from sim.run.backends import open_backend
+
+    if resume is not None:
+        if out is not None:
+            raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
+        with (
+            user_errors(resume, interrupted=f"interrupted; the run in {resume} is incomplete"),
+            open_backend(backend, threads, scheduler, workers) as be,
+        ):
+            result = runner.resume(
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
+            )
+        if not quiet:
+            click.echo(runner.summary(result))
+        return
 
     check_panel_seats(click.get_current_context(), panel)
     if panel:
@@ -183,7 +215,10 @@ def run_cmd(
         )  # fmt: skip
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
-    with user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"):
+    with (
+        user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         result = runner.run(
             spec,
             out,
@@ -191,6 +226,7 @@ def run_cmd(
             chunk_size=chunk_size,
             force=force,
             progress=show_progress(quiet, force_progress),
+            backend=be,
             **_run_extras(change, card_files, until_ci),
         )
     if not quiet:

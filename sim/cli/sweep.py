@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import game_options, game_spec, show_progress
+from sim.cli.options import backend_options, game_options, game_spec, show_progress
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -52,6 +52,7 @@ from sim.cli.options import game_options, game_spec, show_progress
     "(OUT must be absent or empty unless --force; checked before anything is played).",
 )
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
+@backend_options
 def sweep_cmd(
     games: int,
     mix: str,
@@ -70,6 +71,9 @@ def sweep_cmd(
     correction: str,
     out: Path | None,
     force: bool,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -89,8 +93,12 @@ def sweep_cmd(
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
     """
     from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
+    from sim.run.backends import open_backend
 
-    with user_errors(out):
+    with (
+        user_errors(out),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         spec = game_spec(games, mix, seed, p0, p1, first, variants)
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
@@ -100,6 +108,7 @@ def sweep_cmd(
             parse_deltas(deltas),
             cards,
             threads=threads,
+            backend=be,
             chunk_size=chunk_size,
             progress=show_progress(quiet, force_progress),
             correction=correction,

@@ -9,6 +9,7 @@ import click
 from sim.cli.errors import user_errors
 from sim.cli.options import (
     GameCount,
+    backend_options,
     mix_option,
     out_option,
     progress_option,
@@ -54,6 +55,7 @@ from sim.cli.options import (
 @click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
+@backend_options
 def tournament_cmd(
     mix: str,
     bots: str | None,
@@ -66,6 +68,9 @@ def tournament_cmd(
     force: bool,
     quiet: bool,
     force_progress: bool,
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -83,8 +88,12 @@ def tournament_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
     """
     from sim.analysis import tournament
+    from sim.run.backends import open_backend
 
-    with user_errors(out, interrupted="interrupted; the tournament was not finished"):
+    with (
+        user_errors(out, interrupted="interrupted; the tournament was not finished"),
+        open_backend(backend, threads, scheduler, workers) as be,
+    ):
         names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
         tournament.check_games(games)
         out = out if out is not None else tournament.default_out_dir(mix, seed)
@@ -99,6 +108,7 @@ def tournament_cmd(
             threads=threads,
             progress=show_progress(quiet, force_progress),
             force=force,
+            backend=be,
         )
     if not quiet:
         click.echo(tournament.format_tournament(result))

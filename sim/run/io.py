@@ -57,6 +57,8 @@ import pyarrow.parquet as pq
 from sim.run.lock import LOCK_NAME, holder_pid
 
 MANIFEST_NAME = "_manifest.json"
+# Finished parts, one JSON line each, while a run is writing (sim.run.ledger).
+PARTS_LOG_NAME = "_parts.jsonl"
 CARDS_NAME = "_cards.parquet"
 """One row per card kind of the run's mix. The leading ``_`` keeps it out of
 ``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
@@ -98,9 +100,13 @@ def run_key(metadata: Mapping[str, str]) -> str:
     return f"s{meta.get('seed', '?')}-{digest}"
 
 
-def part_name(index: int) -> str:
-    """File name of part ``index`` (zero-padded so names sort in game order)."""
-    return f"part-{index:05d}.parquet"
+def part_name(index: int, width: int = 5) -> str:
+    """File name of part ``index``, zero-padded to ``width`` digits so names sort in game order.
+
+    A run of more than 100,000 parts passes a wider ``width``
+    (:func:`sim.run.ledger.part_width`), the same for all its parts.
+    """
+    return f"part-{index:0{width}d}.parquet"
 
 
 def _tmp_path(final: Path) -> Path:
@@ -121,7 +127,11 @@ def _fsync_dir(path: Path) -> None:
 
 
 def write_part(
-    table: pa.Table, out_dir: Path | str, index: int, metadata: Mapping[str, str]
+    table: pa.Table,
+    out_dir: Path | str,
+    index: int,
+    metadata: Mapping[str, str],
+    width: int = 5,
 ) -> Path:
     """Write one chunk of games atomically as ``out_dir/part-<index>.parquet``.
 
@@ -133,8 +143,15 @@ def write_part(
     Returns:
         The path of the written part.
     """
+    return write_part_named(table, out_dir, part_name(index, width), metadata)
+
+
+def write_part_named(
+    table: pa.Table, out_dir: Path | str, name: str, metadata: Mapping[str, str]
+) -> Path:
+    """:func:`write_part` under the file name ``name`` (see :func:`part_name`)."""
     out = Path(out_dir)
-    final = out / part_name(index)
+    final = out / name
     tmp = _tmp_path(final)
     merged: dict[bytes, bytes] = dict(table.schema.metadata or {})
     merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
@@ -435,7 +452,7 @@ def is_run_file(entry: Path) -> bool:
     name = entry.name
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
-        or name in (MANIFEST_NAME, CARDS_NAME, LOCK_NAME)
+        or name in (MANIFEST_NAME, CARDS_NAME, LOCK_NAME, PARTS_LOG_NAME)
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 

@@ -26,22 +26,18 @@ import json
 import math
 import os
 import time
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
-from sim.data import vocab as V
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.run import io
+from sim.run import io, ledger
 from sim.run import progress as P
 from sim.run.lock import FolderLockedError, locked
 from sim.run.session import RunError, numba_threads, resolve_threads
@@ -78,6 +74,9 @@ class RunResult:
     """Every game's outcome by seat order (:mod:`sim.analysis.seats`)."""
     seats_uncapped: SeatCounts | None = None
     """The same with turn-capped games left out (for ``--exclude-capped``)."""
+    workers: int = 1
+    """Worker processes that played (``threads`` is numba threads per worker)."""
+    backend: str = "local"
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS_ROOT, now: datetime | None = None) -> Path:
@@ -107,37 +106,6 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
-def _chunks(games: int, chunk_size: int) -> Iterator[tuple[int, int, int]]:
-    """``(part index, first game, games in part)`` for each chunk, in game order."""
-    for index, start in enumerate(range(0, games, chunk_size)):
-        yield index, start, min(chunk_size, games - start)
-
-
-@dataclass
-class _Tally:
-    """Running outcome counts of the games played so far, read off the kernel's rows."""
-
-    games: int = 0
-    first_wins: int = 0
-    shared: int = 0
-    capped: int = 0
-    seats: SeatCounts = dataclasses.field(default_factory=SeatCounts)
-    seats_uncapped: SeatCounts = dataclasses.field(default_factory=SeatCounts)
-
-    def add(self, out: np.ndarray) -> None:
-        winner = out[:, L.O_WINNER]
-        capped = out[:, L.O_END_REASON] == V.ER_TURN_CAP
-        self.games += len(out)
-        self.first_wins += int(np.count_nonzero(winner == out[:, L.O_FIRST]))
-        self.shared += int(np.count_nonzero(winner == -1))
-        self.capped += int(np.count_nonzero(capped))
-        first = out[:, L.O_FIRST]
-        self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
-        self.seats_uncapped = self.seats_uncapped + SeatCounts.from_arrays(
-            winner, first, capped, exclude_capped=True
-        )
-
-
 def run(
     spec: RunSpec,
     out: Path | str | None = None,
@@ -147,6 +115,7 @@ def run(
     progress: bool | None = None,
     changes: Any = None,
     until_ci: float | None = None,
+    backend: Any = None,
 ) -> RunResult:
     """Play ``spec.games`` games and write them to the run directory ``out``.
 
@@ -154,19 +123,21 @@ def run(
         spec: what to play.
         out: the run directory; ``None`` picks a fresh one with :func:`default_out_dir`.
             It must be absent or empty unless ``force``.
-        threads: numba worker threads; ``None`` uses all cores.
-        chunk_size: games per Parquet part. Bigger chunks mean fewer files;
-            smaller ones bound memory. Progress and ``until_ci`` do not wait for a
-            whole chunk (see ``Engine.play``). Results do not depend on it.
+        threads: numba worker threads; ``None`` uses all cores (local backend only).
+        chunk_size: games per Parquet part (and per ``Engine.play`` call). Bigger
+            chunks amortise more overhead; smaller ones bound memory and make
+            progress finer. Results do not depend on it.
         force: replace an earlier run in ``out`` (its parts and manifest are
             deleted first). Files omensim did not write are never deleted.
-        progress: ``True`` always shows the progress bar (and the compile note)
-            on stderr, ``False`` never, ``None`` when stderr is a terminal.
+        progress: ``True`` always shows the status line on stderr, ``False``
+            never, ``None`` shows it when stderr is a terminal.
         changes: designer edits to the cards (:class:`sim.data.changes.Changes`);
             ``None`` plays the shipped cards.
-        until_ci: stop as soon as the 95% Wilson interval of the first-player win
-            rate has a half-width of at most this (looked at every few thousand
-            games), or at ``spec.games``. See :func:`check_until_ci`.
+        until_ci: stop after the first chunk at which the 95% Wilson interval of
+            the first-player win rate has a half-width of at most this (or at
+            ``spec.games``). See :func:`check_until_ci` for the manifest fields.
+        backend: where the chunks are played (:mod:`sim.run.backends`); ``None``
+            plays them on this process's threads. The caller closes it.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -178,189 +149,278 @@ def run(
         OSError: the output directory cannot be created or written.
 
     Any failure or interrupt after the directory was created leaves its
-    manifest saying ``"complete": false``; the parts already written stay.
+    manifest saying ``"complete": false``; the parts already written stay, and
+    :func:`resume` plays the rest.
     """
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
     out = Path(out) if out is not None else default_out_dir(spec)
-    n_threads = resolve_threads(threads)
+    n_threads = resolve_threads(threads if backend is None else None)
     io.check_output_dir(out, force)
+    return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
 
-    t_setup = time.perf_counter()
+
+def resume(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> RunResult:
+    """Finish an interrupted run in ``out``: play only the chunks it does not have.
+
+    The spec, card edits, chunk size and ``--until-ci`` come from its manifest.
+    The run is refused (nothing written) if its run key (spec, card hash,
+    kernel source digest, version; :func:`sim.run.ledger.run_key`) differs
+    from the one this code computes, since the new rows would not match the old.
+
+    Raises:
+        RunError: no resumable run in ``out``, a finished run, or a key mismatch.
+    """
+    from sim.data.changes import Changes
+
+    out = Path(out)
+    try:
+        manifest = io.read_manifest(out)
+    except FileNotFoundError:
+        raise RunError(f"cannot resume {out}: it has no {io.MANIFEST_NAME}") from None
+    except ValueError:
+        raise RunError(f"cannot resume {out}: its {io.MANIFEST_NAME} is not valid JSON") from None
+    if manifest.get("complete"):
+        raise RunError(f"{out} is already complete; nothing to resume")
+    if "key" not in manifest or "chunk_size" not in manifest:
+        raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
+    doc = dict(manifest["spec"])
+    doc["variants"] = tuple(doc.get("variants", ()))
+    doc["games"] = int(manifest.get("games_requested", doc["games"]))
+    spec = RunSpec(**doc)
+    edits = json.loads(manifest.get("metadata", {}).get("card_changes", "{}"))
+    changes = Changes.parse(edits.get("change", ()), edits.get("cards", ()))
+    n_threads = resolve_threads(threads if backend is None else None)
+    prior = {"manifest": manifest, "done": ledger.completed_parts(out, manifest)}
+    return _execute(
+        spec,
+        out,
+        n_threads,
+        int(manifest["chunk_size"]),
+        progress,
+        changes or None,
+        manifest.get("until_ci"),
+        backend,
+        False,
+        prior,
+    )
+
+
+def _execute(
+    spec: RunSpec,
+    out: Path,
+    n_threads: int,
+    chunk_size: int,
+    progress: bool | None,
+    changes: Any,
+    until_ci: float | None,
+    backend: Any,
+    force: bool,
+    prior: dict[str, Any] | None = None,
+) -> RunResult:
+    """Build and warm the engine, check a resumed run's key, then play and write."""
+    from sim.run.backends import LocalBackend
+
     show = P.wanted(progress)
+    t_setup = time.perf_counter()
     with numba_threads(n_threads):
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
+        key = ledger.run_key(spec, engine.metadata)
+        if prior is not None:
+            reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
+            if reason is not None:
+                raise RunError(f"cannot resume {out}: {reason}")
         setup_seconds = time.perf_counter() - t_setup
-        return _play_and_write(
-            engine, spec, out, n_threads, chunk_size, force, show, setup_seconds, until_ci
-        )
+        # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
+        out.mkdir(parents=True, exist_ok=True)
+        try:
+            with locked(out):
+                if prior is None:
+                    # Checked again under the lock: another run may have written here meanwhile.
+                    io.check_output_dir(out, force, held=True)
+                return _play_and_write(
+                    engine,
+                    spec,
+                    out,
+                    backend if backend is not None else LocalBackend(n_threads),
+                    chunk_size,
+                    force,
+                    show,
+                    setup_seconds,
+                    until_ci,
+                    key,
+                    changes,
+                    prior,
+                )
+        except FolderLockedError as exc:
+            raise RunError(str(exc)) from None
 
 
 def _play_and_write(
     engine: Any,
     spec: RunSpec,
     out: Path,
-    n_threads: int,
+    backend: Any,
     chunk_size: int,
     force: bool,
     show: bool,
     setup_seconds: float,
-    until_ci: float | None = None,
-) -> RunResult:
-    # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
-    out.mkdir(parents=True, exist_ok=True)
-    try:
-        with locked(out):
-            # Checked again under the lock: another run may have written here meanwhile.
-            io.check_output_dir(out, force, held=True)
-            if force:
-                io.clear_run_files(out)
-            return _write_locked(
-                engine, spec, out, n_threads, chunk_size, show, setup_seconds, until_ci
-            )
-    except FolderLockedError as exc:
-        raise RunError(str(exc)) from None
-
-
-def _write_locked(
-    engine: Any,
-    spec: RunSpec,
-    out: Path,
-    n_threads: int,
-    chunk_size: int,
-    show: bool,
-    setup_seconds: float,
     until_ci: float | None,
+    key: dict[str, str],
+    changes: Any,
+    prior: dict[str, Any] | None,
 ) -> RunResult:
+    from sim.run.backends import chunks_of, make_job
+
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     # Every part carries the run's key, so a part from another run is recognised on reading.
     metadata[io.RUN_KEY] = io.run_key(metadata)
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
         # What a reviewer needs to rerun and check it: RunSpec(**spec) with
         # card_changes, at git_commit, with these library versions and bot vectors.
         "card_changes": json.loads(engine.metadata.get("card_changes", "null")),
         "provenance": getattr(engine, "provenance", None),
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        "threads": n_threads,
+        "started": now,
+        "threads": backend.threads,
         "chunk_size": chunk_size,
+        "backend": backend.name,
+        "workers": backend.workers,
+        "key": key,
     }
     if until_ci is not None:
         run_info["until_ci"] = until_ci
         run_info["games_requested"] = spec.games
+    if prior is not None:
+        run_info["started"] = prior["manifest"].get("started", now)
+        run_info["resumed"] = [*prior["manifest"].get("resumed", []), now]
+
+    chunks = chunks_of(spec.games, chunk_size)
+    stop_rule = None
+    if until_ci is not None:
+
+        def stop_rule(wins: Any, games: Any) -> Any:
+            return ci_half_width(wins, games) <= until_ci
+
+    book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
+    if prior is None:
+        if force:
+            io.clear_run_files(out)
+        # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
+        io.write_cards(out, engine.pool.cards_table())
     # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
-    # directory that looks finished.
-    io.write_manifest(out, metadata, [], 0, complete=False, extra=run_info)
-    # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
-    io.write_cards(out, engine.pool.cards_table())
+    # directory that looks finished. On a resume this folds the old log into the manifest.
+    book.compact(metadata, False, run_info)
 
     bar = P.Bar(spec.games, show, desc="run")
-    parts: list[dict[str, Any]] = []  # appended only by the writer thread while it runs
-    tally = _Tally()
-    stop = False
+    bar.advance(book.games)
+    width = ledger.part_width(len(chunks))
+    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
+    played = 0
+    tally = [0, 0]  # first-player wins, games: the local backend plays in order
 
-    def tick(rows: np.ndarray) -> bool:
-        # After every kernel call (about 0.2 s or 4096 games, whatever --chunk-size is):
-        # the bar moves and --until-ci looks at the interval.
-        nonlocal stop
-        tally.add(rows)
+    def tick(rows: Any) -> bool:
+        # Local backend, after every kernel call: the bar moves, and on a fresh run
+        # --until-ci may end the chunk early (the exact stop game is the ledger's).
         bar.advance(len(rows))
-        stop = until_ci is not None and ci_half_width(tally.first_wins, tally.games) <= until_ci
-        return stop
-
-    def write(table: pa.Table, index: int, info: dict[str, Any], last: bool) -> None:
-        io.write_part(table, out, index, _part_metadata(metadata, info, until_ci, last))
-        parts.append(info)
-        # Keep the manifest's part list current (still incomplete), so an interrupted
-        # run says exactly which games are on disk.
-        io.write_manifest(
-            out, metadata, parts, sum(p["games"] for p in parts), complete=False, extra=run_info
-        )
+        if until_ci is None or prior is not None:
+            return False
+        tally[0] += int(np.count_nonzero(rows[:, L.O_WINNER] == rows[:, L.O_FIRST]))
+        tally[1] += len(rows)
+        return bool(ci_half_width(tally[0], tally[1]) <= until_ci)
 
     t0 = time.perf_counter()
     try:
-        # One writer thread: Parquet encoding + compression of chunk k overlaps with
-        # playing chunk k+1. At most one write is in flight, so memory stays at two chunks.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
-            pending: Future[None] | None = None
-            for index, start, n in _chunks(spec.games, chunk_size):
-                table = engine.play(start, n, tick=tick)
-                if table.num_rows != n and not stop:
-                    raise RuntimeError(
-                        f"engine returned {table.num_rows} rows for games {start}..{start + n - 1}"
-                    )
-                if pending is not None:
-                    pending.result()  # surface a failed write before queueing the next
-                info = {
-                    "file": io.part_name(index),
-                    "first_game": start,
-                    "games": table.num_rows,
-                }
-                last = stop or start + n >= spec.games
-                pending = pool.submit(write, table, index, info, last)
-                del table  # the writer holds the only reference now
-                if stop:
-                    break
-            if pending is not None:
-                pending.result()
+        if todo:
+            job = make_job(
+                engine,
+                key["digest"],
+                changes=changes,
+                out=out,
+                width=width,
+                until_ci=until_ci,
+                metadata=metadata,
+            )
+            stream = backend.map_chunks(job, todo, engine, tick=tick)
+            try:
+                for done in stream:
+                    book.record(done.part_info(), done.won)
+                    played += done.games
+                    if not backend.ticks:
+                        bar.advance(done.games)
+                    if book.stop is not None:
+                        break
+            finally:
+                stream.close()  # an early stop waits for running chunks before parts go
+        if book.stop is not None:
+            book.drop_after(book.stop)
+            _cut_last_part(book, metadata, until_ci)
+        elif book.prefix_chunks != len(chunks):
+            raise RuntimeError(f"the {backend.name} backend left chunks of the run unplayed")
     except BaseException as exc:
-        # Leaving the `with` block waited for the writer, so `parts` is final here.
         bar.close()
         # The original error is the one worth reporting, not a failure to record it.
         with contextlib.suppress(Exception):
-            io.write_manifest(
-                out,
+            book.compact(
                 metadata,
-                parts,
-                sum(p["games"] for p in parts),
-                complete=False,
-                extra={**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
+                False,
+                {**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
             )
         raise
     seconds = time.perf_counter() - t0
     bar.close()
-    played, first_wins, shared = tally.games, tally.first_wins, tally.shared
 
+    parts = book.parts(upto=book.stop if book.stop is not None else None)
+    games = sum(int(p["games"]) for p in parts)
+    first_wins = sum(int(p["first_wins"]) for p in parts)
+    shared = sum(int(p["shared"]) for p in parts)
+    capped = sum(int(p.get("capped", 0)) for p in parts)
+    seats, seats_uncapped = part_seats(book.out, parts)
     result = RunResult(
         spec=spec,
         out=out,
-        games=played,
+        games=games,
         seconds=seconds,
         games_per_s=played / seconds if seconds > 0 else math.inf,
         first_player_wins=first_wins,
         shared=shared,
         parts=len(parts),
-        threads=n_threads,
+        threads=backend.threads,
         setup_seconds=setup_seconds,
-        turn_capped=tally.capped,
-        seats=tally.seats,
-        seats_uncapped=tally.seats_uncapped,
+        workers=backend.workers,
+        backend=backend.name,
+        turn_capped=capped,
+        seats=seats,
+        seats_uncapped=seats_uncapped,
     )
     if until_ci is not None:
         # The spec records the games actually played (so RunSpec(**manifest["spec"])
         # reproduces this dataset); games_requested keeps the --games ceiling.
-        run_info["spec"] = {**run_info["spec"], "games": played}
-        half = ci_half_width(first_wins, played)
+        run_info["spec"] = {**run_info["spec"], "games": games}
+        half = ci_half_width(first_wins, games)
         run_info["stopped"] = "until_ci" if half <= until_ci else "games"
         run_info["ci_half_width"] = round(half, 6)
         result = dataclasses.replace(
             result,
-            spec=dataclasses.replace(spec, games=played),
+            spec=dataclasses.replace(spec, games=games),
             games_requested=spec.games,
             stopped=run_info["stopped"],
         )
-    io.write_manifest(
-        out,
+    book.compact(
         metadata,
-        parts,
-        played,
-        complete=True,
-        extra={
+        True,
+        {
             **run_info,
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
             "seconds": round(seconds, 3),
@@ -368,15 +428,73 @@ def _write_locked(
             "games_per_s": round(result.games_per_s, 1),
             "first_player_wins": first_wins,
             "shared": shared,
-            "turn_capped": tally.capped,
-            "seat_counts": dataclasses.asdict(tally.seats),
+            "turn_capped": capped,
+            "seat_counts": dataclasses.asdict(seats),
             "pid": os.getpid(),
         },
+        upto=book.stop if book.stop is not None else None,
     )
     return result
 
 
-def _part_metadata(
+def part_seats(out: Path, parts: list[dict[str, Any]]) -> tuple[SeatCounts, SeatCounts]:
+    """Seat counts of the run's parts: every game, and turn-capped games left out.
+
+    Read off the manifest entries (a resumed run's earlier parts count too); an
+    entry without the capped-game split (written before it existed) is read from its file.
+    """
+    seats = uncapped = SeatCounts()
+    for p in parts:
+        games, first, shared, capped = (
+            int(p["games"]),
+            int(p.get("first_wins", 0)),
+            int(p.get("shared", 0)),
+            int(p.get("capped", 0)),
+        )
+        if capped and "capped_first_wins" not in p:
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(out / p["file"], columns=["winner", "first_player", "end_reason"])
+            seats = seats + SeatCounts.from_frame(table)
+            uncapped = uncapped + SeatCounts.from_frame(table, exclude_capped=True)
+            continue
+        c_first, c_shared = int(p.get("capped_first_wins", 0)), int(p.get("capped_shared", 0))
+        seats = seats + SeatCounts(games, first, games - first - shared, shared, capped)
+        u_games, u_first, u_shared = games - capped, first - c_first, shared - c_shared
+        uncapped = uncapped + SeatCounts(
+            u_games, u_first, u_games - u_first - u_shared, u_shared, 0, capped
+        )
+    return seats, uncapped
+
+
+def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: float | None) -> None:
+    """Cut the part holding the ``--until-ci`` stop game back to it; mark it the last part."""
+    import pyarrow.parquet as pq
+
+    from sim.run.backends import capped_outcomes, count_outcomes
+
+    assert book.stop is not None and book.stop_games is not None
+    entry = book.done[book.stop - 1]
+    keep = book.stop_games - int(entry["first_game"])
+    table = pq.read_table(book.out / entry["file"]).slice(0, keep)
+    first_wins, shared, capped = count_outcomes(table)
+    capped_first_wins, capped_shared = capped_outcomes(table)
+    info = {
+        **entry,
+        "games": keep,
+        "first_wins": first_wins,
+        "shared": shared,
+        "capped": capped,
+        "capped_first_wins": capped_first_wins,
+        "capped_shared": capped_shared,
+    }
+    io.write_part_named(
+        table, book.out, entry["file"], part_metadata(metadata, info, until_ci, True)
+    )
+    book.done[book.stop - 1] = info
+
+
+def part_metadata(
     metadata: dict[str, str], info: dict[str, Any], until_ci: float | None, last: bool
 ) -> dict[str, str]:
     """A part's Parquet metadata: the run's (whose ``games`` is what was played).
@@ -410,7 +528,7 @@ def check_until_ci(value: float | None) -> None:
     last part then holds only the games played. The manifest has ``games`` and
     ``spec.games`` = the games played, ``games_requested`` = ``--games``,
     ``until_ci``, ``ci_half_width`` (reached) and ``stopped`` (``"until_ci"``
-    or ``"games"``); for the parts' metadata see :func:`_part_metadata`.
+    or ``"games"``); for the parts' metadata see :func:`part_metadata`.
     """
     if value is None:
         return
@@ -461,6 +579,9 @@ def summary_rows(result: RunResult, exclude_capped: bool = False) -> list[tuple[
     """The rows of :func:`summary`, for callers that lay them out themselves."""
     spec = result.spec
     threads = f"{result.threads} thread{'s' if result.threads != 1 else ''}"
+    if result.backend != "local":
+        workers = f"{result.workers} {result.backend} worker{'s' if result.workers != 1 else ''}"
+        threads = f"{workers} x {threads}"
     out = str(result.out)
     rows = [
         (

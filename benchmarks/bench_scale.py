@@ -1,0 +1,145 @@
+#!/usr/bin/env python
+"""How omensim scales past one process: Dask workers, per-task overhead, flat memory.
+
+    python benchmarks/bench_scale.py                       # defaults below (~20 min on 2 cores)
+    python benchmarks/bench_scale.py --scale-games 2e4 --rss-games 1e5,1e6 --workers 1,2,4
+
+Prints (and never asserts on) three tables:
+
+1. **games/s by worker processes**: ``runner.run`` of ``--scale-games`` greedy
+   games on a ``LocalCluster`` of 1, 2, 4 worker processes (one Dask thread
+   each, ``cores / workers`` numba threads each, at least 1), after an untimed
+   warm-up run on the same cluster so every worker has built and canary-checked
+   its engine; beside it the local threaded backend. ``RunResult.seconds``
+   (play + write, not set-up) is the time.
+2. **per-task overhead**: ``--tasks`` chunks of one random-vs-random game on a
+   2-worker cluster; seconds per task is an upper bound of the scheduling and
+   result round trip (the game itself takes well under a millisecond).
+3. **peak RSS**: ``omensim run`` (random bots, chunk 65,536) and ``omensim
+   report`` in fresh subprocesses at each of ``--rss-games``, on the local and
+   the Dask backend, plus the report's tables computed in pandas
+   (``report_tables.compute(load_runs(...))``) for comparison. RSS is the largest
+   resident set of any one process of the command's tree, from ``os.wait4``.
+
+The host is shared with other work: prefer the ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def games_arg(text: str) -> int:
+    return int(float(text))
+
+
+def child_rss(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak RSS MB) of a subprocess (largest process of its tree)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(args)}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def scale_table(games: int, chunk: int, workers: list[int]) -> None:
+    from sim.data.spec import RunSpec
+    from sim.run import runner
+    from sim.run.backends import DaskBackend
+
+    spec = RunSpec(games=games, seed=1)
+    print(f"\n## games/s by worker processes ({games:,} greedy games, chunk {chunk:,})")
+    print("| backend | processes | numba threads each | games/s |\n| --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = runner.run(spec, Path(tmp) / "local", chunk_size=chunk, progress=False)
+        print(f"| local | 1 | {r.threads} | {r.games_per_s:,.0f} |")
+        for n in workers:
+            with DaskBackend(workers=n) as be:
+                warm = RunSpec(games=2 * n * 8, seed=1)
+                runner.run(warm, Path(tmp) / f"warm{n}", chunk_size=8, progress=False, backend=be)
+                r = runner.run(
+                    spec, Path(tmp) / f"dask{n}", chunk_size=chunk, progress=False, backend=be
+                )
+                print(f"| dask | {n} | {be.threads} | {r.games_per_s:,.0f} |", flush=True)
+
+
+def overhead_table(tasks: int) -> None:
+    from sim.data.spec import RunSpec
+    from sim.run import runner
+    from sim.run.backends import DaskBackend
+
+    spec = RunSpec(games=tasks, seed=1, p0="random", p1="random")
+    print(f"\n## per-task overhead ({tasks} tasks of 1 random game, 2 workers)")
+    with tempfile.TemporaryDirectory() as tmp, DaskBackend(workers=2) as be:
+        runner.run(spec, Path(tmp) / "warm", chunk_size=1, progress=False, backend=be)
+        r = runner.run(spec, Path(tmp) / "t", chunk_size=1, progress=False, backend=be)
+        print(f"{r.seconds / tasks * 1000:.1f} ms per task (each writes a 1-row part)")
+
+
+def rss_table(sizes: list[int]) -> None:
+    py = sys.executable
+    print("\n## peak RSS (random vs random, chunk 65,536)")
+    print("| command | games | seconds | peak RSS MB |\n| --- | --- | --- | --- |")
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        for n in sizes:
+            for backend in ("local", "dask"):
+                out = tmp / f"{backend}-{n}"
+                run = [py, "-m", "sim.cli", "run", "--games", str(n), "--p0", "random"]
+                run += ["--p1", "random", "--out", str(out), "-q", "--backend", backend]
+                s, mb = child_rss(run)
+                print(f"| omensim run --backend {backend} | {n:,} | {s:.0f} | {mb:,.0f} |")
+                if backend == "dask":
+                    shutil.rmtree(out)
+                    continue
+                report = [py, "-m", "sim.cli", "report", str(out), "--out", str(tmp / "r")]
+                s, mb = child_rss(report)
+                print(f"| omensim report (streaming) | {n:,} | {s:.0f} | {mb:,.0f} |")
+                shutil.rmtree(tmp / "r")
+                code = (
+                    "import sys; from sim import analysis as A; "
+                    "from sim.analysis.report_tables import compute; "
+                    "compute(A.load_runs([sys.argv[1]]), 200)"
+                )
+                s, mb = child_rss([py, "-c", code, str(out)])
+                print(f"| same tables in pandas (load_runs) | {n:,} | {s:.0f} | {mb:,.0f} |")
+                shutil.rmtree(out)
+                sys.stdout.flush()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale-games", type=games_arg, default=20_000)
+    ap.add_argument("--scale-chunk", type=games_arg, default=1_000)
+    ap.add_argument("--workers", default="1,2,4", help="worker processes to time, e.g. 1,2,4")
+    ap.add_argument("--tasks", type=int, default=200)
+    ap.add_argument("--rss-games", default="1e5,1e6", help="games for the RSS rows, e.g. 1e5,1e6")
+    ap.add_argument("--skip", default="", help="tables to skip: scale,overhead,rss")
+    args = ap.parse_args()
+    skip = set(args.skip.split(","))
+    print(f"# bench_scale on {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    if "scale" not in skip:
+        scale_table(args.scale_games, args.scale_chunk, [int(w) for w in args.workers.split(",")])
+    if "overhead" not in skip:
+        overhead_table(args.tasks)
+    if "rss" not in skip:
+        rss_table([games_arg(g) for g in args.rss_games.split(",")])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""Which chunks of a run are on disk, kept durable as they finish, and the run's key.
+
+The manifest (:mod:`sim.run.io`) is rewritten whole only at the start and the
+end of a run. In between, each finished chunk appends one JSON line to
+``_parts.jsonl`` beside it, so recording a part costs the same whether it is the
+10th or the 100,000th (rewriting a manifest listing every part would be
+quadratic). At the end, or on an error, the log is *compacted*: its entries go
+into the manifest's ``parts`` list and the log is removed. A run killed with
+SIGKILL therefore leaves a manifest plus a log; :func:`completed_parts` reads
+both, which is all ``omensim run --resume`` needs.
+
+The *run key* (:func:`run_key`) names everything that determines the rows:
+the spec, the card hash and edits, the rule overrides and interpretations, the
+kernel's source digest and the package version. A resume refuses a directory
+whose key differs from the one the current code computes, naming the first
+component that differs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import sim
+from sim.run import io
+
+LOG_NAME = io.PARTS_LOG_NAME
+
+# Metadata fields (Engine.metadata) that, with the spec, fix every row.
+_KEY_METADATA = ("card_hash", "rule_overrides", "interpretations", "card_changes")
+
+
+def run_key(spec: Any, metadata: Mapping[str, str]) -> dict[str, str]:
+    """The components of a run's key and their combined ``digest``.
+
+    Args:
+        spec: the :class:`sim.data.spec.RunSpec` as requested (``games`` is the
+            ceiling, not what an ``--until-ci`` run ended up playing).
+        metadata: the engine's run metadata (``Engine.metadata``).
+    """
+    from sim.kernel.cache import source_digest  # a file hash; no numba compile
+
+    parts = {
+        "version": sim.__version__,
+        "kernel": source_digest(),
+        "spec": json.dumps(dataclasses.asdict(spec), sort_keys=True, default=list),
+        **{k: str(metadata.get(k, "")) for k in _KEY_METADATA},
+    }
+    blob = json.dumps(parts, sort_keys=True).encode()
+    return {**parts, "digest": hashlib.sha256(blob).hexdigest()}
+
+
+_KEY_LABELS = {
+    "version": "the omensim version",
+    "kernel": "the kernel source (sim/kernel, strategies, vocab)",
+    "spec": "the run spec",
+    "card_hash": "the card table",
+    "rule_overrides": "the house rules",
+    "interpretations": "the rule interpretations",
+    "card_changes": "the card changes",
+}
+
+
+def key_mismatch(recorded: Mapping[str, str] | None, current: Mapping[str, str]) -> str | None:
+    """``None`` if the keys agree, else a short reason naming what changed."""
+    if not recorded:
+        return "its manifest has no run key (written by an older omensim)"
+    if recorded.get("digest") == current["digest"]:
+        return None
+    for name, label in _KEY_LABELS.items():
+        was, now = str(recorded.get(name, "")), str(current.get(name, ""))
+        if was != now:
+            if name in ("version", "kernel", "card_hash"):
+                return f"{label} changed ({was[:12]} then, {now[:12]} now)"
+            return f"{label} changed since the run started"
+    return "its run key differs"
+
+
+def part_width(n_chunks: int) -> int:
+    """Digits of the part number, so that every part name of the run sorts in game order."""
+    return max(5, len(str(max(0, n_chunks - 1))))
+
+
+class Ledger:
+    """The parts of one run directory that are complete, recorded as they finish.
+
+    Keeps the in-order prefix (chunks ``0..k`` all done) and its outcome counts,
+    which is what ``--until-ci`` decides on, so the stop point does not depend
+    on the order in which chunks finish.
+    """
+
+    def __init__(
+        self,
+        out: Path,
+        done: Mapping[int, Mapping[str, Any]] | None = None,
+        stop_when: Callable[[Any, Any], Any] | None = None,
+    ) -> None:
+        """``stop_when(first_wins, games)`` (numpy arrays in, bools out) ends the run
+        at the first game of the prefix where it holds (``--until-ci``)."""
+        self.out = out
+        self.done: dict[int, dict[str, Any]] = {int(k): dict(v) for k, v in (done or {}).items()}
+        self.stop_when = stop_when
+        self.stop: int | None = None
+        """Chunks in the prefix when ``stop_when`` first held (the last one holds the stop)."""
+        self.stop_games: int | None = None
+        """Games up to and including the one at which ``stop_when`` first held."""
+        self.prefix_chunks = 0
+        self.prefix_games = self.prefix_first_wins = self.prefix_shared = 0
+        self._won: dict[int, np.ndarray] = {}
+        self._log: Any = None
+        self._advance()
+
+    def record(self, info: Mapping[str, Any], won: np.ndarray | None = None) -> bool:
+        """Log a finished part durably; True if the in-order prefix grew.
+
+        ``won``: per game of the part, whether the first player won, as
+        ``np.packbits``; needed with ``stop_when`` (read from the part otherwise).
+        """
+        entry = dict(info)
+        if self._log is None:
+            self._log = open(self.out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
+        self._log.write(json.dumps(entry, sort_keys=True) + "\n")
+        self._log.flush()
+        os.fsync(self._log.fileno())
+        self.done[int(entry["index"])] = entry
+        if won is not None and self.stop_when is not None:
+            self._won[int(entry["index"])] = np.unpackbits(won, count=int(entry["games"]))
+        return self._advance()
+
+    def _first_won(self, index: int) -> np.ndarray:
+        bits = self._won.pop(index, None)
+        if bits is not None:
+            return bits.astype(bool)
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(self.out / self.done[index]["file"], columns=["winner", "first_player"])
+        return t.column("winner").to_numpy() == t.column("first_player").to_numpy()
+
+    def _advance(self) -> bool:
+        grew = False
+        while self.stop is None and self.prefix_chunks in self.done:
+            e = self.done[self.prefix_chunks]
+            if self.stop_when is not None:
+                won = np.cumsum(self._first_won(self.prefix_chunks))
+                n = self.prefix_games + np.arange(1, len(won) + 1)
+                hit = np.flatnonzero(self.stop_when(self.prefix_first_wins + won, n))
+                if len(hit):
+                    self.stop = self.prefix_chunks + 1
+                    self.stop_games = int(n[hit[0]])
+            self.prefix_games += int(e["games"])
+            self.prefix_first_wins += int(e.get("first_wins", 0))
+            self.prefix_shared += int(e.get("shared", 0))
+            self.prefix_chunks += 1
+            grew = True
+        return grew
+
+    @property
+    def games(self) -> int:
+        """Games in every recorded part (the prefix and any parts finished ahead of it)."""
+        return sum(int(e["games"]) for e in self.done.values())
+
+    def parts(self, upto: int | None = None) -> list[dict[str, Any]]:
+        """Manifest entries of the recorded parts in game order (only index < ``upto``)."""
+        keys = sorted(k for k in self.done if upto is None or k < upto)
+        return [self.done[k] for k in keys]
+
+    def drop_after(self, stop: int) -> None:
+        """Forget and delete every part with index >= ``stop`` (an ``--until-ci`` overshoot)."""
+        for k in [k for k in self.done if k >= stop]:
+            (self.out / self.done.pop(k)["file"]).unlink(missing_ok=True)
+        for path in io.list_parts(self.out):
+            index = part_index(path.name)
+            if index is not None and index >= stop:
+                path.unlink(missing_ok=True)
+
+    def compact(
+        self,
+        metadata: Mapping[str, str],
+        complete: bool,
+        extra: Mapping[str, Any],
+        upto: int | None = None,
+    ) -> None:
+        """Write the manifest with every recorded part, then remove the log."""
+        parts = self.parts(upto)
+        io.write_manifest(
+            self.out,
+            metadata,
+            parts,
+            sum(int(p["games"]) for p in parts),
+            complete=complete,
+            extra=extra,
+        )
+        self.close()
+        (self.out / LOG_NAME).unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Close the log file (records so far stay on disk)."""
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log.close()
+            self._log = None
+
+
+def part_index(name: str) -> int | None:
+    """The chunk index in a part file name (``part-00042.parquet`` -> 42), else None."""
+    stem = name.removeprefix("part-").removesuffix(".parquet")
+    return int(stem) if stem.isdigit() and name.startswith("part-") else None
+
+
+def completed_parts(out: Path, manifest: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """Parts a run directory holds for sure: the manifest's list plus the log, if on disk.
+
+    A line the kill cut short is ignored, and so is an entry whose file is gone.
+    """
+    entries: list[Mapping[str, Any]] = list(manifest.get("parts", []))
+    with contextlib.suppress(FileNotFoundError), open(out / LOG_NAME, encoding="utf-8") as fh:
+        for line in fh:
+            with contextlib.suppress(ValueError):
+                entries.append(json.loads(line))
+    done: dict[int, dict[str, Any]] = {}
+    for e in entries:
+        index = e.get("index", part_index(str(e.get("file", ""))))
+        if index is not None and (out / str(e["file"])).is_file():
+            done[int(index)] = {**e, "index": int(index)}
+    return done
