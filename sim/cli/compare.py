@@ -16,6 +16,7 @@ from sim.cli.options import (
     check_panel_seats,
     game_options,
     game_spec,
+    out_option,
     panel_option,
     show_progress,
     split_variants,
@@ -64,13 +65,9 @@ from sim.data.spec import RunSpec, SpecError
     help="Leave out of every figure the games either run ended at the turn cap (the runs "
     "written to --out keep them); the output says how many.",
 )
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Also write both runs (OUT/A and OUT/B) as run directories, and OUT/compare.json "
-    "(with each arm's full spec) and OUT/compare.parquet.",
+@out_option(
+    "Also write both runs (OUT/A and OUT/B) as run directories, and OUT/compare.json "
+    "(with each arm's full spec) and OUT/compare.parquet."
 )
 @click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
 @panel_option(

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import backend_options, game_options, game_spec, show_progress
+from sim.cli.options import backend_options, game_options, game_spec, out_option, show_progress
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -43,13 +43,9 @@ from sim.cli.options import backend_options, game_options, game_spec, show_progr
     help="Multiple-testing correction behind the significance marks: holm (Holm step-down, "
     "5% family-wise over all cells), fdr_bh (Benjamini-Hochberg, 5% false discoveries) or none.",
 )
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
-    "(OUT must be absent or empty unless --force; checked before anything is played).",
+@out_option(
+    "Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
+    "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
 @backend_options
