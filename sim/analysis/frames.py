@@ -371,25 +371,29 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
             raise ValueError(f"no games with {group_col} == {value!r}")
         counts[name] = (int(won[mask].sum()), int(mask.sum()))
     (ka, na), (kb, nb) = counts["a"], counts["b"]
+    return pd.DataFrame([difference_row(group_col, a, b, ka, na, kb, nb, z)])
+
+
+def difference_row(
+    group_col: str, a: Any, b: Any, ka: int, na: int, kb: int, nb: int, z: float = Z95
+) -> dict[str, Any]:
+    """One row of :func:`difference` from counts: ``ka`` first-player wins of ``na``
+    games under ``a`` against ``kb`` of ``nb`` under ``b``, with Newcombe's interval."""
     lo, hi = newcombe_interval(ka, na, kb, nb, z)
-    return pd.DataFrame(
-        [
-            {
-                "group_col": group_col,
-                "a": str(a),
-                "b": str(b),
-                "games_a": na,
-                "wins_a": ka,
-                "rate_a": ka / na,
-                "games_b": nb,
-                "wins_b": kb,
-                "rate_b": kb / nb,
-                "diff": ka / na - kb / nb,
-                "lo": float(lo),
-                "hi": float(hi),
-            }
-        ]
-    )
+    return {
+        "group_col": group_col,
+        "a": str(a),
+        "b": str(b),
+        "games_a": na,
+        "wins_a": ka,
+        "rate_a": ka / na,
+        "games_b": nb,
+        "wins_b": kb,
+        "rate_b": kb / nb,
+        "diff": ka / na - kb / nb,
+        "lo": float(lo),
+        "hi": float(hi),
+    }
 
 
 # --- cards -----------------------------------------------------------------------------------

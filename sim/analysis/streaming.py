@@ -36,7 +36,7 @@ from sim.analysis.frames import (
     Z95,
     card_frame,
     card_names,
-    newcombe_interval,
+    difference_row,
     order_card_frames,
     run_info,
 )
@@ -307,23 +307,10 @@ def difference_frame(
     rows = []
     base, tb = labels[0], totals[0]
     for label, t in zip(labels[1:], totals[1:], strict=True):
-        ka, na, kb, nb = t.first_player_wins, t.games, tb.first_player_wins, tb.games
-        lo, hi = newcombe_interval(ka, na, kb, nb, z)
         rows.append(
-            {
-                "group_col": "run",
-                "a": label,
-                "b": base,
-                "games_a": na,
-                "wins_a": ka,
-                "rate_a": ka / na,
-                "games_b": nb,
-                "wins_b": kb,
-                "rate_b": kb / nb,
-                "diff": ka / na - kb / nb,
-                "lo": float(lo),
-                "hi": float(hi),
-            }
+            difference_row(
+                "run", label, base, t.first_player_wins, t.games, tb.first_player_wins, tb.games, z
+            )
         )
     return pd.DataFrame(rows)
 
