@@ -99,16 +99,34 @@ def _interval_chart(
     return _uri(fig)
 
 
-def _chart_fpa(t: Tables) -> str:
-    labels = list(t.fpa["run"])
-    est, lo, hi = (t.fpa[c].to_numpy() * 100 for c in ("rate", "lo", "hi"))
+def _with_paired(
+    labels: list[str],
+    plain: pd.DataFrame,
+    paired: pd.DataFrame,
+    paired_labels: Callable[[pd.DataFrame], list[str]],
+    col: str,
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """An interval chart's rows in percent: the unpaired estimates (round markers), then,
+    when there are any, the paired ones (square markers; an empty table has no columns)."""
+    frames = [plain, paired] if len(paired) else [plain]
+    est, lo, hi = (
+        np.concatenate([f[c].to_numpy() * 100 for f in frames]) for c in (col, "lo", "hi")
+    )
     markers = ["o"] * len(labels)
-    if len(t.paired):
-        labels += [f"{r} (paired)" for r in t.paired["run"]]
-        est = np.concatenate([est, t.paired["rate"].to_numpy() * 100])
-        lo = np.concatenate([lo, t.paired["lo"].to_numpy() * 100])
-        hi = np.concatenate([hi, t.paired["hi"].to_numpy() * 100])
-        markers += ["s"] * len(t.paired)
+    if len(paired):
+        labels = labels + paired_labels(paired)
+        markers += ["s"] * len(paired)
+    return labels, est, lo, hi, markers
+
+
+def _chart_fpa(t: Tables) -> str:
+    labels, est, lo, hi, markers = _with_paired(
+        list(t.fpa["run"]),
+        t.fpa,
+        t.paired,
+        lambda f: [f"{r} (paired)" for r in f["run"]],
+        "rate",
+    )
     return _interval_chart(
         labels,
         est,
@@ -139,15 +157,13 @@ def _chart_seats(t: Tables) -> str:
 
 
 def _chart_diffs(t: Tables) -> str:
-    labels = [f"{a} - {b}" for a, b in zip(t.diffs["a"], t.diffs["b"], strict=True)]
-    est, lo, hi = (t.diffs[c].to_numpy() * 100 for c in ("diff", "lo", "hi"))
-    markers = ["o"] * len(labels)
-    if len(t.shifts):
-        labels += [f"{a} - {b} (paired)" for a, b in zip(t.shifts["a"], t.shifts["b"], strict=True)]
-        est = np.concatenate([est, t.shifts["diff"].to_numpy() * 100])
-        lo = np.concatenate([lo, t.shifts["lo"].to_numpy() * 100])
-        hi = np.concatenate([hi, t.shifts["hi"].to_numpy() * 100])
-        markers += ["s"] * len(t.shifts)
+    labels, est, lo, hi, markers = _with_paired(
+        [f"{a} - {b}" for a, b in zip(t.diffs["a"], t.diffs["b"], strict=True)],
+        t.diffs,
+        t.shifts,
+        lambda f: [f"{a} - {b} (paired)" for a, b in zip(f["a"], f["b"], strict=True)],
+        "diff",
+    )
     return _interval_chart(
         labels,
         est,
