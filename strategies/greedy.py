@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import uniform
@@ -34,7 +35,6 @@ from sim.kernel.tab import (
     tile_kind,
 )
 from sim.kernel.zones import opt
-from strategies import decisions as D
 
 P_COIN = 0  # value of one coin
 P_CARD = 1  # value of one card in hand

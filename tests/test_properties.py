@@ -13,6 +13,7 @@ from invariants import check_invariants
 
 from sim.data import vocab as V
 from sim.data.cards import load_pool, with_run_rules
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import surge as S
 from sim.kernel.batch import play_batch
@@ -28,8 +29,7 @@ from sim.kernel.surge import (
 )
 from sim.kernel.tables import flatten
 from sim.run.scenario import Scenario
-from strategies import decisions as D
-from strategies.policy import choose
+from strategies.policy import choose_heuristic, dispatcher
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, the heuristic profiles and the look-ahead bot.
@@ -262,7 +262,7 @@ def test_batch_equals_replay(
     pool = load_pool(mix)
     tab = flatten(with_run_rules(pool.tables, turn_cap, emissary, FIRST_MODES[first]))
     ids, fp = strategy_arrays(*bot_pair, tab)
-    out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks)
+    out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks, dispatcher(ids))
     for i in sorted(set(data.draw(hs.lists(hs.integers(0, n - 1), min_size=1, max_size=3)))):
         sc = Scenario.from_game(
             mix,
@@ -430,11 +430,11 @@ def test_every_end_reason_occurs(mix):
     for cap, bot_pair in ((3, ("greedy", "greedy")), (200, ("greedy", "greedy"))):
         tab = flatten(with_run_rules(pool.tables, cap, False, L.FIRST_ALTERNATE))
         ids, fp = strategy_arrays(*bot_pair, tab)
-        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1)
+        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1, dispatcher(ids))
         reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     tab = flatten(with_run_rules(pool.tables, 200, False, L.FIRST_ALTERNATE))
     ids, fp = strategy_arrays("random", "random", tab)
-    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1)
+    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1, dispatcher(ids))
     reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     assert reasons == possible_end_reasons(Scenario(mix)), reasons
 
@@ -512,7 +512,7 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
     sc.tables = with_run_rules(tables, 60, emissary, L.FIRST_RANDOM)
     sc.tab = flatten(sc.tables)
     _, sc.fp = strategy_arrays(*bot_pair, sc.tab)  # bots cache per-table values
-    G.setup(sc.st, sc.tab, sc.fp, seed, game)
+    G.setup(sc.st, sc.tab, sc.fp, choose_heuristic, seed, game)
     check_invariants(sc)
     while not sc.over:
         for step in turn_steps(sc):
@@ -768,10 +768,10 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     st[L.REWARDS_USED_TURN] = 0
     st[L.DISCOUNT_USED] = 0
     favor = int(st[L.FAVOR])
-    complete_structures(st, tab, fp, p)
+    complete_structures(st, tab, fp, choose_heuristic, p)
     assert st[L.FAVOR] in (favor, god), "completing a structure gave Favor to the other god"
     for _ in range(MAX_ACTIONS):
-        n = int(surge_options(st, tab, fp, p))
+        n = int(surge_options(st, tab, fp, choose_heuristic, p))
         for i in range(1, n):
             row = st[L.OPTS + 4 * i : L.OPTS + 4 * i + 4]
             if row[0] != D.ACT_PLAY:
@@ -783,16 +783,16 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
             assert row[3] == max(full - cut, 0), (
                 f"cost {row[3]} offered, printed+modifier {full}, discount due {cut}"
             )
-        k = int(choose(st, tab, fp, p, D.D_SURGE, n))
+        k = int(choose_heuristic(st, tab, fp, p, D.D_SURGE, n))
         act, a, c, cost = (int(x) for x in st[L.OPTS + 4 * k : L.OPTS + 4 * k + 4])
         if act == D.ACT_PASS:
             break
         if act != D.ACT_PLAY:
             favor = int(st[L.FAVOR])
             if act == D.ACT_REWARD:
-                use_reward(st, tab, fp, p, a)
+                use_reward(st, tab, fp, choose_heuristic, p, a)
             else:  # A Reign of War: a Beast's ability (no unit enters a city)
-                S.unleash_beast(st, tab, fp, p, a, c, cost)
+                S.unleash_beast(st, tab, fp, choose_heuristic, p, a, c, cost)
             assert st[L.FAVOR] in (favor, god), f"action {act} gave Favor to the other god"
             continue
         card = int(st[L.HAND + p * L.MAX_CARDS + a])
@@ -801,11 +801,11 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
         want = favor_after_play(favor, dev)
         full = max(_printed_cost(tab, card) + int(cost_modifier(st, tab, p, c)), 0)
         bare = st.copy()
-        play_unit(bare, bare_tab, fp, p, a, c, cost)
+        play_unit(bare, bare_tab, fp, choose_heuristic, p, a, c, cost)
         assert bare[L.FAVOR] == want, f"Favor {favor} -> {bare[L.FAVOR]} after devotion {dev}"
         devoted = god != 0 and dev & god != 0
         assert bare[L.DISCOUNT_USED] == int(devoted or devoted_played)
-        play_unit(st, tab, fp, p, a, c, cost)
+        play_unit(st, tab, fp, choose_heuristic, p, a, c, cost)
         assert st[L.FAVOR] in (want, god), f"Favor {favor} -> {st[L.FAVOR]} after devotion {dev}"
         discounted += cost < full
         devoted_played |= devoted
@@ -824,7 +824,7 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     # god, the cost of that unit is reduced by 1" -- once a turn at most.
     assert discounted <= 1, f"{discounted} discounted plays in one turn"
     seen["discounted"] += discounted
-    surge_end(st, tab, fp, p)
+    surge_end(st, tab, fp, choose_heuristic, p)
 
 
 def play_checking_favor(sc: Scenario) -> Counter:
@@ -838,7 +838,7 @@ def play_checking_favor(sc: Scenario) -> Counter:
         sc.wealth()
         assert sc.st[L.FAVOR] == favor, "Favor changed in the Wealth step"
         expected = sc.st.copy()
-        surge_step(expected, sc.tab, sc.fp)
+        surge_step(expected, sc.tab, sc.fp, choose_heuristic)
         checked_surge(sc, bare_tab, seen)
         np.testing.assert_array_equal(sc.st, expected, err_msg="the rebuilt Surge diverged")
         favor = int(sc.st[L.FAVOR])

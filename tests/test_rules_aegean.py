@@ -20,11 +20,11 @@ from conftest import done, emissary_outcome
 from invariants import check_invariants
 
 from sim.data.spec import RunSpec, SpecError
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
 from sim.run.view import StateView
-from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
 # Myrmidons (RALLY)

@@ -10,6 +10,12 @@ signature and literal arguments are simply cast:
   rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
 * ``to_hand``: ``boolean``
+* ``ask``: the bot dispatcher, a first-class function
+  ``ask(st, tab, fp, p, dec, n) -> int`` (see ``sim.kernel.decisions``). The kernel
+  asks whatever dispatcher the run layer passes and never imports a bot; a typed
+  function pointer (not numba's per-dispatcher type) keeps one compiled copy of
+  the kernel for every dispatcher, and keeps it in the on-disk cache
+* ``rows``, ``masks``: ``int64[:, ::1]`` (a batch's output rows and mask rows)
 * anything else: ``int64``
 
 The signature is compiled (or loaded from numba's on-disk cache) on the first
@@ -26,6 +32,11 @@ from typing import Any
 from numba import types
 from numba.core.registry import CPUDispatcher
 
+ASK_SIGNATURE = types.int64(
+    types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
+)
+"""``ask(st, tab, fp, p, dec, n)``: the index of the option seat ``p`` picks."""
+
 _ARG_TYPES: dict[str, Any] = {
     "st": types.int64[::1],
     "ro": types.int64[::1],
@@ -35,6 +46,9 @@ _ARG_TYPES: dict[str, Any] = {
     "fp": types.float64[:, ::1],
     "par": types.float64[::1],
     "to_hand": types.boolean,
+    "ask": types.FunctionType(ASK_SIGNATURE),
+    "rows": types.int64[:, ::1],
+    "masks": types.int64[:, ::1],
 }
 
 
@@ -57,14 +71,16 @@ def declared_signature(fn: Callable) -> tuple[Any, ...]:
     return tuple(_ARG_TYPES.get(name, types.int64) for name in inspect.signature(fn).parameters)
 
 
-def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
+def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = False) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
 
     ``@kernel(inline=True)`` also inlines the function into its callers at
     numba's IR level: for small functions called once per option in a hot loop.
+    ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
+    from threads).
     """
     if fn is None:
-        return lambda f: kernel(f, inline=inline)
+        return lambda f: kernel(f, inline=inline, nogil=nogil)
     disp = KernelDispatcher(
         py_func=fn,
         locals={},
@@ -72,6 +88,7 @@ def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
             "nopython": True,
             "boundscheck": None,
             "inline": "always" if inline else "never",
+            "nogil": nogil,
         },
     )
     disp.enable_caching()
