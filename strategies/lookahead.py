@@ -31,7 +31,7 @@ import numpy as np
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
-from sim.kernel.jit import kernel
+from sim.kernel.jit import ask_of, kernel
 from sim.kernel.rng import next_u64, randint
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.surge import surge_apply, surge_end, surge_rest, surge_step
@@ -47,6 +47,9 @@ from strategies.greedy import (
     score_option,
 )
 from strategies.heuristic import BOT_GREEDY, choose_heuristic
+
+# The rollouts' dispatcher, as a value the kernel's steps take (see sim.kernel.jit.ask_of).
+heuristic_ask = ask_of(choose_heuristic)
 
 WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
 COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
@@ -191,15 +194,16 @@ def rollout_value(ro, tab, p):
 def play_out(st, tab, fp, p, k, actions, horizon):
     """In the rollout state: take Surge option ``k``, finish the turn, play ``horizon`` more."""
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    if surge_apply(ro, tab, fp, choose_heuristic, p, k):
-        surge_end(ro, tab, fp, choose_heuristic, p)
+    ask = heuristic_ask()
+    if surge_apply(ro, tab, fp, ask, p, k):
+        surge_end(ro, tab, fp, ask, p)
     else:
-        surge_rest(ro, tab, fp, choose_heuristic, actions + 1)
-    after_surge(ro, tab, fp, choose_heuristic)
+        surge_rest(ro, tab, fp, ask, actions + 1)
+    after_surge(ro, tab, fp, ask)
     for _ in range(horizon):
         if ro[L.GAME_OVER]:
             break
-        play_turn(ro, tab, fp, choose_heuristic)
+        play_turn(ro, tab, fp, ask)
     return rollout_value(ro, tab, p)
 
 
@@ -259,13 +263,14 @@ def wealth_out(st, tab, fp, p, k, n, horizon):
     """In the rollout state: take ``k`` of ``n`` Wealth actions as cards, finish the turn,
     play ``horizon`` more."""
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    take_split(ro, tab, fp, choose_heuristic, p, k, n)
-    surge_step(ro, tab, fp, choose_heuristic)
-    after_surge(ro, tab, fp, choose_heuristic)
+    ask = heuristic_ask()
+    take_split(ro, tab, fp, ask, p, k, n)
+    surge_step(ro, tab, fp, ask)
+    after_surge(ro, tab, fp, ask)
     for _ in range(horizon):
         if ro[L.GAME_OVER]:
             break
-        play_turn(ro, tab, fp, choose_heuristic)
+        play_turn(ro, tab, fp, ask)
     return rollout_value(ro, tab, p)
 
 

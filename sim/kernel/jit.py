@@ -30,7 +30,9 @@ from collections.abc import Callable
 from typing import Any
 
 from numba import types
+from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic
 
 ASK_SIGNATURE = types.int64(
     types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
@@ -93,3 +95,39 @@ def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = Fa
     )
     disp.enable_caching()
     return disp
+
+
+ASK_TYPE = _ARG_TYPES["ask"]
+
+
+def ask_of(dispatcher: Any) -> Any:
+    """A jitted ``ask_of(dispatcher)()`` that returns ``dispatcher`` as an ``ask`` value.
+
+    For kernel code that hands a bot dispatcher on itself (the look-ahead's
+    rollouts). Numba's own cast of a global dispatcher to a first-class
+    function stores the dispatcher's Python address as a "dynamic global",
+    which makes every caller uncacheable; this one links the compiled
+    function by symbol only, as the cast does otherwise, so the callers stay
+    in the on-disk cache. The value cannot go back to Python (no object).
+    """
+
+    @intrinsic
+    def _ask(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cres = dispatcher.get_compile_result(ASK_SIGNATURE)
+            llvoidptr = context.get_value_type(types.voidptr)
+            sfunc = cgutils.create_struct_proxy(ASK_TYPE)(context, builder)
+            sfunc.py_addr = context.get_constant_null(types.voidptr)
+            llfnty = context.get_value_type(ASK_TYPE.ftype).pointee
+            wrapper = cgutils.get_or_insert_function(
+                builder.module, llfnty, cres.fndesc.llvm_cfunc_wrapper_name
+            )
+            sfunc.c_addr = builder.bitcast(wrapper, llvoidptr)
+            fn = context.declare_function(builder.module, cres.fndesc)
+            sfunc.jit_addr = builder.bitcast(fn, llvoidptr)
+            context.active_code_library.add_linking_library(cres.library)
+            return sfunc._getvalue()
+
+        return ASK_TYPE(), codegen
+
+    return _ask
