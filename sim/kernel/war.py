@@ -23,22 +23,44 @@ def count_type(st, tab, c, p, t):
     return k
 
 
+@kernel(inline=True)
+def conflict_result(tab, strength, other_strength, soldiers, other_soldiers, cost, other_cost):
+    """+1 if the side with the first figures wins a conflict against the other, -1 if it
+    loses, 0 if nobody wins: strength, then the set's tie-break.
+
+    Aegean and Dunes break a tie by the higher total cost of the units, Reign by
+    more Soldiers (``rules.war_tie_break``). The one statement of who wins a war:
+    the War step and the greedy bot's estimate both read it.
+    """
+    if strength != other_strength:
+        return 1 if strength > other_strength else -1
+    if rule(tab, L.RU_WAR_TIE) == V.WAR_TIE_SOLDIERS:
+        a = soldiers
+        o = other_soldiers
+    else:
+        a = cost
+        o = other_cost
+    if a != o:
+        return 1 if a > o else -1
+    return 0
+
+
 @kernel
 def war_winner(st, tab, c, active):
     """Seat that wins the conflict in ``c`` (-1: nobody), by strength then the set's tie-break."""
-    a = B.side_strength(st, tab, c, active)
-    o = B.side_strength(st, tab, c, 1 - active)
-    if a != o:
-        return active if a > o else 1 - active
-    if rule(tab, L.RU_WAR_TIE) == V.WAR_TIE_SOLDIERS:
-        a = count_type(st, tab, c, active, V.T_SOLDIER)
-        o = count_type(st, tab, c, 1 - active, V.T_SOLDIER)
-    else:
-        a = B.side_cost(st, tab, c, active)
-        o = B.side_cost(st, tab, c, 1 - active)
-    if a != o:
-        return active if a > o else 1 - active
-    return -1
+    q = 1 - active
+    r = conflict_result(
+        tab,
+        B.side_strength(st, tab, c, active),
+        B.side_strength(st, tab, c, q),
+        count_type(st, tab, c, active, V.T_SOLDIER),
+        count_type(st, tab, c, q, V.T_SOLDIER),
+        B.side_cost(st, tab, c, active),
+        B.side_cost(st, tab, c, q),
+    )
+    if r == 0:
+        return -1
+    return active if r > 0 else q
 
 
 @kernel
