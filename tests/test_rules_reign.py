@@ -415,7 +415,7 @@ def test_feat_opponent_discards_three_in_one_turn(opp_hand: int, met: bool) -> N
     sc.feat()
     assert sc.feats(0) == ([F_BREAK] if met else [])
     sc.end_turn()
-    assert int(sc.st[L.OPP_DISCARDED]) == 0  # the per-turn count behind a feat (kernel-only)
+    assert sc.opp_discarded == 0  # the per-turn count behind a feat (kernel-only)
     done(sc)
 
 

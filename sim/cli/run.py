@@ -10,6 +10,7 @@ import click
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     FIRST_MODES,
+    BackendArgs,
     GameCount,
     backend_options,
     change_options,
@@ -148,9 +149,7 @@ def run_cmd(
     force_progress: bool,
     until_ci: float | None,
     resume: Path | None,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     exclude_capped: bool,
@@ -173,14 +172,13 @@ def run_cmd(
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from sim.run import runner
-    from sim.run.backends import open_backend
 
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
         with (
             user_errors(resume, interrupted=f"interrupted; the run in {resume} is incomplete"),
-            open_backend(backend, threads, scheduler, workers) as be,
+            backend.open(threads) as be,
         ):
             result = runner.resume(
                 resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
@@ -217,7 +215,7 @@ def run_cmd(
         out = out if out is not None else runner.default_out_dir(spec)
     with (
         user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"),
-        open_backend(backend, threads, scheduler, workers) as be,
+        backend.open(threads) as be,
     ):
         result = runner.run(
             spec,

@@ -8,6 +8,7 @@ import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
+    BackendArgs,
     GameCount,
     backend_options,
     mix_option,
@@ -68,9 +69,7 @@ def tournament_cmd(
     force: bool,
     quiet: bool,
     force_progress: bool,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -88,11 +87,10 @@ def tournament_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
     """
     from sim.analysis import tournament
-    from sim.run.backends import open_backend
 
     with (
         user_errors(out, interrupted="interrupted; the tournament was not finished"),
-        open_backend(backend, threads, scheduler, workers) as be,
+        backend.open(threads) as be,
     ):
         names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
         tournament.check_games(games)
