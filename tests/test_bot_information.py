@@ -244,31 +244,36 @@ def opts_reveal(st, tab, fp, p):  # reveal: discard a neutral unit to reveal aga
     yield n
 
 
-def opts_reinforce(st, tab, fp, p):  # reinforce, after a devoted unit is played into c
-    god = StateView(st).god_code(p)
+def _ability_options(st, tab, p, trigger, option):
+    """Per city: "none", then each of seat ``p``'s units there with a ``trigger`` ability
+    that ``option(card, ability)`` turns into the option's last two fields (``None``: skip)."""
     for c in range(L.N_CITIES):
         _put(st, 0, -1, 0, 0, 0)
         n = 1
         for i in range(int(B.n_units(st, c, p))):
             card = int(B.slot_card(st, c, p, i))
-            a = int(find_ability(tab, card, V.TR_REINFORCE))
-            if _card_col(tab, card, L.K_DEVOTION) & god and a >= 0:
-                _put(st, n, i, card, a, 0)
+            a = int(find_ability(tab, card, trigger))
+            fields = option(card, a) if a >= 0 else None
+            if fields is not None:
+                _put(st, n, i, card, *fields)
                 n += 1
         yield n
+
+
+def opts_reinforce(st, tab, fp, p):  # reinforce, after a devoted unit is played into c
+    god = StateView(st).god_code(p)
+
+    def devoted(card, a):
+        return (a, 0) if _card_col(tab, card, L.K_DEVOTION) & god else None
+
+    yield from _ability_options(st, tab, p, V.TR_REINFORCE, devoted)
 
 
 def opts_rally(st, tab, fp, p):  # rally, ignoring coins (every RALLY unit is an option)
-    for c in range(L.N_CITIES):
-        _put(st, 0, -1, 0, 0, 0)
-        n = 1
-        for i in range(int(B.n_units(st, c, p))):
-            card = int(B.slot_card(st, c, p, i))
-            a = int(find_ability(tab, card, V.TR_RALLY))
-            if a >= 0:
-                _put(st, n, i, card, int(tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_COST]), a)
-                n += 1
-        yield n
+    def cost(card, a):
+        return int(tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_COST]), a
+
+    yield from _ability_options(st, tab, p, V.TR_RALLY, cost)
 
 
 def opts_may(st, tab, fp, p):  # run_op on a "may" op
@@ -508,6 +513,15 @@ def _lookahead_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> 
     return k, view.rng_streams.tolist()
 
 
+def _real_and_resampled(sc: Scenario, fp: np.ndarray, rng: np.random.Generator, pick):
+    """A copy of ``sc``'s state, ``pick``'s answer for the active seat there, and its answer
+    where the cards hidden from that seat are shuffled (the deck's top card kept)."""
+    p = sc.active
+    real = sc.st.copy()
+    hidden = resample(real, p, 1, rng)
+    return real, pick(real, sc.tab, fp, p), pick(hidden, sc.tab, fp, p)
+
+
 def test_lookahead_surge_ignores_hidden_cards(sweep):
     """Rollouts deal the hidden cards again from their set, never from their places: moving
     the opponent's hand, the deck and the cards under structures around changes nothing."""
@@ -519,10 +533,7 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
     # on how the bots played up to them, so walk on through the sweep until both hold.
     for checked, sc in enumerate(sweep, start=1):
         p = sc.active
-        real = sc.st.copy()
-        hidden = resample(real, p, 1, rng)
-        a = _lookahead_pick(real, sc.tab, fp, p)
-        b = _lookahead_pick(hidden, sc.tab, fp, p)
+        real, a, b = _real_and_resampled(sc, fp, rng, _lookahead_pick)
         assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
         decided += int(surge_options(real, sc.tab, fp, p)) > 1
         if checked >= 16 and decided >= 8:
@@ -567,10 +578,7 @@ def test_lookahead_wealth_ignores_hidden_cards(sweep):
     picks = set()
     for sc in sweep[:16]:
         p = sc.active
-        real = sc.st.copy()
-        hidden = resample(real, p, 1, rng)
-        a = _lookahead_split(real, sc.tab, fp, p)
-        b = _lookahead_split(hidden, sc.tab, fp, p)
+        _, a, b = _real_and_resampled(sc, fp, rng, _lookahead_split)
         assert a == b, f"look-ahead seat {p} split {a[0]} vs {b[0]}"
         picks.add(a[0])
     assert len(picks) > 1, "the split must depend on the position for the test to mean anything"

@@ -15,8 +15,7 @@ import hypothesis.strategies as hs
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import Result
-from conftest import invoke
+from conftest import invoke, one_error_line
 from hypothesis import HealthCheck, given, settings
 from invariants import check_invariants
 
@@ -29,14 +28,6 @@ from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 
 SET_UNITS = {"aegean": 22, "dunes": 40, "reign": 174}
-
-
-def one_error_line(result: Result) -> str:
-    assert result.exit_code != 0
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error"), result.stderr
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def unit_count(pool, set_name: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -50,6 +51,8 @@ bots = hs.tuples(hs.sampled_from(BOTS), hs.sampled_from(BOTS))
 firsts = hs.sampled_from(sorted(FIRST_MODES))
 # Mostly the default cap; small caps make the "turn_cap" ending common too.
 turn_caps = hs.sampled_from([200, 200, 200, 3, 12])
+# The seats and rules of a drawn game, in the order the game tests draw them.
+SEATS = {"bot_pair": bots, "emissary": hs.booleans(), "first": firsts, "turn_cap": turn_caps}
 
 # OMENSIM_EXAMPLES=2000 pytest tests/test_properties.py: a long bug hunt with the same tests.
 EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))
@@ -186,14 +189,7 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
 
 
 @MIX_SETTINGS
-@given(
-    seed=seeds,
-    game=games,
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
-)
+@given(seed=seeds, game=games, **SEATS)
 @pytest.mark.parametrize("mix", STEP_MIXES)
 def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     sc = Scenario.from_game(
@@ -221,14 +217,7 @@ def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, f
 
 
 @MIX_SETTINGS
-@given(
-    seed=seeds,
-    game=games,
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
-)
+@given(seed=seeds, game=games, **SEATS)
 @pytest.mark.parametrize("mix", STEP_MIXES)
 def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     """``play_turn`` is exactly the steps (Reign: six) and ``end_turn`` in order."""
@@ -249,10 +238,7 @@ def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, f
     start=hs.integers(0, 10**9),
     n=hs.integers(1, 12),
     n_blocks=hs.integers(1, 4),
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
+    **SEATS,
     data=hs.data(),
 )
 @pytest.mark.parametrize("mix", STEP_MIXES)
@@ -354,18 +340,26 @@ def check_reward_areas(
             seen[f"used by active seat {p}"] += 1
 
 
-@MIX_SETTINGS
-@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
-@pytest.mark.parametrize("mix", STEP_MIXES)
-def test_reward_cards_leave_only_by_owners_play(mix, seed, game, bot_pair, first, turn_cap):
-    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
-    seen: Counter = Counter()
+def play_checking_rewards(
+    sc: Scenario, seen: Counter, after_step: Callable[[], None] = lambda: None
+) -> None:
+    """Play ``sc`` to its end step by step, checking both reward areas after every step
+    (then ``after_step``)."""
     per_surge = sc.rule("RU_REWARDS_PER_SURGE")
     while not sc.over:
         for step in turn_steps(sc):
             before = sc.st.copy()
             step()
             check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
+            after_step()
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
+@pytest.mark.parametrize("mix", STEP_MIXES)
+def test_reward_cards_leave_only_by_owners_play(mix, seed, game, bot_pair, first, turn_cap):
+    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
+    play_checking_rewards(sc, Counter())
     check_result(sc, sc.result(), turn_cap)
 
 
@@ -409,13 +403,7 @@ def test_reign_checks_see_every_case():
         for variant in REIGN_VARIANTS:
             kw = dict(bots=("greedy", "random"), first="alternate", turn_cap=200)
             sc = variant_scenario("reign", variant, 3, game, **kw)
-            per_surge = sc.rule("RU_REWARDS_PER_SURGE")
-            while not sc.over:
-                for step in turn_steps(sc):
-                    before = sc.st.copy()
-                    step()
-                    check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
-                    check_enraged_capacity(sc, seen)
+            play_checking_rewards(sc, seen, lambda sc=sc: check_enraged_capacity(sc, seen))
             seen[sc.result()["end_reason"]] += 1
     for case in ("won", "used", "used by active seat 0", "used by active seat 1"):
         assert seen[case] >= 5, seen

@@ -825,13 +825,20 @@ def test_may_accepted_moves_a_unit_from_this_city() -> None:
         sc.surge()
 
 
+def offer_khalkotauroi(coins: tuple[int, int], cards: int, use: bool) -> Scenario:
+    """Seat 0 offers its one card, Khalkotauroi (offering 2: ``cards`` cards, the rest coins),
+    and answers its TRIBUTE "may" (take up to 2 coins from the opponent) with ``use``."""
+    sc = build(hands={0: [KHALKO]}, coins=coins)
+    sc.script_offer(KHALKO, cards=cards)
+    sc.script_may(use)
+    sc.offering()
+    return sc
+
+
 def test_tribute_may_declined_leaves_state_unchanged() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "that player may use its TRIBUTE ability"
     (Khalkotauroi: you may take up to 2 coins from your opponent): declined, no coins move."""
-    sc = build(hands={0: [KHALKO]}, coins=(2, 5))
-    sc.script_offer(KHALKO, cards=0)
-    sc.script_may(False)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=False)
     assert sc.coins(0) == 4 and sc.coins(1) == 5
     done(sc)
 
@@ -1129,17 +1136,11 @@ def test_offering_limits_apply_without_offering() -> None:
 def test_tribute_steal_coins_up_to_two() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "After an Automaton is discarded as an
     Offering, that player may use its TRIBUTE ability." (Khalkotauroi: take up to 2 coins.)"""
-    sc = build(hands={0: [KHALKO]}, coins=(2, 5))
-    sc.script_offer(KHALKO, cards=0)
-    sc.script_may(True)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=True)
     assert sc.coins(0) == 2 + 2 + 2 and sc.coins(1) == 3
     assert sc.discard_pile() == [KHALKO]
     # "up to": an opponent with 1 coin loses just that one.
-    sc = build(hands={0: [KHALKO]}, coins=(2, 1))
-    sc.script_offer(KHALKO, cards=2)
-    sc.script_may(True)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 1), cards=2, use=True)
     assert sc.coins(0) == 3 and sc.coins(1) == 0
     done(sc)
 

@@ -16,9 +16,13 @@ from sim.cli.options import (
     backend_options,
     change_options,
     check_panel_seats,
+    exclude_capped_option,
+    force_option,
     game_options,
     out_option,
     panel_option,
+    resume_option,
+    rules_option,
     split_variants,
 )
 from sim.data.spec import RunSpec, SpecError
@@ -26,14 +30,10 @@ from sim.data.spec import RunSpec, SpecError
 
 @click.command("compare", short_help="Play the same games under two specs (A, B), paired.")
 @game_options(default_games=100_000)
-@click.option(
-    "--rules",
-    "rules_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="House-rules file (as for `omensim run --rules`) for run A, and for B unless "
+@rules_option(
+    "House-rules file (as for `omensim run --rules`) for run A, and for B unless "
     "--b-rules is given.",
+    metavar="FILE",
 )
 @change_options
 @click.option(
@@ -59,28 +59,23 @@ from sim.data.spec import RunSpec, SpecError
     default=None,
     help="Run B's first-player rule (default: --first).",
 )
-@click.option(
-    "--exclude-capped",
-    is_flag=True,
-    help="Leave out of every figure the games either run ended at the turn cap (the runs "
+@exclude_capped_option(
+    "Leave out of every figure the games either run ended at the turn cap (the runs "
     "written to --out keep them); the output says how many.",
 )
 @out_option(
     "Also write both runs (OUT/A and OUT/B) as run directories, and OUT/compare.json "
     "(with each arm's full spec) and OUT/compare.parquet."
 )
-@click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@force_option("comparison")
 @panel_option(
     PANEL_HELP.replace("Not with --p0/--p1.", "")
     + "Prints each bot's paired shifts and, per measure, under how many bots the change "
     "moves it each way (OUT/<bot>/A, OUT/<bot>/B, OUT/panel.csv). Not with --p0/--p1/--b-p0/--b-p1."
 )
-@click.option(
-    "--resume",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    metavar="OUT",
-    help="Finish the interrupted comparison written to OUT (its runs A and B play only "
+@resume_option(
+    "OUT",
+    "Finish the interrupted comparison written to OUT (its runs A and B play only "
     "their missing chunks); the game and change options here are ignored.",
 )
 @backend_options

@@ -141,6 +141,39 @@ def out_option(help: str) -> Any:
     )
 
 
+def force_option(what: str) -> Any:
+    """``--force``: replace an earlier ``what`` (a run, a report, ...) in ``--out``."""
+    return click.option("--force", is_flag=True, help=f"Replace an earlier {what} in --out.")
+
+
+def rules_option(help: str, metavar: str | None = None) -> Any:
+    """``--rules FILE``: a house-rules file (configs/rules/) overriding named rule parameters."""
+    return click.option(
+        "--rules",
+        "rules_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar=metavar,
+        help=help,
+    )
+
+
+def resume_option(metavar: str, help: str) -> Any:
+    """``--resume DIR``: finish an interrupted command from what it wrote to DIR."""
+    return click.option(
+        "--resume",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        metavar=metavar,
+        help=help,
+    )
+
+
+def exclude_capped_option(help: str) -> Any:
+    """``--exclude-capped``: leave turn-capped games out (each command says out of what)."""
+    return click.option("--exclude-capped", is_flag=True, help=help)
+
+
 def change_options(f: Any) -> Any:
     """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
     f = click.option(

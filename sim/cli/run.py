@@ -16,11 +16,15 @@ from sim.cli.options import (
     change_options,
     check_panel_seats,
     check_until_ci,
+    exclude_capped_option,
+    force_option,
     game_spec,
     mix_option,
     out_option,
     panel_option,
     progress_option,
+    resume_option,
+    rules_option,
     seed_option,
     show_progress,
     threads_option,
@@ -76,12 +80,8 @@ from sim.cli.options import (
     default=None,
     help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
 )
-@click.option(
-    "--rules",
-    "rules_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="House-rules TOML file whose [rules] table overrides named rule parameters "
+@rules_option(
+    "House-rules TOML file whose [rules] table overrides named rule parameters "
     "(e.g. tiles_per_city = 3); see configs/rules/.",
 )
 @click.option(
@@ -99,7 +99,7 @@ from sim.cli.options import (
     help="Games per Parquet part and per kernel call; trades memory for overhead. "
     "Results do not depend on it.",
 )
-@click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
+@force_option("run")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @progress_option
 @click.option(
@@ -112,21 +112,16 @@ from sim.cli.options import (
     "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
     "The manifest records the games played and games_requested.",
 )
-@click.option(
-    "--resume",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
+@resume_option(
+    "DIR",
+    "Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
     "cards and chunk size its manifest records (the game options here are ignored). "
     "Refused if the code or cards changed since it started.",
 )
 @backend_options
 @change_options
-@click.option(
-    "--exclude-capped",
-    is_flag=True,
-    help="Leave turn-capped games out of the printed first-player figures (the summary "
+@exclude_capped_option(
+    "Leave turn-capped games out of the printed first-player figures (the summary "
     "says how many). The rows are still written; a capped game has end_reason turn_cap.",
 )
 def run_cmd(

@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import BackendArgs, GameArgs, backend_options, game_options, out_option
+from sim.cli.options import (
+    BackendArgs,
+    GameArgs,
+    backend_options,
+    force_option,
+    game_options,
+    out_option,
+)
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -47,7 +54,7 @@ from sim.cli.options import BackendArgs, GameArgs, backend_options, game_options
     "Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
-@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
+@force_option("sweep")
 @backend_options
 def sweep_cmd(
     game: GameArgs,

@@ -11,6 +11,7 @@ from sim.cli.options import (
     BackendArgs,
     GameCount,
     backend_options,
+    force_option,
     mix_option,
     out_option,
     progress_option,
@@ -53,7 +54,7 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
-@click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
+@force_option("tournament")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 @backend_options

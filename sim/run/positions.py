@@ -22,6 +22,22 @@ if TYPE_CHECKING:
     from sim.run.scenario import Scenario
 
 
+class _Copies:
+    """The physical copies (unit cards or reward tiles) of each kind not named yet."""
+
+    def __init__(self, kinds: Sequence[int], n_kinds: int, what: str) -> None:
+        self.free: dict[int, list[int]] = {k: [] for k in range(n_kinds)}
+        for copy, k in enumerate(kinds):
+            self.free[int(k)].append(copy)
+        self.what = what
+
+    def take(self, k: int, name: str) -> int:
+        """The lowest-numbered free copy of kind ``k`` (printed name ``name``)."""
+        if not self.free[k]:
+            raise ScenarioError(f"more copies of {self.what}{name!r} named than the mix has")
+        return self.free[k].pop(0)
+
+
 def place(
     sc: Scenario,
     *,
@@ -63,15 +79,10 @@ def place(
     if sc.rule("RU_GODS"):
         G.deal_structures(st, sc.tab)
         sc.favor_code = V.GODS[favor] if favor else sc.god_codes[1 - active]
-    free = {k: [] for k in range(len(pool.units))}
-    for card, k in enumerate(sc.tables.card_kind):
-        free[int(k)].append(card)
+    units = _Copies(sc.tables.card_kind, len(pool.units), "")
 
     def take(name: str) -> int:
-        k = sc.kind_index(name)
-        if not free[k]:
-            raise ScenarioError(f"more copies of {name!r} named than the mix has")
-        return free[k].pop(0)
+        return units.take(sc.kind_index(name), name)
 
     for p, names in (hands or {}).items():
         for name in names:
@@ -94,7 +105,7 @@ def place(
         for name in names:
             sc.feat_done[p, sc.feat_index(name)] = 1
     top = [take(name) for name in deck_top]
-    rest = [card for cards in free.values() for card in cards]
+    rest = [card for cards in units.free.values() for card in cards]
     for p, names in (built or {}).items():
         for name in names:
             sc.struct_done[p, sc.structure_slot(p, name)] = 1
@@ -111,15 +122,10 @@ def place(
     deck = rest + top[::-1]
     sc.zone_slots("deck", 0)[: len(deck)] = deck
     sc.zone_counts("deck")[0] = len(deck)
-    tiles_free = {k: [] for k in range(len(pool.rewards))}
-    for t, k in enumerate(sc.tables.tile_kind):
-        tiles_free[int(k)].append(t)
+    tiles = _Copies(sc.tables.tile_kind, len(pool.rewards), "reward ")
 
     def take_tile(name: str) -> int:
-        k = pool.reward_index(name)
-        if not tiles_free[k]:
-            raise ScenarioError(f"more copies of reward {name!r} named than the mix has")
-        return tiles_free[k].pop(0)
+        return tiles.take(pool.reward_index(name), name)
 
     for c in range(N_CITIES):
         for name in (stacks or {}).get(c, ()):
