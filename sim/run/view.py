@@ -24,7 +24,7 @@ GOD_WORDS = ("none", "anubis", "horus", "both")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, by name."""
 
 
-__all__ = ["GOD_WORDS", "ZONE", "ZONES", "StateView", "Zone", "new_state"]
+__all__ = ["GOD_WORDS", "ZONE", "ZONES", "StateField", "StateView", "Zone", "new_state"]
 
 ZONE: dict[str, Zone] = {z.name: z for z in ZONES}
 # card_zones' order: zones read instance by instance within a group.
@@ -41,7 +41,7 @@ def new_state(bots: tuple[int, int] = (0, 0)) -> np.ndarray:
     return st
 
 
-class _Field:
+class StateField:
     """A named region of the state: an ``int`` (``shape=None``) or a writable array view.
 
     Assigning to it writes the state (an array field takes anything numpy broadcasts).
@@ -75,77 +75,77 @@ class StateView:
     """
 
     # --- header fields (settable) ----------------------------------------------------
-    turns_done = _Field(L.TURN)
+    turns_done = StateField(L.TURN)
     """Turns completed so far."""
-    active = _Field(L.ACTIVE)
+    active = StateField(L.ACTIVE)
     """The seat whose turn it is."""
-    first = _Field(L.FIRST)
+    first = StateField(L.FIRST)
     """The seat that took (or takes) the first turn."""
-    supply = _Field(L.SUPPLY)
+    supply = StateField(L.SUPPLY)
     """Coins left in the supply."""
-    vp_supply = _Field(L.VP_SUPPLY)
+    vp_supply = StateField(L.VP_SUPPLY)
     """VP tokens left to earn."""
-    favor_code = _Field(L.FAVOR)
+    favor_code = StateField(L.FAVOR)
     """The Favored god as a ``vocab.DEV_*`` code (0 without gods)."""
-    rewards_used_turn = _Field(L.REWARDS_USED_TURN)
+    rewards_used_turn = StateField(L.REWARDS_USED_TURN)
     """Reward tiles used in the current Surge."""
-    discount_used = _Field(L.DISCOUNT_USED)
+    discount_used = StateField(L.DISCOUNT_USED)
     """1 once the active seat's devoted-unit discount is spent this turn."""
-    opp_discarded = _Field(L.OPP_DISCARDED)
+    opp_discarded = StateField(L.OPP_DISCARDED)
     """Cards the opponent discarded this turn."""
-    error = _Field(L.ERROR)
+    error = StateField(L.ERROR)
     """Non-zero when a scripted choice matched no legal option."""
-    script_n = _Field(L.SCRIPT_N)
+    script_n = StateField(L.SCRIPT_N)
     """Scripted choices queued."""
-    script_pos = _Field(L.SCRIPT_POS)
+    script_pos = StateField(L.SCRIPT_POS)
     """The next scripted choice to use."""
-    coin_counts = _Field(L.COINS, (2,))
+    coin_counts = StateField(L.COINS, (2,))
     """Coins of each seat."""
-    vp_counts = _Field(L.VP, (2,))
+    vp_counts = StateField(L.VP, (2,))
     """VP tokens of each seat."""
-    god_codes = _Field(L.GOD, (2,))
+    god_codes = StateField(L.GOD, (2,))
     """Each seat's god as a ``vocab.DEV_*`` code."""
-    played_counts = _Field(L.PLAYED_N, (2,))
+    played_counts = StateField(L.PLAYED_N, (2,))
     """Units each seat has played."""
-    enraged_counts = _Field(L.ENRAGED_N, (2,))
+    enraged_counts = StateField(L.ENRAGED_N, (2,))
     """Units each seat has enraged."""
-    bot_ids = _Field(L.BOT, (2,))
+    bot_ids = StateField(L.BOT, (2,))
     """Each seat's strategy id."""
-    param_rows = _Field(L.PROW, (2,))
+    param_rows = StateField(L.PROW, (2,))
     """The row of the heuristic parameter matrix each seat reads."""
-    rng_streams = _Field(L.RNG, (L.N_STREAMS,))
+    rng_streams = StateField(L.RNG, (L.N_STREAMS,))
     """The random streams' states."""
-    war_torn_tokens = _Field(L.WARTORN, (L.N_CITIES,))
+    war_torn_tokens = StateField(L.WARTORN, (L.N_CITIES,))
     """1 where a city's war-torn token is flipped (Reign)."""
-    stack_counts = _Field(L.STACK_N, (L.N_CITIES,))
+    stack_counts = StateField(L.STACK_N, (L.N_CITIES,))
     """Reward tiles left in each city."""
-    stack_slots = _Field(L.STACK, (L.N_CITIES, L.MAX_STACK))
+    stack_slots = StateField(L.STACK, (L.N_CITIES, L.MAX_STACK))
     """Each city's reward tile ids, bottom first (only the first ``stack_counts`` mean anything)."""
-    reward_counts = _Field(L.REW_N, (2,))
+    reward_counts = StateField(L.REW_N, (2,))
     """Reward tiles each seat has won."""
-    reward_slots = _Field(L.REW, (2, L.MAX_REWARDS))
+    reward_slots = StateField(L.REW, (2, L.MAX_REWARDS))
     """Each seat's won tile ids (the first ``reward_counts``)."""
-    reward_used_flags = _Field(L.REW_USED, (2, L.MAX_REWARDS))
+    reward_used_flags = StateField(L.REW_USED, (2, L.MAX_REWARDS))
     """1 where a seat's won tile is used."""
-    struct_kinds = _Field(L.STRUCT_KIND, (2, L.MAX_STRUCTS))
+    struct_kinds = StateField(L.STRUCT_KIND, (2, L.MAX_STRUCTS))
     """Each seat's structure rows by slot, -1 for none."""
-    struct_under = _Field(L.STRUCT_UNDER, (2, L.MAX_STRUCTS))
+    struct_under = StateField(L.STRUCT_UNDER, (2, L.MAX_STRUCTS))
     """Cards under each seat's structures by slot."""
-    struct_done = _Field(L.STRUCT_DONE, (2, L.MAX_STRUCTS))
+    struct_done = StateField(L.STRUCT_DONE, (2, L.MAX_STRUCTS))
     """1 where a seat's structure is completed."""
-    feat_done = _Field(L.FEAT_DONE, (2, L.MAX_FEATS))
+    feat_done = StateField(L.FEAT_DONE, (2, L.MAX_FEATS))
     """1 where a seat has completed a feat (by feat row)."""
-    enraged_slots = _Field(L.ENRAGED, (2 * L.N_CITIES, L.N_SLOTS))
+    enraged_slots = StateField(L.ENRAGED, (2 * L.N_CITIES, L.N_SLOTS))
     """1 where the unit in a city side's slot is enraged."""
-    kind_masks = _Field(L.PLAYED, (4 * L.MASK_WORDS,))
+    kind_masks = StateField(L.PLAYED, (4 * L.MASK_WORDS,))
     """The kinds-played then cards-held bit words of both seats, as a run copies them out."""
-    held_masks = _Field(L.HELD, (2, L.MASK_WORDS))
+    held_masks = StateField(L.HELD, (2, L.MASK_WORDS))
     """A bit per physical card that ever entered each seat's hand."""
-    options = _Field(L.OPTS, (L.MAX_OPTS, 4))
+    options = StateField(L.OPTS, (L.MAX_OPTS, 4))
     """The current decision's legal options, one row each."""
-    script_queue = _Field(L.SCRIPT, (L.MAX_SCRIPT, L.SCRIPT_W))
+    script_queue = StateField(L.SCRIPT, (L.MAX_SCRIPT, L.SCRIPT_W))
     """Scripted choices as ``(decision, a, b, c, d, card kind)`` rows."""
-    header = _Field(0, (L.HEADER,))
+    header = StateField(0, (L.HEADER,))
     """Every counter and flag a new game resets (all but the zones and scratch)."""
 
     def __init__(
