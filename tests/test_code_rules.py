@@ -1,10 +1,15 @@
 """Rules of the code base that a reader cannot see from one file: checked over the source.
 
-- No module imports a private name (``_x``) from another of the project's modules.
-- The flat game state is indexed by its layout offsets only in ``sim/kernel/``,
-  ``strategies/`` and ``sim/run/view.py`` (the :class:`sim.run.view.StateView` that
-  reads and writes it by name for everybody else), plus ``tests/test_layout.py``,
-  which tests the offsets themselves.
+- No module imports a private name (``_x``) from another of the project's modules
+  (``from sim.run.runner import _Progress``); third-party privates are not checked.
+- Only ``sim/kernel/``, ``strategies/``, ``sim/run/view.py`` (the
+  :class:`sim.run.view.StateView` that reads and writes the state by name for everyone
+  else), ``tests/test_layout.py`` (which tests the offsets) and the njit profiler
+  ``benchmarks/profile_kernel.py`` name a state offset: a ``layout`` region, ``HEADER``,
+  ``GAME_SIZE`` or ``STATE_SIZE``, as ``L.X`` or ``from sim.kernel.layout import X``.
+  Table columns (``K_*``, ``RU_*``, ``O_*``, ``TB_*``) and sizes (``N_CITIES``) are not
+  state offsets and stay allowed. Nor may anyone else index ``st`` or ``x.st`` with a
+  bare number. (A state copied under another name and indexed by number is not seen.)
 """
 
 from __future__ import annotations
@@ -89,6 +94,17 @@ def _state_offsets(tree: ast.Module) -> Iterator[tuple[int, str]]:
             value = ast.unparse(node.value)
             if value in aliases or value == "sim.kernel.layout":
                 yield node.lineno, ast.unparse(node)
+        elif isinstance(node, ast.Subscript) and _is_state(node.value):
+            ints = (n for n in ast.walk(node.slice) if isinstance(n, ast.Constant))
+            if any(type(n.value) is int for n in ints):  # a bare number is an offset too
+                yield node.lineno, ast.unparse(node)
+
+
+def _is_state(node: ast.expr) -> bool:
+    """``st`` or ``<anything>.st``: what the code base calls a game state."""
+    return (isinstance(node, ast.Name) and node.id == "st") or (
+        isinstance(node, ast.Attribute) and node.attr == "st"
+    )
 
 
 def test_no_module_imports_a_private_name_from_another() -> None:
@@ -116,7 +132,10 @@ def test_state_offsets_only_in_the_kernel_strategies_and_the_state_view() -> Non
         ("import sim.kernel.layout\nst[sim.kernel.layout.FAVOR] = 2\n", True),
         ("from sim.kernel.layout import HAND_N\n", True),
         ("from sim.kernel import layout as L\nn = L.N_CITIES + L.O_WINNER + L.RU_GODS\n", False),
+        ("x = sc.st[12]\n", True),
+        ("st[40:48] = 0\n", True),
         ("from sim.run.view import StateView\nStateView(st).coins(1)\n", False),
+        ("out[idx] = st[idx]\n", False),
     ],
 )
 def test_the_offset_rule_catches_offsets_and_passes_sizes(source: str, flagged: bool) -> None:
