@@ -17,7 +17,6 @@ from invariants import check_invariants
 
 from sim.cli import main
 from sim.data.spec import RunSpec, SpecError
-from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
@@ -157,7 +156,7 @@ def test_lookahead_plays_legal_games(mix: str) -> None:
     while not sc.over:
         sc.turn()
         check_invariants(sc)
-    assert sc.st[L.ERROR] == 0
+    assert sc.error == 0
 
 
 def test_lookahead_is_reproducible_and_batch_equals_replay() -> None:
@@ -211,6 +210,7 @@ def test_greedy_war_estimate_agrees_with_the_war_step(mix: str) -> None:
     Soldiers wins a tie). In Reign, ties where cost would name another victor than
     Soldiers must come up, so an estimate by cost alone fails here."""
     from sim.kernel.board import is_war_torn, side_cost, side_strength
+    from sim.kernel.layout import N_CITIES
     from sim.kernel.war import war_winner
     from strategies.greedy import cache_cities, war_outcome
 
@@ -224,7 +224,7 @@ def test_greedy_war_estimate_agrees_with_the_war_step(mix: str) -> None:
                 getattr(sc, step.name)()
             st, tab, p = sc.st, sc.tab, sc.active
             cache_cities(st, tab, p)
-            for c in range(L.N_CITIES):
+            for c in range(N_CITIES):
                 if not is_war_torn(st, tab, c, p):
                     continue
                 w = int(war_winner(st, tab, c, p))
