@@ -286,7 +286,8 @@ def surge_rest(st, tab, fp, ask, actions):
 
     ``actions`` counts the actions already taken this Surge, so a look-ahead
     rollout that starts mid-Surge keeps the same bound as the real Surge; the
-    count is in ``st[SURGE_ACTIONS]`` while the bot is asked, for that rollout.
+    count is in ``st[SURGE_ACTIONS]`` while the bot is asked, for that rollout
+    (0 outside a Surge, so a state never differs by it after the step).
     """
     p = st[L.ACTIVE]
     for a in range(actions, MAX_ACTIONS):
@@ -294,6 +295,7 @@ def surge_rest(st, tab, fp, ask, actions):
         n = surge_options(st, tab, fp, ask, p)
         if surge_apply(st, tab, fp, ask, p, ask(st, tab, fp, p, D.D_SURGE, n)):
             break
+    st[L.SURGE_ACTIONS] = 0  # only meaningful while a Surge choice is asked
     surge_end(st, tab, fp, ask, p)
 
 

@@ -119,7 +119,7 @@ class Scenario(Scripting, StateView):
     def ask(self) -> Any:
         """The kernel's bot dispatcher for the seats' bots as they are now
         (``strategies.policy.dispatcher``)."""
-        return dispatcher((int(self.st[L.BOT]), int(self.st[L.BOT + 1])))
+        return dispatcher(self.bot_ids)
 
     def _load(self, run: CompiledRun, strict: bool = False) -> None:
         self.pool: CardPool = run.pool
