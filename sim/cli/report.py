@@ -66,7 +66,7 @@ def report_cmd(
     "this change raises it under 2 of 3 bots").
 
     \b
-    Examples:
+    Example:
       omensim report results/standard results/emissary --out reports/emissary
       omensim report --panel results/panel --out reports/panel
     """
