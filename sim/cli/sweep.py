@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import backend_options, game_options, game_spec, out_option, show_progress
+from sim.cli.options import (
+    BackendArgs,
+    GameArgs,
+    backend_options,
+    force_option,
+    game_options,
+    out_option,
+)
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -47,29 +54,17 @@ from sim.cli.options import backend_options, game_options, game_spec, out_option
     "Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
-@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
+@force_option("sweep")
 @backend_options
 def sweep_cmd(
-    games: int,
-    mix: str,
-    seed: int,
-    p0: str,
-    p1: str,
-    first: str,
-    variants: tuple[str, ...],
-    threads: int | None,
-    chunk_size: int,
-    quiet: bool,
-    force_progress: bool,
+    game: GameArgs,
     field: str,
     deltas: str,
     cards: tuple[str, ...],
     correction: str,
     out: Path | None,
     force: bool,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -89,13 +84,9 @@ def sweep_cmd(
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
     """
     from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
-    from sim.run.backends import open_backend
 
-    with (
-        user_errors(out),
-        open_backend(backend, threads, scheduler, workers) as be,
-    ):
-        spec = game_spec(games, mix, seed, p0, p1, first, variants)
+    with user_errors(out), backend.open(game.threads) as be:
+        spec = game.spec()
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
         result = sweep(
@@ -103,14 +94,14 @@ def sweep_cmd(
             field.lower(),
             parse_deltas(deltas),
             cards,
-            threads=threads,
+            threads=game.threads,
             backend=be,
-            chunk_size=chunk_size,
-            progress=show_progress(quiet, force_progress),
+            chunk_size=game.chunk_size,
+            progress=game.progress,
             correction=correction,
         )
         paths = write_outputs(result, out) if out is not None else []
-    if not quiet:
+    if not game.quiet:
         click.echo(format_table(result))
         for s in result.skipped:
             click.echo(f"skipped {s['card']} {field} {s['delta']:+d}: {s['reason']}")
