@@ -109,7 +109,7 @@ def shipped_profiles() -> dict[str, Profile]:
             "random",
             BOT_RANDOM,
             np.zeros(N_WEIGHTS),
-            "uniform over legal options, never a play into a city without tiles",
+            "uniform over legal options, never a play or move into a city without tiles",
         )
     }
     for path in sorted(PROFILE_DIR.glob("*.toml")):
