@@ -32,6 +32,25 @@ def test_turn_steps_are_the_kernels_turn(mix: str) -> None:
     assert turns >= 4
 
 
+def test_end_after_war_skips_the_offering_in_the_stepper_too() -> None:
+    """Dunes rulebook, Game End (read as ``two_stacks_empty_check``: RU_END_AFTER_WAR): the
+    game ends right after the War step that empties a second stack, so no Offering step
+    is played. The stepper asks the kernel whether a step applies, so it agrees."""
+    ended_at_war = 0
+    for game in range(6):
+        sc = Scenario("dunes", rules={"RU_END_AFTER_WAR": 1})
+        sc.setup(7, game)
+        while not sc.over:
+            twin = sc.copy()
+            sc.turn()
+            for step in twin.turn_steps():
+                getattr(twin, step.name)()
+            twin.end_turn()
+            np.testing.assert_array_equal(twin.st, sc.st)
+        ended_at_war += sc.result()["end_reason"] == "two_cities_empty"
+    assert ended_at_war >= 2
+
+
 def test_turn_steps_follow_the_rules() -> None:
     """Portent and Feat steps belong to A Reign of War only (its rule parameters)."""
     names = {mix: [s.name for s in Scenario(mix).turn_steps()] for mix in MIXES}
