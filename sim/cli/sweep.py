@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from sim.cli.errors import user_errors
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import backend_options, game_options, game_spec, out_option, show_progress
 
 
@@ -48,6 +49,15 @@ from sim.cli.options import backend_options, game_options, game_spec, out_option
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Finish the interrupted sweep written to DIR (by --out): skip its finished cells, "
+    "finish a cut run, play the rest, with the plan DIR records (the game and sweep options "
+    "here are ignored). Refused if the code or cards changed since it started.",
+)
 @backend_options
 def sweep_cmd(
     games: int,
@@ -67,6 +77,7 @@ def sweep_cmd(
     correction: str,
     out: Path | None,
     force: bool,
+    resume: Path | None,
     backend: str,
     scheduler: str | None,
     workers: int | None,
@@ -87,12 +98,29 @@ def sweep_cmd(
     Example:
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
+      omensim sweep --resume results/sweep
     """
-    from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
+    from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
     from sim.run.backends import open_backend
 
+    if resume is not None and out is not None:
+        raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
+    if resume is not None:
+        from sim.analysis.sweep_dir import resume_sweep
+
+        with (
+            user_errors(resume, interrupted=f"interrupted; the sweep in {resume} is incomplete"),
+            open_backend(backend, threads, scheduler, workers) as be,
+        ):
+            result = resume_sweep(
+                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
+            )
+            paths = write_outputs(result, resume)
+        _show(result, paths, quiet)
+        return
+    interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with (
-        user_errors(out),
+        user_errors(out, interrupted=interrupted),
         open_backend(backend, threads, scheduler, workers) as be,
     ):
         spec = game_spec(games, mix, seed, p0, p1, first, variants)
@@ -108,11 +136,21 @@ def sweep_cmd(
             chunk_size=chunk_size,
             progress=show_progress(quiet, force_progress),
             correction=correction,
+            out=out,
+            force=force,
         )
         paths = write_outputs(result, out) if out is not None else []
-    if not quiet:
-        click.echo(format_table(result))
-        for s in result.skipped:
-            click.echo(f"skipped {s['card']} {field} {s['delta']:+d}: {s['reason']}")
-        if paths:
-            click.echo("Wrote " + ", ".join(str(p) for p in paths))
+    _show(result, paths, quiet)
+
+
+def _show(result: Any, paths: list[Path], quiet: bool) -> None:
+    """Print the sweep's table, its skipped cells and the files written (unless quiet)."""
+    from sim.analysis.sweep import format_table
+
+    if quiet:
+        return
+    click.echo(format_table(result))
+    for s in result.skipped:
+        click.echo(f"skipped {s['card']} {result.field} {s['delta']:+d}: {s['reason']}")
+    if paths:
+        click.echo("Wrote " + ", ".join(str(p) for p in paths))
