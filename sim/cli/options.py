@@ -126,11 +126,34 @@ def threads_option(help: str = THREADS_HELP) -> Any:
     )
 
 
-def out_option(help: str) -> Any:
-    """``--out/-o DIR``: where a command writes (each command says what and its default)."""
-    return click.option(
-        "--out", "-o", type=click.Path(path_type=Path, file_okay=False), default=None, help=help
-    )
+class OutLocation(click.Path):
+    """A local folder (a :class:`pathlib.Path`) or, where allowed, an fsspec URL.
+
+    A URL becomes :func:`sim.run.storage.location`'s value; a command that cannot
+    write to one refuses it here, in one line.
+    """
+
+    def __init__(self, url_ok: bool = False) -> None:
+        super().__init__(path_type=Path, file_okay=False)
+        self.url_ok = url_ok
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        from sim.run import storage
+
+        if isinstance(value, str) and storage.is_url(value):
+            if not self.url_ok:
+                name = ctx.info_name if ctx is not None else "this command"
+                self.fail(f"{value}: `omensim {name}` writes only to a local folder, not a URL")
+            return storage.location(value)
+        return super().convert(value, param, ctx)
+
+
+def out_option(help: str, url_ok: bool = False) -> Any:
+    """``--out/-o DIR``: where a command writes (each command says what and its default).
+
+    ``url_ok``: the command also writes to an fsspec URL (``memory://``, ``s3://``, ...).
+    """
+    return click.option("--out", "-o", type=OutLocation(url_ok), default=None, help=help)
 
 
 def change_options(f: Any) -> Any:

@@ -11,6 +11,7 @@ from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     FIRST_MODES,
     GameCount,
+    OutLocation,
     backend_options,
     change_options,
     check_panel_seats,
@@ -42,8 +43,10 @@ from sim.cli.options import (
 )
 @seed_option("Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.")
 @out_option(
-    "Run directory to write (must be absent or empty unless --force). "
-    "Default: a new results/<mix>-s<seed>-<date>-<time>."
+    "Run directory to write (must be absent or empty unless --force), a local path or an "
+    "fsspec URL (file://, s3://, memory://...; not with --until-ci or --panel). "
+    "Default: a new results/<mix>-s<seed>-<date>-<time>.",
+    url_ok=True,
 )
 @click.option(
     "--p0",
@@ -113,7 +116,7 @@ from sim.cli.options import (
 )
 @click.option(
     "--resume",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=OutLocation(url_ok=True),
     default=None,
     metavar="DIR",
     help="Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
@@ -190,6 +193,8 @@ def run_cmd(
         return
 
     check_panel_seats(click.get_current_context(), panel)
+    if panel and out is not None and not isinstance(out, Path):
+        raise CliError(f"--panel writes only to a local --out folder, not {out}", EXIT_USAGE)
     if panel:
         with user_errors():
             extras = _run_extras(change, card_files, until_ci)
