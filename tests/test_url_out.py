@@ -15,7 +15,7 @@ from sim.run import backends, io, ledger, runner, storage
 from sim.run.lock import LOCK_NAME
 
 SPEC = RunSpec(games=400, seed=6)
-NO_URL = "writes only to a local folder, not a URL"
+NO_URL = "takes only a local folder here, not a URL"
 
 
 def invoke(*args: str) -> Result:
@@ -137,6 +137,11 @@ def test_commands_that_cannot_write_a_url_refuse_it_in_one_line(args: list[str],
     assert r.exit_code != 0 and text in r.output, r.output
     assert len(r.output.strip().splitlines()) == 1
     assert not storage.location("memory://omensim-tests/refused").exists()
+
+
+def test_report_refuses_a_url_run_in_one_line() -> None:
+    r = invoke("report", "memory://omensim-tests/a-run", "--out", "somewhere")
+    assert r.exit_code == 2 and NO_URL in r.output and len(r.output.strip().splitlines()) == 1
 
 
 def test_file_urls_are_local_paths(tmp_path: Path) -> None:

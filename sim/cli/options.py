@@ -133,8 +133,8 @@ class OutLocation(click.Path):
     write to one refuses it here, in one line.
     """
 
-    def __init__(self, url_ok: bool = False) -> None:
-        super().__init__(path_type=Path, file_okay=False)
+    def __init__(self, url_ok: bool = False, file_okay: bool = False) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay)
         self.url_ok = url_ok
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
@@ -143,7 +143,7 @@ class OutLocation(click.Path):
         if isinstance(value, str) and storage.is_url(value):
             if not self.url_ok:
                 name = ctx.info_name if ctx is not None else "this command"
-                self.fail(f"{value}: `omensim {name}` writes only to a local folder, not a URL")
+                self.fail(f"{value}: `omensim {name}` takes only a local folder here, not a URL")
             return storage.location(value)
         return super().convert(value, param, ctx)
 

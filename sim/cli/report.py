@@ -7,15 +7,15 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import EXIT_ERROR, CliError
-from sim.cli.options import progress_option, show_progress
+from sim.cli.options import OutLocation, progress_option, show_progress
 
 
 @click.command("report", short_help="Write one self-contained HTML report about finished runs.")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=OutLocation(file_okay=True))
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path),
+    type=OutLocation(file_okay=True),
     required=True,
     help="Directory to write report.html into (absent or empty unless --force).",
 )
