@@ -81,6 +81,7 @@ print(json.dumps({"games": int(t.games)}))
 DUCKDB = r"""
 import sys, json, duckdb
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # it draws on stdout
 if len(sys.argv) > 2:
     con.execute(f"SET memory_limit='{sys.argv[2]}'")
 con.execute("SET threads TO 2")

@@ -149,10 +149,11 @@ def _play(
             baseline = read_outcomes(out / BASELINE, len(pool.units))
             rows = _logged_cells(out)
             for i, (k, d) in enumerate(todo):
+                cell = out / CELLS / f"{i:05d}"
                 if i in rows:
+                    shutil.rmtree(cell, ignore_errors=True)  # killed after logging its row
                     continue
                 unit = pool.units[k]
-                cell = out / CELLS / f"{i:05d}"
                 edited = cell_changes(base, unit["name"], field, d)
                 _finish_run(cell, spec, edited, chunk, threads, show, backend)
                 played = read_outcomes(cell, len(pool.units))
