@@ -80,6 +80,13 @@ class Match:
     def rate(self) -> float:
         return self.wins_a / self.games
 
+    def verdict(self, what: str) -> str:
+        """``what``, the win rate of ``a`` with its 95% interval, and the games played."""
+        from sim.analysis.stats import wilson_interval
+
+        lo, hi = wilson_interval(self.wins_a, self.games)
+        return f"{what} {self.rate:6.1%} (95% CI {lo:.1%}-{hi:.1%}), {self.games:,} games"
+
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds
@@ -246,8 +253,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from sim.analysis.stats import wilson_interval
-
     threads = int(numba.config.NUMBA_NUM_THREADS)
     load = load_average()
     if args.curve:
@@ -273,17 +278,11 @@ def main(argv: list[str] | None = None) -> int:
         figs = figures.setdefault(mix, [])
         log(f"{mix}: greedy vs random, {args.games:,} games ...")
         m = match(mix, "greedy", "random", args.games)
-        lo, hi = wilson_interval(m.wins_a, m.games)
-        lines.append(
-            f"{mix:<14} greedy beats random   {m.rate:6.1%} (95% CI {lo:.1%}-{hi:.1%}), "
-            f"{m.games:,} games"
-        )
+        lines.append(f"{mix:<14} {m.verdict('greedy beats random  ')}")
         log(f"{mix}: lookahead vs greedy, {args.lookahead_games:,} games ...")
         la = match(mix, "lookahead", "greedy", args.lookahead_games)
-        lo, hi = wilson_interval(la.wins_a, la.games)
         lines.append(
-            f"{mix:<14} lookahead beats greedy {la.rate:6.1%} (95% CI {lo:.1%}-{hi:.1%}), "
-            f"{la.games:,} games at {la.games_per_s:,.0f} games/s"
+            f"{mix:<14} {la.verdict('lookahead beats greedy')} at {la.games_per_s:,.0f} games/s"
         )
         figs.append(Figure("bots_lookahead_vs_greedy", "lookahead vs greedy", threads,
                            la.games, la.seconds))  # fmt: skip

@@ -337,6 +337,21 @@ def load_average() -> str:
         return "n/a"
 
 
+def text_table(rows: list[list[str]]) -> list[str]:
+    """``rows`` (the first a header) as aligned lines: the first column left, the rest right,
+    a rule of dashes under the header."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
 def _num(value: float | None, fmt: str) -> str:
     return "-" if value is None else format(value, fmt)
 
@@ -354,16 +369,7 @@ def table(figures: list[Figure]) -> str:
         ]
         for f in figures
     ]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    lines = [
-        "  ".join(
-            cell.ljust(w) if i == 0 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        )
-        for row in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(text_table(rows))
 
 
 def ratio_table(
@@ -449,15 +455,7 @@ def ratio_table(
                 abs(growth) <= TARGET_RSS_FLAT,
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines = text_table(rows)
     lines.append(f"{mix}, greedy vs greedy; reference: {ref_gps:,.0f} games/s on {threads} threads")
     return "\n".join(lines)
 

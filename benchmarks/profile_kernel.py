@@ -46,6 +46,7 @@ from sim.kernel.turn import end_turn
 from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
 from sim.run.engine import Engine
+from sim.run.view import new_state
 from strategies import decisions as D
 from strategies.greedy import cache_cities
 from strategies.lookahead import any_surge
@@ -176,11 +177,7 @@ def plain_games(st, tab, fp, seed, start, n, out, masks):
 
 def fresh_state(engine: Engine) -> np.ndarray:
     """A scratch state set up the way ``sim.kernel.batch.play_batch`` sets one up."""
-    st = np.zeros(L.STATE_SIZE, np.int64)
-    st[L.BOT] = engine.bots[0]
-    st[L.BOT + 1] = engine.bots[1]
-    st[L.PROW + 1] = 1
-    return st
+    return new_state(engine.bots)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,14 +18,14 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import pandas as pd
 
 from sim.analysis.loading import load
 from sim.data.spec import RunSpec
 
-__all__ = ["Compared", "Run", "compare", "load", "run"]
+__all__ = ["Compared", "Run", "Seats", "compare", "load", "run"]
 
 
 def _rows_html(rows: list[tuple[str, str]], title: str) -> str:
@@ -91,18 +91,25 @@ class Compared:
         return f"<p><b>omensim compare</b>: {caption}</p>" + self.table.to_html(index=False)
 
 
-def _spec(
-    games: int, mix: str, seed: int, p0: str, p1: str, first: str, variants: Sequence[str]
-) -> RunSpec:
-    return RunSpec(
-        games=int(games),
-        mix=mix,
-        seed=seed,
-        p0=p0,
-        p1=p1,
-        first=first,
-        variants=tuple(variants),
-    )
+class Seats(TypedDict, total=False):
+    """The keyword arguments of :func:`run` and :func:`compare` beyond the games, named like
+    the CLI options; left out, each takes :class:`sim.data.spec.RunSpec`'s default (greedy
+    against greedy, the first player alternating, no variant)."""
+
+    p0: str
+    p1: str
+    first: str
+    variants: Sequence[str]
+
+
+def _spec(games: int, mix: str, seed: int, seats: Seats) -> RunSpec:
+    unknown = sorted(set(seats) - set(Seats.__annotations__))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(unknown)}")
+    extra: dict[str, Any] = dict(seats)
+    if "variants" in extra:
+        extra["variants"] = tuple(extra["variants"])
+    return RunSpec(games=int(games), mix=mix, seed=seed, **extra)
 
 
 def run(
@@ -110,16 +117,13 @@ def run(
     mix: str = "aegean",
     seed: int = 0,
     *,
-    p0: str = "greedy",
-    p1: str = "greedy",
-    first: str = "alternate",
-    variants: Sequence[str] = (),
     out: Path | str | None = None,
     changes: Sequence[str] = (),
     until_ci: float | None = None,
     threads: int | None = None,
     force: bool = False,
     progress: bool | None = None,
+    **seats: Unpack[Seats],
 ) -> Run:
     """Play games like ``omensim run`` and write them to ``out`` (default: a new
     ``results/<mix>-s<seed>-<date>-<time>``).
@@ -137,7 +141,7 @@ def run(
         extras["changes"] = parsed
     if until_ci is not None:
         extras["until_ci"] = until_ci
-    spec = _spec(games, mix, seed, p0, p1, first, variants)
+    spec = _spec(games, mix, seed, seats)
     result = runner.run(spec, out, threads=threads, force=force, progress=progress, **extras)
     return Run(result)
 
@@ -148,13 +152,10 @@ def compare(
     mix: str = "aegean",
     seed: int = 0,
     *,
-    p0: str = "greedy",
-    p1: str = "greedy",
-    first: str = "alternate",
-    variants: Sequence[str] = (),
     out: Path | str | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    **seats: Unpack[Seats],
 ) -> Compared:
     """Play the same games with the shipped cards (A) and with ``changes`` (B), like
     ``omensim compare``; ``changes`` is one ``--change`` string or several."""
@@ -162,6 +163,6 @@ def compare(
     from sim.data.changes import Changes
 
     edits = (changes,) if isinstance(changes, str) else tuple(changes)
-    spec = _spec(games, mix, seed, p0, p1, first, variants)
+    spec = _spec(games, mix, seed, seats)
     parsed = Changes.parse(edits, ())
     return Compared(compare_runs(spec, parsed, out=out, threads=threads, progress=progress))

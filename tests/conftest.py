@@ -7,6 +7,7 @@ puts this folder on ``sys.path`` before it collects them.
 from __future__ import annotations
 
 import traceback
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -40,6 +41,19 @@ def assert_one_error_line(result: Result) -> None:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("Error: "), result.stderr
     assert "Traceback" not in result.output
+
+
+def assert_usage_error_wrote_nothing(result: Result, out: Path) -> None:
+    """A usage error (exit 2, one ``Error:`` line) refused before anything reached ``out``."""
+    assert_one_error_line(result)
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def one_error_line(result: Result) -> str:
+    """:func:`assert_one_error_line`, returning the line for the test to read."""
+    assert_one_error_line(result)
+    return result.stderr.splitlines()[0]
 
 
 # --- scenario positions -----------------------------------------------------------------

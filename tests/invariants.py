@@ -28,37 +28,39 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
     rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
     n_cards = int(tab[L.TB_N_CARDS])
     n_tiles = int(tab[L.TB_N_TILES])
+    view = StateView(st)
+    sides = view.zone_counts("city")
 
     # --- no negative (or overflowing) counts --------------------------------
     counts = {
-        "supply": st[L.SUPPLY],
-        "vp_supply": st[L.VP_SUPPLY],
-        "turn": st[L.TURN],
-        "rewards_used_turn": st[L.REWARDS_USED_TURN],
+        "supply": view.supply,
+        "vp_supply": view.vp_supply,
+        "turn": view.turns_done,
+        "rewards_used_turn": view.rewards_used_turn,
     }
     for p in range(2):
-        counts[f"coins{p}"] = st[L.COINS + p]
-        counts[f"vp{p}"] = st[L.VP + p]
-        counts[f"hand_n{p}"] = st[L.HAND_N + p]
-        counts[f"out_n{p}"] = st[L.OUT_N + p]
-        counts[f"rew_n{p}"] = st[L.REW_N + p]
-        counts[f"played_n{p}"] = st[L.PLAYED_N + p]
-        counts[f"under_n{p}"] = st[L.UNDER_N + p]
+        counts[f"coins{p}"] = view.coin_counts[p]
+        counts[f"vp{p}"] = view.vp_counts[p]
+        counts[f"hand_n{p}"] = view.zone_counts("hand")[p]
+        counts[f"out_n{p}"] = view.zone_counts("out")[p]
+        counts[f"rew_n{p}"] = view.reward_counts[p]
+        counts[f"played_n{p}"] = view.played_counts[p]
+        counts[f"under_n{p}"] = view.zone_counts("under")[p]
     for d in range(2):
-        counts[f"deck_n{d}"] = st[L.DECK_N + d]
-        counts[f"disc_n{d}"] = st[L.DISC_N + d]
+        counts[f"deck_n{d}"] = view.zone_counts("deck")[d]
+        counts[f"disc_n{d}"] = view.zone_counts("discard")[d]
     for c in range(L.N_CITIES):
-        counts[f"stack_n{c}"] = st[L.STACK_N + c]
+        counts[f"stack_n{c}"] = view.stack_counts[c]
         for p in range(2):
-            counts[f"side_n{c}.{p}"] = st[L.SIDE_N + 2 * c + p]
+            counts[f"side_n{c}.{p}"] = sides[2 * c + p]
     negative = {k: int(v) for k, v in counts.items() if v < 0}
     assert not negative, f"negative counts: {negative}"
     for c in range(L.N_CITIES):
-        assert st[L.STACK_N + c] <= L.MAX_STACK, f"city {c} stack over {L.MAX_STACK}"
+        assert view.stack_counts[c] <= L.MAX_STACK, f"city {c} stack over {L.MAX_STACK}"
         for p in range(2):
-            assert st[L.SIDE_N + 2 * c + p] <= L.N_SLOTS, f"city {c} seat {p}: > {L.N_SLOTS}"
+            assert sides[2 * c + p] <= L.N_SLOTS, f"city {c} seat {p}: > {L.N_SLOTS}"
     for p in range(2):
-        assert st[L.REW_N + p] <= L.MAX_REWARDS, f"seat {p} holds > {L.MAX_REWARDS} tiles"
+        assert view.reward_counts[p] <= L.MAX_REWARDS, f"seat {p} holds > {L.MAX_REWARDS} tiles"
 
     # --- every physical card exactly once --------------------------------------
     zones = card_locations(st)
@@ -76,37 +78,38 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
     for c in range(L.N_CITIES):
         for p in range(2):
             s = 2 * c + p
-            n = int(st[L.SIDE_N + s])
-            rest = st[L.SLOT + s * L.N_SLOTS + n : L.SLOT + (s + 1) * L.N_SLOTS]
+            rest = view.zone_slots("city", s)[int(sides[s]) :]
             assert (rest == L.NO_CARD).all(), f"city {c} seat {p}: stale slots {rest}"
-    if not st[L.OWN_DECKS]:
-        assert st[L.DECK_N + 1] == 0 and st[L.DISC_N + 1] == 0, "second pile used in a shared game"
+    if not view.own_decks:
+        assert view.zone_counts("deck")[1] == 0 and view.zone_counts("discard")[1] == 0, (
+            "second pile used in a shared game"
+        )
 
     # --- coins and VP tokens conserved -------------------------------------------
-    coins = int(st[L.SUPPLY] + st[L.COINS] + st[L.COINS + 1])
+    coin_counts, vp_counts = view.coin_counts, view.vp_counts
+    coins = int(view.supply + coin_counts.sum())
     assert coins == rule(L.RU_COIN_SUPPLY), (
-        f"coins not conserved: supply {st[L.SUPPLY]} + {st[L.COINS]} + {st[L.COINS + 1]}"
+        f"coins not conserved: supply {view.supply} + {coin_counts[0]} + {coin_counts[1]}"
         f" != {rule(L.RU_COIN_SUPPLY)}"
     )
-    vp = int(st[L.VP_SUPPLY] + st[L.VP] + st[L.VP + 1])
+    vp = int(view.vp_supply + vp_counts.sum())
     assert vp == rule(L.RU_VP_TOKENS), (
-        f"VP tokens not conserved: supply {st[L.VP_SUPPLY]} + {st[L.VP]} + {st[L.VP + 1]}"
+        f"VP tokens not conserved: supply {view.vp_supply} + {vp_counts[0]} + {vp_counts[1]}"
         f" != {rule(L.RU_VP_TOKENS)}"
     )
 
     # --- reward tiles: each at most once, in a stack or won -------------------------
-    view = StateView(st)
     tiles = []
     for c in range(L.N_CITIES):
         tiles += view.stack_tiles(c)
     for p in range(2):
         tiles += [t for t, _used in view.reward_tiles(p)]
-        used = st[L.REW_USED + p * L.MAX_REWARDS : L.REW_USED + p * L.MAX_REWARDS + st[L.REW_N + p]]
+        used = view.reward_used_flags[p, : view.reward_counts[p]]
         assert set(used.tolist()) <= {0, 1}, f"seat {p}: used flags {used}"
     assert len(tiles) == len(set(tiles)), f"a reward tile is in two places: {sorted(tiles)}"
     assert len(tiles) <= n_tiles, f"{len(tiles)} tiles in play, the mix has {n_tiles}"
     assert all(0 <= t < n_tiles for t in tiles), f"unknown tile ids: {tiles}"
-    assert st[L.REWARDS_USED_TURN] <= rule(L.RU_REWARDS_PER_SURGE), "too many tiles used"
+    assert view.rewards_used_turn <= rule(L.RU_REWARDS_PER_SURGE), "too many tiles used"
 
     # --- capacity (COLOSSAL counts 2) and war-torn --------------------------------
     cap = rule(L.RU_CAPACITY)
@@ -114,10 +117,10 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
         for p in range(2):
             w = int(side_weight(st, tab, c, p))
             assert w <= cap, f"city {c} seat {p}: {w} unit-slots > capacity {cap}"
-        if st[L.STACK_N + c] == 0:
+        if view.stack_counts[c] == 0:
             for active in range(2):
                 assert not is_war_torn(st, tab, c, active), f"empty city {c} is war-torn"
-            assert st[L.WARTORN + c] == 0, f"empty city {c} has its war-torn token flipped"
+            assert not view.war_torn_token(c), f"empty city {c} has its war-torn token flipped"
 
     check_gods_and_structures(st, tab)
     check_enraged_and_feats(st, tab)
@@ -132,16 +135,17 @@ def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:
     """
     rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
     cap = rule(L.RU_CAPACITY)
+    view = StateView(st)
     for c in range(L.N_CITIES):
         for p in range(2):
             s = 2 * c + p
-            n = int(st[L.SIDE_N + s])
-            flags = st[L.ENRAGED + s * L.N_SLOTS : L.ENRAGED + (s + 1) * L.N_SLOTS]
+            n = int(view.zone_counts("city")[s])
+            flags = view.enraged_slots[s]
             assert set(flags.tolist()) <= {0, 1}, f"city {c} seat {p}: enraged flags {flags}"
             assert not flags[n:].any(), f"city {c} seat {p}: enraged flag on an empty slot {flags}"
             w = 0
             for i in range(n):
-                card = int(st[L.SLOT + s * L.N_SLOTS + i])
+                card = int(view.zone_slots("city", s)[i])
                 kind = int(tab[tab[L.TB_CARD_KIND] + card])
                 typ = int(tab[tab[L.TB_KIND] + kind * L.K_COLS + L.K_TYPE])
                 if flags[i]:
@@ -153,10 +157,10 @@ def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:
             assert w == side_weight(st, tab, c, p), f"city {c} seat {p}: side_weight != {w}"
             assert w <= cap, f"city {c} seat {p}: {w} unit-slots (enraged count 2) > capacity {cap}"
     for p in range(2):
-        assert st[L.ENRAGED_N + p] >= 0, f"seat {p}: enraged count {st[L.ENRAGED_N + p]}"
-    assert st[L.OPP_DISCARDED] >= 0, f"opponent discarded {st[L.OPP_DISCARDED]}"
+        assert view.enraged_counts[p] >= 0, f"seat {p}: enraged count {view.enraged_counts[p]}"
+    assert view.opp_discarded >= 0, f"opponent discarded {view.opp_discarded}"
     n_feats = int(tab[L.TB_N_FEATS])
-    feats = st[L.FEAT_DONE : L.FEAT_DONE + 2 * L.MAX_FEATS].reshape(2, L.MAX_FEATS)
+    feats = view.feat_done
     assert set(feats.ravel().tolist()) <= {0, 1}, f"feat flags {feats}"
     assert not feats[:, n_feats:].any(), f"feat flags beyond the {n_feats} feat rows: {feats}"
     if not rule(L.RU_FEAT_STEP):
@@ -171,23 +175,23 @@ def check_gods_and_structures(st: np.ndarray, tab: np.ndarray) -> None:
     is not a reachable state and fails here).
     """
     rule = lambda k: int(tab[L.TB_RULES + k])  # noqa: E731
-    gods = (int(st[L.GOD]), int(st[L.GOD + 1]))
-    favor = int(st[L.FAVOR])
-    kinds = st[L.STRUCT_KIND : L.STRUCT_KIND + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
-    under = st[L.STRUCT_UNDER : L.STRUCT_UNDER + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
-    done = st[L.STRUCT_DONE : L.STRUCT_DONE + 2 * L.MAX_STRUCTS].reshape(2, L.MAX_STRUCTS)
-    assert st[L.DISCOUNT_USED] in (0, 1), f"discount flag {st[L.DISCOUNT_USED]}"
+    view = StateView(st)
+    gods = (view.god_code(0), view.god_code(1))
+    favor = view.favor_code
+    kinds, under, done = view.struct_kinds, view.struct_under, view.struct_done
+    under_n = view.zone_counts("under")
+    assert view.discount_used in (0, 1), f"discount flag {view.discount_used}"
     if not rule(L.RU_GODS):
         assert gods == (0, 0) and favor == 0, f"gods {gods}, Favor {favor} without gods"
         assert (kinds == -1).all() and not under.any() and not done.any(), "structures w/o gods"
-        assert st[L.UNDER_N] == 0 and st[L.UNDER_N + 1] == 0, "cards under no structure"
+        assert under_n[0] == 0 and under_n[1] == 0, "cards under no structure"
         return
     assert gods == (V.DEV_ANUBIS, V.DEV_HORUS), f"seat gods {gods}, want (Anubis, Horus)"
     assert favor in gods, f"Favor {favor} is neither god"
     n_structs = int(tab[L.TB_N_STRUCTS])
     for p in range(2):
-        assert under[p].sum() == st[L.UNDER_N + p], (
-            f"seat {p}: structures hold {under[p]} cards, its pile {st[L.UNDER_N + p]}"
+        assert under[p].sum() == under_n[p], (
+            f"seat {p}: structures hold {under[p]} cards, its pile {under_n[p]}"
         )
         assert (under[p] >= 0).all(), f"seat {p}: negative cards under {under[p]}"
         assert set(done[p].tolist()) <= {0, 1}, f"seat {p}: completed flags {done[p]}"

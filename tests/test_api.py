@@ -60,3 +60,13 @@ def test_api_load_is_the_analysis_load() -> None:
     from sim import analysis, api
 
     assert api.load is analysis.load
+
+
+def test_api_refuses_unknown_keywords_before_playing() -> None:
+    """``run`` and ``compare`` take the seat keywords (``api.Seats``) and nothing else."""
+    from sim import api
+
+    with pytest.raises(TypeError, match="p2"):
+        api.run(games=5, p2="random")
+    with pytest.raises(TypeError, match="turn_cap"):
+        api.compare("Ker of the Spoils.cost=+1", games=5, turn_cap=3)

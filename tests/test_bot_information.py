@@ -40,6 +40,7 @@ from sim.kernel.surge import surge_options, surge_step
 from sim.kernel.war import keep_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
 from sim.run.scenario import Scenario
+from sim.run.view import StateView
 from strategies import decisions as D
 from strategies.lookahead import best_surge_option, best_wealth_split
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
@@ -81,14 +82,13 @@ def hidden_pool(st: np.ndarray, p: int, keep_top: int) -> list[int]:
     deck; an ENTOMBed unit was seen, but no choice should turn on which cards lie
     under a structure, only on how many.
     """
-    q = 1 - p
-    idx = list(range(L.HAND + q * L.MAX_CARDS, L.HAND + q * L.MAX_CARDS + int(st[L.HAND_N + q])))
+    view = StateView(st)
+    idx = list(view.zone_positions("hand", 1 - p))
     for s in range(2):
-        idx += range(L.UNDER + s * L.MAX_CARDS, L.UNDER + s * L.MAX_CARDS + int(st[L.UNDER_N + s]))
+        idx += view.zone_positions("under", s)
     for d in range(2):
-        n = int(st[L.DECK_N + d])
-        base = L.DECK + d * L.MAX_CARDS
-        idx += range(base, base + max(n - keep_top, 0))  # the top of a deck is its last entry
+        deck = view.zone_positions("deck", d)
+        idx += deck[: max(len(deck) - keep_top, 0)]  # the top of a deck is its last entry
     return idx
 
 
@@ -106,8 +106,9 @@ def resample(st: np.ndarray, p: int, keep_top: int, rng: np.random.Generator) ->
 def resample_own_hand(st: np.ndarray, p: int, rng: np.random.Generator) -> np.ndarray:
     """Control: swap seat ``p``'s own hand with deck cards (a change ``p`` *can* see)."""
     out = st.copy()
-    idx = list(range(L.HAND + p * L.MAX_CARDS, L.HAND + p * L.MAX_CARDS + int(st[L.HAND_N + p])))
-    idx += range(L.DECK, L.DECK + int(st[L.DECK_N]))
+    view = StateView(st)
+    idx = list(view.zone_positions("hand", p))
+    idx += view.zone_positions("deck", 0)
     out[idx] = rng.permutation(st[idx])
     return out
 
@@ -116,12 +117,11 @@ def resample_own_hand(st: np.ndarray, p: int, rng: np.random.Generator) -> np.nd
 
 
 def _put(st: np.ndarray, i: int, a: int, b: int, c: int, d: int) -> None:
-    st[L.OPTS + 4 * i : L.OPTS + 4 * i + 4] = (a, b, c, d)
+    StateView(st).options[i] = (a, b, c, d)
 
 
 def _hand(st: np.ndarray, p: int) -> list[int]:
-    n = int(st[L.HAND_N + p])
-    return [int(x) for x in st[L.HAND + p * L.MAX_CARDS : L.HAND + p * L.MAX_CARDS + n]]
+    return StateView(st).zone_ids("hand", p)
 
 
 def _card_col(tab: np.ndarray, card: int, col: int) -> int:
@@ -145,10 +145,10 @@ def _building(st, tab, p) -> list[int]:
     if not tab[L.TB_RULES + L.RU_STRUCTS]:
         return []
     incomplete = []
+    view = StateView(st)
     for s in range(L.MAX_STRUCTS):
-        i = p * L.MAX_STRUCTS + s
-        if st[L.STRUCT_KIND + i] >= 0 and not st[L.STRUCT_DONE + i]:
-            if st[L.STRUCT_UNDER + i] > 0:
+        if view.struct_kinds[p, s] >= 0 and not view.struct_done[p, s]:
+            if view.struct_under[p, s] > 0:
                 return [s]  # "A structure must be completed before building another."
             incomplete.append(s)
     return incomplete
@@ -200,11 +200,10 @@ def opts_destroy(st, tab, fp, p):  # _hit_enemy (the kernel's own enumeration)
 
 
 def opts_take(st, tab, fp, p):  # _take_discard
-    d = 0
-    n = int(st[L.DISC_N + d])
-    for i in range(n):
-        _put(st, i, i, int(st[L.DISC + d * L.MAX_CARDS + i]), 0, 0)
-    yield n
+    pile = StateView(st).zone_ids("discard", 0)
+    for i, card in enumerate(pile):
+        _put(st, i, i, card, 0, 0)
+    yield len(pile)
 
 
 def opts_move(st, tab, fp, p):  # _move from any city
@@ -245,31 +244,36 @@ def opts_reveal(st, tab, fp, p):  # reveal: discard a neutral unit to reveal aga
     yield n
 
 
-def opts_reinforce(st, tab, fp, p):  # reinforce, after a devoted unit is played into c
-    god = int(st[L.GOD + p])
+def _ability_options(st, tab, p, trigger, option):
+    """Per city: "none", then each of seat ``p``'s units there with a ``trigger`` ability
+    that ``option(card, ability)`` turns into the option's last two fields (``None``: skip)."""
     for c in range(L.N_CITIES):
         _put(st, 0, -1, 0, 0, 0)
         n = 1
         for i in range(int(B.n_units(st, c, p))):
             card = int(B.slot_card(st, c, p, i))
-            a = int(find_ability(tab, card, V.TR_REINFORCE))
-            if _card_col(tab, card, L.K_DEVOTION) & god and a >= 0:
-                _put(st, n, i, card, a, 0)
+            a = int(find_ability(tab, card, trigger))
+            fields = option(card, a) if a >= 0 else None
+            if fields is not None:
+                _put(st, n, i, card, *fields)
                 n += 1
         yield n
+
+
+def opts_reinforce(st, tab, fp, p):  # reinforce, after a devoted unit is played into c
+    god = StateView(st).god_code(p)
+
+    def devoted(card, a):
+        return (a, 0) if _card_col(tab, card, L.K_DEVOTION) & god else None
+
+    yield from _ability_options(st, tab, p, V.TR_REINFORCE, devoted)
 
 
 def opts_rally(st, tab, fp, p):  # rally, ignoring coins (every RALLY unit is an option)
-    for c in range(L.N_CITIES):
-        _put(st, 0, -1, 0, 0, 0)
-        n = 1
-        for i in range(int(B.n_units(st, c, p))):
-            card = int(B.slot_card(st, c, p, i))
-            a = int(find_ability(tab, card, V.TR_RALLY))
-            if a >= 0:
-                _put(st, n, i, card, int(tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_COST]), a)
-                n += 1
-        yield n
+    def cost(card, a):
+        return int(tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_COST]), a
+
+    yield from _ability_options(st, tab, p, V.TR_RALLY, cost)
 
 
 def opts_may(st, tab, fp, p):  # run_op on a "may" op
@@ -313,17 +317,18 @@ def choices(st, tab, fp, p, dec):
     for n in DECISION_OPTIONS[dec](st, tab, fp, p):
         if n < 1:
             continue
-        rows = st[L.OPTS : L.OPTS + 4 * n].copy()
+        view = StateView(st)
+        rows = view.options[:n].ravel().copy()
         k = int(choose(st, tab, fp, p, dec, n))
         assert 0 <= k < n
-        yield n, rows, k, st[L.RNG : L.RNG + L.N_STREAMS].copy()
+        yield n, rows, k, view.rng_streams.copy()
 
 
 def compare_choices(sc: Scenario, p: int, bot: str, hidden: np.ndarray) -> Counter:
     """Seat ``p`` with ``bot`` decides identically in ``sc`` and in ``hidden``; counts checked."""
     _, fp = strategy_arrays(bot, bot, sc.tab)
     real = sc.st.copy()
-    real[L.BOT + p] = hidden[L.BOT + p] = BOT_IDS[bot]
+    StateView(real).bot_ids[p] = StateView(hidden).bot_ids[p] = BOT_IDS[bot]
     seen: Counter = Counter()
     for dec in DECISION_OPTIONS:
         a = list(choices(real, sc.tab, fp, p, dec))
@@ -348,13 +353,12 @@ KEEP_TOP = 8  # deck cards left in place for step comparisons (more than a step 
 
 def public_view(st: np.ndarray, viewer: int) -> dict:
     """Everything ``viewer`` may see: counters, board, piles, own hand, opponent hand size."""
-    view = {"header": st[: L.HEADER].tolist()}
+    state = StateView(st)
+    view = {"header": state.header.tolist()}
     for d in range(2):
-        n = int(st[L.DISC_N + d])
-        view[f"discard{d}"] = st[L.DISC + d * L.MAX_CARDS : L.DISC + d * L.MAX_CARDS + n].tolist()
+        view[f"discard{d}"] = state.zone_ids("discard", d)
     for p in range(2):
-        n = int(st[L.OUT_N + p])
-        view[f"out{p}"] = st[L.OUT + p * L.MAX_CARDS : L.OUT + p * L.MAX_CARDS + n].tolist()
+        view[f"out{p}"] = state.zone_ids("out", p)
     view["hand"] = sorted(_hand(st, viewer))
     return view
 
@@ -362,7 +366,7 @@ def public_view(st: np.ndarray, viewer: int) -> dict:
 def _comparable(before: np.ndarray, after: np.ndarray, p: int) -> bool:
     """The step drew nothing resampled, and the opponent discarded nothing from its hand."""
     for d in range(2):
-        n0, n1 = int(before[L.DECK_N + d]), int(after[L.DECK_N + d])
+        n0, n1 = StateView(before).deck_size(d), StateView(after).deck_size(d)
         if n0 > KEEP_TOP and not n0 - KEEP_TOP <= n1 <= n0:
             return False
     return set(_hand(before, 1 - p)) <= set(_hand(after, 1 - p))
@@ -487,7 +491,7 @@ def test_control_own_hand_changes_greedy_choices(sweep):
         _, fp = strategy_arrays("greedy", "greedy", sc.tab)
         real = sc.st.copy()
         other = resample_own_hand(real, p, rng)
-        real[L.BOT + p] = other[L.BOT + p] = BOT_GREEDY
+        StateView(real).bot_ids[p] = StateView(other).bot_ids[p] = BOT_GREEDY
         for dec in decisions:
             for (_, ra, ka, _), (_, rb, kb, _) in zip(
                 choices(real, sc.tab, fp, p, dec), choices(other, sc.tab, fp, p, dec), strict=False
@@ -502,10 +506,20 @@ def test_control_own_hand_changes_greedy_choices(sweep):
 
 def _lookahead_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[int, list]:
     """The look-ahead bot's Surge choice for seat ``p`` in ``st``, and its random state after."""
-    st[L.BOT + p] = BOT_LOOKAHEAD
+    view = StateView(st)
+    view.bot_ids[p] = BOT_LOOKAHEAD
     n = int(surge_options(st, tab, fp, p))
     k = int(best_surge_option(st, tab, fp, p, n, 0))
-    return k, st[L.RNG : L.RNG + L.N_STREAMS].tolist()
+    return k, view.rng_streams.tolist()
+
+
+def _real_and_resampled(sc: Scenario, fp: np.ndarray, rng: np.random.Generator, pick):
+    """A copy of ``sc``'s state, ``pick``'s answer for the active seat there, and its answer
+    where the cards hidden from that seat are shuffled (the deck's top card kept)."""
+    p = sc.active
+    real = sc.st.copy()
+    hidden = resample(real, p, 1, rng)
+    return real, pick(real, sc.tab, fp, p), pick(hidden, sc.tab, fp, p)
 
 
 def test_lookahead_surge_ignores_hidden_cards(sweep):
@@ -519,10 +533,7 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
     # on how the bots played up to them, so walk on through the sweep until both hold.
     for checked, sc in enumerate(sweep, start=1):
         p = sc.active
-        real = sc.st.copy()
-        hidden = resample(real, p, 1, rng)
-        a = _lookahead_pick(real, sc.tab, fp, p)
-        b = _lookahead_pick(hidden, sc.tab, fp, p)
+        real, a, b = _real_and_resampled(sc, fp, rng, _lookahead_pick)
         assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
         decided += int(surge_options(real, sc.tab, fp, p)) > 1
         if checked >= 16 and decided >= 8:
@@ -541,9 +552,9 @@ def test_lookahead_control_own_hand_changes_its_surge(sweep):
         real = sc.st.copy()
         other = resample_own_hand(real, p, rng)
         na = int(surge_options(real, sc.tab, fp, p))
-        rows_a = real[L.OPTS : L.OPTS + 4 * na].copy()
+        rows_a = StateView(real).options[:na].ravel().copy()
         nb = int(surge_options(other, sc.tab, fp, p))
-        rows_b = other[L.OPTS : L.OPTS + 4 * nb].copy()
+        rows_b = StateView(other).options[:nb].ravel().copy()
         ka, _ = _lookahead_pick(real, sc.tab, fp, p)
         kb, _ = _lookahead_pick(other, sc.tab, fp, p)
         if not np.array_equal(rows_a.reshape(-1, 4)[ka], rows_b.reshape(-1, 4)[kb]):
@@ -553,9 +564,10 @@ def test_lookahead_control_own_hand_changes_its_surge(sweep):
 
 def _lookahead_split(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[int, list]:
     """The look-ahead bot's Wealth split for seat ``p`` in ``st``, and its random state after."""
-    st[L.BOT + p] = BOT_LOOKAHEAD
+    view = StateView(st)
+    view.bot_ids[p] = BOT_LOOKAHEAD
     k = int(best_wealth_split(st, tab, fp, p, 3))
-    return k, st[L.RNG : L.RNG + L.N_STREAMS].tolist()
+    return k, view.rng_streams.tolist()
 
 
 def test_lookahead_wealth_ignores_hidden_cards(sweep):
@@ -566,10 +578,7 @@ def test_lookahead_wealth_ignores_hidden_cards(sweep):
     picks = set()
     for sc in sweep[:16]:
         p = sc.active
-        real = sc.st.copy()
-        hidden = resample(real, p, 1, rng)
-        a = _lookahead_split(real, sc.tab, fp, p)
-        b = _lookahead_split(hidden, sc.tab, fp, p)
+        _, a, b = _real_and_resampled(sc, fp, rng, _lookahead_split)
         assert a == b, f"look-ahead seat {p} split {a[0]} vs {b[0]}"
         picks.add(a[0])
     assert len(picks) > 1, "the split must depend on the position for the test to mean anything"

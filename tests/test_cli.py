@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import Result
-from conftest import assert_one_error_line, invoke, ok
+from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, invoke, ok
 
 import sim
 import sim.data.cards
@@ -280,9 +280,7 @@ def test_empty_existing_directory_is_fine(tmp_path: Path) -> None:
 def test_bad_input_is_one_error_line_and_creates_nothing(tmp_path: Path, args: list[str]) -> None:
     out = tmp_path / "never"
     result = invoke("run", "--games", "10", "--out", str(out), *args)
-    assert_one_error_line(result)
-    assert result.exit_code == 2
-    assert not out.exists()
+    assert_usage_error_wrote_nothing(result, out)
 
 
 def test_out_is_a_file(tmp_path: Path) -> None:

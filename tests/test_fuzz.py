@@ -21,11 +21,11 @@ from pathlib import Path
 
 import hypothesis.strategies as hs
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import invoke
 from hypothesis import HealthCheck, given, settings
 from rows import check_rows
 
-from sim.cli import main
 from sim.data import schema as S
 from sim.data.cards import SETS_DIR, load_pool
 from sim.data.spec import FIRST_MODES, VARIANTS
@@ -53,10 +53,6 @@ def outcome_ok(result: Result, out: Path | None = None) -> None:
         return
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 # --- values: valid, at the bound, and hostile ------------------------------------------------

@@ -48,3 +48,26 @@ def test_scratch_areas_are_named_regions() -> None:
     for name in ("TMP", "TMP2", "OPTS", "CITY_SCRATCH", "BOT_SCRATCH", "LA_SCRATCH"):
         assert name in REGIONS, name
     assert REGIONS["TMP"][1] == REGIONS["TMP2"][1] == L.MAX_CARDS
+
+
+def test_every_state_view_field_lies_inside_one_region() -> None:
+    """``StateView``'s named fields read exactly the region they are declared on (or a part of
+    it): a field that ran into the next region would read another slot's data."""
+    from math import prod
+
+    from sim.run.view import StateField, StateView
+
+    fields = {n: f for n, f in vars(StateView).items() if isinstance(f, StateField)}
+    assert len(fields) > 30
+    for name, f in fields.items():
+        size = prod(f.shape) if f.shape else 1
+        region = [r for r, (start, n) in REGIONS.items() if start <= f.start < start + n]
+        assert len(region) == 1, name
+        start, n = REGIONS[region[0]]
+        if name == "header":  # every region before HEADER, at once
+            assert (f.start, size) == (0, L.HEADER)
+            continue
+        if name == "kind_masks":  # PLAYED then HELD, copied out as one block
+            assert (f.start, size) == (L.PLAYED, 4 * L.MASK_WORDS) and L.PLAYED + n == L.HELD
+            continue
+        assert f.start + size <= start + n, f"{name} runs past {region[0]}"

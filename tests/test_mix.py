@@ -15,8 +15,7 @@ import hypothesis.strategies as hs
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import Result
-from conftest import invoke
+from conftest import invoke, one_error_line
 from hypothesis import HealthCheck, given, settings
 from invariants import check_invariants
 
@@ -29,14 +28,6 @@ from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 
 SET_UNITS = {"aegean": 22, "dunes": 40, "reign": 174}
-
-
-def one_error_line(result: Result) -> str:
-    assert result.exit_code != 0
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error"), result.stderr
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def unit_count(pool, set_name: str) -> int:
@@ -264,10 +255,7 @@ def test_odd_game_count_with_duplicate_is_refused() -> None:
 
 
 def _seat_hands(sc: Scenario) -> list[list[int]]:
-    return [
-        sorted(sc.st[L.HAND + p * L.MAX_CARDS + i] for i in range(sc.st[L.HAND_N + p]))
-        for p in (0, 1)
-    ]
+    return [sorted(sc.zone_ids("hand", p)) for p in (0, 1)]
 
 
 @pytest.mark.parametrize("mix", ["aegean", "dunes+aegean", "reign+aegean+dunes"])
@@ -277,11 +265,9 @@ def test_duplicate_pair_is_one_deal_with_the_other_seat_first(mix: str) -> None:
     for k in (0, 5):
         a = Scenario.from_spec(RunSpec(games=20, mix=mix, seed=4, duplicate=True), game=2 * k)
         b = Scenario.from_spec(RunSpec(games=20, mix=mix, seed=4, duplicate=True), game=2 * k + 1)
-        assert a.st[L.FIRST] != b.st[L.FIRST]
+        assert a.first != b.first
         assert _seat_hands(a) == _seat_hands(b)
-        np.testing.assert_array_equal(
-            a.st[L.RNG : L.RNG + L.N_STREAMS], b.st[L.RNG : L.RNG + L.N_STREAMS]
-        )
+        np.testing.assert_array_equal(a.rng_streams, b.rng_streams)
         assert [a.stack(c) for c in range(3)] == [b.stack(c) for c in range(3)]
         assert a.deck_top(10) == b.deck_top(10)
 
@@ -362,7 +348,7 @@ def test_every_spec_plays_legally_or_is_refused(mix, variants, duplicate, seed, 
     while not sc.over:
         sc.turn()
         check_invariants(sc)
-    assert sc.st[L.ERROR] == 0
+    assert sc.error == 0
 
 
 def test_duplicate_run_gives_the_report_its_paired_estimate(tmp_path: Path) -> None:

@@ -13,16 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import invoke
 
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import progress as P
 from sim.run.engine import MAX_STEP, Engine
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def ok(result: Result) -> Result:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -28,6 +29,7 @@ from sim.kernel.surge import (
 )
 from sim.kernel.tables import flatten
 from sim.run.scenario import Scenario
+from sim.run.view import StateView
 from strategies import decisions as D
 from strategies.policy import choose
 from strategies.registry import STRATEGIES, strategy_arrays
@@ -49,6 +51,8 @@ bots = hs.tuples(hs.sampled_from(BOTS), hs.sampled_from(BOTS))
 firsts = hs.sampled_from(sorted(FIRST_MODES))
 # Mostly the default cap; small caps make the "turn_cap" ending common too.
 turn_caps = hs.sampled_from([200, 200, 200, 3, 12])
+# The seats and rules of a drawn game, in the order the game tests draw them.
+SEATS = {"bot_pair": bots, "emissary": hs.booleans(), "first": firsts, "turn_cap": turn_caps}
 
 # OMENSIM_EXAMPLES=2000 pytest tests/test_properties.py: a long bug hunt with the same tests.
 EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))
@@ -60,7 +64,8 @@ MIX_SETTINGS = settings(SETTINGS, max_examples=max(EXAMPLES // 2, 1))
 
 
 def _favored(st: np.ndarray, p: int) -> int:
-    return int(st[L.FAVOR] != 0 and st[L.FAVOR] == st[L.GOD + p])
+    view = StateView(st)
+    return int(view.favor_code != 0 and view.favor_code == view.god_code(p))
 
 
 def _tiebreak_figure(res: dict[str, int], st: np.ndarray, name: str, p: int) -> int:
@@ -118,9 +123,8 @@ def end_conditions_met(sc: Scenario, ender: int) -> list[str]:
     tiles or ... the active player has built all of their structures"; Reign:
     "when ... the opponent has 5 face-down feat cards" (read as either player).
     """
-    st = sc.st
     ends = sc.pool.rules["end_conditions"]
-    empty = sum(int(st[L.STACK_N + c] == 0) for c in range(L.N_CITIES))
+    empty = sum(int(sc.stack_counts[c] == 0) for c in range(L.N_CITIES))
     met = []
     if "all_cities_empty" in ends and empty == L.N_CITIES:
         met.append("all_cities_empty")
@@ -148,12 +152,12 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
         assert feats == len(sc.feats(p)), (feats, sc.feats(p))
         mask = sum(1 << sc.feat_index(name) for name in sc.feats(p))
         assert sc.out[L.O_FEAT_MASK + p] == mask
-        assert sc.out[L.O_ENRAGED + p] == st[L.ENRAGED_N + p]
+        assert sc.out[L.O_ENRAGED + p] == sc.enraged_counts[p]
         score = 2 * unused + used + 2 * vp + tre + svp + 2 * feats
         assert res[f"score_p{p}"] == score, (res, feats)
-        assert unused + used == st[L.REW_N + p]
+        assert unused + used == sc.reward_counts[p]
         assert used == sum(sc.rewards(p)[r][1] for r in range(len(sc.rewards(p))))
-        assert vp == st[L.VP + p]
+        assert vp == sc.vp_tokens(p)
         treasured = sum(
             1
             for name in sc.hand(p)
@@ -181,27 +185,20 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
     else:
         assert res["turns"] <= turn_cap
         assert res["end_reason"] in met, (res, met)
-    assert res["turns"] == st[L.TURN]
+    assert res["turns"] == sc.turns_done
 
 
 @MIX_SETTINGS
-@given(
-    seed=seeds,
-    game=games,
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
-)
+@given(seed=seeds, game=games, **SEATS)
 @pytest.mark.parametrize("mix", STEP_MIXES)
 def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     sc = Scenario.from_game(
         mix, seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
     )
     check_invariants(sc)
-    assert sc.st[L.ACTIVE] == sc.st[L.FIRST]
+    assert sc.active == sc.first
     if sc.rule("RU_GODS"):  # Dunes, Set Up: "the second player's god will always begin Favored"
-        assert sc.st[L.FAVOR] == sc.st[L.GOD + 1 - sc.st[L.FIRST]]
+        assert sc.favor_code == sc.god_code(1 - sc.first)
     steps = turn_steps(sc)
     turns = 0
     while not sc.over:
@@ -211,23 +208,16 @@ def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, f
             step()
             check_invariants(sc)
         turns += 1
-        assert sc.st[L.TURN] == turns
+        assert sc.turns_done == turns
         # The game ends exactly when an end condition holds at the end of a turn (or the cap).
         assert sc.over == bool(end_conditions_met(sc, active) or turns == turn_cap)
         assert sc.over or sc.active == 1 - active
-    assert sc.st[L.ERROR] == 0
+    assert sc.error == 0
     check_result(sc, sc.result(), turn_cap)
 
 
 @MIX_SETTINGS
-@given(
-    seed=seeds,
-    game=games,
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
-)
+@given(seed=seeds, game=games, **SEATS)
 @pytest.mark.parametrize("mix", STEP_MIXES)
 def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
     """``play_turn`` is exactly the steps (Reign: six) and ``end_turn`` in order."""
@@ -248,10 +238,7 @@ def test_turn_by_turn_equals_step_by_step(mix, seed, game, bot_pair, emissary, f
     start=hs.integers(0, 10**9),
     n=hs.integers(1, 12),
     n_blocks=hs.integers(1, 4),
-    bot_pair=bots,
-    emissary=hs.booleans(),
-    first=firsts,
-    turn_cap=turn_caps,
+    **SEATS,
     data=hs.data(),
 )
 @pytest.mark.parametrize("mix", STEP_MIXES)
@@ -278,23 +265,23 @@ def test_batch_equals_replay(
         assert row[L.O_WINNER] == res["winner"]
         assert row[L.O_TURNS] == res["turns"]
         assert V.END_REASONS[row[L.O_END_REASON]] == res["end_reason"]
-        assert row[L.O_FIRST] == sc.st[L.FIRST]
+        assert row[L.O_FIRST] == sc.first
         assert row[L.O_ERROR] == 0
-        assert row[L.O_FAVOR] == sc.st[L.FAVOR]
+        assert row[L.O_FAVOR] == sc.favor_code
         for p in range(2):
             assert row[L.O_SCORE + p] == res[f"score_p{p}"]
             assert row[L.O_REW_UNUSED + p] == res[f"rewards_unused_p{p}"]
             assert row[L.O_REW_USED + p] == res[f"rewards_used_p{p}"]
             assert row[L.O_VP_TOKENS + p] == res[f"vp_tokens_p{p}"]
             assert row[L.O_TREASURED + p] == res[f"treasured_p{p}"]
-            assert row[L.O_PLAYED_N + p] == sc.st[L.PLAYED_N + p]
+            assert row[L.O_PLAYED_N + p] == sc.played_counts[p]
             assert row[L.O_STRUCT_N + p] == res[f"structures_built_p{p}"]
             assert row[L.O_STRUCT_VP + p] == res[f"structures_vp_p{p}"]
-            assert row[L.O_GOD + p] == sc.st[L.GOD + p]
+            assert row[L.O_GOD + p] == sc.god_code(p)
             assert row[L.O_FEATS + p] == sc.out[L.O_FEATS + p]
             assert row[L.O_FEAT_MASK + p] == sc.out[L.O_FEAT_MASK + p]
-            assert row[L.O_ENRAGED + p] == sc.st[L.ENRAGED_N + p]
-        np.testing.assert_array_equal(masks[i], sc.st[L.PLAYED : L.PLAYED + 4 * L.MASK_WORDS])
+            assert row[L.O_ENRAGED + p] == sc.enraged_counts[p]
+        np.testing.assert_array_equal(masks[i], sc.kind_masks)
         check_result(sc, res, turn_cap)
 
 
@@ -320,9 +307,9 @@ def variant_scenario(
 
 def reward_area(st: np.ndarray, p: int) -> tuple[list[int], list[int]]:
     """Seat ``p``'s won reward tiles (tile ids, in order won) and their used flags."""
-    base, n = p * L.MAX_REWARDS, int(st[L.REW_N + p])
-    won = st[L.REW + base : L.REW + base + n].tolist()
-    return won, st[L.REW_USED + base : L.REW_USED + base + n].tolist()
+    view = StateView(st)
+    n = int(view.reward_counts[p])
+    return view.reward_slots[p, :n].tolist(), view.reward_used_flags[p, :n].tolist()
 
 
 def check_reward_areas(
@@ -334,7 +321,7 @@ def check_reward_areas(
     laying it face down in front of them"; "No player can make another reveal or
     discard a reward card." Tiles are won only in the War step (by either seat).
     """
-    active = int(before[L.ACTIVE])
+    active = StateView(before).active
     for p in range(2):
         won0, used0 = reward_area(before, p)
         won1, used1 = reward_area(after, p)
@@ -353,18 +340,26 @@ def check_reward_areas(
             seen[f"used by active seat {p}"] += 1
 
 
-@MIX_SETTINGS
-@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
-@pytest.mark.parametrize("mix", STEP_MIXES)
-def test_reward_cards_leave_only_by_owners_play(mix, seed, game, bot_pair, first, turn_cap):
-    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
-    seen: Counter = Counter()
+def play_checking_rewards(
+    sc: Scenario, seen: Counter, after_step: Callable[[], None] = lambda: None
+) -> None:
+    """Play ``sc`` to its end step by step, checking both reward areas after every step
+    (then ``after_step``)."""
     per_surge = sc.rule("RU_REWARDS_PER_SURGE")
     while not sc.over:
         for step in turn_steps(sc):
             before = sc.st.copy()
             step()
             check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
+            after_step()
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, bot_pair=bots, first=firsts, turn_cap=turn_caps)
+@pytest.mark.parametrize("mix", STEP_MIXES)
+def test_reward_cards_leave_only_by_owners_play(mix, seed, game, bot_pair, first, turn_cap):
+    sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
+    play_checking_rewards(sc, Counter())
     check_result(sc, sc.result(), turn_cap)
 
 
@@ -397,7 +392,7 @@ def test_enraged_units_never_break_capacity(mix, seed, game, bot_pair, first, va
             step()
             check_enraged_capacity(sc, seen)
             check_invariants(sc)
-    assert sc.st[L.ERROR] == 0
+    assert sc.error == 0
     check_result(sc, sc.result(), 200)
 
 
@@ -408,13 +403,7 @@ def test_reign_checks_see_every_case():
         for variant in REIGN_VARIANTS:
             kw = dict(bots=("greedy", "random"), first="alternate", turn_cap=200)
             sc = variant_scenario("reign", variant, 3, game, **kw)
-            per_surge = sc.rule("RU_REWARDS_PER_SURGE")
-            while not sc.over:
-                for step in turn_steps(sc):
-                    before = sc.st.copy()
-                    step()
-                    check_reward_areas(before, sc.st, step.__name__, per_surge, seen)
-                    check_enraged_capacity(sc, seen)
+            play_checking_rewards(sc, seen, lambda sc=sc: check_enraged_capacity(sc, seen))
             seen[sc.result()["end_reason"]] += 1
     for case in ("won", "used", "used by active seat 0", "used by active seat 1"):
         assert seen[case] >= 5, seen
@@ -524,30 +513,31 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
 # --- the invariant checker itself catches broken states ------------------------
 
 
-def _corrupt_duplicate_card(st):
-    st[L.DECK + st[L.DECK_N] - 1] = st[L.HAND]  # a hand card also on top of the deck
+def _corrupt_duplicate_card(v):
+    # a hand card also on top of the deck
+    v.zone_slots("deck")[v.deck_size() - 1] = v.zone_slots("hand", 0)[0]
 
 
-def _corrupt_lose_card(st):
-    st[L.HAND_N] -= 1
+def _corrupt_lose_card(v):
+    v.zone_counts("hand")[0] -= 1
 
 
-def _corrupt_coin(st):
-    st[L.COINS + 1] += 1
+def _corrupt_coin(v):
+    v.coin_counts[1] += 1
 
 
-def _corrupt_vp(st):
-    st[L.VP] += 1
+def _corrupt_vp(v):
+    v.vp_counts[0] += 1
 
 
-def _corrupt_tile(st):
-    st[L.REW] = st[L.STACK]  # a tile both won and still on its city
-    st[L.REW_N] = 1
+def _corrupt_tile(v):
+    v.reward_slots[0, 0] = v.stack_slots[0, 0]  # a tile both won and still on its city
+    v.reward_counts[0] = 1
 
 
-def _corrupt_negative(st):
-    st[L.COINS] += st[L.SUPPLY] + 1  # coins still sum right, but the supply goes below 0
-    st[L.SUPPLY] = -1
+def _corrupt_negative(v):
+    v.coin_counts[0] += v.supply + 1  # coins still sum right, but the supply goes below 0
+    v.supply = -1
 
 
 @pytest.mark.parametrize(
@@ -564,7 +554,7 @@ def _corrupt_negative(st):
 def test_invariant_checker_catches(corrupt):
     sc = Scenario.from_game("aegean", 1, 2)
     check_invariants(sc)
-    corrupt(sc.st)
+    corrupt(sc)
     with pytest.raises(AssertionError):
         check_invariants(sc)
 
@@ -593,30 +583,29 @@ def _reign_position() -> Scenario:
 
 
 def _corrupt_enraged_over_capacity(sc):  # a second enraged Soldier: 2 + 2 + 1 + 1 = 6 > 5
-    sc.st[L.ENRAGED + 1] = 1
-    sc.st[L.SLOT + sc.st[L.SIDE_N]] = sc.st[L.HAND]  # the hand's one card joins the side
-    sc.st[L.SIDE_N] += 1
-    sc.st[L.HAND_N] = 0
+    sc.enraged_slots[0, 1] = 1
+    sc.push("city", 0, sc.zone_slots("hand", 0)[0])  # the hand's one card joins the side
+    sc.zone_counts("hand")[0] = 0
 
 
 def _corrupt_enraged_beast(sc):  # a Beast cannot be enraged
-    sc.st[L.ENRAGED + 2 * L.N_SLOTS] = 1
+    sc.enraged_slots[2, 0] = 1
 
 
 def _corrupt_enraged_empty_slot(sc):
-    sc.st[L.ENRAGED + 4] = 1
+    sc.enraged_slots[0, 4] = 1
 
 
 def _corrupt_feat_beyond_rows(sc):
-    sc.st[L.FEAT_DONE + L.MAX_FEATS - 1] = 1
+    sc.feat_done[0, L.MAX_FEATS - 1] = 1
 
 
 def _corrupt_feat_flag(sc):
-    sc.st[L.FEAT_DONE] = 2
+    sc.feat_done[0, 0] = 2
 
 
 def _corrupt_opp_discarded(sc):
-    sc.st[L.OPP_DISCARDED] = -1
+    sc.opp_discarded = -1
 
 
 @pytest.mark.parametrize(
@@ -650,41 +639,41 @@ def _dunes_position() -> Scenario:
         under={0: {PYRAMID: 2}, 1: {"Obelisk of the Falcon": 3}},
         stacks={0: ["Ankh of Eternal Life"], 1: [], 2: []},
     )
-    sc.st[L.STRUCT_DONE + L.MAX_STRUCTS + sc.structure_slot(1, "Obelisk of the Falcon")] = 1
+    sc.struct_done[1, sc.structure_slot(1, "Obelisk of the Falcon")] = 1
     return sc
 
 
-def _struct(sc: Scenario, p: int, name: str) -> int:
-    return L.MAX_STRUCTS * p + sc.structure_slot(p, name)
+def _struct(sc: Scenario, p: int, name: str) -> tuple[int, int]:
+    return p, sc.structure_slot(p, name)
 
 
 def _corrupt_under_count(sc):  # a card counted under a structure that is in no pile
-    sc.st[L.STRUCT_UNDER + _struct(sc, 0, PYRAMID)] += 1
+    sc.struct_under[_struct(sc, 0, PYRAMID)] += 1
 
 
 def _corrupt_two_in_progress(sc):  # cards under two incomplete structures at once
-    sc.st[L.STRUCT_UNDER + _struct(sc, 0, PYRAMID)] -= 1
-    sc.st[L.STRUCT_UNDER + _struct(sc, 0, SHRINE)] += 1
+    sc.struct_under[_struct(sc, 0, PYRAMID)] -= 1
+    sc.struct_under[_struct(sc, 0, SHRINE)] += 1
 
 
 def _corrupt_completed_short(sc):  # flipped with 2 cards under a build cost of 4
-    sc.st[L.STRUCT_DONE + _struct(sc, 0, PYRAMID)] = 1
+    sc.struct_done[_struct(sc, 0, PYRAMID)] = 1
 
 
 def _corrupt_under_card_twice(sc):  # a card both under a structure and in hand
-    sc.st[L.UNDER] = sc.st[L.HAND]
+    sc.zone_slots("under", 0)[0] = sc.zone_slots("hand", 0)[0]
 
 
 def _corrupt_favor(sc):
-    sc.st[L.FAVOR] = V.DEV_BOTH
+    sc.favor_code = V.DEV_BOTH
 
 
 def _corrupt_gods(sc):
-    sc.st[L.GOD], sc.st[L.GOD + 1] = sc.st[L.GOD + 1], sc.st[L.GOD]
+    sc.god_codes = sc.god_codes[::-1].copy()
 
 
 def _corrupt_foreign_structure(sc):  # seat 0 holding one of Horus's structures
-    sc.st[L.STRUCT_KIND + _struct(sc, 0, SHRINE)] = sc.st[L.STRUCT_KIND + L.MAX_STRUCTS]
+    sc.struct_kinds[_struct(sc, 0, SHRINE)] = sc.struct_kinds[1, 0]
 
 
 @pytest.mark.parametrize(
@@ -711,7 +700,7 @@ def test_invariant_checker_wants_no_gods_without_dunes_base():
     sc = Scenario.from_game("aegean+dunes", 1, 2)
     check_invariants(sc)
     assert sc.favor == "none" and sc.god(0) == sc.god(1) == "none"
-    sc.st[L.FAVOR] = V.DEV_ANUBIS
+    sc.favor_code = V.DEV_ANUBIS
     with pytest.raises(AssertionError, match="without gods"):
         check_invariants(sc)
 
@@ -760,23 +749,24 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     exactly while no unit devoted to the player's god has been played this turn.
     """
     st, tab, fp = sc.st, sc.tab, sc.fp
-    p = int(st[L.ACTIVE])
-    god = int(st[L.GOD + p])
+    p = sc.active
+    god = sc.god_code(p)
+    hand = sc.zone_slots("hand", p)
     discount = sc.rule("RU_DEVOTED_DISCOUNT") if sc.rule("RU_GODS") else 0
     devoted_played = False
     discounted = 0
-    st[L.REWARDS_USED_TURN] = 0
-    st[L.DISCOUNT_USED] = 0
-    favor = int(st[L.FAVOR])
+    sc.rewards_used_turn = 0
+    sc.discount_used = 0
+    favor = sc.favor_code
     complete_structures(st, tab, fp, p)
-    assert st[L.FAVOR] in (favor, god), "completing a structure gave Favor to the other god"
+    assert sc.favor_code in (favor, god), "completing a structure gave Favor to the other god"
     for _ in range(MAX_ACTIONS):
         n = int(surge_options(st, tab, fp, p))
         for i in range(1, n):
-            row = st[L.OPTS + 4 * i : L.OPTS + 4 * i + 4]
+            row = sc.options[i]
             if row[0] != D.ACT_PLAY:
                 continue
-            card = int(st[L.HAND + p * L.MAX_CARDS + row[1]])
+            card = int(hand[row[1]])
             devoted = god != 0 and _devotion(tab, card) & god != 0
             cut = discount if devoted and not devoted_played else 0
             full = _printed_cost(tab, card) + int(cost_modifier(st, tab, p, int(row[2])))
@@ -784,29 +774,30 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
                 f"cost {row[3]} offered, printed+modifier {full}, discount due {cut}"
             )
         k = int(choose(st, tab, fp, p, D.D_SURGE, n))
-        act, a, c, cost = (int(x) for x in st[L.OPTS + 4 * k : L.OPTS + 4 * k + 4])
+        act, a, c, cost = (int(x) for x in sc.options[k])
         if act == D.ACT_PASS:
             break
         if act != D.ACT_PLAY:
-            favor = int(st[L.FAVOR])
+            favor = sc.favor_code
             if act == D.ACT_REWARD:
                 use_reward(st, tab, fp, p, a)
             else:  # A Reign of War: a Beast's ability (no unit enters a city)
                 S.unleash_beast(st, tab, fp, p, a, c, cost)
-            assert st[L.FAVOR] in (favor, god), f"action {act} gave Favor to the other god"
+            assert sc.favor_code in (favor, god), f"action {act} gave Favor to the other god"
             continue
-        card = int(st[L.HAND + p * L.MAX_CARDS + a])
+        card = int(hand[a])
         dev = _devotion(tab, card)
-        favor = int(st[L.FAVOR])
+        favor = sc.favor_code
         want = favor_after_play(favor, dev)
         full = max(_printed_cost(tab, card) + int(cost_modifier(st, tab, p, c)), 0)
-        bare = st.copy()
-        play_unit(bare, bare_tab, fp, p, a, c, cost)
-        assert bare[L.FAVOR] == want, f"Favor {favor} -> {bare[L.FAVOR]} after devotion {dev}"
+        bare = StateView(st.copy())
+        play_unit(bare.st, bare_tab, fp, p, a, c, cost)
+        assert bare.favor_code == want, f"Favor {favor} -> {bare.favor_code} after devotion {dev}"
         devoted = god != 0 and dev & god != 0
-        assert bare[L.DISCOUNT_USED] == int(devoted or devoted_played)
+        assert bare.discount_used == int(devoted or devoted_played)
         play_unit(st, tab, fp, p, a, c, cost)
-        assert st[L.FAVOR] in (want, god), f"Favor {favor} -> {st[L.FAVOR]} after devotion {dev}"
+        after = sc.favor_code
+        assert after in (want, god), f"Favor {favor} -> {after} after devotion {dev}"
         discounted += cost < full
         devoted_played |= devoted
         relation = (
@@ -833,19 +824,19 @@ def play_checking_favor(sc: Scenario) -> Counter:
     bare_tab = without_abilities(sc.tab)
     while not sc.over:
         p = sc.active
-        god = int(sc.st[L.GOD + p])
-        favor = int(sc.st[L.FAVOR])
+        god = sc.god_code(p)
+        favor = sc.favor_code
         sc.wealth()
-        assert sc.st[L.FAVOR] == favor, "Favor changed in the Wealth step"
+        assert sc.favor_code == favor, "Favor changed in the Wealth step"
         expected = sc.st.copy()
         surge_step(expected, sc.tab, sc.fp)
         checked_surge(sc, bare_tab, seen)
         np.testing.assert_array_equal(sc.st, expected, err_msg="the rebuilt Surge diverged")
-        favor = int(sc.st[L.FAVOR])
+        favor = sc.favor_code
         sc.war()
-        assert sc.st[L.FAVOR] == favor, "Favor changed in the War step"
+        assert sc.favor_code == favor, "Favor changed in the War step"
         sc.offering()  # a LABOR ability may gain Favor for the active player
-        assert sc.st[L.FAVOR] in (favor, god), "the Offering gave Favor to the other god"
+        assert sc.favor_code in (favor, god), "the Offering gave Favor to the other god"
         sc.end_turn()
         check_invariants(sc)
     return seen
@@ -858,7 +849,7 @@ def test_favor_flips_exactly_as_the_rule_says(mix, seed, game, bot_pair, first, 
     sc = Scenario.from_game(mix, seed, game, bots=bot_pair, first=first, turn_cap=turn_cap)
     seen = play_checking_favor(sc)
     if not sc.rule("RU_GODS"):  # Aegean base: no Favor card, no discount
-        assert sc.st[L.FAVOR] == 0 and seen["flipped"] == seen["discounted"] == 0
+        assert sc.favor_code == 0 and seen["flipped"] == seen["discounted"] == 0
 
 
 def test_favor_checks_see_every_case():

@@ -12,18 +12,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from conftest import invoke
 
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES, CHUNK = 6000, 100
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def logged_parts(out: Path) -> int:

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
-from conftest import done, emissary_outcome
+from conftest import done
 from invariants import check_invariants
 
 from sim.data.spec import RunSpec, SpecError
-from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
-from sim.run.view import StateView
+from sim.run.view import StateView, new_state
 from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
@@ -159,25 +157,6 @@ def test_emissary_full_tie_goes_to_oldest_player(oldest: int) -> None:
     assert sc.emissary(oldest=oldest) == oldest
     assert sc.discard_pile() == [[KHALKO, HOUND][oldest]]
     assert sc.hand(1 - oldest) == [[KHALKO, HOUND][1 - oldest]]
-
-
-@pytest.mark.parametrize(("seed", "game"), [(5, 0), (5, 1), (11, 2), (12, 7)])
-def test_emissary_after_standard_setup(seed: int, game: int) -> None:
-    """Aegean rulebook, Emissary of War Variant: "After the standard setup, each player selects
-    1 Unit card from their hand ... The game then begins, with the First Player taking the
-    first turn." """
-    hands, picks, first = emissary_outcome(Scenario.from_game("aegean", seed, game, first="p1"))
-
-    sc = Scenario("aegean", emissary=True, first="p1", strict=True)
-    sc.script("emissary", a=0)
-    sc.script("emissary", a=0)
-    sc.setup(seed, game)
-    done(sc)
-    assert sc.active == first and sc.first == first
-    assert sc.discard_pile() == [picks[first]]
-    assert sorted(sc.hand(first)) == sorted(hands[first][1:])
-    assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
-    assert sc.turns_done == 0
 
 
 # =============================================================================
@@ -467,7 +446,7 @@ def test_reward_tile_used_cannot_be_used_again() -> None:
 def test_reward_tile_usable_again_next_surge_once_per_step() -> None:
     """Aegean rulebook, Surge Step: "once per Surge Step": the limit resets each Surge Step."""
     sc = build(coins=(1, 4), rewards={0: [(HORN, True), (PITHOS, False)]}, stacks={})
-    sc.st[L.REWARDS_USED_TURN] = 1  # a tile was used in an earlier Surge Step
+    sc.rewards_used_turn = 1  # a tile was used in an earlier Surge Step
     sc.script_use_reward(PITHOS)
     sc.script_pass()
     sc.surge()
@@ -846,13 +825,20 @@ def test_may_accepted_moves_a_unit_from_this_city() -> None:
         sc.surge()
 
 
+def offer_khalkotauroi(coins: tuple[int, int], cards: int, use: bool) -> Scenario:
+    """Seat 0 offers its one card, Khalkotauroi (offering 2: ``cards`` cards, the rest coins),
+    and answers its TRIBUTE "may" (take up to 2 coins from the opponent) with ``use``."""
+    sc = build(hands={0: [KHALKO]}, coins=coins)
+    sc.script_offer(KHALKO, cards=cards)
+    sc.script_may(use)
+    sc.offering()
+    return sc
+
+
 def test_tribute_may_declined_leaves_state_unchanged() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "that player may use its TRIBUTE ability"
     (Khalkotauroi: you may take up to 2 coins from your opponent): declined, no coins move."""
-    sc = build(hands={0: [KHALKO]}, coins=(2, 5))
-    sc.script_offer(KHALKO, cards=0)
-    sc.script_may(False)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=False)
     assert sc.coins(0) == 4 and sc.coins(1) == 5
     done(sc)
 
@@ -1050,25 +1036,6 @@ def test_war_keep_is_maximal() -> None:
         sc.war()
 
 
-@pytest.mark.parametrize(("first", "order"), [(2, [THUNDER, HELM]), (0, [HELM, THUNDER])])
-def test_war_active_player_chooses_order(first: int, order: list[str]) -> None:
-    """Aegean rulebook, War Step: "If there are multiple war-torn cities, the active player
-    decides the order in which the war-torn cities are resolved." ... "Repeat the above steps
-    until no war-torn cities remain." """
-    cities = {0: {1: [EUDORUS, PEISANDER, MENESTHIUS]}, 2: {1: [PHOENIX, ALCIMEDON, PATROCLUS]}}
-    sc = build(cities=cities, stacks={0: [HELM], 1: [], 2: [THUNDER]})
-    sc.script("war_order", a=first)
-    sc.script_keep(first, [0])  # the victor (seat 1) keeps one unit ...
-    sc.script_keep(first, [])  # ... and seat 0 has nothing to keep
-    sc.script_keep(2 - first, [0])
-    sc.script_keep(2 - first, [])
-    sc.war()
-    assert sc.rewards(1) == [(t, False) for t in order]
-    assert sc.city(0, 1) == [EUDORUS] and sc.city(2, 1) == [PHOENIX]
-    assert not sc.war_torn(0) and not sc.war_torn(2)
-    done(sc)
-
-
 def test_war_order_only_war_torn_cities() -> None:
     """Aegean rulebook, War Step: "the active player resolves conflicts in any war-torn cities"
     (a peaceful city is not a choice)."""
@@ -1169,17 +1136,11 @@ def test_offering_limits_apply_without_offering() -> None:
 def test_tribute_steal_coins_up_to_two() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "After an Automaton is discarded as an
     Offering, that player may use its TRIBUTE ability." (Khalkotauroi: take up to 2 coins.)"""
-    sc = build(hands={0: [KHALKO]}, coins=(2, 5))
-    sc.script_offer(KHALKO, cards=0)
-    sc.script_may(True)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=True)
     assert sc.coins(0) == 2 + 2 + 2 and sc.coins(1) == 3
     assert sc.discard_pile() == [KHALKO]
     # "up to": an opponent with 1 coin loses just that one.
-    sc = build(hands={0: [KHALKO]}, coins=(2, 1))
-    sc.script_offer(KHALKO, cards=2)
-    sc.script_may(True)
-    sc.offering()
+    sc = offer_khalkotauroi(coins=(2, 1), cards=2, use=True)
     assert sc.coins(0) == 3 and sc.coins(1) == 0
     done(sc)
 
@@ -1643,7 +1604,7 @@ def _box_order(sc: Scenario, seed: int, game: int) -> list[int]:
     from sim.kernel.draft import box_all
     from sim.kernel.rng import seed_streams
 
-    st = np.zeros(L.STATE_SIZE, np.int64)
+    st = new_state()
     seed_streams(st, seed, game)
     box_all(st, sc.tab)
     return StateView(st).zone_ids("box")[::-1]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import done, emissary_outcome
+from conftest import done
 
 from sim.data.cards import load_pool
 from sim.run.scenario import Scenario, ScenarioError
@@ -171,28 +171,6 @@ def test_setup_favor_starts_on_second_players_god(first: str, seat: int, favored
 # =============================================================================
 # Emissary of War variant
 # =============================================================================
-
-
-@pytest.mark.parametrize(("seed", "game"), [(5, 0), (5, 1), (11, 2), (12, 7)])
-def test_emissary_first_player_and_favor_to_the_other(seed: int, game: int) -> None:
-    """Dunes rulebook, Emissary of War Variant (as in the Aegean): "The player whose Emissary has
-    the greatest combined value is the First Player ... The First Player moves their Emissary
-    card to the discard pile. The other player returns his Emissary to their hand." and Set Up:
-    Favor goes to "the god of the second player" (the one who lost the Emissary)."""
-    hands, picks, first = emissary_outcome(
-        Scenario.from_game("dunes", seed, game, first="p1", strict=True)
-    )
-
-    sc = Scenario("dunes", emissary=True, first="p1", strict=True)
-    sc.script("emissary", a=0)
-    sc.script("emissary", a=0)
-    sc.setup(seed, game)
-    done(sc)
-    assert sc.active == first and sc.first == first
-    assert sc.discard_pile() == [picks[first]]
-    assert sorted(sc.hand(first)) == sorted(hands[first][1:])
-    assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
-    assert sc.favor == GODS[1 - first]
 
 
 def test_emissary_greatest_value_goes_first() -> None:
@@ -731,18 +709,35 @@ def _maneuver_position(**kw: Any) -> Scenario:
     return build(hands={0: [SCROLLS]}, coins=(4, 4), cities=kw.pop("cities", cities), **kw)
 
 
+def maneuver_with_scrolls(sc: Scenario, *moves: tuple[int, int, str]) -> None:
+    """Seat 0 plays Vizier of the Scrolls (MANEUVER 2) into city 1, makes ``moves`` (from
+    city, to city, unit) with it and ends the Surge."""
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    for a, c, card in moves:
+        sc.script("move", a=a, c=c, card=card)
+    sc.script_pass()
+    sc.surge()
+
+
+def refused_maneuver(sc: Scenario, move: tuple[int, int, str]) -> None:
+    """Seat 0 plays Vizier of the Scrolls into city 1; ``move`` (from city, to city, unit)
+    with its MANEUVER matches no legal option."""
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    a, c, card = move
+    sc.script("move", a=a, c=c, card=card)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+
+
 def test_maneuver_moves_units_into_and_out_of_its_city() -> None:
     """Dunes rulebook, Vizier: "After a unit with MANEUVER is played into a city, the player may
     move units equal to the indicated number without MANEUVER into or out of the city into which
     it was played." (Vizier of the Scrolls, MANEUVER 2, into city 1: Temple Servant comes in from
     city 0, Sunset Marauder leaves for city 2; no third move is asked, though Channeler could.)"""
     sc = _maneuver_position()
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=0, c=1, card=SERVANT)
-    sc.script("move", a=1, c=2, card=MARAUDER)
-    sc.script_pass()
-    sc.surge()
+    maneuver_with_scrolls(sc, (0, 1, SERVANT), (1, 2, MARAUDER))
     assert sc.city(0, 0) == [CHANNELER]
     assert sc.city(1, 0) == [SCROLLS, SERVANT]
     assert sc.city(2, 0) == [GRANARIES, MARAUDER]
@@ -785,11 +780,7 @@ def test_maneuver_only_units_without_maneuver_into_or_out_of_its_city(
     """Dunes rulebook, Vizier: "move ... units ... without MANEUVER into or out of the city into
     which it was played." """
     sc = _maneuver_position()
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=a, c=c, card=card)
-    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
-        sc.surge()
+    refused_maneuver(sc, (a, c, card))
 
 
 def test_maneuver_respects_city_capacity() -> None:
@@ -798,18 +789,9 @@ def test_maneuver_respects_city_capacity() -> None:
     5 unit-slots: nothing may come in; a unit may still go out.)"""
     cities = {0: {0: [SERVANT]}, 1: {0: [MARAUDER, ROBBER, SEER]}}
     sc = _maneuver_position(cities=cities)
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=0, c=1, card=SERVANT)
-    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
-        sc.surge()
+    refused_maneuver(sc, (0, 1, SERVANT))
     sc = _maneuver_position(cities=cities)
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=1, c=0, card=SEER)
-    sc.script("move", a=0, c=1, card=SERVANT)  # room again after Seer left
-    sc.script_pass()
-    sc.surge()
+    maneuver_with_scrolls(sc, (1, 0, SEER), (0, 1, SERVANT))  # room again after Seer left
     assert sc.city(0, 0) == [SEER] and sc.city(1, 0) == [MARAUDER, ROBBER, SCROLLS, SERVANT]
     done(sc)
 
@@ -819,11 +801,7 @@ def test_maneuver_moves_only_your_own_units() -> None:
     Servant is not a choice."""
     cities = {0: {0: [CHANNELER], 1: [SERVANT]}}
     sc = _maneuver_position(cities=cities)
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=0, c=1, card=SERVANT)
-    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
-        sc.surge()
+    refused_maneuver(sc, (0, 1, SERVANT))
 
 
 # =============================================================================
@@ -891,25 +869,6 @@ def test_war_city_without_tiles_never_war_torn() -> None:
     assert not sc.war_torn(2)
     sc.war()
     assert sc.city(2, 0) == [DEVOURER, WARDEN] and sc.city(2, 1) == [USURPER, HERALD]
-
-
-@pytest.mark.parametrize(("first", "order"), [(2, [CROOK, KHOPESH]), (0, [KHOPESH, CROOK])])
-def test_war_active_player_chooses_order(first: int, order: list[str]) -> None:
-    """Dunes rulebook, Resolving Conflicts: "If there are multiple war-torn cities, the active
-    player chooses the order in which the war-torn cities are resolved." (heir-to-the-dunes.txt,
-    line 164.) The victor takes the reward tiles in the chosen order."""
-    cities = {0: {1: [SERVANT, MARAUDER, NOVICE]}, 2: {1: [SEER, RAIDER, MERCHANT]}}
-    sc = build(cities=cities, favor="horus", stacks={0: [KHOPESH], 1: [], 2: [CROOK]})
-    sc.script("war_order", a=first)
-    sc.script_keep(first, [0])  # the victor (seat 1) keeps one unit ...
-    sc.script_keep(first, [])  # ... and seat 0 has nothing to keep
-    sc.script_keep(2 - first, [0])
-    sc.script_keep(2 - first, [])
-    sc.war()
-    assert sc.rewards(1) == [(t, False) for t in order]
-    assert sc.city(0, 1) == [SERVANT] and sc.city(2, 1) == [SEER]
-    assert not sc.war_torn(0) and not sc.war_torn(2)
-    done(sc)
 
 
 def test_war_torn_in_surge_resolved_only_in_war() -> None:
@@ -1243,17 +1202,24 @@ def test_entomb_self_from_the_city() -> None:
     done(sc)
 
 
-def test_entomb_goes_under_the_structure_in_progress() -> None:
-    """Dunes rulebook, Structures: "A player can only build 1 of their structures at a time. A
-    structure with any units under it is considered being built." (Novice Embalmer, INVOCATION:
-    draw 1, you may ENTOMB this unit - under the Hall, already in progress.)"""
+def play_novice_embalmer(entomb: bool) -> Scenario:
+    """Seat 0 plays Novice Embalmer (INVOCATION: draw 1, you may ENTOMB this unit) into city 0,
+    the Hall in progress with 2 cards under it, and answers the "may" with ``entomb``."""
     sc = build(
         hands={0: [NOVICE]}, coins=(1, 4), under={0: {HALL: 2}}, favor="anubis", deck_top=TOP4
     )
     play(sc, NOVICE, city=0, cost=1)
-    sc.script_may(True)
+    sc.script_may(entomb)
     sc.script_pass()
     sc.surge()
+    return sc
+
+
+def test_entomb_goes_under_the_structure_in_progress() -> None:
+    """Dunes rulebook, Structures: "A player can only build 1 of their structures at a time. A
+    structure with any units under it is considered being built." (Novice Embalmer, INVOCATION:
+    draw 1, you may ENTOMB this unit - under the Hall, already in progress.)"""
+    sc = play_novice_embalmer(entomb=True)
     assert sc.hand(0) == TOP4[:1] and sc.city(0, 0) == []
     assert sc.structures(0) == [(SHRINE, 0, False), (PYRAMID, 0, False), (HALL, 3, False)]
     assert sc.under_cards(0)[-1] == NOVICE
@@ -1266,13 +1232,7 @@ def test_ability_mandatory_unless_it_says_may(entomb: bool) -> None:
     unless their text explanation contains the word 'may.'" (heir-to-the-dunes.txt, line 154.)
     Novice Embalmer, INVOCATION: "draw 1" always happens, no question asked; "you may ENTOMB
     this unit" is the one choice."""
-    sc = build(
-        hands={0: [NOVICE]}, coins=(1, 4), under={0: {HALL: 2}}, favor="anubis", deck_top=TOP4
-    )
-    play(sc, NOVICE, city=0, cost=1)
-    sc.script_may(entomb)
-    sc.script_pass()
-    sc.surge()
+    sc = play_novice_embalmer(entomb=entomb)
     assert sc.hand(0) == TOP4[:1]
     assert sc.city(0, 0) == ([] if entomb else [NOVICE])
     assert sc.structures(0)[2] == (HALL, 3 if entomb else 2, False)
@@ -1722,12 +1682,7 @@ def test_mix_aegean_base_dunes_abilities_resolve() -> None:
     was played") moves Followers of either god: without gods, devotion blocks nothing."""
     cities = {0: {0: [CHANNELER, EUDORUS]}, 2: {0: [BEARER]}}
     sc = aegean_base(hands={0: [SCROLLS]}, coins=(4, 4), cities=cities)
-    play(sc, SCROLLS, city=1, cost=4)
-    sc.script_may(True)
-    sc.script("move", a=0, c=1, card=CHANNELER)
-    sc.script("move", a=2, c=1, card=BEARER)
-    sc.script_pass()
-    sc.surge()
+    maneuver_with_scrolls(sc, (0, 1, CHANNELER), (2, 1, BEARER))
     assert sc.city(1, 0) == [SCROLLS, CHANNELER, BEARER]
     assert sc.city(0, 0) == [EUDORUS] and sc.city(2, 0) == []
     done(sc)

@@ -18,28 +18,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from conftest import invoke, one_error_line
 
 from sim import analysis as A
-from sim.cli import main
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.lock import LOCK_NAME, FolderLockedError, holder_pid, locked
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES, CHUNK = 40, 10  # four parts
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error_line(result: Result) -> str:
-    assert result.exit_code not in (0, None), result.output
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from conftest import invoke, one_error_line
 from rows import check_rows
 
-from sim.cli import main
 from sim.data import schema as S
 from sim.data.cards import SETS_DIR, CardDataError, load_pool, load_rule_overrides, load_set
 from sim.data.changes import Changes
@@ -29,18 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 AEGEAN = (SETS_DIR / "aegean.toml").read_text(encoding="utf-8")
 DUNES = (SETS_DIR / "dunes.toml").read_text(encoding="utf-8")
 REIGN = (SETS_DIR / "reign.toml").read_text(encoding="utf-8")
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error_line(result: Result) -> str:
-    assert result.exit_code not in (0, None), result.output
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    return lines[0]
 
 
 def set_file(tmp_path: Path, text: str, name: str = "aegean.toml") -> Path:

@@ -17,7 +17,6 @@ from invariants import check_invariants
 
 from sim.cli import main
 from sim.data.spec import RunSpec, SpecError
-from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
@@ -157,7 +156,7 @@ def test_lookahead_plays_legal_games(mix: str) -> None:
     while not sc.over:
         sc.turn()
         check_invariants(sc)
-    assert sc.st[L.ERROR] == 0
+    assert sc.error == 0
 
 
 def test_lookahead_is_reproducible_and_batch_equals_replay() -> None:

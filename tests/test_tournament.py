@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import Result
-from conftest import assert_one_error_line, invoke, ok
+from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, invoke, ok
 
 from sim.analysis import tournament
 from sim.cli.tournament import tournament_cmd
@@ -289,9 +289,7 @@ def test_quiet_prints_nothing(tmp_path: Path) -> None:
 def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path: Path, args: list[str]) -> None:
     out = tmp_path / "never"
     result = invoke("tournament", "--bots", "random,greedy", "--games", "8", "-o", str(out), *args)
-    assert_one_error_line(result)
-    assert result.exit_code == 2
-    assert not out.exists()
+    assert_usage_error_wrote_nothing(result, out)
 
 
 @pytest.mark.parametrize("bots", ["random,nobody", "greedy", "greedy,greedy"])

@@ -13,20 +13,16 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import invoke
 
 from sim.analysis.paired import card_shifts
 from sim.analysis.seats import SeatCounts, first_player_label, seat_figures, seat_lines
-from sim.cli import main
 from sim.data.cards import load_pool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.engine import Engine
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def ok(result: Result) -> Result:

@@ -523,14 +523,28 @@ class _Move:
 Said = tuple[str, str, dict[str, Any]]  # (event kind, sentence, event fields)
 
 
-def _draw(d: _Describer, m: _Move) -> Said:
-    return "draw", f"P{m.z1[1]} draws {_join(m.names)}", {"seat": m.z1[1], "cards": m.names}
+@dataclass(frozen=True)
+class _Sentence:
+    """A move one fixed sentence says. ``text`` may name ``{p}`` (the seat), ``{city}``,
+    ``{cards}`` and ``{them}`` (it/them); the zone on ``side`` (``"from"``: the one the
+    cards left, ``"to"``: the one they entered) names the seat and, a city side, the city."""
 
+    kind: str
+    text: str
+    side: str
 
-def _play(d: _Describer, m: _Move) -> Said:
-    p, c = m.z1[2], m.z1[1]
-    text = f"P{p} plays {_join(m.names)} into {_city(c)}"
-    return "play", text, {"seat": p, "city": c, "cards": m.names}
+    def __call__(self, d: _Describer, m: _Move) -> Said:
+        z = m.z0 if self.side == "from" else m.z1
+        fields: dict[str, Any] = {"seat": z[-1]}  # ("hand", p) or ("city", c, p)
+        if z[0] == "city":
+            fields["city"] = z[1]
+        text = self.text.format(
+            p=z[-1],
+            city=_city(z[1]) if z[0] == "city" else "",
+            cards=_join(m.names),
+            them="it" if len(m.cards) == 1 else "them",
+        )
+        return self.kind, text, {**fields, "cards": m.names}
 
 
 def _destroyed(d: _Describer, m: _Move) -> Said:
@@ -562,33 +576,12 @@ def _returned(d: _Describer, m: _Move) -> Said:
     return "return", text, {"seat": q, "city": c, "cards": m.names}
 
 
-def _exalted(d: _Describer, m: _Move) -> Said:
-    c, p = m.z0[1], m.z0[2]
-    text = f"P{p} EXALTs {_join(m.names)} from {_city(c)}: out of play, with a VP token"
-    return "exalt", text, {"seat": p, "city": c, "cards": m.names}
-
-
 def _discarded(d: _Describer, m: _Move) -> Said:
     p = m.z0[1]
     if m.step == "surge" and all(d.utype(c) == "beast" for c in m.cards):
         text = f"P{p} pays for and discards the Beast {_join(m.names)} to resolve its ability"
         return "beast", text, {"seat": p, "cards": m.names}
     return "discard", f"P{p} discards {_join(m.names)}", {"seat": p, "cards": m.names}
-
-
-def _exalted_from_hand(d: _Describer, m: _Move) -> Said:
-    p = m.z0[1]
-    text = (
-        f"P{p} plays {_join(m.names)} and EXALTs "
-        f"{'it' if len(m.cards) == 1 else 'them'}: out of play, with a VP token"
-    )
-    return "exalt", text, {"seat": p, "cards": m.names}
-
-
-def _shuffled_back(d: _Describer, m: _Move) -> Said:
-    p = m.z0[1]
-    text = f"P{p} discards {_join(m.names)}, shuffled back into the new deck"
-    return "discard", text, {"seat": p, "cards": m.names}
 
 
 def _revealed(d: _Describer, m: _Move) -> Said:
@@ -610,24 +603,6 @@ def _under(d: _Describer, m: _Move) -> Said:
     return "under", text, {"seat": p, "cards": m.names}
 
 
-def _taken(d: _Describer, m: _Move) -> Said:
-    p = m.z1[1]
-    text = f"P{p} takes {_join(m.names)} from the discard pile"
-    return "take", text, {"seat": p, "cards": m.names}
-
-
-def _put_from_discard(d: _Describer, m: _Move) -> Said:
-    c, p = m.z1[1], m.z1[2]
-    text = f"P{p} puts {_join(m.names)} from the discard pile into {_city(c)}"
-    return "play", text, {"seat": p, "city": c, "cards": m.names}
-
-
-def _enters_from_deck(d: _Describer, m: _Move) -> Said:
-    c, p = m.z1[1], m.z1[2]
-    text = f"{_join(m.names)} from the deck enters P{p}'s side of {_city(c)}"
-    return "play", text, {"seat": p, "city": c, "cards": m.names}
-
-
 def _other_move(d: _Describer, m: _Move) -> Said:
     text = f"{_join(m.names)}: from {d.zone_words(m.z0)} to {d.zone_words(m.z1)}"
     return "move", text, {"cards": m.names}
@@ -636,20 +611,28 @@ def _other_move(d: _Describer, m: _Move) -> Said:
 # (from zone kind, to zone kind) -> its sentence; ``None`` matches any source.
 # Looked up in this order, so a pair named here wins over (None, to).
 _MOVE_WORDS: dict[tuple[str | None, str], Callable[[_Describer, _Move], Said]] = {
-    ("deck", "hand"): _draw,
-    ("hand", "city"): _play,
+    ("deck", "hand"): _Sentence("draw", "P{p} draws {cards}", "to"),
+    ("hand", "city"): _Sentence("play", "P{p} plays {cards} into {city}", "to"),
     ("city", "discard"): _destroyed,
     ("city", "city"): _moved,
     ("city", "hand"): _returned,
-    ("city", "out"): _exalted,
+    ("city", "out"): _Sentence(
+        "exalt", "P{p} EXALTs {cards} from {city}: out of play, with a VP token", "from"
+    ),
     ("hand", "discard"): _discarded,
-    ("hand", "out"): _exalted_from_hand,
-    ("hand", "deck"): _shuffled_back,
+    ("hand", "out"): _Sentence(
+        "exalt", "P{p} plays {cards} and EXALTs {them}: out of play, with a VP token", "from"
+    ),
+    ("hand", "deck"): _Sentence(
+        "discard", "P{p} discards {cards}, shuffled back into the new deck", "from"
+    ),
     ("deck", "discard"): _revealed,
     (None, "under"): _under,
-    ("discard", "hand"): _taken,
-    ("discard", "city"): _put_from_discard,
-    ("deck", "city"): _enters_from_deck,
+    ("discard", "hand"): _Sentence("take", "P{p} takes {cards} from the discard pile", "to"),
+    ("discard", "city"): _Sentence(
+        "play", "P{p} puts {cards} from the discard pile into {city}", "to"
+    ),
+    ("deck", "city"): _Sentence("play", "{cards} from the deck enters P{p}'s side of {city}", "to"),
 }
 
 

@@ -194,12 +194,18 @@ def card_table(df: pd.DataFrame, info: pd.DataFrame, impact: pd.DataFrame) -> pd
         if "held_p0" in part.columns and "held_p1" in part.columns:
             held = pd.concat([part["held_p0"], part["held_p1"]], ignore_index=True)
             cards["hold_rate"] = _list_share(held, n)
-        eff = impact[impact["mix"] == mix].set_index("kind")
-        for col in ("diff", "lo", "hi", "low_sample"):
-            cards[col] = eff[col].reindex(cards["id"]).to_numpy()
-        cards["mix"] = mix
-        frames.append(cards)
+        frames.append(with_impact(cards, impact, mix))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def with_impact(cards: pd.DataFrame, impact: pd.DataFrame, mix: str) -> pd.DataFrame:
+    """``cards`` (one mix's card table) with each card's impact on its holder's win rate
+    (``diff``, ``lo``, ``hi``, ``low_sample``, from ``impact``) and the ``mix`` column."""
+    eff = impact[impact["mix"] == mix].set_index("kind")
+    for col in ("diff", "lo", "hi", "low_sample"):
+        cards[col] = eff[col].reindex(cards["id"]).to_numpy()
+    cards["mix"] = mix
+    return cards
 
 
 def compute(df: pd.DataFrame, min_games: int) -> Tables:

@@ -46,7 +46,7 @@ from sim.analysis.frames import (
 )
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
-from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths
+from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, with_impact
 from sim.analysis.seats import CAPPED, SeatCounts
 from sim.analysis.stats import wilson_interval
 from sim.run import io
@@ -489,11 +489,7 @@ def card_table_frame(
         cards["play_rate"] = share([t.played for t in group])
         if all(t.held is not None for t in group):
             cards["hold_rate"] = share([t.held for t in group if t.held is not None])
-        eff = impact[impact["mix"] == mix].set_index("kind")
-        for col in ("diff", "lo", "hi", "low_sample"):
-            cards[col] = eff[col].reindex(cards["id"]).to_numpy()
-        cards["mix"] = mix
-        frames.append(cards)
+        frames.append(with_impact(cards, impact, mix))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 

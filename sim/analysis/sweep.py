@@ -33,46 +33,7 @@ from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
 
-SWEEP_COLUMNS = [
-    "kind",
-    "card",
-    "field",
-    "base_value",
-    "delta",
-    "new_value",
-    "games",
-    "count_a",
-    "count_b",
-    "rate_a",
-    "rate_b",
-    "diff",
-    "lo",
-    "hi",
-    "se_paired",
-    "se_unpaired",
-    "n_unpaired",
-    "p_value",
-    "p_adjusted",
-    "significant",
-    "conditional_count_a",
-    "conditional_count_b",
-    "plays_change",
-    "conditional_rate_a",
-    "conditional_rate_b",
-    "conditional_diff",
-    "conditional_lo",
-    "conditional_hi",
-    "conditional_p_value",
-    "first_player_diff",
-    "first_player_lo",
-    "first_player_hi",
-]
-CORRECTIONS = {
-    "holm": "Holm step-down (family-wise error 5% over all cells)",
-    "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
-    "none": "no correction (each cell at 5% on its own)",
-}
-"""``--correction`` choices: a ``multipletests`` method name, or ``none``."""
+# card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
 _SHIFT_COLUMNS = [
     "games",
     "count_a",
@@ -86,8 +47,9 @@ _SHIFT_COLUMNS = [
     "se_unpaired",
     "n_unpaired",
     "p_value",
-    "conditional_count_a",
-    "conditional_count_b",
+]
+_CONDITIONAL_COUNTS = ["conditional_count_a", "conditional_count_b"]
+_CONDITIONAL_SHIFT = [
     "conditional_rate_a",
     "conditional_rate_b",
     "conditional_diff",
@@ -95,6 +57,29 @@ _SHIFT_COLUMNS = [
     "conditional_hi",
     "conditional_p_value",
 ]
+SWEEP_COLUMNS = [
+    "kind",
+    "card",
+    "field",
+    "base_value",
+    "delta",
+    "new_value",
+    *_SHIFT_COLUMNS,
+    "p_adjusted",
+    "significant",
+    *_CONDITIONAL_COUNTS,
+    "plays_change",
+    *_CONDITIONAL_SHIFT,
+    "first_player_diff",
+    "first_player_lo",
+    "first_player_hi",
+]
+CORRECTIONS = {
+    "holm": "Holm step-down (family-wise error 5% over all cells)",
+    "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
+    "none": "no correction (each cell at 5% on its own)",
+}
+"""``--correction`` choices: a ``multipletests`` method name, or ``none``."""
 
 
 @dataclass
@@ -303,7 +288,7 @@ def cell_row(
         "base_value": unit[field],
         "delta": delta,
         "new_value": unit[field] + delta,
-        **{c: shift[c] for c in _SHIFT_COLUMNS},
+        **{c: shift[c] for c in (*_SHIFT_COLUMNS, *_CONDITIONAL_COUNTS, *_CONDITIONAL_SHIFT)},
         "plays_change": int(shift["conditional_count_b"]) - int(shift["conditional_count_a"]),
         "first_player_diff": fp.diff,
         "first_player_lo": fp.lo,

@@ -11,14 +11,18 @@ import click
 from sim.cli.errors import user_errors
 from sim.cli.options import (
     PANEL_HELP,
+    BackendArgs,
+    GameArgs,
     backend_options,
     change_options,
     check_panel_seats,
+    exclude_capped_option,
+    force_option,
     game_options,
-    game_spec,
     out_option,
     panel_option,
-    show_progress,
+    resume_option,
+    rules_option,
     split_variants,
 )
 from sim.data.spec import RunSpec, SpecError
@@ -26,14 +30,10 @@ from sim.data.spec import RunSpec, SpecError
 
 @click.command("compare", short_help="Play the same games under two specs (A, B), paired.")
 @game_options(default_games=100_000)
-@click.option(
-    "--rules",
-    "rules_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="House-rules file (as for `omensim run --rules`) for run A, and for B unless "
+@rules_option(
+    "House-rules file (as for `omensim run --rules`) for run A, and for B unless "
     "--b-rules is given.",
+    metavar="FILE",
 )
 @change_options
 @click.option(
@@ -59,43 +59,28 @@ from sim.data.spec import RunSpec, SpecError
     default=None,
     help="Run B's first-player rule (default: --first).",
 )
-@click.option(
-    "--exclude-capped",
-    is_flag=True,
-    help="Leave out of every figure the games either run ended at the turn cap (the runs "
+@exclude_capped_option(
+    "Leave out of every figure the games either run ended at the turn cap (the runs "
     "written to --out keep them); the output says how many.",
 )
 @out_option(
     "Also write both runs (OUT/A and OUT/B) as run directories, and OUT/compare.json "
     "(with each arm's full spec) and OUT/compare.parquet."
 )
-@click.option("--force", is_flag=True, help="Replace an earlier comparison in --out.")
+@force_option("comparison")
 @panel_option(
     PANEL_HELP.replace("Not with --p0/--p1.", "")
     + "Prints each bot's paired shifts and, per measure, under how many bots the change "
     "moves it each way (OUT/<bot>/A, OUT/<bot>/B, OUT/panel.csv). Not with --p0/--p1/--b-p0/--b-p1."
 )
-@click.option(
-    "--resume",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    metavar="OUT",
-    help="Finish the interrupted comparison written to OUT (its runs A and B play only "
+@resume_option(
+    "OUT",
+    "Finish the interrupted comparison written to OUT (its runs A and B play only "
     "their missing chunks); the game and change options here are ignored.",
 )
 @backend_options
 def compare_cmd(
-    games: int,
-    mix: str,
-    seed: int,
-    p0: str,
-    p1: str,
-    first: str,
-    variants: tuple[str, ...],
-    threads: int | None,
-    chunk_size: int,
-    quiet: bool,
-    force_progress: bool,
+    game: GameArgs,
     rules_file: str | None,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
@@ -109,9 +94,7 @@ def compare_cmd(
     force: bool,
     panel: tuple[str, ...] | None,
     resume: Path | None,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -135,27 +118,21 @@ def compare_cmd(
     """
     from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
-    from sim.run.backends import open_backend
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
     if resume is not None:
-        with user_errors(resume), open_backend(backend, threads, scheduler, workers) as be:
+        with user_errors(resume), backend.open(game.threads) as be:
             result = resume_compare(
-                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
+                resume, threads=game.threads, progress=game.progress, backend=be
             )
-        if not quiet:
+        if not game.quiet:
             click.echo(format_result(result))
         return
 
-    with (
-        user_errors(out),
-        open_backend(backend, threads, scheduler, workers) as be,
-    ):
+    with user_errors(out), backend.open(game.threads) as be:
         changes = Changes.parse(change, card_files)
-        spec = dataclasses.replace(
-            game_spec(games, mix, seed, p0, p1, first, variants), rules=rules_file
-        )
+        spec = game.spec(rules=rules_file)
         b_vars = split_variants(b_variants)
         spec_b = dataclasses.replace(
             spec,
@@ -172,11 +149,10 @@ def compare_cmd(
             )
         if panel:
             _compare_panel(
-                panel, spec, spec_b, changes, out, quiet,
+                panel, spec, spec_b, changes, out, game.quiet,
                 dict(
-                    threads=threads, chunk_size=chunk_size, force=force,
-                    progress=show_progress(quiet, force_progress), exclude_capped=exclude_capped,
-                    backend=be,
+                    threads=game.threads, chunk_size=game.chunk_size, force=force,
+                    progress=game.progress, exclude_capped=exclude_capped, backend=be,
                 ),
             )  # fmt: skip
             return
@@ -184,15 +160,15 @@ def compare_cmd(
             spec,
             changes,
             out=out,
-            threads=threads,
+            threads=game.threads,
             backend=be,
-            chunk_size=chunk_size,
+            chunk_size=game.chunk_size,
             force=force,
-            progress=show_progress(quiet, force_progress),
+            progress=game.progress,
             spec_b=spec_b,
             exclude_capped=exclude_capped,
         )
-    if not quiet:
+    if not game.quiet:
         click.echo(format_result(result))
 
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from sim.data.spec import FIRST_MODES, VARIANTS, RunSpec
+
+if TYPE_CHECKING:  # the backends load the engine; --help should not
+    from sim.run.backends import Backend
 
 # game_id is stored as int64; keep well clear of it.
 MAX_GAMES = 2**62
@@ -156,6 +164,42 @@ def out_option(help: str, url_ok: bool = False) -> Any:
     return click.option("--out", "-o", type=OutLocation(url_ok), default=None, help=help)
 
 
+def force_option(what: str) -> Any:
+    """``--force``: replace an earlier ``what`` (a run, a report, ...) in ``--out``."""
+    return click.option("--force", is_flag=True, help=f"Replace an earlier {what} in --out.")
+
+
+def rules_option(help: str, metavar: str | None = None) -> Any:
+    """``--rules FILE``: a house-rules file (configs/rules/) overriding named rule parameters."""
+    return click.option(
+        "--rules",
+        "rules_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar=metavar,
+        help=help,
+    )
+
+
+def resume_option(metavar: str, help: str, url_ok: bool = False) -> Any:
+    """``--resume DIR``: finish an interrupted command from what it wrote to DIR.
+
+    ``url_ok``: DIR may be an fsspec URL (see :class:`OutLocation`).
+    """
+    return click.option(
+        "--resume",
+        type=OutLocation(url_ok),
+        default=None,
+        metavar=metavar,
+        help=help,
+    )
+
+
+def exclude_capped_option(help: str) -> Any:
+    """``--exclude-capped``: leave turn-capped games out (each command says out of what)."""
+    return click.option("--exclude-capped", is_flag=True, help=help)
+
+
 def change_options(f: Any) -> Any:
     """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
     f = click.option(
@@ -200,8 +244,52 @@ def game_spec(
     )
 
 
+def packed_into(name: str, cls: type) -> Callable[[Any], Any]:
+    """Hand a command the values of ``cls``'s fields (options declared below this
+    decorator) as one argument ``name``, a ``cls``, instead of one argument each."""
+    fields = [field.name for field in dataclasses.fields(cls)]
+
+    def wrap(f: Any) -> Any:
+        @functools.wraps(f)  # keeps click's list of the options declared so far
+        def command(*args: Any, **kw: Any) -> Any:
+            values = {key: kw.pop(key) for key in fields}
+            return f(*args, **{name: cls(**values)}, **kw)
+
+        return command
+
+    return wrap
+
+
+@dataclass(frozen=True)
+class GameArgs:
+    """The values of :func:`game_options`, handed to a command as its ``game`` argument."""
+
+    games: int
+    mix: str
+    seed: int
+    p0: str
+    p1: str
+    first: str
+    variants: tuple[str, ...]
+    threads: int | None
+    chunk_size: int
+    quiet: bool
+    force_progress: bool
+
+    def spec(self, **extra: Any) -> RunSpec:
+        """The RunSpec these options name (``extra``: further RunSpec fields)."""
+        g = self
+        return game_spec(g.games, g.mix, g.seed, g.p0, g.p1, g.first, g.variants, **extra)
+
+    @property
+    def progress(self) -> bool:
+        """Whether to draw the progress bar (:func:`show_progress`)."""
+        return show_progress(self.quiet, self.force_progress)
+
+
 def game_options(default_games: int) -> Any:
-    """The options naming the games (shared by compare and sweep)."""
+    """The options naming the games (shared by compare and sweep), handed to the command
+    as one :class:`GameArgs` argument ``game``."""
 
     def wrap(f: Any) -> Any:
         opts = [
@@ -241,6 +329,7 @@ def game_options(default_games: int) -> Any:
                 help="Draw the progress bar on stderr even when it is not a terminal.",
             ),
         ]
+        f = packed_into("game", GameArgs)(f)
         for opt in reversed(opts):
             f = opt(f)
         return f
@@ -248,8 +337,25 @@ def game_options(default_games: int) -> Any:
     return wrap
 
 
+@dataclass(frozen=True)
+class BackendArgs:
+    """The values of :func:`backend_options`, handed to a command as its ``backend``."""
+
+    backend: str
+    scheduler: str | None
+    workers: int | None
+
+    def open(self, threads: int | None) -> AbstractContextManager[Backend | None]:
+        """:func:`sim.run.backends.open_backend` for these options and ``threads``."""
+        from sim.run.backends import open_backend
+
+        return open_backend(self.backend, threads, self.scheduler, self.workers)
+
+
 def backend_options(f: Any) -> Any:
-    """--backend, --scheduler and --workers: where the chunks are played (sim/run/backends.py)."""
+    """--backend, --scheduler and --workers: where the chunks are played (sim/run/backends.py),
+    handed to the command as one :class:`BackendArgs` argument ``backend``."""
+    f = packed_into("backend", BackendArgs)(f)
     f = click.option(
         "--workers",
         type=click.IntRange(min=1),

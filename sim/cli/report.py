@@ -7,7 +7,13 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import EXIT_ERROR, CliError
-from sim.cli.options import OutLocation, progress_option, show_progress
+from sim.cli.options import (
+    OutLocation,
+    exclude_capped_option,
+    force_option,
+    progress_option,
+    show_progress,
+)
 
 
 @click.command("report", short_help="Write one self-contained HTML report about finished runs.")
@@ -19,13 +25,11 @@ from sim.cli.options import OutLocation, progress_option, show_progress
     required=True,
     help="Directory to write report.html into (absent or empty unless --force).",
 )
-@click.option(
-    "--exclude-capped",
-    is_flag=True,
-    help="Leave turn-capped games out of every figure and chart (the text says how many "
+@exclude_capped_option(
+    "Leave turn-capped games out of every figure and chart (the text says how many "
     "per run). By default they are included and counted.",
 )
-@click.option("--force", is_flag=True, help="Replace an earlier report in --out.")
+@force_option("report")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
 def report_cmd(

@@ -10,17 +10,21 @@ import click
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     FIRST_MODES,
+    BackendArgs,
     GameCount,
-    OutLocation,
     backend_options,
     change_options,
     check_panel_seats,
     check_until_ci,
+    exclude_capped_option,
+    force_option,
     game_spec,
     mix_option,
     out_option,
     panel_option,
     progress_option,
+    resume_option,
+    rules_option,
     seed_option,
     show_progress,
     threads_option,
@@ -78,12 +82,8 @@ from sim.cli.options import (
     default=None,
     help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
 )
-@click.option(
-    "--rules",
-    "rules_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="House-rules TOML file whose [rules] table overrides named rule parameters "
+@rules_option(
+    "House-rules TOML file whose [rules] table overrides named rule parameters "
     "(e.g. tiles_per_city = 3); see configs/rules/.",
 )
 @click.option(
@@ -101,7 +101,7 @@ from sim.cli.options import (
     help="Games per Parquet part and per kernel call; trades memory for overhead. "
     "Results do not depend on it.",
 )
-@click.option("--force", is_flag=True, help="Replace an earlier run in --out.")
+@force_option("run")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @progress_option
 @click.option(
@@ -114,21 +114,17 @@ from sim.cli.options import (
     "+/- HALF_WIDTH (e.g. 0.005), checked every few thousand games; --games is the ceiling. "
     "The manifest records the games played and games_requested.",
 )
-@click.option(
-    "--resume",
-    type=OutLocation(url_ok=True),
-    default=None,
-    metavar="DIR",
-    help="Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
-    "cards and chunk size its manifest records (the game options here are ignored). "
-    "Refused if the code or cards changed since it started.",
+@resume_option(
+    "DIR",
+    "Finish the interrupted run in DIR (a path or an fsspec URL): play only its missing "
+    "chunks, with the spec, cards and chunk size its manifest records (the game options "
+    "here are ignored). Refused if the code or cards changed since it started.",
+    url_ok=True,
 )
 @backend_options
 @change_options
-@click.option(
-    "--exclude-capped",
-    is_flag=True,
-    help="Leave turn-capped games out of the printed first-player figures (the summary "
+@exclude_capped_option(
+    "Leave turn-capped games out of the printed first-player figures (the summary "
     "says how many). The rows are still written; a capped game has end_reason turn_cap.",
 )
 def run_cmd(
@@ -151,9 +147,7 @@ def run_cmd(
     force_progress: bool,
     until_ci: float | None,
     resume: Path | None,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     exclude_capped: bool,
@@ -176,14 +170,13 @@ def run_cmd(
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from sim.run import runner
-    from sim.run.backends import open_backend
 
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
         with (
             user_errors(resume, interrupted=f"interrupted; the run in {resume} is incomplete"),
-            open_backend(backend, threads, scheduler, workers) as be,
+            backend.open(threads) as be,
         ):
             result = runner.resume(
                 resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
@@ -222,7 +215,7 @@ def run_cmd(
         out = out if out is not None else runner.default_out_dir(spec)
     with (
         user_errors(out, interrupted=f"interrupted; the run in {out} is marked incomplete"),
-        open_backend(backend, threads, scheduler, workers) as be,
+        backend.open(threads) as be,
     ):
         result = runner.run(
             spec,

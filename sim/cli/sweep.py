@@ -8,7 +8,15 @@ from typing import Any
 import click
 
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
-from sim.cli.options import backend_options, game_options, game_spec, out_option, show_progress
+from sim.cli.options import (
+    BackendArgs,
+    GameArgs,
+    backend_options,
+    force_option,
+    game_options,
+    out_option,
+    resume_option,
+)
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -48,29 +56,16 @@ from sim.cli.options import backend_options, game_options, game_spec, out_option
     "Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
-@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out.")
-@click.option(
-    "--resume",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Finish the interrupted sweep written to DIR (by --out): skip its finished cells, "
+@force_option("sweep")
+@resume_option(
+    "DIR",
+    "Finish the interrupted sweep written to DIR (by --out): skip its finished cells, "
     "finish a cut run, play the rest, with the plan DIR records (the game and sweep options "
     "here are ignored). Refused if the code or cards changed since it started.",
 )
 @backend_options
 def sweep_cmd(
-    games: int,
-    mix: str,
-    seed: int,
-    p0: str,
-    p1: str,
-    first: str,
-    variants: tuple[str, ...],
-    threads: int | None,
-    chunk_size: int,
-    quiet: bool,
-    force_progress: bool,
+    game: GameArgs,
     field: str,
     deltas: str,
     cards: tuple[str, ...],
@@ -78,9 +73,7 @@ def sweep_cmd(
     out: Path | None,
     force: bool,
     resume: Path | None,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -101,29 +94,21 @@ def sweep_cmd(
       omensim sweep --resume results/sweep
     """
     from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
-    from sim.run.backends import open_backend
 
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
         from sim.analysis.sweep_dir import resume_sweep
 
-        with (
-            user_errors(resume, interrupted=f"interrupted; the sweep in {resume} is incomplete"),
-            open_backend(backend, threads, scheduler, workers) as be,
-        ):
-            result = resume_sweep(
-                resume, threads=threads, progress=show_progress(quiet, force_progress), backend=be
-            )
+        interrupted = f"interrupted; the sweep in {resume} is incomplete"
+        with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
+            result = resume_sweep(resume, threads=game.threads, progress=game.progress, backend=be)
             paths = write_outputs(result, resume)
-        _show(result, paths, quiet)
+        _show(result, paths, game.quiet)
         return
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
-    with (
-        user_errors(out, interrupted=interrupted),
-        open_backend(backend, threads, scheduler, workers) as be,
-    ):
-        spec = game_spec(games, mix, seed, p0, p1, first, variants)
+    with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
+        spec = game.spec()
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
         result = sweep(
@@ -131,16 +116,16 @@ def sweep_cmd(
             field.lower(),
             parse_deltas(deltas),
             cards,
-            threads=threads,
+            threads=game.threads,
             backend=be,
-            chunk_size=chunk_size,
-            progress=show_progress(quiet, force_progress),
+            chunk_size=game.chunk_size,
+            progress=game.progress,
             correction=correction,
             out=out,
             force=force,
         )
         paths = write_outputs(result, out) if out is not None else []
-    _show(result, paths, quiet)
+    _show(result, paths, game.quiet)
 
 
 def _show(result: Any, paths: list[Path], quiet: bool) -> None:

@@ -8,8 +8,10 @@ import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
+    BackendArgs,
     GameCount,
     backend_options,
+    force_option,
     mix_option,
     out_option,
     progress_option,
@@ -52,7 +54,7 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
-@click.option("--force", is_flag=True, help="Replace an earlier tournament in --out.")
+@force_option("tournament")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 @backend_options
@@ -68,9 +70,7 @@ def tournament_cmd(
     force: bool,
     quiet: bool,
     force_progress: bool,
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
+    backend: BackendArgs,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
 
@@ -88,11 +88,10 @@ def tournament_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
     """
     from sim.analysis import tournament
-    from sim.run.backends import open_backend
 
     with (
         user_errors(out, interrupted="interrupted; the tournament was not finished"),
-        open_backend(backend, threads, scheduler, workers) as be,
+        backend.open(threads) as be,
     ):
         names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
         tournament.check_games(games)

@@ -267,13 +267,27 @@ def _unknown(where: _Where, d: dict, allowed: set[str], what: str) -> None:
         raise where.fail(extra[0], f"unknown {what} key; valid keys: {', '.join(sorted(allowed))}")
 
 
+def _kind(
+    where: _Where,
+    raw: dict,
+    allowed: set[str],
+    what: str,
+    key: str,
+    names: dict[str, int],
+    path: str,
+) -> str:
+    """Check the keys of table ``raw`` (at ``path``), then read its required ``key``, a name
+    from ``names`` (an op's ``op``, an ability's ``trigger``)."""
+    _unknown(where, raw, allowed, what)
+    if key not in raw:
+        raise where.fail(f"{path}.{key}", "missing")
+    return _name(where, names, raw[key], f"{path}.{key}")
+
+
 def _op(where: _Where, raw: Any, trigger: str, i: int) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise where.fail(f"ops[{i}]", 'must be a table like { op = "draw", n = 1 }')
-    _unknown(where, raw, OP_KEYS, "op")
-    if "op" not in raw:
-        raise where.fail(f"ops[{i}].op", "missing")
-    op = _name(where, V.OPS, raw["op"], f"ops[{i}].op")
+    op = _kind(where, raw, OP_KEYS, "op", "op", V.OPS, f"ops[{i}]")
     is_static = V.OPS[op] in V.STATIC_OPS
     if is_static != (trigger == "static"):
         rule = "is allowed only under" if is_static else "is not allowed under"
@@ -302,10 +316,7 @@ def _abilities(where: _Where, raw: Any, allowed: set[str]) -> list[dict[str, Any
     for j, a in enumerate(raw):
         if not isinstance(a, dict):
             raise where.fail(f"abilities[{j}]", "must be a table")
-        _unknown(where, a, ABILITY_KEYS, "ability")
-        if "trigger" not in a:
-            raise where.fail(f"abilities[{j}].trigger", "missing")
-        trig = _name(where, V.TRIGGERS, a["trigger"], f"abilities[{j}].trigger")
+        trig = _kind(where, a, ABILITY_KEYS, "ability", "trigger", V.TRIGGERS, f"abilities[{j}]")
         if trig not in allowed:
             raise where.fail(
                 f"abilities[{j}].trigger", f"{trig!r} not allowed here; use {sorted(allowed)}"

@@ -251,23 +251,16 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         first_won = pc.equal(table.column("winner"), table.column("first_player"))
         won = np.packbits(first_won.to_numpy(zero_copy_only=False))
     cfw, csh = capped_outcomes(table) if cap else (0, 0)
+    rows: dict[str, Any]  # the selected columns in memory, or the part written for them
     if job.out is None:
-        return ChunkDone(
-            chunk.index,
-            chunk.start,
-            n,
-            fw,
-            sh,
-            cap,
-            table=table.select(job.columns),
-            won=won,
-            capped_first_wins=cfw,
-            capped_shared=csh,
-        )
-    name = io.part_name(chunk.index, job.width)
-    info = {"first_game": chunk.start, "games": n}
-    last = chunk.start + n >= job.spec.games
-    storage.write_part(table, job.out, name, part_metadata(job.metadata, info, job.until_ci, last))
+        rows = {"table": table.select(job.columns)}
+    else:
+        name = io.part_name(chunk.index, job.width)
+        info = {"first_game": chunk.start, "games": n}
+        last = chunk.start + n >= job.spec.games
+        meta = part_metadata(job.metadata, info, job.until_ci, last)
+        storage.write_part(table, job.out, name, meta)
+        rows = {"file": name}
     return ChunkDone(
         chunk.index,
         chunk.start,
@@ -275,10 +268,10 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         fw,
         sh,
         cap,
-        file=name,
         won=won,
         capped_first_wins=cfw,
         capped_shared=csh,
+        **rows,
     )
 
 

@@ -152,23 +152,35 @@ def write_part_named(
     table: pa.Table, out_dir: Path | str, name: str, metadata: Mapping[str, str]
 ) -> Path:
     """:func:`write_part` under the file name ``name`` (see :func:`part_name`)."""
-    out = Path(out_dir)
-    final = out / name
-    tmp = _tmp_path(final)
+    final = Path(out_dir) / name
     merged: dict[bytes, bytes] = dict(table.schema.metadata or {})
     merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
-    table = table.replace_schema_metadata(merged)
-    try:
+    # The part is durable under its name before any manifest may list it.
+    return _write_parquet_durably(table.replace_schema_metadata(merged), final)
+
+
+def _write_parquet_durably(table: pa.Table, final: Path) -> Path:
+    """Write ``table`` to ``final`` through a temporary file (:func:`_replacing`)."""
+    with _replacing(final, _tmp_path(final)) as tmp:
         pq.write_table(table, tmp, compression=COMPRESSION)
+    return final
+
+
+@contextlib.contextmanager
+def _replacing(final: Path, tmp: Path) -> Iterator[Path]:
+    """Yield ``tmp`` to write; then fsync it, rename it over ``final`` and fsync the folder.
+
+    On any error the temporary is removed and the error propagates (BaseException: a
+    KeyboardInterrupt mid-write must not leave the temporary either), ``final`` untouched.
+    """
+    try:
+        yield tmp
         _fsync_file(tmp)
         os.replace(tmp, final)
     except BaseException:
-        # BaseException: a KeyboardInterrupt mid-write must not leave the temporary either.
         tmp.unlink(missing_ok=True)
         raise
-    # The part is durable under its name before any manifest may list it.
-    _fsync_dir(out)
-    return final
+    _fsync_dir(final.parent)
 
 
 def _fsync_file(path: Path) -> None:
@@ -191,17 +203,7 @@ def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
             where.fs.mv(tmp, where.path)
             return where  # type: ignore[return-value]
         out_dir = where.parent
-    final = Path(out_dir) / CARDS_NAME
-    tmp = _tmp_path(final)
-    try:
-        pq.write_table(cards, tmp, compression=COMPRESSION)
-        _fsync_file(tmp)
-        os.replace(tmp, final)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(Path(out_dir))
-    return final
+    return _write_parquet_durably(cards, Path(out_dir) / CARDS_NAME)
 
 
 def write_manifest(
@@ -246,18 +248,9 @@ def write_manifest(
         (out / MANIFEST_NAME).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
         return out / MANIFEST_NAME  # type: ignore[return-value]
     final = out / MANIFEST_NAME
-    tmp = _tmp_path(final)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2, sort_keys=False)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(out)
+    with _replacing(final, _tmp_path(final)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2, sort_keys=False)
+        fh.write("\n")
     return final
 
 
@@ -571,8 +564,7 @@ def check_output_dir(
         )
 
 
-@contextlib.contextmanager
-def atomic_path(final: Path | str) -> Iterator[Path]:
+def atomic_path(final: Path | str) -> contextlib.AbstractContextManager[Path]:
     """A hidden temporary path beside ``final`` to write; it replaces ``final`` only on success.
 
     The temporary keeps ``final``'s suffix (writers that infer the format from it
@@ -580,15 +572,7 @@ def atomic_path(final: Path | str) -> Iterator[Path]:
     the previous ``final`` intact, never half a file.
     """
     final = Path(final)
-    tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp{final.suffix}")
-    try:
-        yield tmp
-        _fsync_file(tmp)
-        os.replace(tmp, final)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(final.parent)
+    return _replacing(final, final.with_name(f".{final.stem}.{os.getpid()}.tmp{final.suffix}"))
 
 
 def publish_dir(out: Path | str, write: Callable[[Path], Any]) -> Any:

@@ -14,12 +14,28 @@ import numpy as np
 
 from sim.data import vocab as V
 from sim.kernel import game as G
-from sim.kernel import layout as L
+from sim.kernel.layout import N_CITIES
 from sim.kernel.rng import seed_streams
 from sim.run.scripting import ScenarioError
 
 if TYPE_CHECKING:
     from sim.run.scenario import Scenario
+
+
+class _Copies:
+    """The physical copies (unit cards or reward tiles) of each kind not named yet."""
+
+    def __init__(self, kinds: Sequence[int], n_kinds: int, what: str) -> None:
+        self.free: dict[int, list[int]] = {k: [] for k in range(n_kinds)}
+        for copy, k in enumerate(kinds):
+            self.free[int(k)].append(copy)
+        self.what = what
+
+    def take(self, k: int, name: str) -> int:
+        """The lowest-numbered free copy of kind ``k`` (printed name ``name``)."""
+        if not self.free[k]:
+            raise ScenarioError(f"more copies of {self.what}{name!r} named than the mix has")
+        return self.free[k].pop(0)
 
 
 def place(
@@ -62,86 +78,70 @@ def place(
     seed_streams(st, seed, 0)
     if sc.rule("RU_GODS"):
         G.deal_structures(st, sc.tab)
-        st[L.FAVOR] = V.GODS[favor] if favor else st[L.GOD + 1 - active]
-    free = {k: [] for k in range(len(pool.units))}
-    for card, k in enumerate(sc.tables.card_kind):
-        free[int(k)].append(card)
+        sc.favor_code = V.GODS[favor] if favor else sc.god_codes[1 - active]
+    units = _Copies(sc.tables.card_kind, len(pool.units), "")
 
     def take(name: str) -> int:
-        k = sc.kind_index(name)
-        if not free[k]:
-            raise ScenarioError(f"more copies of {name!r} named than the mix has")
-        return free[k].pop(0)
+        return units.take(sc.kind_index(name), name)
 
     for p, names in (hands or {}).items():
         for name in names:
             card = take(name)
-            st[L.HAND + p * L.MAX_CARDS + st[L.HAND_N + p]] = card
-            st[L.HAND_N + p] += 1
-            st[L.HELD + p * L.MASK_WORDS + (card >> 5)] |= 1 << (card & 31)
+            sc.push("hand", p, card)
+            sc.held_masks[p, card >> 5] |= 1 << (card & 31)
     for name in discard:
-        st[L.DISC + st[L.DISC_N]] = take(name)
-        st[L.DISC_N] += 1
+        sc.push("discard", 0, take(name))
     for c, sides in (cities or {}).items():
         for p, names in sides.items():
             for name in names:
-                s = 2 * c + p
-                st[L.SLOT + s * L.N_SLOTS + st[L.SIDE_N + s]] = take(name)
-                st[L.SIDE_N + s] += 1
+                sc.push("city", 2 * c + p, take(name))
     for c, sides in (enraged or {}).items():
         for p, slots in sides.items():
             for i in slots:
-                if not 0 <= i < st[L.SIDE_N + 2 * c + p]:
+                if not 0 <= i < sc.zone_counts("city")[2 * c + p]:
                     raise ScenarioError(f"no unit in slot {i} of seat {p} in city {c}")
-                st[L.ENRAGED + (2 * c + p) * L.N_SLOTS + i] = 1
+                sc.enraged_slots[2 * c + p, i] = 1
     for p, names in (feats or {}).items():
         for name in names:
-            st[L.FEAT_DONE + p * L.MAX_FEATS + sc.feat_index(name)] = 1
+            sc.feat_done[p, sc.feat_index(name)] = 1
     top = [take(name) for name in deck_top]
-    rest = [card for cards in free.values() for card in cards]
+    rest = [card for cards in units.free.values() for card in cards]
     for p, names in (built or {}).items():
         for name in names:
-            st[L.STRUCT_DONE + p * L.MAX_STRUCTS + sc.structure_slot(p, name)] = 1
+            sc.struct_done[p, sc.structure_slot(p, name)] = 1
     for p, counts in (under or {}).items():
         for name, k in counts.items():
             s = sc.structure_slot(p, name)
             for _ in range(k):
                 if not rest:
                     raise ScenarioError("no unnamed cards left to put under structures")
-                card = rest.pop()
-                st[L.UNDER + p * L.MAX_CARDS + st[L.UNDER_N + p]] = card
-                st[L.UNDER_N + p] += 1
-                st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s] += 1
+                sc.push("under", p, rest.pop())
+                sc.struct_under[p, s] += 1
     rng = np.random.default_rng(seed)
     rng.shuffle(rest)
     deck = rest + top[::-1]
-    st[L.DECK : L.DECK + len(deck)] = deck
-    st[L.DECK_N] = len(deck)
-    tiles_free = {k: [] for k in range(len(pool.rewards))}
-    for t, k in enumerate(sc.tables.tile_kind):
-        tiles_free[int(k)].append(t)
+    sc.zone_slots("deck", 0)[: len(deck)] = deck
+    sc.zone_counts("deck")[0] = len(deck)
+    tiles = _Copies(sc.tables.tile_kind, len(pool.rewards), "reward ")
 
     def take_tile(name: str) -> int:
-        k = pool.reward_index(name)
-        if not tiles_free[k]:
-            raise ScenarioError(f"more copies of reward {name!r} named than the mix has")
-        return tiles_free[k].pop(0)
+        return tiles.take(pool.reward_index(name), name)
 
-    for c in range(L.N_CITIES):
+    for c in range(N_CITIES):
         for name in (stacks or {}).get(c, ()):
-            st[L.STACK + c * L.MAX_STACK + st[L.STACK_N + c]] = take_tile(name)
-            st[L.STACK_N + c] += 1
+            sc.stack_slots[c, sc.stack_counts[c]] = take_tile(name)
+            sc.stack_counts[c] += 1
     for p, won in (rewards or {}).items():
         for name, used in won:
-            r = st[L.REW_N + p]
-            st[L.REW + p * L.MAX_REWARDS + r] = take_tile(name)
-            st[L.REW_USED + p * L.MAX_REWARDS + r] = int(used)
-            st[L.REW_N + p] = r + 1
-    st[L.COINS], st[L.COINS + 1] = coins
+            r = sc.reward_counts[p]
+            sc.reward_slots[p, r] = take_tile(name)
+            sc.reward_used_flags[p, r] = int(used)
+            sc.reward_counts[p] = r + 1
+    sc.coin_counts = coins
     total = sc.rule("RU_COIN_SUPPLY")
-    st[L.SUPPLY] = total - sum(coins) if supply is None else supply
-    st[L.VP], st[L.VP + 1] = vp_tokens
-    st[L.VP_SUPPLY] = sc.rule("RU_VP_TOKENS") - sum(vp_tokens)
-    st[L.ACTIVE] = active
-    st[L.FIRST] = active if turn % 2 == 0 else 1 - active
-    st[L.TURN] = turn
+    sc.supply = total - sum(coins) if supply is None else supply
+    sc.vp_counts = vp_tokens
+    sc.vp_supply = sc.rule("RU_VP_TOKENS") - sum(vp_tokens)
+    sc.active = active
+    sc.first = active if turn % 2 == 0 else 1 - active
+    sc.turns_done = turn

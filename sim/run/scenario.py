@@ -47,7 +47,7 @@ from sim.kernel.war import war_step
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.positions import place
 from sim.run.scripting import ANY, ScenarioError, Scripting
-from sim.run.view import StateView
+from sim.run.view import StateView, new_state
 from strategies import decisions as D
 from strategies.lookahead import any_surge, any_wealth
 from strategies.policy import BOT_STRICT
@@ -119,12 +119,7 @@ class Scenario(Scripting, StateView):
         self.tables = run.tables
         self.tab = run.tab
         self.fp = run.fp
-        self.st = np.zeros(L.STATE_SIZE, np.int64)
-        self.st[L.BOT] = run.bots[0]
-        self.st[L.BOT + 1] = run.bots[1]
-        self.st[L.PROW + 1] = 1
-        if strict:
-            self.st[L.BOT] = self.st[L.BOT + 1] = BOT_STRICT
+        self.st = new_state((BOT_STRICT, BOT_STRICT) if strict else run.bots)
         self.out = np.zeros(L.O_COLS, np.int64)
 
     @classmethod
@@ -220,13 +215,13 @@ class Scenario(Scripting, StateView):
         return int(self.tables.rules[getattr(L, name)])
 
     def _check(self) -> None:
-        err = int(self.st[L.ERROR])
+        err = self.error
         if err < 0:
-            self.st[L.ERROR] = 0
+            self.error = 0
             name = V.name_of(D.DECISIONS, -err - 1)
             raise ScenarioError(f"strict scenario: no scripted choice for a {name!r} decision")
         if err:
-            self.st[L.ERROR] = 0
+            self.error = 0
             name = V.name_of(D.DECISIONS, err - 1)
             raise ScenarioError(f"a scripted {name!r} choice matched no legal option")
 
@@ -317,7 +312,7 @@ class Scenario(Scripting, StateView):
 
         Call :meth:`result` first, which scores the position into ``out``.
         """
-        masks = self.st[L.PLAYED : L.PLAYED + 4 * L.MASK_WORDS][None, :].copy()
+        masks = self.kind_masks[None, :].copy()
         return self.out[None, :].copy(), masks
 
     def snapshot(self) -> dict[str, Any]:

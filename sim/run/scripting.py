@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sim.kernel import layout as L
+from sim.kernel.layout import MAX_SCRIPT
 from strategies import decisions as D
 
 ANY = D.ANY
@@ -22,7 +22,7 @@ class ScenarioError(AssertionError):
 class Scripting:
     """The ``script*`` methods of :class:`sim.run.scenario.Scenario`.
 
-    Mixed into the scenario, which provides ``st``, ``active``, ``kind_index``,
+    Mixed into the scenario, which provides the script queue fields, ``active``, ``kind_index``,
     ``reward_tiles``, ``tile_name`` and ``structure_slot``.
     """
 
@@ -40,16 +40,14 @@ class Scripting:
         ``a..d`` match the option fields documented in ``strategies.decisions``
         (``ANY`` matches anything); ``card`` matches the card the option is about.
         """
-        st = self.st
-        n = st[L.SCRIPT_N]
-        if n >= L.MAX_SCRIPT:
+        n = self.script_n
+        if n >= MAX_SCRIPT:
             raise ScenarioError("too many scripted choices queued")
         if decision not in D.DECISIONS:
             raise ScenarioError(f"unknown decision {decision!r}; valid: {', '.join(D.DECISIONS)}")
-        row = L.SCRIPT + L.SCRIPT_W * n
         kind = ANY if card is None else self.kind_index(card)
-        st[row : row + L.SCRIPT_W] = (D.DECISIONS[decision], a, b, c, d, kind)
-        st[L.SCRIPT_N] = n + 1
+        self.script_queue[n] = (D.DECISIONS[decision], a, b, c, d, kind)
+        self.script_n = n + 1
 
     def script_wealth(self, cards: int) -> None:
         """Spend ``cards`` of this turn's Wealth actions on cards, the rest on coins."""
@@ -113,4 +111,4 @@ class Scripting:
 
     def script_left(self) -> int:
         """Scripted choices not yet used."""
-        return int(self.st[L.SCRIPT_N] - self.st[L.SCRIPT_POS])
+        return self.script_n - self.script_pos

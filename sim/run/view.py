@@ -10,6 +10,8 @@ tests never index the vector with raw offsets.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import prod
+from typing import Any
 
 import numpy as np
 
@@ -22,19 +24,129 @@ GOD_WORDS = ("none", "anubis", "horus", "both")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, by name."""
 
 
-__all__ = ["GOD_WORDS", "ZONE", "ZONES", "StateView", "Zone"]
+__all__ = ["GOD_WORDS", "ZONE", "ZONES", "StateField", "StateView", "Zone", "new_state"]
 
 ZONE: dict[str, Zone] = {z.name: z for z in ZONES}
 # card_zones' order: zones read instance by instance within a group.
 _ZONE_GROUPS = (("deck", "discard"), ("hand", "out", "under"), ("box",), ("city",))
 
 
+def new_state(bots: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """A zeroed state for seats playing strategy ids ``bots``, each seat reading its own
+    row of the heuristic parameter matrix (how ``sim.kernel.batch`` sets one up)."""
+    st = np.zeros(L.STATE_SIZE, np.int64)
+    view = StateView(st)
+    view.bot_ids = bots
+    view.param_rows = (0, 1)
+    return st
+
+
+class StateField:
+    """A named region of the state: an ``int`` (``shape=None``) or a writable array view.
+
+    Assigning to it writes the state (an array field takes anything numpy broadcasts).
+    """
+
+    def __init__(self, start: int, shape: tuple[int, ...] | None = None) -> None:
+        self.start = start
+        self.shape = shape
+
+    def __get__(self, obj: StateView | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        if self.shape is None:
+            return int(obj.st[self.start])
+        return obj.st[self.start : self.start + prod(self.shape)].reshape(self.shape)
+
+    def __set__(self, obj: StateView, value: object) -> None:
+        if self.shape is None:
+            obj.st[self.start] = value
+        else:
+            self.__get__(obj)[...] = value
+
+
 class StateView:
-    """A game state ``st`` read by name, with the compiled cards that name its ids.
+    """A game state ``st`` read (and, for tests and position set-up, written) by name,
+    with the compiled cards that name its ids.
 
     ``pool`` and ``tables`` are only needed for names; the id and count readers
-    work on any state without them.
+    work on any state without them. Fields indexed by seat have shape ``(2, ...)``;
+    city sides are numbered ``2 * c + p``.
     """
+
+    # --- header fields (settable) ----------------------------------------------------
+    turns_done = StateField(L.TURN)
+    """Turns completed so far."""
+    active = StateField(L.ACTIVE)
+    """The seat whose turn it is."""
+    first = StateField(L.FIRST)
+    """The seat that took (or takes) the first turn."""
+    supply = StateField(L.SUPPLY)
+    """Coins left in the supply."""
+    vp_supply = StateField(L.VP_SUPPLY)
+    """VP tokens left to earn."""
+    favor_code = StateField(L.FAVOR)
+    """The Favored god as a ``vocab.DEV_*`` code (0 without gods)."""
+    rewards_used_turn = StateField(L.REWARDS_USED_TURN)
+    """Reward tiles used in the current Surge."""
+    discount_used = StateField(L.DISCOUNT_USED)
+    """1 once the active seat's devoted-unit discount is spent this turn."""
+    opp_discarded = StateField(L.OPP_DISCARDED)
+    """Cards the opponent discarded this turn."""
+    error = StateField(L.ERROR)
+    """Non-zero when a scripted choice matched no legal option."""
+    script_n = StateField(L.SCRIPT_N)
+    """Scripted choices queued."""
+    script_pos = StateField(L.SCRIPT_POS)
+    """The next scripted choice to use."""
+    coin_counts = StateField(L.COINS, (2,))
+    """Coins of each seat."""
+    vp_counts = StateField(L.VP, (2,))
+    """VP tokens of each seat."""
+    god_codes = StateField(L.GOD, (2,))
+    """Each seat's god as a ``vocab.DEV_*`` code."""
+    played_counts = StateField(L.PLAYED_N, (2,))
+    """Units each seat has played."""
+    enraged_counts = StateField(L.ENRAGED_N, (2,))
+    """Units each seat has enraged."""
+    bot_ids = StateField(L.BOT, (2,))
+    """Each seat's strategy id."""
+    param_rows = StateField(L.PROW, (2,))
+    """The row of the heuristic parameter matrix each seat reads."""
+    rng_streams = StateField(L.RNG, (L.N_STREAMS,))
+    """The random streams' states."""
+    war_torn_tokens = StateField(L.WARTORN, (L.N_CITIES,))
+    """1 where a city's war-torn token is flipped (Reign)."""
+    stack_counts = StateField(L.STACK_N, (L.N_CITIES,))
+    """Reward tiles left in each city."""
+    stack_slots = StateField(L.STACK, (L.N_CITIES, L.MAX_STACK))
+    """Each city's reward tile ids, bottom first (only the first ``stack_counts`` mean anything)."""
+    reward_counts = StateField(L.REW_N, (2,))
+    """Reward tiles each seat has won."""
+    reward_slots = StateField(L.REW, (2, L.MAX_REWARDS))
+    """Each seat's won tile ids (the first ``reward_counts``)."""
+    reward_used_flags = StateField(L.REW_USED, (2, L.MAX_REWARDS))
+    """1 where a seat's won tile is used."""
+    struct_kinds = StateField(L.STRUCT_KIND, (2, L.MAX_STRUCTS))
+    """Each seat's structure rows by slot, -1 for none."""
+    struct_under = StateField(L.STRUCT_UNDER, (2, L.MAX_STRUCTS))
+    """Cards under each seat's structures by slot."""
+    struct_done = StateField(L.STRUCT_DONE, (2, L.MAX_STRUCTS))
+    """1 where a seat's structure is completed."""
+    feat_done = StateField(L.FEAT_DONE, (2, L.MAX_FEATS))
+    """1 where a seat has completed a feat (by feat row)."""
+    enraged_slots = StateField(L.ENRAGED, (2 * L.N_CITIES, L.N_SLOTS))
+    """1 where the unit in a city side's slot is enraged."""
+    kind_masks = StateField(L.PLAYED, (4 * L.MASK_WORDS,))
+    """The kinds-played then cards-held bit words of both seats, as a run copies them out."""
+    held_masks = StateField(L.HELD, (2, L.MASK_WORDS))
+    """A bit per physical card that ever entered each seat's hand."""
+    options = StateField(L.OPTS, (L.MAX_OPTS, 4))
+    """The current decision's legal options, one row each."""
+    script_queue = StateField(L.SCRIPT, (L.MAX_SCRIPT, L.SCRIPT_W))
+    """Scripted choices as ``(decision, a, b, c, d, card kind)`` rows."""
+    header = StateField(0, (L.HEADER,))
+    """Every counter and flag a new game resets (all but the zones and scratch)."""
 
     def __init__(
         self, st: np.ndarray, pool: CardPool | None = None, tables: Tables | None = None
@@ -51,6 +163,33 @@ class StateView:
         n = int(self.st[z.count + i])
         base = z.base + i * z.stride
         return [int(x) for x in self.st[base : base + n]]
+
+    def zone_counts(self, zone: str) -> np.ndarray:
+        """The card counts of every instance of ``zone``, as a writable view."""
+        z = ZONE[zone]
+        return self.st[z.count : z.count + z.instances]
+
+    def zone_slots(self, zone: str, i: int = 0) -> np.ndarray:
+        """All of instance ``i``'s card slots (the first ``zone_counts`` are its cards),
+        as a writable view."""
+        z = ZONE[zone]
+        base = z.base + i * z.stride
+        return self.st[base : base + z.stride]
+
+    def zone_positions(self, zone: str, i: int = 0) -> range:
+        """Where instance ``i``'s cards stand in the state (to permute them in place)."""
+        z = ZONE[zone]
+        base = z.base + i * z.stride
+        return range(base, base + int(self.st[z.count + i]))
+
+    def push(self, zone: str, i: int, card: int) -> None:
+        """Put ``card`` on top of (after the last card of) instance ``i`` of ``zone``."""
+        z = ZONE[zone]
+        n = int(self.st[z.count + i])
+        if n >= z.stride:
+            raise IndexError(f"{zone} {i} is full ({z.stride} cards)")
+        self.st[z.base + i * z.stride + n] = card
+        self.st[z.count + i] = n + 1
 
     def side_ids(self, c: int, p: int) -> list[int]:
         """Card ids on seat ``p``'s side of city ``c``, in slot order."""
@@ -159,34 +298,9 @@ class StateView:
         """Coins seat ``p`` holds."""
         return int(self.st[L.COINS + p])
 
-    @property
-    def supply(self) -> int:
-        """Coins left in the supply."""
-        return int(self.st[L.SUPPLY])
-
     def vp_tokens(self, p: int) -> int:
         """VP tokens seat ``p`` has earned."""
         return int(self.st[L.VP + p])
-
-    @property
-    def vp_supply(self) -> int:
-        """VP tokens left to earn."""
-        return int(self.st[L.VP_SUPPLY])
-
-    @property
-    def active(self) -> int:
-        """The seat whose turn it is."""
-        return int(self.st[L.ACTIVE])
-
-    @property
-    def first(self) -> int:
-        """The seat that took (or takes) the first turn."""
-        return int(self.st[L.FIRST])
-
-    @property
-    def turns_done(self) -> int:
-        """Turns completed so far."""
-        return int(self.st[L.TURN])
 
     @property
     def over(self) -> bool:
@@ -203,11 +317,6 @@ class StateView:
         return bool(self.st[L.WARTORN + c])
 
     # --- gods, structures, feats ------------------------------------------------------
-
-    @property
-    def favor_code(self) -> int:
-        """The Favored god as a ``vocab.DEV_*`` code (0 without gods)."""
-        return int(self.st[L.FAVOR])
 
     @property
     def favor(self) -> str:
