@@ -48,7 +48,7 @@ from sim.cli.options import (
 @seed_option("Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.")
 @out_option(
     "Run directory to write (must be absent or empty unless --force), a local path or an "
-    "fsspec URL (file://, s3://, memory://...; not with --until-ci or --panel). "
+    "fsspec URL (file://, s3://, gs://...; not with --until-ci or --panel). "
     "Default: a new results/<mix>-s<seed>-<date>-<time>.",
     url_ok=True,
 )
