@@ -24,7 +24,9 @@ every two-set mix) and every pairing of the shipped bots, self-play
 included: the share of games cut off at the turn cap (target: below 0.5%
 everywhere), how Reign games end (feats against cities), the mean game
 length and the first seat's win rate. Pairings with ``lookahead`` play
-``--lookahead-games`` games, the others ``--games``.
+``--lookahead-games`` games, the others ``--games``. It first times a short
+sample of each kind of pairing and logs how long the whole table should take
+(``--project`` stops there).
 
 Seats are balanced: each pairing is played twice on the same deals, once
 with each bot in seat 0, with ``--duplicate`` deals so each bot also goes
@@ -150,10 +152,34 @@ def ending(mix: str, a: str, b: str, games: int) -> Ending:
     )  # fmt: skip
 
 
+def projected_seconds(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> str:
+    """How long the stall table will take, from a short timed sample of each kind of pairing.
+
+    Times ``greedy`` self-play and, when it is in ``bots``, ``lookahead``
+    against ``greedy`` (a look-ahead self-play pairing costs about twice as
+    much) on the first mix, and scales them to every pairing.
+    """
+    sample = 400
+    _, s = play(mixes[0], "greedy", "greedy", sample)
+    heur_rate = sample / s
+    pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i:]]
+    la_pairs = [p for p in pairs if "lookahead" in p]
+    total = (len(pairs) - len(la_pairs)) * len(mixes) * games / heur_rate
+    text = f"heuristic pairing ~{heur_rate:,.0f} games/s"
+    if la_pairs:
+        _, s = play(mixes[0], "lookahead", "greedy", sample // 4)
+        la_rate = sample // 4 / s
+        weight = sum(2 if p == ("lookahead", "lookahead") else 1 for p in la_pairs)
+        total += weight * len(mixes) * la_games / la_rate
+        text += f", lookahead against greedy ~{la_rate:,.0f} games/s"
+    return f"{text} on {mixes[0]}: the table should take ~{total / 60:,.0f} minutes"
+
+
 def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> list[str]:
     """One line per (mix, pairing): turn-capped share with its interval, feat ends, length."""
     from sim.analysis.stats import wilson_interval
 
+    log(projected_seconds(mixes, games, la_games, bots))
     lines = [
         f"{'mix':<14} {'seat 0':<10} {'seat 1':<10} {'games':>7} {'turn cap':>9} "
         f"{'95% CI':>15} {'feat ends':>10} {'turns':>6} {'seat 0 wins':>11}"
@@ -200,8 +226,23 @@ def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, wealth: i
     return str(path)
 
 
-def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
-    """The look-ahead at each budget of BUDGETS against ``against``: win rate and games/s."""
+def pick_budgets(spec: str) -> list[tuple[str, int, int, int, int]]:
+    """The BUDGETS rows named by ``spec``: rollout counts, ``w`` after one plans the Wealth
+    split too (``2,4,8,4w``); a count not in BUDGETS gets the shipped width and horizon."""
+    rows = []
+    for item in (x.strip() for x in spec.split(",") if x.strip()):
+        wealth = int(item.endswith("w"))
+        rollouts = int(item.rstrip("w"))
+        known = [b for b in BUDGETS if b[2] == rollouts and b[4] == wealth]
+        rows.append(known[0] if known else (f"rollouts {item}", 3, rollouts, 2, wealth))
+    return rows
+
+
+def curve_table(
+    mixes: list[str], games: int, against: str, budgets: list | None = None
+) -> list[str]:
+    """The look-ahead at each of ``budgets`` (default BUDGETS) against ``against``:
+    win rate and games/s."""
     import tempfile
 
     from sim.analysis.stats import wilson_interval
@@ -211,7 +252,7 @@ def curve_table(mixes: list[str], games: int, against: str) -> list[str]:
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for mix in mixes:
-            for label, *knobs in BUDGETS:
+            for label, *knobs in budgets or BUDGETS:
                 prof = budget_profile(Path(tmp), *knobs)
                 log(f"{mix}: lookahead {label} vs {against}, {games:,} games ...")
                 m = match(mix, prof, against, games)
@@ -242,9 +283,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bots", default=",".join(SHIPPED), help="bots for --stalls (default every shipped bot)"
     )
+    parser.add_argument("--project", action="store_true",
+                        help="with --stalls: only print how long the table would take")  # fmt: skip
     parser.add_argument("--curve", action="store_true",
                         help="print the look-ahead's strength/speed curve over its budgets "
                         "against --against instead")  # fmt: skip
+    parser.add_argument("--budgets", default="2,4,8,4w", metavar="R,R,...",
+                        help="--curve budgets: rollouts per option, 'w' after one to plan "
+                        "the Wealth split too (default 2,4,8,4w)")  # fmt: skip
     parser.add_argument("--against", default="economic",
                         help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",
@@ -257,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     load = load_average()
     if args.curve:
         mixes = (args.mixes or ",".join(MIXES)).split(",")
-        lines = curve_table(mixes, args.lookahead_games, args.against)
+        lines = curve_table(mixes, args.lookahead_games, args.against, pick_budgets(args.budgets))
         print()
         print(f"omensim look-ahead curve; seed {SEED}; commit {git_commit()}; {machine(threads)}")
         print(f"load average at start {load}, at end {load_average()}")
@@ -266,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.stalls:
         mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")
         bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+        if args.project:
+            print(projected_seconds(mixes, args.games, args.lookahead_games, bots))
+            return 0
         lines = stall_table(mixes, args.games, args.lookahead_games, bots)
         print()
         print(f"omensim stall table; seed {SEED}; commit {git_commit()}; {machine(threads)}")

@@ -88,4 +88,4 @@ def choose(st, tab, fp, p, dec, n):
         if st[L.ERROR] == 0:
             st[L.ERROR] = -(1 + dec)
         return 0
-    return choose_random(st, p, n)
+    return choose_random(st, p, dec, n)

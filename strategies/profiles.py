@@ -105,7 +105,12 @@ def load_profile(path: Path | str) -> Profile:
 def shipped_profiles() -> dict[str, Profile]:
     """Every profile in ``configs/strategies``, by name, plus the built-in ``random``."""
     out = {
-        "random": Profile("random", BOT_RANDOM, np.zeros(N_WEIGHTS), "uniform over legal options")
+        "random": Profile(
+            "random",
+            BOT_RANDOM,
+            np.zeros(N_WEIGHTS),
+            "uniform over legal options, never a play or move into a city without tiles",
+        )
     }
     for path in sorted(PROFILE_DIR.glob("*.toml")):
         prof = load_profile(path)

@@ -89,14 +89,22 @@ def test_help_documents_panel() -> None:
 SPOILS = "Ker of the Spoils"
 
 
-def test_compare_panel_pairs_each_bot_and_says_where_the_change_holds(tmp_path: Path) -> None:
-    out = tmp_path / "cmp"
+@pytest.fixture(scope="module")
+def compare_panel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("cmp") / "cmp"
     result = ok(
         invoke(
             "compare", "--games", "200", "--seed", "2", "--change", f"{SPOILS}.cost=+1",
             "--panel", PANEL, "--out", str(out),
         )
     )  # fmt: skip
+    return out, result.output
+
+
+def test_compare_panel_pairs_each_bot_and_says_where_the_change_holds(
+    compare_panel: tuple[Path, str],
+) -> None:
+    out, output = compare_panel
     for bot in PANEL.split(","):
         a, b = pd.read_parquet(out / bot / "A"), pd.read_parquet(out / bot / "B")
         assert len(a) == len(b) == 200
@@ -109,7 +117,7 @@ def test_compare_panel_pairs_each_bot_and_says_where_the_change_holds(tmp_path: 
     for bot in PANEL.split(","):
         a = pd.read_parquet(out / bot / "A")
         assert fp.loc[bot, "rate_a"] == pytest.approx((a["winner"] == a["first_player"]).mean())
-    lines = result.output.splitlines()
+    lines = output.splitlines()
     verdicts = [line for line in lines if "the same way under every bot:" in line]
     assert len(verdicts) == 2
     assert verdicts[1].startswith(f"{SPOILS}'s holders' win rate: this change ")
@@ -126,3 +134,85 @@ def test_compare_panel_refuses_seat_options(seat: str) -> None:
 
 def test_compare_help_documents_panel() -> None:
     assert "--panel" in ok(invoke("compare", "--help")).output
+
+
+# --- omensim report --panel ------------------------------------------------------------
+
+
+def test_report_panel_shows_each_bot_and_the_verdict(
+    panel_run: tuple[Path, str], tmp_path: Path
+) -> None:
+    """``report --panel`` over a run panel: the first-player answer per bot, recomputed
+    from the Parquet, side by side in the text and the page, and the across-bots verdict."""
+    out, _ = panel_run
+    rep = tmp_path / "rep"
+    text = ok(invoke("report", "--panel", str(out), "--out", str(rep))).output
+    rows = pd.concat(
+        [pd.read_parquet(out / bot).assign(bot=bot) for bot in PANEL.split(",")],
+        ignore_index=True,
+    )
+    expected = first_player_panel(outcome_counts(rows)).set_index("bot")
+    lines = text.splitlines()
+    assert lines[0].startswith("bot panel: 2 bots"), text  # the panel opens the text
+    verdict = [line for line in lines if line.startswith("first player favoured under every bot")]
+    table = lines[: lines.index(verdict[0])]
+    for bot in PANEL.split(","):
+        row = [line for line in table if line.startswith(f"{bot} ")]
+        assert len(row) == 1, text
+        assert f"{expected.loc[bot, 'rate']:.2%} ({expected.loc[bot, 'lo']:.2%}" in row[0]
+    assert len(verdict) == 1
+    both = "yes" if (expected["favoured"] == "first").all() else "no"
+    assert verdict[0].startswith(f"first player favoured under every bot: {both} ")
+    page = (rep / "report.html").read_text()
+    assert "<h2>Bot panel</h2>" in page
+    assert page.index("<h2>Bot panel</h2>") < page.index("<h2>Key figures</h2>")
+    panel_html = page[page.index("<h2>Bot panel</h2>") : page.index("<h2>Key figures</h2>")]
+    for bot in PANEL.split(","):
+        assert f"<td>{bot}</td>" in panel_html
+        assert f"{expected.loc[bot, 'rate']:.2%}" in panel_html
+    assert verdict[0] in panel_html
+
+
+def test_report_panel_over_a_compare_panel_gives_the_shifts_and_verdicts(
+    compare_panel: tuple[Path, str], tmp_path: Path
+) -> None:
+    out, _ = compare_panel
+    rep = tmp_path / "rep"
+    text = ok(invoke("report", "--panel", str(out), "--out", str(rep))).output
+    shifts = pd.read_csv(out / "panel.csv")
+    for bot in PANEL.split(","):
+        a = pd.read_parquet(out / bot / "A")
+        rate_a = (a["winner"] == a["first_player"]).mean()
+        line = [x for x in text.splitlines() if x.startswith(f"  {bot}: the first-player win rate")]
+        assert len(line) == 1, text
+        assert line[0].split(": ")[2].startswith(f"{rate_a:.2%} -> ")
+    verdicts = [x for x in text.splitlines() if "the same way under every bot:" in x]
+    assert len(verdicts) == shifts["metric"].nunique() == 2
+    page = (rep / "report.html").read_text()
+    section = page[page.index("<h2>Bot panel</h2>") : page.index("<h2>Key figures</h2>")]
+    assert section.count("<tr") == 1 + len(shifts)  # header and one row per (bot, measure)
+    assert "economic/B: who wins" in text  # each arm's run under a short label
+    for v in verdicts:
+        assert v.replace("'", "&#x27;") in section
+
+
+def test_report_panel_bad_inputs_are_one_error_line(
+    panel_run: tuple[Path, str], tmp_path: Path
+) -> None:
+    out, _ = panel_run
+    rep = tmp_path / "rep"
+    cases = [
+        ["--panel", str(tmp_path / "missing")],
+        ["--panel", str(out / "greedy")],  # one run, not a panel: no panel.csv
+        ["--panel", str(out), str(out / "greedy")],  # both
+        [],  # neither
+    ]
+    for extra in cases:
+        result = invoke("report", *extra, "--out", str(rep))
+        assert_one_error_line(result)
+        assert not rep.exists(), extra
+
+
+def test_report_help_documents_panel() -> None:
+    text = ok(invoke("report", "--help")).output
+    assert "--panel" in text and "run --panel" in text

@@ -201,3 +201,26 @@ def test_lookahead_wealth_knob_plans_the_split() -> None:
         check_invariants(sc)
     row = planned.iloc[3]
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
+
+
+def test_random_never_plays_into_a_city_without_tiles() -> None:
+    """strategies/random_bot.py: the random bot's one exception to uniform choice. City 0
+    has no reward tiles left; over many seeds the random seat fills cities 1 and 2 from a
+    hand of cheap units and never city 0 (which it did before the rule: a unit there can
+    never fight a war again, and random self-play sank whole decks there)."""
+    hand = ["Eudorus, Swift Runner", "Alcimedon the Charioteer", "Aisa the Portion"]
+    played = [0, 0, 0]
+    for seed in range(60):
+        sc = Scenario.build(
+            "aegean",
+            bots=("random", "random"),
+            hands={0: hand},
+            coins=(10, 4),
+            stacks={1: ["Thunderbolt of Zeus"], 2: ["Helm of Hades"]},
+            seed=seed,
+        )
+        sc.surge()
+        for c in range(3):
+            played[c] += len(sc.city(c, 0))
+    assert played[0] == 0, played
+    assert played[1] > 0 and played[2] > 0, played

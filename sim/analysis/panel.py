@@ -237,6 +237,20 @@ def effect_panel(effects: pd.DataFrame) -> pd.DataFrame:
 METRIC_LABELS = {"first_player_win_rate": "the first-player win rate"}
 
 
+def format_shifts(effects: pd.DataFrame) -> list[str]:
+    """One line per (bot, measure) row of a compare panel: A -> B and the paired shift.
+
+    ``"greedy: the first-player win rate: 55.00% -> 56.10%, change +1.10 points
+    (-0.40 to +2.60)"``; ``effects`` as :func:`effect_panel` takes them, with
+    ``rate_a`` and ``rate_b``.
+    """
+    return [
+        f"{row.bot}: {metric_label(str(row.metric))}: {row.rate_a:.2%} -> {row.rate_b:.2%}, "
+        f"change {row.diff * 100:+.2f} points ({row.lo * 100:+.2f} to {row.hi * 100:+.2f})"
+        for row in effects.itertuples()
+    ]
+
+
 def effect_verdicts(panel: pd.DataFrame) -> list[str]:
     """One line per measure of :func:`effect_panel`, in a designer's words.
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
 from sim.analysis.report_tables import (
@@ -99,8 +100,14 @@ def build_report(
     progress: bool = False,
     exclude_capped: bool = False,
     force: bool = False,
+    panel: Path | str | None = None,
 ) -> Report:
     """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
+
+    ``panel``: the output directory of ``run --panel`` or ``compare --panel``
+    instead of ``paths`` (pass ``[]``): every bot's run is analysed side by
+    side, and the page and text open with the panel's answers per bot and the
+    across-bots verdicts (:mod:`sim.analysis.panel_report`).
 
     ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
     The text ends with each run's first-player figures
@@ -112,7 +119,9 @@ def build_report(
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
         sim.run.io.IncompleteRunError: a run that did not finish.
-        ReportError: ``out_dir`` cannot hold a report.
+        ReportError: ``out_dir`` cannot hold a report, or ``panel`` is not a finished
+            panel (:class:`sim.analysis.panel_report.PanelError`), or both ``paths``
+            and ``panel`` are given.
         sim.run.io.RunError: ``out_dir`` holds something and ``force`` is not set.
         OSError: ``out_dir`` cannot be written.
 
@@ -120,11 +129,22 @@ def build_report(
     """
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
+    found: PanelRuns | None = None
+    if panel is not None:
+        if run_paths:
+            raise ReportError("give either run directories or --panel, not both")
+        try:
+            found = find_panel(panel)
+        except PanelError as exc:
+            raise ReportError(str(exc)) from None
+        run_paths = found.paths
     _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
         # Out of core: each run is read once, a batch of the columns needed at a time.
         info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
+        if found is not None:
+            info = info.assign(run=found.labels)  # "greedy/A", not the whole path
         seats = _seat_counts(info, totals, exclude_capped)
         bar.advance(1)
         bar.describe("report: analysing")
@@ -133,10 +153,15 @@ def build_report(
             [key_figures(tables)]
             + [f"{run}: who wins\n" + "\n".join(seat_lines(c)) for run, c in seats.items()]
         )
+        section = None
+        if found is not None:
+            by_path = dict(zip(run_paths, seats.values(), strict=True))
+            text = panel_text(found, by_path) + "\n\n" + text
+            section = panel_frames(found, by_path)
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))
-        text_html = page(tables, images, text)
+        text_html = page(tables, images, text, panel=section)
         out.mkdir(parents=True, exist_ok=True)
         final = out / REPORT_NAME
         tmp = out / f".{REPORT_NAME}.{os.getpid()}.tmp"

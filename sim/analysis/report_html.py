@@ -190,7 +190,28 @@ def _figure_box(title: str, value: str, sub: str) -> str:
     )
 
 
-def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
+def panel_part(view: pd.DataFrame, verdicts: list[str]) -> list[str]:
+    """The "Bot panel" section: each bot's answer side by side, then the verdicts."""
+    return [
+        "<h2>Bot panel</h2>",
+        _note(
+            "The same games played once per bot, each in self-play. A conclusion that holds "
+            "under every bot is about the game; one that changes sign or significance "
+            "across bots is about one bot's play. Intervals are 95%."
+        ),
+        _table(view, "panel"),
+        *(f'<p class="verdict"><strong>{html.escape(v)}</strong></p>' for v in verdicts),
+    ]
+
+
+def page(
+    t: Tables,
+    charts: dict[str, str | None],
+    text: str,
+    panel: tuple[pd.DataFrame, list[str]] | None = None,
+) -> str:
+    """The whole report page; ``panel`` (a table and its verdict lines) adds the
+    "Bot panel" section after the runs."""
     # The wide, unbreakable values (paths, version) go under the table, not in it, so the
     # table fits the page; long paths wrap anywhere there.
     info = t.info[
@@ -265,6 +286,7 @@ def page(t: Tables, charts: dict[str, str | None], text: str) -> str:
         "<h2>Runs</h2>",
         _table(info, "runs"),
         runs_note,
+        *(panel_part(*panel) if panel is not None else []),
         "<h2>Key figures</h2>",
         f"<pre>{html.escape(text)}</pre>",
         "<h2>Who wins</h2>",

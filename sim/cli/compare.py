@@ -227,12 +227,8 @@ def _compare_panel(
         f"{spec.mix} (seed {spec.seed}), B with: {'; '.join(what) or 'nothing different'}."
     )
     click.echo("Paired shifts, B - A, per bot (95% CI):")
-    for row in effects.itertuples():
-        click.echo(
-            f"  {row.bot}: {P.metric_label(str(row.metric))}: {row.rate_a:.2%} -> "
-            f"{row.rate_b:.2%}, change {row.diff * 100:+.2f} points "
-            f"({row.lo * 100:+.2f} to {row.hi * 100:+.2f})"
-        )
+    for line in P.format_shifts(effects):
+        click.echo(f"  {line}")
     for line in P.effect_verdicts(P.effect_panel(effects)):
         click.echo(line)
     if out is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from sim.cli.errors import EXIT_ERROR, CliError
+from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
 from sim.cli.options import (
     OutLocation,
     exclude_capped_option,
@@ -17,7 +17,9 @@ from sim.cli.options import (
 
 
 @click.command("report", short_help="Write one self-contained HTML report about finished runs.")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...", type=OutLocation(file_okay=True))
+@click.argument(
+    "runs", nargs=-1, required=False, metavar="RUN...", type=OutLocation(file_okay=True)
+)
 @click.option(
     "--out",
     "-o",
@@ -29,6 +31,16 @@ from sim.cli.options import (
     "Leave turn-capped games out of every figure and chart (the text says how many "
     "per run). By default they are included and counted.",
 )
+@click.option(
+    "--panel",
+    "panel_dir",
+    type=OutLocation(file_okay=True),
+    default=None,
+    metavar="DIR",
+    help="Report on the output DIR of 'run --panel' or 'compare --panel' instead of RUN...: "
+    "each bot's answer side by side (first-player rate, or each change's paired shift) "
+    "and whether the conclusion keeps its sign and significance under every bot.",
+)
 @force_option("report")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
@@ -36,6 +48,7 @@ def report_cmd(
     runs: tuple[Path, ...],
     out: Path,
     exclude_capped: bool,
+    panel_dir: Path | None,
     force: bool,
     quiet: bool,
     force_progress: bool,
@@ -52,14 +65,23 @@ def report_cmd(
     where the points come from. The key figures are also printed here. Every
     number is computed by sim.analysis, so a notebook can reproduce it.
 
+    With --panel DIR (a bot panel's output) the runs are the panel's, one per
+    bot (A and B per bot for a compare panel), and the report opens with the
+    panel: each bot's answer side by side and the across-bots verdict
+    ("first player favoured under every bot: yes (significant under 3 of 3)";
+    "this change raises it under 2 of 3 bots").
+
     \b
     Example:
       omensim report results/standard results/emissary --out reports/emissary
+      omensim report --panel results/panel --out reports/panel
     """
     from sim import analysis
     from sim.analysis import report
     from sim.run import io
 
+    if bool(runs) == (panel_dir is not None):
+        raise CliError("give either RUN... or --panel DIR (exactly one of them)", EXIT_USAGE)
     try:
         page = report.build_report(
             list(runs),
@@ -67,6 +89,7 @@ def report_cmd(
             progress=show_progress(quiet, force_progress),
             force=force,
             exclude_capped=exclude_capped,
+            panel=panel_dir,
         )
     except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
         raise CliError(str(exc), EXIT_ERROR) from None

@@ -1,0 +1,171 @@
+"""``omensim report --panel``: a bot panel's answers side by side, and whether they agree.
+
+``omensim run --panel`` and ``omensim compare --panel`` leave one run (or one
+A/B pair of runs) per bot under their output directory, plus ``panel.csv``.
+This module finds those runs and builds the panel's section of the report:
+
+* a ``run`` panel: the first-player question under each bot (recomputed from
+  the runs' own rows, so it follows ``--exclude-capped``) and the verdict
+  "first player favoured under every bot: yes/no";
+* a ``compare`` panel: each bot's paired shift B - A per measure, as the
+  comparison wrote them to ``panel.csv``, and per measure how many bots see it
+  move each way ("this change raises it under 3 of 3 bots").
+
+The report's other sections then show every bot's run side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from sim.analysis import panel as P
+from sim.analysis.seats import SeatCounts
+from sim.run import io
+
+PANEL_TABLE = "panel.csv"
+# The columns each kind of panel.csv has (as run --panel and compare --panel write them).
+RUN_COLUMNS = ("bot", "games", "favoured")
+COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
+
+
+class PanelError(ValueError):
+    """A ``--panel`` directory that is not a finished panel; the message is one line."""
+
+
+@dataclass
+class PanelRuns:
+    """Where a panel's runs are: ``kind`` is ``"run"`` or ``"compare"``.
+
+    ``runs[bot]`` lists the bot's run directories: one for a ``run`` panel,
+    ``A`` then ``B`` for a ``compare`` panel. ``shifts`` is a compare panel's
+    ``panel.csv`` (empty for a run panel).
+    """
+
+    kind: str
+    runs: dict[str, list[Path]]
+    shifts: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def paths(self) -> list[Path]:
+        """Every run directory, bot by bot."""
+        return [p for paths in self.runs.values() for p in paths]
+
+    @property
+    def labels(self) -> list[str]:
+        """A short label per run of :attr:`paths`: the bot, or ``bot/A`` and ``bot/B``."""
+        if self.kind == "run":
+            return list(self.runs)
+        return [f"{bot}/{p.name}" for bot, paths in self.runs.items() for p in paths]
+
+
+def find_panel(panel_dir: Path | str) -> PanelRuns:
+    """Read ``panel_dir`` as the output of ``run --panel`` or ``compare --panel``.
+
+    Raises:
+        PanelError: not a directory, no readable ``panel.csv``, or a bot's run missing.
+    """
+    base = Path(panel_dir)
+    if not base.is_dir():
+        raise PanelError(f"--panel {base} is not a directory")
+    table = base / PANEL_TABLE
+    try:
+        df = pd.read_csv(table)
+    except (OSError, ValueError) as exc:
+        raise PanelError(
+            f"--panel {base} has no readable {PANEL_TABLE} ({type(exc).__name__}): it is not "
+            "the output of run --panel or compare --panel"
+        ) from None
+    if set(COMPARE_COLUMNS) <= set(df.columns):
+        kind, arms = "compare", ("A", "B")
+    elif set(RUN_COLUMNS) <= set(df.columns):
+        kind, arms = "run", ("",)
+    else:
+        raise PanelError(f"{table} has neither run --panel's nor compare --panel's columns")
+    bots = list(dict.fromkeys(str(b) for b in df["bot"]))
+    if not bots:
+        raise PanelError(f"{table} names no bot")
+    dirs = P.panel_dir_names(bots)
+    runs: dict[str, list[Path]] = {}
+    for bot in bots:
+        paths = [base / dirs[bot] / arm if arm else base / dirs[bot] for arm in arms]
+        for path in paths:
+            if not (path / io.MANIFEST_NAME).is_file():
+                raise PanelError(f"--panel {base}: the run of {bot} is missing ({path})")
+        runs[bot] = paths
+    return PanelRuns(kind, runs, df if kind == "compare" else pd.DataFrame())
+
+
+def first_player_table(panel: PanelRuns, seats: Mapping[Path, SeatCounts]) -> pd.DataFrame:
+    """A run panel's :func:`sim.analysis.panel.first_player_panel` from each run's counts.
+
+    ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games
+    already left out when the report leaves them out).
+    """
+    rows = []
+    for bot, (path,) in panel.runs.items():
+        c = seats[path]
+        rows.append((bot, c.games, c.first_wins, c.second_wins, c.shared, c.capped))
+    counts = pd.DataFrame(rows, columns=list(P.COUNT_COLS))
+    return P.first_player_panel(counts)
+
+
+def panel_text(panel: PanelRuns, seats: Mapping[Path, SeatCounts]) -> str:
+    """The panel as the report prints it: the table per bot, then the verdict line(s)."""
+    if panel.kind == "run":
+        head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
+        return head + "\n" + P.format_first_player_panel(first_player_table(panel, seats))
+    lines = [
+        f"bot panel: {len(panel.runs)} bots, each in self-play in both runs",
+        "Paired shifts, B - A, per bot (95% CI):",
+        *("  " + line for line in P.format_shifts(panel.shifts)),
+        *P.effect_verdicts(P.effect_panel(panel.shifts)),
+    ]
+    return "\n".join(lines)
+
+
+def panel_frames(
+    panel: PanelRuns, seats: Mapping[Path, SeatCounts]
+) -> tuple[pd.DataFrame, list[str]]:
+    """The panel's table for the HTML page (one row per bot, or per bot and measure) and
+    its verdict lines."""
+    if panel.kind == "run":
+        t = first_player_table(panel, seats)
+        view = pd.DataFrame(
+            {
+                "bot": t["bot"],
+                "games": t["games"].map("{:,}".format),
+                "first player won (95% CI)": [
+                    f"{r:.2%} ({lo:.2%} to {hi:.2%})"
+                    for r, lo, hi in zip(t["rate"], t["lo"], t["hi"], strict=True)
+                ],
+                "first of decisive (95% CI)": [
+                    f"{r:.2%} ({lo:.2%} to {hi:.2%})" if d else "n/a"
+                    for r, lo, hi, d in zip(
+                        t["first_share"], t["first_lo"], t["first_hi"], t["decisive"], strict=True
+                    )
+                ],
+                "favoured": t["favoured"],
+                "significant": t["significant"].map({True: "yes", False: "no"}),
+                "turn-capped": t["capped_share"].map("{:.2%}".format),
+            }
+        )
+        return view, [P.first_player_verdict(t)]
+    s = panel.shifts
+    view = pd.DataFrame(
+        {
+            "bot": s["bot"].astype(str),
+            "measure": s["metric"].astype(str).map(P.metric_label),
+            "A": s["rate_a"].map("{:.2%}".format),
+            "B": s["rate_b"].map("{:.2%}".format),
+            "B - A (points)": s["diff"].map(lambda v: f"{v * 100:+.2f}"),
+            "95% CI": [
+                f"{lo * 100:+.2f} to {hi * 100:+.2f}"
+                for lo, hi in zip(s["lo"], s["hi"], strict=True)
+            ],
+        }
+    )
+    return view, P.effect_verdicts(P.effect_panel(s))
