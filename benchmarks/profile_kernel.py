@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.data.spec import RunSpec
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.feats import feat_step
 from sim.kernel.game import finish, play_game, setup
@@ -40,6 +41,7 @@ from sim.kernel.surge import (
     surge_begin,
     surge_end,
     surge_options,
+    surge_step,
 )
 from sim.kernel.tab import rule
 from sim.kernel.turn import end_turn
@@ -47,9 +49,7 @@ from sim.kernel.war import war_step
 from sim.kernel.wealth import wealth_step
 from sim.run.engine import Engine
 from sim.run.view import new_state
-from strategies import decisions as D
 from strategies.greedy import cache_cities
-from strategies.lookahead import any_surge
 from strategies.policy import BOT_LOOKAHEAD, choose
 
 STEPS = [
@@ -106,27 +106,27 @@ def profiled_games(st, tab, fp, seed, start, n, out, acc, cnt):
     """Play games ``start..start+n-1`` like ``play_game``, adding each step's cycles to ``acc``."""
     for g in range(start, start + n):
         t = cycles()
-        setup(st, tab, fp, seed, g)
+        setup(st, tab, fp, choose, seed, g)
         acc[SETUP] += cycles() - t
         cnt[SETUP] += 1
         while st[L.GAME_OVER] == 0:
             cnt[N_TURNS] += 1
             t = cycles()
-            wealth_step(st, tab, fp)
+            wealth_step(st, tab, fp, choose)
             acc[WEALTH] += cycles() - t
             cnt[WEALTH] += 1
             p = st[L.ACTIVE]
             if st[L.BOT + p] == BOT_LOOKAHEAD:
                 t = cycles()
-                any_surge(st, tab, fp)
+                surge_step(st, tab, fp, choose)
                 acc[S_APPLY] += cycles() - t
             else:
                 t = cycles()
-                surge_begin(st, tab, fp)
+                surge_begin(st, tab, fp, choose)
                 acc[S_BEGIN] += cycles() - t
                 for _ in range(MAX_ACTIONS):
                     t = cycles()
-                    k = surge_options(st, tab, fp, p)
+                    k = surge_options(st, tab, fp, choose, p)
                     acc[S_OPTS] += cycles() - t
                     cnt[S_OPTS] += 1
                     cnt[N_OPTIONS] += k
@@ -137,16 +137,16 @@ def profiled_games(st, tab, fp, seed, start, n, out, acc, cnt):
                     i = choose(st, tab, fp, p, D.D_SURGE, k)
                     acc[S_CHOOSE] += cycles() - t
                     t = cycles()
-                    passed = surge_apply(st, tab, fp, p, i)
+                    passed = surge_apply(st, tab, fp, choose, p, i)
                     acc[S_APPLY] += cycles() - t
                     if passed:
                         break
                 t = cycles()
-                surge_end(st, tab, fp, p)
+                surge_end(st, tab, fp, choose, p)
                 acc[S_END] += cycles() - t
             t = cycles()
             if rule(tab, L.RU_PORTENT):
-                portent_step(st, tab, fp)
+                portent_step(st, tab, fp, choose)
             if rule(tab, L.RU_FEAT_STEP):
                 feat_step(st, tab)
             acc[REIGN] += cycles() - t
@@ -155,10 +155,10 @@ def profiled_games(st, tab, fp, seed, start, n, out, acc, cnt):
                 B.is_war_torn(st, tab, c, st[L.ACTIVE])  # pure: war_step redoes it
             acc[WAR_TORN] += cycles() - t
             t = cycles()
-            war_step(st, tab, fp)
+            war_step(st, tab, fp, choose)
             acc[WAR] += cycles() - t
             t = cycles()
-            offering_step(st, tab, fp)
+            offering_step(st, tab, fp, choose)
             acc[OFFER] += cycles() - t
             t = cycles()
             end_turn(st, tab)
@@ -172,7 +172,7 @@ def profiled_games(st, tab, fp, seed, start, n, out, acc, cnt):
 def plain_games(st, tab, fp, seed, start, n, out, masks):
     """The kernel's own ``play_game`` over the same games, for the check and the total."""
     for g in range(start, start + n):
-        play_game(st, tab, fp, seed, g, out[g - start], masks[g - start])
+        play_game(st, tab, fp, choose, seed, g, out[g - start], masks[g - start])
 
 
 def fresh_state(engine: Engine) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import uniform
@@ -33,8 +34,8 @@ from sim.kernel.tab import (
     struct_col,
     tile_kind,
 )
+from sim.kernel.war import conflict_result, count_type
 from sim.kernel.zones import opt
-from strategies import decisions as D
 
 P_COIN = 0  # value of one coin
 P_CARD = 1  # value of one card in hand
@@ -206,11 +207,14 @@ CI_MINE_W = 2
 CI_THEIRS_W = 3
 CI_MINE_COST = 4
 CI_THEIRS_COST = 5
+CI_MINE_SOLDIERS = 6  # for a tie-break by Soldiers (Reign)
+CI_THEIRS_SOLDIERS = 7
 
 
 @kernel
 def cache_cities(st, tab, p):
-    """Store each city's strengths, unit-slots and costs for seat ``p`` and its opponent."""
+    """Store each city's strengths, unit-slots, costs and Soldiers for seat ``p`` and its
+    opponent."""
     for c in range(L.N_CITIES):
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
@@ -225,13 +229,16 @@ def cache_cities(st, tab, p):
             st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = s
             st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = w
             st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = cost
+            soldiers = count_type(st, tab, c, q, V.T_SOLDIER)
+            st[base + (CI_MINE_SOLDIERS if mine else CI_THEIRS_SOLDIERS)] = soldiers
 
 
 @kernel(inline=True)
-def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
+def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost, extra_soldiers):
     """+1 if the seat to move would win a war in ``c`` (with an extra unit), -1 lose, else 0.
 
     Reads the figures ``cache_cities`` stored; 0 when ``c`` would not be war-torn.
+    Who wins is the kernel's own ``conflict_result`` (with the set's tie-break).
     """
     if st[L.STACK_N + c] == 0:
         return 0
@@ -240,13 +247,15 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost):
     tot = opp_w + st[base + CI_MINE_W] + extra_weight
     if opp_w < rule(tab, L.RU_WARTORN_ENEMY) and tot < rule(tab, L.RU_WARTORN_TOTAL):
         return 0
-    mine = st[base + CI_MINE_S] + extra_strength
-    theirs = st[base + CI_THEIRS_S]
-    if mine != theirs:
-        return 1 if mine > theirs else -1
-    mc = st[base + CI_MINE_COST] + extra_cost
-    tc = st[base + CI_THEIRS_COST]
-    return 1 if mc > tc else (-1 if mc < tc else 0)
+    return conflict_result(
+        tab,
+        st[base + CI_MINE_S] + extra_strength,
+        st[base + CI_THEIRS_S],
+        st[base + CI_MINE_SOLDIERS] + extra_soldiers,
+        st[base + CI_THEIRS_SOLDIERS],
+        st[base + CI_MINE_COST] + extra_cost,
+        st[base + CI_THEIRS_COST],
+    )
 
 
 @kernel(inline=True)
@@ -331,8 +340,9 @@ def play_value(st, tab, fp, p, card, c, cost, r):
     v += feat_progress(st, tab, fp, p, card, c, w, r)
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
-    before = war_outcome(st, tab, c, 0, 0, 0)
-    after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST))
+    before = war_outcome(st, tab, c, 0, 0, 0, 0)
+    soldier = 1 if kind_col(tab, k, L.K_TYPE) == V.T_SOLDIER else 0
+    after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST), soldier)
     if after != before or after != 0:
         v += (after - before) * fp[r, P_TILE] + (fp[r, P_TILE] * 0.5 if after > 0 else 0.0)
         if after < 0:

@@ -16,8 +16,12 @@ option of one decision is tried in the same sampled worlds, so their
 comparison is not blurred by luck of the deal.
 
 The rollouts run in the second game state at ``st[ROLLOUT:]``, so nothing is
-allocated. The bot is called around a whole turn (``sim.kernel.game``), not
-from the decision dispatcher, because a rollout plays whole turns itself.
+allocated. The bot answers from inside the decision dispatcher
+(``strategies.policy.choose``), at the point of the turn where it is asked: a
+rollout first takes the option being tried (the Surge's ``surge_apply`` /
+``surge_rest`` / ``surge_end``, the Wealth step's ``take_split``), then plays on
+through ``sim.kernel.turn``. Rollouts answer with ``choose_heuristic``, which has
+no look-ahead, so a rollout never starts another.
 """
 
 from __future__ import annotations
@@ -25,33 +29,27 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
-from sim.kernel.jit import kernel
+from sim.kernel.jit import ask_of, kernel
 from sim.kernel.rng import next_u64, randint
 from sim.kernel.scoring import score_into, winner_of
-from sim.kernel.surge import (
-    MAX_ACTIONS,
-    surge_apply,
-    surge_begin,
-    surge_end,
-    surge_options,
-    surge_rest,
-    surge_step,
-)
-from sim.kernel.tab import n_cards, n_tiles, rule
+from sim.kernel.surge import surge_apply, surge_end, surge_rest, surge_step
+from sim.kernel.tab import n_cards, n_tiles
 from sim.kernel.turn import after_surge, play_turn
-from sim.kernel.wealth import reveal, take_split, wealth_actions, wealth_step
-from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
+from sim.kernel.wealth import take_split
+from sim.kernel.zones import opt
 from strategies.greedy import (
     P_LA_HORIZON,
     P_LA_ROLLOUTS,
-    P_LA_WEALTH,
     P_LA_WIDTH,
     cache_cities,
     score_option,
 )
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
+from strategies.heuristic import BOT_GREEDY, choose_heuristic
+
+# The rollouts' dispatcher, as a value the kernel's steps take (see sim.kernel.jit.ask_of).
+heuristic_ask = ask_of(choose_heuristic)
 
 WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
 COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
@@ -196,15 +194,16 @@ def rollout_value(ro, tab, p):
 def play_out(st, tab, fp, p, k, actions, horizon):
     """In the rollout state: take Surge option ``k``, finish the turn, play ``horizon`` more."""
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    if surge_apply(ro, tab, fp, p, k):
-        surge_end(ro, tab, fp, p)
+    ask = heuristic_ask()
+    if surge_apply(ro, tab, fp, ask, p, k):
+        surge_end(ro, tab, fp, ask, p)
     else:
-        surge_rest(ro, tab, fp, actions + 1)
-    after_surge(ro, tab, fp)
+        surge_rest(ro, tab, fp, ask, actions + 1)
+    after_surge(ro, tab, fp, ask)
     for _ in range(horizon):
         if ro[L.GAME_OVER]:
             break
-        play_turn(ro, tab, fp)
+        play_turn(ro, tab, fp, ask)
     return rollout_value(ro, tab, p)
 
 
@@ -231,14 +230,17 @@ def _candidates(st, tab, fp, p, n, width):
 
 
 @kernel
-def best_surge_option(st, tab, fp, p, n, actions):
-    """The Surge option (index into ``st[OPTS]``) seat ``p`` plays, chosen by rollouts."""
-    if st[L.SCRIPT_POS] < st[L.SCRIPT_N] or n == 1:
-        return choose(st, tab, fp, p, D.D_SURGE, n)
+def best_surge_option(st, tab, fp, p, n):
+    """The Surge option (index into ``st[OPTS]``, ``n`` of them) seat ``p`` plays, by rollouts.
+
+    Asked from inside ``surge_rest``, which keeps the count of this Surge's
+    actions in ``st[SURGE_ACTIONS]`` so a rollout finishes the Surge under the same bound.
+    """
     r = st[L.PROW + p]
     m = _candidates(st, tab, fp, p, n, int(fp[r, P_LA_WIDTH]))
     if m == 1:
         return st[L.LA_SCRATCH]
+    actions = st[L.SURGE_ACTIONS]
     rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
     horizon = int(fp[r, P_LA_HORIZON])
     for j in range(m):
@@ -257,53 +259,31 @@ def best_surge_option(st, tab, fp, p, n, actions):
 
 
 @kernel
-def lookahead_surge(st, tab, fp):
-    """The Surge step of a look-ahead seat: every action chosen by rollouts."""
-    p = st[L.ACTIVE]
-    surge_begin(st, tab, fp)
-    for a in range(MAX_ACTIONS):
-        n = surge_options(st, tab, fp, p)
-        if surge_apply(st, tab, fp, p, best_surge_option(st, tab, fp, p, n, a)):
-            break
-    surge_end(st, tab, fp, p)
-
-
-@kernel
-def any_surge(st, tab, fp):
-    """The Surge step, planned by rollouts when the active seat's bot is the look-ahead."""
-    if st[L.BOT + st[L.ACTIVE]] == BOT_LOOKAHEAD:
-        lookahead_surge(st, tab, fp)
-    else:
-        surge_step(st, tab, fp)
-
-
-@kernel
 def wealth_out(st, tab, fp, p, k, n, horizon):
     """In the rollout state: take ``k`` of ``n`` Wealth actions as cards, finish the turn,
     play ``horizon`` more."""
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    take_split(ro, tab, fp, p, k, n)
-    surge_step(ro, tab, fp)
-    after_surge(ro, tab, fp)
+    ask = heuristic_ask()
+    take_split(ro, tab, fp, ask, p, k, n)
+    surge_step(ro, tab, fp, ask)
+    after_surge(ro, tab, fp, ask)
     for _ in range(horizon):
         if ro[L.GAME_OVER]:
             break
-        play_turn(ro, tab, fp)
+        play_turn(ro, tab, fp, ask)
     return rollout_value(ro, tab, p)
 
 
 @kernel
 def best_wealth_split(st, tab, fp, p, n):
-    """Wealth actions seat ``p`` spends on cards (of ``n``), chosen by rollouts.
+    """The Wealth option (index into ``st[OPTS]``, ``n`` of them) seat ``p`` takes, by rollouts.
 
-    Every split is tried in the same sampled worlds, as for the Surge.
+    Option ``k`` spends ``k`` of the step's actions on cards (``sim.kernel.decisions``);
+    every split is tried in the same sampled worlds, as for the Surge.
     """
-    for k in range(n + 1):
-        put_opt(st, k, k, n, 0, 0)
-    if st[L.SCRIPT_POS] < st[L.SCRIPT_N] or n == 0:
-        return opt(st, choose(st, tab, fp, p, D.D_WEALTH, n + 1), 0)
+    total = opt(st, 0, 1)
     r = st[L.PROW + p]
-    m = min(n + 1, L.LA_MAX_WIDTH)
+    m = min(n, L.LA_MAX_WIDTH)
     rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
     horizon = int(fp[r, P_LA_HORIZON])
     for j in range(m):
@@ -312,30 +292,10 @@ def best_wealth_split(st, tab, fp, p, n):
         world = np.int64(next_u64(st, L.RNG_SEAT + p))
         for j in range(m):
             sample_world(st, tab, p, world)
-            v = wealth_out(st, tab, fp, p, j, n, horizon)
+            v = wealth_out(st, tab, fp, p, opt(st, j, 0), total, horizon)
             st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
     best = 0
     for j in range(1, m):
         if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
             best = j
     return best
-
-
-@kernel
-def lookahead_wealth(st, tab, fp):
-    """The Wealth step of a look-ahead seat: the reveal as usual, the split by rollouts."""
-    p = st[L.ACTIVE]
-    if rule(tab, L.RU_WEALTH_REVEAL):
-        reveal(st, tab, fp, p)
-    n = wealth_actions(st, tab)
-    take_split(st, tab, fp, p, best_wealth_split(st, tab, fp, p, n), n)
-
-
-@kernel
-def any_wealth(st, tab, fp):
-    """The Wealth step, planned by rollouts when the active seat's look-ahead profile says so."""
-    p = st[L.ACTIVE]
-    if st[L.BOT + p] == BOT_LOOKAHEAD and fp[st[L.PROW + p], P_LA_WEALTH] > 0:
-        lookahead_wealth(st, tab, fp)
-    else:
-        wealth_step(st, tab, fp)

@@ -10,7 +10,7 @@ every choice of ``p``'s bot must come out the same in both.
 Two levels are checked:
 
 * one decision at a time: fill the options of each decision kind exactly as
-  the kernel does, then ask ``strategies.policy.choose`` on both copies with
+  the kernel does, then ask ``strategies.policy.choose_heuristic`` on both copies with
   the same random state;
 * whole steps: run a kernel step (Wealth, Surge, War, Offering) on both copies
   with the top of the deck left in place, and compare everything public
@@ -33,17 +33,18 @@ from hypothesis import strategies as hs
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.abilities import enemy_targets, find_ability
 from sim.kernel.offering import offering_step
 from sim.kernel.surge import surge_options, surge_step
 from sim.kernel.war import keep_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
+from sim.kernel.zones import put_opt
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
-from strategies import decisions as D
 from strategies.lookahead import best_surge_option, best_wealth_split
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose_heuristic
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, each heuristic profile and the look-ahead bot (whose
@@ -137,7 +138,7 @@ def opts_wealth(st, tab, fp, p):  # wealth_step
 
 
 def opts_surge(st, tab, fp, p):  # surge_step (the kernel's own enumeration)
-    yield int(surge_options(st, tab, fp, p))
+    yield int(surge_options(st, tab, fp, choose_heuristic, p))
 
 
 def _building(st, tab, p) -> list[int]:
@@ -184,7 +185,7 @@ def opts_keep(st, tab, fp, p):  # destroy_down_to (the kernel's own enumeration)
     for c in range(L.N_CITIES):
         if B.n_units(st, c, p):
             for keep in (1, 2):
-                yield int(keep_options(st, tab, fp, c, p, keep))
+                yield int(keep_options(st, tab, fp, choose_heuristic, c, p, keep))
 
 
 def opts_war_order(st, tab, fp, p):  # war_step
@@ -196,7 +197,7 @@ def opts_war_order(st, tab, fp, p):  # war_step
 def opts_destroy(st, tab, fp, p):  # _hit_enemy (the kernel's own enumeration)
     for tg in (V.TG_ANY_CITY,):
         for limit in (0, 2):
-            yield int(enemy_targets(st, tab, fp, p, -1, tg, limit))
+            yield int(enemy_targets(st, tab, fp, choose_heuristic, p, -1, tg, limit))
 
 
 def opts_take(st, tab, fp, p):  # _take_discard
@@ -319,7 +320,7 @@ def choices(st, tab, fp, p, dec):
             continue
         view = StateView(st)
         rows = view.options[:n].ravel().copy()
-        k = int(choose(st, tab, fp, p, dec, n))
+        k = int(choose_heuristic(st, tab, fp, p, dec, n))
         assert 0 <= k < n
         yield n, rows, k, view.rng_streams.copy()
 
@@ -380,8 +381,8 @@ def compare_step(sc: Scenario, step: str, hidden: np.ndarray) -> bool:
     p = sc.active
     real = sc.st.copy()
     hidden_before = hidden.copy()
-    STEP_FNS[step](real, sc.tab, sc.fp)
-    STEP_FNS[step](hidden, sc.tab, sc.fp)
+    STEP_FNS[step](real, sc.tab, sc.fp, choose_heuristic)
+    STEP_FNS[step](hidden, sc.tab, sc.fp, choose_heuristic)
     # Each copy against its own start: the opponent's hand differs between the two.
     if not (_comparable(sc.st, real, p) and _comparable(hidden_before, hidden, p)):
         return False
@@ -508,8 +509,8 @@ def _lookahead_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> 
     """The look-ahead bot's Surge choice for seat ``p`` in ``st``, and its random state after."""
     view = StateView(st)
     view.bot_ids[p] = BOT_LOOKAHEAD
-    n = int(surge_options(st, tab, fp, p))
-    k = int(best_surge_option(st, tab, fp, p, n, 0))
+    n = int(surge_options(st, tab, fp, choose_heuristic, p))
+    k = int(best_surge_option(st, tab, fp, p, n))
     return k, view.rng_streams.tolist()
 
 
@@ -535,7 +536,7 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
         p = sc.active
         real, a, b = _real_and_resampled(sc, fp, rng, _lookahead_pick)
         assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
-        decided += int(surge_options(real, sc.tab, fp, p)) > 1
+        decided += int(surge_options(real, sc.tab, fp, choose_heuristic, p)) > 1
         if checked >= 16 and decided >= 8:
             break
     assert decided >= 8
@@ -551,9 +552,9 @@ def test_lookahead_control_own_hand_changes_its_surge(sweep):
         p = sc.active
         real = sc.st.copy()
         other = resample_own_hand(real, p, rng)
-        na = int(surge_options(real, sc.tab, fp, p))
+        na = int(surge_options(real, sc.tab, fp, choose_heuristic, p))
         rows_a = StateView(real).options[:na].ravel().copy()
-        nb = int(surge_options(other, sc.tab, fp, p))
+        nb = int(surge_options(other, sc.tab, fp, choose_heuristic, p))
         rows_b = StateView(other).options[:nb].ravel().copy()
         ka, _ = _lookahead_pick(real, sc.tab, fp, p)
         kb, _ = _lookahead_pick(other, sc.tab, fp, p)
@@ -566,7 +567,9 @@ def _lookahead_split(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) ->
     """The look-ahead bot's Wealth split for seat ``p`` in ``st``, and its random state after."""
     view = StateView(st)
     view.bot_ids[p] = BOT_LOOKAHEAD
-    k = int(best_wealth_split(st, tab, fp, p, 3))
+    for k in range(4):  # the Wealth options of 3 actions, as wealth_step lists them
+        put_opt(st, k, k, 3, 0, 0)
+    k = int(best_wealth_split(st, tab, fp, p, 4))
     return k, view.rng_streams.tolist()
 
 

@@ -359,6 +359,7 @@ def test_boundscheck_catches_an_offering_past_the_state() -> None:
     from sim.kernel.offering import make_offering
     from sim.kernel.tables import flatten
     from sim.run.scenario import Scenario
+    from strategies.policy import choose_heuristic
     from strategies.registry import strategy_arrays
 
     sc = Scenario("aegean", bots=("random", "random"))
@@ -369,6 +370,6 @@ def test_boundscheck_catches_an_offering_past_the_state() -> None:
     sc.tables = with_run_rules(tables, 60, False, L.FIRST_ALTERNATE)
     sc.tab = flatten(sc.tables)
     _, sc.fp = strategy_arrays("random", "random", sc.tab)
-    G.setup(sc.st, sc.tab, sc.fp, 1, 0)
+    G.setup(sc.st, sc.tab, sc.fp, choose_heuristic, 1, 0)
     with pytest.raises(IndexError):
-        make_offering(sc.st, sc.tab, sc.fp, 0, 0)
+        make_offering(sc.st, sc.tab, sc.fp, choose_heuristic, 0, 0)

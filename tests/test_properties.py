@@ -14,6 +14,7 @@ from invariants import check_invariants
 
 from sim.data import vocab as V
 from sim.data.cards import load_pool, with_run_rules
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import surge as S
 from sim.kernel.batch import play_batch
@@ -30,8 +31,7 @@ from sim.kernel.surge import (
 from sim.kernel.tables import flatten
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
-from strategies import decisions as D
-from strategies.policy import choose
+from strategies.policy import choose_heuristic, dispatcher
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, the heuristic profiles and the look-ahead bot.
@@ -249,7 +249,7 @@ def test_batch_equals_replay(
     pool = load_pool(mix)
     tab = flatten(with_run_rules(pool.tables, turn_cap, emissary, FIRST_MODES[first]))
     ids, fp = strategy_arrays(*bot_pair, tab)
-    out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks)
+    out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks, dispatcher(ids))
     for i in sorted(set(data.draw(hs.lists(hs.integers(0, n - 1), min_size=1, max_size=3)))):
         sc = Scenario.from_game(
             mix,
@@ -419,11 +419,11 @@ def test_every_end_reason_occurs(mix):
     for cap, bot_pair in ((3, ("greedy", "greedy")), (200, ("greedy", "greedy"))):
         tab = flatten(with_run_rules(pool.tables, cap, False, L.FIRST_ALTERNATE))
         ids, fp = strategy_arrays(*bot_pair, tab)
-        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1)
+        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1, dispatcher(ids))
         reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     tab = flatten(with_run_rules(pool.tables, 200, False, L.FIRST_ALTERNATE))
     ids, fp = strategy_arrays("random", "random", tab)
-    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1)
+    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1, dispatcher(ids))
     reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     assert reasons == possible_end_reasons(Scenario(mix)), reasons
 
@@ -501,7 +501,7 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
     sc.tables = with_run_rules(tables, 60, emissary, L.FIRST_RANDOM)
     sc.tab = flatten(sc.tables)
     _, sc.fp = strategy_arrays(*bot_pair, sc.tab)  # bots cache per-table values
-    G.setup(sc.st, sc.tab, sc.fp, seed, game)
+    G.setup(sc.st, sc.tab, sc.fp, choose_heuristic, seed, game)
     check_invariants(sc)
     while not sc.over:
         for step in turn_steps(sc):
@@ -758,10 +758,10 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     sc.rewards_used_turn = 0
     sc.discount_used = 0
     favor = sc.favor_code
-    complete_structures(st, tab, fp, p)
+    complete_structures(st, tab, fp, choose_heuristic, p)
     assert sc.favor_code in (favor, god), "completing a structure gave Favor to the other god"
     for _ in range(MAX_ACTIONS):
-        n = int(surge_options(st, tab, fp, p))
+        n = int(surge_options(st, tab, fp, choose_heuristic, p))
         for i in range(1, n):
             row = sc.options[i]
             if row[0] != D.ACT_PLAY:
@@ -773,16 +773,16 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
             assert row[3] == max(full - cut, 0), (
                 f"cost {row[3]} offered, printed+modifier {full}, discount due {cut}"
             )
-        k = int(choose(st, tab, fp, p, D.D_SURGE, n))
+        k = int(choose_heuristic(st, tab, fp, p, D.D_SURGE, n))
         act, a, c, cost = (int(x) for x in sc.options[k])
         if act == D.ACT_PASS:
             break
         if act != D.ACT_PLAY:
             favor = sc.favor_code
             if act == D.ACT_REWARD:
-                use_reward(st, tab, fp, p, a)
+                use_reward(st, tab, fp, choose_heuristic, p, a)
             else:  # A Reign of War: a Beast's ability (no unit enters a city)
-                S.unleash_beast(st, tab, fp, p, a, c, cost)
+                S.unleash_beast(st, tab, fp, choose_heuristic, p, a, c, cost)
             assert sc.favor_code in (favor, god), f"action {act} gave Favor to the other god"
             continue
         card = int(hand[a])
@@ -791,11 +791,11 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
         want = favor_after_play(favor, dev)
         full = max(_printed_cost(tab, card) + int(cost_modifier(st, tab, p, c)), 0)
         bare = StateView(st.copy())
-        play_unit(bare.st, bare_tab, fp, p, a, c, cost)
+        play_unit(bare.st, bare_tab, fp, choose_heuristic, p, a, c, cost)
         assert bare.favor_code == want, f"Favor {favor} -> {bare.favor_code} after devotion {dev}"
         devoted = god != 0 and dev & god != 0
         assert bare.discount_used == int(devoted or devoted_played)
-        play_unit(st, tab, fp, p, a, c, cost)
+        play_unit(st, tab, fp, choose_heuristic, p, a, c, cost)
         after = sc.favor_code
         assert after in (want, god), f"Favor {favor} -> {after} after devotion {dev}"
         discounted += cost < full
@@ -815,7 +815,7 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     # god, the cost of that unit is reduced by 1" -- once a turn at most.
     assert discounted <= 1, f"{discounted} discounted plays in one turn"
     seen["discounted"] += discounted
-    surge_end(st, tab, fp, p)
+    surge_end(st, tab, fp, choose_heuristic, p)
 
 
 def play_checking_favor(sc: Scenario) -> Counter:
@@ -829,7 +829,7 @@ def play_checking_favor(sc: Scenario) -> Counter:
         sc.wealth()
         assert sc.favor_code == favor, "Favor changed in the Wealth step"
         expected = sc.st.copy()
-        surge_step(expected, sc.tab, sc.fp)
+        surge_step(expected, sc.tab, sc.fp, choose_heuristic)
         checked_surge(sc, bare_tab, seen)
         np.testing.assert_array_equal(sc.st, expected, err_msg="the rebuilt Surge diverged")
         favor = sc.favor_code

@@ -19,10 +19,10 @@ from conftest import done
 from invariants import check_invariants
 
 from sim.data.spec import RunSpec, SpecError
+from sim.kernel import decisions as D
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
 from sim.run.view import StateView, new_state
-from strategies import decisions as D
 
 # --- card names (configs/sets/aegean.toml) -----------------------------------------
 # Myrmidons (RALLY)

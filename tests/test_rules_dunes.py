@@ -22,8 +22,8 @@ import pytest
 from conftest import done
 
 from sim.data.cards import load_pool
+from sim.kernel import decisions as D
 from sim.run.scenario import Scenario, ScenarioError
-from strategies import decisions as D
 
 # --- card names (configs/sets/dunes.toml) ------------------------------------------
 # Embalmed: devoted to both gods, TREASURED, LABOR

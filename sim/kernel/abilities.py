@@ -13,13 +13,12 @@ from numba import njit
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @njit(cache=True, inline="always")
@@ -38,7 +37,7 @@ def in_target(c, tg, cc):
 
 
 @kernel
-def discard_from_hand(st, tab, fp, p, n, reason):
+def discard_from_hand(st, tab, fp, ask, p, n, reason):
     """Seat ``p`` chooses and discards ``n`` cards from its own hand."""
     for _ in range(n):
         hn = min(st[L.HAND_N + p], L.MAX_OPTS)
@@ -46,14 +45,14 @@ def discard_from_hand(st, tab, fp, p, n, reason):
             return
         for i in range(hn):
             put_opt(st, i, i, Z.hand_card(st, p, i), reason, 0)
-        k = choose(st, tab, fp, p, D.D_DISCARD, hn)
+        k = ask(st, tab, fp, p, D.D_DISCARD, hn)
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
         if reason == 0 and p != st[L.ACTIVE]:
             st[L.OPP_DISCARDED] += 1  # for the Reign feat "opponent discards 3 in a turn"
 
 
 @kernel
-def enemy_targets(st, tab, fp, p, c, tg, limit):
+def enemy_targets(st, tab, fp, ask, p, c, tg, limit):
     """Fill options with enemy units in the target cities with strength <= limit."""
     q = 1 - p
     n = 0
@@ -76,13 +75,15 @@ def destroy_unit(st, c, q, i):
 
 
 @kernel
-def _hit_enemy(st, tab, fp, p, c, o, to_hand):
+def _hit_enemy(st, tab, fp, ask, p, c, o, to_hand):
     """Destroy (or return to hand) up to N enemy units chosen by seat ``p``."""
     for _ in range(op_col(tab, o, L.OP_N)):
-        n = enemy_targets(st, tab, fp, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M))
+        n = enemy_targets(
+            st, tab, fp, ask, p, c, op_col(tab, o, L.OP_TARGET), op_col(tab, o, L.OP_M)
+        )
         if n == 0:
             return
-        k = choose(st, tab, fp, p, D.D_RETURN if to_hand else D.D_DESTROY, n)
+        k = ask(st, tab, fp, p, D.D_RETURN if to_hand else D.D_DESTROY, n)
         cc = opt(st, k, 0)
         q = opt(st, k, 1)
         if to_hand:
@@ -113,9 +114,9 @@ def _note_moved(st, tab, card):
 
 
 @kernel
-def _chosen_move(st, tab, fp, p, n):
+def _chosen_move(st, tab, fp, ask, p, n):
     """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it."""
-    k = choose(st, tab, fp, p, D.D_MOVE, n)
+    k = ask(st, tab, fp, p, D.D_MOVE, n)
     if opt(st, k, 0) < 0:
         return False
     B.city_move(st, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
@@ -124,7 +125,7 @@ def _chosen_move(st, tab, fp, p, n):
 
 
 @kernel
-def _move(st, tab, fp, p, c, o):
+def _move(st, tab, fp, ask, p, c, o):
     """Seat ``p`` moves up to N of its units from the origin city(ies) to others with room."""
     tg = op_col(tab, o, L.OP_TARGET)
     for _ in range(op_col(tab, o, L.OP_N)):
@@ -139,12 +140,12 @@ def _move(st, tab, fp, p, c, o):
                     if t != f and _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
                         n += 1
-        if not _chosen_move(st, tab, fp, p, n):
+        if not _chosen_move(st, tab, fp, ask, p, n):
             return
 
 
 @kernel
-def _take_discard(st, tab, fp, p, o):
+def _take_discard(st, tab, fp, ask, p, o):
     """Seat ``p`` takes up to N units (cost <= M) from its discard pile into hand."""
     limit = op_col(tab, o, L.OP_M)
     d = Z.pile_of(st, p)
@@ -158,12 +159,12 @@ def _take_discard(st, tab, fp, p, o):
             n += 1
         if n == 0:
             return
-        k = choose(st, tab, fp, p, D.D_TAKE, n)
+        k = ask(st, tab, fp, p, D.D_TAKE, n)
         Z.hand_add(st, p, Z.take_discard(st, p, opt(st, k, 0)))
 
 
 @kernel
-def _maneuver(st, tab, fp, p, c, o):
+def _maneuver(st, tab, fp, ask, p, c, o):
     """MANEUVER n: move up to N of your units without MANEUVER into or out of city ``c``.
 
     Dunes, Unit Card Types (Vizier).
@@ -184,12 +185,12 @@ def _maneuver(st, tab, fp, p, c, o):
                     if _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
                         n += 1
-        if not _chosen_move(st, tab, fp, p, n):
+        if not _chosen_move(st, tab, fp, ask, p, n):
             return
 
 
 @kernel
-def _entomb(st, tab, fp, p, c, o, src):
+def _entomb(st, tab, fp, ask, p, c, o, src):
     """ENTOMB: the source unit (target self) or N cards from hand go under your structure."""
     s = Z.current_structure(st, p)
     if s < 0:
@@ -205,7 +206,7 @@ def _entomb(st, tab, fp, p, c, o, src):
             return
         for i in range(hn):
             put_opt(st, i, i, Z.hand_card(st, p, i), 2, 0)
-        k = choose(st, tab, fp, p, D.D_DISCARD, hn)
+        k = ask(st, tab, fp, p, D.D_DISCARD, hn)
         Z.put_under(st, p, s, Z.hand_take(st, p, opt(st, k, 0)))
 
 
@@ -235,7 +236,7 @@ def enrage_at(st, tab, c, p, i):
 
 
 @kernel
-def _enrage(st, tab, fp, p, c, o, src):
+def _enrage(st, tab, fp, ask, p, c, o, src):
     """Enrage up to N of your Soldiers/Oracles (the source itself with target self)."""
     tg = op_col(tab, o, L.OP_TARGET)
     if tg == V.TG_SELF:
@@ -254,12 +255,12 @@ def _enrage(st, tab, fp, p, c, o, src):
                     n += 1
         if n == 0:
             return
-        k = choose(st, tab, fp, p, D.D_ENRAGE, n)
+        k = ask(st, tab, fp, p, D.D_ENRAGE, n)
         enrage_at(st, tab, opt(st, k, 0), p, opt(st, k, 1))
 
 
 @kernel
-def _reveal_keep(st, tab, fp, p, o):
+def _reveal_keep(st, tab, fp, ask, p, o):
     """Reveal the top N cards, keep up to M (M=0: all) in hand, discard the rest.
 
     Reign, Other rules: "A revealed card is discarded unless its text says
@@ -284,7 +285,7 @@ def _reveal_keep(st, tab, fp, p, o):
                 m += 1
         if m == 1:
             break
-        k = choose(st, tab, fp, p, D.D_KEEP_REVEALED, m)
+        k = ask(st, tab, fp, p, D.D_KEEP_REVEALED, m)
         if opt(st, k, 0) < 0:
             break
         Z.hand_add(st, p, opt(st, k, 1))
@@ -295,7 +296,7 @@ def _reveal_keep(st, tab, fp, p, o):
 
 
 @kernel
-def run_op(st, tab, fp, p, o, c, src):
+def run_op(st, tab, fp, ask, p, o, c, src):
     """Resolve op row ``o`` for seat ``p`` from source ``src`` in city ``c`` (-1: none)."""
     code = op_col(tab, o, L.OP_CODE)
     if code == V.OP_STRENGTH or code == V.OP_COST:
@@ -305,7 +306,7 @@ def run_op(st, tab, fp, p, o, c, src):
     if op_col(tab, o, L.OP_MAY):
         put_opt(st, 0, 1, o, src, 0)
         put_opt(st, 1, 0, o, src, 0)
-        if opt(st, choose(st, tab, fp, p, D.D_MAY, 2), 0) == 0:
+        if opt(st, ask(st, tab, fp, p, D.D_MAY, 2), 0) == 0:
             return
     n = op_col(tab, o, L.OP_N)
     q = 1 - p
@@ -314,15 +315,15 @@ def run_op(st, tab, fp, p, o, c, src):
     elif code == V.OP_DRAW:
         Z.draw(st, p, n)
     elif code == V.OP_OPP_DISCARD:
-        discard_from_hand(st, tab, fp, q, n, 0)
+        discard_from_hand(st, tab, fp, ask, q, n, 0)
     elif code == V.OP_DESTROY:
-        _hit_enemy(st, tab, fp, p, c, o, False)
+        _hit_enemy(st, tab, fp, ask, p, c, o, False)
     elif code == V.OP_RETURN_ENEMY:
-        _hit_enemy(st, tab, fp, p, c, o, True)
+        _hit_enemy(st, tab, fp, ask, p, c, o, True)
     elif code == V.OP_MOVE:
-        _move(st, tab, fp, p, c, o)
+        _move(st, tab, fp, ask, p, c, o)
     elif code == V.OP_TAKE_DISCARD:
-        _take_discard(st, tab, fp, p, o)
+        _take_discard(st, tab, fp, ask, p, o)
     elif code == V.OP_GAIN_VP:
         Z.gain_vp_tokens(st, p, n)
     elif code == V.OP_STEAL_COINS:
@@ -334,16 +335,16 @@ def run_op(st, tab, fp, p, o, c, src):
     elif code == V.OP_GAIN_COINS_PER_UNIT and c >= 0:
         Z.gain_coins(st, p, n * B.n_units(st, c, p))
     elif code == V.OP_MANEUVER:
-        _maneuver(st, tab, fp, p, c, o)
+        _maneuver(st, tab, fp, ask, p, c, o)
     elif code == V.OP_ENTOMB:
-        _entomb(st, tab, fp, p, c, o, src)
+        _entomb(st, tab, fp, ask, p, c, o, src)
     elif code == V.OP_GAIN_FAVOR:
         if st[L.GOD + p] != 0:
             st[L.FAVOR] = st[L.GOD + p]
     elif code == V.OP_ENRAGE:
-        _enrage(st, tab, fp, p, c, o, src)
+        _enrage(st, tab, fp, ask, p, c, o, src)
     elif code == V.OP_REVEAL_KEEP:
-        _reveal_keep(st, tab, fp, p, o)
+        _reveal_keep(st, tab, fp, ask, p, o)
     elif code == V.OP_BUILD_FROM_DECK:
         s = Z.current_structure(st, p)
         if s >= 0:
@@ -351,7 +352,7 @@ def run_op(st, tab, fp, p, o, c, src):
 
 
 @kernel
-def _resolve_ability(st, tab, fp, p, a, c, src):
+def _resolve_ability(st, tab, fp, ask, p, a, c, src):
     """Resolve ability row ``a`` (its condition, then its ops in printed order)."""
     if not B.condition(
         st, tab, p, c, src, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
@@ -359,11 +360,11 @@ def _resolve_ability(st, tab, fp, p, a, c, src):
         return
     o0 = abil_col(tab, a, L.A_OP_START)
     for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
-        run_op(st, tab, fp, p, o, c, src)
+        run_op(st, tab, fp, ask, p, o, c, src)
 
 
 @kernel
-def _trigger_once(st, tab, fp, p, card, trigger, c):
+def _trigger_once(st, tab, fp, ask, p, card, trigger, c):
     """Resolve every ability of ``card`` with ``trigger``, without the moved Soldiers'."""
     k = card_kind(tab, card)
     if not kind_col(tab, k, L.K_TRIGGERS) & (1 << trigger) or not B.can_resolve(st, tab, p, card):
@@ -372,13 +373,13 @@ def _trigger_once(st, tab, fp, p, card, trigger, c):
     ran = 0
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
         if abil_col(tab, a, L.A_TRIGGER) == trigger:
-            _resolve_ability(st, tab, fp, p, a, c, card)
+            _resolve_ability(st, tab, fp, ask, p, a, c, card)
             ran += 1
     return ran
 
 
 @kernel
-def _moved_soldiers(st, tab, fp):
+def _moved_soldiers(st, tab, fp, ask):
     """``soldier_ability_on_move``: the Soldiers the last ability moved resolve their play
     ability again, in the order moved, each in the city it is in now.
 
@@ -399,27 +400,27 @@ def _moved_soldiers(st, tab, fp):
         q = (loc // 8) % 2
         if B.enraged(st, c, q, loc % 8):
             continue
-        _trigger_once(st, tab, fp, q, card, V.TR_PLAY, c)
+        _trigger_once(st, tab, fp, ask, q, card, V.TR_PLAY, c)
     st[L.MOVED_N] = 0
     st[L.MOVE_TRIGGERED] = 0
 
 
 @kernel
-def run_ability(st, tab, fp, p, a, c, src):
+def run_ability(st, tab, fp, ask, p, a, c, src):
     """Resolve ability row ``a``, then the play abilities of the Soldiers it moved."""
-    _resolve_ability(st, tab, fp, p, a, c, src)
-    _moved_soldiers(st, tab, fp)
+    _resolve_ability(st, tab, fp, ask, p, a, c, src)
+    _moved_soldiers(st, tab, fp, ask)
 
 
 @kernel
-def run_trigger(st, tab, fp, p, card, trigger, c):
+def run_trigger(st, tab, fp, ask, p, card, trigger, c):
     """Resolve every ability of ``card`` with ``trigger``; returns how many ran.
 
     Nothing runs for a unit devoted to the other god (Dunes, Devotion). The
     Soldiers those abilities moved then resolve theirs (``_moved_soldiers``).
     """
-    ran = _trigger_once(st, tab, fp, p, card, trigger, c)
-    _moved_soldiers(st, tab, fp)
+    ran = _trigger_once(st, tab, fp, ask, p, card, trigger, c)
+    _moved_soldiers(st, tab, fp, ask)
     return ran
 
 

@@ -8,41 +8,42 @@ kernel's cold compile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit
 
 from sim.kernel import layout as L
-from sim.kernel.game import play_game, play_heuristic_game
-from strategies.policy import BOT_LOOKAHEAD
+from sim.kernel.game import play_game
+from sim.kernel.jit import kernel
 
 
-@njit(cache=True, nogil=True)
-def play_range(tab, fp, seed, start, lo, hi, st, out, masks):
+@kernel(nogil=True)
+def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """Play games ``start+lo .. start+hi-1`` on scratch state ``st`` into rows ``lo .. hi-1``.
 
-    For seats without the look-ahead bot. Nothing is allocated per game; each
-    game writes only its own rows.
+    Nothing is allocated per game; each game writes only its own rows.
     """
     for i in range(lo, hi):
-        play_heuristic_game(st, tab, fp, seed, start + i, out[i], masks[i])
-
-
-@njit(cache=True, nogil=True)
-def play_range_lookahead(tab, fp, seed, start, lo, hi, st, out, masks):
-    """``play_range`` when a seat is the look-ahead bot (compiled only when one is)."""
-    for i in range(lo, hi):
-        play_game(st, tab, fp, seed, start + i, out[i], masks[i])
+        play_game(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
 
 
 def play_batch(
-    tab: np.ndarray, fp: np.ndarray, bots: np.ndarray, seed: int, start: int, n: int, n_blocks: int
+    tab: np.ndarray,
+    fp: np.ndarray,
+    bots: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+    n_blocks: int,
+    ask: Callable[..., int],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``n`` games from global index ``start``; returns (out[n, O_COLS], masks[n, 4*W]).
 
-    ``masks`` rows: played-kind bits of seat 0, seat 1, then held-card bits of seat 0, seat 1.
+    ``ask`` is the bot dispatcher every choice goes to (``strategies.policy.dispatcher``
+    picks it for the seats' bots). ``masks`` rows: played-kind bits of seat 0, seat 1,
+    then held-card bits of seat 0, seat 1.
 
     ``n_blocks`` only splits the work; blocks run on ``numba.get_num_threads()``
     threads, and results depend on neither.
@@ -55,15 +56,11 @@ def play_batch(
     out = np.zeros((n, L.O_COLS), np.int64)
     masks = np.zeros((n, 4 * L.MASK_WORDS), np.int64)
     per = (n + n_blocks - 1) // n_blocks
-    seed = np.int64(seed)
-    start = np.int64(start)
-
-    play = play_range_lookahead if BOT_LOOKAHEAD in (bots[0], bots[1]) else play_range
 
     def block(b: int) -> None:
         lo = min(n, b * per)
         hi = min(n, lo + per)
-        play(tab, fp, seed, start, np.int64(lo), np.int64(hi), states[b], out, masks)
+        play_range(tab, fp, ask, seed, start, lo, hi, states[b], out, masks)
 
     threads = min(numba.get_num_threads(), n_blocks)
     if threads == 1:

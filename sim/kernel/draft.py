@@ -10,13 +10,12 @@ cards nobody took wait in the box.
 from __future__ import annotations
 
 from sim.data import vocab as V
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, shuffle
 from sim.kernel.tab import card_kind, kind_col, n_cards, rule
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @kernel
@@ -51,7 +50,7 @@ def _shuffle_own_decks(st):
 
 
 @kernel
-def _pick_from(st, tab, fp, p, off, n_slots):
+def _pick_from(st, tab, fp, ask, p, off, n_slots):
     """Seat ``p`` keeps one of the cards at ``st[off:off+n_slots]`` (-1 marks a taken one)."""
     n = 0
     for j in range(n_slots):
@@ -59,7 +58,7 @@ def _pick_from(st, tab, fp, p, off, n_slots):
         if card >= 0:
             put_opt(st, n, j, card, 0, 0)
             n += 1
-    k = choose(st, tab, fp, p, D.D_DRAFT, n)
+    k = ask(st, tab, fp, p, D.D_DRAFT, n)
     st[off + opt(st, k, 0)] = -1
     _to_own_deck(st, p, opt(st, k, 1))
 
@@ -95,7 +94,7 @@ DRAFT_ROUNDS = 3  # rounds until each player has 30 cards
 
 
 @kernel
-def simple_draft(st, tab, fp):
+def simple_draft(st, tab, fp, ask):
     """Reign, Simple draft: "deal 10 to each player; each player keeps 1 and passes the rest
     to the left, until the cards are gone; repeat until each player has 30 cards."
 
@@ -110,7 +109,7 @@ def simple_draft(st, tab, fp):
                 st[L.TMP + 16 * q + j] = _take_from_box(st)
         for pick in range(DRAFT_PACKET):
             for p in range(2):
-                _pick_from(st, tab, fp, p, L.TMP + 16 * ((p + pick) % 2), DRAFT_PACKET)
+                _pick_from(st, tab, fp, ask, p, L.TMP + 16 * ((p + pick) % 2), DRAFT_PACKET)
     _shuffle_own_decks(st)
 
 
@@ -121,7 +120,7 @@ PILE_LIMITS_ORACLE = 4
 
 
 @kernel
-def pile_draft(st, tab, fp, oldest):
+def pile_draft(st, tab, fp, ask, oldest):
     """Reign, Pile draft: "Split the unit cards into 50 piles, one pile per unit kind ... the
     players alternate until each has taken 10 piles. A player may take at most 6 soldier
     piles, 4 beast piles and 4 oracle piles. Piles not taken go back to the box."
@@ -172,7 +171,7 @@ def pile_draft(st, tab, fp, oldest):
                 if opt(st, j, 0) == want:
                     i = j
         else:
-            i = choose(st, tab, fp, p, D.D_DRAFT, n)
+            i = ask(st, tab, fp, p, D.D_DRAFT, n)
         st[L.TMP + opt(st, i, 0)] = 1
         st[L.TMP2 + 4 * p + opt(st, i, 3)] += 1
         for c in range(opt(st, i, 1), opt(st, i, 1) + opt(st, i, 2)):
@@ -193,7 +192,7 @@ DRAFT2_SPREAD = 20  # Draft Variant 2: 20 cards face up per round
 
 
 @kernel
-def draft_one(st, tab, fp):
+def draft_one(st, tab, fp, ask):
     """Aegean, Draft Variant 1: "Each player draws 3 cards from a shared deck containing all
     the Unit cards, chooses 2, places them facedown, and then passes the remaining card to
     their opponent. This continues until each player has 30 facedown cards."
@@ -210,7 +209,7 @@ def draft_one(st, tab, fp):
                 st[L.TMP + 4 * p + j] = _take_from_box(st)
         for p in range(2):
             for _keep in range(DRAFT1_DRAW - 1):
-                _pick_from(st, tab, fp, p, L.TMP + 4 * p, DRAFT1_DRAW)
+                _pick_from(st, tab, fp, ask, p, L.TMP + 4 * p, DRAFT1_DRAW)
         for p in range(2):
             for j in range(DRAFT1_DRAW):
                 if st[L.TMP + 4 * p + j] >= 0:
@@ -219,7 +218,7 @@ def draft_one(st, tab, fp):
 
 
 @kernel
-def draft_two(st, tab, fp):
+def draft_two(st, tab, fp, ask):
     """Aegean, Draft Variant 2: "20 random cards are placed faceup in the middle of the play
     area. Randomly determine a player to select the first card. Each player selects 1 card
     until all cards have been selected. This is repeated two additional times."
@@ -233,6 +232,6 @@ def draft_two(st, tab, fp):
             st[L.TMP + j] = _take_from_box(st)
         p = randint(st, L.RNG_SETUP, 2)
         for _pick in range(DRAFT2_SPREAD):
-            _pick_from(st, tab, fp, p, L.TMP, DRAFT2_SPREAD)
+            _pick_from(st, tab, fp, ask, p, L.TMP, DRAFT2_SPREAD)
             p = 1 - p
     _shuffle_own_decks(st)

@@ -1,8 +1,9 @@
-"""Set-up, the turn loop and the end of the game."""
+"""Set-up, the game loop and the end of the game."""
 
 from __future__ import annotations
 
 from sim.data import vocab as V
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.draft import draft_one, draft_two, pile_draft, simple_draft, trial_decks
@@ -10,11 +11,8 @@ from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
-from sim.kernel.turn import after_surge, play_turn
+from sim.kernel.turn import play_turn
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.lookahead import any_surge, any_wealth
-from strategies.policy import choose
 
 
 @kernel
@@ -40,25 +38,25 @@ def emissary_value(tab, card):
 
 
 @kernel
-def _pick_emissary(st, tab, fp, p):
+def _pick_emissary(st, tab, fp, ask, p):
     """Seat ``p`` chooses its Emissary face down; returns the hand index or -1."""
     hn = st[L.HAND_N + p]
     if hn == 0:
         return -1
     for i in range(hn):
         put_opt(st, i, i, Z.hand_card(st, p, i), 0, 0)
-    return opt(st, choose(st, tab, fp, p, D.D_EMISSARY, hn), 0)
+    return opt(st, ask(st, tab, fp, p, D.D_EMISSARY, hn), 0)
 
 
 @kernel
-def emissary(st, tab, fp, oldest):
+def emissary(st, tab, fp, ask, oldest):
     """Emissary of War variant: the greater Emissary goes first and is discarded.
 
     Ties go to the higher strength (Aegean, Dunes; not Reign), then the oldest
     player. The second player's Emissary simply stays in hand.
     """
-    pick0 = _pick_emissary(st, tab, fp, 0)
-    pick1 = _pick_emissary(st, tab, fp, 1)
+    pick0 = _pick_emissary(st, tab, fp, ask, 0)
+    pick1 = _pick_emissary(st, tab, fp, ask, 1)
     if pick0 < 0 or pick1 < 0:
         return oldest
     c0 = Z.hand_card(st, 0, pick0)
@@ -128,7 +126,7 @@ def begin_with(st, first):
 
 
 @kernel
-def setup(st, tab, fp, seed, game):
+def setup(st, tab, fp, ask, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     reset(st)
     # --duplicate: games 2k and 2k+1 are one deal (same streams, so same shuffles and
@@ -149,13 +147,13 @@ def setup(st, tab, fp, seed, game):
     if rule(tab, L.RU_TRIAL):
         trial_decks(st, tab)
     elif rule(tab, L.RU_SIMPLE_DRAFT):
-        simple_draft(st, tab, fp)
+        simple_draft(st, tab, fp, ask)
     elif rule(tab, L.RU_PILE_DRAFT) or rule(tab, L.RU_CONSTRUCTED):
-        pile_draft(st, tab, fp, oldest)
+        pile_draft(st, tab, fp, ask, oldest)
     elif rule(tab, L.RU_DRAFT1):
-        draft_one(st, tab, fp)
+        draft_one(st, tab, fp, ask)
     elif rule(tab, L.RU_DRAFT2):
-        draft_two(st, tab, fp)
+        draft_two(st, tab, fp, ask)
     else:
         cards = n_cards(tab)
         for c in range(cards):
@@ -181,20 +179,8 @@ def setup(st, tab, fp, seed, game):
         Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
     first = oldest
     if rule(tab, L.RU_EMISSARY):
-        first = emissary(st, tab, fp, oldest)
+        first = emissary(st, tab, fp, ask, oldest)
     begin_with(st, first)
-
-
-@kernel
-def play_any_turn(st, tab, fp):
-    """One turn of the active seat; a look-ahead seat plans its Surge by rollouts.
-
-    The look-ahead bot plays rollouts of whole turns, so its Surge is chosen here
-    (``any_surge``), around the step, rather than from the decision dispatcher inside it.
-    """
-    any_wealth(st, tab, fp)
-    any_surge(st, tab, fp)
-    after_surge(st, tab, fp)
 
 
 @kernel
@@ -220,22 +206,13 @@ def finish_game(st, tab, out, mask):
 
 
 @kernel
-def play_game(st, tab, fp, seed, game, out, mask):
+def play_game(st, tab, fp, ask, seed, game, out, mask):
     """Play game ``game`` of run ``seed`` to its end; fill ``out`` and ``mask``.
 
-    ``mask`` holds the played-kind bits of both seats, then their held-card bits.
+    Every choice is ``ask``'s (the run layer's bot dispatcher). ``mask`` holds the
+    played-kind bits of both seats, then their held-card bits.
     """
-    setup(st, tab, fp, seed, game)
+    setup(st, tab, fp, ask, seed, game)
     while st[L.GAME_OVER] == 0:
-        play_any_turn(st, tab, fp)
-    finish_game(st, tab, out, mask)
-
-
-@kernel
-def play_heuristic_game(st, tab, fp, seed, game, out, mask):
-    """``play_game`` when neither seat is the look-ahead bot: the same turns, and the
-    look-ahead's rollout code (about a fifth of a cold compile) is not compiled in."""
-    setup(st, tab, fp, seed, game)
-    while st[L.GAME_OVER] == 0:
-        play_turn(st, tab, fp)
+        play_turn(st, tab, fp, ask)
     finish_game(st, tab, out, mask)

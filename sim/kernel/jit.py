@@ -10,6 +10,12 @@ signature and literal arguments are simply cast:
   rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
 * ``to_hand``: ``boolean``
+* ``ask``: the bot dispatcher, a first-class function
+  ``ask(st, tab, fp, p, dec, n) -> int`` (see ``sim.kernel.decisions``). The kernel
+  asks whatever dispatcher the run layer passes and never imports a bot; a typed
+  function pointer (not numba's per-dispatcher type) keeps one compiled copy of
+  the kernel for every dispatcher, and keeps it in the on-disk cache
+* ``rows``, ``masks``: ``int64[:, ::1]`` (a batch's output rows and mask rows)
 * anything else: ``int64``
 
 The signature is compiled (or loaded from numba's on-disk cache) on the first
@@ -24,7 +30,14 @@ from collections.abc import Callable
 from typing import Any
 
 from numba import types
+from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic
+
+ASK_SIGNATURE = types.int64(
+    types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
+)
+"""``ask(st, tab, fp, p, dec, n)``: the index of the option seat ``p`` picks."""
 
 _ARG_TYPES: dict[str, Any] = {
     "st": types.int64[::1],
@@ -35,6 +48,9 @@ _ARG_TYPES: dict[str, Any] = {
     "fp": types.float64[:, ::1],
     "par": types.float64[::1],
     "to_hand": types.boolean,
+    "ask": types.FunctionType(ASK_SIGNATURE),
+    "rows": types.int64[:, ::1],
+    "masks": types.int64[:, ::1],
 }
 
 
@@ -57,14 +73,16 @@ def declared_signature(fn: Callable) -> tuple[Any, ...]:
     return tuple(_ARG_TYPES.get(name, types.int64) for name in inspect.signature(fn).parameters)
 
 
-def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
+def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = False) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
 
     ``@kernel(inline=True)`` also inlines the function into its callers at
     numba's IR level: for small functions called once per option in a hot loop.
+    ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
+    from threads).
     """
     if fn is None:
-        return lambda f: kernel(f, inline=inline)
+        return lambda f: kernel(f, inline=inline, nogil=nogil)
     disp = KernelDispatcher(
         py_func=fn,
         locals={},
@@ -72,7 +90,44 @@ def kernel(fn: Callable | None = None, *, inline: bool = False) -> Any:
             "nopython": True,
             "boundscheck": None,
             "inline": "always" if inline else "never",
+            "nogil": nogil,
         },
     )
     disp.enable_caching()
     return disp
+
+
+ASK_TYPE = _ARG_TYPES["ask"]
+
+
+def ask_of(dispatcher: Any) -> Any:
+    """A jitted ``ask_of(dispatcher)()`` that returns ``dispatcher`` as an ``ask`` value.
+
+    For kernel code that hands a bot dispatcher on itself (the look-ahead's
+    rollouts). Numba's own cast of a global dispatcher to a first-class
+    function stores the dispatcher's Python address as a "dynamic global",
+    which makes every caller uncacheable; this one links the compiled
+    function by symbol only, as the cast does otherwise, so the callers stay
+    in the on-disk cache. The value cannot go back to Python (no object).
+    """
+
+    @intrinsic
+    def _ask(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cres = dispatcher.get_compile_result(ASK_SIGNATURE)
+            llvoidptr = context.get_value_type(types.voidptr)
+            sfunc = cgutils.create_struct_proxy(ASK_TYPE)(context, builder)
+            sfunc.py_addr = context.get_constant_null(types.voidptr)
+            llfnty = context.get_value_type(ASK_TYPE.ftype).pointee
+            wrapper = cgutils.get_or_insert_function(
+                builder.module, llfnty, cres.fndesc.llvm_cfunc_wrapper_name
+            )
+            sfunc.c_addr = builder.bitcast(wrapper, llvoidptr)
+            fn = context.declare_function(builder.module, cres.fndesc)
+            sfunc.jit_addr = builder.bitcast(fn, llvoidptr)
+            context.active_code_library.add_linking_library(cres.library)
+            return sfunc._getvalue()
+
+        return ASK_TYPE(), codegen
+
+    return _ask

@@ -3,43 +3,42 @@
 from __future__ import annotations
 
 from sim.data import vocab as V
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.abilities import discard_from_hand, run_trigger
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @kernel
-def make_offering(st, tab, fp, p, hand_i):
+def make_offering(st, tab, fp, ask, p, hand_i):
     """Discard the card, split its offering value between cards and coins, then TRIBUTE."""
     card = Z.hand_take(st, p, hand_i)
     Z.discard_card(st, p, card)
     v = card_col(tab, card, L.K_OFFERING)
     for k in range(v + 1):
         put_opt(st, k, k, v, 0, 0)
-    k = opt(st, choose(st, tab, fp, p, D.D_SPLIT, v + 1), 0)
+    k = opt(st, ask(st, tab, fp, p, D.D_SPLIT, v + 1), 0)
     Z.draw(st, p, k)
     Z.gain_coins(st, p, v - k)
-    run_trigger(st, tab, fp, p, card, V.TR_TRIBUTE, -1)
+    run_trigger(st, tab, fp, ask, p, card, V.TR_TRIBUTE, -1)
 
 
 @kernel
-def enforce_limits(st, tab, fp, p):
+def enforce_limits(st, tab, fp, ask, p):
     """End of the Offering step: discard down to the hand limit, return coins over the limit."""
     limit = rule(tab, L.RU_HAND_LIMIT)
     if limit > 0 and st[L.HAND_N + p] > limit:
-        discard_from_hand(st, tab, fp, p, st[L.HAND_N + p] - limit, 1)
+        discard_from_hand(st, tab, fp, ask, p, st[L.HAND_N + p] - limit, 1)
     limit = rule(tab, L.RU_COIN_LIMIT)
     if limit > 0 and st[L.COINS + p] > limit:
         Z.pay_coins(st, p, st[L.COINS + p] - limit)
 
 
 @kernel
-def build(st, tab, fp, p, hand_i, s):
+def build(st, tab, fp, ask, p, hand_i, s):
     """Dunes, Offering Step: reveal a unit to build structure ``s``.
 
     Cards equal to its strength go under the structure (from the top of the
@@ -48,7 +47,7 @@ def build(st, tab, fp, p, hand_i, s):
     """
     card = Z.hand_take(st, p, hand_i)
     Z.build_from_deck(st, p, s, card_col(tab, card, L.K_STRENGTH))
-    run_trigger(st, tab, fp, p, card, V.TR_LABOR, -1)
+    run_trigger(st, tab, fp, ask, p, card, V.TR_LABOR, -1)
     Z.discard_card(st, p, card)
 
 
@@ -67,7 +66,7 @@ def _build_options(st, p, i, card, current, n):
 
 
 @kernel
-def offering_step(st, tab, fp):
+def offering_step(st, tab, fp, ask):
     """The active seat may offer one unit (or build with it); then hand and coin limits.
 
     Reign calls it the Supply step; there the active player's enraged units
@@ -88,10 +87,10 @@ def offering_step(st, tab, fp):
         n += 1
         if s >= 0:
             n = _build_options(st, p, i, card, s, n)
-    k = choose(st, tab, fp, p, D.D_OFFER, n)
+    k = ask(st, tab, fp, p, D.D_OFFER, n)
     if opt(st, k, 0) >= 0:
         if opt(st, k, 2) == 1:
-            build(st, tab, fp, p, opt(st, k, 0), opt(st, k, 3))
+            build(st, tab, fp, ask, p, opt(st, k, 0), opt(st, k, 3))
         else:
-            make_offering(st, tab, fp, p, opt(st, k, 0))
-    enforce_limits(st, tab, fp, p)
+            make_offering(st, tab, fp, ask, p, opt(st, k, 0))
+    enforce_limits(st, tab, fp, ask, p)

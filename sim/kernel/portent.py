@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.abilities import find_ability, run_trigger
 from sim.kernel.jit import kernel
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @kernel
-def portent_step(st, tab, fp):
+def portent_step(st, tab, fp, ask):
     """Reign, Portent: resolve each of your Oracles in the cities, in the order you choose.
 
     Enraged Oracles have no abilities; each Oracle resolves once, even if an
@@ -41,6 +40,6 @@ def portent_step(st, tab, fp):
             n += 1
         if n == 0:
             return
-        k = choose(st, tab, fp, p, D.D_PORTENT, n)
+        k = ask(st, tab, fp, p, D.D_PORTENT, n)
         st[L.TMP2 + opt(st, k, 3)] = -1
-        run_trigger(st, tab, fp, p, opt(st, k, 2), V.TR_PORTENT, opt(st, k, 0))
+        run_trigger(st, tab, fp, ask, p, opt(st, k, 2), V.TR_PORTENT, opt(st, k, 0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.abilities import find_ability, run_ability, run_trigger
@@ -19,8 +20,6 @@ from sim.kernel.tab import (
     tile_kind,
 )
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 MAX_ACTIONS = 64  # plays + reward uses in one Surge; capacity bounds it far lower
 
@@ -34,7 +33,7 @@ def mark_played(st, tab, p, card):
 
 
 @kernel
-def surge_options(st, tab, fp, p):
+def surge_options(st, tab, fp, ask, p):
     """Fill the legal Surge options; returns how many (option 0 is to pass)."""
     put_opt(st, 0, D.ACT_PASS, 0, 0, 0)
     n = 1
@@ -84,7 +83,7 @@ def surge_options(st, tab, fp, p):
 
 
 @kernel
-def rally(st, tab, fp, p, c):
+def rally(st, tab, fp, ask, p, c):
     """After a unit is added to ``c``: pay for any RALLY abilities of one's units there.
 
     Aegean, Unit Card Types (Myrmidons): the new unit's own RALLY or those of
@@ -113,7 +112,7 @@ def rally(st, tab, fp, p, c):
                 n += 1
         if n == 1:
             return
-        k = choose(st, tab, fp, p, D.D_RALLY, n)
+        k = ask(st, tab, fp, p, D.D_RALLY, n)
         if opt(st, k, 0) < 0:
             return
         card = opt(st, k, 1)
@@ -121,7 +120,7 @@ def rally(st, tab, fp, p, c):
         Z.pay_coins(st, p, opt(st, k, 2))
         st[L.TMP + nd] = card
         nd += 1
-        run_ability(st, tab, fp, p, a, c, card)
+        run_ability(st, tab, fp, ask, p, a, c, card)
 
 
 @kernel
@@ -138,7 +137,7 @@ def flip_favor(st, tab, card):
 
 
 @kernel
-def reinforce(st, tab, fp, p, c):
+def reinforce(st, tab, fp, ask, p, c):
     """Dunes, Followers: resolve the REINFORCE ability of one unit devoted to your god in ``c``."""
     put_opt(st, 0, -1, 0, 0, 0)
     n = 1
@@ -152,13 +151,13 @@ def reinforce(st, tab, fp, p, c):
             n += 1
     if n == 1:
         return
-    k = choose(st, tab, fp, p, D.D_REINFORCE, n)
+    k = ask(st, tab, fp, p, D.D_REINFORCE, n)
     if opt(st, k, 0) >= 0:
-        run_ability(st, tab, fp, p, opt(st, k, 2), c, opt(st, k, 1))
+        run_ability(st, tab, fp, ask, p, opt(st, k, 2), c, opt(st, k, 1))
 
 
 @kernel
-def play_unit(st, tab, fp, p, hand_i, c, cost):
+def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     """Pay and add the unit to city ``c``; then Favor, its abilities, REINFORCE and RALLY.
 
     Dunes, Devotion and Favor: "check the unit's devotion prior to resolving
@@ -172,24 +171,24 @@ def play_unit(st, tab, fp, p, hand_i, c, cost):
     if devoted:
         st[L.DISCOUNT_USED] = 1
     flip_favor(st, tab, card)
-    run_trigger(st, tab, fp, p, card, V.TR_PLAY, c)
+    run_trigger(st, tab, fp, ask, p, card, V.TR_PLAY, c)
     if B.favored(st, p):
-        run_trigger(st, tab, fp, p, card, V.TR_INVOCATION, c)
-    run_trigger(st, tab, fp, p, card, V.TR_MANEUVER, c)
+        run_trigger(st, tab, fp, ask, p, card, V.TR_INVOCATION, c)
+    run_trigger(st, tab, fp, ask, p, card, V.TR_MANEUVER, c)
     if devoted:
-        reinforce(st, tab, fp, p, c)
-    rally(st, tab, fp, p, c)
+        reinforce(st, tab, fp, ask, p, c)
+    rally(st, tab, fp, ask, p, c)
 
 
 @kernel
-def use_reward(st, tab, fp, p, r):
+def use_reward(st, tab, fp, ask, p, r):
     """Flip reward tile ``r`` of seat ``p`` face up and resolve its ability."""
     st[L.REW_USED + p * L.MAX_REWARDS + r] = 1
     st[L.REWARDS_USED_TURN] += 1
     rk = tile_kind(tab, st[L.REW + p * L.MAX_REWARDS + r])
     a0 = reward_col(tab, rk, L.R_ABIL_START)
     for a in range(a0, a0 + reward_col(tab, rk, L.R_ABIL_N)):
-        run_ability(st, tab, fp, p, a, -1, -1)
+        run_ability(st, tab, fp, ask, p, a, -1, -1)
 
 
 @kernel
@@ -214,7 +213,7 @@ def exalt(st, tab, p, card):
 
 
 @kernel
-def surge_end(st, tab, fp, p):
+def surge_end(st, tab, fp, ask, p):
     """Resolve end-of-Surge abilities (Keres), each followed by its EXALT check."""
     # Snapshot first: abilities and EXALT move units, so slots shift under us.
     m = 0
@@ -229,22 +228,22 @@ def surge_end(st, tab, fp, p):
         loc = B.find_unit(st, card)
         if loc < 0 or (loc // 8) % 2 != p:
             continue
-        run_trigger(st, tab, fp, p, card, V.TR_SURGE_END, loc // 16)
+        run_trigger(st, tab, fp, ask, p, card, V.TR_SURGE_END, loc // 16)
         exalt(st, tab, p, card)
 
 
 @kernel
-def unleash_beast(st, tab, fp, p, hand_i, a, cost):
+def unleash_beast(st, tab, fp, ask, p, hand_i, a, cost):
     """Reign: pay a Beast's cost, resolve its ability, then discard it."""
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
     mark_played(st, tab, p, card)
-    run_ability(st, tab, fp, p, a, -1, card)
+    run_ability(st, tab, fp, ask, p, a, -1, card)
     Z.discard_card(st, p, card)
 
 
 @kernel
-def complete_structures(st, tab, fp, p):
+def complete_structures(st, tab, fp, ask, p):
     """Dunes, Surge Step: structures with at least their build cost underneath flip and resolve."""
     for s in range(L.MAX_STRUCTS):
         i = p * L.MAX_STRUCTS + s
@@ -255,49 +254,53 @@ def complete_structures(st, tab, fp, p):
             st[L.STRUCT_DONE + i] = 1
             a0 = struct_col(tab, row, L.S_ABIL_START)
             for a in range(a0, a0 + struct_col(tab, row, L.S_ABIL_N)):
-                run_ability(st, tab, fp, p, a, -1, -1)
+                run_ability(st, tab, fp, ask, p, a, -1, -1)
 
 
 @kernel
-def surge_begin(st, tab, fp):
+def surge_begin(st, tab, fp, ask):
     """What happens before the first Surge action: counters reset, structures completed."""
     st[L.REWARDS_USED_TURN] = 0
     st[L.DISCOUNT_USED] = 0
-    complete_structures(st, tab, fp, st[L.ACTIVE])
+    complete_structures(st, tab, fp, ask, st[L.ACTIVE])
 
 
 @kernel
-def surge_apply(st, tab, fp, p, k):
+def surge_apply(st, tab, fp, ask, p, k):
     """Take Surge option ``k`` of ``st[OPTS]`` for seat ``p``; returns 1 when it is the pass."""
     act = opt(st, k, 0)
     if act == D.ACT_PASS:
         return 1
     if act == D.ACT_PLAY:
-        play_unit(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+        play_unit(st, tab, fp, ask, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
     elif act == D.ACT_BEAST:
-        unleash_beast(st, tab, fp, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
+        unleash_beast(st, tab, fp, ask, p, opt(st, k, 1), opt(st, k, 2), opt(st, k, 3))
     else:
-        use_reward(st, tab, fp, p, opt(st, k, 1))
+        use_reward(st, tab, fp, ask, p, opt(st, k, 1))
     return 0
 
 
 @kernel
-def surge_rest(st, tab, fp, actions):
+def surge_rest(st, tab, fp, ask, actions):
     """The active seat's bot takes Surge actions until it passes, then the Surge ends.
 
     ``actions`` counts the actions already taken this Surge, so a look-ahead
-    rollout that starts mid-Surge keeps the same bound as the real Surge.
+    rollout that starts mid-Surge keeps the same bound as the real Surge; the
+    count is in ``st[SURGE_ACTIONS]`` while the bot is asked, for that rollout
+    (0 outside a Surge, so a state never differs by it after the step).
     """
     p = st[L.ACTIVE]
-    for _ in range(actions, MAX_ACTIONS):
-        n = surge_options(st, tab, fp, p)
-        if surge_apply(st, tab, fp, p, choose(st, tab, fp, p, D.D_SURGE, n)):
+    for a in range(actions, MAX_ACTIONS):
+        st[L.SURGE_ACTIONS] = a
+        n = surge_options(st, tab, fp, ask, p)
+        if surge_apply(st, tab, fp, ask, p, ask(st, tab, fp, p, D.D_SURGE, n)):
             break
-    surge_end(st, tab, fp, p)
+    st[L.SURGE_ACTIONS] = 0  # only meaningful while a Surge choice is asked
+    surge_end(st, tab, fp, ask, p)
 
 
 @kernel
-def surge_step(st, tab, fp):
+def surge_step(st, tab, fp, ask):
     """The active seat plays units and uses a reward tile until it passes."""
-    surge_begin(st, tab, fp)
-    surge_rest(st, tab, fp, 0)
+    surge_begin(st, tab, fp, ask)
+    surge_rest(st, tab, fp, ask, 0)

@@ -56,26 +56,31 @@ def end_turn(st, tab):
 
 
 @kernel
-def after_surge(st, tab, fp):
+def after_surge(st, tab, fp, ask):
     """The steps of a turn after the Surge, then the end of the turn.
 
     A Reign of War puts its Portent and Feat steps between Surge and War.
     """
     if rule(tab, L.RU_PORTENT):
-        portent_step(st, tab, fp)
+        portent_step(st, tab, fp, ask)
     if rule(tab, L.RU_FEAT_STEP):
         feat_step(st, tab)
-    war_step(st, tab, fp)
+    war_step(st, tab, fp, ask)
     # Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
     # the War step leaves two stacks empty, without the Offering (Supply) step.
     if not (rule(tab, L.RU_END_AFTER_WAR) and end_reason(st, tab) == V.ER_TWO_CITIES_EMPTY):
-        offering_step(st, tab, fp)
+        offering_step(st, tab, fp, ask)
     end_turn(st, tab)
 
 
 @kernel
-def play_turn(st, tab, fp):
-    """One full turn of the active player, step by step, every choice by the seats' bots."""
-    wealth_step(st, tab, fp)
-    surge_step(st, tab, fp)
-    after_surge(st, tab, fp)
+def play_turn(st, tab, fp, ask):
+    """One full turn of the active player, step by step, every choice by ``ask``.
+
+    The only place a turn's steps are put in order: games, scenarios and the
+    look-ahead bot's rollouts all play turns through it (a rollout that starts
+    mid-turn finishes it with ``surge_rest`` or ``surge_step`` and ``after_surge``).
+    """
+    wealth_step(st, tab, fp, ask)
+    surge_step(st, tab, fp, ask)
+    after_surge(st, tab, fp, ask)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from sim.data import vocab as V
 from sim.kernel import board as B
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.abilities import destroy_unit
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @kernel
@@ -24,26 +23,48 @@ def count_type(st, tab, c, p, t):
     return k
 
 
+@kernel(inline=True)
+def conflict_result(tab, strength, other_strength, soldiers, other_soldiers, cost, other_cost):
+    """+1 if the side with the first figures wins a conflict against the other, -1 if it
+    loses, 0 if nobody wins: strength, then the set's tie-break.
+
+    Aegean and Dunes break a tie by the higher total cost of the units, Reign by
+    more Soldiers (``rules.war_tie_break``). The one statement of who wins a war:
+    the War step and the greedy bot's estimate both read it.
+    """
+    if strength != other_strength:
+        return 1 if strength > other_strength else -1
+    if rule(tab, L.RU_WAR_TIE) == V.WAR_TIE_SOLDIERS:
+        a = soldiers
+        o = other_soldiers
+    else:
+        a = cost
+        o = other_cost
+    if a != o:
+        return 1 if a > o else -1
+    return 0
+
+
 @kernel
 def war_winner(st, tab, c, active):
     """Seat that wins the conflict in ``c`` (-1: nobody), by strength then the set's tie-break."""
-    a = B.side_strength(st, tab, c, active)
-    o = B.side_strength(st, tab, c, 1 - active)
-    if a != o:
-        return active if a > o else 1 - active
-    if rule(tab, L.RU_WAR_TIE) == V.WAR_TIE_SOLDIERS:
-        a = count_type(st, tab, c, active, V.T_SOLDIER)
-        o = count_type(st, tab, c, 1 - active, V.T_SOLDIER)
-    else:
-        a = B.side_cost(st, tab, c, active)
-        o = B.side_cost(st, tab, c, 1 - active)
-    if a != o:
-        return active if a > o else 1 - active
-    return -1
+    q = 1 - active
+    r = conflict_result(
+        tab,
+        B.side_strength(st, tab, c, active),
+        B.side_strength(st, tab, c, q),
+        count_type(st, tab, c, active, V.T_SOLDIER),
+        count_type(st, tab, c, q, V.T_SOLDIER),
+        B.side_cost(st, tab, c, active),
+        B.side_cost(st, tab, c, q),
+    )
+    if r == 0:
+        return -1
+    return active if r > 0 else q
 
 
 @kernel
-def keep_options(st, tab, fp, c, p, keep):
+def keep_options(st, tab, fp, ask, c, p, keep):
     """Every maximal set of seat ``p``'s units in ``c`` filling at most ``keep`` slots."""
     m = B.n_units(st, c, p)
     n = 0
@@ -66,20 +87,20 @@ def keep_options(st, tab, fp, c, p, keep):
 
 
 @kernel
-def destroy_down_to(st, tab, fp, c, p, keep):
+def destroy_down_to(st, tab, fp, ask, c, p, keep):
     """Seat ``p`` chooses which units to keep in ``c`` (``keep`` slots) and destroys the rest.
 
     COLOSSAL counts 2, so a winner keeping 1 can never keep one.
     """
-    n = keep_options(st, tab, fp, c, p, keep)
-    mask = opt(st, choose(st, tab, fp, p, D.D_KEEP, n), 0)
+    n = keep_options(st, tab, fp, ask, c, p, keep)
+    mask = opt(st, ask(st, tab, fp, p, D.D_KEEP, n), 0)
     for i in range(B.n_units(st, c, p) - 1, -1, -1):
         if not mask & (1 << i):
             destroy_unit(st, c, p, i)
 
 
 @kernel
-def resolve_conflict(st, tab, fp, c):
+def resolve_conflict(st, tab, fp, ask, c):
     """Resolve war-torn city ``c``: reward to the victor, then both sides destroy down."""
     active = st[L.ACTIVE]
     w = war_winner(st, tab, c, active)
@@ -91,17 +112,17 @@ def resolve_conflict(st, tab, fp, c):
         st[L.REW + w * L.MAX_REWARDS + r] = tile
         st[L.REW_USED + w * L.MAX_REWARDS + r] = 0
         st[L.REW_N + w] = r + 1
-        destroy_down_to(st, tab, fp, c, w, rule(tab, L.RU_WINNER_KEEPS))
-        destroy_down_to(st, tab, fp, c, 1 - w, rule(tab, L.RU_LOSER_KEEPS))
+        destroy_down_to(st, tab, fp, ask, c, w, rule(tab, L.RU_WINNER_KEEPS))
+        destroy_down_to(st, tab, fp, ask, c, 1 - w, rule(tab, L.RU_LOSER_KEEPS))
     else:
-        destroy_down_to(st, tab, fp, c, active, rule(tab, L.RU_LOSER_KEEPS))
-        destroy_down_to(st, tab, fp, c, 1 - active, rule(tab, L.RU_LOSER_KEEPS))
+        destroy_down_to(st, tab, fp, ask, c, active, rule(tab, L.RU_LOSER_KEEPS))
+        destroy_down_to(st, tab, fp, ask, c, 1 - active, rule(tab, L.RU_LOSER_KEEPS))
     st[L.WARTORN + c] = 0
     return w
 
 
 @kernel
-def war_step(st, tab, fp):
+def war_step(st, tab, fp, ask):
     """Resolve war-torn cities until none remain."""
     for _ in range(L.N_CITIES * 4):
         n = 0
@@ -112,5 +133,5 @@ def war_step(st, tab, fp):
                 n += 1
         if n == 0:
             return
-        c = opt(st, choose(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n), 0)
-        resolve_conflict(st, tab, fp, c)
+        c = opt(st, ask(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n), 0)
+        resolve_conflict(st, tab, fp, ask, c)

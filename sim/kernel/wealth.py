@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from sim.data import vocab as V
+from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
-from strategies import decisions as D
-from strategies.policy import choose
 
 
 @kernel
@@ -29,7 +28,7 @@ def wealth_actions(st, tab):
 
 
 @kernel
-def take_split(st, tab, fp, p, cards, total):
+def take_split(st, tab, fp, ask, p, cards, total):
     """Draw ``cards`` and gain ``total - cards`` coins, with the Wealth Action Bonus.
 
     The bonus (one more of the same) applies when all actions went one way.
@@ -63,7 +62,7 @@ def reveal_top(st, tab, p):
 
 
 @kernel
-def reveal(st, tab, fp, p):
+def reveal(st, tab, fp, ask, p):
     """Dunes, Wealth Step: reveal the top card; a neutral unit may be discarded to repeat."""
     reveal_top(st, tab, p)
     for _ in range(rule(tab, L.RU_REVEAL_REPEATS)):
@@ -76,7 +75,7 @@ def reveal(st, tab, fp, p):
                 n += 1
         if n == 1:
             return
-        k = choose(st, tab, fp, p, D.D_REVEAL, n)
+        k = ask(st, tab, fp, p, D.D_REVEAL, n)
         if opt(st, k, 0) < 0:
             return
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
@@ -84,13 +83,13 @@ def reveal(st, tab, fp, p):
 
 
 @kernel
-def wealth_step(st, tab, fp):
+def wealth_step(st, tab, fp, ask):
     """Choose all actions first, then take them; all-cards or all-coins earns the bonus."""
     p = st[L.ACTIVE]
     if rule(tab, L.RU_WEALTH_REVEAL):
-        reveal(st, tab, fp, p)
+        reveal(st, tab, fp, ask, p)
     n = wealth_actions(st, tab)
     for k in range(n + 1):
         put_opt(st, k, k, n, 0, 0)
-    k = opt(st, choose(st, tab, fp, p, D.D_WEALTH, n + 1), 0)
-    take_split(st, tab, fp, p, k, n)
+    k = opt(st, ask(st, tab, fp, p, D.D_WEALTH, n + 1), 0)
+    take_split(st, tab, fp, ask, p, k, n)

@@ -10,7 +10,7 @@ duplicate deals, deck lists, house rules) and compiles both seats' bots, once.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from sim.data.spec import RunSpec
 from sim.data.variants import check_composition
 from sim.kernel import layout as L
 from sim.kernel.tables import Tables, flatten
+from strategies.policy import dispatcher
 from strategies.registry import strategy_arrays
 
 FIRST_MODE_CODES: dict[str, int] = {
@@ -43,6 +44,7 @@ class CompiledRun:
     ``tab`` is the flat card table (``sim.kernel.tables.flatten(tables)``),
     ``bots`` the two seats' bot ids and ``fp`` their parameter rows. The
     arrays are read-only for the kernel, so several players may share them.
+    ``ask`` is the bot dispatcher the kernel asks at every choice.
     """
 
     spec: RunSpec
@@ -54,6 +56,12 @@ class CompiledRun:
     overrides: dict[str, Any] = field(default_factory=dict)
     """House rules read from ``spec.rules`` (empty without ``--rules``)."""
     changes: Changes | None = None
+
+    @property
+    def ask(self) -> Callable[..., int]:
+        """The kernel's bot dispatcher for these seats: with the look-ahead's rollout code
+        only if a seat is the look-ahead bot (so no other run compiles it)."""
+        return dispatcher(self.bots)
 
     def metadata(self) -> dict[str, str]:
         """The run's Parquet key-value metadata: everything needed to reproduce its rows."""

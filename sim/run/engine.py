@@ -123,7 +123,7 @@ class Engine:
         self.pool: CardPool = run.pool
         self.tables = run.tables
         self.tab = run.tab
-        self.bots, self.fp = run.bots, run.fp
+        self.bots, self.fp, self.ask = run.bots, run.fp, run.ask
         self.metadata: dict[str, str] = run.metadata()
         off = int(self.tab[L.TB_CARD_KIND])
         self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
@@ -133,12 +133,12 @@ class Engine:
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
-        play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2)
+        play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2, self.ask)
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""
         blocks = numba.get_num_threads() * BLOCKS_PER_THREAD
-        return play_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks)
+        return play_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks, self.ask)
 
     def play(self, start: int, n: int, tick: Tick | None = None) -> pa.Table:
         """One row per game for global game indices ``start .. start+n-1``.

@@ -36,6 +36,7 @@ from sim.data import vocab as V
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
+from sim.kernel import decisions as D
 from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel import turn as T
@@ -43,14 +44,14 @@ from sim.kernel.board import is_war_torn, side_strength
 from sim.kernel.feats import feat_step
 from sim.kernel.offering import offering_step
 from sim.kernel.portent import portent_step
+from sim.kernel.surge import surge_step
 from sim.kernel.war import war_step
+from sim.kernel.wealth import wealth_step
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.positions import place
 from sim.run.scripting import ANY, ScenarioError, Scripting
 from sim.run.view import StateView, new_state
-from strategies import decisions as D
-from strategies.lookahead import any_surge, any_wealth
-from strategies.policy import BOT_STRICT
+from strategies.policy import BOT_STRICT, dispatcher
 
 __all__ = ["ANY", "TURN_STEPS", "Scenario", "ScenarioError", "Step"]
 
@@ -114,6 +115,12 @@ class Scenario(Scripting, StateView):
         )
         self._load(compile_run(spec, rule_values=rules), strict)
 
+    @property
+    def ask(self) -> Any:
+        """The kernel's bot dispatcher for the seats' bots as they are now
+        (``strategies.policy.dispatcher``)."""
+        return dispatcher(self.bot_ids)
+
     def _load(self, run: CompiledRun, strict: bool = False) -> None:
         self.pool: CardPool = run.pool
         self.tables = run.tables
@@ -165,7 +172,7 @@ class Scenario(Scripting, StateView):
         Choices scripted before the call (e.g. each seat's ``"emissary"``) are kept
         and used by the set-up.
         """
-        G.setup(self.st, self.tab, self.fp, seed, game)
+        G.setup(self.st, self.tab, self.fp, self.ask, seed, game)
         self._check()
 
     def emissary(self, oldest: int) -> int:
@@ -175,7 +182,7 @@ class Scenario(Scripting, StateView):
         with gods in play (Heir to the Dunes) the Favor card turns to the other seat's god,
         as the kernel's set-up does ("the god of the second player").
         """
-        first = int(G.emissary(self.st, self.tab, self.fp, oldest))
+        first = int(G.emissary(self.st, self.tab, self.fp, self.ask, oldest))
         self._check()
         G.begin_with(self.st, first)
         return first
@@ -229,17 +236,17 @@ class Scenario(Scripting, StateView):
 
     def wealth(self) -> None:
         """Run the active seat's Wealth step (a look-ahead seat may plan its split by rollouts)."""
-        any_wealth(self.st, self.tab, self.fp)
+        wealth_step(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def surge(self) -> None:
         """Run the active seat's Surge step (plays, reward tile, end-of-Surge abilities)."""
-        any_surge(self.st, self.tab, self.fp)
+        surge_step(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def portent(self) -> None:
         """Run the active seat's Portent step (Reign: its Oracles resolve)."""
-        portent_step(self.st, self.tab, self.fp)
+        portent_step(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def feat(self) -> None:
@@ -249,12 +256,12 @@ class Scenario(Scripting, StateView):
 
     def war(self) -> None:
         """Run the War step."""
-        war_step(self.st, self.tab, self.fp)
+        war_step(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def offering(self) -> None:
         """Run the Offering step (offering, TRIBUTE, hand and coin limits)."""
-        offering_step(self.st, self.tab, self.fp)
+        offering_step(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def turn_steps(self) -> list[Step]:
@@ -267,7 +274,7 @@ class Scenario(Scripting, StateView):
 
     def turn(self) -> None:
         """One full turn of the active seat."""
-        G.play_any_turn(self.st, self.tab, self.fp)
+        T.play_turn(self.st, self.tab, self.fp, self.ask)
         self._check()
 
     def play_out(self) -> dict[str, int]:

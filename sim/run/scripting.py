@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sim.kernel import decisions as D
 from sim.kernel.layout import MAX_SCRIPT
-from strategies import decisions as D
 
 ANY = D.ANY
 
@@ -37,7 +37,7 @@ class Scripting:
     ) -> None:
         """Queue an explicit choice for the next decision of kind ``decision``.
 
-        ``a..d`` match the option fields documented in ``strategies.decisions``
+        ``a..d`` match the option fields documented in ``sim.kernel.decisions``
         (``ANY`` matches anything); ``card`` matches the card the option is about.
         """
         n = self.script_n
