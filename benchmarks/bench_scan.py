@@ -42,9 +42,9 @@ def played_kinds(lists):  # sim.analysis.streaming.played_kinds, inlined: no pan
     if len(kinds) == 0:
         return kinds, kinds
     rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
-    width = int(kinds.max()) + 1
-    codes = np.unique(rows * width + kinds)  # a kind held twice in a game counts once
-    return codes // width, codes % width
+    seen = np.zeros((len(lists), int(kinds.max()) + 1), np.bool_)  # held twice counts once
+    seen[rows, kinds] = True
+    return np.nonzero(seen)
 d = ds.dataset(sys.argv[1], format="parquet")   # skips _manifest.json and _cards.parquet
 cols = ["winner", "first_player", "score_p0", "score_p1", "held_p0", "held_p1"]
 games = 0; wins = np.zeros(2, np.int64); firsts = np.zeros(2, np.int64); score = np.zeros(2)
