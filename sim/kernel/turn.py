@@ -66,6 +66,12 @@ def after_surge(st, tab, fp, ask):
     if rule(tab, L.RU_FEAT_STEP):
         feat_step(st, tab)
     war_step(st, tab, fp, ask)
+    after_war(st, tab, fp, ask)
+
+
+@kernel
+def after_war(st, tab, fp, ask):
+    """The steps of a turn after the War step (the Offering), then the end of the turn."""
     # Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
     # the War step leaves two stacks empty, without the Offering (Supply) step.
     if not (rule(tab, L.RU_END_AFTER_WAR) and end_reason(st, tab) == V.ER_TWO_CITIES_EMPTY):
