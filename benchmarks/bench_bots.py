@@ -14,8 +14,8 @@ Prints, for every mix:
   baseline (target: within 20%).
 
 ``--curve`` prints the look-ahead's strength/speed curve instead: the
-shipped look-ahead profile at several budgets (rollouts per decision, and
-whether it plans its Wealth split too) against ``--against`` (default
+shipped look-ahead profile at several budgets (rollouts per option, and
+which decisions it plans besides the Surge) against ``--against`` (default
 ``economic``, the strongest heuristic in the tournament ladder), seats
 balanced, ``--lookahead-games`` games per point.
 
@@ -209,10 +209,10 @@ def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ..
 PLAN_LETTERS = {"w": "wealth", "o": "offer", "r": "war_order", "k": "keep"}
 # (label, width, rollouts, horizon, planned knobs): the budgets of the strength/speed curve.
 BUDGETS = (
-    ("rollouts 2", 3, 2, 2, ""),
-    ("rollouts 4 (shipped)", 3, 4, 2, ""),
-    ("rollouts 8", 3, 8, 2, ""),
-    ("rollouts 4 + Wealth", 3, 4, 2, "w"),
+    ("rollouts 2 + o", 3, 2, 2, "o"),
+    ("rollouts 4 + o (shipped)", 3, 4, 2, "o"),
+    ("rollouts 8 + o", 3, 8, 2, "o"),
+    ("rollouts 4 (Surge only)", 3, 4, 2, ""),
 )
 
 
@@ -224,8 +224,7 @@ def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, plans: st
     path = tmp / f"la-w{width}-r{rollouts}-h{horizon}-{plans or 'surge'}.toml"
     knobs = "".join(f"{k} = {int(c in plans)}\n" for c, k in PLAN_LETTERS.items())
     path.write_text(
-        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\nhorizon = {horizon}\n"
-        + knobs
+        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\nhorizon = {horizon}\n" + knobs
     )
     return str(path)
 
@@ -299,10 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", action="store_true",
                         help="print the look-ahead's strength/speed curve over its budgets "
                         "against --against instead")  # fmt: skip
-    parser.add_argument("--budgets", default="2,4,8,4w", metavar="R,R,...",
+    parser.add_argument("--budgets", default="2o,4o,8o,4", metavar="R,R,...",
                         help="--curve budgets: rollouts per option, then letters of the "
                         "decisions planned besides the Surge: w Wealth, o Offering, r war "
-                        "order, k keeps (e.g. 4wk; default 2,4,8,4w)")  # fmt: skip
+                        "order, k keeps (e.g. 4wk; default 2o,4o,8o,4: the shipped Surge and "
+                        "Offering at 2, 4 and 8 rollouts, and the Surge alone)")  # fmt: skip
     parser.add_argument("--against", default="economic",
                         help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",

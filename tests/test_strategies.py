@@ -144,6 +144,9 @@ def test_lookahead_knobs_are_its_budget() -> None:
         "rollouts": 4,
         "horizon": 2,
         "wealth": 0,
+        "offer": 1,
+        "war_order": 0,
+        "keep": 0,
     }
 
 
@@ -200,6 +203,29 @@ def test_lookahead_wealth_knob_plans_the_split() -> None:
         sc.turn()
         check_invariants(sc)
     row = planned.iloc[3]
+    assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
+
+
+@pytest.mark.parametrize("knob", ["offer", "war_order", "keep"])
+def test_lookahead_planning_knobs_are_live(knob: str) -> None:
+    """Each planned decision's knob changes the games (off against on, the other knobs off),
+    the games stay legal, and the step-by-step replay (Scenario) plays the batch's game."""
+    spec = RunSpec(games=12, mix="dunes+aegean", seed=4, p0="lookahead", p1="greedy")
+    plays = []
+    for on in (0, 1):
+        engine = Engine(spec)
+        for k in ("offer", "war_order", "keep"):
+            engine.fp[0, LOOKAHEAD_KNOBS[k]] = on if k == knob else 0
+        plays.append(engine.play(0, 12).to_pandas())
+    cols = ["winner", "score_p0", "score_p1", "turns"]
+    assert not plays[0][cols].equals(plays[1][cols])
+    sc = Scenario.from_spec(spec, game=3)
+    for k in ("offer", "war_order", "keep"):
+        sc.fp[0, LOOKAHEAD_KNOBS[k]] = int(k == knob)
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    row = plays[1].iloc[3]
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
 
 
