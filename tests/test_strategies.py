@@ -290,3 +290,16 @@ def test_random_never_plays_into_a_city_without_tiles() -> None:
             played[c] += len(sc.city(c, 0))
     assert played[0] == 0, played
     assert played[1] > 0 and played[2] > 0, played
+
+
+def test_bench_budgets_name_the_planned_decisions(capsys) -> None:
+    """``bench_bots.py --budgets``: a rollout count, then letters of the decisions planned
+    besides the Surge; an unknown letter is one ``Error:`` line and a non-zero exit."""
+    from benchmarks.bench_bots import main as bench_main
+    from benchmarks.bench_bots import pick_budgets
+
+    rows = pick_budgets("2o,4,8kw")
+    assert [(r[2], r[4]) for r in rows] == [(2, "o"), (4, ""), (8, "wk")]
+    assert bench_main(["--curve", "--budgets", "4x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: bad budget '4x'")
