@@ -3,9 +3,14 @@
 
     python benchmarks/bench_scale.py                       # defaults below (~20 min on 2 cores)
     python benchmarks/bench_scale.py --scale-games 2e4 --rss-games 1e5,1e6 --workers 1,2,4
+    python benchmarks/bench_scale.py --skip scale,overhead --rss-games 1e8 \
+        --rss-backends dask --rss-dir /big/disk                # the 1e8 measurement (hours)
 
-Prints (and never asserts on) three tables:
+Prints (and never asserts on) four tables:
 
+0. **projection**: games/s of ``--project-games`` random-vs-random games on the
+   local backend and the hours ``--project-to`` (1e8) games would take; run it
+   before starting a 1e8 measurement.
 1. **games/s by worker processes**: ``runner.run`` of ``--scale-games`` greedy
    games on a ``LocalCluster`` of 1, 2, 4 worker processes (one Dask thread
    each, ``cores / workers`` numba threads each, at least 1), after an untimed
@@ -15,10 +20,11 @@ Prints (and never asserts on) three tables:
 2. **per-task overhead**: ``--tasks`` chunks of one random-vs-random game on a
    2-worker cluster; seconds per task is an upper bound of the scheduling and
    result round trip (the game itself takes well under a millisecond).
-3. **peak RSS**: ``omensim run`` (random bots, chunk 65,536) and ``omensim
-   report`` in fresh subprocesses at each of ``--rss-games``, on the local and
-   the Dask backend, plus the report's tables computed in pandas
-   (``report_tables.compute(load_runs(...))``) for comparison. RSS is the largest
+3. **peak RSS**: ``omensim run`` (random bots, chunk 65,536) in fresh
+   subprocesses at each of ``--rss-games`` on each of ``--rss-backends``, then
+   ``omensim report`` of the last run, plus (up to ``--pandas-max`` games) the
+   report's tables computed in pandas (``report_tables.compute(load_runs(...))``)
+   for comparison. RSS is the largest
    resident set of any one process of the command's tree, from ``os.wait4``.
 
 The host is shared with other work: prefer the ratios within one run.
@@ -89,26 +95,48 @@ def overhead_table(tasks: int) -> None:
         print(f"{r.seconds / tasks * 1000:.1f} ms per task (each writes a 1-row part)")
 
 
-def rss_table(sizes: list[int]) -> None:
+def projection_table(games: int, target: int) -> None:
+    """games/s of the random bot on the local backend, and the time ``target`` games would take."""
+    from sim.data.spec import RunSpec
+    from sim.run import runner
+
+    spec = RunSpec(games=games, seed=1, p0="random", p1="random")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = runner.run(spec, Path(tmp) / "run", progress=False)
+    hours = target / r.games_per_s / 3600
+    print(f"\n## random bot speed ({games:,} games, local backend, {r.threads} threads)")
+    print(f"{r.games_per_s:,.0f} games/s; {target:,} games would take about {hours:.1f} h")
+    sys.stdout.flush()
+
+
+def rss_table(sizes: list[int], backends: list[str], root: Path | None, pandas_max: int) -> None:
+    """Peak RSS of `omensim run` per backend and of `omensim report` on the last run, per size.
+
+    The pandas comparison (``load_runs`` then the tables) is skipped above
+    ``pandas_max`` games: it loads every row, which is the point of streaming.
+    """
     py = sys.executable
     print("\n## peak RSS (random vs random, chunk 65,536)")
     print("| command | games | seconds | peak RSS MB |\n| --- | --- | --- | --- |")
-    tmp = Path(tempfile.mkdtemp())
+    tmp = Path(tempfile.mkdtemp(dir=root))
     try:
         for n in sizes:
-            for backend in ("local", "dask"):
+            out = None
+            for backend in backends:
+                if out is not None:
+                    shutil.rmtree(out)
                 out = tmp / f"{backend}-{n}"
                 run = [py, "-m", "sim.cli", "run", "--games", str(n), "--p0", "random"]
                 run += ["--p1", "random", "--out", str(out), "-q", "--backend", backend]
                 s, mb = child_rss(run)
                 print(f"| omensim run --backend {backend} | {n:,} | {s:.0f} | {mb:,.0f} |")
-                if backend == "dask":
-                    shutil.rmtree(out)
-                    continue
-                report = [py, "-m", "sim.cli", "report", str(out), "--out", str(tmp / "r")]
-                s, mb = child_rss(report)
-                print(f"| omensim report (streaming) | {n:,} | {s:.0f} | {mb:,.0f} |")
-                shutil.rmtree(tmp / "r")
+                sys.stdout.flush()
+            assert out is not None
+            report = [py, "-m", "sim.cli", "report", str(out), "--out", str(tmp / "r")]
+            s, mb = child_rss(report)
+            print(f"| omensim report (streaming) | {n:,} | {s:.0f} | {mb:,.0f} |")
+            shutil.rmtree(tmp / "r")
+            if n <= pandas_max:
                 code = (
                     "import sys; from sim import analysis as A; "
                     "from sim.analysis.report_tables import compute; "
@@ -116,8 +144,8 @@ def rss_table(sizes: list[int]) -> None:
                 )
                 s, mb = child_rss([py, "-c", code, str(out)])
                 print(f"| same tables in pandas (load_runs) | {n:,} | {s:.0f} | {mb:,.0f} |")
-                shutil.rmtree(out)
-                sys.stdout.flush()
+            shutil.rmtree(out)
+            sys.stdout.flush()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -128,17 +156,29 @@ def main() -> None:
     ap.add_argument("--scale-chunk", type=games_arg, default=1_000)
     ap.add_argument("--workers", default="1,2,4", help="worker processes to time, e.g. 1,2,4")
     ap.add_argument("--tasks", type=int, default=200)
-    ap.add_argument("--rss-games", default="1e5,1e6", help="games for the RSS rows, e.g. 1e5,1e6")
-    ap.add_argument("--skip", default="", help="tables to skip: scale,overhead,rss")
+    ap.add_argument("--rss-games", default="1e5,1e6", help="games for the RSS rows, e.g. 1e6,1e8")
+    ap.add_argument(
+        "--rss-backends", default="local,dask", help="backends of the RSS run rows, e.g. dask"
+    )
+    ap.add_argument("--rss-dir", type=Path, default=None, help="where the RSS runs are written")
+    ap.add_argument(
+        "--pandas-max", type=games_arg, default=1_000_000, help="largest run loaded into pandas"
+    )
+    ap.add_argument("--project-games", type=games_arg, default=100_000)
+    ap.add_argument("--project-to", type=games_arg, default=100_000_000)
+    ap.add_argument("--skip", default="", help="tables to skip: project,scale,overhead,rss")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     print(f"# bench_scale on {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    if "project" not in skip:
+        projection_table(args.project_games, args.project_to)
     if "scale" not in skip:
         scale_table(args.scale_games, args.scale_chunk, [int(w) for w in args.workers.split(",")])
     if "overhead" not in skip:
         overhead_table(args.tasks)
     if "rss" not in skip:
-        rss_table([games_arg(g) for g in args.rss_games.split(",")])
+        sizes = [games_arg(g) for g in args.rss_games.split(",")]
+        rss_table(sizes, args.rss_backends.split(","), args.rss_dir, args.pandas_max)
 
 
 if __name__ == "__main__":

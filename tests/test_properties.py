@@ -108,12 +108,7 @@ def possible_end_reasons(sc: Scenario) -> set[str]:
 
 def turn_steps(sc: Scenario) -> tuple:
     """The steps of a turn in order, as ``play_turn`` runs them (Reign adds Portent, Feat)."""
-    steps = [sc.wealth, sc.surge]
-    if sc.rule("RU_PORTENT"):
-        steps.append(sc.portent)
-    if sc.rule("RU_FEAT_STEP"):
-        steps.append(sc.feat)
-    return (*steps, sc.war, sc.offering, sc.end_turn)
+    return (*(getattr(sc, step.name) for step in sc.turn_steps()), sc.end_turn)
 
 
 def end_conditions_met(sc: Scenario, ender: int) -> list[str]:

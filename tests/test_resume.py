@@ -131,6 +131,18 @@ def test_part_names_sort_in_game_order_past_100000_parts() -> None:
     assert ledger.part_index(names[3]) == 100_000
 
 
+def test_the_manifest_is_not_rewritten_per_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 60 parts: the parts log takes each one; the manifest is written at the start and the end.
+    writes = []
+    real = io.write_manifest
+    monkeypatch.setattr(io, "write_manifest", lambda *a, **k: writes.append(a) or real(*a, **k))
+    runner.run(RunSpec(games=600, seed=2), tmp_path / "run", chunk_size=10, progress=False)
+    assert len(io.read_manifest(tmp_path / "run")["parts"]) == 60
+    assert len(writes) == 2
+
+
 def test_an_interrupted_compare_resumes_to_the_same_summary(tmp_path: Path) -> None:
     from sim.analysis.compare import compare
     from sim.data.changes import Changes

@@ -233,11 +233,14 @@ def test_sweep_overwrites_an_earlier_sweep_only_with_force(tmp_path: Path) -> No
     assert "use --force to replace the sweep" in one_error_line(invoke(*args))
     assert (out / "sweep.parquet").read_bytes() == first
     assert invoke(*args, "--force").exit_code == 0
-    assert sorted(p.name for p in out.iterdir()) == ["sweep.csv", "sweep.parquet", "sweep.png"]
+    # Besides the table files, the state `sweep --resume` needs (sim/analysis/sweep_dir.py).
+    assert sorted(p.name for p in out.iterdir()) == [
+        "_cells.jsonl", "_sweep_plan.json", "baseline", "sweep.csv", "sweep.parquet", "sweep.png",
+    ]  # fmt: skip
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
-def test_sweep_failure_leaves_the_earlier_sweep_intact(
+def test_sweep_failure_while_writing_its_files_leaves_a_resumable_sweep(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sim.analysis import sweep as sweep_mod
@@ -245,14 +248,19 @@ def test_sweep_failure_leaves_the_earlier_sweep_intact(
     out = tmp_path / "sweep"
     args = ["sweep", "--games", "8", "--card", "0", "--delta", "+1", "--out", str(out), "-q"]
     assert invoke(*args).exit_code == 0
-    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    first = pd.read_parquet(out / "sweep.parquet")
 
     def full_disk(result, path):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     monkeypatch.setattr(sweep_mod, "heatmap", full_disk)
-    one_error_line(invoke(*args, "--force"))
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == first
+    assert "No space left" in one_error_line(invoke(*args, "--force"))
+    # The table, written last, is absent: the folder does not look like a finished sweep.
+    assert not (out / "sweep.parquet").exists()
+    assert not [p for p in out.iterdir() if p.name.endswith((".tmp", ".tmp.png"))]
+    monkeypatch.undo()
+    assert invoke("sweep", "--resume", str(out), "-q").exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "sweep.parquet"), first)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

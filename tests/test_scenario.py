@@ -15,6 +15,16 @@ from sim.run.view import ZONES, StateView
 MIXES = ["aegean", "dunes", "reign"]
 
 
+def turn_and_stepped_twin(sc: Scenario) -> None:
+    """Play one kernel turn on ``sc`` and the same turn step by step on a copy; they must agree."""
+    twin = sc.copy()
+    sc.turn()
+    for step in twin.turn_steps():
+        getattr(twin, step.name)()
+    twin.end_turn()
+    np.testing.assert_array_equal(twin.st, sc.st)
+
+
 @pytest.mark.parametrize("mix", MIXES)
 def test_turn_steps_are_the_kernels_turn(mix: str) -> None:
     """Stepping ``turn_steps()`` then ``end_turn`` leaves exactly the state the kernel's own
@@ -22,14 +32,23 @@ def test_turn_steps_are_the_kernels_turn(mix: str) -> None:
     sc = Scenario.from_game(mix, 3, 1)
     turns = 0
     while not sc.over and turns < 12:
-        twin = sc.copy()
-        sc.turn()
-        for step in twin.turn_steps():
-            getattr(twin, step.name)()
-        twin.end_turn()
-        np.testing.assert_array_equal(twin.st, sc.st)
+        turn_and_stepped_twin(sc)
         turns += 1
     assert turns >= 4
+
+
+def test_end_after_war_skips_the_offering_in_the_stepper_too() -> None:
+    """Dunes rulebook, Game End (read as ``two_stacks_empty_check``: RU_END_AFTER_WAR): the
+    game ends right after the War step that empties a second stack, so no Offering step
+    is played. The stepper asks the kernel whether a step applies, so it agrees."""
+    ended_at_war = 0
+    for game in range(6):
+        sc = Scenario("dunes", rules={"RU_END_AFTER_WAR": 1})
+        sc.setup(7, game)
+        while not sc.over:
+            turn_and_stepped_twin(sc)
+        ended_at_war += sc.result()["end_reason"] == "two_cities_empty"
+    assert ended_at_war >= 2
 
 
 def test_turn_steps_follow_the_rules() -> None:

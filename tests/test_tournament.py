@@ -68,6 +68,8 @@ def test_directory_holds_tables_manifest_and_games(played: tuple[Path, Result]) 
             tournament.RATINGS_FILE,
             tournament.TABLE_FILE,
             tournament.MANIFEST_FILE,
+            tournament.PLAN_FILE,
+            tournament.PAIRINGS_LOG,
             "games",
         ]
     )

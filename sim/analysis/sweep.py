@@ -178,6 +178,8 @@ def sweep(
     progress: bool | None = None,
     correction: str = "holm",
     backend: Any = None,
+    out: Path | str | None = None,
+    force: bool = False,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -191,16 +193,62 @@ def sweep(
         threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
         correction: how the ``significant`` column is corrected for the number
             of cells (:data:`CORRECTIONS`).
+        out: play into this folder as the sweep goes (:mod:`sim.analysis.sweep_dir`),
+            so ``omensim sweep --resume`` can finish it after an interrupt; the
+            table files are written by :func:`write_outputs`. ``force`` replaces
+            an earlier sweep there.
     """
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
+    if out is not None:
+        from sim.analysis.sweep_dir import sweep_to_dir
+
+        return sweep_to_dir(
+            out, spec, field, deltas, cards, base, threads, chunk_size, progress, correction,
+            backend, force,
+        )  # fmt: skip
+    pool, todo, skipped = plan_cells(spec, field, deltas, cards, base, chunk_size, correction)
+    base = base or Changes()
+    show = P.wanted(progress)
+    n_threads = resolve_threads(threads if backend is None else None)
+    rows = []
+    with numba_threads(n_threads), contextlib.ExitStack() as stack:
+        with P.kernel_ready(show):
+            engine = Engine(spec, changes=base)
+            engine.warmup()
+        bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
+        stack.callback(bar.close)
+        baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
+        for i, (k, d) in enumerate(todo):
+            unit = pool.units[k]
+            bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
+            edited = cell_changes(base, unit["name"], field, d)
+            variant = Engine(spec, changes=edited)
+            played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
+            rows.append(cell_row(baseline, played, k, unit, field, d))
+    return finish(spec, field, deltas, rows, skipped, correction)
+
+
+def plan_cells(
+    spec: RunSpec,
+    field: str,
+    deltas: Sequence[int],
+    cards: Sequence[str],
+    base: Changes | None,
+    chunk_size: int,
+    correction: str,
+) -> tuple[Any, list[tuple[int, int]], list[dict[str, Any]]]:
+    """Check the arguments and list the cells: ``(pool, [(kind, delta)], skipped)``.
+
+    Raises:
+        SpecError: a bad field, correction or card. RunError: a bad chunk size.
+    """
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     adjust([], correction)  # refuse a bad --correction before any game is played
-    base = base or Changes()
-    pool = run_pool(spec, base)
+    pool = run_pool(spec, base or Changes())
     kinds = select_kinds(pool.units, cards)
     lo, hi = FIELDS[field]
     todo, skipped = [], []
@@ -218,45 +266,45 @@ def sweep(
                         "reason": f"{field} would be {new}, outside {lo}..{hi}",
                     }
                 )
-    show = P.wanted(progress)
-    n_threads = resolve_threads(threads if backend is None else None)
-    rows = []
-    with numba_threads(n_threads), contextlib.ExitStack() as stack:
-        with P.kernel_ready(show):
-            engine = Engine(spec, changes=base)
-            engine.warmup()
-        bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
-        stack.callback(bar.close)
-        baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
-        for i, (k, d) in enumerate(todo):
-            unit = pool.units[k]
-            name = unit["name"]
-            edit = CardChange(name, field, d, relative=True)
-            bar.describe(f"sweep {i + 1}/{len(todo)}: {name} {field} {d:+d}")
-            edited = Changes((*base.edits, edit), base.card_files)
-            variant = Engine(spec, changes=edited)
-            played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
-            shift = card_shifts(baseline, played, {name: k}).iloc[0]
-            fp = first_player_shift(baseline, played)
-            rows.append(
-                {
-                    "kind": k,
-                    "card": name,
-                    "field": field,
-                    "base_value": unit[field],
-                    "delta": d,
-                    "new_value": unit[field] + d,
-                    **{
-                        c: shift[c]
-                        for c in (*_SHIFT_COLUMNS, *_CONDITIONAL_COUNTS, *_CONDITIONAL_SHIFT)
-                    },
-                    "plays_change": int(shift["conditional_count_b"])
-                    - int(shift["conditional_count_a"]),
-                    "first_player_diff": fp.diff,
-                    "first_player_lo": fp.lo,
-                    "first_player_hi": fp.hi,
-                }
-            )
+    return pool, todo, skipped
+
+
+def cell_changes(base: Changes, name: str, field: str, delta: int) -> Changes:
+    """The edits a cell plays with: the base edits plus ``field += delta`` on card ``name``."""
+    return Changes((*base.edits, CardChange(name, field, delta, relative=True)), base.card_files)
+
+
+def cell_row(
+    baseline: Any, played: Any, kind: int, unit: dict[str, Any], field: str, delta: int
+) -> dict[str, Any]:
+    """One cell's table row (without the corrected ``p_adjusted`` and ``significant``)."""
+    name = unit["name"]
+    shift = card_shifts(baseline, played, {name: kind}).iloc[0]
+    fp = first_player_shift(baseline, played)
+    return {
+        "kind": kind,
+        "card": name,
+        "field": field,
+        "base_value": unit[field],
+        "delta": delta,
+        "new_value": unit[field] + delta,
+        **{c: shift[c] for c in (*_SHIFT_COLUMNS, *_CONDITIONAL_COUNTS, *_CONDITIONAL_SHIFT)},
+        "plays_change": int(shift["conditional_count_b"]) - int(shift["conditional_count_a"]),
+        "first_player_diff": fp.diff,
+        "first_player_lo": fp.lo,
+        "first_player_hi": fp.hi,
+    }
+
+
+def finish(
+    spec: RunSpec,
+    field: str,
+    deltas: Sequence[int],
+    rows: list[dict[str, Any]],
+    skipped: list[dict[str, Any]],
+    correction: str,
+) -> SweepResult:
+    """The sweep's table from its cells' rows, with the multiple-testing correction applied."""
     table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     reject, adjusted = adjust(table["p_value"].to_numpy(), correction)
     table["p_adjusted"] = adjusted
@@ -313,33 +361,39 @@ def format_table(result: SweepResult) -> str:
 
 
 SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")
+SWEEP_STATE = ("_sweep_plan.json", "_cells.jsonl", "baseline", "cells")
+"""What a sweep keeps in ``--out`` while it plays (:mod:`sim.analysis.sweep_dir`)."""
 
 
 def check_sweep_out(out: Path, force: bool) -> None:
     """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
     io.check_output_dir(
-        out, force, ours=lambda e: e.is_file() and e.name in SWEEP_FILES, what="sweep"
+        out, force, ours=lambda e: e.name in SWEEP_FILES or e.name in SWEEP_STATE, what="sweep"
     )
 
 
 def write_outputs(result: SweepResult, out: Path) -> list[Path]:
-    """``sweep.parquet``, ``sweep.csv``, ``skipped.csv`` (if any) and ``sweep.png``.
+    """``sweep.csv``, ``skipped.csv`` (if any), ``sweep.png`` and, last, ``sweep.parquet``.
 
-    Written into a hidden folder and swapped in whole (:func:`sim.run.io.publish_dir`),
-    so a failure leaves an earlier sweep in ``out`` as it was.
+    Each file is written atomically (:func:`sim.run.io.atomic_path`); the table
+    comes last because its presence says the sweep in ``out`` is finished.
     """
-    return io.publish_dir(out, lambda tmp: _write_files(result, tmp))
-
-
-def _write_files(result: SweepResult, out: Path) -> list[Path]:
-    paths = [out / "sweep.parquet", out / "sweep.csv"]
-    result.table.to_parquet(paths[0], index=False)
-    result.table.to_csv(paths[1], index=False)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    with io.atomic_path(out / "sweep.csv") as tmp:
+        result.table.to_csv(tmp, index=False)
+    paths.append(out / "sweep.csv")
     if result.skipped:
+        with io.atomic_path(out / "skipped.csv") as tmp:
+            pd.DataFrame(result.skipped).to_csv(tmp, index=False)
         paths.append(out / "skipped.csv")
-        pd.DataFrame(result.skipped).to_csv(paths[-1], index=False)
-    paths.append(heatmap(result, out / "sweep.png"))
-    return paths
+    with io.atomic_path(out / "sweep.png") as tmp:
+        heatmap(result, tmp)
+    paths.append(out / "sweep.png")
+    with io.atomic_path(out / "sweep.parquet") as tmp:
+        result.table.to_parquet(tmp, index=False)
+    return [out / "sweep.parquet", *paths]
 
 
 def heatmap(result: SweepResult, path: Path) -> Path:

@@ -36,8 +36,11 @@ the head-to-head rates they are, if anything, conservative.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +70,10 @@ RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 MANIFEST_FILE = "_tournament.json"
 GAMES_DIR = "games"
+PLAN_FILE = "_tournament_plan.json"
+"""What the tournament is, written before the first pairing (for ``--resume``)."""
+PAIRINGS_LOG = "_pairings.jsonl"
+"""One JSON line per finished pairing: its counts (appended, fsynced)."""
 
 
 def valid_bots() -> list[str]:
@@ -356,6 +363,7 @@ def play_tournament(
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
     force: bool = False,
     backend: Any = None,
+    resume: bool = False,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
@@ -378,6 +386,8 @@ def play_tournament(
         force: replace an earlier tournament in ``out`` (checked before anything is played).
         backend: where the games are played (:mod:`sim.run.backends`); ``None``
             plays them on this process's threads.
+        resume: ``out`` holds this tournament, interrupted: keep the pairings its
+            log records and play the others (use :func:`resume_tournament`).
 
     Returns:
         A :class:`TournamentResult`.
@@ -395,7 +405,7 @@ def play_tournament(
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
     n_threads = resolve_threads(threads if backend is None else None)
-    if out is not None:
+    if out is not None and not resume:
         check_tournament_out(out, force)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
@@ -411,10 +421,19 @@ def play_tournament(
             first_engine = Engine(specs[0][0])
             first_engine.warmup()
         metadata = dict(first_engine.metadata)
+        logged: dict[int, _Counts] = {}
+        if out is not None:
+            doc = {"mix": mix, "bots": bots, "games": games, "seed": seed}
+            doc |= {"variants": list(variants), "keep_games": keep_games}
+            logged = _start_log(out, doc, ledger_key(specs[0][0], metadata), resume, force)
         bar = P.Bar(games * len(plan), show, desc="tournament")
+        bar.advance(games * len(logged))
         results: list[tuple[Pairing, _Counts]] = []
         try:
             for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
+                if index in logged:
+                    results.append((pairing, logged[index]))
+                    continue
                 if on_pairing is not None:
                     on_pairing(pairing, index, len(plan))
                 bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
@@ -428,6 +447,8 @@ def play_tournament(
                     ):
                         counts.add(winner, first, a_seat, capped)
                 results.append((pairing, counts))
+                if out is not None:
+                    _log_pairing(out, index, counts)
         finally:
             bar.close()
     seconds = time.perf_counter() - t0
@@ -466,6 +487,80 @@ def play_tournament(
     if out is not None:
         write_tournament(result, out)
     return result
+
+
+def ledger_key(spec: RunSpec, metadata: dict[str, Any]) -> dict[str, str]:
+    """The run key (:func:`sim.run.ledger.run_key`) of the tournament's first half-run."""
+    from sim.run import ledger
+
+    return ledger.run_key(spec, metadata)
+
+
+def _start_log(
+    out: Path, doc: dict[str, Any], key: dict[str, str], resume: bool, force: bool
+) -> dict[int, _Counts]:
+    """Write the plan (fresh) or check its key (resume); return the pairings already logged."""
+    from sim.run import ledger
+
+    if not resume:
+        out.mkdir(parents=True, exist_ok=True)
+        if force:
+            for name in (PLAN_FILE, PAIRINGS_LOG, MANIFEST_FILE):
+                (out / name).unlink(missing_ok=True)
+        with io.atomic_path(out / PLAN_FILE) as tmp:
+            tmp.write_text(json.dumps({**doc, "key": key}, indent=2) + "\n", encoding="utf-8")
+        return {}
+    recorded = json.loads((out / PLAN_FILE).read_text(encoding="utf-8")).get("key")
+    reason = ledger.key_mismatch(recorded, key)
+    if reason is not None:
+        raise RunError(f"cannot resume {out}: {reason}")
+    logged: dict[int, _Counts] = {}
+    with contextlib.suppress(FileNotFoundError), open(out / PAIRINGS_LOG, encoding="utf-8") as fh:
+        for line in fh:
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                entry = json.loads(line)
+                counts = dict(entry["counts"])
+                counts["seats"] = SeatCounts(**counts["seats"])
+                logged[int(entry["pairing"])] = _Counts(**counts)
+    return logged
+
+
+def _log_pairing(out: Path, index: int, counts: _Counts) -> None:
+    """Append a finished pairing's counts to the log, durably."""
+    line = json.dumps({"pairing": index, "counts": dataclasses.asdict(counts)})
+    with open(out / PAIRINGS_LOG, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def resume_tournament(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> TournamentResult:
+    """Finish the tournament in ``out``: keep its logged pairings, play the others.
+
+    A pairing cut short is played again from its first game (with ``keep_games``
+    its half-runs are rewritten). The tables equal an uninterrupted tournament's.
+
+    Raises:
+        RunError: no tournament plan in ``out``, a finished tournament, or a run key
+            (spec, card hash, kernel source digest, version) that differs from the code's.
+    """
+    out = Path(out)
+    try:
+        plan = json.loads((out / PLAN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise RunError(f"cannot resume {out}: it holds no tournament ({PLAN_FILE})") from None
+    if (out / MANIFEST_FILE).exists():
+        raise RunError(f"{out} is already complete; nothing to resume")
+    return play_tournament(
+        plan["mix"], plan["bots"], int(plan["games"]), int(plan["seed"]),
+        tuple(plan.get("variants", ())), out=out, keep_games=bool(plan.get("keep_games")),
+        threads=threads, progress=progress, backend=backend, resume=True,
+    )  # fmt: skip
 
 
 COUNT_COLUMNS = ["winner", "first_player", "end_reason"]
@@ -610,7 +705,9 @@ def format_tournament(result: TournamentResult) -> str:
     )
 
 
-TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR)
+TOURNAMENT_FILES = (
+    PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR, PLAN_FILE, PAIRINGS_LOG,
+)  # fmt: skip
 
 
 def check_tournament_out(out: Path, force: bool) -> None:
@@ -700,6 +797,7 @@ __all__ = [
     "play_tournament",
     "read_pairs",
     "read_ratings",
+    "resume_tournament",
     "valid_bots",
     "write_tournament",
 ]

@@ -134,11 +134,34 @@ def threads_option(help: str = THREADS_HELP) -> Any:
     )
 
 
-def out_option(help: str) -> Any:
-    """``--out/-o DIR``: where a command writes (each command says what and its default)."""
-    return click.option(
-        "--out", "-o", type=click.Path(path_type=Path, file_okay=False), default=None, help=help
-    )
+class OutLocation(click.Path):
+    """A local folder (a :class:`pathlib.Path`) or, where allowed, an fsspec URL.
+
+    A URL becomes :func:`sim.run.storage.location`'s value; a command that cannot
+    write to one refuses it here, in one line.
+    """
+
+    def __init__(self, url_ok: bool = False, file_okay: bool = False) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay)
+        self.url_ok = url_ok
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        from sim.run import storage
+
+        if isinstance(value, str) and storage.is_url(value):
+            if not self.url_ok:
+                name = ctx.info_name if ctx is not None else "this command"
+                self.fail(f"{value}: `omensim {name}` takes only a local folder here, not a URL")
+            return storage.location(value)
+        return super().convert(value, param, ctx)
+
+
+def out_option(help: str, url_ok: bool = False) -> Any:
+    """``--out/-o DIR``: where a command writes (each command says what and its default).
+
+    ``url_ok``: the command also writes to an fsspec URL (``memory://``, ``s3://``, ...).
+    """
+    return click.option("--out", "-o", type=OutLocation(url_ok), default=None, help=help)
 
 
 def force_option(what: str) -> Any:
@@ -158,11 +181,14 @@ def rules_option(help: str, metavar: str | None = None) -> Any:
     )
 
 
-def resume_option(metavar: str, help: str) -> Any:
-    """``--resume DIR``: finish an interrupted command from what it wrote to DIR."""
+def resume_option(metavar: str, help: str, url_ok: bool = False) -> Any:
+    """``--resume DIR``: finish an interrupted command from what it wrote to DIR.
+
+    ``url_ok``: DIR may be an fsspec URL (see :class:`OutLocation`).
+    """
     return click.option(
         "--resume",
-        type=click.Path(path_type=Path, file_okay=False),
+        type=OutLocation(url_ok),
         default=None,
         metavar=metavar,
         help=help,

@@ -8,6 +8,7 @@ import click
 
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
 from sim.cli.options import (
+    OutLocation,
     exclude_capped_option,
     force_option,
     progress_option,
@@ -16,11 +17,13 @@ from sim.cli.options import (
 
 
 @click.command("report", short_help="Write one self-contained HTML report about finished runs.")
-@click.argument("runs", nargs=-1, required=False, metavar="RUN...", type=click.Path(path_type=Path))
+@click.argument(
+    "runs", nargs=-1, required=False, metavar="RUN...", type=OutLocation(file_okay=True)
+)
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path),
+    type=OutLocation(file_okay=True),
     required=True,
     help="Directory to write report.html into (absent or empty unless --force).",
 )
@@ -31,7 +34,7 @@ from sim.cli.options import (
 @click.option(
     "--panel",
     "panel_dir",
-    type=click.Path(path_type=Path),
+    type=OutLocation(file_okay=True),
     default=None,
     metavar="DIR",
     help="Report on the output DIR of 'run --panel' or 'compare --panel' instead of RUN...: "

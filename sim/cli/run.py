@@ -47,8 +47,10 @@ from sim.cli.options import (
 )
 @seed_option("Run seed; game i depends only on (seed, i), so a run is reproducible anywhere.")
 @out_option(
-    "Run directory to write (must be absent or empty unless --force). "
-    "Default: a new results/<mix>-s<seed>-<date>-<time>."
+    "Run directory to write (must be absent or empty unless --force), a local path or an "
+    "fsspec URL (file://, s3://, gs://...; not with --until-ci or --panel). "
+    "Default: a new results/<mix>-s<seed>-<date>-<time>.",
+    url_ok=True,
 )
 @click.option(
     "--p0",
@@ -114,9 +116,10 @@ from sim.cli.options import (
 )
 @resume_option(
     "DIR",
-    "Finish the interrupted run in DIR: play only its missing chunks, with the spec, "
-    "cards and chunk size its manifest records (the game options here are ignored). "
-    "Refused if the code or cards changed since it started.",
+    "Finish the interrupted run in DIR (a path or an fsspec URL): play only its missing "
+    "chunks, with the spec, cards and chunk size its manifest records (the game options "
+    "here are ignored). Refused if the code or cards changed since it started.",
+    url_ok=True,
 )
 @backend_options
 @change_options
@@ -183,6 +186,8 @@ def run_cmd(
         return
 
     check_panel_seats(click.get_current_context(), panel)
+    if panel and out is not None and not isinstance(out, Path):
+        raise CliError(f"--panel writes only to a local --out folder, not {out}", EXIT_USAGE)
     if panel:
         with user_errors():
             extras = _run_extras(change, card_files, until_ci)

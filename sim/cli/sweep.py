@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from sim.cli.errors import user_errors
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     BackendArgs,
     GameArgs,
@@ -14,6 +15,7 @@ from sim.cli.options import (
     force_option,
     game_options,
     out_option,
+    resume_option,
 )
 
 
@@ -55,6 +57,12 @@ from sim.cli.options import (
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
 @force_option("sweep")
+@resume_option(
+    "DIR",
+    "Finish the interrupted sweep written to DIR (by --out): skip its finished cells, "
+    "finish a cut run, play the rest, with the plan DIR records (the game and sweep options "
+    "here are ignored). Refused if the code or cards changed since it started.",
+)
 @backend_options
 def sweep_cmd(
     game: GameArgs,
@@ -64,6 +72,7 @@ def sweep_cmd(
     correction: str,
     out: Path | None,
     force: bool,
+    resume: Path | None,
     backend: BackendArgs,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
@@ -82,10 +91,23 @@ def sweep_cmd(
     Example:
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
+      omensim sweep --resume results/sweep
     """
-    from sim.analysis.sweep import check_sweep_out, format_table, parse_deltas, sweep, write_outputs
+    from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
 
-    with user_errors(out), backend.open(game.threads) as be:
+    if resume is not None and out is not None:
+        raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
+    if resume is not None:
+        from sim.analysis.sweep_dir import resume_sweep
+
+        interrupted = f"interrupted; the sweep in {resume} is incomplete"
+        with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
+            result = resume_sweep(resume, threads=game.threads, progress=game.progress, backend=be)
+            paths = write_outputs(result, resume)
+        _show(result, paths, game.quiet)
+        return
+    interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
+    with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
         spec = game.spec()
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
@@ -99,11 +121,21 @@ def sweep_cmd(
             chunk_size=game.chunk_size,
             progress=game.progress,
             correction=correction,
+            out=out,
+            force=force,
         )
         paths = write_outputs(result, out) if out is not None else []
-    if not game.quiet:
-        click.echo(format_table(result))
-        for s in result.skipped:
-            click.echo(f"skipped {s['card']} {field} {s['delta']:+d}: {s['reason']}")
-        if paths:
-            click.echo("Wrote " + ", ".join(str(p) for p in paths))
+    _show(result, paths, game.quiet)
+
+
+def _show(result: Any, paths: list[Path], quiet: bool) -> None:
+    """Print the sweep's table, its skipped cells and the files written (unless quiet)."""
+    from sim.analysis.sweep import format_table
+
+    if quiet:
+        return
+    click.echo(format_table(result))
+    for s in result.skipped:
+        click.echo(f"skipped {s['card']} {result.field} {s['delta']:+d}: {s['reason']}")
+    if paths:
+        click.echo("Wrote " + ", ".join(str(p) for p in paths))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from sim.cli.errors import user_errors
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     BackendArgs,
     GameCount,
@@ -15,6 +15,7 @@ from sim.cli.options import (
     mix_option,
     out_option,
     progress_option,
+    resume_option,
     seed_option,
     show_progress,
     split_variants,
@@ -57,6 +58,12 @@ from sim.cli.options import (
 @force_option("tournament")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
+@resume_option(
+    "DIR",
+    "Finish the interrupted tournament written to DIR (by --out): keep its finished "
+    "pairings, play the others, with the plan DIR records (the other options here are "
+    "ignored). Refused if the code or cards changed since it started.",
+)
 @backend_options
 def tournament_cmd(
     mix: str,
@@ -70,6 +77,7 @@ def tournament_cmd(
     force: bool,
     quiet: bool,
     force_progress: bool,
+    resume: Path | None,
     backend: BackendArgs,
 ) -> None:
     """Play every pair of bots, each bot against itself too, with seats balanced.
@@ -86,29 +94,40 @@ def tournament_cmd(
     Example:
       omensim tournament --mix dunes+aegean --bots random,greedy --games 20000 --seed 1
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
+      omensim tournament --resume results/t
     """
     from sim.analysis import tournament
 
-    with (
-        user_errors(out, interrupted="interrupted; the tournament was not finished"),
-        backend.open(threads) as be,
-    ):
-        names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
-        tournament.check_games(games)
-        out = out if out is not None else tournament.default_out_dir(mix, seed)
-        result = tournament.play_tournament(
-            mix,
-            names,
-            games,
-            seed,
-            split_variants(variants),
-            out=out,
-            keep_games=keep_games,
-            threads=threads,
-            progress=show_progress(quiet, force_progress),
-            force=force,
-            backend=be,
-        )
+    if resume is not None:
+        if out is not None:
+            raise CliError("--resume DIR names the tournament folder; drop --out", EXIT_USAGE)
+        interrupted = f"interrupted; the tournament in {resume} is incomplete"
+        with user_errors(resume, interrupted=interrupted), backend.open(threads) as be:
+            result = tournament.resume_tournament(
+                resume, threads, show_progress(quiet, force_progress), be
+            )
+        out = resume
+    else:
+        with (
+            user_errors(out, interrupted="interrupted; the tournament was not finished"),
+            backend.open(threads) as be,
+        ):
+            names = tournament.parse_bots(bots if bots is not None else tournament.valid_bots())
+            tournament.check_games(games)
+            out = out if out is not None else tournament.default_out_dir(mix, seed)
+            result = tournament.play_tournament(
+                mix,
+                names,
+                games,
+                seed,
+                split_variants(variants),
+                out=out,
+                keep_games=keep_games,
+                threads=threads,
+                progress=show_progress(quiet, force_progress),
+                force=force,
+                backend=be,
+            )
     if not quiet:
         click.echo(tournament.format_tournament(result))
         click.echo(

@@ -55,38 +55,90 @@ def end_turn(st, tab):
     st[L.OPP_DISCARDED] = 0  # the count behind a Reign feat is per turn
 
 
+# The steps of a turn, in the order every rulebook's turn runs them: the one list
+# the kernel plays (``play_steps``), the scenario stepper steps and the replay
+# describes. A step whose rule parameter is 0 is not in the set's turn (A Reign
+# of War adds Portent and Feat between Surge and War).
+S_WEALTH = 0
+S_SURGE = 1
+S_PORTENT = 2
+S_FEAT = 3
+S_WAR = 4
+S_OFFERING = 5
+N_STEPS = 6
+STEP_NAMES = ("wealth", "surge", "portent", "feat", "war", "offering")
+STEP_RULES = (-1, -1, L.RU_PORTENT, L.RU_FEAT_STEP, -1, -1)
+"""Per step, the layout rule parameter that puts it in the turn (-1: every turn)."""
+
+
+@kernel
+def step_in_rules(tab, s):
+    """Whether the set's rules put step ``s`` in a turn at all."""
+    r = STEP_RULES[s]
+    return r < 0 or rule(tab, r) != 0
+
+
+@kernel
+def step_applies(st, tab, s):
+    """Whether step ``s`` is played now: it is in the set's turn and the game goes on.
+
+    Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
+    the War step leaves two stacks empty, without the Offering (Supply) step.
+    """
+    if not step_in_rules(tab, s):
+        return False
+    if s == S_OFFERING and rule(tab, L.RU_END_AFTER_WAR):
+        return end_reason(st, tab) != V.ER_TWO_CITIES_EMPTY
+    return True
+
+
+@kernel
+def run_step(st, tab, fp, ask, s):
+    """Play step ``s`` of the active seat's turn, every choice by ``ask``."""
+    if s == S_WEALTH:
+        wealth_step(st, tab, fp, ask)
+    elif s == S_SURGE:
+        surge_step(st, tab, fp, ask)
+    elif s == S_PORTENT:
+        portent_step(st, tab, fp, ask)
+    elif s == S_FEAT:
+        feat_step(st, tab)
+    elif s == S_WAR:
+        war_step(st, tab, fp, ask)
+    else:
+        offering_step(st, tab, fp, ask)
+
+
+@kernel
+def play_steps(st, tab, fp, ask, first):
+    """Steps ``first`` .. the last of the turn (those that apply), then the end of the turn."""
+    for s in range(first, N_STEPS):
+        if step_applies(st, tab, s):
+            run_step(st, tab, fp, ask, s)
+    end_turn(st, tab)
+
+
 @kernel
 def after_surge(st, tab, fp, ask):
-    """The steps of a turn after the Surge, then the end of the turn.
-
-    A Reign of War puts its Portent and Feat steps between Surge and War.
-    """
-    if rule(tab, L.RU_PORTENT):
-        portent_step(st, tab, fp, ask)
-    if rule(tab, L.RU_FEAT_STEP):
-        feat_step(st, tab)
-    war_step(st, tab, fp, ask)
-    after_war(st, tab, fp, ask)
+    """The steps of a turn after the Surge, then the end of the turn: where a look-ahead
+    rollout that began inside the Surge picks the turn up."""
+    play_steps(st, tab, fp, ask, S_SURGE + 1)
 
 
 @kernel
 def after_war(st, tab, fp, ask):
-    """The steps of a turn after the War step (the Offering), then the end of the turn."""
-    # Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
-    # the War step leaves two stacks empty, without the Offering (Supply) step.
-    if not (rule(tab, L.RU_END_AFTER_WAR) and end_reason(st, tab) == V.ER_TWO_CITIES_EMPTY):
-        offering_step(st, tab, fp, ask)
-    end_turn(st, tab)
+    """The steps of a turn after the War step, then the end of the turn: where a look-ahead
+    rollout that began inside the War step picks the turn up."""
+    play_steps(st, tab, fp, ask, S_WAR + 1)
 
 
 @kernel
 def play_turn(st, tab, fp, ask):
     """One full turn of the active player, step by step, every choice by ``ask``.
 
-    The only place a turn's steps are put in order: games, scenarios and the
-    look-ahead bot's rollouts all play turns through it (a rollout that starts
-    mid-turn finishes it with ``surge_rest`` or ``surge_step`` and ``after_surge``).
+    Games, scenarios and the look-ahead bot's rollouts all play turns through
+    ``play_steps`` (a rollout that starts mid-turn finishes its step with the
+    step's continuation, e.g. ``surge_rest``, and then calls ``after_surge`` or
+    ``after_war``).
     """
-    wealth_step(st, tab, fp, ask)
-    surge_step(st, tab, fp, ask)
-    after_surge(st, tab, fp, ask)
+    play_steps(st, tab, fp, ask, S_WEALTH)

@@ -202,7 +202,7 @@ def make_job(
     key: str,
     *,
     changes: Changes | None = None,
-    out: str | os.PathLike[str] | None = None,
+    out: Any = None,
     width: int = 5,
     columns: Sequence[str] = (),
     until_ci: float | None = None,
@@ -218,7 +218,7 @@ def make_job(
         key=key,
         canary=canary_digest(engine),
         identity=identity(engine),
-        out=None if out is None else os.fspath(out),
+        out=None if out is None else str(out),
         metadata=(metadata if metadata is not None else dict(engine.metadata))
         if out is not None
         else {},

@@ -59,6 +59,8 @@ from sim.run.lock import LOCK_NAME, holder_pid
 MANIFEST_NAME = "_manifest.json"
 # Finished parts, one JSON line each, while a run is writing (sim.run.ledger).
 PARTS_LOG_NAME = "_parts.jsonl"
+# At a URL (no appends on object stores) each finished part gets its own small file instead.
+URL_LOG_PREFIX = "_logged-"
 CARDS_NAME = "_cards.parquet"
 """One row per card kind of the run's mix. The leading ``_`` keeps it out of
 ``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
@@ -191,6 +193,16 @@ def _fsync_file(path: Path) -> None:
 
 def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
     """Atomically write the run's card table as ``out_dir/_cards.parquet``."""
+    from sim.run import storage
+
+    if storage.is_url(out_dir):
+        where = storage.location(out_dir) / CARDS_NAME
+        if isinstance(where, storage.UrlPath):
+            tmp = where.path.rsplit("/", 1)[0] + f"/.{CARDS_NAME}.tmp"
+            pq.write_table(cards, tmp, filesystem=where.fs, compression=COMPRESSION)
+            where.fs.mv(tmp, where.path)
+            return where  # type: ignore[return-value]
+        out_dir = where.parent
     return _write_parquet_durably(cards, Path(out_dir) / CARDS_NAME)
 
 
@@ -218,7 +230,9 @@ def write_manifest(
     Returns:
         The manifest's path.
     """
-    out = Path(out_dir)
+    from sim.run import storage
+
+    out = storage.location(out_dir)
     doc: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
         "format_version": MANIFEST_VERSION,
@@ -230,6 +244,9 @@ def write_manifest(
     if extra:
         doc.update(extra)
     doc["metadata"] = dict(metadata)
+    if isinstance(out, storage.UrlPath):
+        (out / MANIFEST_NAME).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+        return out / MANIFEST_NAME  # type: ignore[return-value]
     final = out / MANIFEST_NAME
     with _replacing(final, _tmp_path(final)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         json.dump(doc, fh, indent=2, sort_keys=False)
@@ -244,10 +261,11 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
         FileNotFoundError: if the directory has no manifest.
         RunReadError: the manifest is not UTF-8 JSON holding an object.
     """
-    path = Path(run_dir) / MANIFEST_NAME
+    from sim.run import storage
+
+    path = storage.location(run_dir) / MANIFEST_NAME
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
+        doc = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RunReadError(f"{path} is damaged: {exc}") from None
     if not isinstance(doc, dict):
@@ -280,16 +298,23 @@ def read_run(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFram
         IncompleteRunError: for an unfinished run without ``allow_incomplete``.
         RunReadError: files that do not agree with the manifest.
     """
-    p = Path(path)
+    from sim.run import storage
+
+    p = storage.location(path)
     if p.is_dir() and (p / MANIFEST_NAME).exists():
         manifest = verify_run(p, allow_incomplete=allow_incomplete)
-        files = [str(p / part["file"]) for part in manifest["parts"]]
+        files = [p / part["file"] for part in manifest["parts"]]
         if not files:
             return pd.DataFrame()
-        df = pq.read_table(files).to_pandas()
+        if isinstance(p, storage.UrlPath):
+            # A path plus the filesystem: pyarrow never gets an open remote handle.
+            paths = [f.path for f in files]  # type: ignore[attr-defined]
+            df = pq.read_table(paths, filesystem=p.fs).to_pandas()
+        else:
+            df = pq.read_table([str(f) for f in files]).to_pandas()
     else:
         try:
-            df = pd.read_parquet(p)
+            df = pd.read_parquet(str(p))
         except (pa.ArrowException, OSError) as exc:
             raise RunReadError(f"cannot read {p}: {_one_line(exc)}") from None
     if "game_id" in df.columns and not df["game_id"].is_monotonic_increasing:
@@ -315,10 +340,11 @@ def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]
     return out
 
 
-def _part_facts(path: Path) -> tuple[int, dict[str, str], int | None, int | None]:
+def _part_facts(path: Any) -> tuple[int, dict[str, str], int | None, int | None]:
     """(rows, metadata, min game_id, max game_id) from a part's footer, without its data."""
+    args = path.parquet_args() if hasattr(path, "parquet_args") else {"source": path}
     try:
-        meta = pq.ParquetFile(path).metadata
+        meta = pq.ParquetFile(**args).metadata
         schema = meta.schema.to_arrow_schema()
     except (pa.ArrowException, OSError) as exc:
         raise RunReadError(f"{path} is damaged: {_one_line(exc)}") from None
@@ -350,7 +376,9 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
         FileNotFoundError: no manifest. IncompleteRunError: not complete.
         RunReadError: the first disagreement found, named in one line.
     """
-    d = Path(run_dir)
+    from sim.run import storage
+
+    d = storage.location(run_dir)
     manifest = read_manifest(d)
     where = d / MANIFEST_NAME
     if not allow_incomplete and not manifest.get("complete", False):
@@ -446,13 +474,16 @@ def is_run_file(entry: Path) -> bool:
     return entry.is_file() and (
         (name.startswith("part-") and name.endswith(".parquet"))
         or name in (MANIFEST_NAME, CARDS_NAME, LOCK_NAME, PARTS_LOG_NAME)
+        or (name.startswith(URL_LOG_PREFIX) and name.endswith(".json"))
         or (name.startswith(".") and name.endswith(".tmp"))
     )
 
 
 def list_parts(run_dir: Path | str) -> list[Path]:
     """The part files of a run directory, in game order."""
-    return sorted(Path(run_dir).glob(PART_GLOB))
+    from sim.run import storage
+
+    return sorted(storage.location(run_dir).glob(PART_GLOB))  # type: ignore[arg-type]
 
 
 def stray_files(run_dir: Path | str) -> list[Path]:
@@ -470,9 +501,12 @@ def clear_run_files(run_dir: Path | str) -> None:
     The manifest goes first, so a crash half-way through clearing leaves a
     directory that no longer claims to be a complete run.
     """
-    d = Path(run_dir)
+    from sim.run import storage
+
+    d = storage.location(run_dir)
     (d / MANIFEST_NAME).unlink(missing_ok=True)
-    _fsync_dir(d)
+    if isinstance(d, Path):
+        _fsync_dir(d)
     for entry in d.iterdir():
         if is_run_file(entry) and entry.name != LOCK_NAME:
             entry.unlink()
@@ -497,12 +531,17 @@ def check_output_dir(
     Raises:
         RunError: the folder is a file, busy, or holds something ``--force`` may not replace.
     """
-    out = Path(out)
+    from sim.run import storage
+
+    out = storage.location(out)
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out} exists and is not a directory")
     if not out.is_dir():
         return
-    pid = None if held else holder_pid(out)
+    if isinstance(out, storage.UrlPath):
+        pid = None if held else storage.url_lock_holder(out)
+    else:
+        pid = None if held else holder_pid(out)
     if pid is not None:
         who = f"process {pid}" if pid > 0 else "another process"
         raise RunError(f"{out} is being written by {who}; wait for it or choose another --out")

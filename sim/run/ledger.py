@@ -125,11 +125,14 @@ class Ledger:
         ``np.packbits``; needed with ``stop_when`` (read from the part otherwise).
         """
         entry = dict(info)
-        if self._log is None:
+        if not isinstance(self.out, Path):  # a URL (sim.run.storage.UrlPath): no appends there
+            (self.out / url_log_name(entry["file"])).write_text(json.dumps(entry, sort_keys=True))
+        elif self._log is None:
             self._log = open(self.out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
-        self._log.write(json.dumps(entry, sort_keys=True) + "\n")
-        self._log.flush()
-        os.fsync(self._log.fileno())
+        if self._log is not None:
+            self._log.write(json.dumps(entry, sort_keys=True) + "\n")
+            self._log.flush()
+            os.fsync(self._log.fileno())
         self.done[int(entry["index"])] = entry
         if won is not None and self.stop_when is not None:
             self._won[int(entry["index"])] = np.unpackbits(won, count=int(entry["games"]))
@@ -199,7 +202,11 @@ class Ledger:
             extra=extra,
         )
         self.close()
-        (self.out / LOG_NAME).unlink(missing_ok=True)
+        if isinstance(self.out, Path):
+            (self.out / LOG_NAME).unlink(missing_ok=True)
+            return
+        for path in self.out.glob(f"{io.URL_LOG_PREFIX}*.json"):
+            path.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Close the log file (records so far stay on disk)."""
@@ -207,6 +214,11 @@ class Ledger:
             with contextlib.suppress(OSError):
                 self._log.close()
             self._log = None
+
+
+def url_log_name(part_file: str) -> str:
+    """The log file of one finished part in a run folder at a URL (one small file per part)."""
+    return f"{io.URL_LOG_PREFIX}{part_file}.json"
 
 
 def part_index(name: str) -> int | None:
@@ -221,10 +233,15 @@ def completed_parts(out: Path, manifest: Mapping[str, Any]) -> dict[int, dict[st
     A line the kill cut short is ignored, and so is an entry whose file is gone.
     """
     entries: list[Mapping[str, Any]] = list(manifest.get("parts", []))
-    with contextlib.suppress(FileNotFoundError), open(out / LOG_NAME, encoding="utf-8") as fh:
-        for line in fh:
-            with contextlib.suppress(ValueError):
-                entries.append(json.loads(line))
+    if isinstance(out, Path):
+        with contextlib.suppress(FileNotFoundError), open(out / LOG_NAME, encoding="utf-8") as fh:
+            for line in fh:
+                with contextlib.suppress(ValueError):
+                    entries.append(json.loads(line))
+    else:
+        for path in out.glob(f"{io.URL_LOG_PREFIX}*.json"):
+            with contextlib.suppress(ValueError, FileNotFoundError):
+                entries.append(json.loads(path.read_text()))
     done: dict[int, dict[str, Any]] = {}
     for e in entries:
         index = e.get("index", part_index(str(e.get("file", ""))))

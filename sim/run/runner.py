@@ -37,7 +37,7 @@ from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.run import io, ledger
+from sim.run import io, ledger, storage
 from sim.run import progress as P
 from sim.run.lock import FolderLockedError, locked
 from sim.run.session import RunError, numba_threads, resolve_threads
@@ -155,7 +155,9 @@ def run(
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     check_until_ci(until_ci)
-    out = Path(out) if out is not None else default_out_dir(spec)
+    out = storage.location(out) if out is not None else default_out_dir(spec)
+    if until_ci is not None and not isinstance(out, Path):
+        raise RunError(f"--until-ci needs a local --out folder, not a URL ({out})")
     n_threads = resolve_threads(threads if backend is None else None)
     io.check_output_dir(out, force)
     return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
@@ -179,7 +181,7 @@ def resume(
     """
     from sim.data.changes import Changes
 
-    out = Path(out)
+    out = storage.location(out)
     try:
         manifest = io.read_manifest(out)
     except FileNotFoundError:
@@ -244,7 +246,7 @@ def _execute(
         # Directory work only now: a bad mix/strategy (raised by Engine above) creates nothing.
         out.mkdir(parents=True, exist_ok=True)
         try:
-            with locked(out):
+            with locked(out) if isinstance(out, Path) else storage.url_locked(out):
                 if prior is None:
                     # Checked again under the lock: another run may have written here meanwhile.
                     io.check_output_dir(out, force, held=True)

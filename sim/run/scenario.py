@@ -41,12 +41,6 @@ from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel import turn as T
 from sim.kernel.board import is_war_torn, side_strength
-from sim.kernel.feats import feat_step
-from sim.kernel.offering import offering_step
-from sim.kernel.portent import portent_step
-from sim.kernel.surge import surge_step
-from sim.kernel.war import war_step
-from sim.kernel.wealth import wealth_step
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.positions import place
 from sim.run.scripting import ANY, ScenarioError, Scripting
@@ -64,18 +58,22 @@ class Step:
     """The :class:`Scenario` method that runs it (and the replay's step key)."""
     title: str
     """The rulebook's heading for it."""
-    rule: str | None = None
-    """The layout rule parameter that puts it in the turn; ``None``: every turn has it."""
+    index: int
+    """Its number in the kernel's list of steps (``sim.kernel.turn.S_*``)."""
 
 
-# A turn's steps in the order sim.kernel.turn.play_turn runs them (then end_turn).
-TURN_STEPS: tuple[Step, ...] = (
-    Step("wealth", "Wealth Step"),
-    Step("surge", "Surge Step"),
-    Step("portent", "Portent Step", "RU_PORTENT"),
-    Step("feat", "Feat Step", "RU_FEAT_STEP"),
-    Step("war", "War Step"),
-    Step("offering", "Offering Step"),
+_TITLES = {
+    "wealth": "Wealth Step",
+    "surge": "Surge Step",
+    "portent": "Portent Step",
+    "feat": "Feat Step",
+    "war": "War Step",
+    "offering": "Offering Step",
+}
+
+# The kernel's own list of a turn's steps (sim.kernel.turn.STEP_NAMES), with headings.
+TURN_STEPS: tuple[Step, ...] = tuple(
+    Step(name, _TITLES[name], i) for i, name in enumerate(T.STEP_NAMES)
 )
 
 # The keywords of Scenario.build that describe the position (the rest configure the run).
@@ -234,39 +232,40 @@ class Scenario(Scripting, StateView):
 
     # --- stepping ------------------------------------------------------------------
 
+    def _step(self, s: int) -> None:
+        """Run kernel step ``s`` if it is in this turn now, exactly as ``play_turn`` would."""
+        if T.step_applies(self.st, self.tab, s):
+            T.run_step(self.st, self.tab, self.fp, self.ask, s)
+        self._check()
+
     def wealth(self) -> None:
         """Run the active seat's Wealth step (a look-ahead seat may plan its split by rollouts)."""
-        wealth_step(self.st, self.tab, self.fp, self.ask)
-        self._check()
+        self._step(T.S_WEALTH)
 
     def surge(self) -> None:
         """Run the active seat's Surge step (plays, reward tile, end-of-Surge abilities)."""
-        surge_step(self.st, self.tab, self.fp, self.ask)
-        self._check()
+        self._step(T.S_SURGE)
 
     def portent(self) -> None:
         """Run the active seat's Portent step (Reign: its Oracles resolve)."""
-        portent_step(self.st, self.tab, self.fp, self.ask)
-        self._check()
+        self._step(T.S_PORTENT)
 
     def feat(self) -> None:
         """Run the active seat's Feat step (Reign: met feats turn face down)."""
-        feat_step(self.st, self.tab)
-        self._check()
+        self._step(T.S_FEAT)
 
     def war(self) -> None:
         """Run the War step."""
-        war_step(self.st, self.tab, self.fp, self.ask)
-        self._check()
+        self._step(T.S_WAR)
 
     def offering(self) -> None:
-        """Run the Offering step (offering, TRIBUTE, hand and coin limits)."""
-        offering_step(self.st, self.tab, self.fp, self.ask)
-        self._check()
+        """Run the Offering step (offering, TRIBUTE, hand and coin limits), unless the
+        game already ended at the War step (``RU_END_AFTER_WAR``)."""
+        self._step(T.S_OFFERING)
 
     def turn_steps(self) -> list[Step]:
         """The steps of a turn under this scenario's rules, in order (before ``end_turn``)."""
-        return [s for s in TURN_STEPS if s.rule is None or self.rule(s.rule)]
+        return [s for s in TURN_STEPS if T.step_in_rules(self.tab, s.index)]
 
     def end_turn(self) -> None:
         """Check the end of the game and pass the turn."""

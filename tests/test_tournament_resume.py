@@ -1,0 +1,84 @@
+"""`omensim tournament --resume DIR`: finish a killed tournament, keeping its finished pairings."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from sim.analysis import tournament
+from sim.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+# Three pairings (random-random, random-greedy, greedy-greedy) of 4,000 games each.
+ARGS = ["tournament", "--mix", "aegean", "--bots", "random,greedy", "--games", "4000"]
+ARGS += ["--seed", "2", "-q"]
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def logged(out: Path) -> int:
+    try:
+        return len((out / tournament.PAIRINGS_LOG).read_text().splitlines())
+    except FileNotFoundError:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("whole") / "t"
+    r = invoke(*ARGS, "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert logged(out) == 3
+    return out
+
+
+def test_a_killed_tournament_resumes_to_the_same_tables(
+    tmp_path: Path, uninterrupted: Path
+) -> None:
+    out = tmp_path / "t"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *ARGS, "--out", str(out)], env=env)
+    deadline = time.monotonic() + 600
+    try:
+        while logged(out) < 1:
+            assert proc.poll() is None, "the tournament ended before it could be killed"
+            assert time.monotonic() < deadline, "no pairing was finished in time"
+            time.sleep(0.01)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert 1 <= logged(out) < 3 and not (out / tournament.MANIFEST_FILE).exists()
+
+    r = invoke("tournament", "--resume", str(out), "-q")
+    assert r.exit_code == 0, r.output
+    assert logged(out) == 3
+    for name in (tournament.PAIRS_FILE, tournament.RATINGS_FILE):
+        pd.testing.assert_frame_equal(
+            pd.read_parquet(out / name), pd.read_parquet(uninterrupted / name)
+        )
+    r = invoke("tournament", "--resume", str(out))
+    assert r.exit_code == 1 and "already complete" in r.output
+
+
+def test_resume_refuses_a_key_mismatch_in_one_line(tmp_path: Path, uninterrupted: Path) -> None:
+    out = tmp_path / "t"
+    out.mkdir()
+    plan = json.loads((uninterrupted / tournament.PLAN_FILE).read_text())
+    plan["key"] |= {"card_hash": "0" * 64, "digest": "0" * 64}
+    (out / tournament.PLAN_FILE).write_text(json.dumps(plan))
+    r = invoke("tournament", "--resume", str(out))
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: cannot resume") and "card table changed" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in out.iterdir()) == [tournament.PLAN_FILE]
