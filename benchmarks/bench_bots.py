@@ -14,8 +14,8 @@ Prints, for every mix:
   baseline (target: within 20%).
 
 ``--curve`` prints the look-ahead's strength/speed curve instead: the
-shipped look-ahead profile at several budgets (rollouts per decision, and
-whether it plans its Wealth split too) against ``--against`` (default
+shipped look-ahead profile at several budgets (rollouts per option, and
+which decisions it plans besides the Surge) against ``--against`` (default
 ``economic``, the strongest heuristic in the tournament ladder), seats
 balanced, ``--lookahead-games`` games per point.
 
@@ -205,36 +205,46 @@ def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ..
     return lines
 
 
-# (label, width, rollouts, horizon, wealth): the budgets of the strength/speed curve.
+# Letters after a rollout count in --budgets: the decisions planned besides the Surge.
+PLAN_LETTERS = {"w": "wealth", "o": "offer", "r": "war_order", "k": "keep"}
+# (label, width, rollouts, horizon, planned knobs): the budgets of the strength/speed curve.
 BUDGETS = (
-    ("rollouts 2", 3, 2, 2, 0),
-    ("rollouts 4 (shipped)", 3, 4, 2, 0),
-    ("rollouts 8", 3, 8, 2, 0),
-    ("rollouts 4 + Wealth", 3, 4, 2, 1),
+    ("rollouts 2 + o", 3, 2, 2, "o"),
+    ("rollouts 4 + o (shipped)", 3, 4, 2, "o"),
+    ("rollouts 8 + o", 3, 8, 2, "o"),
+    ("rollouts 4 (Surge only)", 3, 4, 2, ""),
 )
 
 
-def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, wealth: int) -> str:
-    """Write a look-ahead profile with these knobs (the shipped weights) and return its path."""
+def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, plans: str) -> str:
+    """Write a look-ahead profile with these knobs (the shipped weights; each decision in
+    ``plans``, as PLAN_LETTERS, planned by rollouts, the others not) and return its path."""
     src = (ROOT / "configs" / "strategies" / "lookahead.toml").read_text()
     head = src.split("[lookahead]")[0]
-    path = tmp / f"la-w{width}-r{rollouts}-h{horizon}-e{wealth}.toml"
+    path = tmp / f"la-w{width}-r{rollouts}-h{horizon}-{plans or 'surge'}.toml"
+    knobs = "".join(f"{k} = {int(c in plans)}\n" for c, k in PLAN_LETTERS.items())
     path.write_text(
-        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\n"
-        f"horizon = {horizon}\nwealth = {wealth}\n"
+        head + f"[lookahead]\nwidth = {width}\nrollouts = {rollouts}\nhorizon = {horizon}\n" + knobs
     )
     return str(path)
 
 
-def pick_budgets(spec: str) -> list[tuple[str, int, int, int, int]]:
-    """The BUDGETS rows named by ``spec``: rollout counts, ``w`` after one plans the Wealth
-    split too (``2,4,8,4w``); a count not in BUDGETS gets the shipped width and horizon."""
+def pick_budgets(spec: str) -> list[tuple[str, int, int, int, str]]:
+    """The budgets named by ``spec``: rollout counts, each followed by the letters of the
+    decisions planned besides the Surge (``w`` Wealth, ``o`` Offering, ``r`` war order,
+    ``k`` keeps: ``2,4,8,4w,4wrk``); a count not in BUDGETS gets the shipped width and
+    horizon. Raises ValueError on an unknown letter."""
     rows = []
     for item in (x.strip() for x in spec.split(",") if x.strip()):
-        wealth = int(item.endswith("w"))
-        rollouts = int(item.rstrip("w"))
-        known = [b for b in BUDGETS if b[2] == rollouts and b[4] == wealth]
-        rows.append(known[0] if known else (f"rollouts {item}", 3, rollouts, 2, wealth))
+        count = item.rstrip("".join(PLAN_LETTERS))
+        plans = "".join(c for c in PLAN_LETTERS if c in item[len(count) :])
+        if not count.isdigit() or len(set(item[len(count) :]) - set(plans)):
+            letters = "".join(PLAN_LETTERS)
+            raise ValueError(f"bad budget {item!r}: a rollout count, then letters of {letters}")
+        rollouts = int(count)
+        known = [b for b in BUDGETS if b[2] == rollouts and b[4] == plans]
+        label = f"rollouts {rollouts}" + (f" + {plans}" if plans else "")
+        rows.append(known[0] if known else (label, 3, rollouts, 2, plans))
     return rows
 
 
@@ -288,9 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", action="store_true",
                         help="print the look-ahead's strength/speed curve over its budgets "
                         "against --against instead")  # fmt: skip
-    parser.add_argument("--budgets", default="2,4,8,4w", metavar="R,R,...",
-                        help="--curve budgets: rollouts per option, 'w' after one to plan "
-                        "the Wealth split too (default 2,4,8,4w)")  # fmt: skip
+    parser.add_argument("--budgets", default="2o,4o,8o,4", metavar="R,R,...",
+                        help="--curve budgets: rollouts per option, then letters of the "
+                        "decisions planned besides the Surge: w Wealth, o Offering, r war "
+                        "order, k keeps (e.g. 4wk; default 2o,4o,8o,4: the shipped Surge and "
+                        "Offering at 2, 4 and 8 rollouts, and the Surge alone)")  # fmt: skip
     parser.add_argument("--against", default="economic",
                         help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",
@@ -303,7 +315,12 @@ def main(argv: list[str] | None = None) -> int:
     load = load_average()
     if args.curve:
         mixes = (args.mixes or ",".join(MIXES)).split(",")
-        lines = curve_table(mixes, args.lookahead_games, args.against, pick_budgets(args.budgets))
+        try:
+            budgets = pick_budgets(args.budgets)
+        except ValueError as e:
+            print(f"Error: {e}", file=sys.stderr)
+            return 2
+        lines = curve_table(mixes, args.lookahead_games, args.against, budgets)
         print()
         print(f"omensim look-ahead curve; seed {SEED}; commit {git_commit()}; {machine(threads)}")
         print(f"load average at start {load}, at end {load_average()}")

@@ -58,6 +58,9 @@ P_LA_WIDTH = 16  # look-ahead: options tried per Surge decision (the best by the
 P_LA_ROLLOUTS = 17  # look-ahead: sampled continuations per option tried
 P_LA_HORIZON = 18  # look-ahead: whole turns played after the current one in a rollout
 P_LA_WEALTH = 19  # look-ahead: 1 plans the Wealth split by rollouts too (0: the heuristic's)
+P_LA_OFFER = 20  # look-ahead: 1 plans the Offering (which card, build, or none) by rollouts
+P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts by rollouts
+P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
 
 # The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
 DEFAULT_PARAMS = np.array(
@@ -88,11 +91,14 @@ LOOKAHEAD_KNOBS: dict[str, int] = {
     "rollouts": P_LA_ROLLOUTS,
     "horizon": P_LA_HORIZON,
     "wealth": P_LA_WEALTH,
+    "offer": P_LA_OFFER,
+    "war_order": P_LA_WAR_ORDER,
+    "keep": P_LA_KEEP,
 }
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 20
+N_WEIGHTS = 23
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth

@@ -1,12 +1,14 @@
-"""``lookahead``: plays its best few Surge options (and Wealth splits) out in sampled rollouts.
+"""``lookahead``: plays its best few options of a decision out in sampled rollouts.
 
-At every Surge decision (what to play where, which reward to use, or to stop)
-the bot takes the ``width`` options its heuristic weights value most and, for
-each of ``rollouts`` sampled worlds, plays the option and the rest of the game
-for ``horizon`` more turns with the fast kernel, both seats answering with the
-bot's own weights. It plays the option with the best mean outcome. With the
-profile's ``wealth`` knob at 1 it plans the Wealth split the same way (every
-split tried). Every other decision is the heuristic's.
+At every Surge decision (what to play where, which reward tile to use, or to
+stop) the bot takes the ``width`` options its heuristic weights value most and,
+for each of ``rollouts`` sampled worlds, plays the option and the rest of the
+game for ``horizon`` more turns with the fast kernel, both seats answering with
+the bot's own weights. It plays the option with the best mean outcome. Its
+profile's knobs plan more decisions the same way: ``wealth`` the Wealth split
+(every split tried), ``offer`` the Offering (which card, a build, or none),
+``war_order`` the order of the War step's conflicts and ``keep`` the units it
+keeps after a war. Every other decision (and drafts) is the heuristic's.
 
 A sampled world never peeks: the cards the seat cannot see (the opponent's
 hand, the deck below, cards under structures, face-down reward tiles) are
@@ -18,10 +20,12 @@ comparison is not blurred by luck of the deal.
 The rollouts run in the second game state at ``st[ROLLOUT:]``, so nothing is
 allocated. The bot answers from inside the decision dispatcher
 (``strategies.policy.choose``), at the point of the turn where it is asked: a
-rollout first takes the option being tried (the Surge's ``surge_apply`` /
-``surge_rest`` / ``surge_end``, the Wealth step's ``take_split``), then plays on
-through ``sim.kernel.turn``. Rollouts answer with ``choose_heuristic``, which has
-no look-ahead, so a rollout never starts another.
+rollout first takes the option being tried and finishes that step with the
+kernel's own continuation (the Surge's ``surge_apply`` / ``surge_rest`` /
+``surge_end``, the Wealth step's ``take_split``, ``war_rest`` and ``keep_rest``
+in the War step, ``offering_rest``), then plays on through ``sim.kernel.turn``.
+Rollouts answer with ``choose_heuristic``, which has no look-ahead, so a
+rollout never starts another.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import ask_of, kernel
+from sim.kernel.offering import offering_rest
 from sim.kernel.rng import next_u64, randint
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.surge import surge_apply, surge_end, surge_rest, surge_step
 from sim.kernel.tab import n_cards, n_tiles
-from sim.kernel.turn import after_surge, play_turn
+from sim.kernel.turn import after_surge, after_war, end_turn, play_turn
+from sim.kernel.war import keep_rest, war_rest, war_step
 from sim.kernel.wealth import take_split
 from sim.kernel.zones import opt
 from strategies.greedy import (
@@ -191,15 +197,42 @@ def rollout_value(ro, tab, p):
 
 
 @kernel
-def play_out(st, tab, fp, p, k, actions, horizon):
-    """In the rollout state: take Surge option ``k``, finish the turn, play ``horizon`` more."""
-    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
+def continue_from(ro, tab, fp, p, dec, k, actions, total):
+    """In the rollout state: take option ``k`` of decision ``dec`` and finish the turn.
+
+    Each decision continues with the kernel's own rest of its step (``sim.kernel.surge``,
+    ``wealth``, ``war``, ``offering``), then the steps after it (``sim.kernel.turn``), so a
+    rollout plays the turn exactly as the game would.
+    """
     ask = heuristic_ask()
-    if surge_apply(ro, tab, fp, ask, p, k):
-        surge_end(ro, tab, fp, ask, p)
-    else:
-        surge_rest(ro, tab, fp, ask, actions + 1)
-    after_surge(ro, tab, fp, ask)
+    if dec == D.D_SURGE:
+        if surge_apply(ro, tab, fp, ask, p, k):
+            surge_end(ro, tab, fp, ask, p)
+        else:
+            surge_rest(ro, tab, fp, ask, actions + 1)
+        after_surge(ro, tab, fp, ask)
+    elif dec == D.D_WEALTH:
+        take_split(ro, tab, fp, ask, p, opt(ro, k, 0), total)
+        surge_step(ro, tab, fp, ask)
+        after_surge(ro, tab, fp, ask)
+    elif dec == D.D_WAR_ORDER:
+        war_rest(ro, tab, fp, ask, k)
+        after_war(ro, tab, fp, ask)
+    elif dec == D.D_KEEP:
+        keep_rest(ro, tab, fp, ask, p, k)
+        war_step(ro, tab, fp, ask)
+        after_war(ro, tab, fp, ask)
+    else:  # D_OFFER
+        offering_rest(ro, tab, fp, ask, p, k)
+        end_turn(ro, tab)
+
+
+@kernel
+def play_out(st, tab, fp, p, dec, k, actions, total, horizon):
+    """In the rollout state: option ``k`` of ``dec``, the rest of the turn, ``horizon`` more."""
+    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
+    continue_from(ro, tab, fp, p, dec, k, actions, total)
+    ask = heuristic_ask()
     for _ in range(horizon):
         if ro[L.GAME_OVER]:
             break
@@ -208,10 +241,11 @@ def play_out(st, tab, fp, p, k, actions, horizon):
 
 
 @kernel
-def _candidates(st, tab, fp, p, n, width):
+def _candidates(st, tab, fp, p, dec, n, width):
     """The ``width`` options the heuristic values most, into LA_SCRATCH; returns how many."""
     r = st[L.PROW + p]
-    cache_cities(st, tab, p)
+    if dec == D.D_SURGE:
+        cache_cities(st, tab, p)
     for i in range(n):
         st[L.TMP2 + i] = 0  # 1 once chosen
     m = min(width, n, L.LA_MAX_WIDTH)
@@ -220,7 +254,7 @@ def _candidates(st, tab, fp, p, n, width):
         pick = -1
         for i in range(n):
             if st[L.TMP2 + i] == 0:
-                v = score_option(st, tab, fp, p, D.D_SURGE, i, r)
+                v = score_option(st, tab, fp, p, dec, i, r)
                 if v > best:
                     best = v
                     pick = i
@@ -230,17 +264,15 @@ def _candidates(st, tab, fp, p, n, width):
 
 
 @kernel
-def best_surge_option(st, tab, fp, p, n):
-    """The Surge option (index into ``st[OPTS]``, ``n`` of them) seat ``p`` plays, by rollouts.
+def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
+    """Of the ``m`` options listed in ``st[LA_SCRATCH:]``, the one whose rollouts do best.
 
-    Asked from inside ``surge_rest``, which keeps the count of this Surge's
-    actions in ``st[SURGE_ACTIONS]`` so a rollout finishes the Surge under the same bound.
+    Every option is tried in the same sampled worlds, so their comparison is not
+    blurred by the luck of the deal.
     """
-    r = st[L.PROW + p]
-    m = _candidates(st, tab, fp, p, n, int(fp[r, P_LA_WIDTH]))
     if m == 1:
         return st[L.LA_SCRATCH]
-    actions = st[L.SURGE_ACTIONS]
+    r = st[L.PROW + p]
     rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
     horizon = int(fp[r, P_LA_HORIZON])
     for j in range(m):
@@ -249,7 +281,7 @@ def best_surge_option(st, tab, fp, p, n):
         world = np.int64(next_u64(st, L.RNG_SEAT + p))
         for j in range(m):
             sample_world(st, tab, p, world)
-            v = play_out(st, tab, fp, p, st[L.LA_SCRATCH + j], actions, horizon)
+            v = play_out(st, tab, fp, p, dec, st[L.LA_SCRATCH + j], actions, total, horizon)
             st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
     best = 0
     for j in range(1, m):
@@ -259,19 +291,15 @@ def best_surge_option(st, tab, fp, p, n):
 
 
 @kernel
-def wealth_out(st, tab, fp, p, k, n, horizon):
-    """In the rollout state: take ``k`` of ``n`` Wealth actions as cards, finish the turn,
-    play ``horizon`` more."""
-    ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    ask = heuristic_ask()
-    take_split(ro, tab, fp, ask, p, k, n)
-    surge_step(ro, tab, fp, ask)
-    after_surge(ro, tab, fp, ask)
-    for _ in range(horizon):
-        if ro[L.GAME_OVER]:
-            break
-        play_turn(ro, tab, fp, ask)
-    return rollout_value(ro, tab, p)
+def best_surge_option(st, tab, fp, p, n):
+    """The Surge option (index into ``st[OPTS]``, ``n`` of them) seat ``p`` plays, by rollouts.
+
+    Asked from inside ``surge_rest``, which keeps the count of this Surge's
+    actions in ``st[SURGE_ACTIONS]`` so a rollout finishes the Surge under the same bound.
+    Using a reward tile is one of the Surge's options (``ACT_REWARD``), so it is planned here.
+    """
+    m = _candidates(st, tab, fp, p, D.D_SURGE, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
+    return best_by_rollouts(st, tab, fp, p, D.D_SURGE, m, st[L.SURGE_ACTIONS], 0)
 
 
 @kernel
@@ -279,23 +307,17 @@ def best_wealth_split(st, tab, fp, p, n):
     """The Wealth option (index into ``st[OPTS]``, ``n`` of them) seat ``p`` takes, by rollouts.
 
     Option ``k`` spends ``k`` of the step's actions on cards (``sim.kernel.decisions``);
-    every split is tried in the same sampled worlds, as for the Surge.
+    every split is tried (up to LA_MAX_WIDTH), whatever the ``width``.
     """
-    total = opt(st, 0, 1)
-    r = st[L.PROW + p]
     m = min(n, L.LA_MAX_WIDTH)
-    rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
-    horizon = int(fp[r, P_LA_HORIZON])
     for j in range(m):
-        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
-    for _ in range(rollouts):
-        world = np.int64(next_u64(st, L.RNG_SEAT + p))
-        for j in range(m):
-            sample_world(st, tab, p, world)
-            v = wealth_out(st, tab, fp, p, opt(st, j, 0), total, horizon)
-            st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
-    best = 0
-    for j in range(1, m):
-        if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
-            best = j
-    return best
+        st[L.LA_SCRATCH + j] = j
+    return best_by_rollouts(st, tab, fp, p, D.D_WEALTH, m, 0, opt(st, 0, 1))
+
+
+@kernel
+def best_option(st, tab, fp, p, dec, n):
+    """The option of ``dec`` (D_OFFER, D_WAR_ORDER or D_KEEP) seat ``p`` takes, by rollouts:
+    the ``width`` options its heuristic values most, each played out."""
+    m = _candidates(st, tab, fp, p, dec, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
+    return best_by_rollouts(st, tab, fp, p, dec, m, 0, 0)

@@ -5,8 +5,9 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
 * ``choose_heuristic`` (``strategies.heuristic``): scripted choices, then the
   random or greedy bot; no look-ahead.
 * ``choose``: the same, except that a look-ahead seat plans its Surge options
-  (and, with its profile's ``wealth`` knob, its Wealth split) by rollouts
-  (``strategies.lookahead``), which play with ``choose_heuristic``.
+  (reward use included) by rollouts (``strategies.lookahead``), which play with
+  ``choose_heuristic``; its profile's ``wealth``, ``offer``, ``war_order`` and
+  ``keep`` knobs plan those decisions by rollouts too.
 
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
 never compiles the rollout code.
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterable
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
-from strategies.greedy import P_LA_WEALTH
+from strategies.greedy import P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.heuristic import (
     BOT_GREEDY,
     BOT_LOOKAHEAD,
@@ -28,7 +29,7 @@ from strategies.heuristic import (
     choose_heuristic,
     option_card,
 )
-from strategies.lookahead import best_surge_option, best_wealth_split
+from strategies.lookahead import best_option, best_surge_option, best_wealth_split
 
 __all__ = [
     "BOT_GREEDY",
@@ -44,7 +45,8 @@ __all__ = [
 
 @kernel
 def choose(st, tab, fp, p, dec, n):
-    """``choose_heuristic``, with a look-ahead seat's Surge and Wealth planned by rollouts.
+    """``choose_heuristic``, with a look-ahead seat's Surge (and, by its knobs, its Wealth,
+    Offering, war order and keeps) planned by rollouts.
 
     A scripted choice still waiting (a scenario's) and a forced one (``n == 1``)
     are the heuristic dispatcher's, as for every other decision.
@@ -52,8 +54,15 @@ def choose(st, tab, fp, p, dec, n):
     if st[L.BOT + p] == BOT_LOOKAHEAD and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
         if dec == D.D_SURGE:
             return best_surge_option(st, tab, fp, p, n)
-        if dec == D.D_WEALTH and fp[st[L.PROW + p], P_LA_WEALTH] > 0:
+        r = st[L.PROW + p]
+        if dec == D.D_WEALTH and fp[r, P_LA_WEALTH] > 0:
             return best_wealth_split(st, tab, fp, p, n)
+        if (
+            (dec == D.D_OFFER and fp[r, P_LA_OFFER] > 0)
+            or (dec == D.D_WAR_ORDER and fp[r, P_LA_WAR_ORDER] > 0)
+            or (dec == D.D_KEEP and fp[r, P_LA_KEEP] > 0)
+        ):
+            return best_option(st, tab, fp, p, dec, n)
     return choose_heuristic(st, tab, fp, p, dec, n)
 
 

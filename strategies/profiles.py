@@ -20,8 +20,17 @@ from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
 BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
-# Look-ahead knobs: default; their ranges are sim.data.schema.KNOBS (the budget stays bounded).
-KNOB_DEFAULTS: dict[str, int] = {"width": 3, "rollouts": 4, "horizon": 2, "wealth": 0}
+# Look-ahead knobs: default, as the shipped lookahead.toml (a profile may leave any out);
+# their ranges are sim.data.schema.KNOBS (the budget stays bounded).
+KNOB_DEFAULTS: dict[str, int] = {
+    "width": 3,
+    "rollouts": 4,
+    "horizon": 2,
+    "wealth": 0,
+    "offer": 1,
+    "war_order": 0,
+    "keep": 0,
+}
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 

@@ -38,12 +38,13 @@ from sim.kernel import layout as L
 from sim.kernel.abilities import enemy_targets, find_ability
 from sim.kernel.offering import offering_step
 from sim.kernel.surge import surge_options, surge_step
-from sim.kernel.war import keep_options, war_step
+from sim.kernel.war import keep_options, war_order_options, war_step
 from sim.kernel.wealth import wealth_actions, wealth_step
 from sim.kernel.zones import put_opt
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
-from strategies.lookahead import best_surge_option, best_wealth_split
+from strategies.greedy import LOOKAHEAD_KNOBS
+from strategies.lookahead import best_option, best_surge_option, best_wealth_split
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose_heuristic
 from strategies.registry import STRATEGIES, strategy_arrays
 
@@ -585,3 +586,87 @@ def test_lookahead_wealth_ignores_hidden_cards(sweep):
         assert a == b, f"look-ahead seat {p} split {a[0]} vs {b[0]}"
         picks.add(a[0])
     assert len(picks) > 1, "the split must depend on the position for the test to mean anything"
+
+
+# --- the look-ahead bot's Offering, war order and keeps: planned the same way -----------
+
+
+def _war_order(st, tab, fp, p):  # the War step's own enumeration (the cities at war now)
+    yield int(war_order_options(st, tab))
+
+
+PLANNED = {
+    D.D_OFFER: ("offer", opts_offer),
+    D.D_WAR_ORDER: ("war_order", _war_order),
+    D.D_KEEP: ("keep", opts_keep),
+}
+
+
+def _war_sweep(mix: str, want: int = 4) -> list[Scenario]:
+    """Positions just before a War step with two or more cities at war (rare after greedy
+    play, so random bots make them; up to ``want``, searching a fixed range of games)."""
+    out = []
+    for i in range(600):
+        sc = position(mix, 500 + i, 3 * i, (i * 3) % (20 if mix == "aegean" else 12), 2,
+                      ("random", "random"))  # fmt: skip
+        if sc is not None and war_order_options(sc.st.copy(), sc.tab) > 1:
+            out.append(sc)
+            if len(out) == want:
+                break
+    return out
+
+
+def _planned_picks(dec: int):
+    """A ``pick`` for ``_real_and_resampled``: every look-ahead answer to ``dec`` (its knob
+    on) with a real choice in the position, as (options, pick) pairs, and the random state."""
+
+    def pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[list, list]:
+        view = StateView(st)
+        view.bot_ids[p] = BOT_LOOKAHEAD
+        out = []
+        for n in PLANNED[dec][1](st, tab, fp, p):
+            if n > 1:
+                rows = view.options[:n].tolist()
+                out.append((rows, int(best_option(st, tab, fp, p, dec, n))))
+        return out, view.rng_streams.tolist()
+
+    return pick
+
+
+def _planning_fp(tab: np.ndarray, dec: int) -> np.ndarray:
+    _, fp = strategy_arrays("lookahead", "lookahead", tab)
+    fp[:, LOOKAHEAD_KNOBS[PLANNED[dec][0]]] = 1
+    return fp
+
+
+@pytest.mark.parametrize("dec", list(PLANNED), ids=[v[0] for v in PLANNED.values()])
+def test_lookahead_planned_decisions_ignore_hidden_cards(sweep, dec):
+    """The Offering, war-order and keep rollouts are dealt from what the seat may know too:
+    shuffling the opponent's hand, the deck and the cards under structures changes nothing."""
+    mix, sweep = sweep
+    rng = np.random.default_rng(7 + dec)
+    fp = _planning_fp(sweep[0].tab, dec)
+    decided = 0
+    for sc in _war_sweep(mix) if dec == D.D_WAR_ORDER else sweep:
+        _, a, b = _real_and_resampled(sc, fp, rng, _planned_picks(dec))
+        assert a == b, f"{PLANNED[dec][0]}: look-ahead seat {sc.active} chose {a[0]} vs {b[0]}"
+        decided += len(a[0])
+    assert decided >= (4 if dec == D.D_WAR_ORDER else 8), decided
+
+
+def test_lookahead_control_own_hand_changes_its_offering(sweep):
+    """The comparison can fail: the planned Offering does react to the bot's own hand."""
+    _, sweep = sweep
+    rng = np.random.default_rng(8)
+    fp = _planning_fp(sweep[0].tab, D.D_OFFER)
+    pick = _planned_picks(D.D_OFFER)
+    changed = 0
+    for sc in sweep[:16]:
+        p = sc.active
+        real = sc.st.copy()
+        other = resample_own_hand(real, p, rng)
+        (a, _), (b, _) = pick(real, sc.tab, fp, p), pick(other, sc.tab, fp, p)
+        picked_a = [rows[k] for rows, k in a]
+        picked_b = [rows[k] for rows, k in b]
+        changed += picked_a != picked_b
+    assert changed > 0

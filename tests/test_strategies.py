@@ -144,6 +144,9 @@ def test_lookahead_knobs_are_its_budget() -> None:
         "rollouts": 4,
         "horizon": 2,
         "wealth": 0,
+        "offer": 1,
+        "war_order": 0,
+        "keep": 0,
     }
 
 
@@ -200,6 +203,29 @@ def test_lookahead_wealth_knob_plans_the_split() -> None:
         sc.turn()
         check_invariants(sc)
     row = planned.iloc[3]
+    assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
+
+
+@pytest.mark.parametrize("knob", ["offer", "war_order", "keep"])
+def test_lookahead_planning_knobs_are_live(knob: str) -> None:
+    """Each planned decision's knob changes the games (off against on, the other knobs off),
+    the games stay legal, and the step-by-step replay (Scenario) plays the batch's game."""
+    spec = RunSpec(games=12, mix="dunes+aegean", seed=4, p0="lookahead", p1="greedy")
+    plays = []
+    for on in (0, 1):
+        engine = Engine(spec)
+        for k in ("offer", "war_order", "keep"):
+            engine.fp[0, LOOKAHEAD_KNOBS[k]] = on if k == knob else 0
+        plays.append(engine.play(0, 12).to_pandas())
+    cols = ["winner", "score_p0", "score_p1", "turns"]
+    assert not plays[0][cols].equals(plays[1][cols])
+    sc = Scenario.from_spec(spec, game=3)
+    for k in ("offer", "war_order", "keep"):
+        sc.fp[0, LOOKAHEAD_KNOBS[k]] = int(k == knob)
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    row = plays[1].iloc[3]
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
 
 
@@ -264,3 +290,16 @@ def test_random_never_plays_into_a_city_without_tiles() -> None:
             played[c] += len(sc.city(c, 0))
     assert played[0] == 0, played
     assert played[1] > 0 and played[2] > 0, played
+
+
+def test_bench_budgets_name_the_planned_decisions(capsys) -> None:
+    """``bench_bots.py --budgets``: a rollout count, then letters of the decisions planned
+    besides the Surge; an unknown letter is one ``Error:`` line and a non-zero exit."""
+    from benchmarks.bench_bots import main as bench_main
+    from benchmarks.bench_bots import pick_budgets
+
+    rows = pick_budgets("2o,4,8kw")
+    assert [(r[2], r[4]) for r in rows] == [(2, "o"), (4, ""), (8, "wk")]
+    assert bench_main(["--curve", "--budgets", "4x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: bad budget '4x'")

@@ -125,6 +125,9 @@ KNOBS: dict[str, Bound] = {
     "rollouts": _b(1, 256),
     "horizon": _b(0, 50),
     "wealth": _b(0, 1, "1: plan the Wealth split by rollouts too"),
+    "offer": _b(0, 1, "1: plan the Offering by rollouts too"),
+    "war_order": _b(0, 1, "1: plan the order of conflicts by rollouts too"),
+    "keep": _b(0, 1, "1: plan the units kept after a war by rollouts too"),
 }
 DECK_PILES = 10
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}

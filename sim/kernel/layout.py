@@ -58,6 +58,9 @@ VP = take("VP", 2)  # VP + p: VP tokens of seat p
 VP_SUPPLY = take("VP_SUPPLY")  # VP tokens left to earn
 REWARDS_USED_TURN = take("REWARDS_USED_TURN")  # reward tiles used in the current Surge
 SURGE_ACTIONS = take("SURGE_ACTIONS")  # actions taken so far in the Surge; 0 outside one
+# While the first side of a conflict chooses its keeps: 1 + the unit-slots the other side
+# keeps next; 0 otherwise (so a look-ahead continuing from a keep knows what of the war is left).
+WAR_PENDING = take("WAR_PENDING")
 GAME_OVER = take("GAME_OVER")
 END_REASON = take("END_REASON")  # vocab.ER_*
 WINNER = take("WINNER")  # 0, 1 or -1 (shared victory)

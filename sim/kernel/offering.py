@@ -87,7 +87,13 @@ def offering_step(st, tab, fp, ask):
         n += 1
         if s >= 0:
             n = _build_options(st, p, i, card, s, n)
-    k = ask(st, tab, fp, p, D.D_OFFER, n)
+    offering_rest(st, tab, fp, ask, p, ask(st, tab, fp, p, D.D_OFFER, n))
+
+
+@kernel
+def offering_rest(st, tab, fp, ask, p, k):
+    """The rest of the Offering step after seat ``p`` chose option ``k``: the offering (or the
+    build), then the limits. A look-ahead rollout continues from an Offering choice with it."""
     if opt(st, k, 0) >= 0:
         if opt(st, k, 2) == 1:
             build(st, tab, fp, ask, p, opt(st, k, 0), opt(st, k, 3))

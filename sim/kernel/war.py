@@ -87,23 +87,47 @@ def keep_options(st, tab, fp, ask, c, p, keep):
 
 
 @kernel
+def destroy_unkept(st, c, p, kept):
+    """Destroy seat ``p``'s units in ``c`` whose slot is not in the bit set ``kept``."""
+    for i in range(B.n_units(st, c, p) - 1, -1, -1):
+        if not kept & (1 << i):
+            destroy_unit(st, c, p, i)
+
+
+@kernel
 def destroy_down_to(st, tab, fp, ask, c, p, keep):
     """Seat ``p`` chooses which units to keep in ``c`` (``keep`` slots) and destroys the rest.
 
     COLOSSAL counts 2, so a winner keeping 1 can never keep one.
     """
     n = keep_options(st, tab, fp, ask, c, p, keep)
-    mask = opt(st, ask(st, tab, fp, p, D.D_KEEP, n), 0)
-    for i in range(B.n_units(st, c, p) - 1, -1, -1):
-        if not mask & (1 << i):
-            destroy_unit(st, c, p, i)
+    destroy_unkept(st, c, p, opt(st, ask(st, tab, fp, p, D.D_KEEP, n), 0))
+
+
+@kernel
+def keep_rest(st, tab, fp, ask, p, k):
+    """The rest of a conflict after seat ``p`` chose keep option ``k``: its units not kept are
+    destroyed, then (if ``st[WAR_PENDING]`` says so) the other side keeps and destroys.
+
+    A look-ahead bot continues a rollout from a keep choice with it.
+    """
+    c = opt(st, k, 1)
+    destroy_unkept(st, c, p, opt(st, k, 0))
+    pending = st[L.WAR_PENDING]
+    st[L.WAR_PENDING] = 0
+    if pending > 0:
+        destroy_down_to(st, tab, fp, ask, c, 1 - p, pending - 1)
+    st[L.WARTORN + c] = 0
 
 
 @kernel
 def resolve_conflict(st, tab, fp, ask, c):
-    """Resolve war-torn city ``c``: reward to the victor, then both sides destroy down."""
+    """Resolve war-torn city ``c``: reward to the victor, then both sides destroy down,
+    the victor first (the active player first when nobody wins)."""
     active = st[L.ACTIVE]
     w = war_winner(st, tab, c, active)
+    first = active
+    keep = rule(tab, L.RU_LOSER_KEEPS)
     if w >= 0:
         n = st[L.STACK_N + c] - 1
         tile = st[L.STACK + c * L.MAX_STACK + n]
@@ -112,26 +136,43 @@ def resolve_conflict(st, tab, fp, ask, c):
         st[L.REW + w * L.MAX_REWARDS + r] = tile
         st[L.REW_USED + w * L.MAX_REWARDS + r] = 0
         st[L.REW_N + w] = r + 1
-        destroy_down_to(st, tab, fp, ask, c, w, rule(tab, L.RU_WINNER_KEEPS))
-        destroy_down_to(st, tab, fp, ask, c, 1 - w, rule(tab, L.RU_LOSER_KEEPS))
-    else:
-        destroy_down_to(st, tab, fp, ask, c, active, rule(tab, L.RU_LOSER_KEEPS))
-        destroy_down_to(st, tab, fp, ask, c, 1 - active, rule(tab, L.RU_LOSER_KEEPS))
-    st[L.WARTORN + c] = 0
+        first = w
+        keep = rule(tab, L.RU_WINNER_KEEPS)
+    st[L.WAR_PENDING] = 1 + rule(tab, L.RU_LOSER_KEEPS)
+    n = keep_options(st, tab, fp, ask, c, first, keep)
+    keep_rest(st, tab, fp, ask, first, ask(st, tab, fp, first, D.D_KEEP, n))
     return w
 
 
 @kernel
-def war_step(st, tab, fp, ask):
-    """Resolve war-torn cities until none remain."""
+def war_order_options(st, tab):
+    """Flip the war-torn tokens of the cities at war now and list them; how many."""
+    n = 0
+    for c in range(L.N_CITIES):
+        st[L.WARTORN + c] = 1 if B.is_war_torn(st, tab, c, st[L.ACTIVE]) else 0
+        if st[L.WARTORN + c]:
+            put_opt(st, n, c, 0, 0, 0)
+            n += 1
+    return n
+
+
+@kernel
+def war_rest(st, tab, fp, ask, k):
+    """The rest of the War step after the active player chose war-order option ``k``: that
+    conflict, then the others until none remain (a look-ahead rollout continues with it)."""
+    resolve_conflict(st, tab, fp, ask, opt(st, k, 0))
     for _ in range(L.N_CITIES * 4):
-        n = 0
-        for c in range(L.N_CITIES):
-            st[L.WARTORN + c] = 1 if B.is_war_torn(st, tab, c, st[L.ACTIVE]) else 0
-            if st[L.WARTORN + c]:
-                put_opt(st, n, c, 0, 0, 0)
-                n += 1
+        n = war_order_options(st, tab)
         if n == 0:
             return
-        c = opt(st, ask(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n), 0)
-        resolve_conflict(st, tab, fp, ask, c)
+        resolve_conflict(
+            st, tab, fp, ask, opt(st, ask(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n), 0)
+        )
+
+
+@kernel
+def war_step(st, tab, fp, ask):
+    """Resolve war-torn cities until none remain, in the order the active player chooses."""
+    n = war_order_options(st, tab)
+    if n > 0:
+        war_rest(st, tab, fp, ask, ask(st, tab, fp, st[L.ACTIVE], D.D_WAR_ORDER, n))
