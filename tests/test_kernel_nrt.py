@@ -18,17 +18,17 @@ from sim.kernel.jit import kernel
 
 
 @kernel
-def allocates(st, n):
+def allocates(mask, n):
     """Not a real kernel: one that builds a new array."""
     scratch = np.zeros(n, np.int64)
-    return scratch.sum() + st[0]
+    return scratch.sum() + mask.sum()
 
 
 @kernel
-def clears_prefix(st, n):
-    """Zero the first ``n`` slots through a slice, as set-up does with the header."""
-    st[:n] = 0
-    return st.sum()
+def clears_prefix(mask, n):
+    """Zero the first ``n`` entries through a slice, as set-up does with the state header."""
+    mask[:n] = 0
+    return mask.sum()
 
 
 def test_a_kernel_that_allocates_does_not_compile() -> None:
@@ -37,9 +37,9 @@ def test_a_kernel_that_allocates_does_not_compile() -> None:
 
 
 def test_a_kernel_may_write_through_a_slice_of_the_state() -> None:
-    st = np.arange(1, 7, dtype=np.int64)
-    assert clears_prefix(st, 3) == 4 + 5 + 6
-    assert st.tolist() == [0, 0, 0, 4, 5, 6]
+    mask = np.arange(1, 7, dtype=np.int64)
+    assert clears_prefix(mask, 3) == 4 + 5 + 6
+    assert mask.tolist() == [0, 0, 0, 4, 5, 6]
 
 
 def test_kernels_are_declared_without_reference_counting() -> None:
