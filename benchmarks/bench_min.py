@@ -23,7 +23,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT.parent / "shared" / "bench"))  # the shared yardstick
+for _shared in (ROOT.parent / "shared", ROOT.parents[1] / "shared"):  # checkout or worktree
+    sys.path.insert(0, str(_shared / "bench"))
 
 KERNEL_GAMES = 30
 REFERENCE_GAMES = 300
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     engine.warmup()
 
     def kernel() -> np.ndarray:
-        return play_batch(engine.tab, engine.fp, engine.bots, 1, 0, KERNEL_GAMES, 1)[0]
+        return play_batch(engine.tab, engine.fp, engine.bots, 1, 0, KERNEL_GAMES, 1, engine.ask)[0]
 
     out = np.empty(REFERENCE_GAMES, np.int64)
     turns = np.empty(REFERENCE_GAMES, np.int64)

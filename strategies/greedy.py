@@ -34,7 +34,7 @@ from sim.kernel.tab import (
     struct_col,
     tile_kind,
 )
-from sim.kernel.war import conflict_result, count_type
+from sim.kernel.war import conflict_result
 from sim.kernel.zones import opt
 
 P_COIN = 0  # value of one coin
@@ -220,7 +220,11 @@ CI_THEIRS_SOLDIERS = 7
 @kernel
 def cache_cities(st, tab, p):
     """Store each city's strengths, unit-slots, costs and Soldiers for seat ``p`` and its
-    opponent."""
+    opponent.
+
+    One pass over each side's slots reads every unit's card row once for its
+    slots, cost and type (issue 15: this cache is built at every Surge decision).
+    """
     for c in range(L.N_CITIES):
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
@@ -228,14 +232,23 @@ def cache_cities(st, tab, p):
             s = 0
             w = 0
             cost = 0
+            soldiers = 0
             for i in range(B.n_units(st, c, q)):
                 s += B.slot_strength(st, tab, c, q, i)
-                w += B.slot_weight(st, tab, c, q, i)
-                cost += card_col(tab, B.slot_card(st, c, q, i), L.K_COST)
+                card = B.slot_card(st, c, q, i)
+                k = card_kind(tab, card)
+                cost += kind_col(tab, k, L.K_COST)
+                if B.enraged(st, c, q, i):
+                    w += 2  # an enraged unit is a Beast: 2 slots, and no Soldier
+                else:
+                    t = kind_col(tab, k, L.K_TYPE)
+                    colossal = (kind_col(tab, k, L.K_KEYWORDS) & V.KW_COLOSSAL) != 0
+                    w += 2 if colossal or t == V.T_BEAST else 1
+                    if t == V.T_SOLDIER:
+                        soldiers += 1
             st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = s
             st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = w
             st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = cost
-            soldiers = count_type(st, tab, c, q, V.T_SOLDIER)
             st[base + (CI_MINE_SOLDIERS if mine else CI_THEIRS_SOLDIERS)] = soldiers
 
 

@@ -91,6 +91,10 @@ def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = Fa
             "boundscheck": None,
             "inline": "always" if inline else "never",
             "nogil": nogil,
+            # No reference counting: kernels never allocate (the caller hands them every
+            # array), and NRT's atomic incref/decref of st/tab/fp at each call took ~40% of a
+            # game's cycles (perf, issue 15).
+            "_nrt": False,
         },
     )
     disp.enable_caching()
