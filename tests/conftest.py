@@ -6,7 +6,13 @@ puts this folder on ``sys.path`` before it collects them.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 import traceback
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,9 +20,40 @@ import pytest
 from click.testing import CliRunner, Result
 
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
+    from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # --- the command line ------------------------------------------------------------------
+
+
+def kill_when(cli_args: Sequence[str], ready: Callable[[], bool], what: str) -> None:
+    """Start ``python -m sim.cli CLI_ARGS`` and SIGKILL it as soon as ``ready()`` holds
+    (the interrupted command of a resume test)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *cli_args], env=env)
+    deadline = time.monotonic() + 600
+    try:
+        while not ready():
+            assert proc.poll() is None, f"the {what} ended before it could be killed"
+            assert time.monotonic() < deadline, f"the {what} reached no kill point in time"
+            time.sleep(0.01)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[DaskBackend]:
+    """A 2-process Dask LocalCluster, one per test module (starting one costs seconds)."""
+    from sim.run.backends import DaskBackend
+
+    backend = DaskBackend(workers=2, threads=1)
+    try:
+        yield backend
+    finally:
+        backend.close()
 
 
 def invoke(*args: str) -> Result:

@@ -7,7 +7,6 @@ worker builds and canary-checks an engine per job anyway.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -21,15 +20,6 @@ from sim.run import io, ledger, runner
 from sim.run.backends import CanaryMismatch, ChunkJob, DaskBackend, chunks_of, make_backend
 
 pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[DaskBackend]:
-    backend = DaskBackend(workers=2, threads=1)
-    try:
-        yield backend
-    finally:
-        backend.close()
 
 
 def test_rows_match_the_local_backend_for_any_chunk_size(

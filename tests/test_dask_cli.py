@@ -7,7 +7,6 @@ same command on the local backend.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -21,15 +20,6 @@ from sim.run.backends import DaskBackend
 from tests import fsspec_local
 
 pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[DaskBackend]:
-    backend = DaskBackend(workers=2, threads=1)
-    try:
-        yield backend
-    finally:
-        backend.close()
 
 
 def invoke(*args: str) -> Result:

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import invoke
+from conftest import invoke, kill_when
 
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, runner
@@ -30,20 +25,8 @@ def logged_parts(out: Path) -> int:
 
 def kill_part_way(out: Path, *extra: str) -> None:
     """Start `omensim run` in a subprocess and SIGKILL it once a few parts are logged."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     args = ["run", "--games", str(GAMES), "--chunk-size", str(CHUNK), "--seed", "8", "-q"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", *args, "--out", str(out), *extra], env=env
-    )
-    deadline = time.monotonic() + 600
-    try:
-        while logged_parts(out) < 3:
-            assert proc.poll() is None, "the run ended before it could be killed"
-            assert time.monotonic() < deadline, "no part was written in time"
-            time.sleep(0.02)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kill_when([*args, "--out", str(out), *extra], lambda: logged_parts(out) >= 3, "run")
 
 
 @pytest.fixture(scope="module")

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
+from conftest import kill_when
 
 from sim.analysis import sweep_dir
 from sim.cli import main
@@ -46,19 +42,11 @@ def cut_cell(out: Path) -> Path | None:
 
 def kill_part_way(out: Path) -> None:
     """SIGKILL `omensim sweep` once one cell is logged and the next one's run is half written."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "sweep", *ARGS, "--out", str(out)], env=env
+    kill_when(
+        ["sweep", *ARGS, "--out", str(out)],
+        lambda: lines(out / sweep_dir.CELLS_LOG) >= 1 and cut_cell(out) is not None,
+        "sweep",
     )
-    deadline = time.monotonic() + 600
-    try:
-        while lines(out / sweep_dir.CELLS_LOG) < 1 or cut_cell(out) is None:
-            assert proc.poll() is None, "the sweep ended before it could be killed"
-            assert time.monotonic() < deadline, "no cell was finished in time"
-            time.sleep(0.01)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
 
 
 @pytest.fixture(scope="module")

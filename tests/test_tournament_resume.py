@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
+from conftest import kill_when
 
 from sim.analysis import tournament
 from sim.cli import main
@@ -47,17 +43,7 @@ def test_a_killed_tournament_resumes_to_the_same_tables(
     tmp_path: Path, uninterrupted: Path
 ) -> None:
     out = tmp_path / "t"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *ARGS, "--out", str(out)], env=env)
-    deadline = time.monotonic() + 600
-    try:
-        while logged(out) < 1:
-            assert proc.poll() is None, "the tournament ended before it could be killed"
-            assert time.monotonic() < deadline, "no pairing was finished in time"
-            time.sleep(0.01)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kill_when([*ARGS, "--out", str(out)], lambda: logged(out) >= 1, "tournament")
     assert 1 <= logged(out) < 3 and not (out / tournament.MANIFEST_FILE).exists()
 
     r = invoke("tournament", "--resume", str(out), "-q")
