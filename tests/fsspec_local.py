@@ -1,7 +1,7 @@
 """A local fsspec filesystem under its own URL scheme, ``omtest://``, for tests.
 
 ``memory://`` lives inside one process, so Dask workers cannot share it; this
-one is the local disk seen through fsspec, so a run at ``omtest:///tmp/x`` takes
+one is the local disk seen through fsspec, so a run at ``omtest://`` + an absolute local path takes
 the URL code path (no ``flock``, no appends, pyarrow given a path plus a
 filesystem) in every process that registered it (:func:`register`).
 """
