@@ -39,10 +39,10 @@ from sim.kernel.jit import ask_of, kernel
 from sim.kernel.offering import offering_rest
 from sim.kernel.rng import next_u64, randint
 from sim.kernel.scoring import score_into, winner_of
-from sim.kernel.surge import surge_apply, surge_end, surge_rest, surge_step
+from sim.kernel.surge import surge_apply, surge_end, surge_rest
 from sim.kernel.tab import n_cards, n_tiles
-from sim.kernel.turn import after_surge, after_war, end_turn, play_turn
-from sim.kernel.war import keep_rest, war_rest, war_step
+from sim.kernel.turn import N_STEPS, S_SURGE, S_WAR, play_steps, play_turn
+from sim.kernel.war import keep_rest, war_rest
 from sim.kernel.wealth import take_split
 from sim.kernel.zones import opt
 from strategies.greedy import (
@@ -201,8 +201,8 @@ def continue_from(ro, tab, fp, p, dec, k, actions, total):
     """In the rollout state: take option ``k`` of decision ``dec`` and finish the turn.
 
     Each decision continues with the kernel's own rest of its step (``sim.kernel.surge``,
-    ``wealth``, ``war``, ``offering``), then the steps after it (``sim.kernel.turn``), so a
-    rollout plays the turn exactly as the game would.
+    ``wealth``, ``war``, ``offering``), then the turn's steps from the next one on
+    (``sim.kernel.turn.play_steps``), so a rollout plays the turn exactly as the game would.
     """
     ask = heuristic_ask()
     if dec == D.D_SURGE:
@@ -210,21 +210,20 @@ def continue_from(ro, tab, fp, p, dec, k, actions, total):
             surge_end(ro, tab, fp, ask, p)
         else:
             surge_rest(ro, tab, fp, ask, actions + 1)
-        after_surge(ro, tab, fp, ask)
+        nxt = S_SURGE + 1
     elif dec == D.D_WEALTH:
         take_split(ro, tab, fp, ask, p, opt(ro, k, 0), total)
-        surge_step(ro, tab, fp, ask)
-        after_surge(ro, tab, fp, ask)
+        nxt = S_SURGE
     elif dec == D.D_WAR_ORDER:
         war_rest(ro, tab, fp, ask, k)
-        after_war(ro, tab, fp, ask)
+        nxt = S_WAR + 1
     elif dec == D.D_KEEP:
         keep_rest(ro, tab, fp, ask, p, k)
-        war_step(ro, tab, fp, ask)
-        after_war(ro, tab, fp, ask)
+        nxt = S_WAR  # the War step goes on with any other war-torn city
     else:  # D_OFFER
         offering_rest(ro, tab, fp, ask, p, k)
-        end_turn(ro, tab)
+        nxt = N_STEPS
+    play_steps(ro, tab, fp, ask, nxt)
 
 
 @kernel

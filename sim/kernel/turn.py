@@ -119,26 +119,11 @@ def play_steps(st, tab, fp, ask, first):
 
 
 @kernel
-def after_surge(st, tab, fp, ask):
-    """The steps of a turn after the Surge, then the end of the turn: where a look-ahead
-    rollout that began inside the Surge picks the turn up."""
-    play_steps(st, tab, fp, ask, S_SURGE + 1)
-
-
-@kernel
-def after_war(st, tab, fp, ask):
-    """The steps of a turn after the War step, then the end of the turn: where a look-ahead
-    rollout that began inside the War step picks the turn up."""
-    play_steps(st, tab, fp, ask, S_WAR + 1)
-
-
-@kernel
 def play_turn(st, tab, fp, ask):
     """One full turn of the active player, step by step, every choice by ``ask``.
 
     Games, scenarios and the look-ahead bot's rollouts all play turns through
     ``play_steps`` (a rollout that starts mid-turn finishes its step with the
-    step's continuation, e.g. ``surge_rest``, and then calls ``after_surge`` or
-    ``after_war``).
+    step's continuation, e.g. ``surge_rest``, and then plays the steps after it).
     """
     play_steps(st, tab, fp, ask, S_WEALTH)
