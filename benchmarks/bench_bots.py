@@ -275,6 +275,15 @@ def curve_table(
     return lines
 
 
+def print_table(title: str, commit: str, threads: int, load: str, lines: list[str]) -> None:
+    """Print a finished table under the header every table of this script shares:
+    what it is, the seed, the commit, the machine, and the host's load before and now."""
+    print()
+    print(f"omensim {title}; seed {SEED}; commit {commit}; {machine(threads)}")
+    print(f"load average at start {load}, at end {load_average()}")
+    print("\n".join(lines))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Strength and speed of the bot panel.")
     parser.add_argument("--games", type=parse_games, default=20_000, metavar="N",
@@ -321,10 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Error: {e}", file=sys.stderr)
             return 2
         lines = curve_table(mixes, args.lookahead_games, args.against, budgets)
-        print()
-        print(f"omensim look-ahead curve; seed {SEED}; commit {git_commit()}; {machine(threads)}")
-        print(f"load average at start {load}, at end {load_average()}")
-        print("\n".join(lines))
+        print_table("look-ahead curve", git_commit(), threads, load, lines)
         return 0
     if args.stalls:
         mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")
@@ -333,10 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             print(projected_seconds(mixes, args.games, args.lookahead_games, bots))
             return 0
         lines = stall_table(mixes, args.games, args.lookahead_games, bots)
-        print()
-        print(f"omensim stall table; seed {SEED}; commit {git_commit()}; {machine(threads)}")
-        print(f"load average at start {load}, at end {load_average()}")
-        print("\n".join(lines))
+        print_table("stall table", git_commit(), threads, load, lines)
         return 0
     figures: dict[str, list[Figure]] = {}
     lines: list[str] = []
@@ -365,10 +368,7 @@ def main(argv: list[str] | None = None) -> int:
                                args.games, s))  # fmt: skip
 
     commit = git_commit()
-    print()
-    print(f"omensim bot panel; seed {SEED}; commit {commit}; {machine(threads)}")
-    print(f"load average at start {load}, at end {load_average()}")
-    print("\n".join(lines))
+    print_table("bot panel", commit, threads, load, lines)
     if args.record:
         for mix, figs in figures.items():
             record(figs, mix, commit, machine(threads))
