@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ARROW = r"""
 import sys, json, numpy as np, pyarrow.compute as pc, pyarrow.dataset as ds
-def played_kinds(lists):  # sim.analysis.streaming.played_kinds, inlined: no pandas import
+def played_kinds(lists):  # sim.analysis.streaming.played_kinds, as a bitmap: no pandas import
     kinds = pc.list_flatten(lists).to_numpy(zero_copy_only=False).astype(np.int64)
     if len(kinds) == 0:
         return kinds, kinds

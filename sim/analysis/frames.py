@@ -399,25 +399,33 @@ def difference_row(
 # --- cards -----------------------------------------------------------------------------------
 
 
-def _played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """(row index, kind id) for every distinct card kind a seat played in each game.
+def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (row, kind) pairs among ``rows[i], kinds[i]``, sorted by row then kind.
 
-    A kind played twice in one game counts once: the question is "did this
-    player use the card", not how often.
+    A kind played (or held) twice in one game counts once: the question is "did
+    this player use the card", not how often.
     """
+    if len(kinds) == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
+    # unique(axis=0), and than numpy 2's hash-based np.unique (which spent 53 of a
+    # 1e6-game streaming scan's 60 s), on the tens of millions of pairs a 1e6-game run has.
+    width = int(kinds.max()) + 1
+    codes = np.sort(rows.astype(np.int64) * width + kinds)
+    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    return codes // width, codes % width
+
+
+def played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(row index, kind id) for every distinct card kind in each row of a column of lists
+    (``played_p*``, ``held_p*``); a missing list holds nothing."""
     values = lists.to_numpy()
     lengths = np.fromiter((0 if v is None else len(v) for v in values), np.int64, len(values))
     if lengths.sum() == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     kinds = np.concatenate([np.asarray(v, dtype=np.int64) for v in values if v is not None])
     rows = np.repeat(np.arange(len(values), dtype=np.int64), lengths)
-    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
-    # unique(axis=0) (and than numpy 2's hash-based unique) on the tens of millions of
-    # pairs a 1e6-game run has.
-    width = int(kinds.max()) + 1
-    codes = np.sort(rows * width + kinds)
-    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
-    return codes // width, codes % width
+    return distinct_pairs(rows, kinds)
 
 
 def card_impact(
@@ -463,7 +471,7 @@ def card_impact(
         played = np.zeros(0, np.int64)
         played_wins = np.zeros(0, np.int64)
         for seat in (0, 1):
-            rows, kinds = _played_pairs(part[f"played_p{seat}"])
+            rows, kinds = played_pairs(part[f"played_p{seat}"])
             size = max(len(played), int(kinds.max()) + 1 if len(kinds) else 0)
             played = np.pad(played, (0, size - len(played)))
             played_wins = np.pad(played_wins, (0, size - len(played_wins)))

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
+from sim.analysis.frames import played_pairs
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import first_player_shift
 
@@ -169,10 +170,10 @@ def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
 
 def _list_share(lists: pd.Series, n_kinds: int) -> np.ndarray:
     """Per kind id: the share of rows whose list holds it (at least once)."""
-    counts = np.zeros(n_kinds, np.int64)
-    for ids in lists:
-        if ids is not None and len(ids):
-            counts[np.unique(np.asarray(ids, np.int64))] += 1
+    _, kinds = played_pairs(lists)
+    counts = np.bincount(kinds, minlength=n_kinds)
+    if len(counts) > n_kinds:
+        raise IndexError(f"kind id {len(counts) - 1} is past the mix's {n_kinds} card kinds")
     return counts / max(len(lists), 1)
 
 

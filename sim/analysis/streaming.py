@@ -37,6 +37,7 @@ from sim.analysis.frames import (
     card_frame,
     card_names,
     difference_row,
+    distinct_pairs,
     order_card_frames,
     run_info,
 )
@@ -71,20 +72,11 @@ def _np(batch: pa.RecordBatch, name: str) -> np.ndarray:
 
 
 def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(row, kind) for every distinct kind in each row of a ``list<int16>`` column."""
-    if len(lists) == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+    """(row, kind) for every distinct kind in each row of a ``list<int16>`` column: the
+    Arrow face of :func:`sim.analysis.frames.distinct_pairs`."""
     kinds = pc.list_flatten(lists).to_numpy(zero_copy_only=False).astype(np.int64)
-    if len(kinds) == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
     rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
-    # A kind played twice in a game counts once. A (game, kind) bitmap rather than
-    # np.unique: numpy 2's hash-based unique took ~1 s per batch here (a 1e6-game run
-    # spent 53 of its 60 s in it); the bitmap is linear and a batch's is a few MB.
-    seen = np.zeros((len(lists), int(kinds.max()) + 1), np.bool_)
-    seen[rows, kinds] = True
-    game, kind = np.nonzero(seen)
-    return game.astype(np.int64), kind.astype(np.int64)
+    return distinct_pairs(rows, kinds)
 
 
 def _size(kinds: np.ndarray) -> int:
