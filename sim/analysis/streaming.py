@@ -11,9 +11,10 @@ the pandas helpers (``tests/test_streaming.py`` checks they agree). Peak memory
 is one batch plus the totals, whatever the number of games.
 
 Why pyarrow and not DuckDB: measured (``benchmarks/bench_scan.py``, 1e6 games),
-this scan takes 6.4 s and 463 MB, a ``pyarrow.dataset`` scan 2.5 s, DuckDB
-6.1 s and 94 MB; pyarrow is already a dependency, and the paired estimate
-needs deals in game order, which a part-by-part scan gives for free.
+this scan of every report total takes 6.3 s and 441 MB; three aggregates take
+1.6 s in a ``pyarrow.dataset`` scan and 1.8-2.2 s (91 MB) in DuckDB; pyarrow is
+already a dependency, and the paired estimate needs deals in game order, which
+a part-by-part scan gives for free.
 ``benchmarks/bench_scale.py`` measures the report's RSS.
 """
 
