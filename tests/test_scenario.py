@@ -38,9 +38,12 @@ def test_turn_steps_are_the_kernels_turn(mix: str) -> None:
 
 
 def test_end_after_war_skips_the_offering_in_the_stepper_too() -> None:
-    """Dunes rulebook, Game End (read as ``two_stacks_empty_check``: RU_END_AFTER_WAR): the
-    game ends right after the War step that empties a second stack, so no Offering step
-    is played. The stepper asks the kernel whether a step applies, so it agrees."""
+    """The ``after_war`` reading of ``two_stacks_empty_check`` (sim/data/interpretations.py;
+    reign-of-war.en.md, line 134: "The game ends when two cities' reward stacks are
+    empty", which does not say at which step; heir-to-the-dunes.txt, line 221 checks at
+    the end of the Offering Step, the default reading) ends the game right after the War
+    step that empties a second stack, with no Offering step. The stepper asks the
+    kernel whether a step applies, so it plays the same turn as the kernel."""
     ended_at_war = 0
     for game in range(6):
         sc = Scenario("dunes", rules={"RU_END_AFTER_WAR": 1})
