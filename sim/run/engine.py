@@ -52,9 +52,14 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
+ROW_BLOCK = 4096
+"""Rows converted at a time by the list columns: bounds their temporaries (a 65,536-game
+chunk's bit matrices were ~100 MB at once, issue 15) without changing a value."""
+
+
 def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
-    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS].astype(np.uint32)
+    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
     return _set_bits(words)
 
 
@@ -65,32 +70,48 @@ def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListAr
     card ids to kind ids.
     """
     start = (2 + seat) * L.MASK_WORDS
-    words = masks[:, start : start + L.MASK_WORDS].astype(np.uint32)
-    cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : len(card_kind)]
     n_kinds = int(card_kind.max()) + 1 if len(card_kind) else 0
     onehot = np.zeros((len(card_kind), n_kinds), np.int32)
     onehot[np.arange(len(card_kind)), card_kind] = 1
-    kinds = (cards.astype(np.int32) @ onehot) > 0
-    rows, ks = np.nonzero(kinds)
-    offsets = np.zeros(len(masks) + 1, np.int32)
-    np.cumsum(np.bincount(rows, minlength=len(masks)), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ks.astype(np.int16)))
+
+    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        words = masks[lo:hi, start : start + L.MASK_WORDS].astype(np.uint32)
+        cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : len(card_kind)]
+        return np.nonzero((cards.astype(np.int32) @ onehot) > 0)
+
+    return _row_lists(len(masks), block)
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     """The set bits of each row's ``mask`` (below ``width``) as list<int16>: feat ids."""
-    return _set_bits(mask.astype(np.uint32)[:, None], width)
+    return _set_bits(mask[:, None], width)
 
 
 def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
-    """Indices of the set bits of each row of uint32 ``words`` (little-endian bit order)."""
-    bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little").astype(bool)
-    if width is not None:
-        bits = bits[:, :width]
-    rows, kinds = np.nonzero(bits)
-    offsets = np.zeros(len(words) + 1, np.int32)
-    np.cumsum(np.bincount(rows, minlength=len(words)), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(kinds.astype(np.int16)))
+    """Indices of the set bits of each row of ``words`` (as uint32, little-endian bit order)."""
+
+    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        w = words[lo:hi].astype(np.uint32)
+        bits = np.unpackbits(w.view(np.uint8), axis=1, bitorder="little").astype(bool)
+        if width is not None:
+            bits = bits[:, :width]
+        return np.nonzero(bits)
+
+    return _row_lists(len(words), block)
+
+
+def _row_lists(n: int, block: Callable[[int, int], tuple[np.ndarray, np.ndarray]]) -> pa.ListArray:
+    """list<int16> of ``n`` rows from ``block(lo, hi)``: (row - lo, value) pairs in row order."""
+    counts = np.zeros(n, np.int32)
+    values = [np.zeros(0, np.int16)]
+    for lo in range(0, n, ROW_BLOCK):
+        hi = min(n, lo + ROW_BLOCK)
+        rows, vals = block(lo, hi)
+        counts[lo:hi] = np.bincount(rows, minlength=hi - lo)
+        values.append(vals.astype(np.int16))
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.concatenate(values)))
 
 
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
@@ -153,21 +174,25 @@ class Engine:
         """
         if tick is None:
             return self.table(start, *self.play_raw(start, n))
-        outs, masks = [], []
+        # Each call's int64 arrays become Arrow columns at once (a third of their size) and
+        # are dropped: holding a chunk's raw arrays and their concatenation was ~65 MB of a
+        # run's peak RSS (issue 15). Rows are the same however the games were split.
+        tables = []
         done = 0
         while done < n:
             m = min(self._step, n - done)
             t0 = time.perf_counter()
             o, k = self.play_raw(start + done, m)
             self._resize_step(m, time.perf_counter() - t0)
-            outs.append(o)
-            masks.append(k)
+            stop = tick(o)
+            tables.append(self.table(start + done, o, k))
+            del o, k
             done += m
-            if tick(o):
+            if stop:
                 break
-        if len(outs) == 1:
-            return self.table(start, outs[0], masks[0])
-        return self.table(start, np.concatenate(outs), np.concatenate(masks))
+        if len(tables) == 1:
+            return tables[0]
+        return pa.concat_tables(tables).combine_chunks()
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""
