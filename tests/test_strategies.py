@@ -149,7 +149,7 @@ def test_lookahead_knobs_are_its_budget() -> None:
         "offer": 1,
         "war_order": 0,
         "keep": 0,
-        "draft": 0,
+        "draft": 1,
     }
 
 
