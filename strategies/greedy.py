@@ -61,7 +61,7 @@ P_LA_WEALTH = 19  # look-ahead: 1 plans the Wealth split by rollouts too (0: the
 P_LA_OFFER = 20  # look-ahead: 1 plans the Offering (which card, build, or none) by rollouts
 P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts by rollouts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
-P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts (the draft, set-up, 4 turns)
+P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
 
 # The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
 DEFAULT_PARAMS = np.array(

@@ -9,9 +9,9 @@ profile's knobs plan more decisions the same way: ``wealth`` the Wealth split
 (every split tried), ``offer`` the Offering (which card, a build, or none),
 ``war_order`` the order of the War step's conflicts, ``keep`` the units it
 keeps after a war and ``draft`` its picks in a draft variant (each rollout
-finishes the draft and the set-up, then plays ``DRAFT_HORIZON`` turns, chosen
-by measurement over playing the whole game). Every other decision is the
-heuristic's.
+finishes the draft and the set-up, then plays the whole game: a pick's worth
+shows over the whole game, and shorter horizons measured worse in some
+variants, see ``DRAFT_HORIZON``). Every other decision is the heuristic's.
 
 A sampled world never peeks: the cards the seat cannot see (the opponent's
 hand, the deck below, cards under structures, face-down reward tiles) are
@@ -84,12 +84,14 @@ WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
 COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
 CARD_VALUE = 0.35
 PRESENCE_VALUE = 0.2  # per point of strength in a city that still holds tiles
-# Turns a draft pick's rollouts play after the set-up, whatever the profile's horizon.
-# Measured (benchmarks/README.md, simple draft, 4 rollouts, 2,000 games against
-# economic): 2 turns won 85.2%, 4 turns 88.5%, the whole game 84.5% at a third of the
-# speed: a whole game's win or loss is mostly the luck of later deals, while four turns
-# already show what the first hands drawn from the drafted deck can do.
-DRAFT_HORIZON = 4
+# Turns a draft pick's rollouts play after the set-up: the whole game (the turn cap ends
+# it), whatever the profile's horizon. Measured against economic (benchmarks/README.md,
+# 4 rollouts, 2,000 games per point in four draft variants): the whole game beats not
+# planning the draft in all four (+9, +4, +31 and +0 points); 4 turns is 2-2.5x faster
+# and stronger in the simple draft, but weaker in the pile draft and Draft Variant 1
+# and falls 4 points below not planning at all in Variant 2 (Heir to the Dunes, where a
+# deck's worth shows late: a short horizon buys early tempo).
+DRAFT_HORIZON = 1 << 20
 
 
 @kernel
