@@ -138,10 +138,14 @@ def _redeal_cards(ro, tab, p):
     With a shared deck: the opponent's hand, the deck and the cards under
     structures form one pool. With own decks the opponent's hand, deck and
     structures form one pool, and ``p``'s own deck (whose cards it drafted but
-    whose order it does not know) is shuffled on its own.
+    whose order it does not know) is shuffled on its own. After a draft whose
+    keeps are hidden (the simple draft, Aegean Draft Variant 1) the box joins
+    the pool: ``p`` never saw all the cards the opponent drafted, so which of
+    the unseen cards sit in its deck and which in the box is hidden too.
     """
     q = 1 - p
     own = ro[L.OWN_DECKS]
+    box = own and drafted_hidden(tab)
     hq = L.HAND + q * L.MAX_CARDS
     dq = L.DECK + (q * L.MAX_CARDS if own else 0)
     dq_n = L.DECK_N + (q if own else 0)
@@ -149,12 +153,16 @@ def _redeal_cards(ro, tab, p):
     _mark(ro, dq, ro[dq_n])
     for s in range(2):
         _mark(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s])
+    if box:
+        _mark(ro, L.BOX, ro[L.BOX_N])
     m = _pool_in_order(ro, n_cards(tab))
     _shuffle_pool(ro, m)
     pos = _deal_back(ro, hq, ro[L.HAND_N + q], 0)
     pos = _deal_back(ro, dq, ro[dq_n], pos)
     for s in range(2):
         pos = _deal_back(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s], pos)
+    if box:
+        _deal_back(ro, L.BOX, ro[L.BOX_N], pos)
     if own:
         dp = L.DECK + p * L.MAX_CARDS
         _mark(ro, dp, ro[L.DECK_N + p])

@@ -821,3 +821,38 @@ def test_lookahead_draft_control_without_redeal_sees_hidden_cards(variant: str) 
         vb = draft_rollout_values(hidden, sc.tab, fp, p, n, redeal=False)
         changed += va != vb
     assert changed >= 3, changed
+
+
+@pytest.mark.parametrize("variant", list(DRAFT_HANDS))
+def test_lookahead_play_after_a_hidden_draft_ignores_the_unseen_cards(variant: str) -> None:
+    """After a draft whose keeps are hidden, the cards the seat never saw drafted lie in the
+    opponent's hand and deck or in the box, and it cannot tell which: shuffling the
+    opponent's hand, its deck, the cards under structures and the box together changes
+    none of the look-ahead's Surge choices (Draft Variant 1: "places them facedown",
+    edge-of-the-aegean.txt, line 171; the simple draft's packets, reign-of-war.en.md,
+    line 224)."""
+    mix = DRAFT_HANDS[variant][0]
+    spec = RunSpec(games=40, mix=mix, seed=23, variants=(variant,))
+    rng = np.random.default_rng(10)
+    decided = 0
+    for game in range(12):
+        sc = Scenario.from_spec(spec, game=game)
+        for _ in range(game % 6):
+            if not sc.over:
+                sc.turn()
+        if sc.over:
+            continue
+        p = sc.active
+        _, fp = strategy_arrays("lookahead", "lookahead", sc.tab)
+        hidden = sc.st.copy()
+        view = StateView(hidden)
+        idx = list(view.zone_positions("hand", 1 - p)) + list(view.zone_positions("deck", 1 - p))
+        idx += list(view.zone_positions("box"))
+        for s in range(2):
+            idx += list(view.zone_positions("under", s))
+        hidden[idx] = rng.permutation(hidden[idx])
+        a = _lookahead_pick(sc.st.copy(), sc.tab, fp, p)
+        b = _lookahead_pick(hidden, sc.tab, fp, p)
+        assert a == b, f"{variant} game {game}: seat {p} picked {a[0]} vs {b[0]}"
+        decided += int(surge_options(sc.st.copy(), sc.tab, fp, choose_heuristic, p)) > 1
+    assert decided >= 4, decided
