@@ -157,7 +157,15 @@ def ending(mix: str, a: str, b: str, games: int) -> Ending:
     )  # fmt: skip
 
 
-def projected_seconds(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> str:
+def pairings(bots: tuple[str, ...], only_with: str | None = None) -> list[tuple[str, str]]:
+    """Every pairing of ``bots``, self-play included; only those with ``only_with`` if given."""
+    pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i:]]
+    return [p for p in pairs if only_with is None or only_with in p]
+
+
+def projected_seconds(
+    mixes: list[str], games: int, la_games: int, bots: tuple[str, ...], only_with: str | None = None
+) -> str:
     """How long the stall table will take, from a short timed sample of each kind of pairing.
 
     Times ``greedy`` self-play and, when it is in ``bots``, ``lookahead``
@@ -167,7 +175,7 @@ def projected_seconds(mixes: list[str], games: int, la_games: int, bots: tuple[s
     sample = 400
     _, s = play(mixes[0], "greedy", "greedy", sample)
     heur_rate = sample / s
-    pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i:]]
+    pairs = pairings(bots, only_with)
     la_pairs = [p for p in pairs if "lookahead" in p]
     total = (len(pairs) - len(la_pairs)) * len(mixes) * games / heur_rate
     text = f"heuristic pairing ~{heur_rate:,.0f} games/s"
@@ -180,32 +188,36 @@ def projected_seconds(mixes: list[str], games: int, la_games: int, bots: tuple[s
     return f"{text} on {mixes[0]}: the table should take ~{total / 60:,.0f} minutes"
 
 
-def stall_table(mixes: list[str], games: int, la_games: int, bots: tuple[str, ...]) -> list[str]:
-    """One line per (mix, pairing): turn-capped share with its interval, feat ends, length."""
+def stall_table(
+    mixes: list[str], games: int, la_games: int, bots: tuple[str, ...], only_with: str | None = None
+) -> list[str]:
+    """One line per (mix, pairing): turn-capped share with its interval, feat ends, length.
+
+    ``only_with`` keeps the pairings with that bot (to re-measure one bot's rows).
+    """
     from sim.analysis.stats import wilson_interval
 
-    log(projected_seconds(mixes, games, la_games, bots))
+    log(projected_seconds(mixes, games, la_games, bots, only_with))
     lines = [
         f"{'mix':<14} {'seat 0':<10} {'seat 1':<10} {'games':>7} {'turn cap':>9} "
         f"{'95% CI':>15} {'feat ends':>10} {'turns':>6} {'seat 0 wins':>11}"
     ]
     worst = 0.0
     for mix in mixes:
-        for i, a in enumerate(bots):
-            for b in bots[i:]:
-                n = la_games if "lookahead" in (a, b) else games
-                log(f"{mix}: {a} vs {b}, {n:,} games ...")
-                e = ending(mix, a, b, n // 2 * 2)
-                rate = e.capped / e.games
-                worst = max(worst, rate)
-                lo, hi = wilson_interval(e.capped, e.games)
-                flag = "" if rate < STALL_TARGET else "  <-- over 0.5%"
-                lines.append(
-                    f"{mix:<14} {a:<10} {b:<10} {e.games:>7,} {rate:>9.3%} "
-                    f"{f'({lo:.2%}-{hi:.2%})':>15} {e.feats / e.games:>10.2%} {e.turns:>6.1f} "
-                    f"{e.seat0_wins / e.games:>11.1%}{flag}"
-                )
-                log(lines[-1])  # a long table shows its rows as they come
+        for a, b in pairings(bots, only_with):
+            n = la_games if "lookahead" in (a, b) else games
+            log(f"{mix}: {a} vs {b}, {n:,} games ...")
+            e = ending(mix, a, b, n // 2 * 2)
+            rate = e.capped / e.games
+            worst = max(worst, rate)
+            lo, hi = wilson_interval(e.capped, e.games)
+            flag = "" if rate < STALL_TARGET else "  <-- over 0.5%"
+            lines.append(
+                f"{mix:<14} {a:<10} {b:<10} {e.games:>7,} {rate:>9.3%} "
+                f"{f'({lo:.2%}-{hi:.2%})':>15} {e.feats / e.games:>10.2%} {e.turns:>6.1f} "
+                f"{e.seat0_wins / e.games:>11.1%}{flag}"
+            )
+            log(lines[-1])  # a long table shows its rows as they come
     lines.append(f"worst turn-capped share: {worst:.3%} (target below {STALL_TARGET:.1%})")
     return lines
 
@@ -322,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bots", default=",".join(SHIPPED), help="bots for --stalls (default every shipped bot)"
     )
+    parser.add_argument("--only-with", default=None, metavar="BOT",
+                        help="with --stalls: only the pairings that include BOT "
+                        "(e.g. lookahead, to re-measure its rows at more games)")  # fmt: skip
     parser.add_argument("--project", action="store_true",
                         help="with --stalls: only print how long the table would take")  # fmt: skip
     parser.add_argument("--curve", action="store_true",
@@ -362,10 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.stalls:
         mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")
         bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+        if args.only_with is not None and args.only_with not in bots:
+            print(f"Error: --only-with {args.only_with!r} is not in --bots", file=sys.stderr)
+            return 2
         if args.project:
-            print(projected_seconds(mixes, args.games, args.lookahead_games, bots))
+            print(projected_seconds(mixes, args.games, args.lookahead_games, bots, args.only_with))
             return 0
-        lines = stall_table(mixes, args.games, args.lookahead_games, bots)
+        lines = stall_table(mixes, args.games, args.lookahead_games, bots, args.only_with)
         print_table("stall table", git_commit(), threads, load, lines)
         return 0
     figures: dict[str, list[Figure]] = {}

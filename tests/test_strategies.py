@@ -342,3 +342,22 @@ def test_bench_budgets_name_the_planned_decisions(capsys) -> None:
     assert bench_main(["--curve", "--budgets", "4x"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error: bad budget '4x'")
+
+
+def test_bench_stalls_only_with_keeps_that_bots_pairings(capsys) -> None:
+    """``bench_bots.py --stalls --only-with BOT`` re-measures only the pairings with BOT (self-play
+    included); a BOT outside ``--bots`` is one ``Error:`` line and a non-zero exit."""
+    from benchmarks.bench_bots import main as bench_main
+    from benchmarks.bench_bots import pairings
+
+    bots = ("random", "greedy", "lookahead")
+    assert pairings(bots) == [
+        ("random", "random"), ("random", "greedy"), ("random", "lookahead"),
+        ("greedy", "greedy"), ("greedy", "lookahead"), ("lookahead", "lookahead"),
+    ]  # fmt: skip
+    assert pairings(bots, "lookahead") == [
+        ("random", "lookahead"), ("greedy", "lookahead"), ("lookahead", "lookahead"),
+    ]  # fmt: skip
+    assert bench_main(["--stalls", "--bots", "random,greedy", "--only-with", "lookahead"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: --only-with 'lookahead'")
