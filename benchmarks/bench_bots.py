@@ -17,7 +17,8 @@ Prints, for every mix:
 shipped look-ahead profile at several budgets (rollouts per option, and
 which decisions it plans besides the Surge) against ``--against`` (default
 ``economic``, the strongest heuristic in the tournament ladder), seats
-balanced, ``--lookahead-games`` games per point.
+balanced, ``--lookahead-games`` games per point, under ``--variant`` (e.g.
+``simple-draft`` with budget letter ``d`` to plan the draft picks).
 
 ``--stalls`` prints instead, for every mix (default: each single set and
 every two-set mix) and every pairing of the shipped bots, self-play
@@ -94,26 +95,30 @@ class Match:
         return self.games / self.seconds
 
 
-def play(mix: str, p0: str, p1: str, games: int) -> tuple[object, float]:
+def play(
+    mix: str, p0: str, p1: str, games: int, variants: tuple[str, ...] = ()
+) -> tuple[object, float]:
     """Rows of ``games`` duplicate-deal games (compile excluded) and the seconds they took."""
     from sim.data.spec import RunSpec
     from sim.run.engine import Engine
 
-    engine = Engine(RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=True))
+    spec = RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=True,
+                   variants=variants)  # fmt: skip
+    engine = Engine(spec)
     engine.play(0, 2)  # load the kernel before timing
     t0 = time.perf_counter()
     df = engine.play(0, games).to_pandas()
     return df, time.perf_counter() - t0
 
 
-def match(mix: str, a: str, b: str, games: int) -> Match:
+def match(mix: str, a: str, b: str, games: int, variants: tuple[str, ...] = ()) -> Match:
     """``a`` against ``b``: half the games with ``a`` in seat 0, half in seat 1."""
     half = games // 4 * 2
     wins = shared = 0
     seconds = 0.0
     for seat in (0, 1):
         p0, p1 = (a, b) if seat == 0 else (b, a)
-        df, s = play(mix, p0, p1, half)
+        df, s = play(mix, p0, p1, half, variants)
         wins += int((df.winner == seat).sum())
         shared += int((df.winner == -1).sum())
         seconds += s
@@ -218,7 +223,7 @@ def stall_table(
 
 
 # Letters after a rollout count in --budgets: the decisions planned besides the Surge.
-PLAN_LETTERS = {"w": "wealth", "o": "offer", "r": "war_order", "k": "keep"}
+PLAN_LETTERS = {"w": "wealth", "o": "offer", "r": "war_order", "k": "keep", "d": "draft"}
 # (label, width, rollouts, horizon, planned knobs): the budgets of the strength/speed curve.
 BUDGETS = (
     ("rollouts 2 + o", 3, 2, 2, "o"),
@@ -244,8 +249,8 @@ def budget_profile(tmp: Path, width: int, rollouts: int, horizon: int, plans: st
 def pick_budgets(spec: str) -> list[tuple[str, int, int, int, str]]:
     """The budgets named by ``spec``: rollout counts, each followed by the letters of the
     decisions planned besides the Surge (``w`` Wealth, ``o`` Offering, ``r`` war order,
-    ``k`` keeps: ``2,4,8,4w,4wrk``); a count not in BUDGETS gets the shipped width and
-    horizon. Raises ValueError on an unknown letter."""
+    ``k`` keeps, ``d`` draft picks: ``2,4,8,4w,4wrk,4od``); a count not in BUDGETS gets
+    the shipped width and horizon. Raises ValueError on an unknown letter."""
     rows = []
     for item in (x.strip() for x in spec.split(",") if x.strip()):
         count = item.rstrip("".join(PLAN_LETTERS))
@@ -260,11 +265,26 @@ def pick_budgets(spec: str) -> list[tuple[str, int, int, int, str]]:
     return rows
 
 
+def pick_variants(spec: str) -> tuple[str, ...]:
+    """The run variants named by ``spec`` (comma-separated); ValueError on an unknown one."""
+    from sim.data.spec import VARIANTS
+
+    names = tuple(v.strip() for v in spec.split(",") if v.strip())
+    for v in names:
+        if v not in VARIANTS:
+            raise ValueError(f"unknown variant {v!r}; valid variants: {', '.join(VARIANTS)}")
+    return names
+
+
 def curve_table(
-    mixes: list[str], games: int, against: str, budgets: list | None = None
+    mixes: list[str],
+    games: int,
+    against: str,
+    budgets: list | None = None,
+    variants: tuple[str, ...] = (),
 ) -> list[str]:
-    """The look-ahead at each of ``budgets`` (default BUDGETS) against ``against``:
-    win rate and games/s."""
+    """The look-ahead at each of ``budgets`` (default BUDGETS) against ``against``, under
+    the run ``variants`` (e.g. a draft): win rate and games/s."""
     import tempfile
 
     from sim.analysis.stats import wilson_interval
@@ -277,7 +297,7 @@ def curve_table(
             for label, *knobs in budgets or BUDGETS:
                 prof = budget_profile(Path(tmp), *knobs)
                 log(f"{mix}: lookahead {label} vs {against}, {games:,} games ...")
-                m = match(mix, prof, against, games)
+                m = match(mix, prof, against, games, variants)
                 lo, hi = wilson_interval(m.wins_a, m.games)
                 lines.append(
                     f"{mix:<14} {label:<22} {m.games:>6,} {m.rate:>9.1%} "
@@ -325,8 +345,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", default="2o,4o,8o,4", metavar="R,R,...",
                         help="--curve budgets: rollouts per option, then letters of the "
                         "decisions planned besides the Surge: w Wealth, o Offering, r war "
-                        "order, k keeps (e.g. 4wk; default 2o,4o,8o,4: the shipped Surge and "
-                        "Offering at 2, 4 and 8 rollouts, and the Surge alone)")  # fmt: skip
+                        "order, k keeps, d draft picks (e.g. 4wk; default 2o,4o,8o,4: the "
+                        "shipped Surge and Offering at 2, 4 and 8 rollouts, and the Surge "
+                        "alone)")  # fmt: skip
+    parser.add_argument("--variant", default="", metavar="V,V,...",
+                        help="--curve: comma-separated run variants every game is played "
+                        "with, as omensim run --variant (e.g. simple-draft, draft1; default "
+                        "none: the standard set-up)")  # fmt: skip
     parser.add_argument("--against", default="economic",
                         help="opponent for --curve (default economic)")  # fmt: skip
     parser.add_argument("--record", action="store_true",
@@ -341,11 +366,13 @@ def main(argv: list[str] | None = None) -> int:
         mixes = (args.mixes or ",".join(MIXES)).split(",")
         try:
             budgets = pick_budgets(args.budgets)
+            variants = pick_variants(args.variant)
         except ValueError as e:
             print(f"Error: {e}", file=sys.stderr)
             return 2
-        lines = curve_table(mixes, args.lookahead_games, args.against, budgets)
-        print_table("look-ahead curve", git_commit(), threads, load, lines)
+        lines = curve_table(mixes, args.lookahead_games, args.against, budgets, variants)
+        title = "look-ahead curve" + (f" (variant {','.join(variants)})" if variants else "")
+        print_table(title, git_commit(), threads, load, lines)
         return 0
     if args.stalls:
         mixes = (args.mixes or ",".join(STALL_MIXES)).split(",")

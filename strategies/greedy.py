@@ -61,6 +61,7 @@ P_LA_WEALTH = 19  # look-ahead: 1 plans the Wealth split by rollouts too (0: the
 P_LA_OFFER = 20  # look-ahead: 1 plans the Offering (which card, build, or none) by rollouts
 P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts by rollouts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
+P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
 
 # The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
 DEFAULT_PARAMS = np.array(
@@ -94,11 +95,12 @@ LOOKAHEAD_KNOBS: dict[str, int] = {
     "offer": P_LA_OFFER,
     "war_order": P_LA_WAR_ORDER,
     "keep": P_LA_KEEP,
+    "draft": P_LA_DRAFT,
 }
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 23
+N_WEIGHTS = 24
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth

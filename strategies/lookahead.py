@@ -7,8 +7,11 @@ game for ``horizon`` more turns with the fast kernel, both seats answering with
 the bot's own weights. It plays the option with the best mean outcome. Its
 profile's knobs plan more decisions the same way: ``wealth`` the Wealth split
 (every split tried), ``offer`` the Offering (which card, a build, or none),
-``war_order`` the order of the War step's conflicts and ``keep`` the units it
-keeps after a war. Every other decision (and drafts) is the heuristic's.
+``war_order`` the order of the War step's conflicts, ``keep`` the units it
+keeps after a war and ``draft`` its picks in a draft variant (each rollout
+finishes the draft and the set-up, then plays the whole game: a pick's worth
+shows over the whole game, and shorter horizons measured worse in some
+variants, see ``DRAFT_HORIZON``). Every other decision is the heuristic's.
 
 A sampled world never peeks: the cards the seat cannot see (the opponent's
 hand, the deck below, cards under structures, face-down reward tiles) are
@@ -16,6 +19,24 @@ pooled, put in card-id order (so the sample depends on which cards are hidden,
 never on where they lie) and dealt back at random into the same places. Every
 option of one decision is tried in the same sampled worlds, so their
 comparison is not blurred by luck of the deal.
+
+During a draft (``_redeal_draft``) the box's order, the cards not yet dealt,
+is hidden from both seats. What else is hidden follows each variant's text:
+
+* Reign simple draft ("deal 10 to each player; each player keeps 1 and passes
+  the rest to the left", reign-of-war.en.md, lines 224-227): the packet the
+  other seat holds and the cards it has kept (some came from packets this seat
+  never saw whole) are pooled with the box. Cards of those it could infer
+  (the ones it saw leave a packet) are pooled too, which the seat may forget
+  but never learns wrongly.
+* Aegean Draft Variant 1 ("draws 3 cards ... chooses 2, places them facedown,
+  and then passes the remaining card", edge-of-the-aegean.txt, line 171): the
+  other seat's three cards (or the one it will pass) and its face-down keeps.
+* Aegean Draft Variant 2 ("20 random cards are placed faceup", line 173) and
+  the pile draft ("one pile per unit kind", reign-of-war.en.md, lines 204-210):
+  every pick is public; only the box is hidden.
+
+The seat's own picks and the cards it holds are never pooled.
 
 The rollouts run in the second game state at ``st[ROLLOUT:]``, so nothing is
 allocated. The bot answers from inside the decision dispatcher
@@ -35,6 +56,8 @@ import numpy as np
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
+from sim.kernel.draft import draft_rest, drafted_hidden, hidden_table, table_slots
+from sim.kernel.game import setup_rest
 from sim.kernel.jit import ask_of, kernel
 from sim.kernel.offering import offering_rest
 from sim.kernel.rng import next_u64, randint
@@ -61,6 +84,14 @@ WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
 COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops early
 CARD_VALUE = 0.35
 PRESENCE_VALUE = 0.2  # per point of strength in a city that still holds tiles
+# Turns a draft pick's rollouts play after the set-up: the whole game (the turn cap ends
+# it), whatever the profile's horizon. Measured against economic (benchmarks/README.md,
+# 4 rollouts, 2,000 games per point in four draft variants): the whole game beats not
+# planning the draft in all four (+9, +4, +31 and +0 points); 4 turns is 2-2.5x faster
+# and stronger in the simple draft, but weaker in the pile draft and Draft Variant 1
+# and falls 4 points below not planning at all in Variant 2 (Heir to the Dunes, where a
+# deck's worth shows late: a short horizon buys early tempo).
+DRAFT_HORIZON = 1 << 20
 
 
 @kernel
@@ -107,10 +138,14 @@ def _redeal_cards(ro, tab, p):
     With a shared deck: the opponent's hand, the deck and the cards under
     structures form one pool. With own decks the opponent's hand, deck and
     structures form one pool, and ``p``'s own deck (whose cards it drafted but
-    whose order it does not know) is shuffled on its own.
+    whose order it does not know) is shuffled on its own. After a draft whose
+    keeps are hidden (the simple draft, Aegean Draft Variant 1) the box joins
+    the pool: ``p`` never saw all the cards the opponent drafted, so which of
+    the unseen cards sit in its deck and which in the box is hidden too.
     """
     q = 1 - p
     own = ro[L.OWN_DECKS]
+    box = own and drafted_hidden(tab)
     hq = L.HAND + q * L.MAX_CARDS
     dq = L.DECK + (q * L.MAX_CARDS if own else 0)
     dq_n = L.DECK_N + (q if own else 0)
@@ -118,18 +153,65 @@ def _redeal_cards(ro, tab, p):
     _mark(ro, dq, ro[dq_n])
     for s in range(2):
         _mark(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s])
+    if box:
+        _mark(ro, L.BOX, ro[L.BOX_N])
     m = _pool_in_order(ro, n_cards(tab))
     _shuffle_pool(ro, m)
     pos = _deal_back(ro, hq, ro[L.HAND_N + q], 0)
     pos = _deal_back(ro, dq, ro[dq_n], pos)
     for s in range(2):
         pos = _deal_back(ro, L.UNDER + s * L.MAX_CARDS, ro[L.UNDER_N + s], pos)
+    if box:
+        _deal_back(ro, L.BOX, ro[L.BOX_N], pos)
     if own:
         dp = L.DECK + p * L.MAX_CARDS
         _mark(ro, dp, ro[L.DECK_N + p])
         m = _pool_in_order(ro, n_cards(tab))
         _shuffle_pool(ro, m)
         _deal_back(ro, dp, ro[L.DECK_N + p], 0)
+
+
+@kernel
+def _mark_live(ro, off, n):
+    """Mark the ids at ``ro[off:off+n]`` that are cards (-1 marks a taken one)."""
+    for i in range(n):
+        if ro[off + i] >= 0:
+            ro[L.TMP2 + ro[off + i]] = 1
+
+
+@kernel
+def _deal_live(ro, off, n, pos):
+    """Fill the card places of ``ro[off:off+n]`` (not the -1s) from TMP[pos:]; next position."""
+    for i in range(n):
+        if ro[off + i] >= 0:
+            ro[off + i] = ro[L.TMP + pos]
+            pos += 1
+    return pos
+
+
+@kernel
+def _redeal_draft(ro, tab, p):
+    """Deal the cards seat ``p`` cannot see during a draft again, each into a hidden place:
+    the box (the cards not yet dealt) and, where the variant hides them, the other seat's
+    cards on the table and the cards it has kept (the module docstring gives each variant's).
+    """
+    q = 1 - p
+    dq = L.DECK + q * L.MAX_CARDS
+    off = hidden_table(ro, tab, p)
+    slots = table_slots(tab)
+    hidden = drafted_hidden(tab)
+    _mark(ro, L.BOX, ro[L.BOX_N])
+    if off >= 0:
+        _mark_live(ro, L.DRAFT + off, slots)
+    if hidden:
+        _mark(ro, dq, ro[L.DECK_N + q])
+    m = _pool_in_order(ro, n_cards(tab))
+    _shuffle_pool(ro, m)
+    pos = _deal_back(ro, L.BOX, ro[L.BOX_N], 0)
+    if off >= 0:
+        pos = _deal_live(ro, L.DRAFT + off, slots, pos)
+    if hidden:
+        _deal_back(ro, dq, ro[L.DECK_N + q], pos)
 
 
 @kernel
@@ -157,8 +239,11 @@ def sample_world(st, tab, p, world):
     for i in range(L.MAX_CARDS):
         ro[L.TMP2 + i] = 0
     ro[L.RNG + L.RNG_SETUP] = world
-    _redeal_cards(ro, tab, p)
-    _redeal_tiles(ro, tab)
+    if ro[L.DRAFTING]:
+        _redeal_draft(ro, tab, p)  # no hand, pile or tile is dealt yet
+    else:
+        _redeal_cards(ro, tab, p)
+        _redeal_tiles(ro, tab)
     # The rest of the rollout draws from streams seeded by the world too, so every
     # option of a decision meets the same shuffles and the same opponent replies.
     for k in range(L.N_STREAMS):
@@ -203,6 +288,8 @@ def continue_from(ro, tab, fp, p, dec, k, actions, total):
     Each decision continues with the kernel's own rest of its step (``sim.kernel.surge``,
     ``wealth``, ``war``, ``offering``), then the turn's steps from the next one on
     (``sim.kernel.turn.play_steps``), so a rollout plays the turn exactly as the game would.
+    A draft pick continues with the rest of the draft (``sim.kernel.draft.draft_rest``)
+    and of the set-up (``sim.kernel.game.setup_rest``); no turn has begun.
     """
     ask = heuristic_ask()
     if dec == D.D_SURGE:
@@ -220,6 +307,11 @@ def continue_from(ro, tab, fp, p, dec, k, actions, total):
     elif dec == D.D_KEEP:
         keep_rest(ro, tab, fp, ask, p, k)
         nxt = S_WAR  # the War step goes on with any other war-torn city
+    elif dec == D.D_DRAFT:
+        # The draft and the set-up end as the game's; the first turn is the next one.
+        draft_rest(ro, tab, fp, ask, k)
+        setup_rest(ro, tab, fp, ask)
+        return
     else:  # D_OFFER
         offering_rest(ro, tab, fp, ask, p, k)
         nxt = N_STEPS
@@ -274,6 +366,8 @@ def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
     r = st[L.PROW + p]
     rollouts = max(int(fp[r, P_LA_ROLLOUTS]), 1)
     horizon = int(fp[r, P_LA_HORIZON])
+    if dec == D.D_DRAFT:
+        horizon = DRAFT_HORIZON
     for j in range(m):
         st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
     for _ in range(rollouts):
@@ -316,7 +410,7 @@ def best_wealth_split(st, tab, fp, p, n):
 
 @kernel
 def best_option(st, tab, fp, p, dec, n):
-    """The option of ``dec`` (D_OFFER, D_WAR_ORDER or D_KEEP) seat ``p`` takes, by rollouts:
-    the ``width`` options its heuristic values most, each played out."""
+    """The option of ``dec`` (D_OFFER, D_WAR_ORDER, D_KEEP or D_DRAFT) seat ``p`` takes, by
+    rollouts: the ``width`` options its heuristic values most, each played out."""
     m = _candidates(st, tab, fp, p, dec, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
     return best_by_rollouts(st, tab, fp, p, dec, m, 0, 0)

@@ -6,8 +6,8 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
   random or greedy bot; no look-ahead.
 * ``choose``: the same, except that a look-ahead seat plans its Surge options
   (reward use included) by rollouts (``strategies.lookahead``), which play with
-  ``choose_heuristic``; its profile's ``wealth``, ``offer``, ``war_order`` and
-  ``keep`` knobs plan those decisions by rollouts too.
+  ``choose_heuristic``; its profile's ``wealth``, ``offer``, ``war_order``,
+  ``keep`` and ``draft`` knobs plan those decisions by rollouts too.
 
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
 never compiles the rollout code.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
-from strategies.greedy import P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
+from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.heuristic import (
     BOT_GREEDY,
     BOT_LOOKAHEAD,
@@ -46,7 +46,7 @@ __all__ = [
 @kernel
 def choose(st, tab, fp, p, dec, n):
     """``choose_heuristic``, with a look-ahead seat's Surge (and, by its knobs, its Wealth,
-    Offering, war order and keeps) planned by rollouts.
+    Offering, war order, keeps and draft picks) planned by rollouts.
 
     A scripted choice still waiting (a scenario's) and a forced one (``n == 1``)
     are the heuristic dispatcher's, as for every other decision.
@@ -61,6 +61,7 @@ def choose(st, tab, fp, p, dec, n):
             (dec == D.D_OFFER and fp[r, P_LA_OFFER] > 0)
             or (dec == D.D_WAR_ORDER and fp[r, P_LA_WAR_ORDER] > 0)
             or (dec == D.D_KEEP and fp[r, P_LA_KEEP] > 0)
+            or (dec == D.D_DRAFT and fp[r, P_LA_DRAFT] > 0)
         ):
             return best_option(st, tab, fp, p, dec, n)
     return choose_heuristic(st, tab, fp, p, dec, n)

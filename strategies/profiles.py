@@ -30,6 +30,7 @@ KNOB_DEFAULTS: dict[str, int] = {
     "offer": 1,
     "war_order": 0,
     "keep": 0,
+    "draft": 1,
 }
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 

@@ -32,10 +32,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from sim.data import vocab as V
+from sim.data.spec import RunSpec
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.abilities import enemy_targets, find_ability
+from sim.kernel.draft import (
+    DRAFT1_DRAW,
+    DRAFT1_STRIDE,
+    DRAFT_PACKET,
+    PACKET_STRIDE,
+    draft_begin,
+    draft_options,
+    draft_run,
+)
+from sim.kernel.game import setup_start
 from sim.kernel.offering import offering_step
 from sim.kernel.surge import surge_options, surge_step
 from sim.kernel.war import keep_options, war_order_options, war_step
@@ -44,7 +55,13 @@ from sim.kernel.zones import put_opt
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
 from strategies.greedy import LOOKAHEAD_KNOBS
-from strategies.lookahead import best_option, best_surge_option, best_wealth_split
+from strategies.lookahead import (
+    best_option,
+    best_surge_option,
+    best_wealth_split,
+    play_out,
+    sample_world,
+)
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose_heuristic
 from strategies.registry import STRATEGIES, strategy_arrays
 
@@ -670,3 +687,172 @@ def test_lookahead_control_own_hand_changes_its_offering(sweep):
         picked_b = [rows[k] for rows, k in b]
         changed += picked_a != picked_b
     assert changed > 0
+
+
+# --- the look-ahead bot's draft picks: the box and the other seat's private cards --------
+
+# Draft variants whose picks the look-ahead plans, with the table's hands of cards: the
+# simple draft's two packets, Draft Variant 1's three cards of each seat (sim.kernel.draft).
+DRAFT_HANDS = {
+    "simple-draft": ("reign", [(0, DRAFT_PACKET), (PACKET_STRIDE, DRAFT_PACKET)]),
+    "draft1": ("reign+aegean", [(0, DRAFT1_DRAW), (DRAFT1_STRIDE, DRAFT1_DRAW)]),
+}
+DRAFT_PICKS = {"simple-draft": (1, 6, 13, 22, 37, 50), "draft1": (0, 3, 10, 17, 26, 33)}
+
+
+def draft_position(variant: str, game: int, picks: int) -> tuple[Scenario, int, int]:
+    """Game ``game`` of a greedy self-play run of ``variant`` after ``picks`` draft picks:
+    the scenario, the seat to pick and the number of its options (listed in the state)."""
+    mix = DRAFT_HANDS[variant][0]
+    sc = Scenario.from_spec(RunSpec(games=1, mix=mix, seed=21, variants=(variant,)))
+    setup_start(sc.st, sc.tab, 21, game)
+    draft_begin(sc.st, sc.tab)
+    draft_run(sc.st, sc.tab, sc.fp, sc.ask, -1, picks)
+    view = StateView(sc.st)
+    assert view.drafting == 1 and view.draft_pick == picks
+    return sc, int(view.draft_seat), int(draft_options(sc.st, sc.tab))
+
+
+def draft_hidden_cells(st: np.ndarray, variant: str, p: int, n: int) -> list[tuple]:
+    """The places of the cards seat ``p`` cannot see at its pick, as (array, index) pairs.
+
+    The box (the cards not yet dealt: Reign, "Shuffle the unit cards and deal 10 to each
+    player", reign-of-war.en.md, line 224; Aegean, "draws 3 cards from a shared deck",
+    edge-of-the-aegean.txt, line 171); the hand of cards on the table the seat does not
+    hold (the other seat's packet; the other seat's three cards, or the one it will pass);
+    the other seat's drafted cards (Variant 1 "places them facedown"; in the simple draft
+    some came from packets ``p`` never saw whole).
+    """
+    view = StateView(st)
+    mine = {int(c) for c in view.options[:n, 1]}
+    cells = [(st, i) for i in view.zone_positions("box")]
+    cells += [(st, i) for i in view.zone_positions("deck", 1 - p)]
+    table = view.draft_table
+    for off, size in DRAFT_HANDS[variant][1]:
+        live = [off + j for j in range(size) if table[off + j] >= 0]
+        if not {int(table[i]) for i in live} & mine:
+            cells += [(table, i) for i in live]
+    return cells
+
+
+def draft_resample(st: np.ndarray, variant: str, p: int, n: int, rng) -> np.ndarray:
+    """A copy of ``st`` with the cards hidden from seat ``p`` shuffled among their places."""
+    out = st.copy()
+    cells = draft_hidden_cells(out, variant, p, n)
+    cards = np.array([a[i] for a, i in cells])
+    perm = rng.permutation(cards)
+    if np.array_equal(perm, cards):
+        perm = np.roll(perm, 1)
+    for (a, i), c in zip(cells, perm, strict=True):
+        a[i] = c
+    return out
+
+
+def _draft_fp(tab: np.ndarray) -> np.ndarray:
+    _, fp = strategy_arrays("lookahead", "lookahead", tab)
+    fp[:, LOOKAHEAD_KNOBS["draft"]] = 1
+    return fp
+
+
+def _draft_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int, n: int) -> tuple:
+    """The look-ahead's draft pick, its rollout tallies and its random state after."""
+    view = StateView(st)
+    view.bot_ids[p] = BOT_LOOKAHEAD
+    k = int(best_option(st, tab, fp, p, D.D_DRAFT, n))
+    return k, view.lookahead_tallies.tolist(), view.rng_streams.tolist()
+
+
+def draft_rollout_values(st, tab, fp, p: int, n: int, redeal: bool) -> list[float]:
+    """Each option's summed rollout value over two sampled worlds; with ``redeal`` off, the
+    rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
+    values = []
+    for k in range(min(n, 3)):
+        total = 0.0
+        for world in (11, 12):
+            s = st.copy()
+            sample_world(s, tab, p, world)
+            if not redeal:
+                ro = StateView(s).rollout()
+                streams = ro.rng_streams.copy()
+                bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
+                ro.st[:] = s[: len(ro.st)]
+                ro.rng_streams[:] = streams
+                ro.bot_ids[:] = bots
+                ro.param_rows[:] = rows
+                ro.script_n = ro.script_pos = 0
+            total += float(play_out(s, tab, fp, p, D.D_DRAFT, k, 0, 0, 1 << 20))
+        values.append(total)
+    return values
+
+
+@pytest.mark.parametrize("variant", list(DRAFT_HANDS))
+def test_lookahead_draft_ignores_hidden_cards(variant: str) -> None:
+    """The draft pick's rollouts deal the box and the other seat's private cards again from
+    what the seat may know: shuffling them changes neither the pick, nor the rollouts'
+    values, nor the random state."""
+    rng = np.random.default_rng(9)
+    decided = 0
+    for i, picks in enumerate(DRAFT_PICKS[variant]):
+        sc, p, n = draft_position(variant, i, picks)
+        fp = _draft_fp(sc.tab)
+        hidden = draft_resample(sc.st, variant, p, n, rng)
+        assert not np.array_equal(hidden, sc.st)
+        a = _draft_pick(sc.st.copy(), sc.tab, fp, p, n)
+        b = _draft_pick(hidden.copy(), sc.tab, fp, p, n)
+        assert a == b, f"{variant} pick {picks}: seat {p} chose {a[0]} vs {b[0]}"
+        va = draft_rollout_values(sc.st, sc.tab, fp, p, n, redeal=True)
+        vb = draft_rollout_values(hidden, sc.tab, fp, p, n, redeal=True)
+        assert va == vb, f"{variant} pick {picks}: rollout values {va} vs {vb}"
+        decided += n > 1
+    assert decided >= 4
+
+
+@pytest.mark.parametrize("variant", list(DRAFT_HANDS))
+def test_lookahead_draft_control_without_redeal_sees_hidden_cards(variant: str) -> None:
+    """The comparison can fail: with the re-deal switched off (the rollout state a copy of
+    the real game), shuffling the same hidden cards changes the rollouts' values."""
+    rng = np.random.default_rng(9)
+    changed = 0
+    for i, picks in enumerate(DRAFT_PICKS[variant]):
+        sc, p, n = draft_position(variant, i, picks)
+        fp = _draft_fp(sc.tab)
+        hidden = draft_resample(sc.st, variant, p, n, rng)
+        va = draft_rollout_values(sc.st, sc.tab, fp, p, n, redeal=False)
+        vb = draft_rollout_values(hidden, sc.tab, fp, p, n, redeal=False)
+        changed += va != vb
+    assert changed >= 3, changed
+
+
+@pytest.mark.parametrize("variant", list(DRAFT_HANDS))
+def test_lookahead_play_after_a_hidden_draft_ignores_the_unseen_cards(variant: str) -> None:
+    """After a draft whose keeps are hidden, the cards the seat never saw drafted lie in the
+    opponent's hand and deck or in the box, and it cannot tell which: shuffling the
+    opponent's hand, its deck, the cards under structures and the box together changes
+    none of the look-ahead's Surge choices (Draft Variant 1: "places them facedown",
+    edge-of-the-aegean.txt, line 171; the simple draft's packets, reign-of-war.en.md,
+    line 224)."""
+    mix = DRAFT_HANDS[variant][0]
+    spec = RunSpec(games=40, mix=mix, seed=23, variants=(variant,))
+    rng = np.random.default_rng(10)
+    decided = 0
+    for game in range(12):
+        sc = Scenario.from_spec(spec, game=game)
+        for _ in range(game % 6):
+            if not sc.over:
+                sc.turn()
+        if sc.over:
+            continue
+        p = sc.active
+        _, fp = strategy_arrays("lookahead", "lookahead", sc.tab)
+        hidden = sc.st.copy()
+        view = StateView(hidden)
+        idx = list(view.zone_positions("hand", 1 - p)) + list(view.zone_positions("deck", 1 - p))
+        idx += list(view.zone_positions("box"))
+        for s in range(2):
+            idx += list(view.zone_positions("under", s))
+        hidden[idx] = rng.permutation(hidden[idx])
+        a = _lookahead_pick(sc.st.copy(), sc.tab, fp, p)
+        b = _lookahead_pick(hidden, sc.tab, fp, p)
+        assert a == b, f"{variant} game {game}: seat {p} picked {a[0]} vs {b[0]}"
+        decided += int(surge_options(sc.st.copy(), sc.tab, fp, choose_heuristic, p)) > 1
+    assert decided >= 4, decided

@@ -107,6 +107,8 @@ def test_a_profile_file_is_a_new_style(tmp_path: Path) -> None:
         ('[strategy]\nname = "x"\n[lookahead]\nwidth = 2\n', "only a profile with bot"),
         ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\nrollouts = 0\n', "1 to 256"),
         ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\ndepth = 2\n', "unknown knob"),
+        ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\ndraft = 2\n', "0 to 1"),
+        ('[strategy]\nname = "x"\nbot = "lookahead"\n[lookahead]\ndraft = "yes"\n', "draft"),
         ('[strategy]\nname = "x"\n[tactics]\n', "unknown table"),
         ("[strategy\n", "not valid TOML"),
     ],
@@ -147,6 +149,7 @@ def test_lookahead_knobs_are_its_budget() -> None:
         "offer": 1,
         "war_order": 0,
         "keep": 0,
+        "draft": 1,
     }
 
 
@@ -227,6 +230,42 @@ def test_lookahead_planning_knobs_are_live(knob: str) -> None:
         check_invariants(sc)
     row = plays[1].iloc[3]
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
+
+
+def test_lookahead_draft_knob_plans_the_picks() -> None:
+    """With ``draft = 1`` the look-ahead's simple-draft picks come from rollouts: other decks
+    and games, still legal, and the step-by-step replay (Scenario, whose set-up runs the
+    same draft) plays the batch's game."""
+    spec = RunSpec(games=6, mix="reign", seed=4, p0="lookahead", p1="greedy",
+                   variants=("simple-draft",))  # fmt: skip
+    plays = []
+    for on in (0, 1):
+        engine = Engine(spec)
+        engine.fp[0, LOOKAHEAD_KNOBS["draft"]] = on
+        plays.append(engine.play(0, 6).to_pandas())
+    cols = ["winner", "score_p0", "score_p1", "turns"]
+    assert not plays[0][cols].equals(plays[1][cols])
+    sc = Scenario.from_spec(spec)
+    sc.fp[0, LOOKAHEAD_KNOBS["draft"]] = 1
+    sc.setup(spec.seed, 3)
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    row = plays[1].iloc[3]
+    assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
+
+
+def test_bench_variant_option(capsys) -> None:
+    """``bench_bots.py --variant``: run variants for the curve; an unknown one is one
+    ``Error:`` line and a non-zero exit."""
+    from benchmarks.bench_bots import main as bench_main
+    from benchmarks.bench_bots import pick_budgets, pick_variants
+
+    assert pick_variants("simple-draft, emissary") == ("simple-draft", "emissary")
+    assert [r[4] for r in pick_budgets("4o,4od")] == ["o", "od"]
+    assert bench_main(["--curve", "--variant", "nodraft"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: unknown variant 'nodraft'")
 
 
 @pytest.mark.parametrize("mix", ["aegean", "reign"])

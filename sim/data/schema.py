@@ -128,6 +128,7 @@ KNOBS: dict[str, Bound] = {
     "offer": _b(0, 1, "1: plan the Offering by rollouts too"),
     "war_order": _b(0, 1, "1: plan the order of conflicts by rollouts too"),
     "keep": _b(0, 1, "1: plan the units kept after a war by rollouts too"),
+    "draft": _b(0, 1, "1: plan draft picks by rollouts too"),
 }
 DECK_PILES = 10
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}

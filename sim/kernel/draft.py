@@ -5,6 +5,14 @@ the Aegean's two drafting variants. After any of them ``OWN_DECKS`` is set,
 so every draw and discard goes to the seat's own pile ("any ability that
 references the deck or the discard pile refers to the player's own"), and
 cards nobody took wait in the box.
+
+A draft keeps where it stands in the state, not in local variables: the picks
+made (``DRAFT_PICK``), the seat to pick next (``DRAFT_SEAT``), the cards on the
+table (``DRAFT``) and the piles taken (``PILES``). ``draft_run`` plays picks
+from wherever the draft stands, so the game runs it from pick 0 and a
+look-ahead rollout finishes it with ``draft_rest`` after trying one option of
+the pick being asked: every draft rule is written once, in ``draft_options``
+(what the next pick offers) and ``draft_take`` (taking one).
 """
 
 from __future__ import annotations
@@ -50,20 +58,6 @@ def _shuffle_own_decks(st):
 
 
 @kernel
-def _pick_from(st, tab, fp, ask, p, off, n_slots):
-    """Seat ``p`` keeps one of the cards at ``st[off:off+n_slots]`` (-1 marks a taken one)."""
-    n = 0
-    for j in range(n_slots):
-        card = st[off + j]
-        if card >= 0:
-            put_opt(st, n, j, card, 0, 0)
-            n += 1
-    k = ask(st, tab, fp, p, D.D_DRAFT, n)
-    st[off + opt(st, k, 0)] = -1
-    _to_own_deck(st, p, opt(st, k, 1))
-
-
-@kernel
 def trial_decks(st, tab):
     """Reign, Trial of Skill: "Each player gets a deck of 50 cards, one of each unit kind;
     each player draws from and discards to their own deck and discard pile."
@@ -91,147 +85,328 @@ def trial_decks(st, tab):
 
 DRAFT_PACKET = 10  # cards dealt to each player per round of the simple draft
 DRAFT_ROUNDS = 3  # rounds until each player has 30 cards
-
-
-@kernel
-def simple_draft(st, tab, fp, ask):
-    """Reign, Simple draft: "deal 10 to each player; each player keeps 1 and passes the rest
-    to the left, until the cards are gone; repeat until each player has 30 cards."
-
-    With two players the two packets change hands after every pick. Cards
-    never dealt stay in the box; each player then has their own deck and pile.
-    """
-    box_all(st, tab)
-    for _ in range(DRAFT_ROUNDS):
-        # Packet q lives at TMP + 16*q; a taken card is marked -1.
-        for q in range(2):
-            for j in range(DRAFT_PACKET):
-                st[L.TMP + 16 * q + j] = _take_from_box(st)
-        for pick in range(DRAFT_PACKET):
-            for p in range(2):
-                _pick_from(st, tab, fp, ask, p, L.TMP + 16 * ((p + pick) % 2), DRAFT_PACKET)
-    _shuffle_own_decks(st)
-
+SIMPLE_ROUND = 2 * DRAFT_PACKET  # picks per round of the simple draft (both seats)
+PACKET_STRIDE = 16  # slots between the simple draft's two packets in DRAFT
 
 PILES_EACH = 10
 PILE_LIMITS_SOLDIER = 6
 PILE_LIMITS_BEAST = 4
 PILE_LIMITS_ORACLE = 4
 
-
-@kernel
-def pile_draft(st, tab, fp, ask, oldest):
-    """Reign, Pile draft: "Split the unit cards into 50 piles, one pile per unit kind ... the
-    players alternate until each has taken 10 piles. A player may take at most 6 soldier
-    piles, 4 beast piles and 4 oracle piles. Piles not taken go back to the box."
-
-    The younger player (not the oldest) picks first. The coin each pick costs
-    is not explained by the rulebook and is not modelled.
-    """
-    st[L.OWN_DECKS] = 1
-    n_kinds = tab[L.TB_N_KINDS]
-    # TMP + k: 1 once kind k's pile is taken; TMP2 + 4*p + t: seat p's piles of type slot t.
-    for k in range(n_kinds):
-        st[L.TMP + k] = 0
-    for i in range(8):
-        st[L.TMP2 + i] = 0
-    p = 1 - oldest
-    for _ in range(2 * PILES_EACH):
-        n = 0
-        first = 0
-        for k in range(n_kinds):
-            copies = 0
-            while first + copies < n_cards(tab) and card_kind(tab, first + copies) == k:
-                copies += 1
-            t = kind_col(tab, k, L.K_TYPE)
-            slot = 3  # units of other sets: no pile limit
-            limit = 99
-            if t == V.T_SOLDIER:
-                slot = 0
-                limit = PILE_LIMITS_SOLDIER
-            elif t == V.T_BEAST:
-                slot = 1
-                limit = PILE_LIMITS_BEAST
-            elif t == V.T_ORACLE:
-                slot = 2
-                limit = PILE_LIMITS_ORACLE
-            if st[L.TMP + k] == 0 and copies > 0 and st[L.TMP2 + 4 * p + slot] < limit:
-                put_opt(st, n, k, first, copies, slot)
-                n += 1
-            first += copies
-        if n == 0:
-            break
-        if rule(tab, L.RU_CONSTRUCTED):
-            # Constructed: the seat's next listed pile (the list was checked when compiled).
-            taken = st[L.TMP2 + 4 * p] + st[L.TMP2 + 4 * p + 1]
-            taken += st[L.TMP2 + 4 * p + 2] + st[L.TMP2 + 4 * p + 3]
-            want = rule(tab, L.RU_DECKLIST + PILES_EACH * p + taken)
-            i = 0
-            for j in range(n):
-                if opt(st, j, 0) == want:
-                    i = j
-        else:
-            i = ask(st, tab, fp, p, D.D_DRAFT, n)
-        st[L.TMP + opt(st, i, 0)] = 1
-        st[L.TMP2 + 4 * p + opt(st, i, 3)] += 1
-        for c in range(opt(st, i, 1), opt(st, i, 1) + opt(st, i, 2)):
-            st[L.DECK + p * L.MAX_CARDS + st[L.DECK_N + p]] = c
-            st[L.DECK_N + p] += 1
-        p = 1 - p
-    for c in range(n_cards(tab)):
-        if st[L.TMP + card_kind(tab, c)] == 0:
-            st[L.BOX + st[L.BOX_N]] = c
-            st[L.BOX_N] += 1
-    for q in range(2):
-        shuffle(st, L.DECK + q * L.MAX_CARDS, st[L.DECK_N + q], L.RNG_DECK)
-
-
 AEGEAN_DRAFT_DECK = 30  # cards each player drafts in either Aegean variant
 DRAFT1_DRAW = 3  # Draft Variant 1: draw 3, keep 2, pass 1
+DRAFT1_ROUND = 2 * (DRAFT1_DRAW - 1)  # picks per round of Variant 1 (two keeps each)
+DRAFT1_STRIDE = 4  # slots between the two seats' three cards in DRAFT
 DRAFT2_SPREAD = 20  # Draft Variant 2: 20 cards face up per round
 
-
-@kernel
-def draft_one(st, tab, fp, ask):
-    """Aegean, Draft Variant 1: "Each player draws 3 cards from a shared deck containing all
-    the Unit cards, chooses 2, places them facedown, and then passes the remaining card to
-    their opponent. This continues until each player has 30 facedown cards."
-
-    Each round gives each player 3 cards (2 kept, 1 passed to them), so 10
-    rounds use 60 cards; the rest go back to the box. The two keeps are two
-    picks from the player's own 3 cards, which only that player sees.
-    """
-    box_all(st, tab)
-    for _ in range(AEGEAN_DRAFT_DECK // DRAFT1_DRAW):
-        # Seat p's three cards live at TMP + 4*p.
-        for p in range(2):
-            for j in range(DRAFT1_DRAW):
-                st[L.TMP + 4 * p + j] = _take_from_box(st)
-        for p in range(2):
-            for _keep in range(DRAFT1_DRAW - 1):
-                _pick_from(st, tab, fp, ask, p, L.TMP + 4 * p, DRAFT1_DRAW)
-        for p in range(2):
-            for j in range(DRAFT1_DRAW):
-                if st[L.TMP + 4 * p + j] >= 0:
-                    _to_own_deck(st, 1 - p, st[L.TMP + 4 * p + j])
-    _shuffle_own_decks(st)
+# Which draft the rules switch on (the kinds of ``draft_kind``).
+DK_NONE = 0
+DK_SIMPLE = 1  # Reign simple draft
+DK_PILE = 2  # Reign pile draft, and the constructed variant's listed piles
+DK_DRAFT1 = 3  # Aegean Draft Variant 1
+DK_DRAFT2 = 4  # Aegean Draft Variant 2
 
 
 @kernel
-def draft_two(st, tab, fp, ask):
-    """Aegean, Draft Variant 2: "20 random cards are placed faceup in the middle of the play
-    area. Randomly determine a player to select the first card. Each player selects 1 card
-    until all cards have been selected. This is repeated two additional times."
+def draft_kind(tab):
+    """The draft the rules switch on (DK_*); DK_NONE without one (Trial of Skill has none)."""
+    if rule(tab, L.RU_TRIAL):
+        return DK_NONE
+    if rule(tab, L.RU_SIMPLE_DRAFT):
+        return DK_SIMPLE
+    if rule(tab, L.RU_PILE_DRAFT) or rule(tab, L.RU_CONSTRUCTED):
+        return DK_PILE
+    if rule(tab, L.RU_DRAFT1):
+        return DK_DRAFT1
+    if rule(tab, L.RU_DRAFT2):
+        return DK_DRAFT2
+    return DK_NONE
 
-    "This is repeated" is read as the whole procedure, so each of the three
-    rounds draws its first picker at random again.
-    """
+
+@kernel
+def draft_picks(tab):
+    """Picks the draft makes in all (both seats): 60 simple, 20 piles, 40 keeps, 60 picks."""
+    dk = draft_kind(tab)
+    if dk == DK_SIMPLE:
+        return DRAFT_ROUNDS * SIMPLE_ROUND
+    if dk == DK_PILE:
+        return 2 * PILES_EACH
+    if dk == DK_DRAFT1:
+        return AEGEAN_DRAFT_DECK // DRAFT1_DRAW * DRAFT1_ROUND
+    if dk == DK_DRAFT2:
+        return AEGEAN_DRAFT_DECK * 2
+    return 0
+
+
+@kernel
+def _deal(st, off, n):
+    """``n`` cards from the top of the box onto the table at ``DRAFT`` slot ``off``."""
+    for j in range(n):
+        st[L.DRAFT + off + j] = _take_from_box(st)
+
+
+@kernel
+def _list_slots(st, off, n_slots):
+    """One option (slot, card, 0, 0) per card still at ``DRAFT`` slots ``off..off+n_slots``."""
+    n = 0
+    for j in range(n_slots):
+        card = st[L.DRAFT + off + j]
+        if card >= 0:
+            put_opt(st, n, j, card, 0, 0)
+            n += 1
+    return n
+
+
+@kernel
+def simple_packet(st):
+    """The ``DRAFT`` slot of the packet the picking seat holds: the two packets change hands
+    after every pick ("keeps 1 and passes the rest to the left")."""
+    pick = st[L.DRAFT_PICK] % SIMPLE_ROUND // 2
+    return PACKET_STRIDE * ((st[L.DRAFT_SEAT] + pick) % 2)
+
+
+@kernel
+def _pile_slot(tab, k):
+    """Kind ``k``'s pile-type slot: 0 soldier, 1 beast, 2 oracle, 3 units of other sets."""
+    t = kind_col(tab, k, L.K_TYPE)
+    if t == V.T_SOLDIER:
+        return 0
+    if t == V.T_BEAST:
+        return 1
+    if t == V.T_ORACLE:
+        return 2
+    return 3
+
+
+@kernel
+def _pile_limit(slot):
+    """Piles of type slot ``slot`` one player may take (units of other sets: no limit)."""
+    if slot == 0:
+        return PILE_LIMITS_SOLDIER
+    if slot == 1:
+        return PILE_LIMITS_BEAST
+    if slot == 2:
+        return PILE_LIMITS_ORACLE
+    return 99
+
+
+@kernel
+def _pile_options(st, tab):
+    """One option (kind, first card, copies, type slot) per pile the picking seat may take."""
+    p = st[L.DRAFT_SEAT]
+    n = 0
+    first = 0
+    for k in range(tab[L.TB_N_KINDS]):
+        copies = 0
+        while first + copies < n_cards(tab) and card_kind(tab, first + copies) == k:
+            copies += 1
+        slot = _pile_slot(tab, k)
+        if st[L.DRAFT + k] == 0 and copies > 0 and st[L.PILES + 4 * p + slot] < _pile_limit(slot):
+            put_opt(st, n, k, first, copies, slot)
+            n += 1
+        first += copies
+    return n
+
+
+@kernel
+def draft_options(st, tab):
+    """List the options of the next pick (seat ``st[DRAFT_SEAT]``'s) in ``st[OPTS]``; how many."""
+    dk = draft_kind(tab)
+    if dk == DK_SIMPLE:
+        return _list_slots(st, simple_packet(st), DRAFT_PACKET)
+    if dk == DK_PILE:
+        return _pile_options(st, tab)
+    if dk == DK_DRAFT1:
+        return _list_slots(st, DRAFT1_STRIDE * st[L.DRAFT_SEAT], DRAFT1_DRAW)
+    return _list_slots(st, 0, DRAFT2_SPREAD)
+
+
+@kernel
+def draft_begin(st, tab):
+    """Lay out the draft's first pick: the box shuffled and the first cards dealt, or the
+    piles ready; the picking seat set."""
+    dk = draft_kind(tab)
+    st[L.DRAFTING] = 1
+    st[L.DRAFT_PICK] = 0
+    st[L.DRAFT_SEAT] = 0
+    if dk == DK_PILE:
+        st[L.OWN_DECKS] = 1
+        for k in range(tab[L.TB_N_KINDS]):
+            st[L.DRAFT + k] = 0
+        for i in range(8):
+            st[L.PILES + i] = 0
+        st[L.DRAFT_SEAT] = 1 - st[L.OLDEST]  # "The younger player ... takes 1 pile"
+        return
     box_all(st, tab)
-    for _ in range(AEGEAN_DRAFT_DECK * 2 // DRAFT2_SPREAD):
-        for j in range(DRAFT2_SPREAD):
-            st[L.TMP + j] = _take_from_box(st)
-        p = randint(st, L.RNG_SETUP, 2)
-        for _pick in range(DRAFT2_SPREAD):
-            _pick_from(st, tab, fp, ask, p, L.TMP, DRAFT2_SPREAD)
-            p = 1 - p
+    if dk == DK_SIMPLE:
+        for q in range(2):
+            _deal(st, PACKET_STRIDE * q, DRAFT_PACKET)
+    elif dk == DK_DRAFT1:
+        for p in range(2):
+            _deal(st, DRAFT1_STRIDE * p, DRAFT1_DRAW)
+    else:
+        _deal(st, 0, DRAFT2_SPREAD)
+        st[L.DRAFT_SEAT] = randint(st, L.RNG_SETUP, 2)
+
+
+@kernel
+def draft_take(st, tab, k):
+    """The picking seat takes option ``k`` of the listed pick; the draft moves to the next
+    pick (the next seat, and the next cards dealt when a round ends)."""
+    dk = draft_kind(tab)
+    p = st[L.DRAFT_SEAT]
+    if dk == DK_PILE:
+        st[L.DRAFT + opt(st, k, 0)] = 1
+        st[L.PILES + 4 * p + opt(st, k, 3)] += 1
+        for c in range(opt(st, k, 1), opt(st, k, 1) + opt(st, k, 2)):
+            _to_own_deck(st, p, c)
+    else:
+        off = simple_packet(st) if dk == DK_SIMPLE else 0
+        if dk == DK_DRAFT1:
+            off = DRAFT1_STRIDE * p
+        st[L.DRAFT + off + opt(st, k, 0)] = -1
+        _to_own_deck(st, p, opt(st, k, 1))
+    t = st[L.DRAFT_PICK] + 1
+    st[L.DRAFT_PICK] = t
+    more = t < draft_picks(tab)
+    if dk == DK_SIMPLE:
+        st[L.DRAFT_SEAT] = t % 2
+        if t % SIMPLE_ROUND == 0 and more:
+            for q in range(2):
+                _deal(st, PACKET_STRIDE * q, DRAFT_PACKET)
+    elif dk == DK_DRAFT1:
+        # Each seat keeps 2 of its 3, then passes the card left to the other.
+        st[L.DRAFT_SEAT] = t % DRAFT1_ROUND // (DRAFT1_DRAW - 1)
+        if t % DRAFT1_ROUND == 0:
+            for q in range(2):
+                for j in range(DRAFT1_DRAW):
+                    if st[L.DRAFT + DRAFT1_STRIDE * q + j] >= 0:
+                        _to_own_deck(st, 1 - q, st[L.DRAFT + DRAFT1_STRIDE * q + j])
+            if more:
+                for q in range(2):
+                    _deal(st, DRAFT1_STRIDE * q, DRAFT1_DRAW)
+    else:
+        st[L.DRAFT_SEAT] = 1 - p
+        if dk == DK_DRAFT2 and t % DRAFT2_SPREAD == 0 and more:
+            # "This is repeated" is read as the whole procedure: a new random first picker.
+            _deal(st, 0, DRAFT2_SPREAD)
+            st[L.DRAFT_SEAT] = randint(st, L.RNG_SETUP, 2)
+
+
+@kernel
+def draft_end(st, tab):
+    """After the last pick: piles nobody took go back to the box, and "each player shuffles
+    their 30 cards to form their deck"."""
+    if draft_kind(tab) == DK_PILE:
+        for c in range(n_cards(tab)):
+            if st[L.DRAFT + card_kind(tab, c)] == 0:
+                st[L.BOX + st[L.BOX_N]] = c
+                st[L.BOX_N] += 1
     _shuffle_own_decks(st)
+    st[L.DRAFTING] = 0
+
+
+@kernel
+def _listed_pile(st, tab, n):
+    """Constructed: the option holding the picking seat's next listed pile (the list was
+    checked when compiled)."""
+    p = st[L.DRAFT_SEAT]
+    taken = st[L.PILES + 4 * p] + st[L.PILES + 4 * p + 1]
+    taken += st[L.PILES + 4 * p + 2] + st[L.PILES + 4 * p + 3]
+    want = rule(tab, L.RU_DECKLIST + PILES_EACH * p + taken)
+    i = 0
+    for j in range(n):
+        if opt(st, j, 0) == want:
+            i = j
+    return i
+
+
+@kernel
+def draft_run(st, tab, fp, ask, forced, stop):
+    """Make the draft's picks from where it stands until ``stop`` picks are made in all,
+    then, if the draft is over, end it (``draft_end``). Returns 1 once it has ended.
+
+    ``forced`` >= 0 answers the first of these picks (a look-ahead rollout trying that
+    option); every other pick is ``ask``'s, or the constructed variant's deck list.
+    """
+    total = draft_picks(tab)
+    while st[L.DRAFT_PICK] < min(stop, total):
+        n = draft_options(st, tab)
+        if n == 0:
+            # Pile draft: the limits leave this seat nothing to take; drafting stops.
+            st[L.DRAFT_PICK] = total
+            break
+        if forced >= 0:
+            k = forced
+            forced = -1
+        elif rule(tab, L.RU_CONSTRUCTED):
+            k = _listed_pile(st, tab, n)
+        else:
+            k = ask(st, tab, fp, st[L.DRAFT_SEAT], D.D_DRAFT, n)
+        draft_take(st, tab, k)
+    if st[L.DRAFT_PICK] >= total:
+        draft_end(st, tab)
+        return 1
+    return 0
+
+
+@kernel
+def draft_rest(st, tab, fp, ask, k):
+    """The picking seat takes option ``k`` of the pick being asked; the draft then goes on to
+    its end exactly as the game's (a look-ahead rollout's continuation)."""
+    draft_run(st, tab, fp, ask, k, draft_picks(tab))
+
+
+@kernel
+def hidden_table(st, tab, p):
+    """The ``DRAFT`` slot where the draft's cards on the table that seat ``p`` cannot see
+    start (``table_slots`` of them, -1 marking a taken one), or -1 if it sees them all.
+
+    Simple draft: the packet the other seat holds ("each player keeps 1 and passes the
+    rest"; ``p`` saw it a pick ago at most, less what was taken since). Aegean Draft
+    Variant 1: the other seat's three cards ("draws 3 cards ... chooses 2"). Variant 2's
+    spread is face up and the pile draft's piles are open.
+    """
+    dk = draft_kind(tab)
+    if dk == DK_SIMPLE:
+        pick = st[L.DRAFT_PICK] % SIMPLE_ROUND // 2
+        return PACKET_STRIDE * ((1 - p + pick) % 2)
+    if dk == DK_DRAFT1:
+        return DRAFT1_STRIDE * (1 - p)
+    return -1
+
+
+@kernel
+def table_slots(tab):
+    """Slots of one hand of cards on the draft's table (a packet, or Variant 1's three)."""
+    dk = draft_kind(tab)
+    if dk == DK_SIMPLE:
+        return DRAFT_PACKET
+    if dk == DK_DRAFT1:
+        return DRAFT1_DRAW
+    return DRAFT2_SPREAD
+
+
+@kernel
+def drafted_hidden(tab):
+    """1 if the cards a seat has drafted are hidden from the other: the simple draft's keeps
+    (taken from packets the other never saw whole) and Variant 1's ("places them facedown");
+    0 for Variant 2's face-up picks and the pile draft's open piles."""
+    dk = draft_kind(tab)
+    return 1 if dk in (DK_SIMPLE, DK_DRAFT1) else 0
+
+
+@kernel
+def build_decks(st, tab, fp, ask):
+    """The decks the rules give: Trial of Skill's, a whole draft's, or the shared deck."""
+    if rule(tab, L.RU_TRIAL):
+        trial_decks(st, tab)
+    elif draft_kind(tab) != DK_NONE:
+        draft_begin(st, tab)
+        draft_run(st, tab, fp, ask, -1, draft_picks(tab))
+    else:
+        cards = n_cards(tab)
+        for c in range(cards):
+            st[L.DECK + c] = c
+        st[L.DECK_N] = cards
+        shuffle(st, L.DECK, cards, L.RNG_DECK)

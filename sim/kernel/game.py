@@ -6,11 +6,11 @@ from sim.data import vocab as V
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
-from sim.kernel.draft import draft_one, draft_two, pile_draft, simple_draft, trial_decks
+from sim.kernel.draft import build_decks
 from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
-from sim.kernel.tab import card_col, card_kind, kind_col, n_cards, n_tiles, rule, struct_col
+from sim.kernel.tab import card_col, card_kind, kind_col, n_tiles, rule, struct_col
 from sim.kernel.turn import play_turn
 from sim.kernel.zones import opt, put_opt
 
@@ -128,6 +128,15 @@ def begin_with(st, first):
 @kernel
 def setup(st, tab, fp, ask, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
+    setup_start(st, tab, seed, game)
+    build_decks(st, tab, fp, ask)
+    setup_rest(st, tab, fp, ask)
+
+
+@kernel
+def setup_start(st, tab, seed, game):
+    """Set-up before any deck is built: the game's streams, the oldest player, the supply
+    and the Dunes structures."""
     reset(st)
     # --duplicate: games 2k and 2k+1 are one deal (same streams, so same shuffles and
     # the same draws for each seat's bot) with the other seat going first.
@@ -140,26 +149,18 @@ def setup(st, tab, fp, ask, seed, game):
     oldest = default_first(tab, st, deal)
     if swap:
         oldest = 1 - oldest
+    st[L.OLDEST] = oldest
     st[L.SUPPLY] = rule(tab, L.RU_COIN_SUPPLY)
     st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
     if rule(tab, L.RU_GODS):
         deal_structures(st, tab)
-    if rule(tab, L.RU_TRIAL):
-        trial_decks(st, tab)
-    elif rule(tab, L.RU_SIMPLE_DRAFT):
-        simple_draft(st, tab, fp, ask)
-    elif rule(tab, L.RU_PILE_DRAFT) or rule(tab, L.RU_CONSTRUCTED):
-        pile_draft(st, tab, fp, ask, oldest)
-    elif rule(tab, L.RU_DRAFT1):
-        draft_one(st, tab, fp, ask)
-    elif rule(tab, L.RU_DRAFT2):
-        draft_two(st, tab, fp, ask)
-    else:
-        cards = n_cards(tab)
-        for c in range(cards):
-            st[L.DECK + c] = c
-        st[L.DECK_N] = cards
-        shuffle(st, L.DECK, cards, L.RNG_DECK)
+
+
+@kernel
+def setup_rest(st, tab, fp, ask):
+    """Set-up once the decks are built: reward tiles, hands, coins, the Emissary (if the
+    variant is on) and the first player. A look-ahead rollout that finished a draft with
+    ``sim.kernel.draft.draft_rest`` goes on from here, as the game does."""
     tiles = n_tiles(tab)
     for t in range(tiles):
         st[L.TMP + t] = t
@@ -177,9 +178,9 @@ def setup(st, tab, fp, ask, seed, game):
     for p in range(2):
         Z.draw(st, p, rule(tab, L.RU_START_CARDS))
         Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
-    first = oldest
+    first = st[L.OLDEST]
     if rule(tab, L.RU_EMISSARY):
-        first = emissary(st, tab, fp, ask, oldest)
+        first = emissary(st, tab, fp, ask, first)
     begin_with(st, first)
 
 

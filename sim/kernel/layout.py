@@ -112,7 +112,18 @@ MAX_MOVED = 8
 MOVED_N = take("MOVED_N")
 MOVED = take("MOVED", MAX_MOVED)  # MOVED + i: card id
 MOVE_TRIGGERED = take("MOVE_TRIGGERED")  # 1 while a moved Soldier's ability resolves
+# Set-up: where a draft stands, so a look-ahead can finish it from any pick (sim.kernel.draft).
+OLDEST = take("OLDEST")  # the rulebooks' "oldest player": who starts unless a variant decides
+DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks
+DRAFT_PICK = take("DRAFT_PICK")  # picks made so far in the draft (the next one's number)
+DRAFT_SEAT = take("DRAFT_SEAT")  # the seat making the next pick
+PILES = take("PILES", 8)  # PILES + 4*p + t: piles of type slot t seat p took (pile draft)
 HEADER = _st.next  # everything before here is reset at set-up
+# A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
+# Aegean Draft Variant 1's three cards of each seat (DRAFT + 4*p + j) or Variant 2's
+# face-up spread (DRAFT + j), -1 once taken; the pile draft's marks (DRAFT + kind: 1 once
+# taken). Never scratch: it lasts the whole draft, look-ahead decisions included.
+DRAFT = take("DRAFT", MAX_CARDS)
 
 # --- zones and scratch (only the first *_N entries of a zone are meaningful) --
 DECK = take("DECK", 2 * MAX_CARDS)  # DECK + d*MAX_CARDS + i
@@ -124,9 +135,9 @@ BOX = take("BOX", MAX_CARDS)  # BOX + i: cards out of the game
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
 OPTS = take("OPTS", 4 * MAX_OPTS)  # OPTS + 4*i + j: option i of the current decision
 # Scratch lists, each used by one step at a time (never across a call that uses it too):
-# TMP: set-up's tile shuffle, the rally bookkeeping of a Surge, the drafts' packets and
-# marks, the look-ahead bot's deal of hidden cards; TMP2: the Surge's and the Portent
-# step's ordering of the units to resolve, the pile draft's per-seat counts.
+# TMP: set-up's tile shuffle, the rally bookkeeping of a Surge, the look-ahead bot's deal
+# of hidden cards; TMP2: the Surge's and the Portent step's ordering of the units to
+# resolve, the look-ahead's marks.
 TMP = take("TMP", MAX_CARDS)
 TMP2 = take("TMP2", MAX_CARDS)
 MAX_SCRIPT = 64

@@ -147,6 +147,16 @@ class StateView:
     """Scripted choices as ``(decision, a, b, c, d, card kind)`` rows."""
     header = StateField(0, (L.HEADER,))
     """Every counter and flag a new game resets (all but the zones and scratch)."""
+    drafting = StateField(L.DRAFTING)
+    """1 while a draft is building the decks (``sim.kernel.draft``)."""
+    draft_pick = StateField(L.DRAFT_PICK)
+    """Picks made so far in the draft."""
+    draft_seat = StateField(L.DRAFT_SEAT)
+    """The seat making the draft's next pick."""
+    draft_table = StateField(L.DRAFT, (L.MAX_CARDS,))
+    """The draft's cards on the table (layout in ``sim.kernel.layout``; -1 once taken)."""
+    lookahead_tallies = StateField(L.LA_SCRATCH, (3 * L.LA_MAX_WIDTH,))
+    """The look-ahead bot's last candidates and their summed rollout values."""
 
     def __init__(
         self, st: np.ndarray, pool: CardPool | None = None, tables: Tables | None = None
@@ -154,6 +164,10 @@ class StateView:
         self.st = st
         self.pool = pool
         self.tables = tables
+
+    def rollout(self) -> StateView:
+        """The look-ahead's rollout game (the second game state), as a view of its own."""
+        return StateView(self.st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE], self.pool, self.tables)
 
     # --- card ids ------------------------------------------------------------------
 
