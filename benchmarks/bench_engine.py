@@ -141,29 +141,50 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+# Spawns argv[2:] and writes its exit code and ru_maxrss (os.wait4) to the file argv[1].
+_LAUNCHER = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def run_child(cmd: list[str], env: dict[str, str]) -> ChildRun:
     """Run ``cmd`` to the end; wall time and that child's own peak RSS (via wait4).
 
     ``os.wait4`` gives the rusage of exactly this child, unlike
     ``getrusage(RUSAGE_CHILDREN)``, which is the maximum over every child so far
-    (e.g. a cold compile run earlier in this script).
+    (e.g. a cold compile run earlier in this script). On Linux a child's
+    ``ru_maxrss`` also starts at its parent's RSS when it was forked (the
+    pre-``exec`` copy counts), and this benchmark's process holds ~350 MB by
+    the time it runs the whole command: so the command is started by a small
+    launcher interpreter (~10 MB) whose own child it is, and the launcher
+    reports its ``wait4`` (issue 15: the bench printed 348 MB for a command that
+    peaks at 291 MB). The launcher's start-up (~30 ms) is inside the wall time.
     """
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    with (
+        tempfile.TemporaryFile("w+") as out,
+        tempfile.TemporaryFile("w+") as err,
+        tempfile.TemporaryDirectory(prefix="omensim-bench-") as tmp,
+    ):
+        report = Path(tmp) / "rusage"
+        launcher = [sys.executable, "-c", _LAUNCHER, str(report)]
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=out, stderr=err)
+        proc = subprocess.Popen([*launcher, *cmd], env=env, cwd=ROOT, stdout=out, stderr=err)
+        proc.wait()
+        seconds = time.perf_counter() - t0
         peak: float | None = None
-        if hasattr(os, "wait4"):
-            _, status, usage = os.wait4(proc.pid, 0)
-            seconds = time.perf_counter() - t0
-            proc.returncode = os.waitstatus_to_exitcode(status)
+        returncode = proc.returncode
+        if report.exists():
+            code, maxrss = report.read_text().split()
+            returncode = int(code)
             # ru_maxrss is KiB on Linux, bytes on macOS.
-            peak = usage.ru_maxrss / (2**20 if sys.platform == "darwin" else 1024)
-        else:
-            proc.wait()
-            seconds = time.perf_counter() - t0
+            peak = int(maxrss) / (2**20 if sys.platform == "darwin" else 1024)
         out.seek(0)
         err.seek(0)
-        return ChildRun(seconds, out.read(), err.read(), proc.returncode, peak)
+        return ChildRun(seconds, out.read(), err.read(), returncode, peak)
 
 
 def checked(run: ChildRun, what: str) -> ChildRun:
@@ -256,7 +277,8 @@ def time_kernel_turns(
 
 def reference(threads: int, games: int, repeats: int) -> tuple[float, float]:
     """(games/s, mean turns) of the shared yardstick (``shared/bench/reference_loop.py``)."""
-    sys.path.insert(0, str(ROOT.parent / "shared" / "bench"))  # beside the checkout, as in CI
+    for shared in (ROOT.parent / "shared", ROOT.parents[1] / "shared"):  # checkout or worktree
+        sys.path.insert(0, str(shared / "bench"))
     import reference_loop
 
     with numba_threads(threads):

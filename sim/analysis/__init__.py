@@ -12,29 +12,80 @@ The other modules each answer one kind of question: :mod:`~sim.analysis.stats`
 out of core, for runs too large for a DataFrame.
 """
 
-from sim.analysis.frames import (
-    GROUP_COLS,
-    SCORE_WEIGHTS,
-    Z95,
-    RunLoadError,
-    card_impact,
-    card_names,
-    difference,
-    end_reasons,
-    first_player_advantage,
-    first_player_won,
-    game_lengths,
-    load_runs,
-    newcombe_interval,
-    paired_first_player_advantage,
-    run_info,
-    score_components,
-    score_margins,
-    summary_stats,
-)
-from sim.analysis.loading import cards, load
-from sim.analysis.stats import wilson_interval
-from sim.analysis.streaming import report_tables, run_totals
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.analysis.frames import (
+        GROUP_COLS,
+        SCORE_WEIGHTS,
+        Z95,
+        RunLoadError,
+        card_impact,
+        card_names,
+        difference,
+        end_reasons,
+        first_player_advantage,
+        first_player_won,
+        game_lengths,
+        load_runs,
+        newcombe_interval,
+        paired_first_player_advantage,
+        run_info,
+        score_components,
+        score_margins,
+        summary_stats,
+    )
+    from sim.analysis.loading import cards, load
+    from sim.analysis.stats import wilson_interval
+    from sim.analysis.streaming import report_tables, run_totals
+
+# Where each public name lives. The names load on first use (PEP 562), so importing one
+# submodule (the run path imports sim.analysis.seats) does not import pandas, which
+# sim.analysis.frames needs and which costs ~45 MB of a run's RSS (issue 15).
+_HOME = {
+    **dict.fromkeys(
+        [
+            "GROUP_COLS",
+            "SCORE_WEIGHTS",
+            "Z95",
+            "RunLoadError",
+            "card_impact",
+            "card_names",
+            "difference",
+            "end_reasons",
+            "first_player_advantage",
+            "first_player_won",
+            "game_lengths",
+            "load_runs",
+            "newcombe_interval",
+            "paired_first_player_advantage",
+            "run_info",
+            "score_components",
+            "score_margins",
+            "summary_stats",
+        ],
+        "frames",
+    ),
+    "cards": "loading",
+    "load": "loading",
+    "wilson_interval": "stats",
+    "report_tables": "streaming",
+    "run_totals": "streaming",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its submodule on first use."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "GROUP_COLS",
@@ -61,3 +112,8 @@ __all__ = [
     "summary_stats",
     "wilson_interval",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names, loaded or not (for tab completion)."""
+    return sorted([*globals(), *__all__])

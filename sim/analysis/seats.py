@@ -21,14 +21,16 @@ Wilson interval:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from sim.analysis.stats import wilson_interval
+
+if TYPE_CHECKING:  # the run path counts seats from Arrow tables and never imports pandas
+    import pandas as pd
 
 CAPPED = "turn_cap"
 """The ``end_reason`` of a game the simulator stopped at ``--turn-cap``."""

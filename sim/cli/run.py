@@ -169,8 +169,9 @@ def run_cmd(
       omensim run --resume results/emissary
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from sim.run import runner
+    from sim.run import io, runner
 
+    io.arrow_without_pandas()  # the run writes Arrow only; pandas would add ~45 MB of RSS
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)

@@ -14,10 +14,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from sim.data import schema as S
@@ -25,6 +24,9 @@ from sim.data import vocab as V
 from sim.data.spec import VARIANT_TABLE, SpecError
 from sim.kernel import layout as L
 from sim.kernel.tables import Tables
+
+if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
+    import pandas as pd
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 SETS_DIR = CONFIG_DIR / "sets"
@@ -157,6 +159,8 @@ class CardPool:
 
     def frame(self) -> pd.DataFrame:
         """The compiled card table, one row per unit kind (``omensim cards``)."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "kind": range(len(self.units)),
@@ -180,6 +184,8 @@ class CardPool:
 
     def rewards_frame(self) -> pd.DataFrame:
         """The reward tiles of the mix, one row per tile kind."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "name": [r["name"] for r in self.rewards],
@@ -192,6 +198,8 @@ class CardPool:
 
     def structures_frame(self) -> pd.DataFrame:
         """The structures of the mix (Heir to the Dunes), one row each."""
+        import pandas as pd
+
         cols = ["name", "god", "build_cost", "vp", "text", "source"]
         return pd.DataFrame([{c: sd[c] for c in cols} for sd in self.structures], columns=cols)
 

@@ -30,6 +30,8 @@ GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
+TABLE_ROWS = 8192
+"""Games ``play`` gathers (from several kernel calls) before turning them into Arrow."""
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
 
 Tick = Callable[[np.ndarray], bool]
@@ -52,9 +54,14 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
+ROW_BLOCK = 4096
+"""Rows converted at a time by the list columns: bounds their temporaries (a 65,536-game
+chunk's bit matrices were ~100 MB at once, issue 15) without changing a value."""
+
+
 def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
-    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS].astype(np.uint32)
+    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
     return _set_bits(words)
 
 
@@ -65,32 +72,57 @@ def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListAr
     card ids to kind ids.
     """
     start = (2 + seat) * L.MASK_WORDS
-    words = masks[:, start : start + L.MASK_WORDS].astype(np.uint32)
-    cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, : len(card_kind)]
-    n_kinds = int(card_kind.max()) + 1 if len(card_kind) else 0
-    onehot = np.zeros((len(card_kind), n_kinds), np.int32)
-    onehot[np.arange(len(card_kind)), card_kind] = 1
-    kinds = (cards.astype(np.int32) @ onehot) > 0
-    rows, ks = np.nonzero(kinds)
-    offsets = np.zeros(len(masks) + 1, np.int32)
-    np.cumsum(np.bincount(rows, minlength=len(masks)), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ks.astype(np.int16)))
+    # Card columns grouped by kind, so one maximum.reduceat per block ORs each kind's
+    # cards: uint8 throughout (an int32 matmul was a slow plain loop, a float32 one
+    # woke BLAS threads and their buffers).
+    order = np.argsort(card_kind, kind="stable")
+    sorted_kinds = card_kind[order]
+    firsts = (
+        np.flatnonzero(np.r_[True, sorted_kinds[1:] != sorted_kinds[:-1]]) if len(order) else order
+    )
+    kinds = sorted_kinds[firsts]
+
+    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        words = masks[lo:hi, start : start + L.MASK_WORDS].astype(np.uint32)
+        cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, order]
+        if not len(order):
+            return np.nonzero(cards)
+        rows, cols = np.nonzero(np.maximum.reduceat(cards, firsts, axis=1))
+        return rows, kinds[cols]
+
+    return _row_lists(len(masks), block)
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     """The set bits of each row's ``mask`` (below ``width``) as list<int16>: feat ids."""
-    return _set_bits(mask.astype(np.uint32)[:, None], width)
+    return _set_bits(mask[:, None], width)
 
 
 def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
-    """Indices of the set bits of each row of uint32 ``words`` (little-endian bit order)."""
-    bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little").astype(bool)
-    if width is not None:
-        bits = bits[:, :width]
-    rows, kinds = np.nonzero(bits)
-    offsets = np.zeros(len(words) + 1, np.int32)
-    np.cumsum(np.bincount(rows, minlength=len(words)), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(kinds.astype(np.int16)))
+    """Indices of the set bits of each row of ``words`` (as uint32, little-endian bit order)."""
+
+    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        w = words[lo:hi].astype(np.uint32)
+        bits = np.unpackbits(w.view(np.uint8), axis=1, bitorder="little").astype(bool)
+        if width is not None:
+            bits = bits[:, :width]
+        return np.nonzero(bits)
+
+    return _row_lists(len(words), block)
+
+
+def _row_lists(n: int, block: Callable[[int, int], tuple[np.ndarray, np.ndarray]]) -> pa.ListArray:
+    """list<int16> of ``n`` rows from ``block(lo, hi)``: (row - lo, value) pairs in row order."""
+    counts = np.zeros(n, np.int32)
+    values = [np.zeros(0, np.int16)]
+    for lo in range(0, n, ROW_BLOCK):
+        hi = min(n, lo + ROW_BLOCK)
+        rows, vals = block(lo, hi)
+        counts[lo:hi] = np.bincount(rows, minlength=hi - lo)
+        values.append(vals.astype(np.int16))
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.concatenate(values)))
 
 
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
@@ -105,6 +137,13 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(
         (codes - 1).astype(np.int8), pa.array(list(V.END_REASONS[1:]))
     )
+
+
+def _joined(outs: list[np.ndarray], masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel calls' (out, masks) as one pair, copying only when there are several."""
+    if len(outs) == 1:
+        return outs[0], masks[0]
+    return np.concatenate(outs), np.concatenate(masks)
 
 
 class Engine:
@@ -153,21 +192,34 @@ class Engine:
         """
         if tick is None:
             return self.table(start, *self.play_raw(start, n))
-        outs, masks = [], []
-        done = 0
+        # The kernel calls' int64 arrays become Arrow columns (a third of their size) every
+        # TABLE_ROWS games and are dropped: holding a whole chunk's raw arrays and their
+        # concatenation was ~65 MB of a run's peak RSS (issue 15), while converting each small
+        # call on its own took 1.03-1.16x the time (A/B, load 8). Rows never change with the split.
+        tables: list[pa.Table] = []
+        outs: list[np.ndarray] = []
+        masks: list[np.ndarray] = []
+        done = converted = 0
         while done < n:
             m = min(self._step, n - done)
             t0 = time.perf_counter()
             o, k = self.play_raw(start + done, m)
             self._resize_step(m, time.perf_counter() - t0)
+            stop = tick(o)
             outs.append(o)
             masks.append(k)
+            del o, k
             done += m
-            if tick(o):
+            if stop or done == n or done - converted >= TABLE_ROWS:
+                tables.append(self.table(start + converted, *_joined(outs, masks)))
+                outs.clear()
+                masks.clear()
+                converted = done
+            if stop:
                 break
-        if len(outs) == 1:
-            return self.table(start, outs[0], masks[0])
-        return self.table(start, np.concatenate(outs), np.concatenate(masks))
+        if len(tables) == 1:
+            return tables[0]
+        return pa.concat_tables(tables).combine_chunks()
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""

@@ -60,7 +60,11 @@ def write_part(table: pa.Table, out: str | Path, name: str, metadata: Mapping[st
     merged = dict(table.schema.metadata or {})
     merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
     pq.write_table(
-        table.replace_schema_metadata(merged), tmp, filesystem=fs, compression=io.COMPRESSION
+        table.replace_schema_metadata(merged),
+        tmp,
+        filesystem=fs,
+        compression=io.COMPRESSION,
+        row_group_size=io.ROW_GROUP_ROWS,
     )
     fs.move(tmp, final)
     return f"{str(out).rstrip('/')}/{name}"
