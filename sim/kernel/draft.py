@@ -158,11 +158,18 @@ def _list_slots(st, off, n_slots):
 
 
 @kernel
-def simple_packet(st):
-    """The ``DRAFT`` slot of the packet the picking seat holds: the two packets change hands
-    after every pick ("keeps 1 and passes the rest to the left")."""
-    pick = st[L.DRAFT_PICK] % SIMPLE_ROUND // 2
-    return PACKET_STRIDE * ((st[L.DRAFT_SEAT] + pick) % 2)
+def held_slot(st, tab, p):
+    """The ``DRAFT`` slot where the cards seat ``p`` picks from start (``table_slots`` of
+    them): in the simple draft the packet ``p`` holds now (the two packets change hands
+    after every pick: "keeps 1 and passes the rest to the left"), in Aegean Draft Variant 1
+    ``p``'s own three cards, in Variant 2 the shared spread."""
+    dk = draft_kind(tab)
+    if dk == DK_SIMPLE:
+        pick = st[L.DRAFT_PICK] % SIMPLE_ROUND // 2
+        return PACKET_STRIDE * ((p + pick) % 2)
+    if dk == DK_DRAFT1:
+        return DRAFT1_STRIDE * p
+    return 0
 
 
 @kernel
@@ -211,14 +218,9 @@ def _pile_options(st, tab):
 @kernel
 def draft_options(st, tab):
     """List the options of the next pick (seat ``st[DRAFT_SEAT]``'s) in ``st[OPTS]``; how many."""
-    dk = draft_kind(tab)
-    if dk == DK_SIMPLE:
-        return _list_slots(st, simple_packet(st), DRAFT_PACKET)
-    if dk == DK_PILE:
+    if draft_kind(tab) == DK_PILE:
         return _pile_options(st, tab)
-    if dk == DK_DRAFT1:
-        return _list_slots(st, DRAFT1_STRIDE * st[L.DRAFT_SEAT], DRAFT1_DRAW)
-    return _list_slots(st, 0, DRAFT2_SPREAD)
+    return _list_slots(st, held_slot(st, tab, st[L.DRAFT_SEAT]), table_slots(tab))
 
 
 @kernel
@@ -261,10 +263,7 @@ def draft_take(st, tab, k):
         for c in range(opt(st, k, 1), opt(st, k, 1) + opt(st, k, 2)):
             _to_own_deck(st, p, c)
     else:
-        off = simple_packet(st) if dk == DK_SIMPLE else 0
-        if dk == DK_DRAFT1:
-            off = DRAFT1_STRIDE * p
-        st[L.DRAFT + off + opt(st, k, 0)] = -1
+        st[L.DRAFT + held_slot(st, tab, p) + opt(st, k, 0)] = -1
         _to_own_deck(st, p, opt(st, k, 1))
     t = st[L.DRAFT_PICK] + 1
     st[L.DRAFT_PICK] = t
@@ -368,11 +367,8 @@ def hidden_table(st, tab, p):
     spread is face up and the pile draft's piles are open.
     """
     dk = draft_kind(tab)
-    if dk == DK_SIMPLE:
-        pick = st[L.DRAFT_PICK] % SIMPLE_ROUND // 2
-        return PACKET_STRIDE * ((1 - p + pick) % 2)
-    if dk == DK_DRAFT1:
-        return DRAFT1_STRIDE * (1 - p)
+    if dk in (DK_SIMPLE, DK_DRAFT1):
+        return held_slot(st, tab, 1 - p)
     return -1
 
 
