@@ -30,9 +30,9 @@ GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
+"""Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
 TABLE_ROWS = 8192
 """Games ``play`` gathers (from several kernel calls) before turning them into Arrow."""
-"""Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
 
 Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
