@@ -51,7 +51,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 import sim
 from sim.analysis.ratings import fit_ratings, format_ratings
@@ -748,7 +747,7 @@ def write_tournament(result: TournamentResult, out: Path | str) -> Path:
     meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
     # Each file atomically; the manifest last, so its presence says the tables are whole.
     with io.atomic_path(out / PAIRS_FILE) as tmp:
-        pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
+        io.write_parquet(table.replace_schema_metadata(meta), tmp)
     files = [PAIRS_FILE, TABLE_FILE]
     ratings: list[dict[str, Any]] = []
     if result.ratings is not None:

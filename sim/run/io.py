@@ -80,6 +80,18 @@ for 1% smaller files. Readers see the same rows whatever the grouping."""
 _RESERVED_KEYS = frozenset({b"ARROW:schema", b"pandas"})
 
 
+def write_parquet(table: pa.Table, where: Any, filesystem: Any = None) -> None:
+    """Write ``table`` to ``where`` (a local path, or a path on ``filesystem``) with the
+    run's Parquet settings: every part, card table and tournament file is written here."""
+    pq.write_table(
+        table,
+        where,
+        filesystem=filesystem,
+        compression=COMPRESSION,
+        row_group_size=ROW_GROUP_ROWS,
+    )
+
+
 class _NoPandas:
     """A meta-path finder that makes ``import pandas`` fail (see :func:`arrow_without_pandas`)."""
 
@@ -198,7 +210,7 @@ def write_part_named(
 def _write_parquet_durably(table: pa.Table, final: Path) -> Path:
     """Write ``table`` to ``final`` through a temporary file (:func:`_replacing`)."""
     with _replacing(final, _tmp_path(final)) as tmp:
-        pq.write_table(table, tmp, compression=COMPRESSION, row_group_size=ROW_GROUP_ROWS)
+        write_parquet(table, tmp)
     return final
 
 
@@ -235,7 +247,7 @@ def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
         where = storage.location(out_dir) / CARDS_NAME
         if isinstance(where, storage.UrlPath):
             tmp = where.path.rsplit("/", 1)[0] + f"/.{CARDS_NAME}.tmp"
-            pq.write_table(cards, tmp, filesystem=where.fs, compression=COMPRESSION)
+            write_parquet(cards, tmp, where.fs)
             where.fs.mv(tmp, where.path)
             return where  # type: ignore[return-value]
         out_dir = where.parent

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sim.run import io
 
@@ -59,13 +58,7 @@ def write_part(table: pa.Table, out: str | Path, name: str, metadata: Mapping[st
     tmp = f"{root.rstrip('/')}/.{name}.tmp"
     merged = dict(table.schema.metadata or {})
     merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
-    pq.write_table(
-        table.replace_schema_metadata(merged),
-        tmp,
-        filesystem=fs,
-        compression=io.COMPRESSION,
-        row_group_size=io.ROW_GROUP_ROWS,
-    )
+    io.write_parquet(table.replace_schema_metadata(merged), tmp, fs)
     fs.move(tmp, final)
     return f"{str(out).rstrip('/')}/{name}"
 
