@@ -76,8 +76,13 @@ def declared_signature(fn: Callable) -> tuple[Any, ...]:
 def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = False) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
 
-    ``@kernel(inline=True)`` also inlines the function into its callers at
-    numba's IR level: for small functions called once per option in a hot loop.
+    ``@kernel(inline=True)`` also inlines the function into its callers, in
+    LLVM (``alwaysinline``): for small functions called once per option in a
+    hot loop. The function is typed and compiled once; numba's IR-level
+    ``inline="always"`` instead re-reads, copies and re-types its body at every
+    call site, which cost a tenth of the cold compile (issue 15) for no speed.
+    Only the one-line card-table readers in ``sim.kernel.tab`` stay IR-inlined:
+    in LLVM they cost ~4% of a turn.
     ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
     from threads).
     """
@@ -89,7 +94,10 @@ def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = Fa
         targetoptions={
             "nopython": True,
             "boundscheck": None,
-            "inline": "always" if inline else "never",
+            "inline": "never",
+            # Explicit even when False: numba otherwise lets a callee compiled inside a
+            # forceinline caller inherit the flag.
+            "forceinline": inline,
             "nogil": nogil,
             # No reference counting: kernels never allocate (the caller hands them every
             # array), and NRT's atomic incref/decref of st/tab/fp at each call took ~40% of a
