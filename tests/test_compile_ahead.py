@@ -86,6 +86,7 @@ def test_a_failed_child_costs_only_time(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART)
-def test_every_named_part_is_a_kernel(name: str) -> None:
-    """A renamed kernel would make the two-core compile silently one-core."""
-    assert hasattr(C.kernel_named(name), "py_func")
+def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
+    """A renamed kernel would make the two-core compile silently one-core, and one copied
+    into its callers (``into_caller``) would be compiled on its own for nothing."""
+    assert C.kernel_named(name).targetoptions["inline"] == "never"
