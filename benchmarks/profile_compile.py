@@ -9,7 +9,10 @@ recording numba's ``numba:compile`` events. Prints CPU seconds for the import
 and for the first run (CPU, not wall: on a busy host wall time mostly
 measures the other work), how many functions were compiled, and each
 function's exclusive CPU time (its own compile, without the callees it
-triggered). Prints figures only; it takes about as long as a cold compile.
+triggered). It compiles on one thread, so in this process alone; the wall
+time of a real first run, which compiles on two cores, is
+``bench_engine.py --cold``. Prints figures only; it takes about as long as a
+cold compile.
 """
 
 from __future__ import annotations
@@ -48,6 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     from sim.run.engine import Engine
 
     c1 = time.process_time()
+    import numba
+
+    # One thread: the whole compile in this process, where the events can see it (with
+    # more, a first run hands half of it to a child process: sim/run/compile_ahead.py).
+    numba.set_num_threads(1)
     Engine(RunSpec(games=2, mix=args.mix, seed=1)).warmup()
     c2 = time.process_time()
 

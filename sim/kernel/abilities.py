@@ -9,8 +9,6 @@ Ongoing ops (strength, cost) are never executed here; ``board`` reads them.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.data import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
@@ -21,7 +19,7 @@ from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 from sim.kernel.zones import opt, put_opt
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def in_target(c, tg, cc):
     """Whether city ``cc`` is among an op's target cities, for a source in city ``c``.
 

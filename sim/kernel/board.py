@@ -7,8 +7,6 @@ leaves a city takes its effect with it and nothing can go stale.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.data import vocab as V
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
@@ -16,31 +14,31 @@ from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def side(c, p):
     """Index of seat ``p``'s side of city ``c`` (for SIDE_N and SLOT)."""
     return 2 * c + p
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def slot_card(st, c, p, i):
     """Card in slot ``i`` of seat ``p``'s side of city ``c``."""
     return st[L.SLOT + side(c, p) * L.N_SLOTS + i]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_units(st, c, p):
     """Cards on seat ``p``'s side of city ``c``."""
     return st[L.SIDE_N + side(c, p)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def has_kw(tab, card, kw):
     """Whether ``card`` carries keyword bit ``kw``."""
     return (card_col(tab, card, L.K_KEYWORDS) & kw) != 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def weight(tab, card):
     """Unit-slots a card fills: COLOSSAL units and Reign Beasts count 2.
 
@@ -52,13 +50,13 @@ def weight(tab, card):
     return 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def enraged(st, c, p, i):
     """Whether the unit in slot ``i`` of seat ``p``'s side of city ``c`` is enraged."""
     return st[L.ENRAGED + side(c, p) * L.N_SLOTS + i] != 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def slot_weight(st, tab, c, p, i):
     """Unit-slots the unit in a slot fills: an enraged unit is a Beast and counts 2."""
     if enraged(st, c, p, i):
@@ -139,19 +137,19 @@ def find_unit(st, card):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def favored(st, p):
     """Whether seat ``p``'s god is Favored (never, when gods are not in play)."""
     return st[L.FAVOR] != 0 and st[L.FAVOR] == st[L.GOD + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def devoted_to_own(st, tab, p, card):
     """Whether ``card`` is devoted to seat ``p``'s god (units devoted to both count)."""
     return (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def can_resolve(st, tab, p, card):
     """Dunes, Devotion: a player cannot resolve abilities of units devoted to the other god.
 

@@ -206,7 +206,7 @@ def finish_game(st, tab, out, mask):
         mask[w] = st[L.PLAYED + w]
 
 
-@kernel
+@kernel(into_caller=True)
 def play_game(st, tab, fp, ask, seed, game, out, mask):
     """Play game ``game`` of run ``seed`` to its end; fill ``out`` and ``mask``.
 

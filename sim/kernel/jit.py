@@ -73,23 +73,43 @@ def declared_signature(fn: Callable) -> tuple[Any, ...]:
     return tuple(_ARG_TYPES.get(name, types.int64) for name in inspect.signature(fn).parameters)
 
 
-def kernel(fn: Callable | None = None, *, inline: bool = False, nogil: bool = False) -> Any:
+def kernel(
+    fn: Callable | None = None,
+    *,
+    inline: bool = False,
+    into_caller: bool = False,
+    nogil: bool = False,
+) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
 
-    ``@kernel(inline=True)`` also inlines the function into its callers at
-    numba's IR level: for small functions called once per option in a hot loop.
+    ``@kernel(inline=True)`` also inlines the function into its callers, in
+    LLVM (``alwaysinline``): for small functions called once per option in a
+    hot loop. The function is typed and compiled once; numba's IR-level
+    ``inline="always"`` instead re-reads, copies and re-types its body at every
+    call site, which cost a tenth of the cold compile (issue 15) for no speed.
+    Only the one-line card-table readers in ``sim.kernel.tab`` stay IR-inlined:
+    in LLVM they cost ~4% of a turn.
+    ``@kernel(into_caller=True)`` is copied into its callers at numba's IR level
+    and not compiled on its own unless Python calls it: for the thin functions
+    at the top of the call chain (``play_game``, ``play_turn``, ...). Numba
+    links, optimises and generates machine code for a function's whole callee
+    tree again for every compiled function, so each such level cost ~2.5 s of
+    a cold compile; copying a few lines of dispatch costs little.
     ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
     from threads).
     """
     if fn is None:
-        return lambda f: kernel(f, inline=inline, nogil=nogil)
+        return lambda f: kernel(f, inline=inline, into_caller=into_caller, nogil=nogil)
     disp = KernelDispatcher(
         py_func=fn,
         locals={},
         targetoptions={
             "nopython": True,
             "boundscheck": None,
-            "inline": "always" if inline else "never",
+            "inline": "always" if into_caller else "never",
+            # Explicit even when False: numba otherwise lets a callee compiled inside a
+            # forceinline caller inherit the flag.
+            "forceinline": inline,
             "nogil": nogil,
             # No reference counting: kernels never allocate (the caller hands them every
             # array), and NRT's atomic incref/decref of st/tab/fp at each call took ~40% of a

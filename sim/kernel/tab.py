@@ -1,7 +1,10 @@
 """Readers of the flat card table ``tab`` (see ``sim.kernel.tables.flatten``).
 
-Inlined into their callers, so ``kind_col(tab, k, K_COST)`` costs what an
-array index costs.
+Inlined into their callers at numba's IR level, so ``kind_col(tab, k, K_COST)``
+costs what an array index costs. Kept IR-inlined while every other small kernel
+is inlined by LLVM (``@kernel(inline=True)``): as LLVM-inlined kernels these
+readers made a turn ~4% slower (``bench_min.py``, A/B, issue 15), a worse
+trade than the ~6 s of cold-compile CPU their IR copies cost.
 """
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def step_applies(st, tab, s):
     return True
 
 
-@kernel
+@kernel(into_caller=True)
 def run_step(st, tab, fp, ask, s):
     """Play step ``s`` of the active seat's turn, every choice by ``ask``."""
     if s == S_WEALTH:
@@ -109,7 +109,7 @@ def run_step(st, tab, fp, ask, s):
         offering_step(st, tab, fp, ask)
 
 
-@kernel
+@kernel(into_caller=True)
 def play_steps(st, tab, fp, ask, first):
     """Steps ``first`` .. the last of the turn (those that apply), then the end of the turn."""
     for s in range(first, N_STEPS):
@@ -118,7 +118,7 @@ def play_steps(st, tab, fp, ask, first):
     end_turn(st, tab)
 
 
-@kernel
+@kernel(into_caller=True)
 def play_turn(st, tab, fp, ask):
     """One full turn of the active player, step by step, every choice by ``ask``.
 

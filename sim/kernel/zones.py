@@ -6,15 +6,13 @@ property tests claim conservation: a card is always in exactly one zone.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def pile_of(st, p):
     """Which deck/discard pile seat ``p`` uses: 0 when shared, else its own."""
     return p if st[L.OWN_DECKS] else 0
@@ -54,7 +52,7 @@ def pop_deck(st, p):
     return st[L.DECK + d * L.MAX_CARDS + n]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def hand_card(st, p, i):
     """The card at position ``i`` of seat ``p``'s hand."""
     return st[L.HAND + p * L.MAX_CARDS + i]
@@ -160,7 +158,7 @@ def take_discard(st, p, i):
     return card
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def put_opt(st, i, a, b, c, d):
     """Write option row ``i`` of the current decision."""
     o = L.OPTS + 4 * i
@@ -170,7 +168,7 @@ def put_opt(st, i, a, b, c, d):
     st[o + 3] = d
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def opt(st, i, j):
     """Field ``j`` of option row ``i``."""
     return st[L.OPTS + 4 * i + j]

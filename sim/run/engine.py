@@ -20,8 +20,10 @@ from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.kernel.batch import play_batch
+from sim.kernel.batch import play_batch, play_range
+from sim.run.compile_ahead import compile_on_two_cores
 from sim.run.compiled import CompiledRun, compile_run
+from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
 
 BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
@@ -171,7 +173,13 @@ class Engine:
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
 
     def warmup(self) -> None:
-        """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
+        """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
+
+        A cold compile with more than one thread runs on two cores
+        (:func:`sim.run.compile_ahead.compile_on_two_cores`).
+        """
+        if numba.get_num_threads() > 1 and kernel_needs_compile():
+            compile_on_two_cores(self.ask, play_range)
         play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2, self.ask)
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,89 @@
+"""A first run's cold compile on two cores: a child process fills numba's cache beside us.
+
+Numba compiles one function at a time under a global lock, so a cold compile
+(~70 s of CPU, issue 15) uses one core however many the machine has. The
+kernel and the bots are separate trees (the kernel only calls the bot through
+the ``ask`` function pointer), and numba loads a function from its on-disk
+cache instead of compiling it whenever a file for it is there. So while this
+process compiles one part of the tree, a child compiles the other part into
+the same cache; when the top of the tree is compiled here, it finds the
+child's part on disk and only links it.
+
+Nothing here changes what is compiled, only which process compiles it first:
+if the child fails or is slow, this process compiles that part itself (a
+duplicate, never a wrong result), and a warm cache skips all of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from sim.kernel.jit import declared_signature
+
+CHILD_PART = ("sim.kernel.surge:surge_step",)
+"""Kernels the child compiles after the run's bot dispatcher: the Surge and the ability
+interpreter beneath it, about half of the kernel's compile (``profile_compile.py``)."""
+
+OWN_PART = (
+    "sim.kernel.game:setup",
+    "sim.kernel.wealth:wealth_step",
+    "sim.kernel.war:war_step",
+    "sim.kernel.offering:offering_step",
+    "sim.kernel.portent:portent_step",
+    "sim.kernel.feats:feat_step",
+    "sim.kernel.turn:end_turn",
+)
+"""Kernels this process compiles while the child works: the other steps and the set-up."""
+
+
+def kernel_named(name: str) -> Any:
+    """The kernel ``module:function`` names (a ``KernelDispatcher``)."""
+    module, _, attr = name.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def compile_named(names: Iterable[str]) -> None:
+    """Compile (or load from the cache) each named kernel's one signature, in order."""
+    for name in names:
+        disp = kernel_named(name)
+        disp.compile(declared_signature(disp.py_func))
+
+
+def name_of(dispatcher: Any) -> str:
+    """``module:function`` of a kernel, for the child's command line."""
+    return f"{dispatcher.py_func.__module__}:{dispatcher.py_func.__name__}"
+
+
+def compile_on_two_cores(
+    ask: Any, top: Any, child_part: Iterable[str] = CHILD_PART, own: Iterable[str] = OWN_PART
+) -> None:
+    """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` on two cores.
+
+    Starts a child compiling ``ask`` and ``child_part``, compiles ``own`` here,
+    waits for the child, then compiles ``top`` (whose callees now load from
+    the cache). Call it only when the cache is cold.
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-m", __name__, name_of(ask), *child_part],
+        env=os.environ.copy(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        compile_named(own)
+    except BaseException:
+        child.kill()  # interrupted: the child's half alone is no use to anyone
+        raise
+    finally:
+        child.wait()
+    compile_named([name_of(ask), name_of(top)])
+
+
+if __name__ == "__main__":
+    compile_named(sys.argv[1:])
