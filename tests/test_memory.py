@@ -1,5 +1,5 @@
 """Memory stays flat in the number of games: each chunk's arrays are released once written,
-the list columns are built in row blocks, and the run command keeps pandas out."""
+the list columns are read without temporaries, and the run command keeps pandas out."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import weakref
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from sim.data.spec import RunSpec
@@ -53,29 +54,32 @@ def _bits_reference(words: np.ndarray) -> list[list[int]]:
     ]
 
 
-def test_list_columns_are_the_same_in_row_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The played/held list columns, built ROW_BLOCK rows at a time (to bound their
-    temporaries), hold each row's set bits exactly, across block edges and empty rows."""
+def test_list_columns_hold_each_rows_set_bits() -> None:
+    """The played/held/feat list columns (read by ``sim.run.bitlists``' compiled loop) hold
+    each row's set bits exactly: empty rows, every word, kinds each once and ascending, and
+    nothing from the unused high half of an int64 word."""
     rng = np.random.default_rng(5)
     masks = rng.integers(0, 2**32, (23, 4 * L.MASK_WORDS)) & rng.integers(0, 2**32, (23, 1))
     masks[[0, 7, 22]] = 0
+    masks[3, 0] = 0xFFFFFFFF  # every bit of a word
+    high = masks | (rng.integers(1, 2**31, masks.shape) << 32)  # the kernel never sets these
     card_kind = rng.permutation(np.repeat(np.arange(40), 3))  # 3 copies a kind, any order
-    monkeypatch.setattr(engine_module, "ROW_BLOCK", 4)
     for seat in range(2):
-        played = engine_module.played_lists(masks, seat).to_pylist()
+        played = engine_module.played_lists(high, seat).to_pylist()
         words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
         assert played == _bits_reference(words)
-        held = engine_module.held_lists(masks, seat, card_kind).to_pylist()
+        held = engine_module.held_lists(high, seat, card_kind).to_pylist()
         words = masks[:, (2 + seat) * L.MASK_WORDS : (3 + seat) * L.MASK_WORDS]
         want = [
             sorted({int(card_kind[c]) for c in row if c < len(card_kind)})
             for row in _bits_reference(words)
         ]
         assert held == want
-    assert engine_module.bit_lists(masks[:, 0], 5).to_pylist() == [
+    assert engine_module.bit_lists(high[:, 0], 5).to_pylist() == [
         [b for b in row if b < 5] for row in _bits_reference(masks[:, :1])
     ]
     assert engine_module.played_lists(masks[:0], 0).to_pylist() == []
+    assert engine_module.played_lists(masks, 0).type == pa.list_(pa.int16())
 
 
 _RUN_WITHOUT_PANDAS = """

@@ -21,6 +21,7 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
+from sim.run import bitlists
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.provenance import provenance
 
@@ -54,15 +55,9 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
-ROW_BLOCK = 4096
-"""Rows converted at a time by the list columns: bounds their temporaries (a 65,536-game
-chunk's bit matrices were ~100 MB at once, issue 15) without changing a value."""
-
-
 def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
-    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
-    return _set_bits(words)
+    return bitlists.bit_values(masks, seat * L.MASK_WORDS, L.MASK_WORDS, _IDENTITY)
 
 
 def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListArray:
@@ -71,58 +66,20 @@ def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListAr
     The kernel keeps one bit per physical card (``L.HELD``); ``card_kind`` maps
     card ids to kind ids.
     """
-    start = (2 + seat) * L.MASK_WORDS
-    # Card columns grouped by kind, so one maximum.reduceat per block ORs each kind's
-    # cards: uint8 throughout (an int32 matmul was a slow plain loop, a float32 one
-    # woke BLAS threads and their buffers).
-    order = np.argsort(card_kind, kind="stable")
-    sorted_kinds = card_kind[order]
-    firsts = (
-        np.flatnonzero(np.r_[True, sorted_kinds[1:] != sorted_kinds[:-1]]) if len(order) else order
-    )
-    kinds = sorted_kinds[firsts]
-
-    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        words = masks[lo:hi, start : start + L.MASK_WORDS].astype(np.uint32)
-        cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, order]
-        if not len(order):
-            return np.nonzero(cards)
-        rows, cols = np.nonzero(np.maximum.reduceat(cards, firsts, axis=1))
-        return rows, kinds[cols]
-
-    return _row_lists(len(masks), block)
+    kind_of = np.full(L.MASK_WORDS * bitlists.WORD_BITS, -1, np.int64)
+    kinds = card_kind[: len(kind_of)]
+    kind_of[: len(kinds)] = kinds
+    return bitlists.bit_values(masks, (2 + seat) * L.MASK_WORDS, L.MASK_WORDS, kind_of)
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     """The set bits of each row's ``mask`` (below ``width``) as list<int16>: feat ids."""
-    return _set_bits(mask[:, None], width)
+    value_of = np.arange(bitlists.WORD_BITS)
+    value_of[width:] = -1
+    return bitlists.bit_values(mask[:, None], 0, 1, value_of)
 
 
-def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
-    """Indices of the set bits of each row of ``words`` (as uint32, little-endian bit order)."""
-
-    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        w = words[lo:hi].astype(np.uint32)
-        bits = np.unpackbits(w.view(np.uint8), axis=1, bitorder="little").astype(bool)
-        if width is not None:
-            bits = bits[:, :width]
-        return np.nonzero(bits)
-
-    return _row_lists(len(words), block)
-
-
-def _row_lists(n: int, block: Callable[[int, int], tuple[np.ndarray, np.ndarray]]) -> pa.ListArray:
-    """list<int16> of ``n`` rows from ``block(lo, hi)``: (row - lo, value) pairs in row order."""
-    counts = np.zeros(n, np.int32)
-    values = [np.zeros(0, np.int16)]
-    for lo in range(0, n, ROW_BLOCK):
-        hi = min(n, lo + ROW_BLOCK)
-        rows, vals = block(lo, hi)
-        counts[lo:hi] = np.bincount(rows, minlength=hi - lo)
-        values.append(vals.astype(np.int16))
-    offsets = np.zeros(n + 1, np.int32)
-    np.cumsum(counts, out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.concatenate(values)))
+_IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
 
 
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
@@ -173,6 +130,7 @@ class Engine:
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it."""
         play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2, self.ask)
+        bitlists.warmup()
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""
