@@ -24,26 +24,35 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_chunk_arrays_are_released(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playing chunk k, the kernel's arrays of earlier chunks are gone (they become Arrow as
+    they are played) and so is every chunk's table but k-1's (being written)."""
     chunk = 100
-    real_play_raw = Engine.play_raw
-    refs: list[tuple[int, weakref.ref[np.ndarray]]] = []  # (chunk index, kernel array)
-    held_too_long: list[int] = []
+    real_play_raw, real_play = Engine.play_raw, Engine.play
+    arrays: list[tuple[int, weakref.ref[np.ndarray]]] = []  # (chunk index, kernel array)
+    tables: list[tuple[int, weakref.ref[pa.Table]]] = []  # (chunk index, its rows)
+    held_too_long: list[str] = []
 
     def play_raw(self: Engine, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         gc.collect()
         now = start // chunk
-        # Playing chunk k, only chunk k-1 (being written) and k itself may still be held.
-        held_too_long.extend(k for k, r in refs if k < now - 1 and r() is not None)
+        held_too_long.extend(f"array {k}" for k, r in arrays if k < now and r() is not None)
+        held_too_long.extend(f"table {k}" for k, r in tables if k < now - 1 and r() is not None)
         out, masks = real_play_raw(self, start, n)
-        refs.extend([(now, weakref.ref(out)), (now, weakref.ref(masks))])
+        arrays.extend([(now, weakref.ref(out)), (now, weakref.ref(masks))])
         return out, masks
 
+    def play(self: Engine, start: int, n: int, tick: object = None) -> pa.Table:
+        table = real_play(self, start, n, tick)
+        tables.append((start // chunk, weakref.ref(table)))
+        return table
+
     monkeypatch.setattr(Engine, "play_raw", play_raw)
+    monkeypatch.setattr(Engine, "play", play)
     runner.run(RunSpec(games=7 * chunk, seed=3), tmp_path / "run", chunk_size=chunk, progress=False)
-    assert {k for k, _ in refs} == set(range(7))
+    assert {k for k, _ in arrays} == {k for k, _ in tables} == set(range(7))
     assert held_too_long == []
     gc.collect()
-    assert all(r() is None for _, r in refs)
+    assert all(r() is None for _, r in arrays + tables)
 
 
 def _bits_reference(words: np.ndarray) -> list[list[int]]:
