@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numba
 import numpy as np
@@ -96,13 +96,6 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     )
 
 
-def _joined(outs: list[np.ndarray], masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel calls' (out, masks) as one pair, copying only when there are several."""
-    if len(outs) == 1:
-        return outs[0], masks[0]
-    return np.concatenate(outs), np.concatenate(masks)
-
-
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
@@ -150,36 +143,50 @@ class Engine:
         """
         if tick is None:
             return self.table(start, *self.play_raw(start, n))
-        # The kernel calls' int64 arrays become Arrow columns (a third of their size) every
-        # TABLE_ROWS games and are dropped: holding a whole chunk's raw arrays and their
-        # concatenation was ~65 MB of a run's peak RSS (issue 15), while converting each small
-        # call on its own took 1.03-1.16x the time (A/B, load 8). Rows never change with the split.
+        tables = list(self.play_groups(start, n, tick))
+        if len(tables) == 1:
+            return tables[0]
+        # Left in its groups' chunks: copying them into one (combine_chunks) held the chunk
+        # twice at the run's peak (+6 MB RSS); Parquet and pyarrow.compute read chunks alike.
+        return pa.concat_tables(tables)
+
+    def play_groups(self, start: int, n: int, tick: Tick) -> Iterator[pa.Table]:
+        """The rows of :meth:`play` with ``tick``, as tables of :data:`TABLE_ROWS` games
+        (the last may hold fewer), each yielded as soon as its games are played.
+
+        A caller that writes each group as it comes (``LocalBackend``) never holds a
+        whole chunk of rows.
+        """
+        # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
+        # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
+        # joining a few calls' arrays before converting them ~30 MB more (issue 15). Groups
+        # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
+        # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
+        # written whole. Rows never change with the split.
         tables: list[pa.Table] = []
-        outs: list[np.ndarray] = []
-        masks: list[np.ndarray] = []
-        done = converted = 0
+        done = held = 0
         while done < n:
             m = min(self._step, n - done)
             t0 = time.perf_counter()
             o, k = self.play_raw(start + done, m)
             self._resize_step(m, time.perf_counter() - t0)
             stop = tick(o)
-            outs.append(o)
-            masks.append(k)
+            tables.append(self.table(start + done, o, k))
             del o, k
             done += m
-            if stop or done == n or done - converted >= TABLE_ROWS:
-                tables.append(self.table(start + converted, *_joined(outs, masks)))
-                outs.clear()
-                masks.clear()
-                converted = done
+            held += m
+            while held >= TABLE_ROWS or (held and (stop or done == n)):
+                rows = min(TABLE_ROWS, held)
+                joined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+                rest = joined.slice(rows)
+                tables = [rest] if rest.num_rows else []
+                held -= rows
+                group = joined.slice(0, rows)
+                del joined, rest
+                yield group
+                del group
             if stop:
-                break
-        if len(tables) == 1:
-            return tables[0]
-        # Left in its groups' chunks: copying them into one (combine_chunks) held the chunk
-        # twice at the run's peak (+6 MB RSS); Parquet and pyarrow.compute read chunks alike.
-        return pa.concat_tables(tables)
+                return
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""
