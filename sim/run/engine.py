@@ -33,7 +33,8 @@ STEP_SECONDS = 0.2
 MAX_STEP = 4096
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
 TABLE_ROWS = 8192
-"""Games ``play`` gathers (from several kernel calls) before turning them into Arrow."""
+"""Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables);
+``sim.run.io.ROW_GROUP_ROWS``, so a part written group by group has the same row groups."""
 
 Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
