@@ -21,7 +21,7 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch
-from sim.run import bitlists
+from sim.run import bitlists, io
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.provenance import provenance
 
@@ -32,9 +32,9 @@ STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
-TABLE_ROWS = 8192
-"""Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables);
-``sim.run.io.ROW_GROUP_ROWS``, so a part written group by group has the same row groups."""
+TABLE_ROWS = io.ROW_GROUP_ROWS
+"""Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables):
+a Parquet row group's, so a part written group by group has the row groups of one written whole."""
 
 Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
