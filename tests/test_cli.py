@@ -301,13 +301,20 @@ def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException)
     import sim.run.engine
 
     real_play = sim.run.engine.Engine.play
+    real_groups = sim.run.engine.Engine.play_groups  # how a local run plays its parts
 
     def play(self, start: int, n: int, tick=None):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
         return real_play(self, start, n, tick=tick)
 
+    def play_groups(self, start: int, n: int, tick):  # type: ignore[no-untyped-def]
+        if start > 0:
+            raise exc
+        return real_groups(self, start, n, tick)
+
     monkeypatch.setattr(sim.run.engine.Engine, "play", play)
+    monkeypatch.setattr(sim.run.engine.Engine, "play_groups", play_groups)
 
 
 def test_interrupted_run_is_marked_incomplete(

@@ -36,6 +36,33 @@ def test_part_roundtrip_with_metadata(tmp_path: Path) -> None:
     assert back.schema.field("played_p0").type == pa.list_(pa.int16())
 
 
+def test_a_part_written_group_by_group_is_the_part_written_whole(tmp_path: Path) -> None:
+    """io.PartWriter (a local run's parts, one group of games at a time) writes the very
+    file write_part does for the same rows, and shows it under its name only when closed."""
+    rows = 2 * io.ROW_GROUP_ROWS + 5
+    (tmp_path / "whole").mkdir()
+    (tmp_path / "groups").mkdir()
+    table = _table(0, rows)
+    whole = io.write_part(table, tmp_path / "whole", 0, META)
+    part = io.PartWriter(tmp_path / "groups", whole.name, META)
+    for lo in range(0, rows, io.ROW_GROUP_ROWS):
+        part.write(table.slice(lo, io.ROW_GROUP_ROWS))
+        assert not (tmp_path / "groups" / whole.name).exists()
+    assert part.close() == tmp_path / "groups" / whole.name
+    assert (tmp_path / "groups" / whole.name).read_bytes() == whole.read_bytes()
+    assert [p.name for p in (tmp_path / "groups").iterdir()] == [whole.name]
+
+
+def test_an_aborted_part_leaves_nothing(tmp_path: Path) -> None:
+    part = io.PartWriter(tmp_path, io.part_name(0), META)
+    part.write(_table(0, 3))
+    assert len(list(tmp_path.iterdir())) == 1  # the hidden temporary
+    part.abort()
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="no rows"):
+        io.PartWriter(tmp_path, io.part_name(1), META).close()
+
+
 def test_failed_write_leaves_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def half_write(table: pa.Table, where: Path, **kwargs: object) -> None:
         Path(where).write_bytes(b"PAR1 half a file")

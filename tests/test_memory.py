@@ -1,5 +1,5 @@
 """Memory stays flat in the number of games: each chunk's arrays are released once written,
-the list columns are built in row blocks, and the run command keeps pandas out."""
+the list columns are read without temporaries, and the run command keeps pandas out."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import os
 import subprocess
 import sys
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from sim.data.spec import RunSpec
@@ -23,26 +26,36 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_chunk_arrays_are_released(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playing chunk k, the kernel's arrays of earlier chunks are gone (they become Arrow as
+    they are played) and so is every group of rows but chunk k-1's (maybe being written)."""
     chunk = 100
-    real_play_raw = Engine.play_raw
-    refs: list[tuple[int, weakref.ref[np.ndarray]]] = []  # (chunk index, kernel array)
-    held_too_long: list[int] = []
+    real_play_raw, real_groups = Engine.play_raw, Engine.play_groups
+    arrays: list[tuple[int, weakref.ref[np.ndarray]]] = []  # (chunk index, kernel array)
+    tables: list[tuple[int, weakref.ref[pa.Table]]] = []  # (chunk index, its rows)
+    held_too_long: list[str] = []
 
     def play_raw(self: Engine, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         gc.collect()
         now = start // chunk
-        # Playing chunk k, only chunk k-1 (being written) and k itself may still be held.
-        held_too_long.extend(k for k, r in refs if k < now - 1 and r() is not None)
+        held_too_long.extend(f"array {k}" for k, r in arrays if k < now and r() is not None)
+        held_too_long.extend(f"table {k}" for k, r in tables if k < now - 1 and r() is not None)
         out, masks = real_play_raw(self, start, n)
-        refs.extend([(now, weakref.ref(out)), (now, weakref.ref(masks))])
+        arrays.extend([(now, weakref.ref(out)), (now, weakref.ref(masks))])
         return out, masks
 
+    def play_groups(self: Engine, start: int, n: int, tick: Any) -> Iterator[pa.Table]:
+        for table in real_groups(self, start, n, tick):
+            tables.append((start // chunk, weakref.ref(table)))
+            yield table
+            del table
+
     monkeypatch.setattr(Engine, "play_raw", play_raw)
+    monkeypatch.setattr(Engine, "play_groups", play_groups)
     runner.run(RunSpec(games=7 * chunk, seed=3), tmp_path / "run", chunk_size=chunk, progress=False)
-    assert {k for k, _ in refs} == set(range(7))
+    assert {k for k, _ in arrays} == {k for k, _ in tables} == set(range(7))
     assert held_too_long == []
     gc.collect()
-    assert all(r() is None for _, r in refs)
+    assert all(r() is None for _, r in arrays + tables)
 
 
 def _bits_reference(words: np.ndarray) -> list[list[int]]:
@@ -53,29 +66,32 @@ def _bits_reference(words: np.ndarray) -> list[list[int]]:
     ]
 
 
-def test_list_columns_are_the_same_in_row_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The played/held list columns, built ROW_BLOCK rows at a time (to bound their
-    temporaries), hold each row's set bits exactly, across block edges and empty rows."""
+def test_list_columns_hold_each_rows_set_bits() -> None:
+    """The played/held/feat list columns (read by ``sim.run.bitlists``' compiled loop) hold
+    each row's set bits exactly: empty rows, every word, kinds each once and ascending, and
+    nothing from the unused high half of an int64 word."""
     rng = np.random.default_rng(5)
     masks = rng.integers(0, 2**32, (23, 4 * L.MASK_WORDS)) & rng.integers(0, 2**32, (23, 1))
     masks[[0, 7, 22]] = 0
+    masks[3, 0] = 0xFFFFFFFF  # every bit of a word
+    high = masks | (rng.integers(1, 2**31, masks.shape) << 32)  # the kernel never sets these
     card_kind = rng.permutation(np.repeat(np.arange(40), 3))  # 3 copies a kind, any order
-    monkeypatch.setattr(engine_module, "ROW_BLOCK", 4)
     for seat in range(2):
-        played = engine_module.played_lists(masks, seat).to_pylist()
+        played = engine_module.played_lists(high, seat).to_pylist()
         words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
         assert played == _bits_reference(words)
-        held = engine_module.held_lists(masks, seat, card_kind).to_pylist()
+        held = engine_module.held_lists(high, seat, card_kind).to_pylist()
         words = masks[:, (2 + seat) * L.MASK_WORDS : (3 + seat) * L.MASK_WORDS]
         want = [
             sorted({int(card_kind[c]) for c in row if c < len(card_kind)})
             for row in _bits_reference(words)
         ]
         assert held == want
-    assert engine_module.bit_lists(masks[:, 0], 5).to_pylist() == [
+    assert engine_module.bit_lists(high[:, 0], 5).to_pylist() == [
         [b for b in row if b < 5] for row in _bits_reference(masks[:, :1])
     ]
     assert engine_module.played_lists(masks[:0], 0).to_pylist() == []
+    assert engine_module.played_lists(masks, 0).type == pa.list_(pa.int16())
 
 
 _RUN_WITHOUT_PANDAS = """
@@ -83,13 +99,14 @@ import sys
 from sim.cli import main
 args = ["run", "--games", "40", "--seed", "2", "--out", sys.argv[1], "--quiet"]
 main(args, standalone_mode=False)
-print("pandas" in sys.modules)
+print("pandas" in sys.modules, "scipy.linalg" in sys.modules)
 """
 
 
-def test_the_run_command_never_imports_pandas(tmp_path: Path) -> None:
+def test_the_run_command_never_imports_pandas_or_blas(tmp_path: Path) -> None:
     """`omensim run` writes Arrow only; pandas (~45 MB of RSS) stays out of its process,
-    though pyarrow's first ``pa.array`` would import it by itself."""
+    though pyarrow's first ``pa.array`` would import it by itself; so does scipy's BLAS
+    (~12 MB), which numba would load when it loads the kernel."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", _RUN_WITHOUT_PANDAS, str(tmp_path / "run")],
@@ -98,5 +115,5 @@ def test_the_run_command_never_imports_pandas(tmp_path: Path) -> None:
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-1] == "False"
+    assert done.stdout.split()[-2:] == ["False", "False"]
     assert (tmp_path / "run" / "_manifest.json").exists()

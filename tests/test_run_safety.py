@@ -87,14 +87,14 @@ def test_second_writer_is_refused_with_the_holders_pid(tmp_path: Path) -> None:
 def test_the_lock_is_held_for_the_whole_run_and_removed_after(tmp_path: Path) -> None:
     out = tmp_path / "r"
     seen: list[int | None] = []
-    original = io.write_part
+    original = io.PartWriter.close  # a local run writes its parts group by group
 
     def spy(*args, **kwargs):
         seen.append(os.getpid() if (out / LOCK_NAME).exists() else None)
         return original(*args, **kwargs)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(io, "write_part", spy)
+    mp.setattr(io.PartWriter, "close", spy)
     try:
         runner.run(RunSpec(games=20), out, chunk_size=10, progress=False)
     finally:
@@ -186,19 +186,26 @@ def _fail_on_call(n: int, real):
     return fake
 
 
-@pytest.mark.parametrize("target", ["write_manifest", "write_part"])
+@pytest.mark.parametrize(
+    "owner, target",
+    [(io, "write_manifest"), (io.PartWriter, "write"), (io.PartWriter, "close")],
+)
 def test_disk_full_leaves_nothing_claiming_complete(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, owner: object, target: str
 ) -> None:
-    """A disk full between part and manifest: the manifest never claims what is not there."""
+    """A disk full between part and manifest, or inside a part: the manifest never claims
+    what is not there, and no temporary file is left behind."""
     out = tmp_path / "full"
     # write_manifest call 1 is "incomplete, 0 games"; parts go to the _parts.jsonl log
     # (sim.run.ledger), so call 2 is the final "complete" manifest after the last part.
-    monkeypatch.setattr(io, target, _fail_on_call(2,
-                                                   getattr(io, target)))  # fmt: skip
+    # A local run writes each part group by group (io.PartWriter): call 2 of write or
+    # close is in the second part.
+    monkeypatch.setattr(owner, target, _fail_on_call(2,
+                                                      getattr(owner, target)))  # fmt: skip
     with pytest.raises(OSError, match="No space"):
         runner.run(RunSpec(games=GAMES), out, chunk_size=CHUNK, progress=False)
     monkeypatch.undo()
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
     manifest = io.read_manifest(out)
     assert manifest["complete"] is False
     for part in manifest["parts"]:

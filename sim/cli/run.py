@@ -169,9 +169,10 @@ def run_cmd(
       omensim run --resume results/emissary
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from sim.run import io, runner
+    from sim.run import io, runner, session
 
     io.arrow_without_pandas()  # the run writes Arrow only; pandas would add ~45 MB of RSS
+    session.numba_without_blas()  # and plays no matrix product; scipy's BLAS would add ~12 MB
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)

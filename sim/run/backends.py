@@ -275,6 +275,98 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
     )
 
 
+STREAM_QUEUE = 2
+"""Groups of rows a streamed part may have waiting for the writer before play waits."""
+
+
+class _StreamedPart:
+    """One chunk's part, written group by group on the writer thread (``LocalBackend``)."""
+
+    def __init__(self, job: ChunkJob, chunk: Chunk) -> None:
+        assert job.out is not None
+        self.chunk = chunk
+        self.name = io.part_name(chunk.index, job.width)
+        self.part = io.PartWriter(job.out, self.name, job.metadata)
+        self.games = 0
+        self.counts = [0, 0, 0, 0, 0]  # first wins, shared, capped; capped first wins, shared
+
+    def write(self, table: pa.Table) -> None:
+        """Append a group of games to the part and count its outcomes."""
+        self.part.write(table)
+        fw, sh, cap = count_outcomes(table)
+        cfw, csh = capped_outcomes(table) if cap else (0, 0)
+        for i, v in enumerate((fw, sh, cap, cfw, csh)):
+            self.counts[i] += v
+        self.games += table.num_rows
+
+    def close(self) -> ChunkDone:
+        """Move the part into place; describe it."""
+        try:
+            self.part.close()
+        except BaseException:
+            self.part.abort()
+            raise
+        fw, sh, cap, cfw, csh = self.counts
+        c = self.chunk
+        return ChunkDone(
+            c.index, c.start, self.games, fw, sh, cap, file=self.name,
+            capped_first_wins=cfw, capped_shared=csh,
+        )  # fmt: skip
+
+
+def _stream_parts(
+    job: ChunkJob, chunks: Sequence[Chunk], engine: Any, tick: Any
+) -> Iterator[ChunkDone]:
+    """``LocalBackend.map_chunks`` for parts in a local folder: each group of games
+    (``Engine.play_groups``) goes to the writer thread as soon as it is played.
+
+    The part of chunk *k* is closed (moved into place) while chunk *k+1* plays and is
+    yielded after it, as the whole-chunk path does; a part interrupted by an error, or
+    by the caller closing the generator, is aborted (its temporary removed), so only
+    yielded parts and at most the one closing when the caller stops reach their names.
+    """
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
+        closing: Future[ChunkDone] | None = None  # the previous chunk's part
+        for chunk in chunks:
+            part = _StreamedPart(job, chunk)
+            writes: list[Future[None]] = []
+            try:
+                rows = 0
+                for table in engine.play_groups(chunk.start, chunk.games, tick):
+                    rows += table.num_rows
+                    writes.append(pool.submit(part.write, table))
+                    del table  # the writer holds the only reference now
+                    while len(writes) > STREAM_QUEUE:
+                        writes.pop(0).result()
+                for w in writes:
+                    w.result()
+                if rows > chunk.games or rows == 0:
+                    raise RuntimeError(
+                        f"engine returned {rows} rows for games "
+                        f"{chunk.start}..{chunk.start + chunk.games - 1}"
+                    )
+                done = closing.result() if closing is not None else None
+            except BaseException:
+                # Waits for the writes already queued, then drops this part's temporary.
+                pool.submit(part.part.abort).result()
+                # Report the part already closed before the error goes up, so an
+                # interrupted run's manifest lists it.
+                if closing is not None and closing.exception() is None:
+                    yield closing.result()
+                raise
+            if done is not None:
+                try:
+                    yield done
+                except BaseException:  # the caller stopped, or failed recording ``done``
+                    pool.submit(part.part.abort).result()
+                    raise
+            closing = pool.submit(part.close)
+            if rows < chunk.games:
+                break  # tick ended the run inside this chunk
+        if closing is not None:
+            yield closing.result()
+
+
 class LocalBackend:
     """Chunks in order, in this process, on ``threads`` numba threads (the default)."""
 
@@ -294,8 +386,18 @@ class LocalBackend:
         ``tick(rows)`` is called with each kernel call's rows; when it returns True
         the chunk ends there and no further chunk is played. ``Engine.play``
         releases the GIL, so writing chunk *k* really overlaps with
-        playing chunk *k+1*; at most one write is pending, so memory stays at two chunks.
+        playing chunk *k+1*.
+
+        A part in a local folder is written group by group as its games are played
+        (:func:`_stream_parts`), so memory holds a few groups of rows, never a chunk.
+        Otherwise (a URL, columns handed back, ``--until-ci``, whose parts' metadata
+        depends on where the run stops) a chunk is written whole while the next one
+        plays, so memory holds two chunks.
         """
+        local = job.out is not None and not storage.is_url(job.out)
+        if tick is not None and local and job.until_ci is None:
+            yield from _stream_parts(job, chunks, engine, tick)
+            return
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
             pending: Future[ChunkDone] | None = None
             for chunk in chunks:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numba
 import numpy as np
@@ -21,6 +21,7 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.kernel.batch import play_batch, play_range
+from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
@@ -33,8 +34,9 @@ STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
-TABLE_ROWS = 8192
-"""Games ``play`` gathers (from several kernel calls) before turning them into Arrow."""
+TABLE_ROWS = io.ROW_GROUP_ROWS
+"""Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables):
+a Parquet row group's, so a part written group by group has the row groups of one written whole."""
 
 Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
@@ -56,15 +58,9 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
-ROW_BLOCK = 4096
-"""Rows converted at a time by the list columns: bounds their temporaries (a 65,536-game
-chunk's bit matrices were ~100 MB at once, issue 15) without changing a value."""
-
-
 def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
-    words = masks[:, seat * L.MASK_WORDS : (seat + 1) * L.MASK_WORDS]
-    return _set_bits(words)
+    return bitlists.bit_values(masks, seat * L.MASK_WORDS, L.MASK_WORDS, _IDENTITY)
 
 
 def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListArray:
@@ -73,58 +69,20 @@ def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListAr
     The kernel keeps one bit per physical card (``L.HELD``); ``card_kind`` maps
     card ids to kind ids.
     """
-    start = (2 + seat) * L.MASK_WORDS
-    # Card columns grouped by kind, so one maximum.reduceat per block ORs each kind's
-    # cards: uint8 throughout (an int32 matmul was a slow plain loop, a float32 one
-    # woke BLAS threads and their buffers).
-    order = np.argsort(card_kind, kind="stable")
-    sorted_kinds = card_kind[order]
-    firsts = (
-        np.flatnonzero(np.r_[True, sorted_kinds[1:] != sorted_kinds[:-1]]) if len(order) else order
-    )
-    kinds = sorted_kinds[firsts]
-
-    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        words = masks[lo:hi, start : start + L.MASK_WORDS].astype(np.uint32)
-        cards = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, order]
-        if not len(order):
-            return np.nonzero(cards)
-        rows, cols = np.nonzero(np.maximum.reduceat(cards, firsts, axis=1))
-        return rows, kinds[cols]
-
-    return _row_lists(len(masks), block)
+    kind_of = np.full(L.MASK_WORDS * bitlists.WORD_BITS, -1, np.int64)
+    kinds = card_kind[: len(kind_of)]
+    kind_of[: len(kinds)] = kinds
+    return bitlists.bit_values(masks, (2 + seat) * L.MASK_WORDS, L.MASK_WORDS, kind_of)
 
 
 def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     """The set bits of each row's ``mask`` (below ``width``) as list<int16>: feat ids."""
-    return _set_bits(mask[:, None], width)
+    value_of = np.arange(bitlists.WORD_BITS)
+    value_of[width:] = -1
+    return bitlists.bit_values(mask[:, None], 0, 1, value_of)
 
 
-def _set_bits(words: np.ndarray, width: int | None = None) -> pa.ListArray:
-    """Indices of the set bits of each row of ``words`` (as uint32, little-endian bit order)."""
-
-    def block(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        w = words[lo:hi].astype(np.uint32)
-        bits = np.unpackbits(w.view(np.uint8), axis=1, bitorder="little").astype(bool)
-        if width is not None:
-            bits = bits[:, :width]
-        return np.nonzero(bits)
-
-    return _row_lists(len(words), block)
-
-
-def _row_lists(n: int, block: Callable[[int, int], tuple[np.ndarray, np.ndarray]]) -> pa.ListArray:
-    """list<int16> of ``n`` rows from ``block(lo, hi)``: (row - lo, value) pairs in row order."""
-    counts = np.zeros(n, np.int32)
-    values = [np.zeros(0, np.int16)]
-    for lo in range(0, n, ROW_BLOCK):
-        hi = min(n, lo + ROW_BLOCK)
-        rows, vals = block(lo, hi)
-        counts[lo:hi] = np.bincount(rows, minlength=hi - lo)
-        values.append(vals.astype(np.int16))
-    offsets = np.zeros(n + 1, np.int32)
-    np.cumsum(counts, out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.concatenate(values)))
+_IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
 
 
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
@@ -139,13 +97,6 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(
         (codes - 1).astype(np.int8), pa.array(list(V.END_REASONS[1:]))
     )
-
-
-def _joined(outs: list[np.ndarray], masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel calls' (out, masks) as one pair, copying only when there are several."""
-    if len(outs) == 1:
-        return outs[0], masks[0]
-    return np.concatenate(outs), np.concatenate(masks)
 
 
 class Engine:
@@ -181,6 +132,7 @@ class Engine:
         if numba.get_num_threads() > 1 and kernel_needs_compile():
             compile_on_two_cores(self.ask, play_range)
         play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2, self.ask)
+        bitlists.warmup()
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""
@@ -200,34 +152,50 @@ class Engine:
         """
         if tick is None:
             return self.table(start, *self.play_raw(start, n))
-        # The kernel calls' int64 arrays become Arrow columns (a third of their size) every
-        # TABLE_ROWS games and are dropped: holding a whole chunk's raw arrays and their
-        # concatenation was ~65 MB of a run's peak RSS (issue 15), while converting each small
-        # call on its own took 1.03-1.16x the time (A/B, load 8). Rows never change with the split.
+        tables = list(self.play_groups(start, n, tick))
+        if len(tables) == 1:
+            return tables[0]
+        # Left in its groups' chunks: copying them into one (combine_chunks) held the chunk
+        # twice at the run's peak (+6 MB RSS); Parquet and pyarrow.compute read chunks alike.
+        return pa.concat_tables(tables)
+
+    def play_groups(self, start: int, n: int, tick: Tick) -> Iterator[pa.Table]:
+        """The rows of :meth:`play` with ``tick``, as tables of :data:`TABLE_ROWS` games
+        (the last may hold fewer), each yielded as soon as its games are played.
+
+        A caller that writes each group as it comes (``LocalBackend``) never holds a
+        whole chunk of rows.
+        """
+        # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
+        # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
+        # joining a few calls' arrays before converting them ~30 MB more (issue 15). Groups
+        # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
+        # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
+        # written whole. Rows never change with the split.
         tables: list[pa.Table] = []
-        outs: list[np.ndarray] = []
-        masks: list[np.ndarray] = []
-        done = converted = 0
+        done = held = 0
         while done < n:
             m = min(self._step, n - done)
             t0 = time.perf_counter()
             o, k = self.play_raw(start + done, m)
             self._resize_step(m, time.perf_counter() - t0)
             stop = tick(o)
-            outs.append(o)
-            masks.append(k)
+            tables.append(self.table(start + done, o, k))
             del o, k
             done += m
-            if stop or done == n or done - converted >= TABLE_ROWS:
-                tables.append(self.table(start + converted, *_joined(outs, masks)))
-                outs.clear()
-                masks.clear()
-                converted = done
+            held += m
+            while held >= TABLE_ROWS or (held and (stop or done == n)):
+                rows = min(TABLE_ROWS, held)
+                joined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+                rest = joined.slice(rows)
+                tables = [rest] if rest.num_rows else []
+                held -= rows
+                group = joined.slice(0, rows)
+                del joined, rest
+                yield group
+                del group
             if stop:
-                break
-        if len(tables) == 1:
-            return tables[0]
-        return pa.concat_tables(tables).combine_chunks()
+                return
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""

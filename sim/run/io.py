@@ -207,6 +207,52 @@ def write_part_named(
     return _write_parquet_durably(table.replace_schema_metadata(merged), final)
 
 
+class PartWriter:
+    """One part written a few row groups at a time, appearing under its name only when closed.
+
+    For a run that writes each group of games as it is played (``LocalBackend``), so no
+    whole chunk of rows is held (issue 15). The file is the one :func:`write_part_named`
+    writes for the same rows and metadata: the same Parquet settings, and row groups
+    of :data:`ROW_GROUP_ROWS` rows as long as every group but the last holds exactly that
+    many. The same durability order: temporary file, fsync, rename, fsync the folder;
+    :meth:`abort` (or an error in :meth:`write`) removes the temporary.
+    """
+
+    def __init__(self, out_dir: Path | str, name: str, metadata: Mapping[str, str]) -> None:
+        """A part ``out_dir/name`` whose schema metadata will include ``metadata``."""
+        self.final = Path(out_dir) / name
+        self._tmp = _tmp_path(self.final)
+        self._metadata = {str(k).encode(): str(v).encode() for k, v in metadata.items()}
+        self._writer: pq.ParquetWriter | None = None
+
+    def write(self, table: pa.Table) -> None:
+        """Append ``table``'s rows (the first call fixes the schema)."""
+        try:
+            if self._writer is None:
+                merged = {**(table.schema.metadata or {}), **self._metadata}
+                schema = table.schema.with_metadata(merged)
+                self._writer = pq.ParquetWriter(self._tmp, schema, compression=COMPRESSION)
+            self._writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+        except BaseException:
+            self.abort()
+            raise
+
+    def close(self) -> Path:
+        """Finish the file and move it into place durably; returns its final path."""
+        if self._writer is None:
+            raise ValueError(f"no rows were written to {self.final.name}")
+        with _replacing(self.final, self._tmp):
+            self._writer.close()
+        return self.final
+
+    def abort(self) -> None:
+        """Drop the temporary file (nothing appears under the final name)."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+        self._tmp.unlink(missing_ok=True)
+
+
 def _write_parquet_durably(table: pa.Table, final: Path) -> Path:
     """Write ``table`` to ``final`` through a temporary file (:func:`_replacing`)."""
     with _replacing(final, _tmp_path(final)) as tmp:

@@ -7,9 +7,10 @@ results go, how long it takes, what happens on Ctrl-C. It
    start: unknown mix, unknown bot, existing results),
 2. builds the :class:`sim.run.engine.Engine` and warms up its JIT cache,
 3. plays the games in chunks of ``chunk_size`` global game indices and
-   writes each chunk as one Parquet part (see :mod:`sim.run.io`), overlapping the
-   write of chunk *k* with the play of chunk *k+1* on one background thread
-   (``Engine.play`` releases the GIL, so the two really run side by side),
+   writes each chunk as one Parquet part (see :mod:`sim.run.io`) on one
+   background thread while the games go on (the kernel releases the GIL, so the
+   two really run side by side); a part in a local folder is written a group of
+   games at a time as they are played (:mod:`sim.run.backends`),
 4. keeps ``_manifest.json`` saying ``"complete": false`` until the last part
    is on disk.
 

@@ -9,11 +9,13 @@ progress bar is :mod:`sim.run.progress`).
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
+from typing import Any
 
 from sim.run.io import RunError
 
-__all__ = ["RunError", "numba_threads", "resolve_threads"]
+__all__ = ["RunError", "numba_threads", "numba_without_blas", "resolve_threads"]
 
 
 def resolve_threads(threads: int | None) -> int:
@@ -46,3 +48,32 @@ def numba_threads(n: int) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(previous)
+
+
+class _NoScipyLinalg:
+    """A meta-path finder refusing ``import scipy.linalg`` (see :func:`numba_without_blas`)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        """Refuse scipy.linalg and its submodules; leave every other import to the next finder."""
+        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+            raise ImportError("the game kernel needs no BLAS")
+
+
+def numba_without_blas() -> None:
+    """Keep numba from loading scipy's BLAS in a process that only plays games (``omensim run``).
+
+    When numba first loads a compiled function it imports ``numba.np.arraymath``, which
+    imports ``scipy.linalg`` (and its OpenBLAS) only to note whether ``np.dot`` can use
+    BLAS: ~12 MB of a run's peak RSS and 0.3-0.5 s of its start (issue 15), for kernels
+    that never multiply a matrix. With the import refused once, numba notes "no BLAS";
+    compiled ``np.dot`` on floats would then use a plain loop, and ``np.linalg`` still
+    loads scipy itself when something compiles it. A no-op once numba has made that check.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    block = _NoScipyLinalg()
+    sys.meta_path.insert(0, block)
+    try:
+        import numba.np.arraymath  # noqa: F401 (the import is the point: it makes the check)
+    finally:
+        sys.meta_path.remove(block)
