@@ -328,9 +328,8 @@ def feat_progress(st, tab, fp, p, card, c, w, r):
     never see them: this credits each step towards a feat whose condition a
     board position meets (a type in every city, units massed in one city),
     more as the feat nears completion, in full when the play completes it.
+    Called only when the set has feats and the weight is not 0 (``play_value``).
     """
-    if not rule(tab, L.RU_FEAT_STEP) or fp[r, P_FEAT] == 0.0:
-        return 0.0
     v = 0.0
     t = card_col(tab, card, L.K_TYPE)
     for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
@@ -358,7 +357,9 @@ def play_value(st, tab, fp, p, card, c, cost, r):
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
     v = fp[r, FP_PLAY + k] - cost * coin_weight(st, tab, fp, p, r)
-    v += feat_progress(st, tab, fp, p, card, c, w, r)
+    if rule(tab, L.RU_FEAT_STEP) and fp[r, P_FEAT] != 0.0:
+        # Tested here, not in the callee: a call costs ~30 words of arguments per option.
+        v += feat_progress(st, tab, fp, p, card, c, w, r)
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0, 0)
