@@ -505,7 +505,7 @@ def score_option(st, tab, fp, p, dec, i, r):
     return 0.0
 
 
-@kernel
+@kernel(inline=True)
 def choose_greedy(st, tab, fp, p, dec, n):
     """Index of the best-valued option; ties go to a random one of the best."""
     if dec == D.D_SURGE:

@@ -320,7 +320,7 @@ def play_cost(st, tab, p, card, c):
     return max(card_col(tab, card, L.K_COST) + cost_modifier(st, tab, p, c), 0)
 
 
-@kernel
+@kernel(inline=True)
 def is_war_torn(st, tab, c, active):
     """War-torn test: tiles remain and the opponent fills >= 3 slots or both >= 5."""
     if st[L.STACK_N + c] == 0:

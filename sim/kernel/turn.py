@@ -78,7 +78,7 @@ def step_in_rules(tab, s):
     return r < 0 or rule(tab, r) != 0
 
 
-@kernel
+@kernel(inline=True)
 def step_applies(st, tab, s):
     """Whether step ``s`` is played now: it is in the set's turn and the game goes on.
 
@@ -92,7 +92,7 @@ def step_applies(st, tab, s):
     return True
 
 
-@kernel
+@kernel(inline=True)
 def run_step(st, tab, fp, ask, s):
     """Play step ``s`` of the active seat's turn, every choice by ``ask``."""
     if s == S_WEALTH:
