@@ -227,7 +227,12 @@ def cache_cities(st, tab, p):
     One pass over each side's slots reads every unit's card row once for its
     slots, cost and type (issue 15: this cache is built at every Surge decision).
     """
+    feats = rule(tab, L.RU_FEAT_STEP) != 0
     for c in range(L.N_CITIES):
+        if st[L.STACK_N + c] == 0 and not feats:
+            # Nothing reads them: play_value and war_outcome stop at a city without
+            # tiles; only feat_progress (Reign) reads a city's unit-slots.
+            continue
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
             q = p if mine else 1 - p
