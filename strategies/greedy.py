@@ -227,7 +227,12 @@ def cache_cities(st, tab, p):
     One pass over each side's slots reads every unit's card row once for its
     slots, cost and type (issue 15: this cache is built at every Surge decision).
     """
+    feats = rule(tab, L.RU_FEAT_STEP) != 0
     for c in range(L.N_CITIES):
+        if st[L.STACK_N + c] == 0 and not feats:
+            # Nothing reads them: play_value and war_outcome stop at a city without
+            # tiles; only feat_progress (Reign) reads a city's unit-slots.
+            continue
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
             q = p if mine else 1 - p
@@ -328,9 +333,8 @@ def feat_progress(st, tab, fp, p, card, c, w, r):
     never see them: this credits each step towards a feat whose condition a
     board position meets (a type in every city, units massed in one city),
     more as the feat nears completion, in full when the play completes it.
+    Called only when the set has feats and the weight is not 0 (``play_value``).
     """
-    if not rule(tab, L.RU_FEAT_STEP) or fp[r, P_FEAT] == 0.0:
-        return 0.0
     v = 0.0
     t = card_col(tab, card, L.K_TYPE)
     for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
@@ -352,13 +356,19 @@ def feat_progress(st, tab, fp, p, card, c, w, r):
 
 
 @kernel(inline=True)
-def play_value(st, tab, fp, p, card, c, cost, r):
-    """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``)."""
+def play_value(st, tab, fp, p, card, c, cost, r, urg, cw):
+    """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``).
+
+    ``urg`` and ``cw`` are ``urgency`` and ``coin_weight``, which depend on the
+    decision only (``decision_figures``).
+    """
     k = card_kind(tab, card)
     s = kind_col(tab, k, L.K_STRENGTH)
     w = B.weight(tab, card)
-    v = fp[r, FP_PLAY + k] - cost * coin_weight(st, tab, fp, p, r)
-    v += feat_progress(st, tab, fp, p, card, c, w, r)
+    v = fp[r, FP_PLAY + k] - cost * cw
+    if rule(tab, L.RU_FEAT_STEP) and fp[r, P_FEAT] != 0.0:
+        # Tested here, not in the callee: a call costs ~30 words of arguments per option.
+        v += feat_progress(st, tab, fp, p, card, c, w, r)
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
     before = war_outcome(st, tab, c, 0, 0, 0, 0)
@@ -375,7 +385,7 @@ def play_value(st, tab, fp, p, card, c, cost, r):
         v += 0.1 * st[L.STACK_N + c]
         # Massing units where a war can come: the more crowded the city, the closer its war.
         crowd = st[base + CI_MINE_W] + st[base + CI_THEIRS_W] + w
-        push = fp[r, P_COMMIT] * (1.0 + 3.0 * urgency(st, fp, r))
+        push = fp[r, P_COMMIT] * (1.0 + 3.0 * urg)
         v += push * w * crowd / max(rule(tab, L.RU_WARTORN_TOTAL), 1)
     return v
 
@@ -388,18 +398,26 @@ def drawable(st, p):
 
 
 @kernel
-def wealth_value(st, tab, fp, p, k, n, r):
-    """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins."""
+def hand_need(st, tab, p):
+    """Coins seat ``p``'s hand would cost to play in full, beyond the coins it has."""
+    need = 0
+    for i in range(st[L.HAND_N + p]):
+        need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
+    return max(need - st[L.COINS + p], 0)
+
+
+@kernel
+def wealth_value(st, tab, fp, p, k, n, r, need):
+    """Value of spending ``k`` of ``n`` wealth actions on cards and the rest on coins.
+
+    ``need`` is ``hand_need``, the same for every option of the decision.
+    """
     bonus = rule(tab, L.RU_WEALTH_BONUS)
     # Only what is there can be taken: an empty deck gives no cards, an empty supply no coins.
     cards = min(k + (bonus if k == n else 0), drawable(st, p))
     coins = min(n - k + (bonus if k == 0 else 0), st[L.SUPPLY])
     hn = st[L.HAND_N + p]
     # Coins are worth most up to what the hand could spend this turn.
-    need = 0
-    for i in range(hn):
-        need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
-    need = max(need - st[L.COINS + p], 0)
     coin_v = min(coins, need) * fp[r, P_COIN] * 1.6 + max(coins - need, 0) * fp[r, P_COIN] * 0.5
     card_v = cards * fp[r, P_CARD] * (1.5 if hn <= 2 else 1.0)
     return coin_v + card_v
@@ -416,27 +434,30 @@ def build_value(st, tab, fp, p, k, s, r):
 
 
 @kernel(inline=True)
-def score_option(st, tab, fp, p, dec, i, r):
-    """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r)."""
+def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
+    """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r).
+
+    ``urg``, ``cw`` and ``need`` are the decision's own figures (``decision_figures``).
+    """
     a = opt(st, i, 0)
     b = opt(st, i, 1)
     c = opt(st, i, 2)
     d = opt(st, i, 3)
     if dec == D.D_SURGE:
         if a == D.ACT_PASS:
-            return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urgency(st, fp, r))
+            return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urg)
         if a == D.ACT_PLAY:
             card = st[L.HAND + p * L.MAX_CARDS + b]
-            return play_value(st, tab, fp, p, card, c, d, r)
+            return play_value(st, tab, fp, p, card, c, d, r, urg, cw)
         if a == D.ACT_BEAST:
             card = st[L.HAND + p * L.MAX_CARDS + b]
             spent = d * fp[r, P_COIN] + 0.3 * keep_value(tab, card, fp, r)
             return ability_value(tab, c, fp, r) - spent
         return fp[r, FP_REWARD + tile_kind(tab, c)] - fp[r, P_REWARD_USE]
     if dec == D.D_WEALTH:
-        return wealth_value(st, tab, fp, p, a, b, r)
+        return wealth_value(st, tab, fp, p, a, b, r, need)
     if dec == D.D_SPLIT:
-        return wealth_value(st, tab, fp, p, a, b, r)
+        return wealth_value(st, tab, fp, p, a, b, r, need)
     if dec == D.D_RALLY:
         if a < 0:
             return 0.0
@@ -504,17 +525,29 @@ def score_option(st, tab, fp, p, dec, i, r):
     return 0.0
 
 
-@kernel
-def choose_greedy(st, tab, fp, p, dec, n):
-    """Index of the best-valued option; ties go to a random one of the best."""
+@kernel(inline=True)
+def decision_figures(st, tab, fp, p, dec, r):
+    """What every option of decision ``dec`` shares, worked out once (issue 15): the
+    cities' figures (``cache_cities``) for a Surge decision, and (urgency, coin weight,
+    the hand's coin need) for ``score_option``."""
     if dec == D.D_SURGE:
         cache_cities(st, tab, p)
+    need = 0
+    if dec == D.D_WEALTH or dec == D.D_SPLIT:
+        need = hand_need(st, tab, p)
+    return urgency(st, fp, r), coin_weight(st, tab, fp, p, r), need
+
+
+@kernel(inline=True)
+def choose_greedy(st, tab, fp, p, dec, n):
+    """Index of the best-valued option; ties go to a random one of the best."""
     r = st[L.PROW + p]
+    urg, cw, need = decision_figures(st, tab, fp, p, dec, r)
     best = -1e300
     pick = 0
     ties = 0
     for i in range(n):
-        v = score_option(st, tab, fp, p, dec, i, r)
+        v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
         if v > best + 1e-9:
             best = v
             pick = i

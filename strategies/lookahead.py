@@ -72,7 +72,7 @@ from strategies.greedy import (
     P_LA_HORIZON,
     P_LA_ROLLOUTS,
     P_LA_WIDTH,
-    cache_cities,
+    decision_figures,
     score_option,
 )
 from strategies.heuristic import BOT_GREEDY, choose_heuristic
@@ -335,8 +335,7 @@ def play_out(st, tab, fp, p, dec, k, actions, total, horizon):
 def _candidates(st, tab, fp, p, dec, n, width):
     """The ``width`` options the heuristic values most, into LA_SCRATCH; returns how many."""
     r = st[L.PROW + p]
-    if dec == D.D_SURGE:
-        cache_cities(st, tab, p)
+    urg, cw, need = decision_figures(st, tab, fp, p, dec, r)
     for i in range(n):
         st[L.TMP2 + i] = 0  # 1 once chosen
     m = min(width, n, L.LA_MAX_WIDTH)
@@ -345,7 +344,7 @@ def _candidates(st, tab, fp, p, dec, n, width):
         pick = -1
         for i in range(n):
             if st[L.TMP2 + i] == 0:
-                v = score_option(st, tab, fp, p, dec, i, r)
+                v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
                 if v > best:
                     best = v
                     pick = i

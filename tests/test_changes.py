@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.data.cards import SETS_DIR, CardDataError, load_pool
@@ -163,4 +164,13 @@ def test_engine_plays_the_changed_cards_and_records_them() -> None:
     assert "card_changes" not in shipped.metadata
     assert engine.metadata["card_hash"] != shipped.metadata["card_hash"]
     assert engine.tab.shape == shipped.tab.shape
-    assert (engine.tab != shipped.tab).sum() == 1  # exactly the one strength slot
+    # Exactly the one strength slot: in the kind table, and in the copy of the kind row
+    # the flat table keeps for each physical Talos (layout.TB_CARD_ROWS).
+    from sim.kernel import layout as L
+
+    k = engine.pool.kind_index(TALOS)
+    expected = [int(engine.tab[L.TB_KIND]) + k * L.K_COLS + L.K_STRENGTH] + [
+        L.TB_CARD_ROWS + int(card) * L.K_COLS + L.K_STRENGTH
+        for card in np.flatnonzero(engine.tables.card_kind == k)
+    ]
+    assert sorted(np.flatnonzero(engine.tab != shipped.tab).tolist()) == sorted(expected)

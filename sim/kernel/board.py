@@ -262,6 +262,22 @@ def slot_strength(st, tab, c, p, i):
     return max(s, 0)
 
 
+@kernel(inline=True)
+def has_ongoing(st, tab, p):
+    """Whether any of seat ``p``'s units in play may carry an ongoing effect.
+
+    Conservative (devotion is not checked): when it says no, every cost and
+    strength modifier of seat ``p`` is 0, and callers skip the scans that would
+    find none (issue 15: the Surge's options asked for three cost modifiers a
+    decision, each rescanning all three cities).
+    """
+    for c in range(L.N_CITIES):
+        for i in range(n_units(st, c, p)):
+            if card_col(tab, slot_card(st, c, p, i), L.K_STATIC) and not enraged(st, c, p, i):
+                return True
+    return False
+
+
 @kernel
 def cost_modifier(st, tab, p, c):
     """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects)."""
@@ -302,7 +318,7 @@ def play_cost(st, tab, p, card, c):
     return max(card_col(tab, card, L.K_COST) + cost_modifier(st, tab, p, c), 0)
 
 
-@kernel
+@kernel(inline=True)
 def is_war_torn(st, tab, c, active):
     """War-torn test: tiles remain and the opponent fills >= 3 slots or both >= 5."""
     if st[L.STACK_N + c] == 0:

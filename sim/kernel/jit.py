@@ -9,6 +9,7 @@ signature and literal arguments are simply cast:
 * ``st``, ``ro``, ``tab``, ``out``, ``mask``: ``int64[::1]`` (state, a look-ahead
   rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
+* ``urg``, ``cw``: ``float64`` (a bot decision's urgency and coin weight)
 * ``to_hand``: ``boolean``
 * ``ask``: the bot dispatcher, a first-class function
   ``ask(st, tab, fp, p, dec, n) -> int`` (see ``sim.kernel.decisions``). The kernel
@@ -47,6 +48,8 @@ _ARG_TYPES: dict[str, Any] = {
     "mask": types.int64[::1],
     "fp": types.float64[:, ::1],
     "par": types.float64[::1],
+    "urg": types.float64,
+    "cw": types.float64,
     "to_hand": types.boolean,
     "ask": types.FunctionType(ASK_SIGNATURE),
     "rows": types.int64[:, ::1],

@@ -317,6 +317,11 @@ TB_FEAT = 12  # offset of feat rows (FT_COLS each)
 TB_N_FEATS = 13
 TB_RULES = 16  # rules start here, RU_COUNT of them
 TB_HEADER = TB_RULES + RU_COUNT
+# At fixed offsets after the header, so that reading them takes one load, not a chain
+# through the header (issue 15): each physical card's kind row (a copy of the kind
+# table's), then the physical card -> kind map (which TB_CARD_KIND also points at).
+TB_CARD_ROWS = TB_HEADER  # + card * K_COLS + col
+TB_CARD_KINDS = TB_CARD_ROWS + MAX_CARDS * K_COLS  # + card
 
 # --- output row (one per game), read by sim.run.engine ----------------------------
 O_FIRST = 0

@@ -40,9 +40,10 @@ def surge_options(st, tab, fp, ask, p):
     coins = st[L.COINS + p]
     hn = st[L.HAND_N + p]
     # Room and cost modifier depend on the city only: work them out once.
+    ongoing = B.has_ongoing(st, tab, p)
     for c in range(L.N_CITIES):
         st[L.CITY_SCRATCH + 2 * c] = B.room(st, tab, c, p)
-        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c)
+        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c) if ongoing else 0
     for i in range(hn):
         card = Z.hand_card(st, p, i)
         k = card_kind(tab, card)

@@ -28,14 +28,18 @@ def kind_col(tab, k, col):
 
 @njit(cache=True, inline="always")
 def card_kind(tab, card):
-    """The kind of physical card ``card``."""
-    return tab[tab[L.TB_CARD_KIND] + card]
+    """The kind of physical card ``card`` (one load: the map is at a fixed offset)."""
+    return tab[L.TB_CARD_KINDS + card]
 
 
 @njit(cache=True, inline="always")
 def card_col(tab, card, col):
-    """Column ``col`` of the kind of physical card ``card``."""
-    return tab[tab[L.TB_KIND] + tab[tab[L.TB_CARD_KIND] + card] * L.K_COLS + col]
+    """Column ``col`` of the kind of physical card ``card``.
+
+    One load from the card's own copy of its kind row, at a fixed offset; going
+    through the header and the card's kind was a chain of three dependent loads.
+    """
+    return tab[L.TB_CARD_ROWS + card * L.K_COLS + col]
 
 
 @njit(cache=True, inline="always")

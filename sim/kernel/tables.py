@@ -29,10 +29,23 @@ class Tables(NamedTuple):
 
 
 def flatten(T: Tables) -> np.ndarray:
-    """Pack ``T`` into one int64 vector with an offset header (``layout.TB_*``)."""
+    """Pack ``T`` into one int64 vector with an offset header (``layout.TB_*``).
+
+    Each physical card's kind row and the card -> kind map come first, at the fixed
+    offsets ``layout.TB_CARD_ROWS`` and ``layout.TB_CARD_KINDS`` (``MAX_CARDS`` rows
+    reserved), then the tables the header points at.
+    """
+    n_cards = T.card_kind.shape[0]
+    if n_cards > L.MAX_CARDS:
+        raise ValueError(f"{n_cards} physical cards; the table holds at most {L.MAX_CARDS}")
+    card_rows = np.zeros((L.MAX_CARDS, L.K_COLS), np.int64)
+    card_rows[:n_cards] = T.kind[T.card_kind]
+    card_kinds = np.zeros(L.MAX_CARDS, np.int64)
+    card_kinds[:n_cards] = T.card_kind
     parts = [
+        card_rows.ravel(),
+        card_kinds,
         T.kind.ravel(),
-        T.card_kind,
         T.abil.ravel(),
         T.ops.ravel(),
         T.reward.ravel(),
@@ -41,20 +54,21 @@ def flatten(T: Tables) -> np.ndarray:
         T.feat.ravel(),
     ]
     offsets = np.cumsum([L.TB_HEADER] + [len(p) for p in parts])
+    assert offsets[0] == L.TB_CARD_ROWS and offsets[1] == L.TB_CARD_KINDS
     tab = np.zeros(offsets[-1], np.int64)
-    tab[L.TB_KIND] = offsets[0]
+    tab[L.TB_KIND] = offsets[2]
     tab[L.TB_N_KINDS] = T.kind.shape[0]
-    tab[L.TB_CARD_KIND] = offsets[1]
-    tab[L.TB_N_CARDS] = T.card_kind.shape[0]
-    tab[L.TB_ABIL] = offsets[2]
-    tab[L.TB_OPS] = offsets[3]
-    tab[L.TB_REWARD] = offsets[4]
-    tab[L.TB_TILE_KIND] = offsets[5]
+    tab[L.TB_CARD_KIND] = L.TB_CARD_KINDS
+    tab[L.TB_N_CARDS] = n_cards
+    tab[L.TB_ABIL] = offsets[3]
+    tab[L.TB_OPS] = offsets[4]
+    tab[L.TB_REWARD] = offsets[5]
+    tab[L.TB_TILE_KIND] = offsets[6]
     tab[L.TB_N_TILES] = T.tile_kind.shape[0]
     tab[L.TB_N_REWARD_KINDS] = T.reward.shape[0]
-    tab[L.TB_STRUCT] = offsets[6]
+    tab[L.TB_STRUCT] = offsets[7]
     tab[L.TB_N_STRUCTS] = T.struct.shape[0]
-    tab[L.TB_FEAT] = offsets[7]
+    tab[L.TB_FEAT] = offsets[8]
     tab[L.TB_N_FEATS] = T.feat.shape[0]
     tab[L.TB_RULES : L.TB_RULES + L.RU_COUNT] = T.rules
     for off, p in zip(offsets[:-1], parts, strict=True):

@@ -78,7 +78,7 @@ def step_in_rules(tab, s):
     return r < 0 or rule(tab, r) != 0
 
 
-@kernel
+@kernel(inline=True)
 def step_applies(st, tab, s):
     """Whether step ``s`` is played now: it is in the set's turn and the game goes on.
 
