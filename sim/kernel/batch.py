@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.kernel import layout as L
 from sim.kernel.game import play_game
-from sim.kernel.jit import kernel
+from sim.kernel.jit import entry_point, kernel
 
 
 @kernel(nogil=True)
@@ -56,11 +56,12 @@ def play_batch(
     out = np.zeros((n, L.O_COLS), np.int64)
     masks = np.zeros((n, 4 * L.MASK_WORDS), np.int64)
     per = (n + n_blocks - 1) // n_blocks
+    run = entry_point(play_range)  # the arrays are ours, so numba's per-call dispatch can go
 
     def block(b: int) -> None:
         lo = min(n, b * per)
         hi = min(n, lo + per)
-        play_range(tab, fp, ask, seed, start, lo, hi, states[b], out, masks)
+        run(tab, fp, ask, seed, start, lo, hi, states[b], out, masks)
 
     threads = min(numba.get_num_threads(), n_blocks)
     if threads == 1:
