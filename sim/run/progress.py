@@ -16,8 +16,8 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-COMPILE_ESTIMATE_S = 90
-"""Rough cold compile time on 2 cores (benchmarks/results.csv, jit_cold_compile)."""
+COMPILE_ESTIMATE_S = 45
+"""Rough cold compile time on 2 cores, wall (benchmarks/results.csv, jit_cold_compile)."""
 
 REFRESH_S = 0.25
 """How often a bar redraws at most, and how often the compile note's clock ticks."""
