@@ -90,8 +90,6 @@ def kernel(
     hot loop. The function is typed and compiled once; numba's IR-level
     ``inline="always"`` instead re-reads, copies and re-types its body at every
     call site, which cost a tenth of the cold compile (issue 15) for no speed.
-    Only the one-line card-table readers in ``sim.kernel.tab`` stay IR-inlined:
-    in LLVM they cost ~4% of a turn.
     ``@kernel(into_caller=True)`` is copied into its callers at numba's IR level
     and not compiled on its own unless Python calls it: for the thin functions
     at the top of the call chain (``play_game``, ``play_turn``, ...). Numba
