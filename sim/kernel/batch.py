@@ -8,6 +8,7 @@ kernel's cold compile.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -69,6 +70,18 @@ def play_batch(
             block(b)
     else:
         # Blocks are handed out as threads come free, which evens out games of unequal length.
-        with ThreadPoolExecutor(threads, thread_name_prefix="omensim-kernel") as pool:
-            list(pool.map(block, range(n_blocks)))
+        list(kernel_pool(threads).map(block, range(n_blocks)))
     return out, masks
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+os.register_at_fork(after_in_child=_POOLS.clear)  # a forked child has none of the threads
+
+
+def kernel_pool(threads: int) -> ThreadPoolExecutor:
+    """A pool of ``threads`` kernel threads kept for the process: a run makes hundreds of
+    kernel calls, and starting and joining threads for each one cost time between them."""
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="omensim-kernel")
+    return pool
