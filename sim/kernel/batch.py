@@ -57,7 +57,7 @@ def play_batch(
     out = np.zeros((n, L.O_COLS), np.int64)
     masks = np.zeros((n, 4 * L.MASK_WORDS), np.int64)
     per = (n + n_blocks - 1) // n_blocks
-    run = entry_point(play_range)  # the arrays are ours, so numba's per-call dispatch can go
+    run = entry_point(play_range)  # numba's per-call dispatch took a slow path for ``ask``
 
     def block(b: int) -> None:
         lo = min(n, b * per)
