@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
 
 if TYPE_CHECKING:  # imported by read_run only: writing a run needs no pandas (~45 MB of RSS)
@@ -92,15 +93,6 @@ def write_parquet(table: pa.Table, where: Any, filesystem: Any = None) -> None:
     )
 
 
-class _NoPandas:
-    """A meta-path finder that makes ``import pandas`` fail (see :func:`arrow_without_pandas`)."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        """Refuse pandas and its submodules; leave every other import to the next finder."""
-        if name == "pandas" or name.startswith("pandas."):
-            raise ImportError("pandas is not needed to write Arrow")
-
-
 def arrow_without_pandas() -> None:
     """Keep pyarrow from importing pandas in a process that only writes Arrow (``omensim run``).
 
@@ -113,12 +105,8 @@ def arrow_without_pandas() -> None:
     """
     if "pandas" in sys.modules:
         return
-    block = _NoPandas()
-    sys.meta_path.insert(0, block)
-    try:
+    with refused("pandas", "pandas is not needed to write Arrow"):
         pa.array([0])
-    finally:
-        sys.meta_path.remove(block)
 
 
 class RunError(Exception):

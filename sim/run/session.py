@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import Any
 
+from sim.run.imports import refused
 from sim.run.io import RunError
 
 __all__ = ["RunError", "numba_threads", "numba_without_blas", "resolve_threads"]
@@ -50,15 +50,6 @@ def numba_threads(n: int) -> Iterator[None]:
         numba.set_num_threads(previous)
 
 
-class _NoScipyLinalg:
-    """A meta-path finder refusing ``import scipy.linalg`` (see :func:`numba_without_blas`)."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        """Refuse scipy.linalg and its submodules; leave every other import to the next finder."""
-        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
-            raise ImportError("the game kernel needs no BLAS")
-
-
 def numba_without_blas() -> None:
     """Keep numba from loading scipy's BLAS in a process that only plays games (``omensim run``).
 
@@ -71,9 +62,5 @@ def numba_without_blas() -> None:
     """
     if "numba.np.arraymath" in sys.modules:
         return
-    block = _NoScipyLinalg()
-    sys.meta_path.insert(0, block)
-    try:
+    with refused("scipy.linalg", "the game kernel needs no BLAS"):
         import numba.np.arraymath  # noqa: F401 (the import is the point: it makes the check)
-    finally:
-        sys.meta_path.remove(block)
