@@ -189,10 +189,17 @@ def write_part_named(
 ) -> Path:
     """:func:`write_part` under the file name ``name`` (see :func:`part_name`)."""
     final = Path(out_dir) / name
-    merged: dict[bytes, bytes] = dict(table.schema.metadata or {})
-    merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
     # The part is durable under its name before any manifest may list it.
+    merged = merged_metadata(table.schema, metadata)
     return _write_parquet_durably(table.replace_schema_metadata(merged), final)
+
+
+def merged_metadata(schema: pa.Schema, metadata: Mapping[str, str]) -> dict[bytes, bytes]:
+    """``schema``'s key-value metadata with ``metadata`` (string keys and values) merged in:
+    what a part's schema carries, whether written whole or group by group."""
+    merged: dict[bytes, bytes] = dict(schema.metadata or {})
+    merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
+    return merged
 
 
 class PartWriter:
@@ -210,15 +217,14 @@ class PartWriter:
         """A part ``out_dir/name`` whose schema metadata will include ``metadata``."""
         self.final = Path(out_dir) / name
         self._tmp = _tmp_path(self.final)
-        self._metadata = {str(k).encode(): str(v).encode() for k, v in metadata.items()}
+        self._metadata = metadata
         self._writer: pq.ParquetWriter | None = None
 
     def write(self, table: pa.Table) -> None:
         """Append ``table``'s rows (the first call fixes the schema)."""
         try:
             if self._writer is None:
-                merged = {**(table.schema.metadata or {}), **self._metadata}
-                schema = table.schema.with_metadata(merged)
+                schema = table.schema.with_metadata(merged_metadata(table.schema, self._metadata))
                 self._writer = pq.ParquetWriter(self._tmp, schema, compression=COMPRESSION)
             self._writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
         except BaseException:
