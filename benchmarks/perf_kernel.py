@@ -7,7 +7,7 @@ Plays ``play_batch`` on one thread while ``perf record`` samples this process,
 then prints ``perf report``'s self-time shares per function. Numba's JIT code
 has no symbols, so the script names it itself: it keeps the object code numba
 loads from its on-disk cache, reads each object's symbol table (``readelf``),
-and writes ``/tmp/perf-<pid>.map``, which perf reads. Functions inlined into
+and writes perf's map file for this process (:data:`PERF_MAP`). Functions inlined into
 their callers (``inline=True`` kernels, and whatever LLVM inlined) count in
 the caller. Needs ``perf`` and ``readelf``, and a warm cache: after a cold
 compile nothing is loaded from the cache, so run it a second time. Prints
@@ -60,8 +60,13 @@ def short_name(symbol: str) -> str:
     return ".".join(parts) or symbol
 
 
+PERF_MAP = "/tmp/perf-{pid}.map"
+"""Where ``perf report`` looks up JIT symbols of process ``pid``: perf's own fixed path
+(its documented perf-map interface), not a choice of this machine or of omensim."""
+
+
 def write_perf_map(workdir: Path) -> int:
-    """Write ``/tmp/perf-<pid>.map`` for every function in the loaded objects; how many."""
+    """Write :data:`PERF_MAP` for every function in the loaded objects; how many."""
     rows = []
     for name, (library, obj) in OBJECTS.items():
         path = workdir / f"{re.sub(r'[^A-Za-z0-9_]', '_', name)}.o"
@@ -90,7 +95,7 @@ def write_perf_map(workdir: Path) -> int:
             for off, size, _b, sym, ndx in syms
             if ndx == section
         ]
-    with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
+    with open(PERF_MAP.format(pid=os.getpid()), "w") as f:
         for addr, size, sym in sorted(rows):
             f.write(f"{addr:x} {size:x} {sym}\n")
     return len(rows)
