@@ -35,7 +35,7 @@ from sim.kernel.tab import (
     tile_kind,
 )
 from sim.kernel.war import conflict_result
-from sim.kernel.zones import opt
+from sim.kernel.zones import hand_card, opt
 
 P_COIN = 0  # value of one coin
 P_CARD = 1  # value of one card in hand
@@ -402,7 +402,7 @@ def hand_need(st, tab, p):
     """Coins seat ``p``'s hand would cost to play in full, beyond the coins it has."""
     need = 0
     for i in range(st[L.HAND_N + p]):
-        need += card_col(tab, st[L.HAND + p * L.MAX_CARDS + i], L.K_COST)
+        need += card_col(tab, hand_card(st, p, i), L.K_COST)
     return max(need - st[L.COINS + p], 0)
 
 
@@ -447,10 +447,10 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
         if a == D.ACT_PASS:
             return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urg)
         if a == D.ACT_PLAY:
-            card = st[L.HAND + p * L.MAX_CARDS + b]
+            card = hand_card(st, p, b)
             return play_value(st, tab, fp, p, card, c, d, r, urg, cw)
         if a == D.ACT_BEAST:
-            card = st[L.HAND + p * L.MAX_CARDS + b]
+            card = hand_card(st, p, b)
             spent = d * fp[r, P_COIN] + 0.3 * keep_value(tab, card, fp, r)
             return ability_value(tab, c, fp, r) - spent
         return fp[r, FP_REWARD + tile_kind(tab, c)] - fp[r, P_REWARD_USE]
