@@ -26,10 +26,13 @@ and test collection stay instant, and a run loads only the kernels it calls.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
 
+from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
@@ -66,9 +69,98 @@ class KernelDispatcher(CPUDispatcher):
     compilation did, without compiling at import.
     """
 
+    by_symbol = False
+    """Set by ``@kernel(by_symbol=True)``: callers call this kernel's own machine code."""
+
     def compile(self, sig: Any) -> Any:
         """Compile (or load from the cache) the declared signature; ``sig`` is ignored."""
         return super().compile(declared_signature(self.py_func))
+
+    def add_overload(self, cres: Any) -> None:
+        """Register a compiled (or cache-loaded) overload; see ``by_symbol`` for the rest.
+
+        A library loaded from numba's cache starts with no reload hooks: numba
+        keeps them on the compile result only, so a caller compiled later that
+        links this library would not inherit them. They are put back here,
+        which is what lets a by-symbol call's loader reach every caller's cache
+        entry however the callee in between was obtained.
+        """
+        super().add_overload(cres)
+        if cres.reload_init:
+            cres.library._reload_init.update(cres.reload_init)
+        if self.by_symbol:
+            name = define_symbol(self)
+            call = _call_by_symbol(cres.fndesc, name, self.py_func)
+            self.targetctx.remove_user_function(cres.entry_point)
+            self.targetctx.insert_func_defn([(call, cres.entry_point, cres.fndesc.argtypes)])
+
+
+def symbol_of(fn: Callable) -> str:
+    """The process-wide symbol a by-symbol kernel's callers call (``@kernel(by_symbol=True)``).
+
+    Not numba's mangled name: that carries a per-process counter, so it can
+    differ between the process that wrote a caller's cache entry and the one
+    that compiled the callee.
+    """
+    return f"omensim.kernel.{fn.__module__}.{fn.__qualname__}"
+
+
+def load_by_symbol(name: str) -> None:
+    """Compile (or load) kernel ``module:function`` so its symbol is defined in this process.
+
+    Stored in the cache entry of every caller of a by-symbol kernel (numba's
+    ``reload_init``, run before the entry's machine code is loaded), so it is
+    part of the cache format: keep its name and module.
+    """
+    module, _, attr = name.partition(":")
+    disp = getattr(importlib.import_module(module), attr)
+    disp.compile(declared_signature(disp.py_func))
+    # Whatever the kernel's flag says now: a caller cached while it was by-symbol needs it.
+    define_symbol(disp)
+
+
+def define_symbol(disp: Any) -> str:
+    """Point kernel ``disp``'s process-wide symbol at its compiled code; returns the symbol."""
+    cres = disp.overloads[declared_signature(disp.py_func)]
+    name = symbol_of(disp.py_func)
+    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.mangled_name))
+    return name
+
+
+@functools.cache
+def _loader(name: str) -> Callable[[], None]:
+    # One object per kernel, so a library's set of reload hooks holds it once.
+    return functools.partial(load_by_symbol, name)
+
+
+def _call_by_symbol(fndesc: Any, name: str, fn: Callable) -> Callable:
+    """Numba's call of a compiled function (``imputils.user_function``), by ``name``, unlinked.
+
+    Numba's own version also links the callee's library into the caller's,
+    so the callee's whole tree is optimised and code-generated again inside
+    every caller (issue 15). This one declares the process-wide symbol that
+    ``add_overload`` defined and records, in the caller's library, the hook
+    that defines it again in a process that loads the caller from the cache.
+    """
+    hook = _loader(f"{fn.__module__}:{fn.__qualname__}")
+
+    def imp(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+        callee = cgutils.get_or_insert_function(builder.module, fnty, name)
+        context.call_conv.decorate_function(
+            callee, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias
+        )
+        status, retval = context.call_conv.call_function(
+            builder, callee, fndesc.restype, fndesc.argtypes, args
+        )
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        context.active_code_library._reload_init.add(hook)
+        return retval
+
+    imp.signature = fndesc.argtypes  # type: ignore[attr-defined]
+    imp.libs = ()  # type: ignore[attr-defined]
+    return imp
 
 
 def declared_signature(fn: Callable) -> tuple[Any, ...]:
@@ -81,6 +173,7 @@ def kernel(
     *,
     inline: bool = False,
     into_caller: bool = False,
+    by_symbol: bool = False,
     nogil: bool = False,
 ) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
@@ -96,11 +189,21 @@ def kernel(
     links, optimises and generates machine code for a function's whole callee
     tree again for every compiled function, so each such level cost ~2.5 s of
     a cold compile; copying a few lines of dispatch costs little.
+    ``@kernel(by_symbol=True)`` is called by its callers through a symbol
+    instead of being linked into them: its tree is optimised and
+    code-generated once, in its own compile, instead of once more in every
+    function above it (for a large subtree many functions reach: the ability
+    interpreter). LLVM can no longer inline it into a caller, so it is for
+    functions too large to be inlined anyway.
     ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
     from threads).
     """
     if fn is None:
-        return lambda f: kernel(f, inline=inline, into_caller=into_caller, nogil=nogil)
+        return lambda f: kernel(
+            f, inline=inline, into_caller=into_caller, by_symbol=by_symbol, nogil=nogil
+        )
+    if by_symbol and (inline or into_caller):
+        raise ValueError("a by-symbol kernel is never inlined")
     disp = KernelDispatcher(
         py_func=fn,
         locals={},
@@ -118,6 +221,7 @@ def kernel(
             "_nrt": False,
         },
     )
+    disp.by_symbol = by_symbol
     disp.enable_caching()
     return disp
 
