@@ -35,6 +35,7 @@ from typing import Any
 from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
@@ -73,11 +74,51 @@ class KernelDispatcher(CPUDispatcher):
     """Set by ``@kernel(by_symbol=True)``: callers call this kernel's own machine code."""
 
     def compile(self, sig: Any) -> Any:
-        """Compile (or load from the cache) the declared signature; ``sig`` is ignored."""
+        """Compile (or load from the cache) the declared signature; ``sig`` is ignored.
+
+        Returns numba's entry for the overload, which has no Python wrapper
+        (see ``python_entry``): not callable from Python.
+        """
         return super().compile(declared_signature(self.py_func))
+
+    def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # Numba's C dispatcher calls this on a call from Python that its table does not
+        # match, and calls what it returns: the entry with a Python wrapper.
+        super()._compile_for_args(*args, **kws)
+        return self.python_entry()
+
+    def python_entry(self) -> Any:
+        """The declared signature's entry callable from Python (compiled or loaded first).
+
+        Kernels are compiled without numba's Python wrapper (the code that
+        unboxes each argument from a Python object): most are only ever
+        called by other kernels, and the wrappers were a sixth of a cold
+        compile (issue 15). The first call from Python builds one here, a
+        module of the wrapper alone that calls the compiled function by name
+        (so nothing is optimised again), kept for the process and not cached.
+        """
+        sig = declared_signature(self.py_func)
+        entry = self._python_entries.get(sig)
+        if entry is not None:
+            return entry
+        self.compile(sig)
+        cres = self.overloads[sig]
+        ctx = self.targetctx
+        nogil = bool(self.targetoptions.get("nogil"))
+        with global_compiler_lock:
+            library = ctx.codegen().create_library(f"{self.py_func.__qualname__}.python")
+            ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, None, nogil)
+            entry = ctx.get_executable(library, cres.fndesc, cres.environment)
+        self._insert([a._code for a in sig], entry, False)
+        self._python_entries[sig] = entry
+        return entry
 
     def add_overload(self, cres: Any) -> None:
         """Register a compiled (or cache-loaded) overload; see ``by_symbol`` for the rest.
+
+        Numba's version also enters the overload's entry in the C dispatcher's
+        table for calls from Python; with no Python wrapper that entry is a
+        null function, so the table gets ``python_entry``'s, on first use.
 
         A library loaded from numba's cache starts with no reload hooks: numba
         keeps them on the compile result only, so a caller compiled later that
@@ -85,7 +126,7 @@ class KernelDispatcher(CPUDispatcher):
         which is what lets a by-symbol call's loader reach every caller's cache
         entry however the callee in between was obtained.
         """
-        super().add_overload(cres)
+        self.overloads[tuple(cres.signature.args)] = cres
         if cres.reload_init:
             cres.library._reload_init.update(cres.reload_init)
         if self.by_symbol:
@@ -219,8 +260,14 @@ def kernel(
             # array), and NRT's atomic incref/decref of st/tab/fp at each call took ~40% of a
             # game's cycles (perf, issue 15).
             "_nrt": False,
+            # Numba's C wrapper lets a function be passed as a first-class function value,
+            # which only a bot dispatcher (``ask``'s signature) ever is; for the ~190 others
+            # it was a tenth of the cold compile (issue 15).
+            "no_cfunc_wrapper": declared_signature(fn) != ASK_SIGNATURE.args,
+            "no_cpython_wrapper": True,  # built on a first call from Python: python_entry
         },
     )
+    disp._python_entries = {}
     disp.by_symbol = by_symbol
     disp.enable_caching()
     return disp
@@ -236,7 +283,7 @@ def entry_point(dispatcher: Any) -> Callable:
     each argument as its declared type (anything else is a ``TypeError``) and
     never compiles another specialisation.
     """
-    return dispatcher.compile(declared_signature(dispatcher.py_func))
+    return dispatcher.python_entry()
 
 
 ASK_TYPE = _ARG_TYPES["ask"]
