@@ -170,7 +170,7 @@ def war_rest(st, tab, fp, ask, k):
         )
 
 
-@kernel
+@kernel(by_symbol=True)
 def war_step(st, tab, fp, ask):
     """Resolve war-torn cities until none remain, in the order the active player chooses."""
     n = war_order_options(st, tab)
