@@ -281,7 +281,7 @@ def surge_apply(st, tab, fp, ask, p, k):
     return 0
 
 
-@kernel
+@kernel(by_symbol=True)
 def surge_rest(st, tab, fp, ask, actions):
     """The active seat's bot takes Surge actions until it passes, then the Surge ends.
 
