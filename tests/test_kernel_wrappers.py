@@ -5,7 +5,8 @@ compiled function, one unboxing Python arguments and one making it a
 first-class function value; for ~190 kernels that only other kernels call,
 they were over a quarter of a cold compile. A kernel keeps the C wrapper only
 with ``ask``'s signature (a bot dispatcher is passed as ``ask``), and gets a
-Python wrapper on its first call from Python.
+Python wrapper on its first call from Python, or with its compile when the
+run layer calls it in every process (``from_python``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from sim.kernel.jit import declared_signature, kernel
 def halves(mask, n):
     """Not a real kernel: a function called from Python."""
     return mask[n] // 2
+
+
+@kernel(from_python=True)
+def thirds(mask, n):
+    """Not a real kernel: one the run layer calls from Python in every process."""
+    return mask[n] // 3
 
 
 @kernel
@@ -48,6 +55,12 @@ def test_a_kernel_called_from_python_gets_a_wrapper_of_its_own() -> None:
     (entry,) = halves._python_entries.values()
     assert halves(mask, 9) == 4
     assert list(halves._python_entries.values()) == [entry]  # once
+
+
+def test_a_kernel_the_run_layer_calls_keeps_numbas_wrapper() -> None:
+    thirds.compile(None)
+    assert defined(thirds, "llvm_cpython_wrapper_name")  # compiled (and cached) with it
+    assert thirds(np.arange(10, dtype=np.int64), 9) == 3
 
 
 def test_only_a_dispatcher_keeps_the_first_class_wrapper() -> None:

@@ -103,6 +103,10 @@ class KernelDispatcher(CPUDispatcher):
             return entry
         self.compile(sig)
         cres = self.overloads[sig]
+        if not self.targetoptions["no_cpython_wrapper"]:  # @kernel(from_python=True)
+            self._insert([a._code for a in sig], cres.entry_point, False)
+            self._python_entries[sig] = cres.entry_point
+            return cres.entry_point
         ctx = self.targetctx
         nogil = bool(self.targetoptions.get("nogil"))
         with global_compiler_lock:
@@ -215,6 +219,7 @@ def kernel(
     inline: bool = False,
     into_caller: bool = False,
     by_symbol: bool = False,
+    from_python: bool = False,
     nogil: bool = False,
 ) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
@@ -236,12 +241,20 @@ def kernel(
     function above it (for a large subtree many functions reach: the ability
     interpreter). LLVM can no longer inline it into a caller, so it is for
     functions too large to be inlined anyway.
+    ``@kernel(from_python=True)`` is compiled with numba's Python wrapper, so
+    it is in the cache with it: for the few kernels every run calls from
+    Python, which would otherwise build one in every process (``python_entry``).
     ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
     from threads).
     """
     if fn is None:
         return lambda f: kernel(
-            f, inline=inline, into_caller=into_caller, by_symbol=by_symbol, nogil=nogil
+            f,
+            inline=inline,
+            into_caller=into_caller,
+            by_symbol=by_symbol,
+            from_python=from_python,
+            nogil=nogil,
         )
     if by_symbol and (inline or into_caller):
         raise ValueError("a by-symbol kernel is never inlined")
@@ -264,7 +277,8 @@ def kernel(
             # which only a bot dispatcher (``ask``'s signature) ever is; for the ~190 others
             # it was a tenth of the cold compile (issue 15).
             "no_cfunc_wrapper": declared_signature(fn) != ASK_SIGNATURE.args,
-            "no_cpython_wrapper": True,  # built on a first call from Python: python_entry
+            # Built on a first call from Python (python_entry) unless the run layer calls it.
+            "no_cpython_wrapper": not from_python,
         },
     )
     disp._python_entries = {}
