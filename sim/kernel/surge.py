@@ -166,7 +166,7 @@ def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     """
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
-    B.city_add(st, c, p, card)
+    B.city_add(st, tab, c, p, card)
     mark_played(st, tab, p, card)
     devoted = st[L.GOD + p] != 0 and B.devoted_to_own(st, tab, p, card)
     if devoted:
@@ -208,7 +208,7 @@ def exalt(st, tab, p, card):
         return
     if st[L.VP_SUPPLY] == 0:
         return
-    B.city_take(st, c, p, loc % 8)
+    B.city_take(st, tab, c, p, loc % 8)
     Z.out_add(st, p, card)
     Z.gain_vp_tokens(st, p, 1)
 
