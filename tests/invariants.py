@@ -153,7 +153,9 @@ def rescan_totals(st: np.ndarray, tab: np.ndarray) -> np.ndarray:
             out[s, L.TOT_STRENGTH] += row[L.K_STRENGTH]
             out[s, L.TOT_SOLDIERS] += row[L.K_TYPE] == V.T_SOLDIER
             out[s, L.TOT_INVOKE] += (row[L.K_KEYWORDS] & V.KW_INVOCATION) != 0
-            out[s, L.TOT_STATIC] += row[L.K_STATIC] != 0
+            ongoing = row[L.K_STATIC]
+            out[s, L.TOT_COST_FX] += (ongoing & L.STATIC_COST) != 0
+            out[s, L.TOT_STRENGTH_FX] += (ongoing & L.STATIC_STRENGTH) != 0
     return out
 
 

@@ -90,8 +90,11 @@ def tally(st, tab, c, p, card, rage, sign):
         st[t + L.TOT_SOLDIERS] += sign
     if has_kw(tab, card, V.KW_INVOCATION):
         st[t + L.TOT_INVOKE] += sign
-    if card_col(tab, card, L.K_STATIC):
-        st[t + L.TOT_STATIC] += sign
+    fx = card_col(tab, card, L.K_STATIC)
+    if fx & L.STATIC_COST:
+        st[t + L.TOT_COST_FX] += sign
+    if fx & L.STATIC_STRENGTH:
+        st[t + L.TOT_STRENGTH_FX] += sign
 
 
 @kernel
@@ -319,7 +322,7 @@ def slot_strength(st, tab, c, p, i):
     for j in range(n_units(st, c, p)):
         src = slot_card(st, c, p, j)
         if (
-            card_col(tab, src, L.K_STATIC)
+            card_col(tab, src, L.K_STATIC) & L.STATIC_STRENGTH
             and can_resolve(st, tab, p, src)
             and not enraged(st, c, p, j)
         ):
@@ -338,24 +341,33 @@ def has_ongoing(st, tab, p):
     """
     n = 0
     for c in range(L.N_CITIES):
-        n += total(st, c, p, L.TOT_STATIC)
+        n += total(st, c, p, L.TOT_COST_FX) + total(st, c, p, L.TOT_STRENGTH_FX)
     return n > 0
 
 
 @kernel
 def cost_modifier(st, tab, p, c):
-    """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects)."""
-    total = 0
+    """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects).
+
+    0 at once when no unit of seat ``p`` in play has an ongoing cost op (the
+    running totals say so); otherwise read off the units.
+    """
+    fx = 0
+    for cc in range(L.N_CITIES):
+        fx += total(st, cc, p, L.TOT_COST_FX)
+    if fx == 0:
+        return 0
+    s = 0
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
             src = slot_card(st, cc, p, i)
             if (
-                card_col(tab, src, L.K_STATIC)
+                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
                 and can_resolve(st, tab, p, src)
                 and not enraged(st, cc, p, i)
             ):
-                total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
-    return total
+                s += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
+    return s
 
 
 @kernel
@@ -371,13 +383,13 @@ def strength_scan(st, tab, c, p):
 def side_strength(st, tab, c, p):
     """Total strength of seat ``p``'s units in city ``c`` (War step).
 
-    Without an ongoing effect on the side, the strength is its running base
-    total plus the Favored INVOCATION bonus: strength effects reach only their
-    source's side (``slot_strength``), and printed strengths are never negative
-    (``sim.data.schema``), so no unit's ``max(s, 0)`` clips. Otherwise the
-    effects are read off the units (``strength_scan``), as always.
+    Without an ongoing strength op on the side, the strength is its running
+    base total plus the Favored INVOCATION bonus: strength effects reach only
+    their source's side (``slot_strength``), and printed strengths are never
+    negative (``sim.data.schema``), so no unit's ``max(s, 0)`` clips. Otherwise
+    the effects are read off the units (``strength_scan``), as always.
     """
-    if total(st, c, p, L.TOT_STATIC) == 0:
+    if total(st, c, p, L.TOT_STRENGTH_FX) == 0:
         s = total(st, c, p, L.TOT_STRENGTH)
         if favored(st, p):
             s += total(st, c, p, L.TOT_INVOKE)

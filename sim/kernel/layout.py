@@ -128,8 +128,9 @@ TOT_COST = 1  # printed costs (enraged units too: the war tie-break counts them)
 TOT_SOLDIERS = 2  # Soldiers not enraged (an enraged unit is a Beast)
 TOT_STRENGTH = 3  # strength before ongoing effects and Favor: printed, or RU_ENRAGED_STRENGTH
 TOT_INVOKE = 4  # units with INVOCATION not enraged (+1 strength each while Favored)
-TOT_STATIC = 5  # units with an ongoing ability not enraged (0: no modifier to scan for)
-TOT_COLS = 6
+TOT_COST_FX = 5  # units with an ongoing cost op, not enraged (0: no cost modifier to scan)
+TOT_STRENGTH_FX = 6  # units with an ongoing strength op, not enraged (0: strength is a total)
+TOT_COLS = 7
 SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 HEADER = _st.next  # everything before here is reset at set-up
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
@@ -206,10 +207,14 @@ K_STRENGTH = 3
 K_KEYWORDS = 4
 K_ABIL_START = 5  # first row of this kind's abilities in T.abil
 K_ABIL_N = 6
-K_STATIC = 7  # 1 if any ability is TR_STATIC (lets hot loops skip the scan)
+K_STATIC = 7  # STATIC_* bits: the ongoing (TR_STATIC) ops the kind has (hot loops skip the scan)
 K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
+# Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
+# units only change costs still has its strength read off the running totals (issue 15).
+STATIC_COST = 1
+STATIC_STRENGTH = 2
 
 # --- columns of the ability table (one row per ability block) ---------------------------
 A_TRIGGER = 0
