@@ -144,6 +144,15 @@ def rescan_totals(st: np.ndarray, tab: np.ndarray) -> np.ndarray:
             card = int(view.zone_slots("city", s)[i])
             row = tab[L.TB_CARD_ROWS + card * L.K_COLS : L.TB_CARD_ROWS + (card + 1) * L.K_COLS]
             out[s, L.TOT_COST] += row[L.K_COST]
+            for col, trigger in (
+                (L.TOT_RALLY, V.TR_RALLY),
+                (L.TOT_REINFORCE, V.TR_REINFORCE),
+                (L.TOT_SURGE_END, V.TR_SURGE_END),
+            ):
+                abils = range(row[L.K_ABIL_START], row[L.K_ABIL_START] + row[L.K_ABIL_N])
+                out[s, col] += any(
+                    tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_TRIGGER] == trigger for a in abils
+                )
             if view.enraged_slots[s, i]:
                 out[s, L.TOT_WEIGHT] += 2
                 out[s, L.TOT_STRENGTH] += tab[L.TB_RULES + L.RU_ENRAGED_STRENGTH]

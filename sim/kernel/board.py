@@ -79,6 +79,13 @@ def tally(st, tab, c, p, card, rage, sign):
     """
     t = L.SIDE_TOT + side(c, p) * L.TOT_COLS
     st[t + L.TOT_COST] += sign * card_col(tab, card, L.K_COST)
+    trig = card_col(tab, card, L.K_TRIGGERS)
+    if trig & (1 << V.TR_RALLY):
+        st[t + L.TOT_RALLY] += sign
+    if trig & (1 << V.TR_REINFORCE):
+        st[t + L.TOT_REINFORCE] += sign
+    if trig & (1 << V.TR_SURGE_END):
+        st[t + L.TOT_SURGE_END] += sign
     if rage:
         # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
         st[t + L.TOT_WEIGHT] += 2 * sign
@@ -379,7 +386,7 @@ def strength_scan(st, tab, c, p):
     return s
 
 
-@kernel
+@kernel(inline=True)
 def side_strength(st, tab, c, p):
     """Total strength of seat ``p``'s units in city ``c`` (War step).
 

@@ -130,7 +130,12 @@ TOT_STRENGTH = 3  # strength before ongoing effects and Favor: printed, or RU_EN
 TOT_INVOKE = 4  # units with INVOCATION not enraged (+1 strength each while Favored)
 TOT_COST_FX = 5  # units with an ongoing cost op, not enraged (0: no cost modifier to scan)
 TOT_STRENGTH_FX = 6  # units with an ongoing strength op, not enraged (0: strength is a total)
-TOT_COLS = 7
+# Units with a RALLY, REINFORCE or end-of-Surge ability, enraged ones included (the Surge's
+# scans for them do not skip enraged units either): 0 lets a scan that would find none stop.
+TOT_RALLY = 7
+TOT_REINFORCE = 8
+TOT_SURGE_END = 9
+TOT_COLS = 10
 SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 HEADER = _st.next  # everything before here is reset at set-up
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the

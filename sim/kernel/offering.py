@@ -77,7 +77,8 @@ def offering_step(st, tab, fp, ask):
     p = st[L.ACTIVE]
     for c in range(L.N_CITIES):
         for i in range(B.n_units(st, c, p)):
-            B.set_enraged(st, tab, c, p, i, 0)
+            if B.enraged(st, c, p, i):  # a call only for the few enraged units
+                B.set_enraged(st, tab, c, p, i, 0)
     put_opt(st, 0, -1, 0, 0, 0)
     n = 1
     s = Z.current_structure(st, p) if rule(tab, L.RU_STRUCTS) > 0 else -1
