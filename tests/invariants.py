@@ -171,7 +171,7 @@ def rescan_totals(st: np.ndarray, tab: np.ndarray) -> np.ndarray:
 def check_totals(st: np.ndarray, tab: np.ndarray) -> None:
     """The running totals the kernel keeps per city side equal a rescan of the slots, and
     a side's strength read through them equals the unit-by-unit sum with every effect."""
-    kept = st[L.SIDE_TOT : L.SIDE_TOT + 2 * L.N_CITIES * L.TOT_COLS].reshape(2 * L.N_CITIES, -1)
+    kept = StateView(st).side_totals
     want = rescan_totals(st, tab)
     bad = np.argwhere(kept != want)
     assert not len(bad), (
