@@ -8,11 +8,14 @@ stopped early leaves no kernel work running into arrays nobody reads.
 
 from __future__ import annotations
 
+import threading
+
+import numba
 import numpy as np
 import pytest
 
 from sim.data.spec import RunSpec
-from sim.kernel.batch import Batch, play_batch, start_batch
+from sim.kernel.batch import Batch, kernel_pool, play_batch, start_batch
 from sim.run.engine import IN_FLIGHT, Engine
 
 
@@ -43,19 +46,33 @@ def test_a_cancelled_call_stops_and_the_one_before_is_whole(engine: Engine) -> N
     np.testing.assert_array_equal(out, engine.play_raw(0, 800)[0])
 
 
-def test_a_tick_that_stops_the_run_leaves_no_call_playing(
+def test_a_tick_that_stops_the_run_drops_the_call_queued_after(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The call queued behind the first is cancelled when the tick stops the run.
+
+    Every kernel thread is held by a waiting task queued between the two calls,
+    so the second call is still waiting when the tick stops the run: without the
+    cancel it would play on into arrays nobody reads.
+    """
     started: list[Batch] = []
     real = engine.start_raw
+    release = threading.Event()
+    pool = kernel_pool(numba.get_num_threads())
 
     def recording(start: int, n: int) -> Batch:
+        if started:  # the second call: hold every kernel thread first
+            for _ in range(numba.get_num_threads()):
+                pool.submit(release.wait, 60)
         batch = real(start, n)
         started.append(batch)
         return batch
 
     monkeypatch.setattr(engine, "start_raw", recording)
-    table = engine.play(0, 3000, tick=lambda rows: True)
-    assert len(started) == IN_FLIGHT  # the next call was queued before the first ended
-    assert all(f.done() for b in started for f in b.futures)
+    try:
+        table = engine.play(0, 3000, tick=lambda rows: True)
+        assert len(started) == IN_FLIGHT  # the next call was queued before the first ended
+        assert all(f.cancelled() for f in started[1].futures)
+    finally:
+        release.set()
     assert table.equals(engine.play(0, table.num_rows))

@@ -50,9 +50,9 @@ class Batch:
 
     def cancel(self) -> None:
         """Drop the blocks not yet started; wait for the ones running (errors ignored)."""
-        for f in self.futures:
-            f.cancel()
-        wait(self.futures)
+        # A cancelled future only counts as done for ``wait`` once a thread has dequeued it:
+        # wait for the blocks that could not be cancelled (running or finished) only.
+        wait([f for f in self.futures if not f.cancel()])
 
 
 def start_batch(
