@@ -37,7 +37,7 @@ def first_option(st, tab, fp, p, dec, n):
 @kernel
 def asks(st, tab, fp, ask, p):
     """Not a real kernel: calls the bot dispatcher it is given, as the game kernel does."""
-    return ask(st, tab, fp, p, 0, 3) + st[0]
+    return ask(st, tab, fp, p, 0, 3) + p
 
 
 def defined(fn: object, wrapper: str) -> bool:
@@ -67,5 +67,5 @@ def test_only_a_dispatcher_keeps_the_first_class_wrapper() -> None:
     st = np.array([5], dtype=np.int64)
     asks.compile(None)
     assert not defined(asks, "llvm_cfunc_wrapper_name")
-    assert asks(st, st, np.zeros((1, 1)), first_option, 0) == 2 + 5
+    assert asks(st, st, np.zeros((1, 1)), first_option, 5) == 2 + 5
     assert defined(first_option, "llvm_cfunc_wrapper_name")
