@@ -98,14 +98,16 @@ class KernelDispatcher(CPUDispatcher):
         (so nothing is optimised again), kept for the process and not cached.
         """
         sig = declared_signature(self.py_func)
-        entry = self._python_entries.get(sig)
+        # Not set in __init__: numba rebuilds an unpickled dispatcher through it.
+        entries = self.__dict__.setdefault("_python_entries", {})
+        entry = entries.get(sig)
         if entry is not None:
             return entry
         self.compile(sig)
         cres = self.overloads[sig]
         if not self.targetoptions["no_cpython_wrapper"]:  # @kernel(from_python=True)
             self._insert([a._code for a in sig], cres.entry_point, False)
-            self._python_entries[sig] = cres.entry_point
+            entries[sig] = cres.entry_point
             return cres.entry_point
         ctx = self.targetctx
         nogil = bool(self.targetoptions.get("nogil"))
@@ -114,7 +116,7 @@ class KernelDispatcher(CPUDispatcher):
             ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, None, nogil)
             entry = ctx.get_executable(library, cres.fndesc, cres.environment)
         self._insert([a._code for a in sig], entry, False)
-        self._python_entries[sig] = entry
+        entries[sig] = entry
         return entry
 
     def add_overload(self, cres: Any) -> None:
@@ -281,7 +283,6 @@ def kernel(
             "no_cpython_wrapper": not from_python,
         },
     )
-    disp._python_entries = {}
     disp.by_symbol = by_symbol
     disp.enable_caching()
     return disp
