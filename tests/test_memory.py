@@ -18,6 +18,7 @@ import pytest
 
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
+from sim.kernel.batch import Batch
 from sim.run import engine as engine_module
 from sim.run import runner
 from sim.run.engine import Engine
@@ -29,19 +30,19 @@ def test_chunk_arrays_are_released(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     """Playing chunk k, the kernel's arrays of earlier chunks are gone (they become Arrow as
     they are played) and so is every group of rows but chunk k-1's (maybe being written)."""
     chunk = 100
-    real_play_raw, real_groups = Engine.play_raw, Engine.play_groups
+    real_start_raw, real_groups = Engine.start_raw, Engine.play_groups
     arrays: list[tuple[int, weakref.ref[np.ndarray]]] = []  # (chunk index, kernel array)
     tables: list[tuple[int, weakref.ref[pa.Table]]] = []  # (chunk index, its rows)
     held_too_long: list[str] = []
 
-    def play_raw(self: Engine, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def start_raw(self: Engine, start: int, n: int) -> Batch:
         gc.collect()
         now = start // chunk
         held_too_long.extend(f"array {k}" for k, r in arrays if k < now and r() is not None)
         held_too_long.extend(f"table {k}" for k, r in tables if k < now - 1 and r() is not None)
-        out, masks = real_play_raw(self, start, n)
-        arrays.extend([(now, weakref.ref(out)), (now, weakref.ref(masks))])
-        return out, masks
+        batch = real_start_raw(self, start, n)
+        arrays.extend([(now, weakref.ref(batch.out)), (now, weakref.ref(batch.masks))])
+        return batch
 
     def play_groups(self: Engine, start: int, n: int, tick: Any) -> Iterator[pa.Table]:
         for table in real_groups(self, start, n, tick):
@@ -49,7 +50,7 @@ def test_chunk_arrays_are_released(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             yield table
             del table
 
-    monkeypatch.setattr(Engine, "play_raw", play_raw)
+    monkeypatch.setattr(Engine, "start_raw", start_raw)
     monkeypatch.setattr(Engine, "play_groups", play_groups)
     runner.run(RunSpec(games=7 * chunk, seed=3), tmp_path / "run", chunk_size=chunk, progress=False)
     assert {k for k, _ in arrays} == {k for k, _ in tables} == set(range(7))

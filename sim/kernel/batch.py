@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import numba
 import numpy as np
@@ -28,6 +28,54 @@ def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """
     for i in range(lo, hi):
         play_game(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
+
+
+class Batch:
+    """A kernel call in flight (:func:`start_batch`): its blocks queued on the kernel threads.
+
+    ``result()`` waits for them and returns (out, masks); ``cancel()`` drops the blocks not
+    yet started and waits for the rest, so nothing writes into the arrays afterwards.
+    """
+
+    def __init__(self, out: np.ndarray, masks: np.ndarray, futures: list[Future[None]]) -> None:
+        self.out = out
+        self.masks = masks
+        self.futures = futures
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """(out, masks) once every block has played; re-raises a block's error."""
+        for f in self.futures:
+            f.result()
+        return self.out, self.masks
+
+    def cancel(self) -> None:
+        """Drop the blocks not yet started; wait for the ones running (errors ignored)."""
+        # A cancelled future only counts as done for ``wait`` once a thread has dequeued it:
+        # wait for the blocks that could not be cancelled (running or finished) only.
+        wait([f for f in self.futures if not f.cancel()])
+
+
+def start_batch(
+    tab: np.ndarray,
+    fp: np.ndarray,
+    bots: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+    n_blocks: int,
+    ask: Callable[..., int],
+) -> Batch:
+    """Queue ``n`` games from global index ``start`` on the kernel threads and return at once.
+
+    The same games and rows as :func:`play_batch`. A caller that starts the next
+    call before it converts this one's rows keeps the kernel threads busy meanwhile,
+    and the next call's first blocks fill the gap while this call's last block
+    finishes (issue 15: both were idle time between calls). The blocks run on
+    ``numba.get_num_threads()`` kernel threads, never on the caller's.
+    """
+    n_blocks, out, masks, block = _blocks(tab, fp, bots, seed, start, n, n_blocks, ask)
+    pool = kernel_pool(numba.get_num_threads())
+    return Batch(out, masks, [pool.submit(block, b) for b in range(n_blocks)])
 
 
 def play_batch(
@@ -49,6 +97,29 @@ def play_batch(
     ``n_blocks`` only splits the work; blocks run on ``numba.get_num_threads()``
     threads, and results depend on neither.
     """
+    n_blocks, out, masks, block = _blocks(tab, fp, bots, seed, start, n, n_blocks, ask)
+    threads = min(numba.get_num_threads(), n_blocks)
+    if threads == 1:
+        for b in range(n_blocks):
+            block(b)
+    else:
+        # Blocks are handed out as threads come free, which evens out games of unequal length.
+        list(kernel_pool(threads).map(block, range(n_blocks)))
+    return out, masks
+
+
+def _blocks(
+    tab: np.ndarray,
+    fp: np.ndarray,
+    bots: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+    n_blocks: int,
+    ask: Callable[..., int],
+) -> tuple[int, np.ndarray, np.ndarray, Callable[[int], None]]:
+    """A call's block count, output arrays and the function that plays block ``b`` (each
+    block on its own scratch state, held by that function)."""
     n_blocks = max(1, min(n_blocks, n))
     states = np.zeros((n_blocks, L.STATE_SIZE), np.int64)
     states[:, L.BOT] = bots[0]
@@ -64,14 +135,7 @@ def play_batch(
         hi = min(n, lo + per)
         run(tab, fp, ask, seed, start, lo, hi, states[b], out, masks)
 
-    threads = min(numba.get_num_threads(), n_blocks)
-    if threads == 1:
-        for b in range(n_blocks):
-            block(b)
-    else:
-        # Blocks are handed out as threads come free, which evens out games of unequal length.
-        list(kernel_pool(threads).map(block, range(n_blocks)))
-    return out, masks
+    return n_blocks, out, masks, block
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}

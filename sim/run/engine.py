@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 
 import numba
@@ -20,7 +21,7 @@ from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.kernel.batch import play_batch, play_range
+from sim.kernel.batch import Batch, play_batch, play_range, start_batch
 from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores
 from sim.run.compiled import CompiledRun, compile_run
@@ -34,6 +35,8 @@ STEP_SECONDS = 0.2
 """Target wall time of one kernel call when ``play`` reports progress: 5 updates a second."""
 MAX_STEP = 4096
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
+IN_FLIGHT = 2
+"""Kernel calls ``play_groups`` keeps queued: one playing, one to start the moment it ends."""
 TABLE_ROWS = io.ROW_GROUP_ROWS
 """Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables):
 a Parquet row group's, so a part written group by group has the row groups of one written whole."""
@@ -172,30 +175,54 @@ class Engine:
         # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
         # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
         # written whole. Rows never change with the split.
+        #
+        # IN_FLIGHT kernel calls stay queued on the kernel threads (batch.start_batch): while
+        # this thread converts one call's rows the threads play the next, and a call's last
+        # block no longer leaves the other threads idle until it ends (issue 15: both were
+        # wall time between calls). A tick that stops the run drops the calls queued after.
         tables: list[pa.Table] = []
-        done = held = 0
-        while done < n:
-            m = min(self._step, n - done)
-            t0 = time.perf_counter()
-            o, k = self.play_raw(start + done, m)
-            self._resize_step(m, time.perf_counter() - t0)
-            stop = tick(o)
-            tables.append(self.table(start + done, o, k))
-            del o, k
-            done += m
-            held += m
-            while held >= TABLE_ROWS or (held and (stop or done == n)):
-                rows = min(TABLE_ROWS, held)
-                joined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-                rest = joined.slice(rows)
-                tables = [rest] if rest.num_rows else []
-                held -= rows
-                group = joined.slice(0, rows)
-                del joined, rest
-                yield group
-                del group
-            if stop:
-                return
+        flight: deque[Batch] = deque()
+        done = held = queued = 0
+        t0 = time.perf_counter()
+        try:
+            while done < n:
+                while len(flight) < IN_FLIGHT and queued < n:
+                    m = min(self._step, n - queued)
+                    flight.append(self.start_raw(start + queued, m))
+                    queued += m
+                o, k = flight.popleft().result()
+                m = len(o)
+                now = time.perf_counter()
+                # Calls play back to back, so the time between two results is one call's.
+                self._resize_step(m, now - t0)
+                t0 = now
+                stop = tick(o)
+                tables.append(self.table(start + done, o, k))
+                del o, k
+                done += m
+                held += m
+                while held >= TABLE_ROWS or (held and (stop or done == n)):
+                    rows = min(TABLE_ROWS, held)
+                    joined = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+                    rest = joined.slice(rows)
+                    tables = [rest] if rest.num_rows else []
+                    held -= rows
+                    group = joined.slice(0, rows)
+                    del joined, rest
+                    yield group
+                    del group
+                if stop:
+                    return
+        finally:
+            # Stopped, failed or closed early: nothing may keep playing into dropped arrays.
+            for batch in flight:
+                batch.cancel()
+
+    def start_raw(self, start: int, n: int) -> Batch:
+        """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and
+        return at once; ``.result()`` gives :meth:`play_raw`'s arrays."""
+        blocks = numba.get_num_threads() * BLOCKS_PER_THREAD
+        return start_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks, self.ask)
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""
