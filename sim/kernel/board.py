@@ -262,22 +262,6 @@ def slot_strength(st, tab, c, p, i):
     return max(s, 0)
 
 
-@kernel(inline=True)
-def has_ongoing(st, tab, p):
-    """Whether any of seat ``p``'s units in play may carry an ongoing effect.
-
-    Conservative (devotion is not checked): when it says no, every cost and
-    strength modifier of seat ``p`` is 0, and callers skip the scans that would
-    find none (issue 15: the Surge's options asked for three cost modifiers a
-    decision, each rescanning all three cities).
-    """
-    for c in range(L.N_CITIES):
-        for i in range(n_units(st, c, p)):
-            if card_col(tab, slot_card(st, c, p, i), L.K_STATIC) and not enraged(st, c, p, i):
-                return True
-    return False
-
-
 @kernel
 def cost_modifier(st, tab, p, c):
     """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects)."""
@@ -292,6 +276,28 @@ def cost_modifier(st, tab, p, c):
             ):
                 total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return total
+
+
+@kernel
+def cost_modifiers(st, tab, p, at, stride):
+    """``cost_modifier`` of seat ``p`` for every city at once, into ``st[at + stride * c]``.
+
+    One pass over the seat's units instead of a pass to find any ongoing effect and
+    then one per city (the Surge asks for all three cities at every decision, issue
+    15). The same integer sums as ``cost_modifier``, added in another order.
+    """
+    for c in range(L.N_CITIES):
+        st[at + stride * c] = 0
+    for cc in range(L.N_CITIES):
+        for i in range(n_units(st, cc, p)):
+            src = slot_card(st, cc, p, i)
+            if (
+                card_col(tab, src, L.K_STATIC)
+                and can_resolve(st, tab, p, src)
+                and not enraged(st, cc, p, i)
+            ):
+                for c in range(L.N_CITIES):
+                    st[at + stride * c] += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
 
 
 @kernel

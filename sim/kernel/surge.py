@@ -40,10 +40,9 @@ def surge_options(st, tab, fp, ask, p):
     coins = st[L.COINS + p]
     hn = st[L.HAND_N + p]
     # Room and cost modifier depend on the city only: work them out once.
-    ongoing = B.has_ongoing(st, tab, p)
     for c in range(L.N_CITIES):
         st[L.CITY_SCRATCH + 2 * c] = B.room(st, tab, c, p)
-        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c) if ongoing else 0
+    B.cost_modifiers(st, tab, p, L.CITY_SCRATCH + 1, 2)
     for wd in range(L.MASK_WORDS):
         st[L.SEEN_KINDS + wd] = 0
     for i in range(hn):
