@@ -224,8 +224,9 @@ def cache_cities(st, tab, p):
     """Store each city's strengths, unit-slots, costs and Soldiers for seat ``p`` and its
     opponent.
 
-    One pass over each side's slots reads every unit's card row once for its
-    slots, cost and type (issue 15: this cache is built at every Surge decision).
+    Slots, costs and Soldiers are the board's running totals, and so is the
+    strength of a side without ongoing effects (issue 15: this cache is built
+    at every Surge decision, and rescanned every side's units before).
     """
     feats = rule(tab, L.RU_FEAT_STEP) != 0
     for c in range(L.N_CITIES):
@@ -236,27 +237,10 @@ def cache_cities(st, tab, p):
         base = L.BOT_SCRATCH + 8 * c
         for mine in range(2):
             q = p if mine else 1 - p
-            s = 0
-            w = 0
-            cost = 0
-            soldiers = 0
-            for i in range(B.n_units(st, c, q)):
-                s += B.slot_strength(st, tab, c, q, i)
-                card = B.slot_card(st, c, q, i)
-                k = card_kind(tab, card)
-                cost += kind_col(tab, k, L.K_COST)
-                if B.enraged(st, c, q, i):
-                    w += 2  # an enraged unit is a Beast: 2 slots, and no Soldier
-                else:
-                    t = kind_col(tab, k, L.K_TYPE)
-                    colossal = (kind_col(tab, k, L.K_KEYWORDS) & V.KW_COLOSSAL) != 0
-                    w += 2 if colossal or t == V.T_BEAST else 1
-                    if t == V.T_SOLDIER:
-                        soldiers += 1
-            st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = s
-            st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = w
-            st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = cost
-            st[base + (CI_MINE_SOLDIERS if mine else CI_THEIRS_SOLDIERS)] = soldiers
+            st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = B.side_strength(st, tab, c, q)
+            st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = B.side_weight(st, tab, c, q)
+            st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = B.side_cost(st, tab, c, q)
+            st[base + (CI_MINE_SOLDIERS if mine else CI_THEIRS_SOLDIERS)] = B.soldiers(st, c, q)
 
 
 @kernel(inline=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.data import vocab as V
 from sim.kernel import layout as L
-from sim.kernel.board import is_war_torn, side_weight, weight
+from sim.kernel.board import is_war_torn, side_strength, strength_scan, weight
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
 
@@ -113,9 +113,10 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
 
     # --- capacity (COLOSSAL counts 2) and war-torn --------------------------------
     cap = rule(L.RU_CAPACITY)
+    rescanned = rescan_totals(st, tab)
     for c in range(L.N_CITIES):
         for p in range(2):
-            w = int(side_weight(st, tab, c, p))
+            w = int(rescanned[2 * c + p, L.TOT_WEIGHT])
             assert w <= cap, f"city {c} seat {p}: {w} unit-slots > capacity {cap}"
         if view.stack_counts[c] == 0:
             for active in range(2):
@@ -124,6 +125,63 @@ def check_state(st: np.ndarray, tab: np.ndarray) -> None:
 
     check_gods_and_structures(st, tab)
     check_enraged_and_feats(st, tab)
+    check_totals(st, tab)
+
+
+def rescan_totals(st: np.ndarray, tab: np.ndarray) -> np.ndarray:
+    """Each city side's totals (``layout.TOT_*``) worked out afresh from its slots, in Python.
+
+    Row ``2*c + p``. Written from the rulebooks, not from the kernel's ``tally``,
+    so a slip in the kernel's bookkeeping cannot hide behind the same slip here:
+    an enraged unit is a Beast of strength ``RU_ENRAGED_STRENGTH`` filling 2
+    slots with no abilities (Reign, Enrage); COLOSSAL units and Beasts fill 2.
+    """
+    view = StateView(st)
+    sides = view.zone_counts("city")
+    out = np.zeros((2 * L.N_CITIES, L.TOT_COLS), np.int64)
+    for s in range(2 * L.N_CITIES):
+        for i in range(int(sides[s])):
+            card = int(view.zone_slots("city", s)[i])
+            row = tab[L.TB_CARD_ROWS + card * L.K_COLS : L.TB_CARD_ROWS + (card + 1) * L.K_COLS]
+            out[s, L.TOT_COST] += row[L.K_COST]
+            for col, trigger in (
+                (L.TOT_RALLY, V.TR_RALLY),
+                (L.TOT_REINFORCE, V.TR_REINFORCE),
+                (L.TOT_SURGE_END, V.TR_SURGE_END),
+            ):
+                abils = range(row[L.K_ABIL_START], row[L.K_ABIL_START] + row[L.K_ABIL_N])
+                out[s, col] += any(
+                    tab[tab[L.TB_ABIL] + a * L.A_COLS + L.A_TRIGGER] == trigger for a in abils
+                )
+            if view.enraged_slots[s, i]:
+                out[s, L.TOT_WEIGHT] += 2
+                out[s, L.TOT_STRENGTH] += tab[L.TB_RULES + L.RU_ENRAGED_STRENGTH]
+                continue
+            big = row[L.K_KEYWORDS] & V.KW_COLOSSAL or row[L.K_TYPE] == V.T_BEAST
+            out[s, L.TOT_WEIGHT] += 2 if big else 1
+            out[s, L.TOT_STRENGTH] += row[L.K_STRENGTH]
+            out[s, L.TOT_SOLDIERS] += row[L.K_TYPE] == V.T_SOLDIER
+            out[s, L.TOT_INVOKE] += (row[L.K_KEYWORDS] & V.KW_INVOCATION) != 0
+            ongoing = row[L.K_STATIC]
+            out[s, L.TOT_COST_FX] += (ongoing & L.STATIC_COST) != 0
+            out[s, L.TOT_STRENGTH_FX] += (ongoing & L.STATIC_STRENGTH) != 0
+    return out
+
+
+def check_totals(st: np.ndarray, tab: np.ndarray) -> None:
+    """The running totals the kernel keeps per city side equal a rescan of the slots, and
+    a side's strength read through them equals the unit-by-unit sum with every effect."""
+    kept = StateView(st).side_totals
+    want = rescan_totals(st, tab)
+    bad = np.argwhere(kept != want)
+    assert not len(bad), (
+        f"running totals (side, TOT_ column) {bad.tolist()}: kept {kept.tolist()}, "
+        f"rescanned {want.tolist()}"
+    )
+    for c in range(L.N_CITIES):
+        for p in range(2):
+            fast, full = int(side_strength(st, tab, c, p)), int(strength_scan(st, tab, c, p))
+            assert fast == full, f"city {c} seat {p}: side_strength {fast} != unit by unit {full}"
 
 
 def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:
@@ -154,7 +212,6 @@ def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:
                     )
                 # an enraged unit is a Beast: 2 unit-slots (side_weight counts it so too)
                 w += 2 if flags[i] else int(weight(tab, card))
-            assert w == side_weight(st, tab, c, p), f"city {c} seat {p}: side_weight != {w}"
             assert w <= cap, f"city {c} seat {p}: {w} unit-slots (enraged count 2) > capacity {cap}"
     for p in range(2):
         assert view.enraged_counts[p] >= 0, f"seat {p}: enraged count {view.enraged_counts[p]}"

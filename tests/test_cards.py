@@ -107,7 +107,9 @@ def test_compiled_tables_match_toml():
             kw for kw in V.KEYWORDS if kw in u["keywords"]
         ]
         assert T.kind[k, L.K_ABIL_N] == len(u["abilities"])
-        assert T.kind[k, L.K_STATIC] == int("static" in _triggers(u))
+        ongoing = [o["op"] for a in u["abilities"] if a["trigger"] == "static" for o in a["ops"]]
+        want = L.STATIC_COST * ("cost" in ongoing) + L.STATIC_STRENGTH * ("strength" in ongoing)
+        assert T.kind[k, L.K_STATIC] == want
         a0 = int(T.kind[k, L.K_ABIL_START])
         for j, a in enumerate(u["abilities"]):
             row = T.abil[a0 + j]

@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
-from invariants import check_invariants
+from invariants import check_invariants, check_totals
 
 from sim.data import vocab as V
 from sim.data.cards import load_pool, with_run_rules
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import surge as S
+from sim.kernel import turn as T
 from sim.kernel.batch import play_batch
 from sim.kernel.board import cost_modifier
 from sim.kernel.surge import (
@@ -209,6 +210,29 @@ def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, f
         assert sc.over or sc.active == 1 - active
     assert sc.error == 0
     check_result(sc, sc.result(), turn_cap)
+
+
+@MIX_SETTINGS
+@given(seed=seeds, game=games, **SEATS)
+@pytest.mark.parametrize("mix", STEP_MIXES)
+def test_running_totals_equal_a_rescan_after_every_turn(
+    mix, seed, game, bot_pair, emissary, first, turn_cap
+):
+    """The per-side totals the kernel keeps (``layout.TOT_*``) as units are played, moved,
+    destroyed, returned, exalted, entombed, enraged and flipped back equal a rescan of the
+    slots after every turn. The turns run straight in the kernel (``play_turn``), never
+    through ``Scenario``, whose methods resync the totals for positions written in Python."""
+    sc = Scenario.from_game(
+        mix, seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
+    )
+    check_totals(sc.st, sc.tab)
+    units = 0
+    while not sc.over:
+        T.play_turn(sc.st, sc.tab, sc.fp, sc.ask)
+        check_totals(sc.st, sc.tab)
+        units += int(sc.zone_counts("city").sum())
+    assert sc.error == 0
+    assert units > 0 or sc.turns_done < 4, "no unit ever reached a city: nothing was checked"
 
 
 @MIX_SETTINGS
@@ -552,6 +576,19 @@ def test_invariant_checker_catches(corrupt):
     corrupt(sc)
     with pytest.raises(AssertionError):
         check_invariants(sc)
+
+
+def test_invariant_checker_catches_stale_running_totals():
+    """A unit written into a city from Python without ``sync_totals`` leaves the side's
+    running totals behind the slots: the checker says so, and a resync mends it."""
+    sc = Scenario.from_game("aegean", 1, 2)
+    n = int(sc.zone_counts("hand")[0])
+    sc.push("city", 0, sc.zone_slots("hand", 0)[n - 1])  # the hand's last card joins a side
+    sc.zone_counts("hand")[0] = n - 1
+    with pytest.raises(AssertionError, match="running totals"):
+        check_invariants(sc)
+    sc.sync_totals()
+    check_invariants(sc)
 
 
 def test_invariant_checker_catches_over_capacity():

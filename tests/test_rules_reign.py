@@ -445,7 +445,7 @@ def test_feat_stays_done_and_only_the_active_players() -> None:
     sc.feat()
     assert sc.feats(0) == [F_MUSTER] and sc.feats(1) == []
     for _ in range(5):
-        destroy_unit(sc.st, 0, 0, 0)
+        destroy_unit(sc.st, sc.tab, 0, 0, 0)
     sc.feat()
     assert sc.feats(0) == [F_MUSTER]
 

@@ -547,6 +547,20 @@ def load_set(path: Path) -> SetData:
 # --- compilation ----------------------------------------------------------------
 
 
+def static_bits(u: dict[str, Any]) -> int:
+    """``layout.STATIC_*`` bits of the ongoing (``static``) cost and strength ops unit ``u`` has.
+
+    The kernel reads ongoing ops only when a unit in play has the matching bit
+    (``sim.kernel.board``); other ops in an ongoing ability have no effect.
+    """
+    bits = 0
+    for a in u["abilities"]:
+        if a["trigger"] == "static":
+            for o in a["ops"]:
+                bits |= {"cost": L.STATIC_COST, "strength": L.STATIC_STRENGTH}.get(o["op"], 0)
+    return bits
+
+
 def _compile_ability(a: dict, abil_rows: list, op_rows: list) -> None:
     abil_rows.append(
         [
@@ -596,7 +610,7 @@ def compile_tables(
         kind[k, L.K_KEYWORDS] = sum(V.KEYWORDS[kw] for kw in set(u["keywords"]))
         kind[k, L.K_ABIL_START] = len(abil_rows)
         kind[k, L.K_ABIL_N] = len(u["abilities"])
-        kind[k, L.K_STATIC] = int(any(a["trigger"] == "static" for a in u["abilities"]))
+        kind[k, L.K_STATIC] = static_bits(u)
         kind[k, L.K_DEVOTION] = V.DEVOTIONS[u["devotion"]]
         for a in u["abilities"]:
             kind[k, L.K_TRIGGERS] |= 1 << V.TRIGGERS[a["trigger"]]

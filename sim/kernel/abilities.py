@@ -67,9 +67,9 @@ def enemy_targets(st, tab, fp, ask, p, c, tg, limit):
 
 
 @kernel
-def destroy_unit(st, c, q, i):
+def destroy_unit(st, tab, c, q, i):
     """Destroy the unit in slot ``i`` of seat ``q``'s side of city ``c``: to the discard pile."""
-    Z.discard_card(st, q, B.city_take(st, c, q, i))
+    Z.discard_card(st, q, B.city_take(st, tab, c, q, i))
 
 
 @kernel
@@ -85,9 +85,9 @@ def _hit_enemy(st, tab, fp, ask, p, c, o, to_hand):
         cc = opt(st, k, 0)
         q = opt(st, k, 1)
         if to_hand:
-            Z.hand_add(st, q, B.city_take(st, cc, q, opt(st, k, 2)))
+            Z.hand_add(st, q, B.city_take(st, tab, cc, q, opt(st, k, 2)))
         else:
-            destroy_unit(st, cc, q, opt(st, k, 2))
+            destroy_unit(st, tab, cc, q, opt(st, k, 2))
 
 
 @kernel
@@ -117,7 +117,7 @@ def _chosen_move(st, tab, fp, ask, p, n):
     k = ask(st, tab, fp, p, D.D_MOVE, n)
     if opt(st, k, 0) < 0:
         return False
-    B.city_move(st, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
+    B.city_move(st, tab, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
     _note_moved(st, tab, opt(st, k, 3))
     return True
 
@@ -196,7 +196,7 @@ def _entomb(st, tab, fp, ask, p, c, o, src):
     if op_col(tab, o, L.OP_TARGET) == V.TG_SELF:
         loc = B.find_unit(st, src)
         if loc >= 0 and (loc // 8) % 2 == p:
-            Z.put_under(st, p, s, B.city_take(st, loc // 16, p, loc % 8))
+            Z.put_under(st, p, s, B.city_take(st, tab, loc // 16, p, loc % 8))
         return
     for _ in range(op_col(tab, o, L.OP_N)):
         hn = st[L.HAND_N + p]
@@ -228,7 +228,7 @@ def enrage_at(st, tab, c, p, i):
     """Enrage seat ``p``'s unit in slot ``i`` of city ``c``, if the rules allow; True if done."""
     if not can_enrage(st, tab, c, p, i):
         return False
-    st[L.ENRAGED + B.side(c, p) * L.N_SLOTS + i] = 1
+    B.set_enraged(st, tab, c, p, i, 1)
     st[L.ENRAGED_N + p] += 1
     return True
 

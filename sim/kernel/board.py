@@ -65,12 +65,70 @@ def slot_weight(st, tab, c, p, i):
 
 
 @kernel(inline=True)
+def total(st, c, p, col):
+    """Running total ``col`` (``layout.TOT_*``) of seat ``p``'s side of city ``c``."""
+    return st[L.SIDE_TOT + side(c, p) * L.TOT_COLS + col]
+
+
+@kernel(inline=True)
+def tally(st, tab, c, p, card, rage, sign):
+    """Add (``sign`` 1) or take away (-1) one unit's share of its side's running totals.
+
+    The one place that says what a unit adds to each total, so the totals and
+    a rescan of the slots (``resync_totals``) cannot disagree on it.
+    """
+    t = L.SIDE_TOT + side(c, p) * L.TOT_COLS
+    st[t + L.TOT_COST] += sign * card_col(tab, card, L.K_COST)
+    trig = card_col(tab, card, L.K_TRIGGERS)
+    if trig & (1 << V.TR_RALLY):
+        st[t + L.TOT_RALLY] += sign
+    if trig & (1 << V.TR_REINFORCE):
+        st[t + L.TOT_REINFORCE] += sign
+    if trig & (1 << V.TR_SURGE_END):
+        st[t + L.TOT_SURGE_END] += sign
+    if rage:
+        # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
+        st[t + L.TOT_WEIGHT] += 2 * sign
+        st[t + L.TOT_STRENGTH] += sign * rule(tab, L.RU_ENRAGED_STRENGTH)
+        return
+    st[t + L.TOT_WEIGHT] += sign * weight(tab, card)
+    st[t + L.TOT_STRENGTH] += sign * card_col(tab, card, L.K_STRENGTH)
+    if card_col(tab, card, L.K_TYPE) == V.T_SOLDIER:
+        st[t + L.TOT_SOLDIERS] += sign
+    if has_kw(tab, card, V.KW_INVOCATION):
+        st[t + L.TOT_INVOKE] += sign
+    fx = card_col(tab, card, L.K_STATIC)
+    if fx & L.STATIC_COST:
+        st[t + L.TOT_COST_FX] += sign
+    if fx & L.STATIC_STRENGTH:
+        st[t + L.TOT_STRENGTH_FX] += sign
+
+
+@kernel
+def resync_totals(st, tab):
+    """Recompute every side's running totals from its slots.
+
+    For positions written from Python (``sim.run.positions``, tests that poke
+    the state): the kernel itself keeps the totals as it moves units.
+    """
+    for s in range(2 * L.N_CITIES * L.TOT_COLS):
+        st[L.SIDE_TOT + s] = 0
+    for c in range(L.N_CITIES):
+        for p in range(2):
+            for i in range(n_units(st, c, p)):
+                tally(st, tab, c, p, slot_card(st, c, p, i), enraged(st, c, p, i), 1)
+
+
+@kernel(inline=True)
 def side_weight(st, tab, c, p):
-    """Unit-slots used on seat ``p``'s side of city ``c``."""
-    w = 0
-    for i in range(n_units(st, c, p)):
-        w += slot_weight(st, tab, c, p, i)
-    return w
+    """Unit-slots used on seat ``p``'s side of city ``c`` (a running total)."""
+    return total(st, c, p, L.TOT_WEIGHT)
+
+
+@kernel(inline=True)
+def soldiers(st, c, p):
+    """Soldiers on seat ``p``'s side of city ``c``, enraged ones not counted (a running total)."""
+    return total(st, c, p, L.TOT_SOLDIERS)
 
 
 @kernel(inline=True)
@@ -89,24 +147,32 @@ def fits(st, tab, c, p, card):
     return weight(tab, card) <= room(st, tab, c, p)
 
 
-@kernel
-def city_add(st, c, p, card):
-    """Put ``card`` on seat ``p``'s side of city ``c`` (caller checked ``fits``)."""
+@kernel(inline=True)
+def place_unit(st, tab, c, p, card, rage):
+    """Put ``card`` on seat ``p``'s side of city ``c``, enraged if ``rage``, with its totals."""
     s = side(c, p)
     n = st[L.SIDE_N + s]
     st[L.SLOT + s * L.N_SLOTS + n] = card
-    st[L.ENRAGED + s * L.N_SLOTS + n] = 0
+    st[L.ENRAGED + s * L.N_SLOTS + n] = rage
     st[L.SIDE_N + s] = n + 1
+    tally(st, tab, c, p, card, rage, 1)
 
 
 @kernel
-def city_take(st, c, p, i):
+def city_add(st, tab, c, p, card):
+    """Put ``card`` on seat ``p``'s side of city ``c`` (caller checked ``fits``)."""
+    place_unit(st, tab, c, p, card, 0)
+
+
+@kernel
+def city_take(st, tab, c, p, i):
     """Remove and return the card in slot ``i`` of seat ``p``'s side of city ``c``."""
     s = side(c, p)
     base = L.SLOT + s * L.N_SLOTS
     n = st[L.SIDE_N + s] - 1
     card = st[base + i]
     rage = L.ENRAGED + s * L.N_SLOTS
+    tally(st, tab, c, p, card, st[rage + i], -1)
     for j in range(i, n):
         st[base + j] = st[base + j + 1]
         st[rage + j] = st[rage + j + 1]
@@ -117,13 +183,22 @@ def city_take(st, c, p, i):
 
 
 @kernel
-def city_move(st, f, i, t, p):
+def city_move(st, tab, f, i, t, p):
     """Move seat ``p``'s unit in slot ``i`` of city ``f`` to city ``t``; it stays enraged."""
-    rage = enraged(st, f, p, i)
-    card = city_take(st, f, p, i)
-    city_add(st, t, p, card)
-    if rage:
-        st[L.ENRAGED + side(t, p) * L.N_SLOTS + n_units(st, t, p) - 1] = 1
+    rage = st[L.ENRAGED + side(f, p) * L.N_SLOTS + i]
+    place_unit(st, tab, t, p, city_take(st, tab, f, p, i), rage)
+
+
+@kernel
+def set_enraged(st, tab, c, p, i, rage):
+    """Enrage (``rage`` 1) or flip back (0) the unit in a slot, moving its totals with it."""
+    f = L.ENRAGED + side(c, p) * L.N_SLOTS + i
+    if st[f] == rage:
+        return
+    card = slot_card(st, c, p, i)
+    tally(st, tab, c, p, card, st[f], -1)
+    st[f] = rage
+    tally(st, tab, c, p, card, rage, 1)
 
 
 @kernel
@@ -254,7 +329,7 @@ def slot_strength(st, tab, c, p, i):
     for j in range(n_units(st, c, p)):
         src = slot_card(st, c, p, j)
         if (
-            card_col(tab, src, L.K_STATIC)
+            card_col(tab, src, L.K_STATIC) & L.STATIC_STRENGTH
             and can_resolve(st, tab, p, src)
             and not enraged(st, c, p, j)
         ):
@@ -264,36 +339,49 @@ def slot_strength(st, tab, c, p, i):
 
 @kernel
 def cost_modifier(st, tab, p, c):
-    """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects)."""
-    total = 0
+    """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects).
+
+    0 at once when no unit of seat ``p`` in play has an ongoing cost op (the
+    running totals say so); otherwise read off the units.
+    """
+    fx = 0
+    for cc in range(L.N_CITIES):
+        fx += total(st, cc, p, L.TOT_COST_FX)
+    if fx == 0:
+        return 0
+    s = 0
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
             src = slot_card(st, cc, p, i)
             if (
-                card_col(tab, src, L.K_STATIC)
+                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
                 and can_resolve(st, tab, p, src)
                 and not enraged(st, cc, p, i)
             ):
-                total += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
-    return total
+                s += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
+    return s
 
 
 @kernel(inline=True)
 def cost_modifiers(st, tab, p, at, stride):
     """``cost_modifier`` of seat ``p`` for every city at once, into ``st[at + stride * c]``.
 
-    One pass over the seat's units instead of a pass to find any ongoing effect and
-    then one per city (the Surge asks for all three cities at every decision, issue
-    15). The same integer sums as ``cost_modifier``, added in another order. Inlined:
-    as a call it cost Reign, where no unit has an ongoing effect, 2% a turn.
+    One pass over the seat's units instead of one per city (the Surge asks for all
+    three cities at every decision, issue 15). The same integer sums as
+    ``cost_modifier``, added in another order. Inlined: as a call it cost Reign, where
+    no unit has an ongoing effect, 2% a turn.
     """
+    fx = 0
     for c in range(L.N_CITIES):
         st[at + stride * c] = 0
+        fx += total(st, c, p, L.TOT_COST_FX)
+    if fx == 0:
+        return  # no ongoing cost op in play (the running totals say so)
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
             src = slot_card(st, cc, p, i)
             if (
-                card_col(tab, src, L.K_STATIC)
+                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
                 and can_resolve(st, tab, p, src)
                 and not enraged(st, cc, p, i)
             ):
@@ -302,21 +390,36 @@ def cost_modifiers(st, tab, p, at, stride):
 
 
 @kernel
-def side_strength(st, tab, c, p):
-    """Total strength of seat ``p``'s units in city ``c`` (War step)."""
-    total = 0
+def strength_scan(st, tab, c, p):
+    """Total strength of seat ``p``'s units in city ``c``, unit by unit with every effect."""
+    s = 0
     for i in range(n_units(st, c, p)):
-        total += slot_strength(st, tab, c, p, i)
-    return total
+        s += slot_strength(st, tab, c, p, i)
+    return s
+
+
+@kernel(inline=True)
+def side_strength(st, tab, c, p):
+    """Total strength of seat ``p``'s units in city ``c`` (War step).
+
+    Without an ongoing strength op on the side, the strength is its running
+    base total plus the Favored INVOCATION bonus: strength effects reach only
+    their source's side (``slot_strength``), and printed strengths are never
+    negative (``sim.data.schema``), so no unit's ``max(s, 0)`` clips. Otherwise
+    the effects are read off the units (``strength_scan``), as always.
+    """
+    if total(st, c, p, L.TOT_STRENGTH_FX) == 0:
+        s = total(st, c, p, L.TOT_STRENGTH)
+        if favored(st, p):
+            s += total(st, c, p, L.TOT_INVOKE)
+        return s
+    return strength_scan(st, tab, c, p)
 
 
 @kernel(inline=True)
 def side_cost(st, tab, c, p):
     """Total printed cost of seat ``p``'s units in city ``c`` (the war tie-break)."""
-    total = 0
-    for i in range(n_units(st, c, p)):
-        total += card_col(tab, slot_card(st, c, p, i), L.K_COST)
-    return total
+    return total(st, c, p, L.TOT_COST)
 
 
 @kernel

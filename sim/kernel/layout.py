@@ -118,6 +118,25 @@ DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks
 DRAFT_PICK = take("DRAFT_PICK")  # picks made so far in the draft (the next one's number)
 DRAFT_SEAT = take("DRAFT_SEAT")  # the seat making the next pick
 PILES = take("PILES", 8)  # PILES + 4*p + t: piles of type slot t seat p took (pile draft)
+# Running totals of each city side (issue 15): board.city_add / city_take / set_enraged keep
+# them as units come, go and enrage, so the readers (room, war-torn, the war's tie-breaks,
+# the greedy bot's per-decision city figures) read one word instead of rescanning the side.
+# SIDE_TOT + (2*c + p)*TOT_COLS + TOT_*; zero for an empty side, so set-up's reset is right.
+# A position written from Python needs board.resync_totals (sim.run.positions does it).
+TOT_WEIGHT = 0  # unit-slots filled (COLOSSAL and Beasts 2, an enraged unit 2)
+TOT_COST = 1  # printed costs (enraged units too: the war tie-break counts them)
+TOT_SOLDIERS = 2  # Soldiers not enraged (an enraged unit is a Beast)
+TOT_STRENGTH = 3  # strength before ongoing effects and Favor: printed, or RU_ENRAGED_STRENGTH
+TOT_INVOKE = 4  # units with INVOCATION not enraged (+1 strength each while Favored)
+TOT_COST_FX = 5  # units with an ongoing cost op, not enraged (0: no cost modifier to scan)
+TOT_STRENGTH_FX = 6  # units with an ongoing strength op, not enraged (0: strength is a total)
+# Units with a RALLY, REINFORCE or end-of-Surge ability, enraged ones included (the Surge's
+# scans for them do not skip enraged units either): 0 lets a scan that would find none stop.
+TOT_RALLY = 7
+TOT_REINFORCE = 8
+TOT_SURGE_END = 9
+TOT_COLS = 10
+SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 HEADER = _st.next  # everything before here is reset at set-up
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
 # Aegean Draft Variant 1's three cards of each seat (DRAFT + 4*p + j) or Variant 2's
@@ -195,10 +214,14 @@ K_STRENGTH = 3
 K_KEYWORDS = 4
 K_ABIL_START = 5  # first row of this kind's abilities in T.abil
 K_ABIL_N = 6
-K_STATIC = 7  # 1 if any ability is TR_STATIC (lets hot loops skip the scan)
+K_STATIC = 7  # STATIC_* bits: the ongoing (TR_STATIC) ops the kind has (hot loops skip the scan)
 K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
+# Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
+# units only change costs still has its strength read off the running totals (issue 15).
+STATIC_COST = 1
+STATIC_STRENGTH = 2
 
 # --- columns of the ability table (one row per ability block) ---------------------------
 A_TRIGGER = 0

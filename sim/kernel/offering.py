@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim.data import vocab as V
+from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import zones as Z
@@ -74,8 +75,10 @@ def offering_step(st, tab, fp, ask):
     back during that player's Supply step").
     """
     p = st[L.ACTIVE]
-    for i in range(L.N_CITIES * L.N_SLOTS):
-        st[L.ENRAGED + (2 * (i // L.N_SLOTS) + p) * L.N_SLOTS + i % L.N_SLOTS] = 0
+    for c in range(L.N_CITIES):
+        for i in range(B.n_units(st, c, p)):
+            if B.enraged(st, c, p, i):  # a call only for the few enraged units
+                B.set_enraged(st, tab, c, p, i, 0)
     put_opt(st, 0, -1, 0, 0, 0)
     n = 1
     s = Z.current_structure(st, p) if rule(tab, L.RU_STRUCTS) > 0 else -1

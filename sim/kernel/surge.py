@@ -90,6 +90,9 @@ def rally(st, tab, fp, ask, p, c):
     Aegean, Unit Card Types (Myrmidons): the new unit's own RALLY or those of
     units already in the city, each at most once per unit added.
     """
+    if B.total(st, c, p, L.TOT_RALLY) == 0:
+        put_opt(st, 0, -1, 0, 0, 0)  # the options as the scan would leave them
+        return  # no unit here has a RALLY ability (the running totals)
     nd = 0  # st[L.TMP + :nd]: units already rallied for this addition
     for _ in range(L.N_SLOTS):
         put_opt(st, 0, -1, 0, 0, 0)
@@ -141,6 +144,8 @@ def flip_favor(st, tab, card):
 def reinforce(st, tab, fp, ask, p, c):
     """Dunes, Followers: resolve the REINFORCE ability of one unit devoted to your god in ``c``."""
     put_opt(st, 0, -1, 0, 0, 0)
+    if B.total(st, c, p, L.TOT_REINFORCE) == 0:
+        return  # no unit here has a REINFORCE ability (the running totals)
     n = 1
     for i in range(B.n_units(st, c, p)):
         card = B.slot_card(st, c, p, i)
@@ -166,7 +171,7 @@ def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     """
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
-    B.city_add(st, c, p, card)
+    B.city_add(st, tab, c, p, card)
     mark_played(st, tab, p, card)
     devoted = st[L.GOD + p] != 0 and B.devoted_to_own(st, tab, p, card)
     if devoted:
@@ -208,7 +213,7 @@ def exalt(st, tab, p, card):
         return
     if st[L.VP_SUPPLY] == 0:
         return
-    B.city_take(st, c, p, loc % 8)
+    B.city_take(st, tab, c, p, loc % 8)
     Z.out_add(st, p, card)
     Z.gain_vp_tokens(st, p, 1)
 
@@ -216,6 +221,11 @@ def exalt(st, tab, p, card):
 @kernel
 def surge_end(st, tab, fp, ask, p):
     """Resolve end-of-Surge abilities (Keres), each followed by its EXALT check."""
+    ends = 0
+    for c in range(L.N_CITIES):
+        ends += B.total(st, c, p, L.TOT_SURGE_END)
+    if ends == 0:
+        return  # no unit of seat p has an end-of-Surge ability (the running totals)
     # Snapshot first: abilities and EXALT move units, so slots shift under us.
     m = 0
     for c in range(L.N_CITIES):

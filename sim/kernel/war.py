@@ -8,19 +8,8 @@ from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel.abilities import destroy_unit
 from sim.kernel.jit import kernel
-from sim.kernel.tab import card_col, rule
+from sim.kernel.tab import rule
 from sim.kernel.zones import opt, put_opt
-
-
-@kernel
-def count_type(st, tab, c, p, t):
-    """Units of type ``t`` on seat ``p``'s side of city ``c``."""
-    k = 0
-    for i in range(B.n_units(st, c, p)):
-        # An enraged unit is a Beast (Reign, Enrage), whatever it was.
-        if card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE) == t and not B.enraged(st, c, p, i):
-            k += 1
-    return k
 
 
 @kernel(inline=True)
@@ -53,8 +42,8 @@ def war_winner(st, tab, c, active):
         tab,
         B.side_strength(st, tab, c, active),
         B.side_strength(st, tab, c, q),
-        count_type(st, tab, c, active, V.T_SOLDIER),
-        count_type(st, tab, c, q, V.T_SOLDIER),
+        B.soldiers(st, c, active),
+        B.soldiers(st, c, q),
         B.side_cost(st, tab, c, active),
         B.side_cost(st, tab, c, q),
     )
@@ -87,11 +76,11 @@ def keep_options(st, tab, fp, ask, c, p, keep):
 
 
 @kernel
-def destroy_unkept(st, c, p, kept):
+def destroy_unkept(st, tab, c, p, kept):
     """Destroy seat ``p``'s units in ``c`` whose slot is not in the bit set ``kept``."""
     for i in range(B.n_units(st, c, p) - 1, -1, -1):
         if not kept & (1 << i):
-            destroy_unit(st, c, p, i)
+            destroy_unit(st, tab, c, p, i)
 
 
 @kernel
@@ -101,7 +90,7 @@ def destroy_down_to(st, tab, fp, ask, c, p, keep):
     COLOSSAL counts 2, so a winner keeping 1 can never keep one.
     """
     n = keep_options(st, tab, fp, ask, c, p, keep)
-    destroy_unkept(st, c, p, opt(st, ask(st, tab, fp, p, D.D_KEEP, n), 0))
+    destroy_unkept(st, tab, c, p, opt(st, ask(st, tab, fp, p, D.D_KEEP, n), 0))
 
 
 @kernel
@@ -112,7 +101,7 @@ def keep_rest(st, tab, fp, ask, p, k):
     A look-ahead bot continues a rollout from a keep choice with it.
     """
     c = opt(st, k, 1)
-    destroy_unkept(st, c, p, opt(st, k, 0))
+    destroy_unkept(st, tab, c, p, opt(st, k, 0))
     pending = st[L.WAR_PENDING]
     st[L.WAR_PENDING] = 0
     if pending > 0:

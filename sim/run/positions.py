@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sim.data import vocab as V
+from sim.kernel import board as B
 from sim.kernel import game as G
 from sim.kernel.layout import N_CITIES
 from sim.kernel.rng import seed_streams
@@ -145,3 +146,6 @@ def place(
     sc.active = active
     sc.first = active if turn % 2 == 0 else 1 - active
     sc.turns_done = turn
+    # The kernel keeps each side's running totals as it moves units; units written
+    # here did not go through it.
+    B.resync_totals(st, sc.tab)

@@ -40,7 +40,7 @@ from sim.kernel import decisions as D
 from sim.kernel import game as G
 from sim.kernel import layout as L
 from sim.kernel import turn as T
-from sim.kernel.board import is_war_torn, side_strength
+from sim.kernel.board import is_war_torn, resync_totals, side_strength
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.positions import place
 from sim.run.scripting import ANY, ScenarioError, Scripting
@@ -232,8 +232,18 @@ class Scenario(Scripting, StateView):
 
     # --- stepping ------------------------------------------------------------------
 
+    def sync_totals(self) -> None:
+        """Recompute each city side's running totals (``layout.TOT_*``) from its slots.
+
+        The kernel keeps them as it moves units; a test that writes units or
+        enraged flags into the state from Python does not, so every method
+        here that runs the kernel calls this first.
+        """
+        resync_totals(self.st, self.tab)
+
     def _step(self, s: int) -> None:
         """Run kernel step ``s`` if it is in this turn now, exactly as ``play_turn`` would."""
+        self.sync_totals()
         if T.step_applies(self.st, self.tab, s):
             T.run_step(self.st, self.tab, self.fp, self.ask, s)
         self._check()
@@ -269,10 +279,12 @@ class Scenario(Scripting, StateView):
 
     def end_turn(self) -> None:
         """Check the end of the game and pass the turn."""
+        self.sync_totals()
         T.end_turn(self.st, self.tab)
 
     def turn(self) -> None:
         """One full turn of the active seat."""
+        self.sync_totals()
         T.play_turn(self.st, self.tab, self.fp, self.ask)
         self._check()
 
@@ -287,14 +299,17 @@ class Scenario(Scripting, StateView):
 
     def war_torn(self, c: int) -> bool:
         """Whether city ``c`` is war-torn for the active seat right now."""
+        self.sync_totals()
         return bool(is_war_torn(self.st, self.tab, c, self.active))
 
     def strength(self, c: int, p: int) -> int:
         """Seat ``p``'s total strength in city ``c``."""
+        self.sync_totals()
         return int(side_strength(self.st, self.tab, c, p))
 
     def result(self) -> dict[str, int]:
         """Score the position as it stands: winner, scores and their components."""
+        self.sync_totals()
         G.finish(self.st, self.tab, self.out)
         o = self.out
         res = {"winner": int(o[L.O_WINNER]), "turns": int(o[L.O_TURNS])}

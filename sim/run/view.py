@@ -137,6 +137,9 @@ class StateView:
     """1 where a seat has completed a feat (by feat row)."""
     enraged_slots = StateField(L.ENRAGED, (2 * L.N_CITIES, L.N_SLOTS))
     """1 where the unit in a city side's slot is enraged."""
+    side_totals = StateField(L.SIDE_TOT, (2 * L.N_CITIES, L.TOT_COLS))
+    """Each city side's running totals (row ``2*c + p``, columns ``layout.TOT_*``); the kernel
+    keeps them, ``Scenario.sync_totals`` recomputes them after a write from Python."""
     kind_masks = StateField(L.PLAYED, (4 * L.MASK_WORDS,))
     """The kinds-played then cards-held bit words of both seats, as a run copies them out."""
     held_masks = StateField(L.HELD, (2, L.MASK_WORDS))
