@@ -805,6 +805,9 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
             assert row[3] == max(full - cut, 0), (
                 f"cost {row[3]} offered, printed+modifier {full}, discount due {cut}"
             )
+            # The Surge sums every city's modifiers in one pass (board.cost_modifiers):
+            # the per-city cost_modifier above is the reference it must match.
+            seen["cost modified"] += full != _printed_cost(tab, card)
         k = int(choose_heuristic(st, tab, fp, p, D.D_SURGE, n))
         act, a, c, cost = (int(x) for x in sc.options[k])
         if act == D.ACT_PASS:
@@ -891,5 +894,6 @@ def test_favor_checks_see_every_case():
         for bot_pair in (("random", "greedy"), ("greedy", "greedy")):
             sc = Scenario.from_game("dunes+aegean", 7, game, bots=bot_pair)
             seen += play_checking_favor(sc)
-    for case in ("neutral", "both", "favored god", "other god", "flipped", "discounted"):
+    cases = ("neutral", "both", "favored god", "other god", "flipped", "discounted")
+    for case in (*cases, "cost modified"):
         assert seen[case] >= 5, seen

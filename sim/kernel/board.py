@@ -337,21 +337,6 @@ def slot_strength(st, tab, c, p, i):
     return max(s, 0)
 
 
-@kernel(inline=True)
-def has_ongoing(st, tab, p):
-    """Whether any of seat ``p``'s units in play may carry an ongoing effect.
-
-    Conservative (devotion is not checked): when it says no, every cost and
-    strength modifier of seat ``p`` is 0, and callers skip the scans that would
-    find none (issue 15: the Surge's options asked for three cost modifiers a
-    decision, each rescanning all three cities).
-    """
-    n = 0
-    for c in range(L.N_CITIES):
-        n += total(st, c, p, L.TOT_COST_FX) + total(st, c, p, L.TOT_STRENGTH_FX)
-    return n > 0
-
-
 @kernel
 def cost_modifier(st, tab, p, c):
     """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects).
@@ -375,6 +360,33 @@ def cost_modifier(st, tab, p, c):
             ):
                 s += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return s
+
+
+@kernel(inline=True)
+def cost_modifiers(st, tab, p, at, stride):
+    """``cost_modifier`` of seat ``p`` for every city at once, into ``st[at + stride * c]``.
+
+    One pass over the seat's units instead of one per city (the Surge asks for all
+    three cities at every decision, issue 15). The same integer sums as
+    ``cost_modifier``, added in another order. Inlined: as a call it cost Reign, where
+    no unit has an ongoing effect, 2% a turn.
+    """
+    fx = 0
+    for c in range(L.N_CITIES):
+        st[at + stride * c] = 0
+        fx += total(st, c, p, L.TOT_COST_FX)
+    if fx == 0:
+        return  # no ongoing cost op in play (the running totals say so)
+    for cc in range(L.N_CITIES):
+        for i in range(n_units(st, cc, p)):
+            src = slot_card(st, cc, p, i)
+            if (
+                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
+                and can_resolve(st, tab, p, src)
+                and not enraged(st, cc, p, i)
+            ):
+                for c in range(L.N_CITIES):
+                    st[at + stride * c] += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
 
 
 @kernel

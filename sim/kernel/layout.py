@@ -163,6 +163,8 @@ MAX_SCRIPT = 64
 SCRIPT_W = 6  # a scripted choice: (decision, a, b, c, d, card kind); -9 = any
 SCRIPT = take("SCRIPT", SCRIPT_W * MAX_SCRIPT)  # SCRIPT + SCRIPT_W*i
 CITY_SCRATCH = take("CITY_SCRATCH", 2 * N_CITIES)  # the Surge's room and cost per city
+# The Surge's options: one bit per card kind already offered from the hand.
+SEEN_KINDS = take("SEEN_KINDS", MASK_WORDS)
 BOT_SCRATCH = take("BOT_SCRATCH", 8 * N_CITIES)  # a bot's own scratch (8 ints per city)
 MAX_REVEALED = 32
 REVEALED = take("REVEALED", MAX_REVEALED)  # cards a reveal_keep op has revealed

@@ -40,21 +40,21 @@ def surge_options(st, tab, fp, ask, p):
     coins = st[L.COINS + p]
     hn = st[L.HAND_N + p]
     # Room and cost modifier depend on the city only: work them out once.
-    ongoing = B.has_ongoing(st, tab, p)
     for c in range(L.N_CITIES):
         st[L.CITY_SCRATCH + 2 * c] = B.room(st, tab, c, p)
-        st[L.CITY_SCRATCH + 2 * c + 1] = B.cost_modifier(st, tab, p, c) if ongoing else 0
+    B.cost_modifiers(st, tab, p, L.CITY_SCRATCH + 1, 2)
+    for wd in range(L.MASK_WORDS):
+        st[L.SEEN_KINDS + wd] = 0
     for i in range(hn):
         card = Z.hand_card(st, p, i)
         k = card_kind(tab, card)
-        # Two copies of a kind are the same play: offer only the first.
-        dup = False
-        for j in range(i):
-            if card_kind(tab, Z.hand_card(st, p, j)) == k:
-                dup = True
-                break
-        if dup:
+        # Two copies of a kind are the same play: offer only the first. A bit per
+        # kind, not a rescan of the hand before it (two dependent loads a card,
+        # and a loop of data-dependent length: -2% a turn, issue 15).
+        bit = 1 << (k & 31)
+        if st[L.SEEN_KINDS + (k >> 5)] & bit:
             continue
+        st[L.SEEN_KINDS + (k >> 5)] |= bit
         w = B.weight(tab, card)
         base_cost = kind_col(tab, k, L.K_COST)
         # Dunes, Devotion and Favor: the first unit devoted to your god each turn.
