@@ -187,7 +187,7 @@ def kind_keep_value(tab, k, fp, p):
     return v + 0.5 * kind_play_value(tab, k, fp, p)
 
 
-@kernel
+@kernel(from_python=True)
 def prepare(tab, fp):
     """Fill each seat's cached per-kind values (``FP_PLAY``, ``FP_KEEP``, ``FP_REWARD``)."""
     for p in range(2):

@@ -20,7 +20,7 @@ from sim.kernel.game import play_game
 from sim.kernel.jit import entry_point, kernel
 
 
-@kernel(nogil=True)
+@kernel(nogil=True, from_python=True)
 def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """Play games ``start+lo .. start+hi-1`` on scratch state ``st`` into rows ``lo .. hi-1``.
 

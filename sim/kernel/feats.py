@@ -49,7 +49,7 @@ def feat_met(st, tab, p, f):
     return False
 
 
-@kernel
+@kernel(by_symbol=True)
 def feat_step(st, tab):
     """Turn face down each feat whose condition the active player now meets."""
     p = st[L.ACTIVE]

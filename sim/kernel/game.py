@@ -125,7 +125,7 @@ def begin_with(st, first):
     st[L.FAVOR] = st[L.GOD + 1 - first]
 
 
-@kernel
+@kernel(by_symbol=True)
 def setup(st, tab, fp, ask, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     setup_start(st, tab, seed, game)
@@ -198,7 +198,7 @@ def finish(st, tab, out):
     out[L.O_ERROR] = st[L.ERROR]
 
 
-@kernel
+@kernel(by_symbol=True)
 def finish_game(st, tab, out, mask):
     """Score a finished game into ``out``; copy played-kind, then held-card bits to ``mask``."""
     finish(st, tab, out)

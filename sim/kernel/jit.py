@@ -26,12 +26,16 @@ and test collection stay instant, and a run loads only the kernels it calls.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
 
+from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
@@ -66,9 +70,144 @@ class KernelDispatcher(CPUDispatcher):
     compilation did, without compiling at import.
     """
 
+    by_symbol = False
+    """Set by ``@kernel(by_symbol=True)``: callers call this kernel's own machine code."""
+
     def compile(self, sig: Any) -> Any:
-        """Compile (or load from the cache) the declared signature; ``sig`` is ignored."""
+        """Compile (or load from the cache) the declared signature; ``sig`` is ignored.
+
+        Returns numba's entry for the overload, which has no Python wrapper
+        (see ``python_entry``): not callable from Python.
+        """
         return super().compile(declared_signature(self.py_func))
+
+    def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # Numba's C dispatcher calls this on a call from Python that its table does not
+        # match, and calls what it returns: the entry with a Python wrapper.
+        super()._compile_for_args(*args, **kws)
+        return self.python_entry()
+
+    def python_entry(self) -> Any:
+        """The declared signature's entry callable from Python (compiled or loaded first).
+
+        Kernels are compiled without numba's Python wrapper (the code that
+        unboxes each argument from a Python object): most are only ever
+        called by other kernels, and the wrappers were a sixth of a cold
+        compile (issue 15). The first call from Python builds one here, a
+        module of the wrapper alone that calls the compiled function by name
+        (so nothing is optimised again), kept for the process and not cached.
+        """
+        sig = declared_signature(self.py_func)
+        # Not set in __init__: numba rebuilds an unpickled dispatcher through it.
+        entries = self.__dict__.setdefault("_python_entries", {})
+        entry = entries.get(sig)
+        if entry is not None:
+            return entry
+        self.compile(sig)
+        cres = self.overloads[sig]
+        if not self.targetoptions["no_cpython_wrapper"]:  # @kernel(from_python=True)
+            self._insert([a._code for a in sig], cres.entry_point, False)
+            entries[sig] = cres.entry_point
+            return cres.entry_point
+        ctx = self.targetctx
+        nogil = bool(self.targetoptions.get("nogil"))
+        with global_compiler_lock:
+            library = ctx.codegen().create_library(f"{self.py_func.__qualname__}.python")
+            ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, None, nogil)
+            entry = ctx.get_executable(library, cres.fndesc, cres.environment)
+        self._insert([a._code for a in sig], entry, False)
+        entries[sig] = entry
+        return entry
+
+    def add_overload(self, cres: Any) -> None:
+        """Register a compiled (or cache-loaded) overload; see ``by_symbol`` for the rest.
+
+        Numba's version also enters the overload's entry in the C dispatcher's
+        table for calls from Python; with no Python wrapper that entry is a
+        null function, so the table gets ``python_entry``'s, on first use.
+
+        A library loaded from numba's cache starts with no reload hooks: numba
+        keeps them on the compile result only, so a caller compiled later that
+        links this library would not inherit them. They are put back here,
+        which is what lets a by-symbol call's loader reach every caller's cache
+        entry however the callee in between was obtained.
+        """
+        self.overloads[tuple(cres.signature.args)] = cres
+        if cres.reload_init:
+            cres.library._reload_init.update(cres.reload_init)
+        if self.by_symbol:
+            name = define_symbol(self)
+            call = _call_by_symbol(cres.fndesc, name, self.py_func)
+            self.targetctx.remove_user_function(cres.entry_point)
+            self.targetctx.insert_func_defn([(call, cres.entry_point, cres.fndesc.argtypes)])
+
+
+def symbol_of(fn: Callable) -> str:
+    """The process-wide symbol a by-symbol kernel's callers call (``@kernel(by_symbol=True)``).
+
+    Not numba's mangled name: that carries a per-process counter, so it can
+    differ between the process that wrote a caller's cache entry and the one
+    that compiled the callee.
+    """
+    return f"omensim.kernel.{fn.__module__}.{fn.__qualname__}"
+
+
+def load_by_symbol(name: str) -> None:
+    """Compile (or load) kernel ``module:function`` so its symbol is defined in this process.
+
+    Stored in the cache entry of every caller of a by-symbol kernel (numba's
+    ``reload_init``, run before the entry's machine code is loaded), so it is
+    part of the cache format: keep its name and module.
+    """
+    module, _, attr = name.partition(":")
+    disp = getattr(importlib.import_module(module), attr)
+    disp.compile(declared_signature(disp.py_func))
+    # Whatever the kernel's flag says now: a caller cached while it was by-symbol needs it.
+    define_symbol(disp)
+
+
+def define_symbol(disp: Any) -> str:
+    """Point kernel ``disp``'s process-wide symbol at its compiled code; returns the symbol."""
+    cres = disp.overloads[declared_signature(disp.py_func)]
+    name = symbol_of(disp.py_func)
+    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.mangled_name))
+    return name
+
+
+@functools.cache
+def _loader(name: str) -> Callable[[], None]:
+    # One object per kernel, so a library's set of reload hooks holds it once.
+    return functools.partial(load_by_symbol, name)
+
+
+def _call_by_symbol(fndesc: Any, name: str, fn: Callable) -> Callable:
+    """Numba's call of a compiled function (``imputils.user_function``), by ``name``, unlinked.
+
+    Numba's own version also links the callee's library into the caller's,
+    so the callee's whole tree is optimised and code-generated again inside
+    every caller (issue 15). This one declares the process-wide symbol that
+    ``add_overload`` defined and records, in the caller's library, the hook
+    that defines it again in a process that loads the caller from the cache.
+    """
+    hook = _loader(f"{fn.__module__}:{fn.__qualname__}")
+
+    def imp(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+        callee = cgutils.get_or_insert_function(builder.module, fnty, name)
+        context.call_conv.decorate_function(
+            callee, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias
+        )
+        status, retval = context.call_conv.call_function(
+            builder, callee, fndesc.restype, fndesc.argtypes, args
+        )
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        context.active_code_library._reload_init.add(hook)
+        return retval
+
+    imp.signature = fndesc.argtypes  # type: ignore[attr-defined]
+    imp.libs = ()  # type: ignore[attr-defined]
+    return imp
 
 
 def declared_signature(fn: Callable) -> tuple[Any, ...]:
@@ -81,6 +220,8 @@ def kernel(
     *,
     inline: bool = False,
     into_caller: bool = False,
+    by_symbol: bool = False,
+    from_python: bool = False,
     nogil: bool = False,
 ) -> Any:
     """Jit ``fn`` with ``cache=True`` and the signature its parameter names imply.
@@ -96,11 +237,29 @@ def kernel(
     links, optimises and generates machine code for a function's whole callee
     tree again for every compiled function, so each such level cost ~2.5 s of
     a cold compile; copying a few lines of dispatch costs little.
+    ``@kernel(by_symbol=True)`` is called by its callers through a symbol
+    instead of being linked into them: its tree is optimised and
+    code-generated once, in its own compile, instead of once more in every
+    function above it (for a large subtree many functions reach: the ability
+    interpreter). LLVM can no longer inline it into a caller, so it is for
+    functions too large to be inlined anyway.
+    ``@kernel(from_python=True)`` is compiled with numba's Python wrapper, so
+    it is in the cache with it: for the few kernels every run calls from
+    Python, which would otherwise build one in every process (``python_entry``).
     ``@kernel(nogil=True)`` releases the GIL while it runs (entry points called
     from threads).
     """
     if fn is None:
-        return lambda f: kernel(f, inline=inline, into_caller=into_caller, nogil=nogil)
+        return lambda f: kernel(
+            f,
+            inline=inline,
+            into_caller=into_caller,
+            by_symbol=by_symbol,
+            from_python=from_python,
+            nogil=nogil,
+        )
+    if by_symbol and (inline or into_caller):
+        raise ValueError("a by-symbol kernel is never inlined")
     disp = KernelDispatcher(
         py_func=fn,
         locals={},
@@ -116,8 +275,15 @@ def kernel(
             # array), and NRT's atomic incref/decref of st/tab/fp at each call took ~40% of a
             # game's cycles (perf, issue 15).
             "_nrt": False,
+            # Numba's C wrapper lets a function be passed as a first-class function value,
+            # which only a bot dispatcher (``ask``'s signature) ever is; for the ~190 others
+            # it was a tenth of the cold compile (issue 15).
+            "no_cfunc_wrapper": declared_signature(fn) != ASK_SIGNATURE.args,
+            # Built on a first call from Python (python_entry) unless the run layer calls it.
+            "no_cpython_wrapper": not from_python,
         },
     )
+    disp.by_symbol = by_symbol
     disp.enable_caching()
     return disp
 
@@ -132,7 +298,7 @@ def entry_point(dispatcher: Any) -> Callable:
     each argument as its declared type (anything else is a ``TypeError``) and
     never compiles another specialisation.
     """
-    return dispatcher.compile(declared_signature(dispatcher.py_func))
+    return dispatcher.python_entry()
 
 
 ASK_TYPE = _ARG_TYPES["ask"]

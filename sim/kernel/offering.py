@@ -66,7 +66,7 @@ def _build_options(st, p, i, card, current, n):
     return n
 
 
-@kernel
+@kernel(by_symbol=True)
 def offering_step(st, tab, fp, ask):
     """The active seat may offer one unit (or build with it); then hand and coin limits.
 

@@ -41,7 +41,7 @@ def end_reason(st, tab):
     return V.ER_NONE
 
 
-@kernel
+@kernel(by_symbol=True)
 def end_turn(st, tab):
     """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
     st[L.TURN] += 1

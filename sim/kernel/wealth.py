@@ -82,7 +82,7 @@ def reveal(st, tab, fp, ask, p):
         reveal_top(st, tab, p)
 
 
-@kernel
+@kernel(by_symbol=True)
 def wealth_step(st, tab, fp, ask):
     """Choose all actions first, then take them; all-cards or all-coins earns the bonus."""
     p = st[L.ACTIVE]
