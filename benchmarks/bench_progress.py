@@ -2,9 +2,12 @@
 
 Times ``Engine.play(0, N)`` in one kernel call against the same games in the
 steps the runner now uses (``Engine.play(0, N, tick=...)``: kernel calls of
-about 0.2 s, at most 4,096 games). Repeats alternate between the two so a
-busy machine slows both alike; the best of each is printed, and their ratio.
-Prints, never asserts.
+about 0.2 s, at most 4,096 games, the next one queued while this one's rows
+are converted), and against those steps with nothing queued ahead
+(``engine.IN_FLIGHT = 1``: each call's rows converted while the kernel
+threads wait, as before issue 15's fifth pass). Repeats alternate between the
+three so a busy machine slows all alike; the best of each is printed, and the
+ratios. Prints, never asserts.
 
     python benchmarks/bench_progress.py --games 65536 --repeats 5
 """
@@ -15,6 +18,7 @@ import argparse
 import time
 
 from sim.data.spec import RunSpec
+from sim.run import engine as engine_module
 from sim.run.engine import Engine
 
 
@@ -37,23 +41,27 @@ def main() -> None:
     engine = Engine(RunSpec(games=args.games, mix=args.mix, seed=1))
     engine.warmup()
     engine.play(0, 2_000, tick=lambda rows: False)  # let the step size settle
-    best = {"one call": float("inf"), "steps": float("inf")}
+    queued = engine_module.IN_FLIGHT
+    best = {"one call": float("inf"), "steps": float("inf"), "unqueued": float("inf")}
     calls = 0
     for _ in range(args.repeats):
         for name in best:
             counter: list[int] = []
             tick = None if name == "one call" else counter_tick(counter)
+            engine_module.IN_FLIGHT = 1 if name == "unqueued" else queued
             t0 = time.perf_counter()
             engine.play(0, args.games, tick=tick)
             best[name] = min(best[name], time.perf_counter() - t0)
             calls = max(calls, len(counter))
+    engine_module.IN_FLIGHT = queued
     for name, seconds in best.items():
         print(
             f"{name:9s} {args.games:,} games  {seconds:7.3f} s  "
             f"{args.games / seconds:10,.0f} games/s"
         )
     print(
-        f"steps / one call = {best['steps'] / best['one call']:.3f} "
+        f"steps / one call = {best['steps'] / best['one call']:.3f}, "
+        f"unqueued steps / one call = {best['unqueued'] / best['one call']:.3f} "
         f"({calls} kernel calls per {args.games:,} games)"
     )
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-COMPILE_ESTIMATE_S = 45
+COMPILE_ESTIMATE_S = 20
 """Rough cold compile time on 2 cores, wall (benchmarks/results.csv, jit_cold_compile)."""
 
 REFRESH_S = 0.25
