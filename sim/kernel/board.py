@@ -337,6 +337,30 @@ def slot_strength(st, tab, c, p, i):
     return max(s, 0)
 
 
+@kernel(inline=True)
+def cost_fx_in_play(st, p):
+    """Whether any unit of seat ``p`` in play has an ongoing cost op (the running totals)."""
+    fx = 0
+    for c in range(L.N_CITIES):
+        fx += total(st, c, p, L.TOT_COST_FX)
+    return fx != 0
+
+
+@kernel(inline=True)
+def cost_source(st, tab, p, cc, i):
+    """The card in slot ``i`` of seat ``p``'s side of ``cc`` if its ongoing cost effect is in
+    force (printed, resolvable for ``p``, not enraged away), else -1: the one test both
+    ``cost_modifier`` and ``cost_modifiers`` apply."""
+    src = slot_card(st, cc, p, i)
+    if (
+        card_col(tab, src, L.K_STATIC) & L.STATIC_COST
+        and can_resolve(st, tab, p, src)
+        and not enraged(st, cc, p, i)
+    ):
+        return src
+    return -1
+
+
 @kernel
 def cost_modifier(st, tab, p, c):
     """Change to the cost of any unit seat ``p`` plays into city ``c`` (ongoing effects).
@@ -344,20 +368,13 @@ def cost_modifier(st, tab, p, c):
     0 at once when no unit of seat ``p`` in play has an ongoing cost op (the
     running totals say so); otherwise read off the units.
     """
-    fx = 0
-    for cc in range(L.N_CITIES):
-        fx += total(st, cc, p, L.TOT_COST_FX)
-    if fx == 0:
+    if not cost_fx_in_play(st, p):
         return 0
     s = 0
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
-            src = slot_card(st, cc, p, i)
-            if (
-                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
-                and can_resolve(st, tab, p, src)
-                and not enraged(st, cc, p, i)
-            ):
+            src = cost_source(st, tab, p, cc, i)
+            if src >= 0:
                 s += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
     return s
 
@@ -371,20 +388,14 @@ def cost_modifiers(st, tab, p, at, stride):
     ``cost_modifier``, added in another order. Inlined: as a call it cost Reign, where
     no unit has an ongoing effect, 2% a turn.
     """
-    fx = 0
     for c in range(L.N_CITIES):
         st[at + stride * c] = 0
-        fx += total(st, c, p, L.TOT_COST_FX)
-    if fx == 0:
-        return  # no ongoing cost op in play (the running totals say so)
+    if not cost_fx_in_play(st, p):
+        return
     for cc in range(L.N_CITIES):
         for i in range(n_units(st, cc, p)):
-            src = slot_card(st, cc, p, i)
-            if (
-                card_col(tab, src, L.K_STATIC) & L.STATIC_COST
-                and can_resolve(st, tab, p, src)
-                and not enraged(st, cc, p, i)
-            ):
+            src = cost_source(st, tab, p, cc, i)
+            if src >= 0:
                 for c in range(L.N_CITIES):
                     st[at + stride * c] += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
 
