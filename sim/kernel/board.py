@@ -71,6 +71,15 @@ def total(st, c, p, col):
 
 
 @kernel(inline=True)
+def seat_total(st, p, col):
+    """Running total ``col`` of seat ``p``'s sides of every city."""
+    t = 0
+    for c in range(L.N_CITIES):
+        t += total(st, c, p, col)
+    return t
+
+
+@kernel(inline=True)
 def tally(st, tab, c, p, card, rage, sign):
     """Add (``sign`` 1) or take away (-1) one unit's share of its side's running totals.
 
@@ -340,10 +349,7 @@ def slot_strength(st, tab, c, p, i):
 @kernel(inline=True)
 def cost_fx_in_play(st, p):
     """Whether any unit of seat ``p`` in play has an ongoing cost op (the running totals)."""
-    fx = 0
-    for c in range(L.N_CITIES):
-        fx += total(st, c, p, L.TOT_COST_FX)
-    return fx != 0
+    return seat_total(st, p, L.TOT_COST_FX) != 0
 
 
 @kernel(inline=True)

@@ -221,10 +221,7 @@ def exalt(st, tab, p, card):
 @kernel
 def surge_end(st, tab, fp, ask, p):
     """Resolve end-of-Surge abilities (Keres), each followed by its EXALT check."""
-    ends = 0
-    for c in range(L.N_CITIES):
-        ends += B.total(st, c, p, L.TOT_SURGE_END)
-    if ends == 0:
+    if B.seat_total(st, p, L.TOT_SURGE_END) == 0:
         return  # no unit of seat p has an end-of-Surge ability (the running totals)
     # Snapshot first: abilities and EXALT move units, so slots shift under us.
     m = 0
