@@ -94,7 +94,6 @@ def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     return bitlists.bit_values(mask[:, None], 0, 1, value_of)
 
 
-
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     """The ``end_reason`` column: one category per way a game can end.
 
