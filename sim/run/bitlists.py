@@ -8,7 +8,10 @@ or the kind of the card a bit stands for, each value once, in ascending order.
 Reading them with numpy (unpack every bit to a byte, ``nonzero``, ``bincount``)
 took 28 of the 33 ms of an 8,192-game table, on the thread that also starts the
 kernel (issue 15); this loop visits only the set bits and allocates nothing but
-its result.
+its result. It also skips the mask words no value can come from (a mix's ~50
+kinds fill 2 of a seat's 8 words), and when values rise with the bit (kinds,
+and card ids numbered kind by kind) it drops repeats without a sort: the two
+took the four list columns from ~0.9 to ~0.2 s of CPU per 10^6 games.
 """
 
 from __future__ import annotations
@@ -32,26 +35,69 @@ _DEBRUIJN = np.array([
 
 @numba.njit(cache=True, nogil=True)
 def _read_bits(words, first, n_words, value_of, debruijn):
-    # Two passes: count the set bits (the values' size), then walk each word's set bits
-    # lowest first and keep each value once, in order; only set bits are visited.
+    # Two passes: count the set bits (an upper bound on the values' size), then walk each
+    # word's set bits lowest first and keep each value once, in order; only set bits and
+    # only the words that can hold a value are visited.
     n = words.shape[0]
-    offsets = np.zeros(n + 1, np.int32)
+    used = 0
+    ordered = True  # values never decrease with the bit: each row comes out sorted
+    last = -1
+    for b in range(n_words * WORD_BITS):
+        v = value_of[b]
+        if v >= 0:
+            used = b // WORD_BITS + 1
+            ordered = ordered and v >= last
+            last = v
     total = 0
     for i in range(n):
-        for w in range(first, first + n_words):
+        for w in range(first, first + used):
             x = words[i, w] & 0xFFFFFFFF
-            while x:
-                x &= x - 1
-                total += 1
+            # Bits set in a 32-bit word (SWAR popcount): no branch per bit.
+            x = x - ((x >> 1) & 0x55555555)
+            x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+            total += (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
     values = np.empty(total, np.int16)
+    offsets = np.empty(n + 1, np.int32)
+    offsets[0] = 0
+    if ordered:
+        k = _read_ordered(words, first, used, value_of, debruijn, offsets, values)
+    else:
+        k = _read_unordered(words, first, used, value_of, debruijn, offsets, values)
+    return offsets, values[:k]
+
+
+@numba.njit(cache=True, nogil=True)
+def _read_ordered(words, first, used, value_of, debruijn, offsets, values):
+    # Values arrive in order, so a repeat is the value just kept (several cards of a kind).
+    k = 0
+    for i in range(words.shape[0]):
+        last = -1
+        for w in range(first, first + used):
+            x = words[i, w] & 0xFFFFFFFF
+            base = (w - first) * WORD_BITS
+            while x:
+                low = x & -x
+                x ^= low
+                v = value_of[base + debruijn[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]]
+                if v > last:
+                    values[k] = v
+                    k += 1
+                    last = v
+        offsets[i + 1] = k
+    return k
+
+
+@numba.njit(cache=True, nogil=True)
+def _read_unordered(words, first, used, value_of, debruijn, offsets, values):
+    # Any mapping: a seen flag per value, and insertion into the row's sorted values.
     n_values = 0
     for v in value_of:
         n_values = max(n_values, v + 1)
     seen = np.zeros(max(n_values, 1), np.bool_)
     k = 0
-    for i in range(n):
+    for i in range(words.shape[0]):
         row = k
-        for w in range(first, first + n_words):
+        for w in range(first, first + used):
             x = words[i, w] & 0xFFFFFFFF
             base = (w - first) * WORD_BITS
             while x:
@@ -70,7 +116,7 @@ def _read_bits(words, first, n_words, value_of, debruijn):
         for j in range(row, k):
             seen[values[j]] = False
         offsets[i + 1] = k
-    return offsets, values[:k]
+    return k
 
 
 def bit_values(words: np.ndarray, first: int, n_words: int, value_of: np.ndarray) -> pa.ListArray:

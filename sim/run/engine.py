@@ -61,9 +61,18 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
-def played_lists(masks: np.ndarray, seat: int) -> pa.ListArray:
-    """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>."""
-    return bitlists.bit_values(masks, seat * L.MASK_WORDS, L.MASK_WORDS, _IDENTITY)
+_IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
+
+
+def played_lists(masks: np.ndarray, seat: int, n_kinds: int = len(_IDENTITY)) -> pa.ListArray:
+    """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>.
+
+    Bits from ``n_kinds`` on are not read: the loop then visits only the mask
+    words a kind can be in (2 of 8 for a mix of ~50 kinds; issue 15, 5x faster).
+    """
+    value_of = _IDENTITY.copy()
+    value_of[n_kinds:] = -1
+    return bitlists.bit_values(masks, seat * L.MASK_WORDS, L.MASK_WORDS, value_of)
 
 
 def held_lists(masks: np.ndarray, seat: int, card_kind: np.ndarray) -> pa.ListArray:
@@ -83,9 +92,6 @@ def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     value_of = np.arange(bitlists.WORD_BITS)
     value_of[width:] = -1
     return bitlists.bit_values(mask[:, None], 0, 1, value_of)
-
-
-_IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
 
 
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
@@ -122,6 +128,7 @@ class Engine:
         self.metadata: dict[str, str] = run.metadata()
         off = int(self.tab[L.TB_CARD_KIND])
         self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
+        self.n_kinds = int(self.tab[L.TB_N_KINDS])
         self.provenance = provenance((self.spec.p0, self.spec.p1), self.fp)
         self.metadata["provenance"] = json.dumps(self.provenance, sort_keys=True)
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
@@ -266,7 +273,7 @@ class Engine:
         cols["end_reason"] = end_reasons(out[:, L.O_END_REASON])
         for p in range(2):
             cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
-            cols[f"played_p{p}"] = played_lists(masks, p)
+            cols[f"played_p{p}"] = played_lists(masks, p, self.n_kinds)
         for p in range(2):
             cols[f"held_p{p}"] = held_lists(masks, p, self.card_kind)
         gods = pa.array(GOD_NAMES)

@@ -27,6 +27,7 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -283,11 +284,66 @@ def _play_and_write(
     changes: Any,
     prior: dict[str, Any] | None,
 ) -> RunResult:
+    """Open the run's ledger, play the chunks it lacks, and close it with the totals."""
     from sim.run.backends import chunks_of, make_job
 
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     # Every part carries the run's key, so a part from another run is recognised on reading.
     metadata[io.RUN_KEY] = io.run_key(metadata)
+    run_info = _run_info(engine, spec, backend, chunk_size, key, until_ci, prior)
+    book = _open_ledger(out, engine, metadata, run_info, force, until_ci, prior)
+    chunks = chunks_of(spec.games, chunk_size)
+    bar = P.Bar(spec.games, show, desc="run")
+    bar.advance(book.games)
+    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
+    t0 = time.perf_counter()
+    try:
+        played = 0
+        if todo:
+            job = make_job(
+                engine,
+                key["digest"],
+                changes=changes,
+                out=out,
+                width=ledger.part_width(len(chunks)),
+                until_ci=until_ci,
+                metadata=metadata,
+            )
+            # A resumed run's --until-ci stop game is the ledger's, not the kernel calls'.
+            tick = _tick(bar, until_ci if prior is None else None)
+            played = _play_chunks(book, backend, backend.map_chunks(job, todo, engine, tick), bar)
+        if book.stop is not None:
+            book.drop_after(book.stop)
+            _cut_last_part(book, metadata, until_ci)
+        elif book.prefix_chunks != len(chunks):
+            raise RuntimeError(f"the {backend.name} backend left chunks of the run unplayed")
+    except BaseException as exc:
+        bar.close()
+        # The original error is the one worth reporting, not a failure to record it.
+        with contextlib.suppress(Exception):
+            book.compact(
+                metadata,
+                False,
+                {**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
+            )
+        raise
+    seconds = time.perf_counter() - t0
+    bar.close()
+    return _finish(
+        book, metadata, run_info, spec, backend, played, seconds, setup_seconds, until_ci
+    )
+
+
+def _run_info(
+    engine: Any,
+    spec: RunSpec,
+    backend: Any,
+    chunk_size: int,
+    key: dict[str, str],
+    until_ci: float | None,
+    prior: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The manifest's account of how the run was made (a resume keeps its start time)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     run_info: dict[str, Any] = {
         "spec": dataclasses.asdict(spec),
@@ -308,8 +364,19 @@ def _play_and_write(
     if prior is not None:
         run_info["started"] = prior["manifest"].get("started", now)
         run_info["resumed"] = [*prior["manifest"].get("resumed", []), now]
+    return run_info
 
-    chunks = chunks_of(spec.games, chunk_size)
+
+def _open_ledger(
+    out: Path,
+    engine: Any,
+    metadata: dict[str, str],
+    run_info: dict[str, Any],
+    force: bool,
+    until_ci: float | None,
+    prior: dict[str, Any] | None,
+) -> ledger.Ledger:
+    """The run's ledger, with the manifest saying "incomplete" before the first game."""
     stop_rule = None
     if until_ci is not None:
 
@@ -322,69 +389,59 @@ def _play_and_write(
             io.clear_run_files(out)
         # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
         io.write_cards(out, engine.pool.cards_table())
-    # Say "incomplete" before the first game, so even a kill -9 cannot leave a run
-    # directory that looks finished. On a resume this folds the old log into the manifest.
+    # Said before the first game, so even a kill -9 cannot leave a run directory that
+    # looks finished. On a resume this folds the old log into the manifest.
     book.compact(metadata, False, run_info)
+    return book
 
-    bar = P.Bar(spec.games, show, desc="run")
-    bar.advance(book.games)
-    width = ledger.part_width(len(chunks))
-    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
-    played = 0
+
+def _tick(bar: P.Bar, until_ci: float | None) -> Callable[[np.ndarray], bool]:
+    """The local backend's call after every kernel call: the bar moves, and with
+    ``until_ci`` the chunk may end early (the exact stop game is the ledger's)."""
     tally = [0, 0]  # first-player wins, games: the local backend plays in order
 
-    def tick(rows: Any) -> bool:
-        # Local backend, after every kernel call: the bar moves, and on a fresh run
-        # --until-ci may end the chunk early (the exact stop game is the ledger's).
+    def tick(rows: np.ndarray) -> bool:
         bar.advance(len(rows))
-        if until_ci is None or prior is not None:
+        if until_ci is None:
             return False
         tally[0] += int(np.count_nonzero(rows[:, L.O_WINNER] == rows[:, L.O_FIRST]))
         tally[1] += len(rows)
         return bool(ci_half_width(tally[0], tally[1]) <= until_ci)
 
-    t0 = time.perf_counter()
-    try:
-        if todo:
-            job = make_job(
-                engine,
-                key["digest"],
-                changes=changes,
-                out=out,
-                width=width,
-                until_ci=until_ci,
-                metadata=metadata,
-            )
-            stream = backend.map_chunks(job, todo, engine, tick=tick)
-            try:
-                for done in stream:
-                    book.record(done.part_info(), done.won)
-                    played += done.games
-                    if not backend.ticks:
-                        bar.advance(done.games)
-                    if book.stop is not None:
-                        break
-            finally:
-                stream.close()  # an early stop waits for running chunks before parts go
-        if book.stop is not None:
-            book.drop_after(book.stop)
-            _cut_last_part(book, metadata, until_ci)
-        elif book.prefix_chunks != len(chunks):
-            raise RuntimeError(f"the {backend.name} backend left chunks of the run unplayed")
-    except BaseException as exc:
-        bar.close()
-        # The original error is the one worth reporting, not a failure to record it.
-        with contextlib.suppress(Exception):
-            book.compact(
-                metadata,
-                False,
-                {**run_info, "error": f"{type(exc).__name__}: {exc}".rstrip(": ")},
-            )
-        raise
-    seconds = time.perf_counter() - t0
-    bar.close()
+    return tick
 
-    parts = book.parts(upto=book.stop if book.stop is not None else None)
+
+def _play_chunks(book: ledger.Ledger, backend: Any, stream: Any, bar: P.Bar) -> int:
+    """Record each finished chunk the backend yields until the ledger says stop; the games
+    played."""
+    played = 0
+    try:
+        for done in stream:
+            book.record(done.part_info(), done.won)
+            played += done.games
+            if not backend.ticks:
+                bar.advance(done.games)
+            if book.stop is not None:
+                break
+    finally:
+        stream.close()  # an early stop waits for running chunks before parts go
+    return played
+
+
+def _finish(
+    book: ledger.Ledger,
+    metadata: dict[str, str],
+    run_info: dict[str, Any],
+    spec: RunSpec,
+    backend: Any,
+    played: int,
+    seconds: float,
+    setup_seconds: float,
+    until_ci: float | None,
+) -> RunResult:
+    """The run's totals from its parts, written into the manifest marked complete."""
+    upto = book.stop if book.stop is not None else None
+    parts = book.parts(upto=upto)
     games = sum(int(p["games"]) for p in parts)
     first_wins = sum(int(p["first_wins"]) for p in parts)
     shared = sum(int(p["shared"]) for p in parts)
@@ -392,7 +449,7 @@ def _play_and_write(
     seats, seats_uncapped = part_seats(book.out, parts)
     result = RunResult(
         spec=spec,
-        out=out,
+        out=book.out,
         games=games,
         seconds=seconds,
         games_per_s=played / seconds if seconds > 0 else math.inf,
@@ -435,7 +492,7 @@ def _play_and_write(
             "seat_counts": dataclasses.asdict(seats),
             "pid": os.getpid(),
         },
-        upto=book.stop if book.stop is not None else None,
+        upto=upto,
     )
     return result
 
