@@ -84,3 +84,31 @@ def test_boundscheck_catches_a_negative_index_in_a_kernel() -> None:
     with pytest.raises(IndexError):
         kernel_read(mask, -1)
     assert plain_read(mask, -1) == 4
+
+
+def cache_misses_with(lowering: str) -> int:
+    """Compile or load ``kernel_read`` with ``jit.LOWERING`` set to ``lowering``; numba's
+    cache misses (run by :func:`fresh_cache_misses` in a child)."""
+    from sim.kernel import jit
+
+    jit.LOWERING = lowering
+    kernel_read(np.arange(5, dtype=np.int64), 1)
+    return sum(kernel_read.stats.cache_misses.values())
+
+
+def fresh_cache_misses(lowering: str, cache: Path) -> int:
+    """:func:`cache_misses_with` in a fresh interpreter using the numba cache ``cache``."""
+    code = f"import test_kernel_index as t; print(t.cache_misses_with({lowering!r}))"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def test_a_cache_entry_lowered_another_way_is_not_loaded(tmp_path: Path) -> None:
+    """The lowering is in the cache key: the same tag loads the entry, another compiles anew
+    (so a tree never keeps machine code lowered with the wraparound)."""
+    assert fresh_cache_misses("old", tmp_path) == 1
+    assert fresh_cache_misses("old", tmp_path) == 0
+    assert fresh_cache_misses("new", tmp_path) == 1

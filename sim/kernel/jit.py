@@ -43,6 +43,7 @@ from typing import Any
 from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
+from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
@@ -98,6 +99,20 @@ def unwrapped_indices() -> Iterator[None]:
             yield
         finally:
             arrayobj.fix_integer_index = saved
+
+
+LOWERING = "unwrapped-indices-1"
+"""How this module lowers kernels beyond numba's own flags (``unwrapped_indices``), in every
+kernel's cache key: numba keys an entry on the function's own code only, so without it a
+tree whose kernel files did not change would keep loading machine code lowered the old
+way. Change it whenever that lowering changes."""
+
+
+class KernelCache(FunctionCache):
+    """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key."""
+
+    def _index_key(self, sig: Any, codegen: Any) -> Any:
+        return (*super()._index_key(sig, codegen), LOWERING)
 
 
 class KernelDispatcher(CPUDispatcher):
@@ -325,7 +340,7 @@ def kernel(
         },
     )
     disp.by_symbol = by_symbol
-    disp.enable_caching()
+    disp._cache = KernelCache(fn)  # numba's enable_caching(), keyed on LOWERING too
     return disp
 
 
