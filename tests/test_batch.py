@@ -12,6 +12,7 @@ import threading
 
 import numba
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from sim.data.spec import RunSpec
@@ -76,3 +77,55 @@ def test_a_tick_that_stops_the_run_drops_the_call_queued_after(
     finally:
         release.set()
     assert table.equals(engine.play(0, table.num_rows))
+
+
+def test_the_next_ranges_first_calls_queue_behind_this_ones_last(engine: Engine) -> None:
+    """With ``then``, the next range's first calls are queued before this range's last
+    result is used, the next ``play_groups`` plays them, and the rows are those of
+    ranges played one after the other without it."""
+    queued: list[int] = []
+    real = engine.start_raw
+
+    def recording(start: int, n: int) -> Batch:
+        queued.append(start)
+        return real(start, n)
+
+    engine.start_raw = recording  # type: ignore[method-assign]
+    try:
+        first = list(engine.play_groups(0, 400, lambda rows: False, then=(400, 500)))
+        assert engine.ahead[:1] == [400]  # queued, not yet played
+        ahead = len(queued)
+        second = list(engine.play_groups(400, 500, lambda rows: False))
+    finally:
+        del engine.start_raw
+    assert 400 in queued[:ahead]  # the second range's first call came from the first range
+    assert engine.ahead == []
+    got = pa.concat_tables(first + second)
+    assert got.equals(engine.play(0, 900))
+
+
+def test_calls_queued_for_a_range_never_played_are_dropped(engine: Engine) -> None:
+    """A range that does not finish (here a caller that stops reading) cancels the next
+    range's queued calls, and ``drop_ahead`` cancels them after one that did."""
+    queued: list[Batch] = []
+    real = engine.start_raw
+
+    def recording(start: int, n: int) -> Batch:
+        queued.append(real(start, n))
+        return queued[-1]
+
+    engine.start_raw = recording  # type: ignore[method-assign]
+    try:
+        groups = engine.play_groups(0, 200, lambda rows: False, then=(200, 100))
+        next(groups)
+        assert engine.ahead == [200]
+        groups.close()
+        assert engine.ahead == []
+        assert all(f.done() for b in queued for f in b.futures)
+        list(engine.play_groups(0, 200, lambda rows: False, then=(200, 100)))
+        assert engine.ahead == [200]
+        engine.drop_ahead()
+        assert engine.ahead == []
+        assert all(f.done() for b in queued for f in b.futures)
+    finally:
+        del engine.start_raw

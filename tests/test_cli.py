@@ -308,10 +308,10 @@ def _fail_after_first_chunk(monkeypatch: pytest.MonkeyPatch, exc: BaseException)
             raise exc
         return real_play(self, start, n, tick=tick)
 
-    def play_groups(self, start: int, n: int, tick):  # type: ignore[no-untyped-def]
+    def play_groups(self, start: int, n: int, tick, then=None):  # type: ignore[no-untyped-def]
         if start > 0:
             raise exc
-        return real_groups(self, start, n, tick)
+        return real_groups(self, start, n, tick, then)
 
     monkeypatch.setattr(sim.run.engine.Engine, "play", play)
     monkeypatch.setattr(sim.run.engine.Engine, "play_groups", play_groups)

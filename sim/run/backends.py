@@ -326,45 +326,58 @@ def _stream_parts(
     yielded parts and at most the one closing when the caller stops reach their names.
     """
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omensim-writer") as pool:
-        closing: Future[ChunkDone] | None = None  # the previous chunk's part
-        for chunk in chunks:
-            part = _StreamedPart(job, chunk)
-            writes: list[Future[None]] = []
+        try:
+            yield from _stream_chunks(job, chunks, engine, tick, pool)
+        finally:
+            # The next chunk's first kernel calls, queued while this one ended, are not played.
+            engine.drop_ahead()
+
+
+def _stream_chunks(
+    job: ChunkJob, chunks: Sequence[Chunk], engine: Any, tick: Any, pool: ThreadPoolExecutor
+) -> Iterator[ChunkDone]:
+    """:func:`_stream_parts` with its writer thread ``pool``."""
+    closing: Future[ChunkDone] | None = None  # the previous chunk's part
+    for i, chunk in enumerate(chunks):
+        part = _StreamedPart(job, chunk)
+        writes: list[Future[None]] = []
+        # The next chunk's first calls queue behind this one's last (Engine.play_groups).
+        then = (chunks[i + 1].start, chunks[i + 1].games) if i + 1 < len(chunks) else None
+        try:
+            rows = 0
+            for table in engine.play_groups(chunk.start, chunk.games, tick, then):
+                rows += table.num_rows
+                writes.append(pool.submit(part.write, table))
+                del table  # the writer holds the only reference now
+                while len(writes) > STREAM_QUEUE:
+                    writes.pop(0).result()
+            for w in writes:
+                w.result()
+            if rows > chunk.games or rows == 0:
+                raise RuntimeError(
+                    f"engine returned {rows} rows for games "
+                    f"{chunk.start}..{chunk.start + chunk.games - 1}"
+                )
+            done = closing.result() if closing is not None else None
+        except BaseException:
+            # Waits for the writes already queued, then drops this part's temporary.
+            pool.submit(part.part.abort).result()
+            # Report the part already closed before the error goes up, so an
+            # interrupted run's manifest lists it.
+            if closing is not None and closing.exception() is None:
+                yield closing.result()
+            raise
+        if done is not None:
             try:
-                rows = 0
-                for table in engine.play_groups(chunk.start, chunk.games, tick):
-                    rows += table.num_rows
-                    writes.append(pool.submit(part.write, table))
-                    del table  # the writer holds the only reference now
-                    while len(writes) > STREAM_QUEUE:
-                        writes.pop(0).result()
-                for w in writes:
-                    w.result()
-                if rows > chunk.games or rows == 0:
-                    raise RuntimeError(
-                        f"engine returned {rows} rows for games "
-                        f"{chunk.start}..{chunk.start + chunk.games - 1}"
-                    )
-                done = closing.result() if closing is not None else None
-            except BaseException:
-                # Waits for the writes already queued, then drops this part's temporary.
+                yield done
+            except BaseException:  # the caller stopped, or failed recording ``done``
                 pool.submit(part.part.abort).result()
-                # Report the part already closed before the error goes up, so an
-                # interrupted run's manifest lists it.
-                if closing is not None and closing.exception() is None:
-                    yield closing.result()
                 raise
-            if done is not None:
-                try:
-                    yield done
-                except BaseException:  # the caller stopped, or failed recording ``done``
-                    pool.submit(part.part.abort).result()
-                    raise
-            closing = pool.submit(part.close)
-            if rows < chunk.games:
-                break  # tick ended the run inside this chunk
-        if closing is not None:
-            yield closing.result()
+        closing = pool.submit(part.close)
+        if rows < chunk.games:
+            break  # tick ended the run inside this chunk
+    if closing is not None:
+        yield closing.result()
 
 
 class LocalBackend:

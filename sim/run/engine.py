@@ -132,6 +132,8 @@ class Engine:
         self.provenance = provenance((self.spec.p0, self.spec.p1), self.fp)
         self.metadata["provenance"] = json.dumps(self.provenance, sort_keys=True)
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
+        # (first game, call) of kernel calls queued for the next range (``play_groups``).
+        self._ahead: deque[tuple[int, Batch]] = deque()
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
@@ -169,12 +171,19 @@ class Engine:
         # twice at the run's peak (+6 MB RSS); Parquet and pyarrow.compute read chunks alike.
         return pa.concat_tables(tables)
 
-    def play_groups(self, start: int, n: int, tick: Tick) -> Iterator[pa.Table]:
+    def play_groups(
+        self, start: int, n: int, tick: Tick, then: tuple[int, int] | None = None
+    ) -> Iterator[pa.Table]:
         """The rows of :meth:`play` with ``tick``, as tables of :data:`TABLE_ROWS` games
         (the last may hold fewer), each yielded as soon as its games are played.
 
         A caller that writes each group as it comes (``LocalBackend``) never holds a
-        whole chunk of rows.
+        whole chunk of rows. ``then`` = (start, games) is the range the caller plays
+        next: once this range's calls are all queued, that range's first calls are
+        queued behind them and the next ``play_groups`` takes them over, so the kernel
+        threads do not wait at the boundary between two parts. They are dropped when
+        this range does not finish (a stop, an error, a closed generator); a caller
+        that ends otherwise calls :meth:`drop_ahead`.
         """
         # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
         # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
@@ -190,6 +199,13 @@ class Engine:
         tables: list[pa.Table] = []
         flight: deque[Batch] = deque()
         done = held = queued = 0
+        # Calls the previous range queued for this one (``then``) play first.
+        while self._ahead and self._ahead[0][0] == start + queued and queued < n:
+            batch = self._ahead.popleft()[1]
+            flight.append(batch)
+            queued += len(batch.out)
+        self.drop_ahead()
+        finished = False
         t0 = time.perf_counter()
         try:
             while done < n:
@@ -197,6 +213,8 @@ class Engine:
                     m = min(self._step, n - queued)
                     flight.append(self.start_raw(start + queued, m))
                     queued += m
+                if then is not None and queued >= n:
+                    self._queue_ahead(then, IN_FLIGHT - len(flight))
                 o, k = flight.popleft().result()
                 m = len(o)
                 now = time.perf_counter()
@@ -220,10 +238,33 @@ class Engine:
                     del group
                 if stop:
                     return
+            finished = True
         finally:
             # Stopped, failed or closed early: nothing may keep playing into dropped arrays.
             for batch in flight:
                 batch.cancel()
+            if not finished:
+                self.drop_ahead()
+
+    def _queue_ahead(self, then: tuple[int, int], room: int) -> None:
+        """Queue the first calls of range ``then`` = (start, games), up to ``room`` calls."""
+        start, n = then
+        queued = sum(len(batch.out) for _, batch in self._ahead)
+        while len(self._ahead) < room and queued < n:
+            m = min(self._step, n - queued)
+            self._ahead.append((start + queued, self.start_raw(start + queued, m)))
+            queued += m
+
+    @property
+    def ahead(self) -> list[int]:
+        """First games of the kernel calls queued for the next range (``play_groups``'
+        ``then``), in order."""
+        return [start for start, _ in self._ahead]
+
+    def drop_ahead(self) -> None:
+        """Cancel the calls queued for a next range (``play_groups``' ``then``) and forget them."""
+        while self._ahead:
+            self._ahead.popleft()[1].cancel()
 
     def start_raw(self, start: int, n: int) -> Batch:
         """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and
