@@ -10,6 +10,9 @@
   Table columns (``K_*``, ``RU_*``, ``O_*``, ``TB_*``) and sizes (``N_CITIES``) are not
   state offsets and stay allowed. Nor may anyone else index ``st`` or ``x.st`` with a
   bare number. (A state copied under another name and indexed by number is not seen.)
+- No kernel (``@kernel`` or ``@njit`` in ``sim/kernel/`` and ``strategies/``) indexes
+  with a negative number: kernels are compiled without Python's wraparound, so
+  ``st[-1]`` would read before the array (``sim.kernel.jit.unwrapped_indices``).
 """
 
 from __future__ import annotations
@@ -105,6 +108,57 @@ def _is_state(node: ast.expr) -> bool:
     return (isinstance(node, ast.Name) and node.id == "st") or (
         isinstance(node, ast.Attribute) and node.attr == "st"
     )
+
+
+def _is_kernel(fn: ast.FunctionDef) -> bool:
+    """Decorated ``@kernel``, ``@kernel(...)``, ``@njit``/``@numba.njit`` (with or without
+    arguments): numba code."""
+    for d in fn.decorator_list:
+        f = d.func if isinstance(d, ast.Call) else d
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        if name in ("kernel", "njit"):
+            return True
+    return False
+
+
+def _negative_indices(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not _is_kernel(fn):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Subscript):
+                continue
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for part in parts:
+                if (
+                    isinstance(part, ast.UnaryOp)
+                    and isinstance(part.op, ast.USub)
+                    and isinstance(part.operand, ast.Constant)
+                ):
+                    yield node.lineno, ast.unparse(node)
+
+
+def test_no_kernel_indexes_from_the_end() -> None:
+    found = [
+        f"{rel}:{line}: {text}"
+        for rel, tree in _sources("sim/kernel", "strategies")
+        for line, text in _negative_indices(tree)
+    ]
+    assert not found, "negative indices in kernel code (no wraparound there):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("source", "flagged"),
+    [
+        ("@kernel\ndef f(st):\n    return st[-1]\n", True),
+        ("@kernel(inline=True)\ndef f(fp, p):\n    return fp[p, -2]\n", True),
+        ("@numba.njit(cache=True)\ndef f(st):\n    st[-1] = 0\n", True),
+        ("@kernel\ndef f(st, i):\n    return st[i - 1] + st[L.TMP + 1]\n", False),
+        ("def f(a):\n    return a[-1]\n", False),  # Python, not a kernel
+    ],
+)
+def test_the_negative_index_rule_catches_kernels_only(source: str, flagged: bool) -> None:
+    assert bool(list(_negative_indices(ast.parse(source)))) is flagged
 
 
 def test_no_module_imports_a_private_name_from_another() -> None:

@@ -19,6 +19,13 @@ signature and literal arguments are simply cast:
 * ``rows``, ``masks``: ``int64[:, ::1]`` (a batch's output rows and mask rows)
 * anything else: ``int64``
 
+Kernel code indexes arrays as C does: a negative index is out of bounds, not
+Python's count from the end (``unwrapped_indices``). Numba wraps every signed
+index (a compare, an add and a select per access, with the array's length
+loaded) unless it can prove the index non-negative, which it rarely can;
+kernels never index from the end. Under ``NUMBA_BOUNDSCHECK=1`` a negative
+index raises ``IndexError`` like any other out-of-bounds one.
+
 The signature is compiled (or loaded from numba's on-disk cache) on the first
 call, not at import: importing ``sim`` compiles nothing, so ``omensim --help``
 and test collection stay instant, and a run loads only the kernels it calls.
@@ -26,18 +33,21 @@ and test collection stay instant, and a run loads only the kernels it calls.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
+from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
+from numba.np import arrayobj
 
 ASK_SIGNATURE = types.int64(
     types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
@@ -61,6 +71,50 @@ _ARG_TYPES: dict[str, Any] = {
 }
 
 
+def _index_as_is(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) -> Any:
+    """Numba's ``arrayobj.fix_integer_index`` without the wraparound of a negative index."""
+    return context.cast(builder, idx, idxty, types.intp if idxty.signed else types.uintp)
+
+
+@contextlib.contextmanager
+def unwrapped_indices() -> Iterator[None]:
+    """While it lasts, numba lowers an integer array index without Python's wraparound.
+
+    Numba turns ``a[i]`` for a signed ``i`` into ``a[i + len(a) if i < 0 else i]``
+    unless it can prove ``i >= 0``; it seldom can (``st[L.OPTS + 4 * i + j]``
+    carries no no-overflow flag), so nearly every state, table and parameter
+    read paid a compare, an add and a select, and the array's length had to be
+    at hand: 13% of a turn (issue 15, benchmarks/README.md "Sixth pass").
+    Kernel code never counts from the end (``tests/test_code_rules.py`` rejects
+    a negative literal index in a kernel). Only kernels are compiled with it
+    (``KernelDispatcher.compile`` holds numba's compiler lock, so no other
+    function is lowered meanwhile); nested compiles of callees restore it in
+    order. Numba's own implementations a kernel calls are lowered the same way;
+    kernels call none that index arrays (scalar casts only).
+    """
+    with global_compiler_lock:
+        saved = arrayobj.fix_integer_index
+        arrayobj.fix_integer_index = _index_as_is
+        try:
+            yield
+        finally:
+            arrayobj.fix_integer_index = saved
+
+
+LOWERING = "unwrapped-indices-1"
+"""How this module lowers kernels beyond numba's own flags (``unwrapped_indices``), in every
+kernel's cache key: numba keys an entry on the function's own code only, so without it a
+tree whose kernel files did not change would keep loading machine code lowered the old
+way. Change it whenever that lowering changes."""
+
+
+class KernelCache(FunctionCache):
+    """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key."""
+
+    def _index_key(self, sig: Any, codegen: Any) -> Any:
+        return (*super()._index_key(sig, codegen), LOWERING)
+
+
 class KernelDispatcher(CPUDispatcher):
     """A dispatcher that compiles only its declared signature, whatever its callers pass.
 
@@ -77,9 +131,11 @@ class KernelDispatcher(CPUDispatcher):
         """Compile (or load from the cache) the declared signature; ``sig`` is ignored.
 
         Returns numba's entry for the overload, which has no Python wrapper
-        (see ``python_entry``): not callable from Python.
+        (see ``python_entry``): not callable from Python. Array indices are
+        not wrapped (``unwrapped_indices``).
         """
-        return super().compile(declared_signature(self.py_func))
+        with unwrapped_indices():
+            return super().compile(declared_signature(self.py_func))
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
         # Numba's C dispatcher calls this on a call from Python that its table does not
@@ -284,7 +340,7 @@ def kernel(
         },
     )
     disp.by_symbol = by_symbol
-    disp.enable_caching()
+    disp._cache = KernelCache(fn)  # numba's enable_caching(), keyed on LOWERING too
     return disp
 
 
