@@ -59,18 +59,22 @@ def _read_bits(words, first, n_words, value_of, debruijn):
     values = np.empty(total, np.int16)
     offsets = np.empty(n + 1, np.int32)
     offsets[0] = 0
-    if ordered:
-        k = _read_ordered(words, first, used, value_of, debruijn, offsets, values)
-    else:
-        k = _read_unordered(words, first, used, value_of, debruijn, offsets, values)
+    k = _read_values(words, first, used, value_of, debruijn, ordered, offsets, values)
     return offsets, values[:k]
 
 
 @numba.njit(cache=True, nogil=True)
-def _read_ordered(words, first, used, value_of, debruijn, offsets, values):
-    # Values arrive in order, so a repeat is the value just kept (several cards of a kind).
+def _read_values(words, first, used, value_of, debruijn, ordered, offsets, values):
+    # Ordered values arrive sorted, so a repeat is the value just kept (several cards of a
+    # kind); any other map needs a seen flag per value and insertion into the row's values.
+    n_values = 1
+    if not ordered:
+        for v in value_of:
+            n_values = max(n_values, v + 1)
+    seen = np.zeros(n_values, np.bool_)
     k = 0
     for i in range(words.shape[0]):
+        row = k
         last = -1
         for w in range(first, first + used):
             x = words[i, w] & 0xFFFFFFFF
@@ -79,32 +83,12 @@ def _read_ordered(words, first, used, value_of, debruijn, offsets, values):
                 low = x & -x
                 x ^= low
                 v = value_of[base + debruijn[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]]
-                if v > last:
-                    values[k] = v
-                    k += 1
-                    last = v
-        offsets[i + 1] = k
-    return k
-
-
-@numba.njit(cache=True, nogil=True)
-def _read_unordered(words, first, used, value_of, debruijn, offsets, values):
-    # Any mapping: a seen flag per value, and insertion into the row's sorted values.
-    n_values = 0
-    for v in value_of:
-        n_values = max(n_values, v + 1)
-    seen = np.zeros(max(n_values, 1), np.bool_)
-    k = 0
-    for i in range(words.shape[0]):
-        row = k
-        for w in range(first, first + used):
-            x = words[i, w] & 0xFFFFFFFF
-            base = (w - first) * WORD_BITS
-            while x:
-                low = x & -x
-                x ^= low
-                v = value_of[base + debruijn[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]]
-                if v >= 0 and not seen[v]:
+                if ordered:
+                    if v > last:
+                        values[k] = v
+                        k += 1
+                        last = v
+                elif v >= 0 and not seen[v]:
                     seen[v] = True
                     # Insertion into the row's sorted values (a row holds a few dozen).
                     j = k
@@ -113,8 +97,9 @@ def _read_unordered(words, first, used, value_of, debruijn, offsets, values):
                         j -= 1
                     values[j] = v
                     k += 1
-        for j in range(row, k):
-            seen[values[j]] = False
+        if not ordered:
+            for j in range(row, k):
+                seen[values[j]] = False
         offsets[i + 1] = k
     return k
 
