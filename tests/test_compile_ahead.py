@@ -10,18 +10,13 @@ must still compile everything itself (a miss, and the same answer).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fresh import in_fresh_interpreter
 
 from sim.kernel.jit import declared_signature, kernel
 from sim.run import compile_ahead as C
-
-HERE = Path(__file__).resolve().parent
 
 
 @kernel
@@ -63,15 +58,7 @@ def hits_and_misses(child_part: list[str]) -> dict[str, object]:
 
 def fresh(child_part: list[str], cache: Path) -> dict[str, object]:
     """:func:`hits_and_misses` in a fresh interpreter compiling into the empty ``cache``."""
-    code = (
-        "import json, test_compile_ahead as t; "
-        f"print(json.dumps(t.hits_and_misses({child_part!r})))"
-    )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])
+    return in_fresh_interpreter("test_compile_ahead", f"t.hits_and_misses({child_part!r})", cache)
 
 
 def test_the_parent_loads_what_the_child_compiled(tmp_path: Path) -> None:

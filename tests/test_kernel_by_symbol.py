@@ -13,20 +13,15 @@ two-core compile's parent loads the child's half).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numba
 import numpy as np
 import pytest
+from fresh import in_fresh_interpreter
 
 from sim.kernel.jit import kernel, symbol_of
-
-HERE = Path(__file__).resolve().parent
 
 
 @kernel(by_symbol=True)
@@ -92,12 +87,7 @@ def top_from_cache() -> dict[str, int]:
 
 def in_child(code: str, cache: Path) -> object:
     """Run ``code`` (an expression using this module as ``t``) in a fresh interpreter."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
-    run = f"import json, test_kernel_by_symbol as t; print(json.dumps({code}))"
-    out = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.split("\n")[-2])
+    return in_fresh_interpreter("test_kernel_by_symbol", code, cache)
 
 
 def expected(n: int) -> int:

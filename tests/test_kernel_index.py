@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numba
 import numpy as np
 import pytest
+from fresh import in_fresh_interpreter
 from numba.np import arrayobj
 
 from sim.kernel.jit import kernel
-
-HERE = Path(__file__).resolve().parent
 
 
 @kernel
@@ -50,13 +47,9 @@ def selects_in(name: str) -> int:
 
 def fresh_selects_in(name: str, cache: Path) -> int:
     """:func:`selects_in` in a fresh interpreter compiling into the empty ``cache``."""
-    code = f"import test_kernel_index as t; print(t.selects_in({name!r}))"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env.pop("NUMBA_BOUNDSCHECK", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return int(out.stdout.split()[-1])
+    return in_fresh_interpreter(
+        "test_kernel_index", f"t.selects_in({name!r})", cache, drop_env=("NUMBA_BOUNDSCHECK",)
+    )
 
 
 def test_a_kernel_reads_an_index_without_wrapping_it(tmp_path: Path) -> None:
@@ -98,12 +91,7 @@ def cache_misses_with(lowering: str) -> int:
 
 def fresh_cache_misses(lowering: str, cache: Path) -> int:
     """:func:`cache_misses_with` in a fresh interpreter using the numba cache ``cache``."""
-    code = f"import test_kernel_index as t; print(t.cache_misses_with({lowering!r}))"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return int(out.stdout.split()[-1])
+    return in_fresh_interpreter("test_kernel_index", f"t.cache_misses_with({lowering!r})", cache)
 
 
 def test_a_cache_entry_lowered_another_way_is_not_loaded(tmp_path: Path) -> None:

@@ -9,18 +9,14 @@ caller's optimised machine-level IR holds no call to it.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numba
 import numpy as np
+from fresh import in_fresh_interpreter
 
 from sim.kernel.jit import kernel
-
-HERE = Path(__file__).resolve().parent
 
 
 @kernel(inline=True)
@@ -70,12 +66,7 @@ def calls_in(caller: str, callee: str) -> int:
 
 def fresh_calls_in(caller: str, callee: str, cache: Path) -> int:
     """:func:`calls_in` in a fresh interpreter compiling into the empty ``cache``."""
-    code = f"import test_kernel_inline as t; print(t.calls_in({caller!r}, {callee!r}))"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return int(out.stdout.split()[-1])
+    return in_fresh_interpreter("test_kernel_inline", f"t.calls_in({caller!r}, {callee!r})", cache)
 
 
 def test_an_inline_kernel_leaves_no_call_in_its_caller(tmp_path: Path) -> None:
