@@ -129,3 +129,13 @@ def test_calls_queued_for_a_range_never_played_are_dropped(engine: Engine) -> No
         assert all(f.done() for b in queued for f in b.futures)
     finally:
         del engine.start_raw
+
+
+def test_calls_queued_for_another_range_are_not_taken_over(engine: Engine) -> None:
+    """A next range asked for with other bounds than ``then`` said plays its own calls:
+    the queued ones are cancelled, and the rows are still the range's own."""
+    list(engine.play_groups(0, 100, lambda rows: False, then=(100, 300)))
+    assert engine.ahead[:1] == [100]
+    got = pa.concat_tables(list(engine.play_groups(100, 50, lambda rows: False)))
+    assert engine.ahead == []
+    assert got.num_rows == 50 and got.equals(engine.play(100, 50))

@@ -199,10 +199,13 @@ class Engine:
         tables: list[pa.Table] = []
         flight: deque[Batch] = deque()
         done = held = queued = 0
-        # Calls the previous range queued for this one (``then``) play first.
-        while self._ahead and self._ahead[0][0] == start + queued and queued < n:
-            batch = self._ahead.popleft()[1]
-            flight.append(batch)
+        # Calls the previous range queued for this one (``then``) play first; any other
+        # (a range asked for differently) is dropped.
+        while self._ahead and self._ahead[0][0] == start + queued:
+            batch = self._ahead[0][1]
+            if queued + len(batch.out) > n:
+                break
+            flight.append(self._ahead.popleft()[1])
             queued += len(batch.out)
         self.drop_ahead()
         finished = False
