@@ -121,12 +121,8 @@ def _blocks(
     """A call's block count, output arrays and the function that plays block ``b`` (each
     block on its own scratch state, held by that function)."""
     n_blocks = max(1, min(n_blocks, n))
-    states = np.zeros((n_blocks, L.STATE_SIZE), np.int64)
-    states[:, L.BOT] = bots[0]
-    states[:, L.BOT + 1] = bots[1]
-    states[:, L.PROW + 1] = 1
-    out = np.zeros((n, L.O_COLS), np.int64)
-    masks = np.zeros((n, 4 * L.MASK_WORDS), np.int64)
+    states = scratch_states(bots, n_blocks)
+    out, masks = output_arrays(n)
     per = (n + n_blocks - 1) // n_blocks
     run = entry_point(play_range)  # numba's per-call dispatch took a slow path for ``ask``
 
@@ -136,6 +132,21 @@ def _blocks(
         run(tab, fp, ask, seed, start, lo, hi, states[b], out, masks)
 
     return n_blocks, out, masks, block
+
+
+def scratch_states(bots: np.ndarray, n: int) -> np.ndarray:
+    """``n`` scratch game states for ``play_range``, seated with strategy ids ``bots``
+    (seat 1 reads row 1 of the parameter matrix)."""
+    states = np.zeros((n, L.STATE_SIZE), np.int64)
+    states[:, L.BOT] = bots[0]
+    states[:, L.BOT + 1] = bots[1]
+    states[:, L.PROW + 1] = 1
+    return states
+
+
+def output_arrays(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed (rows, masks) for ``n`` games of ``play_range``."""
+    return np.zeros((n, L.O_COLS), np.int64), np.zeros((n, 4 * L.MASK_WORDS), np.int64)
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
