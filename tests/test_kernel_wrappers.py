@@ -12,6 +12,7 @@ run layer calls it in every process (``from_python``).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.kernel.jit import declared_signature, kernel
 
@@ -69,3 +70,18 @@ def test_only_a_dispatcher_keeps_the_first_class_wrapper() -> None:
     assert not defined(asks, "llvm_cfunc_wrapper_name")
     assert asks(st, st, np.zeros((1, 1)), first_option, 5) == 2 + 5
     assert defined(first_option, "llvm_cfunc_wrapper_name")
+
+
+def test_an_array_of_another_shape_or_type_is_refused_not_misread() -> None:
+    """Numba's unboxing checks only an array's item size; a call from Python with the wrong
+    array is a TypeError naming the parameter, not a read outside the array."""
+    mask = np.arange(10, dtype=np.int64)
+    with pytest.raises(TypeError, match="mask must be a C-contiguous 1-D int64 array"):
+        halves(np.arange(10.0), 3)  # float64: the same item size
+    with pytest.raises(TypeError, match="got a strided 1-D int64 array"):
+        halves(np.arange(20, dtype=np.int64)[::2], 3)
+    with pytest.raises(TypeError, match="fp must be a C-contiguous 2-D float64 array"):
+        asks(mask, mask, np.zeros(4), first_option, 1)  # 1-D where 2-D is declared
+    with pytest.raises(TypeError, match="got list"):
+        halves([1, 2, 3], 1)
+    assert halves(mask, 7) == 3  # the right arrays still run

@@ -40,6 +40,7 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
@@ -47,7 +48,7 @@ from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
-from numba.np import arrayobj
+from numba.np import arrayobj, numpy_support
 
 ASK_SIGNATURE = types.int64(
     types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
@@ -139,7 +140,9 @@ class KernelDispatcher(CPUDispatcher):
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
         # Numba's C dispatcher calls this on a call from Python that its table does not
-        # match, and calls what it returns: the entry with a Python wrapper.
+        # match, and calls what it returns: the entry with a Python wrapper, which checks
+        # no more than an array's item size (``check_arrays`` does the rest).
+        check_arrays(self.py_func, args)
         super()._compile_for_args(*args, **kws)
         return self.python_entry()
 
@@ -266,6 +269,43 @@ def _call_by_symbol(fndesc: Any, name: str, fn: Callable) -> Callable:
     return imp
 
 
+def check_arrays(fn: Callable, args: tuple[Any, ...]) -> None:
+    """Raise ``TypeError`` unless each array argument of a call of kernel ``fn`` from Python
+    is a C-contiguous NumPy array of its declared dtype and number of dimensions.
+
+    Numba's unboxing checks only an array's item size: a 1-D array passed for a
+    2-D parameter, a float array for an int one, or a strided view for a
+    contiguous one would be read with a made-up shape or layout, and written
+    outside its memory (a segfault, or worse, wrong rows).
+    """
+    for name, ty, arg in zip(parameter_names(fn), declared_signature(fn), args, strict=False):
+        if not isinstance(ty, types.Array):
+            continue
+        want = numpy_support.as_dtype(ty.dtype)
+        if not (
+            isinstance(arg, np.ndarray)
+            and arg.ndim == ty.ndim
+            and arg.dtype == want
+            and arg.flags.c_contiguous
+        ):
+            got = (
+                f"a {'C-contiguous' if arg.flags.c_contiguous else 'strided'} "
+                f"{arg.ndim}-D {arg.dtype} array"
+                if isinstance(arg, np.ndarray)
+                else type(arg).__name__
+            )
+            raise TypeError(
+                f"{fn.__qualname__}: {name} must be a C-contiguous {ty.ndim}-D {want} array, "
+                f"got {got}"
+            )
+
+
+@functools.cache
+def parameter_names(fn: Callable) -> tuple[str, ...]:
+    """``fn``'s parameter names, which declare its argument types (the module docstring)."""
+    return tuple(inspect.signature(fn).parameters)
+
+
 @functools.cache
 def declared_signature(fn: Callable) -> tuple[Any, ...]:
     """The argument types ``fn``'s parameter names declare (see the module docstring).
@@ -273,7 +313,7 @@ def declared_signature(fn: Callable) -> tuple[Any, ...]:
     Kept per function: ``inspect.signature`` took 16 us, on every kernel call from
     Python (``entry_point``), a quarter of a one-game call's overhead (issue 15).
     """
-    return tuple(_ARG_TYPES.get(name, types.int64) for name in inspect.signature(fn).parameters)
+    return tuple(_ARG_TYPES.get(name, types.int64) for name in parameter_names(fn))
 
 
 def kernel(
@@ -356,8 +396,10 @@ def entry_point(dispatcher: Any) -> Callable:
     overload: a bot dispatcher passed as ``ask`` never matches the declared
     function type exactly, so every call took numba's slow path (~110 us with
     the GIL held, against ~27 us through the entry, issue 15). The entry unboxes
-    each argument as its declared type (anything else is a ``TypeError``) and
-    never compiles another specialisation.
+    each argument as its declared type and never compiles another
+    specialisation. It checks no more than an array's item size: pass the
+    arrays the declared signature names (``check_arrays`` says what a call
+    through the dispatcher is refused for).
     """
     return dispatcher.python_entry()
 
