@@ -67,6 +67,9 @@ def _read_bits(words, first, n_words, value_of, debruijn):
 def _read_values(words, first, used, value_of, debruijn, ordered, offsets, values):
     # Ordered values arrive sorted, so a repeat is the value just kept (several cards of a
     # kind); any other map needs a seen flag per value and insertion into the row's values.
+    # A function of its own, not the rest of _read_bits: written inline there the walk
+    # measured no faster (0.061-0.068 against 0.051-0.066 s per 10^6 played lists,
+    # alternating), and slower in the first, unalternated timing.
     n_values = 1
     if not ordered:
         for v in value_of:
