@@ -1,5 +1,5 @@
 """``python -m sim.cli``, for when the console script is not on PATH."""
 
-from sim.cli import main
+from sim.cli import console
 
-main()
+console()
