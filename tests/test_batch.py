@@ -16,8 +16,20 @@ import pyarrow as pa
 import pytest
 
 from sim.data.spec import RunSpec
-from sim.kernel.batch import Batch, kernel_pool, play_batch, start_batch
+from sim.kernel import layout as L
+from sim.kernel.batch import (
+    Batch,
+    kernel_pool,
+    output_arrays,
+    play_batch,
+    play_range,
+    scratch_states,
+    start_batch,
+    thread_state,
+)
+from sim.kernel.jit import entry_point
 from sim.run.engine import IN_FLIGHT, Engine
+from sim.run.session import numba_threads
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +151,29 @@ def test_calls_queued_for_another_range_are_not_taken_over(engine: Engine) -> No
     got = pa.concat_tables(list(engine.play_groups(100, 50, lambda rows: False)))
     assert engine.ahead == []
     assert got.num_rows == 50 and got.equals(engine.play(100, 50))
+
+
+def _fresh_rows(engine: Engine, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games ``start .. start+n-1`` played on a newly zeroed state, in this thread."""
+    out, masks = output_arrays(n)
+    state = scratch_states(engine.bots, 1)[0]
+    play = entry_point(play_range)
+    play(engine.tab, engine.fp, engine.ask, engine.spec.seed, start, 0, n, state, out, masks)
+    return out, masks
+
+
+def test_a_thread_state_left_by_another_run_plays_the_rows_of_a_fresh_one(engine: Engine) -> None:
+    """Every kernel thread keeps one scratch state for the process (``thread_state``):
+    a state left by another run (other cards, other bots, a look-ahead seat's rollouts)
+    must give the rows a zeroed one gives."""
+    other = Engine(RunSpec(games=50, mix="reign", seed=3, p0="lookahead", p1="random"))
+    with numba_threads(1):  # the blocks run on this thread, on its one state
+        other.play_raw(0, 4)
+        state = thread_state(engine.bots)
+        assert state[L.BOT] == engine.bots[0] and state[L.PROW + 1] == 1
+        state[L.BOT] = state[L.SCRIPT_N] = 7  # seated afresh for every block
+        out, masks = engine.play_raw(40, 60)
+        assert thread_state(engine.bots) is state  # no state made per call
+    fresh_out, fresh_masks = _fresh_rows(engine, 40, 60)
+    np.testing.assert_array_equal(out, fresh_out)
+    np.testing.assert_array_equal(masks, fresh_masks)
