@@ -29,6 +29,11 @@ from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
 
 BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
+QUEUED_BLOCKS_PER_THREAD = 1
+"""Blocks per thread of a kernel call queued behind another (:meth:`Engine.start_raw`):
+the call behind already evens out when the threads finish, so more blocks only added a
+hand-off each (the GIL, the unboxing of the call's arguments): ~0.4 core-s per 10^6 games
+of a run at 8 a thread, 4,000 blocks (issue 15)."""
 # Output names of the vocab.DEV_* codes a god column can hold.
 GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
@@ -272,7 +277,7 @@ class Engine:
     def start_raw(self, start: int, n: int) -> Batch:
         """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and
         return at once; ``.result()`` gives :meth:`play_raw`'s arrays."""
-        blocks = numba.get_num_threads() * BLOCKS_PER_THREAD
+        blocks = numba.get_num_threads() * QUEUED_BLOCKS_PER_THREAD
         return start_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks, self.ask)
 
     def _resize_step(self, games: int, seconds: float) -> None:
