@@ -8,17 +8,22 @@ stopped early leaves no kernel work running into arrays nobody reads.
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import numba
 import numpy as np
 import pyarrow as pa
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
 from sim.kernel.batch import (
     Batch,
+    even_bounds,
+    guided_bounds,
     kernel_pool,
     output_arrays,
     play_batch,
@@ -177,3 +182,24 @@ def test_a_thread_state_left_by_another_run_plays_the_rows_of_a_fresh_one(engine
     fresh_out, fresh_masks = _fresh_rows(engine, 40, 60)
     np.testing.assert_array_equal(out, fresh_out)
     np.testing.assert_array_equal(masks, fresh_masks)
+
+
+@given(n=st.integers(0, 300_000), n_blocks=st.integers(1, 64), threads=st.integers(1, 16))
+def test_block_bounds_cover_every_game_once_and_a_blocking_call_ends_on_small_blocks(
+    n: int, n_blocks: int, threads: int
+) -> None:
+    guided = guided_bounds(n, n_blocks, threads)
+    for bounds in (guided, even_bounds(n, n_blocks)):
+        assert bounds[0][0] == 0 and bounds[-1][1] == n
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+        assert all(lo < hi for lo, hi in bounds) or n == 0
+    sizes = [hi - lo for lo, hi in guided]
+    if threads == 1:
+        assert guided == [(0, n)]  # one thread: no hand-offs at all
+    else:
+        assert sizes == sorted(sizes, reverse=True)
+        # The wait at the end of a call is set by its last blocks: at most a quarter of
+        # an even block each, and never more blocks than ~2*threads per halving of n.
+        even = -(-n // max(1, min(n_blocks, n)))
+        assert max(sizes[-threads:]) <= max(1, -(-even // 4), -(-n // (2 * threads)))
+        assert len(guided) <= 4 * max(1, min(n_blocks, n)) + 2 * threads * 40

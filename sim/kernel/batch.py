@@ -114,8 +114,7 @@ def play_batch(
 def even_bounds(n: int, n_blocks: int) -> list[tuple[int, int]]:
     """(first, end) game offsets of ``n_blocks`` blocks of ``n`` games, as even as can be."""
     n_blocks = max(1, min(n_blocks, n))
-    per = -(-n // n_blocks)
-    return [(min(n, b * per), min(n, (b + 1) * per)) for b in range(n_blocks)]
+    return [(b * n // n_blocks, (b + 1) * n // n_blocks) for b in range(n_blocks)]
 
 
 def guided_bounds(n: int, n_blocks: int, threads: int) -> list[tuple[int, int]]:
