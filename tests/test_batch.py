@@ -19,7 +19,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.data.spec import RunSpec
-from sim.kernel import layout as L
 from sim.kernel.batch import (
     Batch,
     even_bounds,
@@ -35,6 +34,7 @@ from sim.kernel.batch import (
 from sim.kernel.jit import entry_point
 from sim.run.engine import IN_FLIGHT, Engine
 from sim.run.session import numba_threads
+from sim.run.view import StateView
 
 
 @pytest.fixture(scope="module")
@@ -175,8 +175,10 @@ def test_a_thread_state_left_by_another_run_plays_the_rows_of_a_fresh_one(engine
     with numba_threads(1):  # the blocks run on this thread, on its one state
         other.play_raw(0, 4)
         state = thread_state(engine.bots)
-        assert state[L.BOT] == engine.bots[0] and state[L.PROW + 1] == 1
-        state[L.BOT] = state[L.SCRIPT_N] = 7  # seated afresh for every block
+        view = StateView(state)
+        assert list(view.bot_ids) == list(engine.bots) and list(view.param_rows) == [0, 1]
+        view.bot_ids = [7, 7]  # seated afresh for every block
+        view.script_n = 7
         out, masks = engine.play_raw(40, 60)
         assert thread_state(engine.bots) is state  # no state made per call
     fresh_out, fresh_masks = _fresh_rows(engine, 40, 60)
