@@ -192,7 +192,7 @@ def thread_state(bots: np.ndarray) -> np.ndarray:
     read only up to their counts (every block's second game already plays on
     the first one's leftovers, and rows never depend on the split). A kernel
     call used to zero a new 88 KB state per block: 16 per 4,096-game call of a
-    run, ~350 MB of fresh pages per 10^6 games (issue 15).
+    run, ~350 MB zeroed per 10^6 games (issue 15).
     """
     st = getattr(_THREAD, "state", None)
     if st is None:

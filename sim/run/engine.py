@@ -28,7 +28,9 @@ from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
 
-BLOCKS_PER_THREAD = 8  # more blocks than threads evens out games of unequal length
+BLOCKS_PER_THREAD = 8
+"""Blocks per thread of a blocking kernel call (:meth:`Engine.play_raw`): more blocks than
+threads even out games of unequal length, and ``batch.guided_bounds`` shrinks the last ones."""
 QUEUED_BLOCKS_PER_THREAD = 1
 """Blocks per thread of a kernel call queued behind another (:meth:`Engine.start_raw`):
 the call behind already evens out when the threads finish, so more blocks only added a
