@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
     engine = Engine(RunSpec(games=2000, mix=args.mix, seed=1))
     engine.warmup()
-    play_batch(engine.tab, engine.fp, engine.bots, 1, 0, 100, 1, engine.ask)
+    play_batch(engine.args, 0, 100, 1)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if write_perf_map(work) == 0:
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         t0, games = time.perf_counter(), 0
         while perf.poll() is None:
-            play_batch(engine.tab, engine.fp, engine.bots, 1, games, 500, 1, engine.ask)
+            play_batch(engine.args, games, 500, 1)
             games += 500
         rate = games / (time.perf_counter() - t0)
         report = subprocess.run(

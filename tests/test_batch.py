@@ -46,18 +46,16 @@ def engine() -> Engine:
 def test_a_queued_call_plays_the_rows_of_a_blocking_one(
     engine: Engine, start: int, n: int, blocks: int
 ) -> None:
-    args = (engine.tab, engine.fp, engine.bots, engine.spec.seed, start, n, blocks, engine.ask)
-    queued = start_batch(*args)
-    out, masks = play_batch(*args)
+    queued = start_batch(engine.args, start, n, blocks)
+    out, masks = play_batch(engine.args, start, n, blocks)
     q_out, q_masks = queued.result()
     np.testing.assert_array_equal(q_out, out)
     np.testing.assert_array_equal(q_masks, masks)
 
 
 def test_a_cancelled_call_stops_and_the_one_before_is_whole(engine: Engine) -> None:
-    args = (engine.tab, engine.fp, engine.bots, engine.spec.seed)
-    first = start_batch(*args, 0, 800, 8, engine.ask)
-    second = start_batch(*args, 800, 800, 8, engine.ask)
+    first = start_batch(engine.args, 0, 800, 8)
+    second = start_batch(engine.args, 800, 800, 8)
     second.cancel()
     assert all(f.done() for f in second.futures)
     out, _ = first.result()

@@ -18,7 +18,7 @@ from sim.kernel import decisions as D
 from sim.kernel import layout as L
 from sim.kernel import surge as S
 from sim.kernel import turn as T
-from sim.kernel.batch import play_batch
+from sim.kernel.batch import RunArgs, play_batch
 from sim.kernel.board import cost_modifier
 from sim.kernel.surge import (
     MAX_ACTIONS,
@@ -268,7 +268,7 @@ def test_batch_equals_replay(
     pool = load_pool(mix)
     tab = flatten(with_run_rules(pool.tables, turn_cap, emissary, FIRST_MODES[first]))
     ids, fp = strategy_arrays(*bot_pair, tab)
-    out, masks = play_batch(tab, fp, ids, seed, start, n, n_blocks, dispatcher(ids))
+    out, masks = play_batch(RunArgs(tab, fp, ids, dispatcher(ids), seed), start, n, n_blocks)
     for i in sorted(set(data.draw(hs.lists(hs.integers(0, n - 1), min_size=1, max_size=3)))):
         sc = Scenario.from_game(
             mix,
@@ -438,11 +438,11 @@ def test_every_end_reason_occurs(mix):
     for cap, bot_pair in ((3, ("greedy", "greedy")), (200, ("greedy", "greedy"))):
         tab = flatten(with_run_rules(pool.tables, cap, False, L.FIRST_ALTERNATE))
         ids, fp = strategy_arrays(*bot_pair, tab)
-        out, _ = play_batch(tab, fp, ids, 5, 0, 300, 1, dispatcher(ids))
+        out, _ = play_batch(RunArgs(tab, fp, ids, dispatcher(ids), 5), 0, 300, 1)
         reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     tab = flatten(with_run_rules(pool.tables, 200, False, L.FIRST_ALTERNATE))
     ids, fp = strategy_arrays("random", "random", tab)
-    out, _ = play_batch(tab, fp, ids, 5, 0, 2000, 1, dispatcher(ids))
+    out, _ = play_batch(RunArgs(tab, fp, ids, dispatcher(ids), 5), 0, 2000, 1)
     reasons |= {V.END_REASONS[r] for r in out[:, L.O_END_REASON]}
     assert reasons == possible_end_reasons(Scenario(mix)), reasons
 

@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -29,6 +30,21 @@ def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """
     for i in range(lo, hi):
         play_game(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
+
+
+class RunArgs(NamedTuple):
+    """What every kernel call of a run plays with, whichever games it plays."""
+
+    tab: np.ndarray
+    """The flat card and rule table (``sim.kernel.tables.flatten``)."""
+    fp: np.ndarray
+    """The seats' bot parameter rows (``strategies.registry.strategy_arrays``)."""
+    bots: np.ndarray
+    """The seats' strategy ids."""
+    ask: Callable[..., int]
+    """The bot dispatcher every choice goes to (``strategies.policy.dispatcher``)."""
+    seed: int
+    """The run seed: game ``i`` depends only on (seed, i)."""
 
 
 class Batch:
@@ -56,16 +72,7 @@ class Batch:
         wait([f for f in self.futures if not f.cancel()])
 
 
-def start_batch(
-    tab: np.ndarray,
-    fp: np.ndarray,
-    bots: np.ndarray,
-    seed: int,
-    start: int,
-    n: int,
-    n_blocks: int,
-    ask: Callable[..., int],
-) -> Batch:
+def start_batch(run: RunArgs, start: int, n: int, n_blocks: int) -> Batch:
     """Queue ``n`` games from global index ``start`` on the kernel threads and return at once.
 
     The same games and rows as :func:`play_batch`. A caller that starts the next
@@ -75,25 +82,15 @@ def start_batch(
     ``numba.get_num_threads()`` kernel threads, never on the caller's.
     """
     bounds = even_bounds(n, n_blocks)
-    out, masks, block = _blocks(tab, fp, bots, seed, start, n, bounds, ask)
+    out, masks, block = _blocks(run, start, n, bounds)
     pool = kernel_pool(numba.get_num_threads())
     return Batch(out, masks, [pool.submit(block, b) for b in range(len(bounds))])
 
 
-def play_batch(
-    tab: np.ndarray,
-    fp: np.ndarray,
-    bots: np.ndarray,
-    seed: int,
-    start: int,
-    n: int,
-    n_blocks: int,
-    ask: Callable[..., int],
-) -> tuple[np.ndarray, np.ndarray]:
+def play_batch(run: RunArgs, start: int, n: int, n_blocks: int) -> tuple[np.ndarray, np.ndarray]:
     """Play ``n`` games from global index ``start``; returns (out[n, O_COLS], masks[n, 4*W]).
 
-    ``ask`` is the bot dispatcher every choice goes to (``strategies.policy.dispatcher``
-    picks it for the seats' bots). ``masks`` rows: played-kind bits of seat 0, seat 1,
+    Every choice goes to ``run.ask``. ``masks`` rows: played-kind bits of seat 0, seat 1,
     then held-card bits of seat 0, seat 1.
 
     ``n_blocks`` only splits the work; blocks run on ``numba.get_num_threads()``
@@ -101,7 +98,7 @@ def play_batch(
     """
     threads = numba.get_num_threads()
     bounds = guided_bounds(n, n_blocks, threads)
-    out, masks, block = _blocks(tab, fp, bots, seed, start, n, bounds, ask)
+    out, masks, block = _blocks(run, start, n, bounds)
     if threads == 1 or len(bounds) == 1:
         for b in range(len(bounds)):
             block(b)
@@ -140,23 +137,17 @@ def guided_bounds(n: int, n_blocks: int, threads: int) -> list[tuple[int, int]]:
 
 
 def _blocks(
-    tab: np.ndarray,
-    fp: np.ndarray,
-    bots: np.ndarray,
-    seed: int,
-    start: int,
-    n: int,
-    bounds: list[tuple[int, int]],
-    ask: Callable[..., int],
+    run: RunArgs, start: int, n: int, bounds: list[tuple[int, int]]
 ) -> tuple[np.ndarray, np.ndarray, Callable[[int], None]]:
     """A call's output arrays and the function that plays block ``b`` (games
     ``bounds[b]``, on the scratch state of the thread that runs it, :func:`thread_state`)."""
     out, masks = output_arrays(n)
-    run = entry_point(play_range)  # numba's per-call dispatch took a slow path for ``ask``
+    play = entry_point(play_range)  # numba's per-call dispatch took a slow path for ``ask``
+    tab, fp, bots, ask, seed = run
 
     def block(b: int) -> None:
         lo, hi = bounds[b]
-        run(tab, fp, ask, seed, start, lo, hi, thread_state(bots), out, masks)
+        play(tab, fp, ask, seed, start, lo, hi, thread_state(bots), out, masks)
 
     return out, masks, block
 

@@ -21,7 +21,7 @@ from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import layout as L
-from sim.kernel.batch import Batch, play_batch, play_range, start_batch
+from sim.kernel.batch import Batch, RunArgs, play_batch, play_range, start_batch
 from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores
 from sim.run.compiled import CompiledRun, compile_run
@@ -132,6 +132,8 @@ class Engine:
         self.tables = run.tables
         self.tab = run.tab
         self.bots, self.fp, self.ask = run.bots, run.fp, run.ask
+        self.args = RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed)
+        """What every kernel call of this engine plays with."""
         self.metadata: dict[str, str] = run.metadata()
         off = int(self.tab[L.TB_CARD_KIND])
         self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
@@ -150,13 +152,13 @@ class Engine:
         """
         if numba.get_num_threads() > 1 and kernel_needs_compile():
             compile_on_two_cores(self.ask, play_range)
-        play_batch(self.tab, self.fp, self.bots, self.spec.seed, 0, 2, 2, self.ask)
+        play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""
         blocks = numba.get_num_threads() * BLOCKS_PER_THREAD
-        return play_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks, self.ask)
+        return play_batch(self.args, start, n, blocks)
 
     def play(self, start: int, n: int, tick: Tick | None = None) -> pa.Table:
         """One row per game for global game indices ``start .. start+n-1``.
@@ -280,7 +282,7 @@ class Engine:
         """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and
         return at once; ``.result()`` gives :meth:`play_raw`'s arrays."""
         blocks = numba.get_num_threads() * QUEUED_BLOCKS_PER_THREAD
-        return start_batch(self.tab, self.fp, self.bots, self.spec.seed, start, n, blocks, self.ask)
+        return start_batch(self.args, start, n, blocks)
 
     def _resize_step(self, games: int, seconds: float) -> None:
         """Aim the next kernel call at STEP_SECONDS, between one game per block and MAX_STEP."""
