@@ -97,11 +97,10 @@ def play_batch(run: RunArgs, start: int, n: int, n_blocks: int) -> tuple[np.ndar
     threads, and results depend on neither.
     """
     threads = numba.get_num_threads()
-    bounds = guided_bounds(n, n_blocks, threads)
+    bounds = guided_bounds(n, n_blocks, threads)  # one block on one thread
     out, masks, block = _blocks(run, start, n, bounds)
-    if threads == 1 or len(bounds) == 1:
-        for b in range(len(bounds)):
-            block(b)
+    if len(bounds) == 1:
+        block(0)  # on the caller's thread: no hand-off
     else:
         # Blocks are handed out as threads come free, which evens out games of unequal length.
         list(kernel_pool(threads).map(block, range(len(bounds))))

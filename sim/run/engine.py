@@ -132,8 +132,6 @@ class Engine:
         self.tables = run.tables
         self.tab = run.tab
         self.bots, self.fp, self.ask = run.bots, run.fp, run.ask
-        self.args = RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed)
-        """What every kernel call of this engine plays with."""
         self.metadata: dict[str, str] = run.metadata()
         off = int(self.tab[L.TB_CARD_KIND])
         self.card_kind = self.tab[off : off + int(self.tab[L.TB_N_CARDS])].astype(np.int64)
@@ -143,6 +141,12 @@ class Engine:
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
         # (first game, call) of kernel calls queued for the next range (``play_groups``).
         self._ahead: deque[tuple[int, Batch]] = deque()
+
+    @property
+    def args(self) -> RunArgs:
+        """What every kernel call of this engine plays with (read from its attributes, so it
+        never differs from them)."""
+        return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed)
 
     def warmup(self) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
