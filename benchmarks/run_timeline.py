@@ -35,7 +35,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 CHILD_FLAG = "--child"
 REPORT_PREFIX = "run_timeline: "
 
@@ -92,6 +91,8 @@ def child(launched: float, argv: list[str]) -> None:
 
 def timeline(games: str, mix: str, extra: list[str]) -> dict[str, float]:
     """One ``omensim run`` in a child process: its marks, and ``total`` (launch to gone)."""
+    from bench_engine import child_env  # the parent only: the child times its own imports
+
     with tempfile.TemporaryDirectory() as tmp:
         argv = ["--games", games, "--mix", mix, "--seed", "1", "--out", str(Path(tmp) / "run")]
         launched = time.time()
@@ -99,7 +100,7 @@ def timeline(games: str, mix: str, extra: list[str]) -> dict[str, float]:
             [sys.executable, __file__, CHILD_FLAG, repr(launched), *argv, *extra],
             capture_output=True,
             text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env=child_env(),
         )
         total = time.time() - launched
     lines = [x for x in proc.stderr.splitlines() if x.startswith(REPORT_PREFIX)]
