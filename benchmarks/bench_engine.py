@@ -263,7 +263,7 @@ def time_kernel_turns(
     engine: Engine, games: int, threads: int, repeats: int
 ) -> tuple[float, float]:
     """(best wall time, mean turns per game) of ``engine.play_raw(0, games)``."""
-    from sim.kernel import layout as L
+    from sim.base import layout as L
 
     with numba_threads(threads):
         engine.play_raw(0, min(games, WARMUP_GAMES))  # untimed: start the thread pool

@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     numba.set_num_threads(1)
     import reference_loop as R
 
+    from sim.base import layout as L
     from sim.data.spec import RunSpec
-    from sim.kernel import layout as L
     from sim.kernel.batch import output_arrays, play_range, scratch_states
     from sim.kernel.jit import entry_point
     from sim.run.engine import Engine

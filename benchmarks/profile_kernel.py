@@ -27,10 +27,10 @@ from numba.extending import intrinsic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sim.base import layout as L
 from sim.data.spec import RunSpec
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.feats import feat_step
 from sim.kernel.game import finish, play_game, setup
 from sim.kernel.offering import offering_step

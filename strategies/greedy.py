@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import uniform
 from sim.kernel.tab import (

@@ -7,8 +7,8 @@ bot's rollouts play with (``strategies.policy`` adds the look-ahead on top).
 
 from __future__ import annotations
 
+from sim.base import layout as L
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_kind
 from sim.kernel.zones import hand_card, opt

@@ -53,9 +53,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.base import layout as L
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.draft import draft_rest, drafted_hidden, hidden_table, table_slots
 from sim.kernel.game import setup_rest
 from sim.kernel.jit import ask_of, kernel

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from sim.base import layout as L
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.heuristic import (

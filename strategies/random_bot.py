@@ -14,8 +14,8 @@ floor for sanity checks, not a player; benchmarks/README.md has the measurement.
 
 from __future__ import annotations
 
+from sim.base import layout as L
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import randint
 from sim.kernel.zones import opt

@@ -11,8 +11,8 @@ from collections import Counter
 
 import numpy as np
 
-from sim.data import vocab as V
-from sim.kernel import layout as L
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel.board import is_war_torn, side_strength, strength_scan
 from sim.run.scenario import Scenario
 from sim.run.view import StateView

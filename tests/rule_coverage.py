@@ -165,7 +165,7 @@ class Citation:
 def citations(tests_dir: Path = TESTS) -> list[Citation]:
     """Every test function's quotations (docstring, comments and strings of its body)."""
     found = []
-    for path in sorted(tests_dir.glob("test_*.py")):
+    for path in sorted(tests_dir.rglob("test_*.py")):
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
         src_lines = source.splitlines()

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.base import layout as L
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.kernel import layout as L
 from sim.run.compiled import compile_run
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario

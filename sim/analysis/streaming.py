@@ -7,7 +7,7 @@ counts per run, and per card kind), so this module reads each run's Parquet
 parts in game order, a batch at a time and only the columns it needs
 (``pyarrow.parquet.ParquetFile.iter_batches`` with column projection), adds
 the batch into a :class:`RunTotals`, and builds tables with the same columns as
-the pandas helpers (``tests/test_streaming.py`` checks they agree). Peak memory
+the pandas helpers (``tests/analysis/test_streaming.py`` checks they agree). Peak memory
 is one batch plus the totals, whatever the number of games.
 
 Why pyarrow and not DuckDB: measured (``benchmarks/bench_scan.py``, 1e6 games),

@@ -3,7 +3,7 @@
 ``configs/sets/<set>.toml`` holds everything about a set's cards and rules
 (schema: ``configs/README.md``). This module turns a mix such as ``aegean``
 into one :class:`CardPool`: the validated entries, the rule parameters, and
-the :class:`~sim.kernel.tables.Tables` the kernel plays with. A bad file gets
+the :class:`~sim.base.tables.Tables` the kernel plays with. A bad file gets
 one :class:`CardDataError` naming the file, the card and the field.
 """
 
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from sim.base import layout as L
+from sim.base import vocab as V
+from sim.base.tables import Tables
 from sim.data import schema as S
-from sim.data import vocab as V
 from sim.data.spec import VARIANT_TABLE, SpecError
-from sim.kernel import layout as L
-from sim.kernel.tables import Tables
 
 if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
     import pandas as pd

@@ -4,7 +4,7 @@ Card and set files (``configs/sets``, ``--cards``), house rules (``--rules``),
 strategy profiles (``--p0/--p1``) and deck lists (``--decks``) are all checked
 against the tables here before anything reaches numba. Each numeric field has
 a closed range chosen so that the kernel provably stays inside its fixed-size
-state (``sim/kernel/layout.py``) and its integer sums cannot overflow:
+state (``sim/base/layout.py``) and its integer sums cannot overflow:
 
 * ``offering`` <= 99: ``make_offering`` lists ``offering + 1`` splits in the
   ``MAX_OPTS`` (256) option table.
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 
 SMALL = 99  # the bound of every per-card number: two digits, as printed on a card
 WEIGHT_LIMIT = 1000.0  # profile weights: the shipped ones are below 5

@@ -13,7 +13,7 @@ class Variant:
 
     name: str
     rule: str | None
-    """The kernel's switch, a ``sim.kernel.layout`` ``RU_*`` name; ``None`` when the
+    """The kernel's switch, a ``sim.base.layout`` ``RU_*`` name; ``None`` when the
     variant acts outside the rule row (``learning`` filters the pool, ``constructed``
     fills the deck lists)."""
     builds_decks: bool = False

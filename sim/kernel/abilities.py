@@ -1,6 +1,6 @@
 """The effect interpreter: resolves ability rows of ``T.abil`` / ``T.ops``.
 
-An ability is a short list of vocabulary operations (see ``sim.data.vocab``). Each
+An ability is a short list of vocabulary operations (see ``sim.base.vocab``). Each
 op is mandatory unless flagged "may" (rulebooks: "All unit abilities are
 considered to be mandatory unless their text ... contains the word may"), and
 does as much as it can when it cannot do all of it (no target, empty supply).
@@ -9,10 +9,10 @@ Ongoing ops (strength, cost) are never executed here; ``board`` reads them.
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 from sim.kernel.game import play_game
 from sim.kernel.jit import entry_point, kernel
 
@@ -36,7 +36,7 @@ class RunArgs(NamedTuple):
     """What every kernel call of a run plays with, whichever games it plays."""
 
     tab: np.ndarray
-    """The flat card and rule table (``sim.kernel.tables.flatten``)."""
+    """The flat card and rule table (``sim.base.tables.flatten``)."""
     fp: np.ndarray
     """The seats' bot parameter rows (``strategies.registry.strategy_arrays``)."""
     bots: np.ndarray

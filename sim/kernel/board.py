@@ -7,8 +7,8 @@ leaves a city takes its effect with it and nothing can go stale.
 
 from __future__ import annotations
 
-from sim.data import vocab as V
-from sim.kernel import layout as L
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule

@@ -4,7 +4,7 @@ Numba re-compiles a cached function when *its own* file changes, but not when
 a function it calls, or a constant it reads, changes in another file: the old
 machine code would keep running. Every kernel module is compiled with
 ``cache=True``, so before any of them loads we hash the source of all kernel
-code (``sim/kernel``, ``strategies``, ``sim/data/vocab.py``) and, if the hash differs
+code (``sim/kernel``, ``strategies``, and the declarations in ``sim/base``) and, if the hash differs
 from the one stamped beside the cache, drop the cached files of those modules.
 """
 
@@ -18,14 +18,15 @@ from numba.core.caching import _CacheLocator
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
-EXTRA_SOURCES = (_SIM / "data" / "vocab.py",)
+# Declarations the kernels read as frozen globals: no kernels of their own, but part of the hash.
+DECLARATION_DIRS = (_SIM / "base",)
 STAMP = "omensim-kernel.sha256"
 
 
 def source_digest() -> str:
     """Hash of every source file whose code or constants end up in compiled kernels."""
     h = hashlib.sha256()
-    files = sorted(p for d in SOURCE_DIRS for p in d.glob("*.py")) + list(EXTRA_SOURCES)
+    files = sorted(p for d in SOURCE_DIRS + DECLARATION_DIRS for p in d.glob("*.py"))
     for path in files:
         h.update(path.name.encode())
         h.update(path.read_bytes())

@@ -17,9 +17,9 @@ the pick being asked: every draft rule is written once, in ``draft_options``
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, shuffle
 from sim.kernel.tab import card_kind, kind_col, n_cards, rule

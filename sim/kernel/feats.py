@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import board as B
-from sim.kernel import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, feat_col
 

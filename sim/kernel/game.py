@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks
 from sim.kernel.jit import kernel

@@ -86,7 +86,7 @@ def unwrapped_indices() -> Iterator[None]:
     carries no no-overflow flag), so nearly every state, table and parameter
     read paid a compare, an add and a select, and the array's length had to be
     at hand: 13% of a turn (issue 15, benchmarks/README.md "Sixth pass").
-    Kernel code never counts from the end (``tests/test_code_rules.py`` rejects
+    Kernel code never counts from the end (``tests/code/test_code_rules.py`` rejects
     a negative literal index in a kernel). Only kernels are compiled with it
     (``KernelDispatcher.compile`` holds numba's compiler lock, so no other
     function is lowered meanwhile); nested compiles of callees restore it in

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel import zones as Z
 from sim.kernel.abilities import discard_from_hand, run_trigger
 from sim.kernel.jit import kernel

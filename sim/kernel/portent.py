@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.abilities import find_ability, run_trigger
 from sim.kernel.jit import kernel
 from sim.kernel.zones import opt, put_opt

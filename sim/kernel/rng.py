@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 from sim.kernel.jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -1,4 +1,4 @@
-"""Readers of the flat card table ``tab`` (see ``sim.kernel.tables.flatten``).
+"""Readers of the flat card table ``tab`` (see ``sim.base.tables.flatten``).
 
 Inlined into their callers by LLVM (``@kernel(inline=True)``), so
 ``kind_col(tab, k, K_COST)`` costs what an array index costs. They were
@@ -9,7 +9,7 @@ cold compile (``bench_min.py`` and ``profile_compile.py``, issue 15).
 
 from __future__ import annotations
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 from sim.kernel.jit import kernel
 
 

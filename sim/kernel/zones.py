@@ -6,7 +6,7 @@ property tests claim conservation: a card is always in exactly one zone.
 
 from __future__ import annotations
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 from sim.kernel.jit import kernel
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule

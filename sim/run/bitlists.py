@@ -1,7 +1,7 @@
 """The kernel's bit masks as Arrow ``list<int16>`` columns, read in one compiled pass.
 
 The kernel reports a game's played kinds, held cards and feats as bits
-(``sim.kernel.layout``: ``MASK_WORDS`` words of 32 bits per seat, one word for
+(``sim.base.layout``: ``MASK_WORDS`` words of 32 bits per seat, one word for
 feats). A row's list holds the *values* of its set bits: the bit index itself,
 or the kind of the card a bit stands for, each value once, in ascending order.
 

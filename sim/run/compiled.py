@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 
 import sim
+from sim.base import layout as L
+from sim.base.tables import Tables, flatten
 from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
 from sim.data.changes import Changes
 from sim.data.decklist import load_decklists
 from sim.data.interpretations import INTERPRETATIONS
 from sim.data.spec import RunSpec
 from sim.data.variants import check_composition
-from sim.kernel import layout as L
-from sim.kernel.tables import Tables, flatten
 from strategies.policy import dispatcher
 from strategies.registry import strategy_arrays
 
@@ -41,7 +41,7 @@ FIRST_MODE_CODES: dict[str, int] = {
 class CompiledRun:
     """The compiled cards, rules and bots of one run: what the kernel reads.
 
-    ``tab`` is the flat card table (``sim.kernel.tables.flatten(tables)``),
+    ``tab`` is the flat card table (``sim.base.tables.flatten(tables)``),
     ``bots`` the two seats' bot ids and ``fp`` their parameter rows. The
     arrays are read-only for the kernel, so several players may share them.
     ``ask`` is the bot dispatcher the kernel asks at every choice.

@@ -16,11 +16,11 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.kernel import layout as L
 from sim.kernel.batch import Batch, RunArgs, play_batch, play_range, start_batch
 from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores

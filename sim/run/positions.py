@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.data import vocab as V
+from sim.base import vocab as V
+from sim.base.layout import N_CITIES
 from sim.kernel import board as B
 from sim.kernel import game as G
-from sim.kernel.layout import N_CITIES
 from sim.kernel.rng import seed_streams
 from sim.run.scripting import ScenarioError
 

@@ -37,8 +37,8 @@ import numpy as np
 
 from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
+from sim.base import layout as L
 from sim.data.spec import RunSpec
-from sim.kernel import layout as L
 from sim.run import io, ledger, storage
 from sim.run import progress as P
 from sim.run.lock import FolderLockedError, locked

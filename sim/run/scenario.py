@@ -32,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel import decisions as D
 from sim.kernel import game as G
-from sim.kernel import layout as L
 from sim.kernel import turn as T
 from sim.kernel.board import is_war_torn, resync_totals, side_strength
 from sim.run.compiled import CompiledRun, compile_run

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sim.base.layout import MAX_SCRIPT
 from sim.kernel import decisions as D
-from sim.kernel.layout import MAX_SCRIPT
 
 ANY = D.ANY
 

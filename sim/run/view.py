@@ -1,6 +1,6 @@
 """Reading a game state by name: the one place outside the kernel that knows its offsets.
 
-The kernel keeps a game in one flat ``int64`` vector (``sim.kernel.layout``).
+The kernel keeps a game in one flat ``int64`` vector (``sim.base.layout``).
 :class:`StateView` reads it back as zones of card ids or card names, seats'
 coins and VP tokens, the Favor, structures, feats, war-torn tokens and the
 turn, so that the Scenario stepper, the replay, the invariant checker and the
@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from sim.base import layout as L
+from sim.base.layout import ZONES, Zone
+from sim.base.tables import Tables
 from sim.data.cards import CardPool
-from sim.kernel import layout as L
-from sim.kernel.layout import ZONES, Zone
-from sim.kernel.tables import Tables
 
 GOD_WORDS = ("none", "anubis", "horus", "both")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, by name."""
@@ -157,7 +157,7 @@ class StateView:
     draft_seat = StateField(L.DRAFT_SEAT)
     """The seat making the draft's next pick."""
     draft_table = StateField(L.DRAFT, (L.MAX_CARDS,))
-    """The draft's cards on the table (layout in ``sim.kernel.layout``; -1 once taken)."""
+    """The draft's cards on the table (layout in ``sim.base.layout``; -1 once taken)."""
     lookahead_tallies = StateField(L.LA_SCRATCH, (3 * L.LA_MAX_WIDTH,))
     """The look-ahead bot's last candidates and their summed rollout values."""
 

@@ -25,7 +25,7 @@ from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.lock import LOCK_NAME, FolderLockedError, holder_pid, locked
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES, CHUNK = 40, 10  # four parts
 
 

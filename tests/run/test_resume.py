@@ -12,7 +12,7 @@ from conftest import invoke, kill_when
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, runner
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES, CHUNK = 6000, 100
 
 

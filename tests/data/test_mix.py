@@ -19,11 +19,11 @@ from conftest import invoke, one_error_line
 from hypothesis import HealthCheck, given, settings
 from invariants import check_invariants
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.data.cards import CardDataError, available_sets, load_pool, load_rule_overrides
 from sim.data.spec import VARIANTS, RunSpec, SpecError
 from sim.data.variants import refusal
-from sim.kernel import layout as L
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 
@@ -139,7 +139,7 @@ def test_cards_shows_the_pool_a_run_uses(tmp_path: Path) -> None:
 
 def test_shipped_house_rules_file_makes_a_longer_game(tmp_path: Path) -> None:
     """Edge of the Aegean, Combining Omen Sets: "(3 Reward tiles for a longer game)"."""
-    path = Path(__file__).parent.parent / "configs" / "rules" / "longer-game.toml"
+    path = Path(__file__).parents[2] / "configs" / "rules" / "longer-game.toml"
     assert load_rule_overrides(path) == {"tiles_per_city": 3}
     sc = Scenario.from_spec(RunSpec(games=4, mix="aegean+dunes", rules=str(path)), game=0)
     assert [len(sc.stack(c)) for c in range(3)] == [3, 3, 3]
@@ -162,7 +162,7 @@ def test_house_rules_without_effect_on_the_mix_are_refused(
     tmp_path: Path, mix: str, why: str
 ) -> None:
     """Issue 12: the README's own --rules example changed nothing on Aegean, silently."""
-    path = Path(__file__).parent.parent / "configs" / "rules" / "longer-game.toml"
+    path = Path(__file__).parents[2] / "configs" / "rules" / "longer-game.toml"
     with pytest.raises(CardDataError, match="tiles_per_city = 3 has no effect") as err:
         load_pool(mix, rule_overrides=load_rule_overrides(path))
     assert why in str(err.value)

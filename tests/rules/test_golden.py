@@ -9,9 +9,9 @@ of the game instead of a shifted win rate.
 When the change is intended (a bot or a rule was changed on purpose),
 regenerate every golden file with one command and review the diff in git:
 
-    OMENSIM_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py -q
+    OMENSIM_UPDATE_GOLDEN=1 python -m pytest tests/rules/test_golden.py -q
 
-(or ``python tests/test_golden.py --update``).
+(or ``python tests/rules/test_golden.py --update``).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 UPDATE_ENV = "OMENSIM_UPDATE_GOLDEN"
-REGENERATE = f"{UPDATE_ENV}=1 python -m pytest tests/test_golden.py -q"
+REGENERATE = f"{UPDATE_ENV}=1 python -m pytest tests/rules/test_golden.py -q"
 
 # (mix, seed, game, p0, p1): two or three games per set, greedy vs greedy and one
 # greedy vs random. Short games keep the files readable.
@@ -108,9 +108,9 @@ def test_every_golden_file_is_a_case() -> None:
     assert not stale, f"golden files with no case in CASES: {stale}; delete them"
 
 
-if __name__ == "__main__":  # python tests/test_golden.py --update
+if __name__ == "__main__":  # python tests/rules/test_golden.py --update
     if sys.argv[1:] != ["--update"]:
         sys.exit(f"usage: python {sys.argv[0]} --update   (or: {REGENERATE})")
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     for p in update_all():
         print(p.relative_to(Path.cwd()) if p.is_relative_to(Path.cwd()) else p)

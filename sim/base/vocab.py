@@ -116,7 +116,7 @@ TRIGGERS: dict[str, int] = {
 
 # --- effect operations --------------------------------------------------------
 # Each op row is (OP, N, M, TARGET, COND, COND_N, MAY, spare); see OP_* columns
-# in sim.kernel.layout. N is the amount, M a limit (0 means "no limit").
+# in sim.base.layout. N is the amount, M a limit (0 means "no limit").
 OP_GAIN_COINS = 0  # gain N coins from the supply (never more than it holds)
 OP_DRAW = 1  # draw N cards
 OP_OPP_DISCARD = 2  # the opponent discards N cards of their choice

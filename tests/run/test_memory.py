@@ -16,14 +16,14 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from sim.base import layout as L
 from sim.data.spec import RunSpec
-from sim.kernel import layout as L
 from sim.kernel.batch import Batch
 from sim.run import engine as engine_module
 from sim.run import runner
 from sim.run.engine import Engine
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_chunk_arrays_are_released(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

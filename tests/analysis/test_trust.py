@@ -1,7 +1,7 @@
 """Issue 11: held-card effects, honest first-player figures, any paired A/B, provenance.
 
 The known-answer tests of the card effect (a pure buff or nerf must move the
-holders' win rate the right way) are in ``tests/test_known_answers.py``.
+holders' win rate the right way) are in ``tests/analysis/test_known_answers.py``.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def test_manifest_records_provenance_and_reproduces_the_rows(tmp_path: Path) -> 
     assert prov["bots"]["p1"]["strategy"] == "aggressive"
     assert len(prov["bots"]["p0"]["parameters"]) > 5
     assert prov["bots"]["p0"]["parameters"] != prov["bots"]["p1"]["parameters"]
-    if (Path(__file__).resolve().parent.parent / ".git").exists():
+    if (Path(__file__).resolve().parents[2] / ".git").exists():
         assert prov["git_commit"] and len(prov["git_commit"]) == 40
     # Rebuild the run from nothing but its manifest.
     spec = dict(manifest["spec"])
@@ -254,8 +254,8 @@ def test_manifest_records_provenance_and_reproduces_the_rows(tmp_path: Path) -> 
     ],
 )
 def test_readings_are_house_rules(tmp_path: Path, text: str, slot: str, value: int) -> None:
+    from sim.base import layout as L
     from sim.data.cards import load_rule_overrides
-    from sim.kernel import layout as L
 
     path = tmp_path / "r.toml"
     path.write_text(f"[rules]\n{text}\n")

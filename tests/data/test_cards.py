@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.data.cards import SETS_DIR, CardDataError, compile_tables, load_pool, load_set
-from sim.kernel import layout as L
 
 AEGEAN = SETS_DIR / "aegean.toml"
 TEXT = AEGEAN.read_text(encoding="utf-8")

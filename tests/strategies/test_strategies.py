@@ -274,8 +274,8 @@ def test_greedy_war_estimate_agrees_with_the_war_step(mix: str) -> None:
     tie-break included (Aegean: total cost; Reign, War: the player with the most
     Soldiers wins a tie). In Reign, ties where cost would name another victor than
     Soldiers must come up, so an estimate by cost alone fails here."""
+    from sim.base.layout import N_CITIES
     from sim.kernel.board import is_war_torn, side_cost, side_strength
-    from sim.kernel.layout import N_CITIES
     from sim.kernel.war import war_winner
     from strategies.greedy import cache_cities, war_outcome
 

@@ -1,8 +1,8 @@
-"""The state layout (``sim.kernel.layout``): regions that tile the state, zones that fit them."""
+"""The state layout (``sim.base.layout``): regions that tile the state, zones that fit them."""
 
 from __future__ import annotations
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 
 REGIONS = {name: (start, size) for name, start, size in L.STATE_REGIONS}
 

@@ -31,11 +31,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
 from sim.data.spec import RunSpec
 from sim.kernel import board as B
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel.abilities import enemy_targets, find_ability
 from sim.kernel.draft import (
     DRAFT1_DRAW,

@@ -13,7 +13,7 @@ from conftest import kill_when
 from sim.analysis import tournament
 from sim.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Three pairings (random-random, random-greedy, greedy-greedy) of 4,000 games each.
 ARGS = ["tournament", "--mix", "aegean", "--bots", "random,greedy", "--games", "4000"]
 ARGS += ["--seed", "2", "-q"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-KERNEL = Path(__file__).resolve().parent.parent / "sim" / "kernel"
+KERNEL = Path(__file__).resolve().parents[2] / "sim" / "kernel"
 
 
 def imported_modules(path: Path) -> set[str]:

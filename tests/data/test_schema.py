@@ -17,14 +17,14 @@ import pytest
 from conftest import invoke, one_error_line
 from rows import check_rows
 
+from sim.base import layout as L
 from sim.data import schema as S
 from sim.data.cards import SETS_DIR, CardDataError, load_pool, load_rule_overrides, load_set
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
-from sim.kernel import layout as L
 from strategies.profiles import PROFILE_DIR, ProfileError, load_profile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 AEGEAN = (SETS_DIR / "aegean.toml").read_text(encoding="utf-8")
 DUNES = (SETS_DIR / "dunes.toml").read_text(encoding="utf-8")
 REIGN = (SETS_DIR / "reign.toml").read_text(encoding="utf-8")
@@ -197,7 +197,7 @@ def test_feats_to_end_zero_disables_the_feat_ending(tmp_path: Path) -> None:
     path.write_text("[rules]\nfeats_to_end = 0\n", encoding="utf-8")
     pool = load_pool("reign", rule_overrides=load_rule_overrides(path))
     assert pool.tables.rules[L.RU_END] & 0 == 0
-    from sim.data import vocab as V
+    from sim.base import vocab as V
 
     assert not pool.tables.rules[L.RU_END] & V.END_CONDITIONS["feats_completed"]
     from sim.run.engine import Engine

@@ -6,7 +6,7 @@ and command lines built from real and hostile option values. Each case must
 end one of two ways: exit 0 with rows that pass the row invariants, or a
 non-zero exit with exactly one ``Error:`` line. Never a traceback, a signal or
 a hang. CLI cases run in-process (``CliRunner``); the former crash cases run
-in subprocesses in ``tests/test_schema.py``.
+in subprocesses in ``tests/data/test_schema.py``.
 
 ``OMENSIM_FUZZ_EXAMPLES`` sets the examples per test (default 12; CI's
 boundscheck pass uses fewer).
@@ -353,11 +353,11 @@ def test_boundscheck_catches_an_offering_past_the_state() -> None:
     NUMBA_BOUNDSCHECK=1 the same kernel call raises IndexError: the safety net is live."""
     import copy
 
+    from sim.base import layout as L
+    from sim.base.tables import flatten
     from sim.data.cards import compile_tables, with_run_rules
     from sim.kernel import game as G
-    from sim.kernel import layout as L
     from sim.kernel.offering import make_offering
-    from sim.kernel.tables import flatten
     from sim.run.scenario import Scenario
     from strategies.policy import choose_heuristic
     from strategies.registry import strategy_arrays

@@ -3,7 +3,7 @@
 The runs are small real ones (the engine plays them); the checks read the
 page the way a browser would (every <img> must be a valid PNG inlined in the
 page, nothing may be fetched) and compare the printed figures with
-sim.analysis computed independently. tests/test_report_browser.py opens the
+sim.analysis computed independently. tests/analysis/test_report_browser.py opens the
 page in a real browser.
 """
 

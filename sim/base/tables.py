@@ -11,11 +11,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 
 
 class Tables(NamedTuple):
-    """Compiled card data and rules of one mix (columns named in ``sim.kernel.layout``)."""
+    """Compiled card data and rules of one mix (columns named in ``sim.base.layout``)."""
 
     kind: np.ndarray  # int64[K, K_COLS]
     card_kind: np.ndarray  # int64[n_cards]: physical card -> kind

@@ -64,7 +64,7 @@ def test_apply_edits_copies_the_pool_and_recompiles() -> None:
     changed = apply_edits(base, [parse_change(f"{TALOS}.cost=3"), parse_change(f"{TALOS}.cost=+1")])
     assert unit(base, TALOS)["cost"] == 6  # untouched
     assert unit(changed, TALOS)["cost"] == 4
-    from sim.kernel import layout as L
+    from sim.base import layout as L
 
     k = base.kind_index(TALOS)
     assert changed.tables.kind[k, L.K_COST] == 4
@@ -166,7 +166,7 @@ def test_engine_plays_the_changed_cards_and_records_them() -> None:
     assert engine.tab.shape == shipped.tab.shape
     # Exactly the one strength slot: in the kind table, and in the copy of the kind row
     # the flat table keeps for each physical Talos (layout.TB_CARD_ROWS).
-    from sim.kernel import layout as L
+    from sim.base import layout as L
 
     k = engine.pool.kind_index(TALOS)
     expected = [int(engine.tab[L.TB_KIND]) + k * L.K_COLS + L.K_STRENGTH] + [

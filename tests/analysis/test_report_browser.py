@@ -20,7 +20,7 @@ from sim.analysis.report import build_report
 from sim.data.spec import RunSpec
 from sim.run.runner import run
 
-DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"  # report.png, report-cards.png
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"  # report.png, report-cards.png
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",

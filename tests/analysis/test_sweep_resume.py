@@ -14,7 +14,7 @@ from sim.analysis import sweep_dir
 from sim.cli import main
 from sim.run import io
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES, CHUNK = 4000, 100
 # Two cards, two deltas: four cells plus the baseline, each a run of 40 parts.
 ARGS = ["--games", str(GAMES), "--chunk-size", str(CHUNK), "--seed", "5", "--card", "0"]

@@ -135,7 +135,7 @@ def test_cli_replay_reign_setup_shows_three_stacks_of_four(tmp_path, args, games
     from pathlib import Path
 
     out = tmp_path / "reign"
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     args = tuple(str(root / a) if a.endswith(".toml") else a for a in args)
     mix = () if "--mix" in args else ("--mix", "reign")
     res = invoke("run", "--games", "12", *mix, "--seed", "18", "--out", str(out), "--quiet", *args)

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from invariants import check_invariants, check_totals
 
-from sim.data import vocab as V
+from sim.base import layout as L
+from sim.base import vocab as V
+from sim.base.tables import flatten
 from sim.data.cards import load_pool, with_run_rules
 from sim.kernel import decisions as D
-from sim.kernel import layout as L
 from sim.kernel import surge as S
 from sim.kernel import turn as T
 from sim.kernel.batch import RunArgs, play_batch
@@ -29,7 +30,6 @@ from sim.kernel.surge import (
     surge_step,
     use_reward,
 )
-from sim.kernel.tables import flatten
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
 from strategies.policy import choose_heuristic, dispatcher
@@ -55,7 +55,7 @@ turn_caps = hs.sampled_from([200, 200, 200, 3, 12])
 # The seats and rules of a drawn game, in the order the game tests draw them.
 SEATS = {"bot_pair": bots, "emissary": hs.booleans(), "first": firsts, "turn_cap": turn_caps}
 
-# OMENSIM_EXAMPLES=2000 pytest tests/test_properties.py: a long bug hunt with the same tests.
+# OMENSIM_EXAMPLES=2000 pytest tests/kernel/test_properties.py: a long bug hunt with the same tests.
 EXAMPLES = int(os.environ.get("OMENSIM_EXAMPLES", "50"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]

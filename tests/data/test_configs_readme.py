@@ -1,6 +1,6 @@
 """``configs/README.md`` against the code: every table of names says what the loader accepts.
 
-The README copies the closed vocabulary of ``sim/data/vocab.py`` and the rule
+The README copies the closed vocabulary of ``sim/base/vocab.py`` and the rule
 keys of ``sim/data/cards.py`` into tables for people who type in cards; these
 tests fail as soon as a name is added to (or dropped from) one side only.
 """
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from sim.data import vocab as V
+from sim.base import vocab as V
 from sim.data.cards import RULE_KEYS
 
-README = Path(__file__).resolve().parents[1] / "configs" / "README.md"
+README = Path(__file__).resolve().parents[2] / "configs" / "README.md"
 # A heading or a sentence that introduces a vocabulary table: "— `OPS`", "(`vocab.TIEBREAKS`)".
 TABLE_NAME = re.compile(r"(?:— `([A-Z_]+)`|\(`vocab\.([A-Z_]+)`\))")
 FIRST_CELL = re.compile(r"^\|\s*`\"?([A-Za-z_0-9\[\]. ]+?)\"?`\s*\|")

@@ -4,9 +4,9 @@
   (``from sim.run.runner import _Progress``); third-party privates are not checked.
 - Only ``sim/kernel/``, ``strategies/``, ``sim/run/view.py`` (the
   :class:`sim.run.view.StateView` that reads and writes the state by name for everyone
-  else), ``tests/test_layout.py`` (which tests the offsets) and the njit profiler
+  else), ``tests/data/test_layout.py`` (which tests the offsets) and the njit profiler
   ``benchmarks/profile_kernel.py`` name a state offset: a ``layout`` region, ``HEADER``,
-  ``GAME_SIZE`` or ``STATE_SIZE``, as ``L.X`` or ``from sim.kernel.layout import X``.
+  ``GAME_SIZE`` or ``STATE_SIZE``, as ``L.X`` or ``from sim.base.layout import X``.
   Table columns (``K_*``, ``RU_*``, ``O_*``, ``TB_*``) and sizes (``N_CITIES``) are not
   state offsets and stay allowed. Nor may anyone else index ``st`` or ``x.st`` with a
   bare number. (A state copied under another name and indexed by number is not seen.)
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.kernel import layout as L
+from sim.base import layout as L
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT_PACKAGES = ("sim", "strategies", "benchmarks", "tests")
 
 # Every name that is an offset into (or the size of) the game state: the layout's
@@ -40,7 +40,7 @@ OFFSET_USERS = (
     "sim/kernel/",
     "strategies/",
     "sim/run/view.py",
-    "tests/test_layout.py",
+    "tests/data/test_layout.py",
     "benchmarks/profile_kernel.py",
 )
 
@@ -76,26 +76,26 @@ def _private_imports(rel: str, tree: ast.Module) -> Iterator[str]:
 
 
 def _layout_aliases(tree: ast.Module) -> set[str]:
-    """Names under which a module imported ``sim.kernel.layout``."""
+    """Names under which a module imported ``sim.base.layout``."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "sim.kernel":
             names |= {a.asname or a.name for a in node.names if a.name == "layout"}
         elif isinstance(node, ast.Import):
-            names |= {a.asname or a.name for a in node.names if a.name == "sim.kernel.layout"}
+            names |= {a.asname or a.name for a in node.names if a.name == "sim.base.layout"}
     return names
 
 
 def _state_offsets(tree: ast.Module) -> Iterator[tuple[int, str]]:
     aliases = _layout_aliases(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "sim.kernel.layout":
+        if isinstance(node, ast.ImportFrom) and node.module == "sim.base.layout":
             for a in node.names:
                 if a.name in STATE_OFFSETS:
-                    yield node.lineno, f"from sim.kernel.layout import {a.name}"
+                    yield node.lineno, f"from sim.base.layout import {a.name}"
         elif isinstance(node, ast.Attribute) and node.attr in STATE_OFFSETS:
             value = ast.unparse(node.value)
-            if value in aliases or value == "sim.kernel.layout":
+            if value in aliases or value == "sim.base.layout":
                 yield node.lineno, ast.unparse(node)
         elif isinstance(node, ast.Subscript) and _is_state(node.value):
             ints = (n for n in ast.walk(node.slice) if isinstance(n, ast.Constant))
@@ -182,10 +182,10 @@ def test_state_offsets_only_in_the_kernel_strategies_and_the_state_view() -> Non
 @pytest.mark.parametrize(
     ("source", "flagged"),
     [
-        ("from sim.kernel import layout as L\nx = st[L.COINS + 1]\n", True),
-        ("import sim.kernel.layout\nst[sim.kernel.layout.FAVOR] = 2\n", True),
-        ("from sim.kernel.layout import HAND_N\n", True),
-        ("from sim.kernel import layout as L\nn = L.N_CITIES + L.O_WINNER + L.RU_GODS\n", False),
+        ("from sim.base import layout as L\nx = st[L.COINS + 1]\n", True),
+        ("import sim.base.layout\nst[sim.base.layout.FAVOR] = 2\n", True),
+        ("from sim.base.layout import HAND_N\n", True),
+        ("from sim.base import layout as L\nn = L.N_CITIES + L.O_WINNER + L.RU_GODS\n", False),
         ("x = sc.st[12]\n", True),
         ("st[40:48] = 0\n", True),
         ("from sim.run.view import StateView\nStateView(st).coins(1)\n", False),

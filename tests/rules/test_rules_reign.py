@@ -23,9 +23,9 @@ import pytest
 from conftest import done
 from invariants import check_invariants
 
+from sim.base import layout as L
 from sim.data.cards import load_pool, load_rule_overrides
 from sim.data.spec import RunSpec, SpecError
-from sim.kernel import layout as L
 from sim.kernel.abilities import destroy_unit
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario, ScenarioError
@@ -643,7 +643,7 @@ def test_soldier_moving_itself_triggers_one_level(on_move: bool) -> None:
 def test_soldier_on_move_is_a_house_rule_off_by_default() -> None:
     """The shipped Reign rules play the rulebook's text (off), in Reign and in mixes with it;
     ``configs/rules/soldier-on-move.toml`` turns the other reading on through ``--rules``."""
-    path = Path(__file__).parent.parent / "configs" / "rules" / "soldier-on-move.toml"
+    path = Path(__file__).parents[2] / "configs" / "rules" / "soldier-on-move.toml"
     assert load_rule_overrides(path) == {"soldier_ability_on_move": True}
     for mix in ("reign", "aegean+reign"):
         assert load_pool(mix).tables.rules[L.RU_SOLDIER_ON_MOVE] == 0
