@@ -25,7 +25,12 @@ def in_fresh_interpreter(
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     for name in drop_env:
         env.pop(name, None)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
+    # Test modules sit in one folder per layer below tests/; the child imports the module
+    # from its own folder, the shared helpers from tests/ and the project from the root.
+    (folder,) = {p.parent for p in HERE.rglob(f"{module}.py")}
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(folder), str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")]
+    )
     code = f"import json, {module} as t; print(json.dumps({expr}))"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
