@@ -314,17 +314,10 @@ class Scenario(Scripting, StateView):
         o = self.out
         res = {"winner": int(o[L.O_WINNER]), "turns": int(o[L.O_TURNS])}
         res["end_reason"] = V.END_REASONS[int(o[L.O_END_REASON])]
-        for name, col in (
-            ("score", L.O_SCORE),
-            ("rewards_unused", L.O_REW_UNUSED),
-            ("rewards_used", L.O_REW_USED),
-            ("vp_tokens", L.O_VP_TOKENS),
-            ("treasured", L.O_TREASURED),
-            ("structures_built", L.O_STRUCT_N),
-            ("structures_vp", L.O_STRUCT_VP),
-        ):
-            for p in range(2):
-                res[f"{name}_p{p}"] = int(o[col + p])
+        for c in L.OUT_COLUMNS:
+            if c.per_seat and c.dtype in ("int8", "int16"):
+                for p in range(2):
+                    res[f"{c.name}_p{p}"] = int(o[c.offset + p])
         return res
 
     def output(self) -> tuple[np.ndarray, np.ndarray]:

@@ -210,10 +210,12 @@ def test_feats_to_end_zero_disables_the_feat_ending(tmp_path: Path) -> None:
 
 
 def test_every_rule_parameter_has_a_bound() -> None:
-    from sim.data.cards import RULE_OPTIONAL, RULE_SLOTS
-
-    ints = set(RULE_SLOTS) | {k for k, v in RULE_OPTIONAL.items() if type(v) is int}
-    assert ints == set(S.RULE_INTS)
+    """Each whole-number rule parameter has a non-empty range that holds its default."""
+    ints = {r.key: r for r in L.RULE_PARAMS if r.kind == "int"}
+    assert set(ints) == set(S.RULE_INTS)
+    for key, r in ints.items():
+        assert 0 <= r.lo <= r.hi, key
+        assert r.default is None or r.lo <= r.default <= r.hi, key
 
 
 def test_shipped_sets_lie_inside_the_bounds() -> None:
