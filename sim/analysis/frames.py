@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.stats import wilson_interval
 from sim.base import layout as L
 from sim.run import io
+from sim.run.stats import wilson_interval
 
 Z95 = 1.96
 

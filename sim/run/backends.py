@@ -43,7 +43,7 @@ import pyarrow.compute as pc
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, storage
-from sim.run.runner import part_metadata
+from sim.run.parts import part_metadata, write_part
 from sim.run.session import RunError, resolve_threads
 
 BACKENDS = ("local", "dask")
@@ -259,7 +259,7 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         info = {"first_game": chunk.start, "games": n}
         last = chunk.start + n >= job.spec.games
         meta = part_metadata(job.metadata, info, job.until_ci, last)
-        storage.write_part(table, job.out, name, meta)
+        write_part(table, job.out, name, meta)
         rows = {"file": name}
     return ChunkDone(
         chunk.index,

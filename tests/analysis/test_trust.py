@@ -17,12 +17,12 @@ from click.testing import Result
 from conftest import invoke
 
 from sim.analysis.paired import card_shifts
-from sim.analysis.seats import SeatCounts, first_player_label, seat_figures, seat_lines
 from sim.data.cards import load_pool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.engine import Engine
+from sim.run.seats import SeatCounts, first_player_label, seat_figures, seat_lines
 
 
 def ok(result: Result) -> Result:
