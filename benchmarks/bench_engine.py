@@ -68,7 +68,7 @@ STARTUP_REPEATS = 3
 SEED = 1
 REFERENCE_GAMES = 200_000  # per reference-loop measurement (it is ~10x faster than the kernel)
 EFFICIENCY_MIXES = ("aegean", "dunes+aegean", "reign")
-# Targets of issue 15, printed beside the measured ratios (never asserted).
+# The project's speed targets, printed beside the measured ratios (never asserted).
 TARGET_KERNEL_RATIO = 0.20
 TARGET_EFFICIENCY = 0.90
 TARGET_END_TO_END = 1.25
@@ -163,7 +163,7 @@ def run_child(cmd: list[str], env: dict[str, str]) -> ChildRun:
     pre-``exec`` copy counts), and this benchmark's process holds ~350 MB by
     the time it runs the whole command: so the command is started by a small
     launcher interpreter (~10 MB) whose own child it is, and the launcher
-    reports its ``wait4`` (issue 15: the bench printed 348 MB for a command that
+    reports its ``wait4`` (the bench printed 348 MB for a command that
     peaks at 291 MB). The launcher's start-up (~30 ms) is inside the wall time.
     """
     with (

@@ -218,7 +218,7 @@ def cache_cities(st, tab, p):
     opponent.
 
     Slots, costs and Soldiers are the board's running totals, and so is the
-    strength of a side without ongoing effects (issue 15: this cache is built
+    strength of a side without ongoing effects (this cache is built
     at every Surge decision, and rescanned every side's units before).
     """
     feats = rule(tab, L.RU_FEAT_STEP) != 0
@@ -504,7 +504,7 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
 
 @kernel(inline=True)
 def decision_figures(st, tab, fp, p, dec, r):
-    """What every option of decision ``dec`` shares, worked out once (issue 15): the
+    """What every option of decision ``dec`` shares, worked out once: the
     cities' figures (``cache_cities``) for a Surge decision, and (urgency, coin weight,
     the hand's coin need) for ``score_option``."""
     if dec == D.D_SURGE:

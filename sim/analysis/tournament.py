@@ -1,4 +1,4 @@
-"""Round-robin tournaments between bots, with seats balanced (issue 6).
+"""Round-robin tournaments between bots, with seats balanced.
 
 ``play_tournament(mix, bots, games, seed)`` plays every *pairing* of the
 listed bots, each bot against every other and against itself, ``games``

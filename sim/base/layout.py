@@ -20,6 +20,10 @@ MAX_CARDS = 256  # physical unit cards in one game (every zone can hold them all
 N_CITIES = 3
 N_SLOTS = 5  # a side of a city never holds more than 5 unit-slots, so <= 5 cards
 MAX_STACK = 8  # reward tiles per city stack
+# A unit's place in the cities packed into one int (sim.kernel.board.pack_loc):
+# LOC_CITY * c + LOC_SEAT * p + slot, so each field reads back with one division.
+LOC_SEAT = 8  # more than N_SLOTS
+LOC_CITY = 2 * LOC_SEAT
 MAX_REWARDS = 24  # reward tiles a player can hold
 MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind ("kinds played") or per card ("held")
 NO_CARD = -1
@@ -118,8 +122,10 @@ OLDEST = take("OLDEST")  # the rulebooks' "oldest player": who starts unless a v
 DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks
 DRAFT_PICK = take("DRAFT_PICK")  # picks made so far in the draft (the next one's number)
 DRAFT_SEAT = take("DRAFT_SEAT")  # the seat making the next pick
-PILES = take("PILES", 8)  # PILES + 4*p + t: piles of type slot t seat p took (pile draft)
-# Running totals of each city side (issue 15): board.city_add / city_take / set_enraged keep
+PILE_TYPES = 4  # type slots of the pile draft (Soldiers, Beasts, Oracles, the rest)
+# PILES + PILE_TYPES*p + t: piles of type slot t seat p took (pile draft)
+PILES = take("PILES", 2 * PILE_TYPES)
+# Running totals of each city side: board.city_add / city_take / set_enraged keep
 # them as units come, go and enrage, so the readers (room, war-torn, the war's tie-breaks,
 # the greedy bot's per-decision city figures) read one word instead of rescanning the side.
 # SIDE_TOT + (2*c + p)*TOT_COLS + TOT_*; zero for an empty side, so set-up's reset is right.
@@ -153,7 +159,8 @@ OUT = take("OUT", 2 * MAX_CARDS)
 UNDER = take("UNDER", 2 * MAX_CARDS)  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
 BOX = take("BOX", MAX_CARDS)  # BOX + i: cards out of the game
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
-OPTS = take("OPTS", 4 * MAX_OPTS)  # OPTS + 4*i + j: option i of the current decision
+OPT_W = 4  # fields of one option row
+OPTS = take("OPTS", OPT_W * MAX_OPTS)  # OPTS + OPT_W*i + j: field j of option i of a decision
 # Scratch lists, each used by one step at a time (never across a call that uses it too):
 # TMP: set-up's tile shuffle, the rally bookkeeping of a Surge, the look-ahead bot's deal
 # of hidden cards; TMP2: the Surge's and the Portent step's ordering of the units to
@@ -220,7 +227,7 @@ K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
 # Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
-# units only change costs still has its strength read off the running totals (issue 15).
+# units only change costs still has its strength read off the running totals.
 STATIC_COST = 1
 STATIC_STRENGTH = 2
 

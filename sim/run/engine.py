@@ -35,7 +35,7 @@ QUEUED_BLOCKS_PER_THREAD = 1
 """Blocks per thread of a kernel call queued behind another (:meth:`Engine.start_raw`):
 the call behind already evens out when the threads finish, so more blocks only added a
 hand-off each (the GIL, the unboxing of the call's arguments): ~0.4 core-s per 10^6 games
-of a run at 8 a thread, 4,000 blocks (issue 15)."""
+of a run at 8 a thread, 4,000 blocks."""
 # Output names of the vocab.DEV_* codes a god column can hold.
 GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
@@ -200,14 +200,14 @@ class Engine:
         """
         # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
         # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
-        # joining a few calls' arrays before converting them ~30 MB more (issue 15). Groups
+        # joining a few calls' arrays before converting them ~30 MB more. Groups
         # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
         # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
         # written whole. Rows never change with the split.
         #
         # IN_FLIGHT kernel calls stay queued on the kernel threads (batch.start_batch): while
         # this thread converts one call's rows the threads play the next, and a call's last
-        # block no longer leaves the other threads idle until it ends (issue 15: both were
+        # block no longer leaves the other threads idle until it ends (both were
         # wall time between calls). A tick that stops the run drops the calls queued after.
         tables: list[pa.Table] = []
         flight: deque[Batch] = deque()

@@ -75,7 +75,7 @@ MANIFEST_VERSION = 1
 COMPRESSION = "zstd"
 ROW_GROUP_ROWS = 8192
 """Rows per Parquet row group of a part. The writer buffers a whole row group before it
-flushes it: one 65,536-row group per part held ~30 MB more at a run's peak (issue 15),
+flushes it: one 65,536-row group per part held ~30 MB more at a run's peak,
 for 1% smaller files. Readers see the same rows whatever the grouping."""
 
 # Keys pyarrow/pandas put in the schema metadata themselves; not run metadata.
@@ -98,7 +98,7 @@ def arrow_without_pandas() -> None:
     """Keep pyarrow from importing pandas in a process that only writes Arrow (``omensim run``).
 
     pyarrow imports pandas the first time any ``pa.array`` asks whether its argument
-    is a pandas object: ~45 MB of a run's peak RSS, for nothing (issue 15). With the
+    is a pandas object: ~45 MB of a run's peak RSS, for nothing. With the
     import refused once, pyarrow notes "no pandas" and stops asking. Later code can
     still import pandas: ``to_pandas`` imports it again itself, and pandas' Series
     and DataFrame reach pyarrow through the Arrow C interface either way. A no-op once
@@ -207,7 +207,7 @@ class PartWriter:
     """One part written a few row groups at a time, appearing under its name only when closed.
 
     For a run that writes each group of games as it is played (``LocalBackend``), so no
-    whole chunk of rows is held (issue 15). The file is the one :func:`write_part_named`
+    whole chunk of rows is held. The file is the one :func:`write_part_named`
     writes for the same rows and metadata: the same Parquet settings, and row groups
     of :data:`ROW_GROUP_ROWS` rows as long as every group but the last holds exactly that
     many. The same durability order: temporary file, fsync, rename, fsync the folder;

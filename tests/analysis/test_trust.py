@@ -1,4 +1,4 @@
-"""Issue 11: held-card effects, honest first-player figures, any paired A/B, provenance.
+"""held-card effects, honest first-player figures, any paired A/B, provenance.
 
 The known-answer tests of the card effect (a pure buff or nerf must move the
 holders' win rate the right way) are in ``tests/analysis/test_known_answers.py``.

@@ -1,4 +1,4 @@
-"""Issue 12, part 1: one schema bounds every input; each case the issue lists is a test here.
+"""one schema bounds every input; each case the issue lists is a test here.
 
 A value the kernel cannot handle must be refused with one line naming the
 file and field before anything reaches numba; a value at the bound must play
