@@ -303,9 +303,8 @@ def time_same_games(engine: Engine, games: int, threads: int) -> float:
 
 
 def reference(threads: int, games: int, repeats: int) -> tuple[float, float]:
-    """(games/s, mean turns) of the shared yardstick (``shared/bench/reference_loop.py``)."""
-    for shared in (ROOT.parent / "shared", ROOT.parents[1] / "shared"):  # checkout or worktree
-        sys.path.insert(0, str(shared / "bench"))
+    """(games/s, mean turns) of the yardstick (``benchmarks/reference_loop.py``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     import reference_loop
 
     with numba_threads(threads):
@@ -631,7 +630,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         log("check: identical")
 
-    log(f"reference loop (../shared/bench/reference_loop.py), 1 and {all_threads} threads ...")
+    log(f"reference loop (benchmarks/reference_loop.py), 1 and {all_threads} threads ...")
     ref_one = reference(1, REFERENCE_GAMES, args.repeats)
     ref_many = reference(all_threads, REFERENCE_GAMES, args.repeats)
     for threads, (gps, _) in ((1, ref_one), (all_threads, ref_many)):

@@ -16,10 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.data import schema as S
+from sim.data.cards import CONFIG_DIR
 from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 
-PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
+PROFILE_DIR = CONFIG_DIR / "strategies"
 BASELINE = PROFILE_DIR / "greedy.toml"
 """The baseline profile: it states every weight, and any other profile's missing ones come
 from it."""

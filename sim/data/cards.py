@@ -28,7 +28,16 @@ from sim.data.spec import VARIANT_TABLE, SpecError
 if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
     import pandas as pd
 
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+
+def config_dir() -> Path:
+    """The shipped ``configs/``: installed beside the package as ``omensim_configs`` (a wheel,
+    see pyproject.toml), or the checkout's ``configs/`` (a clone or an editable install)."""
+    root = Path(__file__).resolve().parents[2]
+    installed = root / "omensim_configs"
+    return installed if installed.is_dir() else root / "configs"
+
+
+CONFIG_DIR = config_dir()
 SETS_DIR = CONFIG_DIR / "sets"
 
 # Every key each table may hold, with its type: sim.data.schema.TABLES.
