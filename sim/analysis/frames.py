@@ -624,7 +624,7 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
         for seat in (0, 1):
             col = f"{comp}_p{seat}"
             if col in df.columns:
-                pts += df[col].to_numpy().astype(np.int64)
+                pts += df[col].fillna(0).to_numpy().astype(np.int64)  # null: not in the mix
         work[comp] = w * pts
     g = _groupby(work, cols)
     sums = _finish(g[list(SCORE_WEIGHTS)].sum(), cols)

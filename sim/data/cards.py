@@ -98,7 +98,7 @@ def unit_table(units: list[dict[str, Any]]) -> pa.Table:
     """One row per unit kind, ``id`` = position = the kind id in the run's list columns.
 
     ``provenance`` says where the card's data comes from (``printed``,
-    ``reconstructed``, ...; see the README's card-data section).
+    ``reconstructed``, ...; see the README).
     """
     return pa.table(
         {

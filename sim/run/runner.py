@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from sim.base import layout as L
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, storage
 from sim.run import progress as P
@@ -183,7 +184,6 @@ def resume(
     Raises:
         RunError: no resumable run in ``out``, a finished run, or a key mismatch.
     """
-    from sim.data.changes import Changes
 
     out = storage.location(out)
     try:

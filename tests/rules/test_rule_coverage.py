@@ -42,6 +42,6 @@ def test_a_quotation_covers_the_lines_it_spans(lines) -> None:
 
 
 def test_the_readme_shows_the_current_coverage(lines) -> None:
-    readme = (rc.REPO / "README.md").read_text(encoding="utf-8")
-    assert rc.markdown(lines) in readme, "README coverage table is stale: paste the output of "
+    readme = (rc.REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert rc.markdown(lines) in readme, "docs/rules.md coverage table is stale: paste the output of "
     "`python tests/rule_coverage.py --markdown`"
