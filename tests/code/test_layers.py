@@ -165,3 +165,31 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
 @pytest.mark.parametrize("lower, upper", [("sim.data.cards", "sim.kernel"), ("sim.run", "sim.cli")])
 def test_layer_order(lower: str, upper: str) -> None:
     assert layer_of(lower) < layer_of(upper)  # type: ignore[operator]
+
+
+def unmarked_inner_imports(path: Path) -> list[int]:
+    """Lines of ``path`` that import a project module inside a function with no comment
+    saying why it is deferred (a deferred import that is not for start-up time or for an
+    order of set-up hides a cycle, which the tests above forbid)."""
+    text = path.read_text()
+    lines = text.splitlines()
+    found = []
+    for fn in ast.walk(ast.parse(text)):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            for m, line in imports(fn, types_too=False):
+                if m.split(".")[0] in ("sim", "strategies") and "#" not in lines[line - 1]:
+                    found.append(line)
+    return sorted(set(found))
+
+
+def test_deferred_imports_below_the_analysis_say_why() -> None:
+    """Up to the run layer, an import inside a function carries its reason on its line."""
+    files = [p for p in project_files() if (layer_of(module_of(p)) or 0) <= LAYERS["sim.run"]]
+    found = {module_of(p): unmarked_inner_imports(p) for p in files}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_an_unmarked_deferred_import_is_found(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text("def f():\n    from sim.run import io\n    from sim.run import ledger  # lazy\n")
+    assert unmarked_inner_imports(src) == [2]
