@@ -308,7 +308,9 @@ class Scenario(Scripting, StateView):
         return int(side_strength(self.st, self.tab, c, p))
 
     def result(self) -> dict[str, int]:
-        """Score the position as it stands: winner, scores and their components."""
+        """Score the position as it stands: winner, turns, end reason and each seat's figures
+        of the output row (every per-seat number of ``layout.OUT_COLUMNS``: score, its
+        components, units played, ...)."""
         self.sync_totals()
         G.finish(self.st, self.tab, self.out)
         o = self.out
