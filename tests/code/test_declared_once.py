@@ -25,6 +25,8 @@ RULE_NAMES = "|".join(r.key for r in L.RULE_PARAMS)
 COPIES: dict[str, re.Pattern[str]] = {
     "a score weight": re.compile(rf'"(?:{SCORE_NAMES})"\s*:\s*\d'),
     "a weighted score term": re.compile(r"\b[0-9]\s*(?:\*|&times;|\u00d7)\s*(?:unused|vp|feats)\b"),
+    "a weighted term of a result": re.compile(r"\b[0-9]\s*\*\s*(?:res|row|result)\["),
+    "a score label with its weight": re.compile(r"(?:reward|tokens|feats) x[0-9]"),
     "an output column mapped to its slot": re.compile(r'"\w+"\s*[:,]\s*L\.O_'),
     "a rule key mapped to its slot": re.compile(r'"\w+"\s*:\s*L\.RU_'),
     "a rule parameter's bounds": re.compile(rf'"(?:{RULE_NAMES})"\s*:\s*_?[bB]'),
@@ -55,6 +57,7 @@ def test_no_module_copies_a_declaration() -> None:
     [
         'SCORE_WEIGHTS = {"rewards_unused": 2, "rewards_used": 1}',
         "out[L.O_SCORE + p] = 2 * unused + used + 2 * vp",
+        '(2 * res[f"vp_tokens_p{p}"], f"{res[f\'vp_tokens_p{p}\']} VP tokens x2"),',
         '"Share of all VP (2&times;unused rewards + used rewards)"',
         'per_seat = {"score": L.O_SCORE, "rewards_unused": L.O_REW_UNUSED}',
         'for name, col in (("score", L.O_SCORE),):',
