@@ -85,7 +85,7 @@ class Match:
 
     def verdict(self, what: str) -> str:
         """``what``, the win rate of ``a`` with its 95% interval, and the games played."""
-        from sim.analysis.stats import wilson_interval
+        from sim.run.stats import wilson_interval
 
         lo, hi = wilson_interval(self.wins_a, self.games)
         return f"{what} {self.rate:6.1%} (95% CI {lo:.1%}-{hi:.1%}), {self.games:,} games"
@@ -195,7 +195,7 @@ def stall_table(
 
     ``only_with`` keeps the pairings with that bot (to re-measure one bot's rows).
     """
-    from sim.analysis.stats import wilson_interval
+    from sim.run.stats import wilson_interval
 
     log(projected_seconds(mixes, games, la_games, bots, only_with))
     lines = [
@@ -287,7 +287,7 @@ def curve_table(
     the run ``variants`` (e.g. a draft): win rate and games/s."""
     import tempfile
 
-    from sim.analysis.stats import wilson_interval
+    from sim.run.stats import wilson_interval
 
     lines = [
         f"{'mix':<14} {'budget':<22} {'games':>6} {'win rate':>9} {'95% CI':>15} {'games/s':>8}"

@@ -68,7 +68,7 @@ STARTUP_REPEATS = 3
 SEED = 1
 REFERENCE_GAMES = 200_000  # per reference-loop measurement (it is ~10x faster than the kernel)
 EFFICIENCY_MIXES = ("aegean", "dunes+aegean", "reign")
-# Targets of issue 15, printed beside the measured ratios (never asserted).
+# The project's speed targets, printed beside the measured ratios (never asserted).
 TARGET_KERNEL_RATIO = 0.20
 TARGET_EFFICIENCY = 0.90
 TARGET_END_TO_END = 1.25
@@ -163,7 +163,7 @@ def run_child(cmd: list[str], env: dict[str, str]) -> ChildRun:
     pre-``exec`` copy counts), and this benchmark's process holds ~350 MB by
     the time it runs the whole command: so the command is started by a small
     launcher interpreter (~10 MB) whose own child it is, and the launcher
-    reports its ``wait4`` (issue 15: the bench printed 348 MB for a command that
+    reports its ``wait4`` (the bench printed 348 MB for a command that
     peaks at 291 MB). The launcher's start-up (~30 ms) is inside the wall time.
     """
     with (
@@ -303,9 +303,8 @@ def time_same_games(engine: Engine, games: int, threads: int) -> float:
 
 
 def reference(threads: int, games: int, repeats: int) -> tuple[float, float]:
-    """(games/s, mean turns) of the shared yardstick (``shared/bench/reference_loop.py``)."""
-    for shared in (ROOT.parent / "shared", ROOT.parents[1] / "shared"):  # checkout or worktree
-        sys.path.insert(0, str(shared / "bench"))
+    """(games/s, mean turns) of the yardstick (``benchmarks/reference_loop.py``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     import reference_loop
 
     with numba_threads(threads):
@@ -631,7 +630,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         log("check: identical")
 
-    log(f"reference loop (../shared/bench/reference_loop.py), 1 and {all_threads} threads ...")
+    log(f"reference loop (benchmarks/reference_loop.py), 1 and {all_threads} threads ...")
     ref_one = reference(1, REFERENCE_GAMES, args.repeats)
     ref_many = reference(all_threads, REFERENCE_GAMES, args.repeats)
     for threads, (gps, _) in ((1, ref_one), (all_threads, ref_many)):

@@ -24,8 +24,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-for _shared in (ROOT.parent / "shared", ROOT.parents[1] / "shared"):  # checkout or worktree
-    sys.path.insert(0, str(_shared / "bench"))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # the yardstick, reference_loop.py
 
 KERNEL_GAMES = 100
 REFERENCE_GAMES = 300
@@ -48,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
     engine.warmup()
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
-    # hand-off cost ~50-100 us a call, 7-14% of a 30-game batch (issue 15).
+    # hand-off cost ~50-100 us a call, 7-14% of a 30-game batch.
     play = entry_point(play_range)
     state = scratch_states(engine.bots, 1)[0]
     rows, masks = output_arrays(KERNEL_GAMES)

@@ -5,7 +5,7 @@ steps the runner now uses (``Engine.play(0, N, tick=...)``: kernel calls of
 about 0.2 s, at most 4,096 games, the next one queued while this one's rows
 are converted), and against those steps with nothing queued ahead
 (``engine.IN_FLIGHT = 1``: each call's rows converted while the kernel
-threads wait, as before issue 15's fifth pass). Repeats alternate between the
+threads wait). Repeats alternate between the
 three so a busy machine slows all alike; the best of each is printed, and the
 ratios. Prints, never asserts.
 

@@ -20,7 +20,7 @@ prints, per run:
 
 On two cores every CPU second beside the kernel threads during play costs
 about half a second of wall time; that, the start and the end are what the
-whole command spends over the kernel alone (issue 15's target 3; the ratio
+whole command spends over the kernel alone (the end-to-end target; the ratio
 itself is ``bench_engine.py``'s). Prints figures, asserts nothing.
 """
 

@@ -6,15 +6,13 @@ the best, breaking ties with its own random stream. It reads only what its
 seat may see: its own hand, the board, the discard pile and public counts.
 
 The weights (``P_*``, named in ``WEIGHTS``) are a row of the ``fp`` matrix;
-``configs/strategies/*.toml`` profiles fill them (``greedy`` is the baseline
-``DEFAULT_PARAMS``), so a new style is a new profile, not code. Seat ``p``
+``configs/strategies/*.toml`` profiles fill them (``greedy.toml`` is the baseline
+that states every weight), so a new style is a new profile, not code. Seat ``p``
 reads row ``st[PROW + p]``, which is ``p`` except inside a look-ahead
 rollout, where both seats play with the look-ahead seat's own weights.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from sim.base import layout as L
 from sim.base import vocab as V
@@ -63,11 +61,6 @@ P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
 P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
 
-# The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
-DEFAULT_PARAMS = np.array(
-    [0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5, 1.5, 0.0, 0.5, 0.0, 2.0, 0.1, 0.3, 30.0, 1.5],
-    np.float64,
-)
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
 WEIGHTS: dict[str, int] = {
     "coin": P_COIN,
@@ -225,7 +218,7 @@ def cache_cities(st, tab, p):
     opponent.
 
     Slots, costs and Soldiers are the board's running totals, and so is the
-    strength of a side without ongoing effects (issue 15: this cache is built
+    strength of a side without ongoing effects (this cache is built
     at every Surge decision, and rescanned every side's units before).
     """
     feats = rule(tab, L.RU_FEAT_STEP) != 0
@@ -511,7 +504,7 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
 
 @kernel(inline=True)
 def decision_figures(st, tab, fp, p, dec, r):
-    """What every option of decision ``dec`` shares, worked out once (issue 15): the
+    """What every option of decision ``dec`` shares, worked out once: the
     cities' figures (``cache_cities``) for a Surge decision, and (urgency, coin weight,
     the hand's coin need) for ``score_option``."""
     if dec == D.D_SURGE:

@@ -10,15 +10,20 @@ one line naming the file and the field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from sim.data import schema as S
-from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_WEIGHTS, WEIGHTS
+from sim.data.cards import CONFIG_DIR
+from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 
-PROFILE_DIR = Path(__file__).resolve().parent.parent / "configs" / "strategies"
+PROFILE_DIR = CONFIG_DIR / "strategies"
+BASELINE = PROFILE_DIR / "greedy.toml"
+"""The baseline profile: it states every weight, and any other profile's missing ones come
+from it."""
 BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
 # Look-ahead knobs: default, as the shipped lookahead.toml (a profile may leave any out);
 # their ranges are sim.data.schema.KNOBS (the budget stays bounded).
@@ -82,11 +87,15 @@ def load_profile(path: Path | str) -> Profile:
     if bot not in BOTS:
         raise _fail(path, "strategy.bot", f"unknown bot {bot!r}; valid: {', '.join(BOTS)}")
     weights = np.zeros(N_WEIGHTS, np.float64)
-    if bot != "random":
-        weights[: len(DEFAULT_PARAMS)] = DEFAULT_PARAMS
     table = raw.get("weights", {})
     if not isinstance(table, dict):
         raise _fail(path, "weights", "must be a table of name = number")
+    if path.resolve() == BASELINE.resolve():
+        missing = [k for k in WEIGHTS if k not in table]
+        if missing:
+            raise _fail(path, f"weights.{missing[0]}", "the baseline profile states every weight")
+    elif bot != "random":
+        weights[:N_GREEDY_PARAMS] = default_weights()
     for key in table:
         if key not in WEIGHTS:
             raise _fail(path, f"weights.{key}", f"unknown weight; valid: {', '.join(WEIGHTS)}")
@@ -110,6 +119,14 @@ def load_profile(path: Path | str) -> Profile:
                 raise _fail(path, f"lookahead.{key}", str(e).removeprefix("value: ")) from None
             weights[LOOKAHEAD_KNOBS[key]] = v
     return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
+
+
+@cache
+def default_weights() -> np.ndarray:
+    """The baseline weights (``configs/strategies/greedy.toml``), a read-only row."""
+    row = load_profile(BASELINE).weights[:N_GREEDY_PARAMS].copy()
+    row.flags.writeable = False
+    return row
 
 
 def shipped_profiles() -> dict[str, Profile]:

@@ -2,7 +2,7 @@
 
 ``from sim import analysis as A`` gives the tidy-table functions of
 :mod:`sim.analysis.frames` (``A.load_runs``, ``A.first_player_advantage``, ...).
-The other modules each answer one kind of question: :mod:`~sim.analysis.stats`
+The other modules each answer one kind of question: :mod:`~sim.run.stats`
 (intervals), :mod:`~sim.analysis.paired` (common-random-number comparisons),
 :mod:`~sim.analysis.compare` and :mod:`~sim.analysis.sweep` (card changes),
 :mod:`~sim.analysis.panel` (whether an answer holds under every bot of a panel),
@@ -39,12 +39,12 @@ if TYPE_CHECKING:
         summary_stats,
     )
     from sim.analysis.loading import cards, load
-    from sim.analysis.stats import wilson_interval
     from sim.analysis.streaming import report_tables, run_totals
+    from sim.run.stats import wilson_interval
 
-# Where each public name lives. The names load on first use (PEP 562), so importing one
-# submodule (the run path imports sim.analysis.seats) does not import pandas, which
-# sim.analysis.frames needs and which costs ~45 MB of a run's RSS (issue 15).
+# Where each public name lives (a submodule of this package, or a full module name). The
+# names load on first use (PEP 562): importing one submodule does not import pandas, which
+# sim.analysis.frames needs and which costs ~45 MB of RSS.
 _HOME = {
     **dict.fromkeys(
         [
@@ -71,7 +71,7 @@ _HOME = {
     ),
     "cards": "loading",
     "load": "loading",
-    "wilson_interval": "stats",
+    "wilson_interval": "sim.run.stats",
     "report_tables": "streaming",
     "run_totals": "streaming",
 }
@@ -82,7 +82,8 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    module = home if "." in home else f"{__name__}.{home}"
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -25,13 +25,13 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
-from sim.analysis.seats import SeatCounts, first_player_label, seat_lines
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.seats import SeatCounts, first_player_label, seat_lines
 from sim.run.session import numba_threads, resolve_threads
 
 PLAN_NAME = "_compare_plan.json"

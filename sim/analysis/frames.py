@@ -29,23 +29,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.stats import wilson_interval
+from sim.base import layout as L
 from sim.run import io
+from sim.run.stats import wilson_interval
 
 Z95 = 1.96
 
 GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
 """Default grouping: what was played. Pass ``by=("run",)`` to keep runs apart."""
 
-# Score = 2*unused + used + 2*vp_tokens + treasured + structures_vp + 2*feats (README).
-SCORE_WEIGHTS: dict[str, int] = {
-    "rewards_unused": 2,
-    "rewards_used": 1,
-    "vp_tokens": 2,
-    "treasured": 1,
-    "structures_vp": 1,
-    "feats": 2,
-}
+SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
+"""VP per unit of each score component, in the score's order (``sim.base.layout``)."""
 
 # Label columns whose pandas dtype depends on how Parquet encoded them (categorical
 # when dictionary-encoded); load_runs makes them plain strings so runs concatenate cleanly.
@@ -615,8 +609,7 @@ def end_reasons(
 def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
     """Where the points come from: each score component's share of all VP scored.
 
-    Points are weighted as in the score (``2*rewards_unused + rewards_used +
-    2*vp_tokens + treasured + structures_vp + 2*feats``) and summed over both
+    Points are weighted as in the score (:data:`SCORE_WEIGHTS`) and summed over both
     seats; a component whose columns a run lacks (e.g. ``feats_*`` outside A
     Reign of War) counts 0.
 
@@ -631,7 +624,7 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
         for seat in (0, 1):
             col = f"{comp}_p{seat}"
             if col in df.columns:
-                pts += df[col].to_numpy().astype(np.int64)
+                pts += df[col].fillna(0).to_numpy().astype(np.int64)  # null: not in the mix
         work[comp] = w * pts
     g = _groupby(work, cols)
     sums = _finish(g[list(SCORE_WEIGHTS)].sum(), cols)

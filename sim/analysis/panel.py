@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.paired import Z95
-from sim.analysis.stats import wilson_interval
+from sim.run.stats import wilson_interval
 
 COUNT_COLS = ("bot", "games", "first_wins", "second_wins", "shared", "turn_capped")
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from sim.analysis import panel as P
-from sim.analysis.seats import SeatCounts
 from sim.run import io
+from sim.run.seats import SeatCounts
 
 PANEL_TABLE = "panel.csv"
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).

@@ -1,4 +1,4 @@
-"""Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale (issue 13).
+"""Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale.
 
 A win-rate matrix answers "how often does A beat B"; a rating answers "how
 strong is A" with one number per bot, and says whether two bots differ. The

@@ -704,7 +704,7 @@ def _setup_events(sc: Scenario, d: _Describer, pos: dict) -> list[dict[str, Any]
     return out
 
 
-def _end_events(sc: Scenario, res: dict[str, Any], feats: list[int]) -> list[dict[str, Any]]:
+def _end_events(res: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     reason = res["end_reason"]
     out.append(
@@ -718,12 +718,11 @@ def _end_events(sc: Scenario, res: dict[str, Any], feats: list[int]) -> list[dic
     )
     for p in range(2):
         parts = [
-            (2 * res[f"rewards_unused_p{p}"], f"{res[f'rewards_unused_p{p}']} unused reward x2"),
-            (res[f"rewards_used_p{p}"], f"{res[f'rewards_used_p{p}']} used reward x1"),
-            (2 * res[f"vp_tokens_p{p}"], f"{res[f'vp_tokens_p{p}']} VP tokens x2"),
-            (res[f"treasured_p{p}"], f"{res[f'treasured_p{p}']} TREASURED in hand"),
-            (res[f"structures_vp_p{p}"], f"{res[f'structures_built_p{p}']} structures"),
-            (2 * feats[p], f"{feats[p]} feats x2"),
+            (
+                t.weight * res[f"{t.name}_p{p}"],
+                t.label.format(n=res[f"{t.count or t.name}_p{p}"], w=t.weight),
+            )
+            for t in L.SCORE_TERMS
         ]
         shown = " + ".join(f"{v} ({label})" for v, label in parts if v or "reward" in label)
         out.append(
@@ -816,10 +815,7 @@ def replay(
     res["first_player"] = sc.first
     engine = Engine(run)
     row = engine.table(game, *sc.output()).to_pylist()[0]
-    feats = [int(row[f"feats_p{p}"]) for p in range(2)]
-    for p in range(2):
-        res[f"feats_p{p}"] = feats[p]
-    add(_end_events(sc, res, feats), int(res["turns"]), -1, "end", "End")
+    add(_end_events(res), int(res["turns"]), -1, "end", "End")
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
     if check and r.mismatches:

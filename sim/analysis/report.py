@@ -34,10 +34,10 @@ from sim.analysis.report_tables import (
     fmt_rate,
     key_figures,
 )
-from sim.analysis.seats import SeatCounts, seat_lines
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.run import io
 from sim.run import progress as P
+from sim.run.seats import SeatCounts, seat_lines
 
 __all__ = [
     "QUANTILES",
@@ -111,7 +111,7 @@ def build_report(
 
     ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
     The text ends with each run's first-player figures
-    (:func:`sim.analysis.seats.seat_lines`); with ``exclude_capped`` every figure
+    (:func:`sim.run.seats.seat_lines`); with ``exclude_capped`` every figure
     and chart leaves turn-capped games out, and the text says how many per run.
     ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
     replaced); that is checked before any run is read.

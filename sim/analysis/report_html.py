@@ -14,6 +14,7 @@ import pandas as pd
 
 from sim import analysis as A
 from sim.analysis.report_tables import Tables
+from sim.base.layout import SCORE_TERMS
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1000px; padding: 0 1em;
@@ -108,6 +109,13 @@ def _img(uri: str | None, alt: str) -> str:
     if uri is None:
         return ""
     return f'<img src="{uri}" alt="{html.escape(alt)}">'
+
+
+def score_formula(times: str = "*") -> str:
+    """The score as a sum of weighted components, e.g. ``2*rewards_unused + rewards_used``."""
+    return " + ".join(
+        f"{t.weight}{times}{t.name}" if t.weight != 1 else t.name for t in SCORE_TERMS
+    )
 
 
 def _note(text: str) -> str:
@@ -444,10 +452,7 @@ def page(
         _note("First player's score minus the second player's."),
         _img(charts.get("margins"), "score margin histogram"),
         "<h2>Where the points come from</h2>",
-        _note(
-            "Share of all VP scored, weighted as in the score (2&times;unused rewards + "
-            "used rewards + 2&times;VP tokens + treasured + structures + 2&times;feats)."
-        ),
+        _note(f"Share of all VP scored, weighted as in the score ({score_formula('&times;')})."),
         _table(comp_view),
         _img(charts.get("components"), "score component shares"),
         f"<script>{_SCRIPT}</script>",

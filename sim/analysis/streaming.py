@@ -45,9 +45,9 @@ from sim.analysis.frames import (
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, with_impact
-from sim.analysis.seats import CAPPED, SeatCounts
-from sim.analysis.stats import wilson_interval
 from sim.run import io
+from sim.run.seats import CAPPED, SeatCounts
+from sim.run.stats import wilson_interval
 
 BATCH_ROWS = 1 << 16
 _BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")

@@ -178,8 +178,6 @@ def sweep(
     progress: bool | None = None,
     correction: str = "holm",
     backend: Any = None,
-    out: Path | str | None = None,
-    force: bool = False,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -193,20 +191,12 @@ def sweep(
         threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
         correction: how the ``significant`` column is corrected for the number
             of cells (:data:`CORRECTIONS`).
-        out: play into this folder as the sweep goes (:mod:`sim.analysis.sweep_dir`),
-            so ``omensim sweep --resume`` can finish it after an interrupt; the
-            table files are written by :func:`write_outputs`. ``force`` replaces
-            an earlier sweep there.
+
+    To play into a folder as the sweep goes, so that ``omensim sweep --resume`` can finish
+    it after an interrupt, call :func:`sim.analysis.sweep_dir.sweep_to_dir` instead.
     """
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    if out is not None:
-        from sim.analysis.sweep_dir import sweep_to_dir
-
-        return sweep_to_dir(
-            out, spec, field, deltas, cards, base, threads, chunk_size, progress, correction,
-            backend, force,
-        )  # fmt: skip
     pool, todo, skipped = plan_cells(spec, field, deltas, cards, base, chunk_size, correction)
     base = base or Changes()
     show = P.wanted(progress)

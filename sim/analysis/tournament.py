@@ -1,4 +1,4 @@
-"""Round-robin tournaments between bots, with seats balanced (issue 6).
+"""Round-robin tournaments between bots, with seats balanced.
 
 ``play_tournament(mix, bots, games, seed)`` plays every *pairing* of the
 listed bots, each bot against every other and against itself, ``games``
@@ -29,7 +29,7 @@ victories (``winner == -1``) count for neither bot and are reported on their
 own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
 ``score`` column counts a shared victory as half a win for those who prefer
 that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
-Wilson intervals (:func:`sim.analysis.stats.wilson_interval`) that treat games as
+Wilson intervals (:func:`sim.run.stats.wilson_interval`) that treat games as
 independent; duplicate deals cancel much of the deal-to-deal luck, so for
 the head-to-head rates they are, if anything, conservative.
 """
@@ -54,13 +54,13 @@ import pyarrow as pa
 
 import sim
 from sim.analysis.ratings import fit_ratings, format_ratings
-from sim.analysis.seats import CAPPED, SeatCounts, seat_columns
-from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, runner
 from sim.run import progress as P
 from sim.run.runner import RESULTS_ROOT
+from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
+from sim.run.stats import wilson_interval
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16

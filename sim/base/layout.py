@@ -14,11 +14,16 @@ array argument instead of many keeps every kernel call cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 MAX_CARDS = 256  # physical unit cards in one game (every zone can hold them all)
 N_CITIES = 3
 N_SLOTS = 5  # a side of a city never holds more than 5 unit-slots, so <= 5 cards
 MAX_STACK = 8  # reward tiles per city stack
+# A unit's place in the cities packed into one int (sim.kernel.board.pack_loc):
+# LOC_CITY * c + LOC_SEAT * p + slot, so each field reads back with one division.
+LOC_SEAT = 8  # more than N_SLOTS
+LOC_CITY = 2 * LOC_SEAT
 MAX_REWARDS = 24  # reward tiles a player can hold
 MASK_WORDS = 8  # 8 x 32 bits: one bit per card kind ("kinds played") or per card ("held")
 NO_CARD = -1
@@ -117,8 +122,10 @@ OLDEST = take("OLDEST")  # the rulebooks' "oldest player": who starts unless a v
 DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks
 DRAFT_PICK = take("DRAFT_PICK")  # picks made so far in the draft (the next one's number)
 DRAFT_SEAT = take("DRAFT_SEAT")  # the seat making the next pick
-PILES = take("PILES", 8)  # PILES + 4*p + t: piles of type slot t seat p took (pile draft)
-# Running totals of each city side (issue 15): board.city_add / city_take / set_enraged keep
+PILE_TYPES = 4  # type slots of the pile draft (Soldiers, Beasts, Oracles, the rest)
+# PILES + PILE_TYPES*p + t: piles of type slot t seat p took (pile draft)
+PILES = take("PILES", 2 * PILE_TYPES)
+# Running totals of each city side: board.city_add / city_take / set_enraged keep
 # them as units come, go and enrage, so the readers (room, war-torn, the war's tie-breaks,
 # the greedy bot's per-decision city figures) read one word instead of rescanning the side.
 # SIDE_TOT + (2*c + p)*TOT_COLS + TOT_*; zero for an empty side, so set-up's reset is right.
@@ -152,7 +159,8 @@ OUT = take("OUT", 2 * MAX_CARDS)
 UNDER = take("UNDER", 2 * MAX_CARDS)  # UNDER + p*MAX_CARDS + i: cards under seat p's structures
 BOX = take("BOX", MAX_CARDS)  # BOX + i: cards out of the game
 MAX_OPTS = 256  # legal options at one decision (distinct kinds in hand x cities)
-OPTS = take("OPTS", 4 * MAX_OPTS)  # OPTS + 4*i + j: option i of the current decision
+OPT_W = 4  # fields of one option row
+OPTS = take("OPTS", OPT_W * MAX_OPTS)  # OPTS + OPT_W*i + j: field j of option i of a decision
 # Scratch lists, each used by one step at a time (never across a call that uses it too):
 # TMP: set-up's tile shuffle, the rally bookkeeping of a Surge, the look-ahead bot's deal
 # of hidden cards; TMP2: the Surge's and the Portent step's ordering of the units to
@@ -219,7 +227,7 @@ K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
 # Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
-# units only change costs still has its strength read off the running totals (issue 15).
+# units only change costs still has its strength read off the running totals.
 STATIC_COST = 1
 STATIC_STRENGTH = 2
 
@@ -262,57 +270,267 @@ FT_N = 2
 FT_COLS = 3
 
 # --- rules: the rule parameters of the mix --------------------------------
-RU_TILES_PER_CITY = 0
-RU_START_CARDS = 1
-RU_START_COINS = 2
-RU_COIN_SUPPLY = 3
-RU_VP_TOKENS = 4
-RU_WEALTH_ACTIONS = 5
-RU_FIRST_TURN_WEALTH = 6
-RU_WEALTH_BONUS = 7
-RU_CAPACITY = 8
-RU_WARTORN_ENEMY = 9
-RU_WARTORN_TOTAL = 10
-RU_WINNER_KEEPS = 11
-RU_LOSER_KEEPS = 12
-RU_HAND_LIMIT = 13  # 0: no limit
-RU_COIN_LIMIT = 14  # 0: no limit
-RU_REWARDS_PER_SURGE = 15
-RU_WAR_TIE = 16  # vocab.WAR_TIE_*
-RU_END = 17  # bit set of vocab.END_*
-RU_TURN_CAP = 18
-RU_EMISSARY = 19  # 1: Emissary of War decides the first player
-RU_FIRST_MODE = 20  # how the default ("oldest") first player is chosen
-RU_N_CARDS = 21
-RU_N_TILES = 22
-RU_EMISSARY_STRENGTH_TB = 23  # 1: an Emissary tie goes to the higher strength first
-RU_TIEBREAKS = 24  # RU_TIEBREAKS + i: vocab.TB_* codes in rulebook order, 0 = end
-N_TIEBREAKS = 6
-RU_GODS = 32  # 1: devotion and Favor are in play
-RU_DEVOTED_DISCOUNT = 33  # cost cut for the first unit devoted to your god each turn
-RU_WEALTH_REVEAL = 34  # 1: reveal the deck's top card at the start of Wealth
-RU_REVEAL_REPEATS = 35  # times a neutral unit may be discarded to reveal again
-RU_STRUCTS = 36  # structures per player (0: none)
-RU_PORTENT = 37  # 1: the Portent step (Oracles) is in the turn
-RU_FEAT_STEP = 38  # 1: the Feat step is in the turn
-RU_FEATS_TO_END = 39  # completed feats that end the game (with END_FEATS)
-RU_ENRAGED_STRENGTH = 40  # strength of an enraged unit
-RU_EXTRA_WEALTH = 41  # Reign variant: +1 action with no cards or no coins, +2 with neither
-RU_TRIAL = 42  # Reign variant Trial of Skill: each seat its own deck, one card of each kind
-RU_SIMPLE_DRAFT = 43  # Reign variant simple draft: 30 cards each, drafted from packets of 10
-RU_PILE_DRAFT = 44  # Reign variant pile draft: 10 piles (all copies of a kind) each
-RU_CONSTRUCTED = 45  # Reign constructed variant: the pile draft takes RU_DECKLIST's piles
-RU_DRAFT1 = 46  # Aegean Draft Variant 1: draw 3, keep 2, pass 1, until 30 each
-RU_DRAFT2 = 47  # Aegean Draft Variant 2: 20 face up, alternate picks, three times
-RU_DECKLIST = 48  # RU_DECKLIST + 10*p + i: the i-th pile (kind) of seat p's deck list
-RU_DUPLICATE = 68  # 1: games 2k, 2k+1 share deal k, the other seat first
-RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is moved
-# Named readings (sim/data/interpretations.py): 0 is the default reading.
-RU_BONUS_BASE_ONLY = 70  # 1: no Wealth Action Bonus on a turn with extra wealth actions
-RU_REWARDS_IN_HAND = 71  # 1: unused reward cards count as cards in hand (Reign)
-RU_END_AFTER_WAR = 72  # 1: two empty stacks end the game right after the War step
-RU_COUNT = 76
+# Each slot of the rules table is taken in order; a rule parameter a set file or a
+# house-rules file writes is declared here once, with its key, bounds, default and meaning.
+# The loader (sim.data.cards), the schema's bounds table (sim.data.schema) and the
+# configs/README.md tables (sim.data.rule_table) are all generated from RULE_PARAMS.
 
+
+@dataclass(frozen=True)
+class RuleParam:
+    """One rule parameter of a set file's ``[rules]`` table."""
+
+    key: str
+    """The TOML key."""
+    kind: str
+    """``int``, ``bool``, ``name`` (one name of ``choices``), ``names`` (a list of them)
+    or ``reading`` (a string of ``choices``; the kernel slot holds its index)."""
+    slot: int | None
+    """The rules-table slot the kernel reads it from (None: read only by the loader)."""
+    doc: str
+    """What it means, for the docs."""
+    group: str
+    """Which docs table lists it: ``required``, ``emissary``, ``dunes``, ``reign``, ``reading``."""
+    default: Any = None
+    """The value when a set file leaves it out (None: every set file must write it)."""
+    lo: int = 0
+    hi: int = 0
+    why: str = ""
+    """For an ``int``: the closed range the kernel's tables hold, and why its top is what it is."""
+    choices: tuple[str, ...] = ()
+    """For a ``reading`` the values it may take; for ``name``/``names`` the vocab table's name."""
+    size: int = 1
+    """Slots it takes: a ``names`` parameter of one slot is a bit set, of more a list of codes."""
+
+
+class _Rules(_Regions):
+    """The rules table's allocator, recording each declared rule parameter on the way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.params: list[RuleParam] = []
+
+    def param(
+        self, key: str, kind: str, doc: str, group: str, size: int = 1, name: str = "", **kw: Any
+    ) -> int:
+        """Take ``size`` slots for the parameter ``key`` (region ``name``, by default ``RU_`` and
+        the key in capitals) and record its declaration."""
+        slot = self.take(name or "RU_" + key.upper(), size)
+        self.params.append(RuleParam(key, kind, slot, doc, group, size=size, **kw))
+        return slot
+
+    def loader_only(self, key: str, kind: str, doc: str, group: str, **kw: Any) -> None:
+        """Record a parameter no kernel slot holds (the loader checks it; the kernel never does)."""
+        self.params.append(RuleParam(key, kind, None, doc, group, **kw))
+
+
+_ru = _Rules()
+_p = _ru.param
+_OFF = "0 = no limit"
+N_TIEBREAKS = 6
+RU_TILES_PER_CITY = _p(
+    "tiles_per_city", "int", "reward tiles stacked on each of the 3 cities at setup", "required",
+    lo=0, hi=MAX_STACK, why="a city's reward stack has 8 slots",
+)  # fmt: skip
+RU_START_CARDS = _p("start_cards", "int", "cards each player draws at setup", "required", hi=20)
+RU_START_COINS = _p("start_coins", "int", "coins each player takes at setup", "required", hi=999)
+RU_COIN_SUPPLY = _p(
+    "coin_supply", "int", "coins in the game; nobody gains more than the supply holds",
+    "required", hi=999,
+)  # fmt: skip
+RU_VP_TOKENS = _p(
+    "vp_tokens", "int", "VP tokens in the game", "required", hi=99,
+    why="2 VP each in an int16 score",
+)  # fmt: skip
+RU_WEALTH_ACTIONS = _p(
+    "wealth_actions", "int", "Wealth actions per turn", "required",
+    hi=10, why="actions per turn; a turn must stay short",
+)  # fmt: skip
+RU_FIRST_TURN_WEALTH = _p(
+    "first_turn_wealth_actions", "int", "Wealth actions of the first player's first turn",
+    "required", hi=10, name="RU_FIRST_TURN_WEALTH",
+)  # fmt: skip
+RU_WEALTH_BONUS = _p(
+    "wealth_bonus", "int", "extra card/coin when all Wealth actions are the same", "required",
+    hi=10,
+)  # fmt: skip
+RU_CAPACITY = _p(
+    "city_capacity", "int",
+    "max unit-slots on one side of a city; COLOSSAL units, Beasts and enraged units = 2 slots",
+    "required", lo=1, hi=N_SLOTS, why="slots per side of a city", name="RU_CAPACITY",
+)  # fmt: skip
+RU_WARTORN_ENEMY = _p(
+    "war_torn_enemy_units", "int",
+    "a city is war-torn if the opponent has this many unit-slots there ...", "required",
+    lo=1, hi=2 * N_SLOTS, name="RU_WARTORN_ENEMY",
+)  # fmt: skip
+RU_WARTORN_TOTAL = _p(
+    "war_torn_total_units", "int", "... or both players together have this many", "required",
+    lo=1, hi=2 * N_SLOTS, name="RU_WARTORN_TOTAL",
+)  # fmt: skip
+RU_WINNER_KEEPS = _p(
+    "winner_keeps", "int", "unit-slots the war victor keeps in the city", "required", hi=N_SLOTS
+)
+RU_LOSER_KEEPS = _p(
+    "loser_keeps", "int", "unit-slots the loser (and both players on a full tie) keep",
+    "required", hi=N_SLOTS,
+)  # fmt: skip
+RU_HAND_LIMIT = _p(
+    "hand_limit", "int",
+    "hand size at the end of the Offering Step (Reign: Supply step); 0 = no limit", "required",
+    hi=99, why=_OFF,
+)  # fmt: skip
+RU_COIN_LIMIT = _p(
+    "coin_limit", "int",
+    "coins kept at the end of the Offering Step (Reign: Supply step); 0 = no limit", "required",
+    hi=999, why=_OFF,
+)  # fmt: skip
+RU_REWARDS_PER_SURGE = _p(
+    "rewards_per_surge", "int",
+    "reward tiles (Reign: reward cards) a player may use per Surge Step", "required",
+    hi=MAX_REWARDS,
+)  # fmt: skip
+RU_EMISSARY_STRENGTH_TB = _p(
+    "emissary_strength_tiebreak", "bool",
+    "Emissary of War variant: when both Emissaries have the same total value, the one with the "
+    "higher strength decides the first player before the oldest player does",
+    "emissary", default=True, name="RU_EMISSARY_STRENGTH_TB",
+)  # fmt: skip
+RU_END = _p(
+    "end_conditions", "names", "`END_CONDITIONS` names; the game ends when any holds",
+    "required", choices=("END_CONDITIONS",), name="RU_END",
+)  # fmt: skip
+# RU_TIEBREAKS + i: vocab.TB_* codes in rulebook order, 0 = end
+RU_TIEBREAKS = _p(
+    "tiebreaks", "names", "score tie-breaks, in rulebook order", "required", size=N_TIEBREAKS,
+    choices=("TIEBREAKS",),
+)  # fmt: skip
+RU_WAR_TIE = _p(
+    "war_tie_break", "name", "a `WAR_TIE_BREAKS` name, see below", "required",
+    default="cost", choices=("WAR_TIE_BREAKS",), name="RU_WAR_TIE",
+)  # fmt: skip
+# Heir to the Dunes: gods, Favor and structures.
+RU_GODS = _p(
+    "gods", "bool",
+    "devotion and the Favor card are in play: each player serves a god (Anubis or Horus), units "
+    "devoted to the other god are playable but their abilities do not resolve, and playing a "
+    "unit devoted to the god not Favored (or to both) flips the Favor card",
+    "dunes", default=False,
+)  # fmt: skip
+RU_DEVOTED_DISCOUNT = _p(
+    "devoted_discount", "int",
+    "the first unit devoted to your god that you play each turn costs this much less "
+    "(never below 0)",
+    "dunes", default=0, hi=99,
+)  # fmt: skip
+RU_WEALTH_REVEAL = _p(
+    "wealth_reveal", "int",
+    "at the start of the Wealth Step reveal this many top cards of the deck: a unit devoted to "
+    "your god goes to your hand, any other to the discard pile",
+    "dunes", default=0, hi=1, why="a switch: reveal the top card or not",
+)  # fmt: skip
+RU_REVEAL_REPEATS = _p(
+    "wealth_reveal_repeats", "int",
+    "times the player may discard a neutral unit from hand to repeat the reveal",
+    "dunes", default=0, hi=10, name="RU_REVEAL_REPEATS",
+)  # fmt: skip
+_ru.loader_only(
+    "build_from", "reading",
+    "where the cards placed under a structure come from; only `\"deck\"` (the top of the deck) "
+    "exists",
+    "dunes", default="deck", choices=("deck",),
+)  # fmt: skip
+RU_STRUCTS = _p(
+    "structures_per_player", "int",
+    "structures each player takes at setup: the first ones of their god in `[[structures]]` "
+    "order; 0 = no structures",
+    "dunes", default=0, hi=MAX_STRUCTS, why="structure slots per player", name="RU_STRUCTS",
+)  # fmt: skip
+# A Reign of War: the Portent and Feat steps, feats, Enrage.
+RU_FEATS_TO_END = _p(
+    "feats_to_end", "int",
+    "completed feats that end the game (with `\"feats_completed\"` in `end_conditions`); "
+    "0 = feats never end it",
+    "reign", default=0, hi=MAX_FEATS, why="0 = completed feats never end the game",
+)  # fmt: skip
+RU_PORTENT = _p(
+    "portent_step", "bool",
+    "the turn has a Portent step after the Surge step: the active player resolves the "
+    "`portent` ability of each of their Oracles in a city, in the order they choose",
+    "reign", default=False, name="RU_PORTENT",
+)  # fmt: skip
+RU_FEAT_STEP = _p(
+    "feat_step", "bool",
+    "the turn has a Feat step after the Portent step: the active player turns face down each "
+    "`[[feats]]` card whose condition they now meet (2 VP each at the end of the game)",
+    "reign", default=False,
+)  # fmt: skip
+RU_ENRAGED_STRENGTH = _p(
+    "enraged_strength", "int", "strength of an enraged unit (see `enrage`)", "reign",
+    default=4, hi=99,
+)  # fmt: skip
+# 1: a Soldier's play ability triggers again when it is moved
+RU_SOLDIER_ON_MOVE = _p(
+    "soldier_ability_on_move", "bool",
+    "a Soldier moved into another city by an ability resolves its `play` ability again there, "
+    "after the moving ability, unless enraged; moves made by that re-triggered ability trigger "
+    "nothing more. Off is the rulebook's text (abilities trigger on play; silent on moves); on "
+    "is a first-edition review's account (`configs/rules/soldier-on-move.toml`)",
+    "reign", default=False, name="RU_SOLDIER_ON_MOVE",
+)  # fmt: skip
+# Named readings (sim/data/interpretations.py): the first choice is the default reading, and
+# the kernel slot holds the index of the one in play (0 for the default).
+RU_BONUS_BASE_ONLY = _p(
+    "extra_wealth_bonus", "reading",
+    "Reign extra-wealth variant: when the Wealth Action Bonus applies on a turn with 4 or 5 "
+    "actions: `\"all_actions\"`, every action of the turn went one way; `\"three_actions\"`, "
+    "no bonus on a turn with extra actions (\"All 3 on cards\")",
+    "reading", default="all_actions", choices=("all_actions", "three_actions"),
+    name="RU_BONUS_BASE_ONLY",
+)  # fmt: skip
+RU_REWARDS_IN_HAND = _p(
+    "rewards_count_as_hand", "bool",
+    "unused reward cards kept in hand (Reign) count as cards in hand for \"no cards in hand\" "
+    "(extra wealth) and hand-size conditions",
+    "reading", default=False, name="RU_REWARDS_IN_HAND",
+)  # fmt: skip
+RU_END_AFTER_WAR = _p(
+    "two_stacks_empty_check", "reading",
+    "when \"two cities' reward stacks are empty\" ends the game: `\"end_of_turn\"`, or "
+    "`\"after_war\"`, right after the War step that empties the second stack, without the "
+    "Offering step",
+    "reading", default="end_of_turn", choices=("end_of_turn", "after_war"), name="RU_END_AFTER_WAR",
+)  # fmt: skip
+_ru.loader_only(
+    "maneuver_units", "reading",
+    "whose units MANEUVER may move: `\"own\"` (moving the opponent's units is named, not yet "
+    "playable)",
+    "reading", default="own", choices=("own",),
+)  # fmt: skip
+# Slots the loader fills from the mix, the variant and the run rather than from a [rules] key.
+_t = _ru.take
+RU_TURN_CAP = _t("RU_TURN_CAP")
+RU_EMISSARY = _t("RU_EMISSARY")  # 1: Emissary of War decides the first player
+RU_FIRST_MODE = _t("RU_FIRST_MODE")  # how the default ("oldest") first player is chosen
+RU_N_CARDS = _t("RU_N_CARDS")
+RU_N_TILES = _t("RU_N_TILES")
+RU_EXTRA_WEALTH = _t("RU_EXTRA_WEALTH")  # Reign: +1 action with no cards or no coins, +2 neither
+RU_TRIAL = _t("RU_TRIAL")  # Reign Trial of Skill: each seat its own deck, one card of each kind
+RU_SIMPLE_DRAFT = _t("RU_SIMPLE_DRAFT")  # Reign simple draft: 30 each, from packets of 10
+RU_PILE_DRAFT = _t("RU_PILE_DRAFT")  # Reign pile draft: 10 piles (all copies of a kind) each
+RU_CONSTRUCTED = _t("RU_CONSTRUCTED")  # Reign constructed: the pile draft takes RU_DECKLIST's
+RU_DRAFT1 = _t("RU_DRAFT1")  # Aegean Draft Variant 1: draw 3, keep 2, pass 1, until 30 each
+RU_DRAFT2 = _t("RU_DRAFT2")  # Aegean Draft Variant 2: 20 face up, alternate picks, three times
+N_DECK_PILES = 10  # piles (kinds) in a constructed deck list
+# RU_DECKLIST + N_DECK_PILES*p + i: the i-th pile (kind) of seat p's deck list
+RU_DECKLIST = _t("RU_DECKLIST", 2 * N_DECK_PILES)
+RU_DUPLICATE = _t("RU_DUPLICATE")  # 1: games 2k, 2k+1 share deal k, the other seat first
+RU_COUNT = _ru.next
+RULE_PARAMS: tuple[RuleParam, ...] = tuple(_ru.params)
+"""Every rule parameter a ``[rules]`` table may hold, in the loader's order."""
+RULE_REGIONS: tuple[tuple[str, int, int], ...] = tuple(_ru.regions)
+"""Every region of the rules table as ``(name, first slot, slots)``, in order."""
+del _p, _t
 FIRST_P0 = 0
 FIRST_P1 = 1
 FIRST_ALTERNATE = 2
@@ -326,45 +544,162 @@ RNG_SEAT = 2  # RNG_SEAT + p: that seat's bot
 RNG_SETUP = 4  # first-player choice
 
 # --- the flat table ``tab``: header of offsets, then the tables ---------------
-TB_KIND = 0  # offset of kind rows (K_COLS each)
-TB_N_KINDS = 1
-TB_CARD_KIND = 2  # offset of physical card -> kind
-TB_N_CARDS = 3
-TB_ABIL = 4  # offset of ability rows (A_COLS each)
-TB_OPS = 5  # offset of op rows (OP_COLS each)
-TB_REWARD = 6  # offset of reward kind rows (R_COLS each)
-TB_TILE_KIND = 7  # offset of physical tile -> reward kind
-TB_N_TILES = 8
-TB_N_REWARD_KINDS = 9
-TB_STRUCT = 10  # offset of structure rows (S_COLS each)
-TB_N_STRUCTS = 11
-TB_FEAT = 12  # offset of feat rows (FT_COLS each)
-TB_N_FEATS = 13
-TB_RULES = 16  # rules start here, RU_COUNT of them
-TB_HEADER = TB_RULES + RU_COUNT
+_tb = _Regions()
+TB_KIND = _tb.take("TB_KIND")  # offset of kind rows (K_COLS each)
+TB_N_KINDS = _tb.take("TB_N_KINDS")
+TB_CARD_KIND = _tb.take("TB_CARD_KIND")  # offset of physical card -> kind
+TB_N_CARDS = _tb.take("TB_N_CARDS")
+TB_ABIL = _tb.take("TB_ABIL")  # offset of ability rows (A_COLS each)
+TB_OPS = _tb.take("TB_OPS")  # offset of op rows (OP_COLS each)
+TB_REWARD = _tb.take("TB_REWARD")  # offset of reward kind rows (R_COLS each)
+TB_TILE_KIND = _tb.take("TB_TILE_KIND")  # offset of physical tile -> reward kind
+TB_N_TILES = _tb.take("TB_N_TILES")
+TB_N_REWARD_KINDS = _tb.take("TB_N_REWARD_KINDS")
+TB_STRUCT = _tb.take("TB_STRUCT")  # offset of structure rows (S_COLS each)
+TB_N_STRUCTS = _tb.take("TB_N_STRUCTS")
+TB_FEAT = _tb.take("TB_FEAT")  # offset of feat rows (FT_COLS each)
+TB_N_FEATS = _tb.take("TB_N_FEATS")
+TB_RULES = _tb.take("TB_RULES", RU_COUNT)  # the rules table (RU_*)
+TB_HEADER = _tb.next
 # At fixed offsets after the header, so that reading them takes one load, not a chain
-# through the header (issue 15): each physical card's kind row (a copy of the kind
-# table's), then the physical card -> kind map (which TB_CARD_KIND also points at).
-TB_CARD_ROWS = TB_HEADER  # + card * K_COLS + col
-TB_CARD_KINDS = TB_CARD_ROWS + MAX_CARDS * K_COLS  # + card
+# through the header: each physical card's kind row (a copy of the kind table's), then the
+# physical card -> kind map (which TB_CARD_KIND also points at).
+TB_CARD_ROWS = _tb.take("TB_CARD_ROWS", MAX_CARDS * K_COLS)  # + card * K_COLS + col
+TB_CARD_KINDS = _tb.take("TB_CARD_KINDS", MAX_CARDS)  # + card
+TB_REGIONS: tuple[tuple[str, int, int], ...] = tuple(_tb.regions)
+"""The fixed regions at the start of ``tab`` as ``(name, first slot, slots)``; the tables the
+header points at follow them."""
 
-# --- output row (one per game), read by sim.run.engine ----------------------------
-O_FIRST = 0
-O_WINNER = 1
-O_SCORE = 2  # + p
-O_REW_UNUSED = 4  # + p
-O_REW_USED = 6  # + p
-O_VP_TOKENS = 8  # + p
-O_TREASURED = 10  # + p
-O_TURNS = 12
-O_END_REASON = 13
-O_PLAYED_N = 14  # + p
-O_ERROR = 16
-O_GOD = 17  # + p
-O_STRUCT_N = 19  # + p: structures completed
-O_STRUCT_VP = 21  # + p
-O_FAVOR = 23  # the Favored god at the end (vocab.DEV_*)
-O_FEATS = 24  # + p: feats completed
-O_FEAT_MASK = 26  # + p: bit f set when feat f is completed
-O_ENRAGED = 28  # + p: units enraged during the game
-O_COLS = 30
+# --- output row (one per game): the kernel writes it, sim.run.engine turns it into columns ---
+
+
+@dataclass(frozen=True)
+class OutColumn:
+    """One column of a run's Parquet row and where it comes from.
+
+    A column ``per_seat`` is two Parquet columns, ``<name>_p0`` and ``<name>_p1``, read
+    from ``offset + p``. ``dtype`` says how the engine builds it: ``int8``/``int16`` (the
+    number itself), ``god`` (a dictionary of god names), ``end_reason`` (a dictionary of
+    ``vocab.END_REASONS``), ``feat_ids`` (the set bits as a list), ``played``/``held`` (card
+    kinds from the kernel's bit masks, which no output slot holds: ``offset`` is -1).
+    """
+
+    name: str
+    offset: int
+    per_seat: bool
+    dtype: str
+    doc: str
+    weight: int = 0
+    """VP the score counts per unit of this column (0: not a score component)."""
+    label: str = ""
+    """How a replay names the component: ``{n}`` the count, ``{w}`` the weight."""
+    count: str = ""
+    """For a component whose points are not a count (structures' VP): the column counted."""
+    with_previous: bool = False
+    """Written in one block with the column before it, seat by seat (``x_p0, y_p0, x_p1,
+    y_p1``) rather than column by column."""
+
+
+class _Out(_Regions):
+    """The output row's allocator, recording each column declared on the way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.columns: list[OutColumn] = []
+
+    def col(self, region: str, name: str, per_seat: bool, dtype: str, doc: str, **kw: Any) -> int:
+        """Take the slot(s) of output region ``region`` for the column ``name``."""
+        offset = self.take(region, 2 if per_seat else 1)
+        self.columns.append(OutColumn(name, offset, per_seat, dtype, doc, **kw))
+        return offset
+
+    def alias(
+        self, offset: int, name: str, per_seat: bool, dtype: str, doc: str, **kw: Any
+    ) -> None:
+        """Another column read from slots already taken (or from the masks: offset -1)."""
+        self.columns.append(OutColumn(name, offset, per_seat, dtype, doc, **kw))
+
+
+_o = _Out()
+O_FIRST = _o.col("O_FIRST", "first_player", False, "int8", "the seat that took the first turn")
+O_WINNER = _o.col("O_WINNER", "winner", False, "int8", "the winning seat; -1 a shared victory")
+O_SCORE = _o.col("O_SCORE", "score", True, "int16", "VP at the end: the weighted components")
+O_REW_UNUSED = _o.col(
+    "O_REW_UNUSED", "rewards_unused", True, "int16",
+    "reward tiles won and not used (Reign: reward cards in hand)",
+    weight=2, label="{n} unused reward x{w}",
+)  # fmt: skip
+O_REW_USED = _o.col(
+    "O_REW_USED", "rewards_used", True, "int16", "reward tiles used (face up)",
+    weight=1, label="{n} used reward x{w}",
+)  # fmt: skip
+O_VP_TOKENS = _o.col(
+    "O_VP_TOKENS", "vp_tokens", True, "int16", "VP tokens taken", weight=2,
+    label="{n} VP tokens x{w}",
+)  # fmt: skip
+O_TREASURED = _o.col(
+    "O_TREASURED", "treasured", True, "int16", "TREASURED units in hand at the end", weight=1,
+    label="{n} TREASURED in hand",
+)  # fmt: skip
+O_TURNS = _o.col("O_TURNS", "turns", False, "int16", "turns played")
+O_END_REASON = _o.col("O_END_REASON", "end_reason", False, "end_reason", "why the game ended")
+O_PLAYED_N = _o.col("O_PLAYED_N", "units_played", True, "int16", "units the seat played")
+_o.alias(
+    -1, "played", True, "played", "kinds (card ids of _cards.parquet) the seat played",
+    with_previous=True,
+)  # fmt: skip
+_o.alias(-1, "held", True, "held", "kinds that were ever in the seat's hand")
+O_ERROR = _o.take("O_ERROR")  # non-zero: a scripted choice matched no legal option
+O_GOD = _o.col("O_GOD", "god", True, "god", "the god the seat serves (Dunes)")
+O_STRUCT_N = _o.col(
+    "O_STRUCT_N", "structures_built", True, "int8", "structures completed (Dunes)",
+    with_previous=True,
+)  # fmt: skip
+O_STRUCT_VP = _o.col(
+    "O_STRUCT_VP", "structures_vp", True, "int16", "VP of the completed structures (Dunes)",
+    weight=1, with_previous=True, label="{n} structures", count="structures_built",
+)  # fmt: skip
+O_FAVOR = _o.col("O_FAVOR", "favored_at_end", False, "god", "the Favored god at the end (Dunes)")
+O_FEATS = _o.col(
+    "O_FEATS", "feats", True, "int8", "feats completed (Reign)", weight=2,
+    label="{n} feats x{w}",
+)  # fmt: skip
+O_FEAT_MASK = _o.col(
+    "O_FEAT_MASK", "feat_ids", True, "feat_ids", "ids of the feats completed (bit f: feat f)",
+    with_previous=True,
+)  # fmt: skip
+_o.alias(
+    O_REW_UNUSED, "rewards_in_hand", True, "int16", "Reign's name for rewards_unused: reward "
+    "cards kept in hand", with_previous=True,
+)  # fmt: skip
+O_ENRAGED = _o.col(
+    "O_ENRAGED", "enraged_total", True, "int16", "units the seat enraged (Reign)",
+    with_previous=True,
+)  # fmt: skip
+O_COLS = _o.next
+OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
+"""Every column a game's row holds from the kernel, in the order the Parquet row has them."""
+OUT_REGIONS: tuple[tuple[str, int, int], ...] = tuple(_o.regions)
+"""Every region of the output row as ``(name, first slot, slots)``, in order."""
+SCORE_TERMS: tuple[OutColumn, ...] = tuple(c for c in OUT_COLUMNS if c.weight)
+"""The score's components: score = sum of ``weight * column`` (``sim.kernel.scoring``)."""
+_weight = {c.name: c.weight for c in SCORE_TERMS}
+# The weights as module constants, so numba freezes them into the scorer.
+W_REW_UNUSED = _weight["rewards_unused"]
+W_REW_USED = _weight["rewards_used"]
+W_VP_TOKENS = _weight["vp_tokens"]
+W_TREASURED = _weight["treasured"]
+W_STRUCT_VP = _weight["structures_vp"]
+W_FEATS = _weight["feats"]
+del _weight
+
+
+def row_blocks() -> list[tuple[OutColumn, ...]]:
+    """``OUT_COLUMNS`` grouped as the row writes them: each block seat by seat."""
+    blocks: list[list[OutColumn]] = []
+    for c in OUT_COLUMNS:
+        if c.with_previous and blocks:
+            blocks[-1].append(c)
+        else:
+            blocks.append([c])
+    return [tuple(b) for b in blocks]

@@ -62,7 +62,7 @@ def console() -> None:
 
     The interpreter's shutdown runs full garbage collections over the whole heap,
     numba's thousands of type and dispatcher objects included: ~0.3 s of every
-    command, a tenth of what ``omensim run --games 1e6`` spends beside play (issue 15).
+    command, a tenth of what ``omensim run --games 1e6`` spends beside play.
     Freezing the heap first keeps it out of those collections; objects are still
     freed as modules are cleared, and every file a command writes is closed before
     it returns. Tests call :data:`main` itself, so their process keeps collecting.

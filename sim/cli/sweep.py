@@ -94,6 +94,7 @@ def sweep_cmd(
       omensim sweep --resume results/sweep
     """
     from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
+    from sim.analysis.sweep_dir import sweep_to_dir
 
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
@@ -111,19 +112,17 @@ def sweep_cmd(
         spec = game.spec()
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
-        result = sweep(
-            spec,
-            field.lower(),
-            parse_deltas(deltas),
-            cards,
-            threads=game.threads,
-            backend=be,
-            chunk_size=game.chunk_size,
-            progress=game.progress,
-            correction=correction,
-            out=out,
-            force=force,
-        )
+        args = (spec, field.lower(), parse_deltas(deltas), cards)
+        if out is None:
+            result = sweep(
+                *args, threads=game.threads, backend=be, chunk_size=game.chunk_size,
+                progress=game.progress, correction=correction,
+            )  # fmt: skip
+        else:
+            result = sweep_to_dir(
+                out, *args, None, game.threads, game.chunk_size, game.progress, correction, be,
+                force,
+            )  # fmt: skip
         paths = write_outputs(result, out) if out is not None else []
     _show(result, paths, game.quiet)
 

@@ -28,7 +28,16 @@ from sim.data.spec import VARIANT_TABLE, SpecError
 if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
     import pandas as pd
 
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+
+def config_dir() -> Path:
+    """The shipped ``configs/``: installed beside the package as ``omensim_configs`` (a wheel,
+    see pyproject.toml), or the checkout's ``configs/`` (a clone or an editable install)."""
+    root = Path(__file__).resolve().parents[2]
+    installed = root / "omensim_configs"
+    return installed if installed.is_dir() else root / "configs"
+
+
+CONFIG_DIR = config_dir()
 SETS_DIR = CONFIG_DIR / "sets"
 
 # Every key each table may hold, with its type: sim.data.schema.TABLES.
@@ -41,51 +50,15 @@ ABILITY_KEYS = set(S.TABLES["abilities"])
 OP_KEYS = set(S.TABLES["ops"])
 SOURCES = ("rulebook", "reconstructed")
 
-# Rule parameters every set file declares, with the kernel slot each fills.
-RULE_SLOTS: dict[str, int] = {
-    "tiles_per_city": L.RU_TILES_PER_CITY,
-    "start_cards": L.RU_START_CARDS,
-    "start_coins": L.RU_START_COINS,
-    "coin_supply": L.RU_COIN_SUPPLY,
-    "vp_tokens": L.RU_VP_TOKENS,
-    "wealth_actions": L.RU_WEALTH_ACTIONS,
-    "first_turn_wealth_actions": L.RU_FIRST_TURN_WEALTH,
-    "wealth_bonus": L.RU_WEALTH_BONUS,
-    "city_capacity": L.RU_CAPACITY,
-    "war_torn_enemy_units": L.RU_WARTORN_ENEMY,
-    "war_torn_total_units": L.RU_WARTORN_TOTAL,
-    "winner_keeps": L.RU_WINNER_KEEPS,
-    "loser_keeps": L.RU_LOSER_KEEPS,
-    "hand_limit": L.RU_HAND_LIMIT,
-    "coin_limit": L.RU_COIN_LIMIT,
-    "rewards_per_surge": L.RU_REWARDS_PER_SURGE,
-}
-RULE_NAMED = {"war_tie_break", "end_conditions", "tiebreaks", "emissary_strength_tiebreak"}
-# Rules only some sets have; absent means the mechanism is off.
+# Rule parameters (declared once, with their slots, bounds and defaults, in sim.base.layout).
+RULE_PARAMS: dict[str, L.RuleParam] = {r.key: r for r in L.RULE_PARAMS}
+RULE_KEYS: tuple[str, ...] = tuple(RULE_PARAMS)
 RULE_OPTIONAL: dict[str, Any] = {
-    "gods": False,
-    "devoted_discount": 0,
-    "wealth_reveal": 0,
-    "wealth_reveal_repeats": 0,
-    "build_from": "deck",
-    "structures_per_player": 0,
-    "feats_to_end": 0,
-    "portent_step": False,
-    "feat_step": False,
-    "enraged_strength": 4,
-    "soldier_ability_on_move": False,
-    # Named readings (sim/data/interpretations.py); the first of each READINGS entry is
-    # the default, and each is a house rule (--rules) away from the other.
-    "extra_wealth_bonus": "all_actions",
-    "rewards_count_as_hand": False,
-    "two_stacks_empty_check": "end_of_turn",
-    "maneuver_units": "own",
+    k: r.default for k, r in RULE_PARAMS.items() if r.default is not None
 }
+"""Rules a set file may leave out, with the value that then applies (often: the mechanism off)."""
 READINGS: dict[str, tuple[str, ...]] = {
-    "build_from": ("deck",),
-    "extra_wealth_bonus": ("all_actions", "three_actions"),
-    "two_stacks_empty_check": ("end_of_turn", "after_war"),
-    "maneuver_units": ("own",),
+    k: r.choices for k, r in RULE_PARAMS.items() if r.kind == "reading"
 }
 """Values each string rule parameter may take (one value: the other reading is not playable)."""
 BUILD_FROM = READINGS["build_from"]
@@ -125,7 +98,7 @@ def unit_table(units: list[dict[str, Any]]) -> pa.Table:
     """One row per unit kind, ``id`` = position = the kind id in the run's list columns.
 
     ``provenance`` says where the card's data comes from (``printed``,
-    ``reconstructed``, ...; see the README's card-data section).
+    ``reconstructed``, ...; see the README).
     """
     return pa.table(
         {
@@ -448,39 +421,27 @@ def _structure(path: Path, raw: Any, i: int) -> dict[str, Any]:
 
 def _rule_value(where: _Where, raw: dict, key: str) -> Any:
     """One validated rule parameter (``raw[key]`` or its default), by the key's kind."""
-    if key in RULE_SLOTS:
-        return _int(where, raw, key, S.RULE_INTS[key])
-    if key == "war_tie_break":
-        return _name(where, V.WAR_TIE_BREAKS, raw.get(key, "cost"), key)
-    if key == "end_conditions":
-        ends = raw.get(key, [])
-        if not isinstance(ends, list) or not ends:
+    r = RULE_PARAMS[key]
+    if r.kind == "int":
+        return _int(where, raw, key, S.RULE_INTS[key], r.default)
+    if r.kind == "name":
+        return _name(where, getattr(V, r.choices[0]), raw.get(key, r.default), key)
+    if r.kind == "names":
+        names = raw.get(key, [])
+        if r.size == 1 and (not isinstance(names, list) or not names):
+            # One slot holds a bit set (the end conditions): a game needs at least one.
             raise where.fail(key, "must be a non-empty list")
-        return [_name(where, V.END_CONDITIONS, e, key) for e in ends]
-    if key == "tiebreaks":
-        tbs = raw.get(key, [])
-        if not isinstance(tbs, list) or len(tbs) > L.N_TIEBREAKS:
-            raise where.fail(key, f"must be a list of at most {L.N_TIEBREAKS} names")
-        return [_name(where, V.TIEBREAKS, t, key) for t in tbs]
-    if key == "emissary_strength_tiebreak":
-        value = raw.get(key, True)
+        if r.size > 1 and (not isinstance(names, list) or len(names) > r.size):
+            raise where.fail(key, f"must be a list of at most {r.size} names")
+        return [_name(where, getattr(V, r.choices[0]), n, key) for n in names]
+    value = raw.get(key, r.default)
+    if r.kind == "bool":
         if not isinstance(value, bool):
             raise where.fail(key, "must be true or false")
         return value
-    default = RULE_OPTIONAL[key]
-    value = raw.get(key, default)
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise where.fail(key, "must be true or false")
-        return value
-    if isinstance(default, str):
-        if value not in READINGS[key]:
-            raise where.fail(key, f"must be one of {', '.join(READINGS[key])}, got {value!r}")
-        return value
-    return _int(where, raw, key, S.RULE_INTS[key], default)
-
-
-RULE_KEYS: tuple[str, ...] = (*RULE_SLOTS, *sorted(RULE_NAMED), *RULE_OPTIONAL)
+    if value not in r.choices:
+        raise where.fail(key, f"must be one of {', '.join(r.choices)}, got {value!r}")
+    return value
 
 
 def _rules(path: Path, raw: Any) -> dict[str, Any]:
@@ -587,6 +548,31 @@ def _compile_ability(a: dict, abil_rows: list, op_rows: list) -> None:
         )
 
 
+def rule_slots(rules: dict[str, Any]) -> np.ndarray:
+    """The rules table with every declared rule parameter in its slot (``layout.RULE_PARAMS``).
+
+    Numbers and switches go in as they are, a reading as the index of its value, a name as
+    its vocab code, a list of names as a bit set (one slot) or one code a slot.
+    """
+    ru = np.zeros(L.RU_COUNT, np.int64)
+    for r in L.RULE_PARAMS:
+        if r.slot is None:
+            continue
+        value = rules[r.key]
+        if r.kind in ("int", "bool"):
+            ru[r.slot] = int(value)
+        elif r.kind == "reading":
+            ru[r.slot] = r.choices.index(value)
+        elif r.kind == "name":
+            ru[r.slot] = getattr(V, r.choices[0])[value]
+        elif r.size == 1:
+            ru[r.slot] = sum(getattr(V, r.choices[0])[n] for n in set(value))
+        else:
+            for i, n in enumerate(value):
+                ru[r.slot + i] = getattr(V, r.choices[0])[n]
+    return ru
+
+
 def compile_tables(
     units: list[dict],
     rewards: list[dict],
@@ -644,34 +630,20 @@ def compile_tables(
     ).astype(np.int64)
     if len(units) > 32 * L.MASK_WORDS:
         raise CardDataError(f"the mix has {len(units)} unit kinds; at most {32 * L.MASK_WORDS}")
-    ru = np.zeros(L.RU_COUNT, np.int64)
-    for key, slot in RULE_SLOTS.items():
-        ru[slot] = rules[key]
-    ru[L.RU_WAR_TIE] = V.WAR_TIE_BREAKS[rules["war_tie_break"]]
+    ru = rule_slots(rules)
     ends = set(rules["end_conditions"])
     if rules["feats_to_end"] == 0:
         # configs/README.md: feats_to_end = 0 means completed feats never end the game.
         ends.discard("feats_completed")
     ru[L.RU_END] = sum(V.END_CONDITIONS[e] for e in ends)
-    ru[L.RU_EMISSARY_STRENGTH_TB] = int(rules["emissary_strength_tiebreak"])
-    for i, tb in enumerate(rules["tiebreaks"]):
-        ru[L.RU_TIEBREAKS + i] = V.TIEBREAKS[tb]
+    # A mechanism whose cards the mix lacks is off, whatever its sets' rules say.
+    if not structures:
+        ru[L.RU_STRUCTS] = 0
+    if not feats:
+        ru[L.RU_FEAT_STEP] = 0
     ru[L.RU_N_CARDS] = len(card_kind)
     ru[L.RU_N_TILES] = len(tile_kind)
     ru[L.RU_TURN_CAP] = 200
-    ru[L.RU_GODS] = int(rules["gods"])
-    ru[L.RU_DEVOTED_DISCOUNT] = rules["devoted_discount"]
-    ru[L.RU_WEALTH_REVEAL] = rules["wealth_reveal"]
-    ru[L.RU_REVEAL_REPEATS] = rules["wealth_reveal_repeats"]
-    ru[L.RU_STRUCTS] = rules["structures_per_player"] if structures else 0
-    ru[L.RU_PORTENT] = int(rules["portent_step"])
-    ru[L.RU_FEAT_STEP] = int(rules["feat_step"]) if feats else 0
-    ru[L.RU_FEATS_TO_END] = rules["feats_to_end"]
-    ru[L.RU_ENRAGED_STRENGTH] = rules["enraged_strength"]
-    ru[L.RU_SOLDIER_ON_MOVE] = int(rules["soldier_ability_on_move"])
-    ru[L.RU_BONUS_BASE_ONLY] = int(rules["extra_wealth_bonus"] == "three_actions")
-    ru[L.RU_REWARDS_IN_HAND] = int(rules["rewards_count_as_hand"])
-    ru[L.RU_END_AFTER_WAR] = int(rules["two_stacks_empty_check"] == "after_war")
     feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
     for f, fd in enumerate(feats):
         feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]

@@ -1,7 +1,7 @@
 """Where the rulebooks leave a choice open, the reading omensim plays.
 
 Each entry is written to every run's metadata, so a dataset says which
-reading produced it. The README's rules section lists the same entries.
+reading produced it. docs/rules.md lists the same entries.
 """
 
 from __future__ import annotations

@@ -92,29 +92,9 @@ OP_INTS: dict[str, Bound] = {
 # ``cost`` and ``strength`` ops change a number, so they may lower it.
 OP_SIGNED_N = Bound(-SMALL, SMALL, "a static cost or strength change")
 
+# Declared with the rule parameters themselves (sim.base.layout.RULE_PARAMS).
 RULE_INTS: dict[str, Bound] = {
-    "tiles_per_city": _b(0, L.MAX_STACK, "a city's reward stack has 8 slots"),
-    "start_cards": _b(0, 20),
-    "start_coins": _b(0, 999),
-    "coin_supply": _b(0, 999),
-    "vp_tokens": _b(0, SMALL, "2 VP each in an int16 score"),
-    "wealth_actions": _b(0, 10, "actions per turn; a turn must stay short"),
-    "first_turn_wealth_actions": _b(0, 10),
-    "wealth_bonus": _b(0, 10),
-    "city_capacity": _b(1, L.N_SLOTS, "slots per side of a city"),
-    "war_torn_enemy_units": _b(1, 2 * L.N_SLOTS),
-    "war_torn_total_units": _b(1, 2 * L.N_SLOTS),
-    "winner_keeps": _b(0, L.N_SLOTS),
-    "loser_keeps": _b(0, L.N_SLOTS),
-    "hand_limit": _b(0, SMALL, "0 = no limit"),
-    "coin_limit": _b(0, 999, "0 = no limit"),
-    "rewards_per_surge": _b(0, L.MAX_REWARDS),
-    "devoted_discount": _b(0, SMALL),
-    "wealth_reveal": _b(0, 1, "a switch: reveal the top card or not"),
-    "wealth_reveal_repeats": _b(0, 10),
-    "structures_per_player": _b(0, L.MAX_STRUCTS, "structure slots per player"),
-    "feats_to_end": _b(0, L.MAX_FEATS, "0 = completed feats never end the game"),
-    "enraged_strength": _b(0, SMALL),
+    r.key: _b(r.lo, r.hi, r.why) for r in L.RULE_PARAMS if r.kind == "int"
 }
 
 # --- strategy profiles and deck lists ------------------------------------------------------
@@ -130,7 +110,7 @@ KNOBS: dict[str, Bound] = {
     "keep": _b(0, 1, "1: plan the units kept after a war by rollouts too"),
     "draft": _b(0, 1, "1: plan draft picks by rollouts too"),
 }
-DECK_PILES = 10
+DECK_PILES = L.N_DECK_PILES
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
 SEED = Bound(0, 2**63 - 1, "the run seed is an unsigned 63-bit number")
 

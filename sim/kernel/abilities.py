@@ -195,8 +195,8 @@ def _entomb(st, tab, fp, ask, p, c, o, src):
         return
     if op_col(tab, o, L.OP_TARGET) == V.TG_SELF:
         loc = B.find_unit(st, src)
-        if loc >= 0 and (loc // 8) % 2 == p:
-            Z.put_under(st, p, s, B.city_take(st, tab, loc // 16, p, loc % 8))
+        if loc >= 0 and B.loc_seat(loc) == p:
+            Z.put_under(st, p, s, B.city_take(st, tab, B.loc_city(loc), p, B.loc_slot(loc)))
         return
     for _ in range(op_col(tab, o, L.OP_N)):
         hn = st[L.HAND_N + p]
@@ -239,8 +239,8 @@ def _enrage(st, tab, fp, ask, p, c, o, src):
     tg = op_col(tab, o, L.OP_TARGET)
     if tg == V.TG_SELF:
         loc = B.find_unit(st, src)
-        if loc >= 0 and (loc // 8) % 2 == p:
-            enrage_at(st, tab, loc // 16, p, loc % 8)
+        if loc >= 0 and B.loc_seat(loc) == p:
+            enrage_at(st, tab, B.loc_city(loc), p, B.loc_slot(loc))
         return
     for _ in range(op_col(tab, o, L.OP_N)):
         n = 0
@@ -394,9 +394,9 @@ def _moved_soldiers(st, tab, fp, ask):
         loc = B.find_unit(st, card)
         if loc < 0:
             continue
-        c = loc // 16
-        q = (loc // 8) % 2
-        if B.enraged(st, c, q, loc % 8):
+        c = B.loc_city(loc)
+        q = B.loc_seat(loc)
+        if B.enraged(st, c, q, B.loc_slot(loc)):
             continue
         _trigger_once(st, tab, fp, ask, q, card, V.TR_PLAY, c)
     st[L.MOVED_N] = 0
@@ -425,7 +425,7 @@ def run_trigger(st, tab, fp, ask, p, card, trigger, c):
     Nothing runs for a unit devoted to the other god (Dunes, Devotion). The
     Soldiers those abilities moved then resolve theirs (``_moved_soldiers``).
     Most cards have no ability for most triggers: that case is answered here,
-    inlined into the caller, without a call (issue 15: three such calls a play).
+    inlined into the caller, without a call (three such calls a play).
     """
     if st[L.MOVED_N] == 0 and not kind_col(tab, card_kind(tab, card), L.K_TRIGGERS) & (
         1 << trigger

@@ -78,7 +78,7 @@ def start_batch(run: RunArgs, start: int, n: int, n_blocks: int) -> Batch:
     The same games and rows as :func:`play_batch`. A caller that starts the next
     call before it converts this one's rows keeps the kernel threads busy meanwhile,
     and the next call's first blocks fill the gap while this call's last block
-    finishes (issue 15: both were idle time between calls). The blocks run on
+    finishes (both were idle time between calls). The blocks run on
     ``numba.get_num_threads()`` kernel threads, never on the caller's.
     """
     bounds = even_bounds(n, n_blocks)
@@ -119,7 +119,7 @@ def guided_bounds(n: int, n_blocks: int, threads: int) -> list[tuple[int, int]]:
     Threads take blocks as they come free, so they finish apart by up to the last
     block one of them took; with ``n_blocks`` even blocks the other threads wait
     for about half a block at the end of every call (~3% of a 20,000-game call on
-    2 threads, issue 15). Each block here takes ``1/(2*threads)`` of the games
+    2 threads). Each block here takes ``1/(2*threads)`` of the games
     left (guided scheduling), down to a quarter of an even block, so the last
     blocks, which set the wait, are small. One thread plays the call as one block.
     """
@@ -182,7 +182,7 @@ def thread_state(bots: np.ndarray) -> np.ndarray:
     read only up to their counts (every block's second game already plays on
     the first one's leftovers, and rows never depend on the split). A kernel
     call used to zero a new 88 KB state per block: 16 per 4,096-game call of a
-    run, ~350 MB zeroed per 10^6 games (issue 15).
+    run, ~350 MB zeroed per 10^6 games.
     """
     st = getattr(_THREAD, "state", None)
     if st is None:

@@ -210,14 +210,38 @@ def set_enraged(st, tab, c, p, i, rage):
     tally(st, tab, c, p, card, rage, 1)
 
 
+@kernel(inline=True)
+def pack_loc(c, p, i):
+    """Slot ``i`` of seat ``p``'s side of city ``c`` as one int (``layout.LOC_*``)."""
+    return c * L.LOC_CITY + p * L.LOC_SEAT + i
+
+
+@kernel(inline=True)
+def loc_city(loc):
+    """The city of a packed location."""
+    return loc // L.LOC_CITY
+
+
+@kernel(inline=True)
+def loc_seat(loc):
+    """The seat whose side a packed location is on."""
+    return (loc // L.LOC_SEAT) % 2
+
+
+@kernel(inline=True)
+def loc_slot(loc):
+    """The slot of a packed location on its side."""
+    return loc % L.LOC_SEAT
+
+
 @kernel
 def find_unit(st, card):
-    """Locate ``card`` in the cities: returns ``c*16 + p*8 + slot``, or -1."""
+    """Locate ``card`` in the cities: its packed location (:func:`pack_loc`), or -1."""
     for c in range(L.N_CITIES):
         for p in range(2):
             for i in range(n_units(st, c, p)):
                 if slot_card(st, c, p, i) == card:
-                    return c * 16 + p * 8 + i
+                    return pack_loc(c, p, i)
     return -1
 
 
@@ -390,7 +414,7 @@ def cost_modifiers(st, tab, p, at, stride):
     """``cost_modifier`` of seat ``p`` for every city at once, into ``st[at + stride * c]``.
 
     One pass over the seat's units instead of one per city (the Surge asks for all
-    three cities at every decision, issue 15). The same integer sums as
+    three cities at every decision). The same integer sums as
     ``cost_modifier``, added in another order. Inlined: as a call it cost Reign, where
     no unit has an ongoing effect, 2% a turn.
     """

@@ -172,27 +172,34 @@ def held_slot(st, tab, p):
     return 0
 
 
+# The pile draft's type slots (layout.PILE_TYPES of them), each with its own pile limit.
+PILE_SOLDIER = 0
+PILE_BEAST = 1
+PILE_ORACLE = 2
+PILE_OTHER = 3  # units of other sets
+
+
 @kernel
 def _pile_slot(tab, k):
     """Kind ``k``'s pile-type slot: 0 soldier, 1 beast, 2 oracle, 3 units of other sets."""
     t = kind_col(tab, k, L.K_TYPE)
     if t == V.T_SOLDIER:
-        return 0
+        return PILE_SOLDIER
     if t == V.T_BEAST:
-        return 1
+        return PILE_BEAST
     if t == V.T_ORACLE:
-        return 2
-    return 3
+        return PILE_ORACLE
+    return PILE_OTHER
 
 
 @kernel
 def _pile_limit(slot):
     """Piles of type slot ``slot`` one player may take (units of other sets: no limit)."""
-    if slot == 0:
+    if slot == PILE_SOLDIER:
         return PILE_LIMITS_SOLDIER
-    if slot == 1:
+    if slot == PILE_BEAST:
         return PILE_LIMITS_BEAST
-    if slot == 2:
+    if slot == PILE_ORACLE:
         return PILE_LIMITS_ORACLE
     return 99
 
@@ -208,7 +215,11 @@ def _pile_options(st, tab):
         while first + copies < n_cards(tab) and card_kind(tab, first + copies) == k:
             copies += 1
         slot = _pile_slot(tab, k)
-        if st[L.DRAFT + k] == 0 and copies > 0 and st[L.PILES + 4 * p + slot] < _pile_limit(slot):
+        if (
+            st[L.DRAFT + k] == 0
+            and copies > 0
+            and st[L.PILES + L.PILE_TYPES * p + slot] < _pile_limit(slot)
+        ):
             put_opt(st, n, k, first, copies, slot)
             n += 1
         first += copies
@@ -235,7 +246,7 @@ def draft_begin(st, tab):
         st[L.OWN_DECKS] = 1
         for k in range(tab[L.TB_N_KINDS]):
             st[L.DRAFT + k] = 0
-        for i in range(8):
+        for i in range(2 * L.PILE_TYPES):
             st[L.PILES + i] = 0
         st[L.DRAFT_SEAT] = 1 - st[L.OLDEST]  # "The younger player ... takes 1 pile"
         return
@@ -259,7 +270,7 @@ def draft_take(st, tab, k):
     p = st[L.DRAFT_SEAT]
     if dk == DK_PILE:
         st[L.DRAFT + opt(st, k, 0)] = 1
-        st[L.PILES + 4 * p + opt(st, k, 3)] += 1
+        st[L.PILES + L.PILE_TYPES * p + opt(st, k, 3)] += 1
         for c in range(opt(st, k, 1), opt(st, k, 1) + opt(st, k, 2)):
             _to_own_deck(st, p, c)
     else:
@@ -310,8 +321,9 @@ def _listed_pile(st, tab, n):
     """Constructed: the option holding the picking seat's next listed pile (the list was
     checked when compiled)."""
     p = st[L.DRAFT_SEAT]
-    taken = st[L.PILES + 4 * p] + st[L.PILES + 4 * p + 1]
-    taken += st[L.PILES + 4 * p + 2] + st[L.PILES + 4 * p + 3]
+    taken = 0
+    for t in range(L.PILE_TYPES):
+        taken += st[L.PILES + L.PILE_TYPES * p + t]
     want = rule(tab, L.RU_DECKLIST + PILES_EACH * p + taken)
     i = 0
     for j in range(n):

@@ -33,10 +33,14 @@ def portent_step(st, tab, fp, ask):
             if card < 0:
                 continue
             loc = B.find_unit(st, card)
-            if loc < 0 or (loc // 8) % 2 != p or B.enraged(st, loc // 16, p, loc % 8):
+            if (
+                loc < 0
+                or B.loc_seat(loc) != p
+                or B.enraged(st, B.loc_city(loc), p, B.loc_slot(loc))
+            ):
                 st[L.TMP2 + j] = -1
                 continue
-            put_opt(st, n, loc // 16, loc % 8, card, j)
+            put_opt(st, n, B.loc_city(loc), B.loc_slot(loc), card, j)
             n += 1
         if n == 0:
             return

@@ -46,9 +46,9 @@ def structures_into(st, tab, out, p):
 def score_into(st, tab, out):
     """Write both seats' scores and components into an output row (O_* columns).
 
-    2 VP per unused reward (Reign: reward card in hand), 1 per used one, 2 per
-    VP token, 1 per TREASURED unit in hand, completed structures' VP (Dunes,
-    scoring D) and 2 per completed feat (Reign).
+    The score is each component times its weight (``layout.SCORE_TERMS``): unused
+    rewards (Reign: reward cards in hand), used ones, VP tokens, TREASURED units in
+    hand, completed structures' VP (Dunes, scoring D) and completed feats (Reign).
     """
     out[L.O_FAVOR] = st[L.FAVOR]
     for p in range(2):
@@ -71,7 +71,14 @@ def score_into(st, tab, out):
         out[L.O_FEATS + p] = feats
         out[L.O_FEAT_MASK + p] = mask
         out[L.O_ENRAGED + p] = st[L.ENRAGED_N + p]
-        out[L.O_SCORE + p] = 2 * unused + used + 2 * vp + tre + out[L.O_STRUCT_VP + p] + 2 * feats
+        out[L.O_SCORE + p] = (
+            L.W_REW_UNUSED * unused
+            + L.W_REW_USED * used
+            + L.W_VP_TOKENS * vp
+            + L.W_TREASURED * tre
+            + L.W_STRUCT_VP * out[L.O_STRUCT_VP + p]
+            + L.W_FEATS * feats
+        )
 
 
 @kernel

@@ -50,7 +50,7 @@ def surge_options(st, tab, fp, ask, p):
         k = card_kind(tab, card)
         # Two copies of a kind are the same play: offer only the first. A bit per
         # kind, not a rescan of the hand before it (two dependent loads a card,
-        # and a loop of data-dependent length: -2% a turn, issue 15).
+        # and a loop of data-dependent length: -2% a turn).
         bit = 1 << (k & 31)
         if st[L.SEEN_KINDS + (k >> 5)] & bit:
             continue
@@ -206,14 +206,14 @@ def exalt(st, tab, p, card):
     loc = B.find_unit(st, card)
     if loc < 0:
         return
-    c = loc // 16
+    c = B.loc_city(loc)
     if not B.condition(
         st, tab, p, c, card, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
     ):
         return
     if st[L.VP_SUPPLY] == 0:
         return
-    B.city_take(st, tab, c, p, loc % 8)
+    B.city_take(st, tab, c, p, B.loc_slot(loc))
     Z.out_add(st, p, card)
     Z.gain_vp_tokens(st, p, 1)
 
@@ -234,9 +234,9 @@ def surge_end(st, tab, fp, ask, p):
     for j in range(m):
         card = st[L.TMP2 + j]
         loc = B.find_unit(st, card)
-        if loc < 0 or (loc // 8) % 2 != p:
+        if loc < 0 or B.loc_seat(loc) != p:
             continue
-        run_trigger(st, tab, fp, ask, p, card, V.TR_SURGE_END, loc // 16)
+        run_trigger(st, tab, fp, ask, p, card, V.TR_SURGE_END, B.loc_city(loc))
         exalt(st, tab, p, card)
 
 

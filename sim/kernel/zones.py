@@ -161,7 +161,7 @@ def take_discard(st, p, i):
 @kernel(inline=True)
 def put_opt(st, i, a, b, c, d):
     """Write option row ``i`` of the current decision."""
-    o = L.OPTS + 4 * i
+    o = L.OPTS + L.OPT_W * i
     st[o] = a
     st[o + 1] = b
     st[o + 2] = c
@@ -171,7 +171,7 @@ def put_opt(st, i, a, b, c, d):
 @kernel(inline=True)
 def opt(st, i, j):
     """Field ``j`` of option row ``i``."""
-    return st[L.OPTS + 4 * i + j]
+    return st[L.OPTS + L.OPT_W * i + j]
 
 
 @kernel

@@ -40,10 +40,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import sim
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, storage
-from sim.run.runner import part_metadata
+from sim.run.ledger import run_key
+from sim.run.parts import part_metadata, write_part
 from sim.run.session import RunError, resolve_threads
 
 BACKENDS = ("local", "dask")
@@ -187,8 +189,7 @@ def canary_digest(engine: Any, games: int = CANARY_GAMES) -> str:
 
 def identity(engine: Any) -> dict[str, str]:
     """What a worker must share with the client to play the same rows (for messages)."""
-    import sim
-    from sim.kernel.cache import source_digest
+    from sim.kernel.cache import source_digest  # lazy: importing sim.kernel checks the cache
 
     return {
         "version": sim.__version__,
@@ -259,7 +260,7 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         info = {"first_game": chunk.start, "games": n}
         last = chunk.start + n >= job.spec.games
         meta = part_metadata(job.metadata, info, job.until_ci, last)
-        storage.write_part(table, job.out, name, meta)
+        write_part(table, job.out, name, meta)
         rows = {"file": name}
     return ChunkDone(
         chunk.index,
@@ -479,7 +480,7 @@ def _local_cache_dir() -> None:
     import numba
 
     numba.config.CACHE_DIR = path
-    from sim.kernel.cache import ensure_fresh_cache
+    from sim.kernel.cache import ensure_fresh_cache  # lazy: after the cache dir is set
 
     ensure_fresh_cache()  # the stamp check ran against the old location
 
@@ -491,7 +492,7 @@ def _worker_engine(job: ChunkJob) -> Any:
         if engine is not None:
             return engine
         _local_cache_dir()
-        from sim.run.engine import Engine
+        from sim.run.engine import Engine  # lazy: after the cache dir is set; loads numba code
 
         engine = Engine(job.spec, changes=job.changes) if job.changes else Engine(job.spec)
         engine.warmup()
@@ -731,8 +732,6 @@ def play_columns(
     tournament) rather than writing a run directory. ``bar`` (a
     :class:`sim.run.progress.Bar`) advances as chunks arrive.
     """
-    from sim.run.ledger import run_key
-
     job = make_job(
         engine, run_key(engine.spec, engine.metadata)["digest"], changes=changes, columns=columns
     )

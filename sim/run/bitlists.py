@@ -7,7 +7,7 @@ or the kind of the card a bit stands for, each value once, in ascending order.
 
 Reading them with numpy (unpack every bit to a byte, ``nonzero``, ``bincount``)
 took 28 of the 33 ms of an 8,192-game table, on the thread that also starts the
-kernel (issue 15); this loop visits only the set bits and allocates nothing but
+kernel; this loop visits only the set bits and allocates nothing but
 its result. It also skips the mask words no value can come from (a mix's ~50
 kinds fill 2 of a seat's 8 words), and when values rise with the bit (kinds,
 and card ids numbered kind by kind) it drops repeats without a sort: the two

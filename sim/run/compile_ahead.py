@@ -1,7 +1,7 @@
 """A first run's cold compile on two cores: a child process fills numba's cache beside us.
 
 Numba compiles one function at a time under a global lock, so a cold compile
-(~25 s of CPU since issue 15's fifth pass) uses one core however many the machine has. The
+(tens of seconds of CPU) uses one core however many the machine has. The
 kernel and the bots are separate trees (the kernel only calls the bot through
 the ``ask`` function pointer), and numba loads a function from its on-disk
 cache instead of compiling it whenever a file for it is there. So while this

@@ -141,7 +141,9 @@ def compile_run(
         if spec.decks is not None:
             ru[L.RU_CONSTRUCTED] = 1
             for p, kinds in enumerate(load_decklists(spec.decks, pool)):
-                ru[L.RU_DECKLIST + 10 * p : L.RU_DECKLIST + 10 * p + 10] = kinds
+                ru[
+                    L.RU_DECKLIST + L.N_DECK_PILES * p : L.RU_DECKLIST + L.N_DECK_PILES * (p + 1)
+                ] = kinds
         for key, value in (rule_values or {}).items():
             ru[getattr(L, key)] = value
         tables = tables._replace(rules=ru)

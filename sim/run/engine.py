@@ -35,7 +35,7 @@ QUEUED_BLOCKS_PER_THREAD = 1
 """Blocks per thread of a kernel call queued behind another (:meth:`Engine.start_raw`):
 the call behind already evens out when the threads finish, so more blocks only added a
 hand-off each (the GIL, the unboxing of the call's arguments): ~0.4 core-s per 10^6 games
-of a run at 8 a thread, 4,000 blocks (issue 15)."""
+of a run at 8 a thread, 4,000 blocks."""
 # Output names of the vocab.DEV_* codes a god column can hold.
 GOD_NAMES = ["none", "anubis", "horus", "both"]
 STEP_SECONDS = 0.2
@@ -75,7 +75,7 @@ def played_lists(masks: np.ndarray, seat: int, n_kinds: int = len(_IDENTITY)) ->
     """Kinds each game's ``seat`` played, from the kernel's bit masks, as list<int16>.
 
     Bits from ``n_kinds`` on are not read: the loop then visits only the mask
-    words a kind can be in (2 of 8 for a mix of ~50 kinds; issue 15, 5x faster).
+    words a kind can be in (2 of 8 for a mix of ~50 kinds).
     """
     value_of = _IDENTITY.copy()
     value_of[n_kinds:] = -1
@@ -200,14 +200,14 @@ class Engine:
         """
         # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
         # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
-        # joining a few calls' arrays before converting them ~30 MB more (issue 15). Groups
+        # joining a few calls' arrays before converting them ~30 MB more. Groups
         # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
         # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
         # written whole. Rows never change with the split.
         #
         # IN_FLIGHT kernel calls stay queued on the kernel threads (batch.start_batch): while
         # this thread converts one call's rows the threads play the next, and a call's last
-        # block no longer leaves the other threads idle until it ends (issue 15: both were
+        # block no longer leaves the other threads idle until it ends (both were
         # wall time between calls). A tick that stops the run drops the calls queued after.
         tables: list[pa.Table] = []
         flight: deque[Batch] = deque()
@@ -298,6 +298,21 @@ class Engine:
         # Grow at most 4x a call: one fast call of tiny games must not jump to MAX_STEP.
         self._step = max(least, min(MAX_STEP, target, 4 * max(games, least)))
 
+    def _column(self, c: L.OutColumn, out: np.ndarray, masks: np.ndarray, p: int) -> pa.Array:
+        """Output column ``c`` (seat ``p``'s, when it is per seat) of the kernel output."""
+        if c.dtype == "played":
+            return played_lists(masks, p, self.n_kinds)
+        if c.dtype == "held":
+            return held_lists(masks, p, self.card_kind)
+        codes = out[:, c.offset + p]
+        if c.dtype == "god":
+            return pa.DictionaryArray.from_arrays(codes.astype(np.int8), pa.array(GOD_NAMES))
+        if c.dtype == "end_reason":
+            return end_reasons(codes)
+        if c.dtype == "feat_ids":
+            return bit_lists(codes, L.MAX_FEATS)
+        return pa.array(codes.astype(c.dtype))
+
     def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
         """The Parquet-ready rows of the kernel output for games ``start .. start+len(out)-1``."""
         n = len(out)
@@ -313,39 +328,10 @@ class Engine:
             "variant": _constant(spec.variant_label, n),
             "strategy_p0": _constant(spec.p0, n),
             "strategy_p1": _constant(spec.p1, n),
-            "first_player": pa.array(out[:, L.O_FIRST].astype(np.int8)),
-            "winner": pa.array(out[:, L.O_WINNER].astype(np.int8)),
         }
-        per_seat = {
-            "score": L.O_SCORE,
-            "rewards_unused": L.O_REW_UNUSED,
-            "rewards_used": L.O_REW_USED,
-            "vp_tokens": L.O_VP_TOKENS,
-            "treasured": L.O_TREASURED,
-        }
-        for name, col in per_seat.items():
-            for p in range(2):
-                cols[f"{name}_p{p}"] = pa.array(out[:, col + p].astype(np.int16))
-        cols["turns"] = pa.array(out[:, L.O_TURNS].astype(np.int16))
-        cols["end_reason"] = end_reasons(out[:, L.O_END_REASON])
-        for p in range(2):
-            cols[f"units_played_p{p}"] = pa.array(out[:, L.O_PLAYED_N + p].astype(np.int16))
-            cols[f"played_p{p}"] = played_lists(masks, p, self.n_kinds)
-        for p in range(2):
-            cols[f"held_p{p}"] = held_lists(masks, p, self.card_kind)
-        gods = pa.array(GOD_NAMES)
-        for p in range(2):
-            cols[f"god_p{p}"] = pa.DictionaryArray.from_arrays(
-                out[:, L.O_GOD + p].astype(np.int8), gods
-            )
-            cols[f"structures_built_p{p}"] = pa.array(out[:, L.O_STRUCT_N + p].astype(np.int8))
-            cols[f"structures_vp_p{p}"] = pa.array(out[:, L.O_STRUCT_VP + p].astype(np.int16))
-        cols["favored_at_end"] = pa.DictionaryArray.from_arrays(
-            out[:, L.O_FAVOR].astype(np.int8), gods
-        )
-        for p in range(2):
-            cols[f"feats_p{p}"] = pa.array(out[:, L.O_FEATS + p].astype(np.int8))
-            cols[f"feat_ids_p{p}"] = bit_lists(out[:, L.O_FEAT_MASK + p], L.MAX_FEATS)
-            cols[f"rewards_in_hand_p{p}"] = pa.array(out[:, L.O_REW_UNUSED + p].astype(np.int16))
-            cols[f"enraged_total_p{p}"] = pa.array(out[:, L.O_ENRAGED + p].astype(np.int16))
+        for block in L.row_blocks():
+            for p in range(2) if block[0].per_seat else (None,):
+                for c in block:
+                    name = c.name if p is None else f"{c.name}_p{p}"
+                    cols[name] = self._column(c, out, masks, 0 if p is None else p)
         return pa.table(cols)

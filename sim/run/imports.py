@@ -1,4 +1,4 @@
-"""Keep a library from importing a heavy module it only probes for (issue 15's memory).
+"""Keep a library from importing a heavy module it only probes for.
 
 pyarrow imports pandas, and numba imports ``scipy.linalg`` (with its BLAS), only to
 ask whether they are there; ``omensim run`` needs neither. Refusing the import once,

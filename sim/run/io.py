@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.run import storage
 from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
 
@@ -74,7 +75,7 @@ MANIFEST_VERSION = 1
 COMPRESSION = "zstd"
 ROW_GROUP_ROWS = 8192
 """Rows per Parquet row group of a part. The writer buffers a whole row group before it
-flushes it: one 65,536-row group per part held ~30 MB more at a run's peak (issue 15),
+flushes it: one 65,536-row group per part held ~30 MB more at a run's peak,
 for 1% smaller files. Readers see the same rows whatever the grouping."""
 
 # Keys pyarrow/pandas put in the schema metadata themselves; not run metadata.
@@ -97,7 +98,7 @@ def arrow_without_pandas() -> None:
     """Keep pyarrow from importing pandas in a process that only writes Arrow (``omensim run``).
 
     pyarrow imports pandas the first time any ``pa.array`` asks whether its argument
-    is a pandas object: ~45 MB of a run's peak RSS, for nothing (issue 15). With the
+    is a pandas object: ~45 MB of a run's peak RSS, for nothing. With the
     import refused once, pyarrow notes "no pandas" and stops asking. Later code can
     still import pandas: ``to_pandas`` imports it again itself, and pandas' Series
     and DataFrame reach pyarrow through the Arrow C interface either way. A no-op once
@@ -206,7 +207,7 @@ class PartWriter:
     """One part written a few row groups at a time, appearing under its name only when closed.
 
     For a run that writes each group of games as it is played (``LocalBackend``), so no
-    whole chunk of rows is held (issue 15). The file is the one :func:`write_part_named`
+    whole chunk of rows is held. The file is the one :func:`write_part_named`
     writes for the same rows and metadata: the same Parquet settings, and row groups
     of :data:`ROW_GROUP_ROWS` rows as long as every group but the last holds exactly that
     many. The same durability order: temporary file, fsync, rename, fsync the folder;
@@ -281,8 +282,6 @@ def _fsync_file(path: Path) -> None:
 
 def write_cards(out_dir: Path | str, cards: pa.Table) -> Path:
     """Atomically write the run's card table as ``out_dir/_cards.parquet``."""
-    from sim.run import storage
-
     if storage.is_url(out_dir):
         where = storage.location(out_dir) / CARDS_NAME
         if isinstance(where, storage.UrlPath):
@@ -318,8 +317,6 @@ def write_manifest(
     Returns:
         The manifest's path.
     """
-    from sim.run import storage
-
     out = storage.location(out_dir)
     doc: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
@@ -349,8 +346,6 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
         FileNotFoundError: if the directory has no manifest.
         RunReadError: the manifest is not UTF-8 JSON holding an object.
     """
-    from sim.run import storage
-
     path = storage.location(run_dir) / MANIFEST_NAME
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -387,8 +382,6 @@ def read_run(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFram
         RunReadError: files that do not agree with the manifest.
     """
     import pandas as pd
-
-    from sim.run import storage
 
     p = storage.location(path)
     if p.is_dir() and (p / MANIFEST_NAME).exists():
@@ -466,8 +459,6 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
         FileNotFoundError: no manifest. IncompleteRunError: not complete.
         RunReadError: the first disagreement found, named in one line.
     """
-    from sim.run import storage
-
     d = storage.location(run_dir)
     manifest = read_manifest(d)
     where = d / MANIFEST_NAME
@@ -571,8 +562,6 @@ def is_run_file(entry: Path) -> bool:
 
 def list_parts(run_dir: Path | str) -> list[Path]:
     """The part files of a run directory, in game order."""
-    from sim.run import storage
-
     return sorted(storage.location(run_dir).glob(PART_GLOB))  # type: ignore[arg-type]
 
 
@@ -591,8 +580,6 @@ def clear_run_files(run_dir: Path | str) -> None:
     The manifest goes first, so a crash half-way through clearing leaves a
     directory that no longer claims to be a complete run.
     """
-    from sim.run import storage
-
     d = storage.location(run_dir)
     (d / MANIFEST_NAME).unlink(missing_ok=True)
     if isinstance(d, Path):
@@ -621,8 +608,6 @@ def check_output_dir(
     Raises:
         RunError: the folder is a file, busy, or holds something ``--force`` may not replace.
     """
-    from sim.run import storage
-
     out = storage.location(out)
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out} exists and is not a directory")

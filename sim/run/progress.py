@@ -1,6 +1,6 @@
 """What a long command shows while it works: a live bar, and a note while the kernel compiles.
 
-One library for the whole CLI: ``tqdm`` (see the README for why). Every bar
+One library for the whole CLI: ``tqdm`` (docs/usage.md says why). Every bar
 goes to stderr, so stdout stays clean for summaries and pipes; it is drawn
 only when stderr is a terminal, unless the user forces it (``--progress``) or
 silences it (``--quiet``). Callers ask :func:`wanted` once and pass the answer

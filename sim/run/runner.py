@@ -35,14 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
-from sim.analysis.stats import wilson_interval
 from sim.base import layout as L
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, storage
 from sim.run import progress as P
+from sim.run.backends import LocalBackend, capped_outcomes, chunks_of, count_outcomes, make_job
 from sim.run.lock import FolderLockedError, locked
+from sim.run.parts import part_metadata
+from sim.run.seats import SeatCounts, first_player_label, seat_rows
 from sim.run.session import RunError, numba_threads, resolve_threads
+from sim.run.stats import wilson_interval
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -73,7 +76,7 @@ class RunResult:
     turn_capped: int = 0
     """Games stopped by the turn cap (``end_reason == "turn_cap"``) rather than by a rule."""
     seats: SeatCounts | None = None
-    """Every game's outcome by seat order (:mod:`sim.analysis.seats`)."""
+    """Every game's outcome by seat order (:mod:`sim.run.seats`)."""
     seats_uncapped: SeatCounts | None = None
     """The same with turn-capped games left out (for ``--exclude-capped``)."""
     workers: int = 1
@@ -181,7 +184,6 @@ def resume(
     Raises:
         RunError: no resumable run in ``out``, a finished run, or a key mismatch.
     """
-    from sim.data.changes import Changes
 
     out = storage.location(out)
     try:
@@ -229,7 +231,6 @@ def _execute(
     prior: dict[str, Any] | None = None,
 ) -> RunResult:
     """Build and warm the engine, check a resumed run's key, then play and write."""
-    from sim.run.backends import LocalBackend
 
     show = P.wanted(progress)
     t_setup = time.perf_counter()
@@ -285,7 +286,6 @@ def _play_and_write(
     prior: dict[str, Any] | None,
 ) -> RunResult:
     """Open the run's ledger, play the chunks it lacks, and close it with the totals."""
-    from sim.run.backends import chunks_of, make_job
 
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     # Every part carries the run's key, so a part from another run is recognised on reading.
@@ -531,8 +531,6 @@ def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: floa
     """Cut the part holding the ``--until-ci`` stop game back to it; mark it the last part."""
     import pyarrow.parquet as pq
 
-    from sim.run.backends import capped_outcomes, count_outcomes
-
     assert book.stop is not None and book.stop_games is not None
     entry = book.done[book.stop - 1]
     keep = book.stop_games - int(entry["first_game"])
@@ -552,30 +550,6 @@ def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: floa
         table, book.out, entry["file"], part_metadata(metadata, info, until_ci, True)
     )
     book.done[book.stop - 1] = info
-
-
-def part_metadata(
-    metadata: dict[str, str], info: dict[str, Any], until_ci: float | None, last: bool
-) -> dict[str, str]:
-    """A part's Parquet metadata: the run's (whose ``games`` is what was played).
-
-    With ``until_ci`` the run's total is unknown while early parts are written,
-    so every part states ``part_first_game`` and ``part_games`` (the games it
-    really holds) and ``games_requested`` (the ceiling) instead of ``games``;
-    the last part, written once the run knows where it stopped, also states
-    ``games`` = the games actually played.
-    """
-    if until_ci is None:
-        return metadata
-    meta = {
-        **metadata,
-        "part_first_game": str(info["first_game"]),
-        "part_games": str(info["games"]),
-    }
-    meta["games_requested"] = meta.pop("games")
-    if last:
-        meta["games"] = str(info["first_game"] + info["games"])
-    return meta
 
 
 def check_until_ci(value: float | None) -> None:
@@ -618,7 +592,7 @@ def _until_ci_note(result: RunResult) -> str:
 def first_player_rows(first_wins: int, shared: int, games: int) -> list[tuple[str, str]]:
     """``(label, figure)`` rows: first-seat wins, second-seat wins, shared (95% Wilson CIs).
 
-    The first three rows of :func:`sim.analysis.seats.seat_rows`; a shared victory
+    The first three rows of :func:`sim.run.seats.seat_rows`; a shared victory
     is a win for neither seat, so the three shares add up to 100%.
     """
     c = SeatCounts(games, first_wins, games - first_wins - shared, shared)
@@ -666,7 +640,7 @@ def summary_rows(result: RunResult, exclude_capped: bool = False) -> list[tuple[
 def summary(result: RunResult, exclude_capped: bool = False) -> str:
     """A short aligned block: games, time, speed, who won (with intervals), where the data is.
 
-    The first-player figures are :func:`sim.analysis.seats.seat_rows`; with
+    The first-player figures are :func:`sim.run.seats.seat_rows`; with
     ``exclude_capped`` they leave turn-capped games out and say how many.
     """
     rows = summary_rows(result, exclude_capped)

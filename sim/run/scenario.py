@@ -308,23 +308,18 @@ class Scenario(Scripting, StateView):
         return int(side_strength(self.st, self.tab, c, p))
 
     def result(self) -> dict[str, int]:
-        """Score the position as it stands: winner, scores and their components."""
+        """Score the position as it stands: winner, turns, end reason and each seat's figures
+        of the output row (every per-seat number of ``layout.OUT_COLUMNS``: score, its
+        components, units played, ...)."""
         self.sync_totals()
         G.finish(self.st, self.tab, self.out)
         o = self.out
         res = {"winner": int(o[L.O_WINNER]), "turns": int(o[L.O_TURNS])}
         res["end_reason"] = V.END_REASONS[int(o[L.O_END_REASON])]
-        for name, col in (
-            ("score", L.O_SCORE),
-            ("rewards_unused", L.O_REW_UNUSED),
-            ("rewards_used", L.O_REW_USED),
-            ("vp_tokens", L.O_VP_TOKENS),
-            ("treasured", L.O_TREASURED),
-            ("structures_built", L.O_STRUCT_N),
-            ("structures_vp", L.O_STRUCT_VP),
-        ):
-            for p in range(2):
-                res[f"{name}_p{p}"] = int(o[col + p])
+        for c in L.OUT_COLUMNS:
+            if c.per_seat and c.dtype in ("int8", "int16"):
+                for p in range(2):
+                    res[f"{c.name}_p{p}"] = int(o[c.offset + p])
         return res
 
     def output(self) -> tuple[np.ndarray, np.ndarray]:

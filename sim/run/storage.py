@@ -1,7 +1,6 @@
-"""Where a worker writes its Parquet part: a local directory or any fsspec URL.
+"""Run folders at a local path or any fsspec URL: the filesystem, the path and the lock.
 
-A local path goes through :func:`sim.run.io.write_part` (write to a hidden
-temporary, then an atomic rename). A URL (``s3://bucket/run``,
+A local path stays a :class:`~pathlib.Path`. A URL (``s3://bucket/run``,
 ``memory://run``, ``file:///...``) is resolved to a filesystem plus a path,
 and pyarrow writes to that path through the filesystem: never through an
 open remote file handle, which pyarrow cannot seek or close reliably. Remote
@@ -13,13 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from sim.run import io
+from sim.run.lock import LOCK_NAME, FolderLockedError
 
 
 def is_url(out: str | Path) -> bool:
@@ -42,25 +41,6 @@ def filesystem(url: str) -> tuple[Any, str]:
 
         fs, path = fsspec.core.url_to_fs(url)
         return pafs.PyFileSystem(pafs.FSSpecHandler(fs)), path
-
-
-def write_part(table: pa.Table, out: str | Path, name: str, metadata: Mapping[str, str]) -> str:
-    """Write ``table`` as part ``name`` of the run at ``out`` (path or URL); return where."""
-    if not is_url(out):
-        index = int(name.removeprefix("part-").removesuffix(".parquet"))
-        width = len(name) - len("part-.parquet")
-        if io.part_name(index, width) == name:
-            return str(io.write_part(table, Path(out), index, metadata, width))
-        return str(io.write_part_named(table, Path(out), name, metadata))
-    fs, root = filesystem(str(out))
-    fs.create_dir(root, recursive=True)
-    final = f"{root.rstrip('/')}/{name}"
-    tmp = f"{root.rstrip('/')}/.{name}.tmp"
-    merged = dict(table.schema.metadata or {})
-    merged.update({str(k).encode(): str(v).encode() for k, v in metadata.items()})
-    io.write_parquet(table.replace_schema_metadata(merged), tmp, fs)
-    fs.move(tmp, final)
-    return f"{str(out).rstrip('/')}/{name}"
 
 
 class UrlPath:
@@ -190,8 +170,6 @@ def url_lock_holder(folder: UrlPath) -> int | None:
     """
     import socket
 
-    from sim.run.lock import LOCK_NAME
-
     try:
         host, _, pid_text = (folder / LOCK_NAME).read_text().strip().partition(":")
     except FileNotFoundError:
@@ -221,8 +199,6 @@ def url_locked(folder: UrlPath) -> Iterator[UrlPath]:
         FolderLockedError: another live writer holds it.
     """
     import socket
-
-    from sim.run.lock import LOCK_NAME, FolderLockedError
 
     pid = url_lock_holder(folder)
     if pid is not None and pid != os.getpid():

@@ -1,4 +1,4 @@
-"""Bot panels (issue 13, item 5): the first-player answer per bot, on synthetic game rows."""
+"""Bot panels: the first-player answer per bot, on synthetic game rows."""
 
 from __future__ import annotations
 

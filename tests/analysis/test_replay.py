@@ -185,7 +185,7 @@ def test_cli_replay_errors(run_dir, tmp_path) -> None:
     (inc / "_manifest.json").write_text(json.dumps({**manifest, "complete": False}))
     _one_error(invoke("replay", str(inc), "--game", "1"), "incomplete")
 
-    # A complete manifest whose part is gone (issue 12: checked against the manifest).
+    # A complete manifest whose part is gone (checked against the manifest).
     gone = tmp_path / "gone"
     gone.mkdir()
     (gone / "_manifest.json").write_text(json.dumps(manifest))

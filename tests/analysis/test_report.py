@@ -152,7 +152,7 @@ def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path:
     assert "first player won" in lines[0]
     first = page.stat().st_mtime_ns
     with pytest.raises(RunError, match="use --force to replace the report"):
-        write_report(runs[0], out)  # issue 12: never overwritten without --force
+        write_report(runs[0], out)  # never overwritten without --force
     page = write_report(runs[0], out, force=True)  # an existing report directory is refreshed
     assert page.stat().st_mtime_ns >= first
     check_page(out)
@@ -271,7 +271,7 @@ def test_card_table_has_every_kind_with_names(runs: tuple[Path, Path], tmp_path:
     for name in cards["name"]:
         assert html_escape(name) in page
     assert 'id="cards" class="sortable"' in page and 'id="card-filter"' in page
-    # Runs now write held_p0/p1 (issue 11), so the hold-rate column is shown.
+    # Runs now write held_p0/p1, so the hold-rate column is shown.
     assert "hold rate" in page
 
 

@@ -1,4 +1,4 @@
-"""Issue 11: held-card effects, honest first-player figures, any paired A/B, provenance.
+"""held-card effects, honest first-player figures, any paired A/B, provenance.
 
 The known-answer tests of the card effect (a pure buff or nerf must move the
 holders' win rate the right way) are in ``tests/analysis/test_known_answers.py``.
@@ -17,12 +17,12 @@ from click.testing import Result
 from conftest import invoke
 
 from sim.analysis.paired import card_shifts
-from sim.analysis.seats import SeatCounts, first_player_label, seat_figures, seat_lines
 from sim.data.cards import load_pool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.engine import Engine
+from sim.run.seats import SeatCounts, first_player_label, seat_figures, seat_lines
 
 
 def ok(result: Result) -> Result:

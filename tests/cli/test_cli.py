@@ -429,7 +429,7 @@ def test_real_process_exit_codes_and_no_traceback() -> None:
 @pytest.mark.parametrize("argv", [["--version"], ["run", "--games", "abc"]])
 def test_console_script_freezes_the_heap_before_shutdown(argv: list[str]) -> None:
     """The console entry leaves the heap out of the shutdown's collections, whether the
-    command succeeds or fails (issue 15: ~0.3 s of every command); ``main`` itself,
+    command succeeds or fails (~0.3 s of every command); ``main`` itself,
     which tests call, does not."""
     probe = (
         "import atexit, gc, sys\n"
@@ -475,7 +475,7 @@ def test_library_run_with_forced_progress(tmp_path: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize("mix", ["dunes", "dunes+aegean"])
 def test_dunes_runs_write_their_columns(tmp_path: Path, mix: str) -> None:
-    """Issue 3's output: god, structures and Favor per game, plus the Aegean columns."""
+    """Heir to the Dunes' columns: god, structures and Favor per game, plus the Aegean ones."""
     out = tmp_path / "run"
     ok(invoke("run", "--games", "600", "--mix", mix, "--seed", "5", "--out", str(out), "-q"))
     df = pd.read_parquet(out)
@@ -511,7 +511,7 @@ def test_cards_lists_dunes_structures_and_devotion() -> None:
 
 
 def test_reign_run_with_variants_writes_feat_columns(tmp_path: Path) -> None:
-    """Issue 4's output: feats, feat ids, reward cards in hand, enraged units; the variant."""
+    """A Reign of War's columns: feats, feat ids, reward cards in hand, enraged units, variant."""
     out = tmp_path / "reign"
     args = ["run", "--games", "400", "--mix", "reign", "--seed", "3", "--out", str(out), "-q"]
     ok(invoke(*args, "--variant", "learning,extra-wealth"))

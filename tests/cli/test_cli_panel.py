@@ -1,4 +1,4 @@
-"""``omensim run --panel``: the same games under each bot, read back from Parquet (issue 13.5)."""
+"""``omensim run --panel``: the same games under each bot, read back from Parquet."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12, part 5: fuzz every input a user writes, and every command line.
+"""fuzz every input a user writes, and every command line.
 
 Hypothesis generates card, rules, profile and deck files (valid, at the
 schema's bounds, and invalid: out of range, wrong type, huge, nan, non-UTF-8)

@@ -101,3 +101,16 @@ def test_the_parser_sees_the_tables() -> None:
     """A guard on the parser itself: a broken regex would make every test above vacuous."""
     assert len(_names(TABLES["OPS"])) >= 10
     assert "COLOSSAL" in _names(TABLES["KEYWORDS"])
+
+
+def test_readme_rule_tables_are_generated_from_the_declarations() -> None:
+    """The ``[rules]`` tables are ``sim.data.rule_table``'s output: a parameter added,
+    re-bounded or re-documented in ``sim.base.layout.RULE_PARAMS`` (or a set's value changed)
+    shows here, and a table typed by hand fails."""
+    from sim.data import rule_table
+
+    text = README.read_text(encoding="utf-8")
+    start, end = text.index(rule_table.MARK_BEGIN), text.index(rule_table.MARK_END)
+    assert text[start : end + len(rule_table.MARK_END)] == rule_table.markdown_rules(), (
+        "configs/README.md: regenerate the rule tables with `python -m sim.data.rule_table`"
+    )

@@ -161,7 +161,7 @@ def test_shipped_house_rules_file_makes_a_longer_game(tmp_path: Path) -> None:
 def test_house_rules_without_effect_on_the_mix_are_refused(
     tmp_path: Path, mix: str, why: str
 ) -> None:
-    """Issue 12: the README's own --rules example changed nothing on Aegean, silently."""
+    """the README's own --rules example changed nothing on Aegean, silently."""
     path = Path(__file__).parents[2] / "configs" / "rules" / "longer-game.toml"
     with pytest.raises(CardDataError, match="tiles_per_city = 3 has no effect") as err:
         load_pool(mix, rule_overrides=load_rule_overrides(path))

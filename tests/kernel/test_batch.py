@@ -1,4 +1,4 @@
-"""Kernel calls queued ahead (issue 15): the same rows, and nothing left playing.
+"""Kernel calls queued ahead: the same rows, and nothing left playing.
 
 ``Engine.play_groups`` keeps the next kernel call queued on the kernel threads
 while it converts the last one's rows (``sim.kernel.batch.start_batch``). These

@@ -1,4 +1,4 @@
-"""A cold compile on two cores (``sim/run/compile_ahead.py``, issue 15's first run).
+"""A cold compile on two cores (``sim/run/compile_ahead.py``).
 
 The child compiles part of the tree into numba's on-disk cache while the parent
 compiles the rest; the parent then *loads* the child's part instead of

@@ -41,7 +41,7 @@ def test_a_quotation_covers_the_lines_it_spans(lines) -> None:
     assert name in mine[77] and name in mine[78]
 
 
-def test_the_readme_shows_the_current_coverage(lines) -> None:
-    readme = (rc.REPO / "README.md").read_text(encoding="utf-8")
-    assert rc.markdown(lines) in readme, "README coverage table is stale: paste the output of "
+def test_the_rules_page_shows_the_current_coverage(lines) -> None:
+    readme = (rc.REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert rc.markdown(lines) in readme, "docs/rules.md: coverage table is stale; paste "
     "`python tests/rule_coverage.py --markdown`"

@@ -1,4 +1,4 @@
-"""Issue 12, parts 3 and 4: runs that cannot be mixed, outputs never clobbered, reads verified.
+"""runs that cannot be mixed, outputs never clobbered, reads verified.
 
 Each case the issue lists is a named test: a second writer, a deleted,
 copied, foreign, empty, damaged or stray part, a manifest that is a JSON

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from conftest import invoke
 
-from sim.analysis.stats import wilson_interval
 from sim.data.spec import RunSpec
 from sim.run import io, runner
 from sim.run.engine import MAX_STEP
+from sim.run.stats import wilson_interval
 
 
 def half_width(k: int, n: int) -> float:

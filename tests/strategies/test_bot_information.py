@@ -28,7 +28,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as hs
 
 from sim.base import layout as L
@@ -426,8 +426,7 @@ positions = hs.tuples(
 @given(pos=positions, shuffle_seed=hs.integers(0, 2**32), bot=hs.sampled_from(ALL_BOTS))
 def test_decisions_ignore_hidden_cards(pos, shuffle_seed, bot):
     sc = position(*pos)
-    if sc is None:
-        return
+    assume(sc is not None)  # the game ended before the position
     rng = np.random.default_rng(shuffle_seed)
     for p in range(2):
         compare_choices(sc, p, bot, resample(sc.st, p, 1, rng))
@@ -437,11 +436,11 @@ def test_decisions_ignore_hidden_cards(pos, shuffle_seed, bot):
 @given(pos=positions, shuffle_seed=hs.integers(0, 2**32))
 def test_steps_ignore_hidden_cards(pos, shuffle_seed):
     sc = position(*pos)
-    if sc is None:
-        return
+    assume(sc is not None)  # the game ended before the position
     step = STEPS[pos[4]]
     hidden = resample(sc.st, sc.active, KEEP_TOP, np.random.default_rng(shuffle_seed))
-    compare_step(sc, step, hidden)
+    # Not comparable: the step drew a resampled card, or the opponent discarded from hand.
+    assume(compare_step(sc, step, hidden))
 
 
 def _sweep(mix: str):

@@ -19,9 +19,9 @@ from sim.cli import main
 from sim.data.spec import RunSpec, SpecError
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
-from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
+from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
-from strategies.profiles import PROFILE_DIR, ProfileError, load_profile
+from strategies.profiles import PROFILE_DIR, ProfileError, default_weights, load_profile
 from strategies.registry import STRATEGIES, strategy_arrays
 
 PANEL = ("random", "greedy", "aggressive", "economic", "defensive", "lookahead")
@@ -37,12 +37,23 @@ def test_the_panel_is_shipped() -> None:
 
 
 def test_greedy_profile_is_the_baseline_vector() -> None:
-    """configs/strategies/greedy.toml states every weight, equal to DEFAULT_PARAMS."""
+    """configs/strategies/greedy.toml states every weight; they are the defaults."""
     weights = STRATEGIES["greedy"].weights
-    np.testing.assert_array_equal(weights[:N_GREEDY_PARAMS], DEFAULT_PARAMS)
+    np.testing.assert_array_equal(weights[:N_GREEDY_PARAMS], default_weights())
     text = (PROFILE_DIR / "greedy.toml").read_text()
     for name in WEIGHTS:
         assert f"\n{name} = " in text
+
+
+def test_a_baseline_missing_a_weight_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """The baseline has no baseline to fall back on: a weight it leaves out is an error."""
+    import strategies.profiles as P
+
+    path = tmp_path / "greedy.toml"
+    path.write_text((PROFILE_DIR / "greedy.toml").read_text().replace("\nfeat = ", "\n# feat = "))
+    monkeypatch.setattr(P, "BASELINE", path)
+    with pytest.raises(ProfileError, match=r"weights\.feat"):
+        P.load_profile(path)
 
 
 def test_styles_differ_from_the_baseline_where_they_say() -> None:
@@ -87,7 +98,7 @@ def test_a_profile_file_is_a_new_style(tmp_path: Path) -> None:
     path.write_text('[strategy]\nname = "hoarder"\n\n[weights]\ncoin = 1.5\nsave = 2.0\n')
     prof = load_profile(path)
     assert prof.weights[WEIGHTS["coin"]] == 1.5
-    assert prof.weights[WEIGHTS["card"]] == DEFAULT_PARAMS[WEIGHTS["card"]]  # baseline
+    assert prof.weights[WEIGHTS["card"]] == default_weights()[WEIGHTS["card"]]  # baseline
     out = tmp_path / "run"
     args = ["run", "--games", "100", "--p0", str(path), "--p1", "greedy", "--out", str(out)]
     result = CliRunner().invoke(main, [*args, "-q"])

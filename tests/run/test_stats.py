@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.analysis.stats import format_rate, wilson_interval
+from sim.run.stats import format_rate, wilson_interval
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.analysis.stats import wilson_interval
+from sim.run.stats import wilson_interval
 
 if TYPE_CHECKING:  # the run path counts seats from Arrow tables and never imports pandas
     import pandas as pd
