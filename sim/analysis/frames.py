@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.analysis.gods import GodCounts, god_figures
+from sim.analysis.margins import MarginMoments
 from sim.analysis.stats import wilson_interval
 from sim.run import io
 
@@ -661,8 +663,10 @@ def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS)
     """Mean first-player margin and game length per group, for one-line summaries.
 
     Returns:
-        Columns: the ``by`` columns, ``games``, ``mean_margin``, ``mean_turns``,
-        ``turn_cap_share`` (games cut off at the turn cap).
+        Columns: the ``by`` columns, ``games``, ``mean_margin``, ``margin_sd``,
+        ``margin_lo``, ``margin_hi`` (the 95% t-interval on the per-game margins,
+        :class:`sim.analysis.margins.MarginMoments`), ``mean_turns``, ``turn_cap_share``
+        (games cut off at the turn cap).
     """
     cols = _by(df, by)
     work = df[cols].copy()
@@ -671,14 +675,52 @@ def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS)
     work["_margin"] = np.where(df["first_player"].to_numpy() == 0, s0 - s1, s1 - s0)
     work["_turns"] = df["turns"].to_numpy()
     work["_cap"] = df["end_reason"].astype(str).to_numpy() == "turn_cap"
+    work["_sq"] = work["_margin"] * work["_margin"]
     out = _finish(
         _groupby(work, cols).agg(
             games=("_margin", "size"),
             mean_margin=("_margin", "mean"),
+            _total=("_margin", "sum"),
+            _squares=("_sq", "sum"),
             mean_turns=("_turns", "mean"),
             turn_cap_share=("_cap", "mean"),
         ),
         cols,
     )
     out["games"] = out["games"].astype(np.int64)
+    moments = [
+        MarginMoments(int(n), int(t), int(q))
+        for n, t, q in zip(out["games"], out.pop("_total"), out.pop("_squares"), strict=True)
+    ]
+    at = out.columns.get_loc("mean_margin") + 1
+    figures = [m.figures() for m in moments]
+    for i, key in enumerate(("sd", "lo", "hi")):
+        out.insert(at + i, f"margin_{key}", [f[key] for f in figures])
     return out
+
+
+def god_win_rates(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Each Heir to the Dunes god's win rate per group, with 95% Wilson intervals.
+
+    A god's games are those in which a seat served it; its wins, those its seat won
+    outright; ``first_*`` and ``second_*`` split them by whether that seat took the
+    first turn (:func:`sim.analysis.gods.god_figures`). Groups without gods have no row.
+
+    Returns:
+        Columns: the ``by`` columns, ``god``, then ``games``, ``wins``, ``rate``, ``lo``,
+        ``hi`` and the same prefixed ``first_`` and ``second_``.
+    """
+    cols = _by(df, by)
+    frames = []
+    groups = [((), df)] if not cols else _groupby(df, cols)
+    for key, part in groups:
+        rows = pd.DataFrame(god_figures(GodCounts.from_frame(part)))
+        if rows.empty:
+            continue
+        keys = key if isinstance(key, tuple) else (key,)
+        for i, (c, v) in enumerate(zip(cols, keys, strict=True)):
+            rows.insert(i, c, v)
+        frames.append(rows)
+    if not frames:
+        return pd.DataFrame(columns=[*cols, "god", "games", "wins", "rate", "lo", "hi"])
+    return pd.concat(frames, ignore_index=True)

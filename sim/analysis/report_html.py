@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
-from sim.analysis.report_tables import Tables
+from sim.analysis.report_tables import Tables, margin_summary
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1000px; padding: 0 1em;
@@ -97,6 +97,58 @@ def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
     if pp:
         return [f"{a * 100:+.2f} to {b * 100:+.2f}" for a, b in zip(lo, hi, strict=True)]
     return [f"{a * 100:.2f}-{b * 100:.2f}%" for a, b in zip(lo, hi, strict=True)]
+
+
+def _margins_view(t: Tables) -> pd.DataFrame:
+    m = margin_summary(t)
+    if m.empty:
+        return m
+    quantiles = [c for c in m.columns if c.startswith("p") and c[1:].isdigit()]
+    return pd.DataFrame(
+        {
+            "run": m["run"],
+            "games": m["games"].map("{:,}".format),
+            "mean (VP)": m["mean"].map("{:+.2f}".format),
+            "95% t-interval": [
+                f"{a:+.2f} to {b:+.2f}" for a, b in zip(m["lo"], m["hi"], strict=True)
+            ],
+            "sd": m["sd"].map("{:.1f}".format),
+            **{q: m[q].map("{:+d}".format) for q in quantiles},
+            "ahead": _pct(m["ahead"]),
+            "level": _pct(m["level"]),
+            "behind": _pct(m["behind"]),
+        }
+    )
+
+
+def _gods_part(t: Tables) -> list[str]:
+    """The "Gods" section: each Heir to the Dunes god's win rate (nothing without gods)."""
+    g = t.gods
+    if g.empty:
+        return []
+    view = pd.DataFrame(
+        {
+            "run": g["run"],
+            "god": g["god"],
+            "games": g["games"].map("{:,}".format),
+            "win rate": _pct(g["rate"]),
+            "95% CI": _ci(g["lo"], g["hi"]),
+            "going first": _pct(g["first_rate"]),
+            "95% CI (first)": _ci(g["first_lo"], g["first_hi"]),
+            "going second": _pct(g["second_rate"]),
+            "95% CI (second)": _ci(g["second_lo"], g["second_hi"]),
+        }
+    )
+    return [
+        "<h2>Gods</h2>",
+        _note(
+            "Heir to the Dunes: win rate of the seat serving each god, in all and by "
+            "whether that seat went first (Wilson 95% intervals). Unless the run fixed "
+            "them (--gods), seat 0's god changes every second deal, so seat, god and "
+            "first player are not confounded."
+        ),
+        _table(view),
+    ]
 
 
 def _table(frame: pd.DataFrame, cls: str = "") -> str:
@@ -233,7 +285,10 @@ def page(
     )
     versions = ", ".join(sorted({str(v) for v in t.info["omensim_version"]}))
     runs_note = f'<p class="note paths">Run directories: {where}. omensim {versions}.</p>'
-    fpa = t.fpa.merge(t.stats[["run", "mean_margin", "mean_turns", "turn_cap_share"]], on="run")
+    fpa = t.fpa.merge(
+        t.stats[["run", "mean_margin", "margin_lo", "margin_hi", "mean_turns", "turn_cap_share"]],
+        on="run",
+    )
     fpa_view = pd.DataFrame(
         {
             "run": fpa["run"],
@@ -243,6 +298,10 @@ def page(
             "95% CI": _ci(fpa["lo"], fpa["hi"]),
             "shared": _pct(fpa["shared"] / fpa["games"]),
             "mean margin (VP)": fpa["mean_margin"].map("{:+.2f}".format),
+            "95% t-interval": [
+                f"{a:+.2f} to {b:+.2f}"
+                for a, b in zip(fpa["margin_lo"], fpa["margin_hi"], strict=True)
+            ],
             "mean turns": fpa["mean_turns"].map("{:.1f}".format),
             "turn cap": _pct(fpa["turn_cap_share"]),
         }
@@ -348,6 +407,7 @@ def page(
         ),
         _table(seats_view),
         _img(charts.get("seats"), "seat balance"),
+        *_gods_part(t),
     ]
     if len(t.diffs):
         view = pd.DataFrame(
@@ -441,7 +501,13 @@ def page(
         _table(q_view),
         _img(charts.get("lengths"), "game length distribution"),
         "<h2>Score margins</h2>",
-        _note("First player's score minus the second player's."),
+        _note(
+            "First player's score minus the second player's, per game: its mean with the "
+            "Student t 95% interval on the per-game margins, its standard deviation, "
+            "quantiles (p50 is the median game's margin) and the shares of games the "
+            "first player ended ahead, level (decided by the tie-breaks) and behind."
+        ),
+        _table(_margins_view(t)),
         _img(charts.get("margins"), "score margin histogram"),
         "<h2>Where the points come from</h2>",
         _note(

@@ -42,7 +42,9 @@ from sim.analysis.frames import (
     order_card_frames,
     run_info,
 )
+from sim.analysis.gods import GodCounts, gods_frame
 from sim.analysis.loading import cards as run_cards
+from sim.analysis.margins import moments_of_counts
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, with_impact
 from sim.analysis.seats import CAPPED, SeatCounts
@@ -117,6 +119,8 @@ class RunTotals:
     deals_dropped: int = 0
     excluded_capped: int = 0
     """Turn-capped games left out before any other figure (``--exclude-capped``)."""
+    gods: GodCounts = field(default_factory=GodCounts)
+    """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
     def seat_counts(self) -> SeatCounts:
@@ -152,6 +156,8 @@ class RunTotals:
         _add_counts(self.turns, turns)
         _add_counts(self.ends, ends.astype(str))
         names = set(batch.schema.names)
+        if {"god_p0", "god_p1"} <= names:
+            self.gods = self.gods + GodCounts.from_frame(pa.Table.from_batches([batch]))
         for comp, w in SCORE_WEIGHTS.items():
             for seat in (0, 1):
                 col = f"{comp}_p{seat}"
@@ -232,6 +238,8 @@ def run_totals(
         "played_p1",
         "held_p0",
         "held_p1",
+        "god_p0",
+        "god_p1",
         *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
     ]
     totals = RunTotals()
@@ -345,11 +353,13 @@ def cards_frame(
 def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
     """:func:`sim.analysis.frames.summary_stats` by run."""
     games = np.array([t.games for t in totals], np.int64)
+    margins = [moments_of_counts(t.margins).figures() for t in totals]
     return pd.DataFrame(
         {
             "run": list(labels),
             "games": games,
             "mean_margin": np.array([t.margin_sum for t in totals]) / games,
+            **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
             "mean_turns": np.array([t.turns_sum for t in totals]) / games,
             "turn_cap_share": np.array([t.turn_cap for t in totals]) / games,
         }
@@ -575,6 +585,7 @@ def tables_from_totals(
         length_quantiles=quantiles_frame(labels, totals),
         ends=ends_frame(labels, totals),
         components=components_frame(labels, totals),
+        gods=gods_frame(labels, [t.gods for t in totals]),
     )
 
 

@@ -311,12 +311,19 @@ RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is
 RU_BONUS_BASE_ONLY = 70  # 1: no Wealth Action Bonus on a turn with extra wealth actions
 RU_REWARDS_IN_HAND = 71  # 1: unused reward cards count as cards in hand (Reign)
 RU_END_AFTER_WAR = 72  # 1: two empty stacks end the game right after the War step
+RU_GOD_SEATS = 75  # how Dunes gods go to seats: GODS_BY_DEAL or a fixed GODS_P0_*
 RU_COUNT = 76
 
 FIRST_P0 = 0
 FIRST_P1 = 1
 FIRST_ALTERNATE = 2
 FIRST_RANDOM = 3
+
+# RU_GOD_SEATS: seat 0's god changes every second deal (so it is independent of a first
+# player alternating deal by deal), or both seats' gods are fixed.
+GODS_BY_DEAL = 0
+GODS_P0_ANUBIS = 1
+GODS_P0_HORUS = 2
 
 # --- random streams, separated by purpose so a change to one does not shift
 # the draws of another (see sim.kernel.rng) ---------------------------------

@@ -19,6 +19,7 @@ from sim.cli.options import (
     exclude_capped_option,
     force_option,
     game_spec,
+    gods_option,
     mix_option,
     out_option,
     panel_option,
@@ -75,6 +76,7 @@ from sim.cli.options import (
     help="Who takes the first turn: always p0, always p1, alternate game by game, "
     "or random per game.",
 )
+@gods_option()
 @variant_option()
 @click.option(
     "--decks",
@@ -136,6 +138,7 @@ def run_cmd(
     p1: str,
     panel: tuple[str, ...] | None,
     first: str,
+    gods: str,
     variants: tuple[str, ...],
     decks: str | None,
     rules_file: str | None,
@@ -197,7 +200,7 @@ def run_cmd(
             panel,
             dict(
                 games=games, mix=mix, seed=seed, first=first, variants=variants, decks=decks,
-                rules=rules_file, duplicate=duplicate,
+                rules=rules_file, duplicate=duplicate, gods=gods,
             ),
             out,
             dict(
@@ -211,7 +214,7 @@ def run_cmd(
     with user_errors():
         spec = game_spec(
             games, mix, seed, p0, p1, first, variants,
-            decks=decks, rules=rules_file, duplicate=duplicate,
+            decks=decks, rules=rules_file, duplicate=duplicate, gods=gods,
         )  # fmt: skip
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)

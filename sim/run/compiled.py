@@ -36,6 +36,13 @@ FIRST_MODE_CODES: dict[str, int] = {
 }
 """The kernel's ``layout.FIRST_*`` code of each ``--first`` mode."""
 
+GOD_SEAT_CODES: dict[str, int] = {
+    "alternate": L.GODS_BY_DEAL,
+    "anubis,horus": L.GODS_P0_ANUBIS,
+    "horus,anubis": L.GODS_P0_HORUS,
+}
+"""The kernel's ``layout.GODS_*`` code of each ``--gods`` mode (``sim.data.spec.GOD_MODES``)."""
+
 
 @dataclass(frozen=True)
 class CompiledRun:
@@ -77,6 +84,7 @@ class CompiledRun:
             "first": spec.first,
             "turn_cap": str(spec.turn_cap),
             "duplicate": str(spec.duplicate).lower(),
+            "gods": spec.gods,
             "rule_overrides": json.dumps(self.overrides, sort_keys=True),
             "card_hash": self.pool.card_hash(),
             "card_table": self.pool.to_json(),
@@ -135,6 +143,7 @@ def compile_run(
         first_mode=FIRST_MODE_CODES[spec.first],
         variants=spec.variants,
         duplicate=spec.duplicate,
+        god_seats=GOD_SEAT_CODES[spec.gods],
     )
     if spec.decks is not None or rule_values:
         ru = tables.rules.copy()
