@@ -28,7 +28,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
 from sim.analysis.gods import GodCounts, god_figures
 from sim.analysis.margins import MarginMoments
 from sim.analysis.stats import wilson_interval
@@ -48,10 +51,6 @@ SCORE_WEIGHTS: dict[str, int] = {
     "structures_vp": 1,
     "feats": 2,
 }
-
-# Label columns whose pandas dtype depends on how Parquet encoded them (categorical
-# when dictionary-encoded); load_runs makes them plain strings so runs concatenate cleanly.
-_LABEL_COLS = ("mix", "variant", "strategy_p0", "strategy_p1", "end_reason", "run")
 
 
 class RunLoadError(ValueError):
@@ -152,9 +151,11 @@ def card_names(path: Path | str) -> dict[int, str]:
 def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     """Read finished runs into one DataFrame with a ``run`` label column.
 
-    Every path is checked before any is read, so a bad one fails fast. Label
-    columns (``mix``, ``variant``, strategies, ``end_reason``, ``run``) come
-    back as plain strings whatever their Parquet encoding.
+    Every path is checked before any is read, so a bad one fails fast. The
+    columns have the dtypes of :mod:`sim.analysis.columns`, as :func:`sim.analysis.load`
+    gives them: label columns (``mix``, ``variant``, strategies, ``end_reason``,
+    ``run``, the gods) are categoricals whose categories span every run, and the
+    columns of a set not in a run's mix are nulls in that run's rows.
 
     The run metadata stays reachable: ``df.attrs["runs"]`` holds
     :func:`run_info` as a list of dicts, and ``df.attrs["card_names"]`` maps
@@ -167,17 +168,13 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     """
     plist = _normalise_paths(paths)
     info = run_info(plist)  # validates every path first
-    frames = []
+    tables = []
     names: dict[str, dict[int, str]] = {}
     for path, label, mix in zip(plist, info["run"], info["mix"], strict=True):
-        df = io.read_run(path)
-        df["run"] = label
-        frames.append(df)
+        rows = prepare(io.read_run_table(path), mix_sets(str(mix)))
+        tables.append(with_run_label(rows, str(label)))
         names.setdefault(str(mix), card_names(path))
-    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    for col in _LABEL_COLS:
-        if col in out.columns:
-            out[col] = out[col].astype(str)
+    out = to_frame(concat(tables))
     out.attrs["runs"] = info.to_dict("records")
     out.attrs["card_names"] = names
     return out
@@ -420,7 +417,23 @@ def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.
 
 def played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """(row index, kind id) for every distinct card kind in each row of a column of lists
-    (``played_p*``, ``held_p*``); a missing list holds nothing."""
+    (``played_p*``, ``held_p*``); a missing list holds nothing.
+
+    Takes the lists as :func:`sim.analysis.load` gives them (Arrow lists of kind ids, or
+    with ``names=True`` of card names whose dictionary index is the kind id) and as
+    ``pd.read_parquet`` does (an object column of id arrays).
+    """
+    if isinstance(lists.dtype, pd.ArrowDtype):
+        arr = pa.array(lists)
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if arr.null_count == len(arr):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        values = pc.list_flatten(arr)
+        if pa.types.is_dictionary(values.type):
+            values = values.indices
+        rows = pc.list_parent_indices(arr).to_numpy().astype(np.int64)
+        return distinct_pairs(rows, values.to_numpy().astype(np.int64))
     values = lists.to_numpy()
     lengths = np.fromiter((0 if v is None else len(v) for v in values), np.int64, len(values))
     if lengths.sum() == 0:
@@ -451,7 +464,8 @@ def card_impact(
     Kind ids are positions in the mix's card table, so results are grouped by
     ``mix`` by default. ``cards`` names the kinds: ``{kind: name}`` or
     ``{mix: {kind: name}}``; default ``df.attrs["card_names"]`` from
-    :func:`load_runs`, else ``"kind N"``.
+    :func:`load_runs` or ``df.attrs["cards"]`` from :func:`sim.analysis.load`, else
+    ``"kind N"``.
 
     Returns:
         Columns: the ``by`` columns, ``kind``, ``card``, ``played``, ``share``,
@@ -462,7 +476,10 @@ def card_impact(
     """
     cols = _by(df, by)
     if cards is None:
-        cards = df.attrs.get("card_names", {})
+        # load_runs keeps {mix: {id: name}}, sim.analysis.load the run's card records.
+        cards = df.attrs.get("card_names") or {
+            int(c["id"]): str(c["name"]) for c in df.attrs.get("cards", [])
+        }
     frames = []
     for key, part in _groupby(df, cols) if cols else [((), df)]:
         key = key if isinstance(key, tuple) else (key,)
@@ -619,8 +636,8 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
 
     Points are weighted as in the score (``2*rewards_unused + rewards_used +
     2*vp_tokens + treasured + structures_vp + 2*feats``) and summed over both
-    seats; a component whose columns a run lacks (e.g. ``feats_*`` outside A
-    Reign of War) counts 0.
+    seats; a component whose columns a run lacks or holds as nulls (e.g. ``feats_*``
+    outside A Reign of War) scores nothing.
 
     Returns:
         Columns: the ``by`` columns, ``component``, ``weight``, ``points``,
@@ -633,7 +650,8 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
         for seat in (0, 1):
             col = f"{comp}_p{seat}"
             if col in df.columns:
-                pts += df[col].to_numpy().astype(np.int64)
+                # A null is a component not in that game's mix: it scores no points.
+                pts += df[col].fillna(0).to_numpy(dtype=np.int64)
         work[comp] = w * pts
     g = _groupby(work, cols)
     sums = _finish(g[list(SCORE_WEIGHTS)].sum(), cols)
