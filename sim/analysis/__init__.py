@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from sim.analysis.loading import cards, load
     from sim.analysis.stats import wilson_interval
     from sim.analysis.streaming import report_tables, run_totals
+    from sim.analysis.strength import rank_correlation, strength
 
 # Where each public name lives. The names load on first use (PEP 562), so importing one
 # submodule (the run path imports sim.analysis.seats) does not import pandas, which
@@ -76,6 +77,8 @@ _HOME = {
     "wilson_interval": "stats",
     "report_tables": "streaming",
     "run_totals": "streaming",
+    "strength": "strength",
+    "rank_correlation": "strength",
 }
 
 
@@ -107,11 +110,13 @@ __all__ = [
     "load_runs",
     "newcombe_interval",
     "paired_first_player_advantage",
+    "rank_correlation",
     "report_tables",
     "run_info",
     "run_totals",
     "score_components",
     "score_margins",
+    "strength",
     "summary_stats",
     "wilson_interval",
 ]

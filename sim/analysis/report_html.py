@@ -121,6 +121,53 @@ def _margins_view(t: Tables) -> pd.DataFrame:
     )
 
 
+def _strength_part(t: Tables) -> list[str]:
+    """The "Card strength" section: holders' win rate, plays and rank per run (and the
+    rank correlation between runs of one mix)."""
+    from sim.analysis.strength import rank_correlation
+
+    st = t.strength
+    if st.empty:
+        return []
+    cells = st.assign(
+        shown=[
+            f"{r:.1%} ({a:.1%}-{b:.1%}), {p:.2f}/g, #{k}" if pd.notna(r) else ""
+            for r, a, b, p, k in zip(
+                st["rate"], st["lo"], st["hi"], st["played_per_game"], st["rank"], strict=True
+            )
+        ]
+    )
+    parts = [
+        "<h2>Card strength</h2>",
+        _note(
+            "For each card and run: the win rate of its <i>holders</i> (player-games in "
+            "which that player held it at some point) with its Wilson 95% interval, the "
+            "player-games per game in which it was played (/g, 0 to 2) and its rank by "
+            "holders' win rate (#1 highest). Cards in the first run's rank order. An "
+            "association, like the card effect above."
+        ),
+    ]
+    for mix, part in cells.groupby("mix", sort=False):
+        runs = list(dict.fromkeys(part["bot"]))
+        wide = part.pivot_table(
+            index=["kind", "card"], columns="bot", values="shown", aggfunc="first", sort=False
+        )[runs]
+        first = part[part["bot"] == runs[0]]["kind"].tolist()
+        wide = wide.reindex(first, level="kind").reset_index().drop(columns="kind")
+        wide.columns.name = None
+        if cells["mix"].nunique() > 1:
+            parts.append(f"<h3>{html.escape(str(mix))}</h3>")
+        parts.append(_table(wide))
+        if len(runs) > 1:
+            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format).reset_index()
+            corr.columns.name = None
+            parts += [
+                _note("Spearman's rank correlation of holders' win rate between the runs."),
+                _table(corr.rename(columns={"bot": "run"})),
+            ]
+    return parts
+
+
 def _gods_part(t: Tables) -> list[str]:
     """The "Gods" section: each Heir to the Dunes god's win rate (nothing without gods)."""
     g = t.gods
@@ -470,6 +517,7 @@ def page(
         ),
         card_table_html(t.card_table),
         _img(charts.get("cards"), "card effect"),
+        *_strength_part(t),
     ]
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False

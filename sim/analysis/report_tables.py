@@ -59,6 +59,9 @@ class Tables:
     components: pd.DataFrame
     gods: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Each Heir to the Dunes god's win rate per run (:func:`sim.analysis.god_win_rates`)."""
+    strength: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Each card's holders' win rate, plays and rank per run (:mod:`sim.analysis.strength`),
+    with a ``mix`` column; the ``bot`` column holds the run's label."""
 
 
 def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:

@@ -113,6 +113,8 @@ class RunTotals:
     seat1_wins: int = 0
     held: np.ndarray | None = None
     """Per kind: player-games in which it was held at some point (runs with held_p0/p1)."""
+    held_wins: np.ndarray | None = None
+    """Per kind: of those player-games, the ones its holder won outright."""
     deals: int = 0
     deal_sum: float = 0.0
     deal_sq: float = 0.0
@@ -177,10 +179,13 @@ class RunTotals:
             ).astype(np.int64)
         if "held_p0" in names and "held_p1" in names:
             for seat in (0, 1):
-                _, kinds = played_kinds(batch.column(f"held_p{seat}"))
+                rows, kinds = played_kinds(batch.column(f"held_p{seat}"))
                 size = max(len(self.held) if self.held is not None else 0, _size(kinds))
                 held = np.zeros(0, np.int64) if self.held is None else self.held
+                wins = np.zeros(0, np.int64) if self.held_wins is None else self.held_wins
                 self.held = np.pad(held, (0, size - len(held))) + np.bincount(kinds, minlength=size)
+                held_won = np.bincount(kinds, weights=winner[rows] == seat, minlength=size)
+                self.held_wins = np.pad(wins, (0, size - len(wins))) + held_won.astype(np.int64)
         if "deal_id" in names:
             self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
 
@@ -586,7 +591,26 @@ def tables_from_totals(
         ends=ends_frame(labels, totals),
         components=components_frame(labels, totals),
         gods=gods_frame(labels, [t.gods for t in totals]),
+        strength=_strength_by_mix(labels, mixes, totals, names),
     )
+
+
+def _strength_by_mix(
+    labels: Sequence[str],
+    mixes: Sequence[str],
+    totals: Sequence[RunTotals],
+    names: dict[str, dict[int, str]],
+) -> pd.DataFrame:
+    """:func:`sim.analysis.strength.strength_frame` of each mix's runs, with a ``mix`` column."""
+    from sim.analysis.strength import strength_frame
+
+    frames = []
+    for mix in dict.fromkeys(mixes):
+        runs = {lb: t for lb, m, t in zip(labels, mixes, totals, strict=True) if m == mix}
+        frame = strength_frame(runs, names[mix])
+        if not frame.empty:
+            frames.append(frame.assign(mix=mix))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def report_tables(
