@@ -18,6 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sim.analysis.card_strength import rank_correlation, strength
     from sim.analysis.frames import (
         GROUP_COLS,
         SCORE_WEIGHTS,
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from sim.analysis.loading import cards, load
     from sim.analysis.stats import wilson_interval
     from sim.analysis.streaming import report_tables, run_totals
-    from sim.analysis.strength import rank_correlation, strength
 
 # Where each public name lives. The names load on first use (PEP 562), so importing one
 # submodule (the run path imports sim.analysis.seats) does not import pandas, which
@@ -77,8 +77,8 @@ _HOME = {
     "wilson_interval": "stats",
     "report_tables": "streaming",
     "run_totals": "streaming",
-    "strength": "strength",
-    "rank_correlation": "strength",
+    "strength": "card_strength",
+    "rank_correlation": "card_strength",
 }
 
 

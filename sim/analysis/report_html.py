@@ -40,8 +40,46 @@ pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; font-size: 0.8
 input[type=search] { font-size: 1em; padding: 3px 6px; width: 22em; }
 """
 
+# The card filter's test of one row, separate so it can be checked outside a browser.
+# A term "field op value" (cost>3, play rate>=20, type=soldier, name!=talos) compares the
+# number (or text) a column shows; any other term must appear in the row's text. Terms
+# separated by commas must all hold.
+FILTER_JS = """
+function cardRowMatches(texts, names, query) {
+  var terms = query.toLowerCase().split(",");
+  var all = texts.join(" ").toLowerCase();
+  for (var t = 0; t < terms.length; t++) {
+    var term = terms[t].trim();
+    if (term === "") { continue; }
+    var m = /^([a-z][a-z0-9 ()%]*?)\\s*(<=|>=|!=|==|=|<|>)\\s*(.+)$/.exec(term);
+    var col = m ? names.indexOf(m[1].trim()) : -1;
+    if (m && col < 0) {
+      for (var i = 0; i < names.length; i++) {
+        if (names[i].indexOf(m[1].trim()) === 0) { col = i; break; }
+      }
+    }
+    if (col < 0) {
+      if (all.indexOf(term) < 0) { return false; }
+      continue;
+    }
+    var shown = texts[col].toLowerCase().trim(), want = m[3].trim();
+    var x = parseFloat(shown), y = parseFloat(want), op = m[2], ok;
+    if (!isNaN(x) && !isNaN(y)) {
+      ok = op === "<" ? x < y : op === ">" ? x > y : op === "<=" ? x <= y
+        : op === ">=" ? x >= y : op === "!=" ? x !== y : x === y;
+    } else {
+      ok = op === "!=" ? shown !== want : op === "=" || op === "==" ? shown === want : false;
+    }
+    if (!ok) { return false; }
+  }
+  return true;
+}
+"""
+
 # Sorting and filtering of the card table: no library, no network.
-_SCRIPT = """
+_SCRIPT = (
+    FILTER_JS
+    + """
 (function () {
   var table = document.getElementById("cards");
   if (!table) { return; }
@@ -70,10 +108,14 @@ _SCRIPT = """
   });
   var box = document.getElementById("card-filter");
   var count = document.getElementById("card-count");
+  var names = Array.prototype.map.call(heads, function (h) {
+    return h.textContent.toLowerCase().trim();
+  });
   function filter() {
-    var q = box.value.toLowerCase(), shown = 0;
+    var q = box.value, shown = 0;
     Array.prototype.forEach.call(body.rows, function (r) {
-      var hit = r.textContent.toLowerCase().indexOf(q) >= 0;
+      var texts = Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
+      var hit = cardRowMatches(texts, names, q);
       r.hidden = !hit;
       if (hit) { shown += 1; }
     });
@@ -83,6 +125,7 @@ _SCRIPT = """
   filter();
 })();
 """
+)
 
 
 def _pct(s: pd.Series) -> pd.Series:
@@ -124,7 +167,7 @@ def _margins_view(t: Tables) -> pd.DataFrame:
 def _strength_part(t: Tables) -> list[str]:
     """The "Card strength" section: holders' win rate, plays and rank per run (and the
     rank correlation between runs of one mix)."""
-    from sim.analysis.strength import rank_correlation
+    from sim.analysis.card_strength import rank_correlation
 
     st = t.strength
     if st.empty:
@@ -276,7 +319,8 @@ def card_table_html(cards: pd.DataFrame) -> str:
         rows.append(f"<tr{' class=low' if low else ''}>{''.join(cells)}</tr>")
     return (
         '<p><label>Filter: <input type="search" id="card-filter" '
-        'placeholder="name, set, type..."></label> <span id="card-count" class="note"></span></p>'
+        'placeholder="text, or field op value: cost>3, type=soldier"></label> '
+        '<span id="card-count" class="note"></span></p>'
         '<div class="scroll"><table id="cards" class="sortable">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
@@ -501,7 +545,9 @@ def page(
     parts += [
         "<h2>Cards</h2>",
         _note(
-            "One row per card kind; click a column header to sort, type to filter. "
+            "One row per card kind; click a column header to sort, type to filter: text, "
+            "or <code>field op value</code> terms such as <code>cost&gt;3, type=soldier</code> "
+            "(op one of &lt; &lt;= &gt; &gt;= = !=; commas join terms). "
             "<i>Play rate</i>: share of player-games (two per game) in which that player "
             "played the card at least once"
             + (
@@ -524,6 +570,7 @@ def page(
     ).reindex(columns=list(A.SCORE_WEIGHTS))
     comp = comp.loc[:, comp.sum() > 0]
     comp_view = comp.apply(_pct).reset_index()
+    comp_view.columns.name = None  # else to_html writes a header cell of its own for it
     ends_view = t.ends.assign(
         share=_pct(t.ends["share"]),
         ci=_ci(t.ends["lo"], t.ends["hi"]),

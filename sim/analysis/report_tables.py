@@ -60,7 +60,7 @@ class Tables:
     gods: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Each Heir to the Dunes god's win rate per run (:func:`sim.analysis.god_win_rates`)."""
     strength: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """Each card's holders' win rate, plays and rank per run (:mod:`sim.analysis.strength`),
+    """Each card's holders' win rate, plays and rank per run (:mod:`sim.analysis.card_strength`),
     with a ``mix`` column; the ``bot`` column holds the run's label."""
 
 

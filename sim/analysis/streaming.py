@@ -601,8 +601,8 @@ def _strength_by_mix(
     totals: Sequence[RunTotals],
     names: dict[str, dict[int, str]],
 ) -> pd.DataFrame:
-    """:func:`sim.analysis.strength.strength_frame` of each mix's runs, with a ``mix`` column."""
-    from sim.analysis.strength import strength_frame
+    """:func:`sim.analysis.card_strength.strength_frame` per mix, with a ``mix`` column."""
+    from sim.analysis.card_strength import strength_frame
 
     frames = []
     for mix in dict.fromkeys(mixes):

@@ -166,7 +166,7 @@ def run_cmd(
     \b
     Example:
       omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
-      python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
+      python -c 'from sim.analysis import load; print(load("results/emissary").winner.mean())'
       omensim run --games 1e7 --until-ci 0.002 --mix aegean
       omensim run --games 1e5 --panel greedy,economic,lookahead --out results/panel
       omensim run --resume results/emissary

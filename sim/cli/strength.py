@@ -75,7 +75,7 @@ def strength_cmd(
       python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
     """
     from sim.analysis import panel as P
-    from sim.analysis.strength import (
+    from sim.analysis.card_strength import (
         format_correlation,
         format_strength,
         rank_correlation,

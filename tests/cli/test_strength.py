@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
-from sim.analysis.strength import rank_correlation
+from sim.analysis.card_strength import rank_correlation
 from tests.conftest import invoke, ok, one_error_line
 
 
