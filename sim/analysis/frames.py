@@ -202,8 +202,17 @@ def _groupby(df: pd.DataFrame, cols: list[str]) -> Any:
     return df.groupby(cols, observed=True, dropna=False, sort=True)
 
 
+def _plain(frame: pd.DataFrame, cols: Iterable[str]) -> pd.DataFrame:
+    """Group labels as the values they are, not as categoricals of the rows: a result
+    table is small and reads the same however its rows were loaded."""
+    for c in cols:
+        if isinstance(frame[c].dtype, pd.CategoricalDtype):
+            frame[c] = frame[c].astype(frame[c].cat.categories.dtype)
+    return frame
+
+
 def _finish(frame: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
-    frame = frame.reset_index()
+    frame = _plain(frame.reset_index(), cols)
     return frame.drop(columns=["_all"]) if not cols and "_all" in frame.columns else frame
 
 
@@ -580,7 +589,7 @@ def _distribution(
     work = df[cols].copy()
     work[name] = np.asarray(values)
     counts = work.groupby([*cols, name], observed=True, dropna=False, sort=True).size()
-    out = counts.rename("games").reset_index()
+    out = _plain(counts.rename("games").reset_index(), [*cols, name])
     totals = (
         out.groupby(cols, observed=True, dropna=False)["games"].transform("sum")
         if cols
