@@ -16,6 +16,7 @@ from sim import __version__
 from sim.cli.cards import cards_cmd
 from sim.cli.compare import compare_cmd
 from sim.cli.errors import OneLineErrorsGroup
+from sim.cli.mixes import mixes_cmd
 from sim.cli.replay import replay_cmd
 from sim.cli.report import report_cmd
 from sim.cli.run import run_cmd
@@ -55,6 +56,7 @@ for _command in (
     report_cmd,
     replay_cmd,
     strength_cmd,
+    mixes_cmd,
 ):
     main.add_command(_command)
 

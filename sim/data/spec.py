@@ -66,6 +66,7 @@ class RunSpec:
     rules: str | None = None  # house-rules file (--rules) overriding named rule parameters
     duplicate: bool = False  # games 2k, 2k+1: one deal, played with each seat going first
     gods: str = "alternate"  # Heir to the Dunes: GOD_MODES, how the gods go to the seats
+    subset_seed: int | None = None  # draws a SET:N mix's cards; None: the run seed
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -74,6 +75,8 @@ class RunSpec:
             raise SpecError(f"--seed must be between 0 and 2**63-1, got {self.seed}")
         if self.first not in FIRST_MODES:
             raise SpecError(f"--first must be one of {', '.join(FIRST_MODES)}, got {self.first!r}")
+        if self.subset_seed is not None and not 0 <= self.subset_seed < 2**63:
+            raise SpecError(f"--subset-seed must be between 0 and 2**63-1, got {self.subset_seed}")
         if self.gods not in GOD_MODES:
             raise SpecError(
                 f"--gods must be one of {', '.join(GOD_MODES)} (seat 0's god first), "

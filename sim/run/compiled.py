@@ -108,9 +108,8 @@ def run_pool(
     if overrides is None:
         overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
     loader = changes.load_pool if changes else load_pool
-    return loader(
-        spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides
-    )
+    seed = spec.seed if spec.subset_seed is None else spec.subset_seed
+    return loader(spec.mix, seed, learning="learning" in spec.variants, rule_overrides=overrides)
 
 
 def compile_run(
