@@ -7,19 +7,12 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import GameCount, seed_option
+from sim.cli.options import games_option, seed_option
 
 
 @click.command("mixes", short_help="Rank mixes by first-player edge and seat balance.")
 @click.argument("mix_list", nargs=-1, metavar="[MIX]...")
-@click.option(
-    "--games",
-    "-n",
-    type=GameCount(),
-    default=4_000,
-    show_default=True,
-    help="Games per mix (a partial mix splits them over its --subsets).",
-)
+@games_option(4_000, "Games per mix (a partial mix splits them over its --subsets).")
 @seed_option("Deal seed shared by every mix and subset.")
 @click.option(
     "--subset-seed",

@@ -112,6 +112,13 @@ def mix_option(help: str) -> Any:
     return click.option("--mix", default="aegean", show_default=True, help=help)
 
 
+def games_option(default: int, help: str) -> Any:
+    """``--games/-n N``: how many games (1e5, 250_000 accepted), as each command counts them."""
+    return click.option(
+        "--games", "-n", type=GameCount(), default=default, show_default=True, help=help
+    )
+
+
 def seed_option(help: str) -> Any:
     """``--seed``: the run seed (game i depends only on (seed, i))."""
     return click.option("--seed", type=int, default=0, show_default=True, help=help)

@@ -8,9 +8,9 @@ import click
 
 from sim.cli.errors import user_errors
 from sim.cli.options import (
-    GameCount,
     force_option,
     game_spec,
+    games_option,
     mix_option,
     out_option,
     parse_panel_option,
@@ -34,14 +34,7 @@ CORRELATION_TABLE = "rank_correlation.csv"
     help="Bots to measure with, comma-separated: each plays itself on the same seed and "
     "games, one run directory per bot under --out.",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=GameCount(),
-    default=20_000,
-    show_default=True,
-    help="Games each bot plays.",
-)
+@games_option(20_000, "Games each bot plays.")
 @seed_option("Seed shared by every bot's run (the same deals for each).")
 @out_option(
     "Folder for the bots' runs and the tables (absent or empty unless --force). "
