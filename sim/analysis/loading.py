@@ -1,10 +1,11 @@
 """``load(dir)``: a run's games as a DataFrame that explains itself.
 
-:func:`sim.analysis.frames.load_runs` gives the raw rows of several runs for
-the analysis functions; :func:`load` is the notebook one-liner on top of the
-same checked reads: the run's metadata in ``df.attrs``, card names on request,
-and the columns of a set that is not in the mix as nulls, so "no Dunes in this
-game" never reads as "built zero structures".
+:func:`sim.analysis.frames.load_runs` gives the rows of several runs for the
+analysis functions; :func:`load` is the notebook one-liner for one run on the
+same checked reads and the same dtypes (:mod:`sim.analysis.columns`): the run's
+metadata in ``df.attrs``, card names on request, and the columns of a set that
+is not in the mix as nulls, so "no Dunes in this game" never reads as "built
+zero structures".
 
 The pieces are separate functions (:func:`cards`, :func:`name_lists`,
 :func:`null_absent_sets`, :func:`run_attrs`) so any reader can reuse them.
