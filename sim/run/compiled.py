@@ -156,3 +156,15 @@ def compile_run(
     tab = flatten(tables)
     bots, fp = strategy_arrays(spec.p0, spec.p1, tab)
     return CompiledRun(spec, pool, tables, tab, bots, fp, overrides, changes or None)
+
+
+def plays_the_same(a: CompiledRun, b: CompiledRun) -> bool:
+    """Whether two compiled runs play identical games: the same flat tables (cards, rules,
+    run-level rules), the same bots with the same parameters, the same games and seed."""
+    sa, sb = a.spec, b.spec
+    return (
+        (sa.games, sa.seed) == (sb.games, sb.seed)
+        and np.array_equal(a.tab, b.tab)
+        and np.array_equal(a.bots, b.bots)
+        and np.array_equal(a.fp, b.fp)
+    )
