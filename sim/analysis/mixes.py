@@ -81,6 +81,7 @@ def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, o
     row: dict[str, object] = {"mix": mix, "subsets": len(counts), "decisive": dec}
     for key, attr in (("first", "first_wins"), ("seat0", "seat0_wins")):
         k = sum(getattr(c, attr) for c in counts)
+        row[attr] = k
         if len(counts) == 1:
             lo, hi = wilson_interval(k, dec)
             row |= {key: k / dec if dec else math.nan, f"{key}_lo": lo, f"{key}_hi": hi}
@@ -117,7 +118,8 @@ def rank_mixes(
     before each mix is played (a progress hook).
 
     Returns:
-        Columns ``mix``, ``subsets``, ``decisive``, ``first``/``_lo``/``_hi``,
+        Columns ``mix``, ``subsets``, ``decisive``, ``first_wins``, ``seat0_wins``,
+        ``first``/``_lo``/``_hi``,
         ``seat0``/``_lo``/``_hi`` (95%: Wilson for a full mix, a t-interval on the
         subset means for a partial one), for partial mixes ``*_subset_sd``,
         ``*_deal_sd`` and ``*_subset_share``, ``subset_seeds``, ``rank_first``
@@ -170,4 +172,26 @@ def format_mixes(table: pd.DataFrame) -> str:
             f"{int(r['rank_first']):>4}  {str(r['mix']).ljust(width)}  {first:<28}{seat:<29}"
             f"{int(r['rank_balance']):>3}  {spread}".rstrip()
         )
-    return "\n".join(lines)
+    return "\n".join(lines + base_lines(table))
+
+
+def base_lines(table: pd.DataFrame) -> list[str]:
+    """For every two sets played with either as the base: how far the base moves the
+    first player's share of decisive games (independent runs: Newcombe's 95% interval)."""
+    from sim.analysis.frames import newcombe_interval
+
+    rows = table.set_index("mix")
+    out = []
+    for mix in rows.index:
+        parts = mix.split("+")
+        other = "+".join(reversed(parts))
+        if len(parts) != 2 or is_partial(mix) or other not in rows.index or mix > other:
+            continue
+        a, b = rows.loc[mix], rows.loc[other]
+        lo, hi = newcombe_interval(a["first_wins"], a["decisive"], b["first_wins"], b["decisive"])
+        out.append(
+            f"base {parts[0]} rather than {parts[1]}: first of decisive "
+            f"{(a['first'] - b['first']) * 100:+.2f} pp (95% CI {lo * 100:+.2f} to "
+            f"{hi * 100:+.2f}; {mix} {a['first']:.2%}, {other} {b['first']:.2%})"
+        )
+    return ([""] if out else []) + out

@@ -42,3 +42,24 @@ def test_the_default_list_and_a_bad_mix() -> None:
     assert len(mixes) == 15 and "dunes+aegean" in mixes and "aegean+dunes:10" in mixes
     line = one_error_line(invoke("mixes", "aegean", "atlantis", "-n", "10"))
     assert "atlantis" in line
+
+
+def test_base_lines_compare_the_two_bases_of_a_pair() -> None:
+    from sim.analysis.frames import newcombe_interval
+    from sim.analysis.mixes import base_lines
+
+    table = pd.DataFrame(
+        {
+            "mix": ["dunes+aegean", "aegean+dunes", "aegean"],
+            "subsets": [1, 1, 1],
+            "decisive": [1000, 1000, 1000],
+            "first_wins": [580, 520, 550],
+            "first": [0.58, 0.52, 0.55],
+        }
+    )
+    lines = [x for x in base_lines(table) if x]
+    lo, hi = newcombe_interval(520, 1000, 580, 1000)
+    assert lines == [
+        "base aegean rather than dunes: first of decisive -6.00 pp "
+        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f}; aegean+dunes 52.00%, dunes+aegean 58.00%)"
+    ]
