@@ -18,6 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sim.analysis.card_strength import rank_correlation, strength
     from sim.analysis.frames import (
         GROUP_COLS,
         SCORE_WEIGHTS,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         first_player_advantage,
         first_player_won,
         game_lengths,
+        god_win_rates,
         load_runs,
         newcombe_interval,
         paired_first_player_advantage,
@@ -59,6 +61,7 @@ _HOME = {
             "first_player_advantage",
             "first_player_won",
             "game_lengths",
+            "god_win_rates",
             "load_runs",
             "newcombe_interval",
             "paired_first_player_advantage",
@@ -74,6 +77,8 @@ _HOME = {
     "wilson_interval": "sim.run.stats",
     "report_tables": "streaming",
     "run_totals": "streaming",
+    "strength": "card_strength",
+    "rank_correlation": "card_strength",
 }
 
 
@@ -101,15 +106,18 @@ __all__ = [
     "first_player_advantage",
     "first_player_won",
     "game_lengths",
+    "god_win_rates",
     "load",
     "load_runs",
     "newcombe_interval",
     "paired_first_player_advantage",
+    "rank_correlation",
     "report_tables",
     "run_info",
     "run_totals",
     "score_components",
     "score_margins",
+    "strength",
     "summary_stats",
     "wilson_interval",
 ]

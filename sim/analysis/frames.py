@@ -28,9 +28,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
 from sim.base import layout as L
 from sim.run import io
+from sim.run.gods import GodCounts, god_figures
+from sim.run.margins import MarginMoments
 from sim.run.stats import wilson_interval
 
 Z95 = 1.96
@@ -40,10 +45,6 @@ GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
 
 SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
 """VP per unit of each score component, in the score's order (``sim.base.layout``)."""
-
-# Label columns whose pandas dtype depends on how Parquet encoded them (categorical
-# when dictionary-encoded); load_runs makes them plain strings so runs concatenate cleanly.
-_LABEL_COLS = ("mix", "variant", "strategy_p0", "strategy_p1", "end_reason", "run")
 
 
 class RunLoadError(ValueError):
@@ -144,9 +145,11 @@ def card_names(path: Path | str) -> dict[int, str]:
 def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     """Read finished runs into one DataFrame with a ``run`` label column.
 
-    Every path is checked before any is read, so a bad one fails fast. Label
-    columns (``mix``, ``variant``, strategies, ``end_reason``, ``run``) come
-    back as plain strings whatever their Parquet encoding.
+    Every path is checked before any is read, so a bad one fails fast. The
+    columns have the dtypes of :mod:`sim.analysis.columns`, as :func:`sim.analysis.load`
+    gives them: label columns (``mix``, ``variant``, strategies, ``end_reason``,
+    ``run``, the gods) are categoricals whose categories span every run, and the
+    columns of a set not in a run's mix are nulls in that run's rows.
 
     The run metadata stays reachable: ``df.attrs["runs"]`` holds
     :func:`run_info` as a list of dicts, and ``df.attrs["card_names"]`` maps
@@ -159,17 +162,13 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     """
     plist = _normalise_paths(paths)
     info = run_info(plist)  # validates every path first
-    frames = []
+    tables = []
     names: dict[str, dict[int, str]] = {}
     for path, label, mix in zip(plist, info["run"], info["mix"], strict=True):
-        df = io.read_run(path)
-        df["run"] = label
-        frames.append(df)
+        rows = prepare(io.read_run_table(path), mix_sets(str(mix)))
+        tables.append(with_run_label(rows, str(label)))
         names.setdefault(str(mix), card_names(path))
-    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    for col in _LABEL_COLS:
-        if col in out.columns:
-            out[col] = out[col].astype(str)
+    out = to_frame(concat(tables))
     out.attrs["runs"] = info.to_dict("records")
     out.attrs["card_names"] = names
     return out
@@ -197,8 +196,17 @@ def _groupby(df: pd.DataFrame, cols: list[str]) -> Any:
     return df.groupby(cols, observed=True, dropna=False, sort=True)
 
 
+def _plain(frame: pd.DataFrame, cols: Iterable[str]) -> pd.DataFrame:
+    """Group labels as the values they are, not as categoricals of the rows: a result
+    table is small and reads the same however its rows were loaded."""
+    for c in cols:
+        if isinstance(frame[c].dtype, pd.CategoricalDtype):
+            frame[c] = frame[c].astype(frame[c].cat.categories.dtype)
+    return frame
+
+
 def _finish(frame: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
-    frame = frame.reset_index()
+    frame = _plain(frame.reset_index(), cols)
     return frame.drop(columns=["_all"]) if not cols and "_all" in frame.columns else frame
 
 
@@ -412,7 +420,23 @@ def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.
 
 def played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """(row index, kind id) for every distinct card kind in each row of a column of lists
-    (``played_p*``, ``held_p*``); a missing list holds nothing."""
+    (``played_p*``, ``held_p*``); a missing list holds nothing.
+
+    Takes the lists as :func:`sim.analysis.load` gives them (Arrow lists of kind ids, or
+    with ``names=True`` of card names whose dictionary index is the kind id) and as
+    ``pd.read_parquet`` does (an object column of id arrays).
+    """
+    if isinstance(lists.dtype, pd.ArrowDtype):
+        arr = pa.array(lists)
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if arr.null_count == len(arr):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        values = pc.list_flatten(arr)
+        if pa.types.is_dictionary(values.type):
+            values = values.indices
+        rows = pc.list_parent_indices(arr).to_numpy().astype(np.int64)
+        return distinct_pairs(rows, values.to_numpy().astype(np.int64))
     values = lists.to_numpy()
     lengths = np.fromiter((0 if v is None else len(v) for v in values), np.int64, len(values))
     if lengths.sum() == 0:
@@ -443,7 +467,8 @@ def card_impact(
     Kind ids are positions in the mix's card table, so results are grouped by
     ``mix`` by default. ``cards`` names the kinds: ``{kind: name}`` or
     ``{mix: {kind: name}}``; default ``df.attrs["card_names"]`` from
-    :func:`load_runs`, else ``"kind N"``.
+    :func:`load_runs` or ``df.attrs["cards"]`` from :func:`sim.analysis.load`, else
+    ``"kind N"``.
 
     Returns:
         Columns: the ``by`` columns, ``kind``, ``card``, ``played``, ``share``,
@@ -454,7 +479,10 @@ def card_impact(
     """
     cols = _by(df, by)
     if cards is None:
-        cards = df.attrs.get("card_names", {})
+        # load_runs keeps {mix: {id: name}}, sim.analysis.load the run's card records.
+        cards = df.attrs.get("card_names") or {
+            int(c["id"]): str(c["name"]) for c in df.attrs.get("cards", [])
+        }
     frames = []
     for key, part in _groupby(df, cols) if cols else [((), df)]:
         key = key if isinstance(key, tuple) else (key,)
@@ -555,7 +583,7 @@ def _distribution(
     work = df[cols].copy()
     work[name] = np.asarray(values)
     counts = work.groupby([*cols, name], observed=True, dropna=False, sort=True).size()
-    out = counts.rename("games").reset_index()
+    out = _plain(counts.rename("games").reset_index(), [*cols, name])
     totals = (
         out.groupby(cols, observed=True, dropna=False)["games"].transform("sum")
         if cols
@@ -610,8 +638,8 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
     """Where the points come from: each score component's share of all VP scored.
 
     Points are weighted as in the score (:data:`SCORE_WEIGHTS`) and summed over both
-    seats; a component whose columns a run lacks (e.g. ``feats_*`` outside A
-    Reign of War) counts 0.
+    seats; a component whose columns a run lacks or holds as nulls (e.g. ``feats_*``
+    outside A Reign of War) scores nothing.
 
     Returns:
         Columns: the ``by`` columns, ``component``, ``weight``, ``points``,
@@ -624,7 +652,8 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
         for seat in (0, 1):
             col = f"{comp}_p{seat}"
             if col in df.columns:
-                pts += df[col].fillna(0).to_numpy().astype(np.int64)  # null: not in the mix
+                # A null is a component not in that game's mix: it scores no points.
+                pts += df[col].fillna(0).to_numpy(dtype=np.int64)
         work[comp] = w * pts
     g = _groupby(work, cols)
     sums = _finish(g[list(SCORE_WEIGHTS)].sum(), cols)
@@ -654,8 +683,10 @@ def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS)
     """Mean first-player margin and game length per group, for one-line summaries.
 
     Returns:
-        Columns: the ``by`` columns, ``games``, ``mean_margin``, ``mean_turns``,
-        ``turn_cap_share`` (games cut off at the turn cap).
+        Columns: the ``by`` columns, ``games``, ``mean_margin``, ``margin_sd``,
+        ``margin_lo``, ``margin_hi`` (the 95% t-interval on the per-game margins,
+        :class:`sim.run.margins.MarginMoments`), ``mean_turns``, ``turn_cap_share``
+        (games cut off at the turn cap).
     """
     cols = _by(df, by)
     work = df[cols].copy()
@@ -664,14 +695,52 @@ def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS)
     work["_margin"] = np.where(df["first_player"].to_numpy() == 0, s0 - s1, s1 - s0)
     work["_turns"] = df["turns"].to_numpy()
     work["_cap"] = df["end_reason"].astype(str).to_numpy() == "turn_cap"
+    work["_sq"] = work["_margin"] * work["_margin"]
     out = _finish(
         _groupby(work, cols).agg(
             games=("_margin", "size"),
             mean_margin=("_margin", "mean"),
+            _total=("_margin", "sum"),
+            _squares=("_sq", "sum"),
             mean_turns=("_turns", "mean"),
             turn_cap_share=("_cap", "mean"),
         ),
         cols,
     )
     out["games"] = out["games"].astype(np.int64)
+    moments = [
+        MarginMoments(int(n), int(t), int(q))
+        for n, t, q in zip(out["games"], out.pop("_total"), out.pop("_squares"), strict=True)
+    ]
+    at = out.columns.get_loc("mean_margin") + 1
+    figures = [m.figures() for m in moments]
+    for i, key in enumerate(("sd", "lo", "hi")):
+        out.insert(at + i, f"margin_{key}", [f[key] for f in figures])
     return out
+
+
+def god_win_rates(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
+    """Each Heir to the Dunes god's win rate per group, with 95% Wilson intervals.
+
+    A god's games are those in which a seat served it; its wins, those its seat won
+    outright; ``first_*`` and ``second_*`` split them by whether that seat took the
+    first turn (:func:`sim.run.gods.god_figures`). Groups without gods have no row.
+
+    Returns:
+        Columns: the ``by`` columns, ``god``, then ``games``, ``wins``, ``rate``, ``lo``,
+        ``hi`` and the same prefixed ``first_`` and ``second_``.
+    """
+    cols = _by(df, by)
+    frames = []
+    groups = [((), df)] if not cols else _groupby(df, cols)
+    for key, part in groups:
+        rows = pd.DataFrame(god_figures(GodCounts.from_frame(part)))
+        if rows.empty:
+            continue
+        keys = key if isinstance(key, tuple) else (key,)
+        for i, (c, v) in enumerate(zip(cols, keys, strict=True)):
+            rows.insert(i, c, v)
+        frames.append(rows)
+    if not frames:
+        return pd.DataFrame(columns=[*cols, "god", "games", "wins", "rate", "lo", "hi"])
+    return pd.concat(frames, ignore_index=True)

@@ -1,10 +1,11 @@
 """``load(dir)``: a run's games as a DataFrame that explains itself.
 
-:func:`sim.analysis.frames.load_runs` gives the raw rows of several runs for
-the analysis functions; :func:`load` is the notebook one-liner on top of the
-same checked reads: the run's metadata in ``df.attrs``, card names on request,
-and the columns of a set that is not in the mix as nulls, so "no Dunes in this
-game" never reads as "built zero structures".
+:func:`sim.analysis.frames.load_runs` gives the rows of several runs for the
+analysis functions; :func:`load` is the notebook one-liner for one run on the
+same checked reads and the same dtypes (:mod:`sim.analysis.columns`): the run's
+metadata in ``df.attrs``, card names on request, and the columns of a set that
+is not in the mix as nulls, so "no Dunes in this game" never reads as "built
+zero structures".
 
 The pieces are separate functions (:func:`cards`, :func:`name_lists`,
 :func:`null_absent_sets`, :func:`run_attrs`) so any reader can reuse them.
@@ -18,36 +19,24 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis.frames import load_runs
+from sim.analysis.columns import (
+    LIST_COLUMNS,
+    SET_COLUMNS,
+    mix_sets,
+    named_lists,
+    names_dictionary,
+    prepare,
+    to_frame,
+)
+from sim.analysis.frames import run_info
 from sim.data.cards import unit_table
 from sim.run import io
 
-LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
-"""List columns holding card kind ids (``id`` in ``_cards.parquet``); runs written
-before ``held_p0/p1`` existed simply lack those."""
-
-SET_COLUMNS: dict[str, tuple[str, ...]] = {
-    "dunes": (
-        "structures_built_p0", "structures_built_p1", "structures_vp_p0", "structures_vp_p1",
-        "god_p0", "god_p1", "favored_at_end",
-    ),
-    "reign": (
-        "feats_p0", "feats_p1", "feat_ids_p0", "feat_ids_p1", "rewards_in_hand_p0",
-        "rewards_in_hand_p1", "enraged_total_p0", "enraged_total_p1",
-    ),
-}  # fmt: skip
-"""Columns that only mean something when the set is in the mix (Heir to the Dunes,
-A Reign of War); elsewhere they are written as zeros/``none`` and loaded as nulls."""
-
 # Manifest keys too bulky for df.attrs (pandas copies attrs along with every frame).
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
-
-
-def mix_sets(mix: str) -> set[str]:
-    """The set names in a mix spec: ``"dunes+aegean:10"`` -> ``{"dunes", "aegean"}``."""
-    return {part.split(":")[0].strip().lower() for part in mix.split("+") if part.strip()}
 
 
 def cards(path: Path | str) -> pd.DataFrame:
@@ -63,23 +52,22 @@ def cards(path: Path | str) -> pd.DataFrame:
 
 
 def name_lists(df: pd.DataFrame, names: dict[int, str]) -> pd.DataFrame:
-    """``df`` with the card-id list columns (:data:`LIST_COLUMNS`) turned into lists of names."""
+    """``df`` with the card-id list columns (:data:`LIST_COLUMNS`) holding card names
+    (Arrow lists of a dictionary: each element a categorical name)."""
     out = df.copy(deep=False)
+    dictionary = names_dictionary(names)
     for col in LIST_COLUMNS:
         if col in out.columns:
-            out[col] = [
-                None if ids is None else [names.get(int(k), f"kind {k}") for k in ids]
-                for ids in out[col]
-            ]
+            ids = pa.chunked_array([pa.array(out[col], pa.list_(pa.int16()))])
+            out[col] = pd.Series(
+                pd.arrays.ArrowExtensionArray(named_lists(ids, dictionary)), index=out.index
+            )
     return out
 
 
 def null_absent_sets(df: pd.DataFrame, sets: Iterable[str]) -> pd.DataFrame:
-    """``df`` with the columns of a set not in ``sets`` (see :data:`SET_COLUMNS`) as nulls.
-
-    Numeric columns become pandas nullable integers (``<NA>``), category and
-    list columns hold ``None``.
-    """
+    """``df`` with the columns of a set not in ``sets`` (see :data:`SET_COLUMNS`) as nulls
+    of the column's own dtype (nullable integers, categoricals, Arrow lists)."""
     present = set(sets)
     out = df.copy(deep=False)
     for set_name, cols in SET_COLUMNS.items():
@@ -88,10 +76,10 @@ def null_absent_sets(df: pd.DataFrame, sets: Iterable[str]) -> pd.DataFrame:
         for col in cols:
             if col not in out.columns:
                 continue
-            if pd.api.types.is_integer_dtype(out[col].dtype):
-                out[col] = pd.array([pd.NA] * len(out), dtype="Int16")
-            else:
-                out[col] = pd.Series([None] * len(out), index=out.index, dtype=object)
+            dtype = out[col].dtype
+            if pd.api.types.is_integer_dtype(dtype) and not isinstance(dtype, pd.ArrowDtype):
+                dtype = pd.Int16Dtype() if dtype.itemsize >= 2 else pd.Int8Dtype()
+            out[col] = pd.Series(pd.array([None] * len(out), dtype=dtype), index=out.index)
     return out
 
 
@@ -120,7 +108,9 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
 
     Args:
         path: a run directory (a complete one: an interrupted run is refused).
-        names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names.
+        names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names
+            (Arrow lists of a dictionary, :mod:`sim.analysis.columns`); every other
+            column has the same dtype either way.
         allow_incomplete: read an interrupted or still-running run anyway: only the
             parts its manifest lists (the first chunks: a biased sample).
 
@@ -135,15 +125,13 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
         sim.run.io.IncompleteRunError: a run that did not finish (without ``allow_incomplete``).
         sim.run.io.RunReadError: parts that do not agree with the manifest.
     """
-    if allow_incomplete:
-        df = io.read_run(path, allow_incomplete=True)
-    else:
-        df = load_runs([path]).drop(columns="run")
+    if not allow_incomplete:
+        run_info([path])  # a missing path or not a run directory: one RunLoadError
     attrs = run_attrs(path)
     table = cards(path)
-    df = null_absent_sets(df, attrs["sets"])
-    if names:
-        df = name_lists(df, dict(zip(table["id"].astype(int), table["name"], strict=True)))
+    ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
+    rows = prepare(io.read_run_table(path, allow_incomplete=allow_incomplete), attrs["sets"], ids)
+    df = to_frame(rows)
     records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
     df.attrs = {**attrs, "cards": records}
     return df

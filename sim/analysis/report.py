@@ -37,7 +37,9 @@ from sim.analysis.report_tables import (
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.run import io
 from sim.run import progress as P
-from sim.run.seats import SeatCounts, seat_lines
+from sim.run.gods import god_rows
+from sim.run.margins import margin_row, moments_of_counts
+from sim.run.seats import SeatCounts, seat_rows
 
 __all__ = [
     "QUANTILES",
@@ -111,8 +113,9 @@ def build_report(
 
     ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
     The text ends with each run's first-player figures
-    (:func:`sim.run.seats.seat_lines`); with ``exclude_capped`` every figure
-    and chart leaves turn-capped games out, and the text says how many per run.
+    (:func:`sim.run.seats.seat_rows`), its mean VP margin and each god's win rate;
+    with ``exclude_capped`` every figure and chart leaves turn-capped games out, and the
+    text says how many per run.
     ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
     replaced); that is checked before any run is read.
 
@@ -151,7 +154,10 @@ def build_report(
         tables = tables_from_totals(info, totals, min_games, exclude_capped)
         text = "\n".join(
             [key_figures(tables)]
-            + [f"{run}: who wins\n" + "\n".join(seat_lines(c)) for run, c in seats.items()]
+            + [
+                f"{run}: who wins\n" + "\n".join(_who_wins_lines(c, t))
+                for (run, c), t in zip(seats.items(), totals, strict=True)
+            ]
         )
         section = None
         if found is not None:
@@ -175,6 +181,14 @@ def build_report(
             raise
         bar.advance(1)
     return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
+
+
+def _who_wins_lines(c: SeatCounts, t: RunTotals, indent: str = "  ") -> list[str]:
+    """The seat figures, the first player's margin and each god's win rate, aligned as the
+    run summary prints them."""
+    rows = [*seat_rows(c), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
+    width = max(len(label) for label, _ in rows)
+    return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
 
 
 def _seat_counts(

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
-from sim.analysis.report_tables import Tables
+from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
 
 _CSS = """
@@ -41,8 +41,46 @@ pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; font-size: 0.8
 input[type=search] { font-size: 1em; padding: 3px 6px; width: 22em; }
 """
 
+# The card filter's test of one row, separate so it can be checked outside a browser.
+# A term "field op value" (cost>3, play rate>=20, type=soldier, name!=talos) compares the
+# number (or text) a column shows; any other term must appear in the row's text. Terms
+# separated by commas must all hold.
+FILTER_JS = """
+function cardRowMatches(texts, names, query) {
+  var terms = query.toLowerCase().split(",");
+  var all = texts.join(" ").toLowerCase();
+  for (var t = 0; t < terms.length; t++) {
+    var term = terms[t].trim();
+    if (term === "") { continue; }
+    var m = /^([a-z][a-z0-9 ()%]*?)\\s*(<=|>=|!=|==|=|<|>)\\s*(.+)$/.exec(term);
+    var col = m ? names.indexOf(m[1].trim()) : -1;
+    if (m && col < 0) {
+      for (var i = 0; i < names.length; i++) {
+        if (names[i].indexOf(m[1].trim()) === 0) { col = i; break; }
+      }
+    }
+    if (col < 0) {
+      if (all.indexOf(term) < 0) { return false; }
+      continue;
+    }
+    var shown = texts[col].toLowerCase().trim(), want = m[3].trim();
+    var x = parseFloat(shown), y = parseFloat(want), op = m[2], ok;
+    if (!isNaN(x) && !isNaN(y)) {
+      ok = op === "<" ? x < y : op === ">" ? x > y : op === "<=" ? x <= y
+        : op === ">=" ? x >= y : op === "!=" ? x !== y : x === y;
+    } else {
+      ok = op === "!=" ? shown !== want : op === "=" || op === "==" ? shown === want : false;
+    }
+    if (!ok) { return false; }
+  }
+  return true;
+}
+"""
+
 # Sorting and filtering of the card table: no library, no network.
-_SCRIPT = """
+_SCRIPT = (
+    FILTER_JS
+    + """
 (function () {
   var table = document.getElementById("cards");
   if (!table) { return; }
@@ -71,10 +109,14 @@ _SCRIPT = """
   });
   var box = document.getElementById("card-filter");
   var count = document.getElementById("card-count");
+  var names = Array.prototype.map.call(heads, function (h) {
+    return h.textContent.toLowerCase().trim();
+  });
   function filter() {
-    var q = box.value.toLowerCase(), shown = 0;
+    var q = box.value, shown = 0;
     Array.prototype.forEach.call(body.rows, function (r) {
-      var hit = r.textContent.toLowerCase().indexOf(q) >= 0;
+      var texts = Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
+      var hit = cardRowMatches(texts, names, q);
       r.hidden = !hit;
       if (hit) { shown += 1; }
     });
@@ -84,6 +126,7 @@ _SCRIPT = """
   filter();
 })();
 """
+)
 
 
 def _pct(s: pd.Series) -> pd.Series:
@@ -98,6 +141,105 @@ def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
     if pp:
         return [f"{a * 100:+.2f} to {b * 100:+.2f}" for a, b in zip(lo, hi, strict=True)]
     return [f"{a * 100:.2f}-{b * 100:.2f}%" for a, b in zip(lo, hi, strict=True)]
+
+
+def _margins_view(t: Tables) -> pd.DataFrame:
+    m = margin_summary(t)
+    if m.empty:
+        return m
+    quantiles = [c for c in m.columns if c.startswith("p") and c[1:].isdigit()]
+    return pd.DataFrame(
+        {
+            "run": m["run"],
+            "games": m["games"].map("{:,}".format),
+            "mean (VP)": m["mean"].map("{:+.2f}".format),
+            "95% t-interval": [
+                f"{a:+.2f} to {b:+.2f}" for a, b in zip(m["lo"], m["hi"], strict=True)
+            ],
+            "sd": m["sd"].map("{:.1f}".format),
+            **{q: m[q].map("{:+d}".format) for q in quantiles},
+            "ahead": _pct(m["ahead"]),
+            "level": _pct(m["level"]),
+            "behind": _pct(m["behind"]),
+        }
+    )
+
+
+def _strength_part(t: Tables) -> list[str]:
+    """The "Card strength" section: holders' win rate, plays and rank per run (and the
+    rank correlation between runs of one mix)."""
+    from sim.analysis.card_strength import rank_correlation
+
+    st = t.strength
+    if st.empty:
+        return []
+    cells = st.assign(
+        shown=[
+            f"{r:.1%} ({a:.1%}-{b:.1%}), {p:.2f}/g, #{k}" if pd.notna(r) else ""
+            for r, a, b, p, k in zip(
+                st["rate"], st["lo"], st["hi"], st["played_per_game"], st["rank"], strict=True
+            )
+        ]
+    )
+    parts = [
+        "<h2>Card strength</h2>",
+        _note(
+            "For each card and run: the win rate of its <i>holders</i> (player-games in "
+            "which that player held it at some point) with its Wilson 95% interval, the "
+            "player-games per game in which it was played (/g, 0 to 2) and its rank by "
+            "holders' win rate (#1 highest). Cards in the first run's rank order. An "
+            "association, like the card effect above."
+        ),
+    ]
+    for mix, part in cells.groupby("mix", sort=False):
+        runs = list(dict.fromkeys(part["bot"]))
+        wide = part.pivot_table(
+            index=["kind", "card"], columns="bot", values="shown", aggfunc="first", sort=False
+        )[runs]
+        first = part[part["bot"] == runs[0]]["kind"].tolist()
+        wide = wide.reindex(first, level="kind").reset_index().drop(columns="kind")
+        wide.columns.name = None
+        if cells["mix"].nunique() > 1:
+            parts.append(f"<h3>{html.escape(str(mix))}</h3>")
+        parts.append(_table(wide))
+        if len(runs) > 1:
+            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format).reset_index()
+            corr.columns.name = None
+            parts += [
+                _note("Spearman's rank correlation of holders' win rate between the runs."),
+                _table(corr.rename(columns={"bot": "run"})),
+            ]
+    return parts
+
+
+def _gods_part(t: Tables) -> list[str]:
+    """The "Gods" section: each Heir to the Dunes god's win rate (nothing without gods)."""
+    g = t.gods
+    if g.empty:
+        return []
+    view = pd.DataFrame(
+        {
+            "run": g["run"],
+            "god": g["god"],
+            "games": g["games"].map("{:,}".format),
+            "win rate": _pct(g["rate"]),
+            "95% CI": _ci(g["lo"], g["hi"]),
+            "going first": _pct(g["first_rate"]),
+            "95% CI (first)": _ci(g["first_lo"], g["first_hi"]),
+            "going second": _pct(g["second_rate"]),
+            "95% CI (second)": _ci(g["second_lo"], g["second_hi"]),
+        }
+    )
+    return [
+        "<h2>Gods</h2>",
+        _note(
+            "Heir to the Dunes: win rate of the seat serving each god, in all and by "
+            "whether that seat went first (Wilson 95% intervals). Unless the run fixed "
+            "them (--gods), seat 0's god changes every second deal, so seat, god and "
+            "first player are not confounded."
+        ),
+        _table(view),
+    ]
 
 
 def _table(frame: pd.DataFrame, cls: str = "") -> str:
@@ -185,7 +327,8 @@ def card_table_html(cards: pd.DataFrame) -> str:
         rows.append(f"<tr{' class=low' if low else ''}>{''.join(cells)}</tr>")
     return (
         '<p><label>Filter: <input type="search" id="card-filter" '
-        'placeholder="name, set, type..."></label> <span id="card-count" class="note"></span></p>'
+        'placeholder="text, or field op value: cost>3, type=soldier"></label> '
+        '<span id="card-count" class="note"></span></p>'
         '<div class="scroll"><table id="cards" class="sortable">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
@@ -241,7 +384,10 @@ def page(
     )
     versions = ", ".join(sorted({str(v) for v in t.info["omensim_version"]}))
     runs_note = f'<p class="note paths">Run directories: {where}. omensim {versions}.</p>'
-    fpa = t.fpa.merge(t.stats[["run", "mean_margin", "mean_turns", "turn_cap_share"]], on="run")
+    fpa = t.fpa.merge(
+        t.stats[["run", "mean_margin", "margin_lo", "margin_hi", "mean_turns", "turn_cap_share"]],
+        on="run",
+    )
     fpa_view = pd.DataFrame(
         {
             "run": fpa["run"],
@@ -251,6 +397,10 @@ def page(
             "95% CI": _ci(fpa["lo"], fpa["hi"]),
             "shared": _pct(fpa["shared"] / fpa["games"]),
             "mean margin (VP)": fpa["mean_margin"].map("{:+.2f}".format),
+            "95% t-interval": [
+                f"{a:+.2f} to {b:+.2f}"
+                for a, b in zip(fpa["margin_lo"], fpa["margin_hi"], strict=True)
+            ],
             "mean turns": fpa["mean_turns"].map("{:.1f}".format),
             "turn cap": _pct(fpa["turn_cap_share"]),
         }
@@ -356,6 +506,7 @@ def page(
         ),
         _table(seats_view),
         _img(charts.get("seats"), "seat balance"),
+        *_gods_part(t),
     ]
     if len(t.diffs):
         view = pd.DataFrame(
@@ -402,7 +553,9 @@ def page(
     parts += [
         "<h2>Cards</h2>",
         _note(
-            "One row per card kind; click a column header to sort, type to filter. "
+            "One row per card kind; click a column header to sort, type to filter: text, "
+            "or <code>field op value</code> terms such as <code>cost&gt;3, type=soldier</code> "
+            "(op one of &lt; &lt;= &gt; &gt;= = !=; commas join terms). "
             "<i>Play rate</i>: share of player-games (two per game) in which that player "
             "played the card at least once"
             + (
@@ -418,12 +571,14 @@ def page(
         ),
         card_table_html(t.card_table),
         _img(charts.get("cards"), "card effect"),
+        *_strength_part(t),
     ]
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
     comp = comp.loc[:, comp.sum() > 0]
     comp_view = comp.apply(_pct).reset_index()
+    comp_view.columns.name = None  # else to_html writes a header cell of its own for it
     ends_view = t.ends.assign(
         share=_pct(t.ends["share"]),
         ci=_ci(t.ends["lo"], t.ends["hi"]),
@@ -449,7 +604,13 @@ def page(
         _table(q_view),
         _img(charts.get("lengths"), "game length distribution"),
         "<h2>Score margins</h2>",
-        _note("First player's score minus the second player's."),
+        _note(
+            "First player's score minus the second player's, per game: its mean with the "
+            "Student t 95% interval on the per-game margins, its standard deviation, "
+            "quantiles (p50 is the median game's margin) and the shares of games the "
+            "first player ended ahead, level (decided by the tie-breaks) and behind."
+        ),
+        _table(_margins_view(t)),
         _img(charts.get("margins"), "score margin histogram"),
         "<h2>Where the points come from</h2>",
         _note(f"Share of all VP scored, weighted as in the score ({score_formula('&times;')})."),

@@ -9,7 +9,7 @@ as text. Nothing here draws or writes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -57,6 +57,11 @@ class Tables:
     length_quantiles: pd.DataFrame
     ends: pd.DataFrame
     components: pd.DataFrame
+    gods: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Each Heir to the Dunes god's win rate per run (:func:`sim.analysis.god_win_rates`)."""
+    strength: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Each card's holders' win rate, plays and rank per run (:mod:`sim.analysis.card_strength`),
+    with a ``mix`` column; the ``bot`` column holds the run's label."""
 
 
 def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
@@ -245,7 +250,39 @@ def compute(df: pd.DataFrame, min_games: int) -> Tables:
         length_quantiles=length_quantiles(df),
         ends=ordered(A.end_reasons(df, by=by)),
         components=ordered(A.score_components(df, by=by)),
+        gods=ordered(A.god_win_rates(df, by=by)),
     )
+
+
+MARGIN_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+"""Quantiles of the first player's VP margin the report lists."""
+
+
+def margin_summary(t: Tables, qs: Iterable[float] = MARGIN_QUANTILES) -> pd.DataFrame:
+    """Per run: the first player's mean VP margin with its 95% t-interval and sd, the
+    quantiles ``qs`` of the per-game margins (the smallest margin at least a share ``q``
+    of games do not exceed) and the shares of games the first player ended ahead, level
+    and behind on VP."""
+    stats = t.stats.set_index("run")
+    rows = []
+    for run, part in t.margins.groupby("run", sort=False):
+        part = part.sort_values("margin")
+        values, share = part["margin"].to_numpy(), part["share"].to_numpy()
+        cum = np.cumsum(share)
+        s = stats.loc[run]
+        row: dict[str, Any] = {"run": run, "games": int(s["games"]), "mean": s["mean_margin"]}
+        row |= {"lo": s["margin_lo"], "hi": s["margin_hi"], "sd": s["margin_sd"]}
+        for q in qs:
+            row[f"p{round(q * 100)}"] = int(
+                values[min(np.searchsorted(cum, q - 1e-12), len(cum) - 1)]
+            )
+        row |= {
+            "ahead": float(share[values > 0].sum()),
+            "level": float(share[values == 0].sum()),
+            "behind": float(share[values < 0].sum()),
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def key_figures(t: Tables, top: int = 3) -> str:
@@ -259,8 +296,14 @@ def key_figures(t: Tables, top: int = 3) -> str:
             f"{row['run']} ({_run_label(info)}): {int(row['games']):,} games; "
             f"first player won {fmt_rate(row['rate'], row['lo'], row['hi'])}; "
             f"shared {row['shared'] / row['games']:.2%}; "
-            f"mean first-player margin {s['mean_margin']:+.2f} VP; "
+            f"mean first-player margin {s['mean_margin']:+.2f} VP "
+            f"(95% t-interval {s['margin_lo']:+.2f} to {s['margin_hi']:+.2f}); "
             f"mean length {s['mean_turns']:.1f} turns"
+        )
+    for _, row in t.gods.iterrows():
+        lines.append(
+            f"{row['run']}: {row['god']} won {fmt_rate(row['rate'], row['lo'], row['hi'])}; "
+            f"going first {fmt_rate(row['first_rate'], row['first_lo'], row['first_hi'])}"
         )
     for _, row in t.paired.iterrows():
         lines.append(

@@ -46,6 +46,8 @@ from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, with_impact
 from sim.run import io
+from sim.run.gods import GodCounts, gods_frame
+from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
 from sim.run.stats import wilson_interval
 
@@ -111,12 +113,16 @@ class RunTotals:
     seat1_wins: int = 0
     held: np.ndarray | None = None
     """Per kind: player-games in which it was held at some point (runs with held_p0/p1)."""
+    held_wins: np.ndarray | None = None
+    """Per kind: of those player-games, the ones its holder won outright."""
     deals: int = 0
     deal_sum: float = 0.0
     deal_sq: float = 0.0
     deals_dropped: int = 0
     excluded_capped: int = 0
     """Turn-capped games left out before any other figure (``--exclude-capped``)."""
+    gods: GodCounts = field(default_factory=GodCounts)
+    """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
     def seat_counts(self) -> SeatCounts:
@@ -152,6 +158,8 @@ class RunTotals:
         _add_counts(self.turns, turns)
         _add_counts(self.ends, ends.astype(str))
         names = set(batch.schema.names)
+        if {"god_p0", "god_p1"} <= names:
+            self.gods = self.gods + GodCounts.from_frame(pa.Table.from_batches([batch]))
         for comp, w in SCORE_WEIGHTS.items():
             for seat in (0, 1):
                 col = f"{comp}_p{seat}"
@@ -171,10 +179,13 @@ class RunTotals:
             ).astype(np.int64)
         if "held_p0" in names and "held_p1" in names:
             for seat in (0, 1):
-                _, kinds = played_kinds(batch.column(f"held_p{seat}"))
+                rows, kinds = played_kinds(batch.column(f"held_p{seat}"))
                 size = max(len(self.held) if self.held is not None else 0, _size(kinds))
                 held = np.zeros(0, np.int64) if self.held is None else self.held
+                wins = np.zeros(0, np.int64) if self.held_wins is None else self.held_wins
                 self.held = np.pad(held, (0, size - len(held))) + np.bincount(kinds, minlength=size)
+                held_won = np.bincount(kinds, weights=winner[rows] == seat, minlength=size)
+                self.held_wins = np.pad(wins, (0, size - len(wins))) + held_won.astype(np.int64)
         if "deal_id" in names:
             self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
 
@@ -232,6 +243,8 @@ def run_totals(
         "played_p1",
         "held_p0",
         "held_p1",
+        "god_p0",
+        "god_p1",
         *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
     ]
     totals = RunTotals()
@@ -345,11 +358,13 @@ def cards_frame(
 def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
     """:func:`sim.analysis.frames.summary_stats` by run."""
     games = np.array([t.games for t in totals], np.int64)
+    margins = [moments_of_counts(t.margins).figures() for t in totals]
     return pd.DataFrame(
         {
             "run": list(labels),
             "games": games,
             "mean_margin": np.array([t.margin_sum for t in totals]) / games,
+            **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
             "mean_turns": np.array([t.turns_sum for t in totals]) / games,
             "turn_cap_share": np.array([t.turn_cap for t in totals]) / games,
         }
@@ -575,7 +590,27 @@ def tables_from_totals(
         length_quantiles=quantiles_frame(labels, totals),
         ends=ends_frame(labels, totals),
         components=components_frame(labels, totals),
+        gods=gods_frame(labels, [t.gods for t in totals]),
+        strength=_strength_by_mix(labels, mixes, totals, names),
     )
+
+
+def _strength_by_mix(
+    labels: Sequence[str],
+    mixes: Sequence[str],
+    totals: Sequence[RunTotals],
+    names: dict[str, dict[int, str]],
+) -> pd.DataFrame:
+    """:func:`sim.analysis.card_strength.strength_frame` per mix, with a ``mix`` column."""
+    from sim.analysis.card_strength import strength_frame
+
+    frames = []
+    for mix in dict.fromkeys(mixes):
+        runs = {lb: t for lb, m, t in zip(labels, mixes, totals, strict=True) if m == mix}
+        frame = strength_frame(runs, names[mix])
+        if not frame.empty:
+            frames.append(frame.assign(mix=mix))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def report_tables(

@@ -525,6 +525,7 @@ N_DECK_PILES = 10  # piles (kinds) in a constructed deck list
 # RU_DECKLIST + N_DECK_PILES*p + i: the i-th pile (kind) of seat p's deck list
 RU_DECKLIST = _t("RU_DECKLIST", 2 * N_DECK_PILES)
 RU_DUPLICATE = _t("RU_DUPLICATE")  # 1: games 2k, 2k+1 share deal k, the other seat first
+RU_GOD_SEATS = _t("RU_GOD_SEATS")  # how Dunes gods go to seats: GODS_BY_DEAL or a fixed GODS_P0_*
 RU_COUNT = _ru.next
 RULE_PARAMS: tuple[RuleParam, ...] = tuple(_ru.params)
 """Every rule parameter a ``[rules]`` table may hold, in the loader's order."""
@@ -535,6 +536,12 @@ FIRST_P0 = 0
 FIRST_P1 = 1
 FIRST_ALTERNATE = 2
 FIRST_RANDOM = 3
+
+# RU_GOD_SEATS: seat 0's god changes every second deal (so it is independent of a first
+# player alternating deal by deal), or both seats' gods are fixed.
+GODS_BY_DEAL = 0
+GODS_P0_ANUBIS = 1
+GODS_P0_HORUS = 2
 
 # --- random streams, separated by purpose so a change to one does not shift
 # the draws of another (see sim.kernel.rng) ---------------------------------

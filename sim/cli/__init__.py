@@ -16,9 +16,11 @@ from sim import __version__
 from sim.cli.cards import cards_cmd
 from sim.cli.compare import compare_cmd
 from sim.cli.errors import OneLineErrorsGroup
+from sim.cli.mixes import mixes_cmd
 from sim.cli.replay import replay_cmd
 from sim.cli.report import report_cmd
 from sim.cli.run import run_cmd
+from sim.cli.strength import strength_cmd
 from sim.cli.sweep import sweep_cmd
 from sim.cli.tournament import tournament_cmd
 
@@ -41,6 +43,7 @@ def main() -> None:
       omensim report results/demo --out reports/demo
       omensim tournament --mix aegean --bots random,greedy --games 2000
       omensim replay results/demo --game 123
+      omensim strength --mix aegean --panel greedy,economic --games 2e4
     """
 
 
@@ -52,6 +55,8 @@ for _command in (
     sweep_cmd,
     report_cmd,
     replay_cmd,
+    strength_cmd,
+    mixes_cmd,
 ):
     main.add_command(_command)
 

@@ -118,6 +118,7 @@ def compare_cmd(
     """
     from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
+    from sim.run.compiled import compile_run, plays_the_same
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
@@ -146,6 +147,11 @@ def compare_cmd(
             raise SpecError(
                 "nothing to compare: give B a difference (--change, --cards, --b-variant, "
                 "--b-rules, --b-p0, --b-p1 or --b-first)"
+            )
+        if plays_the_same(compile_run(spec), compile_run(spec_b, changes)):
+            raise SpecError(
+                "nothing to compare: B's cards, rules and bots compile to exactly A's, so "
+                "both would play the same games"
             )
         if panel:
             _compare_panel(

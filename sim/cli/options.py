@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from sim.data.spec import FIRST_MODES, VARIANTS, RunSpec
+from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
     from sim.run.backends import Backend
@@ -112,9 +112,34 @@ def mix_option(help: str) -> Any:
     return click.option("--mix", default="aegean", show_default=True, help=help)
 
 
+def games_option(default: int, help: str) -> Any:
+    """``--games/-n N``: how many games (1e5, 250_000 accepted), as each command counts them."""
+    return click.option(
+        "--games", "-n", type=GameCount(), default=default, show_default=True, help=help
+    )
+
+
 def seed_option(help: str) -> Any:
     """``--seed``: the run seed (game i depends only on (seed, i))."""
     return click.option("--seed", type=int, default=0, show_default=True, help=help)
+
+
+GODS_HELP = (
+    "Heir to the Dunes: which god each seat serves. 'alternate' changes seat 0's god every "
+    "second deal, so seat, god and first player are not confounded; 'anubis,horus' (seat 0 "
+    "Anubis, seat 1 Horus) or 'horus,anubis' fixes them. Rows record god_p0 and god_p1."
+)
+
+
+def gods_option(help: str = GODS_HELP) -> Any:
+    """``--gods``: how the Heir to the Dunes gods go to the seats (``sim.data.spec.GOD_MODES``)."""
+    return click.option(
+        "--gods",
+        type=click.Choice(GOD_MODES, case_sensitive=False),
+        default="alternate",
+        show_default=True,
+        help=help,
+    )
 
 
 def variant_option(help: str = VARIANT_HELP) -> Any:
@@ -270,6 +295,7 @@ class GameArgs:
     p0: str
     p1: str
     first: str
+    gods: str
     variants: tuple[str, ...]
     threads: int | None
     chunk_size: int
@@ -279,6 +305,7 @@ class GameArgs:
     def spec(self, **extra: Any) -> RunSpec:
         """The RunSpec these options name (``extra``: further RunSpec fields)."""
         g = self
+        extra = {"gods": g.gods, **extra}
         return game_spec(g.games, g.mix, g.seed, g.p0, g.p1, g.first, g.variants, **extra)
 
     @property
@@ -312,6 +339,7 @@ def game_options(default_games: int) -> Any:
                 show_default=True,
                 help="Who takes the first turn.",
             ),
+            gods_option(),
             variant_option(f"Rule variant(s); known: {', '.join(VARIANTS)}."),
             threads_option("Worker threads for the kernel. Default: all cores."),
             click.option(

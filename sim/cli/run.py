@@ -19,6 +19,7 @@ from sim.cli.options import (
     exclude_capped_option,
     force_option,
     game_spec,
+    gods_option,
     mix_option,
     out_option,
     panel_option,
@@ -75,6 +76,7 @@ from sim.cli.options import (
     help="Who takes the first turn: always p0, always p1, alternate game by game, "
     "or random per game.",
 )
+@gods_option()
 @variant_option()
 @click.option(
     "--decks",
@@ -136,6 +138,7 @@ def run_cmd(
     p1: str,
     panel: tuple[str, ...] | None,
     first: str,
+    gods: str,
     variants: tuple[str, ...],
     decks: str | None,
     rules_file: str | None,
@@ -163,7 +166,7 @@ def run_cmd(
     \b
     Example:
       omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
-      python -c 'import pandas as pd; print(pd.read_parquet("results/emissary").winner.mean())'
+      python -c 'from sim.analysis import load; print(load("results/emissary").winner.mean())'
       omensim run --games 1e7 --until-ci 0.002 --mix aegean
       omensim run --games 1e5 --panel greedy,economic,lookahead --out results/panel
       omensim run --resume results/emissary
@@ -197,7 +200,7 @@ def run_cmd(
             panel,
             dict(
                 games=games, mix=mix, seed=seed, first=first, variants=variants, decks=decks,
-                rules=rules_file, duplicate=duplicate,
+                rules=rules_file, duplicate=duplicate, gods=gods,
             ),
             out,
             dict(
@@ -211,7 +214,7 @@ def run_cmd(
     with user_errors():
         spec = game_spec(
             games, mix, seed, p0, p1, first, variants,
-            decks=decks, rules=rules_file, duplicate=duplicate,
+            decks=decks, rules=rules_file, duplicate=duplicate, gods=gods,
         )  # fmt: skip
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)

@@ -906,8 +906,10 @@ def with_run_rules(
     first_mode: int,
     variants: tuple[str, ...] = (),
     duplicate: bool = False,
+    god_seats: int = L.GODS_BY_DEAL,
 ) -> Tables:
-    """A copy of ``tables`` with the run-level rules (turn cap, variants, first player) set."""
+    """A copy of ``tables`` with the run-level rules (turn cap, variants, first player,
+    how the Dunes gods go to the seats) set."""
     ru = tables.rules.copy()
     ru[L.RU_TURN_CAP] = turn_cap
     ru[L.RU_FIRST_MODE] = first_mode
@@ -915,4 +917,5 @@ def with_run_rules(
         ru[slot] = int(name in variants)
     ru[L.RU_EMISSARY] = int(emissary or "emissary" in variants)
     ru[L.RU_DUPLICATE] = int(duplicate)
+    ru[L.RU_GOD_SEATS] = god_seats
     return tables._replace(rules=ru)

@@ -36,7 +36,10 @@ INTERPRETATIONS: dict[str, str] = {
         "A mandatory ability does as much as it can: with no legal target, or an empty "
         "supply or deck, the rest of it is skipped."
     ),
-    "dunes_seat_gods": "Heir to the Dunes: seat 0 serves Anubis and seat 1 Horus.",
+    "dunes_seat_gods": (
+        "Heir to the Dunes: the players choose their gods; seat 0 serves Anubis in deals "
+        "0, 1, 4, 5, ... and Horus in the others (--gods fixes them)."
+    ),
     "dunes_favor_flip": (
         "Only a unit devoted to the god not Favored flips Favor (Devotion; Devotion and Favor); "
         "a unit devoted to both always flips it; neutral units never do, although the Favor "

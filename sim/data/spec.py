@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 FIRST_MODES: tuple[str, ...] = ("p0", "p1", "alternate", "random")
+GOD_MODES: tuple[str, ...] = ("alternate", "anubis,horus", "horus,anubis")
+"""``--gods``: Heir to the Dunes gods alternating between the seats every second deal
+(``sim.kernel.game.deal_gods``), or seat 0's and seat 1's gods fixed."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class RunSpec:
     decks: str | None = None  # deck-list file of the constructed variant
     rules: str | None = None  # house-rules file (--rules) overriding named rule parameters
     duplicate: bool = False  # games 2k, 2k+1: one deal, played with each seat going first
+    gods: str = "alternate"  # Heir to the Dunes: GOD_MODES, how the gods go to the seats
+    subset_seed: int | None = None  # draws a SET:N mix's cards; None: the run seed
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -70,6 +75,13 @@ class RunSpec:
             raise SpecError(f"--seed must be between 0 and 2**63-1, got {self.seed}")
         if self.first not in FIRST_MODES:
             raise SpecError(f"--first must be one of {', '.join(FIRST_MODES)}, got {self.first!r}")
+        if self.subset_seed is not None and not 0 <= self.subset_seed < 2**63:
+            raise SpecError(f"--subset-seed must be between 0 and 2**63-1, got {self.subset_seed}")
+        if self.gods not in GOD_MODES:
+            raise SpecError(
+                f"--gods must be one of {', '.join(GOD_MODES)} (seat 0's god first), "
+                f"got {self.gods!r}"
+            )
         for v in self.variants:
             if v not in VARIANTS:
                 raise SpecError(f"unknown variant {v!r}; valid variants: {', '.join(VARIANTS)}")

@@ -47,6 +47,11 @@ def refusal(spec: RunSpec, pool: CardPool) -> str | None:
             "--variant trial gives each player one card of every kind, so every kind needs "
             f"two copies (reign); {mix} has kinds with one"
         )
+    if spec.gods != "alternate" and not pool.rules.get("gods"):
+        return (
+            f"--gods {spec.gods} needs a mix whose base set has gods (dunes, dunes+...); "
+            f"{mix} has none"
+        )
     if spec.duplicate and "emissary" in variants:
         return (
             "--duplicate replays each deal with the other seat first, but with --variant "

@@ -98,13 +98,29 @@ def reset(st):
 
 
 @kernel
-def deal_structures(st, tab):
-    """Dunes, Set Up 8-9: each seat takes its god and that god's structures, BUILD side up.
+def deal_gods(st, tab, deal):
+    """Dunes, Set Up 8: each seat takes a god (the rulebook leaves the choice to the players).
 
-    Seat 0 serves Anubis and seat 1 Horus; the god is a column of the output.
+    By default seat 0 serves Anubis in deals 0, 1, 4, 5, ... and Horus in deals 2, 3, 6,
+    7, ..., so that with the first player alternating deal by deal each of the four
+    (first seat, seat 0's god) pairings is one deal in four: seat, god and turn order are
+    not confounded. ``--gods`` fixes them instead (``RU_GOD_SEATS``).
     """
-    st[L.GOD] = V.DEV_ANUBIS
-    st[L.GOD + 1] = V.DEV_HORUS
+    mode = rule(tab, L.RU_GOD_SEATS)
+    p0_anubis = (deal // 2) % 2 == 0
+    if mode == L.GODS_P0_ANUBIS:
+        p0_anubis = True
+    elif mode == L.GODS_P0_HORUS:
+        p0_anubis = False
+    st[L.GOD] = V.DEV_ANUBIS if p0_anubis else V.DEV_HORUS
+    st[L.GOD + 1] = V.DEV_HORUS if p0_anubis else V.DEV_ANUBIS
+
+
+@kernel
+def deal_structures(st, tab, deal):
+    """Dunes, Set Up 8-9: each seat takes its god (:func:`deal_gods`) and that god's
+    structures, BUILD side up; the gods are columns of the output."""
+    deal_gods(st, tab, deal)
     for p in range(2):
         s = 0
         for row in range(tab[L.TB_N_STRUCTS]):
@@ -153,7 +169,7 @@ def setup_start(st, tab, seed, game):
     st[L.SUPPLY] = rule(tab, L.RU_COIN_SUPPLY)
     st[L.VP_SUPPLY] = rule(tab, L.RU_VP_TOKENS)
     if rule(tab, L.RU_GODS):
-        deal_structures(st, tab)
+        deal_structures(st, tab, deal)
 
 
 @kernel

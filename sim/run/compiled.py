@@ -36,6 +36,13 @@ FIRST_MODE_CODES: dict[str, int] = {
 }
 """The kernel's ``layout.FIRST_*`` code of each ``--first`` mode."""
 
+GOD_SEAT_CODES: dict[str, int] = {
+    "alternate": L.GODS_BY_DEAL,
+    "anubis,horus": L.GODS_P0_ANUBIS,
+    "horus,anubis": L.GODS_P0_HORUS,
+}
+"""The kernel's ``layout.GODS_*`` code of each ``--gods`` mode (``sim.data.spec.GOD_MODES``)."""
+
 
 @dataclass(frozen=True)
 class CompiledRun:
@@ -77,6 +84,7 @@ class CompiledRun:
             "first": spec.first,
             "turn_cap": str(spec.turn_cap),
             "duplicate": str(spec.duplicate).lower(),
+            "gods": spec.gods,
             "rule_overrides": json.dumps(self.overrides, sort_keys=True),
             "card_hash": self.pool.card_hash(),
             "card_table": self.pool.to_json(),
@@ -100,9 +108,8 @@ def run_pool(
     if overrides is None:
         overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
     loader = changes.load_pool if changes else load_pool
-    return loader(
-        spec.mix, spec.seed, learning="learning" in spec.variants, rule_overrides=overrides
-    )
+    seed = spec.seed if spec.subset_seed is None else spec.subset_seed
+    return loader(spec.mix, seed, learning="learning" in spec.variants, rule_overrides=overrides)
 
 
 def compile_run(
@@ -135,6 +142,7 @@ def compile_run(
         first_mode=FIRST_MODE_CODES[spec.first],
         variants=spec.variants,
         duplicate=spec.duplicate,
+        god_seats=GOD_SEAT_CODES[spec.gods],
     )
     if spec.decks is not None or rule_values:
         ru = tables.rules.copy()
@@ -150,3 +158,15 @@ def compile_run(
     tab = flatten(tables)
     bots, fp = strategy_arrays(spec.p0, spec.p1, tab)
     return CompiledRun(spec, pool, tables, tab, bots, fp, overrides, changes or None)
+
+
+def plays_the_same(a: CompiledRun, b: CompiledRun) -> bool:
+    """Whether two compiled runs play identical games: the same flat tables (cards, rules,
+    run-level rules), the same bots with the same parameters, the same games and seed."""
+    sa, sb = a.spec, b.spec
+    return (
+        (sa.games, sa.seed) == (sb.games, sb.seed)
+        and np.array_equal(a.tab, b.tab)
+        and np.array_equal(a.bots, b.bots)
+        and np.array_equal(a.fp, b.fp)
+    )

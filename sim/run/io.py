@@ -383,26 +383,35 @@ def read_run(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFram
     """
     import pandas as pd
 
+    table = read_run_table(path, allow_incomplete=allow_incomplete)
+    return table.to_pandas() if table.num_columns else pd.DataFrame()
+
+
+def read_run_table(path: Path | str, *, allow_incomplete: bool = False) -> pa.Table:
+    """:func:`read_run` as an Arrow table (same checks, same ``game_id`` order), for
+    readers that convert columns their own way before pandas sees them."""
     p = storage.location(path)
     if p.is_dir() and (p / MANIFEST_NAME).exists():
         manifest = verify_run(p, allow_incomplete=allow_incomplete)
         files = [p / part["file"] for part in manifest["parts"]]
         if not files:
-            return pd.DataFrame()
+            return pa.table({})
         if isinstance(p, storage.UrlPath):
             # A path plus the filesystem: pyarrow never gets an open remote handle.
             paths = [f.path for f in files]  # type: ignore[attr-defined]
-            df = pq.read_table(paths, filesystem=p.fs).to_pandas()
+            table = pq.read_table(paths, filesystem=p.fs)
         else:
-            df = pq.read_table([str(f) for f in files]).to_pandas()
+            table = pq.read_table([str(f) for f in files])
     else:
         try:
-            df = pd.read_parquet(str(p))
+            table = pq.read_table(str(p))
         except (pa.ArrowException, OSError) as exc:
             raise RunReadError(f"cannot read {p}: {_one_line(exc)}") from None
-    if "game_id" in df.columns and not df["game_id"].is_monotonic_increasing:
-        df = df.sort_values("game_id", kind="stable", ignore_index=True)
-    return df
+    if "game_id" in table.column_names:
+        ids = table.column("game_id").to_numpy()
+        if len(ids) > 1 and not (ids[1:] >= ids[:-1]).all():
+            table = table.take(pa.array(ids.argsort(kind="stable")))
+    return table
 
 
 def _one_line(exc: BaseException) -> str:

@@ -78,7 +78,7 @@ def place(
     G.reset(st)
     seed_streams(st, seed, 0)
     if sc.rule("RU_GODS"):
-        G.deal_structures(st, sc.tab)
+        G.deal_structures(st, sc.tab, 0)
         sc.favor_code = V.GODS[favor] if favor else sc.god_codes[1 - active]
     units = _Copies(sc.tables.card_kind, len(pool.units), "")
 

@@ -196,7 +196,11 @@ def test_compare_with_a_cards_file(tmp_path: Path) -> None:
 
     text = (SETS_DIR / "aegean.toml").read_text()
     path = tmp_path / "mine.toml"
-    path.write_text(text.replace('name = "Ker of the Spoils"', 'name = "Ker of Loot"'))
+    # Renamed and repriced: a rename alone plays A's games and is refused as no change.
+    renamed = text.replace('name = "Ker of the Spoils"\ntype = "keres"\ncost = 2',
+                           'name = "Ker of Loot"\ntype = "keres"\ncost = 3')  # fmt: skip
+    assert renamed != text
+    path.write_text(renamed)
     r = ok(invoke("compare", "--games", "300", "--cards", str(path)))
     assert "Ker of Loot: holders" not in r.output  # only one side has it: not paired
     assert "Only one run has Ker of Loot, Ker of the Spoils: no paired win rate." in r.output

@@ -480,7 +480,9 @@ def test_dunes_runs_write_their_columns(tmp_path: Path, mix: str) -> None:
     ok(invoke("run", "--games", "600", "--mix", mix, "--seed", "5", "--out", str(out), "-q"))
     df = pd.read_parquet(out)
     assert len(df) == 600
-    assert set(df.god_p0.astype(str)) == {"anubis"} and set(df.god_p1.astype(str)) == {"horus"}
+    # Seat 0's god alternates every second deal (sim.kernel.game.deal_gods).
+    assert set(df.god_p0.astype(str)) == {"anubis", "horus"}
+    assert (df.god_p0.astype(str) != df.god_p1.astype(str)).all()
     assert set(df.favored_at_end.astype(str)) <= {"anubis", "horus"}
     assert df.structures_built_p0.between(0, 3).all()
     assert (df.structures_built_p0 + df.structures_built_p1).sum() > 0

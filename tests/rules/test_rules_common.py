@@ -109,4 +109,4 @@ def test_emissary_after_standard_setup(mix: str, seed: int, game: int) -> None:
     assert sorted(sc.hand(first)) == sorted(hands[first][1:])
     assert sorted(sc.hand(1 - first)) == sorted(hands[1 - first])
     assert sc.turns_done == 0
-    assert sc.favor == (GODS[1 - first] if mix == "dunes" else "none")
+    assert sc.favor == (sc.god(1 - first) if mix == "dunes" else "none")

@@ -1,0 +1,125 @@
+"""Card strength per bot: each card's holders' win rate, how often it is played, its rank.
+
+The unit is the player-game (two per game). A card's *holders* are the player-games
+in which that player held it at some point (dealt, drawn or returned to hand:
+``held_p0/p1``); their win rate, with a 95% Wilson interval, says how the card's
+holders fare, whether or not they played it. *Played per game* is the player-games
+in which it was played divided by the games (0 to 2). Cards are ranked by holders'
+win rate, 1 the highest, within each bot; :func:`rank_correlation` is Spearman's
+correlation of those rates between every two bots, over the cards both saw: near 1
+when the bots agree which cards are strong, lower when the answer is about the bot.
+
+Like every holder figure this is an association: a card held in long games is held
+by both players more often.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.analysis.frames import card_names
+from sim.analysis.streaming import RunTotals, run_totals
+from sim.run.stats import wilson_interval
+
+COLUMNS = (
+    "bot", "kind", "card", "holders", "holder_wins", "rate", "lo", "hi", "played_per_game",
+    "rank",
+)  # fmt: skip
+"""Columns of :func:`strength_frame` (``bot`` is the run's label)."""
+
+
+def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) -> pd.DataFrame:
+    """The strength table of runs of one mix, ``{label: RunTotals}``, sorted by label order
+    then rank. Runs without ``held_p0/p1`` columns have no rows."""
+    frames = []
+    n_kinds = max(names, default=-1) + 1
+    for label, t in totals.items():
+        if t.held is None or t.held_wins is None or not t.games:
+            continue
+        size = max(n_kinds, len(t.held), len(t.played))
+        held = np.pad(t.held, (0, size - len(t.held)))
+        wins = np.pad(t.held_wins, (0, size - len(t.held_wins)))
+        played = np.pad(t.played, (0, size - len(t.played)))
+        lo, hi = wilson_interval(wins, held)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
+        frame = pd.DataFrame(
+            {
+                "bot": label,
+                "kind": np.arange(size, dtype=np.int64),
+                "card": [names.get(k, f"kind {k}") for k in range(size)],
+                "holders": held.astype(np.int64),
+                "holder_wins": wins.astype(np.int64),
+                "rate": rate,
+                "lo": np.where(held > 0, lo, np.nan),
+                "hi": np.where(held > 0, hi, np.nan),
+                "played_per_game": played / t.games,
+            }
+        )
+        frame["rank"] = frame["rate"].rank(ascending=False, method="min").astype("Int64")
+        frames.append(frame.sort_values(["rank", "kind"], kind="stable"))
+    if not frames:
+        return pd.DataFrame(columns=list(COLUMNS))
+    return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+
+
+def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
+    """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``.
+
+    Raises:
+        ValueError: runs of different mixes (their kind ids do not match).
+        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for ``A.load``.
+    """
+    from sim.run import io
+
+    mixes = {str(io.read_metadata(p).get("mix")) for p in paths.values()}
+    if len(mixes) > 1:
+        raise ValueError(f"strength compares bots on one mix; got {', '.join(sorted(mixes))}")
+    totals = {label: run_totals(p) for label, p in paths.items()}
+    first = next(iter(paths.values()))
+    return strength_frame(totals, card_names(first))
+
+
+def rank_correlation(table: pd.DataFrame) -> pd.DataFrame:
+    """Spearman's rank correlation of holders' win rate between every two bots of a
+    :func:`strength_frame` (a bot x bot table), over the cards each pair both held."""
+    wide = table.pivot_table(index="kind", columns="bot", values="rate", sort=False)
+    wide = wide[list(dict.fromkeys(table["bot"]))]
+    return wide.corr(method="spearman")
+
+
+def format_strength(table: pd.DataFrame) -> str:
+    """The table as text: one line per card, for each bot its holders' win rate with the
+    interval, played per game and rank; cards in the first bot's rank order."""
+    if table.empty:
+        return "no card was held (the runs have no held_p0/p1 columns)"
+    bots = list(dict.fromkeys(table["bot"]))
+    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    order = by[bots[0]].index
+    width = max(len(str(c)) for c in table["card"])
+    head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:30]:<30}" for b in bots)
+    sub = f"{''.ljust(width)}  " + "  ".join(
+        f"{'holders won (95% CI)':<20} {'pl/g':>4} {'rk':>3}" for _ in bots
+    )
+    lines = [head.rstrip(), sub.rstrip()]
+    for kind in order:
+        card = str(by[bots[0]].loc[kind, "card"])
+        cells = []
+        for b in bots:
+            r = by[b].loc[kind] if kind in by[b].index else None
+            if r is None or pd.isna(r["rate"]):
+                cells.append(f"{'n/a':<20} {'':>4} {'':>3}")
+                continue
+            rate = f"{r['rate']:.1%} ({r['lo']:.1%}-{r['hi']:.1%})"
+            cells.append(f"{rate:<20} {r['played_per_game']:>4.2f} {int(r['rank']):>3}")
+        lines.append(f"{card.ljust(width)}  " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def format_correlation(corr: pd.DataFrame) -> str:
+    """The bot x bot rank correlations as aligned text."""
+    return corr.to_string(float_format=lambda v: f"{v:.2f}")

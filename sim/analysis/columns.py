@@ -1,0 +1,138 @@
+"""One conversion from a run's Arrow rows to pandas, so a run loads with the same dtypes
+however it is loaded (``A.load``, ``A.load(names=True)``, ``A.load_runs``).
+
+* Label columns (``mix``, ``variant``, the strategies, ``end_reason``, ``god_*``,
+  ``favored_at_end``) stay categoricals, as Parquet's dictionary encoding has them;
+  several runs concatenate on the Arrow side, so their categories are merged, never
+  turned into strings.
+* Card lists (``played_p*``, ``held_p*``, ``feat_ids_p*``) are Arrow-backed list columns
+  (``pd.ArrowDtype``): kind ids, or with names the card names as a dictionary
+  (a categorical per element), converted without a Python loop.
+* The columns of a set (:data:`SET_COLUMNS`) are nullable in every run (``Int8``/``Int16``,
+  categoricals with missing values), and null when the set is not in the run's mix,
+  so "no Dunes in this game" never reads as "built zero structures" and no null is
+  ever cast to an integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
+"""List columns holding card kind ids (``id`` in ``_cards.parquet``); runs written
+before ``held_p0/p1`` existed simply lack those."""
+
+SET_COLUMNS: dict[str, tuple[str, ...]] = {
+    "dunes": (
+        "structures_built_p0", "structures_built_p1", "structures_vp_p0", "structures_vp_p1",
+        "god_p0", "god_p1", "favored_at_end",
+    ),
+    "reign": (
+        "feats_p0", "feats_p1", "feat_ids_p0", "feat_ids_p1", "rewards_in_hand_p0",
+        "rewards_in_hand_p1", "enraged_total_p0", "enraged_total_p1",
+    ),
+}  # fmt: skip
+"""Columns that only mean something when the set is in the mix (Heir to the Dunes,
+A Reign of War); elsewhere they are written as zeros/``none`` and loaded as nulls."""
+
+RUN_COLUMN = "run"
+
+_NULLABLE = {
+    pa.int8(): pd.Int8Dtype(),
+    pa.int16(): pd.Int16Dtype(),
+    pa.int32(): pd.Int32Dtype(),
+    pa.int64(): pd.Int64Dtype(),
+}
+
+
+def mix_sets(mix: str) -> set[str]:
+    """The set names in a mix spec: ``"dunes+aegean:10"`` -> ``{"dunes", "aegean"}``."""
+    return {part.split(":")[0].strip().lower() for part in mix.split("+") if part.strip()}
+
+
+def names_dictionary(names: Mapping[int, str]) -> pa.Array:
+    """Card names indexed by kind id (``"kind N"`` for an id the mapping lacks)."""
+    size = max(names, default=-1) + 1
+    return pa.array([names.get(k, f"kind {k}") for k in range(size)], pa.string())
+
+
+def named_lists(col: pa.ChunkedArray, dictionary: pa.Array) -> pa.ChunkedArray:
+    """A list column of kind ids as lists of card names (dictionary-encoded, no copy of
+    the ids): ``dictionary`` is :func:`names_dictionary` of the run's cards."""
+    chunks = []
+    for a in col.chunks:
+        ids = a.values.cast(pa.int16())
+        if len(ids) and int(pc.max(ids).as_py()) >= len(dictionary):
+            raise IndexError(f"kind id {pc.max(ids).as_py()} is past the run's {len(dictionary)}")
+        values = pa.DictionaryArray.from_arrays(ids, dictionary)
+        chunks.append(pa.ListArray.from_arrays(a.offsets, values, mask=a.is_null()))
+    return pa.chunked_array(chunks, pa.list_(pa.dictionary(pa.int16(), pa.string())))
+
+
+def _absent(table: pa.Table, sets: Iterable[str]) -> pa.Table:
+    """``table`` with the columns of a set not in ``sets`` replaced by nulls of their type."""
+    present = set(sets)
+    for set_name, cols in SET_COLUMNS.items():
+        if set_name in present:
+            continue
+        for col in cols:
+            if col in table.column_names:
+                i = table.schema.get_field_index(col)
+                typ = table.schema.field(col).type
+                table = table.set_column(i, col, pa.nulls(table.num_rows, typ))
+    return table
+
+
+def prepare(
+    table: pa.Table, sets: Iterable[str], names: Mapping[int, str] | None = None
+) -> pa.Table:
+    """One run's rows ready for :func:`to_frame`: absent sets nulled, and with ``names``
+    (``{kind id: name}``) the card lists holding names."""
+    table = _absent(table, sets)
+    if names is not None:
+        dictionary = names_dictionary(names)
+        for col in LIST_COLUMNS:
+            if col in table.column_names:
+                i = table.schema.get_field_index(col)
+                table = table.set_column(i, col, named_lists(table.column(col), dictionary))
+    return table
+
+
+def with_run_label(table: pa.Table, label: str) -> pa.Table:
+    """``table`` with a ``run`` column holding ``label`` (dictionary-encoded)."""
+    run = pa.DictionaryArray.from_arrays(
+        pa.array(np.zeros(table.num_rows, np.int32)), pa.array([label], pa.string())
+    )
+    return table.append_column(RUN_COLUMN, run)
+
+
+def concat(tables: Sequence[pa.Table]) -> pa.Table:
+    """Runs' rows, one after the other (dictionaries merged by :func:`to_frame`)."""
+    if len(tables) == 1:
+        return tables[0]
+    return pa.concat_tables(tables, promote_options="permissive")
+
+
+def to_frame(table: pa.Table) -> pd.DataFrame:
+    """The rows as pandas with this module's dtypes (see the module docstring)."""
+
+    def mapper(typ: pa.DataType) -> object:
+        if pa.types.is_list(typ) or pa.types.is_large_list(typ):
+            return pd.ArrowDtype(typ)
+        return None
+
+    set_ints = [
+        c
+        for cols in SET_COLUMNS.values()
+        for c in cols
+        if c in table.column_names and pa.types.is_integer(table.schema.field(c).type)
+    ]
+    df = table.to_pandas(types_mapper=mapper)
+    for c in set_ints:
+        df[c] = table.column(c).to_pandas(types_mapper=_NULLABLE.get).array
+    return df

@@ -1,0 +1,114 @@
+"""``omensim strength``: every card's holders' win rate, plays and rank, for each bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli.errors import user_errors
+from sim.cli.options import (
+    force_option,
+    game_spec,
+    games_option,
+    mix_option,
+    out_option,
+    parse_panel_option,
+    seed_option,
+    show_progress,
+    threads_option,
+)
+
+STRENGTH_TABLE = "strength.csv"
+CORRELATION_TABLE = "rank_correlation.csv"
+
+
+@click.command("strength", short_help="Each card's holders' win rate and rank, per bot.")
+@mix_option("Card sets joined by '+', the first being the base, e.g. 'dunes+aegean'.")
+@click.option(
+    "--panel",
+    default="greedy,economic",
+    show_default=True,
+    metavar="BOT[,BOT...]",
+    callback=parse_panel_option,
+    help="Bots to measure with, comma-separated: each plays itself on the same seed and "
+    "games, one run directory per bot under --out.",
+)
+@games_option(20_000, "Games each bot plays.")
+@seed_option("Seed shared by every bot's run (the same deals for each).")
+@out_option(
+    "Folder for the bots' runs and the tables (absent or empty unless --force). "
+    "Default: a new results/strength-<mix>-s<seed>-<date>-<time>."
+)
+@threads_option()
+@force_option("strength")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def strength_cmd(
+    mix: str,
+    panel: tuple[str, ...],
+    games: int,
+    seed: int,
+    out: Path | None,
+    threads: int | None,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Measure every card of a mix under each bot of --panel.
+
+    For each card: its holders' win rate (player-games in which that player held
+    it at some point, 95% Wilson interval), the player-games per game in which it
+    was played ("pl/g", 0 to 2) and its rank by holders' win rate (1 = highest),
+    for each bot; then Spearman's rank correlation between the bots. The tables go
+    to strength.csv and rank_correlation.csv under --out.
+
+    \b
+    Example:
+      omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4
+      python -c 'import pandas as pd; print(pd.read_csv("results/s/strength.csv").head())'
+      python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
+    """
+    from sim.analysis import panel as P
+    from sim.analysis.card_strength import (
+        format_correlation,
+        format_strength,
+        rank_correlation,
+        strength,
+    )
+    from sim.run import io, runner
+    from strategies.registry import resolve
+
+    with user_errors():
+        for bot in panel:
+            resolve(bot)
+        specs = {bot: game_spec(games, mix, seed, bot, bot, "alternate", ()) for bot in panel}
+        base = (
+            out
+            if out is not None
+            else runner.fresh_dir(runner.RESULTS_ROOT, f"strength-{runner.mix_label(mix)}-s{seed}")
+        )
+        dirs = P.panel_dir_names(panel)
+        ours = {*dirs.values(), STRENGTH_TABLE, CORRELATION_TABLE}
+        io.check_output_dir(base, force, ours=lambda e: e.name in ours, what="strength")
+    for bot, spec in specs.items():
+        sub = base / dirs[bot]
+        with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
+            runner.run(
+                spec, sub, threads=threads, force=force, progress=show_progress(quiet, False)
+            )
+    with user_errors(base):
+        table = strength({bot: base / dirs[bot] for bot in panel})
+        corr = rank_correlation(table)
+        with io.atomic_path(base / STRENGTH_TABLE) as tmp:
+            table.to_csv(tmp, index=False)
+        with io.atomic_path(base / CORRELATION_TABLE) as tmp:
+            corr.to_csv(tmp)
+    if quiet:
+        return
+    click.echo(
+        f"card strength on {mix}: {games:,} self-play games per bot, seed {seed}, "
+        "seats alternating who goes first"
+    )
+    click.echo(format_strength(table))
+    click.echo("\nrank correlation of holders' win rate between bots (Spearman):")
+    click.echo(format_correlation(corr))
+    click.echo(f"data: {base}/<bot>/ (one run per bot), tables: {base / STRENGTH_TABLE}")

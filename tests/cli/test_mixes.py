@@ -1,0 +1,65 @@
+"""``omensim mixes``: the ranking read back, partial mixes over recorded card subsets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from sim.analysis.mixes import default_mixes, subset_seeds
+from sim.data.spec import RunSpec
+from sim.run.compiled import run_pool
+from sim.run.engine import Engine
+from tests.conftest import invoke, ok, one_error_line
+
+
+def test_mixes_ranks_and_records_the_subsets(tmp_path: Path) -> None:
+    csv = tmp_path / "m.csv"
+    args = ["mixes", "aegean", "dunes+aegean:5", "-n", "400", "--subsets", "4", "--seed", "3"]
+    text = ok(invoke(*args, "--subset-seed", "9", "--out", str(csv))).output
+    table = pd.read_csv(csv).set_index("mix")
+    # The full mix's figure is its rows' count.
+    rows = Engine(RunSpec(games=400, mix="aegean", seed=3)).play(0, 400).to_pandas()
+    decisive = rows[rows.winner >= 0]
+    assert table.loc["aegean", "decisive"] == len(decisive)
+    assert table.loc["aegean", "first"] == (decisive.winner == decisive.first_player).mean()
+    assert table.loc["aegean", "seat0"] == (decisive.winner == 0).mean()
+    # The partial mix: four subsets drawn from --subset-seed, each its own card pool.
+    seeds = [int(s) for s in str(table.loc["dunes+aegean:5", "subset_seeds"]).split(",")]
+    assert seeds == subset_seeds(9, 4)
+    pools = {
+        tuple(u["name"] for u in run_pool(RunSpec(mix="dunes+aegean:5", subset_seed=s)).units)
+        for s in seeds
+    }
+    assert len(pools) > 1
+    share = table.loc["dunes+aegean:5", "first_subset_share"]
+    assert 0 <= share <= 1
+    assert sorted(table["rank_first"]) == [1, 2] and "dunes+aegean:5" in text
+
+
+def test_the_default_list_and_a_bad_mix() -> None:
+    mixes = default_mixes()
+    assert len(mixes) == 15 and "dunes+aegean" in mixes and "aegean+dunes:10" in mixes
+    line = one_error_line(invoke("mixes", "aegean", "atlantis", "-n", "10"))
+    assert "atlantis" in line
+
+
+def test_base_lines_compare_the_two_bases_of_a_pair() -> None:
+    from sim.analysis.frames import newcombe_interval
+    from sim.analysis.mixes import base_lines
+
+    table = pd.DataFrame(
+        {
+            "mix": ["dunes+aegean", "aegean+dunes", "aegean"],
+            "subsets": [1, 1, 1],
+            "decisive": [1000, 1000, 1000],
+            "first_wins": [580, 520, 550],
+            "first": [0.58, 0.52, 0.55],
+        }
+    )
+    lines = [x for x in base_lines(table) if x]
+    lo, hi = newcombe_interval(520, 1000, 580, 1000)
+    assert lines == [
+        "base aegean rather than dunes: first of decisive -6.00 pp "
+        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f}; aegean+dunes 52.00%, dunes+aegean 58.00%)"
+    ]

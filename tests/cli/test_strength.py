@@ -1,0 +1,52 @@
+"""``omensim strength``: the printed table and the CSV agree with the rows of each bot's run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim import analysis as A
+from sim.analysis.card_strength import rank_correlation
+from tests.conftest import invoke, ok, one_error_line
+
+
+def test_strength_reads_back_from_the_runs(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    args = ["strength", "--mix", "aegean", "--panel", "greedy,random", "-n", "300", "--seed", "2"]
+    text = ok(invoke(*args, "--out", str(out), "-q")).output
+    assert text == ""
+    table = pd.read_csv(out / "strength.csv")
+    assert list(dict.fromkeys(table["bot"])) == ["greedy", "random"]
+    # Recompute greedy's figures from its rows: holders are player-games holding the card.
+    df = A.load(out / "greedy", names=True)
+    g = table[table["bot"] == "greedy"].set_index("card")
+    for card in g.index[:5]:
+        held = [df[f"held_p{s}"].map(lambda cs, c=card: c in cs) for s in (0, 1)]
+        played = [df[f"played_p{s}"].map(lambda cs, c=card: c in cs) for s in (0, 1)]
+        wins = sum(int((held[s] & (df.winner == s)).sum()) for s in (0, 1))
+        assert g.loc[card, "holders"] == int(held[0].sum() + held[1].sum())
+        assert g.loc[card, "holder_wins"] == wins
+        assert np.isclose(g.loc[card, "played_per_game"], (played[0].sum() + played[1].sum()) / 300)
+    assert g["rank"].min() == 1 and g["rate"].is_monotonic_decreasing
+    corr = pd.read_csv(out / "rank_correlation.csv", index_col=0)
+    assert corr.loc["greedy", "greedy"] == 1
+    assert np.isclose(corr.loc["greedy", "random"], rank_correlation(table).loc["greedy", "random"])
+
+
+def test_strength_prints_a_table_per_bot_and_the_correlation(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    text = ok(invoke("strength", "--mix", "dunes", "--panel", "greedy,economic", "-n", "200",
+                     "--out", str(out))).output  # fmt: skip
+    table = pd.read_csv(out / "strength.csv")
+    top = table[(table["bot"] == "greedy") & (table["rank"] == 1)].iloc[0]
+    line = next(x for x in text.splitlines() if x.startswith(top["card"]))
+    assert f"{top['rate']:.1%} ({top['lo']:.1%}-{top['hi']:.1%})" in line
+    assert "rank correlation" in text and "economic" in text
+
+
+def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    line = one_error_line(invoke("strength", "--panel", "greedy,nobody", "--out", str(out)))
+    assert "nobody" in line and not out.exists()
