@@ -18,53 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from sim.analysis.frames import card_names
-from sim.analysis.streaming import RunTotals, run_totals
-from sim.run.stats import wilson_interval
-
-COLUMNS = (
-    "bot", "kind", "card", "holders", "holder_wins", "rate", "lo", "hi", "played_per_game",
-    "rank",
-)  # fmt: skip
-"""Columns of :func:`strength_frame` (``bot`` is the run's label)."""
-
-
-def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) -> pd.DataFrame:
-    """The strength table of runs of one mix, ``{label: RunTotals}``, sorted by label order
-    then rank. Runs without ``held_p0/p1`` columns have no rows."""
-    frames = []
-    n_kinds = max(names, default=-1) + 1
-    for label, t in totals.items():
-        if t.held is None or t.held_wins is None or not t.games:
-            continue
-        size = max(n_kinds, len(t.held), len(t.played))
-        held = np.pad(t.held, (0, size - len(t.held)))
-        wins = np.pad(t.held_wins, (0, size - len(t.held_wins)))
-        played = np.pad(t.played, (0, size - len(t.played)))
-        lo, hi = wilson_interval(wins, held)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
-        frame = pd.DataFrame(
-            {
-                "bot": label,
-                "kind": np.arange(size, dtype=np.int64),
-                "card": [names.get(k, f"kind {k}") for k in range(size)],
-                "holders": held.astype(np.int64),
-                "holder_wins": wins.astype(np.int64),
-                "rate": rate,
-                "lo": np.where(held > 0, lo, np.nan),
-                "hi": np.where(held > 0, hi, np.nan),
-                "played_per_game": played / t.games,
-            }
-        )
-        frame["rank"] = frame["rate"].rank(ascending=False, method="min").astype("Int64")
-        frames.append(frame.sort_values(["rank", "kind"], kind="stable"))
-    if not frames:
-        return pd.DataFrame(columns=list(COLUMNS))
-    return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+from sim.analysis.streaming import run_totals, strength_frame
 
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
