@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.base.errors import Error
 from sim.data import schema as S
 from strategies.greedy import DEFAULT_PARAMS, LOOKAHEAD_KNOBS, N_WEIGHTS, WEIGHTS
 from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
@@ -35,7 +36,7 @@ KNOB_DEFAULTS: dict[str, int] = {
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
-class ProfileError(ValueError):
+class ProfileError(Error):
     """A strategy profile that cannot be used; the message is one line."""
 
 

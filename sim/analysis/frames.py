@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.stats import wilson_interval
+from sim.base.errors import Error
 from sim.run import io
 
 Z95 = 1.96
@@ -52,7 +53,7 @@ SCORE_WEIGHTS: dict[str, int] = {
 _LABEL_COLS = ("mix", "variant", "strategy_p0", "strategy_p1", "end_reason", "run")
 
 
-class RunLoadError(ValueError):
+class RunLoadError(Error):
     """A path that cannot be analysed as a finished run; the message is one line."""
 
 

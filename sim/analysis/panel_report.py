@@ -24,6 +24,7 @@ import pandas as pd
 
 from sim.analysis import panel as P
 from sim.analysis.seats import SeatCounts
+from sim.base.errors import Error
 from sim.run import io
 
 PANEL_TABLE = "panel.csv"
@@ -32,7 +33,7 @@ RUN_COLUMNS = ("bot", "games", "favoured")
 COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
 
 
-class PanelError(ValueError):
+class PanelError(Error):
     """A ``--panel`` directory that is not a finished panel; the message is one line."""
 
 

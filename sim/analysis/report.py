@@ -36,6 +36,7 @@ from sim.analysis.report_tables import (
 )
 from sim.analysis.seats import SeatCounts, seat_lines
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
+from sim.base.errors import Error
 from sim.run import io
 from sim.run import progress as P
 
@@ -56,7 +57,7 @@ REPORT_NAME = "report.html"
 TOP_CARDS = 15
 
 
-class ReportError(ValueError):
+class ReportError(Error):
     """A report that cannot be written where asked; the message is one line."""
 
 

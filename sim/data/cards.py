@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.base.errors import Error
 from sim.base.tables import Tables
 from sim.data import schema as S
 from sim.data.spec import VARIANT_TABLE, SpecError
@@ -91,7 +92,7 @@ READINGS: dict[str, tuple[str, ...]] = {
 BUILD_FROM = READINGS["build_from"]
 
 
-class CardDataError(ValueError):
+class CardDataError(Error):
     """A card file that cannot be used; the message is one line naming file, card, field."""
 
 

@@ -118,6 +118,8 @@ class ChunkDone:
     """First-player wins among the turn-capped games (for ``--exclude-capped`` figures)."""
     capped_shared: int = 0
     """Shared victories among the turn-capped games."""
+    sha256: str | None = None
+    """The SHA-256 of the part file (``io.file_digest``), recorded in the manifest."""
 
     def part_info(self) -> dict[str, Any]:
         """The manifest entry of the chunk's part."""
@@ -131,6 +133,7 @@ class ChunkDone:
             "capped": self.capped,
             "capped_first_wins": self.capped_first_wins,
             "capped_shared": self.capped_shared,
+            io.DIGEST_KEY: self.sha256,
         }
 
 
@@ -260,7 +263,7 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         last = chunk.start + n >= job.spec.games
         meta = part_metadata(job.metadata, info, job.until_ci, last)
         storage.write_part(table, job.out, name, meta)
-        rows = {"file": name}
+        rows = {"file": name, "sha256": io.file_digest(storage.location(job.out) / name)}
     return ChunkDone(
         chunk.index,
         chunk.start,
@@ -302,7 +305,7 @@ class _StreamedPart:
     def close(self) -> ChunkDone:
         """Move the part into place; describe it."""
         try:
-            self.part.close()
+            final = self.part.close()
         except BaseException:
             self.part.abort()
             raise
@@ -310,7 +313,7 @@ class _StreamedPart:
         c = self.chunk
         return ChunkDone(
             c.index, c.start, self.games, fw, sh, cap, file=self.name,
-            capped_first_wins=cfw, capped_shared=csh,
+            capped_first_wins=cfw, capped_shared=csh, sha256=io.file_digest(final),
         )  # fmt: skip
 
 

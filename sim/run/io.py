@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.base.errors import Error
 from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
 
@@ -79,6 +80,29 @@ for 1% smaller files. Readers see the same rows whatever the grouping."""
 
 # Keys pyarrow/pandas put in the schema metadata themselves; not run metadata.
 _RESERVED_KEYS = frozenset({b"ARROW:schema", b"pandas"})
+
+# Checksums: each part's and the card table's SHA-256 in the manifest, and the manifest's
+# own (over every other field), so a part or card table edited, damaged or copied from
+# another run is named before anything is read. They detect accidents and hand edits;
+# a forger who rewrites every checksum is out of scope.
+DIGEST_KEY = "sha256"
+CARDS_DIGEST_KEY = "cards_sha256"
+MANIFEST_DIGEST_KEY = "manifest_sha256"
+
+
+def file_digest(path: Any) -> str:
+    """The SHA-256 of a file's bytes (a local path or a :class:`sim.run.storage.UrlPath`)."""
+    if hasattr(path, "fs"):
+        with path.fs.open(path.path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def manifest_digest(doc: Mapping[str, Any]) -> str:
+    """The SHA-256 of a manifest's fields other than its own checksum (canonical JSON)."""
+    body = {k: v for k, v in doc.items() if k != MANIFEST_DIGEST_KEY}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def write_parquet(table: pa.Table, where: Any, filesystem: Any = None) -> None:
@@ -109,14 +133,14 @@ def arrow_without_pandas() -> None:
         pa.array([0])
 
 
-class RunError(Exception):
+class RunError(Error):
     """A run that cannot start for a reason the user controls (e.g. the output directory).
 
     The message is one line, fit to print after ``Error:``.
     """
 
 
-class RunReadError(ValueError):
+class RunReadError(Error):
     """A run directory whose files do not agree with its manifest; the message is one line."""
 
 
@@ -332,6 +356,11 @@ def write_manifest(
     if extra:
         doc.update(extra)
     doc["metadata"] = dict(metadata)
+    doc.pop(CARDS_DIGEST_KEY, None)
+    if (out / CARDS_NAME).exists():
+        doc[CARDS_DIGEST_KEY] = file_digest(out / CARDS_NAME)
+    doc = json.loads(json.dumps(doc))  # the digest is of what a reader will load
+    doc[MANIFEST_DIGEST_KEY] = manifest_digest(doc)
     if isinstance(out, storage.UrlPath):
         (out / MANIFEST_NAME).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
         return out / MANIFEST_NAME  # type: ignore[return-value]
@@ -359,7 +388,39 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
     if not isinstance(doc, dict):
         kind = type(doc).__name__
         raise RunReadError(f"{path} is damaged: it holds a JSON {kind}, not an object")
+    recorded = doc.get(MANIFEST_DIGEST_KEY)
+    if recorded is not None and recorded != manifest_digest(doc):
+        raise RunReadError(
+            f"{path} was edited or damaged: its {MANIFEST_DIGEST_KEY} does not match its fields"
+        )
+    check_manifest_types(doc, path)
     return doc
+
+
+# The manifest fields every reader relies on, with the type each must have.
+_MANIFEST_TYPES: dict[str, tuple[type, ...]] = {
+    "complete": (bool,),
+    "games": (int,),
+    "parts": (list,),
+    "metadata": (dict,),
+    "spec": (dict,),
+    "chunk_size": (int,),
+    CARDS_DIGEST_KEY: (str,),
+}
+
+
+def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
+    """Refuse, in one line, a manifest whose known fields have the wrong type."""
+    for key, kinds in _MANIFEST_TYPES.items():
+        if key not in doc:
+            continue
+        v = doc[key]
+        if not isinstance(v, kinds) or (kinds == (int,) and (isinstance(v, bool) or v < 0)):
+            want = " or ".join("object" if k is dict else k.__name__ for k in kinds)
+            raise RunReadError(f"{path}: field {key!r} must be a {want}, got {v!r}"[:300])
+    for k, v in doc.get("metadata", {}).items():
+        if not isinstance(v, str):
+            raise RunReadError(f"{path}: metadata {k!r} must be a string, got {v!r}"[:300])
 
 
 def is_complete(run_dir: Path | str) -> bool:
@@ -423,7 +484,11 @@ def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]
     out = []
     for i, part in enumerate(parts):
         ok = isinstance(part, dict) and isinstance(part.get("file"), str)
-        ok = ok and all(isinstance(part.get(k), int) for k in ("first_game", "games"))
+        ok = ok and all(
+            isinstance(part.get(k), int) and not isinstance(part.get(k), bool)
+            for k in ("first_game", "games")
+        )
+        ok = ok and isinstance(part.get(DIGEST_KEY, ""), str)
         if not ok or "/" in part["file"] or not part["file"].startswith("part-"):
             raise RunReadError(f"{where}: part entry {i} is not {{file, first_game, games}}")
         out.append(part)
@@ -482,6 +547,8 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
         raise RunReadError(f"{where}: 'metadata' is not an object")
     listed = {p["file"] for p in parts}
     complete = bool(manifest.get("complete", False))
+    signed = MANIFEST_DIGEST_KEY in manifest  # written with checksums: every file has one
+    _check_cards(d, manifest, signed)
     for entry in sorted(d.iterdir()):
         if not complete and entry.name.startswith("part-") and entry.name.endswith(".parquet"):
             continue  # an interrupted run may have written a part it did not get to list
@@ -509,12 +576,44 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
                 f"{part['games']} ({part['first_game']}..{last})"
             )
         _check_key(path, part_meta, meta)
+        check_part_digest(path, part, signed)
         expected += part["games"]
     if complete and expected != manifest.get("games"):
         raise RunReadError(
             f"{where}: the parts hold {expected} games; the manifest says {manifest.get('games')}"
         )
     return manifest
+
+
+def check_part_digest(path: Any, part: Mapping[str, Any], signed: bool = True) -> None:
+    """Refuse a part whose bytes are not the ones its manifest entry records."""
+    recorded = part.get(DIGEST_KEY)
+    if recorded is None:
+        if signed:
+            raise RunReadError(f"{path}: its manifest entry has no {DIGEST_KEY} checksum")
+        return  # a run written before checksums
+    if file_digest(path) != recorded:
+        raise RunReadError(
+            f"{path} was edited, damaged or replaced: its SHA-256 is not the one "
+            f"{MANIFEST_NAME} records"
+        )
+
+
+def _check_cards(d: Any, manifest: Mapping[str, Any], signed: bool) -> None:
+    """Refuse a card table that is not the one this run wrote (e.g. copied from another)."""
+    recorded = manifest.get(CARDS_DIGEST_KEY)
+    cards = d / CARDS_NAME
+    if recorded is None:
+        if signed and cards.exists():
+            raise RunReadError(f"{cards} is not recorded in {MANIFEST_NAME} (copied in?)")
+        return
+    if not cards.exists():
+        raise RunReadError(f"{d}: {CARDS_NAME} is recorded in {MANIFEST_NAME} but missing")
+    if file_digest(cards) != recorded:
+        raise RunReadError(
+            f"{cards} is not this run's card table (its SHA-256 differs from the one "
+            f"{MANIFEST_NAME} records: edited, or copied from another run)"
+        )
 
 
 def _check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:

@@ -384,11 +384,11 @@ def _open_ledger(
             return ci_half_width(wins, games) <= until_ci
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
-    if prior is None:
-        if force:
-            io.clear_run_files(out)
-        # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
-        io.write_cards(out, engine.pool.cards_table())
+    if prior is None and force:
+        io.clear_run_files(out)
+    # Card names beside the games, so `df.merge(cards)` needs no metadata JSON; a resume
+    # writes it again, so a damaged or foreign card table is replaced by this run's.
+    io.write_cards(out, engine.pool.cards_table())
     # Said before the first game, so even a kill -9 cannot leave a run directory that
     # looks finished. On a resume this folds the old log into the manifest.
     book.compact(metadata, False, run_info)
@@ -548,10 +548,10 @@ def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: floa
         "capped_first_wins": capped_first_wins,
         "capped_shared": capped_shared,
     }
-    io.write_part_named(
+    path = io.write_part_named(
         table, book.out, entry["file"], part_metadata(metadata, info, until_ci, True)
     )
-    book.done[book.stop - 1] = info
+    book.done[book.stop - 1] = {**info, io.DIGEST_KEY: io.file_digest(path)}
 
 
 def part_metadata(
