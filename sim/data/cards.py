@@ -542,7 +542,23 @@ def load_set(path: Path) -> SetData:
         if u["name"] in seen:
             raise CardDataError(f"{path.name}: unit {u['name']!r}: field 'name': duplicate name")
         seen.add(u["name"])
+    _check_set_rules(data, raw.get("rules", {}))
     return data
+
+
+def _check_set_rules(data: SetData, given: dict[str, Any]) -> None:
+    """Refuse a rule a set file switches on that cannot act in the set's own games
+    (the same check, :mod:`sim.data.rule_reach`, for shipped and user set files)."""
+    from sim.data.rule_reach import inert_rules, mix_facts
+
+    changed = [k for k in given if data.rules[k] != RULE_OPTIONAL.get(k, 0)]
+    inert = inert_rules(mix_facts(data, data.rules), changed, variants_known=False)
+    if inert:
+        key, why = inert[0]
+        raise CardDataError(
+            f"{data.path.name}: [rules]: {key} = {data.rules[key]!r} has no effect in set "
+            f"{data.name!r}: {why}"
+        )
 
 
 # --- compilation ----------------------------------------------------------------

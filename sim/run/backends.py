@@ -26,6 +26,7 @@ that do not belong to the run.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import os
@@ -68,12 +69,53 @@ class Chunk:
     games: int
 
 
-def chunks_of(games: int, chunk_size: int) -> list[Chunk]:
-    """The chunks of games ``0 .. games-1``, in game order."""
-    return [
-        Chunk(i, start, min(chunk_size, games - start))
-        for i, start in enumerate(range(0, games, chunk_size))
-    ]
+class Chunks(Sequence[Chunk]):
+    """The chunks of games ``0 .. games-1`` in game order, leaving out the indices in
+    ``skip`` (a resumed run's finished parts).
+
+    Each chunk is computed when asked for, so the sequence holds only ``skip``:
+    ``--games 1e12`` costs no memory before play (a list of its chunks would hold
+    millions of objects before the first game).
+    """
+
+    def __init__(self, games: int, chunk_size: int, skip: Iterable[int] = ()) -> None:
+        """Chunks of ``chunk_size`` games (the last may be shorter), without ``skip``."""
+        self.games, self.size = games, chunk_size
+        self._all = -(-games // chunk_size)
+        self._skip = sorted({int(i) for i in skip if 0 <= int(i) < self._all})
+        # skip[k] - k never decreases, so the position of an index is found by bisection.
+        self._gaps = [s - k for k, s in enumerate(self._skip)]
+
+    def __len__(self) -> int:
+        return self._all - len(self._skip)
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of the whole run (skipped or not)."""
+        start = index * self.size
+        return Chunk(index, start, min(self.size, self.games - start))
+
+    def __getitem__(self, p: Any) -> Any:
+        if isinstance(p, slice):
+            return [self[i] for i in range(*p.indices(len(self)))]
+        n = len(self)
+        if p < 0:
+            p += n
+        if not 0 <= p < n:
+            raise IndexError(p)
+        return self.chunk(p + bisect.bisect_right(self._gaps, p))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        skip, k = self._skip, 0
+        for index in range(self._all):
+            if k < len(skip) and skip[k] == index:
+                k += 1
+                continue
+            yield self.chunk(index)
+
+
+def chunks_of(games: int, chunk_size: int) -> Chunks:
+    """The chunks of games ``0 .. games-1``, in game order (computed on demand)."""
+    return Chunks(games, chunk_size)
 
 
 @dataclass(frozen=True)
@@ -607,7 +649,7 @@ class DaskBackend:
 
         window = max(1, self._window * self.slots)
         [job_future] = self.client.scatter([job], broadcast=True, hash=False)
-        pos = {c.index: p for p, c in enumerate(chunks)}
+        pos: dict[int, int] = {}  # chunk index -> position, for the running chunks only
         running: dict[int, Any] = {}
         queue = as_completed()
         nxt = 0
@@ -625,6 +667,7 @@ class DaskBackend:
                     pure=False,
                 )
                 running[nxt] = fut
+                pos[chunk.index] = nxt
                 queue.add(fut)
                 nxt += 1
 
@@ -633,7 +676,7 @@ class DaskBackend:
             fill()
             for fut in queue:
                 done: ChunkDone = fut.result()
-                del running[pos[done.index]]
+                del running[pos.pop(done.index)]
                 fill()
                 yield done
             ok = True
@@ -689,12 +732,11 @@ def ordered(done: Iterable[ChunkDone], chunks: Sequence[Chunk]) -> Iterator[Chun
     which :class:`DaskBackend`'s window bounds.
     """
     held: dict[int, ChunkDone] = {}
-    order = [c.index for c in chunks]
     nxt = 0
     for d in done:
         held[d.index] = d
-        while nxt < len(order) and order[nxt] in held:
-            yield held.pop(order[nxt])
+        while nxt < len(chunks) and chunks[nxt].index in held:
+            yield held.pop(chunks[nxt].index)
             nxt += 1
 
 

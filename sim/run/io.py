@@ -350,7 +350,7 @@ def write_manifest(
         "format_version": MANIFEST_VERSION,
         "complete": bool(complete),
         "games": int(games),
-        "parts": [dict(p) for p in parts],
+        "parts": [_with_digest(out, p) for p in parts],
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     if extra:
@@ -369,6 +369,16 @@ def write_manifest(
         json.dump(doc, fh, indent=2, sort_keys=False)
         fh.write("\n")
     return final
+
+
+def _with_digest(out: Any, part: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest entry with its part's checksum (the writer's, or the file's if it has none)."""
+    entry = dict(part)
+    if entry.get(DIGEST_KEY) is None and isinstance(entry.get("file"), str):
+        path = out / entry["file"]
+        if path.is_file():
+            entry[DIGEST_KEY] = file_digest(path)
+    return entry
 
 
 def read_manifest(run_dir: Path | str) -> dict[str, Any]:
@@ -548,7 +558,6 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
     listed = {p["file"] for p in parts}
     complete = bool(manifest.get("complete", False))
     signed = MANIFEST_DIGEST_KEY in manifest  # written with checksums: every file has one
-    _check_cards(d, manifest, signed)
     for entry in sorted(d.iterdir()):
         if not complete and entry.name.startswith("part-") and entry.name.endswith(".parquet"):
             continue  # an interrupted run may have written a part it did not get to list
@@ -578,6 +587,7 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
         _check_key(path, part_meta, meta)
         check_part_digest(path, part, signed)
         expected += part["games"]
+    _check_cards(d, manifest, signed)
     if complete and expected != manifest.get("games"):
         raise RunReadError(
             f"{where}: the parts hold {expected} games; the manifest says {manifest.get('games')}"

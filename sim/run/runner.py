@@ -38,7 +38,7 @@ import numpy as np
 from sim.analysis.seats import SeatCounts, first_player_label, seat_rows
 from sim.analysis.stats import wilson_interval
 from sim.base import layout as L
-from sim.data.spec import RunSpec
+from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger, storage
 from sim.run import progress as P
 from sim.run.lock import FolderLockedError, locked
@@ -188,16 +188,19 @@ def resume(
         manifest = io.read_manifest(out)
     except FileNotFoundError:
         raise RunError(f"cannot resume {out}: it has no {io.MANIFEST_NAME}") from None
-    except ValueError:
-        raise RunError(f"cannot resume {out}: its {io.MANIFEST_NAME} is not valid JSON") from None
+    except ValueError as exc:
+        raise RunError(f"cannot resume {out}: {exc}") from None
     if manifest.get("complete"):
         raise RunError(f"{out} is already complete; nothing to resume")
     if "key" not in manifest or "chunk_size" not in manifest:
         raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
     doc = dict(manifest["spec"])
     doc["variants"] = tuple(doc.get("variants", ()))
-    doc["games"] = int(manifest.get("games_requested", doc["games"]))
-    spec = RunSpec(**doc)
+    doc["games"] = manifest.get("games_requested", doc.get("games"))
+    try:
+        spec = RunSpec(**doc)
+    except (TypeError, SpecError) as exc:
+        raise RunError(f"cannot resume {out}: its manifest has no usable run spec: {exc}") from None
     edits = json.loads(manifest.get("metadata", {}).get("card_changes", "{}"))
     changes = Changes.parse(edits.get("change", ()), edits.get("cards", ()))
     n_threads = resolve_threads(threads if backend is None else None)
@@ -239,6 +242,8 @@ def _execute(
 
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
+        if backend is None:
+            check_projected_time(engine, spec.games, n_threads)
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -285,17 +290,17 @@ def _play_and_write(
     prior: dict[str, Any] | None,
 ) -> RunResult:
     """Open the run's ledger, play the chunks it lacks, and close it with the totals."""
-    from sim.run.backends import chunks_of, make_job
+    from sim.run.backends import Chunks, make_job
 
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     # Every part carries the run's key, so a part from another run is recognised on reading.
     metadata[io.RUN_KEY] = io.run_key(metadata)
     run_info = _run_info(engine, spec, backend, chunk_size, key, until_ci, prior)
     book = _open_ledger(out, engine, metadata, run_info, force, until_ci, prior)
-    chunks = chunks_of(spec.games, chunk_size)
+    chunks = Chunks(spec.games, chunk_size)
     bar = P.Bar(spec.games, show, desc="run")
     bar.advance(book.games)
-    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
+    todo = Chunks(spec.games, chunk_size, book.done) if book.stop is None else []
     t0 = time.perf_counter()
     try:
         played = 0
@@ -332,6 +337,37 @@ def _play_and_write(
     return _finish(
         book, metadata, run_info, spec, backend, played, seconds, setup_seconds, until_ci
     )
+
+
+MAX_RUN_DAYS = 30
+"""The longest run ``omensim run`` starts: a request projected to take longer is refused
+before any game is written (split it, or play fewer games; ``--until-ci`` stops early)."""
+PROBE_FROM = 1_000_000
+"""Requests of at least this many games are timed before they start (a fraction of a
+second, against hours of play); a smaller one at the slowest bot still ends within days."""
+
+
+def check_projected_time(engine: Any, games: int, threads: int) -> None:
+    """Refuse ``games`` if, at the speed measured on a short probe, they would take longer
+    than :data:`MAX_RUN_DAYS` (with the projected time in the message)."""
+    if games < PROBE_FROM:
+        return
+    n = 16 * threads
+    while True:
+        t0 = time.perf_counter()
+        engine.play_raw(0, n)
+        seconds = time.perf_counter() - t0
+        if seconds >= 0.2 or n >= 65_536:
+            break
+        n *= 4
+    rate = n / max(seconds, 1e-9)
+    days = games / rate / 86_400
+    if days > MAX_RUN_DAYS:
+        raise RunError(
+            f"--games {games:,} would take about {days:,.0f} days here ({rate:,.0f} games/s "
+            f"measured on {threads} threads); the limit is {MAX_RUN_DAYS} days: play fewer "
+            "games, or use --until-ci to stop when the interval is narrow enough"
+        )
 
 
 def _run_info(
