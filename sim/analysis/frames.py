@@ -62,6 +62,10 @@ class RunLoadError(Error):
 
 def _check_run_dir(path: Path) -> None:
     """Refuse anything but a directory holding a finished run, with a one-line reason."""
+    try:
+        path.exists()
+    except OSError as exc:  # a name too long for the file system, say
+        raise RunLoadError(f"{str(path)[:200]}: {exc.strerror or exc}") from None
     if not path.exists():
         raise RunLoadError(f"{path} does not exist")
     if not path.is_dir():
@@ -94,7 +98,10 @@ def _normalise_paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
         raise RunLoadError("no run directories given")
     seen: set[Path] = set()
     for p in out:
-        key = p.resolve()
+        try:
+            key = p.resolve()
+        except OSError as exc:
+            raise RunLoadError(f"{str(p)[:200]}: {exc.strerror or exc}") from None
         if key in seen:
             # The same games twice would silently halve every interval's width.
             raise RunLoadError(f"{p} is given twice")

@@ -13,14 +13,16 @@ The pieces are separate functions (:func:`cards`, :func:`name_lists`,
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis.frames import load_runs
+from sim.analysis.frames import RunLoadError, load_runs
 from sim.data.cards import unit_table
 from sim.run import io
 
@@ -55,6 +57,9 @@ def cards(path: Path | str) -> pd.DataFrame:
     rebuilt from the card table in the run metadata. Columns: ``sim.data.cards.CARD_COLUMNS``."""
     p = Path(path)
     if (p / io.CARDS_NAME).exists():
+        if (p / io.MANIFEST_NAME).exists():
+            manifest = io.read_manifest(p)
+            io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
         table = pq.read_table(p / io.CARDS_NAME)
     else:
         units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
@@ -112,6 +117,43 @@ def run_attrs(path: Path | str) -> dict[str, Any]:
     return attrs
 
 
+def incomplete_parts(path: Path) -> tuple[pd.DataFrame, int]:
+    """Every verified part of a run that may not have finished, and the games they hold.
+
+    The parts are the manifest's and those the writer logged after it
+    (:func:`sim.run.ledger.completed_parts`: a part whose checksum fails is left
+    out), each checked for its run key and rows; a warning says how many games
+    were found, since the first chunks of a run are a biased sample.
+    """
+    from sim.run import ledger
+
+    if not (path / io.MANIFEST_NAME).exists():
+        raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
+    manifest = io.read_manifest(path)
+    meta = manifest.get("metadata", {})
+    done = ledger.completed_parts(path, manifest)
+    tables = []
+    for index in sorted(done):
+        entry, file = done[index], path / done[index]["file"]
+        rows, part_meta, _, _ = io.part_facts(file)
+        io.check_key(file, part_meta, meta)
+        if rows != entry["games"]:
+            raise io.RunReadError(f"{file} holds {rows} games; its entry lists {entry['games']}")
+        io.check_part_digest(file, entry, signed=False)
+        tables.append(pq.read_table(file))
+    df = pa.concat_tables(tables).to_pandas() if tables else pd.DataFrame()
+    games = len(df)
+    if not manifest.get("complete", False):
+        warnings.warn(
+            f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
+            "parts (the first chunks of a run are a biased sample)",
+            stacklevel=3,
+        )
+    if games and not df["game_id"].is_monotonic_increasing:
+        df = df.sort_values("game_id", kind="stable", ignore_index=True)
+    return df, games
+
+
 def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
     """One finished run's games, one row per game, ready for a notebook.
 
@@ -121,8 +163,9 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     Args:
         path: a run directory (a complete one: an interrupted run is refused).
         names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names.
-        allow_incomplete: read an interrupted or still-running run anyway: only the
-            parts its manifest lists (the first chunks: a biased sample).
+        allow_incomplete: read an interrupted or still-running run anyway: every
+            verified part on disk (:func:`incomplete_parts`; the first chunks: a
+            biased sample); ``df.attrs["games_found"]`` says how many games.
 
     Returns:
         The games, with ``df.attrs`` holding the run's metadata (see
@@ -135,11 +178,16 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
         sim.run.io.IncompleteRunError: a run that did not finish (without ``allow_incomplete``).
         sim.run.io.RunReadError: parts that do not agree with the manifest.
     """
+    if not isinstance(path, str | Path):
+        raise RunLoadError(f"load needs a run directory (a path), got {type(path).__name__}")
+    found = None
     if allow_incomplete:
-        df = io.read_run(path, allow_incomplete=True)
+        df, found = incomplete_parts(Path(path))
     else:
         df = load_runs([path]).drop(columns="run")
     attrs = run_attrs(path)
+    if found is not None:
+        attrs["games_found"] = found
     table = cards(path)
     df = null_absent_sets(df, attrs["sets"])
     if names:

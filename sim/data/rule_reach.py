@@ -82,9 +82,6 @@ RULE_NEEDS: dict[str, Need] = {
         "soldier units and a 'move' ability", lambda f: "soldier" in f.types and "move" in f.ops
     ),
     "vp_tokens": Need("a 'gain_vp_token' ability", lambda f: "gain_vp_token" in f.ops),
-    "rewards_count_as_hand": Need(
-        "a hand limit (hand_limit > 0)", lambda f: f.rules["hand_limit"] > 0
-    ),
     "two_stacks_empty_check": Need(
         "the 'two_cities_empty' end condition",
         lambda f: "two_cities_empty" in f.rules["end_conditions"],

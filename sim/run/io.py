@@ -415,6 +415,10 @@ _MANIFEST_TYPES: dict[str, tuple[type, ...]] = {
     "metadata": (dict,),
     "spec": (dict,),
     "chunk_size": (int,),
+    "games_requested": (int,),
+    "until_ci": (int, float),
+    "key": (dict,),
+    "resumed": (list,),
     CARDS_DIGEST_KEY: (str,),
 }
 
@@ -425,7 +429,8 @@ def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
         if key not in doc:
             continue
         v = doc[key]
-        if not isinstance(v, kinds) or (kinds == (int,) and (isinstance(v, bool) or v < 0)):
+        wrong = not isinstance(v, kinds) or (int in kinds and isinstance(v, bool))
+        if wrong or (kinds == (int,) and v < 0):
             want = " or ".join("object" if k is dict else k.__name__ for k in kinds)
             raise RunReadError(f"{path}: field {key!r} must be a {want}, got {v!r}"[:300])
     for k, v in doc.get("metadata", {}).items():
@@ -467,12 +472,15 @@ def read_run(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFram
         files = [p / part["file"] for part in manifest["parts"]]
         if not files:
             return pd.DataFrame()
-        if isinstance(p, storage.UrlPath):
-            # A path plus the filesystem: pyarrow never gets an open remote handle.
-            paths = [f.path for f in files]  # type: ignore[attr-defined]
-            df = pq.read_table(paths, filesystem=p.fs).to_pandas()
-        else:
-            df = pq.read_table([str(f) for f in files]).to_pandas()
+        try:
+            if isinstance(p, storage.UrlPath):
+                # A path plus the filesystem: pyarrow never gets an open remote handle.
+                paths = [f.path for f in files]  # type: ignore[attr-defined]
+                df = pq.read_table(paths, filesystem=p.fs).to_pandas()
+            else:
+                df = pq.read_table([str(f) for f in files]).to_pandas()
+        except (pa.ArrowException, OSError) as exc:
+            raise RunReadError(f"cannot read the parts of {p}: {_one_line(exc)}") from None
     else:
         try:
             df = pd.read_parquet(str(p))
@@ -505,7 +513,7 @@ def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]
     return out
 
 
-def _part_facts(path: Any) -> tuple[int, dict[str, str], int | None, int | None]:
+def part_facts(path: Any) -> tuple[int, dict[str, str], int | None, int | None]:
     """(rows, metadata, min game_id, max game_id) from a part's footer, without its data."""
     args = path.parquet_args() if hasattr(path, "parquet_args") else {"source": path}
     try:
@@ -577,17 +585,17 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
             )
         if not path.is_file():
             raise RunReadError(f"{d}: {part['file']} is listed in {MANIFEST_NAME} but missing")
-        rows, part_meta, lo, hi = _part_facts(path)
+        rows, part_meta, lo, hi = part_facts(path)
         last = part["first_game"] + part["games"] - 1
         if rows != part["games"] or (lo is not None and (lo, hi) != (part["first_game"], last)):
             raise RunReadError(
                 f"{path} holds {rows} games ({lo}..{hi}); {MANIFEST_NAME} lists "
                 f"{part['games']} ({part['first_game']}..{last})"
             )
-        _check_key(path, part_meta, meta)
+        check_key(path, part_meta, meta)
         check_part_digest(path, part, signed)
         expected += part["games"]
-    _check_cards(d, manifest, signed)
+    check_cards(d, manifest, signed)
     if complete and expected != manifest.get("games"):
         raise RunReadError(
             f"{where}: the parts hold {expected} games; the manifest says {manifest.get('games')}"
@@ -609,7 +617,7 @@ def check_part_digest(path: Any, part: Mapping[str, Any], signed: bool = True) -
         )
 
 
-def _check_cards(d: Any, manifest: Mapping[str, Any], signed: bool) -> None:
+def check_cards(d: Any, manifest: Mapping[str, Any], signed: bool) -> None:
     """Refuse a card table that is not the one this run wrote (e.g. copied from another)."""
     recorded = manifest.get(CARDS_DIGEST_KEY)
     cards = d / CARDS_NAME
@@ -626,7 +634,7 @@ def _check_cards(d: Any, manifest: Mapping[str, Any], signed: bool) -> None:
         )
 
 
-def _check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+def check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:
     if RUN_KEY in meta or RUN_KEY in part_meta:
         mine, theirs = part_meta.get(RUN_KEY), meta.get(RUN_KEY)
         if mine != theirs:
