@@ -286,45 +286,61 @@ def cli_cases(b: Bench, rng: random.Random, n: int, run_dir: Path) -> None:
 
 
 def rule_cases(b: Bench, games: int) -> None:
-    """Every rule parameter with another value on every single set, from ``--rules``:
-    refused, or the rows differ from the plain set's (else a silent no-op)."""
+    """Every rule parameter with other values on every single set, from ``--rules``:
+    refused, or the rows of one of the values differ from the plain set's (else a
+    silent no-op). The extremes are tried first: a supply or limit that rarely binds
+    at its usual value binds at its bound."""
     for mix in ("aegean", "dunes", "reign"):
         pool = C.load_pool(mix)
         plain = Engine(runner_spec(mix, games)).play(0, games)
         for key in C.RULE_KEYS:
-            value = other_value(key, pool.rules[key])
-            if value is None:
+            values = other_values(key, pool.rules[key])
+            if not values:
                 continue
-            p = b.path(f"{mix}-{key}.toml", f"[rules]\n{key} = {toml_literal(value)}\n")
 
-            def play(p: Path = p, plain: pa.Table = plain, mix: str = mix) -> str | None:
-                rows = Engine(runner_spec(mix, games, rules=str(p))).play(0, games)
-                return "silent no-op" if rows.equals(plain) else None
+            def play(key: str = key, values: list = values, plain=plain, mix: str = mix) -> str:
+                refusal = None
+                for value in values:
+                    p = b.path(f"{mix}-{key}.toml", f"[rules]\n{key} = {toml_literal(value)}\n")
+                    try:
+                        rows = Engine(runner_spec(mix, games, rules=str(p))).play(0, games)
+                    except Error as exc:
+                        refusal = exc
+                        continue
+                    if not rows.equals(plain):
+                        return "accepted"
+                    refusal = None
+                if refusal is not None:
+                    raise refusal
+                return "silent no-op"
 
-            b.case("rule parameter on a set", f"{mix}: {key} = {value!r}", play)
+            b.case("rule parameter on a set", f"{mix}: {key} (from {pool.rules[key]!r})", play)
 
 
 def runner_spec(mix: str, games: int, **kw: Any) -> Any:
-    """The RunSpec of the rule cases (the same seed for the plain and the changed run)."""
+    """The RunSpec of the rule cases (the same seed for the plain and the changed run).
+
+    Random bots: a rule that acts only through a choice the greedy bot never makes (a
+    reveal repeated, a Soldier moved) still alters their games."""
     from sim.data.spec import RunSpec
 
-    return RunSpec(games=games, mix=mix, seed=11, **kw)
+    return RunSpec(games=games, mix=mix, seed=11, p0="random", p1="random", **kw)
 
 
-def other_value(key: str, value: Any) -> Any:
-    """A valid value of rule ``key`` other than ``value`` (None if there is none)."""
+def other_values(key: str, value: Any) -> list[Any]:
+    """Valid values of rule ``key`` other than ``value``, the extremes first."""
     if isinstance(value, bool):
-        return not value
+        return [not value]
     if isinstance(value, int):
-        hi = S.RULE_INTS[key].hi
-        return value + 1 if value + 1 <= hi else value - 1
+        bound = S.RULE_INTS[key]
+        tries = [bound.lo, bound.hi, value - 1, value + 1, value // 2, 2 * value]
+        return list(dict.fromkeys(v for v in tries if v != value and bound.lo <= v <= bound.hi))
     if isinstance(value, str):
-        others = [r for r in C.READINGS.get(key, ()) if r != value]
-        return others[0] if others else None
+        return [r for r in C.READINGS.get(key, ()) if r != value]
     if isinstance(value, list) and key == "end_conditions":
         extra = [e for e in ("all_cities_empty", "two_cities_empty") if e not in value]
-        return [*value, extra[0]] if extra else value[:1]
-    return None
+        return [[*value, extra[0]] if extra else value[:1]]
+    return []
 
 
 def toml_literal(value: Any) -> str:
@@ -464,7 +480,7 @@ def main() -> int:
     ap.add_argument("--cases", type=int, default=1200, help="about how many cases in all")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a case is a hang")
-    ap.add_argument("--rule-games", type=int, default=30, help="games per rule-parameter case")
+    ap.add_argument("--rule-games", type=int, default=300, help="games per rule-parameter case")
     opts = ap.parse_args()
     rng = random.Random(opts.seed)
     t0 = time.perf_counter()

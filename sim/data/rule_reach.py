@@ -22,10 +22,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class MixFacts:
-    """What a mix holds that a rule parameter may need: its ops, keywords, unit types,
-    devotions, structures, feats, its combined rules and the run's variants."""
+    """What a mix holds that a rule parameter may need: its ops, triggers, conditions,
+    keywords, unit types, devotions, structures, feats, its combined rules and the run's
+    variants."""
 
     ops: frozenset[str]
+    triggers: frozenset[str]
+    conditions: frozenset[str]
     keywords: frozenset[str]
     types: frozenset[str]
     devoted: bool
@@ -39,8 +42,13 @@ def mix_facts(pool: Any, rules: Mapping[str, Any], variants: Iterable[str] = ())
     """The facts of ``pool`` (a :class:`sim.data.cards.CardPool`) under ``rules``."""
     entries = [*pool.units, *pool.rewards, *pool.structures]
     ops = {o["op"] for e in entries for a in e.get("abilities", []) for o in a.get("ops", [])}
+    abilities = [a for e in entries for a in e.get("abilities", [])]
+    triggers = {a["trigger"] for a in abilities}
+    conditions = {a["when"] for a in abilities} | {o["when"] for a in abilities for o in a["ops"]}
     return MixFacts(
         ops=frozenset(ops),
+        triggers=frozenset(triggers),
+        conditions=frozenset(conditions),
         keywords=frozenset(k for u in pool.units for k in u["keywords"]),
         types=frozenset(u["type"] for u in pool.units),
         devoted=any(u["devotion"] != "neutral" for u in pool.units),
@@ -77,11 +85,19 @@ RULE_NEEDS: dict[str, Need] = {
         lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
     ),
     "feat_step": Need("feats (A Reign of War)", lambda f: f.feats),
+    "portent_step": Need(
+        "units with a 'portent' ability (A Reign of War's Oracles)",
+        lambda f: "portent" in f.triggers,
+    ),
     "enraged_strength": Need("an 'enrage' ability (A Reign of War)", lambda f: "enrage" in f.ops),
     "soldier_ability_on_move": Need(
         "soldier units and a 'move' ability", lambda f: "soldier" in f.types and "move" in f.ops
     ),
     "vp_tokens": Need("a 'gain_vp_token' ability", lambda f: "gain_vp_token" in f.ops),
+    "rewards_count_as_hand": Need(
+        "a 'hand_at_most' condition or --variant extra-wealth (both count the hand)",
+        lambda f: "hand_at_most" in f.conditions or "extra-wealth" in f.variants,
+    ),
     "two_stacks_empty_check": Need(
         "the 'two_cities_empty' end condition",
         lambda f: "two_cities_empty" in f.rules["end_conditions"],
@@ -156,7 +172,7 @@ def deal_problem(pool: Any) -> str | None:
 
 
 def check_reach(pool: Any, overrides: Mapping[str, Any], variants: Iterable[str]) -> None:
-    """Refuse house rules that cannot act in the run and tables that cannot deal a game.
+    """Refuse house rules that cannot act in the run (:data:`RULE_NEEDS`).
 
     Raises:
         sim.data.cards.CardDataError: one line naming the parameter and why.
@@ -171,6 +187,3 @@ def check_reach(pool: Any, overrides: Mapping[str, Any], variants: Iterable[str]
             f"--rules: {key} = {overrides[key]} has no effect on mix {pool.mix!r}: {why}; "
             "remove it or choose a mix it changes"
         )
-    problem = deal_problem(pool)
-    if problem is not None:
-        raise CardDataError(f"mix {pool.mix!r} cannot be played: {problem}")

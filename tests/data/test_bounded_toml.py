@@ -49,7 +49,10 @@ def test_the_shipped_files_are_well_inside_the_bounds() -> None:
         ("[rules]\n" + "a." * 3000 + "b = 1\n", "nested more than"),
         ("# " + "x" * (S.MAX_FILE_BYTES + 1), "larger than"),
         ("a = [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]", "line 1: brackets nested 18 deep"),
-        ("a = 1\nb = {c = {d = {e = [[[[[[[[[[[[[1]]]]]]]]]]]]]}}}", "line 2"),
+        (
+            "a = 1\nb = {c = {d = {e = [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}}}",
+            "line 2: brackets nested 17",
+        ),
     ],
 )
 def test_structure_bounds_are_one_error(tmp_path: Path, text: str, fragment: str) -> None:
