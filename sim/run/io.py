@@ -46,6 +46,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -90,13 +91,29 @@ CARDS_DIGEST_KEY = "cards_sha256"
 MANIFEST_DIGEST_KEY = "manifest_sha256"
 
 
+_DIGESTS: dict[tuple[str, int, int, int], str] = {}
+"""Digests of local files hashed by this process, by (path, inode, size, mtime): a run
+read twice (checked, then read; or loaded again in a notebook) is hashed once."""
+
+
 def file_digest(path: Any) -> str:
     """The SHA-256 of a file's bytes (a local path or a :class:`sim.run.storage.UrlPath`)."""
     if hasattr(path, "fs"):
         with path.fs.open(path.path, "rb") as fh:
             return hashlib.file_digest(fh, "sha256").hexdigest()
-    with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        with open(path, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        # Only a file older than its clock tick is remembered: one rewritten within the
+        # same tick would keep its (path, inode, size, mtime).
+        if time.time_ns() - st.st_mtime_ns > 2_000_000_000:
+            if len(_DIGESTS) > 10_000:
+                _DIGESTS.clear()
+            _DIGESTS[key] = digest
+    return digest
 
 
 def manifest_digest(doc: Mapping[str, Any]) -> str:
