@@ -13,11 +13,13 @@ import shutil
 import warnings
 from pathlib import Path
 
+import hypothesis.strategies as st
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import invoke, one_error_line
+from hypothesis import given, settings
 from tamper import resign
 
 from sim import Error
@@ -198,3 +200,24 @@ def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     assert chunks[0].index == 5 and chunks[-1].start + chunks[-1].games == 10**12
     assert tracemalloc.get_traced_memory()[1] < 100_000
     tracemalloc.stop()
+
+
+@settings(deadline=None)
+@given(
+    games=st.integers(1, 500),
+    size=st.integers(1, 40),
+    skip=st.sets(st.integers(0, 30)),
+)
+def test_the_lazy_chunks_are_the_list_they_replace(games: int, size: int, skip: set) -> None:
+    from sim.run.backends import Chunk, Chunks
+
+    whole = [
+        Chunk(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))
+    ]
+    todo = [c for c in whole if c.index not in skip]
+    chunks = Chunks(games, size, skip)
+    assert list(Chunks(games, size)) == whole
+    assert list(chunks) == todo and len(chunks) == len(todo)
+    assert [chunks[i] for i in range(len(todo))] == todo
+    assert [chunks[-i] for i in range(1, len(todo) + 1)] == todo[::-1]
+    assert chunks[1:3] == todo[1:3]
