@@ -53,6 +53,12 @@ MAX_GAMES = 2**62
 _SCI = re.compile(r"^\+?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short: an error line names a value, it does not print a file."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def games_problem(value: Any) -> tuple[int, str]:
     """``value`` read as a number of games: ``(n, "")``, or ``(0, what is wrong)``.
 
@@ -62,14 +68,14 @@ def games_problem(value: Any) -> tuple[int, str]:
     """
     whole = "must be a whole number of games such as 250000, 1_000 or 1e6, got "
     if isinstance(value, bool):
-        return 0, whole + repr(value)
+        return 0, whole + _shown(value)
     if isinstance(value, int):
         n = value
     elif isinstance(value, float):
         if not math.isfinite(value) or value != int(value):
-            return 0, whole + repr(value)
+            return 0, whole + _shown(value)
         if value > MAX_GAMES:
-            return 0, f"must be at most 2**62, got {value!r}"
+            return 0, f"must be at most 2**62, got {_shown(value)}"
         n = int(value)
     elif isinstance(value, str):
         text = value.strip()
@@ -77,23 +83,23 @@ def games_problem(value: Any) -> tuple[int, str]:
             n = int(text)  # also accepts underscores: 1_000
         except ValueError:
             if not _SCI.match(text.replace("_", "")):
-                return 0, whole + repr(text)
+                return 0, whole + _shown(text)
             try:
                 d = Decimal(text.replace("_", ""))
             except InvalidOperation:
-                return 0, whole + repr(text)
+                return 0, whole + _shown(text)
             # Compare before converting: int(Decimal("1e999999999")) would never finish.
             if d > MAX_GAMES:
-                return 0, f"must be at most 2**62, got {text!r}"
+                return 0, f"must be at most 2**62, got {_shown(text)}"
             if d != d.to_integral_value():
-                return 0, whole + repr(text)
+                return 0, whole + _shown(text)
             n = int(d)
     else:
-        return 0, f"must be a whole number of games, got {type(value).__name__} {value!r}"[:200]
+        return 0, f"must be a whole number of games, got {type(value).__name__} {_shown(value)}"
     if n < 1:
-        return 0, f"must be a positive whole number of games, got {value!r}"
+        return 0, f"must be a positive whole number of games, got {_shown(value)}"
     if n > MAX_GAMES:
-        return 0, f"must be at most 2**62, got {value!r}"
+        return 0, f"must be at most 2**62, got {_shown(value)}"
     return n, ""
 
 
