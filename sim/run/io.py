@@ -440,6 +440,12 @@ _MANIFEST_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+_KIND_WORDS = {
+    bool: "true or false", int: "a whole number >= 0", float: "a number", list: "a list",
+    dict: "an object", str: "text",
+}  # fmt: skip
+
+
 def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
     """Refuse, in one line, a manifest whose known fields have the wrong type."""
     for key, kinds in _MANIFEST_TYPES.items():
@@ -448,8 +454,8 @@ def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
         v = doc[key]
         wrong = not isinstance(v, kinds) or (int in kinds and isinstance(v, bool))
         if wrong or (kinds == (int,) and v < 0):
-            want = " or ".join("object" if k is dict else k.__name__ for k in kinds)
-            raise RunReadError(f"{path}: field {key!r} must be a {want}, got {v!r}"[:300])
+            want = " or ".join(_KIND_WORDS[k] for k in kinds)
+            raise RunReadError(f"{path}: field {key!r} must be {want}, got {v!r}"[:300])
     for k, v in doc.get("metadata", {}).items():
         if not isinstance(v, str):
             raise RunReadError(f"{path}: metadata {k!r} must be a string, got {v!r}"[:300])
