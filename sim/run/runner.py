@@ -243,7 +243,7 @@ def _execute(
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
         if backend is None:
-            check_projected_time(engine, spec.games, n_threads)
+            check_projected_time(engine, games_to_play(spec.games, until_ci), n_threads)
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -345,6 +345,15 @@ before any game is written (split it, or play fewer games; ``--until-ci`` stops 
 PROBE_FROM = 1_000_000
 """Requests of at least this many games are timed before they start (a fraction of a
 second, against hours of play); a smaller one at the slowest bot still ends within days."""
+
+
+def games_to_play(games: int, until_ci: float | None) -> int:
+    """At most the games a run plays: ``games``, or fewer with ``until_ci``, which stops by
+    the time a 95% interval is that narrow even at a 50% rate (its widest):
+    ``1.96 / (2 * sqrt(n)) <= until_ci``, with a tenth more for the Wilson correction."""
+    if until_ci is None:
+        return games
+    return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
 
 
 def check_projected_time(engine: Any, games: int, threads: int) -> None:

@@ -221,3 +221,15 @@ def test_the_lazy_chunks_are_the_list_they_replace(games: int, size: int, skip: 
     assert [chunks[i] for i in range(len(todo))] == todo
     assert [chunks[-i] for i in range(1, len(todo) + 1)] == todo[::-1]
     assert chunks[1:3] == todo[1:3]
+
+
+@pytest.mark.parametrize("half", [0.05, 0.01, 0.002, 0.0005])
+def test_an_until_ci_run_is_projected_by_where_it_must_stop(half: float) -> None:
+    """``--games 1e12 --until-ci H`` is not refused for its ceiling: the run stops by the
+    game where even a 50% rate's interval is H wide."""
+    from sim.run.runner import ci_half_width, games_to_play
+
+    n = games_to_play(10**12, half)
+    assert n < 10**9
+    assert ci_half_width(n // 2, n) <= half
+    assert games_to_play(1000, half) <= 1000 and games_to_play(10**12, None) == 10**12
