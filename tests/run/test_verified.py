@@ -233,3 +233,16 @@ def test_an_until_ci_run_is_projected_by_where_it_must_stop(half: float) -> None
     assert n < 10**9
     assert ci_half_width(n // 2, n) <= half
     assert games_to_play(1000, half) <= 1000 and games_to_play(10**12, None) == 10**12
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "--games", "1e12", "--change", "Ker of the Spoils.cost=+1"],
+        ["sweep", "--games", "1e12", "--field", "cost", "--delta", "1", "--card",
+         "Ker of the Spoils"],
+    ],
+)  # fmt: skip
+def test_compare_and_sweep_refuse_a_run_that_cannot_finish(args: list[str]) -> None:
+    line = one_error_line(invoke(*args, "-q"))
+    assert "would take about" in line and "days" in line
