@@ -14,8 +14,9 @@ call directly for more control.
 
 from __future__ import annotations
 
+import contextlib
 import html
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -23,9 +24,11 @@ from typing import Any, TypedDict, Unpack
 import pandas as pd
 
 from sim.analysis.loading import load
-from sim.data.spec import RunSpec
+from sim.base.errors import Error
+from sim.data.spec import RunSpec, SpecError, parse_games
+from sim.run.session import RunError, resolve_threads
 
-__all__ = ["Compared", "Run", "Seats", "compare", "load", "run"]
+__all__ = ["Compared", "Error", "Run", "Seats", "compare", "load", "run"]
 
 
 def _rows_html(rows: list[tuple[str, str]], title: str) -> str:
@@ -100,16 +103,54 @@ class Seats(TypedDict, total=False):
     p1: str
     first: str
     variants: Sequence[str]
+    rules: str
+    """A house-rules file (``--rules``), checked as the CLI checks it."""
 
 
-def _spec(games: int, mix: str, seed: int, seats: Seats) -> RunSpec:
+def _spec(games: Any, mix: Any, seed: Any, seats: dict[str, Any]) -> RunSpec:
+    """The RunSpec the arguments name, checked as the CLI checks its options."""
     unknown = sorted(set(seats) - set(Seats.__annotations__))
     if unknown:
-        raise TypeError(f"unexpected keyword argument(s): {', '.join(unknown)}")
+        raise SpecError(f"unexpected keyword argument(s): {', '.join(unknown)}")
     extra: dict[str, Any] = dict(seats)
     if "variants" in extra:
-        extra["variants"] = tuple(extra["variants"])
-    return RunSpec(games=int(games), mix=mix, seed=seed, **extra)
+        v = extra["variants"]
+        if isinstance(v, str) or not isinstance(v, Sequence):
+            raise SpecError(f"variants must be a list of names, got {v!r}"[:200])
+        extra["variants"] = tuple(v)
+    if isinstance(extra.get("rules"), Path):
+        extra["rules"] = str(extra["rules"])
+    return RunSpec(games=parse_games(games), mix=mix, seed=seed, **extra)
+
+
+def _texts(value: Any, what: str) -> tuple[str, ...]:
+    """One text or a sequence of texts as a tuple, else a SpecError naming ``what``."""
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, Sequence) or not all(isinstance(x, str) for x in value):
+        raise SpecError(f"{what} must be a text or a list of texts, got {value!r}"[:200])
+    return tuple(value)
+
+
+def _options(out: Any, force: Any = False, progress: Any = None) -> Path | str | None:
+    """``out``, ``force`` and ``progress`` checked; ``out`` as given (a path, URL or None)."""
+    if out is not None and not isinstance(out, str | Path):
+        raise SpecError(f"out must be a path or None, got {type(out).__name__} {out!r}"[:200])
+    if not isinstance(force, bool):
+        raise SpecError(f"force must be True or False, got {force!r}"[:200])
+    if progress is not None and not isinstance(progress, bool):
+        raise SpecError(f"progress must be True, False or None, got {progress!r}"[:200])
+    return out
+
+
+@contextlib.contextmanager
+def _os_errors(out: Any) -> Iterator[None]:
+    """A file the run cannot write, as the one-line error the CLI prints (a :class:`Error`)."""
+    try:
+        yield
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else out
+        raise RunError(f"cannot write {where}: {exc.strerror or exc}") from None
 
 
 def run(
@@ -129,20 +170,24 @@ def run(
     ``results/<mix>-s<seed>-<date>-<time>``).
 
     ``changes`` are ``--change`` strings (``"Card Name.cost=+1"``). ``progress``:
-    None draws the bar only when stderr is a terminal. Errors are the runner's
-    (:class:`sim.data.spec.SpecError`, :class:`sim.run.runner.RunError`, ...).
+    None draws the bar only when stderr is a terminal. Every argument is checked
+    as the CLI checks its option; any failure a caller can cause raises
+    :class:`sim.Error` (a ``ValueError``) with the line the CLI prints.
     """
     from sim.data.changes import Changes
     from sim.run import runner
 
+    spec = _spec(games, mix, seed, dict(seats))
+    out = _options(out, force, progress)
     extras: dict[str, Any] = {}
-    parsed = Changes.parse(tuple(changes), ())
+    parsed = Changes.parse(_texts(changes, "changes"), ())
     if parsed:
         extras["changes"] = parsed
     if until_ci is not None:
+        runner.check_until_ci(until_ci)
         extras["until_ci"] = until_ci
-    spec = _spec(games, mix, seed, seats)
-    result = runner.run(spec, out, threads=threads, force=force, progress=progress, **extras)
+    with _os_errors(out):
+        result = runner.run(spec, out, threads=threads, force=force, progress=progress, **extras)
     return Run(result)
 
 
@@ -158,11 +203,19 @@ def compare(
     **seats: Unpack[Seats],
 ) -> Compared:
     """Play the same games with the shipped cards (A) and with ``changes`` (B), like
-    ``omensim compare``; ``changes`` is one ``--change`` string or several."""
+    ``omensim compare``; ``changes`` is one ``--change`` string or several. Errors as
+    :func:`run`'s."""
     from sim.analysis.compare import compare as compare_runs
     from sim.data.changes import Changes
 
-    edits = (changes,) if isinstance(changes, str) else tuple(changes)
-    spec = _spec(games, mix, seed, seats)
+    edits = _texts(changes, "changes")
+    if not edits:
+        raise SpecError("compare needs at least one change, e.g. 'Card Name.cost=+1'")
+    spec = _spec(games, mix, seed, dict(seats))
+    out = _options(out, progress=progress)
     parsed = Changes.parse(edits, ())
-    return Compared(compare_runs(spec, parsed, out=out, threads=threads, progress=progress))
+    if threads is not None:
+        resolve_threads(threads)
+    with _os_errors(out):
+        result = compare_runs(spec, parsed, out=out, threads=threads, progress=progress)
+    return Compared(result)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.base.errors import Error
 from sim.data import schema as S
 from sim.data.cards import CONFIG_DIR
 from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, WEIGHTS
@@ -40,7 +41,7 @@ KNOB_DEFAULTS: dict[str, int] = {
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
-class ProfileError(ValueError):
+class ProfileError(Error):
     """A strategy profile that cannot be used; the message is one line."""
 
 

@@ -30,7 +30,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
 from sim.run.seats import SeatCounts, first_player_label, seat_lines
 from sim.run.session import numba_threads, resolve_threads
 
@@ -351,11 +351,14 @@ def _play_both(
 ) -> tuple[Outcomes, Outcomes]:
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    with numba_threads(resolve_threads(threads if backend is None else None)):
+    n_threads = resolve_threads(threads if backend is None else None)
+    with numba_threads(n_threads):
         with P.kernel_ready(show):
             engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
         games = specs[0].games
+        if backend is None:  # A and B: twice the games, refused up front if too many
+            check_projected_time(engines[0], 2 * games, n_threads)
         with P.Bar(2 * games, show, desc="compare A and B") as bar:
             return tuple(  # type: ignore[return-value]
                 play_outcomes(e, games, chunk_size, bar, backend, ch)

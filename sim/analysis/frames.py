@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 
 from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
 from sim.base import layout as L
+from sim.base.errors import Error
 from sim.run import io
 from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import MarginMoments
@@ -47,7 +48,7 @@ SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
 """VP per unit of each score component, in the score's order (``sim.base.layout``)."""
 
 
-class RunLoadError(ValueError):
+class RunLoadError(Error):
     """A path that cannot be analysed as a finished run; the message is one line."""
 
 
@@ -56,6 +57,10 @@ class RunLoadError(ValueError):
 
 def _check_run_dir(path: Path) -> None:
     """Refuse anything but a directory holding a finished run, with a one-line reason."""
+    try:
+        path.exists()
+    except OSError as exc:  # a name too long for the file system, say
+        raise RunLoadError(f"{str(path)[:200]}: {exc.strerror or exc}") from None
     if not path.exists():
         raise RunLoadError(f"{path} does not exist")
     if not path.is_dir():
@@ -88,7 +93,10 @@ def _normalise_paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
         raise RunLoadError("no run directories given")
     seen: set[Path] = set()
     for p in out:
-        key = p.resolve()
+        try:
+            key = p.resolve()
+        except OSError as exc:
+            raise RunLoadError(f"{str(p)[:200]}: {exc.strerror or exc}") from None
         if key in seen:
             # The same games twice would silently halve every interval's width.
             raise RunLoadError(f"{p} is given twice")

@@ -14,6 +14,7 @@ The pieces are separate functions (:func:`cards`, :func:`name_lists`,
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from sim.analysis.columns import (
     prepare,
     to_frame,
 )
-from sim.analysis.frames import run_info
+from sim.analysis.frames import RunLoadError, run_info
 from sim.data.cards import unit_table
 from sim.run import io
 
@@ -44,6 +45,9 @@ def cards(path: Path | str) -> pd.DataFrame:
     rebuilt from the card table in the run metadata. Columns: ``sim.data.cards.CARD_COLUMNS``."""
     p = Path(path)
     if (p / io.CARDS_NAME).exists():
+        if (p / io.MANIFEST_NAME).exists():
+            manifest = io.read_manifest(p)
+            io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
         table = pq.read_table(p / io.CARDS_NAME)
     else:
         units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
@@ -100,6 +104,43 @@ def run_attrs(path: Path | str) -> dict[str, Any]:
     return attrs
 
 
+def incomplete_parts(path: Path) -> tuple[pa.Table, int]:
+    """Every verified part of a run that may not have finished, and the games they hold.
+
+    The parts are the manifest's and those the writer logged after it
+    (:func:`sim.run.ledger.completed_parts`: a part whose checksum fails is left
+    out), each checked for its run key and rows; a warning says how many games
+    were found, since the first chunks of a run are a biased sample.
+    """
+    from sim.run import ledger
+
+    if not (path / io.MANIFEST_NAME).exists():
+        raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
+    manifest = io.read_manifest(path)
+    meta = manifest.get("metadata", {})
+    done = ledger.completed_parts(path, manifest)
+    tables = []
+    for index in sorted(done):
+        entry, file = done[index], path / done[index]["file"]
+        rows, part_meta, _, _ = io.part_facts(file)
+        io.check_key(file, part_meta, meta)
+        if rows != entry["games"]:
+            raise io.RunReadError(f"{file} holds {rows} games; its entry lists {entry['games']}")
+        io.check_part_digest(file, entry, signed=False)
+        tables.append(pq.read_table(file))
+    table = pa.concat_tables(tables) if tables else pa.table({})
+    games = table.num_rows
+    if not manifest.get("complete", False):
+        warnings.warn(
+            f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
+            "parts (the first chunks of a run are a biased sample)",
+            stacklevel=3,
+        )
+    if games:
+        table = table.sort_by("game_id")
+    return table, games
+
+
 def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
     """One finished run's games, one row per game, ready for a notebook.
 
@@ -111,8 +152,9 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
         names: turn ``played_p0/p1`` (and ``held_p0/p1``) card kind ids into card names
             (Arrow lists of a dictionary, :mod:`sim.analysis.columns`); every other
             column has the same dtype either way.
-        allow_incomplete: read an interrupted or still-running run anyway: only the
-            parts its manifest lists (the first chunks: a biased sample).
+        allow_incomplete: read an interrupted or still-running run anyway: every
+            verified part on disk (:func:`incomplete_parts`; the first chunks: a
+            biased sample); ``df.attrs["games_found"]`` says how many games.
 
     Returns:
         The games, with ``df.attrs`` holding the run's metadata (see
@@ -125,12 +167,20 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
         sim.run.io.IncompleteRunError: a run that did not finish (without ``allow_incomplete``).
         sim.run.io.RunReadError: parts that do not agree with the manifest.
     """
-    if not allow_incomplete:
+    if not isinstance(path, str | Path):
+        raise RunLoadError(f"load needs a run directory (a path), got {type(path).__name__}")
+    found = None
+    if allow_incomplete:
+        raw, found = incomplete_parts(Path(path))
+    else:
         run_info([path])  # a missing path or not a run directory: one RunLoadError
+        raw = io.read_run_table(path)
     attrs = run_attrs(path)
+    if found is not None:
+        attrs["games_found"] = found
     table = cards(path)
     ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
-    rows = prepare(io.read_run_table(path, allow_incomplete=allow_incomplete), attrs["sets"], ids)
+    rows = prepare(raw, attrs["sets"], ids)
     df = to_frame(rows)
     records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
     df.attrs = {**attrs, "cards": records}

@@ -23,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.analysis import panel as P
+from sim.base.errors import Error
 from sim.run import io
 from sim.run.seats import SeatCounts
 
@@ -32,7 +33,7 @@ RUN_COLUMNS = ("bot", "games", "favoured")
 COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
 
 
-class PanelError(ValueError):
+class PanelError(Error):
     """A ``--panel`` directory that is not a finished panel; the message is one line."""
 
 

@@ -35,6 +35,7 @@ from sim.analysis.report_tables import (
     key_figures,
 )
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
+from sim.base.errors import Error
 from sim.run import io
 from sim.run import progress as P
 from sim.run.gods import god_rows
@@ -58,7 +59,7 @@ REPORT_NAME = "report.html"
 TOP_CARDS = 15
 
 
-class ReportError(ValueError):
+class ReportError(Error):
     """A report that cannot be written where asked; the message is one line."""
 
 

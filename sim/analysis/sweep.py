@@ -30,7 +30,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
 from sim.run.session import numba_threads, resolve_threads
 
 # card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
@@ -206,6 +206,8 @@ def sweep(
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
+        if backend is None:  # the baseline and every cell, refused up front if too many
+            check_projected_time(engine, (len(todo) + 1) * spec.games, n_threads)
         bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
         stack.callback(bar.close)
         baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import click
 
+from sim.base.errors import Error
 from sim.data.spec import SpecError
 
 EXIT_USAGE = 2
@@ -91,6 +92,8 @@ def user_errors(out: Path | None = None, interrupted: str | None = None) -> Iter
     except SpecError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     except (CardDataError, runner.RunError, io.RunReadError, FolderLockedError) as exc:
+        raise CliError(str(exc), EXIT_ERROR) from None
+    except Error as exc:  # every other failure a user can cause (sim.Error)
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

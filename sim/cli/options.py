@@ -4,64 +4,31 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec
+from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
     from sim.run.backends import Backend
 
-# game_id is stored as int64; keep well clear of it.
-MAX_GAMES = 2**62
-
 
 class GameCount(click.ParamType):
-    """A positive whole number of games, written as ``250000``, ``1_000`` or ``1e6``."""
+    """A positive whole number of games, written as ``250000``, ``1_000`` or ``1e6``
+    (read by :func:`sim.data.spec.games_problem`, as the API reads ``games``)."""
 
     name = "N"
-    _SCI = re.compile(r"^\+?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            n = value
-        else:
-            text = str(value).strip()
-            try:
-                n = int(text)  # also accepts underscores: 1_000
-            except ValueError:
-                n = self._from_scientific(text, param, ctx)
-        if n < 1:
-            self.fail(f"must be a positive whole number of games, got {value!r}", param, ctx)
-        if n > MAX_GAMES:
-            self.fail(f"must be at most 2**62, got {value!r}", param, ctx)
+        n, problem = games_problem(value)
+        if problem:
+            self.fail(problem, param, ctx)
         return n
-
-    def _from_scientific(
-        self, text: str, param: click.Parameter | None, ctx: click.Context | None
-    ) -> int:
-        if self._SCI.match(text.replace("_", "")):
-            try:
-                d = Decimal(text.replace("_", ""))
-            except InvalidOperation:
-                d = None
-            # Compare before converting: int(Decimal("1e999999999")) would never finish.
-            if d is not None and d <= MAX_GAMES and d == d.to_integral_value():
-                return int(d)
-            if d is not None and d > MAX_GAMES:
-                self.fail(f"must be at most 2**62, got {text!r}", param, ctx)
-        self.fail(
-            f"must be a whole number of games such as 250000, 1_000 or 1e6, got {text!r}",
-            param,
-            ctx,
-        )
 
 
 def check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:

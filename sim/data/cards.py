@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.base.errors import Error
 from sim.base.tables import Tables
 from sim.data import schema as S
 from sim.data.spec import VARIANT_TABLE, SpecError
@@ -64,7 +65,7 @@ READINGS: dict[str, tuple[str, ...]] = {
 BUILD_FROM = READINGS["build_from"]
 
 
-class CardDataError(ValueError):
+class CardDataError(Error):
     """A card file that cannot be used; the message is one line naming file, card, field."""
 
 
@@ -502,7 +503,23 @@ def load_set(path: Path) -> SetData:
         if u["name"] in seen:
             raise CardDataError(f"{path.name}: unit {u['name']!r}: field 'name': duplicate name")
         seen.add(u["name"])
+    _check_set_rules(data, raw.get("rules", {}))
     return data
+
+
+def _check_set_rules(data: SetData, given: dict[str, Any]) -> None:
+    """Refuse a rule a set file switches on that cannot act in the set's own games
+    (the same check, :mod:`sim.data.rule_reach`, for shipped and user set files)."""
+    from sim.data.rule_reach import inert_rules, mix_facts
+
+    changed = [k for k in given if data.rules[k] != RULE_OPTIONAL.get(k, 0)]
+    inert = inert_rules(mix_facts(data, data.rules), changed, variants_known=False)
+    if inert:
+        key, why = inert[0]
+        raise CardDataError(
+            f"{data.path.name}: [rules]: {key} = {data.rules[key]!r} has no effect in set "
+            f"{data.name!r}: {why}"
+        )
 
 
 # --- compilation ----------------------------------------------------------------

@@ -82,6 +82,8 @@ def parse_change(text: str) -> CardChange:
     Raises:
         SpecError: a malformed edit, unknown field or non-integer value.
     """
+    if not isinstance(text, str):
+        raise SpecError(f"--change must be text such as 'Card.cost=+1', got {text!r}"[:200])
     m = _CHANGE.match(text.strip())
     if m is None:
         raise SpecError(

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.base import layout as L
+from sim.base.errors import Error
 
 SMALL = 99  # the bound of every per-card number: two digits, as printed on a card
 WEIGHT_LIMIT = 1000.0  # profile weights: the shipped ones are below 5
@@ -150,7 +151,7 @@ TABLES: dict[str, dict[str, str | Bound]] = {
 }  # fmt: skip
 
 
-class SchemaError(ValueError):
+class SchemaError(Error):
     """A value outside the schema; callers re-raise it as their own one-line error type."""
 
 
@@ -176,12 +177,23 @@ def check_number(value: Any, bound: Bound, where: str) -> float:
 # --- reading text files ----------------------------------------------------------------------
 
 
+MAX_FILE_BYTES = 1_000_000  # the largest shipped set file is ~27 KB
+MAX_DEPTH = 16  # the deepest shipped structure is 7 (a set's units, abilities, ops, ...)
+
+
 def read_text(path: Path) -> str:
     """The UTF-8 text of ``path``; raises SchemaError naming the line of a bad byte.
 
-    OSError propagates, so a caller can say "cannot read" its own way.
+    Only a regular file of at most ``MAX_FILE_BYTES`` is read (a FIFO or
+    ``/dev/zero`` would otherwise block or fill memory). OSError propagates, so
+    a caller can say "cannot read" its own way.
     """
-    data = path.read_bytes()
+    if path.exists() and not path.is_file():
+        raise SchemaError(f"{path}: not a regular file")
+    with path.open("rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise SchemaError(f"{path.name}: larger than {MAX_FILE_BYTES:,} bytes; not a card file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -192,18 +204,84 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+def bracket_depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of ``[``/``{`` outside strings and comments, and its line.
+
+    A linear scan, so that text nested thousands deep is refused before
+    ``tomllib`` recurses into it (it raises RecursionError past ~1,000).
+    """
+    deepest, deepest_line, depth, line, i, n = 0, 1, 0, 1, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif c in "\"'":
+            quote = c * 3 if text.startswith(c * 3, i) else c
+            j, i = i + len(quote), i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if c == '"' and text[j] == "\\":
+                    j += 1
+                elif text[j] == "\n" and len(quote) == 1:
+                    break  # an unclosed string: tomllib names the error
+                j += 1
+            line += text.count("\n", i, j)
+            i = j + len(quote)
+            continue
+        elif c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, deepest_line = depth, line
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest, deepest_line
+
+
+def structure_depth(value: Any) -> int:
+    """How deep tables and arrays nest in a parsed document (iteratively: no recursion)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_DEPTH:
+            break
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """``text`` parsed as TOML, bounded in nesting; one SchemaError line naming ``name``."""
+    depth, line = bracket_depth(text)
+    if depth > MAX_DEPTH:
+        raise SchemaError(
+            f"{name}: line {line}: brackets nested {depth} deep; at most {MAX_DEPTH} are allowed"
+        )
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SchemaError(f"{name}: not valid TOML: {e}") from None
+    except RecursionError:  # the scan above should make this unreachable
+        raise SchemaError(f"{name}: nested too deeply to read") from None
+    if structure_depth(doc) > MAX_DEPTH:
+        raise SchemaError(f"{name}: tables nested more than {MAX_DEPTH} deep (dotted keys?)")
+    return doc
+
+
 def read_toml(path: Path, what: str) -> dict[str, Any]:
-    """The parsed TOML of ``path`` (UTF-8), or one SchemaError line naming the file."""
+    """The parsed TOML of ``path`` (UTF-8, bounded in size and nesting), or one SchemaError
+    line naming the file; every TOML file the project reads comes through here."""
     try:
         text = read_text(path)
     except OSError as e:
         raise SchemaError(f"{path}: cannot read {what}: {e.strerror or e}") from None
-    except SchemaError:
-        raise
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise SchemaError(f"{path.name}: not valid TOML: {e}") from None
+    return parse_toml(text, path.name)
 
 
 # --- the docs ------------------------------------------------------------------------------

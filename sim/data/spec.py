@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sim.base.errors import Error
 
 FIRST_MODES: tuple[str, ...] = ("p0", "p1", "alternate", "random")
 GOD_MODES: tuple[str, ...] = ("alternate", "anubis,horus", "horus,anubis")
@@ -41,8 +47,76 @@ VARIANT_TABLE: tuple[Variant, ...] = (
 VARIANTS: tuple[str, ...] = tuple(v.name for v in VARIANT_TABLE)
 
 
-class SpecError(ValueError):
+class SpecError(Error):
     """A run description a user gave that cannot be played; the message is one line."""
+
+
+# game_id is stored as int64; keep well clear of it.
+MAX_GAMES = 2**62
+_SCI = re.compile(r"^\+?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short: an error line names a value, it does not print a file."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def games_problem(value: Any) -> tuple[int, str]:
+    """``value`` read as a number of games: ``(n, "")``, or ``(0, what is wrong)``.
+
+    The one reading of ``--games`` for the CLI and the API: a whole number from
+    1 to ``MAX_GAMES``, given as an int, a whole float (``1e6``) or text
+    (``"250000"``, ``"1_000"``, ``"1e6"``); never a bool, ``1.5`` or ``nan``.
+    """
+    whole = "must be a whole number of games such as 250000, 1_000 or 1e6, got "
+    if isinstance(value, bool):
+        return 0, whole + _shown(value)
+    if isinstance(value, int):
+        n = value
+    elif isinstance(value, float):
+        if not math.isfinite(value) or value != int(value):
+            return 0, whole + _shown(value)
+        if value > MAX_GAMES:
+            return 0, f"must be at most 2**62, got {_shown(value)}"
+        n = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            n = int(text)  # also accepts underscores: 1_000
+        except ValueError:
+            if not _SCI.match(text.replace("_", "")):
+                return 0, whole + _shown(text)
+            try:
+                d = Decimal(text.replace("_", ""))
+            except InvalidOperation:
+                return 0, whole + _shown(text)
+            # Compare before converting: int(Decimal("1e999999999")) would never finish.
+            if d > MAX_GAMES:
+                return 0, f"must be at most 2**62, got {_shown(text)}"
+            if d != d.to_integral_value():
+                return 0, whole + _shown(text)
+            n = int(d)
+    else:
+        return 0, f"must be a whole number of games, got {type(value).__name__} {_shown(value)}"
+    if n < 1:
+        return 0, f"must be a positive whole number of games, got {_shown(value)}"
+    if n > MAX_GAMES:
+        return 0, f"must be at most 2**62, got {_shown(value)}"
+    return n, ""
+
+
+def parse_games(value: Any, name: str = "--games") -> int:
+    """``value`` as a number of games (see :func:`games_problem`), or a SpecError."""
+    n, problem = games_problem(value)
+    if problem:
+        raise SpecError(f"{name} {problem}")
+    return n
+
+
+def _typed(name: str, value: Any, kind: type | tuple[type, ...], what: str) -> None:
+    if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
+        raise SpecError(f"{name} must be {what}, got {type(value).__name__} {value!r}"[:300])
 
 
 @dataclass(frozen=True)
@@ -69,8 +143,19 @@ class RunSpec:
     subset_seed: int | None = None  # draws a SET:N mix's cards; None: the run seed
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise SpecError(f"--games must be at least 1, got {self.games}")
+        # Types first, so a wrong one from the API is named here, not deep in the kernel.
+        parse_games(self.games)
+        _typed("--games", self.games, int, "a whole number")
+        _typed("--seed", self.seed, int, "a whole number")
+        for name in ("mix", "p0", "p1", "first"):
+            _typed(f"--{name}", getattr(self, name), str, "text")
+        _typed("--variant", self.variants, tuple, "a tuple of names")
+        for v in self.variants:
+            _typed("--variant", v, str, "a name")
+        _typed("turn cap", self.turn_cap, int, "a whole number")
+        for name in ("decks", "rules"):
+            _typed(f"--{name}", getattr(self, name), (str, type(None)), "a path or None")
+        _typed("--duplicate", self.duplicate, bool, "true or false")
         if not 0 <= self.seed < 2**63:
             raise SpecError(f"--seed must be between 0 and 2**63-1, got {self.seed}")
         if self.first not in FIRST_MODES:

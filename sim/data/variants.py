@@ -3,12 +3,14 @@
 ``--variant`` takes any list and ``--mix`` any combination of sets, so the
 combinations that cannot be played are refused here, in one place, each with
 the reason a player would give: two variants that both build the decks, a
-pool too small for a draft, a variant whose components are not in the mix.
+pool too small for a draft, a variant whose components are not in the mix, and
+tables that cannot deal a game at all (:func:`sim.data.rule_reach.deal_problem`).
 """
 
 from __future__ import annotations
 
 from sim.data.cards import CardPool
+from sim.data.rule_reach import deal_problem
 from sim.data.spec import VARIANT_TABLE, RunSpec, SpecError
 
 # Variants that build each player's own deck before play; a game has one deck-building rule.
@@ -22,6 +24,9 @@ def refusal(spec: RunSpec, pool: CardPool) -> str | None:
     """Why ``spec``'s variants cannot be played with ``pool``, or ``None`` if they can."""
     variants = set(spec.variants)
     mix = f"--mix {spec.mix!r}"
+    problem = deal_problem(pool)
+    if problem is not None:
+        return f"{mix} cannot be played: {problem}"
     builders = [v for v in DECK_BUILDERS if v in variants]
     if len(builders) > 1:
         return f"--variant {' and '.join(builders)} each build the decks; pick one"

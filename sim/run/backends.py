@@ -26,6 +26,7 @@ that do not belong to the run.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import os
@@ -70,12 +71,53 @@ class Chunk:
     games: int
 
 
-def chunks_of(games: int, chunk_size: int) -> list[Chunk]:
-    """The chunks of games ``0 .. games-1``, in game order."""
-    return [
-        Chunk(i, start, min(chunk_size, games - start))
-        for i, start in enumerate(range(0, games, chunk_size))
-    ]
+class Chunks(Sequence[Chunk]):
+    """The chunks of games ``0 .. games-1`` in game order, leaving out the indices in
+    ``skip`` (a resumed run's finished parts).
+
+    Each chunk is computed when asked for, so the sequence holds only ``skip``:
+    ``--games 1e12`` costs no memory before play (a list of its chunks would hold
+    millions of objects before the first game).
+    """
+
+    def __init__(self, games: int, chunk_size: int, skip: Iterable[int] = ()) -> None:
+        """Chunks of ``chunk_size`` games (the last may be shorter), without ``skip``."""
+        self.games, self.size = games, chunk_size
+        self._all = -(-games // chunk_size)
+        self._skip = sorted({int(i) for i in skip if 0 <= int(i) < self._all})
+        # skip[k] - k never decreases, so the position of an index is found by bisection.
+        self._gaps = [s - k for k, s in enumerate(self._skip)]
+
+    def __len__(self) -> int:
+        return self._all - len(self._skip)
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of the whole run (skipped or not)."""
+        start = index * self.size
+        return Chunk(index, start, min(self.size, self.games - start))
+
+    def __getitem__(self, p: Any) -> Any:
+        if isinstance(p, slice):
+            return [self[i] for i in range(*p.indices(len(self)))]
+        n = len(self)
+        if p < 0:
+            p += n
+        if not 0 <= p < n:
+            raise IndexError(p)
+        return self.chunk(p + bisect.bisect_right(self._gaps, p))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        skip, k = self._skip, 0
+        for index in range(self._all):
+            if k < len(skip) and skip[k] == index:
+                k += 1
+                continue
+            yield self.chunk(index)
+
+
+def chunks_of(games: int, chunk_size: int) -> Chunks:
+    """The chunks of games ``0 .. games-1``, in game order (computed on demand)."""
+    return Chunks(games, chunk_size)
 
 
 @dataclass(frozen=True)
@@ -120,6 +162,8 @@ class ChunkDone:
     """First-player wins among the turn-capped games (for ``--exclude-capped`` figures)."""
     capped_shared: int = 0
     """Shared victories among the turn-capped games."""
+    sha256: str | None = None
+    """The SHA-256 of the part file (``io.file_digest``), recorded in the manifest."""
 
     def part_info(self) -> dict[str, Any]:
         """The manifest entry of the chunk's part."""
@@ -133,6 +177,7 @@ class ChunkDone:
             "capped": self.capped,
             "capped_first_wins": self.capped_first_wins,
             "capped_shared": self.capped_shared,
+            io.DIGEST_KEY: self.sha256,
         }
 
 
@@ -261,7 +306,7 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         last = chunk.start + n >= job.spec.games
         meta = part_metadata(job.metadata, info, job.until_ci, last)
         write_part(table, job.out, name, meta)
-        rows = {"file": name}
+        rows = {"file": name, "sha256": io.file_digest(storage.location(job.out) / name)}
     return ChunkDone(
         chunk.index,
         chunk.start,
@@ -303,7 +348,7 @@ class _StreamedPart:
     def close(self) -> ChunkDone:
         """Move the part into place; describe it."""
         try:
-            self.part.close()
+            final = self.part.close()
         except BaseException:
             self.part.abort()
             raise
@@ -311,7 +356,7 @@ class _StreamedPart:
         c = self.chunk
         return ChunkDone(
             c.index, c.start, self.games, fw, sh, cap, file=self.name,
-            capped_first_wins=cfw, capped_shared=csh,
+            capped_first_wins=cfw, capped_shared=csh, sha256=io.file_digest(final),
         )  # fmt: skip
 
 
@@ -605,7 +650,7 @@ class DaskBackend:
 
         window = max(1, self._window * self.slots)
         [job_future] = self.client.scatter([job], broadcast=True, hash=False)
-        pos = {c.index: p for p, c in enumerate(chunks)}
+        pos: dict[int, int] = {}  # chunk index -> position, for the running chunks only
         running: dict[int, Any] = {}
         queue = as_completed()
         nxt = 0
@@ -623,6 +668,7 @@ class DaskBackend:
                     pure=False,
                 )
                 running[nxt] = fut
+                pos[chunk.index] = nxt
                 queue.add(fut)
                 nxt += 1
 
@@ -631,7 +677,7 @@ class DaskBackend:
             fill()
             for fut in queue:
                 done: ChunkDone = fut.result()
-                del running[pos[done.index]]
+                del running[pos.pop(done.index)]
                 fill()
                 yield done
             ok = True
@@ -687,12 +733,11 @@ def ordered(done: Iterable[ChunkDone], chunks: Sequence[Chunk]) -> Iterator[Chun
     which :class:`DaskBackend`'s window bounds.
     """
     held: dict[int, ChunkDone] = {}
-    order = [c.index for c in chunks]
     nxt = 0
     for d in done:
         held[d.index] = d
-        while nxt < len(order) and order[nxt] in held:
-            yield held.pop(order[nxt])
+        while nxt < len(chunks) and chunks[nxt].index in held:
+            yield held.pop(chunks[nxt].index)
             nxt += 1
 
 

@@ -23,6 +23,7 @@ from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_ru
 from sim.data.changes import Changes
 from sim.data.decklist import load_decklists
 from sim.data.interpretations import INTERPRETATIONS
+from sim.data.rule_reach import check_reach
 from sim.data.spec import RunSpec
 from sim.data.variants import check_composition
 from strategies.policy import dispatcher
@@ -135,6 +136,7 @@ def compile_run(
     overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
     pool = run_pool(spec, changes, overrides)
     check_composition(spec, pool)
+    check_reach(pool, overrides, spec.variants)
     tables = with_run_rules(
         pool.tables,
         turn_cap=spec.turn_cap,

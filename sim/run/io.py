@@ -46,6 +46,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.base.errors import Error
 from sim.run import storage
 from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
@@ -80,6 +82,45 @@ for 1% smaller files. Readers see the same rows whatever the grouping."""
 
 # Keys pyarrow/pandas put in the schema metadata themselves; not run metadata.
 _RESERVED_KEYS = frozenset({b"ARROW:schema", b"pandas"})
+
+# Checksums: each part's and the card table's SHA-256 in the manifest, and the manifest's
+# own (over every other field), so a part or card table edited, damaged or copied from
+# another run is named before anything is read. They detect accidents and hand edits;
+# a forger who rewrites every checksum is out of scope.
+DIGEST_KEY = "sha256"
+CARDS_DIGEST_KEY = "cards_sha256"
+MANIFEST_DIGEST_KEY = "manifest_sha256"
+
+
+_DIGESTS: dict[tuple[str, int, int, int], str] = {}
+"""Digests of local files hashed by this process, by (path, inode, size, mtime): a run
+read twice (checked, then read; or loaded again in a notebook) is hashed once."""
+
+
+def file_digest(path: Any) -> str:
+    """The SHA-256 of a file's bytes (a local path or a :class:`sim.run.storage.UrlPath`)."""
+    if hasattr(path, "fs"):
+        with path.fs.open(path.path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        with open(path, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        # Only a file older than its clock tick is remembered: one rewritten within the
+        # same tick would keep its (path, inode, size, mtime).
+        if time.time_ns() - st.st_mtime_ns > 2_000_000_000:
+            if len(_DIGESTS) > 10_000:
+                _DIGESTS.clear()
+            _DIGESTS[key] = digest
+    return digest
+
+
+def manifest_digest(doc: Mapping[str, Any]) -> str:
+    """The SHA-256 of a manifest's fields other than its own checksum (canonical JSON)."""
+    body = {k: v for k, v in doc.items() if k != MANIFEST_DIGEST_KEY}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def write_parquet(table: pa.Table, where: Any, filesystem: Any = None) -> None:
@@ -110,14 +151,14 @@ def arrow_without_pandas() -> None:
         pa.array([0])
 
 
-class RunError(Exception):
+class RunError(Error):
     """A run that cannot start for a reason the user controls (e.g. the output directory).
 
     The message is one line, fit to print after ``Error:``.
     """
 
 
-class RunReadError(ValueError):
+class RunReadError(Error):
     """A run directory whose files do not agree with its manifest; the message is one line."""
 
 
@@ -323,12 +364,17 @@ def write_manifest(
         "format_version": MANIFEST_VERSION,
         "complete": bool(complete),
         "games": int(games),
-        "parts": [dict(p) for p in parts],
+        "parts": [_with_digest(out, p) for p in parts],
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     if extra:
         doc.update(extra)
     doc["metadata"] = dict(metadata)
+    doc.pop(CARDS_DIGEST_KEY, None)
+    if (out / CARDS_NAME).exists():
+        doc[CARDS_DIGEST_KEY] = file_digest(out / CARDS_NAME)
+    doc = json.loads(json.dumps(doc))  # the digest is of what a reader will load
+    doc[MANIFEST_DIGEST_KEY] = manifest_digest(doc)
     if isinstance(out, storage.UrlPath):
         (out / MANIFEST_NAME).write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
         return out / MANIFEST_NAME  # type: ignore[return-value]
@@ -337,6 +383,16 @@ def write_manifest(
         json.dump(doc, fh, indent=2, sort_keys=False)
         fh.write("\n")
     return final
+
+
+def _with_digest(out: Any, part: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest entry with its part's checksum (the writer's, or the file's if it has none)."""
+    entry = dict(part)
+    if entry.get(DIGEST_KEY) is None and isinstance(entry.get("file"), str):
+        path = out / entry["file"]
+        if path.is_file():
+            entry[DIGEST_KEY] = file_digest(path)
+    return entry
 
 
 def read_manifest(run_dir: Path | str) -> dict[str, Any]:
@@ -354,7 +410,50 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
     if not isinstance(doc, dict):
         kind = type(doc).__name__
         raise RunReadError(f"{path} is damaged: it holds a JSON {kind}, not an object")
+    recorded = doc.get(MANIFEST_DIGEST_KEY)
+    if recorded is not None and recorded != manifest_digest(doc):
+        raise RunReadError(
+            f"{path} was edited or damaged: its {MANIFEST_DIGEST_KEY} does not match its fields"
+        )
+    check_manifest_types(doc, path)
     return doc
+
+
+# The manifest fields every reader relies on, with the type each must have.
+_MANIFEST_TYPES: dict[str, tuple[type, ...]] = {
+    "complete": (bool,),
+    "games": (int,),
+    "parts": (list,),
+    "metadata": (dict,),
+    "spec": (dict,),
+    "chunk_size": (int,),
+    "games_requested": (int,),
+    "until_ci": (int, float),
+    "key": (dict,),
+    "resumed": (list,),
+    CARDS_DIGEST_KEY: (str,),
+}
+
+
+_KIND_WORDS = {
+    bool: "true or false", int: "a whole number >= 0", float: "a number", list: "a list",
+    dict: "an object", str: "text",
+}  # fmt: skip
+
+
+def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
+    """Refuse, in one line, a manifest whose known fields have the wrong type."""
+    for key, kinds in _MANIFEST_TYPES.items():
+        if key not in doc:
+            continue
+        v = doc[key]
+        wrong = not isinstance(v, kinds) or (int in kinds and isinstance(v, bool))
+        if wrong or (kinds == (int,) and v < 0):
+            want = " or ".join(_KIND_WORDS[k] for k in kinds)
+            raise RunReadError(f"{path}: field {key!r} must be {want}, got {v!r}"[:300])
+    for k, v in doc.get("metadata", {}).items():
+        if not isinstance(v, str):
+            raise RunReadError(f"{path}: metadata {k!r} must be a string, got {v!r}"[:300])
 
 
 def is_complete(run_dir: Path | str) -> bool:
@@ -396,12 +495,15 @@ def read_run_table(path: Path | str, *, allow_incomplete: bool = False) -> pa.Ta
         files = [p / part["file"] for part in manifest["parts"]]
         if not files:
             return pa.table({})
-        if isinstance(p, storage.UrlPath):
-            # A path plus the filesystem: pyarrow never gets an open remote handle.
-            paths = [f.path for f in files]  # type: ignore[attr-defined]
-            table = pq.read_table(paths, filesystem=p.fs)
-        else:
-            table = pq.read_table([str(f) for f in files])
+        try:
+            if isinstance(p, storage.UrlPath):
+                # A path plus the filesystem: pyarrow never gets an open remote handle.
+                paths = [f.path for f in files]  # type: ignore[attr-defined]
+                table = pq.read_table(paths, filesystem=p.fs)
+            else:
+                table = pq.read_table([str(f) for f in files])
+        except (pa.ArrowException, OSError) as exc:
+            raise RunReadError(f"cannot read the parts of {p}: {_one_line(exc)}") from None
     else:
         try:
             table = pq.read_table(str(p))
@@ -425,14 +527,18 @@ def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]
     out = []
     for i, part in enumerate(parts):
         ok = isinstance(part, dict) and isinstance(part.get("file"), str)
-        ok = ok and all(isinstance(part.get(k), int) for k in ("first_game", "games"))
+        ok = ok and all(
+            isinstance(part.get(k), int) and not isinstance(part.get(k), bool)
+            for k in ("first_game", "games")
+        )
+        ok = ok and isinstance(part.get(DIGEST_KEY, ""), str)
         if not ok or "/" in part["file"] or not part["file"].startswith("part-"):
             raise RunReadError(f"{where}: part entry {i} is not {{file, first_game, games}}")
         out.append(part)
     return out
 
 
-def _part_facts(path: Any) -> tuple[int, dict[str, str], int | None, int | None]:
+def part_facts(path: Any) -> tuple[int, dict[str, str], int | None, int | None]:
     """(rows, metadata, min game_id, max game_id) from a part's footer, without its data."""
     args = path.parquet_args() if hasattr(path, "parquet_args") else {"source": path}
     try:
@@ -482,6 +588,7 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
         raise RunReadError(f"{where}: 'metadata' is not an object")
     listed = {p["file"] for p in parts}
     complete = bool(manifest.get("complete", False))
+    signed = MANIFEST_DIGEST_KEY in manifest  # written with checksums: every file has one
     for entry in sorted(d.iterdir()):
         if not complete and entry.name.startswith("part-") and entry.name.endswith(".parquet"):
             continue  # an interrupted run may have written a part it did not get to list
@@ -501,15 +608,17 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
             )
         if not path.is_file():
             raise RunReadError(f"{d}: {part['file']} is listed in {MANIFEST_NAME} but missing")
-        rows, part_meta, lo, hi = _part_facts(path)
+        rows, part_meta, lo, hi = part_facts(path)
         last = part["first_game"] + part["games"] - 1
         if rows != part["games"] or (lo is not None and (lo, hi) != (part["first_game"], last)):
             raise RunReadError(
                 f"{path} holds {rows} games ({lo}..{hi}); {MANIFEST_NAME} lists "
                 f"{part['games']} ({part['first_game']}..{last})"
             )
-        _check_key(path, part_meta, meta)
+        check_key(path, part_meta, meta)
+        check_part_digest(path, part, signed)
         expected += part["games"]
+    check_cards(d, manifest, signed)
     if complete and expected != manifest.get("games"):
         raise RunReadError(
             f"{where}: the parts hold {expected} games; the manifest says {manifest.get('games')}"
@@ -517,7 +626,38 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
     return manifest
 
 
-def _check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+def check_part_digest(path: Any, part: Mapping[str, Any], signed: bool = True) -> None:
+    """Refuse a part whose bytes are not the ones its manifest entry records."""
+    recorded = part.get(DIGEST_KEY)
+    if recorded is None:
+        if signed:
+            raise RunReadError(f"{path}: its manifest entry has no {DIGEST_KEY} checksum")
+        return  # a run written before checksums
+    if file_digest(path) != recorded:
+        raise RunReadError(
+            f"{path} was edited, damaged or replaced: its SHA-256 is not the one "
+            f"{MANIFEST_NAME} records"
+        )
+
+
+def check_cards(d: Any, manifest: Mapping[str, Any], signed: bool) -> None:
+    """Refuse a card table that is not the one this run wrote (e.g. copied from another)."""
+    recorded = manifest.get(CARDS_DIGEST_KEY)
+    cards = d / CARDS_NAME
+    if recorded is None:
+        if signed and cards.exists():
+            raise RunReadError(f"{cards} is not recorded in {MANIFEST_NAME} (copied in?)")
+        return
+    if not cards.exists():
+        raise RunReadError(f"{d}: {CARDS_NAME} is recorded in {MANIFEST_NAME} but missing")
+    if file_digest(cards) != recorded:
+        raise RunReadError(
+            f"{cards} is not this run's card table (its SHA-256 differs from the one "
+            f"{MANIFEST_NAME} records: edited, or copied from another run)"
+        )
+
+
+def check_key(path: Path, part_meta: Mapping[str, str], meta: Mapping[str, Any]) -> None:
     if RUN_KEY in meta or RUN_KEY in part_meta:
         mine, theirs = part_meta.get(RUN_KEY), meta.get(RUN_KEY)
         if mine != theirs:

@@ -230,7 +230,9 @@ def part_index(name: str) -> int | None:
 def completed_parts(out: Path, manifest: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     """Parts a run directory holds for sure: the manifest's list plus the log, if on disk.
 
-    A line the kill cut short is ignored, and so is an entry whose file is gone.
+    A line the kill cut short is ignored, and so is an entry whose file is gone or
+    whose bytes are not the ones it records (truncated, edited or replaced since):
+    the resume plays that chunk again.
     """
     entries: list[Mapping[str, Any]] = list(manifest.get("parts", []))
     if isinstance(out, Path):
@@ -245,6 +247,13 @@ def completed_parts(out: Path, manifest: Mapping[str, Any]) -> dict[int, dict[st
     done: dict[int, dict[str, Any]] = {}
     for e in entries:
         index = e.get("index", part_index(str(e.get("file", ""))))
-        if index is not None and (out / str(e["file"])).is_file():
+        path = out / str(e.get("file", ""))
+        if index is not None and path.is_file() and _intact(path, e):
             done[int(index)] = {**e, "index": int(index)}
     return done
+
+
+def _intact(path: Any, entry: Mapping[str, Any]) -> bool:
+    """Whether a logged part's file still has the checksum its entry records."""
+    recorded = entry.get(io.DIGEST_KEY)
+    return recorded is None or io.file_digest(path) == recorded

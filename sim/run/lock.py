@@ -18,10 +18,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from sim.base.errors import Error
+
 LOCK_NAME = ".omensim.lock"
 
 
-class FolderLockedError(RuntimeError):
+class FolderLockedError(Error, RuntimeError):
     """Another process holds the output folder's lock; the message names its pid."""
 
 

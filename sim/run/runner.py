@@ -37,10 +37,16 @@ import numpy as np
 
 from sim.base import layout as L
 from sim.data.changes import Changes
-from sim.data.spec import RunSpec
+from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger, storage
 from sim.run import progress as P
-from sim.run.backends import LocalBackend, capped_outcomes, chunks_of, count_outcomes, make_job
+from sim.run.backends import (
+    Chunks,
+    LocalBackend,
+    capped_outcomes,
+    count_outcomes,
+    make_job,
+)
 from sim.run.gods import GodCounts, god_rows
 from sim.run.lock import FolderLockedError, locked
 from sim.run.margins import MarginMoments, margin_row
@@ -204,16 +210,19 @@ def resume(
         manifest = io.read_manifest(out)
     except FileNotFoundError:
         raise RunError(f"cannot resume {out}: it has no {io.MANIFEST_NAME}") from None
-    except ValueError:
-        raise RunError(f"cannot resume {out}: its {io.MANIFEST_NAME} is not valid JSON") from None
+    except ValueError as exc:
+        raise RunError(f"cannot resume {out}: {exc}") from None
     if manifest.get("complete"):
         raise RunError(f"{out} is already complete; nothing to resume")
     if "key" not in manifest or "chunk_size" not in manifest:
         raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
     doc = dict(manifest["spec"])
     doc["variants"] = tuple(doc.get("variants", ()))
-    doc["games"] = int(manifest.get("games_requested", doc["games"]))
-    spec = RunSpec(**doc)
+    doc["games"] = manifest.get("games_requested", doc.get("games"))
+    try:
+        spec = RunSpec(**doc)
+    except (TypeError, SpecError) as exc:
+        raise RunError(f"cannot resume {out}: its manifest has no usable run spec: {exc}") from None
     edits = json.loads(manifest.get("metadata", {}).get("card_changes", "{}"))
     changes = Changes.parse(edits.get("change", ()), edits.get("cards", ()))
     n_threads = resolve_threads(threads if backend is None else None)
@@ -254,6 +263,8 @@ def _execute(
 
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
+        if backend is None:
+            check_projected_time(engine, games_to_play(spec.games, until_ci), n_threads)
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -306,10 +317,10 @@ def _play_and_write(
     metadata[io.RUN_KEY] = io.run_key(metadata)
     run_info = _run_info(engine, spec, backend, chunk_size, key, until_ci, prior)
     book = _open_ledger(out, engine, metadata, run_info, force, until_ci, prior)
-    chunks = chunks_of(spec.games, chunk_size)
+    chunks = Chunks(spec.games, chunk_size)
     bar = P.Bar(spec.games, show, desc="run")
     bar.advance(book.games)
-    todo = [c for c in chunks if c.index not in book.done] if book.stop is None else []
+    todo = Chunks(spec.games, chunk_size, book.done) if book.stop is None else []
     t0 = time.perf_counter()
     try:
         played = 0
@@ -346,6 +357,46 @@ def _play_and_write(
     return _finish(
         book, metadata, run_info, spec, backend, played, seconds, setup_seconds, until_ci
     )
+
+
+MAX_RUN_DAYS = 30
+"""The longest run ``omensim run`` starts: a request projected to take longer is refused
+before any game is written (split it, or play fewer games; ``--until-ci`` stops early)."""
+PROBE_FROM = 1_000_000
+"""Requests of at least this many games are timed before they start (a fraction of a
+second, against hours of play); a smaller one at the slowest bot still ends within days."""
+
+
+def games_to_play(games: int, until_ci: float | None) -> int:
+    """At most the games a run plays: ``games``, or fewer with ``until_ci``, which stops by
+    the time a 95% interval is that narrow even at a 50% rate (its widest):
+    ``1.96 / (2 * sqrt(n)) <= until_ci``, with a tenth more for the Wilson correction."""
+    if until_ci is None:
+        return games
+    return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
+
+
+def check_projected_time(engine: Any, games: int, threads: int) -> None:
+    """Refuse ``games`` if, at the speed measured on a short probe, they would take longer
+    than :data:`MAX_RUN_DAYS` (with the projected time in the message)."""
+    if games < PROBE_FROM:
+        return
+    n = 16 * threads
+    while True:
+        t0 = time.perf_counter()
+        engine.play_raw(0, n)
+        seconds = time.perf_counter() - t0
+        if seconds >= 0.2 or n >= 65_536:
+            break
+        n *= 4
+    rate = n / max(seconds, 1e-9)
+    days = games / rate / 86_400
+    if days > MAX_RUN_DAYS:
+        raise RunError(
+            f"--games {games:,} would take about {days:,.0f} days here ({rate:,.0f} games/s "
+            f"measured on {threads} threads); the limit is {MAX_RUN_DAYS} days: play fewer "
+            "games, or use --until-ci to stop when the interval is narrow enough"
+        )
 
 
 def _run_info(
@@ -398,11 +449,11 @@ def _open_ledger(
             return ci_half_width(wins, games) <= until_ci
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
-    if prior is None:
-        if force:
-            io.clear_run_files(out)
-        # Card names beside the games, so `df.merge(cards)` needs no metadata JSON.
-        io.write_cards(out, engine.pool.cards_table())
+    if prior is None and force:
+        io.clear_run_files(out)
+    # Card names beside the games, so `df.merge(cards)` needs no metadata JSON; a resume
+    # writes it again, so a damaged or foreign card table is replaced by this run's.
+    io.write_cards(out, engine.pool.cards_table())
     # Said before the first game, so even a kill -9 cannot leave a run directory that
     # looks finished. On a resume this folds the old log into the manifest.
     book.compact(metadata, False, run_info)
@@ -591,10 +642,10 @@ def _cut_last_part(book: ledger.Ledger, metadata: dict[str, str], until_ci: floa
         "capped_first_wins": capped_first_wins,
         "capped_shared": capped_shared,
     }
-    io.write_part_named(
+    path = io.write_part_named(
         table, book.out, entry["file"], part_metadata(metadata, info, until_ci, True)
     )
-    book.done[book.stop - 1] = info
+    book.done[book.stop - 1] = {**info, io.DIGEST_KEY: io.file_digest(path)}
 
 
 def check_until_ci(value: float | None) -> None:

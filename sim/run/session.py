@@ -29,7 +29,7 @@ def resolve_threads(threads: int | None) -> int:
     max_threads = int(numba.config.NUMBA_NUM_THREADS)
     if threads is None:
         return max_threads
-    if not 1 <= threads <= max_threads:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= max_threads:
         raise RunError(
             f"--threads must be between 1 and {max_threads} on this machine "
             f"(numba's NUMBA_NUM_THREADS), got {threads}"

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from conftest import invoke
+from tamper import resign
 
 from sim.analysis.replay import ReplayMismatch, compare_rows, replay
 from sim.data.spec import RunSpec
@@ -183,6 +184,7 @@ def test_cli_replay_errors(run_dir, tmp_path) -> None:
     inc.mkdir()
     manifest = json.loads((run_dir / "_manifest.json").read_text())
     (inc / "_manifest.json").write_text(json.dumps({**manifest, "complete": False}))
+    resign(inc)
     _one_error(invoke("replay", str(inc), "--game", "1"), "incomplete")
 
     # A complete manifest whose part is gone (checked against the manifest).
@@ -215,4 +217,7 @@ def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
     # Keep the part's run metadata: only the row differs.
     changed = pa.Table.from_pandas(df, preserve_index=False)
     pq.write_table(changed.replace_schema_metadata(table.schema.metadata), bad / part)
+    # The part's checksum names the edit first; re-signed, the replay still finds the row.
+    _one_error(invoke("replay", str(bad), "--game", "7"), "was edited, damaged or replaced")
+    resign(bad)
     _one_error(invoke("replay", str(bad), "--game", "7"), "turns: replay")

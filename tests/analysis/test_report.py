@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from conftest import assert_one_error_line, invoke
+from tamper import resign
 
 from sim import analysis as A
 from sim.analysis.report import REPORT_NAME, build_report, write_report
@@ -190,6 +191,7 @@ def incomplete_copy(run_dir: Path, where: Path) -> Path:
     manifest = json.loads((where / io.MANIFEST_NAME).read_text())
     manifest["complete"] = False
     (where / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+    resign(where)
     return where
 
 

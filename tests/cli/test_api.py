@@ -64,9 +64,9 @@ def test_api_load_is_the_analysis_load() -> None:
 
 def test_api_refuses_unknown_keywords_before_playing() -> None:
     """``run`` and ``compare`` take the seat keywords (``api.Seats``) and nothing else."""
-    from sim import api
+    from sim import Error, api
 
-    with pytest.raises(TypeError, match="p2"):
+    with pytest.raises(Error, match="p2"):
         api.run(games=5, p2="random")
-    with pytest.raises(TypeError, match="turn_cap"):
+    with pytest.raises(Error, match="turn_cap"):
         api.compare("Ker of the Spoils.cost=+1", games=5, turn_cap=3)

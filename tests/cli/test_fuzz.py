@@ -14,6 +14,7 @@ boundscheck pass uses fewer).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -27,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from rows import check_rows
 
 from sim.data import schema as S
-from sim.data.cards import SETS_DIR, load_pool
+from sim.data.cards import RULE_KEYS, SETS_DIR, load_pool
 from sim.data.spec import FIRST_MODES, VARIANTS
 from sim.run import io
 
@@ -340,6 +341,156 @@ def fuzz_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("fuzz") / "run"
     runner.run(RunSpec(games=12, seed=3), out, chunk_size=4, progress=False)
     return out
+
+
+# --- structure: nesting, types and sizes over every reader and API entry -----------------
+
+
+def toml_render(value: object) -> str:
+    """``value`` (from :func:`toml_trees`) written as an inline TOML value."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(str(value), repr(value))
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_render(v) for v in value) + "]"
+    assert isinstance(value, dict)
+    return "{" + ", ".join(f"{json.dumps(k)} = {toml_render(v)}" for k, v in value.items()) + "}"
+
+
+def toml_trees() -> hs.SearchStrategy[object]:
+    """Nested TOML values: arrays and inline tables of every scalar type, any depth."""
+    scalars = hs.one_of(
+        hs.integers(-(2**63), 2**63 - 1), hs.floats(), hs.booleans(), hs.text(max_size=40)
+    )
+    return hs.recursive(
+        scalars,
+        lambda kids: hs.one_of(
+            hs.lists(kids, max_size=4), hs.dictionaries(hs.text(max_size=8), kids, max_size=4)
+        ),
+        max_leaves=30,
+    )
+
+
+@hs.composite
+def structured_files(draw: hs.DrawFn) -> tuple[str, str]:
+    """A file for one reader: real keys and tables holding generated structure, wrapped in
+    brackets up to thousands deep, and padded up to past the size bound."""
+    reader = draw(hs.sampled_from(["rules", "set", "profile", "deck"]))
+    table = {"rules": "[rules]", "set": "[[units]]", "profile": "[weights]", "deck": ""}[reader]
+    keys = {"rules": list(RULE_KEYS), "set": ["name", "cost", "abilities", "copies"],
+            "profile": ["coins", "vp"], "deck": ["p0", "p1"]}[reader]  # fmt: skip
+    lines = [table]
+    for key in draw(hs.lists(hs.sampled_from([*keys, "zz"]), min_size=1, max_size=4)):
+        depth = draw(hs.sampled_from([0, 1, 3, 17, 200, 5000]))
+        lines.append(f"{key} = {'[' * depth}{toml_render(draw(toml_trees()))}{']' * depth}")
+    if draw(hs.booleans()):
+        lines.append("a." * draw(hs.sampled_from([2, 20, 2000])) + "b = 1")
+    if draw(hs.integers(0, 9)) == 0:
+        lines.append("# " + "x" * S.MAX_FILE_BYTES)
+    return reader, "\n".join(lines) + "\n"
+
+
+@FUZZ
+@given(case=structured_files())
+def test_fuzzed_structure_in_every_reader_is_read_or_one_project_error(
+    case: tuple[str, str],
+) -> None:
+    """No structure makes a reader raise anything but :class:`sim.Error` (RecursionError,
+    TypeError and MemoryError were the ways it used to fail)."""
+    from sim import Error
+    from sim.data.cards import load_rule_overrides, load_set
+    from sim.data.decklist import load_decklists
+    from strategies.profiles import load_profile
+
+    reader, text = case
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / f"{reader}.toml"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        read = {
+            "rules": lambda: load_rule_overrides(path),
+            "set": lambda: load_set(path),
+            "profile": lambda: load_profile(path),
+            "deck": lambda: load_decklists(path, load_pool("reign")),
+        }[reader]
+        try:
+            read()
+        except Error as exc:
+            assert "\n" not in str(exc) and len(str(exc)) < 2000
+
+
+def python_values() -> hs.SearchStrategy[object]:
+    """Any Python value a notebook could pass: scalars of every type, nested containers."""
+    scalars = hs.one_of(
+        hs.none(), hs.booleans(), hs.integers(), hs.floats(), hs.text(max_size=30),
+        hs.binary(max_size=8), hs.sampled_from(["aegean", "greedy", "1e6", "7", "emissary"]),
+    )  # fmt: skip
+    return hs.recursive(
+        scalars, lambda kids: hs.one_of(hs.lists(kids, max_size=3), hs.tuples(kids)), max_leaves=6
+    )
+
+
+API_ARGS = ("games", "mix", "seed", "p0", "p1", "first", "variants", "changes", "threads",
+            "until_ci", "force", "progress", "rules")  # fmt: skip
+
+
+@FUZZ
+@given(
+    arg=hs.sampled_from(API_ARGS), value=python_values(), entry=hs.sampled_from(["run", "compare"])
+)
+def test_fuzzed_api_arguments_play_or_raise_the_project_error(
+    arg: str, value: object, entry: str
+) -> None:
+    """``api.run`` and ``api.compare`` take any value: they play, or raise sim.Error."""
+    from sim import Error, api
+
+    if entry == "compare" and arg in ("changes", "until_ci", "force", "rules"):
+        arg = "games"
+    with tempfile.TemporaryDirectory() as d:
+        kw: dict = {"games": 2, "out": Path(d) / "out", "progress": False, arg: value}
+        try:
+            if entry == "run":
+                api.run(**kw)
+            else:
+                api.compare("Ker of the Spoils.cost=+1", **kw)
+        except Error as exc:
+            assert "\n" not in str(exc)
+
+
+@FUZZ
+@given(value=python_values())
+def test_fuzzed_load_argument_is_read_or_the_project_error(value: object) -> None:
+    from sim import Error
+    from sim import analysis as A
+
+    with pytest.raises(Error):
+        A.load(value)  # type: ignore[arg-type]
+
+
+@FUZZ
+@given(part=hs.integers(0, 2), at=hs.integers(0, 2**20), bits=hs.integers(1, 255))
+def test_fuzzed_byte_edits_to_a_part_are_always_refused(
+    fuzz_run: Path, part: int, at: int, bits: int
+) -> None:
+    """Any byte of any part changed: A.load refuses the run (no edit reads back)."""
+    import shutil
+
+    from sim import Error
+    from sim import analysis as A
+
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d) / "run"
+        shutil.copytree(fuzz_run, run)
+        path = run / f"part-0000{part}.parquet"
+        data = bytearray(path.read_bytes())
+        data[at % len(data)] ^= bits
+        path.write_bytes(bytes(data))
+        with pytest.raises(Error):
+            A.load(run)
 
 
 # --- the boundscheck pass really checks ----------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import invoke, kill_when
+from tamper import resign
 
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, runner
@@ -67,6 +68,7 @@ def test_resume_refuses_a_run_the_code_no_longer_reproduces(tmp_path: Path) -> N
     manifest["key"]["kernel"] = "0" * 64
     manifest["key"]["digest"] = "x"
     (out / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+    resign(out)
     result = invoke("run", "--resume", str(out))
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: cannot resume {out}: the kernel source")
@@ -101,6 +103,7 @@ def test_resume_of_an_until_ci_run_keeps_its_stop_point(tmp_path: Path) -> None:
     manifest.update(complete=False, parts=manifest["parts"][:2], spec={**manifest["spec"]})
     manifest["spec"]["games"] = 3000
     (out / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+    resign(out)
     resumed = runner.resume(out, progress=False)
     assert resumed.games == whole.games and resumed.stopped == "until_ci"
     pd.testing.assert_frame_equal(io.read_run(out), io.read_run(tmp_path / "whole"))
@@ -143,6 +146,7 @@ def test_an_interrupted_compare_resumes_to_the_same_summary(tmp_path: Path) -> N
         (out / "B" / part["file"]).unlink()
     manifest.update(complete=False, parts=manifest["parts"][:1])
     (out / "B" / io.MANIFEST_NAME).write_text(json.dumps(manifest))
+    resign(out / "B")
 
     result = invoke("compare", "--resume", str(out), "-q")
     assert result.exit_code == 0, result.output

@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import invoke, one_error_line
+from tamper import resign
 
 from sim import analysis as A
 from sim.data.spec import RunSpec
@@ -157,6 +158,7 @@ def test_manifest_games_disagreeing_with_parts_is_named(run_copy: Path, tmp_path
     doc = json.loads(path.read_text())
     doc["parts"] = doc["parts"][:-1]  # the last part is on disk but no longer listed
     path.write_text(json.dumps(doc))
+    resign(run_copy)
     refused_everywhere(run_copy, tmp_path, "is not listed")
     (run_copy / "part-00003.parquet").unlink()
     refused_everywhere(run_copy, tmp_path, f"the parts hold {GAMES - CHUNK} games")

@@ -1,0 +1,14 @@
+"""The project's one error type: every failure a user can cause is a :class:`Error`.
+
+It is declared at the bottom layer so that the data readers, the runner, the
+analysis and the API all raise it (or a subclass), and a caller catches one
+type: ``except sim.Error``. It subclasses ``ValueError`` because every such
+failure is a bad value handed in (a file, an argument, a folder), and its
+message is the one line the CLI prints after ``Error:``.
+"""
+
+from __future__ import annotations
+
+
+class Error(ValueError):
+    """A user-caused failure; ``str(e)`` is one line naming what is wrong."""

@@ -1,0 +1,248 @@
+"""Everything on disk is verified: checksums of parts, card table and manifest; one line each.
+
+The regression tests of the tampering, damage and resume cases a hostile user found:
+a card table copied from a Dunes run, a value edited inside a part with its metadata
+kept, a damaged part, a manifest of the wrong types, a resumed run whose logged part
+was truncated, and ``allow_incomplete`` after a kill.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import hypothesis.strategies as st
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from conftest import invoke, one_error_line
+from hypothesis import given, settings
+from tamper import resign
+
+from sim import Error
+from sim import analysis as A
+from sim.data.spec import RunSpec
+from sim.run import io, runner
+
+GAMES, CHUNK = 300, 100
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A finished Aegean run of three parts and a Dunes run (copy before changing them)."""
+    root = tmp_path_factory.mktemp("verified")
+    out = {"aegean": root / "aegean", "dunes": root / "dunes"}
+    for mix, path in out.items():
+        runner.run(RunSpec(games=GAMES, mix=mix, seed=4), path, chunk_size=CHUNK, progress=False)
+    return out
+
+
+@pytest.fixture
+def run_copy(runs: dict[str, Path], tmp_path: Path) -> Path:
+    dst = tmp_path / "run"
+    shutil.copytree(runs["aegean"], dst)
+    return dst
+
+
+def refused(run: Path, tmp_path: Path, fragment: str) -> None:
+    """A.load, report and replay refuse ``run`` in one line naming ``fragment``."""
+    with pytest.raises(Error, match=fragment):
+        A.load(run, names=True)
+    assert fragment in one_error_line(invoke("report", str(run), "--out", str(tmp_path / "rep")))
+    assert fragment in one_error_line(invoke("replay", str(run), "--game", "3"))
+
+
+def test_the_manifest_records_a_checksum_of_every_file(run_copy: Path) -> None:
+    doc = json.loads((run_copy / io.MANIFEST_NAME).read_text())
+    for part in doc["parts"]:
+        assert part[io.DIGEST_KEY] == io.file_digest(run_copy / part["file"])
+    assert doc[io.CARDS_DIGEST_KEY] == io.file_digest(run_copy / io.CARDS_NAME)
+    assert doc[io.MANIFEST_DIGEST_KEY] == io.manifest_digest(doc)
+
+
+def test_a_card_table_copied_from_a_dunes_run_is_refused(
+    runs: dict[str, Path], run_copy: Path, tmp_path: Path
+) -> None:
+    shutil.copy(runs["dunes"] / io.CARDS_NAME, run_copy / io.CARDS_NAME)
+    refused(run_copy, tmp_path, "is not this run's card table")
+    with pytest.raises(Error, match="is not this run's card table"):
+        A.cards(run_copy)
+
+
+def test_a_value_edited_inside_a_part_with_its_metadata_kept_is_refused(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    name = "part-00001.parquet"
+    table = pq.read_table(run_copy / name)
+    df = table.to_pandas()
+    df.loc[5, "winner"] = 1 - df.loc[5, "winner"] if df.loc[5, "winner"] >= 0 else 0
+    edited = pa.Table.from_pandas(df, preserve_index=False, schema=table.schema)
+    pq.write_table(edited.replace_schema_metadata(table.schema.metadata), run_copy / name)
+    assert io.read_metadata(run_copy / name) == io.read_metadata(run_copy)  # metadata kept
+    refused(run_copy, tmp_path, "was edited, damaged or replaced")
+
+
+def test_a_damaged_part_names_the_file(run_copy: Path, tmp_path: Path) -> None:
+    path = run_copy / "part-00002.parquet"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    refused(run_copy, tmp_path, "part-00002.parquet was edited, damaged or replaced")
+
+
+def test_a_damaged_part_of_a_run_without_checksums_names_the_run(run_copy: Path) -> None:
+    """An older run (no checksums): the damage pyarrow finds is one line naming the run."""
+    doc = json.loads((run_copy / io.MANIFEST_NAME).read_text())
+    for key in (io.MANIFEST_DIGEST_KEY, io.CARDS_DIGEST_KEY):
+        doc.pop(key)
+    for part in doc["parts"]:
+        part.pop(io.DIGEST_KEY)
+    (run_copy / io.MANIFEST_NAME).write_text(json.dumps(doc))
+    path = run_copy / "part-00001.parquet"
+    data = path.read_bytes()
+    path.write_bytes(data[:8] + b"\0" * (len(data) - 16) + data[-8:])
+    with pytest.raises(Error, match=str(run_copy)):
+        A.load(run_copy)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("games", "300"), ("complete", 1), ("parts", {}), ("metadata", []), ("games", -3),
+     ("chunk_size", 1.5), ("spec", "aegean")],
+)  # fmt: skip
+def test_a_manifest_field_of_the_wrong_type_is_refused_in_one_line(
+    run_copy: Path, tmp_path: Path, field: str, value: object
+) -> None:
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    doc[field] = value
+    path.write_text(json.dumps(doc))
+    refused(run_copy, tmp_path, "was edited or damaged")
+    resign(run_copy)  # consistent checksums: the field's type is still refused
+    refused(run_copy, tmp_path, f"field '{field}' must be")
+
+
+def test_an_edited_manifest_is_refused_by_resume(run_copy: Path) -> None:
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    doc["complete"] = False
+    path.write_text(json.dumps(doc))
+    with pytest.raises(Error, match="was edited or damaged"):
+        runner.resume(run_copy, progress=False)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "replaced"])
+def test_resume_replays_a_logged_part_that_fails_its_checksum(
+    runs: dict[str, Path], run_copy: Path, damage: str
+) -> None:
+    """An interrupted run whose listed part was truncated or replaced: the resume plays it
+    again, and the rows are those of the clean run."""
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    doc["complete"] = False
+    doc["parts"] = doc["parts"][:2]
+    (run_copy / "part-00002.parquet").unlink()
+    path.write_text(json.dumps(doc))
+    resign(run_copy)  # as the runner left it: an incomplete run of two parts
+    part = run_copy / "part-00001.parquet"
+    if damage == "truncated":
+        part.write_bytes(part.read_bytes()[:500])
+    else:
+        shutil.copy(runs["dunes"] / "part-00001.parquet", part)
+    runner.resume(run_copy, progress=False)
+    pd.testing.assert_frame_equal(A.load(run_copy), A.load(runs["aegean"]))
+
+
+def test_allow_incomplete_returns_every_verified_part_and_says_how_many_games(
+    runs: dict[str, Path], run_copy: Path
+) -> None:
+    """After a kill the finished parts are in the log, not yet in the manifest."""
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
+    path.write_text(json.dumps(doc))
+    resign(run_copy)
+    with open(run_copy / io.PARTS_LOG_NAME, "w") as log:
+        for p in parts[:2]:
+            log.write(json.dumps(p) + "\n")
+    with pytest.warns(UserWarning, match="read 200 games from 2 verified parts"):
+        df = A.load(run_copy, allow_incomplete=True)
+    assert df.attrs["games_found"] == 200
+    assert list(df["game_id"]) == list(range(200))
+    # A logged part whose bytes changed is left out, not read.
+    (run_copy / "part-00001.parquet").write_bytes(b"PAR1 damaged")
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        assert len(A.load(run_copy, allow_incomplete=True)) == 100
+
+
+@pytest.mark.parametrize("games", ["1e12", "4e18"])
+def test_a_run_that_cannot_finish_is_refused_up_front_with_its_projected_time(
+    tmp_path: Path, games: str
+) -> None:
+    out = tmp_path / "huge"
+    line = one_error_line(invoke("run", "--games", games, "--out", str(out), "-q"))
+    assert "would take about" in line and "days" in line and "limit is" in line
+    assert not list(out.glob("part-*")) if out.exists() else True
+
+
+def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
+    import tracemalloc
+
+    from sim.run.backends import Chunks
+
+    tracemalloc.start()
+    chunks = Chunks(10**12, 65_536, skip=range(5))
+    assert len(chunks) == -(-(10**12) // 65_536) - 5
+    assert chunks[0].index == 5 and chunks[-1].start + chunks[-1].games == 10**12
+    assert tracemalloc.get_traced_memory()[1] < 100_000
+    tracemalloc.stop()
+
+
+@settings(deadline=None)
+@given(
+    games=st.integers(1, 500),
+    size=st.integers(1, 40),
+    skip=st.sets(st.integers(0, 30)),
+)
+def test_the_lazy_chunks_are_the_list_they_replace(games: int, size: int, skip: set) -> None:
+    from sim.run.backends import Chunk, Chunks
+
+    whole = [
+        Chunk(i, start, min(size, games - start)) for i, start in enumerate(range(0, games, size))
+    ]
+    todo = [c for c in whole if c.index not in skip]
+    chunks = Chunks(games, size, skip)
+    assert list(Chunks(games, size)) == whole
+    assert list(chunks) == todo and len(chunks) == len(todo)
+    assert [chunks[i] for i in range(len(todo))] == todo
+    assert [chunks[-i] for i in range(1, len(todo) + 1)] == todo[::-1]
+    assert chunks[1:3] == todo[1:3]
+
+
+@pytest.mark.parametrize("half", [0.05, 0.01, 0.002, 0.0005])
+def test_an_until_ci_run_is_projected_by_where_it_must_stop(half: float) -> None:
+    """``--games 1e12 --until-ci H`` is not refused for its ceiling: the run stops by the
+    game where even a 50% rate's interval is H wide."""
+    from sim.run.runner import ci_half_width, games_to_play
+
+    n = games_to_play(10**12, half)
+    assert n < 10**9
+    assert ci_half_width(n // 2, n) <= half
+    assert games_to_play(1000, half) <= 1000 and games_to_play(10**12, None) == 10**12
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "--games", "1e12", "--change", "Ker of the Spoils.cost=+1"],
+        ["sweep", "--games", "1e12", "--field", "cost", "--delta", "1", "--card",
+         "Ker of the Spoils"],
+    ],
+)  # fmt: skip
+def test_compare_and_sweep_refuse_a_run_that_cannot_finish(args: list[str]) -> None:
+    line = one_error_line(invoke(*args, "-q"))
+    assert "would take about" in line and "days" in line
