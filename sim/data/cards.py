@@ -24,6 +24,7 @@ from sim.base import vocab as V
 from sim.base.errors import Error
 from sim.base.tables import Tables
 from sim.data import schema as S
+from sim.data.rule_reach import inert_rules, mix_facts
 from sim.data.spec import VARIANT_TABLE, SpecError
 
 if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
@@ -510,8 +511,6 @@ def load_set(path: Path) -> SetData:
 def _check_set_rules(data: SetData, given: dict[str, Any]) -> None:
     """Refuse a rule a set file switches on that cannot act in the set's own games
     (the same check, :mod:`sim.data.rule_reach`, for shipped and user set files)."""
-    from sim.data.rule_reach import inert_rules, mix_facts
-
     changed = [k for k in given if data.rules[k] != RULE_OPTIONAL.get(k, 0)]
     inert = inert_rules(mix_facts(data, data.rules), changed, variants_known=False)
     if inert:

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sim.base import layout as L
+
 
 @dataclass(frozen=True)
 class MixFacts:
@@ -137,8 +139,6 @@ def deal_problem(pool: Any) -> str | None:
     deck must deal both opening hands and leave a card to draw, the supply must pay
     both starting coins, and a war must be possible in a city.
     """
-    from sim.base import layout as L
-
     r = pool.rules
     tiles = sum(x["copies"] for x in pool.rewards)
     deck = sum(u["copies"] for u in pool.units)
@@ -169,21 +169,3 @@ def deal_problem(pool: Any) -> str | None:
             "the feat ending can never happen"
         )
     return None
-
-
-def check_reach(pool: Any, overrides: Mapping[str, Any], variants: Iterable[str]) -> None:
-    """Refuse house rules that cannot act in the run (:data:`RULE_NEEDS`).
-
-    Raises:
-        sim.data.cards.CardDataError: one line naming the parameter and why.
-    """
-    from sim.data.cards import CardDataError
-
-    facts = mix_facts(pool, pool.rules, variants)
-    inert = inert_rules(facts, overrides)
-    if inert:
-        key, why = inert[0]
-        raise CardDataError(
-            f"--rules: {key} = {overrides[key]} has no effect on mix {pool.mix!r}: {why}; "
-            "remove it or choose a mix it changes"
-        )

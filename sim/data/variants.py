@@ -9,8 +9,11 @@ tables that cannot deal a game at all (:func:`sim.data.rule_reach.deal_problem`)
 
 from __future__ import annotations
 
-from sim.data.cards import CardPool
-from sim.data.rule_reach import deal_problem
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sim.data.cards import CardDataError, CardPool
+from sim.data.rule_reach import deal_problem, inert_rules, mix_facts
 from sim.data.spec import VARIANT_TABLE, RunSpec, SpecError
 
 # Variants that build each player's own deck before play; a game has one deck-building rule.
@@ -70,3 +73,19 @@ def check_composition(spec: RunSpec, pool: CardPool) -> None:
     reason = refusal(spec, pool)
     if reason is not None:
         raise SpecError(reason)
+
+
+def check_reach(pool: CardPool, overrides: Mapping[str, Any], variants: Iterable[str]) -> None:
+    """Refuse house rules that cannot act in the run (:data:`sim.data.rule_reach.RULE_NEEDS`).
+
+    Raises:
+        sim.data.cards.CardDataError: one line naming the parameter and why.
+    """
+    facts = mix_facts(pool, pool.rules, variants)
+    inert = inert_rules(facts, overrides)
+    if inert:
+        key, why = inert[0]
+        raise CardDataError(
+            f"--rules: {key} = {overrides[key]} has no effect on mix {pool.mix!r}: {why}; "
+            "remove it or choose a mix it changes"
+        )

@@ -23,9 +23,8 @@ from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_ru
 from sim.data.changes import Changes
 from sim.data.decklist import load_decklists
 from sim.data.interpretations import INTERPRETATIONS
-from sim.data.rule_reach import check_reach
 from sim.data.spec import RunSpec
-from sim.data.variants import check_composition
+from sim.data.variants import check_composition, check_reach
 from strategies.policy import dispatcher
 from strategies.registry import strategy_arrays
 
