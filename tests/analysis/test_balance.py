@@ -167,9 +167,10 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
     assert list(table.label) == ["start_coins=2", "start_coins=4", "start_coins=6"]
     rows = pd.read_parquet(out / B.ROWS)
     assert set(rows.columns) >= {"game_id", "candidate", "num", "den"}
-    assert rows.groupby("candidate").game_id.nunique().to_dict() == table.set_index(
-        "candidate"
-    ).games.to_dict()
+    assert (
+        rows.groupby("candidate").game_id.nunique().to_dict()
+        == table.set_index("candidate").games.to_dict()
+    )
     saved = json.loads((out / B.RESULT).read_text())
     assert saved["format"] == "omensim-balance" and saved["games"] == whole.games
 
