@@ -99,7 +99,7 @@ def test_card_question_candidates_are_the_schema_window() -> None:
     two = B.card_question(SPEC, KER, ["cost", "strength"], [(2, 3), (1, 2)])
     assert len(two.candidates) == 5  # 2 x 2, and the shipped (3, 3) added
     assert q.label(3) == "cost=3"
-    with pytest.raises(SpecError, match="outside its legal range 0..99"):
+    with pytest.raises(SpecError, match=r"outside its legal range 0\.\.99"):
         B.card_question(SPEC, KER, ["cost"], [(-1, 2)])
     with pytest.raises(SpecError, match="valid fields"):
         B.card_question(SPEC, KER, ["speed"])
