@@ -988,15 +988,17 @@ def balance_set(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool | None = None,
     echo: Callable[[str], None] | None = None,
+    base: Changes | None = None,
 ) -> SetResult:
     """Greedy: fix the worst card (race its ``field_name`` toward 50%), re-measure, repeat.
 
-    Stops when every card's holders' rate is within ``threshold`` of 50% and the
-    first player's decisive share within ``first_bound``, or after ``max_edits``.
-    Each step (the edits so far) is verified on a fresh run with a new seed.
+    Starts from ``base`` (default: the shipped cards). Stops when every card's
+    holders' rate is within ``threshold`` of 50% and the first player's decisive
+    share within ``first_bound``, or after ``max_edits``. Each step (the edits so
+    far) is verified on a fresh run with a new seed before it is reported.
     """
     res = SetResult(spec, threshold, first_bound)
-    changes = Changes()
+    changes = base or Changes()
     edits: list[str] = []
     tried: set[str] = set()
     kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)

@@ -288,7 +288,7 @@ def balance_cmd(**kw: Any) -> None:
             threads=kw["threads"], chunk_size=kw["chunk_size"], progress=progress,
         )  # fmt: skip
         if kw["whole_set"]:
-            _balance_set(kw, spec, common, quiet)
+            _balance_set(kw, spec, base, common, quiet)
             return
         values = [B.parse_values(v) for v in kw["values"]]
         span = kw["span"] or B.DEFAULT_SPAN
@@ -314,7 +314,9 @@ def balance_cmd(**kw: Any) -> None:
         click.echo(B.format_result(result))
 
 
-def _balance_set(kw: dict[str, Any], spec: Any, common: dict[str, Any], quiet: bool) -> None:
+def _balance_set(
+    kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
+) -> None:
     """``--set``: the greedy edits and their trade-off table."""
     from sim.analysis import balance as B
     from sim.run import io
@@ -327,6 +329,8 @@ def _balance_set(kw: dict[str, Any], spec: Any, common: dict[str, Any], quiet: b
     fields = kw["fields"] or ("cost",)
     if len(fields) > 1:
         raise CliError("--set searches one --field per card", EXIT_USAGE)
+    if kw["panel"]:
+        raise CliError("--panel re-checks one race's choice: not with --set", EXIT_USAGE)
     echo = None if quiet else click.echo
     if echo is not None:
         echo(
@@ -343,6 +347,7 @@ def _balance_set(kw: dict[str, Any], spec: Any, common: dict[str, Any], quiet: b
         measure_games=kw["measure_games"],
         span=kw["span"] or 2,
         echo=echo,
+        base=base,
         **common,
     )
     if out is not None:

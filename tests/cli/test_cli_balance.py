@@ -116,6 +116,8 @@ def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
         (("--card", KER, "--field", "cost", "--p0", "nobot"), "nobot"),
         (("--card", KER, "--field", "cost", "--panel", "greedy,nobot"), "nobot"),
         (("--resume", "/nonexistent/balance"), "holds no balance run"),
+        (("--set", "--panel", "greedy"), "not with --set"),
+        (("--set", "--field", "cost", "--field", "strength"), "one --field per card"),
     ],
 )
 def test_bad_input_is_one_line(args: tuple[str, ...], text: str) -> None:
