@@ -51,6 +51,7 @@ def main() -> None:
     import numba
 
     from sim.analysis import balance as B
+    from sim.analysis import balance_question as Q
     from sim.data.spec import RunSpec
     from sim.run.session import numba_threads, resolve_threads
 
@@ -61,11 +62,11 @@ def main() -> None:
     with numba_threads(threads):
         for name in args.question or list(QUESTIONS):
             kind, what, values = QUESTIONS[name]
-            vals = [B.parse_values(values)]
+            vals = [Q.parse_values(values)]
             if kind == "card":
-                q = B.card_question(spec, what, ["cost"], vals)
+                q = Q.card_question(spec, what, ["cost"], vals)
             else:
-                q = B.rule_question(spec, [what], vals)
+                q = Q.rule_question(spec, [what], vals)
             B.race(q, spec, pilot=200, ceiling=200, progress=False)  # warm the kernel
             t0 = time.perf_counter()
             r = B.race(q, spec, tolerance=prec, precision=prec, progress=False)

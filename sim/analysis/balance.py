@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,11 +50,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.analysis import race as R
+from sim.analysis.balance_question import Question, candidate_run, measure
 from sim.analysis.paired import READ_COLUMNS, Outcomes
-from sim.data import schema as S
-from sim.data.cards import load_rule_overrides
-from sim.data.changes import FIELDS, CardChange, Changes
-from sim.data.spec import VARIANTS, RunSpec, SpecError
+from sim.data.changes import Changes
+from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
 from sim.run import progress as P
 from sim.run.compiled import run_pool
@@ -71,249 +69,12 @@ DEFAULT_TOLERANCE = 0.0025
 DEFAULT_PILOT = 4_000
 DEFAULT_CEILING = 400_000
 """Most games one candidate plays (the last look of the doubling schedule)."""
-DEFAULT_SPAN = 4
-"""Without ``--values``: the shipped value +/- this many, inside the schema's bounds."""
-MAX_CANDIDATES = 40
 PLAN_NAME = "_balance_plan.json"
 ROWS = "rows"
 DECISIONS = "decisions.jsonl"
 TABLE = "candidates.csv"
 RESULT = "balance.json"
-SET_TABLE = "balance_set.csv"
 BALANCE_FILES = (PLAN_NAME, ROWS, DECISIONS, TABLE, RESULT, "rules")
-RULE_FIELDS = tuple(S.RULE_INTS)
-
-
-@dataclass(frozen=True)
-class Question:
-    """What is searched (``kind``: card, rule or variant) and over which values."""
-
-    kind: str
-    names: tuple[str, ...]
-    """The card fields (kind card), the rule parameters (rule) or the variant's name."""
-    candidates: tuple[tuple[int, ...], ...]
-    """One tuple of values (one per name) per candidate."""
-    shipped: tuple[int, ...]
-    card: str | None = None
-    card_kind: int | None = None
-
-    @property
-    def metric(self) -> str:
-        """What is measured, in words."""
-        if self.kind == "card":
-            return f"{self.card}: holders' win rate"
-        return "first player's share of decisive games"
-
-    def label(self, j: int) -> str:
-        """``cost=3`` / ``start_coins=5`` / ``emissary on``."""
-        values = self.candidates[j]
-        if self.kind == "variant":
-            return f"{self.names[0]} {'on' if values[0] else 'off'}"
-        return ", ".join(f"{n}={v}" for n, v in zip(self.names, values, strict=True))
-
-    def labels(self) -> list[str]:
-        """Every candidate's label."""
-        return [self.label(j) for j in range(len(self.candidates))]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (:meth:`from_dict` rebuilds it)."""
-        d = dataclasses.asdict(self)
-        d["candidates"] = [list(c) for c in self.candidates]
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Question:
-        """The inverse of :meth:`to_dict`."""
-        return cls(
-            kind=d["kind"],
-            names=tuple(d["names"]),
-            candidates=tuple(tuple(int(v) for v in c) for c in d["candidates"]),
-            shipped=tuple(int(v) for v in d["shipped"]),
-            card=d.get("card"),
-            card_kind=d.get("card_kind"),
-        )
-
-
-def parse_values(text: str) -> tuple[int, ...]:
-    """``"1,2,3"`` or ``"1-4"`` -> whole numbers, distinct, in the order given.
-
-    Raises:
-        SpecError: anything else.
-    """
-    out: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        bounds = part.split("-", 1) if "-" in part[1:] else [part]
-        try:
-            if len(bounds) == 2 and bounds[0]:
-                lo, hi = int(bounds[0]), int(bounds[1])
-                values = list(range(lo, hi + 1))
-            else:
-                values = [int(part)]
-        except ValueError:
-            raise SpecError(
-                f"--values {text!r}: {part!r} is not a whole number or a range like 1-4"
-            ) from None
-        if not values:
-            raise SpecError(f"--values {text!r}: the range {part!r} is empty")
-        for v in values:
-            if v in out:
-                raise SpecError(f"--values {text!r}: {v} is given twice")
-            out.append(v)
-    return tuple(out)
-
-
-def _range(
-    name: str, current: int, lo: int, hi: int, values: tuple[int, ...] | None, span: int
-) -> tuple[int, ...]:
-    if values is None:
-        return tuple(range(max(lo, current - span), min(hi, current + span) + 1))
-    bad = [v for v in values if not lo <= v <= hi]
-    if bad:
-        raise SpecError(f"--values: {name}={bad[0]} is outside its legal range {lo}..{hi}")
-    return values
-
-
-def _product(
-    names: Sequence[str], ranges: Sequence[tuple[int, ...]], shipped: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    combos = list(itertools.product(*ranges))
-    if shipped not in combos:
-        combos.insert(0, shipped)
-    if len(combos) < 2:
-        raise SpecError(f"only one value of {', '.join(names)} to try: give --values or --span")
-    if len(combos) > MAX_CANDIDATES:
-        raise SpecError(
-            f"{len(combos)} candidates ({' x '.join(str(len(r)) for r in ranges)} values of "
-            f"{', '.join(names)}); at most {MAX_CANDIDATES}: narrow them with --values or --span"
-        )
-    return tuple(sorted(combos))
-
-
-def card_question(
-    spec: RunSpec,
-    card: str,
-    fields: Sequence[str],
-    values: Sequence[tuple[int, ...] | None] = (),
-    span: int = DEFAULT_SPAN,
-    base: Changes | None = None,
-) -> Question:
-    """The candidates of one card's ``fields``: ``values`` per field, or shipped +/- ``span``.
-
-    Raises:
-        SpecError: an unknown card or field, a value out of the schema's bounds, or too
-            many or too few candidates.
-    """
-    from sim.analysis.sweep import select_kinds
-
-    if not fields:
-        raise SpecError("--card needs --field (cost, offering, strength or copies)")
-    fields = [f.strip().lower() for f in fields]
-    for f in fields:
-        if f not in FIELDS:
-            raise SpecError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}")
-    if len(set(fields)) != len(fields):
-        raise SpecError("--field: each field once")
-    pool = run_pool(spec, base or Changes())
-    kind = select_kinds(pool.units, [card])[0]
-    unit = pool.units[kind]
-    shipped = tuple(int(unit[f]) for f in fields)
-    given = list(values) + [None] * (len(fields) - len(values))
-    if len(given) > len(fields):
-        raise SpecError("--values is given more often than --field")
-    ranges = [
-        _range(f, s, *FIELDS[f], v, span) for f, s, v in zip(fields, shipped, given, strict=True)
-    ]
-    return Question(
-        "card", tuple(fields), _product(fields, ranges, shipped), shipped, unit["name"], kind
-    )
-
-
-def rule_question(
-    spec: RunSpec,
-    rules: Sequence[str],
-    values: Sequence[tuple[int, ...] | None] = (),
-    span: int = DEFAULT_SPAN,
-) -> Question:
-    """The candidates of rule parameters (``start_coins``, ``tiles_per_city`` ...).
-
-    Raises:
-        SpecError: an unknown or non-numeric rule, a value out of its bounds.
-    """
-    rules = [r.strip().lower() for r in rules]
-    for r in rules:
-        if r not in S.RULE_INTS:
-            raise SpecError(f"--rule {r!r}: numeric rule parameters: {', '.join(RULE_FIELDS)}")
-    if len(set(rules)) != len(rules):
-        raise SpecError("--rule: each rule once")
-    pool_rules = run_pool(spec).rules
-    shipped = tuple(int(pool_rules[r]) for r in rules)
-    given = list(values) + [None] * (len(rules) - len(values))
-    if len(given) > len(rules):
-        raise SpecError("--values is given more often than --rule")
-    ranges = [
-        _range(r, s, int(S.RULE_INTS[r].lo), int(S.RULE_INTS[r].hi), v, span)
-        for r, s, v in zip(rules, shipped, given, strict=True)
-    ]
-    return Question("rule", tuple(rules), _product(rules, ranges, shipped), shipped)
-
-
-def variant_question(spec: RunSpec, variant: str) -> Question:
-    """A variant off and on (the spec's own setting is the shipped one).
-
-    Raises:
-        SpecError: an unknown variant.
-    """
-    variant = variant.strip().lower()
-    if variant not in VARIANTS:
-        raise SpecError(f"--variant-choice {variant!r}: known variants: {', '.join(VARIANTS)}")
-    shipped = (int(variant in spec.variants),)
-    return Question("variant", (variant,), ((0,), (1,)), shipped)
-
-
-def candidate_run(
-    q: Question, spec: RunSpec, base: Changes, j: int, rules_dir: Path
-) -> tuple[RunSpec, Changes]:
-    """The spec and card edits candidate ``j`` plays.
-
-    A rule candidate's house rules are written to ``rules_dir/cNN.toml`` (the
-    spec's own ``--rules`` merged in, the candidate's values winning).
-    """
-    values = q.candidates[j]
-    if q.kind == "card":
-        edits = [CardChange(q.card or "", f, v) for f, v in zip(q.names, values, strict=True)]
-        return spec, Changes((*base.edits, *edits), base.card_files)
-    if q.kind == "variant":
-        others = tuple(v for v in spec.variants if v != q.names[0])
-        return dataclasses.replace(spec, variants=others + (q.names[0],) * values[0]), base
-    overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
-    mix_rules = run_pool(dataclasses.replace(spec, rules=None), base).rules
-    for name, v in zip(q.names, values, strict=True):
-        # The mix's own value is played without an override: a house rule that
-        # changes nothing is refused.
-        if v == mix_rules[name]:
-            overrides.pop(name, None)
-        else:
-            overrides[name] = v
-    if not overrides:
-        return dataclasses.replace(spec, rules=None), base
-    rules_dir.mkdir(parents=True, exist_ok=True)
-    path = rules_dir / f"c{j:02d}.toml"
-    body = "".join(f"{k} = {json.dumps(v)}\n" for k, v in overrides.items())
-    path.write_text("# one candidate of omensim balance\n[rules]\n" + body, encoding="utf-8")
-    return dataclasses.replace(spec, rules=str(path)), base
-
-
-def measure(q: Question, o: Outcomes) -> tuple[np.ndarray, np.ndarray]:
-    """Per game ``(num, den)`` of the question's rate (int8 arrays, in game order)."""
-    if q.kind == "card":
-        k = q.card_kind or 0
-        h0 = o.held0[:, k] if k < o.held0.shape[1] else np.zeros(o.games, bool)
-        h1 = o.held1[:, k] if k < o.held1.shape[1] else np.zeros(o.games, bool)
-        num = (h0 & (o.winner == 0)).astype(np.int8) + (h1 & (o.winner == 1))
-        return num.astype(np.int8), (h0.astype(np.int8) + h1).astype(np.int8)
-    decisive = (o.winner >= 0).astype(np.int8)
-    return (o.first_win * decisive).astype(np.int8), decisive
 
 
 @dataclass
@@ -377,8 +138,9 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
-class _Player:
-    """Plays candidate runs over game ranges, one engine per candidate (the kernel once)."""
+class CandidatePlayer:
+    """Plays a question's candidate runs over game ranges, one engine per candidate (the
+    kernel compiled once); ``key`` is the first candidate's run key."""
 
     def __init__(
         self,
@@ -613,7 +375,7 @@ def _play(
             else Path(stack.enter_context(tempfile.TemporaryDirectory()))
         )
         stack.enter_context(numba_threads(resolve_threads(threads)))
-        player = _Player(q, spec, base, rules_dir, int(plan["chunk_size"]), show)
+        player = CandidatePlayer(q, spec, base, rules_dir, int(plan["chunk_size"]), show)
         if out is not None:
             if not fresh:
                 reason = ledger.key_mismatch(plan.get("key"), player.key)
@@ -679,7 +441,7 @@ def _play(
 
 
 def _extend(
-    player: _Player,
+    player: CandidatePlayer,
     out: Path | None,
     have: tuple[np.ndarray, np.ndarray] | None,
     j: int,
@@ -756,7 +518,8 @@ def write_balance(result: BalanceResult, out: Path) -> None:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
-def _pp(x: float) -> str:
+def pct(x: float) -> str:
+    """A rate as ``"52.10%"`` (``"-"`` when undefined)."""
     return f"{x:.2%}" if math.isfinite(x) else "-"
 
 
@@ -783,20 +546,20 @@ def format_result(result: BalanceResult) -> str:
             else row.status
         )
         lines.append(
-            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{_pp(row.rate):>7} "
-            f"(95% CI {_pp(row.lo)} to {_pp(row.hi)})  {row.games:>9,} games{shift}  [{fate}]"
+            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{pct(row.rate):>7} "
+            f"(95% CI {pct(row.lo)} to {pct(row.hi)})  {row.games:>9,} games{shift}  [{fate}]"
         )
     c = result.chosen_row
     label = q.label(result.chosen)
     if result.reached:
         lines.append(
-            f"Chosen: {label}, {_pp(c.rate)} (95% CI {_pp(c.lo)} to {_pp(c.hi)}), within "
+            f"Chosen: {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), within "
             f"{result.tolerance * 100:.2f} points of {result.target:.2%}."
         )
     else:
         lines.append(
             f"No candidate reaches {result.target:.2%} +/- {result.tolerance * 100:.2f} points; "
-            f"the closest is {label}, {_pp(c.rate)} (95% CI {_pp(c.lo)} to {_pp(c.hi)}), "
+            f"the closest is {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), "
             f"{c.distance * 100:.2f} points away."
         )
     lines.append(
@@ -816,64 +579,6 @@ def format_result(result: BalanceResult) -> str:
     return "\n".join(lines)
 
 
-def panel_check(
-    result: BalanceResult,
-    bots: Sequence[str],
-    games: int,
-    *,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: bool | None = None,
-    base: Changes | None = None,
-) -> pd.DataFrame:
-    """The chosen value and the shipped one re-played under each bot in self-play.
-
-    New seeds (the race's seed + 1), ``games`` each; one row per bot: the
-    chosen value's rate with its 95% interval, the paired shift from the
-    shipped value, and ``holds``: whether the target +/- tolerance overlaps the
-    chosen value's interval (the conclusion "this value balances it" is not
-    refuted under that bot).
-
-    Raises:
-        SpecError: an unknown bot.
-    """
-    from strategies.registry import resolve
-
-    for bot in bots:
-        resolve(bot)
-    q = result.question
-    base = base or Changes()
-    show = P.wanted(progress)
-    shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else result.chosen
-    rows = []
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp, numba_threads(resolve_threads(threads)):
-        for bot in bots:
-            spec = dataclasses.replace(result.spec, p0=bot, p1=bot, seed=result.spec.seed + 1)
-            player = _Player(q, spec, base, Path(tmp), chunk_size, show)
-            with P.Bar(2 * games, show, desc=f"panel {bot}") as bar:
-                chosen = player.play(result.chosen, 0, games, bar)
-                ship = chosen if shipped == result.chosen else player.play(shipped, 0, games, bar)
-            e = R.estimate(*chosen)
-            d, se = R.paired_diff(*ship, *chosen)
-            lo_band, hi_band = result.target - result.tolerance, result.target + result.tolerance
-            rows.append(
-                {
-                    "bot": bot,
-                    "games": games,
-                    "rate": e.rate,
-                    "lo": e.lo,
-                    "hi": e.hi,
-                    "shift": d,
-                    "shift_lo": d - R.Z95 * se,
-                    "shift_hi": d + R.Z95 * se,
-                    "holds": bool(e.lo <= hi_band and e.hi >= lo_band),
-                }
-            )
-    return pd.DataFrame(rows)
-
-
 def format_panel(result: BalanceResult) -> list[str]:
     """The panel re-check as lines."""
     p = result.panel
@@ -883,7 +588,7 @@ def format_panel(result: BalanceResult) -> list[str]:
     lines = [f"Panel: {label} re-played under each bot in self-play (new seed):"]
     for row in p.itertuples():
         lines.append(
-            f"  {row.bot:<12}{_pp(row.rate)} (95% CI {_pp(row.lo)} to {_pp(row.hi)}), shift "
+            f"  {row.bot:<12}{pct(row.rate)} (95% CI {pct(row.lo)} to {pct(row.hi)}), shift "
             f"from shipped {row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
             f"{row.shift_hi * 100:+.2f}): {'consistent with' if row.holds else 'off'} the target"
         )
@@ -892,158 +597,3 @@ def format_panel(result: BalanceResult) -> list[str]:
         f"The conclusion holds under {'every bot' if n == len(p) else f'{n} of {len(p)} bots'}."
     )
     return lines
-
-
-@dataclass
-class SetStep:
-    """One point of the set trade-off: the edits so far and the worst card left."""
-
-    edits: list[str]
-    worst_card: str
-    worst_rate: float
-    worst_lo: float
-    worst_hi: float
-    first_player: float
-    verified_worst: float = math.nan
-    """The worst card's deviation on a fresh run (new seed) of the same edits."""
-    verified_first: float = math.nan
-    games: int = 0
-
-
-@dataclass
-class SetResult:
-    """``balance --set``: the greedy sequence of edits and its trade-off."""
-
-    spec: RunSpec
-    threshold: float
-    first_bound: float
-    steps: list[SetStep] = field(default_factory=list)
-    games: int = 0
-
-    def table(self) -> pd.DataFrame:
-        """One row per step (edits made vs the worst remaining deviation)."""
-        return pd.DataFrame(
-            [
-                {
-                    "edits": len(s.edits),
-                    "changes": "; ".join(s.edits),
-                    "worst_card": s.worst_card,
-                    "worst_rate": s.worst_rate,
-                    "worst_lo": s.worst_lo,
-                    "worst_hi": s.worst_hi,
-                    "worst_deviation": abs(s.worst_rate - 0.5),
-                    "first_player_decisive": s.first_player,
-                    "verified_worst_deviation": s.verified_worst,
-                    "verified_first_player_decisive": s.verified_first,
-                }
-                for s in self.steps
-            ]
-        )
-
-
-def card_rates(
-    spec: RunSpec,
-    changes: Changes,
-    games: int,
-    *,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: bool | None = None,
-) -> tuple[pd.DataFrame, float]:
-    """Every card's holders' win rate (with its 95% interval) and the first player's
-    decisive share, over ``games`` games of ``spec`` with ``changes``."""
-    from sim.analysis.compare import play_outcomes
-    from sim.run.engine import Engine
-
-    show = P.wanted(progress)
-    with numba_threads(resolve_threads(threads)):
-        with P.kernel_ready(show):
-            eng = Engine(spec, changes=changes)
-            eng.warmup()
-        with P.Bar(games, show, desc="measure every card") as bar:
-            o = play_outcomes(eng, games, chunk_size, bar)
-    units = run_pool(spec, changes).units
-    recs = []
-    for k, u in enumerate(units):
-        qk = Question("card", ("cost",), ((0,),), (0,), u["name"], k)
-        e = R.estimate(*measure(qk, o))
-        recs.append({"card": u["name"], "kind": k, "rate": e.rate, "lo": e.lo, "hi": e.hi})
-    fp = R.estimate(*measure(Question("rule", ("x",), ((0,),), (0,)), o))
-    return pd.DataFrame(recs), fp.rate
-
-
-def balance_set(
-    spec: RunSpec,
-    *,
-    threshold: float = 0.02,
-    first_bound: float = 0.02,
-    field_name: str = "cost",
-    max_edits: int = 3,
-    measure_games: int = 20_000,
-    span: int = 2,
-    tolerance: float = DEFAULT_TOLERANCE,
-    pilot: int = DEFAULT_PILOT,
-    ceiling: int = DEFAULT_CEILING,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: bool | None = None,
-    echo: Callable[[str], None] | None = None,
-    base: Changes | None = None,
-) -> SetResult:
-    """Greedy: fix the worst card (race its ``field_name`` toward 50%), re-measure, repeat.
-
-    Starts from ``base`` (default: the shipped cards). Stops when every card's
-    holders' rate is within ``threshold`` of 50% and the first player's decisive
-    share within ``first_bound``, or after ``max_edits``. Each step (the edits so
-    far) is verified on a fresh run with a new seed before it is reported.
-    """
-    res = SetResult(spec, threshold, first_bound)
-    changes = base or Changes()
-    edits: list[str] = []
-    tried: set[str] = set()
-    kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
-    for step in range(max_edits + 1):
-        rates, fp = card_rates(spec, changes, measure_games, **kw)  # type: ignore[arg-type]
-        res.games += measure_games
-        rates["dev"] = (rates.rate - 0.5).abs()
-        worst = rates.sort_values("dev", ascending=False).iloc[0]
-        fresh = dataclasses.replace(spec, seed=spec.seed + 1000 + step)
-        vrates, vfp = card_rates(fresh, changes, measure_games, **kw)  # type: ignore[arg-type]
-        res.games += measure_games
-        res.steps.append(
-            SetStep(
-                list(edits), worst.card, worst.rate, worst.lo, worst.hi, fp,
-                float((vrates.rate - 0.5).abs().max()), vfp, res.games,
-            )
-        )  # fmt: skip
-        if echo is not None:
-            echo(format_set_step(res.steps[-1]))
-        done = worst.dev <= threshold and abs(fp - 0.5) <= first_bound
-        if done or step == max_edits:
-            break
-        candidates = rates[~rates.card.isin(tried)].sort_values("dev", ascending=False)
-        if candidates.empty:
-            break
-        card = candidates.iloc[0].card
-        tried.add(card)
-        q = card_question(spec, card, [field_name], span=span, base=changes)
-        r = race(q, spec, base=changes, tolerance=tolerance, pilot=pilot, ceiling=ceiling, **kw)  # type: ignore[arg-type]
-        res.games += r.games
-        value = q.candidates[r.chosen][0]
-        if q.candidates[r.chosen] == q.shipped:
-            continue  # the race kept the card as it is: nothing to edit
-        edit = CardChange(card, field_name, value)
-        changes = Changes((*changes.edits, edit), changes.card_files)
-        edits.append(edit.label())
-    return res
-
-
-def format_set_step(s: SetStep) -> str:
-    """One trade-off point as a line."""
-    return (
-        f"  {len(s.edits)} edit(s) [{'; '.join(s.edits) or 'none'}]: worst card {s.worst_card} "
-        f"{s.worst_rate:.2%} (95% CI {s.worst_lo:.2%} to {s.worst_hi:.2%}), "
-        f"{abs(s.worst_rate - 0.5) * 100:.2f} points off; first player {s.first_player:.2%} of "
-        f"decisive games; verified on a new seed: worst {s.verified_worst * 100:.2f} points off, "
-        f"first player {s.verified_first:.2%}"
-    )

@@ -244,6 +244,8 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --resume results/balance
     """
     from sim.analysis import balance as B
+    from sim.analysis import balance_checks as C
+    from sim.analysis import balance_question as Q
 
     progress = show_progress(kw["quiet"], kw["force_progress"])
     quiet = kw["quiet"]
@@ -290,21 +292,21 @@ def balance_cmd(**kw: Any) -> None:
         if kw["whole_set"]:
             _balance_set(kw, spec, base, common, quiet)
             return
-        values = [B.parse_values(v) for v in kw["values"]]
-        span = kw["span"] or B.DEFAULT_SPAN
+        values = [Q.parse_values(v) for v in kw["values"]]
+        span = kw["span"] or Q.DEFAULT_SPAN
         if kw["card"]:
-            q = B.card_question(spec, kw["card"], kw["fields"], values, span, base)
+            q = Q.card_question(spec, kw["card"], kw["fields"], values, span, base)
         elif kw["rules"]:
-            q = B.rule_question(spec, kw["rules"], values, span)
+            q = Q.rule_question(spec, kw["rules"], values, span)
         else:
-            q = B.variant_question(spec, kw["variant_choice"])
+            q = Q.variant_question(spec, kw["variant_choice"])
         target = kw["target"] if kw["target"] is not None else B.DEFAULT_TARGET
         result = B.race(
             q, spec, base=base, target=target, precision=kw["precision"], alpha=kw["alpha"],
             out=out, force=kw["force"], **common,
         )  # fmt: skip
         if kw["panel"]:
-            result.panel = B.panel_check(
+            result.panel = C.panel_check(
                 result, kw["panel"], kw["panel_games"], threads=kw["threads"],
                 chunk_size=kw["chunk_size"], progress=progress, base=base,
             )  # fmt: skip
@@ -318,13 +320,13 @@ def _balance_set(
     kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
-    from sim.analysis import balance as B
+    from sim.analysis import balance_checks as C
     from sim.run import io
 
     out = kw["out"]
     if out is not None:
         io.check_output_dir(
-            out, kw["force"], ours=lambda e: e.name == B.SET_TABLE, what="balance set"
+            out, kw["force"], ours=lambda e: e.name == C.SET_TABLE, what="balance set"
         )
     fields = kw["fields"] or ("cost",)
     if len(fields) > 1:
@@ -338,7 +340,7 @@ def _balance_set(
             f"{kw['threshold'] * 100:.2f} points of 50%, the first player's within "
             f"{kw['first_bound'] * 100:.2f}; edits made vs the worst remaining deviation:"
         )
-    result = B.balance_set(
+    result = C.balance_set(
         spec,
         threshold=kw["threshold"],
         first_bound=kw["first_bound"],
@@ -352,7 +354,7 @@ def _balance_set(
     )
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
-        with io.atomic_path(Path(out) / B.SET_TABLE) as tmp:
+        with io.atomic_path(Path(out) / C.SET_TABLE) as tmp:
             result.table().to_csv(tmp, index=False)
     if echo is not None:
         echo(f"Games: {result.games:,} in all.")

@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.analysis import balance as B
+from sim.analysis import balance_checks as C
+from sim.analysis import balance_question as Q
 from sim.analysis import race as R
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
@@ -84,45 +86,45 @@ def test_distance_diff_is_signed_by_side_of_target() -> None:
 
 
 def test_parse_values() -> None:
-    assert B.parse_values("1-4") == (1, 2, 3, 4)
-    assert B.parse_values("2, 5,3") == (2, 5, 3)
-    assert B.parse_values("-1") == (-1,)
+    assert Q.parse_values("1-4") == (1, 2, 3, 4)
+    assert Q.parse_values("2, 5,3") == (2, 5, 3)
+    assert Q.parse_values("-1") == (-1,)
     for bad, text in [("1,1", "twice"), ("x", "not a whole number"), ("4-1", "empty")]:
         with pytest.raises(SpecError, match=text):
-            B.parse_values(bad)
+            Q.parse_values(bad)
 
 
 def test_card_question_candidates_are_the_schema_window() -> None:
-    q = B.card_question(SPEC, KER, ["cost"])
+    q = Q.card_question(SPEC, KER, ["cost"])
     assert q.shipped == (3,) and q.card_kind == 11
     assert q.candidates == tuple((v,) for v in range(0, 8))  # 3 +/- 4 inside 0..99
-    two = B.card_question(SPEC, KER, ["cost", "strength"], [(2, 3), (1, 2)])
+    two = Q.card_question(SPEC, KER, ["cost", "strength"], [(2, 3), (1, 2)])
     assert len(two.candidates) == 5  # 2 x 2, and the shipped (3, 3) added
     assert q.label(3) == "cost=3"
     with pytest.raises(SpecError, match=r"outside its legal range 0\.\.99"):
-        B.card_question(SPEC, KER, ["cost"], [(-1, 2)])
+        Q.card_question(SPEC, KER, ["cost"], [(-1, 2)])
     with pytest.raises(SpecError, match="valid fields"):
-        B.card_question(SPEC, KER, ["speed"])
+        Q.card_question(SPEC, KER, ["speed"])
     with pytest.raises(SpecError, match="no unit of that name"):
-        B.card_question(SPEC, "Nobody", ["cost"])
+        Q.card_question(SPEC, "Nobody", ["cost"])
     with pytest.raises(SpecError, match="at most 40"):
-        B.card_question(SPEC, KER, ["cost", "strength", "offering"], span=3)
+        Q.card_question(SPEC, KER, ["cost", "strength", "offering"], span=3)
 
 
 def test_rule_and_variant_questions() -> None:
-    q = B.rule_question(SPEC, ["start_coins"], [(3, 5)])
+    q = Q.rule_question(SPEC, ["start_coins"], [(3, 5)])
     assert q.shipped == (4,) and q.candidates == ((3,), (4,), (5,))
     with pytest.raises(SpecError, match="numeric rule parameters"):
-        B.rule_question(SPEC, ["war_tie_break"])
-    v = B.variant_question(SPEC, "Emissary")
+        Q.rule_question(SPEC, ["war_tie_break"])
+    v = Q.variant_question(SPEC, "Emissary")
     assert v.candidates == ((0,), (1,)) and v.shipped == (0,)
     assert v.labels() == ["emissary off", "emissary on"]
     with pytest.raises(SpecError, match="known variants"):
-        B.variant_question(SPEC, "nope")
+        Q.variant_question(SPEC, "nope")
 
 
 def test_race_refuses_bad_numbers() -> None:
-    q = B.rule_question(SPEC, ["start_coins"], [(3, 4)])
+    q = Q.rule_question(SPEC, ["start_coins"], [(3, 4)])
     for kw, text in [
         ({"target": 1.5}, "--target"),
         ({"tolerance": 0}, "--tolerance"),
@@ -137,10 +139,10 @@ def test_race_refuses_bad_numbers() -> None:
 def test_planted_card_is_recovered() -> None:
     """Ker of the Battlefield moved from cost 3 to cost 6; the target is its holders' rate at
     cost 3 measured on another seed; the race must find cost 3 again."""
-    truth = B.card_rates(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000)[0]
+    truth = C.card_rates(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000)[0]
     target = float(truth.set_index("card").rate[KER])
     moved = Changes.parse([f"{KER}.cost=6"])
-    q = B.card_question(SPEC, KER, ["cost"], [(1, 2, 3, 4, 5, 6)], base=moved)
+    q = Q.card_question(SPEC, KER, ["cost"], [(1, 2, 3, 4, 5, 6)], base=moved)
     assert q.shipped == (6,)
     result = B.race(
         q, SPEC, base=moved, target=target, tolerance=0.01, pilot=2000, ceiling=16_000,
@@ -158,7 +160,7 @@ def test_planted_card_is_recovered() -> None:
 
 def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> None:
     out = tmp_path / "race"
-    q = B.rule_question(SPEC, ["start_coins"], [(2, 4, 6)])
+    q = Q.rule_question(SPEC, ["start_coins"], [(2, 4, 6)])
     kw = dict(pilot=500, ceiling=2000, progress=False)
     whole = B.race(q, SPEC, out=out, **kw)  # type: ignore[arg-type]
     looks = [json.loads(line) for line in (out / B.DECISIONS).read_text().splitlines()]
@@ -188,9 +190,9 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
 
 
 def test_panel_check_names_each_bot() -> None:
-    q = B.variant_question(SPEC, "emissary")
+    q = Q.variant_question(SPEC, "emissary")
     result = B.race(q, SPEC, pilot=300, ceiling=300, progress=False)
-    panel = B.panel_check(result, ["greedy", "random"], 300)
+    panel = C.panel_check(result, ["greedy", "random"], 300)
     assert list(panel.bot) == ["greedy", "random"]
     assert panel.rate.between(0, 1).all() and panel.holds.dtype == bool
     assert all(math.isfinite(x) for x in panel["shift"])

@@ -142,3 +142,9 @@ def test_help_names_every_option() -> None:
         "--panel-games", "--out", "--force", "--resume",
     ):  # fmt: skip
         assert opt in text
+
+
+def test_every_balance_option_has_help() -> None:
+    from sim.cli.balance import balance_cmd
+
+    assert not [p.name for p in balance_cmd.params if not getattr(p, "help", None)]
