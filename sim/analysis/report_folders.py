@@ -80,42 +80,30 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
 
 
+def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dict[str, str]:
+    """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
+    return {
+        "measure": measure,
+        "A": _pct(rec[f"{prefix}rate_a"]),
+        "B": _pct(rec[f"{prefix}rate_b"]),
+        "shift (points)": _pts(rec[f"{prefix}diff"]),
+        "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
+        "kind": kind,
+    }
+
+
 def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The compare folder's lead text and its tables (changes, shifts, side by side)."""
     folder = Path(folder)
     s = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
     what = [*s.get("spec_differences", []), *s["changes"]["change"], *s["changes"]["cards"]]
-    fp = s["first_player"]
-    shifts = [
-        {
-            "measure": "first-player win rate",
-            "A": _pct(fp["rate_a"]),
-            "B": _pct(fp["rate_b"]),
-            "shift (points)": _pts(fp["diff"]),
-            "95% CI": _ci(fp["lo"], fp["hi"]),
-            "kind": "headline",
-        }
-    ]
+    shifts = [_shift_row("first-player win rate", s["first_player"], "", "headline")]
     for c in s.get("cards", []):
+        shifts.append(_shift_row(f"{c['card']}: holders' win rate", c, "", "headline"))
         shifts.append(
-            {
-                "measure": f"{c['card']}: holders' win rate",
-                "A": _pct(c["rate_a"]),
-                "B": _pct(c["rate_b"]),
-                "shift (points)": _pts(c["diff"]),
-                "95% CI": _ci(c["lo"], c["hi"]),
-                "kind": "headline",
-            }
-        )
-        shifts.append(
-            {
-                "measure": f"{c['card']}: conditional (players' win rate)",
-                "A": _pct(c["conditional_rate_a"]),
-                "B": _pct(c["conditional_rate_b"]),
-                "shift (points)": _pts(c["conditional_diff"]),
-                "95% CI": _ci(c["conditional_lo"], c["conditional_hi"]),
-                "kind": "secondary",
-            }
+            _shift_row(
+                f"{c['card']}: conditional (players' win rate)", c, "conditional_", "secondary"
+            )
         )
     spec_rows = []
     a_spec, b_spec = s["arms"]["A"]["spec"], s["arms"]["B"]["spec"]
