@@ -38,6 +38,7 @@ import contextlib
 import dataclasses
 import json
 import math
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -367,8 +368,6 @@ def _play(
     show = P.wanted(progress)
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        import tempfile
-
         rules_dir = (
             out / "rules"
             if out is not None

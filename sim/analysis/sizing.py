@@ -29,8 +29,6 @@ from sim.analysis.paired import READ_COLUMNS, Z95, Outcomes, paired_ratio_diff
 
 PLAN_PILOT = 2_000
 """Games per arm of ``--plan``'s pilot (fewer when ``--games`` is smaller)."""
-STEP = 4096
-"""Games per arm between two looks of ``--until-ci`` (one kernel call: ``engine.MAX_STEP``)."""
 
 
 def headline_terms(
@@ -159,12 +157,18 @@ def play_until(
     kinds_a: Mapping[str, int],
     kinds_b: Mapping[str, int],
     bar: Any = None,
-    step: int = STEP,
+    step: int | None = None,
     first: bool = True,
 ) -> Stopped:
     """Play A and B a kernel call at a time until every headline's half-width is at most
     ``until_ci`` (or ``games`` are played); ``bar`` advances by both arms' games.
-    ``first``: the first-player shift is a headline (a compare's; not a sweep cell's)."""
+    ``first``: the first-player shift is a headline (a compare's; not a sweep cell's).
+    ``step``: games per arm between two looks; default one kernel call of ``run
+    --until-ci``'s, :data:`sim.run.engine.MAX_STEP`."""
+    if step is None:
+        from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
+
+        step = MAX_STEP
     acc = _Paired(kinds_a, kinds_b, first)
     widths: dict[str, float] = {}
     while acc.games < games:

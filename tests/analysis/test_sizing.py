@@ -15,6 +15,7 @@ from sim.analysis.paired import Outcomes
 from sim.analysis.sweep import sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run.engine import MAX_STEP
 
 KER = "Ker of the Battlefield"
 SPEC = RunSpec(games=40_000, mix="aegean", seed=8)
@@ -32,7 +33,7 @@ def test_compare_until_ci_stops_at_the_first_narrow_step() -> None:
     result = compare(SPEC, EDIT, progress=False, until_ci=width)
     fp = result.comparison.first_player
     n = fp.games
-    assert sizing.STEP < n < SPEC.games and n % sizing.STEP == 0
+    assert MAX_STEP < n < SPEC.games and n % MAX_STEP == 0
     # Every headline is narrow now, and was not one kernel call earlier.
     assert (fp.hi - fp.lo) / 2 <= width
     card = result.comparison.cards.set_index("card").loc[KER]
@@ -44,7 +45,7 @@ def test_compare_until_ci_stops_at_the_first_narrow_step() -> None:
     assert got.reached and got.games == n
     a, b = got.a, got.b
     assert max(_widths(a, b, n).values()) <= width
-    assert max(_widths(a, b, n - sizing.STEP).values()) > width
+    assert max(_widths(a, b, n - MAX_STEP).values()) > width
 
 
 def test_compare_until_ci_hits_the_ceiling_and_refuses_out(tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_sweep_until_ci_sizes_each_cell() -> None:
     t = result.table.set_index("card")
     assert ((t.hi - t.lo) / 2 <= 0.02).all() or (t.games == spec.games).any()
     assert (t.games < spec.games).any()
-    assert (t.games % sizing.STEP == 0).all()
+    assert (t.games % MAX_STEP == 0).all()
 
 
 def test_cli_until_ci_and_plan() -> None:
