@@ -148,3 +148,25 @@ def test_every_balance_option_has_help() -> None:
     from sim.cli.balance import balance_cmd
 
     assert not [p.name for p in balance_cmd.params if not getattr(p, "help", None)]
+
+
+def test_a_killed_race_resumes_to_the_same_table(tmp_path: Path) -> None:
+    """SIGKILL once the first look's rows are on disk; --resume then equals a whole race."""
+    from conftest import kill_when
+
+    args = ["balance", "--rule", "start_coins", "--values", "2-6", "--pilot", "2000"]
+    args += ["--max-games", "8000", "--chunk-size", "500", "-q"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    ok(invoke(*args, "--out", str(whole)))
+
+    def first_look_written() -> bool:
+        rows = cut / "rows"
+        return rows.is_dir() and len(list(rows.glob("*.parquet"))) >= 5
+
+    kill_when([*args, "--out", str(cut)], first_look_written, "balance")
+    assert not (cut / "balance.json").exists()
+    ok(invoke("balance", "--resume", str(cut), "-q"))
+    pd.testing.assert_frame_equal(
+        pd.read_csv(cut / "candidates.csv"), pd.read_csv(whole / "candidates.csv")
+    )
+    assert (cut / "decisions.jsonl").read_text() == (whole / "decisions.jsonl").read_text()
