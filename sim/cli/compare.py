@@ -162,7 +162,8 @@ def compare_cmd(
                 spec, spec_b, Changes(), changes, plan, game.threads, game.progress
             )
             click.echo("\n".join(sized.lines()))
-            return
+            if until_ci is None:
+                return  # a plan alone plays nothing more; with --until-ci the run follows
         if panel:
             _compare_panel(
                 panel, spec, spec_b, changes, out, game.quiet,

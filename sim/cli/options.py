@@ -114,7 +114,7 @@ def sizing_options(what: str) -> Callable[[Any], Any]:
             metavar="HALF_WIDTH",
             help=f"Play a short pilot, then print the games {what} need for a 95% interval "
             "of +/- HALF_WIDTH each (e.g. 0.005) and the time that takes on this machine; "
-            "nothing else is played.",
+            "nothing else is played, unless --until-ci is also given (then it follows).",
         )(f)
         return click.option(
             "--until-ci",

@@ -123,7 +123,8 @@ def sweep_cmd(
             )
             if not game.quiet:
                 click.echo("\n".join(sized.lines()))
-            return
+            if until_ci is None:
+                return  # a plan alone plays nothing more; with --until-ci the sweep follows
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
         result = sweep(

@@ -81,6 +81,13 @@ def test_cli_until_ci_and_plan() -> None:
     r = ok(invoke("compare", "--plan", "0.01", "--games", "600", "--change", f"{KER}.cost=4"))
     assert "a pilot of 600 games" in r.output and "on this machine" in r.output
     assert "Paired shifts" not in r.output  # the plan plays nothing more
+    r = ok(
+        invoke(
+            "compare", "--games", "9000", "--plan", "0.04", "--until-ci", "0.04",
+            "--change", f"{KER}.cost=4",
+        )
+    )  # fmt: skip
+    assert r.output.index("plan: a pilot") < r.output.index("Paired shifts")  # plan, then run
     r = ok(invoke("sweep", "--games", "5000", "--until-ci", "0.05", "--card", "11"))
     assert "Ker of the Battlefield" in r.output
     r = ok(invoke("sweep", "--games", "400", "--plan", "0.02", "--card", "11", "--delta", "1"))
