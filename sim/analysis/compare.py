@@ -181,6 +181,7 @@ def compare(
     spec_b: RunSpec | None = None,
     exclude_capped: bool = False,
     backend: Any = None,
+    until_ci: float | None = None,
 ) -> CompareResult:
     """Play ``spec`` with ``base`` (A) and ``spec_b`` with ``changes`` (B); compare them.
 
@@ -194,6 +195,10 @@ def compare(
             seed and games. Default: ``spec``.
         exclude_capped: leave out of every figure the games either run ended
             at the turn cap (the runs written to ``out`` keep them).
+        until_ci: stop at the first kernel call after which every headline's
+            paired 95% half-width (the first-player shift, each changed card's
+            holders' shift) is at most this (:func:`sim.analysis.sizing.play_until`);
+            ``spec.games`` is the ceiling. Played in memory: not with ``out``.
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
         threads, chunk_size, force, progress, backend: as for :func:`sim.run.runner.run`.
@@ -211,6 +216,14 @@ def compare(
     run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if until_ci is not None:
+        if out is not None:
+            raise SpecError(
+                "--until-ci plays in memory, not into --out: run it without --out, then "
+                "write the same games with --games N --out DIR"
+            )
+        a, b = _play_until(spec, spec_b, base, changes, threads, show, until_ci)
+        return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
     if out is not None:
         from sim.run import runner
 
@@ -364,6 +377,63 @@ def _play_both(
                 play_outcomes(e, games, chunk_size, bar, backend, ch)
                 for e, ch in zip(engines, (base, changes), strict=True)
             )
+
+
+def _play_until(
+    spec: RunSpec,
+    spec_b: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    show: bool,
+    until_ci: float,
+) -> tuple[Outcomes, Outcomes]:
+    """Both arms, a kernel call at a time, until every headline interval is narrow enough."""
+    from sim.analysis.sizing import engine_arm, play_until
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    names = changed_units(pool_a, pool_b)
+    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
+    with numba_threads(resolve_threads(threads)):
+        with P.kernel_ready(show):
+            engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
+            engines[0].warmup()
+        with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
+            got = play_until(
+                [engine_arm(e) for e in engines], spec.games, until_ci,
+                {n: kinds_a[n] for n in names if n in kinds_a}, kinds_b, bar,
+            )  # fmt: skip
+    return got.a, got.b
+
+
+def plan_compare(
+    spec: RunSpec,
+    spec_b: RunSpec,
+    base: Changes,
+    changes: Changes,
+    width: float,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> Any:
+    """A short pilot of A and B, and the games and time ``width`` on every headline needs
+    (a :class:`sim.analysis.sizing.Plan`)."""
+    from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs
+    from sim.run.engine import Engine
+
+    show = P.wanted(progress)
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    names = changed_units(pool_a, pool_b)
+    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
+    pilot = min(PLAN_PILOT, spec.games)
+    with numba_threads(resolve_threads(threads)):
+        with P.kernel_ready(show):
+            engines = (Engine(spec, changes=base), Engine(spec_b, changes=changes))
+            engines[0].warmup()
+        with P.Bar(2 * pilot, show, desc="plan: pilot") as bar:
+            headline = {n: kinds_a[n] for n in names if n in kinds_a}
+            pair = (engine_arm(engines[0]), engine_arm(engines[1]))
+            return plan_pairs([pair], [(headline, kinds_b)], pilot, width, runs=2, bar=bar)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -178,6 +178,7 @@ def sweep(
     progress: bool | None = None,
     correction: str = "holm",
     backend: Any = None,
+    until_ci: float | None = None,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games.
 
@@ -191,6 +192,10 @@ def sweep(
         threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
         correction: how the ``significant`` column is corrected for the number
             of cells (:data:`CORRECTIONS`).
+        until_ci: each cell stops at the first kernel call after which its
+            holders' shift has a paired 95% half-width of at most this
+            (``spec.games`` is the ceiling); the baseline is played only as far
+            as the longest cell needs. In memory only.
 
     To play into a folder as the sweep goes, so that ``omensim sweep --resume`` can finish
     it after an interrupt, call :func:`sim.analysis.sweep_dir.sweep_to_dir` instead.
@@ -210,6 +215,9 @@ def sweep(
             check_projected_time(engine, (len(todo) + 1) * spec.games, n_threads)
         bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
         stack.callback(bar.close)
+        if until_ci is not None:
+            rows = _cells_until(spec, engine, pool, todo, field, base, until_ci, bar)
+            return finish(spec, field, deltas, rows, skipped, correction)
         baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
         for i, (k, d) in enumerate(todo):
             unit = pool.units[k]
@@ -219,6 +227,67 @@ def sweep(
             played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
             rows.append(cell_row(baseline, played, k, unit, field, d))
     return finish(spec, field, deltas, rows, skipped, correction)
+
+
+def _cells_until(
+    spec: RunSpec,
+    engine: Any,
+    pool: Any,
+    todo: list[tuple[int, int]],
+    field: str,
+    base: Changes,
+    until_ci: float,
+    bar: P.Bar,
+) -> list[dict[str, Any]]:
+    """Each cell's row, played (with the baseline, recalled) until its interval is narrow."""
+    from sim.analysis.sizing import cached_arm, engine_arm, play_until
+    from sim.run.engine import Engine
+
+    baseline = cached_arm(engine)
+    rows = []
+    for i, (k, d) in enumerate(todo):
+        unit = pool.units[k]
+        bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d} until the CI")
+        variant = Engine(spec, changes=cell_changes(base, unit["name"], field, d))
+        kinds = {unit["name"]: k}
+        got = play_until(
+            [baseline, engine_arm(variant)], spec.games, until_ci, kinds, kinds, first=False
+        )
+        bar.advance(2 * got.games)
+        rows.append(cell_row(got.a, got.b, k, unit, field, d))
+    return rows
+
+
+def plan_sweep(
+    spec: RunSpec,
+    field: str,
+    deltas: Sequence[int],
+    cards: Sequence[str],
+    width: float,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> Any:
+    """A short pilot of the baseline and every cell, and the games and time a sweep needs for
+    ``width`` on every cell's holders' shift (a :class:`sim.analysis.sizing.Plan`)."""
+    from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs
+    from sim.run.engine import Engine
+
+    pool, todo, _ = plan_cells(spec, field, deltas, cards, None, DEFAULT_CHUNK_SIZE, "holm")
+    show = P.wanted(progress)
+    pilot = min(PLAN_PILOT, spec.games)
+    with numba_threads(resolve_threads(threads)):
+        with P.kernel_ready(show):
+            engine = Engine(spec)
+            engine.warmup()
+        baseline = cached_arm(engine)
+        pairs, kinds = [], []
+        for k, d in todo:
+            name = pool.units[k]["name"]
+            edited = cell_changes(Changes(), name, field, d)
+            pairs.append((baseline, engine_arm(Engine(spec, changes=edited))))
+            kinds.append(({name: k}, {name: k}))
+        with P.Bar(2 * pilot * len(todo), show, desc="plan: pilot") as bar:
+            return plan_pairs(pairs, kinds, pilot, width, len(todo) + 1, bar, first=False)
 
 
 def plan_cells(

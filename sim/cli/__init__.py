@@ -13,6 +13,7 @@ import gc
 import click
 
 from sim import __version__
+from sim.cli.balance import balance_cmd
 from sim.cli.cards import cards_cmd
 from sim.cli.compare import compare_cmd
 from sim.cli.errors import OneLineErrorsGroup
@@ -57,6 +58,7 @@ for _command in (
     replay_cmd,
     strength_cmd,
     mixes_cmd,
+    balance_cmd,
 ):
     main.add_command(_command)
 

@@ -23,6 +23,7 @@ from sim.cli.options import (
     panel_option,
     resume_option,
     rules_option,
+    sizing_options,
     split_variants,
 )
 from sim.data.spec import RunSpec, SpecError
@@ -78,6 +79,7 @@ from sim.data.spec import RunSpec, SpecError
     "Finish the interrupted comparison written to OUT (its runs A and B play only "
     "their missing chunks); the game and change options here are ignored.",
 )
+@sizing_options("the headline shifts (first player, each changed card's holders)")
 @backend_options
 def compare_cmd(
     game: GameArgs,
@@ -95,6 +97,8 @@ def compare_cmd(
     panel: tuple[str, ...] | None,
     resume: Path | None,
     backend: BackendArgs,
+    until_ci: float | None,
+    plan: float | None,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -115,6 +119,8 @@ def compare_cmd(
       omensim compare --mix dunes+aegean --games 1e5 --b-variant emissary
       omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
       omensim compare --games 2e4 --change "Moonlight Channeler.cost=3" --panel greedy,economic
+      omensim compare --games 1e6 --until-ci 0.005 --b-variant emissary
+      omensim compare --plan 0.0025 --change "Ker of the Battlefield.cost=4"
     """
     from sim.analysis.compare import compare, format_result, resume_compare
     from sim.data.changes import Changes
@@ -153,6 +159,17 @@ def compare_cmd(
                 "nothing to compare: B's cards, rules and bots compile to exactly A's, so "
                 "both would play the same games"
             )
+        if panel and (until_ci is not None or plan is not None):
+            raise SpecError("--until-ci and --plan size one comparison: not with --panel")
+        if plan is not None:
+            from sim.analysis.compare import plan_compare
+
+            sized = plan_compare(
+                spec, spec_b, Changes(), changes, plan, game.threads, game.progress
+            )
+            click.echo("\n".join(sized.lines()))
+            if until_ci is None:
+                return  # a plan alone plays nothing more; with --until-ci the run follows
         if panel:
             _compare_panel(
                 panel, spec, spec_b, changes, out, game.quiet,
@@ -173,9 +190,21 @@ def compare_cmd(
             progress=game.progress,
             spec_b=spec_b,
             exclude_capped=exclude_capped,
+            until_ci=until_ci,
         )
     if not game.quiet:
         click.echo(format_result(result))
+        if until_ci is not None:
+            played = result.comparison.first_player.games + result.excluded_capped
+            reached = (
+                "every headline interval reached"
+                if played < spec.games
+                else "--games came first at"
+            )
+            click.echo(
+                f"--until-ci {until_ci:g}: {reached} +/- {until_ci * 100:.2f} points after "
+                f"{played:,} of at most {spec.games:,} games per run."
+            )
 
 
 PANEL_TABLE = "panel.csv"

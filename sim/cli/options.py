@@ -68,6 +68,35 @@ def check_until_ci(ctx: click.Context, param: click.Parameter, value: float | No
     return value
 
 
+def sizing_options(what: str) -> Callable[[Any], Any]:
+    """``--until-ci HALF_WIDTH`` and ``--plan HALF_WIDTH`` of ``compare`` and ``sweep``
+    (:mod:`sim.analysis.sizing`); ``what`` names the command's headline intervals."""
+
+    def wrap(f: Any) -> Any:
+        f = click.option(
+            "--plan",
+            type=float,
+            default=None,
+            callback=check_until_ci,
+            metavar="HALF_WIDTH",
+            help=f"Play a short pilot, then print the games {what} need for a 95% interval "
+            "of +/- HALF_WIDTH each (e.g. 0.005) and the time that takes on this machine; "
+            "nothing else is played, unless --until-ci is also given (then it follows).",
+        )(f)
+        return click.option(
+            "--until-ci",
+            type=float,
+            default=None,
+            callback=check_until_ci,
+            metavar="HALF_WIDTH",
+            help=f"Stop once {what} have a 95% interval of at most +/- HALF_WIDTH (e.g. "
+            "0.005), checked after every kernel call; --games is the ceiling. Played in "
+            "memory (not with --out).",
+        )(f)
+
+    return wrap
+
+
 THREADS_HELP = "Worker threads for the kernel. Default: all cores. Results do not depend on it."
 VARIANT_HELP = (
     f"Rule variant(s) to switch on; repeat or comma-separate. Known: {', '.join(VARIANTS)}."

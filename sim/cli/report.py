@@ -71,9 +71,14 @@ def report_cmd(
     ("first player favoured under every bot: yes (significant under 3 of 3)";
     "this change raises it under 2 of 3 bots").
 
+    A compare folder (compare --out) or a balance folder (balance --out) gets
+    its own report: what B changed and the paired shifts, or the candidates,
+    the race look by look and the chosen value.
+
     \b
     Example:
       omensim report results/standard results/emissary --out reports/emissary
+      omensim report results/my-compare --out reports/my-compare
       omensim report --panel results/panel --out reports/panel
     """
     from sim import analysis
@@ -82,6 +87,18 @@ def report_cmd(
 
     if bool(runs) == (panel_dir is not None):
         raise CliError("give either RUN... or --panel DIR (exactly one of them)", EXIT_USAGE)
+    from sim.analysis.report_folders import folder_kind, write_folder_report
+
+    if len(runs) == 1 and folder_kind(runs[0]) is not None:
+        try:
+            io.check_output_dir(out, force, ours=lambda e: e.name == report.REPORT_NAME)
+            html, text = write_folder_report(runs[0], out)
+        except (io.RunError, OSError, ValueError) as exc:
+            raise CliError(str(exc), EXIT_ERROR) from None
+        if not quiet:
+            click.echo(text)
+        click.echo(f"Report: {html}")
+        return
     try:
         page = report.build_report(
             list(runs),

@@ -16,7 +16,9 @@ from sim.cli.options import (
     game_options,
     out_option,
     resume_option,
+    sizing_options,
 )
+from sim.data.spec import SpecError
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -63,6 +65,7 @@ from sim.cli.options import (
     "finish a cut run, play the rest, with the plan DIR records (the game and sweep options "
     "here are ignored). Refused if the code or cards changed since it started.",
 )
+@sizing_options("every cell's holders' shift")
 @backend_options
 def sweep_cmd(
     game: GameArgs,
@@ -74,6 +77,8 @@ def sweep_cmd(
     force: bool,
     resume: Path | None,
     backend: BackendArgs,
+    until_ci: float | None,
+    plan: float | None,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -92,6 +97,8 @@ def sweep_cmd(
       omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
       omensim sweep --mix aegean --card "Ker of the Spoils" --card 3 --games 1e4
       omensim sweep --resume results/sweep
+      omensim sweep --mix aegean --games 1e6 --until-ci 0.01 --card 11
+      omensim sweep --mix aegean --plan 0.005
     """
     from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
     from sim.analysis.sweep_dir import sweep_to_dir
@@ -110,13 +117,28 @@ def sweep_cmd(
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
         spec = game.spec()
+        if until_ci is not None and out is not None:
+            raise SpecError(
+                "--until-ci plays in memory, not into --out: run it without --out, then "
+                "write the same games with --games N --out DIR"
+            )
+        if plan is not None:
+            from sim.analysis.sweep import plan_sweep
+
+            sized = plan_sweep(
+                spec, field.lower(), parse_deltas(deltas), cards, plan, game.threads, game.progress
+            )
+            if not game.quiet:
+                click.echo("\n".join(sized.lines()))
+            if until_ci is None:
+                return  # a plan alone plays nothing more; with --until-ci the sweep follows
         if out is not None:
             check_sweep_out(out, force)  # before playing: a refused --out loses no work
         args = (spec, field.lower(), parse_deltas(deltas), cards)
         if out is None:
             result = sweep(
                 *args, threads=game.threads, backend=be, chunk_size=game.chunk_size,
-                progress=game.progress, correction=correction,
+                progress=game.progress, correction=correction, until_ci=until_ci,
             )  # fmt: skip
         else:
             result = sweep_to_dir(

@@ -1,0 +1,598 @@
+"""``omensim balance``: the value of a card field or a rule that brings a rate to a target.
+
+A *question* names what is searched and what is measured:
+
+* a card field (or several: every combination of their values), measured by
+  the card's **holders' win rate**: over every (game, seat) whose seat held
+  the card (was dealt it, drew it or took it back), the share that won
+  outright (:mod:`sim.analysis.paired`'s headline rate), target 50%;
+* a rule parameter (``--rule start_coins``) or a variant switched off and on
+  (``--variant emissary``), measured by the **first player's share of decisive
+  games** (shared victories left out), target 50%.
+
+Each candidate value is one run B of the same games as every other (the same
+seed and game indices 0..n-1: common random numbers); the shipped value is
+one of them (run A), so every candidate's shift from the shipped game is a
+paired B - A. The candidates race (:mod:`sim.analysis.race`): rounds of
+doubling game counts, candidates whose distance to the target is shown
+worse than another's dropped at each look with Holm's correction at
+``alpha / looks``, and the leader played on alone until its 95% interval is at
+most ``+/- precision``.
+
+With ``out`` the race is played into a folder as it goes::
+
+    OUT/_balance_plan.json   the question, spec, candidates, target, schedule, run key
+    OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den
+    OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
+    OUT/candidates.csv       the final table (one row per candidate)
+    OUT/balance.json         the result; its presence says the race is finished
+
+``resume_balance(out)`` replays the finished rows (the decisions are a
+function of the rows, so they come out the same) and plays only what is
+missing, so a resumed race equals an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.analysis import race as R
+from sim.analysis.balance_question import Question, candidate_run, measure
+from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.data.changes import Changes
+from sim.data.spec import RunSpec, SpecError
+from sim.run import io, ledger
+from sim.run import progress as P
+from sim.run.compiled import run_pool
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.session import numba_threads, resolve_threads
+
+DEFAULT_BOT = "greedy"
+"""The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
+strongest the project ships at a usable speed (the one place that says which)."""
+DEFAULT_TARGET = 0.5
+DEFAULT_TOLERANCE = 0.0025
+"""+/- 0.25 points: how near the target a value must come to count as reaching it."""
+DEFAULT_PILOT = 4_000
+DEFAULT_CEILING = 400_000
+"""Most games one candidate plays (the last look of the doubling schedule)."""
+PLAN_NAME = "_balance_plan.json"
+ROWS = "rows"
+DECISIONS = "decisions.jsonl"
+TABLE = "candidates.csv"
+RESULT = "balance.json"
+BALANCE_FILES = (PLAN_NAME, ROWS, DECISIONS, TABLE, RESULT, "rules")
+
+
+@dataclass
+class BalanceResult:
+    """A finished race: every candidate's figures, the looks, the choice."""
+
+    question: Question
+    spec: RunSpec
+    target: float
+    tolerance: float
+    precision: float
+    table: pd.DataFrame
+    """One row per candidate (see :func:`candidate_table`)."""
+    looks: list[R.Look]
+    chosen: int
+    settled: str | None
+    games: int
+    """Games played by all candidates together."""
+    seconds: float = 0.0
+    out: Path | None = None
+    panel: pd.DataFrame | None = None
+    """With ``--panel``: the chosen value re-checked under each bot (see :func:`panel_check`)."""
+
+    @property
+    def chosen_row(self) -> pd.Series:
+        """The chosen candidate's row of :attr:`table`."""
+        return self.table.iloc[self.chosen]
+
+    @property
+    def reached(self) -> bool:
+        """Whether the chosen value's estimate is within ``tolerance`` of the target."""
+        return bool(abs(self.chosen_row["rate"] - self.target) <= self.tolerance)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (``balance.json``)."""
+        return {
+            "format": "omensim-balance",
+            "question": self.question.to_dict(),
+            "metric": self.question.metric,
+            "spec": dataclasses.asdict(self.spec),
+            "target": self.target,
+            "tolerance": self.tolerance,
+            "precision": self.precision,
+            "chosen": self.chosen,
+            "chosen_label": self.question.label(self.chosen),
+            "reached": self.reached,
+            "settled": self.settled,
+            "games": self.games,
+            "seconds": self.seconds,
+            "candidates": _records(self.table),
+            "looks": [lk.to_dict() for lk in self.looks],
+            "panel": None if self.panel is None else _records(self.panel),
+        }
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    def clean(v: Any) -> Any:
+        v = v.item() if hasattr(v, "item") else v
+        return None if isinstance(v, float) and not math.isfinite(v) else v
+
+    return [{k: clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+class CandidatePlayer:
+    """Plays a question's candidate runs over game ranges, one engine per candidate (the
+    kernel compiled once); ``key`` is the first candidate's run key."""
+
+    def __init__(
+        self,
+        q: Question,
+        spec: RunSpec,
+        base: Changes,
+        rules_dir: Path,
+        chunk_size: int,
+        show: bool,
+    ) -> None:
+        from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+        self.q, self.chunk, self.show = q, chunk_size, show
+        self.runs = [candidate_run(q, spec, base, j, rules_dir) for j in range(len(q.candidates))]
+        for sp, ch in self.runs:  # every candidate is checked before any game is played
+            run_pool(sp, ch)
+        self._engine_cls = Engine
+        self._engines: dict[int, Any] = {}
+        self.n_kinds = len(run_pool(spec, base).units)
+        with P.kernel_ready(show):
+            first = self.engine(0)
+            first.warmup()
+        self.key = ledger.run_key(spec, first.metadata)
+
+    def engine(self, j: int) -> Any:
+        if j not in self._engines:
+            sp, ch = self.runs[j]
+            self._engines[j] = self._engine_cls(sp, changes=ch)
+        return self._engines[j]
+
+    def play(self, j: int, start: int, stop: int, bar: P.Bar) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate ``j``'s ``(num, den)`` over games ``start .. stop-1``."""
+        eng = self.engine(j)
+        parts = []
+
+        def tick(rows: Any) -> bool:
+            bar.advance(len(rows))
+            return False
+
+        for s in range(start, stop, self.chunk):
+            n = min(self.chunk, stop - s)
+            table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
+            parts.append(measure(self.q, Outcomes.from_frame(table, self.n_kinds)))
+        return (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts]),
+        )
+
+
+def _rows_path(out: Path, j: int, r: int) -> Path:
+    return out / ROWS / f"c{j:02d}-r{r:02d}.parquet"
+
+
+def _save_rows(out: Path, j: int, r: int, start: int, num: np.ndarray, den: np.ndarray) -> None:
+    path = _rows_path(out, j, r)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.table(
+        {
+            "game_id": pa.array(np.arange(start, start + len(num), dtype=np.int64)),
+            "candidate": pa.array(np.full(len(num), j, np.int16)),
+            "num": pa.array(num),
+            "den": pa.array(den),
+        }
+    )
+    with io.atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+
+
+def _load_rows(out: Path, j: int, r: int, start: int, stop: int) -> tuple | None:
+    path = _rows_path(out, j, r)
+    if not path.exists():
+        return None
+    t = pq.read_table(path)
+    ids = t.column("game_id").to_numpy()
+    if len(ids) != stop - start or (len(ids) and (ids[0] != start or ids[-1] != stop - 1)):
+        return None  # not this round's games: play them again
+    return (
+        t.column("num").to_numpy().astype(np.int8),
+        t.column("den").to_numpy().astype(np.int8),
+    )
+
+
+def race(
+    q: Question,
+    spec: RunSpec,
+    *,
+    base: Changes | None = None,
+    target: float = DEFAULT_TARGET,
+    tolerance: float = DEFAULT_TOLERANCE,
+    precision: float | None = None,
+    pilot: int = DEFAULT_PILOT,
+    ceiling: int = DEFAULT_CEILING,
+    alpha: float = R.ALPHA,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool | None = None,
+    out: Path | str | None = None,
+    force: bool = False,
+    on_look: Callable[[R.Look], None] | None = None,
+) -> BalanceResult:
+    """Race the question's candidates toward ``target`` (see the module docstring).
+
+    Args:
+        q: from :func:`card_question`, :func:`rule_question` or :func:`variant_question`.
+        spec: the games (its seed; ``spec.games`` is ignored: the schedule decides).
+        base: card edits every candidate starts from.
+        target, tolerance: the rate wanted and how near counts as reaching it.
+        precision: the 95% half-width the chosen value's rate is settled to
+            (default: ``tolerance``).
+        pilot, ceiling: the first look's games and the most one candidate plays.
+        alpha: the chance of ever dropping the best candidate.
+        out: play into this folder (resumable with :func:`resume_balance`);
+            ``force`` replaces an earlier balance run there.
+        on_look: called with each look's decisions as they are made.
+
+    Raises:
+        SpecError: a bad argument. RunError: a bad output folder or chunk size.
+    """
+    _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
+    base = base or Changes()
+    plan = {
+        "question": q.to_dict(),
+        "spec": dataclasses.asdict(spec),
+        "base": base.describe(),
+        "target": target,
+        "tolerance": tolerance,
+        "precision": tolerance if precision is None else precision,
+        "pilot": pilot,
+        "ceiling": ceiling,
+        "alpha": alpha,
+        "chunk_size": chunk_size,
+    }
+    if out is not None:
+        out = Path(out)
+        check_balance_out(out, force)
+        if force and out.exists():
+            _clear(out)
+    return _play(plan, out, threads, progress, fresh=True, on_look=on_look)
+
+
+def _check_numbers(
+    target: float,
+    tolerance: float,
+    precision: float | None,
+    pilot: int,
+    ceiling: int,
+    alpha: float,
+    chunk_size: int,
+) -> None:
+    if not 0 < target < 1:
+        raise SpecError(f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}")
+    if not 0 < tolerance < 0.5:
+        raise SpecError(
+            f"--tolerance must be between 0 and 0.5 (0.0025 = 0.25 points); got {tolerance:g}"
+        )
+    if precision is not None and not 0 < precision < 0.5:
+        raise SpecError(f"--precision must be between 0 and 0.5; got {precision:g}")
+    if pilot < 100:
+        raise SpecError(f"--pilot must be at least 100 games, got {pilot}")
+    if ceiling < pilot:
+        raise SpecError(f"--max-games ({ceiling}) must be at least --pilot ({pilot})")
+    if not 0 < alpha < 0.5:
+        raise SpecError(f"--alpha must be between 0 and 0.5, got {alpha:g}")
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
+
+
+def check_balance_out(out: Path, force: bool) -> None:
+    """Refuse ``out`` before playing: absent or empty, or an earlier balance run with ``force``."""
+    io.check_output_dir(out, force, ours=lambda e: e.name in BALANCE_FILES, what="balance")
+
+
+def _clear(out: Path) -> None:
+    import shutil
+
+    for entry in out.iterdir():
+        if entry.name not in BALANCE_FILES:
+            continue
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+def resume_balance(
+    out: Path | str, threads: int | None = None, progress: bool | None = None
+) -> BalanceResult:
+    """Finish the balance race in ``out``: reuse its rows, play what is missing.
+
+    Raises:
+        RunError: ``out`` holds no balance plan, a finished one, or one whose run key
+            differs from the current code's.
+    """
+    out = Path(out)
+    try:
+        plan = json.loads((out / PLAN_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise RunError(f"cannot resume {out}: it holds no balance run ({PLAN_NAME})") from None
+    if (out / RESULT).exists():
+        raise RunError(f"{out} is already complete; nothing to resume")
+    return _play(plan, out, threads, progress, fresh=False)
+
+
+def _spec(d: dict[str, Any]) -> RunSpec:
+    return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
+
+
+def _play(
+    plan: dict[str, Any],
+    out: Path | None,
+    threads: int | None,
+    progress: bool | None,
+    *,
+    fresh: bool,
+    on_look: Callable[[R.Look], None] | None = None,
+) -> BalanceResult:
+    q = Question.from_dict(plan["question"])
+    spec = _spec(plan["spec"])
+    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+    target, precision = float(plan["target"]), float(plan["precision"])
+    looks_n = R.schedule(int(plan["pilot"]), int(plan["ceiling"]))
+    level = float(plan["alpha"]) / len(looks_n)
+    labels = q.labels()
+    show = P.wanted(progress)
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        rules_dir = (
+            out / "rules"
+            if out is not None
+            else Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        )
+        stack.enter_context(numba_threads(resolve_threads(threads)))
+        player = CandidatePlayer(q, spec, base, rules_dir, int(plan["chunk_size"]), show)
+        if out is not None:
+            if not fresh:
+                reason = ledger.key_mismatch(plan.get("key"), player.key)
+                if reason is not None:
+                    raise RunError(f"cannot resume {out}: {reason}")
+            out.mkdir(parents=True, exist_ok=True)
+            with io.atomic_path(out / PLAN_NAME) as tmp:
+                tmp.write_text(json.dumps({**plan, "key": player.key}, indent=2) + "\n")
+        rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        alive = list(range(len(q.candidates)))
+        looks: list[R.Look] = []
+        r, goal = 0, looks_n[0]
+        settled: str | None = None
+        while True:
+            todo = sum(goal - (len(rows[j][0]) if j in rows else 0) for j in alive)
+            desc = f"balance look {r + 1}: {len(alive)} candidates to {goal:,} games"
+            with P.Bar(todo, show, desc=desc) as bar:
+                for j in alive:
+                    rows[j] = _extend(player, out, rows.get(j), j, r, goal, bar)
+            look = R.decide(r + 1, {j: rows[j] for j in alive}, labels, target, precision, level)
+            looks.append(look)
+            if out is not None:
+                _write_decisions(out, looks)
+            if on_look is not None:
+                on_look(look)
+            alive = [j for j in alive if j not in look.dropped]
+            if look.settled is not None:
+                settled = look.settled
+                break
+            if goal >= looks_n[-1]:
+                break
+            if len(alive) == 1:
+                lead = R.estimate(*rows[alive[0]])
+                goal = min(looks_n[-1], max(goal + 1, R.games_for(lead.se, goal, precision)))
+            else:
+                goal = next(n for n in looks_n if n > goal)
+            r += 1
+    leader = min(
+        alive,
+        key=lambda j: (
+            abs(R.estimate(*rows[j]).rate - target) if R.estimate(*rows[j]).count else math.inf,
+            j,
+        ),
+    )
+    table = candidate_table(q, rows, looks, leader, target)
+    result = BalanceResult(
+        question=q,
+        spec=spec,
+        target=target,
+        tolerance=float(plan["tolerance"]),
+        precision=precision,
+        table=table,
+        looks=looks,
+        chosen=leader,
+        settled=settled,
+        games=int(sum(len(v[0]) for v in rows.values())),
+        seconds=time.perf_counter() - t0,
+        out=out,
+    )
+    if out is not None:
+        write_balance(result, out)
+    return result
+
+
+def _extend(
+    player: CandidatePlayer,
+    out: Path | None,
+    have: tuple[np.ndarray, np.ndarray] | None,
+    j: int,
+    r: int,
+    goal: int,
+    bar: P.Bar,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate ``j``'s rows extended to ``goal`` games: round ``r``'s rows read back from
+    ``out`` when a cut race already played them, else played (and saved)."""
+    start = 0 if have is None else len(have[0])
+    if start >= goal:
+        return have  # type: ignore[return-value]
+    got = _load_rows(out, j, r, start, goal) if out is not None else None
+    if got is None:
+        got = player.play(j, start, goal, bar)
+        if out is not None:
+            _save_rows(out, j, r, start, *got)
+    else:
+        bar.advance(goal - start)
+    if have is None:
+        return got
+    return np.concatenate([have[0], got[0]]), np.concatenate([have[1], got[1]])
+
+
+def candidate_table(
+    q: Question,
+    rows: dict[int, tuple[np.ndarray, np.ndarray]],
+    looks: list[R.Look],
+    chosen: int,
+    target: float,
+) -> pd.DataFrame:
+    """One row per candidate: values, games, rate with 95% interval, distance to the target,
+    the paired shift from the shipped value, and what the race decided about it."""
+    shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
+    fate: dict[int, tuple[str, int | None, str]] = {}
+    for lk in looks:
+        for j, why in lk.dropped.items():
+            fate[j] = ("dropped", lk.look, why)
+    records = []
+    for j, values in enumerate(q.candidates):
+        e = R.estimate(*rows[j])
+        rec: dict[str, Any] = {
+            "candidate": j,
+            "label": q.label(j),
+            **dict(zip(q.names, values, strict=True)),
+            "shipped": j == shipped,
+            "games": e.games,
+            "count": e.count,
+            "rate": e.rate,
+            "lo": e.lo,
+            "hi": e.hi,
+            "distance": abs(e.rate - target),
+        }
+        if shipped is not None:
+            d, se = R.paired_diff(*rows[shipped], *rows[j])
+            rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
+        status, look, why = fate.get(j, ("survivor", None, ""))
+        rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
+        records.append(rec)
+    return pd.DataFrame(records)
+
+
+def _write_decisions(out: Path, looks: list[R.Look]) -> None:
+    with io.atomic_path(out / DECISIONS) as tmp:
+        tmp.write_text("".join(json.dumps(lk.to_dict()) + "\n" for lk in looks), encoding="utf-8")
+
+
+def write_balance(result: BalanceResult, out: Path) -> None:
+    """``candidates.csv`` and, last (its presence says the race is finished), ``balance.json``."""
+    out.mkdir(parents=True, exist_ok=True)
+    with io.atomic_path(out / TABLE) as tmp:
+        result.table.to_csv(tmp, index=False)
+    with io.atomic_path(out / RESULT) as tmp:
+        tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+
+def pct(x: float) -> str:
+    """A rate as ``"52.10%"`` (``"-"`` when undefined)."""
+    return f"{x:.2%}" if math.isfinite(x) else "-"
+
+
+def format_result(result: BalanceResult) -> str:
+    """The race as lines a person reads: one line per candidate, the choice, the games."""
+    q, spec = result.question, result.spec
+    lines = [
+        f"balance {q.metric} toward {result.target:.2%} +/- {result.tolerance * 100:.2f} points: "
+        f"{len(q.candidates)} candidates of {', '.join(q.names)} on {spec.mix} "
+        f"(seed {spec.seed}, {spec.p0} vs {spec.p1}, {spec.variant_label} rules), "
+        "paired on the same games."
+    ]
+    t = result.table
+    for row in t.itertuples():
+        shift = ""
+        if "shift" in t.columns and not row.shipped and math.isfinite(row.shift):
+            shift = (
+                f"  shift from shipped {row.shift * 100:+.2f} points "
+                f"({row.shift_lo * 100:+.2f} to {row.shift_hi * 100:+.2f})"
+            )
+        fate = (
+            f"dropped at look {int(row.dropped_at_look)}: {row.reason}"
+            if row.status == "dropped"
+            else row.status
+        )
+        lines.append(
+            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{pct(row.rate):>7} "
+            f"(95% CI {pct(row.lo)} to {pct(row.hi)})  {row.games:>9,} games{shift}  [{fate}]"
+        )
+    c = result.chosen_row
+    label = q.label(result.chosen)
+    if result.reached:
+        lines.append(
+            f"Chosen: {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), within "
+            f"{result.tolerance * 100:.2f} points of {result.target:.2%}."
+        )
+    else:
+        lines.append(
+            f"No candidate reaches {result.target:.2%} +/- {result.tolerance * 100:.2f} points; "
+            f"the closest is {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), "
+            f"{c.distance * 100:.2f} points away."
+        )
+    lines.append(
+        "Settled: " + result.settled
+        if result.settled
+        else "Not settled: the games ceiling (--max-games) came first; the survivors are "
+        + ", ".join(t.label[t.status.isin(["survivor", "chosen"])])
+    )
+    lines.append(
+        f"Games: {result.games:,} in all over {len(result.looks)} looks "
+        f"({result.seconds:.0f} s). Dropped with Holm's correction at alpha/looks per look."
+    )
+    if result.panel is not None:
+        lines.extend(format_panel(result))
+    if result.out is not None:
+        lines.append(f"Race in {result.out} (candidates.csv, decisions.jsonl, rows/).")
+    return "\n".join(lines)
+
+
+def format_panel(result: BalanceResult) -> list[str]:
+    """The panel re-check as lines."""
+    p = result.panel
+    if p is None:
+        return []
+    label = result.question.label(result.chosen)
+    lines = [f"Panel: {label} re-played under each bot in self-play (new seed):"]
+    for row in p.itertuples():
+        lines.append(
+            f"  {row.bot:<12}{pct(row.rate)} (95% CI {pct(row.lo)} to {pct(row.hi)}), shift "
+            f"from shipped {row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
+            f"{row.shift_hi * 100:+.2f}): {'consistent with' if row.holds else 'off'} the target"
+        )
+    n = int(p.holds.sum())
+    lines.append(
+        f"The conclusion holds under {'every bot' if n == len(p) else f'{n} of {len(p)} bots'}."
+    )
+    return lines

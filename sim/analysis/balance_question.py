@@ -1,0 +1,266 @@
+"""The questions ``omensim balance`` asks: what is searched, over which values, measured how.
+
+A :class:`Question` names a card's fields (measured by the card's holders' win
+rate), rule parameters, or a variant off and on (both measured by the first
+player's share of decisive games), and lists the candidate values: the legal
+values from the schema's bounds (``sim/data/schema.py``) around the shipped
+one, or those given. :func:`candidate_run` turns a candidate into the spec and
+card edits it plays; :func:`measure` reads its rate's per-game terms from a
+run's outcomes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.analysis.paired import Outcomes
+from sim.data import schema as S
+from sim.data.cards import load_rule_overrides
+from sim.data.changes import FIELDS, CardChange, Changes
+from sim.data.spec import VARIANTS, RunSpec, SpecError
+from sim.run.compiled import run_pool
+
+DEFAULT_SPAN = 4
+"""Without ``--values``: the shipped value +/- this many, inside the schema's bounds."""
+MAX_CANDIDATES = 40
+RULE_FIELDS = tuple(S.RULE_INTS)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What is searched (``kind``: card, rule or variant) and over which values."""
+
+    kind: str
+    names: tuple[str, ...]
+    """The card fields (kind card), the rule parameters (rule) or the variant's name."""
+    candidates: tuple[tuple[int, ...], ...]
+    """One tuple of values (one per name) per candidate."""
+    shipped: tuple[int, ...]
+    card: str | None = None
+    card_kind: int | None = None
+
+    @property
+    def metric(self) -> str:
+        """What is measured, in words."""
+        if self.kind == "card":
+            return f"{self.card}: holders' win rate"
+        return "first player's share of decisive games"
+
+    def label(self, j: int) -> str:
+        """``cost=3`` / ``start_coins=5`` / ``emissary on``."""
+        values = self.candidates[j]
+        if self.kind == "variant":
+            return f"{self.names[0]} {'on' if values[0] else 'off'}"
+        return ", ".join(f"{n}={v}" for n, v in zip(self.names, values, strict=True))
+
+    def labels(self) -> list[str]:
+        """Every candidate's label."""
+        return [self.label(j) for j in range(len(self.candidates))]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (:meth:`from_dict` rebuilds it)."""
+        d = dataclasses.asdict(self)
+        d["candidates"] = [list(c) for c in self.candidates]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Question:
+        """The inverse of :meth:`to_dict`."""
+        return cls(
+            kind=d["kind"],
+            names=tuple(d["names"]),
+            candidates=tuple(tuple(int(v) for v in c) for c in d["candidates"]),
+            shipped=tuple(int(v) for v in d["shipped"]),
+            card=d.get("card"),
+            card_kind=d.get("card_kind"),
+        )
+
+
+def parse_values(text: str) -> tuple[int, ...]:
+    """``"1,2,3"`` or ``"1-4"`` -> whole numbers, distinct, in the order given.
+
+    Raises:
+        SpecError: anything else.
+    """
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        bounds = part.split("-", 1) if "-" in part[1:] else [part]
+        try:
+            if len(bounds) == 2 and bounds[0]:
+                lo, hi = int(bounds[0]), int(bounds[1])
+                values = list(range(lo, hi + 1))
+            else:
+                values = [int(part)]
+        except ValueError:
+            raise SpecError(
+                f"--values {text!r}: {part!r} is not a whole number or a range like 1-4"
+            ) from None
+        if not values:
+            raise SpecError(f"--values {text!r}: the range {part!r} is empty")
+        for v in values:
+            if v in out:
+                raise SpecError(f"--values {text!r}: {v} is given twice")
+            out.append(v)
+    return tuple(out)
+
+
+def _range(
+    name: str, current: int, lo: int, hi: int, values: tuple[int, ...] | None, span: int
+) -> tuple[int, ...]:
+    if values is None:
+        return tuple(range(max(lo, current - span), min(hi, current + span) + 1))
+    bad = [v for v in values if not lo <= v <= hi]
+    if bad:
+        raise SpecError(f"--values: {name}={bad[0]} is outside its legal range {lo}..{hi}")
+    return values
+
+
+def _product(
+    names: Sequence[str], ranges: Sequence[tuple[int, ...]], shipped: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    combos = list(itertools.product(*ranges))
+    if shipped not in combos:
+        combos.insert(0, shipped)
+    if len(combos) < 2:
+        raise SpecError(f"only one value of {', '.join(names)} to try: give --values or --span")
+    if len(combos) > MAX_CANDIDATES:
+        raise SpecError(
+            f"{len(combos)} candidates ({' x '.join(str(len(r)) for r in ranges)} values of "
+            f"{', '.join(names)}); at most {MAX_CANDIDATES}: narrow them with --values or --span"
+        )
+    return tuple(sorted(combos))
+
+
+def card_question(
+    spec: RunSpec,
+    card: str,
+    fields: Sequence[str],
+    values: Sequence[tuple[int, ...] | None] = (),
+    span: int = DEFAULT_SPAN,
+    base: Changes | None = None,
+) -> Question:
+    """The candidates of one card's ``fields``: ``values`` per field, or shipped +/- ``span``.
+
+    Raises:
+        SpecError: an unknown card or field, a value out of the schema's bounds, or too
+            many or too few candidates.
+    """
+    from sim.analysis.sweep import select_kinds
+
+    if not fields:
+        raise SpecError("--card needs --field (cost, offering, strength or copies)")
+    fields = [f.strip().lower() for f in fields]
+    for f in fields:
+        if f not in FIELDS:
+            raise SpecError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}")
+    if len(set(fields)) != len(fields):
+        raise SpecError("--field: each field once")
+    pool = run_pool(spec, base or Changes())
+    kind = select_kinds(pool.units, [card])[0]
+    unit = pool.units[kind]
+    shipped = tuple(int(unit[f]) for f in fields)
+    given = list(values) + [None] * (len(fields) - len(values))
+    if len(given) > len(fields):
+        raise SpecError("--values is given more often than --field")
+    ranges = [
+        _range(f, s, *FIELDS[f], v, span) for f, s, v in zip(fields, shipped, given, strict=True)
+    ]
+    return Question(
+        "card", tuple(fields), _product(fields, ranges, shipped), shipped, unit["name"], kind
+    )
+
+
+def rule_question(
+    spec: RunSpec,
+    rules: Sequence[str],
+    values: Sequence[tuple[int, ...] | None] = (),
+    span: int = DEFAULT_SPAN,
+) -> Question:
+    """The candidates of rule parameters (``start_coins``, ``tiles_per_city`` ...).
+
+    Raises:
+        SpecError: an unknown or non-numeric rule, a value out of its bounds.
+    """
+    rules = [r.strip().lower() for r in rules]
+    for r in rules:
+        if r not in S.RULE_INTS:
+            raise SpecError(f"--rule {r!r}: numeric rule parameters: {', '.join(RULE_FIELDS)}")
+    if len(set(rules)) != len(rules):
+        raise SpecError("--rule: each rule once")
+    pool_rules = run_pool(spec).rules
+    shipped = tuple(int(pool_rules[r]) for r in rules)
+    given = list(values) + [None] * (len(rules) - len(values))
+    if len(given) > len(rules):
+        raise SpecError("--values is given more often than --rule")
+    ranges = [
+        _range(r, s, int(S.RULE_INTS[r].lo), int(S.RULE_INTS[r].hi), v, span)
+        for r, s, v in zip(rules, shipped, given, strict=True)
+    ]
+    return Question("rule", tuple(rules), _product(rules, ranges, shipped), shipped)
+
+
+def variant_question(spec: RunSpec, variant: str) -> Question:
+    """A variant off and on (the spec's own setting is the shipped one).
+
+    Raises:
+        SpecError: an unknown variant.
+    """
+    variant = variant.strip().lower()
+    if variant not in VARIANTS:
+        raise SpecError(f"--variant-choice {variant!r}: known variants: {', '.join(VARIANTS)}")
+    shipped = (int(variant in spec.variants),)
+    return Question("variant", (variant,), ((0,), (1,)), shipped)
+
+
+def candidate_run(
+    q: Question, spec: RunSpec, base: Changes, j: int, rules_dir: Path
+) -> tuple[RunSpec, Changes]:
+    """The spec and card edits candidate ``j`` plays.
+
+    A rule candidate's house rules are written to ``rules_dir/cNN.toml`` (the
+    spec's own ``--rules`` merged in, the candidate's values winning).
+    """
+    values = q.candidates[j]
+    if q.kind == "card":
+        edits = [CardChange(q.card or "", f, v) for f, v in zip(q.names, values, strict=True)]
+        return spec, Changes((*base.edits, *edits), base.card_files)
+    if q.kind == "variant":
+        others = tuple(v for v in spec.variants if v != q.names[0])
+        return dataclasses.replace(spec, variants=others + (q.names[0],) * values[0]), base
+    overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
+    mix_rules = run_pool(dataclasses.replace(spec, rules=None), base).rules
+    for name, v in zip(q.names, values, strict=True):
+        # The mix's own value is played without an override: a house rule that
+        # changes nothing is refused.
+        if v == mix_rules[name]:
+            overrides.pop(name, None)
+        else:
+            overrides[name] = v
+    if not overrides:
+        return dataclasses.replace(spec, rules=None), base
+    rules_dir.mkdir(parents=True, exist_ok=True)
+    path = rules_dir / f"c{j:02d}.toml"
+    body = "".join(f"{k} = {json.dumps(v)}\n" for k, v in overrides.items())
+    path.write_text("# one candidate of omensim balance\n[rules]\n" + body, encoding="utf-8")
+    return dataclasses.replace(spec, rules=str(path)), base
+
+
+def measure(q: Question, o: Outcomes) -> tuple[np.ndarray, np.ndarray]:
+    """Per game ``(num, den)`` of the question's rate (int8 arrays, in game order)."""
+    if q.kind == "card":
+        k = q.card_kind or 0
+        h0 = o.held0[:, k] if k < o.held0.shape[1] else np.zeros(o.games, bool)
+        h1 = o.held1[:, k] if k < o.held1.shape[1] else np.zeros(o.games, bool)
+        num = (h0 & (o.winner == 0)).astype(np.int8) + (h1 & (o.winner == 1))
+        return num.astype(np.int8), (h0.astype(np.int8) + h1).astype(np.int8)
+    decisive = (o.winner >= 0).astype(np.int8)
+    return (o.first_win * decisive).astype(np.int8), decisive

@@ -1,0 +1,270 @@
+"""Sizing a paired question: play until the headline intervals are narrow, or plan the games.
+
+A paired comparison's *headlines* are the shifts ``omensim compare`` leads
+with: the first-player win rate and each changed card's holders' win rate
+(a sweep cell's headline is its card's holders' shift). Both helpers here
+play run A and run B in steps of one kernel call each (at most
+:data:`sim.run.engine.MAX_STEP` games, as ``run --until-ci`` looks), the two
+arms over the same game indices, and after each step compute every
+headline's paired 95% half-width (:func:`sim.analysis.paired.paired_ratio_diff`):
+
+* :func:`play_until` stops at the first step where every half-width is at most
+  ``until_ci`` (or at ``games``, the ceiling);
+* :func:`plan` plays a short pilot and scales each half-width by
+  ``1/sqrt(n)``: the games a run needs for ``width`` on every headline, and
+  the wall time that takes at the pilot's speed on this machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.analysis.paired import READ_COLUMNS, Z95, Outcomes, paired_ratio_diff
+
+PLAN_PILOT = 2_000
+"""Games per arm of ``--plan``'s pilot (fewer when ``--games`` is smaller)."""
+
+
+def headline_terms(
+    a: Outcomes,
+    b: Outcomes,
+    kinds_a: Mapping[str, int],
+    kinds_b: Mapping[str, int],
+    first: bool = True,
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per game ``(num_a, den_a, num_b, den_b)`` of every headline of the pair ``a``, ``b``.
+
+    The first-player win rate (``"first player"``, unless ``first`` is False) and,
+    for each card of ``kinds_a`` (present in ``kinds_b``), the holders' win rate over
+    the seats that held it in A or in B, as :func:`sim.analysis.paired.card_shifts`
+    counts it.
+    """
+    ones = np.ones(a.games, np.int8)
+    out = {"first player": (a.first_win, ones, b.first_win, ones)} if first else {}
+    for name, ka in kinds_a.items():
+        kb = kinds_b.get(name)
+        if kb is None:
+            continue
+        u0 = _held(a.held0, ka) | _held(b.held0, kb)
+        u1 = _held(a.held1, ka) | _held(b.held1, kb)
+        den = (u0.astype(np.int8) + u1).astype(np.int8)
+        out[f"{name}: holders"] = (_won(a, u0, u1), den, _won(b, u0, u1), den)
+    return out
+
+
+def _held(m: np.ndarray, k: int) -> np.ndarray:
+    return m[:, k] if k < m.shape[1] else np.zeros(m.shape[0], bool)
+
+
+def _won(o: Outcomes, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
+    """Per game, how many of the seats ``u0``/``u1`` won outright."""
+    return ((u0 & (o.winner == 0)).astype(np.int8) + (u1 & (o.winner == 1))).astype(np.int8)
+
+
+def half_widths(
+    terms: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+) -> dict[str, float]:
+    """Each headline's paired 95% half-width (``inf`` while it is undefined)."""
+    out = {}
+    for name, (na, da, nb, db) in terms.items():
+        r = paired_ratio_diff(na, da, nb, db)
+        se = float(r["se_paired"])
+        out[name] = Z95 * se if math.isfinite(se) and da.sum() > 0 else math.inf
+    return out
+
+
+class _Paired:
+    """Both arms' rows, grown a step at a time, with their headlines' per-game terms."""
+
+    def __init__(self, kinds_a: Mapping[str, int], kinds_b: Mapping[str, int], first: bool) -> None:
+        self.kinds_a, self.kinds_b, self.first = kinds_a, kinds_b, first
+        self.parts: list[tuple[Outcomes, Outcomes]] = []
+        self.terms: dict[str, list[tuple[np.ndarray, ...]]] = {}
+
+    def add(self, a: Outcomes, b: Outcomes) -> None:
+        self.parts.append((a, b))
+        for name, t in headline_terms(a, b, self.kinds_a, self.kinds_b, self.first).items():
+            self.terms.setdefault(name, []).append(t)
+
+    @property
+    def games(self) -> int:
+        return sum(p[0].games for p in self.parts)
+
+    def widths(self) -> dict[str, float]:
+        joined = {
+            name: tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+            for name, parts in self.terms.items()
+        }
+        return half_widths(joined)  # type: ignore[arg-type]
+
+    def outcomes(self) -> tuple[Outcomes, Outcomes]:
+        return (
+            Outcomes.concat([p[0] for p in self.parts]),
+            Outcomes.concat([p[1] for p in self.parts]),
+        )
+
+
+Arm = Callable[[int, int], Outcomes]
+"""One arm of a pair: ``arm(start, n)`` plays (or recalls) games ``start .. start+n-1``."""
+
+
+def engine_arm(engine: Any) -> Arm:
+    """An arm that plays ``engine``, one kernel call per request."""
+
+    def arm(start: int, n: int) -> Outcomes:
+        table = engine.play(start, n).select(READ_COLUMNS)
+        return Outcomes.from_frame(table, len(engine.pool.units))
+
+    return arm
+
+
+def cached_arm(engine: Any) -> Arm:
+    """An arm that plays each ``(start, n)`` once and recalls it after (a sweep's baseline,
+    which every cell pairs with)."""
+    play = engine_arm(engine)
+    seen: dict[tuple[int, int], Outcomes] = {}
+
+    def arm(start: int, n: int) -> Outcomes:
+        if (start, n) not in seen:
+            seen[(start, n)] = play(start, n)
+        return seen[(start, n)]
+
+    return arm
+
+
+@dataclass
+class Stopped:
+    """What :func:`play_until` played."""
+
+    a: Outcomes
+    b: Outcomes
+    games: int
+    reached: bool
+    """Every headline got to ``until_ci`` (else the ceiling ``games`` came first)."""
+    widths: dict[str, float]
+
+
+def play_until(
+    arms: Sequence[Arm],
+    games: int,
+    until_ci: float,
+    kinds_a: Mapping[str, int],
+    kinds_b: Mapping[str, int],
+    bar: Any = None,
+    step: int | None = None,
+    first: bool = True,
+) -> Stopped:
+    """Play A and B a kernel call at a time until every headline's half-width is at most
+    ``until_ci`` (or ``games`` are played); ``bar`` advances by both arms' games.
+    ``first``: the first-player shift is a headline (a compare's; not a sweep cell's).
+    ``step``: games per arm between two looks; default one kernel call of ``run
+    --until-ci``'s, :data:`sim.run.engine.MAX_STEP`."""
+    if step is None:
+        from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
+
+        step = MAX_STEP
+    acc = _Paired(kinds_a, kinds_b, first)
+    widths: dict[str, float] = {}
+    while acc.games < games:
+        start = acc.games
+        n = min(step, games - start)
+        a, b = (arm(start, n) for arm in arms)
+        acc.add(a, b)
+        if bar is not None:
+            bar.advance(2 * n)
+        widths = acc.widths()
+        if all(w <= until_ci for w in widths.values()):
+            break
+    a, b = acc.outcomes()
+    reached = bool(widths) and all(w <= until_ci for w in widths.values())
+    return Stopped(a, b, acc.games, reached, widths)
+
+
+@dataclass
+class Plan:
+    """A pilot's half-widths, scaled to the games a question needs."""
+
+    pilot: int
+    widths: dict[str, float]
+    """Each headline's half-width over the pilot."""
+    width: float
+    games: int
+    """Games per run (each arm, or each cell) for ``width`` on every headline."""
+    runs: int
+    """How many runs of ``games`` the question plays (2 for a compare, cells + 1 for a sweep)."""
+    games_per_second: float
+
+    @property
+    def total(self) -> int:
+        """Games in all."""
+        return self.games * self.runs
+
+    @property
+    def seconds(self) -> float:
+        """Wall time at the pilot's speed."""
+        return self.total / self.games_per_second if self.games_per_second > 0 else math.inf
+
+    def lines(self) -> list[str]:
+        """The plan as lines a person reads."""
+        worst = max(self.widths, key=lambda k: self.widths[k]) if self.widths else "-"
+        out = [
+            f"plan: a pilot of {self.pilot:,} games per run gave these 95% half-widths:",
+            *(f"  {k}: +/- {w * 100:.2f} points" for k, w in self.widths.items()),
+            f"For +/- {self.width * 100:.2f} points on every headline (the widest: {worst}): "
+            f"{self.games:,} games per run, {self.runs} runs, {self.total:,} games in all, "
+            f"about {_duration(self.seconds)} on this machine "
+            f"({self.games_per_second:,.0f} games/s in the pilot).",
+        ]
+        return out
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "an unknown time"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def needed(width_at_pilot: float, pilot: int, width: float) -> int:
+    """Games for ``width`` when the pilot of ``pilot`` games gave ``width_at_pilot``."""
+    if not math.isfinite(width_at_pilot):
+        return pilot
+    return max(pilot, math.ceil(pilot * (width_at_pilot / width) ** 2))
+
+
+def plan_pairs(
+    pairs: Sequence[tuple[Arm, Arm]],
+    kinds: Sequence[tuple[Mapping[str, int], Mapping[str, int]]],
+    pilot: int,
+    width: float,
+    runs: int,
+    bar: Any = None,
+    first: bool = True,
+) -> Plan:
+    """Play ``pilot`` games of each ``(arm A, arm B)`` pair and plan for ``width``.
+
+    A run shared by several pairs (a sweep's baseline) is a :func:`cached_arm`
+    passed once per pair. ``runs``: how many runs the real question plays.
+    """
+    widths: dict[str, float] = {}
+    t0 = time.perf_counter()
+    played = 0
+    for (arm_a, arm_b), (ka, kb) in zip(pairs, kinds, strict=True):
+        a, b = arm_a(0, pilot), arm_b(0, pilot)
+        played += 2 * pilot
+        if bar is not None:
+            bar.advance(2 * pilot)
+        for name, w in half_widths(headline_terms(a, b, ka, kb, first)).items():
+            widths[name] = max(widths.get(name, 0.0), w)
+    speed = played / max(time.perf_counter() - t0, 1e-9)
+    games = max((needed(w, pilot, width) for w in widths.values()), default=pilot)
+    return Plan(pilot, widths, width, games, runs, speed)

@@ -1,0 +1,360 @@
+"""``omensim balance``: the value of a card field or a rule that brings a rate to a target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
+from sim.cli.options import (
+    FIRST_MODES,
+    GameCount,
+    change_options,
+    force_option,
+    mix_option,
+    out_option,
+    panel_option,
+    progress_option,
+    resume_option,
+    rules_option,
+    seed_option,
+    show_progress,
+    split_variants,
+    threads_option,
+    variant_option,
+)
+
+_BOT = "the balance default bot (sim.analysis.balance.DEFAULT_BOT)"
+
+
+def _default_bot() -> str:
+    from sim.analysis.balance import DEFAULT_BOT
+
+    return DEFAULT_BOT
+
+
+def _rate(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A rate given in percent (``50``) or as a fraction (``0.5``) -> a fraction."""
+    if value is None:
+        return None
+    rate = value / 100 if value > 1 else value
+    if not 0 < rate < 1:
+        raise click.BadParameter(f"must be a rate between 0 and 100%, got {value:g}", ctx, param)
+    return rate
+
+
+def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Points (``0.25``) -> a fraction (``0.0025``)."""
+    if value is None:
+        return None
+    if not 0 < value < 50:
+        raise click.BadParameter(f"must be between 0 and 50 points, got {value:g}", ctx, param)
+    return value / 100
+
+
+@click.command("balance", short_help="Find the value that brings a card or rule to a target.")
+@mix_option("Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'.")
+@seed_option("Seed of the race's games (every candidate plays the same games).")
+@click.option("--p0", default=_default_bot, show_default=_BOT, help="Strategy of seat 0.")
+@click.option("--p1", default=_default_bot, show_default=_BOT, help="Strategy of seat 1.")
+@click.option(
+    "--first",
+    type=click.Choice(FIRST_MODES),
+    default="alternate",
+    show_default=True,
+    help="Who takes the first turn.",
+)
+@variant_option("Rule variant(s) every candidate plays with.")
+@rules_option("House-rules file every candidate plays with (a --rule candidate's value wins).")
+@change_options
+@click.option("--card", default=None, metavar="NAME|KIND", help="The card to balance.")
+@click.option(
+    "--field",
+    "fields",
+    multiple=True,
+    metavar="FIELD",
+    help="The card's field to search: cost, offering, strength or copies. Repeat for "
+    "several (every combination of their values is a candidate).",
+)
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="NAME",
+    help="A numeric rule parameter to search instead of a card (e.g. start_coins, "
+    "tiles_per_city); the rate is the first player's share of decisive games. Repeatable.",
+)
+@click.option(
+    "--variant-choice",
+    default=None,
+    metavar="NAME",
+    help="Search a variant off and on (e.g. emissary); the rate is the first player's "
+    "share of decisive games.",
+)
+@click.option(
+    "--values",
+    "values",
+    multiple=True,
+    metavar="V[,V]|LO-HI",
+    help="Values to try, one --values per --field or --rule in the same order (e.g. "
+    "'1-6' or '2,3,5'). Default: the shipped value +/- --span, inside the schema's bounds.",
+)
+@click.option(
+    "--span",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Without --values: try the shipped value +/- SPAN (default 4; 2 with --set).",
+)
+@click.option(
+    "--target",
+    type=float,
+    default=None,
+    callback=_rate,
+    help="The rate wanted, in percent or as a fraction (default 50).",
+)
+@click.option(
+    "--tolerance",
+    type=float,
+    default=0.25,
+    show_default=True,
+    callback=_points,
+    help="Points (of a percentage) within the target that count as reaching it.",
+)
+@click.option(
+    "--precision",
+    type=float,
+    default=None,
+    callback=_points,
+    help="Points: the 95% half-width the chosen value's rate is settled to (default: --tolerance).",
+)
+@click.option(
+    "--pilot",
+    type=GameCount(),
+    default=4_000,
+    show_default=True,
+    help="Games of the first look; each further look doubles them.",
+)
+@click.option(
+    "--max-games",
+    type=GameCount(),
+    default=400_000,
+    show_default=True,
+    help="Most games one candidate plays (the last look).",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Chance, over the whole race, of dropping the best candidate.",
+)
+@click.option(
+    "--set",
+    "whole_set",
+    is_flag=True,
+    help="Balance the whole mix: fix the worst card (race its --field, default cost), "
+    "re-measure, repeat; print edits made vs the worst remaining deviation, each step "
+    "verified on a new seed.",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=2.0,
+    show_default=True,
+    callback=_points,
+    help="With --set: points from 50% every card's holders' rate must come within.",
+)
+@click.option(
+    "--first-bound",
+    type=float,
+    default=2.0,
+    show_default=True,
+    callback=_points,
+    help="With --set: points from 50% the first player's decisive share must come within.",
+)
+@click.option(
+    "--max-edits",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="With --set: most edits to propose.",
+)
+@click.option(
+    "--measure-games",
+    type=GameCount(),
+    default=20_000,
+    show_default=True,
+    help="With --set: games of each whole-set measurement (and of each verification).",
+)
+@panel_option(
+    "Re-check the chosen value under each of these bots (comma-separated, each in "
+    "self-play on a new seed, --panel-games games each) and say whether it holds under all."
+)
+@click.option(
+    "--panel-games",
+    type=GameCount(),
+    default=20_000,
+    show_default=True,
+    help="Games of each --panel re-check.",
+)
+@out_option(
+    "Write the race (plan, every candidate's paired rows, decisions, candidates.csv, "
+    "balance.json) to OUT as it plays; resumable with --resume."
+)
+@force_option("balance run")
+@resume_option(
+    "DIR",
+    "Finish the interrupted race written to DIR (by --out): reuse its rows, play the rest "
+    "(the other options are ignored). Refused if the code or cards changed since.",
+)
+@threads_option()
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=1 << 16,
+    show_default=True,
+    help="Games per kernel call. Results do not depend on it.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@progress_option
+def balance_cmd(**kw: Any) -> None:
+    """Search a card field's (or a rule's) legal values for the one closest to a target.
+
+    A card (--card, --field) is measured by its holders' win rate (every
+    (game, seat) that held it, the share that won outright), target 50%. A rule
+    (--rule) or a variant (--variant-choice) is measured by the first
+    player's share of decisive games, target 50%. Every candidate value plays
+    the same games (common random numbers), the shipped value among them, and
+    they race: rounds of doubling game counts from --pilot; at each look a
+    candidate shown farther from the target than another (paired test,
+    Holm's correction at alpha/looks) is dropped, so clear losers cost few
+    games; the leader then plays on until its 95% interval is +/- --precision.
+    Prints every candidate's rate with its interval and fate, the chosen value
+    (or that none reaches the target within --tolerance, and the closest), and
+    the games spent.
+
+    \b
+    Example:
+      omensim balance --mix aegean --card "Ker of the Battlefield" --field cost
+      omensim balance --mix aegean --rule start_coins --values 2-6
+      omensim balance --mix dunes+aegean --variant-choice emissary --panel greedy,economic
+      omensim balance --mix aegean --set --max-edits 3 --out results/balance-set
+      omensim balance --resume results/balance
+    """
+    from sim.analysis import balance as B
+    from sim.analysis import balance_checks as C
+    from sim.analysis import balance_question as Q
+
+    progress = show_progress(kw["quiet"], kw["force_progress"])
+    quiet = kw["quiet"]
+    out, resume = kw["out"], kw["resume"]
+    if resume is not None:
+        if out is not None:
+            raise CliError("--resume DIR names the balance folder; drop --out", EXIT_USAGE)
+        with user_errors(resume, interrupted=f"interrupted; the race in {resume} is incomplete"):
+            result = B.resume_balance(resume, threads=kw["threads"], progress=progress)
+        if not quiet:
+            click.echo(B.format_result(result))
+        return
+    asked = [bool(kw["card"]), bool(kw["rules"]), bool(kw["variant_choice"]), kw["whole_set"]]
+    if sum(asked) != 1:
+        raise CliError(
+            "say what to balance: exactly one of --card (with --field), --rule, "
+            "--variant-choice or --set",
+            EXIT_USAGE,
+        )
+    if kw["fields"] and not (kw["card"] or kw["whole_set"]):
+        raise CliError("--field goes with --card or --set", EXIT_USAGE)
+    if kw["values"] and not (kw["card"] or kw["rules"]):
+        raise CliError("--values goes with --card or --rule", EXIT_USAGE)
+    interrupted = (
+        None if out is None else f"interrupted; resume with: omensim balance --resume {out}"
+    )
+    with user_errors(out, interrupted=interrupted):
+        from sim.data.changes import Changes
+        from sim.data.spec import RunSpec
+
+        base = Changes.parse(kw["change"], kw["card_files"])
+        spec = RunSpec(
+            games=1, mix=kw["mix"], seed=kw["seed"], p0=kw["p0"], p1=kw["p1"],
+            first=kw["first"], variants=split_variants(kw["variants"]), rules=kw["rules_file"],
+        )  # fmt: skip
+        from strategies.registry import resolve
+
+        for bot in (spec.p0, spec.p1, *(kw["panel"] or ())):
+            resolve(bot)
+        common = dict(
+            tolerance=kw["tolerance"], pilot=kw["pilot"], ceiling=kw["max_games"],
+            threads=kw["threads"], chunk_size=kw["chunk_size"], progress=progress,
+        )  # fmt: skip
+        if kw["whole_set"]:
+            _balance_set(kw, spec, base, common, quiet)
+            return
+        values = [Q.parse_values(v) for v in kw["values"]]
+        span = kw["span"] or Q.DEFAULT_SPAN
+        if kw["card"]:
+            q = Q.card_question(spec, kw["card"], kw["fields"], values, span, base)
+        elif kw["rules"]:
+            q = Q.rule_question(spec, kw["rules"], values, span)
+        else:
+            q = Q.variant_question(spec, kw["variant_choice"])
+        target = kw["target"] if kw["target"] is not None else B.DEFAULT_TARGET
+        result = B.race(
+            q, spec, base=base, target=target, precision=kw["precision"], alpha=kw["alpha"],
+            out=out, force=kw["force"], **common,
+        )  # fmt: skip
+        if kw["panel"]:
+            result.panel = C.panel_check(
+                result, kw["panel"], kw["panel_games"], threads=kw["threads"],
+                chunk_size=kw["chunk_size"], progress=progress, base=base,
+            )  # fmt: skip
+            if out is not None:
+                B.write_balance(result, Path(out))
+    if not quiet:
+        click.echo(B.format_result(result))
+
+
+def _balance_set(
+    kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
+) -> None:
+    """``--set``: the greedy edits and their trade-off table."""
+    from sim.analysis import balance_checks as C
+    from sim.run import io
+
+    out = kw["out"]
+    if out is not None:
+        io.check_output_dir(
+            out, kw["force"], ours=lambda e: e.name == C.SET_TABLE, what="balance set"
+        )
+    fields = kw["fields"] or ("cost",)
+    if len(fields) > 1:
+        raise CliError("--set searches one --field per card", EXIT_USAGE)
+    if kw["panel"]:
+        raise CliError("--panel re-checks one race's choice: not with --set", EXIT_USAGE)
+    echo = None if quiet else click.echo
+    if echo is not None:
+        echo(
+            f"balance --set on {spec.mix}: every card's holders' rate within "
+            f"{kw['threshold'] * 100:.2f} points of 50%, the first player's within "
+            f"{kw['first_bound'] * 100:.2f}; edits made vs the worst remaining deviation:"
+        )
+    result = C.balance_set(
+        spec,
+        threshold=kw["threshold"],
+        first_bound=kw["first_bound"],
+        field_name=fields[0].lower(),
+        max_edits=kw["max_edits"],
+        measure_games=kw["measure_games"],
+        span=kw["span"] or 2,
+        echo=echo,
+        base=base,
+        **common,
+    )
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        with io.atomic_path(Path(out) / C.SET_TABLE) as tmp:
+            result.table().to_csv(tmp, index=False)
+    if echo is not None:
+        echo(f"Games: {result.games:,} in all.")

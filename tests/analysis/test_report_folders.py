@@ -1,0 +1,78 @@
+"""`omensim report` on a compare folder and on a balance folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+from conftest import invoke, ok, one_error_line
+
+from sim.analysis import report_folders as RF
+
+KER = "Ker of the Battlefield"
+
+
+def test_compare_report_leads_with_the_change_and_the_paired_shifts(tmp_path: Path) -> None:
+    cmp = tmp_path / "cmp"
+    ok(
+        invoke(
+            "compare", "--games", "600", "--change", f"{KER}.cost=4", "--b-variant", "emissary",
+            "--out", str(cmp), "-q",
+        )
+    )  # fmt: skip
+    assert RF.folder_kind(cmp) == "compare" and RF.folder_kind(cmp / "A") is None
+    r = ok(invoke("report", str(cmp), "--out", str(tmp_path / "rep")))
+    lines = r.output.splitlines()
+    assert "B changed:" in lines[0] and f"{KER}.cost=4" in lines[0] and "variants" in lines[0]
+    assert lines[1].startswith("Paired shifts")
+    assert lines[2].strip().startswith("first-player win rate")
+    assert lines[3].strip().startswith(f"{KER}: holders' win rate")
+    assert "conditional" in lines[4] and lines[4].startswith("    ")  # secondary, indented
+    summary = json.loads((cmp / "compare.json").read_text())
+    assert f"{summary['first_player']['diff'] * 100:+.2f}" in lines[2]
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "What B changed: card fields" in page and "Paired shifts, B - A" in page
+    _, tables = RF.compare_parts(cmp)
+    fields = tables["What B changed: card fields"]
+    assert fields.to_dict("records") == [{"card": KER, "field": "cost", "A": 3, "B": 4}]
+    settings = tables["What B changed: run settings"]
+    assert list(settings.setting) == ["variants"]  # only what differs, side by side
+    side = tables["A and B side by side, where they differ"]
+    assert (side.A != side.B).all()
+
+
+def test_balance_report_shows_candidates_and_the_race(tmp_path: Path) -> None:
+    bal = tmp_path / "bal"
+    ok(
+        invoke(
+            "balance", "--rule", "start_coins", "--values", "3-5", "--pilot", "200",
+            "--max-games", "400", "--panel", "greedy", "--panel-games", "200",
+            "--out", str(bal), "-q",
+        )
+    )  # fmt: skip
+    assert RF.folder_kind(bal) == "balance"
+    r = ok(invoke("report", str(bal), "--out", str(tmp_path / "rep")))
+    assert "Balance of first player's share of decisive games" in r.output
+    assert "Chosen: start_coins=" in r.output and "Panel: the conclusion holds" in r.output
+    _, tables = RF.balance_parts(bal)
+    cands = tables["Candidates"]
+    assert list(cands.candidate) == ["start_coins=3", "start_coins=4 (shipped)", "start_coins=5"]
+    looks = tables["The race, look by look"]
+    decisions = [json.loads(x) for x in (bal / "decisions.jsonl").read_text().splitlines()]
+    assert len(looks) == len(decisions)
+    assert (
+        pd.read_csv(bal / "candidates.csv").games.sum()
+        == json.loads((bal / "balance.json").read_text())["games"]
+    )
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "The race, look by look" in page and "Panel re-check" in page
+
+
+def test_report_of_a_folder_refuses_a_busy_out(tmp_path: Path) -> None:
+    cmp = tmp_path / "cmp"
+    ok(invoke("compare", "--games", "300", "--change", f"{KER}.cost=4", "--out", str(cmp), "-q"))
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    assert str(busy) in one_error_line(invoke("report", str(cmp), "--out", str(busy)))

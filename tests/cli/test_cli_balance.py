@@ -1,0 +1,172 @@
+"""`omensim balance` end to end: every option, the files it writes, resume, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import invoke, ok, one_error_line
+
+KER = "Ker of the Battlefield"
+TINY = ("--pilot", "200", "--max-games", "400")
+
+
+def test_card_field_prints_every_candidate_and_writes_the_race(tmp_path: Path) -> None:
+    out = tmp_path / "ker"
+    r = ok(
+        invoke(
+            "balance", "--mix", "aegean", "--card", KER, "--field", "cost", "--values", "2-4",
+            "--target", "55", "--tolerance", "1", "--precision", "5", *TINY, "--out", str(out),
+        )
+    )  # fmt: skip
+    for label in ("cost=2", "cost=3", "cost=4"):
+        assert label in r.output
+    assert "(shipped)" in r.output and "Games:" in r.output and "95% CI" in r.output
+    assert "toward 55.00% +/- 1.00 points" in r.output
+    table = pd.read_csv(out / "candidates.csv")
+    assert list(table.cost) == [2, 3, 4]
+    assert table.status.isin(["chosen", "dropped", "survivor"]).all()
+    assert (table.status == "chosen").sum() == 1
+    saved = json.loads((out / "balance.json").read_text())
+    assert saved["target"] == 0.55 and saved["tolerance"] == 0.01 and saved["precision"] == 0.05
+    assert saved["spec"]["p0"] == "greedy"  # the declared default bot
+    assert (out / "decisions.jsonl").exists()
+
+
+def test_several_fields_and_a_rule_and_a_variant() -> None:
+    r = ok(
+        invoke(
+            "balance", "--card", "11", "--field", "cost", "--field", "strength",
+            "--values", "3,4", "--values", "3", *TINY, "--seed", "2", "--alpha", "0.1",
+        )
+    )  # fmt: skip
+    assert "cost=4, strength=3" in r.output
+    r = ok(invoke("balance", "--rule", "tiles_per_city", "--values", "1-2", *TINY))
+    assert "tiles_per_city=1" in r.output and "first player's share" in r.output
+    r = ok(invoke("balance", "--variant-choice", "emissary", *TINY, "--p0", "random", "-q"))
+    assert r.output == ""
+
+
+def test_span_and_panel() -> None:
+    r = ok(
+        invoke(
+            "balance", "--card", KER, "--field", "cost", "--span", "1", *TINY,
+            "--panel", "greedy,random", "--panel-games", "200",
+        )
+    )  # fmt: skip
+    assert "cost=2" in r.output and "cost=4" in r.output and "cost=5" not in r.output
+    assert "Panel:" in r.output and "random" in r.output and "holds under" in r.output
+
+
+def test_set_prints_the_trade_off(tmp_path: Path) -> None:
+    out = tmp_path / "set"
+    r = ok(
+        invoke(
+            "balance", "--set", "--max-edits", "1", "--measure-games", "300", "--span", "1",
+            "--threshold", "0.01", "--first-bound", "40", *TINY, "--out", str(out),
+        )
+    )  # fmt: skip
+    assert "0 edit(s)" in r.output and "verified on a new seed" in r.output
+    table = pd.read_csv(out / "balance_set.csv")
+    assert table.edits.iloc[0] == 0 and "worst_deviation" in table.columns
+    # No card is within 0.01 points: the worst one gets raced and edited (or kept, if its
+    # shipped cost won), and the set is measured again.
+    assert len(table) == 2 and table.edits.iloc[1] in (0, 1)
+
+
+def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    first = ok(
+        invoke("balance", "--rule", "start_coins", "--values", "3-5", *TINY, "--out", str(out))
+    )
+    (out / "balance.json").unlink()
+    again = ok(invoke("balance", "--resume", str(out)))
+    strip = [line for line in first.output.splitlines() if "Games:" not in line]
+    assert strip == [line for line in again.output.splitlines() if "Games:" not in line]
+    assert "already complete" in one_error_line(invoke("balance", "--resume", str(out)))
+    line = one_error_line(invoke("balance", "--resume", str(out), "--out", str(tmp_path / "x")))
+    assert "drop --out" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        ((), "exactly one of --card"),
+        (("--card", KER, "--rule", "start_coins"), "exactly one of"),
+        (("--card", KER), "--card needs --field"),
+        (("--card", KER, "--field", "speed"), "valid fields"),
+        (("--card", "Nobody", "--field", "cost"), "no unit of that name"),
+        (("--card", KER, "--field", "cost", "--values", "-3"), "outside its legal range"),
+        (("--card", KER, "--field", "cost", "--values", "x"), "not a whole number"),
+        (("--card", KER, "--field", "cost", "--values", "3"), "only one value"),
+        (("--rule", "nonsense"), "numeric rule parameters"),
+        (("--variant-choice", "nope"), "known variants"),
+        (("--variant-choice", "emissary", "--values", "1"), "--values goes with"),
+        (("--rule", "start_coins", "--field", "cost"), "--field goes with"),
+        (("--card", KER, "--field", "cost", "--target", "0"), "between 0 and 100%"),
+        (("--card", KER, "--field", "cost", "--tolerance", "-1"), "between 0 and 50 points"),
+        (("--card", KER, "--field", "cost", "--pilot", "10"), "--pilot must be at least"),
+        (
+            ("--card", KER, "--field", "cost", "--pilot", "1000", "--max-games", "500"),
+            "--max-games",
+        ),
+        (("--card", KER, "--field", "cost", "--alpha", "0.7"), "--alpha"),
+        (("--card", KER, "--field", "cost", "--p0", "nobot"), "nobot"),
+        (("--card", KER, "--field", "cost", "--panel", "greedy,nobot"), "nobot"),
+        (("--resume", "/nonexistent/balance"), "holds no balance run"),
+        (("--set", "--panel", "greedy"), "not with --set"),
+        (("--set", "--field", "cost", "--field", "strength"), "one --field per card"),
+    ],
+)
+def test_bad_input_is_one_line(args: tuple[str, ...], text: str) -> None:
+    assert text in one_error_line(invoke("balance", *args))
+
+
+def test_out_holding_something_else_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine")
+    line = one_error_line(
+        invoke("balance", "--rule", "start_coins", "--values", "3,4", *TINY, "--out", str(tmp_path))
+    )
+    assert str(tmp_path) in line
+    assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_help_names_every_option() -> None:
+    text = ok(invoke("balance", "--help")).output
+    for opt in (
+        "--card", "--field", "--rule", "--variant-choice", "--values", "--span", "--target",
+        "--tolerance", "--precision", "--pilot", "--max-games", "--alpha", "--set",
+        "--threshold", "--first-bound", "--max-edits", "--measure-games", "--panel",
+        "--panel-games", "--out", "--force", "--resume",
+    ):  # fmt: skip
+        assert opt in text
+
+
+def test_every_balance_option_has_help() -> None:
+    from sim.cli.balance import balance_cmd
+
+    assert not [p.name for p in balance_cmd.params if not getattr(p, "help", None)]
+
+
+def test_a_killed_race_resumes_to_the_same_table(tmp_path: Path) -> None:
+    """SIGKILL once the first look's rows are on disk; --resume then equals a whole race."""
+    from conftest import kill_when
+
+    args = ["balance", "--rule", "start_coins", "--values", "2-6", "--pilot", "2000"]
+    args += ["--max-games", "8000", "--chunk-size", "500", "-q"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    ok(invoke(*args, "--out", str(whole)))
+
+    def first_look_written() -> bool:
+        rows = cut / "rows"
+        return rows.is_dir() and len(list(rows.glob("*.parquet"))) >= 5
+
+    kill_when([*args, "--out", str(cut)], first_look_written, "balance")
+    assert not (cut / "balance.json").exists()
+    ok(invoke("balance", "--resume", str(cut), "-q"))
+    pd.testing.assert_frame_equal(
+        pd.read_csv(cut / "candidates.csv"), pd.read_csv(whole / "candidates.csv")
+    )
+    assert (cut / "decisions.jsonl").read_text() == (whole / "decisions.jsonl").read_text()
