@@ -112,7 +112,7 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             spec_rows.append({"setting": k, "A": a_spec[k], "B": b_spec.get(k)})
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
-        from sim.analysis.seats import SeatCounts
+        from sim.run.seats import SeatCounts
 
         ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
         for f in dataclasses.fields(SeatCounts):
