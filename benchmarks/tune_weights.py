@@ -27,9 +27,11 @@ forbidden side of zero. The search is a small CMA-ES (Hansen's
 
 Every engine is compiled once; a candidate only rewrites its seat's weight row
 (and the values ``strategies.greedy.prepare`` derives from it). At the end the
-best mean of the last generations is played against each panel bot on
+search's mean (its current best guess) is played against each panel bot on
 ``--verify`` fresh duplicate deals (a new seed) with a 95% interval paired by
 deal, and printed as the ``[weights]`` table to paste into the profile.
+``--candidate PROFILE`` skips the search and verifies that profile's weights
+(e.g. the fitted ``greedy`` against the hand-set one, ``--profile`` a path).
 """
 
 from __future__ import annotations
@@ -239,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sigma", type=float, default=0.3, help="initial step, in weight scales")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--verify", type=int, default=4000, help="fresh games per match-up and seat")
+    ap.add_argument(
+        "--candidate",
+        default="",
+        help="no search: verify this profile's weights (a name or .toml path) against the panel",
+    )
     args = ap.parse_args(argv)
     panel = [p.strip() for p in args.panel.split(",") if p.strip()]
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
@@ -246,14 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     scale = np.maximum(np.abs(w0), 0.5)
     scale[NAMES.index("patience")] = 10.0
     t0 = time.perf_counter()
-    arena = build_arena(args.profile, panel, mixes, args.law_games > 0)
+    searching = not args.candidate
+    arena = build_arena(args.profile, panel, mixes, searching and args.law_games > 0)
     print(
         f"compiled {len(arena.matches)} match engines in {time.perf_counter() - t0:.0f} s",
         flush=True,
     )
     es = CMA(np.zeros(len(w0)), args.sigma, seed=args.seed)
-    history = []
-    for g in range(args.generations):
+    for g in range(args.generations if searching else 0):
         seed = args.seed * 1000 + g
         xs = es.ask()
         xs = np.vstack([xs, es.mean])  # the current mean, scored on the same deals
@@ -263,7 +270,6 @@ def main(argv: list[str] | None = None) -> int:
         f = np.array([-(s - args.law_weight * p) for s, p in res])
         base = evaluate(arena, w0, args.games, args.law_games, seed) if g % 5 == 0 else None
         es.tell(xs[:-1], f[:-1])
-        history.append((g, res[-1], xs[-1]))
         line = (
             f"gen {g:2d}: best {-f.min():.4f}, mean-of-search {res[-1][0]:.4f} "
             f"(law {res[-1][1]:.1f}), sigma {es.sigma:.3f}, {time.perf_counter() - t0:.0f} s"
@@ -271,14 +277,18 @@ def main(argv: list[str] | None = None) -> int:
         if base is not None:
             line += f"; start weights {base[0]:.4f} (law {base[1]:.1f})"
         print(line, flush=True)
-    w = to_weights(es.mean, w0, scale)
-    print("\n[weights]")
-    for name, v in zip(NAMES, w, strict=True):
-        print(f"{name} = {round(float(v), 3)}")
+    if searching:
+        w = to_weights(es.mean, w0, scale)
+        print("\n[weights]")
+        for name, v in zip(NAMES, w, strict=True):
+            print(f"{name} = {round(float(v), 3)}")
+    else:
+        w = resolve(args.candidate).weights[:N_GREEDY_PARAMS].copy()
     if args.verify:
         vseed = args.seed * 1000 + 999
         print(f"\nverification on fresh deals (seed {vseed}), {args.verify:,} games per seat:")
-        for label, ww in (("fitted", w), ("start", w0)):
+        name = "fitted" if searching else args.candidate
+        for label, ww in ((name, w), (args.profile, w0)):
             for mix, opp, m, lo, hi, n in head_to_head(ww, arena, args.verify, vseed):
                 print(f"  {label} vs {opp} in {mix}: {m:.2%} ({lo:.2%} to {hi:.2%}), {n:,} games")
     return 0

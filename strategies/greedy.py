@@ -63,9 +63,27 @@ P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
 P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
 
-# The baseline ``greedy`` profile; configs/strategies/greedy.toml states the same values.
+# The baseline ``greedy`` profile, fitted for strength (benchmarks/tune_weights.py);
+# configs/strategies/greedy.toml states the same values and the command that fitted them.
 DEFAULT_PARAMS = np.array(
-    [0.45, 0.6, 2.0, 0.25, 1.2, 2.0, 1.5, 1.5, 0.0, 0.5, 0.0, 2.0, 0.1, 0.3, 30.0, 1.5],
+    [
+        0.785,
+        1.001,
+        2.146,
+        0.19,
+        2.094,
+        0.611,
+        2.912,
+        1.167,
+        -0.096,
+        0.305,
+        0.494,
+        1.682,
+        0.097,
+        0.236,
+        30.68,
+        1.3,
+    ],
     np.float64,
 )
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
