@@ -355,7 +355,7 @@ def format_table(result: SweepResult) -> str:
             ],
             "sig": ["*" if s else "" for s in t.significant],
             "flag": [
-                ("sign" if w else "") + (" plays" if m else "")
+                " ".join(f for f, on in (("sign", w), ("plays", m)) if on)
                 for w, m in zip(t.wrong_sign, t.plays_moved, strict=True)
             ],
             "plays": [

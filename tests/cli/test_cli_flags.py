@@ -49,6 +49,11 @@ def test_compare_flags_a_play_count_the_change_moved() -> None:
     calm = ok(invoke("compare", "--mix", "aegean", "--games", "600", "--seed", "2",
                      "--change", f"{spoils}.strength=+1")).output  # fmt: skip
     assert "FLAG" not in calm
+    # Under --panel each bot's flags are named by the bot.
+    args = ["--mix", "aegean", "--games", "600", "--seed", "2", "--change", f"{spoils}.cost=9"]
+    panel = ok(invoke("compare", *args, "--panel", "greedy,random")).output
+    assert f"greedy: FLAG {spoils}: the change moved its play count" in panel
+    assert f"random: FLAG {spoils}: the change moved its play count" in panel
 
 
 def test_sweep_flags_wrong_sign_and_play_count_cells(tmp_path: Path) -> None:
