@@ -59,8 +59,8 @@ LAW_CELLS = {
     ("Keeper of the Canopic Jars", -1),
     ("Vizier of the Granaries", 1),
 }
-"""(unit, +1 buff / -1 nerf): the law cells the shipped ``greedy`` broke worst
-(``benchmarks/bench_laws.py --bots greedy --games 10000``)."""
+"""(unit, +1 buff / -1 nerf): the law cells the hand-set ``greedy`` (before its fit) broke
+worst in ``benchmarks/bench_laws.py --games 10000``."""
 LIMITS = {"patience": (5.0, 60.0)}
 """Bounds a weight is clipped to (default -10..10): patience is a number of turns."""
 

@@ -114,8 +114,8 @@ def test_greedy_obeys_the_laws_on_the_lean_panel(lean) -> None:
 
 
 def test_the_lean_panel_catches_a_bot_that_misplays(lean) -> None:
-    """The same check fails on ``economic``, which offers Oasis Merchant where it should
-    keep it: its nerf (Offering 3 -> 2) helps its holders. So the lean test can fail."""
+    """The same check fails on ``economic``: under it, Oasis Merchant's nerf (Offering
+    3 -> 2) helps its holders, significantly. So the lean test can fail."""
     t = play_laws("economic", lean, LEAN_GAMES)
     bad = t[t.wrong_sign]
     assert "Oasis Merchant" in set(bad.card), t[["card", "change", "diff", "p_adjusted"]]
