@@ -32,6 +32,8 @@ from sim.analysis.laws import (
     law_summary,
     play_laws,
 )
+from sim.data.spec import SpecError
+from strategies.registry import resolve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +60,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cells = law_cells(sets, args.reign_kinds, cards)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        for bot in bots:
+            resolve(bot)
+        if games < 1 or not cells:
+            raise SpecError(f"nothing to play: {len(cells)} cells of {games} games")
+    except SpecError as e:
+        print(e, file=sys.stderr)
+        return 2
     print(f"{len(cells)} cells (sets {', '.join(sets)}), {games:,} games each, seed {args.seed}")
     import pandas as pd
 
