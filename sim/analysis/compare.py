@@ -24,6 +24,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from sim.analysis.laws import direction, flag_lines
 from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
@@ -36,6 +37,9 @@ from sim.run.session import numba_threads, resolve_threads
 
 PLAN_NAME = "_compare_plan.json"
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", PLAN_NAME)
+PANEL_HINT = (
+    "rerun with --panel greedy,economic,aggressive,defensive to see whether other bots agree"
+)
 
 
 @dataclass
@@ -70,6 +74,37 @@ class CompareResult:
         """The first-player row and the affected cards' rows (a pandas DataFrame)."""
         return self.comparison.table(self.affected)
 
+    def expected_signs(self) -> dict[str, int]:
+        """Per affected card, the sign its holders' shift must have: +1 for a pure buff, -1 for
+        a pure nerf (:data:`sim.analysis.laws.FIELD_DIRECTION`), 0 when unknown (mixed
+        edits, a replacement card file, or a change in more than cards)."""
+        if self.spec_b is not None or self.changes.card_files or self.base.card_files:
+            return dict.fromkeys(self.affected, 0)
+        old = {u["name"]: u for u in run_pool(self.spec, self.base).units}
+        return {
+            c: direction([e for e in self.changes.edits if e.card == c], old) for c in self.affected
+        }
+
+    def flags(self, panel_hint: str = PANEL_HINT) -> list[str]:
+        """One line per affected card whose answer may be about the bot: a shift that is
+        significant (95% interval clear of 0) with the sign the change forbids, or a play
+        count the change moved by more than a third (:func:`sim.analysis.laws.flag_lines`)."""
+        signs = self.expected_signs()
+        cards = self.comparison.cards
+        out = []
+        for row in cards[cards.card.isin(self.affected)].itertuples():
+            significant = bool(row.lo > 0 or row.hi < 0)
+            out += flag_lines(
+                row.card,
+                signs.get(row.card, 0),
+                row.diff,
+                significant,
+                int(row.conditional_count_a),
+                int(row.conditional_count_b),
+                panel_hint,
+            )
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (``compare.json``), with each arm's full spec and changes."""
         spec = self.spec
@@ -94,6 +129,8 @@ class CompareResult:
             "changes": self.changes.describe(),
             "affected_cards": self.affected,
             "first_player": self.comparison.first_player.to_dict(),
+            "expected_signs": self.expected_signs(),
+            "flags": self.flags(),
             "cards": [
                 {k: _json_value(v) for k, v in row.items()}
                 for row in self.comparison.cards[
@@ -494,6 +531,7 @@ def format_result(result: CompareResult) -> str:
             )
             + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
         )
+    lines.extend(result.flags())
     unpaired = [c for c in result.affected if c not in set(cards.card)]
     if unpaired:
         lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare import play_outcomes
+from sim.analysis.laws import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
@@ -73,7 +74,13 @@ SWEEP_COLUMNS = [
     "first_player_diff",
     "first_player_lo",
     "first_player_hi",
+    "expected_sign",
+    "wrong_sign",
+    "plays_moved",
 ]
+"""``expected_sign``: +1 when the cell is a buff, -1 a nerf, 0 no known direction
+(:data:`sim.analysis.laws.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
+the change forbids; ``plays_moved``: the play count moved by more than a third."""
 CORRECTIONS = {
     "holm": "Holm step-down (family-wise error 5% over all cells)",
     "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
@@ -370,6 +377,17 @@ def finish(
     reject, adjusted = adjust(table["p_value"].to_numpy(), correction)
     table["p_adjusted"] = adjusted
     table["significant"] = reject
+    table["expected_sign"] = np.sign(table["delta"]).astype(int) * FIELD_DIRECTION[field]
+    table["wrong_sign"] = [
+        wrong_sign(e, d, s)
+        for e, d, s in zip(table.expected_sign, table["diff"], table.significant, strict=True)
+    ]
+    table["plays_moved"] = [
+        plays_moved(int(a), int(b))
+        for a, b in zip(table.conditional_count_a, table.conditional_count_b, strict=True)
+    ]
+    table["wrong_sign"] = table["wrong_sign"].astype(bool)
+    table["plays_moved"] = table["plays_moved"].astype(bool)
     return SweepResult(
         spec=spec,
         field=field,
@@ -397,6 +415,10 @@ def format_table(result: SweepResult) -> str:
                 for lo, hi in zip(t.lo, t.hi, strict=True)
             ],
             "sig": ["*" if s else "" for s in t.significant],
+            "flag": [
+                " ".join(f for f, on in (("sign", w), ("plays", m)) if on)
+                for w, m in zip(t.wrong_sign, t.plays_moved, strict=True)
+            ],
             "plays": [
                 f"{b:,} ({d:+,})"
                 for b, d in zip(t.conditional_count_b, t.plays_change, strict=True)
@@ -416,8 +438,25 @@ def format_table(result: SweepResult) -> str:
         "shift: change in the win rate of every (game, seat) that held the card in either run "
         f"(paired); sig *: significant after {CORRECTIONS[result.correction]}. plays: "
         "(game, seat) that played it in B (change from A); cond. shift: the played-only rate, "
-        "whose population moves with the change; 1st-player shift: in points."
+        "whose population moves with the change; 1st-player shift: in points. flag: "
+        "'sign' when the shift is significant against the change's direction, 'plays' when "
+        "the play count moved by more than a third (see the lines below)."
     )
+    for row in t[t.wrong_sign | t.plays_moved].itertuples():
+        hint = (
+            f"check it under other bots: omensim compare --mix {result.spec.mix} "
+            f'--change "{row.card}.{result.field}={row.delta:+d}" --panel '
+            "greedy,economic,aggressive,defensive"
+        )
+        lines += flag_lines(
+            f"{row.card} {result.field} {row.delta:+d}",
+            int(row.expected_sign),
+            row.diff,
+            bool(row.significant),
+            int(row.conditional_count_a),
+            int(row.conditional_count_b),
+            hint,
+        )
     return "\n".join(lines)
 
 

@@ -1,0 +1,282 @@
+"""Laws a strictly weaker card must obey: known answers for a card's effect under a bot.
+
+A card made strictly weaker (less strength, a smaller Offering, nothing else
+changed) cannot help the players who hold it, and one made strictly stronger
+cannot hurt them, whatever the bot: a bot that plays well simply uses the
+better card. When a paired comparison says otherwise, significantly, the
+answer is about the bot's misplay, not the card. This module declares the
+direction of every card field once (:data:`FIELD_DIRECTION`), builds the
+panel of pure nerfs and buffs (:func:`law_cells`), plays it under any bot in
+self-play on common random numbers (:func:`play_laws`) and counts the
+significant wrong-sign results per bot, Holm-corrected over the bot's panel
+(:func:`law_summary`). ``benchmarks/bench_laws.py`` prints the table;
+``tests/analysis/test_laws.py`` runs a lean panel in CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.data.changes import FIELDS, CardChange, Changes
+
+FIELD_DIRECTION: dict[str, int] = {"strength": 1, "offering": 1, "cost": -1, "copies": 0}
+"""How raising a unit field moves the card's power for its holder: +1 a buff (more
+strength, a bigger Offering), -1 a nerf (a higher cost), 0 no known direction (more
+copies also changes who holds it)."""
+
+STRENGTH_MIN = 1  # the weakest printed unit: a nerf stops there, never at a 0-strength unit
+NERF = {"strength": -2, "offering": -1}
+BUFF = {"strength": 2, "offering": 1}
+SETS: dict[str, str] = {"aegean": "aegean", "dunes": "dunes+aegean", "reign": "reign"}
+"""Each set's units, in the mix that plays them (Dunes units need a base set)."""
+REIGN_KINDS = 10
+LEAN_CARDS = (
+    "Oasis Merchant",
+    "Sunset Marauder",
+    "Weigher of Hearts",
+    "Grand Vizier of the Two Lands",
+)
+"""The lean panel CI plays: Dunes units whose nerf helped their holders, significantly,
+under the shipped ``economic`` or the old ``greedy`` (``bench_laws.py`` at 10,000 games)."""
+LEAN_GAMES = 4000
+LAW_COLUMNS = [
+    "bot",
+    "set",
+    "mix",
+    "card",
+    "change",
+    "expected",
+    "games",
+    "diff",
+    "lo",
+    "hi",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "wrong_sign",
+    "plays_a",
+    "plays_b",
+]
+
+
+def direction(edits: Iterable[CardChange], old: dict[str, dict[str, int]]) -> int:
+    """The known sign of a set of edits on one or more cards: +1 buff, -1 nerf, 0 unknown.
+
+    ``old`` maps a card name to its fields before the edits. Edits that all push
+    the same way give that sign; mixed, unknown-direction or no-op edits give 0.
+    """
+    signs = set()
+    for e in edits:
+        if e.card not in old or e.field not in old[e.card]:
+            return 0
+        before = old[e.card][e.field]
+        step = int(np.sign(e.new_value(before) - before)) * FIELD_DIRECTION.get(e.field, 0)
+        if step == 0:
+            return 0
+        signs.add(step)
+    return signs.pop() if len(signs) == 1 else 0
+
+
+@dataclass(frozen=True)
+class LawCell:
+    """One pure change of one card, and the sign its holders' effect must not contradict."""
+
+    set_name: str
+    mix: str
+    card: str
+    kind: int
+    expected: int  # +1: a buff (must not hurt), -1: a nerf (must not help)
+    edits: tuple[CardChange, ...]
+    label: str  # the change as ``strength 4->2, offering 3->2``
+
+
+def _edits(unit: dict, steps: dict[str, int]) -> tuple[tuple[CardChange, ...], str]:
+    out, words = [], []
+    for fld, step in steps.items():
+        lo, hi = FIELDS[fld]
+        if fld == "strength":
+            lo = max(lo, STRENGTH_MIN)
+        old = int(unit[fld])
+        new = min(max(old + step, lo), hi)
+        if new != old:
+            out.append(CardChange(unit["name"], fld, new))
+            words.append(f"{fld} {old}->{new}")
+    return tuple(out), ", ".join(words)
+
+
+def law_cells(
+    sets: Sequence[str] = tuple(SETS),
+    reign_kinds: int = REIGN_KINDS,
+    cards: Sequence[str] = (),
+) -> list[LawCell]:
+    """The panel: for every unit of each set (``reign_kinds`` Reign kinds, spread over the
+    kind order), a pure nerf (strength -2, not below 1; Offering -1) and a pure buff
+    (strength +2; Offering +1). ``cards`` keeps only the units named."""
+    from sim.data.cards import load_pool
+
+    out = []
+    for set_name in sets:
+        mix = SETS[set_name]
+        pool = load_pool(mix)
+        kinds = [k for k, u in enumerate(pool.units) if u["set"] == set_name]
+        if set_name == "reign" and reign_kinds < len(kinds):
+            picks = np.linspace(0, len(kinds) - 1, reign_kinds).round().astype(int)
+            kinds = [kinds[i] for i in dict.fromkeys(picks)]
+        for k in kinds:
+            unit = pool.units[k]
+            if cards and unit["name"] not in cards:
+                continue
+            for expected, steps in ((-1, NERF), (1, BUFF)):
+                edits, label = _edits(unit, steps)
+                if edits:
+                    out.append(LawCell(set_name, mix, unit["name"], k, expected, edits, label))
+    return out
+
+
+def lean_cells() -> list[LawCell]:
+    """The lean panel: nerf and buff of each of :data:`LEAN_CARDS`."""
+    return law_cells(("dunes",), cards=LEAN_CARDS)
+
+
+def play_laws(
+    bot: str,
+    cells: Sequence[LawCell],
+    games: int,
+    seed: int = 1,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Play every cell under ``bot`` in both seats, each against the shipped cards on the
+    same games (common random numbers); one row per cell (columns :data:`LAW_COLUMNS`,
+    ``p_adjusted``/``significant``/``wrong_sign`` filled by :func:`judge`)."""
+    from sim.analysis.compare import play_outcomes
+    from sim.analysis.paired import card_shifts
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
+
+    rows = []
+    for mix in dict.fromkeys(c.mix for c in cells):
+        spec = RunSpec(games=games, mix=mix, seed=seed, p0=bot, p1=bot)
+        engine = Engine(spec)
+        engine.warmup()
+        baseline = play_outcomes(engine, games)
+        for cell in (c for c in cells if c.mix == mix):
+            changes = Changes(cell.edits)
+            played = play_outcomes(Engine(spec, changes=changes), games)
+            s = card_shifts(baseline, played, {cell.card: cell.kind}).iloc[0]
+            rows.append(
+                {
+                    "bot": bot,
+                    "set": cell.set_name,
+                    "mix": mix,
+                    "card": cell.card,
+                    "change": cell.label,
+                    "expected": cell.expected,
+                    "games": games,
+                    "diff": s["diff"],
+                    "lo": s["lo"],
+                    "hi": s["hi"],
+                    "p_value": s["p_value"],
+                    "plays_a": int(s["conditional_count_a"]),
+                    "plays_b": int(s["conditional_count_b"]),
+                }
+            )
+            if progress:
+                r = rows[-1]
+                print(
+                    f"  {bot} {cell.card}: {cell.label}: {r['diff'] * 100:+.2f} points",
+                    flush=True,
+                )
+    return judge(pd.DataFrame(rows, columns=LAW_COLUMNS))
+
+
+def judge(table: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Fill ``p_adjusted`` and ``significant`` (Holm over each bot's panel) and
+    ``wrong_sign``: significant, with the sign the change forbids."""
+    from sim.analysis.sweep import adjust
+
+    table = table.copy()
+    table["p_adjusted"] = np.nan
+    table["significant"] = False
+    for _, idx in table.groupby("bot").groups.items():
+        reject, adjusted = adjust(table.loc[idx, "p_value"].to_numpy(), "holm", alpha)
+        table.loc[idx, "p_adjusted"] = adjusted
+        table.loc[idx, "significant"] = reject
+    table["significant"] = table["significant"].astype(bool)
+    table["wrong_sign"] = table["significant"] & (np.sign(table["diff"]) == -table["expected"])
+    return table
+
+
+def law_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per bot: cells, games per cell, right-sign estimates, significant right and wrong."""
+    right = np.sign(table["diff"]) == table["expected"]
+    t = table.assign(right=right, sig_right=table["significant"] & right)
+    return (
+        t.groupby("bot", sort=False)
+        .agg(
+            cells=("card", "size"),
+            games=("games", "first"),
+            right_sign=("right", "sum"),
+            significant_right=("sig_right", "sum"),
+            wrong_sign=("wrong_sign", "sum"),
+        )
+        .reset_index()
+    )
+
+
+def law_z_penalty(table: pd.DataFrame) -> float:
+    """A smooth wrong-sign score for tuning: the sum over cells of how many standard errors
+    the estimate lies on the forbidden side of zero (0 when every estimate has its sign)."""
+    se = (table["hi"] - table["lo"]) / (2 * 1.959963984540054)
+    z = (table["diff"] * table["expected"] / se.where(se > 0)).fillna(0.0)
+    return float(np.clip(-z, 0, None).sum())
+
+
+PLAYS_MOVED = 1 / 3
+"""A change that moves the card's play count by more than this share changed how the bot
+uses the card, so its answer may be about the bot's play as much as about the card."""
+
+
+def plays_moved(plays_a: int, plays_b: int) -> bool:
+    """True when the play count moved by more than :data:`PLAYS_MOVED` of run A's."""
+    if plays_a <= 0:
+        return plays_b > 0
+    return abs(plays_b - plays_a) > PLAYS_MOVED * plays_a
+
+
+def wrong_sign(expected: int, diff: float, significant: bool) -> bool:
+    """A significant result whose sign the change forbids (a nerf that helps, a buff that hurts)."""
+    return bool(significant) and expected != 0 and np.sign(diff) == -expected
+
+
+def flag_lines(
+    card: str,
+    expected: int,
+    diff: float,
+    significant: bool,
+    plays_a: int,
+    plays_b: int,
+    panel_hint: str,
+) -> list[str]:
+    """The warnings a card's result earns, each one line (none: the answer reads as the card's).
+
+    ``panel_hint`` is the command to rerun under other bots (``--panel greedy,economic``).
+    """
+    out = []
+    if wrong_sign(expected, diff, significant):
+        what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"
+        out.append(
+            f"FLAG {card}: the sign contradicts the change ({what}, {diff * 100:+.2f} points): "
+            f"read it as the bot misplaying the card, not as the card; {panel_hint}"
+        )
+    if plays_moved(plays_a, plays_b):
+        share = f"{(plays_b - plays_a) / plays_a:+.0%}" if plays_a > 0 else "from none"
+        out.append(
+            f"FLAG {card}: the change moved its play count by {share} ({plays_a:,} -> "
+            f"{plays_b:,}): the bot now uses the card differently, so the answer is partly "
+            f"about the bot; {panel_hint}"
+        )
+    return out

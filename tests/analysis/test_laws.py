@@ -1,0 +1,122 @@
+"""Laws a strictly weaker card must obey (sim.analysis.laws), and the lean CI panel.
+
+A card with less strength or a smaller Offering and nothing else changed cannot help the
+players who hold it (strength is what a unit adds to a war, ``edge-of-the-aegean.txt``,
+line 91 for the Offering value: "Amount of cards and/or coins gained when discarded"), so a
+paired comparison that says it does, significantly, is about the bot's play. The lean panel
+is a few Dunes units whose nerf misled the shipped heuristics; the full panel is
+``benchmarks/bench_laws.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.analysis.laws import (
+    FIELD_DIRECTION,
+    LEAN_GAMES,
+    STRENGTH_MIN,
+    direction,
+    flag_lines,
+    judge,
+    law_cells,
+    law_summary,
+    law_z_penalty,
+    lean_cells,
+    play_laws,
+    plays_moved,
+)
+from sim.data.cards import load_pool
+from sim.data.changes import FIELDS, CardChange
+
+
+def test_every_field_has_a_declared_direction() -> None:
+    assert set(FIELD_DIRECTION) == set(FIELDS)
+    old = {"X": {"cost": 3, "strength": 2, "offering": 1, "copies": 2}}
+    assert direction([CardChange("X", "cost", 1, relative=True)], old) == -1
+    assert direction([CardChange("X", "cost", 2)], old) == 1
+    assert direction([CardChange("X", "strength", -1, relative=True)], old) == -1
+    assert direction([CardChange("X", "offering", 3)], old) == 1
+    # Mixed, unknown, no-op or unknown-card edits have no known direction.
+    both = [CardChange("X", "strength", 4), CardChange("X", "cost", 5)]
+    assert direction(both, old) == 0
+    assert direction([CardChange("X", "copies", 3)], old) == 0
+    assert direction([CardChange("X", "cost", 3)], old) == 0
+    assert direction([CardChange("Y", "cost", 1)], old) == 0
+    assert direction([], old) == 0
+
+
+def test_the_panel_covers_every_unit_with_a_pure_nerf_and_buff() -> None:
+    cells = law_cells()
+    aegean = [u["name"] for u in load_pool("aegean").units]
+    dunes = [u["name"] for u in load_pool("dunes+aegean").units if u["set"] == "dunes"]
+    for name in (*aegean, *dunes):
+        assert sorted(c.expected for c in cells if c.card == name) == [-1, 1], name
+    assert len({c.card for c in cells if c.set_name == "reign"}) == 10
+    units = {u["name"]: u for m in ("dunes+aegean", "reign") for u in load_pool(m).units}
+    for c in cells:
+        assert direction(c.edits, units) == c.expected, c
+        for e in c.edits:
+            if e.field == "strength":
+                assert e.value >= STRENGTH_MIN
+            assert abs(e.value - units[c.card][e.field]) <= 2
+
+
+def test_judge_counts_only_significant_results_of_the_forbidden_sign() -> None:
+    t = pd.DataFrame(
+        {
+            "bot": ["a"] * 4 + ["b"],
+            "card": list("pqrst"),
+            "expected": [-1, -1, 1, 1, -1],
+            "diff": [0.03, -0.001, -0.04, 0.05, 0.03],
+            "lo": [0.02, -0.012, -0.05, 0.04, 0.02],
+            "hi": [0.04, 0.01, -0.03, 0.06, 0.04],
+            "p_value": [1e-6, 0.8, 1e-7, 1e-9, 0.04],
+            "games": 100,
+        }
+    )
+    out = judge(t)
+    assert list(out.wrong_sign) == [True, False, True, False, True]
+    s = law_summary(out).set_index("bot")
+    assert s.loc["a", "wrong_sign"] == 2 and s.loc["a", "significant_right"] == 1
+    assert s.loc["b", "wrong_sign"] == 1  # Holm is over each bot's own cells
+    assert law_z_penalty(out[out.card == "q"]) == pytest.approx(0.0)
+    assert law_z_penalty(out[out.card == "p"]) > 5
+
+
+def test_flags_name_the_sign_and_the_play_count() -> None:
+    assert not plays_moved(300, 201) and plays_moved(300, 199) and plays_moved(300, 401)
+    assert plays_moved(0, 5) and not plays_moved(0, 0)
+    hint = "rerun with --panel a,b"
+    lines = flag_lines("Hound", -1, 0.02, True, 1000, 500, hint)
+    assert len(lines) == 2
+    assert "a nerf that helps its holders" in lines[0] and "+2.00 points" in lines[0]
+    assert "-50% (1,000 -> 500)" in lines[1]
+    assert all(hint in line for line in lines)
+    assert flag_lines("Hound", -1, 0.02, False, 1000, 900, hint) == []
+    assert flag_lines("Hound", 1, 0.02, True, 1000, 900, hint) == []
+    assert "a buff that hurts them" in flag_lines("Hound", 1, -0.02, True, 10, 10, hint)[0]
+
+
+@pytest.fixture(scope="module")
+def lean() -> list:
+    return lean_cells()
+
+
+def test_greedy_obeys_the_laws_on_the_lean_panel(lean) -> None:
+    """The default bot of every command: no pure nerf helps, no pure buff hurts."""
+    t = play_laws("greedy", lean, LEAN_GAMES)
+    assert len(t) == 8
+    bad = t[t.wrong_sign]
+    assert bad.empty, bad[["card", "change", "diff", "lo", "hi", "p_adjusted"]]
+
+
+def test_the_lean_panel_catches_a_bot_that_misplays(lean) -> None:
+    """The same check fails on ``economic``: under it, Oasis Merchant's nerf (Offering
+    3 -> 2) helps its holders, significantly. So the lean test can fail."""
+    t = play_laws("economic", lean, LEAN_GAMES)
+    bad = t[t.wrong_sign]
+    assert "Oasis Merchant" in set(bad.card), t[["card", "change", "diff", "p_adjusted"]]
+    assert np.all(bad["expected"] == -1)
