@@ -387,11 +387,10 @@ def best_tallied(st, m):
     value (the first listed on a tie: the heuristic's order breaks it)."""
     best = -1
     for j in range(m):
-        if st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] == 0:
-            if best < 0 or (
-                st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]
-            ):
-                best = j
+        out = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]
+        v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
+        if out == 0 and (best < 0 or v > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]):
+            best = j
     return best
 
 

@@ -51,12 +51,10 @@ def _drop_worse_half(st, m, alive):
     for _ in range(alive // 2):
         worst = -1
         for j in range(m):
-            if st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] == 0:
-                if worst < 0 or (
-                    st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
-                    <= st[L.LA_SCRATCH + L.LA_MAX_WIDTH + worst]
-                ):
-                    worst = j
+            out = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]
+            v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
+            if out == 0 and (worst < 0 or v <= st[L.LA_SCRATCH + L.LA_MAX_WIDTH + worst]):
+                worst = j
         st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + worst] = 1
     return alive - alive // 2
 
