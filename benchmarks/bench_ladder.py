@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shipped = shipped_budget()
     start_load = load_average()
-    ref, _ = reference(2, REFERENCE_GAMES, 3)  # the best of 2 after compiling
+    ref, _ = reference(2, REFERENCE_GAMES, 2)
     log(f"reference loop: {ref:,.0f} games/s on 2 threads")
     out: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             for b in (int(x) for x in args.curve.split(",") if x.strip()):
                 point = (budget_profile(Path(tmp), b), f"search ({b})")
                 out.append(row(mixes[0], point, ("lookahead", "lookahead"), args.curve_games, ref))
-    ref_end, _ = reference(2, REFERENCE_GAMES, 3)
+    ref_end, _ = reference(2, REFERENCE_GAMES, 2)
     print(
         f"commit {git_commit()}, load average {start_load} at start, {load_average()} at end; "
         f"reference loop {ref:,.0f} games/s at start, {ref_end:,.0f} at end (2 threads); "

@@ -38,7 +38,7 @@ KNOB_DEFAULTS: dict[str, int] = {
     "draft": 1,
 }
 # The search bot's budget, as the shipped search.toml (sim.data.schema.SEARCH_KNOBS bounds it).
-SEARCH_DEFAULTS: dict[str, int] = {"simulations": 24}
+SEARCH_DEFAULTS: dict[str, int] = {"simulations": 48}
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
