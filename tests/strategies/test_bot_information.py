@@ -762,6 +762,23 @@ def _draft_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int, n: int)
     return k, view.lookahead_tallies.tolist(), view.rng_streams.tolist()
 
 
+def world_state(st: np.ndarray, tab: np.ndarray, p: int, world: int, redeal: bool) -> np.ndarray:
+    """A copy of ``st`` with sampled world ``world`` in its rollout state; with ``redeal``
+    off, the rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
+    s = st.copy()
+    sample_world(s, tab, p, world)
+    if not redeal:
+        ro = StateView(s).rollout()
+        streams = ro.rng_streams.copy()
+        bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
+        ro.st[:] = s[: len(ro.st)]
+        ro.rng_streams[:] = streams
+        ro.bot_ids[:] = bots
+        ro.param_rows[:] = rows
+        ro.script_n = ro.script_pos = 0
+    return s
+
+
 def draft_rollout_values(st, tab, fp, p: int, n: int, redeal: bool) -> list[float]:
     """Each option's summed rollout value over two sampled worlds; with ``redeal`` off, the
     rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
@@ -769,17 +786,7 @@ def draft_rollout_values(st, tab, fp, p: int, n: int, redeal: bool) -> list[floa
     for k in range(min(n, 3)):
         total = 0.0
         for world in (11, 12):
-            s = st.copy()
-            sample_world(s, tab, p, world)
-            if not redeal:
-                ro = StateView(s).rollout()
-                streams = ro.rng_streams.copy()
-                bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
-                ro.st[:] = s[: len(ro.st)]
-                ro.rng_streams[:] = streams
-                ro.bot_ids[:] = bots
-                ro.param_rows[:] = rows
-                ro.script_n = ro.script_pos = 0
+            s = world_state(st, tab, p, world, redeal)
             total += float(play_out(s, tab, fp, p, D.D_DRAFT, k, 0, 0, 1 << 20))
         values.append(total)
     return values
@@ -970,20 +977,11 @@ def test_search_control_peeking_world_changes_its_tallies(sweep):
         hidden = resample(real, p, 1, rng)
         values = []
         for s in (real, hidden):
-            s = s.copy()
             n = int(surge_options(s, sc.tab, fp, choose_heuristic, p))
             if n < 2:
                 break
-            sample_world(s, sc.tab, p, 11)
-            ro = StateView(s).rollout()
-            streams = ro.rng_streams.copy()
-            bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
-            ro.st[:] = s[: len(ro.st)]
-            ro.rng_streams[:] = streams
-            ro.bot_ids[:] = bots
-            ro.param_rows[:] = rows
-            ro.script_n = ro.script_pos = 0
-            values.append(float(play_out(s, sc.tab, fp, p, D.D_SURGE, 0, 0, 0, 2)))
+            w = world_state(s, sc.tab, p, 11, redeal=False)
+            values.append(float(play_out(w, sc.tab, fp, p, D.D_SURGE, 0, 0, 0, 2)))
         changed += len(values) == 2 and values[0] != values[1]
     assert changed > 0
 
