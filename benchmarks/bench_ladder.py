@@ -3,7 +3,7 @@
 
     python benchmarks/bench_ladder.py [--mixes a,b] [--rung-games N] [--games N]
                                       [--small S] [--curve B1,B2,B3] [--curve-games N]
-                                      [--sections ladder,versus,curve]
+                                      [--sections ladder,versus,curve,ms]
 
 Prints three tables, every match played on seat-balanced duplicate deals (each
 pairing twice on the same deals, once with each bot in seat 0, and each deal
@@ -15,11 +15,14 @@ played with either seat first), with the win rate's 95% interval:
 * ``versus``: the shipped search bot against ``economic`` and against
   ``lookahead`` in every mix (target: at least 60% with ``--games`` >= 2,000);
 * ``curve``: the search bot at each budget of ``--curve`` against ``lookahead``
-  in the first mix, ``--curve-games`` games per point.
+  in the first mix, ``--curve-games`` games per point;
+* ``ms``: only the ms per decision of every rung (and of ``lookahead``) in
+  every mix, no games.
 
 Every row gives the budget (simulations per decision), the games/s of the
 pairing (both seats' play, compile excluded), and the upper bot's ms per
-Surge decision (mean over a fixed set of mid-game positions). The host may be
+Surge decision (mean over a fixed set of mid-game positions, in CPU time of
+the deciding thread, so that waiting on a loaded host does not count). The host may be
 shared, so the reference loop (``shared/bench/reference_loop.py``) is timed at
 the start and the end of the run and each games/s is also printed as a ratio
 of it. The script prints figures and never fails on them.
@@ -64,7 +67,7 @@ def shipped_budget() -> int:
 
 def ms_per_decision(mix: str, bot: str) -> float:
     """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
-    (greedy self-play up to them), compile excluded."""
+    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
     from sim.kernel import decisions as D
     from sim.kernel.surge import surge_options
     from sim.run.scenario import Scenario
@@ -91,10 +94,11 @@ def ms_per_decision(mix: str, bot: str) -> float:
             p = sc.active
             StateView(st).bot_ids[p] = bot_id
             n = int(surge_options(st, sc.tab, fp, choose_heuristic, p))
-            t0 = time.perf_counter()
+            # CPU time of this thread: on a shared host wall time mostly measures waiting.
+            t0 = time.thread_time()
             choose(st, sc.tab, fp, p, D.D_SURGE, n)
             if not warm:
-                total += time.perf_counter() - t0
+                total += time.thread_time() - t0
                 timed += 1
     return 1000.0 * total / max(timed, 1)
 
@@ -133,14 +137,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
     ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
     ap.add_argument(
-        "--sections", default="ladder,versus,curve", help="which tables: ladder, versus, curve"
+        "--sections",
+        default="ladder,versus,curve",
+        help="which tables: ladder, versus, curve, ms",
     )
     args = ap.parse_args(argv)
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     sections = {s.strip() for s in args.sections.split(",")}
-    unknown = sections - {"ladder", "versus", "curve"}
+    unknown = sections - {"ladder", "versus", "curve", "ms"}
     if unknown:
-        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve")
+        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve, ms")
         return 2
     shipped = shipped_budget()
     start_load = load_average()
@@ -168,6 +174,17 @@ def main(argv: list[str] | None = None) -> int:
             for b in (int(x) for x in args.curve.split(",") if x.strip()):
                 point = (budget_profile(Path(tmp), b), f"search ({b})")
                 out.append(row(mixes[0], point, ("lookahead", "lookahead"), args.curve_games, ref))
+        if "ms" in sections:
+            bots = [(n, n) for n in ("random", "aggressive", "greedy", "lookahead")]
+            bots += [small, search] + [
+                (budget_profile(Path(tmp), b), f"search ({b})")
+                for b in (int(x) for x in args.curve.split(",") if x.strip())
+            ]
+            out += ["", "ms per Surge decision (CPU time of the deciding thread)"]
+            for mix in mixes:
+                for bot, label in bots:
+                    out.append(f"{mix:<13} {label:<22} {ms_per_decision(mix, bot):>8.3f}")
+                    log(out[-1])
     ref_end, _ = reference(2, REFERENCE_GAMES, 2)
     print(
         f"commit {git_commit()}, load average {start_load} at start, {load_average()} at end; "
