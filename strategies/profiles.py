@@ -129,11 +129,12 @@ def load_profile(path: Path | str) -> Profile:
         if key not in WEIGHTS:
             raise _fail(path, f"weights.{key}", f"unknown weight; valid: {', '.join(WEIGHTS)}")
         weights[WEIGHTS[key]] = _number(path, table, key, "weights")
-    for section, kind, names, defaults, bounds in (
-        ("lookahead", "lookahead", LOOKAHEAD_KNOBS, KNOB_DEFAULTS, S.KNOBS),
-        ("search", "search", SEARCH_KNOBS, SEARCH_DEFAULTS, S.SEARCH_KNOBS),
+    # Each bot with knobs reads them from the table named after it.
+    for section, names, defaults, bounds in (
+        ("lookahead", LOOKAHEAD_KNOBS, KNOB_DEFAULTS, S.KNOBS),
+        ("search", SEARCH_KNOBS, SEARCH_DEFAULTS, S.SEARCH_KNOBS),
     ):
-        _read_knobs(path, raw, section, bot == kind, names, defaults, bounds, weights)
+        _read_knobs(path, raw, section, bot == section, names, defaults, bounds, weights)
     return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
 
 
