@@ -60,6 +60,7 @@ P_LA_OFFER = 20  # look-ahead: 1 plans the Offering (which card, build, or none)
 P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts by rollouts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
 P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
+P_SEARCH_SIMS = 24  # search: sampled continuations per decision, over all its options
 
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
 WEIGHTS: dict[str, int] = {
@@ -90,10 +91,11 @@ LOOKAHEAD_KNOBS: dict[str, int] = {
     "keep": P_LA_KEEP,
     "draft": P_LA_DRAFT,
 }
+SEARCH_KNOBS: dict[str, int] = {"simulations": P_SEARCH_SIMS}
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 24
+N_WEIGHTS = 25
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth

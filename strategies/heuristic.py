@@ -23,6 +23,8 @@ BOT_STRICT = 2
 # Greedy answers here; strategies.policy.choose plans its Surge (and, if its profile
 # says so, its Wealth split) by rollouts before falling back to this dispatcher.
 BOT_LOOKAHEAD = 3
+# Greedy answers here too; strategies.policy.choose plans its decisions by search first.
+BOT_SEARCH = 4
 
 
 @kernel
@@ -79,7 +81,7 @@ def _scripted(st, tab, p, dec, n):
 @kernel
 def choose_heuristic(st, tab, fp, p, dec, n):
     """Ask seat ``p``'s bot to pick one of the ``n`` legal options at ``st[OPTS]``, without
-    look-ahead (a look-ahead seat answers as the greedy bot)."""
+    look-ahead (a look-ahead or search seat answers as the greedy bot)."""
     if st[L.SCRIPT_N] > 0:
         i = _scripted(st, tab, p, dec, n)
         if i >= 0:
@@ -87,7 +89,7 @@ def choose_heuristic(st, tab, fp, p, dec, n):
     if n == 1:
         return 0
     bot = st[L.BOT + p]
-    if bot in (BOT_GREEDY, BOT_LOOKAHEAD):
+    if bot in (BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH):
         return choose_greedy(st, tab, fp, p, dec, n)
     if bot == BOT_STRICT:
         # Nothing scripted for a real choice: flag it (first one wins), take option 0.

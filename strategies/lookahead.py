@@ -332,7 +332,7 @@ def play_out(st, tab, fp, p, dec, k, actions, total, horizon):
 
 
 @kernel
-def _candidates(st, tab, fp, p, dec, n, width):
+def candidates(st, tab, fp, p, dec, n, width):
     """The ``width`` options the heuristic values most, into LA_SCRATCH; returns how many."""
     r = st[L.PROW + p]
     urg, cw, need = decision_figures(st, tab, fp, p, dec, r)
@@ -354,12 +354,50 @@ def _candidates(st, tab, fp, p, dec, n, width):
 
 
 @kernel
-def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
-    """Of the ``m`` options listed in ``st[LA_SCRATCH:]``, the one whose rollouts do best.
+def clear_tallies(st, m):
+    """Zero the summed values of the ``m`` options at ``st[LA_SCRATCH:]`` and mark each as
+    still in the running (``tally`` plays only those)."""
+    for j in range(m):
+        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
+        st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] = 0  # 1 once dropped
 
-    Every option is tried in the same sampled worlds, so their comparison is not
-    blurred by the luck of the deal.
+
+@kernel
+def tally(st, tab, fp, p, dec, m, actions, total, horizon, worlds):
+    """Play each of the ``m`` listed options still in the running in ``worlds`` new sampled
+    worlds, adding each outcome to the option's summed value.
+
+    Every option is tried in the same worlds (common random numbers), so their
+    comparison is not blurred by the luck of the deal. The worlds come from seat
+    ``p``'s own stream, which the hidden cards never touch.
     """
+    for _ in range(worlds):
+        world = np.int64(next_u64(st, L.RNG_SEAT + p))
+        for j in range(m):
+            if st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] == 0:
+                sample_world(st, tab, p, world)
+                k = st[L.LA_SCRATCH + j]
+                v = play_out(st, tab, fp, p, dec, k, actions, total, horizon)
+                st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
+
+
+@kernel
+def best_tallied(st, m):
+    """Of the ``m`` listed options still in the running, the position of the best summed
+    value (the first listed on a tie: the heuristic's order breaks it)."""
+    best = -1
+    for j in range(m):
+        out = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]
+        v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
+        if out == 0 and (best < 0 or v > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]):
+            best = j
+    return best
+
+
+@kernel
+def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
+    """Of the ``m`` options listed in ``st[LA_SCRATCH:]``, the one whose rollouts do best,
+    each played in the profile's ``rollouts`` sampled worlds (the same for every option)."""
     if m == 1:
         return st[L.LA_SCRATCH]
     r = st[L.PROW + p]
@@ -367,19 +405,9 @@ def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
     horizon = int(fp[r, P_LA_HORIZON])
     if dec == D.D_DRAFT:
         horizon = DRAFT_HORIZON
-    for j in range(m):
-        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0  # summed value, in thousandths
-    for _ in range(rollouts):
-        world = np.int64(next_u64(st, L.RNG_SEAT + p))
-        for j in range(m):
-            sample_world(st, tab, p, world)
-            v = play_out(st, tab, fp, p, dec, st[L.LA_SCRATCH + j], actions, total, horizon)
-            st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)
-    best = 0
-    for j in range(1, m):
-        if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
-            best = j
-    return st[L.LA_SCRATCH + best]
+    clear_tallies(st, m)
+    tally(st, tab, fp, p, dec, m, actions, total, horizon, rollouts)
+    return st[L.LA_SCRATCH + best_tallied(st, m)]
 
 
 @kernel
@@ -390,7 +418,7 @@ def best_surge_option(st, tab, fp, p, n):
     actions in ``st[SURGE_ACTIONS]`` so a rollout finishes the Surge under the same bound.
     Using a reward tile is one of the Surge's options (``ACT_REWARD``), so it is planned here.
     """
-    m = _candidates(st, tab, fp, p, D.D_SURGE, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
+    m = candidates(st, tab, fp, p, D.D_SURGE, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
     return best_by_rollouts(st, tab, fp, p, D.D_SURGE, m, st[L.SURGE_ACTIONS], 0)
 
 
@@ -411,5 +439,5 @@ def best_wealth_split(st, tab, fp, p, n):
 def best_option(st, tab, fp, p, dec, n):
     """The option of ``dec`` (D_OFFER, D_WAR_ORDER, D_KEEP or D_DRAFT) seat ``p`` takes, by
     rollouts: the ``width`` options its heuristic values most, each played out."""
-    m = _candidates(st, tab, fp, p, dec, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
+    m = candidates(st, tab, fp, p, dec, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
     return best_by_rollouts(st, tab, fp, p, dec, m, 0, 0)

@@ -7,10 +7,12 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
 * ``choose``: the same, except that a look-ahead seat plans its Surge options
   (reward use included) by rollouts (``strategies.lookahead``), which play with
   ``choose_heuristic``; its profile's ``wealth``, ``offer``, ``war_order``,
-  ``keep`` and ``draft`` knobs plan those decisions by rollouts too.
+  ``keep`` and ``draft`` knobs plan those decisions by rollouts too; a search
+  seat plans every decision that has a continuation by search
+  (``strategies.search``), whose play-outs play with ``choose_heuristic`` too.
 
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
-never compiles the rollout code.
+never compiles the rollout or search code.
 """
 
 from __future__ import annotations
@@ -25,16 +27,19 @@ from strategies.heuristic import (
     BOT_GREEDY,
     BOT_LOOKAHEAD,
     BOT_RANDOM,
+    BOT_SEARCH,
     BOT_STRICT,
     choose_heuristic,
     option_card,
 )
 from strategies.lookahead import best_option, best_surge_option, best_wealth_split
+from strategies.search import search_option
 
 __all__ = [
     "BOT_GREEDY",
     "BOT_LOOKAHEAD",
     "BOT_RANDOM",
+    "BOT_SEARCH",
     "BOT_STRICT",
     "choose",
     "choose_heuristic",
@@ -49,8 +54,13 @@ def choose(st, tab, fp, p, dec, n):
     Offering, war order, keeps and draft picks) planned by rollouts.
 
     A scripted choice still waiting (a scenario's) and a forced one (``n == 1``)
-    are the heuristic dispatcher's, as for every other decision.
+    are the heuristic dispatcher's, as for every other decision. A search seat's
+    decisions are planned by ``strategies.search.search_option`` where it can.
     """
+    if st[L.BOT + p] == BOT_SEARCH and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
+        k = search_option(st, tab, fp, p, dec, n)
+        if k >= 0:
+            return k
     if st[L.BOT + p] == BOT_LOOKAHEAD and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
         if dec == D.D_SURGE:
             return best_surge_option(st, tab, fp, p, n)
@@ -69,5 +79,6 @@ def choose(st, tab, fp, p, dec, n):
 
 def dispatcher(bots: Iterable[int]) -> Callable[..., int]:
     """The dispatcher for seats playing ``bots`` (strategy ids): ``choose`` only if one of
-    them is the look-ahead bot, else ``choose_heuristic``."""
-    return choose if BOT_LOOKAHEAD in [int(b) for b in bots] else choose_heuristic
+    them is the look-ahead or the search bot, else ``choose_heuristic``."""
+    planned = {BOT_LOOKAHEAD, BOT_SEARCH}
+    return choose if planned & {int(b) for b in bots} else choose_heuristic

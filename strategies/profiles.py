@@ -1,6 +1,6 @@
 """Strategy profiles: ``configs/strategies/*.toml`` turned into bot ids and weight rows.
 
-A profile names its bot (``random``, ``heuristic`` or ``lookahead``) and the
+A profile names its bot (``random``, ``heuristic``, ``lookahead`` or ``search``) and the
 weights it plays with; weights left out take the ``greedy`` baseline's value.
 A designer makes a new style by writing a profile, not code, and passes its
 name (or the path of a TOML file) to ``--p0``/``--p1``. A bad profile gets
@@ -18,14 +18,19 @@ import numpy as np
 from sim.base.errors import Error
 from sim.data import schema as S
 from sim.data.cards import CONFIG_DIR
-from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, WEIGHTS
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
+from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, SEARCH_KNOBS, WEIGHTS
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM, BOT_SEARCH
 
 PROFILE_DIR = CONFIG_DIR / "strategies"
 BASELINE = PROFILE_DIR / "greedy.toml"
 """The baseline profile: it states every weight, and any other profile's missing ones come
 from it."""
-BOTS: dict[str, int] = {"random": BOT_RANDOM, "heuristic": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
+BOTS: dict[str, int] = {
+    "random": BOT_RANDOM,
+    "heuristic": BOT_GREEDY,
+    "lookahead": BOT_LOOKAHEAD,
+    "search": BOT_SEARCH,
+}
 # Look-ahead knobs: default, as the shipped lookahead.toml (a profile may leave any out);
 # their ranges are sim.data.schema.KNOBS (the budget stays bounded).
 KNOB_DEFAULTS: dict[str, int] = {
@@ -38,6 +43,8 @@ KNOB_DEFAULTS: dict[str, int] = {
     "keep": 0,
     "draft": 1,
 }
+# The search bot's budget, as the shipped search.toml (sim.data.schema.SEARCH_KNOBS bounds it).
+SEARCH_DEFAULTS: dict[str, int] = {"simulations": 48}
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
@@ -68,6 +75,37 @@ def _number(path: Path, table: dict, key: str, section: str) -> float:
         raise _fail(path, f"{section}.{key}", str(e).removeprefix("value: ")) from None
 
 
+def _read_knobs(
+    path: Path,
+    raw: dict,
+    section: str,
+    own: bool,
+    names: dict[str, int],
+    defaults: dict[str, int],
+    bounds: dict[str, S.Bound],
+    weights: np.ndarray,
+) -> None:
+    """Write the ``[section]`` knobs (defaults for those left out) into ``weights``; ``own``
+    says whether the profile's bot takes them (a table for another bot is refused)."""
+    knobs = raw.get(section, {})
+    if knobs and not own:
+        raise _fail(path, section, f"only a profile with bot = '{section}' takes it")
+    if not isinstance(knobs, dict):
+        raise _fail(path, section, "must be a table of name = number")
+    if not own:
+        return
+    for key, default in defaults.items():
+        weights[names[key]] = default
+    for key in knobs:
+        if key not in names:
+            raise _fail(path, f"{section}.{key}", f"unknown knob; valid: {', '.join(names)}")
+        try:
+            v = S.check_int(knobs[key], bounds[key], "value")
+        except S.SchemaError as e:
+            raise _fail(path, f"{section}.{key}", str(e).removeprefix("value: ")) from None
+        weights[names[key]] = v
+
+
 def load_profile(path: Path | str) -> Profile:
     """Read and validate one profile file."""
     path = Path(path)
@@ -77,7 +115,7 @@ def load_profile(path: Path | str) -> Profile:
         raise ProfileError(str(e)) from None
     extra = sorted(set(raw) - set(S.TABLES["profile"]))
     if extra:
-        raise _fail(path, extra[0], "unknown table; valid: strategy, weights, lookahead")
+        raise _fail(path, extra[0], "unknown table; valid: strategy, weights, lookahead, search")
     head = raw.get("strategy")
     if not isinstance(head, dict):
         raise _fail(path, "strategy", "missing [strategy] table with name and bot")
@@ -101,24 +139,12 @@ def load_profile(path: Path | str) -> Profile:
         if key not in WEIGHTS:
             raise _fail(path, f"weights.{key}", f"unknown weight; valid: {', '.join(WEIGHTS)}")
         weights[WEIGHTS[key]] = _number(path, table, key, "weights")
-    knobs = raw.get("lookahead", {})
-    if knobs and bot != "lookahead":
-        raise _fail(path, "lookahead", "only a profile with bot = 'lookahead' takes it")
-    if not isinstance(knobs, dict):
-        raise _fail(path, "lookahead", "must be a table of name = number")
-    if bot == "lookahead":
-        for key, default in KNOB_DEFAULTS.items():
-            weights[LOOKAHEAD_KNOBS[key]] = default
-        for key in knobs:
-            if key not in LOOKAHEAD_KNOBS:
-                raise _fail(
-                    path, f"lookahead.{key}", f"unknown knob; valid: {', '.join(LOOKAHEAD_KNOBS)}"
-                )
-            try:
-                v = S.check_int(knobs[key], S.KNOBS[key], "value")
-            except S.SchemaError as e:
-                raise _fail(path, f"lookahead.{key}", str(e).removeprefix("value: ")) from None
-            weights[LOOKAHEAD_KNOBS[key]] = v
+    # Each bot with knobs reads them from the table named after it.
+    for section, names, defaults, bounds in (
+        ("lookahead", LOOKAHEAD_KNOBS, KNOB_DEFAULTS, S.KNOBS),
+        ("search", SEARCH_KNOBS, SEARCH_DEFAULTS, S.SEARCH_KNOBS),
+    ):
+        _read_knobs(path, raw, section, bot == section, names, defaults, bounds, weights)
     return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
 
 

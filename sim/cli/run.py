@@ -58,14 +58,14 @@ from sim.cli.options import (
     default="greedy",
     show_default=True,
     help="Strategy for player 0 (seat 0): a profile of configs/strategies "
-    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
+    "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
 )
 @click.option(
     "--p1",
     default="greedy",
     show_default=True,
     help="Strategy for player 1 (seat 1): a profile of configs/strategies "
-    "(random, greedy, aggressive, economic, defensive, lookahead) or a profile .toml path.",
+    "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
 )
 @panel_option()
 @click.option(

@@ -111,6 +111,9 @@ KNOBS: dict[str, Bound] = {
     "keep": _b(0, 1, "1: plan the units kept after a war by rollouts too"),
     "draft": _b(0, 1, "1: plan draft picks by rollouts too"),
 }
+SEARCH_KNOBS: dict[str, Bound] = {
+    "simulations": _b(1, 4096, "play-outs per decision, over all its options"),
+}
 DECK_PILES = L.N_DECK_PILES
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
 SEED = Bound(0, 2**63 - 1, "the run seed is an unsigned 63-bit number")
@@ -146,7 +149,8 @@ TABLES: dict[str, dict[str, str | Bound]] = {
         "may": "bool",
     },
     "profile": {"strategy": "[strategy] name, bot, description", "weights": WEIGHT,
-                "lookahead": "[lookahead] width, rollouts, horizon"},
+                "lookahead": "[lookahead] width, rollouts, horizon",
+                "search": "[search] simulations"},
     "decks": {"p0": f"[{DECK_PILES} unit names]", "p1": f"[{DECK_PILES} unit names]"},
 }  # fmt: skip
 
@@ -312,6 +316,7 @@ def markdown_bounds() -> str:
         *_rows("`[rules]`", RULE_INTS),
         f"| profile `[weights]` | every weight | {WEIGHT.lo:g} | {WEIGHT.hi:g} | {WEIGHT.why} |",
         *_rows("profile `[lookahead]`", KNOBS),
+        *_rows("profile `[search]`", SEARCH_KNOBS),
         "",
         "Every ability needs an `ops` list, non-empty except for an `exalt` condition "
         "(`ops = []`). Files are read as UTF-8.",

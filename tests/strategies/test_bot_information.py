@@ -54,7 +54,7 @@ from sim.kernel.wealth import wealth_actions, wealth_step
 from sim.kernel.zones import put_opt
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
-from strategies.greedy import LOOKAHEAD_KNOBS
+from strategies.greedy import LOOKAHEAD_KNOBS, SEARCH_KNOBS
 from strategies.lookahead import (
     best_option,
     best_surge_option,
@@ -62,7 +62,7 @@ from strategies.lookahead import (
     play_out,
     sample_world,
 )
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, choose_heuristic
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH, choose, choose_heuristic
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, each heuristic profile and the look-ahead bot (whose
@@ -761,6 +761,23 @@ def _draft_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int, n: int)
     return k, view.lookahead_tallies.tolist(), view.rng_streams.tolist()
 
 
+def world_state(st: np.ndarray, tab: np.ndarray, p: int, world: int, redeal: bool) -> np.ndarray:
+    """A copy of ``st`` with sampled world ``world`` in its rollout state; with ``redeal``
+    off, the rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
+    s = st.copy()
+    sample_world(s, tab, p, world)
+    if not redeal:
+        ro = StateView(s).rollout()
+        streams = ro.rng_streams.copy()
+        bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
+        ro.st[:] = s[: len(ro.st)]
+        ro.rng_streams[:] = streams
+        ro.bot_ids[:] = bots
+        ro.param_rows[:] = rows
+        ro.script_n = ro.script_pos = 0
+    return s
+
+
 def draft_rollout_values(st, tab, fp, p: int, n: int, redeal: bool) -> list[float]:
     """Each option's summed rollout value over two sampled worlds; with ``redeal`` off, the
     rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
@@ -768,17 +785,7 @@ def draft_rollout_values(st, tab, fp, p: int, n: int, redeal: bool) -> list[floa
     for k in range(min(n, 3)):
         total = 0.0
         for world in (11, 12):
-            s = st.copy()
-            sample_world(s, tab, p, world)
-            if not redeal:
-                ro = StateView(s).rollout()
-                streams = ro.rng_streams.copy()
-                bots, rows = ro.bot_ids.copy(), ro.param_rows.copy()
-                ro.st[:] = s[: len(ro.st)]
-                ro.rng_streams[:] = streams
-                ro.bot_ids[:] = bots
-                ro.param_rows[:] = rows
-                ro.script_n = ro.script_pos = 0
+            s = world_state(st, tab, p, world, redeal)
             total += float(play_out(s, tab, fp, p, D.D_DRAFT, k, 0, 0, 1 << 20))
         values.append(total)
     return values
@@ -855,3 +862,149 @@ def test_lookahead_play_after_a_hidden_draft_ignores_the_unseen_cards(variant: s
         assert a == b, f"{variant} game {game}: seat {p} picked {a[0]} vs {b[0]}"
         decided += int(surge_options(sc.st.copy(), sc.tab, fp, choose_heuristic, p)) > 1
     assert decided >= 4, decided
+
+
+# --- the search bot: every decision it plans, from worlds dealt from what it may know ---
+
+SEARCHED = {
+    D.D_SURGE: (
+        "surge",
+        lambda st, tab, fp, p: iter([int(surge_options(st, tab, fp, choose_heuristic, p))]),
+    ),
+    D.D_WEALTH: ("wealth", lambda st, tab, fp, p: _wealth_options(st)),
+    D.D_OFFER: ("offer", opts_offer),
+    D.D_WAR_ORDER: ("war_order", _war_order),
+    D.D_KEEP: ("keep", opts_keep),
+}
+
+
+def _wealth_options(st):  # the Wealth options of 3 actions, as wealth_step lists them
+    for k in range(4):
+        put_opt(st, k, k, 3, 0, 0)
+    yield 4
+
+
+def _search_fp(tab: np.ndarray, simulations: int = 6) -> np.ndarray:
+    """The shipped search profile's rows at a small budget (the tests' speed)."""
+    _, fp = strategy_arrays("search", "search", tab)
+    fp[:, SEARCH_KNOBS["simulations"]] = simulations
+    return fp
+
+
+def _search_picks(dec: int):
+    """A ``pick`` for ``_real_and_resampled``: the search seat's answers to ``dec`` through the
+    run's dispatcher (``strategies.policy.choose``), as (options, pick) pairs, its tallies
+    and its random state."""
+
+    def pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[list, list, list]:
+        view = StateView(st)
+        view.bot_ids[p] = BOT_SEARCH
+        out = []
+        for n in SEARCHED[dec][1](st, tab, fp, p):
+            if n > 1:
+                rows = view.options[:n].tolist()
+                out.append((rows, int(choose(st, tab, fp, p, dec, n))))
+        return out, view.lookahead_tallies.tolist(), view.rng_streams.tolist()
+
+    return pick
+
+
+def resample_tiles(st: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``st`` with the face-down reward tiles of every city shuffled among the
+    stacks, each stack keeping its height (no bot may tell which tile lies where)."""
+    out = st.copy()
+    idx = [
+        L.STACK + c * L.MAX_STACK + i for c in range(L.N_CITIES) for i in range(st[L.STACK_N + c])
+    ]
+    perm = rng.permutation(st[idx])
+    if len(set(st[idx].tolist())) > 1 and np.array_equal(perm, st[idx]):
+        perm = np.roll(perm, 1)
+    out[idx] = perm
+    return out
+
+
+@pytest.mark.parametrize("dec", list(SEARCHED), ids=[v[0] for v in SEARCHED.values()])
+def test_search_decisions_ignore_hidden_cards(sweep, dec):
+    """Each decision the search bot plans comes out the same, with the same play-out
+    tallies and random state, when the opponent's hand, the deck below its top card, the
+    cards under structures and the face-down reward tiles are shuffled among their places."""
+    mix, sweep = sweep
+    rng = np.random.default_rng(40 + dec)
+    fp = _search_fp(sweep[0].tab)
+    decided = 0
+    for sc in _war_sweep(mix) if dec == D.D_WAR_ORDER else sweep[:24]:
+        p = sc.active
+        real = sc.st.copy()
+        hidden = resample_tiles(resample(real, p, 1, rng), rng)
+        assert not np.array_equal(hidden, real)
+        a = _search_picks(dec)(real, sc.tab, fp, p)
+        b = _search_picks(dec)(hidden, sc.tab, fp, p)
+        assert a == b, f"{SEARCHED[dec][0]}: search seat {p} chose {a[0]} vs {b[0]}"
+        decided += len(a[0])
+    assert decided >= (4 if dec == D.D_WAR_ORDER else 8), decided
+
+
+def test_search_control_own_hand_changes_its_choices(sweep):
+    """The comparison can fail: the search bot's Surge and Offering react to its own hand."""
+    _, sweep = sweep
+    rng = np.random.default_rng(41)
+    fp = _search_fp(sweep[0].tab)
+    changed = 0
+    for dec in (D.D_SURGE, D.D_OFFER):
+        for sc in sweep[:12]:
+            p = sc.active
+            real = sc.st.copy()
+            other = resample_own_hand(real, p, rng)
+            (a, _, _), (b, _, _) = (
+                _search_picks(dec)(real, sc.tab, fp, p),
+                _search_picks(dec)(other, sc.tab, fp, p),
+            )
+            changed += [rows[k] for rows, k in a] != [rows[k] for rows, k in b]
+    assert changed > 0
+
+
+def test_search_control_peeking_world_changes_its_tallies(sweep):
+    """The comparison can fail: a search whose worlds were the real game (no re-deal) would
+    tally different play-outs once the hidden cards move, as the look-ahead's would."""
+    _, sweep = sweep
+    rng = np.random.default_rng(42)
+    fp = _search_fp(sweep[0].tab)
+    changed = 0
+    for sc in sweep[:12]:
+        p = sc.active
+        real = sc.st.copy()
+        hidden = resample(real, p, 1, rng)
+        values = []
+        for s in (real, hidden):
+            n = int(surge_options(s, sc.tab, fp, choose_heuristic, p))
+            if n < 2:
+                break
+            w = world_state(s, sc.tab, p, 11, redeal=False)
+            values.append(float(play_out(w, sc.tab, fp, p, D.D_SURGE, 0, 0, 0, 2)))
+        changed += len(values) == 2 and values[0] != values[1]
+    assert changed > 0
+
+
+def _search_draft_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int, n: int) -> tuple:
+    """The search bot's draft pick, its tallies and its random state after."""
+    view = StateView(st)
+    view.bot_ids[p] = BOT_SEARCH
+    k = int(choose(st, tab, fp, p, D.D_DRAFT, n))
+    return k, view.lookahead_tallies.tolist(), view.rng_streams.tolist()
+
+
+@pytest.mark.parametrize("variant", list(DRAFT_HANDS))
+def test_search_draft_ignores_hidden_cards(variant: str) -> None:
+    """The search bot's draft picks are dealt from what the seat may know: shuffling the box
+    and the other seat's private cards changes neither the pick nor its tallies."""
+    rng = np.random.default_rng(43)
+    decided = 0
+    for i, picks in enumerate(DRAFT_PICKS[variant][:4]):
+        sc, p, n = draft_position(variant, i, picks)
+        fp = _search_fp(sc.tab, 2)
+        hidden = draft_resample(sc.st, variant, p, n, rng)
+        a = _search_draft_pick(sc.st.copy(), sc.tab, fp, p, n)
+        b = _search_draft_pick(hidden.copy(), sc.tab, fp, p, n)
+        assert a == b, f"{variant} pick {picks}: seat {p} chose {a[0]} vs {b[0]}"
+        decided += n > 1
+    assert decided >= 3

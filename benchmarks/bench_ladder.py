@@ -1,0 +1,199 @@
+#!/usr/bin/env python
+"""The skill ladder: each bot against the one below it, and the search bot's curve.
+
+    python benchmarks/bench_ladder.py [--mixes a,b] [--rung-games N] [--games N]
+                                      [--small S] [--curve B1,B2,B3] [--curve-games N]
+                                      [--sections ladder,versus,curve,ms]
+
+Prints three tables, every match played on seat-balanced duplicate deals (each
+pairing twice on the same deals, once with each bot in seat 0, and each deal
+played with either seat first), with the win rate's 95% interval:
+
+* ``ladder``: in every mix, each rung against the rung below: ``random`` <
+  ``aggressive`` < ``greedy`` < ``search`` at ``--small`` simulations < the
+  shipped ``search`` (target: each rung at least 55%), ``--rung-games`` games each;
+* ``versus``: the shipped search bot against ``economic`` and against
+  ``lookahead`` in every mix (target: at least 60% with ``--games`` >= 2,000);
+* ``curve``: the search bot at each budget of ``--curve`` against ``lookahead``
+  in the first mix, ``--curve-games`` games per point;
+* ``ms``: only the ms per decision of every rung (and of ``lookahead``) in
+  every mix, no games.
+
+Every row gives the budget (simulations per decision), the games/s of the
+pairing (both seats' play, compile excluded), and the upper bot's ms per
+Surge decision (mean over a fixed set of mid-game positions, in CPU time of
+the deciding thread, so that waiting on a loaded host does not count). The host may be
+shared, so the reference loop (``shared/bench/reference_loop.py``) is timed at
+the start and the end of the run and each games/s is also printed as a ratio
+of it. The script prints figures and never fails on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_bots import match  # noqa: E402
+from bench_engine import REFERENCE_GAMES, git_commit, load_average, log, reference  # noqa: E402
+
+MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
+SMALL = 4
+CURVE = "4,12,24,48"
+DECISION_POSITIONS = 24  # mid-game positions each ms-per-decision figure is the mean over
+
+
+def budget_profile(tmp: Path, simulations: int) -> str:
+    """Write the shipped search profile with ``simulations`` play-outs per decision; its path."""
+    src = (ROOT / "configs" / "strategies" / "search.toml").read_text()
+    path = tmp / f"search-{simulations}.toml"
+    path.write_text(src.split("[search]")[0] + f"[search]\nsimulations = {simulations}\n")
+    return str(path)
+
+
+def shipped_budget() -> int:
+    """The shipped search profile's simulations per decision."""
+    from strategies.greedy import SEARCH_KNOBS
+    from strategies.registry import STRATEGIES
+
+    return int(STRATEGIES["search"].weights[SEARCH_KNOBS["simulations"]])
+
+
+def ms_per_decision(mix: str, bot: str) -> float:
+    """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
+    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
+    from sim.kernel import decisions as D
+    from sim.kernel.surge import surge_options
+    from sim.run.scenario import Scenario
+    from sim.run.view import StateView
+    from strategies.policy import choose, choose_heuristic
+    from strategies.registry import resolve, strategy_arrays
+
+    positions = []
+    for i in range(DECISION_POSITIONS):
+        sc = Scenario.from_game(mix, 300 + i, 11 * i, bots=("greedy", "greedy"))
+        for _ in range(2 + i % 8):
+            if not sc.over:
+                sc.turn()
+        if not sc.over:
+            sc.wealth()
+            positions.append(sc)
+    bot_id = resolve(bot).bot
+    total = 0.0
+    timed = 0
+    for warm in (True, False):  # the first pass compiles whatever the positions reach
+        for sc in positions:
+            _, fp = strategy_arrays(bot, bot, sc.tab)
+            st = sc.st.copy()
+            p = sc.active
+            StateView(st).bot_ids[p] = bot_id
+            n = int(surge_options(st, sc.tab, fp, choose_heuristic, p))
+            # CPU time of this thread: on a shared host wall time mostly measures waiting.
+            t0 = time.thread_time()
+            choose(st, sc.tab, fp, p, D.D_SURGE, n)
+            if not warm:
+                total += time.thread_time() - t0
+                timed += 1
+    return 1000.0 * total / max(timed, 1)
+
+
+def row(mix: str, upper: tuple[str, str], lower: tuple[str, str], games: int, ref: float) -> str:
+    """One match, ``upper`` against ``lower`` (each a strategy and its label): its line."""
+    from sim.analysis.stats import wilson_interval
+
+    (bot, label), (other, other_label) = upper, lower
+    log(f"{mix}: {label} vs {other_label}, {games:,} games ...")
+    m = match(mix, bot, other, games)
+    lo, hi = wilson_interval(m.wins_a, m.games)
+    ms = ms_per_decision(mix, bot)
+    line = (
+        f"{mix:<13} {label:<22} {other_label:<22} {m.games:>6,} {m.rate:>7.1%} "
+        f"{f'({lo:.1%}-{hi:.1%})':>15} {m.games_per_s:>8,.0f} {m.games_per_s / ref:>9.2e} "
+        f"{ms:>8.2f}"
+    )
+    log(line)
+    return line
+
+
+HEADER = (
+    f"{'mix':<13} {'bot (budget)':<22} {'against':<22} {'games':>6} {'win':>7} {'95% CI':>15} "
+    f"{'games/s':>8} {'/ ref':>9} {'ms/dec':>8}"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Play the tables asked for and print them."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
+    ap.add_argument("--rung-games", type=int, default=1000, help="games per ladder rung")
+    ap.add_argument("--games", type=int, default=2000, help="games per versus match")
+    ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
+    ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
+    ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
+    ap.add_argument(
+        "--sections",
+        default="ladder,versus,curve",
+        help="which tables: ladder, versus, curve, ms",
+    )
+    args = ap.parse_args(argv)
+    mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
+    sections = {s.strip() for s in args.sections.split(",")}
+    unknown = sections - {"ladder", "versus", "curve", "ms"}
+    if unknown:
+        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve, ms")
+        return 2
+    shipped = shipped_budget()
+    start_load = load_average()
+    ref, _ = reference(2, REFERENCE_GAMES, 2)
+    log(f"reference loop: {ref:,.0f} games/s on 2 threads")
+    out: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        small = budget_profile(Path(tmp), args.small)
+        small = (budget_profile(Path(tmp), args.small), f"search ({args.small})")
+        search = ("search", f"search ({shipped})")
+        if "ladder" in sections:
+            names = ("random", "aggressive", "greedy")
+            rungs = [(n, n) for n in names] + [small, search]
+            out += ["", "ladder: each rung against the rung below", HEADER]
+            for mix in mixes:
+                for lower, upper in itertools.pairwise(rungs):
+                    out.append(row(mix, upper, lower, args.rung_games, ref))
+        if "versus" in sections:
+            out += ["", "the shipped search bot against economic and lookahead", HEADER]
+            for mix in mixes:
+                for other in ("economic", "lookahead"):
+                    out.append(row(mix, search, (other, other), args.games, ref))
+        if "curve" in sections:
+            out += ["", f"strength/speed curve against lookahead, {mixes[0]}", HEADER]
+            for b in (int(x) for x in args.curve.split(",") if x.strip()):
+                point = (budget_profile(Path(tmp), b), f"search ({b})")
+                out.append(row(mixes[0], point, ("lookahead", "lookahead"), args.curve_games, ref))
+        if "ms" in sections:
+            bots = [(n, n) for n in ("random", "aggressive", "greedy", "lookahead")]
+            bots += [small, search] + [
+                (budget_profile(Path(tmp), b), f"search ({b})")
+                for b in (int(x) for x in args.curve.split(",") if x.strip())
+            ]
+            out += ["", "ms per Surge decision (CPU time of the deciding thread)"]
+            for mix in mixes:
+                for bot, label in bots:
+                    out.append(f"{mix:<13} {label:<22} {ms_per_decision(mix, bot):>8.3f}")
+                    log(out[-1])
+    ref_end, _ = reference(2, REFERENCE_GAMES, 2)
+    print(
+        f"commit {git_commit()}, load average {start_load} at start, {load_average()} at end; "
+        f"reference loop {ref:,.0f} games/s at start, {ref_end:,.0f} at end (2 threads); "
+        "'/ ref' is games/s over the start figure"
+    )
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
