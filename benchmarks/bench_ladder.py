@@ -105,7 +105,7 @@ def ms_per_decision(mix: str, bot: str) -> float:
 
 def row(mix: str, upper: tuple[str, str], lower: tuple[str, str], games: int, ref: float) -> str:
     """One match, ``upper`` against ``lower`` (each a strategy and its label): its line."""
-    from sim.analysis.stats import wilson_interval
+    from sim.run.stats import wilson_interval
 
     (bot, label), (other, other_label) = upper, lower
     log(f"{mix}: {label} vs {other_label}, {games:,} games ...")

@@ -24,8 +24,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim.analysis.laws import direction, flag_lines
 from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
+from sim.analysis.signs import direction, flag_lines
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
@@ -76,7 +76,7 @@ class CompareResult:
 
     def expected_signs(self) -> dict[str, int]:
         """Per affected card, the sign its holders' shift must have: +1 for a pure buff, -1 for
-        a pure nerf (:data:`sim.analysis.laws.FIELD_DIRECTION`), 0 when unknown (mixed
+        a pure nerf (:data:`sim.analysis.signs.FIELD_DIRECTION`), 0 when unknown (mixed
         edits, a replacement card file, or a change in more than cards)."""
         if self.spec_b is not None or self.changes.card_files or self.base.card_files:
             return dict.fromkeys(self.affected, 0)
@@ -88,7 +88,7 @@ class CompareResult:
     def flags(self, panel_hint: str = PANEL_HINT) -> list[str]:
         """One line per affected card whose answer may be about the bot: a shift that is
         significant (95% interval clear of 0) with the sign the change forbids, or a play
-        count the change moved by more than a third (:func:`sim.analysis.laws.flag_lines`)."""
+        count the change moved by more than a third (:func:`sim.analysis.signs.flag_lines`)."""
         signs = self.expected_signs()
         cards = self.comparison.cards
         out = []

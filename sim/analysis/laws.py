@@ -4,8 +4,8 @@ A card made strictly weaker (less strength, a smaller Offering, nothing else
 changed) cannot help the players who hold it, and one made strictly stronger
 cannot hurt them, whatever the bot: a bot that plays well simply uses the
 better card. When a paired comparison says otherwise, significantly, the
-answer is about the bot's misplay, not the card. This module declares the
-direction of every card field once (:data:`FIELD_DIRECTION`), builds the
+answer is about the bot's misplay, not the card. The direction of every card
+field is declared once (:data:`sim.analysis.signs.FIELD_DIRECTION`); this module builds the
 panel of pure nerfs and buffs (:func:`law_cells`), plays it under any bot in
 self-play on common random numbers (:func:`play_laws`) and counts the
 significant wrong-sign results per bot, Holm-corrected over the bot's panel
@@ -15,18 +15,13 @@ significant wrong-sign results per bot, Holm-corrected over the bot's panel
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sim.data.changes import FIELDS, CardChange, Changes
-
-FIELD_DIRECTION: dict[str, int] = {"strength": 1, "offering": 1, "cost": -1, "copies": 0}
-"""How raising a unit field moves the card's power for its holder: +1 a buff (more
-strength, a bigger Offering), -1 a nerf (a higher cost), 0 no known direction (more
-copies also changes who holds it)."""
 
 STRENGTH_MIN = 1  # the weakest printed unit: a nerf stops there, never at a 0-strength unit
 NERF = {"strength": -2, "offering": -1}
@@ -61,24 +56,6 @@ LAW_COLUMNS = [
     "plays_a",
     "plays_b",
 ]
-
-
-def direction(edits: Iterable[CardChange], old: dict[str, dict[str, int]]) -> int:
-    """The known sign of a set of edits on one or more cards: +1 buff, -1 nerf, 0 unknown.
-
-    ``old`` maps a card name to its fields before the edits. Edits that all push
-    the same way give that sign; mixed, unknown-direction or no-op edits give 0.
-    """
-    signs = set()
-    for e in edits:
-        if e.card not in old or e.field not in old[e.card]:
-            return 0
-        before = old[e.card][e.field]
-        step = int(np.sign(e.new_value(before) - before)) * FIELD_DIRECTION.get(e.field, 0)
-        if step == 0:
-            return 0
-        signs.add(step)
-    return signs.pop() if len(signs) == 1 else 0
 
 
 @dataclass(frozen=True)
@@ -233,50 +210,3 @@ def law_z_penalty(table: pd.DataFrame) -> float:
     se = (table["hi"] - table["lo"]) / (2 * 1.959963984540054)
     z = (table["diff"] * table["expected"] / se.where(se > 0)).fillna(0.0)
     return float(np.clip(-z, 0, None).sum())
-
-
-PLAYS_MOVED = 1 / 3
-"""A change that moves the card's play count by more than this share changed how the bot
-uses the card, so its answer may be about the bot's play as much as about the card."""
-
-
-def plays_moved(plays_a: int, plays_b: int) -> bool:
-    """True when the play count moved by more than :data:`PLAYS_MOVED` of run A's."""
-    if plays_a <= 0:
-        return plays_b > 0
-    return abs(plays_b - plays_a) > PLAYS_MOVED * plays_a
-
-
-def wrong_sign(expected: int, diff: float, significant: bool) -> bool:
-    """A significant result whose sign the change forbids (a nerf that helps, a buff that hurts)."""
-    return bool(significant) and expected != 0 and np.sign(diff) == -expected
-
-
-def flag_lines(
-    card: str,
-    expected: int,
-    diff: float,
-    significant: bool,
-    plays_a: int,
-    plays_b: int,
-    panel_hint: str,
-) -> list[str]:
-    """The warnings a card's result earns, each one line (none: the answer reads as the card's).
-
-    ``panel_hint`` is the command to rerun under other bots (``--panel greedy,economic``).
-    """
-    out = []
-    if wrong_sign(expected, diff, significant):
-        what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"
-        out.append(
-            f"FLAG {card}: the sign contradicts the change ({what}, {diff * 100:+.2f} points): "
-            f"read it as the bot misplaying the card, not as the card; {panel_hint}"
-        )
-    if plays_moved(plays_a, plays_b):
-        share = f"{(plays_b - plays_a) / plays_a:+.0%}" if plays_a > 0 else "from none"
-        out.append(
-            f"FLAG {card}: the change moved its play count by {share} ({plays_a:,} -> "
-            f"{plays_b:,}): the bot now uses the card differently, so the answer is partly "
-            f"about the bot; {panel_hint}"
-        )
-    return out

@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare import play_outcomes
-from sim.analysis.laws import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.paired import card_shifts, first_player_shift
+from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
@@ -79,7 +79,7 @@ SWEEP_COLUMNS = [
     "plays_moved",
 ]
 """``expected_sign``: +1 when the cell is a buff, -1 a nerf, 0 no known direction
-(:data:`sim.analysis.laws.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
+(:data:`sim.analysis.signs.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
 the change forbids; ``plays_moved``: the play count moved by more than a third."""
 CORRECTIONS = {
     "holm": "Holm step-down (family-wise error 5% over all cells)",

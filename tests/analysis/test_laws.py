@@ -15,19 +15,16 @@ import pandas as pd
 import pytest
 
 from sim.analysis.laws import (
-    FIELD_DIRECTION,
     LEAN_GAMES,
     STRENGTH_MIN,
-    direction,
-    flag_lines,
     judge,
     law_cells,
     law_summary,
     law_z_penalty,
     lean_cells,
     play_laws,
-    plays_moved,
 )
+from sim.analysis.signs import FIELD_DIRECTION, direction, flag_lines, plays_moved
 from sim.data.cards import load_pool
 from sim.data.changes import FIELDS, CardChange
 

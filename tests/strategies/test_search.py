@@ -12,12 +12,12 @@ import numba
 import pandas as pd
 import pytest
 from invariants import check_invariants
-from sim.analysis.stats import wilson_interval
 
 from sim.data.spec import RunSpec
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 from sim.run.session import numba_threads
+from sim.run.stats import wilson_interval
 from strategies.greedy import LOOKAHEAD_KNOBS, SEARCH_KNOBS
 from strategies.policy import BOT_SEARCH, choose, choose_heuristic, dispatcher
 from strategies.profiles import SEARCH_DEFAULTS, load_profile

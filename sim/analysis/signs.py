@@ -1,0 +1,86 @@
+"""Which way a card change should move its holders, and the flags a result earns when not.
+
+A change has a known direction when every edit pushes the card the same way
+(:data:`FIELD_DIRECTION`: more strength or a bigger Offering is a buff, a higher
+cost a nerf). ``compare`` and ``sweep`` flag a significant result of the wrong
+sign, and any result where the change moved the card's play count by more than
+:data:`PLAYS_MOVED`: both say the answer is about how the bot plays the card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from sim.data.changes import CardChange
+
+FIELD_DIRECTION: dict[str, int] = {"strength": 1, "offering": 1, "cost": -1, "copies": 0}
+"""How raising a unit field moves the card's power for its holder: +1 a buff (more
+strength, a bigger Offering), -1 a nerf (a higher cost), 0 no known direction (more
+copies also changes who holds it)."""
+
+
+def direction(edits: Iterable[CardChange], old: dict[str, dict[str, int]]) -> int:
+    """The known sign of a set of edits on one or more cards: +1 buff, -1 nerf, 0 unknown.
+
+    ``old`` maps a card name to its fields before the edits. Edits that all push
+    the same way give that sign; mixed, unknown-direction or no-op edits give 0.
+    """
+    signs = set()
+    for e in edits:
+        if e.card not in old or e.field not in old[e.card]:
+            return 0
+        before = old[e.card][e.field]
+        step = int(np.sign(e.new_value(before) - before)) * FIELD_DIRECTION.get(e.field, 0)
+        if step == 0:
+            return 0
+        signs.add(step)
+    return signs.pop() if len(signs) == 1 else 0
+
+
+PLAYS_MOVED = 1 / 3
+"""A change that moves the card's play count by more than this share changed how the bot
+uses the card, so its answer may be about the bot's play as much as about the card."""
+
+
+def plays_moved(plays_a: int, plays_b: int) -> bool:
+    """True when the play count moved by more than :data:`PLAYS_MOVED` of run A's."""
+    if plays_a <= 0:
+        return plays_b > 0
+    return abs(plays_b - plays_a) > PLAYS_MOVED * plays_a
+
+
+def wrong_sign(expected: int, diff: float, significant: bool) -> bool:
+    """A significant result whose sign the change forbids (a nerf that helps, a buff that hurts)."""
+    return bool(significant) and expected != 0 and np.sign(diff) == -expected
+
+
+def flag_lines(
+    card: str,
+    expected: int,
+    diff: float,
+    significant: bool,
+    plays_a: int,
+    plays_b: int,
+    panel_hint: str,
+) -> list[str]:
+    """The warnings a card's result earns, each one line (none: the answer reads as the card's).
+
+    ``panel_hint`` is the command to rerun under other bots (``--panel greedy,economic``).
+    """
+    out = []
+    if wrong_sign(expected, diff, significant):
+        what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"
+        out.append(
+            f"FLAG {card}: the sign contradicts the change ({what}, {diff * 100:+.2f} points): "
+            f"read it as the bot misplaying the card, not as the card; {panel_hint}"
+        )
+    if plays_moved(plays_a, plays_b):
+        share = f"{(plays_b - plays_a) / plays_a:+.0%}" if plays_a > 0 else "from none"
+        out.append(
+            f"FLAG {card}: the change moved its play count by {share} ({plays_a:,} -> "
+            f"{plays_b:,}): the bot now uses the card differently, so the answer is partly "
+            f"about the bot; {panel_hint}"
+        )
+    return out
