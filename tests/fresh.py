@@ -25,7 +25,10 @@ def in_fresh_interpreter(
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     for name in drop_env:
         env.pop(name, None)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parent), env.get("PYTHONPATH", "")])
+    # Test modules live in one folder per layer (tests/kernel, tests/run, ...).
+    layers = sorted(str(d) for d in HERE.iterdir() if d.is_dir() and any(d.glob("test_*.py")))
+    path = [str(HERE), *layers, str(HERE.parent), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(path)
     code = f"import json, {module} as t; print(json.dumps({expr}))"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -109,9 +109,10 @@ def kernel_needs_compile() -> bool:
     """
     if _READY.is_set():
         return False  # this process has played a game already
-    from sim.kernel.cache import cache_dirs  # importing sim.kernel refreshes the cache stamp
+    # importing sim.kernel refreshes the cache stamp
+    from sim.kernel.cache import cache_dirs, cache_files
 
-    return not any(any(d.glob("batch.*.nbi")) for d in cache_dirs())
+    return not any(cache_files(d, "batch.*.nbi") for d in cache_dirs())
 
 
 @contextlib.contextmanager
