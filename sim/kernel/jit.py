@@ -64,31 +64,23 @@ def plain_cache_dir() -> Iterator[None]:
         numba.config.CACHE_DIR = saved
 
 
-def plain_kernel(
-    fn: Callable | None = None,
-    *,
-    inline: bool = False,
-    into_caller: bool = False,
-    by_symbol: bool = False,
-    from_python: bool = False,
-    nogil: bool = False,
-) -> Any:
+EXTENSION_FLAGS = frozenset({"inline", "into_caller", "by_symbol", "from_python"})
+"""``@kernel`` flags that shape the extension's compile (``sim.kernel.numba_ext.kernel``)."""
+
+
+def plain_kernel(fn: Callable | None = None, *, nogil: bool = False, **flags: bool) -> Any:
     """``numba.njit(cache=True, nogil=nogil)(fn)``, cached under ``plain_root()``.
 
-    The other flags are the extension's (``sim.kernel.numba_ext.kernel``) and change
-    nothing here; they are checked the same way, so code valid in one mode is in both.
+    ``flags`` (:data:`EXTENSION_FLAGS`) change nothing here; they are checked as the
+    extension checks them, so code valid in one mode is valid in both.
     """
-    if fn is None:
-        return lambda f: plain_kernel(
-            f,
-            inline=inline,
-            into_caller=into_caller,
-            by_symbol=by_symbol,
-            from_python=from_python,
-            nogil=nogil,
-        )
-    if by_symbol and (inline or into_caller):
+    unknown = set(flags) - EXTENSION_FLAGS
+    if unknown:
+        raise TypeError(f"@kernel got unknown flags {sorted(unknown)}")
+    if flags.get("by_symbol") and (flags.get("inline") or flags.get("into_caller")):
         raise ValueError("a by-symbol kernel is never inlined")
+    if fn is None:
+        return functools.partial(plain_kernel, nogil=nogil, **flags)
     with plain_cache_dir():
         return numba.njit(cache=True, nogil=nogil)(fn)
 
