@@ -14,6 +14,7 @@ numba's usual place (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the source).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -42,7 +43,9 @@ def source_digest() -> str:
     return h.hexdigest()
 
 
+@functools.cache
 def _writable(d: Path) -> bool:
+    """Whether files can be made in ``d`` (made if missing); asked once per directory."""
     try:
         d.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=d):
