@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 
 from sim.base import layout as L
 from sim.kernel import decisions as D
-from sim.kernel.jit import kernel
+from sim.kernel.jit import as_ask, kernel
 from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.heuristic import (
     BOT_GREEDY,
@@ -44,6 +44,7 @@ __all__ = [
     "choose",
     "choose_heuristic",
     "dispatcher",
+    "heuristic_dispatcher",
     "option_card",
 ]
 
@@ -78,7 +79,14 @@ def choose(st, tab, fp, p, dec, n):
 
 
 def dispatcher(bots: Iterable[int]) -> Callable[..., int]:
-    """The dispatcher for seats playing ``bots`` (strategy ids): ``choose`` only if one of
-    them is the look-ahead or the search bot, else ``choose_heuristic``."""
+    """The dispatcher for seats playing ``bots`` (strategy ids), as the kernel's ``ask``
+    value (``sim.kernel.jit.as_ask``): ``choose`` only if one of them is the look-ahead
+    or the search bot, else ``choose_heuristic``."""
     planned = {BOT_LOOKAHEAD, BOT_SEARCH}
-    return choose if planned & {int(b) for b in bots} else choose_heuristic
+    return as_ask(choose if planned & {int(b) for b in bots} else choose_heuristic)
+
+
+def heuristic_dispatcher() -> Callable[..., int]:
+    """``choose_heuristic`` as the kernel's ``ask`` value, for callers that hand it to a
+    kernel step themselves (tests, the scenario stepper)."""
+    return as_ask(choose_heuristic)

@@ -19,11 +19,20 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sim.kernel import mode
+
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
     from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The compiler extension's own tests (sim/kernel/numba_ext.py): in plain mode (sim.kernel.mode)
+# the extension is not used, and on another numba release it may not even import.
+EXTENSION_TESTS = [
+    f"kernel/test_kernel_{name}.py" for name in ("by_symbol", "index", "inline", "nrt", "wrappers")
+]
+collect_ignore = EXTENSION_TESTS if mode.PLAIN else []
 
 # --- the command line ------------------------------------------------------------------
 

@@ -6,21 +6,31 @@ machine code would keep running. Every kernel module is compiled with
 ``cache=True``, so before any of them loads we hash the source of all kernel
 code (``sim/kernel``, ``strategies``, and the declarations in ``sim/base``) and, if the hash differs
 from the one stamped beside the cache, drop the cached files of those modules.
+
+Plain mode (``sim.kernel.mode``) caches in a directory of its own,
+:func:`plain_root`, which holds nothing but kernels; the extension's cache is
+numba's usual place (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the source).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 from numba.core.caching import _CacheLocator
+
+from sim.kernel.mode import PLAIN
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
 # Declarations the kernels read as frozen globals: no kernels of their own, but part of the hash.
 DECLARATION_DIRS = (_SIM / "base",)
 STAMP = "omensim-kernel.sha256"
+PLAIN_DIR = "omensim-plain-numba"
+"""The name of plain mode's cache directory (see :func:`plain_root`)."""
 
 
 def source_digest() -> str:
@@ -33,14 +43,51 @@ def source_digest() -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def _writable(d: Path) -> bool:
+    """Whether files can be made in ``d`` (made if missing); asked once per directory."""
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=d):
+            return True
+    except OSError:
+        return False
+
+
+def plain_root() -> Path:
+    """Where plain mode keeps its machine code: ``$NUMBA_CACHE_DIR/omensim-plain-numba``,
+    else ``__pycache__/omensim-plain-numba`` in the ``sim`` package, else (a read-only
+    install) under the user's cache directory."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return Path(root) / PLAIN_DIR
+    in_tree = _SIM / "__pycache__" / PLAIN_DIR
+    if _writable(in_tree):
+        return in_tree
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return user / "omensim" / PLAIN_DIR
+
+
 def cache_dirs() -> list[Path]:
-    """Where numba keeps the cache files of the kernel modules (it mirrors numba's rule)."""
+    """Where numba keeps the cache files of the kernel modules in this process's mode.
+
+    For the extension it mirrors numba's rule; plain mode's one directory holds them all
+    (numba adds a subdirectory per source directory).
+    """
+    if PLAIN:
+        return [plain_root()]
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
         return [
             Path(root) / _CacheLocator.get_suitable_cache_subpath(d / "x.py") for d in SOURCE_DIRS
         ]
     return [d / "__pycache__" for d in SOURCE_DIRS]
+
+
+def cache_files(d: Path, pattern: str) -> list[Path]:
+    """The files matching ``pattern`` in kernel cache directory ``d`` (and, in plain
+    mode, in its subdirectories)."""
+    return list(d.rglob(pattern) if PLAIN else d.glob(pattern))
 
 
 def ensure_fresh_cache() -> bool:
@@ -55,7 +102,7 @@ def ensure_fresh_cache() -> bool:
         except OSError:
             pass
         try:
-            for f in list(d.glob("*.nbi")) + list(d.glob("*.nbc")):
+            for f in cache_files(d, "*.nbi") + cache_files(d, "*.nbc"):
                 f.unlink(missing_ok=True)
                 dropped = True
             d.mkdir(parents=True, exist_ok=True)

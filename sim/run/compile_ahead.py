@@ -47,7 +47,7 @@ set-up and the other steps."""
 
 
 def kernel_named(name: str) -> Any:
-    """The kernel ``module:function`` names (a ``KernelDispatcher``)."""
+    """The kernel ``module:function`` names (its dispatcher)."""
     module, _, attr = name.partition(":")
     return getattr(importlib.import_module(module), attr)
 

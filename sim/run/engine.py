@@ -22,6 +22,7 @@ from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel.batch import Batch, RunArgs, play_batch, play_range, start_batch
+from sim.kernel.jit import PLAIN
 from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores
 from sim.run.compiled import CompiledRun, compile_run
@@ -154,7 +155,8 @@ class Engine:
         A cold compile with more than one thread runs on two cores
         (:func:`sim.run.compile_ahead.compile_on_two_cores`).
         """
-        if numba.get_num_threads() > 1 and kernel_needs_compile():
+        # Plain numba compiles a copy per literal argument: no split of the tree to share.
+        if not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile():
             compile_on_two_cores(self.ask, play_range)
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()

@@ -16,9 +16,6 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-COMPILE_ESTIMATE_S = 20
-"""Rough cold compile time on 2 cores, wall (benchmarks/results.csv, jit_cold_compile)."""
-
 REFRESH_S = 0.25
 """How often a bar redraws at most, and how often the compile note's clock ticks."""
 
@@ -109,16 +106,20 @@ def kernel_needs_compile() -> bool:
     """
     if _READY.is_set():
         return False  # this process has played a game already
-    from sim.kernel.cache import cache_dirs  # importing sim.kernel refreshes the cache stamp
+    # importing sim.kernel refreshes the cache stamp
+    from sim.kernel.cache import cache_dirs, cache_files
 
-    return not any(any(d.glob("batch.*.nbi")) for d in cache_dirs())
+    return not any(cache_files(d, "batch.*.nbi") for d in cache_dirs())
 
 
 @contextlib.contextmanager
 def compile_note(
-    enabled: bool, estimate_s: float = COMPILE_ESTIMATE_S, stream: TextIO | None = None
+    enabled: bool, estimate_s: float | None = None, stream: TextIO | None = None
 ) -> Iterator[None]:
     """Show ``compiling the game kernel (first run only, ~N s)... 0:12`` while the block runs.
+
+    ``estimate_s`` is this machine's last measured compile (``sim.run.compile_time``);
+    without one (no compile measured here yet) the note gives no figure.
 
     The clock ticks every :data:`REFRESH_S` seconds on a helper thread (numba's
     compiler spends most of its time in LLVM, which lets other threads run).
@@ -130,9 +131,13 @@ def compile_note(
         return
     from tqdm import tqdm
 
+    if estimate_s is None:
+        what = "first run only"
+    else:
+        what = f"first run only, ~{estimate_s:.0f} s"
     note = tqdm(
         total=None,
-        desc=f"compiling the game kernel (first run only, ~{estimate_s:.0f} s)\u2026",
+        desc=f"compiling the game kernel ({what})\u2026",
         bar_format="{desc} {elapsed}",
         file=stream if stream is not None else sys.stderr,
         mininterval=0,
@@ -162,7 +167,14 @@ def compile_note(
 
 @contextlib.contextmanager
 def kernel_ready(enabled: bool) -> Iterator[None]:
-    """:func:`compile_note`, shown only when the kernel really has to compile."""
-    with compile_note(enabled and kernel_needs_compile()):
+    """:func:`compile_note`, shown only when the kernel really has to compile; a compile's
+    wall time is recorded as the next one's estimate (``sim.run.compile_time``)."""
+    from sim.run import compile_time
+
+    cold = kernel_needs_compile()
+    t0 = time.perf_counter()
+    with compile_note(enabled and cold, compile_time.measured_compile_s() if cold else None):
         yield
+    if cold:
+        compile_time.record_compile_s(time.perf_counter() - t0)
     _READY.set()

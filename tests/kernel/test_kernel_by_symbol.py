@@ -1,4 +1,4 @@
-"""``@kernel(by_symbol=True)``: called through a symbol, never linked (``sim/kernel/jit.py``).
+"""``@kernel(by_symbol=True)``: called through a symbol, never linked (``sim/kernel/numba_ext.py``).
 
 Issue 15: numba links a callee's whole compiled tree into every caller and
 optimises and code-generates it again there; the ability interpreter, reached
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from fresh import in_fresh_interpreter
 
-from sim.kernel.jit import kernel, symbol_of
+from sim.kernel.numba_ext import kernel, symbol_of
 
 
 @kernel(by_symbol=True)
@@ -109,7 +109,7 @@ def test_the_check_sees_a_linked_copy(tmp_path: Path) -> None:
 def test_callers_from_the_cache_find_the_callee_in_a_new_process(tmp_path: Path) -> None:
     # One process compiles the middle (and the leaf) into the cache; the next loads the
     # middle from it and compiles the top; a third loads the top alone. Numba keeps a
-    # cached library's reload hooks only on its compile result, so without jit.py's
+    # cached library's reload hooks only on its compile result, so without numba_ext.py's
     # add_overload the top's entry would lack the leaf's loader and the third process
     # would die in LLVM on an unresolved symbol.
     assert in_child("int(t.middle(t.np.arange(6, dtype=t.np.int64), 6))", tmp_path) == (

@@ -1,4 +1,4 @@
-"""Kernels index arrays as C does: no wraparound of a negative index (``sim/kernel/jit.py``).
+"""Kernels index arrays as C does: no wraparound of a negative index (``sim/kernel/numba_ext.py``).
 
 Issue 15: numba lowers ``a[i]`` for a signed ``i`` as ``a[i + len(a) if i < 0
 else i]`` unless it proves ``i >= 0``, which it seldom can; dropping that
@@ -21,7 +21,7 @@ import pytest
 from fresh import in_fresh_interpreter
 from numba.np import arrayobj
 
-from sim.kernel.jit import kernel
+from sim.kernel.numba_ext import kernel
 
 
 @kernel
@@ -80,11 +80,11 @@ def test_boundscheck_catches_a_negative_index_in_a_kernel() -> None:
 
 
 def cache_misses_with(lowering: str) -> int:
-    """Compile or load ``kernel_read`` with ``jit.LOWERING`` set to ``lowering``; numba's
+    """Compile or load ``kernel_read`` with ``numba_ext.LOWERING`` set to ``lowering``; numba's
     cache misses (run by :func:`fresh_cache_misses` in a child)."""
-    from sim.kernel import jit
+    from sim.kernel import numba_ext
 
-    jit.LOWERING = lowering
+    numba_ext.LOWERING = lowering
     kernel_read(np.arange(5, dtype=np.int64), 1)
     return sum(kernel_read.stats.cache_misses.values())
 

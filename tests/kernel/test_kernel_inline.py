@@ -1,4 +1,4 @@
-"""``@kernel(inline=True)`` inlines in LLVM, not at numba's IR level (``sim/kernel/jit.py``).
+"""``@kernel(inline=True)`` inlines in LLVM, not at numba's IR level (``sim/kernel/numba_ext.py``).
 
 Issue 15: numba's ``inline="always"`` re-reads, copies and re-types a helper's
 body at every call site, a tenth of the cold compile; LLVM's ``alwaysinline``
@@ -16,7 +16,7 @@ import numba
 import numpy as np
 from fresh import in_fresh_interpreter
 
-from sim.kernel.jit import kernel
+from sim.kernel.numba_ext import kernel
 
 
 @kernel(inline=True)

@@ -1,4 +1,4 @@
-"""Kernels are compiled without numba's reference counting (``sim/kernel/jit.py``).
+"""Kernels are compiled without numba's reference counting (``sim/kernel/numba_ext.py``).
 
 Issue 15: the atomic incref/decref of ``st``, ``tab`` and ``fp`` at every call took
 about 40% of a game's cycles, and a kernel never allocates (the run layer hands it
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from numba.core.errors import TypingError
 
-from sim.kernel.jit import kernel
+from sim.kernel.numba_ext import kernel
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""Kernels compile without numba's wrappers; Python calls build their own (``sim/kernel/jit.py``).
+"""Kernels compile without numba's wrappers; Python calls build their own (``numba_ext``).
 
 Issue 15: numba generates, optimises and code-generates two wrappers for every
 compiled function, one unboxing Python arguments and one making it a
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.kernel.jit import declared_signature, kernel
+from sim.kernel.numba_ext import declared_signature, kernel
 
 
 @kernel

@@ -32,7 +32,7 @@ from sim.kernel.surge import (
 )
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
-from strategies.policy import choose_heuristic, dispatcher
+from strategies.policy import choose_heuristic, dispatcher, heuristic_dispatcher
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, the heuristic profiles and the look-ahead bot.
@@ -520,7 +520,7 @@ def test_invariants_hold_with_random_card_tables(mix, seed, game, bot_pair, emis
     sc.tables = with_run_rules(tables, 60, emissary, L.FIRST_RANDOM)
     sc.tab = flatten(sc.tables)
     _, sc.fp = strategy_arrays(*bot_pair, sc.tab)  # bots cache per-table values
-    G.setup(sc.st, sc.tab, sc.fp, choose_heuristic, seed, game)
+    G.setup(sc.st, sc.tab, sc.fp, heuristic_dispatcher(), seed, game)
     check_invariants(sc)
     while not sc.over:
         for step in turn_steps(sc):
@@ -790,10 +790,10 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     sc.rewards_used_turn = 0
     sc.discount_used = 0
     favor = sc.favor_code
-    complete_structures(st, tab, fp, choose_heuristic, p)
+    complete_structures(st, tab, fp, heuristic_dispatcher(), p)
     assert sc.favor_code in (favor, god), "completing a structure gave Favor to the other god"
     for _ in range(MAX_ACTIONS):
-        n = int(surge_options(st, tab, fp, choose_heuristic, p))
+        n = int(surge_options(st, tab, fp, heuristic_dispatcher(), p))
         for i in range(1, n):
             row = sc.options[i]
             if row[0] != D.ACT_PLAY:
@@ -815,9 +815,9 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
         if act != D.ACT_PLAY:
             favor = sc.favor_code
             if act == D.ACT_REWARD:
-                use_reward(st, tab, fp, choose_heuristic, p, a)
+                use_reward(st, tab, fp, heuristic_dispatcher(), p, a)
             else:  # A Reign of War: a Beast's ability (no unit enters a city)
-                S.unleash_beast(st, tab, fp, choose_heuristic, p, a, c, cost)
+                S.unleash_beast(st, tab, fp, heuristic_dispatcher(), p, a, c, cost)
             assert sc.favor_code in (favor, god), f"action {act} gave Favor to the other god"
             continue
         card = int(hand[a])
@@ -826,11 +826,11 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
         want = favor_after_play(favor, dev)
         full = max(_printed_cost(tab, card) + int(cost_modifier(st, tab, p, c)), 0)
         bare = StateView(st.copy())
-        play_unit(bare.st, bare_tab, fp, choose_heuristic, p, a, c, cost)
+        play_unit(bare.st, bare_tab, fp, heuristic_dispatcher(), p, a, c, cost)
         assert bare.favor_code == want, f"Favor {favor} -> {bare.favor_code} after devotion {dev}"
         devoted = god != 0 and dev & god != 0
         assert bare.discount_used == int(devoted or devoted_played)
-        play_unit(st, tab, fp, choose_heuristic, p, a, c, cost)
+        play_unit(st, tab, fp, heuristic_dispatcher(), p, a, c, cost)
         after = sc.favor_code
         assert after in (want, god), f"Favor {favor} -> {after} after devotion {dev}"
         discounted += cost < full
@@ -850,7 +850,7 @@ def checked_surge(sc: Scenario, bare_tab: np.ndarray, seen: Counter) -> None:
     # god, the cost of that unit is reduced by 1" -- once a turn at most.
     assert discounted <= 1, f"{discounted} discounted plays in one turn"
     seen["discounted"] += discounted
-    surge_end(st, tab, fp, choose_heuristic, p)
+    surge_end(st, tab, fp, heuristic_dispatcher(), p)
 
 
 def play_checking_favor(sc: Scenario) -> Counter:
@@ -864,7 +864,7 @@ def play_checking_favor(sc: Scenario) -> Counter:
         sc.wealth()
         assert sc.favor_code == favor, "Favor changed in the Wealth step"
         expected = sc.st.copy()
-        surge_step(expected, sc.tab, sc.fp, choose_heuristic)
+        surge_step(expected, sc.tab, sc.fp, heuristic_dispatcher())
         checked_surge(sc, bare_tab, seen)
         np.testing.assert_array_equal(sc.st, expected, err_msg="the rebuilt Surge diverged")
         favor = sc.favor_code

@@ -62,7 +62,14 @@ from strategies.lookahead import (
     play_out,
     sample_world,
 )
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH, choose, choose_heuristic
+from strategies.policy import (
+    BOT_GREEDY,
+    BOT_LOOKAHEAD,
+    BOT_SEARCH,
+    choose,
+    choose_heuristic,
+    heuristic_dispatcher,
+)
 from strategies.registry import STRATEGIES, strategy_arrays
 
 # Every shipped bot: random, each heuristic profile and the look-ahead bot (whose
@@ -156,7 +163,7 @@ def opts_wealth(st, tab, fp, p):  # wealth_step
 
 
 def opts_surge(st, tab, fp, p):  # surge_step (the kernel's own enumeration)
-    yield int(surge_options(st, tab, fp, choose_heuristic, p))
+    yield int(surge_options(st, tab, fp, heuristic_dispatcher(), p))
 
 
 def _building(st, tab, p) -> list[int]:
@@ -203,7 +210,7 @@ def opts_keep(st, tab, fp, p):  # destroy_down_to (the kernel's own enumeration)
     for c in range(L.N_CITIES):
         if B.n_units(st, c, p):
             for keep in (1, 2):
-                yield int(keep_options(st, tab, fp, choose_heuristic, c, p, keep))
+                yield int(keep_options(st, tab, fp, heuristic_dispatcher(), c, p, keep))
 
 
 def opts_war_order(st, tab, fp, p):  # war_step
@@ -215,7 +222,7 @@ def opts_war_order(st, tab, fp, p):  # war_step
 def opts_destroy(st, tab, fp, p):  # _hit_enemy (the kernel's own enumeration)
     for tg in (V.TG_ANY_CITY,):
         for limit in (0, 2):
-            yield int(enemy_targets(st, tab, fp, choose_heuristic, p, -1, tg, limit))
+            yield int(enemy_targets(st, tab, fp, heuristic_dispatcher(), p, -1, tg, limit))
 
 
 def opts_take(st, tab, fp, p):  # _take_discard
@@ -399,8 +406,8 @@ def compare_step(sc: Scenario, step: str, hidden: np.ndarray) -> bool:
     p = sc.active
     real = sc.st.copy()
     hidden_before = hidden.copy()
-    STEP_FNS[step](real, sc.tab, sc.fp, choose_heuristic)
-    STEP_FNS[step](hidden, sc.tab, sc.fp, choose_heuristic)
+    STEP_FNS[step](real, sc.tab, sc.fp, heuristic_dispatcher())
+    STEP_FNS[step](hidden, sc.tab, sc.fp, heuristic_dispatcher())
     # Each copy against its own start: the opponent's hand differs between the two.
     if not (_comparable(sc.st, real, p) and _comparable(hidden_before, hidden, p)):
         return False
@@ -526,7 +533,7 @@ def _lookahead_pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> 
     """The look-ahead bot's Surge choice for seat ``p`` in ``st``, and its random state after."""
     view = StateView(st)
     view.bot_ids[p] = BOT_LOOKAHEAD
-    n = int(surge_options(st, tab, fp, choose_heuristic, p))
+    n = int(surge_options(st, tab, fp, heuristic_dispatcher(), p))
     k = int(best_surge_option(st, tab, fp, p, n))
     return k, view.rng_streams.tolist()
 
@@ -553,7 +560,7 @@ def test_lookahead_surge_ignores_hidden_cards(sweep):
         p = sc.active
         real, a, b = _real_and_resampled(sc, fp, rng, _lookahead_pick)
         assert a == b, f"look-ahead seat {p} picked {a[0]} vs {b[0]}"
-        decided += int(surge_options(real, sc.tab, fp, choose_heuristic, p)) > 1
+        decided += int(surge_options(real, sc.tab, fp, heuristic_dispatcher(), p)) > 1
         if checked >= 16 and decided >= 8:
             break
     assert decided >= 8
@@ -569,9 +576,9 @@ def test_lookahead_control_own_hand_changes_its_surge(sweep):
         p = sc.active
         real = sc.st.copy()
         other = resample_own_hand(real, p, rng)
-        na = int(surge_options(real, sc.tab, fp, choose_heuristic, p))
+        na = int(surge_options(real, sc.tab, fp, heuristic_dispatcher(), p))
         rows_a = StateView(real).options[:na].ravel().copy()
-        nb = int(surge_options(other, sc.tab, fp, choose_heuristic, p))
+        nb = int(surge_options(other, sc.tab, fp, heuristic_dispatcher(), p))
         rows_b = StateView(other).options[:nb].ravel().copy()
         ka, _ = _lookahead_pick(real, sc.tab, fp, p)
         kb, _ = _lookahead_pick(other, sc.tab, fp, p)
@@ -860,7 +867,7 @@ def test_lookahead_play_after_a_hidden_draft_ignores_the_unseen_cards(variant: s
         a = _lookahead_pick(sc.st.copy(), sc.tab, fp, p)
         b = _lookahead_pick(hidden, sc.tab, fp, p)
         assert a == b, f"{variant} game {game}: seat {p} picked {a[0]} vs {b[0]}"
-        decided += int(surge_options(sc.st.copy(), sc.tab, fp, choose_heuristic, p)) > 1
+        decided += int(surge_options(sc.st.copy(), sc.tab, fp, heuristic_dispatcher(), p)) > 1
     assert decided >= 4, decided
 
 
