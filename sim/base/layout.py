@@ -311,7 +311,13 @@ RU_SOLDIER_ON_MOVE = 69  # 1: a Soldier's play ability triggers again when it is
 RU_BONUS_BASE_ONLY = 70  # 1: no Wealth Action Bonus on a turn with extra wealth actions
 RU_REWARDS_IN_HAND = 71  # 1: unused reward cards count as cards in hand (Reign)
 RU_END_AFTER_WAR = 72  # 1: two empty stacks end the game right after the War step
-RU_COUNT = 76
+# More named readings, the other reading of each (sim/data/interpretations.py names them).
+RU_REPEAT_AFTER_MISS = 73  # 1: Dunes Wealth reveal repeats only after a discarded reveal
+RU_TRIBUTE_FIRST = 74  # 1: TRIBUTE resolves after the discard, before the offering's gains
+RU_REVEAL_NO_RESHUFFLE = 75  # 1: a reveal from an empty deck reveals nothing
+RU_FAVOR_BY_AGE = 76  # 1: Favor starts on the god of the seat that is not the oldest
+RU_MANEUVER_EXACT = 77  # 1: a MANEUVER that moves at all moves N units (as many as it can)
+RU_COUNT = 80
 
 FIRST_P0 = 0
 FIRST_P1 = 1

@@ -88,6 +88,20 @@ READINGS: dict[str, tuple[str, ...]] = {
     "maneuver_units": ("own",),
 }
 """Values each string rule parameter may take (one value: the other reading is not playable)."""
+# Named readings that are one kernel switch each: key -> (rule slot, default, the other
+# reading, which sets the slot to 1). Their defaults and values join RULE_OPTIONAL and
+# READINGS below; sim/data/interpretations.py describes each.
+READING_SWITCHES: dict[str, tuple[int, Any, Any]] = {
+    "reveal_repeat": (L.RU_REPEAT_AFTER_MISS, "always", "after_miss"),
+    "tribute_timing": (L.RU_TRIBUTE_FIRST, "after_gain", "after_discard"),
+    "reveal_reshuffles": (L.RU_REVEAL_NO_RESHUFFLE, True, False),
+    "emissary_favor": (L.RU_FAVOR_BY_AGE, "second_player", "by_age"),
+    "maneuver_count": (L.RU_MANEUVER_EXACT, "up_to", "exactly"),
+}
+for _key, (_slot, _default, _other) in READING_SWITCHES.items():
+    RULE_OPTIONAL[_key] = _default
+    if isinstance(_default, str):
+        READINGS[_key] = (_default, _other)
 BUILD_FROM = READINGS["build_from"]
 
 
@@ -672,6 +686,8 @@ def compile_tables(
     ru[L.RU_BONUS_BASE_ONLY] = int(rules["extra_wealth_bonus"] == "three_actions")
     ru[L.RU_REWARDS_IN_HAND] = int(rules["rewards_count_as_hand"])
     ru[L.RU_END_AFTER_WAR] = int(rules["two_stacks_empty_check"] == "after_war")
+    for key, (slot, _, other) in READING_SWITCHES.items():
+        ru[slot] = int(rules[key] == other)
     feat = np.zeros((max(len(feats), 1), L.FT_COLS), np.int64)
     for f, fd in enumerate(feats):
         feat[f, L.FT_COND] = V.FEAT_CONDITIONS[fd["condition"]]

@@ -1492,6 +1492,7 @@ def test_game_goes_on_while_a_city_has_tiles() -> None:
 def test_full_turn_through_play_turn() -> None:
     """Aegean rulebook, Gameplay: "the active player will proceed through the following steps in
     order: Wealth Step, Surge Step, War Step, Offering Step" (one ``turn()``)."""
+    # Checks edge-of-the-aegean.txt, lines 55-60.
     cities = {0: {0: [PATROCLUS, MENESTHIUS], 1: [ALCIMEDON, PHOENIX]}}
     sc = build(
         hands={0: [EUDORUS]}, coins=(0, 4), cities=cities, stacks={0: [THUNDER], 1: [], 2: []}

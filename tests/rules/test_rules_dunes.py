@@ -245,7 +245,7 @@ def test_opposing_gods_unit_enters_at_full_cost_without_abilities() -> None:
     cannot resolve the abilities of those units." (Seat 0 serves Anubis; Bearer of the Sun Disc,
     devoted to Horus, costs its full 2 - no devoted-unit discount - enters the city, flips the
     Favor card, and neither its REINFORCE nor that of the Anubis unit beside it resolves.)"""
-    # Checks heir-to-the-dunes.txt, line 69.
+    # Checks heir-to-the-dunes.txt, line 69; the cost paid into the supply (lines 121, 127).
     sc = build(
         hands={0: [BEARER]},
         coins=(2, 3),
@@ -253,11 +253,13 @@ def test_opposing_gods_unit_enters_at_full_cost_without_abilities() -> None:
         cities={1: {0: [CHANNELER]}},
         deck_top=TOP4,
     )
+    supply = sc.supply
     play(sc, BEARER, city=1, cost=2)
     sc.script_pass()
     sc.surge()  # strict: a REINFORCE choice would have raised
     assert sc.city(1, 0) == [CHANNELER, BEARER]
     assert sc.coins(0) == 0 and sc.coins(1) == 3 and sc.hand(0) == []
+    assert sc.supply == supply + 2
     assert sc.favor == "horus"
     assert sc.deck_top(4) == TOP4
     done(sc)
@@ -972,7 +974,7 @@ def test_war_rulebook_colossal_example() -> None:
 
     The rulebook prints no strength values; the shipped (reconstructed) Rabid Usurper 4, Sunset
     Marauder 1, Temple Servant 1 and Moonlight Channeler 2 reproduce its totals exactly."""
-    # Checks heir-to-the-dunes.txt, lines 182, 184, 186, 188, 190.
+    # Checks heir-to-the-dunes.txt, lines 166, 172, 182-192.
     sc = _war_example()
     assert sc.war_torn(0)
     assert (sc.strength(0, 1), sc.strength(0, 0)) == (5, 4)
@@ -1066,6 +1068,7 @@ def test_offering_channeler_example_draw_and_gain(cards: int, coins: int) -> Non
     """Dunes rulebook, Offering Step: "Moonlight Channeler has an offering value of 3 and a
     strength value of 2. If a player were to discard Moonlight Channeler they could: Draw 3 cards;
     Gain 3 coins; Draw 2 cards and gain 1 coin; Draw 1 card and gain 2 coins" """
+    # Checks heir-to-the-dunes.txt, lines 198, 209-214.
     sc = build(hands={0: [CHANNELER]}, coins=(0, 4), deck_top=TOP4)
     offer(sc, CHANNELER, cards)
     sc.offering()
@@ -1414,7 +1417,7 @@ def test_condition_structures_completed(built: list[str], draws: int) -> None:
 def test_game_ends_when_two_or_more_cities_are_empty(stacks: dict, over: bool) -> None:
     """Dunes rulebook, End of Game and Scoring: "The game ends at the end of the active player's
     Offering Step if 2 or more cities have no remaining reward tiles" (1 is not enough)."""
-    # Checks heir-to-the-dunes.txt, line 221.
+    # Checks heir-to-the-dunes.txt, lines 92, 221.
     sc = build(stacks=stacks)
     sc.end_turn()
     assert sc.over is over
@@ -1449,7 +1452,7 @@ def test_game_ends_when_active_player_completed_all_structures() -> None:
     """Dunes rulebook, End of Game and Scoring: the game ends "if the active player has built all
     of their structures" - not when only the opponent has (then it ends at the end of the
     opponent's own turn)."""
-    # Checks heir-to-the-dunes.txt, line 221.
+    # Checks heir-to-the-dunes.txt, lines 92, 221.
     sc = build(built={0: STRUCTURES[0]})
     sc.end_turn()
     assert sc.over and sc.result()["end_reason"] == "all_structures_built"
@@ -1484,7 +1487,7 @@ def test_full_dunes_turn_in_order() -> None:
     order": the Wealth Step reveals (Channeler, devoted to Anubis: to hand) and takes its actions
     (4 coins), the Surge Step first completes the Pyramid (gain 3) and then plays the revealed
     Channeler at 1 (the devoted discount); no war; nothing to offer; then the end check."""
-    # Checks heir-to-the-dunes.txt, line 85.
+    # Checks heir-to-the-dunes.txt, lines 85, 116.
     sc = build(coins=(0, 4), under={0: {PYRAMID: 4}}, deck_top=[CHANNELER, *TOP4], favor="horus")
     sc.script_wealth(0)
     play(sc, CHANNELER, city=0, cost=1)
@@ -1802,6 +1805,7 @@ def test_mix_aegean_base_end_conditions(stacks: dict, reason: str) -> None:
     """Aegean rulebook, Combining Omen Sets: "be sure to follow any alternate game end conditions
     that are a part of those rules." Reading ``combine_end``: the Dunes' "2 or more cities"
     applies with the Aegean base too."""
+    # Checks edge-of-the-aegean.txt, line 161.
     sc = aegean_base(stacks=stacks)
     sc.end_turn()
     assert sc.over is (reason != "none")

@@ -307,7 +307,7 @@ def test_portent_order_chosen_by_owner_enraged_oracle_skipped(first: str, coins:
     """3. Portent: "Resolve the ability of each of your oracles ... in any order." Enrage: an
     enraged unit "counts as a beast of strength 4 (red 4) with no abilities": an Augur the
     Priestess enrages first no longer resolves."""
-    # Checks reign-of-war.en.md, lines 104, 149-150.
+    # Checks reign-of-war.en.md, lines 64-65, 104, 149-150.
     sc = build(cities={0: {0: [PRIESTESS, AUGUR]}}, coins=(0, 4))
     sc.script_portent(first)
     sc.script_enrage(AUGUR)  # the Priestess enrages the Augur (after it resolved, or before)
