@@ -317,7 +317,10 @@ RU_TRIBUTE_FIRST = 74  # 1: TRIBUTE resolves after the discard, before the offer
 RU_REVEAL_NO_RESHUFFLE = 75  # 1: a reveal from an empty deck reveals nothing
 RU_FAVOR_BY_AGE = 76  # 1: Favor starts on the god of the seat that is not the oldest
 RU_MANEUVER_EXACT = 77  # 1: a MANEUVER that moves at all moves N units (as many as it can)
-RU_COUNT = 80
+RU_NEUTRAL_FLIPS = 78  # 1: a neutral unit played flips the Favor card too (Dunes, Favor)
+RU_FEATS_END_OPPONENT = 79  # 1: only the opponent's completed feats end a Reign game
+RU_WARTORN_EITHER = 80  # 1: either player's units (not only the opponent's) make a city war-torn
+RU_COUNT = 84
 
 FIRST_P0 = 0
 FIRST_P1 = 1

@@ -97,6 +97,9 @@ READING_SWITCHES: dict[str, tuple[int, Any, Any]] = {
     "reveal_reshuffles": (L.RU_REVEAL_NO_RESHUFFLE, True, False),
     "emissary_favor": (L.RU_FAVOR_BY_AGE, "second_player", "by_age"),
     "maneuver_count": (L.RU_MANEUVER_EXACT, "up_to", "exactly"),
+    "favor_flip": (L.RU_NEUTRAL_FLIPS, "devoted", "every_unit"),
+    "feats_end": (L.RU_FEATS_END_OPPONENT, "either_player", "opponent"),
+    "war_torn_units": (L.RU_WARTORN_EITHER, "opponent", "either_player"),
 }
 for _key, (_slot, _default, _other) in READING_SWITCHES.items():
     RULE_OPTIONAL[_key] = _default

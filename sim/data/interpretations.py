@@ -22,15 +22,16 @@ class Reading:
     default: str  # what omensim plays
     other: str  # the other reading
     why: str  # why the default
-    switch: str = ""  # ``rule = value`` that plays ``other``; empty when it is not playable
+    switch: str = ""  # ``rule = value`` (or a CLI option) that plays ``other``; "" when none
 
     def text(self) -> str:
         """The reading as one paragraph (the run metadata's value)."""
-        playable = (
-            f"Other reading (rule {self.switch}): {self.other}"
-            if self.switch
-            else f"Other reading (not playable): {self.other}"
-        )
+        if self.switch.startswith("--"):
+            playable = f"Other reading (option {self.switch}): {self.other}"
+        elif self.switch:
+            playable = f"Other reading (rule {self.switch}): {self.other}"
+        else:
+            playable = f"Other reading (not switchable): {self.other}"
         return f"{self.default} {playable} Why: {self.why} ({self.lines})"
 
 
@@ -46,6 +47,7 @@ READINGS: tuple[Reading, ...] = (
         "Seats have no age; any fixed rule is another choice of the same --first.",
         "A simulator has no ages; alternating seats (the default of a run) removes the "
         "first-player bias from seat figures.",
+        "--first (p0, p1, alternate, random)",
     ),
     Reading(
         "deal_by_seat",
@@ -65,6 +67,7 @@ READINGS: tuple[Reading, ...] = (
         "Reign's own text says 'the opponent' of the active player (line 30 defines the "
         "word), and Reign line 177 ('even when the opponent has no units in it') only makes "
         "sense so.",
+        'war_torn_units = "either_player"',
     ),
     Reading(
         "war_keep_maximal",
@@ -176,6 +179,7 @@ READINGS: tuple[Reading, ...] = (
         "Favored' flips it, neutral ones included.",
         "Lines 69 and 133 both say 'devoted to the god not currently Favored'; line 75 "
         "alone would make neutral units flip it.",
+        'favor_flip = "every_unit"',
     ),
     Reading(
         "emissary_favor",
@@ -289,6 +293,7 @@ READINGS: tuple[Reading, ...] = (
         "Only the opponent's 5 feats end it, as the Chinese text reads.",
         "The translation notes the ambiguity; a player's own 5 feats ending the game is the "
         "plausible intent (line 68: 'a player has completed 5 of their 6 feat cards').",
+        'feats_end = "opponent"',
     ),
     Reading(
         "reign_enraged_type",
@@ -354,6 +359,6 @@ def readings_table() -> str:
     ]
     for r in READINGS:
         cell = [r.key, r.lines, f"{r.default} *Why:* {r.why}", r.other]
-        cell.append(f"`{r.switch}`" if r.switch else "not playable")
+        cell.append(f"`{r.switch}`" if r.switch else "none")
         out.append("| " + " | ".join(c.replace("|", "/") for c in cell) + " |")
     return "\n".join(out)

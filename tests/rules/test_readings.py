@@ -33,6 +33,7 @@ PHOENIX = "Phoenix, Tutor of Achilles"  # 2/2/1
 # A Reign of War
 SPHINX = "Sphinx of Thebes"  # Beast 2/3/3: reveal 4, keep 2
 HOPLITE = "Hoplite Recruit"
+TRIPOD = "Tripod of the Pythia"
 
 
 def _slot(key: str) -> dict[str, int]:
@@ -58,15 +59,15 @@ def _all_but(mix: str, keep: list[str]) -> list[str]:
 
 
 def test_every_switch_is_a_named_reading_with_both_values(tmp_path) -> None:
-    named = {r.key: r for r in READINGS}
+    by_switch = {r.switch: r for r in READINGS if r.switch}
     for key, (_, default, other) in READING_SWITCHES.items():
-        assert key in named and key in INTERPRETATIONS
         assert RULE_OPTIONAL[key] == default and other != default
         path = tmp_path / f"{key}.toml"
         value = str(other).lower() if isinstance(other, bool) else f'"{other}"'
         path.write_text(f"[rules]\n{key} = {value}\n")
         assert load_rule_overrides(path) == {key: other}
-        assert named[key].switch == f"{key} = {value}"
+        reading = by_switch[f"{key} = {value}"]  # the reading that names this switch
+        assert reading.key in INTERPRETATIONS
 
 
 def test_every_reading_cites_rulebook_lines() -> None:
@@ -291,3 +292,65 @@ def test_dunes_wealth_reveal_from_an_empty_deck(reshuffles: bool) -> None:
     assert sc.hand(0) == [CHANNELER] and sc.discard_pile() == []
     assert sc.coins(0) == (4 if reshuffles else 0)
     done(sc)
+
+
+# --- Dunes, Favor: does a neutral unit flip it? -----------------------------------------
+
+
+@pytest.mark.parametrize("every_unit", [False, True])
+def test_favor_flip_on_a_neutral_unit(every_unit: bool) -> None:
+    """heir-to-the-dunes.txt, lines 69, 75 and 133. Temple Servant (neutral; INVOCATION: gain 2
+    coins) is played with Anubis, seat 0's god, Favored. Default (``favor_flip = "devoted"``):
+    Favor stays, so the INVOCATION resolves; ``"every_unit"`` (line 75 read literally): the
+    Servant flips Favor to Horus before its ability, which then does not resolve."""
+    sc = _build(
+        "dunes", "favor_flip", every_unit, hands={0: [SERVANT]}, coins=(1, 4), favor="anubis"
+    )
+    sc.script("surge", a=D.ACT_PLAY, c=0, d=1, card=SERVANT)
+    sc.script_pass()
+    sc.surge()
+    assert sc.favor == ("horus" if every_unit else "anubis")
+    assert sc.coins(0) == (0 if every_unit else 2)
+    done(sc)
+
+
+# --- Reign, Game end: whose 5 feats ----------------------------------------------------
+
+FEATS = ["Hold the Three Cities", "Voices in Every Temple", "Beasts at Every Gate"]
+FEATS += ["Break Their Will", "Fury of War"]
+
+
+@pytest.mark.parametrize("opponent", [False, True])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_feats_end(opponent: bool, seat: int) -> None:
+    """reign-of-war.en.md, lines 134-137: "when, at the end of the active player's turn, the
+    opponent has 5 face-down feat cards." Seat 0 is active. Default (``feats_end =
+    "either_player"``): either seat's 5 feats end the game; ``"opponent"``: only seat 1's."""
+    stacks = {0: ["Spear of Ares"], 1: ["Chariot of the Dioskouroi"], 2: [TRIPOD]}
+    sc = _build("reign", "feats_end", opponent, feats={seat: FEATS}, stacks=stacks)
+    sc.end_turn()
+    assert sc.over is (seat == 1 or not opponent)
+    assert sc.result()["end_reason"] == ("feats_completed" if sc.over else "none")
+
+
+# --- every set, War Step: whose 3 units make a city war-torn ----------------------------
+
+
+@pytest.mark.parametrize("either", [False, True])
+@pytest.mark.parametrize("mix", ["aegean", "dunes", "reign"])
+def test_war_torn_units(either: bool, mix: str) -> None:
+    """edge-of-the-aegean.txt, line 120 (heir-to-the-dunes.txt, line 158; reign-of-war.en.md,
+    lines 112-113): "A city is war-torn if an opponent has at least 3 units in the city". The
+    active seat 0 has 3 units in city 1, seat 1 none. Default (``war_torn_units =
+    "opponent"``): not war-torn; ``"either_player"``: war-torn."""
+    units = {
+        "aegean": ["Eudorus, Swift Runner", "Peisander, Spear of Maimalos", PHOENIX],
+        "dunes": [SERVANT, MARAUDER, SERVANT],
+        "reign": [HOPLITE] * 3,
+    }
+    tile = {"aegean": "Lyre of Orpheus", "dunes": "Was Scepter", "reign": TRIPOD}
+    cities = {1: {0: units[mix]}}
+    sc = _build(mix, "war_torn_units", either, cities=cities)
+    assert sc.war_torn(1) is False  # no reward tiles: never war-torn under either reading
+    sc = _build(mix, "war_torn_units", either, cities=cities, stacks={0: [], 1: [tile[mix]], 2: []})
+    assert sc.war_torn(1) is either
