@@ -354,3 +354,15 @@ def test_war_torn_units(either: bool, mix: str) -> None:
     assert sc.war_torn(1) is False  # no reward tiles: never war-torn under either reading
     sc = _build(mix, "war_torn_units", either, cities=cities, stacks={0: [], 1: [tile[mix]], 2: []})
     assert sc.war_torn(1) is either
+
+
+def test_the_docs_show_the_readings_table() -> None:
+    from pathlib import Path
+
+    from sim.data.interpretations import readings_table
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rules-coverage.md"
+    assert readings_table() in docs.read_text(encoding="utf-8"), (
+        "docs/rules-coverage.md readings table is stale: paste the output of "
+        "`python -c 'from sim.data.interpretations import readings_table as t; print(t())'`"
+    )
