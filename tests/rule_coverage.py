@@ -1,27 +1,38 @@
-"""Which rule-bearing lines of the rulebooks a test cites, and which need none (and why).
+"""Which rule-bearing lines of the rulebooks a test claims to check, and which need none (and why).
 
 Run from the repository root::
 
     python tests/rule_coverage.py              # summary per rulebook, then every uncovered line
     python tests/rule_coverage.py --all        # every rule-bearing line and who covers it
-    python tests/rule_coverage.py --markdown   # the README's coverage table
+    python tests/rule_coverage.py --hints      # uncovered lines, with the tests that quote them
+    python tests/rule_coverage.py --markdown   # the coverage table of docs/rules-coverage.md
 
 The rulebooks are read from ``../shared/rules`` next to the repository root.
 A rulebook line is *rule-bearing* when it is a sentence or a bullet of at
 least five words outside the table of contents (headings, component counts
-and the translation's term table are not). A test *cites* a line when a
-quotation in that test (a ``"..."`` or ``'...'`` span of at least three words
-in its docstring, comments or strings, ellipses splitting it into pieces)
-appears in the line, case and spacing aside, or when the test names the file
-and line (``edge-of-the-aegean.txt, line 23``, ``..., lines 109, 140-142``). A line that needs no
-scenario (flavour, a component list, an example a cited line states as a
-rule) is listed with its reason in ``tests/rule_reasons.txt`` as
-``FILE:LINE: reason``.
+and the translation's term table are not).
+
+A test covers a line only by *naming* it: a book's file name followed by
+``line N`` or ``lines ...`` (a list of numbers and ranges joined by commas or
+``and``: ``edge-of-the-aegean.txt, line 108``, ``heir-to-the-dunes.txt lines
+57 and 59-61``, ``reign-of-war.en.md, lines 109, 140-142``), in the test
+function's docstring, comments or strings. A citation without a file name
+(``(line 84)``) belongs to the book the test last named, else to the book of
+the test file (``test_rules_dunes.py`` cites Dunes); with neither it is
+flagged. A quotation of a line earns nothing: it is only a hint (``--hints``)
+for finding the line a test should cite. Citations of the Chinese original
+(``reign-of-war.zh.txt``) are not counted: its line numbers are not the
+translation's.
+
+A line that needs no scenario (flavour, a component list, an example a cited
+line states as a rule) is listed with its reason in ``tests/rule_reasons.txt``
+as ``FILE:LINE: reason``.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import sys
@@ -32,6 +43,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
+DOCS = REPO / "docs" / "rules-coverage.md"
 
 
 def _main_checkout(repo: Path) -> Path:
@@ -59,13 +71,22 @@ RULES_DIR = next(
     REPO.parent / "shared" / "rules",
 )
 REASONS = TESTS / "rule_reasons.txt"
-# The rulebook of each set the tests quote. Reign's authority is the Chinese text
-# (reign-of-war.zh.txt); the tests quote its line-for-line English translation.
+# The rulebook of each set the tests cite. Reign's authority is the Chinese text
+# (reign-of-war.zh.txt); the tests cite its line-for-line English translation.
 RULEBOOKS = {
     "Edge of the Aegean": "edge-of-the-aegean.txt",
     "Heir to the Dunes": "heir-to-the-dunes.txt",
     "A Reign of War": "reign-of-war.en.md",
 }
+UNCOUNTED = ("reign-of-war.zh.txt",)
+# The book a test file's bare citations ("line 84") refer to.
+FILE_BOOKS = {
+    "test_rules_aegean.py": "edge-of-the-aegean.txt",
+    "test_rules_dunes.py": "heir-to-the-dunes.txt",
+    "test_rules_reign.py": "reign-of-war.en.md",
+}
+# The checker's own tests, whose citations are examples, not claims.
+SELF_TEST = "test_rule_coverage.py"
 MIN_WORDS = 5
 MIN_QUOTE_WORDS = 3
 # Each kind of quotation mark is searched on its own, so an apostrophe never
@@ -75,11 +96,12 @@ _QUOTES = (
     re.compile("\u201c([^\u201d]{8,}?)\u201d"),
     re.compile(r"'([^'\n]{12,}?)'"),
 )
+_BOOK = re.compile("|".join(re.escape(f) for f in (*RULEBOOKS.values(), *UNCOUNTED)))
 _RANGE = r"\d+(?:\s*[-\u2013]\s*\d+)?"
-# "file, line 9", "file, lines 26-27", "file, lines 109, 140-142" (a list of lines and ranges).
-_LINE_CITE = re.compile(
-    rf"([a-z][a-z.-]+\.(?:txt|md)),?\s+lines?\s+({_RANGE}(?:\s*,\s*{_RANGE}(?![\w']))*)"
-)
+_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+# "line 9", "lines 26-27", "lines 109, 140-142", "lines 57 and 59-61"; a number
+# followed by a word character or an apostrophe ("3rd", "40's") is not a line.
+_LINES = re.compile(rf"\blines?\s+({_RANGE}(?:{_SEP}{_RANGE})*)(?![\w'\u2019-])")
 _ONE_RANGE = re.compile(r"(\d+)(?:\s*[-\u2013]\s*(\d+))?")
 _ELLIPSIS = re.compile(r"\.\.\.|…|\[[^\]]*\]")
 
@@ -124,12 +146,11 @@ def _pieces(quote: str) -> list[str]:
     return out
 
 
-def _fragments(source: str) -> list[str]:
-    """Quoted pieces in the strings and comments of ``source`` (one function's code).
+def _texts(source: str) -> list[str]:
+    """The comments and string literals of ``source`` (one function's code), in order.
 
-    Python's tokenizer finds the string literals and comments, so the quotes
-    that delimit code strings never pair up with a quotation mark in prose; a
-    string literal is itself a candidate too (e.g. ``match="..."``).
+    Python's tokenizer finds them, so the quotes that delimit code strings
+    never pair up with a quotation mark in prose.
     """
     texts = []
     try:
@@ -143,29 +164,59 @@ def _fragments(source: str) -> list[str]:
                     continue
                 if isinstance(value, str):
                     texts.append(value)
-                    texts.append(f'"{value}"')
     except (tokenize.TokenError, IndentationError):
         return []
+    return texts
+
+
+def _fragments(texts: list[str]) -> list[str]:
+    """Quoted pieces in ``texts``; a string literal is itself a candidate (``match="..."``)."""
     pieces = []
     for text in texts:
-        for pattern in _QUOTES:
-            pieces += [p for m in pattern.finditer(text) for p in _pieces(m.group(1))]
+        for candidate in (text, f'"{text}"'):
+            for pattern in _QUOTES:
+                pieces += [p for m in pattern.finditer(candidate) for p in _pieces(m.group(1))]
     return pieces
+
+
+def line_citations(text: str, book: str | None) -> tuple[list[tuple[str, int]], list[str]]:
+    """``([(file, line)], [unresolved citation])`` named in ``text``.
+
+    ``book`` is the book a bare citation refers to until the text names one;
+    each file name the text names becomes the book of the citations after it.
+    """
+    found: list[tuple[str, int]] = []
+    unresolved: list[str] = []
+    books = [(m.start(), m.group(0)) for m in _BOOK.finditer(text)]
+    for m in _LINES.finditer(text):
+        named = [b for at, b in books if at < m.start()]
+        current = named[-1] if named else book
+        if current is None:
+            unresolved.append(m.group(0))
+            continue
+        for r in _ONE_RANGE.finditer(m.group(1)):
+            first = int(r.group(1))
+            last = int(r.group(2) or first)
+            found.extend((current, k) for k in range(first, max(first, last) + 1))
+    return found, unresolved
 
 
 @dataclass
 class Citation:
-    """Quotations and explicit line citations of one test."""
+    """The line citations (and, as hints, the quotations) of one test."""
 
     test: str
     quotes: list[str] = field(default_factory=list)
     lines: list[tuple[str, int]] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
 
 
 def citations(tests_dir: Path = TESTS) -> list[Citation]:
-    """Every test function's quotations (docstring, comments and strings of its body)."""
+    """Every test function's citations (docstring, comments and strings, decorators included)."""
     found = []
     for path in sorted(tests_dir.rglob("test_*.py")):
+        if path.name == SELF_TEST:
+            continue  # its citations are examples for the parser, not claims
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
         src_lines = source.splitlines()
@@ -176,13 +227,10 @@ def citations(tests_dir: Path = TESTS) -> list[Citation]:
                 continue
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             body = textwrap.dedent("\n".join(src_lines[start - 1 : node.end_lineno]))
-            c = Citation(f"{path.name}::{node.name}", _fragments(body))
-            for m in _LINE_CITE.finditer(body):
-                for r in _ONE_RANGE.finditer(m.group(2)):
-                    first = int(r.group(1))
-                    last = int(r.group(2) or first)
-                    c.lines.extend((m.group(1), k) for k in range(first, last + 1))
-            if c.quotes or c.lines:
+            texts = _texts(body)
+            lines, unresolved = line_citations("\n".join(texts), FILE_BOOKS.get(path.name))
+            c = Citation(f"{path.name}::{node.name}", _fragments(texts), lines, unresolved)
+            if c.quotes or c.lines or c.unresolved:
                 found.append(c)
     return found
 
@@ -214,25 +262,36 @@ class LineCoverage:
     text: str
     tests: list[str]
     reason: str | None
+    quoted_by: list[str] = field(default_factory=list)
 
     @property
     def covered(self) -> bool:
+        """Cited by a test, or listed with a reason it needs none."""
         return bool(self.tests) or self.reason is not None
 
 
-def quoted_lines(path: Path, quotes: list[str]) -> set[int]:
-    """Line numbers of ``path`` that any of ``quotes`` overlaps.
-
-    The file is read as one text (lines joined by a space), so a quotation of
-    a paragraph that the rulebook wraps over several lines covers each of them.
-    """
+@functools.cache
+def _book_text(path: Path) -> tuple[str, tuple[tuple[int, int, int], ...]]:
+    """One book as one normalised text (lines joined by a space, blank lines dropped),
+    with the ``(line, start, end)`` span of each line in it."""
     spans, parts, pos = [], [], 0
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         text = normal(raw.lstrip("-•# "))
+        if not text:
+            continue
         spans.append((n, pos, pos + len(text)))
         parts.append(text)
         pos += len(text) + 1
-    whole = " ".join(parts)
+    return " ".join(parts), tuple(spans)
+
+
+def quoted_lines(path: Path, quotes: list[str]) -> set[int]:
+    """Line numbers of ``path`` that any of ``quotes`` overlaps (a hint, never credit).
+
+    A quotation of a paragraph that the rulebook wraps over several lines, or
+    over a blank line, finds each of them.
+    """
+    whole, spans = _book_text(path)
     hit: set[int] = set()
     for q in quotes:
         start = whole.find(q)
@@ -252,8 +311,9 @@ def coverage(rules_dir: Path = RULES_DIR, tests_dir: Path = TESTS) -> list[LineC
         path = rules_dir / file
         by_test = {c.test: quoted_lines(path, c.quotes) for c in cites}
         for n, text in rule_lines(path).items():
-            tests = sorted(c.test for c in cites if (file, n) in c.lines or n in by_test[c.test])
-            out.append(LineCoverage(file, n, text, tests, reasons.get((file, n))))
+            tests = sorted(c.test for c in cites if (file, n) in c.lines)
+            hints = sorted(c.test for c in cites if n in by_test[c.test] and c.test not in tests)
+            out.append(LineCoverage(file, n, text, tests, reasons.get((file, n)), hints))
     return out
 
 
@@ -261,6 +321,26 @@ def stale_reasons(lines: list[LineCoverage], tests_dir: Path = TESTS) -> list[tu
     """Reasons-file entries that name no rule-bearing line (a typo or an edited rulebook)."""
     known = {(c.file, c.line) for c in lines}
     return sorted(k for k in read_reasons(tests_dir / REASONS.name) if k not in known)
+
+
+def bad_citations(rules_dir: Path = RULES_DIR, tests_dir: Path = TESTS) -> list[str]:
+    """Citations no line answers: unresolved (no book), blank, or past the book's end."""
+    lengths = {}
+    blank = {}
+    for file in (*RULEBOOKS.values(), *UNCOUNTED):
+        text = (rules_dir / file).read_text(encoding="utf-8").splitlines()
+        lengths[file] = len(text)
+        blank[file] = {n for n, raw in enumerate(text, start=1) if not raw.strip()}
+    out = []
+    for c in citations(tests_dir):
+        out += [f"{c.test}: {u!r} names no book" for u in c.unresolved]
+        for file, n in sorted(set(c.lines)):
+            if n > lengths[file] or n < 1:
+                out.append(f"{c.test}: {file}, line {n} is past the end of the book")
+            elif n in blank[file] and not {(file, n - 1), (file, n + 1)} & set(c.lines):
+                # A blank line inside a cited range (a paragraph break) is no typo.
+                out.append(f"{c.test}: {file}, line {n} is a blank line")
+    return out
 
 
 def summary_rows(lines: list[LineCoverage]) -> list[tuple[str, str, int, int, int, int]]:
@@ -275,7 +355,7 @@ def summary_rows(lines: list[LineCoverage]) -> list[tuple[str, str, int, int, in
 
 
 def markdown(lines: list[LineCoverage]) -> str:
-    """The README's table: coverage per rulebook."""
+    """The coverage table of docs/rules-coverage.md: one row per rulebook."""
     out = [
         "| rulebook | rule-bearing lines | cited by a test | need none (reason given) | "
         "uncovered |",
@@ -302,12 +382,17 @@ def main(argv: list[str] | None = None) -> int:
             f"{reasoned} need none, {left} uncovered"
         )
     show_all = "--all" in args
+    hints = "--hints" in args
     for c in lines:
         if show_all or not c.covered:
             who = ", ".join(c.tests) or (f"(none needed: {c.reason})" if c.reason else "UNCOVERED")
             print(f"{c.file}:{c.line}: {who}\n    {c.text[:110]}")
+            if hints and c.quoted_by:
+                print(f"    quoted (not cited) by: {', '.join(c.quoted_by)}")
     for file, n in stale_reasons(lines):
         print(f"{REASONS.name}: {file}:{n} is not a rule-bearing line")
+    for bad in bad_citations():
+        print(f"citation: {bad}")
     return 0
 
 

@@ -501,6 +501,67 @@ RU_END_AFTER_WAR = _p(
     "Offering step",
     "reading", default="end_of_turn", choices=("end_of_turn", "after_war"), name="RU_END_AFTER_WAR",
 )  # fmt: skip
+# Readings of open rule text that both can be played (sim/data/interpretations.py names
+# each, with the rulebook lines); the slot holds 1 when the other reading is in play.
+RU_REPEAT_AFTER_MISS = _p(
+    "reveal_repeat", "reading",
+    "Dunes Wealth reveal: when \"discard a neutral unit ... to repeat this process once\" is "
+    "offered: `\"always\"`, whatever the first reveal gave; `\"after_miss\"`, only after the "
+    "revealed card was discarded",
+    "reading", default="always", choices=("always", "after_miss"), name="RU_REPEAT_AFTER_MISS",
+)  # fmt: skip
+RU_TRIBUTE_FIRST = _p(
+    "tribute_timing", "reading",
+    "Aegean: when TRIBUTE resolves in an Offering: `\"after_gain\"`, after the offering's cards "
+    "and coins; `\"after_discard\"`, straight after the discard, before the cards and coins",
+    "reading", default="after_gain", choices=("after_gain", "after_discard"),
+    name="RU_TRIBUTE_FIRST",
+)  # fmt: skip
+RU_REVEAL_NO_RESHUFFLE = _p(
+    "reveal_reshuffles", "reading",
+    "a card revealed from an empty deck (Reign \"Reveal the top N\", the Dunes Wealth reveal): "
+    "`true`, it comes from the discard pile reshuffled, as a draw would; `false`, the reveal "
+    "finds nothing",
+    "reading", default=True, choices=(True, False), name="RU_REVEAL_NO_RESHUFFLE",
+)  # fmt: skip
+RU_FAVOR_BY_AGE = _p(
+    "emissary_favor", "reading",
+    "Dunes with the Emissary of War: whose god the Favor card starts on: `\"second_player\"`, "
+    "the player the Emissary made second; `\"by_age\"`, the seat that is not the oldest",
+    "reading", default="second_player", choices=("second_player", "by_age"),
+    name="RU_FAVOR_BY_AGE",
+)  # fmt: skip
+RU_MANEUVER_EXACT = _p(
+    "maneuver_count", "reading",
+    "Dunes MANEUVER N (\"move units equal to the indicated number\"): `\"up_to\"`, up to N, "
+    "the player may stop early; `\"exactly\"`, N units, or as many as can move",
+    "reading", default="up_to", choices=("up_to", "exactly"), name="RU_MANEUVER_EXACT",
+)  # fmt: skip
+RU_NEUTRAL_FLIPS = _p(
+    "favor_flip", "reading",
+    "Dunes: which plays flip the Favor card: `\"devoted\"`, a unit devoted to the god not "
+    "Favored (both gods: always); `\"every_unit\"`, also neutral units",
+    "reading", default="devoted", choices=("devoted", "every_unit"), name="RU_NEUTRAL_FLIPS",
+)  # fmt: skip
+RU_FEATS_END_OPPONENT = _p(
+    "feats_end", "reading",
+    "Reign: whose 5 completed feats end the game at the end of a turn: `\"either_player\"`; "
+    "`\"opponent\"`, only the active player's opponent's, as the Chinese text reads",
+    "reading", default="either_player", choices=("either_player", "opponent"),
+    name="RU_FEATS_END_OPPONENT",
+)  # fmt: skip
+RU_WARTORN_EITHER = _p(
+    "war_torn_units", "reading",
+    "whose 3 unit-slots in a city make it war-torn: `\"opponent\"`, the active player's "
+    "opponent's; `\"either_player\"`, the active player's own count too",
+    "reading", default="opponent", choices=("opponent", "either_player"),
+    name="RU_WARTORN_EITHER",
+)  # fmt: skip
+READING_SWITCH_KEYS = (
+    "reveal_repeat", "tribute_timing", "reveal_reshuffles", "emissary_favor", "maneuver_count",
+    "favor_flip", "feats_end", "war_torn_units",
+)  # fmt: skip
+"""The readings above, each a rule switch with a test in both settings."""
 _ru.loader_only(
     "maneuver_units", "reading",
     "whose units MANEUVER may move: `\"own\"` (moving the opponent's units is named, not yet "

@@ -63,6 +63,11 @@ READINGS: dict[str, tuple[str, ...]] = {
     k: r.choices for k, r in RULE_PARAMS.items() if r.kind == "reading"
 }
 """Values each string rule parameter may take (one value: the other reading is not playable)."""
+READING_SWITCHES: dict[str, tuple[int, Any, Any]] = {
+    k: (RULE_PARAMS[k].slot, *RULE_PARAMS[k].choices) for k in L.READING_SWITCH_KEYS
+}
+"""Named readings that are one kernel switch each: key -> (rule slot, default, the other
+reading, which sets the slot to 1); sim/data/interpretations.py describes each."""
 BUILD_FROM = READINGS["build_from"]
 
 
@@ -437,7 +442,7 @@ def _rule_value(where: _Where, raw: dict, key: str) -> Any:
             raise where.fail(key, f"must be a list of at most {r.size} names")
         return [_name(where, getattr(V, r.choices[0]), n, key) for n in names]
     value = raw.get(key, r.default)
-    if r.kind == "bool":
+    if r.kind == "bool" or isinstance(r.default, bool):  # a reading may be true/false
         if not isinstance(value, bool):
             raise where.fail(key, "must be true or false")
         return value

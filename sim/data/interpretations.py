@@ -1,130 +1,366 @@
-"""Where the rulebooks leave a choice open, the reading omensim plays.
+"""Where the rulebooks leave a choice open, the reading omensim plays, and the other one.
 
-Each entry is written to every run's metadata, so a dataset says which
-reading produced it. docs/rules.md lists the same entries.
+Each reading names the rulebook lines that leave it open, the default omensim
+plays and why, and the other reading. Where both can be played, ``switch``
+names the rule parameter (a ``--rules`` file; configs/README.md) that plays
+the other one. Every run's metadata holds :data:`INTERPRETATIONS` (one line of
+text per reading), so a dataset says which readings produced it; the table in
+docs/rules-coverage.md is :func:`readings_table`.
 """
 
 from __future__ import annotations
 
-INTERPRETATIONS: dict[str, str] = {
-    "oldest_player": (
-        "The rulebooks' 'oldest player' (who starts, and who wins an Emissary tie) is the "
-        "seat named by --first: p0, p1, alternating by game index, or random."
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One open reading of the rulebooks."""
+
+    key: str
+    lines: str  # the rulebook lines, cited as ``file, line N``
+    default: str  # what omensim plays
+    other: str  # the other reading
+    why: str  # why the default
+    switch: str = ""  # ``rule = value`` (or a CLI option) that plays ``other``; "" when none
+
+    def text(self) -> str:
+        """The reading as one paragraph (the run metadata's value)."""
+        if self.switch.startswith("--"):
+            playable = f"Other reading (option {self.switch}): {self.other}"
+        elif self.switch:
+            playable = f"Other reading (rule {self.switch}): {self.other}"
+        else:
+            playable = f"Other reading (not switchable): {self.other}"
+        return f"{self.default} {playable} Why: {self.why} ({self.lines})"
+
+
+AE, DU, RE = "edge-of-the-aegean.txt", "heir-to-the-dunes.txt", "reign-of-war.en.md"
+
+READINGS: tuple[Reading, ...] = (
+    # --- every set ----------------------------------------------------------------
+    Reading(
+        "oldest_player",
+        f"{AE}, line 43; {DU}, line 57; {RE}, line 30",
+        "The 'oldest player' (who starts, and who wins a full Emissary tie) is the seat "
+        "named by --first: p0, p1, alternating by game index, or random.",
+        "Seats have no age; any fixed rule is another choice of the same --first.",
+        "A simulator has no ages; alternating seats (the default of a run) removes the "
+        "first-player bias from seat figures.",
+        "--first (p0, p1, alternate, random)",
     ),
-    "war_torn_opponent": (
+    Reading(
+        "deal_by_seat",
+        f"{AE}, line 40; {DU}, line 53; {RE}, line 28",
+        "Starting hands are dealt seat 0 first, whoever starts.",
+        "Deal the first player first.",
+        "The rulebooks give no order; dealing by seat lets a --duplicate pair give each "
+        "seat the same cards.",
+    ),
+    Reading(
+        "war_torn_opponent",
+        f"{AE}, line 120; {DU}, line 158; {RE}, lines 112-113",
         "The war-torn test's 'opponent' is the active player's opponent: a city is war-torn "
-        "when the non-active player fills 3 or more unit-slots there, or both together 5 or more."
+        "when the non-active player fills 3 or more unit-slots there, or both together 5 or "
+        "more.",
+        "Either player's 3 units make the city war-torn.",
+        "Reign's own text says 'the opponent' of the active player (line 30 defines the "
+        "word), and Reign line 177 ('even when the opponent has no units in it') only makes "
+        "sense so.",
+        'war_torn_units = "either_player"',
     ),
-    "rally_window": (
-        "RALLY abilities may be paid for after a unit is played from hand into a city "
-        "(the new unit's own, or those of the player's other RALLY units there, each once); "
-        "moving a unit by an ability opens no RALLY window."
-    ),
-    "keres_order": (
-        "End-of-Surge (Keres) abilities resolve city by city, left to right, each followed "
-        "by its own EXALT check."
-    ),
-    "exalt_needs_token": "A Keres cannot EXALT when no VP token is left in the supply.",
-    "war_keep_maximal": (
+    Reading(
+        "war_keep_maximal",
+        f"{AE}, lines 128 and 132; {DU}, lines 170 and 180; {RE}, lines 117-119",
         "After a conflict each side keeps a maximal set of units within its allowance "
-        "(1 unit-slot for the victor, 2 for the loser or a tie): never fewer than it may."
+        "(1 unit-slot for the victor, 2 for the loser or a tie): never fewer than it may.",
+        "A side may destroy more units than it must.",
+        "'destroys all but 1' names what is destroyed: the rest stays.",
     ),
-    "offering_split_supply": (
-        "An Offering's coins, like every gain, are capped by the supply; the rest is lost."
+    Reading(
+        "offering_split_supply",
+        f"{AE}, lines 82 and 138; {DU}, line 198",
+        "An Offering's coins, like every gain, are capped by the supply; the rest is lost.",
+        "The player may take the missing coins as cards instead.",
+        "The split is chosen before the coins are taken ('draw a number of cards and/or gain "
+        "a number of coins'), and 'No player can gain more coins than are available'.",
     ),
-    "ability_partial": (
+    Reading(
+        "ability_partial",
+        f"{AE}, line 116; {DU}, line 154; {RE}, line 61",
         "A mandatory ability does as much as it can: with no legal target, or an empty "
-        "supply or deck, the rest of it is skipped."
+        "supply or deck, the rest of it is skipped.",
+        "An ability that cannot be resolved in full is not resolved at all.",
+        "The rulebooks call abilities mandatory, never all-or-nothing.",
     ),
-    "dunes_seat_gods": (
-        "Heir to the Dunes: the players choose their gods; seat 0 serves Anubis in deals "
-        "0, 1, 4, 5, ... and Horus in the others (--gods fixes them)."
+    Reading(
+        "turn_cap",
+        f"{AE}, line 144; {DU}, line 221; {RE}, line 134",
+        "A game still running after the turn cap is stopped, scored as it stands, and "
+        "marked end_reason = 'turn_cap'.",
+        "Play on without a limit.",
+        "Bots that never fight could play for ever; the cap is recorded, never hidden.",
     ),
-    "dunes_favor_flip": (
-        "Only a unit devoted to the god not Favored flips Favor (Devotion; Devotion and Favor); "
-        "a unit devoted to both always flips it; neutral units never do, although the Favor "
-        "section, read literally, would flip on them too."
+    Reading(
+        "reveal_reshuffles",
+        f"{RE}, lines 154-156, 167-169 and 171; {DU}, lines 100 and 108",
+        "A card revealed from an empty deck (a Reign 'Reveal the top N cards', the Dunes "
+        "Wealth reveal) is revealed from the discard pile reshuffled into a new deck, as a "
+        "draw would.",
+        "A reveal from an empty deck reveals nothing: the rule to reshuffle speaks of "
+        "drawing, and 'taking a revealed card into hand ... is not drawing'.",
+        "Reign line 171 reshuffles 'when the unit deck runs out', whatever took the last "
+        "card; line 168 says what is not drawing (for abilities that count draws), not that "
+        "a reveal may find no deck.",
+        "reveal_reshuffles = false",
     ),
-    "dunes_structure_target": (
+    # --- Edge of the Aegean ------------------------------------------------------------
+    Reading(
+        "rally_window",
+        f"{AE}, line 114",
+        "RALLY abilities may be paid for after a unit is played from hand into a city (the "
+        "new unit's own, or those of the player's other RALLY units there, each once); "
+        "moving a unit by an ability opens no RALLY window.",
+        "A unit moved into a city by an ability opens a RALLY window too.",
+        "'adds a unit to a city' is read as the Surge's way of adding units, playing them "
+        "(line 94: 'pay a unit's cost and add it to a city').",
+    ),
+    Reading(
+        "keres_order",
+        f"{AE}, line 110",
+        "End-of-Surge (Keres) abilities resolve city by city, left to right, each followed by "
+        "its own EXALT check.",
+        "The active player chooses the order.",
+        "The rulebook gives no order; a fixed one keeps the bots' decisions to the ones the "
+        "rules name.",
+    ),
+    Reading(
+        "exalt_needs_token",
+        f"{AE}, lines 28, 39 and 110",
+        "A Keres cannot EXALT when no VP token is left in the supply.",
+        "It exalts and scores 2 VP without a token.",
+        "EXALT places 'a VP token' on it, and the set has 6.",
+    ),
+    Reading(
+        "tribute_timing",
+        f"{AE}, lines 108 and 138",
+        "TRIBUTE resolves after the offering's cards and coins are taken (when the draw "
+        "reshuffles the discard pile, the cards a TRIBUTE could take are in the new deck).",
+        "TRIBUTE resolves straight after the Automaton is discarded, before its offering's "
+        "draw and coins.",
+        "Line 138 makes the discard and the gain one Offering ('They then draw'), and line "
+        "108 places TRIBUTE 'After an Automaton is discarded as an Offering'.",
+        'tribute_timing = "after_discard"',
+    ),
+    Reading(
+        "aegean_drafts",
+        f"{AE}, lines 171 and 173",
+        "In Draft Variant 1 each seat picks its 2 keeps one at a time from its own 3 cards; in "
+        "Draft Variant 2 'this is repeated' is read as the whole procedure, so each of the "
+        "three rounds of 20 picks its first picker at random again.",
+        "Variant 2's first picker is drawn once, for all three rounds.",
+        "'This is repeated two additional times' follows 'Randomly determine a player to "
+        "select the first card'.",
+    ),
+    # --- Heir to the Dunes ---------------------------------------------------------------
+    Reading(
+        "dunes_seat_gods",
+        f"{DU}, line 54",
+        "Seat 0 serves Anubis in deals 0, 1, 4, 5, ... and Horus in the others, so the god "
+        "is independent of the seat and of a first player alternating deal by deal.",
+        "A fixed god per seat (--gods anubis,horus or horus,anubis).",
+        "The rulebook leaves the choice to the players; a god tied to a seat would make every "
+        "seat figure also a figure about gods.",
+    ),
+    Reading(
+        "dunes_favor_flip",
+        f"{DU}, lines 69, 75 and 133",
+        "Only a unit devoted to the god not Favored flips Favor; a unit devoted to both "
+        "always flips it; neutral units never do.",
+        "Line 75 read literally: every unit 'not devoted to the god that is currently "
+        "Favored' flips it, neutral ones included.",
+        "Lines 69 and 133 both say 'devoted to the god not currently Favored'; line 75 "
+        "alone would make neutral units flip it.",
+        'favor_flip = "every_unit"',
+    ),
+    Reading(
+        "emissary_favor",
+        f"{DU}, lines 57, 59-61 and 73",
+        "With the Emissary of War variant, the Favor card starts on the god of the player "
+        "the Emissary made second.",
+        "The Favor card is flipped at the standard set-up, to the god of the player who is "
+        "not the oldest, and the Emissary (played 'After the standard setup') only changes "
+        "who starts.",
+        "Line 73: 'At the start of the game the second player's god will always begin "
+        "Favored', and line 59 names the Emissary's winner 'the First Player for the game'.",
+        'emissary_favor = "by_age"',
+    ),
+    Reading(
+        "reveal_repeat",
+        f"{DU}, line 100",
+        "'The player may discard a neutral unit from their hand to repeat this process once' "
+        "whatever the first reveal gave, a card kept or a card discarded.",
+        "The repeat is offered only after the revealed card was discarded (a miss).",
+        "The sentence follows both outcomes and names no condition but the neutral unit.",
+        'reveal_repeat = "after_miss"',
+    ),
+    Reading(
+        "dunes_devoted_to_both",
+        f"{DU}, lines 87, 100, 135 and 150",
+        "A unit devoted to both gods is devoted to the player's god: the Wealth reveal keeps "
+        "it, it takes the first-devoted-unit discount and it opens REINFORCE.",
+        "'Devoted to their god' means devoted to that god alone.",
+        "Line 67: a unit is devoted 'to 1 god, neither, or both'; both includes each.",
+    ),
+    Reading(
+        "reinforce_optional",
+        f"{DU}, lines 150 and 154",
+        "REINFORCE is a choice: after playing a unit devoted to their god the player may "
+        "resolve one REINFORCE ability there, or none.",
+        "REINFORCE is mandatory (line 154: abilities are mandatory unless they say 'may').",
+        "Line 150 gives the player the choice of unit ('that player can resolve the "
+        "REINFORCE ability of a single unit'), and 'can' grants, as 'may' does.",
+    ),
+    Reading(
+        "maneuver_count",
+        f"{DU}, line 152",
+        "MANEUVER N ('the player may move units equal to the indicated number') moves up to N "
+        "units: the player may stop early.",
+        "A MANEUVER the player takes moves exactly N units (as many as can move).",
+        "The text says 'may'; letting the player stop early is the more permissive "
+        "reading, and the one omensim played before the switch existed.",
+        'maneuver_count = "exactly"',
+    ),
+    Reading(
+        "maneuver_units",
+        f"{DU}, line 152",
+        "MANEUVER moves only the player's own units.",
+        "MANEUVER also moves the opponent's units ('move units', whose units unsaid).",
+        "Moving the opponent's units would need rules the rulebook never gives (whose side "
+        "a moved unit joins, whose capacity counts); the own units add none.",
+    ),
+    Reading(
+        "build_from",
+        f"{DU}, line 200",
+        "Cards a build puts under a structure come from the top of the deck.",
+        "They come from the player's hand.",
+        "The rulebook does not say where from; the deck keeps a build from emptying the hand.",
+    ),
+    Reading(
+        "dunes_structure_target",
+        f"{DU}, lines 79, 81 and 205",
         "ENTOMB and 'place cards under the structure you are building' go to the structure "
-        "with cards under it, else to the first incomplete one in the set file's order."
+        "with cards under it, else to the first incomplete one in the set file's order.",
+        "The player chooses which structure to start.",
+        "A player can have cards under only one structure; the file order is a fixed choice "
+        "for the case with none.",
     ),
-    "dunes_without_gods": (
+    Reading(
+        "dunes_without_gods",
+        f"{DU}, line 237; {AE}, line 161",
         "When Dunes units play under a base set without gods (aegean+dunes), nobody is ever "
         "Favored and no unit is devoted to a player's god: INVOCATION and REINFORCE never "
-        "resolve, there are no structures, and only MANEUVER and plain abilities work."
+        "resolve, there are no structures, and only MANEUVER and plain abilities work.",
+        "Bring the Favor card and gods into the base set's game.",
+        "'follow all rules for the included components': the gods come with the Dunes base, "
+        "not with its units.",
     ),
-    "reward_deal": (
-        "Reward tiles/cards are dealt to the cities one at a time in turn. A two-player "
-        "Reign game deals 12 reward cards, three stacks of 4: Setup says 'shuffle the 12 "
-        "reward cards and split them into three equal stacks' (reign-of-war.zh.txt, line 9). "
-        "The cards the Cards section keeps for the 4-player melee (two small circles, "
-        "line 35) are read as extra cards outside those 12, since the melee needs pieces "
-        "of its own (Match/Victory cards) and published accounts of two-player play "
-        "describe four reward cards per city; they are never dealt, in Reign or in any "
-        "mix that includes it."
+    # --- A Reign of War -----------------------------------------------------------------
+    Reading(
+        "reward_deal",
+        f"{RE}, lines 26-27 and 42-45 (reign-of-war.zh.txt, lines 9 and 35)",
+        "A two-player Reign game deals 12 reward cards, three stacks of 4, one at a time in "
+        "turn; the cards the Cards section keeps for the 4-player melee are extra cards "
+        "outside those 12 and are never dealt, in Reign or in any mix with it.",
+        "The melee cards are among the 12, leaving fewer for a two-player game.",
+        "Setup says 'shuffle the 12 reward cards and split them into three equal stacks'; "
+        "the melee needs pieces of its own, and published accounts of two-player play "
+        "describe four reward cards per city.",
     ),
-    "soldier_ability_on_move": (
-        "A Soldier's ability triggers when it is played into a city (reign-of-war.zh.txt, "
-        "lines 58 and 84); the rulebook is silent on moves. Default "
-        "(soldier_ability_on_move = false, the rulebook's text): moving a Soldier "
-        "triggers nothing. With soldier_ability_on_move = true (a first-edition review's "
-        "account of play): a Soldier moved into another city by an ability resolves its "
-        "ability again there, once the moving ability has resolved, unless it is enraged; "
-        "moves made by an ability a move triggered trigger nothing more, so no Soldier "
-        "can trigger itself without end."
+    Reading(
+        "soldier_ability_on_move",
+        f"{RE}, lines 60-61 and 85-87",
+        "A Soldier's ability triggers when it is played into a city; moving it triggers nothing.",
+        "A Soldier moved into another city by an ability resolves its ability again there "
+        "(once the moving ability has resolved, unless enraged; moves made by an ability a "
+        "move triggered trigger nothing more).",
+        "The rulebook speaks only of playing; the other reading is a first-edition review's "
+        "account of play.",
+        "soldier_ability_on_move = true",
     ),
-    "reign_feat_end": (
-        "A Reign of War ends when either player holds 5 completed feats at the end of a "
-        "turn (the Chinese text names the opponent; the translation notes the ambiguity)."
+    Reading(
+        "reign_feat_end",
+        f"{RE}, lines 134-137",
+        "The game ends when either player holds 5 completed feats at the end of a turn.",
+        "Only the opponent's 5 feats end it, as the Chinese text reads.",
+        "The translation notes the ambiguity; a player's own 5 feats ending the game is the "
+        "plausible intent (line 68: 'a player has completed 5 of their 6 feat cards').",
+        'feats_end = "opponent"',
     ),
-    "reign_enraged_type": (
+    Reading(
+        "reign_enraged_type",
+        f"{RE}, lines 120 and 148-152",
         "An enraged Soldier or Oracle counts as a Beast for feats and the Soldier war "
-        "tie-break, keeps its enraged state when moved, and turns back in its owner's "
-        "Supply step."
+        "tie-break, keeps its enraged state when moved, and turns back in its owner's Supply "
+        "step.",
+        "An enraged unit keeps its printed type for feats and the tie-break.",
+        "'it counts as a beast of strength 4 with no abilities'.",
     ),
-    "reign_drafts": (
-        "Drafts (Reign): in the pile draft the younger player (the seat that does not start) "
-        "picks first and the coin paid per pick is not modelled; in the simple draft the two "
-        "packets change hands after every pick. Undrafted cards stay in the box."
+    Reading(
+        "extra_wealth_bonus",
+        f"{RE}, lines 72-78",
+        "Extra-wealth variant: the Wealth Action Bonus applies when every action of the turn, "
+        "extra ones included, went one way.",
+        "No bonus on a turn with extra actions: the rule speaks of 'All 3'.",
+        "'All 3' names the base count; the first turn's 2 actions keep the bonus (line 74), "
+        "so the count is not what earns it.",
+        'extra_wealth_bonus = "three_actions"',
     ),
-    "aegean_drafts": (
-        "Aegean drafts: in Draft Variant 1 each seat picks its 2 keeps one at a time from its "
-        "own 3 cards; in Draft Variant 2 'this is repeated' is read as the whole procedure, "
-        "so each of the three rounds of 20 picks its first picker at random again."
+    Reading(
+        "reign_rewards_in_hand",
+        f"{RE}, lines 38-42 and 77-78",
+        "Reward cards kept in hand do not count as cards in hand for 'no cards in hand' "
+        "(extra wealth) and hand-size conditions.",
+        "The unused reward cards in hand count.",
+        "A reward card is kept 'in hand' to score (line 40); the variant helps a player "
+        "short of units or coins, and a kept reward card is neither.",
+        "rewards_count_as_hand = true",
     ),
-    "deal_by_seat": (
-        "Starting hands are dealt seat 0 first whoever starts (the rulebooks give no order), "
-        "so a --duplicate pair gives each seat the same cards."
+    Reading(
+        "two_stacks_empty_check",
+        f"{RE}, lines 68 and 134; {DU}, line 221",
+        "'Two cities' reward stacks are empty' is checked at the end of the turn, like the "
+        "Aegean end.",
+        "The game ends as soon as the War step empties the second stack, skipping the "
+        "Supply (Offering) step.",
+        "Reign's text gives no moment; the later sets check at the end of the turn.",
+        'two_stacks_empty_check = "after_war"',
     ),
-    # Readings that are rule parameters (a --rules file switches them; configs/README.md).
-    "extra_wealth_bonus": (
-        "Reign extra-wealth variant: the Wealth Action Bonus applies when every action of the "
-        "turn, extra ones included, went one way (rule extra_wealth_bonus = 'all_actions'). "
-        "The rule speaks of 'All 3'; 'three_actions' gives no bonus on a turn with extra actions."
+    Reading(
+        "reign_drafts",
+        f"{RE}, lines 204-211 and 224-228",
+        "Pile draft: the younger player (the seat that does not start) picks first, the coin "
+        "put in the middle per pick is not modelled (each player then starts with the usual "
+        "4 coins, not 10), piles not taken stay in the box; simple draft: the two packets "
+        "change hands after every pick.",
+        "The 10 coins are the player's coins for the game, less the 1 put in per pick.",
+        "The text does not explain the coin ('not explained further'); the normal set-up is "
+        "the game as played.",
     ),
-    "reign_rewards_in_hand": (
-        "Reign reward cards kept in hand do not count as cards in hand for 'no cards in hand' "
-        "(extra wealth) and hand-size conditions (rule rewards_count_as_hand = false); true "
-        "counts the unused ones."
-    ),
-    "two_stacks_empty_check": (
-        "'Two cities' reward stacks empty' (Reign, Dunes) is checked at the end of the turn, "
-        "like the Aegean end (rule two_stacks_empty_check = 'end_of_turn'); 'after_war' ends "
-        "the game as soon as the War step empties the second stack, skipping the Offering step."
-    ),
-    "maneuver_units": (
-        "Dunes MANEUVER ('the player may move units ... without MANEUVER into or out of the "
-        "city') moves only the player's own units (rule maneuver_units = 'own'). Moving the "
-        "opponent's units is the other reading; it is named but not yet playable."
-    ),
-    "build_from": (
-        "Cards a Dunes build puts under a structure come from the top of the deck (rule "
-        "build_from = 'deck'); the rulebook does not say where from. Taking them from hand "
-        "is the other reading; it is named but not yet playable."
-    ),
-    "turn_cap": (
-        "A game still running after the turn cap is stopped, scored as it stands, and "
-        "marked end_reason = 'turn_cap'."
-    ),
-}
+)
+
+INTERPRETATIONS: dict[str, str] = {r.key: r.text() for r in READINGS}
+"""Every reading as one paragraph, by key: written to every run's metadata."""
+
+
+def readings_table() -> str:
+    """The readings as a Markdown table (docs/rules-coverage.md)."""
+    out = [
+        "| reading | rulebook lines | default (why) | other reading | switch |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in READINGS:
+        cell = [r.key, r.lines, f"{r.default} *Why:* {r.why}", r.other]
+        cell.append(f"`{r.switch}`" if r.switch else "none")
+        out.append("| " + " | ".join(c.replace("|", "/") for c in cell) + " |")
+    return "\n".join(out)

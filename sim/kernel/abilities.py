@@ -165,13 +165,16 @@ def _take_discard(st, tab, fp, ask, p, o):
 def _maneuver(st, tab, fp, ask, p, c, o):
     """MANEUVER n: move up to N of your units without MANEUVER into or out of city ``c``.
 
-    Dunes, Unit Card Types (Vizier).
+    Dunes, Unit Card Types (Vizier). Reading ``maneuver_count``: with
+    RU_MANEUVER_EXACT a MANEUVER the player takes up moves N units, or as many
+    as can move (no option to stop early).
     """
     if c < 0:
         return
+    first = 0 if rule(tab, L.RU_MANEUVER_EXACT) else 1
     for _ in range(op_col(tab, o, L.OP_N)):
         put_opt(st, 0, -1, 0, 0, 0)
-        n = 1
+        n = first
         for f in range(L.N_CITIES):
             for i in range(B.n_units(st, f, p)):
                 card = B.slot_card(st, f, p, i)
@@ -183,7 +186,7 @@ def _maneuver(st, tab, fp, ask, p, c, o):
                     if _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
                         n += 1
-        if not _chosen_move(st, tab, fp, ask, p, n):
+        if n == 0 or not _chosen_move(st, tab, fp, ask, p, n):
             return
 
 
@@ -266,7 +269,7 @@ def _reveal_keep(st, tab, fp, ask, p, o):
     """
     n = 0
     for _ in range(min(op_col(tab, o, L.OP_N), L.MAX_REVEALED)):
-        card = Z.pop_deck(st, p)
+        card = Z.reveal_deck(st, tab, p)
         if card == L.NO_CARD:
             break
         st[L.REVEALED + n] = card

@@ -471,9 +471,16 @@ def play_cost(st, tab, p, card, c):
 
 @kernel(inline=True)
 def is_war_torn(st, tab, c, active):
-    """War-torn test: tiles remain and the opponent fills >= 3 slots or both >= 5."""
+    """War-torn test: tiles remain and the opponent fills >= 3 slots or both >= 5.
+
+    Reading ``war_torn_opponent``: with RU_WARTORN_EITHER the active player's own
+    units count against the threshold too.
+    """
     if st[L.STACK_N + c] == 0:
         return False  # a city without tiles is never war-torn again
     opp = side_weight(st, tab, c, 1 - active)
-    total = opp + side_weight(st, tab, c, active)
+    mine = side_weight(st, tab, c, active)
+    total = opp + mine
+    if rule(tab, L.RU_WARTORN_EITHER) and mine > opp:
+        opp = mine
     return opp >= rule(tab, L.RU_WARTORN_ENEMY) or total >= rule(tab, L.RU_WARTORN_TOTAL)

@@ -130,15 +130,18 @@ def deal_structures(st, tab, deal):
 
 
 @kernel
-def begin_with(st, first):
+def begin_with(st, tab, first):
     """Seat ``first`` takes the first turn (the end of every set-up, Emissary or not).
 
     Dunes, Set Up: "Flip the Favor card to the side matching the god of the second
-    player." Without gods both seats' god is 0, and so is the Favor.
+    player." Without gods both seats' god is 0, and so is the Favor. Reading
+    ``emissary_favor``: the second player is the one the Emissary left second;
+    with RU_FAVOR_BY_AGE it is the seat that is not the oldest, whoever starts.
     """
     st[L.FIRST] = first
     st[L.ACTIVE] = first
-    st[L.FAVOR] = st[L.GOD + 1 - first]
+    second = 1 - st[L.OLDEST] if rule(tab, L.RU_FAVOR_BY_AGE) else 1 - first
+    st[L.FAVOR] = st[L.GOD + second]
 
 
 @kernel(by_symbol=True)
@@ -197,7 +200,7 @@ def setup_rest(st, tab, fp, ask):
     first = st[L.OLDEST]
     if rule(tab, L.RU_EMISSARY):
         first = emissary(st, tab, fp, ask, first)
-    begin_with(st, first)
+    begin_with(st, tab, first)
 
 
 @kernel

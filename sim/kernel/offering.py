@@ -15,16 +15,24 @@ from sim.kernel.zones import opt, put_opt
 
 @kernel
 def make_offering(st, tab, fp, ask, p, hand_i):
-    """Discard the card, split its offering value between cards and coins, then TRIBUTE."""
+    """Discard the card, split its offering value between cards and coins, then TRIBUTE.
+
+    Reading ``tribute_timing``: TRIBUTE comes after the offering's cards and
+    coins; with RU_TRIBUTE_FIRST it comes straight after the discard.
+    """
     card = Z.hand_take(st, p, hand_i)
     Z.discard_card(st, p, card)
+    first = rule(tab, L.RU_TRIBUTE_FIRST)
+    if first:
+        run_trigger(st, tab, fp, ask, p, card, V.TR_TRIBUTE, -1)
     v = card_col(tab, card, L.K_OFFERING)
     for k in range(v + 1):
         put_opt(st, k, k, v, 0, 0)
     k = opt(st, ask(st, tab, fp, p, D.D_SPLIT, v + 1), 0)
     Z.draw(st, p, k)
     Z.gain_coins(st, p, v - k)
-    run_trigger(st, tab, fp, ask, p, card, V.TR_TRIBUTE, -1)
+    if not first:
+        run_trigger(st, tab, fp, ask, p, card, V.TR_TRIBUTE, -1)
 
 
 @kernel

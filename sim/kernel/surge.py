@@ -131,10 +131,11 @@ def rally(st, tab, fp, ask, p, c):
 def flip_favor(st, tab, card):
     """Dunes, Favor: playing a unit devoted to the god not Favored flips the Favor card.
 
-    A unit devoted to both gods always flips it; neutral units never do.
+    A unit devoted to both gods always flips it; neutral units never do. Reading
+    ``dunes_favor_flip``: with RU_NEUTRAL_FLIPS neutral units flip it too.
     """
     dev = card_col(tab, card, L.K_DEVOTION)
-    if st[L.FAVOR] == 0 or dev == V.DEV_NEUTRAL:
+    if st[L.FAVOR] == 0 or (dev == V.DEV_NEUTRAL and not rule(tab, L.RU_NEUTRAL_FLIPS)):
         return
     if dev == V.DEV_BOTH or dev != st[L.FAVOR]:
         st[L.FAVOR] = V.DEV_BOTH - st[L.FAVOR]

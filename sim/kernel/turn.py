@@ -33,9 +33,12 @@ def end_reason(st, tab):
             done += st[L.STRUCT_DONE + p * L.MAX_STRUCTS + s]
         if done >= rule(tab, L.RU_STRUCTS):
             return V.ER_ALL_STRUCTURES
-    # Reign, Game end: read as either player holding 5 completed feats.
+    # Reign, Game end: read as either player holding 5 completed feats (reading
+    # reign_feat_end; RU_FEATS_END_OPPONENT: only the active player's opponent, as written).
     if ends & V.END_FEATS:
         for p in range(2):
+            if p == st[L.ACTIVE] and rule(tab, L.RU_FEATS_END_OPPONENT):
+                continue
             if feats_done(st, tab, p) >= rule(tab, L.RU_FEATS_TO_END):
                 return V.ER_FEATS
     return V.ER_NONE

@@ -51,21 +51,29 @@ def take_split(st, tab, fp, ask, p, cards, total):
 
 @kernel
 def reveal_top(st, tab, p):
-    """Reveal the top card: devoted to seat ``p``'s god, into its hand; else discarded."""
-    card = Z.pop_deck(st, p)
+    """Reveal the top card: devoted to seat ``p``'s god, into its hand (returns 1); else
+    discarded (returns 0, also when there was no card to reveal)."""
+    card = Z.reveal_deck(st, tab, p)
     if card == L.NO_CARD:
-        return
+        return 0
     if (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0:
         Z.hand_add(st, p, card)
-    else:
-        Z.discard_card(st, p, card)
+        return 1
+    Z.discard_card(st, p, card)
+    return 0
 
 
 @kernel
 def reveal(st, tab, fp, ask, p):
-    """Dunes, Wealth Step: reveal the top card; a neutral unit may be discarded to repeat."""
-    reveal_top(st, tab, p)
+    """Dunes, Wealth Step: reveal the top card; a neutral unit may be discarded to repeat.
+
+    Reading ``reveal_repeat``: the repeat is offered whatever the first reveal
+    gave; with RU_REPEAT_AFTER_MISS only after a revealed card was discarded.
+    """
+    kept = reveal_top(st, tab, p)
     for _ in range(rule(tab, L.RU_REVEAL_REPEATS)):
+        if kept and rule(tab, L.RU_REPEAT_AFTER_MISS):
+            return
         put_opt(st, 0, -1, 0, 0, 0)
         n = 1
         for i in range(st[L.HAND_N + p]):
@@ -79,7 +87,7 @@ def reveal(st, tab, fp, ask, p):
         if opt(st, k, 0) < 0:
             return
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
-        reveal_top(st, tab, p)
+        kept = reveal_top(st, tab, p)
 
 
 @kernel(by_symbol=True)

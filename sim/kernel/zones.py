@@ -52,6 +52,18 @@ def pop_deck(st, p):
     return st[L.DECK + d * L.MAX_CARDS + n]
 
 
+@kernel
+def reveal_deck(st, tab, p):
+    """Reveal the top card of seat ``p``'s deck (-1 if none): a reveal is not a draw.
+
+    Reading ``reveal_reshuffles``: an empty deck is reshuffled first, as for a
+    draw; with RU_REVEAL_NO_RESHUFFLE it reveals nothing.
+    """
+    if rule(tab, L.RU_REVEAL_NO_RESHUFFLE) and st[L.DECK_N + pile_of(st, p)] == 0:
+        return L.NO_CARD
+    return pop_deck(st, p)
+
+
 @kernel(inline=True)
 def hand_card(st, p, i):
     """The card at position ``i`` of seat ``p``'s hand."""

@@ -182,7 +182,8 @@ class Scenario(Scripting, StateView):
         """
         first = int(G.emissary(self.st, self.tab, self.fp, self.ask, oldest))
         self._check()
-        G.begin_with(self.st, first)
+        self.st[L.OLDEST] = oldest
+        G.begin_with(self.st, self.tab, first)
         return first
 
     @classmethod

@@ -133,6 +133,7 @@ def test_cli_replay_reign_setup_shows_three_stacks_of_four(tmp_path, args, games
     """A Reign of War, Setup: "Shuffle the 12 reward cards and split them into three equal
     stacks (4 each)" (reign-of-war.zh.txt, line 9): every two-player Reign game's replay shows
     three stacks of four at set-up, and no melee-only card."""
+    # Checks reign-of-war.en.md, line 26.
     from pathlib import Path
 
     out = tmp_path / "reign"

@@ -559,6 +559,7 @@ def _legal_lists() -> tuple[list[str], list[str]]:
 def test_constructed_decks_are_played(tmp_path: Path) -> None:
     """Reign rulebook, Constructed variant: "Players who own their own unit cards may build their
     own decks under the pile-draft limits." Every card a player plays comes from their list."""
+    # Checks reign-of-war.en.md, lines 213-214.
     p0, p1 = _legal_lists()
     decks = _deck_file(tmp_path, p0, p1)
     out = tmp_path / "run"

@@ -40,6 +40,7 @@ def unit_count(pool, set_name: str) -> int:
 def test_limited_set_adds_exactly_n_random_units() -> None:
     """Heir to the Dunes, Combining Omen Sets: "it is recommended that players add no more
     than 10 units from other games": dunes+aegean:10 is all 40 Dunes units and 10 Aegean."""
+    # Checks heir-to-the-dunes.txt, line 241.
     pool = load_pool("dunes+aegean:10", seed=3)
     assert unit_count(pool, "dunes") == 40
     assert unit_count(pool, "aegean") == 10
@@ -139,6 +140,7 @@ def test_cards_shows_the_pool_a_run_uses(tmp_path: Path) -> None:
 
 def test_shipped_house_rules_file_makes_a_longer_game(tmp_path: Path) -> None:
     """Edge of the Aegean, Combining Omen Sets: "(3 Reward tiles for a longer game)"."""
+    # Checks edge-of-the-aegean.txt, line 163.
     path = Path(__file__).parents[2] / "configs" / "rules" / "longer-game.toml"
     assert load_rule_overrides(path) == {"tiles_per_city": 3}
     sc = Scenario.from_spec(RunSpec(games=4, mix="aegean+dunes", rules=str(path)), game=0)

@@ -188,6 +188,7 @@ def check_result(sc: Scenario, res: dict[str, int], turn_cap: int) -> None:
 @given(seed=seeds, game=games, **SEATS)
 @pytest.mark.parametrize("mix", STEP_MIXES)
 def test_invariants_hold_after_every_step(mix, seed, game, bot_pair, emissary, first, turn_cap):
+    # Checks heir-to-the-dunes.txt, line 73.
     sc = Scenario.from_game(
         mix, seed, game, bots=bot_pair, emissary=emissary, first=first, turn_cap=turn_cap
     )

@@ -87,6 +87,7 @@ def test_setup_deals_tiles_cards_and_coins(seed: int, game: int) -> None:
     """Aegean rulebook, Setup 2, 4, 5, 7: "place 2 facedown on each of the three designated
     spaces" ... "Each player draws 4 cards from the deck and takes 4 coins from the supply".
     The unit cards form the deck the hands are drawn from (edge-of-the-aegean.txt, line 37)."""
+    # Checks edge-of-the-aegean.txt, lines 35, 40.
     sc = Scenario.from_game("aegean", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [2, 2, 2]
     assert sorted(t for c in range(3) for t in sc.stack(c)) == sorted(ALL_TILES)
@@ -111,6 +112,7 @@ def test_setup_deals_tiles_cards_and_coins(seed: int, game: int) -> None:
 def test_setup_oldest_player_takes_first_turn(first: str, game: int, seat: int) -> None:
     """Aegean rulebook, Setup: "The game begins with the oldest player taking the first turn."
     Reading ``oldest_player``: the oldest player is the seat named by --first."""
+    # Checks edge-of-the-aegean.txt, line 43.
     sc = Scenario.from_game("aegean", 3, game, first=first, strict=True)
     assert sc.active == seat
     assert sc.first == seat
@@ -125,6 +127,7 @@ def test_emissary_greatest_value_goes_first_and_is_discarded() -> None:
     """Aegean rulebook, Emissary of War Variant: "The player whose Emissary has the greatest
     combined value is the First Player ... The First Player moves their Emissary card to the
     discard pile. The other player returns his Emissary to their hand." """
+    # Checks edge-of-the-aegean.txt, lines 47, 49.
     sc = build(hands={0: [EUDORUS, CLOTHO], 1: [ALCIMEDON, TALOS]})
     sc.script("emissary", card=EUDORUS)  # 2 + 1 + 2 = 5
     sc.script("emissary", card=TALOS)  # 6 + 2 + 6 = 14
@@ -140,6 +143,7 @@ def test_emissary_greatest_value_goes_first_and_is_discarded() -> None:
 def test_emissary_value_tie_goes_to_highest_strength(oldest: int) -> None:
     """Aegean rulebook, Emissary of War Variant: "In the event of a tie, the Emissary with the
     highest Strength value breaks the tie." """
+    # Checks edge-of-the-aegean.txt, line 47.
     # Phoenix 2 + 2 + 1 = 5 (Strength 1); Eudorus 2 + 1 + 2 = 5 (Strength 2).
     sc = build(hands={0: [PHOENIX], 1: [EUDORUS]})
     assert sc.emissary(oldest=oldest) == 1
@@ -152,6 +156,7 @@ def test_emissary_value_tie_goes_to_highest_strength(oldest: int) -> None:
 def test_emissary_full_tie_goes_to_oldest_player(oldest: int) -> None:
     """Aegean rulebook, Emissary of War Variant: "If a tie still exists, the oldest player is
     the First Player." """
+    # Checks edge-of-the-aegean.txt, line 47.
     # Khalkotauroi 4 + 2 + 4 = 10 (Strength 4); Golden Hound 3 + 3 + 4 = 10 (Strength 4).
     sc = build(hands={0: [KHALKO], 1: [HOUND]})
     assert sc.emissary(oldest=oldest) == oldest
@@ -169,6 +174,7 @@ TOP4 = [KER_BATTLE, KER_FALLEN, EAGLE, PATROCLUS]  # deck top in draw tests
 def test_wealth_all_cards_draws_four() -> None:
     """Aegean rulebook, Wealth Step: "If the active player uses all of their Wealth actions to
     draw cards, they draw 1 additional card." """
+    # Checks edge-of-the-aegean.txt, line 74.
     sc = build(hands={0: [EUDORUS]}, coins=(2, 4), deck_top=TOP4)
     sc.script_wealth(3)
     sc.wealth()
@@ -180,6 +186,7 @@ def test_wealth_all_cards_draws_four() -> None:
 def test_wealth_all_coins_gains_four() -> None:
     """Aegean rulebook, Wealth Step: "If the active player uses all of their Wealth actions to
     gain coins, they gain 1 additional coin." """
+    # Checks edge-of-the-aegean.txt, line 74.
     sc = build(hands={0: [EUDORUS]}, coins=(2, 4), deck_top=TOP4)
     sc.script_wealth(0)
     sc.wealth()
@@ -194,6 +201,7 @@ def test_wealth_mixed_actions_no_bonus(cards: int, coins: int) -> None:
     draw 2 cards and spend 1 of their Wealth actions to gain 1 coin" (no Wealth Action Bonus
     unless all actions are the same), and "all Wealth actions must be chosen prior to taking any
     Coins or cards"."""
+    # Checks edge-of-the-aegean.txt, lines 70, 72.
     sc = build(hands={0: [EUDORUS]}, coins=(2, 4), deck_top=TOP4)
     sc.script_wealth(cards)  # one decision for all three actions (strict: no other asked)
     sc.wealth()
@@ -206,6 +214,7 @@ def test_wealth_mixed_actions_no_bonus(cards: int, coins: int) -> None:
 def test_wealth_only_three_actions() -> None:
     """Aegean rulebook, Wealth Step: "The active player has 3 Wealth actions to spend during
     their Wealth Step." """
+    # Checks edge-of-the-aegean.txt, line 70.
     sc = build(deck_top=TOP4)
     sc.script_wealth(4)
     with pytest.raises(ScenarioError):
@@ -219,6 +228,7 @@ def test_wealth_first_player_first_turn_two_actions_with_bonus(
     """Aegean rulebook, Wealth Step NOTE: "On the first turn of the game, the First Player
     receives 2 Wealth actions instead of 3. The player still receives a Wealth Action Bonus if
     all Wealth actions are used for the same action." """
+    # Checks edge-of-the-aegean.txt, line 84.
     sc = build(coins=(4, 4), deck_top=TOP4, turn=0)
     sc.script_wealth(cards)
     sc.wealth()
@@ -229,6 +239,7 @@ def test_wealth_first_player_first_turn_two_actions_with_bonus(
 def test_wealth_first_turn_has_no_third_action() -> None:
     """Aegean rulebook, Wealth Step NOTE: "the First Player receives 2 Wealth actions instead
     of 3"."""
+    # Checks edge-of-the-aegean.txt, line 84.
     sc = build(deck_top=TOP4, turn=0)
     sc.script_wealth(3)
     with pytest.raises(ScenarioError):
@@ -247,6 +258,7 @@ def test_wealth_second_player_first_turn_has_three_actions() -> None:
 def test_wealth_coins_capped_by_supply() -> None:
     """Aegean rulebook, Wealth Step: "No player can gain more coins than are available in the
     supply." """
+    # Checks edge-of-the-aegean.txt, line 82.
     sc = build(coins=(5, 4), supply=2)
     sc.script_wealth(0)
     sc.wealth()
@@ -267,6 +279,7 @@ def _exhausted_deck(discard: list[str], deck: list[str]) -> Scenario:
 def test_draw_reshuffles_discard_when_deck_runs_out() -> None:
     """Aegean rulebook, Wealth Step: "If a player would draw a card but the deck has no cards,
     shuffle the discard pile and place it facedown ... and draw from the newly shuffled deck." """
+    # Checks edge-of-the-aegean.txt, line 80.
     discard = [PEISANDER, PHOENIX, CLOTHO]
     sc = _exhausted_deck(discard, deck=[KER_SPOILS])
     assert sc.deck_size() == 1 and sc.deck_top(1) == [KER_SPOILS]
@@ -279,6 +292,7 @@ def test_draw_reshuffles_discard_when_deck_runs_out() -> None:
 def test_draw_reshuffle_leaves_rest_in_new_deck() -> None:
     """Aegean rulebook, Wealth Step: the shuffled discard pile becomes the deck ("place it
     facedown in the designated space"), so what is not drawn stays in the deck."""
+    # Checks edge-of-the-aegean.txt, line 80.
     discard = [PEISANDER, PHOENIX, CLOTHO, KER_SPOILS, AISA, EUDORUS]
     sc = _exhausted_deck(discard, deck=[])
     assert sc.deck_size() == 0
@@ -306,6 +320,7 @@ def test_draw_from_empty_deck_and_discard_draws_nothing() -> None:
 def test_surge_play_pays_cost_to_supply() -> None:
     """Aegean rulebook, Surge Step: "The active player pays the needed coins, returning the
     spent coins to the supply, and adds the unit to their side of the play area"."""
+    # Checks edge-of-the-aegean.txt, line 94.
     sc = build(hands={0: [LACHESIS]}, coins=(5, 4))
     assert sc.supply == 11
     sc.script_play(LACHESIS, city=1)
@@ -320,6 +335,7 @@ def test_surge_play_pays_cost_to_supply() -> None:
 def test_surge_play_into_any_city(city: int) -> None:
     """Aegean rulebook, Surge Step: "into any city of their choice"; War Step NOTE: "A player
     may choose to play units into a city with no Reward tiles"."""
+    # Checks edge-of-the-aegean.txt, lines 96, 124.
     sc = build(hands={0: [LACHESIS]}, coins=(3, 4), stacks={0: [HELM], 1: [THUNDER], 2: []})
     sc.script_play(LACHESIS, city=city)
     sc.script_pass()
@@ -331,6 +347,7 @@ def test_surge_play_into_any_city(city: int) -> None:
 def test_surge_play_as_many_as_affordable() -> None:
     """Aegean rulebook, Surge Step: "The active player may play as many units as they wish from
     their hand ... as long as all costs can be paid." """
+    # Checks edge-of-the-aegean.txt, line 96.
     sc = build(hands={0: [LACHESIS, ATROPOS, ANANKE]}, coins=(7, 4))
     sc.script_play(LACHESIS, city=0)
     sc.script_play(ATROPOS, city=1)
@@ -344,6 +361,7 @@ def test_surge_play_as_many_as_affordable() -> None:
 def test_surge_capacity_five_units() -> None:
     """Aegean rulebook, Surge Step: "a player can never have more than 5 units on their side of
     a given city." """
+    # Checks edge-of-the-aegean.txt, line 96.
     five = [EUDORUS, PEISANDER, MENESTHIUS, PHOENIX, PATROCLUS]
     sc = build(hands={0: [LACHESIS]}, coins=(3, 4), cities={0: {0: five}})
     sc.script_play(LACHESIS, city=0)
@@ -355,6 +373,7 @@ def test_surge_capacity_five_units() -> None:
 def test_surge_capacity_colossal_counts_two() -> None:
     """Aegean rulebook, Surge Step: "COLOSSAL units (Automatons) count as 2 units" for city
     capacity: Talos + 2 units fill 4 of 5, so a second Automaton does not fit."""
+    # Checks edge-of-the-aegean.txt, line 96.
     sc = build(hands={0: [KHALKO]}, coins=(4, 4), cities={0: {0: [TALOS, LACHESIS, ATROPOS]}})
     sc.script_play(KHALKO, city=0)
     with pytest.raises(ScenarioError):
@@ -372,6 +391,7 @@ def test_surge_capacity_colossal_counts_two() -> None:
 def test_surge_capacity_single_unit_fills_last_slot_beside_colossal() -> None:
     """Aegean rulebook, Surge Step: "Keres, Moirai, and Myrmidons count as 1 unit each":
     Talos + 2 units = 4, so one more single unit fits (5) and then nothing does."""
+    # Checks edge-of-the-aegean.txt, line 96.
     sc = build(
         hands={0: [ANANKE, CLOTHO]}, coins=(8, 4), cities={0: {0: [TALOS, LACHESIS, ATROPOS]}}
     )
@@ -386,6 +406,7 @@ def test_surge_capacity_single_unit_fills_last_slot_beside_colossal() -> None:
 def test_surge_cannot_play_unaffordable_unit() -> None:
     """Aegean rulebook, Surge Step: "Unit Cost: Amount of coins required to play the unit to a
     city." """
+    # Checks edge-of-the-aegean.txt, line 90.
     sc = build(hands={0: [LACHESIS]}, coins=(2, 4))
     sc.script_play(LACHESIS, city=0)
     with pytest.raises(ScenarioError):
@@ -396,6 +417,7 @@ def test_surge_cannot_play_unaffordable_unit() -> None:
 def test_surge_only_cards_in_hand() -> None:
     """Aegean rulebook, Surge Step: "the active player spends coins to play Unit cards from
     their hand"."""
+    # Checks edge-of-the-aegean.txt, line 88.
     sc = build(hands={0: [LACHESIS]}, coins=(9, 4))
     sc.script_play(ANANKE, city=0)
     with pytest.raises(ScenarioError):
@@ -411,6 +433,7 @@ def test_reward_tile_use_flips_it_and_resolves() -> None:
     """Aegean rulebook, Surge Step: "they flip the Reward tile in their play area faceup and
     resolve the ability ... using their abilities reduces the VP value of the tile from 2VP to
     1VP." (Horn of Amaltheia: gain 3 coins; with 2 or fewer cards in hand, draw 2.)"""
+    # Checks edge-of-the-aegean.txt, line 98.
     sc = build(hands={0: [EUDORUS]}, coins=(1, 4), rewards={0: [(HORN, False)]}, deck_top=TOP4)
     assert sc.result()["score_p0"] == 2
     sc.script_use_reward(HORN)
@@ -426,6 +449,7 @@ def test_reward_tile_use_flips_it_and_resolves() -> None:
 def test_reward_tile_once_per_surge() -> None:
     """Aegean rulebook, Surge Step: "once per Surge Step, the active player may use 1 of the
     Reward tiles they have earned." """
+    # Checks edge-of-the-aegean.txt, line 98.
     sc = build(coins=(1, 4), rewards={0: [(HORN, False), (PITHOS, False)]}, stacks={})
     sc.script_use_reward(HORN)
     sc.script_use_reward(PITHOS)
@@ -436,6 +460,7 @@ def test_reward_tile_once_per_surge() -> None:
 
 def test_reward_tile_used_cannot_be_used_again() -> None:
     """Aegean rulebook, Surge Step: "Once a tile has been used it cannot be used again." """
+    # Checks edge-of-the-aegean.txt, line 102.
     sc = build(coins=(1, 4), rewards={0: [(HORN, True)]}, stacks={})
     sc.script_use_reward(HORN)
     with pytest.raises(ScenarioError):
@@ -462,6 +487,7 @@ def test_rally_on_the_played_unit() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "After the active player adds a unit with
     RALLY to a city, they may pay the indicated cost and resolve its RALLY ability."
     (Eudorus, RALLY 1: gain 2 coins.)"""
+    # Checks edge-of-the-aegean.txt, line 114.
     sc = build(hands={0: [EUDORUS]}, coins=(3, 4))
     sc.script_play(EUDORUS, city=0)
     sc.script("rally", card=EUDORUS)
@@ -474,6 +500,7 @@ def test_rally_on_the_played_unit() -> None:
 
 def test_rally_is_optional() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "they may pay the indicated cost"."""
+    # Checks edge-of-the-aegean.txt, line 114.
     sc = build(hands={0: [EUDORUS]}, coins=(3, 4))
     sc.script_play(EUDORUS, city=0)
     sc.script("rally", a=-1)
@@ -487,6 +514,7 @@ def test_rally_on_units_already_in_the_city() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "after the active player adds any unit to a
     city, that player may pay the indicated costs and resolve the RALLY abilities on any of
     their units with RALLY in that city." (Peisander, RALLY 2: draw 2 cards.)"""
+    # Checks edge-of-the-aegean.txt, line 114.
     sc = build(hands={0: [LACHESIS]}, coins=(5, 4), cities={0: {0: [PEISANDER]}}, deck_top=TOP4)
     sc.script_play(LACHESIS, city=0)
     sc.script("rally", card=PEISANDER)
@@ -500,6 +528,7 @@ def test_rally_on_units_already_in_the_city() -> None:
 def test_rally_not_for_units_in_other_cities() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "... any of their units with RALLY in that
     city": a unit added elsewhere opens no RALLY for them (strict: no rally decision)."""
+    # Checks edge-of-the-aegean.txt, line 114.
     sc = build(hands={0: [LACHESIS]}, coins=(5, 4), cities={1: {0: [EUDORUS]}, 0: {1: [PEISANDER]}})
     sc.script_play(LACHESIS, city=0)
     sc.script_pass()
@@ -525,6 +554,7 @@ def test_rally_each_unit_once_per_unit_added() -> None:
 def test_rally_needs_coins_for_its_cost() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "they may pay the indicated cost": with no
     coin left, RALLY 1 is not offered (strict: no rally decision)."""
+    # Checks edge-of-the-aegean.txt, line 114.
     sc = build(hands={0: [EUDORUS]}, coins=(2, 4))
     sc.script_play(EUDORUS, city=0)
     sc.script_pass()
@@ -560,6 +590,7 @@ def test_keres_ability_then_exalt_into_vp_token() -> None:
     """Aegean rulebook, Unit Card Types, Keres: "Units with an ability that is resolved at the
     end of the Surge Step ... If so, EXALT a Keres, it is removed from its city, turned
     facedown, and a VP token is placed on it." (Funeral Pyre: draw 1; EXALT: 4+ units here.)"""
+    # Checks edge-of-the-aegean.txt, line 110.
     sc = build(cities={0: {0: [KER_PYRE, *FILLER]}}, deck_top=TOP4)
     sc.script_pass()
     sc.surge()
@@ -574,6 +605,7 @@ def test_keres_ability_then_exalt_into_vp_token() -> None:
 def test_keres_stays_when_exalt_condition_fails() -> None:
     """Aegean rulebook, Unit Card Types, Keres: "the active player checks if the condition to
     EXALT has been met" (3 units here: not 4, so no EXALT; the ability still resolves)."""
+    # Checks edge-of-the-aegean.txt, line 110.
     sc = build(cities={0: {0: [KER_PYRE, LACHESIS, ATROPOS]}}, deck_top=TOP4)
     sc.script_pass()
     sc.surge()
@@ -585,6 +617,7 @@ def test_keres_stays_when_exalt_condition_fails() -> None:
 def test_keres_played_this_surge_resolves_at_its_end() -> None:
     """Aegean rulebook, Unit Card Types, Keres: "an ability that is resolved at the end of the
     Surge Step" (Ker of the Spoils: take up to 1 coin from your opponent)."""
+    # Checks edge-of-the-aegean.txt, line 110.
     sc = build(hands={0: [KER_SPOILS]}, coins=(2, 3))
     sc.script_play(KER_SPOILS, city=2)
     sc.script_pass()
@@ -633,6 +666,7 @@ def test_keres_mandatory_opponent_discards_then_exalt() -> None:
     """Aegean rulebook, Unit Card Types NOTE: "All unit abilities are considered to be mandatory
     unless their text explanation contains the word may." (Plague Winds: your opponent discards
     1 card, of their choice; EXALT: you have 1 or fewer cards in hand.)"""
+    # Checks edge-of-the-aegean.txt, line 116.
     sc = build(hands={0: [AISA], 1: [EUDORUS, CLOTHO]}, cities={1: {0: [KER_PLAGUE]}})
     sc.script_pass()
     sc.script_target("discard", CLOTHO)  # the opponent chooses which
@@ -646,6 +680,7 @@ def test_keres_shield_wall_exalts_beside_another_keres() -> None:
     """Aegean rulebook, Unit Card Types, Keres: "After resolving a Keres ability, the active
     player checks if the condition to EXALT has been met." (Shield Wall: +2 coins only if an
     enemy unit is here; EXALT: you have another Keres here.)"""
+    # Checks edge-of-the-aegean.txt, line 110.
     sc = build(coins=(0, 4), cities={0: {0: [KER_SHIELD, KER_PYRE]}}, deck_top=TOP4)
     sc.script_pass()
     sc.surge()
@@ -688,6 +723,7 @@ def test_keres_battlefield_destroys_in_another_city_within_strength() -> None:
 def test_moirai_lachesis_other_units_plus_one() -> None:
     """Aegean rulebook, Unit Card Types, Moirai: "a powerful ability that is resolved while the
     unit is in a city" (Lachesis: your other units here have +1 Strength)."""
+    # Checks edge-of-the-aegean.txt, line 112.
     sc = build(cities={0: {0: [LACHESIS, EUDORUS, MENESTHIUS], 1: [PEISANDER]}, 1: {0: [PHOENIX]}})
     assert sc.strength(0, 0) == 2 + 3 + 4
     assert sc.strength(0, 1) == 2  # not the enemy's
@@ -770,6 +806,7 @@ def test_moirai_effect_ends_when_unit_leaves() -> None:
     """Aegean rulebook, Unit Card Types, Moirai: the ability applies "while the unit is in a city";
     destroying Lachesis (Thunderbolt of Zeus: destroy 1 enemy unit with 4 or less Strength)
     removes its +1."""
+    # Checks edge-of-the-aegean.txt, line 112.
     cities = {0: {1: [LACHESIS, EUDORUS, PATROCLUS]}}
     sc = build(cities=cities, rewards={0: [(THUNDER, False)]}, stacks={})
     assert sc.strength(0, 1) == 2 + 3 + 5
@@ -791,6 +828,7 @@ def test_may_declined_leaves_state_unchanged() -> None:
     """Aegean rulebook, Unit Card Types NOTE: abilities are mandatory "unless their text
     explanation contains the word may" (Alcimedon, RALLY 1: you may move 1 of your units from
     this city to another city): declined, nothing moves (the RALLY cost stays paid)."""
+    # Checks edge-of-the-aegean.txt, line 116.
     sc = build(hands={0: [ALCIMEDON]}, coins=(2, 4), cities={0: {0: [LACHESIS]}})
     sc.script_play(ALCIMEDON, city=0)
     sc.script("rally", card=ALCIMEDON)
@@ -838,6 +876,7 @@ def offer_khalkotauroi(coins: tuple[int, int], cards: int, use: bool) -> Scenari
 def test_tribute_may_declined_leaves_state_unchanged() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "that player may use its TRIBUTE ability"
     (Khalkotauroi: you may take up to 2 coins from your opponent): declined, no coins move."""
+    # Checks edge-of-the-aegean.txt, line 108.
     sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=False)
     assert sc.coins(0) == 4 and sc.coins(1) == 5
     done(sc)
@@ -847,6 +886,7 @@ def test_mandatory_reward_ability_asks_nothing() -> None:
     """Aegean rulebook, Unit Card Types NOTE: "All unit abilities are considered to be mandatory
     unless their text explanation contains the word may." (Pithos of Pandora: your opponent
     discards 1 card and returns up to 2 coins to the supply.)"""
+    # Checks edge-of-the-aegean.txt, line 116.
     sc = build(hands={1: [EUDORUS]}, coins=(0, 5), rewards={0: [(PITHOS, False)]}, stacks={})
     sc.script_use_reward(PITHOS)
     sc.script_pass()
@@ -884,6 +924,7 @@ def test_war_torn_test(mine: list[str], theirs: list[str], torn: bool) -> None:
     """Aegean rulebook, War Step: "A city is war-torn if an opponent has at least 3 units in the
     city and/or the sum of both players units total of 5 or more." and "A COLOSSAL unit counts
     as 2 units instead of 1 for the purpose of determining if a city is war-torn"."""
+    # Checks edge-of-the-aegean.txt, lines 120, 122.
     sc = build(cities={1: {0: mine, 1: theirs}}, stacks={1: [HELM]})
     assert sc.war_torn(1) is torn
 
@@ -891,6 +932,7 @@ def test_war_torn_test(mine: list[str], theirs: list[str], torn: bool) -> None:
 def test_war_city_without_tiles_never_war_torn() -> None:
     """Aegean rulebook, War Step NOTE: "A player may choose to play units into a city with no
     Reward tiles, but such a city will never be considered war-torn again." """
+    # Checks edge-of-the-aegean.txt, line 124.
     cities = {0: {0: [KHALKO, MENESTHIUS], 1: [TALOS, EUDORUS, PEISANDER]}}
     sc = build(cities=cities, stacks={0: [], 1: [HELM], 2: []})
     assert not sc.war_torn(0)
@@ -905,6 +947,7 @@ def test_war_victor_takes_top_tile_keeps_one_loser_keeps_two() -> None:
     taking the top Reward tile from that city and placing it in their play area with the 2VP
     side faceup. The victor then destroys all but 1 of their units in that city, placing them in
     the discard pile. The loser of the conflict destroys all but 2 of their units"."""
+    # Checks edge-of-the-aegean.txt, line 128.
     cities = {0: {0: [PATROCLUS, MENESTHIUS, EUDORUS], 1: [PEISANDER, PHOENIX, ALCIMEDON]}}
     sc = build(cities=cities, stacks={0: [HELM, THUNDER], 1: [], 2: []})
     assert sc.war_torn(0)
@@ -925,6 +968,7 @@ def test_war_victor_takes_top_tile_keeps_one_loser_keeps_two() -> None:
 def test_war_defender_can_win() -> None:
     """Aegean rulebook, War Step: "each player adds the Strength values of all their units in that
     city. The player with the highest combined Strength is the victor" (whoever is active)."""
+    # Checks edge-of-the-aegean.txt, line 128.
     cities = {2: {0: [ALCIMEDON, PHOENIX], 1: [PATROCLUS, MENESTHIUS, EUDORUS]}}
     sc = build(cities=cities, stacks={0: [], 1: [], 2: [HORN]})
     sc.script_keep(2, [0])  # the victor (seat 1) keeps Patroclus; the loser keeps both
@@ -939,6 +983,7 @@ def test_war_strength_includes_ongoing_abilities() -> None:
     """Aegean rulebook, War Step: "each player adds the Strength values of all their units" with
     Moirai abilities "resolved while the unit is in a city": Lachesis turns 6 printed Strength
     into 8, beating 7."""
+    # Checks edge-of-the-aegean.txt, lines 112, 128.
     cities = {0: {0: [LACHESIS, EUDORUS, PEISANDER], 1: [PATROCLUS, MENESTHIUS]}}
     sc = build(cities=cities, stacks={0: [HELM], 1: [], 2: []})
     sc.script_keep(0, [0])
@@ -952,6 +997,7 @@ def test_war_strength_includes_ongoing_abilities() -> None:
 def test_war_strength_tie_goes_to_higher_total_cost(rich: int) -> None:
     """Aegean rulebook, War Step: "In the event of a tie, the player with the highest total unit
     cost in that city is the victor." """
+    # Checks edge-of-the-aegean.txt, line 130.
     cheap = [MENESTHIUS, ALCIMEDON]  # Strength 3 + 1 = 4, cost 3 + 1 = 4
     costly = [EUDORUS, PHOENIX, KER_PLAGUE]  # Strength 2 + 1 + 1 = 4, cost 2 + 2 + 2 = 6
     sides = {rich: costly, 1 - rich: cheap}
@@ -967,6 +1013,7 @@ def test_war_strength_tie_goes_to_higher_total_cost(rich: int) -> None:
 def test_war_full_tie_nobody_takes_a_tile() -> None:
     """Aegean rulebook, War Step: "If players are tied for total unit cost, neither player is the
     victor, and both players must destroy all but 2 of their units in that city"."""
+    # Checks edge-of-the-aegean.txt, line 130.
     mine = [EUDORUS, PHOENIX, KER_PYRE]  # Strength 4, cost 6
     theirs = [PEISANDER, CLOTHO, AISA]  # Strength 4, cost 6
     sc = build(cities={0: {0: mine, 1: theirs}}, stacks={0: [HELM], 1: [], 2: []})
@@ -983,6 +1030,7 @@ def test_war_full_tie_nobody_takes_a_tile() -> None:
 def test_war_victor_cannot_keep_colossal() -> None:
     """Aegean rulebook, War Step, COLOSSAL UNITS: "the victor in a conflict can only keep 1 unit,
     which cannot be a COLOSSAL unit as they are considered to be 2 units." """
+    # Checks edge-of-the-aegean.txt, line 132.
     cities = {0: {0: [TALOS, EUDORUS], 1: [ALCIMEDON, PHOENIX]}}
     sc = build(cities=cities, stacks={0: [HELM], 1: [], 2: []})
     sc.script_keep(0, [0])  # Talos
@@ -999,6 +1047,7 @@ def test_war_victor_cannot_keep_colossal() -> None:
 def test_war_victor_with_only_colossal_units_keeps_none() -> None:
     """Aegean rulebook, War Step, COLOSSAL UNITS: the victor keeps 1 unit, "which cannot be a
     COLOSSAL unit" - with only Automatons, it keeps none."""
+    # Checks edge-of-the-aegean.txt, line 132.
     cities = {0: {0: [TALOS, KHALKO], 1: [ALCIMEDON]}}
     sc = build(cities=cities, stacks={0: [HELM], 1: [], 2: []})
     sc.war()
@@ -1010,6 +1059,7 @@ def test_war_victor_with_only_colossal_units_keeps_none() -> None:
 def test_war_loser_may_keep_one_colossal() -> None:
     """Aegean rulebook, War Step, COLOSSAL UNITS: "If the player chose to keep a COLOSSAL unit, it
     would be the only one they could keep in that city given that it counts as 2 units." """
+    # Checks edge-of-the-aegean.txt, line 132.
     cities = {0: {0: [TALOS, EUDORUS], 1: [KHALKO, ALCIMEDON, PHOENIX]}}
     sc = build(cities=cities, stacks={0: [HELM], 1: [], 2: []})
     sc.script_keep(0, [1])
@@ -1039,6 +1089,7 @@ def test_war_keep_is_maximal() -> None:
 def test_war_order_only_war_torn_cities() -> None:
     """Aegean rulebook, War Step: "the active player resolves conflicts in any war-torn cities"
     (a peaceful city is not a choice)."""
+    # Checks edge-of-the-aegean.txt, line 120.
     cities = {0: {1: [EUDORUS, PEISANDER, MENESTHIUS]}, 1: {1: [LACHESIS]}}
     cities[2] = {1: [PHOENIX, ALCIMEDON, PATROCLUS]}
     sc = build(cities=cities, stacks={0: [HELM], 1: [HORN], 2: [THUNDER]})
@@ -1057,6 +1108,7 @@ def test_offering_splits_value_between_cards_and_coins(cards: int) -> None:
     """Aegean rulebook, Offering Step: "the active player selects a Unit card from their hand and
     discards it. They then draw a number of cards and/or gain a number of coins equal to that
     card's Offering value." (Peisander: Offering 2.)"""
+    # Checks edge-of-the-aegean.txt, line 138.
     sc = build(hands={0: [PEISANDER, LACHESIS]}, coins=(3, 4), deck_top=TOP4)
     sc.script_offer(PEISANDER, cards=cards)
     sc.offering()
@@ -1068,6 +1120,7 @@ def test_offering_splits_value_between_cards_and_coins(cards: int) -> None:
 
 def test_offering_split_cannot_exceed_value() -> None:
     """Aegean rulebook, Offering Step: "... equal to that card's Offering value." """
+    # Checks edge-of-the-aegean.txt, line 138.
     sc = build(hands={0: [PEISANDER]}, deck_top=TOP4)
     sc.script_offer(PEISANDER, cards=3)
     with pytest.raises(ScenarioError):
@@ -1076,6 +1129,7 @@ def test_offering_split_cannot_exceed_value() -> None:
 
 def test_offering_is_optional() -> None:
     """Aegean rulebook, Offering Step: "a player may offer one of the cards from their hand"."""
+    # Checks edge-of-the-aegean.txt, line 136.
     sc = build(hands={0: [PEISANDER]}, coins=(3, 4))
     sc.script_offer(None)
     sc.offering()
@@ -1085,6 +1139,7 @@ def test_offering_is_optional() -> None:
 
 def test_offering_only_from_hand() -> None:
     """Aegean rulebook, Offering Step: "the active player selects a Unit card from their hand"."""
+    # Checks edge-of-the-aegean.txt, line 138.
     sc = build(hands={0: [PEISANDER]}, cities={0: {0: [AISA]}})
     sc.script_offer(AISA, cards=0)
     with pytest.raises(ScenarioError):
@@ -1103,6 +1158,7 @@ def test_offering_coins_capped_by_supply() -> None:
 def test_offering_hand_limit_five() -> None:
     """Aegean rulebook, Offering Step: "At the end of this step, the active player discards cards
     from their hand until they have a maximum of 5 cards in hand." (The player chooses.)"""
+    # Checks edge-of-the-aegean.txt, line 140.
     hand = [EUDORUS, PEISANDER, MENESTHIUS, ALCIMEDON, PHOENIX, PATROCLUS, CLOTHO]
     sc = build(hands={0: hand})
     sc.script_offer(None)
@@ -1117,6 +1173,7 @@ def test_offering_hand_limit_five() -> None:
 def test_offering_coin_limit_ten() -> None:
     """Aegean rulebook, Offering Step: "They then return coins to the supply until they have a
     maximum of 10 coins." (9 coins + Aisa's 4 = 13, back to 10.)"""
+    # Checks edge-of-the-aegean.txt, line 140.
     sc = build(hands={0: [AISA]}, coins=(9, 4))
     sc.script_offer(AISA, cards=0)
     sc.offering()
@@ -1127,6 +1184,7 @@ def test_offering_coin_limit_ten() -> None:
 def test_offering_limits_apply_without_offering() -> None:
     """Aegean rulebook, Offering Step: the hand and coin limits apply "At the end of this step",
     offering or not; the opponent is not affected."""
+    # Checks edge-of-the-aegean.txt, line 140.
     sc = build(hands={0: [EUDORUS]}, coins=(12, 8), supply=0)
     sc.script_offer(None)
     sc.offering()
@@ -1136,6 +1194,7 @@ def test_offering_limits_apply_without_offering() -> None:
 def test_tribute_steal_coins_up_to_two() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "After an Automaton is discarded as an
     Offering, that player may use its TRIBUTE ability." (Khalkotauroi: take up to 2 coins.)"""
+    # Checks edge-of-the-aegean.txt, line 108.
     sc = offer_khalkotauroi(coins=(2, 5), cards=0, use=True)
     assert sc.coins(0) == 2 + 2 + 2 and sc.coins(1) == 3
     assert sc.discard_pile() == [KHALKO]
@@ -1220,6 +1279,7 @@ def test_tribute_gain_vp_token_when_two_rewards() -> None:
 def test_tribute_only_after_an_offering() -> None:
     """Aegean rulebook, Unit Card Types, Automatons: "After an Automaton is discarded as an
     Offering" - discarding it to the hand limit triggers no TRIBUTE."""
+    # Checks edge-of-the-aegean.txt, line 108.
     hand = [TALOS, EUDORUS, PEISANDER, ALCIMEDON, PHOENIX, PATROCLUS]
     sc = build(hands={0: hand}, cities={0: {1: [MENESTHIUS]}})
     sc.script_offer(None)
@@ -1232,6 +1292,7 @@ def test_tribute_only_after_an_offering() -> None:
 def test_tribute_then_hand_limit() -> None:
     """Aegean rulebook, Offering Step: the hand limit is checked "At the end of this step", after
     the Offering and its TRIBUTE (Kourai Khryseai takes a card back: 6 cards, discard 1)."""
+    # Checks edge-of-the-aegean.txt, line 140.
     hand = [KOURAI, EUDORUS, PEISANDER, ALCIMEDON, PHOENIX]
     sc = build(hands={0: hand}, discard=[MENESTHIUS], deck_top=TOP4)
     sc.script_offer(KOURAI, cards=1)
@@ -1335,6 +1396,7 @@ def test_sandals_move_respects_capacity() -> None:
     """Reward tile ability (Winged Sandals: move up to 2 of your units to other cities) and Surge
     Step: "A player cannot play, move, or use any ability that would add a unit to their side of a
     city that is at city capacity." """
+    # Checks edge-of-the-aegean.txt, line 96.
     full = [EUDORUS, PEISANDER, MENESTHIUS, PHOENIX, PATROCLUS]
     cities = {0: {0: [LACHESIS, ATROPOS]}, 1: {0: full}}
     sc = build(rewards={0: [(SANDALS, False)]}, cities=cities, stacks={})
@@ -1395,6 +1457,7 @@ def test_game_ends_at_end_of_turn_when_no_city_has_tiles() -> None:
     """Aegean rulebook, End of Game and Scoring: "The game ends at the end of the active player's
     turn if no city has any remaining Reward tiles." The last tile is won in the War Step; the
     Offering Step still happens, and the game ends with the turn."""
+    # Checks edge-of-the-aegean.txt, line 144.
     cities = {0: {0: [PATROCLUS, MENESTHIUS, EUDORUS], 1: [ALCIMEDON, PHOENIX]}}
     sc = build(hands={0: [AISA]}, coins=(2, 4), cities=cities, stacks={0: [THUNDER], 1: [], 2: []})
     sc.script_wealth(0)
@@ -1419,6 +1482,7 @@ def test_game_ends_at_end_of_turn_when_no_city_has_tiles() -> None:
 def test_game_goes_on_while_a_city_has_tiles() -> None:
     """Aegean rulebook, Gameplay: "Play continues until all cities have been depleted of Reward
     tiles." """
+    # Checks edge-of-the-aegean.txt, line 62.
     sc = build(stacks={0: [], 1: [], 2: [HELM]}, turn=5)
     sc.end_turn()
     assert not sc.over and sc.active == 1 and sc.turns_done == 6
@@ -1428,6 +1492,7 @@ def test_game_goes_on_while_a_city_has_tiles() -> None:
 def test_full_turn_through_play_turn() -> None:
     """Aegean rulebook, Gameplay: "the active player will proceed through the following steps in
     order: Wealth Step, Surge Step, War Step, Offering Step" (one ``turn()``)."""
+    # Checks edge-of-the-aegean.txt, lines 55-60.
     cities = {0: {0: [PATROCLUS, MENESTHIUS], 1: [ALCIMEDON, PHOENIX]}}
     sc = build(
         hands={0: [EUDORUS]}, coins=(0, 4), cities=cities, stacks={0: [THUNDER], 1: [], 2: []}
@@ -1448,6 +1513,7 @@ def test_full_turn_through_play_turn() -> None:
 def test_played_out_game_ends_with_every_tile_won(seed: int) -> None:
     """Aegean rulebook, End of Game and Scoring: a game that ends because "no city has any
     remaining Reward tiles" has every one of the 6 Reward tiles in a play area."""
+    # Checks edge-of-the-aegean.txt, line 144.
     sc = Scenario.from_game("aegean", seed, 0, bots=("random", "random"), turn_cap=400)
     res = sc.play_out()
     assert res["end_reason"] == "all_cities_empty"
@@ -1466,6 +1532,7 @@ def test_scoring_components() -> None:
     """Aegean rulebook, End of Game and Scoring: "Gain 2VP for each unused (facedown) Reward tiles
     ... 1VP for each used (faceup) Reward tile ... 2VP for each VP token ... 1VP for each
     TREASURED unit in hand" (a Moirai in a city scores nothing)."""
+    # Checks edge-of-the-aegean.txt, lines 150-153.
     sc = build(
         hands={0: [CLOTHO, LACHESIS, EUDORUS], 1: [AISA, TALOS]},
         cities={0: {0: [ATROPOS]}, 1: {1: [ANANKE]}},
@@ -1494,6 +1561,7 @@ def _tie(p0: dict[str, Any], p1: dict[str, Any]) -> dict[str, int]:
 def test_tiebreak_unused_tiles_first(swap: bool) -> None:
     """Aegean rulebook, End of Game and Scoring: "In the event of a tie, the player with the most
     unused Reward tiles is the winner." (Checked before VP tokens.)"""
+    # Checks edge-of-the-aegean.txt, line 155.
     a = {"rewards": [(THUNDER, False)]}  # 2 VP, 1 unused
     b = {"vp": 1}  # 2 VP from a token
     res = _tie(b, a) if swap else _tie(a, b)
@@ -1505,6 +1573,7 @@ def test_tiebreak_unused_tiles_first(swap: bool) -> None:
 def test_tiebreak_vp_tokens_second(swap: bool) -> None:
     """Aegean rulebook, End of Game and Scoring: "If the players are still tied, the player with
     the most VP tokens is the winner." (Checked before TREASURED units.)"""
+    # Checks edge-of-the-aegean.txt, line 155.
     a = {"vp": 1, "rewards": [(HELM, True)]}  # 3 VP
     b = {"hand": [CLOTHO, AISA], "rewards": [(HORN, True)]}  # 3 VP
     res = _tie(b, a) if swap else _tie(a, b)
@@ -1516,6 +1585,7 @@ def test_tiebreak_vp_tokens_second(swap: bool) -> None:
 def test_tiebreak_treasured_third(swap: bool) -> None:
     """Aegean rulebook, End of Game and Scoring: "If the players are still tied, the player with
     the most TREASURED units in their hand is the winner." """
+    # Checks edge-of-the-aegean.txt, line 155.
     a = {"hand": [CLOTHO, EUDORUS], "rewards": [(HELM, True)]}  # 2 VP
     b = {"rewards": [(HORN, True), (PITHOS, True)]}  # 2 VP
     res = _tie(b, a) if swap else _tie(a, b)
@@ -1526,6 +1596,7 @@ def test_tiebreak_treasured_third(swap: bool) -> None:
 def test_tiebreak_shared_victory() -> None:
     """Aegean rulebook, End of Game and Scoring: "If the players are still tied, both players have
     earned the respect of the gods and share the victory." """
+    # Checks edge-of-the-aegean.txt, line 155.
     res = _tie(
         {"hand": [CLOTHO], "vp": 1, "rewards": [(HELM, False), (HORN, True)]},
         {"hand": [AISA], "vp": 1, "rewards": [(THUNDER, False), (PITHOS, True)]},
@@ -1537,6 +1608,7 @@ def test_tiebreak_shared_victory() -> None:
 def test_higher_score_wins_before_tiebreaks() -> None:
     """Aegean rulebook, End of Game and Scoring: "The player with the highest score wins" (fewer
     unused tiles does not matter when the scores differ)."""
+    # Checks edge-of-the-aegean.txt, line 146.
     res = _tie(
         {"rewards": [(HELM, True), (HORN, True), (PITHOS, True)]}, {"rewards": [(THUNDER, False)]}
     )
@@ -1623,6 +1695,7 @@ def test_draft1_draw_3_keep_2_pass_1_until_30_each(mix: str) -> None:
     containing all the Unit cards, chooses 2, places them facedown, and then passes the
     remaining card to their opponent. This continues until each player has 30 facedown
     cards." Each seat keeps the 1st and 2nd of its three cards and passes the 3rd."""
+    # Checks edge-of-the-aegean.txt, lines 167, 171.
     seed, game = 5, 2
     sc = _draft_scenario(mix, "draft1")
     for _ in range(10 * 2):  # 10 rounds, two seats, two keeps each
@@ -1651,6 +1724,7 @@ def test_draft2_twenty_face_up_alternate_picks_three_times() -> None:
     have been selected. This is repeated two additional times, resulting in each player having
     a 30 card deck." Every pick here takes the first card left, so in each round of 20 one
     seat holds the even places and the other the odd ones."""
+    # Checks edge-of-the-aegean.txt, line 173.
     seed, game = 11, 4
     sc = _draft_scenario("reign+aegean", "draft2")
     for _ in range(60):
@@ -1675,6 +1749,7 @@ def test_draft_games_use_own_decks_and_conserve_cards(variant: str) -> None:
     game begins ... any ability that references 'the deck' or 'the discard pile' refers to
     the player's own deck or discard pile." A whole game keeps every card in exactly one
     zone, and a seat's own cards never reach the other seat's deck or discard pile."""
+    # Checks edge-of-the-aegean.txt, line 167.
     rules = {DRAFT_RULES[variant]: 1}
     sc = Scenario.from_game("dunes+aegean", 3, 1, bots=("greedy", "random"), rules=rules)
     own = [set(_own_cards(sc, p)) for p in range(2)]

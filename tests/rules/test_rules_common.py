@@ -64,6 +64,7 @@ def test_war_active_player_chooses_order(mix: str, first: int) -> None:
     multiple war-torn cities, the active player chooses the order in which the war-torn cities
     are resolved." (heir-to-the-dunes.txt, line 164.) The victor takes the reward tiles in the
     chosen order."""
+    # Checks edge-of-the-aegean.txt, lines 126, 130; heir-to-the-dunes.txt, lines 168, 170.
     cards = WAR_ORDER[mix]
     sc = Scenario.build(
         mix,
@@ -95,6 +96,7 @@ def test_emissary_after_standard_setup(mix: str, seed: int, game: int) -> None:
     their Emissary card to the discard pile. The other player returns his Emissary to their
     hand." and Set Up: Favor goes to "the god of the second player" (the one who lost the
     Emissary)."""
+    # Checks edge-of-the-aegean.txt, lines 47, 49; heir-to-the-dunes.txt, lines 57, 59, 61.
     hands, picks, first = emissary_outcome(
         Scenario.from_game(mix, seed, game, first="p1", strict=True)
     )

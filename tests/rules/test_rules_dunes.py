@@ -136,6 +136,7 @@ def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> Non
     on each of the 3 designated areas" ... "Each player draws 4 cards from the deck and takes 4
     coins from the supply." The unit cards form the deck the hands are drawn from
     (heir-to-the-dunes.txt, line 50)."""
+    # Checks heir-to-the-dunes.txt, lines 48, 53.
     sc = Scenario.from_game("dunes", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [3, 3, 3]
     assert sorted(t for c in range(3) for t in sc.stack(c)) == sorted(ALL_TILES)
@@ -151,6 +152,7 @@ def test_setup_gods_and_their_structures(first: str) -> None:
     """Dunes rulebook, Set Up 8-9: "Each player takes a god reference card and a set of 3
     structure cards, matching their god." ... "places their structure cards in their play area
     BUILD side up." (Seat 0 serves Anubis, seat 1 Horus, whoever goes first.)"""
+    # Checks heir-to-the-dunes.txt, lines 54-55.
     sc = Scenario.from_game("dunes", 3, 1, first=first, strict=True)
     assert (sc.god(0), sc.god(1)) == ("anubis", "horus")
     for p in range(2):
@@ -163,6 +165,7 @@ def test_setup_favor_starts_on_second_players_god(first: str, seat: int, favored
     """Dunes rulebook, Set Up: "Flip the Favor card to the side matching the god of the second
     player." and Favor: "At the start of the game the second player's god will always begin
     Favored." """
+    # Checks heir-to-the-dunes.txt, lines 57, 73.
     sc = Scenario.from_game("dunes", 9, 0, first=first, strict=True)
     assert sc.active == seat and sc.first == seat
     assert sc.favor == favored == sc.god(1 - seat)
@@ -176,6 +179,7 @@ def test_setup_favor_starts_on_second_players_god(first: str, seat: int, favored
 def test_emissary_greatest_value_goes_first() -> None:
     """Dunes rulebook, Emissary of War Variant: "Each player sums the cost, offering, and strength
     values of their Emissary." (Grand Vizier 6 + 1 + 6 = 13 beats Temple Servant 1 + 2 + 1.)"""
+    # Checks heir-to-the-dunes.txt, line 59.
     sc = build(hands={0: [SERVANT, CHANNELER], 1: [GRAND, BEARER]}, favor="horus")
     sc.script("emissary", card=SERVANT)
     sc.script("emissary", card=GRAND)
@@ -191,6 +195,7 @@ def test_emissary_tie_strength_then_oldest(oldest: int) -> None:
     """Dunes rulebook, Emissary of War Variant: "In the event of a tie, the Emissary with the
     highest strength value breaks the tie. If a tie still exists, the oldest player is the First
     Player." """
+    # Checks heir-to-the-dunes.txt, line 59.
     # Oasis Merchant 2 + 3 + 1 = 6 (strength 1); Mummified Scribe 2 + 2 + 2 = 6 (strength 2).
     sc = build(hands={0: [MERCHANT], 1: [SCRIBE]})
     assert sc.emissary(oldest=oldest) == 1
@@ -220,6 +225,7 @@ def test_favor_flips_by_devotion(p: int, favor: str, kind: str) -> None:
     The Favor section's "Each time a unit is played that is not devoted to the god that is
     currently Favored, flip" would, read literally, flip on neutral units too; omensim follows
     the two sentences above (README, Rules: "neutral units never do; 'both' always do")."""
+    # Checks heir-to-the-dunes.txt, lines 69, 75, 133.
     card = {"own": FOLLOWER[p], "other": FOLLOWER[1 - p], "both": LABORER, "neutral": SERVANT}[kind]
     sc = build(hands={p: [card]}, coins=(3, 3), favor=favor, active=p)
     sc.script_play(card, city=1)
@@ -239,6 +245,7 @@ def test_opposing_gods_unit_enters_at_full_cost_without_abilities() -> None:
     cannot resolve the abilities of those units." (Seat 0 serves Anubis; Bearer of the Sun Disc,
     devoted to Horus, costs its full 2 - no devoted-unit discount - enters the city, flips the
     Favor card, and neither its REINFORCE nor that of the Anubis unit beside it resolves.)"""
+    # Checks heir-to-the-dunes.txt, line 69; the cost paid into the supply (lines 121, 127).
     sc = build(
         hands={0: [BEARER]},
         coins=(2, 3),
@@ -246,11 +253,13 @@ def test_opposing_gods_unit_enters_at_full_cost_without_abilities() -> None:
         cities={1: {0: [CHANNELER]}},
         deck_top=TOP4,
     )
+    supply = sc.supply
     play(sc, BEARER, city=1, cost=2)
     sc.script_pass()
     sc.surge()  # strict: a REINFORCE choice would have raised
     assert sc.city(1, 0) == [CHANNELER, BEARER]
     assert sc.coins(0) == 0 and sc.coins(1) == 3 and sc.hand(0) == []
+    assert sc.supply == supply + 2
     assert sc.favor == "horus"
     assert sc.deck_top(4) == TOP4
     done(sc)
@@ -264,6 +273,7 @@ def test_opposing_gods_unit_in_city_cannot_be_reinforced() -> None:
     """Dunes rulebook, Devotion: players "cannot resolve the abilities of those units" and
     Followers: REINFORCE is "of a single unit devoted to their god in that city": the Horus unit
     seat 0 played earlier is not a REINFORCE choice, its own Anubis units are."""
+    # Checks heir-to-the-dunes.txt, lines 69, 150.
     cities = {0: {0: [BEARER, CHANNELER]}}
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 3), favor="anubis", cities=cities)
     play(sc, GRAVEDIGGER, city=0, cost=0)
@@ -282,6 +292,7 @@ def test_opposing_gods_unit_in_city_cannot_be_reinforced() -> None:
 def test_first_devoted_unit_each_turn_costs_one_less_only_the_first() -> None:
     """Dunes rulebook, Devotion and Favor NOTE: "The first time during a player's turn that they
     play a unit devoted to their god, the cost of that unit is reduced by 1" - only the first."""
+    # Checks heir-to-the-dunes.txt, line 135.
     sc = build(hands={0: [CHANNELER, CHANNELER]}, coins=(3, 3), favor="anubis")
     play(sc, CHANNELER, city=0, cost=1)
     no_reinforce(sc)
@@ -303,6 +314,7 @@ def test_first_devoted_unit_each_turn_costs_one_less_only_the_first() -> None:
 def test_devoted_discount_minimum_zero() -> None:
     """Dunes rulebook, Devotion and Favor NOTE: "reduced by 1 to a minimum of zero" (Necropolis
     Gravedigger, cost 1, is free)."""
+    # Checks heir-to-the-dunes.txt, line 135.
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 3), favor="anubis")
     play(sc, GRAVEDIGGER, city=2, cost=0)
     no_reinforce(sc)
@@ -315,6 +327,7 @@ def test_devoted_discount_minimum_zero() -> None:
 def test_devoted_discount_resets_next_turn() -> None:
     """Dunes rulebook, Surge Step summary: "The cost of the first devoted unit played on each
     turn is reduced by 1." (Each of seat 0's turns has its own first devoted unit.)"""
+    # Checks heir-to-the-dunes.txt, line 88.
     sc = build(hands={0: [CHANNELER, CHANNELER]}, coins=(2, 3), favor="anubis")
     play(sc, CHANNELER, city=0, cost=1)
     no_reinforce(sc)
@@ -336,6 +349,7 @@ def test_devoted_discount_for_units_devoted_to_both() -> None:
     """Dunes rulebook, Devotion and Favor NOTE: "the first time ... that they play a unit devoted
     to their god": an Embalmed (devoted to both gods) is devoted to theirs, gets the discount and
     uses it up (Horus: Linen-Wrapped Laborer 1 -> 0, then Bearer of the Sun Disc at its full 2)."""
+    # Checks heir-to-the-dunes.txt, line 135.
     sc = build(hands={1: [LABORER, BEARER]}, coins=(3, 2), favor="anubis", active=1)
     play(sc, LABORER, city=0, cost=0)
     play(sc, BEARER, city=1, cost=2)
@@ -383,6 +397,7 @@ def test_wealth_reveal_devoted_card_to_hand_else_discard(p: int, card: str, to_h
     """Dunes rulebook, Wealth Step: "At the start of the active player's Wealth Step, they reveal
     the top card of the deck. If the unit is devoted to their god, they add it to their hand. If
     not, the unit is placed in the discard pile." (Then the usual Wealth actions.)"""
+    # Checks heir-to-the-dunes.txt, line 100.
     sc = build(active=p, coins=(0, 0), deck_top=[card, *TOP4])
     sc.script_wealth(0)
     sc.wealth()
@@ -396,6 +411,7 @@ def test_wealth_reveal_discard_neutral_to_repeat_once() -> None:
     """Dunes rulebook, Wealth Step: "The player may discard a neutral unit from their hand to
     repeat this process once." (Bearer is revealed and discarded; Sunset Marauder is discarded
     to reveal Linen-Wrapped Laborer, which is kept; Temple Servant cannot buy a second repeat.)"""
+    # Checks heir-to-the-dunes.txt, line 100.
     sc = build(hands={0: [MARAUDER, SERVANT, CHANNELER]}, coins=(0, 0), deck_top=[BEARER, LABORER])
     sc.script("reveal", card=MARAUDER)
     sc.script_wealth(0)  # strict: a second reveal choice would have raised here
@@ -408,6 +424,7 @@ def test_wealth_reveal_discard_neutral_to_repeat_once() -> None:
 
 def test_wealth_reveal_repeat_is_optional() -> None:
     """Dunes rulebook, Wealth Step: "The player may discard a neutral unit" - or not."""
+    # Checks heir-to-the-dunes.txt, line 100.
     sc = build(hands={0: [MARAUDER]}, coins=(0, 0), deck_top=[BEARER, LABORER])
     sc.script("reveal", a=-1)
     sc.script_wealth(0)
@@ -420,6 +437,7 @@ def test_wealth_reveal_repeat_is_optional() -> None:
 def test_wealth_reveal_repeat_only_by_discarding_a_neutral_unit() -> None:
     """Dunes rulebook, Wealth Step: "discard a neutral unit from their hand": a devoted unit is
     no price (and with no neutral unit in hand, nothing is asked)."""
+    # Checks heir-to-the-dunes.txt, line 100.
     sc = build(hands={0: [MARAUDER, CHANNELER, LABORER]}, deck_top=[BEARER, SCRIBE])
     sc.script("reveal", card=CHANNELER)
     with pytest.raises(ScenarioError, match=NOT_ALLOWED):
@@ -435,6 +453,7 @@ def test_wealth_reveal_reshuffles_an_empty_deck() -> None:
     """Dunes rulebook, Wealth Step: "If a player would draw a card but the deck has no cards,
     shuffle the discard pile and place it facedown ... and draw from the newly shuffled deck."
     The reveal takes the top card too: with an empty deck it comes from the reshuffled pile."""
+    # Checks heir-to-the-dunes.txt, line 108.
     rest = [u["name"] for u in load_pool("dunes").units for _ in range(u["copies"])]
     rest.remove(CHANNELER)
     sc = build(hands={1: rest}, discard=[CHANNELER], coins=(0, 0))
@@ -449,6 +468,7 @@ def test_wealth_after_reveal_three_actions_with_bonus() -> None:
     """Dunes rulebook, Wealth Step: "The active player has 3 Wealth actions to spend" ... "If the
     active player uses all of their Wealth actions to draw cards, they draw 1 additional card."
     (After the reveal.)"""
+    # Checks heir-to-the-dunes.txt, lines 102, 104.
     sc = build(coins=(0, 0), deck_top=[CHANNELER, *TOP4])
     sc.script_wealth(3)
     sc.wealth()
@@ -462,6 +482,7 @@ def test_wealth_first_turn_two_actions(cards: int, d_hand: int, d_coins: int) ->
     """Dunes rulebook, Wealth Step NOTE: "On the first turn of the game, the First Player receives
     2 Wealth actions instead of 3. The player still receives a Wealth Action Bonus if all Wealth
     actions are used for the same action." (The reveal happens first, as on every turn.)"""
+    # Checks heir-to-the-dunes.txt, line 110.
     sc = build(coins=(4, 4), deck_top=[BEARER, *TOP4], turn=0)
     sc.script_wealth(cards)
     sc.wealth()
@@ -485,6 +506,7 @@ def test_structure_completes_at_surge_start(under: int, complete: bool) -> None:
     see if any of their structures have cards equal to or greater than the indicated build cost
     tucked underneath. If so, the player flips the structure to its completed side and resolves
     its ability." (Pyramid of the Jackal: build cost 4; completed: gain 3 coins.)"""
+    # Checks heir-to-the-dunes.txt, line 125.
     sc = build(coins=(0, 4), under={0: {PYRAMID: under}})
     sc.surge()  # nothing in hand: a forced pass
     assert sc.structures(0) == [(SHRINE, 0, False), (PYRAMID, under, complete), (HALL, 0, False)]
@@ -502,6 +524,7 @@ def test_structure_completion_ability_resolves_once() -> None:
 def test_structure_shrine_takes_from_discard_on_completion() -> None:
     """Dunes rulebook, Surge Step: "flips the structure to its completed side and resolves its
     ability" (Shrine of the Embalmers: take 1 unit from the discard pile into your hand)."""
+    # Checks heir-to-the-dunes.txt, line 125.
     sc = build(coins=(0, 4), under={0: {SHRINE: 3}}, discard=[SEER, DEVOURER])
     sc.script_target("take", DEVOURER)
     sc.surge()
@@ -513,6 +536,7 @@ def test_structure_shrine_takes_from_discard_on_completion() -> None:
 def test_only_the_active_players_structures_complete() -> None:
     """Dunes rulebook, Surge Step: "the active player checks to see if any of their structures"
     are complete: the opponent's Obelisk waits for its owner's Surge (then: draw 1, gain 1)."""
+    # Checks heir-to-the-dunes.txt, line 125.
     sc = build(coins=(0, 0), under={1: {OBELISK: 3}}, deck_top=TOP4)
     sc.surge()
     assert sc.structures(1)[0] == (OBELISK, 3, False) and sc.hand(1) == []
@@ -540,6 +564,7 @@ def test_reinforce_one_unit_devoted_to_your_god_in_that_city() -> None:
     """Dunes rulebook, Unit Card Types, Follower: "After a player plays a unit devoted to their
     god into a city, that player can resolve the REINFORCE ability of a single unit devoted to
     their god in that city, including the unit just played." (Channeler: draw 1 - only it.)"""
+    # Checks heir-to-the-dunes.txt, line 150.
     cities = {0: {0: [CHANNELER]}, 1: {0: [KEEPER]}}
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4), cities=cities, deck_top=TOP4)
     play(sc, GRAVEDIGGER, city=0, cost=0)
@@ -554,6 +579,7 @@ def test_reinforce_one_unit_devoted_to_your_god_in_that_city() -> None:
 def test_reinforce_the_unit_just_played() -> None:
     """Dunes rulebook, Follower: "... including the unit just played." (Necropolis Gravedigger:
     gain 1 coin; you may ENTOMB this unit - declined.)"""
+    # Checks heir-to-the-dunes.txt, line 150.
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4), cities={0: {0: [CHANNELER]}}, deck_top=TOP4)
     play(sc, GRAVEDIGGER, city=0, cost=0)
     sc.script("reinforce", card=GRAVEDIGGER)
@@ -568,6 +594,7 @@ def test_reinforce_the_unit_just_played() -> None:
 def test_reinforce_not_from_another_city() -> None:
     """Dunes rulebook, Follower: "a single unit devoted to their god in that city": Keeper of the
     Canopic Jars in another city is not a choice."""
+    # Checks heir-to-the-dunes.txt, line 150.
     cities = {0: {0: [CHANNELER]}, 1: {0: [KEEPER]}}
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4), cities=cities, discard=[SEER])
     play(sc, GRAVEDIGGER, city=0, cost=0)
@@ -578,6 +605,7 @@ def test_reinforce_not_from_another_city() -> None:
 
 def test_reinforce_is_optional() -> None:
     """Dunes rulebook, Follower: "that player can resolve the REINFORCE ability" - may decline."""
+    # Checks heir-to-the-dunes.txt, line 150.
     sc = build(hands={0: [CHANNELER]}, coins=(1, 4), deck_top=TOP4)
     play(sc, CHANNELER, city=0, cost=1)
     no_reinforce(sc)
@@ -591,6 +619,7 @@ def test_no_reinforce_after_a_neutral_or_opposing_unit() -> None:
     """Dunes rulebook, Follower: REINFORCE follows only when "a player plays a unit devoted to
     their god": a neutral Temple Servant and a Horus Bearer played beside an Anubis Channeler
     open no REINFORCE (strict: none is asked)."""
+    # Checks heir-to-the-dunes.txt, line 150.
     sc = build(
         hands={0: [SERVANT, BEARER]}, coins=(3, 4), favor="horus", cities={0: {0: [CHANNELER]}},
         deck_top=TOP4,
@@ -607,6 +636,7 @@ def test_no_reinforce_after_a_neutral_or_opposing_unit() -> None:
 def test_reinforce_after_a_unit_devoted_to_both() -> None:
     """Dunes rulebook, Follower: "After a player plays a unit devoted to their god" - an Embalmed
     is devoted to both gods, their god included (Linen-Wrapped Laborer opens Channeler's)."""
+    # Checks heir-to-the-dunes.txt, line 150.
     sc = build(hands={0: [LABORER]}, coins=(0, 4), cities={2: {0: [CHANNELER]}}, deck_top=TOP4)
     play(sc, LABORER, city=2, cost=0)
     sc.script("reinforce", card=CHANNELER)
@@ -620,6 +650,7 @@ def test_reinforce_colossal_overseer_coin_per_unit() -> None:
     """Dunes rulebook, COLOSSAL Units: "All Vizier units and some Follower units have the keyword
     ability COLOSSAL" (Overseer of the Necropolis, REINFORCE: gain 1 coin per unit of yours
     here; it counts 2 unit-slots, so 4 slots hold 3 cards)."""
+    # Checks heir-to-the-dunes.txt, line 178.
     sc = build(hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER]}})
     play(sc, OVERSEER, city=1, cost=3)
     sc.script("reinforce", card=OVERSEER)
@@ -645,6 +676,7 @@ def test_reinforce_colossal_overseer_coin_per_unit() -> None:
 def test_invocation_resolves_only_if_your_god_is_favored(p: int, favor: str, gain: int) -> None:
     """Dunes rulebook, Initiate: "after a unit with an INVOCATION ability is played to a city, the
     player resolves its ability if their god is currently Favored." (Temple Servant: gain 2.)"""
+    # Checks heir-to-the-dunes.txt, line 151.
     sc = build(hands={p: [SERVANT]}, coins=(1, 1), favor=favor, active=p)
     play(sc, SERVANT, city=0, cost=1)
     sc.script_pass()
@@ -657,6 +689,7 @@ def test_invocation_sees_favor_after_earlier_plays() -> None:
     """Dunes rulebook, Devotion and Favor: "check the unit's devotion prior to resolving any
     abilities": Favor flipped by an earlier play decides a later INVOCATION (Gravedigger turns it
     to Anubis, so Temple Servant's resolves; a Laborer, devoted to both, turns it away)."""
+    # Checks heir-to-the-dunes.txt, line 133.
     sc = build(hands={0: [GRAVEDIGGER, SERVANT]}, coins=(1, 4), favor="horus")
     play(sc, GRAVEDIGGER, city=0, cost=0)
     no_reinforce(sc)
@@ -693,6 +726,7 @@ def test_invocation_plus_one_strength_while_favored(
     if their god is Favored." (Anubis: Temple Servant 1 + Sunset Marauder 1 + Channeler 2, plus
     1 for each Initiate while Anubis is Favored; Horus: Temple Servant 1 + Tomb Robber 2, plus 1
     for each while Horus is Favored.)"""
+    # Checks heir-to-the-dunes.txt, line 151.
     cities = {0: {0: [SERVANT, MARAUDER, CHANNELER], 1: [SERVANT, ROBBER]}}
     sc = build(cities=cities, favor=favor)
     assert sc.strength(0, 0) == anubis_s
@@ -736,6 +770,7 @@ def test_maneuver_moves_units_into_and_out_of_its_city() -> None:
     move units equal to the indicated number without MANEUVER into or out of the city into which
     it was played." (Vizier of the Scrolls, MANEUVER 2, into city 1: Temple Servant comes in from
     city 0, Sunset Marauder leaves for city 2; no third move is asked, though Channeler could.)"""
+    # Checks heir-to-the-dunes.txt, line 152.
     sc = _maneuver_position()
     maneuver_with_scrolls(sc, (0, 1, SERVANT), (1, 2, MARAUDER))
     assert sc.city(0, 0) == [CHANNELER]
@@ -747,6 +782,7 @@ def test_maneuver_moves_units_into_and_out_of_its_city() -> None:
 def test_maneuver_is_optional_and_up_to_n() -> None:
     """Dunes rulebook, Vizier: "the player may move units equal to the indicated number": none
     (declined), or fewer than the number."""
+    # Checks heir-to-the-dunes.txt, line 152.
     sc = _maneuver_position()
     play(sc, SCROLLS, city=1, cost=4)
     sc.script_may(False)
@@ -779,6 +815,7 @@ def test_maneuver_only_units_without_maneuver_into_or_out_of_its_city(
 ) -> None:
     """Dunes rulebook, Vizier: "move ... units ... without MANEUVER into or out of the city into
     which it was played." """
+    # Checks heir-to-the-dunes.txt, line 152.
     sc = _maneuver_position()
     refused_maneuver(sc, (a, c, card))
 
@@ -787,6 +824,7 @@ def test_maneuver_respects_city_capacity() -> None:
     """Dunes rulebook, Surge Step: "A player cannot play, move, or use any ability that would add
     a unit to their side of a city that is at city capacity." (Scrolls, COLOSSAL, fills city 1 to
     5 unit-slots: nothing may come in; a unit may still go out.)"""
+    # Checks heir-to-the-dunes.txt, line 129.
     cities = {0: {0: [SERVANT]}, 1: {0: [MARAUDER, ROBBER, SEER]}}
     sc = _maneuver_position(cities=cities)
     refused_maneuver(sc, (0, 1, SERVANT))
@@ -799,6 +837,7 @@ def test_maneuver_respects_city_capacity() -> None:
 def test_maneuver_moves_only_your_own_units() -> None:
     """Dunes rulebook, Vizier: "the player may move units" - their own: the opponent's Temple
     Servant is not a choice."""
+    # Checks heir-to-the-dunes.txt, line 152.
     cities = {0: {0: [CHANNELER], 1: [SERVANT]}}
     sc = _maneuver_position(cities=cities)
     refused_maneuver(sc, (0, 1, SERVANT))
@@ -813,6 +852,7 @@ def test_one_reward_tile_per_surge() -> None:
     """Dunes rulebook, Reward Tiles: "once per Surge Step, the active player may use 1 of their
     reward tiles ... using their abilities reduces the value of the tile from 2VP to 1VP."
     (Feather of Ma'at, not Favored: gain 2 coins and turn the Favor card to your god.)"""
+    # Checks heir-to-the-dunes.txt, line 139.
     rewards = {0: [(FEATHER, False), (ANKH, False)]}
     sc = build(coins=(0, 4), rewards=rewards, favor="horus")
     sc.script_use_reward(FEATHER)
@@ -827,6 +867,7 @@ def test_one_reward_tile_per_surge() -> None:
 def test_reward_ankh_draws_only_when_favored() -> None:
     """Dunes rulebook, Reward Tiles: "The effect described on the tile is resolved at the time the
     tile is flipped." (Ankh of Eternal Life: gain 2 coins; if your god is Favored, draw 2.)"""
+    # Checks heir-to-the-dunes.txt, line 143.
     for favor, draws in (("anubis", 2), ("horus", 0)):
         sc = build(coins=(0, 4), rewards={0: [(ANKH, False)]}, favor=favor, deck_top=TOP4)
         sc.script_use_reward(ANKH)
@@ -857,6 +898,7 @@ def test_war_torn_test(mine: list[str], theirs: list[str], torn: bool) -> None:
     """Dunes rulebook, War Step: "A city is war-torn if an opponent has at least 3 units in the
     city and/or the sum of both players units total 5 or more." and Colossal Units: "A COLOSSAL
     unit counts as 2 units instead of 1 when determining if a city is war-torn or not." """
+    # Checks heir-to-the-dunes.txt, lines 158, 178.
     sc = build(cities={1: {0: mine, 1: theirs}}, favor="horus")
     assert sc.war_torn(1) is torn
 
@@ -864,6 +906,7 @@ def test_war_torn_test(mine: list[str], theirs: list[str], torn: bool) -> None:
 def test_war_city_without_tiles_never_war_torn() -> None:
     """Dunes rulebook, War Step NOTE: "A player may play units into a city with no reward tiles,
     but such a city will never become war-torn again." """
+    # Checks heir-to-the-dunes.txt, line 174.
     cities = {2: {0: [DEVOURER, WARDEN], 1: [USURPER, HERALD]}}
     sc = build(cities=cities, stacks={0: [CROOK], 1: [WAS], 2: []})
     assert not sc.war_torn(2)
@@ -896,6 +939,7 @@ def test_war_loser_may_keep_a_colossal_unit() -> None:
     """Dunes rulebook, Colossal Units: "the loser of the conflict could choose to keep a COLOSSAL
     unit or 2 other units without COLOSSAL." (Anubis, active, wins 8 to 5; Horus keeps its
     Usurper alone.)"""
+    # Checks heir-to-the-dunes.txt, line 180.
     cities = {0: {0: [DEVOURER, WARDEN], 1: [USURPER, HERALD]}}
     sc = build(cities=cities, favor="anubis", stacks={0: [KHOPESH], 1: [WAS], 2: [CROOK]})
     assert (sc.strength(0, 0), sc.strength(0, 1)) == (8, 5)
@@ -930,6 +974,7 @@ def test_war_rulebook_colossal_example() -> None:
 
     The rulebook prints no strength values; the shipped (reconstructed) Rabid Usurper 4, Sunset
     Marauder 1, Temple Servant 1 and Moonlight Channeler 2 reproduce its totals exactly."""
+    # Checks heir-to-the-dunes.txt, lines 166, 172, 182-192.
     sc = _war_example()
     assert sc.war_torn(0)
     assert (sc.strength(0, 1), sc.strength(0, 0)) == (5, 4)
@@ -949,6 +994,7 @@ def test_war_victor_cannot_keep_the_colossal_usurper() -> None:
     """Dunes rulebook, Colossal Units: "the victor can never keep a COLOSSAL unit" ("The active
     player can only choose to keep the Sunset Marauder, as the Rabid Usurper is a COLOSSAL
     unit")."""
+    # Checks heir-to-the-dunes.txt, lines 180, 188.
     sc = _war_example()
     sc.script_keep(0, [0])
     with pytest.raises(ScenarioError, match=NOT_ALLOWED):
@@ -959,6 +1005,7 @@ def test_war_colossal_counts_two_for_war_torn() -> None:
     """Dunes rulebook, Colossal Units: "A COLOSSAL unit counts as 2 units instead of 1 when
     determining if a city is war-torn or not." With Falcon-Eyed Archer (not COLOSSAL) instead of
     the Usurper there are only 4 units: no conflict."""
+    # Checks heir-to-the-dunes.txt, line 178.
     sc = _war_example(usurper=ARCHER)
     assert not sc.war_torn(0)
     sc.war()
@@ -971,6 +1018,7 @@ def test_war_invocation_bonus_only_for_the_favored_player() -> None:
     INVOCATION, it does not provide any additional strength because their god Horus is not
     Favored." With Horus Favored instead, the +1 goes to the Horus side (4 + 1 + 1 = 6) and not
     to the Anubis side (1 + 2 = 3)."""
+    # Checks heir-to-the-dunes.txt, line 186.
     sc = _war_example(favor="horus")
     assert (sc.strength(0, 1), sc.strength(0, 0)) == (6, 3)
 
@@ -980,6 +1028,7 @@ def test_war_strength_tie_goes_to_higher_total_cost() -> None:
     total unit cost in that city is the victor." (Horus, active: Falcon-Eyed Archer 3/3 + Herald
     1/2 = strength 4, cost 5; Anubis: Channeler 2/2 + Gravedigger 1/1 + Novice Embalmer 1/1 =
     strength 4, cost 4; Horus is Favored and holds no INVOCATION unit.)"""
+    # Checks heir-to-the-dunes.txt, line 168.
     cities = {1: {1: [ARCHER, HERALD], 0: [CHANNELER, GRAVEDIGGER, NOVICE]}}
     sc = build(cities=cities, active=1, favor="horus")
     assert sc.strength(1, 1) == sc.strength(1, 0) == 4
@@ -996,6 +1045,7 @@ def test_war_full_tie_neither_wins() -> None:
     """Dunes rulebook, Resolving Conflicts: "If players are still tied, neither player is the
     victor, and both players must destroy all but 2 of their units in that city." (Strength 4
     and cost 5 on both sides: Archer + Herald against Channeler + Gravedigger + Weigher.)"""
+    # Checks heir-to-the-dunes.txt, line 168.
     cities = {1: {1: [ARCHER, HERALD], 0: [CHANNELER, GRAVEDIGGER, WEIGHER]}}
     sc = build(cities=cities, active=1, favor="horus")
     assert sc.strength(1, 1) == sc.strength(1, 0) == 4
@@ -1018,6 +1068,7 @@ def test_offering_channeler_example_draw_and_gain(cards: int, coins: int) -> Non
     """Dunes rulebook, Offering Step: "Moonlight Channeler has an offering value of 3 and a
     strength value of 2. If a player were to discard Moonlight Channeler they could: Draw 3 cards;
     Gain 3 coins; Draw 2 cards and gain 1 coin; Draw 1 card and gain 2 coins" """
+    # Checks heir-to-the-dunes.txt, lines 198, 209-214.
     sc = build(hands={0: [CHANNELER]}, coins=(0, 4), deck_top=TOP4)
     offer(sc, CHANNELER, cards)
     sc.offering()
@@ -1033,6 +1084,7 @@ def test_offering_channeler_example_build_for_two(structure: str) -> None:
     to the unit's strength are placed under the structure the player wishes to build. The player
     then resolves any LABOR ability on the revealed unit and places it on top of the discard
     pile." Reading ``build_from``: those cards come from the top of the deck."""
+    # Checks heir-to-the-dunes.txt, line 200.
     sc = build(hands={0: [CHANNELER, SEER]}, coins=(0, 4), deck_top=TOP4, discard=[ROBBER])
     sc.script_build(CHANNELER, structure)
     sc.offering()
@@ -1046,6 +1098,7 @@ def test_offering_channeler_example_build_for_two(structure: str) -> None:
 
 def test_offering_is_optional() -> None:
     """Dunes rulebook, Offering Step: "a player may offer 1 of the unit cards from their hand"."""
+    # Checks heir-to-the-dunes.txt, line 196.
     sc = build(hands={0: [CHANNELER]}, coins=(0, 4), deck_top=TOP4)
     sc.script("offer", a=-1)
     sc.offering()
@@ -1058,6 +1111,7 @@ def test_build_only_the_structure_in_progress() -> None:
     with any cards under it considered being built." and "A player can never have cards under
     more than 1 of their structures at any time." (Pyramid has a card under it: only it may be
     built.)"""
+    # Checks heir-to-the-dunes.txt, lines 204-205.
     for other in (SHRINE, HALL):
         sc = build(hands={0: [CHANNELER]}, under={0: {PYRAMID: 1}}, deck_top=TOP4)
         sc.script_build(CHANNELER, other)
@@ -1074,6 +1128,7 @@ def test_build_only_the_structure_in_progress() -> None:
 def test_build_not_a_completed_structure() -> None:
     """Dunes rulebook, Offering Step: "reveal a unit from hand to build 1 of their incomplete
     structures." """
+    # Checks heir-to-the-dunes.txt, line 200.
     sc = build(hands={0: [CHANNELER]}, built={0: [SHRINE]}, deck_top=TOP4)
     sc.script_build(CHANNELER, SHRINE)
     with pytest.raises(ScenarioError, match=NOT_ALLOWED):
@@ -1091,6 +1146,7 @@ def test_build_more_than_needed_completes_only_at_next_surge() -> None:
     flipped to its completed side at the start of the player's Surge Step." (Pyramid, cost 4,
     has 3; Embalmed Architect builds 3 and its LABOR adds the top card: 7. Not complete at the
     end of the turn, nor in the opponent's Surge; completed - gain 3 coins - in its owner's.)"""
+    # Checks heir-to-the-dunes.txt, lines 206-207.
     sc = build(hands={0: [ARCHITECT]}, coins=(0, 0), under={0: {PYRAMID: 3}}, deck_top=TOP4)
     sc.script_build(ARCHITECT, PYRAMID)
     sc.offering()
@@ -1113,6 +1169,7 @@ def test_labor_resolves_when_revealed_to_build(card: str, coins: int, hand: int)
     """Dunes rulebook, Embalmed: "After a unit with the LABOR keyword ability is revealed during
     the Offering Step to build a structure, the player resolves its LABOR ability before placing
     it in the discard pile." (Linen-Wrapped Laborer: gain 2 coins; Mummified Scribe: draw 1.)"""
+    # Checks heir-to-the-dunes.txt, line 149.
     sc = build(hands={0: [card]}, coins=(0, 4), deck_top=TOP4)
     sc.script_build(card, SHRINE)
     sc.offering()
@@ -1126,6 +1183,7 @@ def test_labor_not_resolved_when_offered() -> None:
     """Dunes rulebook, Embalmed: LABOR resolves "After a unit with the LABOR keyword ability is
     revealed during the Offering Step to build a structure" - not when it is discarded as an
     offering (Linen-Wrapped Laborer: offering 2, its LABOR's 2 coins do not come)."""
+    # Checks heir-to-the-dunes.txt, line 149.
     sc = build(hands={0: [LABORER]}, coins=(0, 4), deck_top=TOP4)
     offer(sc, LABORER, cards=0)
     sc.offering()
@@ -1152,6 +1210,7 @@ def test_labor_ibis_entombs_from_hand() -> None:
     """Dunes rulebook, Embalmed (LABOR) and New Concepts, Structures ("placing units under a
     structure using the new keyword ability ENTOMB"): Sacred Ibis Mummy builds 1 and may ENTOMB 2
     cards from hand under the same structure."""
+    # Checks heir-to-the-dunes.txt, line 79.
     sc = build(hands={0: [IBIS, SEER, ROBBER, WARDEN]}, coins=(0, 4), deck_top=TOP4)
     sc.script_build(IBIS, PYRAMID)
     sc.script_may(True)
@@ -1168,6 +1227,7 @@ def test_offering_hand_and_coin_limits() -> None:
     """Dunes rulebook, Offering Step: "At the end of this step, the active player discards cards
     from their hand until they have a maximum of 5 cards in hand. They then return coins to the
     supply until they have a maximum of 10 coins." """
+    # Checks heir-to-the-dunes.txt, line 217.
     hand = [SERVANT, MARAUDER, NOVICE, MERCHANT, ROBBER, SEER, CALLER]
     sc = build(hands={0: hand}, coins=(12, 0), supply=8)
     sc.script("offer", a=-1)
@@ -1190,6 +1250,7 @@ def test_entomb_self_from_the_city() -> None:
     structure using the new keyword ability ENTOMB" (Necropolis Gravedigger, REINFORCE: gain 1
     coin, you may ENTOMB this unit). Reading: with no structure in progress it starts the first
     incomplete one (README, Rules)."""
+    # Checks heir-to-the-dunes.txt, line 79.
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4))
     play(sc, GRAVEDIGGER, city=2, cost=0)
     sc.script("reinforce", card=GRAVEDIGGER)
@@ -1219,6 +1280,7 @@ def test_entomb_goes_under_the_structure_in_progress() -> None:
     """Dunes rulebook, Structures: "A player can only build 1 of their structures at a time. A
     structure with any units under it is considered being built." (Novice Embalmer, INVOCATION:
     draw 1, you may ENTOMB this unit - under the Hall, already in progress.)"""
+    # Checks heir-to-the-dunes.txt, line 81.
     sc = play_novice_embalmer(entomb=True)
     assert sc.hand(0) == TOP4[:1] and sc.city(0, 0) == []
     assert sc.structures(0) == [(SHRINE, 0, False), (PYRAMID, 0, False), (HALL, 3, False)]
@@ -1259,6 +1321,7 @@ def test_entomb_from_hand() -> None:
 def test_entomb_with_every_structure_complete_does_nothing() -> None:
     """Dunes rulebook, Structures: "A structure must be completed before building another" - with
     all three complete there is nothing to build; the Gravedigger stays in its city."""
+    # Checks heir-to-the-dunes.txt, line 81.
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4), built={0: STRUCTURES[0]})
     play(sc, GRAVEDIGGER, city=2, cost=0)
     sc.script("reinforce", card=GRAVEDIGGER)
@@ -1273,6 +1336,7 @@ def test_entombed_cards_complete_the_structure() -> None:
     """Dunes rulebook, Surge Step: a structure with "cards equal to or greater than the indicated
     build cost tucked underneath" completes, however they got there (2 built + 1 entombed under
     the Shrine, cost 3)."""
+    # Checks heir-to-the-dunes.txt, line 125.
     sc = build(hands={0: [GRAVEDIGGER]}, coins=(0, 4), under={0: {SHRINE: 2}}, discard=[SEER])
     play(sc, GRAVEDIGGER, city=2, cost=0)
     sc.script("reinforce", card=GRAVEDIGGER)
@@ -1292,6 +1356,7 @@ def test_gain_favor_turns_favor_to_your_god(favor: str, coins: int) -> None:
     """Dunes rulebook, Favor: "A player is considered to be Favored when their god is faceup on
     the Favor card." (Feather of Ma'at: if your god is not Favored gain 2 coins; turn the Favor
     card to your god.)"""
+    # Checks heir-to-the-dunes.txt, line 133.
     sc = build(coins=(0, 4), rewards={0: [(FEATHER, False)]}, favor=favor)
     sc.script_use_reward(FEATHER)
     sc.script_pass()
@@ -1304,6 +1369,7 @@ def test_build_from_deck_under_structure_in_progress() -> None:
     """Dunes rulebook, Structures: "A structure with any units under it is considered being
     built." (Canopic Jars of the Four Sons: place the top 2 cards of the deck under the structure
     you are building - the Pyramid; with none in progress, the first incomplete one.)"""
+    # Checks heir-to-the-dunes.txt, line 81.
     sc = build(rewards={0: [(JARS, False)]}, under={0: {PYRAMID: 1}}, deck_top=TOP4)
     sc.script_use_reward(JARS)
     sc.script_pass()
@@ -1351,6 +1417,7 @@ def test_condition_structures_completed(built: list[str], draws: int) -> None:
 def test_game_ends_when_two_or_more_cities_are_empty(stacks: dict, over: bool) -> None:
     """Dunes rulebook, End of Game and Scoring: "The game ends at the end of the active player's
     Offering Step if 2 or more cities have no remaining reward tiles" (1 is not enough)."""
+    # Checks heir-to-the-dunes.txt, lines 92, 221.
     sc = build(stacks=stacks)
     sc.end_turn()
     assert sc.over is over
@@ -1361,6 +1428,7 @@ def test_game_ends_only_at_end_of_offering_step() -> None:
     """Dunes rulebook, End of Game and Scoring: "The game ends at the end of the active player's
     Offering Step": the second city is emptied in the War Step; the Offering Step still happens,
     then the game ends."""
+    # Checks heir-to-the-dunes.txt, line 221.
     cities = {0: {0: [DEVOURER, WARDEN], 1: [SERVANT, MARAUDER]}}
     sc = build(
         hands={0: [LABORER]}, coins=(0, 4), cities=cities, stacks={0: [FEATHER], 1: [], 2: [ANKH]}
@@ -1384,6 +1452,7 @@ def test_game_ends_when_active_player_completed_all_structures() -> None:
     """Dunes rulebook, End of Game and Scoring: the game ends "if the active player has built all
     of their structures" - not when only the opponent has (then it ends at the end of the
     opponent's own turn)."""
+    # Checks heir-to-the-dunes.txt, lines 92, 221.
     sc = build(built={0: STRUCTURES[0]})
     sc.end_turn()
     assert sc.over and sc.result()["end_reason"] == "all_structures_built"
@@ -1401,6 +1470,7 @@ def test_third_structure_completed_at_surge_start_ends_that_turn() -> None:
     """Dunes rulebook, End of Game and Scoring: "if the active player has built all of their
     structures" - the third completes at the start of the Surge (Hall of the Two Truths, 7 under)
     and the game ends at the end of that turn; the structures score 2 + 3 + 5 (scoring D)."""
+    # Checks heir-to-the-dunes.txt, line 221.
     sc = build(built={0: [SHRINE, PYRAMID]}, under={0: {HALL: 7}}, cities={1: {1: [CALLER]}})
     sc.surge()  # the Hall destroys the only enemy unit with 3 or less strength
     assert sc.structures(0)[2] == (HALL, 7, True) and sc.city(1, 1) == []
@@ -1417,6 +1487,7 @@ def test_full_dunes_turn_in_order() -> None:
     order": the Wealth Step reveals (Channeler, devoted to Anubis: to hand) and takes its actions
     (4 coins), the Surge Step first completes the Pyramid (gain 3) and then plays the revealed
     Channeler at 1 (the devoted discount); no war; nothing to offer; then the end check."""
+    # Checks heir-to-the-dunes.txt, lines 85, 116.
     sc = build(coins=(0, 4), under={0: {PYRAMID: 4}}, deck_top=[CHANNELER, *TOP4], favor="horus")
     sc.script_wealth(0)
     play(sc, CHANNELER, city=0, cost=1)
@@ -1441,6 +1512,7 @@ def test_scoring_components() -> None:
     completed structures." (An Embalmed in a city, and a structure not flipped - even with its
     build cost underneath - score nothing.) "The player with the most VP wins"
     (heir-to-the-dunes.txt, line 223)."""
+    # Checks heir-to-the-dunes.txt, line 227.
     sc = build(
         hands={0: [LABORER, SCRIBE, CHANNELER], 1: [PRIESTESS, BEARER]},
         cities={0: {0: [ARCHITECT]}},
@@ -1474,6 +1546,7 @@ def _tie(p0: dict[str, Any], p1: dict[str, Any], favor: str = "anubis") -> dict[
 def test_tiebreak_unused_tiles_first(swap: bool) -> None:
     """Dunes rulebook, Ties: "In the event of a tie, the player with the most unused reward tiles
     is the winner." (Checked before TREASURED units and Favor, both of which favour the other.)"""
+    # Checks heir-to-the-dunes.txt, line 231.
     a = {"rewards": [(KHOPESH, False)]}  # 2 VP, 1 unused tile
     b = {"hand": [LABORER, SCRIBE]}  # 2 VP, 2 TREASURED
     res = _tie(b, a, favor="anubis") if swap else _tie(a, b, favor="horus")
@@ -1485,6 +1558,7 @@ def test_tiebreak_unused_tiles_first(swap: bool) -> None:
 def test_tiebreak_treasured_second(swap: bool) -> None:
     """Dunes rulebook, Ties: "If the players are still tied, the player with the most TREASURED
     units in their hand is the winner." (Checked before Favor.)"""
+    # Checks heir-to-the-dunes.txt, line 231.
     a = {"hand": [LABORER], "rewards": [(ANKH, True)]}  # 2 VP, 1 TREASURED
     b = {"rewards": [(BOOK, True), (FEATHER, True)]}  # 2 VP
     res = _tie(b, a, favor="anubis") if swap else _tie(a, b, favor="horus")
@@ -1496,6 +1570,7 @@ def test_tiebreak_treasured_second(swap: bool) -> None:
 def test_tiebreak_favored_last(favor: str, winner: int) -> None:
     """Dunes rulebook, Ties: "If the players are still tied, the player whose god is Favored is
     the winner." """
+    # Checks heir-to-the-dunes.txt, line 231.
     res = _tie(
         {"rewards": [(ANKH, True)], "hand": [SCRIBE]},
         {"rewards": [(BOOK, True)], "hand": [IBIS]},
@@ -1521,6 +1596,7 @@ def test_mix_dunes_base_setup(seed: int, game: int) -> None:
     rulebook, Combining Omen Sets: "First shuffle all of the Reward tiles from both sets together
     ... From this point on, follow all other rules governing both sets." Reading
     ``combine_base``: the Dunes base puts 3 tiles in each city, from the 15 shuffled together."""
+    # Checks heir-to-the-dunes.txt, line 237.
     sc = Scenario.from_game("dunes+aegean", seed, game, strict=True)
     tiles = [t for c in range(3) for t in sc.stack(c)]
     assert [len(sc.stack(c)) for c in range(3)] == [3, 3, 3]
@@ -1607,6 +1683,7 @@ def test_mix_keres_exalt_earns_vp_token_worth_two() -> None:
 def test_mix_scoring_vp_tokens_and_treasured_of_both_sets() -> None:
     """Aegean rulebook, End of Game: "Gain 2VP for each VP token" and both rulebooks' "1VP for each
     TREASURED unit in hand" (a Moirai and an Embalmed), with the Dunes structures."""
+    # Checks heir-to-the-dunes.txt, line 227.
     sc = mixed(
         hands={0: [CLOTHO, LABORER, EUDORUS]}, vp_tokens=(2, 1), built={1: [TEMPLE]}, stacks={}
     )
@@ -1630,6 +1707,7 @@ def test_mix_dunes_base_every_sets_end_condition(stacks: dict, built: bool, reas
     from the content used in each game." Reading ``combine_end``: every included set's end
     conditions apply (Aegean: no city has tiles; Dunes: 2 or more cities empty, or all
     structures built)."""
+    # Checks heir-to-the-dunes.txt, line 239.
     sc = mixed(stacks=stacks, built={0: STRUCTURES[0]} if built else {})
     sc.end_turn()
     assert sc.over is (reason != "none")
@@ -1664,6 +1742,7 @@ def test_mix_aegean_base_setup() -> None:
 def test_mix_aegean_base_no_reveal_no_favor_no_discount() -> None:
     """Aegean rulebook, Wealth Step (the base's: "Draw cards and gain coins", no reveal) and
     Surge Step: a Dunes Follower costs its printed cost, flips no Favor card (there is none)."""
+    # Checks heir-to-the-dunes.txt, line 87.
     sc = aegean_base(hands={0: [CHANNELER]}, coins=(0, 4), deck_top=TOP4)
     sc.script_wealth(0)
     sc.wealth()
@@ -1683,6 +1762,7 @@ def test_mix_aegean_base_dunes_abilities_resolve() -> None:
     """Dunes rulebook, Combining Omen Sets: "follow all rules for the included components" -
     Vizier of the Scrolls' MANEUVER 2 ("may move units ... into or out of the city into which it
     was played") moves Followers of either god: without gods, devotion blocks nothing."""
+    # Checks heir-to-the-dunes.txt, lines 152, 237.
     cities = {0: {0: [CHANNELER, EUDORUS]}, 2: {0: [BEARER]}}
     sc = aegean_base(hands={0: [SCROLLS]}, coins=(4, 4), cities=cities)
     maneuver_with_scrolls(sc, (0, 1, CHANNELER), (2, 1, BEARER))
@@ -1695,6 +1775,7 @@ def test_mix_aegean_base_invocation_needs_a_favored_god() -> None:
     """Dunes rulebook, Initiate: INVOCATION resolves "if their god is currently Favored" and its
     +1 strength is "if their god is Favored": with the Aegean as base nobody has a god, so
     neither applies (Temple Servant: no coins; strength 1)."""
+    # Checks heir-to-the-dunes.txt, line 151.
     sc = aegean_base(hands={0: [SERVANT]}, coins=(1, 4))
     play(sc, SERVANT, city=2, cost=1)
     sc.script_pass()
@@ -1727,6 +1808,7 @@ def test_mix_aegean_base_end_conditions(stacks: dict, reason: str) -> None:
     """Aegean rulebook, Combining Omen Sets: "be sure to follow any alternate game end conditions
     that are a part of those rules." Reading ``combine_end``: the Dunes' "2 or more cities"
     applies with the Aegean base too."""
+    # Checks edge-of-the-aegean.txt, line 161.
     sc = aegean_base(stacks=stacks)
     sc.end_turn()
     assert sc.over is (reason != "none")

@@ -90,6 +90,7 @@ def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None
     stacks are the cities and the reward cards form them (reign-of-war.en.md, lines 26-27, 38-39).
     Reading
     ``reward_deal``: the melee-only cards are extra cards outside the 12."""
+    # Checks reign-of-war.en.md, lines 25, 28, 43.
     sc = Scenario.from_game("reign", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
     tiles = sorted(t for c in range(3) for t in sc.stack(c))
@@ -111,6 +112,7 @@ def test_melee_reward_cards_never_dealt_in_any_mix(mix: str) -> None:
     the 4-player melee only and are not used in a 2-player game" (reign-of-war.zh.txt, line 35);
     Setup: "the 12 reward cards" (line 9). Every mix with Reign adds its 12 two-player cards
     (6 kinds x 2) and never the melee cards, which the set file keeps apart."""
+    # Checks reign-of-war.en.md, lines 42-44.
     data = next(s for s in load_pool(mix).sets if s.name == "reign")
     melee = [r["name"] for r in data.rewards if r["four_player"]]
     assert melee == [LAUREL]
@@ -134,6 +136,7 @@ def test_setup_oldest_player_starts(first: str, game: int, seat: int) -> None:
 
 def test_card_pool_174_units_of_50_kinds() -> None:
     """Setup: "Shuffle the 174 unit cards" ... "of the 50 unit kinds"."""
+    # Checks reign-of-war.en.md, lines 24, 32.
     pool = load_pool("reign")
     assert len(pool.units) == 50
     assert sum(u["copies"] for u in pool.units) == 174
@@ -143,6 +146,7 @@ def test_card_pool_174_units_of_50_kinds() -> None:
 def test_learning_game_uses_only_24_marked_kinds() -> None:
     """Setup, Variant (learning game): "of the 50 unit kinds, use only the 24 kinds marked with
     a circle in the card's lower-left corner." """
+    # Checks reign-of-war.en.md, lines 32-33.
     pool = load_pool("reign", learning=True)
     assert len(pool.units) == 24 and all(u["learning"] for u in pool.units)
     assert sum(u["copies"] for u in pool.units) == 89
@@ -165,6 +169,7 @@ def test_learning_variant_refused_without_learning_units() -> None:
 def test_soldier_ability_resolves_on_play() -> None:
     """Cards, Abilities by unit type: "Soldiers are played into your side of a city and their
     ability resolves at once (mandatory unless the text says "may")." """
+    # Checks reign-of-war.en.md, lines 60-61.
     sc = build(hands={0: [HOPLITE]}, coins=(3, 4))
     sc.script_play(HOPLITE, city=1)
     sc.script_pass()
@@ -178,6 +183,7 @@ def test_beast_played_into_city_ignores_its_ability() -> None:
     """2. Surge: "Playing a unit into a city: choose a city, pay the unit's cost (yellow) and put
     the unit on your side of that city ... a beast's ability is ignored" (reign-of-war.en.md,
     lines 62-63)."""
+    # Checks reign-of-war.en.md, lines 85-87.
     sc = build(hands={0: [BOAR]}, coins=(3, 4))
     sc.script_play(BOAR, city=0)
     sc.script_pass()
@@ -192,6 +198,7 @@ def test_beast_counts_two_for_capacity() -> None:
     """2. Surge: "a side of a city never holds more than 5 units: the city capacity. Important:
     soldiers and oracles count as 1 unit, a beast counts as 2" (reign-of-war.en.md, lines
     165-166)."""
+    # Checks reign-of-war.en.md, lines 90-92.
     four = [HOPLITE, HOPLITE, SHIELD, SHIELD]
     sc = build(hands={0: [BOAR]}, cities={0: {0: four}})
     sc.script_play(BOAR, city=0)
@@ -219,6 +226,7 @@ def test_beast_counts_two_for_war_torn(theirs: list[str], mine: list[str], torn:
     """5. War: "A city is war-torn if the opponent has 3 or more units on their side of it, or
     both sides together hold 5 or more units (remember a beast counts as 2)." Complex rules:
     "A city can be war-torn even when the opponent has no units in it." """
+    # Checks reign-of-war.en.md, lines 112-113, 177.
     sc = build(cities={1: {0: mine, 1: theirs}})
     assert sc.war_torn(1) is torn
 
@@ -226,6 +234,7 @@ def test_beast_counts_two_for_war_torn(theirs: list[str], mine: list[str], torn:
 def test_war_winner_can_never_keep_a_beast() -> None:
     """5. War: "discards down to 1 unit in that city; the loser discards down to 2 units (again a
     beast counts as 2, so the winner can never keep a beast)." """
+    # Checks reign-of-war.en.md, lines 118-119.
     cities = {0: {0: [EAGLE, SHIELD], 1: [HOUND, SLINGER]}}  # 6 vs 5
     sc = build(cities=cities)
     sc.script_keep(0, [0])  # the winner keeping its Beast: not offered
@@ -259,6 +268,7 @@ def test_beast_paid_and_discarded_resolves_its_ability() -> None:
     """2. Surge, Discarding a beast: "to use a beast's ability, pay its cost (yellow), resolve the
     ability, then discard the card." Beasts may be "discarded to resolve their ability"
     (reign-of-war.en.md, line 63)."""
+    # Checks reign-of-war.en.md, lines 95-96.
     sc = build(hands={0: [BOAR]}, coins=(1, 4))
     sc.script_beast(BOAR)
     sc.script_pass()
@@ -281,6 +291,7 @@ def test_beast_discard_needs_its_cost() -> None:
 def test_oracle_ability_waits_for_portent() -> None:
     """2. Surge: "an oracle's ability waits for the Portent step." 3. Portent: "Resolve the
     ability of each of your oracles, in each of your cities" (reign-of-war.en.md, line 64)."""
+    # Checks reign-of-war.en.md, lines 87-88, 104.
     sc = build(hands={0: [AUGUR]}, coins=(2, 4))
     sc.script_play(AUGUR, city=2)
     sc.script_pass()
@@ -296,6 +307,7 @@ def test_portent_order_chosen_by_owner_enraged_oracle_skipped(first: str, coins:
     """3. Portent: "Resolve the ability of each of your oracles ... in any order." Enrage: an
     enraged unit "counts as a beast of strength 4 (red 4) with no abilities": an Augur the
     Priestess enrages first no longer resolves."""
+    # Checks reign-of-war.en.md, lines 64-65, 104, 149-150.
     sc = build(cities={0: {0: [PRIESTESS, AUGUR]}}, coins=(0, 4))
     sc.script_portent(first)
     sc.script_enrage(AUGUR)  # the Priestess enrages the Augur (after it resolved, or before)
@@ -307,6 +319,7 @@ def test_portent_order_chosen_by_owner_enraged_oracle_skipped(first: str, coins:
 
 def test_portent_only_the_active_players_oracles() -> None:
     """3. Portent: "Resolve the ability of each of your oracles" (the active player's)."""
+    # Checks reign-of-war.en.md, line 104.
     sc = build(cities={0: {0: [AUGUR], 1: [AUGUR]}, 1: {1: [AUGUR]}}, coins=(0, 0), supply=10)
     sc.portent()
     assert (sc.coins(0), sc.coins(1)) == (1, 0)
@@ -315,6 +328,7 @@ def test_portent_only_the_active_players_oracles() -> None:
 def test_enraged_oracle_does_not_resolve() -> None:
     """Other rules, Enrage: an enraged unit "counts as a beast of strength 4 (red 4) with no
     abilities"."""
+    # Checks reign-of-war.en.md, lines 149-150.
     sc = build(cities={0: {0: [AUGUR]}, 1: {0: [AUGUR]}}, enraged={0: {0: [0]}}, coins=(0, 4))
     sc.portent()
     assert sc.coins(0) == 1  # only the Augur in city 1
@@ -325,6 +339,7 @@ def test_full_turn_portent_and_feat_come_before_war() -> None:
     cards face down. 5. War". The Priestess enrages the Hoplite (1 -> 4) before the War, which
     turns a loss (5 vs 6) into a win (8 vs 6); the 5 unit-slots of Muster the Host count in the
     Feat step, before the War destroys them."""
+    # Checks reign-of-war.en.md, lines 184-186.
     mine = [PRIESTESS, HOPLITE, SLINGER, SLINGER]  # 2 + 1 + 1 + 1 = 5
     theirs = [SHIELD, SHIELD, SEER]  # 2 + 2 + 2 = 6
     sc = build(cities={0: {0: mine, 1: theirs}}, turn=1, deck_top=TOP4)
@@ -360,6 +375,7 @@ def feat_after(**kw: Any) -> list[str]:
 def test_feat_type_in_each_city(units: list[str], feat: str) -> None:
     """4. Feat: "Check your feat cards; turn face down each one whose condition you now meet."
     (Have a Soldier / an Oracle in each city.)"""
+    # Checks reign-of-war.en.md, line 108.
     cities = {c: {0: [u]} for c, u in enumerate(units)}
     assert feat_after(cities=cities) == [feat]
     cities = {c: {0: [u]} for c, u in enumerate(units[:2])}
@@ -440,6 +456,7 @@ def test_feat_stays_done_and_only_the_active_players() -> None:
     """Cards, Feat cards: "When a player meets the condition on one, they turn it face down; each
     face-down feat card scores 2 VP at game end." 4. Feat: "Check your feat cards" (the active
     player's only)."""
+    # Checks reign-of-war.en.md, lines 47-49.
     units = [HOPLITE, SHIELD, SLINGER, AUGUR, SEER]
     sc = build(cities={0: {0: units, 1: units}})
     sc.feat()
@@ -486,6 +503,7 @@ def test_war_winner_takes_top_reward_card() -> None:
 @pytest.mark.parametrize("rich", [0, 1])
 def test_war_tie_goes_to_more_soldiers(rich: int) -> None:
     """5. War: "On a tie the player with more soldiers in that city wins"."""
+    # Checks reign-of-war.en.md, line 120.
     soldiers = [SHIELD, HOPLITE, SLINGER]  # 4 strength, 3 Soldiers
     mixed = [HERMES, AUGUR, HOPLITE]  # 4 strength, 1 Soldier
     sc = build(cities={0: {rich: soldiers, 1 - rich: mixed}})
@@ -501,6 +519,7 @@ def test_war_tie_goes_to_more_soldiers(rich: int) -> None:
 def test_war_tie_enraged_soldiers_are_not_soldiers() -> None:
     """5. War: "the player with more soldiers"; Enrage: an enraged unit "counts as a beast".
     Reading ``reign_enraged_type``: enraged Soldiers do not count in the tie-break."""
+    # Checks reign-of-war.en.md, line 120.
     mine = [HOPLITE, HOPLITE, HOPLITE]  # 4 + 1 + 1 = 6, 2 Soldiers once one is enraged
     theirs = [SHIELD, SHIELD, SHIELD]  # 6, 3 Soldiers
     sc = build(cities={0: {0: mine, 1: theirs}}, enraged={0: {0: [0]}})
@@ -516,6 +535,7 @@ def test_war_tie_enraged_soldiers_are_not_soldiers() -> None:
 def test_war_full_tie_both_keep_two_no_reward() -> None:
     """5. War: "if still tied, both discard down to 2 units and no one takes a reward card."
     A Beast counts 2, so keeping it keeps nothing else."""
+    # Checks reign-of-war.en.md, lines 120-121.
     mine = [BOAR, HOPLITE]  # 3 + 1 = 4, 1 Soldier
     theirs = [SHIELD, AUGUR, AUGUR]  # 2 + 1 + 1 = 4, 1 Soldier
     sc = build(cities={0: {0: mine, 1: theirs}})
@@ -530,6 +550,7 @@ def test_war_full_tie_both_keep_two_no_reward() -> None:
 def test_war_city_without_rewards_never_war_torn() -> None:
     """5. War: "Units may still be played into a city with no reward cards left, but such a city
     is never war-torn." (reign-of-war.en.md, lines 174-175.)"""
+    # Checks reign-of-war.en.md, lines 123-124.
     sc = build(cities={2: {1: [BOAR, EAGLE]}}, stacks={0: [SPEAR], 1: [], 2: []})
     assert not sc.war_torn(2)
 
@@ -544,6 +565,7 @@ def test_reward_card_used_once_per_surge() -> None:
     turn, resolving its ability and laying it face down"; Complex rules: "The active player may
     play only 1 reward card per turn." The used card lies face down in front of the player
     (reign-of-war.en.md, lines 40-41, 81-83)."""
+    # Checks reign-of-war.en.md, lines 98-99, 176.
     sc = build(rewards={0: [(TREASURY, False), (TREASURY, False)]}, deck_top=TOP4, coins=(0, 4))
     sc.script_use_reward(TREASURY)
     sc.script("surge", a=2)  # a second reward card: not offered
@@ -567,18 +589,19 @@ def test_reward_cards_score_two_unused_one_used() -> None:
 # =============================================================================
 # Cards, Abilities by unit type: "Soldiers are played into your side of a city and their ability
 # resolves at once" (reign-of-war.zh.txt, line 58); 2. Surge, Playing a unit into a city: "A
-# soldier's ability resolves at once" (line 84). The rulebook says nothing about moves: off (the
-# default) is its text; on is a first-edition review's account of play.
+# soldier's ability resolves at once" (line 84; reign-of-war.en.md, lines 85-87). The rulebook
+# says nothing about moves: off (the default) is its text; on is a first-edition review's
+# account of play.
 
 ON_MOVE = {"RU_SOLDIER_ON_MOVE": 1}
 
 
 @pytest.mark.parametrize("on_move", [False, True])
 def test_moved_soldier_ability(on_move: bool) -> None:
-    """Off: a Soldier's ability resolves when it is played (line 84), so moving it by the
-    Chariot resolves nothing. On: the Hoplite moved into another city resolves "Gain 1 coin"
-    again there; the Oracle moved with it has no play ability (its ability waits for the
-    Portent step, line 85), so it gives nothing either way."""
+    """Off: a Soldier's ability resolves when it is played (reign-of-war.en.md, lines 85-87), so
+    moving it by the Chariot resolves nothing. On: the Hoplite moved into another city resolves
+    "Gain 1 coin" again there; the Oracle moved with it has no play ability (its ability waits
+    for the Portent step, line 88), so it gives nothing either way."""
     sc = build(
         cities={0: {0: [HOPLITE, AUGUR]}},
         rewards={0: [(CHARIOT, False)]},
@@ -621,7 +644,8 @@ def test_moved_enraged_soldier_resolves_nothing(on_move: bool) -> None:
 @pytest.mark.parametrize("on_move", [False, True])
 def test_soldier_moving_itself_triggers_one_level(on_move: bool) -> None:
     """Scout Rider ("You may move 1 of your units from this city to another city") played into
-    city 0 moves itself to city 1. Off: that is all (line 84: the ability resolves on play).
+    city 0 moves itself to city 1. Off: that is all (reign-of-war.en.md, lines 85-87: the ability
+    resolves on play).
     On: moved into city 1, it resolves again and may move itself on to city 2; that second move
     was made by an ability a move triggered, so it triggers nothing more (strict: a third
     "may" would be an unscripted decision and fail the test)."""
@@ -662,6 +686,7 @@ def test_soldier_on_move_is_a_house_rule_off_by_default() -> None:
 def test_supply_offering_split_freely(cards: int) -> None:
     """6. Supply: "The active player may discard 1 (at most 1) unit card and take any mix of
     unit cards and coins totalling its offering value (blue)." """
+    # Checks reign-of-war.en.md, lines 127-128.
     sc = build(hands={0: [QUARTERMASTER, HOPLITE]}, deck_top=TOP4, coins=(0, 4))
     sc.script_offer(QUARTERMASTER, cards=cards)
     sc.offering()
@@ -674,6 +699,7 @@ def test_supply_offering_split_freely(cards: int) -> None:
 def test_supply_no_hand_or_coin_limit() -> None:
     """6. Supply: "(Unlike the later sets, this rulebook states no hand limit and no coin limit
     at the end of the turn.)" """
+    # Checks reign-of-war.en.md, lines 130-131.
     hand = [HOPLITE] * 5 + [SHIELD] * 4 + [SLINGER] * 3
     sc = build(hands={0: hand}, coins=(25, 4))
     sc.script_offer(None)
@@ -686,6 +712,7 @@ def test_supply_no_hand_or_coin_limit() -> None:
 def test_supply_turns_back_only_the_active_players_enraged(active: int) -> None:
     """Other rules, Enrage: "All of the active player's enraged units are flipped back during
     that player's Supply step." """
+    # Checks reign-of-war.en.md, lines 150-151.
     cities = {0: {0: [HOPLITE, AUGUR], 1: [SHIELD]}, 2: {0: [SLINGER], 1: [SEER, HERMES]}}
     enraged = {0: {0: [0, 1], 1: [0]}, 2: {0: [0], 1: [1]}}
     sc = build(cities=cities, enraged=enraged, active=active)
@@ -704,6 +731,7 @@ def test_supply_turns_back_only_the_active_players_enraged(active: int) -> None:
 
 def test_enrage_only_soldiers_and_oracles() -> None:
     """Other rules, Enrage: "Only soldiers and oracles can be enraged." """
+    # Checks reign-of-war.en.md, lines 148-149.
     sc = build(hands={0: [SPEARMAN]}, cities={0: {0: [BOAR]}})
     sc.script_play(SPEARMAN, city=0)
     sc.script_enrage(BOAR)
@@ -721,6 +749,7 @@ def test_enrage_only_soldiers_and_oracles() -> None:
 def test_enraged_unit_is_strength_four_counting_two() -> None:
     """Other rules, Enrage: "An enraged unit is flipped over: it counts as a beast of strength 4
     (red 4) with no abilities." """
+    # Checks reign-of-war.en.md, lines 149-150.
     sc = build(cities={0: {0: [AUGUR, HOPLITE], 1: [HOPLITE]}}, enraged={0: {0: [0]}})
     assert sc.strength(0, 0) == 4 + 1
     assert sc.war_torn(0) is False  # the opponent fills 1 slot; 2 + 1 + 1 = 4 in all
@@ -748,6 +777,7 @@ def test_enrage_not_over_capacity() -> None:
     """Other rules, Enrage: "A unit whose enraging would put its side of the city over capacity
     (a beast counts as 2) is not enraged." The Berserker fills the fifth slot: neither its own
     nor its second enrage can happen."""
+    # Checks reign-of-war.en.md, lines 151-152.
     sc = build(hands={0: [BERSERKER]}, cities={0: {0: [HOPLITE, SHIELD, SLINGER, AUGUR]}})
     sc.script_play(BERSERKER, city=0)
     sc.script_pass()
@@ -776,6 +806,7 @@ def test_enrage_fills_capacity_exactly() -> None:
 def test_reveal_keep_up_to_m_discard_the_rest(keep: int) -> None:
     """Other rules: "A card revealed from the deck that is not added to a hand or placed beside a
     city is discarded." Sphinx of Thebes: reveal 4, keep 2 (reign-of-war.en.md, line 167)."""
+    # Checks reign-of-war.en.md, lines 154-155.
     sc = build(hands={0: [SPHINX]}, deck_top=TOP4, coins=(2, 4))
     sc.script_beast(SPHINX)
     kept = [TOP4[3], TOP4[1]][:keep]
@@ -804,6 +835,7 @@ def test_reveal_keep_up_to_m_discard_the_rest(keep: int) -> None:
 def test_extra_wealth_actions_variant(hand: list[str], coins: int, actions: int) -> None:
     """1. Wealth, Variant: "a player with no cards in hand, or no coins, gets 1 extra wealth
     action; with neither, 2 extra." All on coins: 1 more coin."""
+    # Checks reign-of-war.en.md, lines 77-78.
     sc = build(hands={0: hand}, coins=(coins, 4), turn=1, rules={"RU_EXTRA_WEALTH": 1})
     sc.script_wealth(0)
     sc.wealth()
@@ -816,6 +848,7 @@ def test_extra_wealth_bonus_reading(reading: int, bonus: int) -> None:
     """1. Wealth: "All 3 on coins: gain 1 more coin." Variant: "with neither, 2 extra."
     Reading ``extra_wealth_bonus``: 'all_actions' (default) gives the bonus when all 5 go one
     way; 'three_actions' (RU_BONUS_BASE_ONLY) gives none on a turn with extra actions."""
+    # Checks reign-of-war.en.md, lines 73-74.
     rules = {"RU_EXTRA_WEALTH": 1, "RU_BONUS_BASE_ONLY": reading}
     sc = build(hands={0: []}, coins=(0, 4), turn=1, rules=rules)
     sc.script_wealth(0)
@@ -826,6 +859,7 @@ def test_extra_wealth_bonus_reading(reading: int, bonus: int) -> None:
 
 def test_extra_wealth_bonus_reading_keeps_the_bonus_with_three_actions() -> None:
     """1. Wealth: "All 3 on coins: gain 1 more coin": 'three_actions' still gives it with 3."""
+    # Checks reign-of-war.en.md, lines 73-74.
     rules = {"RU_EXTRA_WEALTH": 1, "RU_BONUS_BASE_ONLY": 1}
     sc = build(hands={0: [HOPLITE]}, coins=(2, 4), turn=1, rules=rules)
     sc.script_wealth(0)
@@ -839,6 +873,7 @@ def test_reward_cards_in_hand_reading(reading: int, actions: int) -> None:
     """1. Wealth, Variant: "a player with no cards in hand, or no coins, gets 1 extra wealth
     action". Reading ``reign_rewards_in_hand``: by default an unused reward card kept in hand
     is not a card in hand (4 actions); RU_REWARDS_IN_HAND counts it (3 actions)."""
+    # Checks reign-of-war.en.md, lines 77-78.
     rules = {"RU_EXTRA_WEALTH": 1, "RU_REWARDS_IN_HAND": reading}
     sc = build(hands={0: []}, rewards={0: [(SPEAR, False)]}, coins=(2, 4), turn=1, rules=rules)
     sc.script_wealth(0)
@@ -852,6 +887,7 @@ def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
     """Game end: "The game ends when two cities' reward stacks are empty". Reading
     ``two_stacks_empty_check``: by default checked at the end of the turn, after the Supply
     step; with RU_END_AFTER_WAR the game ends right after the War step, so no offering."""
+    # Checks reign-of-war.en.md, line 134.
     sc = build(
         hands={0: [QUARTERMASTER]},
         stacks={0: [], 1: [], 2: [TRIPOD]},
@@ -873,6 +909,7 @@ def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
 def test_wealth_first_turn_two_actions_with_bonus() -> None:
     """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
     both are the same." (reign-of-war.en.md, lines 74-75.)"""
+    # Checks reign-of-war.en.md, line 163.
     sc = build(coins=(4, 4), turn=0)
     sc.script_wealth(2)
     sc.wealth()
@@ -882,6 +919,7 @@ def test_wealth_first_turn_two_actions_with_bonus() -> None:
 
 def test_wealth_without_variant_no_extra_actions() -> None:
     """1. Wealth: "The active player has 3 wealth actions" (the extra actions are a variant)."""
+    # Checks reign-of-war.en.md, line 72.
     sc = build(coins=(0, 4), turn=1)
     sc.script_wealth(0)
     sc.wealth()
@@ -897,6 +935,7 @@ def test_wealth_without_variant_no_extra_actions() -> None:
 @pytest.mark.parametrize(("stacks", "over"), [((0, 0, 1), True), ((0, 1, 1), False)])
 def test_game_ends_when_two_cities_are_empty(stacks: tuple[int, ...], over: bool) -> None:
     """Turn: "Players alternate turns until two cities' reward stacks are empty"."""
+    # Checks reign-of-war.en.md, line 68.
     names = [[SPEAR], [HORN], [TRIPOD]]
     sc = build(stacks={c: names[c][:k] for c, k in enumerate(stacks)})
     sc.end_turn()
@@ -911,6 +950,7 @@ def test_game_ends_with_five_completed_feats(seat: int, n: int, over: bool) -> N
     feat cards." Turn: "... or a player has completed 5 of their 6 feat cards"
     (reign-of-war.en.md, lines 68-69). Reading ``reign_feat_end``: either player holding 5
     completed feats at the end of a turn ends the game."""
+    # Checks reign-of-war.en.md, lines 134-135.
     sc = build(feats={seat: ALL_FEATS[:n]})
     sc.end_turn()
     assert sc.over is over
@@ -938,6 +978,7 @@ def test_score_tie_more_used_reward_cards_then_shared(
 ) -> None:
     """Scoring: "On a tie, the player with more face-down (used) reward cards wins." With no
     further tie-break the victory is shared."""
+    # Checks reign-of-war.en.md, line 144.
     sc = build(rewards={0: won0, 1: won1}, stacks={})
     res = sc.result()
     assert res["score_p0"] == res["score_p1"] == 4
@@ -954,6 +995,7 @@ def test_emissary_tie_goes_to_oldest_without_strength_tiebreak(oldest: int) -> N
     """Variants, Emissary of War: "The owner of the higher total is the first player; on a tie the
     older player goes first. The first player discards their emissary; the second player takes
     theirs back into hand. (Unlike the later sets, no strength tie-break is stated.)" """
+    # Checks reign-of-war.en.md, lines 194-197.
     # Shield Bearer 2 + 2 + 2 = 6 (Strength 2); Wild Boar 1 + 2 + 3 = 6 (Strength 3).
     sc = build(hands={0: [SHIELD], 1: [BOAR]})
     assert sc.emissary(oldest=oldest) == oldest
@@ -982,6 +1024,7 @@ def _trial(seed: int = 4, game: int = 1) -> Scenario:
 def test_trial_of_skill_gives_each_player_one_card_of_every_kind() -> None:
     """Reign rulebook, Trial of Skill: "Each player gets a deck of 50 cards, one of each unit
     kind; each player draws from and discards to their own deck and discard pile." """
+    # Checks reign-of-war.en.md, lines 200-202.
     sc = _trial()
     kinds = sc.tables.card_kind
     for p in range(2):
@@ -998,6 +1041,7 @@ def test_trial_of_skill_gives_each_player_one_card_of_every_kind() -> None:
 def test_trial_of_skill_discards_go_to_the_players_own_pile() -> None:
     """Reign rulebook, Trial of Skill: "each player draws from and discards to their own deck
     and discard pile." """
+    # Checks reign-of-war.en.md, lines 201-202.
     sc = _trial()
     p = sc.active
     name = sc.hand(p)[0]
@@ -1084,6 +1128,7 @@ def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None
     may take at most 6 soldier piles, 4 beast piles and 4 oracle piles. Piles not taken go
     back to the box. The game is then played normally, each player with their own deck and
     discard pile." """
+    # Checks reign-of-war.en.md, lines 205-210.
     sc = Scenario.from_game("reign", 6, 2, rules={"RU_PILE_DRAFT": 1})
     kinds = sc.tables.card_kind
     types = [u["type"] for u in sc.pool.units]
