@@ -28,7 +28,7 @@ def record_path() -> Path:
 
 
 def _mode() -> str:
-    from sim.kernel.mode import MODE
+    from sim.kernel.mode import MODE  # deferred: importing sim.kernel refreshes its cache stamp
 
     return MODE
 

@@ -106,8 +106,7 @@ def kernel_needs_compile() -> bool:
     """
     if _READY.is_set():
         return False  # this process has played a game already
-    # importing sim.kernel refreshes the cache stamp
-    from sim.kernel.cache import cache_dirs, cache_files
+    from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
 
     return not any(cache_files(d, "batch.*.nbi") for d in cache_dirs())
 
@@ -169,7 +168,7 @@ def compile_note(
 def kernel_ready(enabled: bool) -> Iterator[None]:
     """:func:`compile_note`, shown only when the kernel really has to compile; a compile's
     wall time is recorded as the next one's estimate (``sim.run.compile_time``)."""
-    from sim.run import compile_time
+    from sim.run import compile_time  # deferred: it reads the kernel's cache folder
 
     cold = kernel_needs_compile()
     t0 = time.perf_counter()

@@ -69,20 +69,25 @@ def test_gods_option_is_refused_where_it_means_nothing() -> None:
         Engine(RunSpec(games=2, mix="aegean+dunes", gods="anubis,horus"))
 
 
+# The god effect under the fitted greedy weights is about 1.4 points (z near -2.9 at
+# 40,000 games): twice that count sees it beyond the balance test's 3.5 bound.
+GOD_GAMES = 80_000
+
+
 @pytest.mark.parametrize("mix", MIXES)
 def test_seats_win_equally_often_with_the_same_bot(mix: str) -> None:
     """Default options, greedy in both seats: no seat wins more than noise allows.
 
-    40,000 games of a Dunes base are enough to see the confound fixed gods bring
-    (the next test); mixes without gods only check that nothing else favours a seat.
+    A Dunes base plays as many games as the next test needs to see the confound fixed
+    gods bring; mixes without gods only check that nothing else favours a seat.
     """
-    games = 40_000 if mix.startswith("dunes") else 4_000
+    games = GOD_GAMES if mix.startswith("dunes") else 4_000
     assert abs(seat_z(play(games, mix))) < 3.5
 
 
 def test_fixed_gods_show_the_confound_the_default_removes() -> None:
     """The same count under seat 0 always Anubis: the seats differ (the test can fail)."""
-    fixed = play(40_000, "dunes", gods="anubis,horus")
+    fixed = play(GOD_GAMES, "dunes", gods="anubis,horus")
     assert seat_z(fixed) < -3.5
     rows = dict(god_rows(GodCounts.from_frame(fixed)))
     assert set(rows) == {"anubis won", "horus won"}
