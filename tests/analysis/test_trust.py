@@ -171,7 +171,7 @@ def test_compare_emissary_against_standard_paired(tmp_path: Path) -> None:
     out = tmp_path / "emissary"
     r = ok(
         invoke(
-            "compare", "--mix", "dunes+aegean", "--games", "600", "--seed", "3",
+            "compare", "--mix", "dunes+aegean", "--games", "4000", "--seed", "3",
             "--b-variant", "emissary", "--out", str(out),
         )
     )  # fmt: skip
@@ -182,7 +182,7 @@ def test_compare_emissary_against_standard_paired(tmp_path: Path) -> None:
     assert "unpaired would need" in text
     a, b = pd.read_parquet(out / "A"), pd.read_parquet(out / "B")
     assert set(a.variant.astype(str)) == {"standard"} and set(b.variant.astype(str)) == {"emissary"}
-    assert len(a) == len(b) == 600
+    assert len(a) == len(b) == 4000
     summary = json.loads((out / "compare.json").read_text())
     assert summary["arms"]["B"]["spec"]["variants"] == ["emissary"]
     assert summary["arms"]["A"]["spec"]["variants"] == []

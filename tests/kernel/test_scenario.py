@@ -45,8 +45,9 @@ def test_end_after_war_skips_the_offering_in_the_stepper_too() -> None:
     step that empties a second stack, with no Offering step. The stepper asks the
     kernel whether a step applies, so it plays the same turn as the kernel."""
     ended_at_war = 0
+    # Reign: the fitted greedy ends its Dunes games by building every structure.
     for game in range(6):
-        sc = Scenario("dunes", rules={"RU_END_AFTER_WAR": 1})
+        sc = Scenario("reign", rules={"RU_END_AFTER_WAR": 1})
         sc.setup(7, game)
         while not sc.over:
             turn_and_stepped_twin(sc)
