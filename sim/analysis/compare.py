@@ -31,6 +31,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
+from sim.run.margins import margin_row
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
 from sim.run.seats import SeatCounts, first_player_label, seat_lines
 from sim.run.session import numba_threads, resolve_threads
@@ -129,6 +130,9 @@ class CompareResult:
             "changes": self.changes.describe(),
             "affected_cards": self.affected,
             "first_player": self.comparison.first_player.to_dict(),
+            "margin": None
+            if self.comparison.margin is None
+            else {k: _json_value(v) for k, v in self.comparison.margin.figures().items()},
             "expected_signs": self.expected_signs(),
             "flags": self.flags(),
             "cards": [
@@ -500,10 +504,14 @@ def format_result(result: CompareResult) -> str:
             f"{result.excluded_capped:,} games that either run ended at the turn cap are left "
             "out of every figure (--exclude-capped)."
         )
-    for name, seats, sp in (("A", result.seats_a, spec), ("B", result.seats_b, spec_b)):
+    margin = result.comparison.margin
+    arms = (("A", result.seats_a, spec), ("B", result.seats_b, spec_b))
+    for (name, seats, sp), m in zip(
+        arms, (None, None) if margin is None else (margin.a, margin.b), strict=True
+    ):
         if seats is not None:
             lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
-            lines.extend(seat_lines(seats, indent="    "))
+            lines.extend(seat_lines(seats, "    ", [] if m is None else [margin_row(m)]))
     lines.append("Paired shifts, B - A:")
     lines.append(
         _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
@@ -511,6 +519,8 @@ def format_result(result: CompareResult) -> str:
         + _saved(fp.se_paired, fp.se_unpaired)
         + ")"
     )
+    if margin is not None:
+        lines.append(f"  first player's VP margin: {margin.text()}")
     cards = result.comparison.cards
     for row in cards[cards.card.isin(result.affected)].itertuples():
         lines.append(

@@ -55,6 +55,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sim.run.margins import MarginShift, first_player_margins
+
 Z95 = 1.959963984540054
 COLUMNS = [
     "game_id",
@@ -66,8 +68,9 @@ COLUMNS = [
     "held_p1",
 ]
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
-READ_COLUMNS = [*COLUMNS, "end_reason"]
-"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason``."""
+READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1"]
+"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason`` and the
+scores (for the first player's VP margin)."""
 
 
 @dataclass
@@ -88,6 +91,7 @@ class Outcomes:
     held1: np.ndarray  # bool[n, K]
     first: np.ndarray | None = None  # int8[n]: the seat that took the first turn
     capped: np.ndarray | None = None  # bool[n]: stopped at the turn cap (None: not known)
+    margin: np.ndarray | None = None  # int64[n]: first player's VP margin (None: no scores)
 
     @property
     def games(self) -> int:
@@ -119,6 +123,7 @@ class Outcomes:
             held1=lists["held_p1"],
             first=first,
             capped=_capped(table, order),
+            margin=_margin(table, order),
         )
 
     def take(self, index: np.ndarray) -> Outcomes:
@@ -133,6 +138,7 @@ class Outcomes:
             self.held1[index],
             None if self.first is None else self.first[index],
             None if self.capped is None else self.capped[index],
+            None if self.margin is None else self.margin[index],
         )
 
     @staticmethod
@@ -145,6 +151,7 @@ class Outcomes:
 
         firsts = [p.first for p in parts]
         caps = [p.capped for p in parts]
+        margins = [p.margin for p in parts]
         return Outcomes(
             np.concatenate([p.game_id for p in parts]),
             np.concatenate([p.first_win for p in parts]),
@@ -155,6 +162,7 @@ class Outcomes:
             np.concatenate([pad(p.held1) for p in parts]),
             None if any(f is None for f in firsts) else np.concatenate(firsts),
             None if any(c is None for c in caps) else np.concatenate(caps),
+            None if any(m is None for m in margins) else np.concatenate(margins),
         )
 
 
@@ -166,6 +174,14 @@ def _capped(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
     if pa.types.is_dictionary(er.type):
         er = er.cast(pa.string())
     return np.asarray(pc.equal(er, "turn_cap").to_numpy(zero_copy_only=False), bool)[order]
+
+
+def _margin(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
+    """The first player's VP margins in ``order``, or None when the rows have no scores."""
+    if not {"score_p0", "score_p1"} <= set(table.column_names):
+        return None
+    cols = [_np(table, c) for c in ("first_player", "score_p0", "score_p1")]
+    return first_player_margins(*cols)[order]
 
 
 def _to_arrow(df: pd.DataFrame) -> pa.Table:
@@ -396,6 +412,8 @@ class Comparison:
     first_player: PairedDiff
     cards: pd.DataFrame
     """:func:`card_shifts` for every card both runs have."""
+    margin: MarginShift | None = None
+    """The first player's VP margin in A and B and its paired shift (None: no scores read)."""
 
     def table(self, cards: list[str] | None = None) -> pd.DataFrame:
         """One row per metric: the first-player rate, then ``cards`` (default: all)."""
@@ -415,7 +433,19 @@ def compare_runs(
 ) -> Comparison:
     """Both comparisons at once; see :func:`first_player_shift` and :func:`card_shifts`."""
     a, b = pair(as_outcomes(a), as_outcomes(b))
-    return Comparison(first_player_shift(a, b, z), card_shifts(a, b, kinds_a, kinds_b, z))
+    return Comparison(
+        first_player_shift(a, b, z), card_shifts(a, b, kinds_a, kinds_b, z), margin_shift(a, b)
+    )
+
+
+def margin_shift(
+    a: Outcomes | pd.DataFrame | pa.Table, b: Outcomes | pd.DataFrame | pa.Table
+) -> MarginShift | None:
+    """The first player's VP margin in A and B, paired by game (None when either lacks scores)."""
+    a, b = pair(as_outcomes(a), as_outcomes(b))
+    if a.margin is None or b.margin is None:
+        return None
+    return MarginShift.from_margins(a.margin, b.margin)
 
 
 def kinds_of(units: list[dict[str, Any]]) -> dict[str, int]:

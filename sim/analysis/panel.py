@@ -29,9 +29,13 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.paired import Z95
+from sim.run.margins import MarginMoments, first_player_margins, margin_text, shift_text
 from sim.run.stats import wilson_interval
 
 COUNT_COLS = ("bot", "games", "first_wins", "second_wins", "shared", "turn_capped")
+MARGIN_COUNT_COLS = ("margin_games", "margin_total", "margin_squares")
+"""Optional count columns: the :class:`sim.run.margins.MarginMoments` of the first player's
+VP margins, from which :func:`first_player_panel` gives the mean margin and its interval."""
 
 
 def parse_panel(text: str) -> tuple[str, ...]:
@@ -86,17 +90,26 @@ def outcome_counts(df: pd.DataFrame, by: str = "bot") -> pd.DataFrame:
             "turn_capped": df["end_reason"].astype(str).to_numpy() == "turn_cap",
         }
     )
+    margins = {"score_p0", "score_p1"} <= set(df.columns)
+    if margins:
+        m = first_player_margins(first, df["score_p0"], df["score_p1"])
+        work["margin_total"], work["margin_squares"] = m, m * m
     g = work.groupby("bot", sort=False)
-    out = g[["first_wins", "second_wins", "shared", "turn_capped"]].sum().astype(np.int64)
+    summed = ["first_wins", "second_wins", "shared", "turn_capped"]
+    summed += ["margin_total", "margin_squares"] if margins else []
+    out = g[summed].sum().astype(np.int64)
     out.insert(0, "games", g.size().astype(np.int64))
-    return out.reset_index()[list(COUNT_COLS)]
+    if margins:
+        out.insert(len(COUNT_COLS) - 1, "margin_games", out["games"])
+    return out.reset_index()[[*COUNT_COLS, *(MARGIN_COUNT_COLS if margins else ())]]
 
 
 def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
     """Outcome counts from finished runs' summaries (``{bot: RunResult}``), no Parquet read.
 
     Each result needs ``games``, ``first_player_wins``, ``shared`` and ``turn_capped``
-    (as :class:`sim.run.runner.RunResult` has them).
+    (as :class:`sim.run.runner.RunResult` has them); when every result has its
+    ``outcomes`` the first player's margins are counted too (:data:`MARGIN_COUNT_COLS`).
     """
     rows = [
         (
@@ -109,9 +122,12 @@ def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
         )
         for bot, r in results.items()
     ]
-    return pd.DataFrame(rows, columns=list(COUNT_COLS)).astype(
-        {c: np.int64 for c in COUNT_COLS[1:]}
-    )
+    out = pd.DataFrame(rows, columns=list(COUNT_COLS)).astype({c: np.int64 for c in COUNT_COLS[1:]})
+    if results and all(getattr(r, "outcomes", None) is not None for r in results.values()):
+        m = [r.outcomes.margins for r in results.values()]
+        for col, key in zip(MARGIN_COUNT_COLS, ("games", "total", "squares"), strict=True):
+            out[col] = np.array([getattr(x, key) for x in m], np.int64)
+    return out
 
 
 def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
@@ -126,9 +142,13 @@ def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
         ``decisive, decisive_share``, ``first_share, first_lo, first_hi`` (first-player
         wins over decisive games, Wilson), ``shared_share, capped_share``,
         ``favoured`` ("first", "second" or "neither") and ``significant`` (the
-        decisive-share interval excludes one half).
+        decisive-share interval excludes one half); with :data:`MARGIN_COUNT_COLS` in
+        ``counts`` also ``margin, margin_lo, margin_hi, margin_sd`` (the first player's
+        mean VP margin and its 95% t-interval).
     """
-    out = counts[list(COUNT_COLS)].copy().reset_index(drop=True)
+    has_margins = set(MARGIN_COUNT_COLS) <= set(counts.columns)
+    cols = [*COUNT_COLS, *(MARGIN_COUNT_COLS if has_margins else ())]
+    out = counts[cols].copy().reset_index(drop=True)
     games = out["games"].to_numpy(np.int64)
     first = out["first_wins"].to_numpy(np.int64)
     second = out["second_wins"].to_numpy(np.int64)
@@ -145,7 +165,23 @@ def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     out["capped_share"] = out["turn_capped"] / np.maximum(games, 1)
     out["favoured"] = np.select([first > second, second > first], ["first", "second"], "neither")
     out["significant"] = (decisive > 0) & ((out["first_lo"] > 0.5) | (out["first_hi"] < 0.5))
+    if has_margins:
+        figures = [
+            MarginMoments(int(n), int(t), int(q)).figures()
+            for n, t, q in out[list(MARGIN_COUNT_COLS)].itertuples(index=False)
+        ]
+        for col, key in (("margin", "mean"), ("margin_lo", "lo"), ("margin_hi", "hi")):
+            out[col] = [f[key] for f in figures]
+        out["margin_sd"] = [f["sd"] for f in figures]
     return out
+
+
+def margin_cell(table: pd.DataFrame) -> list[str]:
+    """Per row of :func:`first_player_panel`, ``"+0.80 (+0.33 to +1.27)"`` (VP)."""
+    return [
+        margin_text(MarginMoments(int(n), int(t), int(q)))
+        for n, t, q in table[list(MARGIN_COUNT_COLS)].itertuples(index=False)
+    ]
 
 
 def first_player_verdict(table: pd.DataFrame) -> str:
@@ -175,8 +211,12 @@ def format_first_player_panel(table: pd.DataFrame) -> str:
     """An aligned text table of :func:`first_player_panel`, then its verdict line."""
     head = ("bot", "games", "first player won (95% CI)", "decisive", "first of decisive (95% CI)",
             "shared", "turn-capped")  # fmt: skip
+    margins = "margin" in table.columns
+    if margins:
+        head = (*head, "first VP margin (95% CI)")
+    cells = margin_cell(table) if margins else [None] * len(table)
     rows = [head]
-    for r in table.itertuples():
+    for r, margin in zip(table.itertuples(), cells, strict=True):
         of_decisive = (
             f"{r.first_share:.2%} ({r.first_lo:.2%} to {r.first_hi:.2%})"
             f"{' *' if r.significant else ''}"
@@ -192,6 +232,7 @@ def format_first_player_panel(table: pd.DataFrame) -> str:
                 of_decisive,
                 f"{r.shared_share:.2%}",
                 f"{r.capped_share:.2%}",
+                *(() if margin is None else (margin,)),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -248,6 +289,16 @@ def format_shifts(effects: pd.DataFrame) -> list[str]:
         f"{row.bot}: {metric_label(str(row.metric))}: {row.rate_a:.2%} -> {row.rate_b:.2%}, "
         f"change {row.diff * 100:+.2f} points ({row.lo * 100:+.2f} to {row.hi * 100:+.2f})"
         for row in effects.itertuples()
+    ]
+
+
+def margin_lines(shifts: pd.DataFrame) -> list[str]:
+    """``"greedy: the first player's VP margin: +0.80 -> +0.88 VP, change +0.08 VP (95% paired
+    t-interval -0.13 to +0.29)"``: one line per row of ``shifts`` (a ``bot`` column and the
+    :meth:`sim.run.margins.MarginShift.figures` columns)."""
+    return [
+        f"{row['bot']}: the first player's VP margin: {shift_text(row)}"
+        for row in shifts.to_dict("records")
     ]
 
 

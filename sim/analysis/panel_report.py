@@ -16,6 +16,7 @@ The report's other sections then show every bot's run side by side.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +26,11 @@ import pandas as pd
 from sim.analysis import panel as P
 from sim.base.errors import Error
 from sim.run import io
+from sim.run.margins import MarginMoments
 from sim.run.seats import SeatCounts
 
 PANEL_TABLE = "panel.csv"
+COMPARE_FILE = "compare.json"
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).
 RUN_COLUMNS = ("bot", "games", "favoured")
 COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
@@ -100,41 +103,73 @@ def find_panel(panel_dir: Path | str) -> PanelRuns:
     return PanelRuns(kind, runs, df if kind == "compare" else pd.DataFrame())
 
 
-def first_player_table(panel: PanelRuns, seats: Mapping[Path, SeatCounts]) -> pd.DataFrame:
+def first_player_table(
+    panel: PanelRuns,
+    seats: Mapping[Path, SeatCounts],
+    margins: Mapping[Path, MarginMoments] | None = None,
+) -> pd.DataFrame:
     """A run panel's :func:`sim.analysis.panel.first_player_panel` from each run's counts.
 
     ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games
-    already left out when the report leaves them out).
+    already left out when the report leaves them out); ``margins[path]``, when
+    given, the first player's VP margins of the same games.
     """
     rows = []
     for bot, (path,) in panel.runs.items():
         c = seats[path]
-        rows.append((bot, c.games, c.first_wins, c.second_wins, c.shared, c.capped))
-    counts = pd.DataFrame(rows, columns=list(P.COUNT_COLS))
-    return P.first_player_panel(counts)
+        row = [bot, c.games, c.first_wins, c.second_wins, c.shared, c.capped]
+        if margins is not None:
+            m = margins[path]
+            row += [m.games, m.total, m.squares]
+        rows.append(row)
+    cols = [*P.COUNT_COLS, *(P.MARGIN_COUNT_COLS if margins is not None else ())]
+    return P.first_player_panel(pd.DataFrame(rows, columns=cols))
 
 
-def panel_text(panel: PanelRuns, seats: Mapping[Path, SeatCounts]) -> str:
+def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
+    """A compare panel's first-player VP margin per bot: A, B and the paired shift, as each
+    bot's ``compare.json`` holds them (:meth:`sim.run.margins.MarginShift.figures`); no
+    rows when the comparisons predate the margin."""
+    rows = []
+    for bot, paths in panel.runs.items():
+        try:
+            summary = json.loads((paths[0].parent / COMPARE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if summary.get("margin"):
+            rows.append({"bot": bot, **summary["margin"]})
+    return pd.DataFrame(rows)
+
+
+def panel_text(
+    panel: PanelRuns,
+    seats: Mapping[Path, SeatCounts],
+    margins: Mapping[Path, MarginMoments] | None = None,
+) -> str:
     """The panel as the report prints it: the table per bot, then the verdict line(s)."""
     if panel.kind == "run":
         head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
-        return head + "\n" + P.format_first_player_panel(first_player_table(panel, seats))
+        table = first_player_table(panel, seats, margins)
+        return head + "\n" + P.format_first_player_panel(table)
     lines = [
         f"bot panel: {len(panel.runs)} bots, each in self-play in both runs",
         "Paired shifts, B - A, per bot (95% CI):",
         *("  " + line for line in P.format_shifts(panel.shifts)),
+        *("  " + line for line in P.margin_lines(margin_shifts(panel))),
         *P.effect_verdicts(P.effect_panel(panel.shifts)),
     ]
     return "\n".join(lines)
 
 
 def panel_frames(
-    panel: PanelRuns, seats: Mapping[Path, SeatCounts]
+    panel: PanelRuns,
+    seats: Mapping[Path, SeatCounts],
+    margins: Mapping[Path, MarginMoments] | None = None,
 ) -> tuple[pd.DataFrame, list[str]]:
     """The panel's table for the HTML page (one row per bot, or per bot and measure) and
     its verdict lines."""
     if panel.kind == "run":
-        t = first_player_table(panel, seats)
+        t = first_player_table(panel, seats, margins)
         view = pd.DataFrame(
             {
                 "bot": t["bot"],
@@ -154,6 +189,8 @@ def panel_frames(
                 "turn-capped": t["capped_share"].map("{:.2%}".format),
             }
         )
+        if "margin" in t.columns:
+            view["first VP margin (95% CI)"] = P.margin_cell(t)
         return view, [P.first_player_verdict(t)]
     s = panel.shifts
     view = pd.DataFrame(
@@ -162,11 +199,24 @@ def panel_frames(
             "measure": s["metric"].astype(str).map(P.metric_label),
             "A": s["rate_a"].map("{:.2%}".format),
             "B": s["rate_b"].map("{:.2%}".format),
-            "B - A (points)": s["diff"].map(lambda v: f"{v * 100:+.2f}"),
+            "B - A": s["diff"].map(lambda v: f"{v * 100:+.2f} points"),
             "95% CI": [
                 f"{lo * 100:+.2f} to {hi * 100:+.2f}"
                 for lo, hi in zip(s["lo"], s["hi"], strict=True)
             ],
         }
     )
+    m = margin_shifts(panel)
+    if not m.empty:
+        vp = pd.DataFrame(
+            {
+                "bot": m["bot"].astype(str),
+                "measure": "the first player's VP margin",
+                "A": m["a_mean"].map("{:+.2f} VP".format),
+                "B": m["b_mean"].map("{:+.2f} VP".format),
+                "B - A": m["diff"].map("{:+.2f} VP".format),
+                "95% CI": [f"{lo:+.2f} to {hi:+.2f}" for lo, hi in zip(m.lo, m.hi, strict=True)],
+            }
+        )
+        view = pd.concat([view, vp], ignore_index=True)
     return view, P.effect_verdicts(P.effect_panel(s))

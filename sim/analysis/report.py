@@ -163,8 +163,11 @@ def build_report(
         section = None
         if found is not None:
             by_path = dict(zip(run_paths, seats.values(), strict=True))
-            text = panel_text(found, by_path) + "\n\n" + text
-            section = panel_frames(found, by_path)
+            margins = {
+                p: moments_of_counts(t.margins) for p, t in zip(run_paths, totals, strict=True)
+            }
+            text = panel_text(found, by_path, margins) + "\n\n" + text
+            section = panel_frames(found, by_path, margins)
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))

@@ -86,9 +86,26 @@ def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dic
         "measure": measure,
         "A": _pct(rec[f"{prefix}rate_a"]),
         "B": _pct(rec[f"{prefix}rate_b"]),
-        "shift (points)": _pts(rec[f"{prefix}diff"]),
+        "shift": f"{_pts(rec[f'{prefix}diff'])} points",
         "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
         "kind": kind,
+    }
+
+
+def _vp(x: Any) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:+.2f}"
+
+
+def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
+    """``compare.json``'s ``margin`` (:meth:`sim.run.margins.MarginShift.figures`) as a row:
+    A's and B's mean first-player VP margin with their t-intervals, and the paired shift."""
+    return {
+        "measure": "first player's VP margin",
+        "A": f"{_vp(rec['a_mean'])} VP ({_vp(rec['a_lo'])} to {_vp(rec['a_hi'])})",
+        "B": f"{_vp(rec['b_mean'])} VP ({_vp(rec['b_lo'])} to {_vp(rec['b_hi'])})",
+        "shift": f"{_vp(rec['diff'])} VP",
+        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])} (paired t)",
+        "kind": "headline",
     }
 
 
@@ -98,6 +115,8 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     s = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
     what = [*s.get("spec_differences", []), *s["changes"]["change"], *s["changes"]["cards"]]
     shifts = [_shift_row("first-player win rate", s["first_player"], "", "headline")]
+    if s.get("margin"):
+        shifts.append(margin_shift_row(s["margin"]))
     for c in s.get("cards", []):
         shifts.append(_shift_row(f"{c['card']}: holders' win rate", c, "", "headline"))
         shifts.append(
@@ -133,8 +152,7 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     for row in shifts:
         indent = "    " if row["kind"] == "secondary" else "  "
         lines.append(
-            f"{indent}{row['measure']}: {row['A']} -> {row['B']}, {row['shift (points)']} "
-            f"points ({row['95% CI']})"
+            f"{indent}{row['measure']}: {row['A']} -> {row['B']}, {row['shift']} ({row['95% CI']})"
         )
     if s.get("excluded_capped"):
         lines.append(f"{s['excluded_capped']:,} turn-capped games left out of every figure.")

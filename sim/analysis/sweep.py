@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare import play_outcomes
-from sim.analysis.paired import card_shifts, first_player_shift
+from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
@@ -58,6 +58,9 @@ _CONDITIONAL_SHIFT = [
     "conditional_hi",
     "conditional_p_value",
 ]
+MARGIN_COLUMNS = ["margin_a", "margin_b", "margin_diff", "margin_lo", "margin_hi"]
+"""The first player's mean VP margin in the baseline and the cell, and its paired shift with
+the 95% paired t-interval (:class:`sim.run.margins.MarginShift`)."""
 SWEEP_COLUMNS = [
     "kind",
     "card",
@@ -74,6 +77,7 @@ SWEEP_COLUMNS = [
     "first_player_diff",
     "first_player_lo",
     "first_player_hi",
+    *MARGIN_COLUMNS,
     "expected_sign",
     "wrong_sign",
     "plays_moved",
@@ -349,6 +353,9 @@ def cell_row(
     name = unit["name"]
     shift = card_shifts(baseline, played, {name: kind}).iloc[0]
     fp = first_player_shift(baseline, played)
+    margin = margin_shift(baseline, played)
+    figures = {} if margin is None else margin.figures()
+    keys = ("a_mean", "b_mean", "diff", "lo", "hi")
     return {
         "kind": kind,
         "card": name,
@@ -361,6 +368,7 @@ def cell_row(
         "first_player_diff": fp.diff,
         "first_player_lo": fp.lo,
         "first_player_hi": fp.hi,
+        **{c: figures.get(k, np.nan) for c, k in zip(MARGIN_COLUMNS, keys, strict=True)},
     }
 
 
@@ -429,6 +437,10 @@ def format_table(result: SweepResult) -> str:
             "1st-player shift": [
                 f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t.first_player_diff
             ],
+            "1st VP margin shift (95% CI)": [
+                f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" if np.isfinite(d) else "-"
+                for d, lo, hi in zip(t.margin_diff, t.margin_lo, t.margin_hi, strict=True)
+            ],
         }
     )
     with pd.option_context("display.max_rows", None, "display.width", None):
@@ -438,7 +450,9 @@ def format_table(result: SweepResult) -> str:
         "shift: change in the win rate of every (game, seat) that held the card in either run "
         f"(paired); sig *: significant after {CORRECTIONS[result.correction]}. plays: "
         "(game, seat) that played it in B (change from A); cond. shift: the played-only rate, "
-        "whose population moves with the change; 1st-player shift: in points. flag: "
+        "whose population moves with the change; 1st-player shift: in points; 1st VP margin "
+        "shift: the first player's mean VP margin, cell minus baseline (paired t-interval). "
+        "flag: "
         "'sign' when the shift is significant against the change's direction, 'plays' when "
         "the play count moved by more than a third (see the lines below)."
     )

@@ -264,6 +264,13 @@ def _compare_panel(
     click.echo("Paired shifts, B - A, per bot (95% CI):")
     for line in P.format_shifts(effects):
         click.echo(f"  {line}")
+    margins = [
+        {"bot": bot, **r.comparison.margin.figures()}
+        for bot, r in results.items()
+        if r.comparison.margin is not None
+    ]
+    for line in P.margin_lines(pd.DataFrame(margins)):
+        click.echo(f"  {line}")
     for line in P.effect_verdicts(P.effect_panel(effects)):
         click.echo(line)
     for bot, r in results.items():

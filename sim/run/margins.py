@@ -11,6 +11,7 @@ per-game margins, mean +/- t(0.975, n-1) * sd / sqrt(n).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +115,66 @@ def margin_row(m: MarginMoments) -> tuple[str, str]:
     return (
         "first VP margin",
         f"{m.mean:+.2f} VP  (95% t-interval {lo:+.2f} to {hi:+.2f}; sd {m.sd:.1f} per game)",
+    )
+
+
+def margin_text(m: MarginMoments) -> str:
+    """``"+2.31 (+2.10 to +2.52)"``: the mean margin in VP and its 95% t-interval, for tables."""
+    if m.games < 2:
+        return "n/a" if not m.games else f"{m.mean:+.2f}"
+    lo, hi = m.interval()
+    return f"{m.mean:+.2f} ({lo:+.2f} to {hi:+.2f})"
+
+
+@dataclass(frozen=True)
+class MarginShift:
+    """The first player's margin in runs A and B over the same games, and its paired shift.
+
+    ``shift`` holds the moments of the per-game differences ``B - A``, so its
+    t-interval is the paired interval: the deal's luck, common to both runs,
+    cancels game by game.
+    """
+
+    a: MarginMoments
+    b: MarginMoments
+    shift: MarginMoments
+
+    @classmethod
+    def from_margins(cls, a: Any, b: Any) -> MarginShift:
+        """From the per-game margins of A and B, game ``i`` of one paired with game ``i``."""
+        ma, mb = np.asarray(a, np.int64), np.asarray(b, np.int64)
+        if ma.shape != mb.shape:
+            raise ValueError(f"paired margins need as many games in A ({len(ma)}) as B ({len(mb)})")
+        return cls(
+            MarginMoments.from_margins(ma),
+            MarginMoments.from_margins(mb),
+            MarginMoments.from_margins(mb - ma),
+        )
+
+    def figures(self) -> dict[str, float]:
+        """``a_mean, a_lo, a_hi, b_mean, b_lo, b_hi, diff, lo, hi, sd`` (VP; 95% t-intervals)."""
+        a, b, d = self.a.figures(), self.b.figures(), self.shift.figures()
+        out = {f"a_{k}": a[k] for k in ("mean", "lo", "hi")}
+        out |= {f"b_{k}": b[k] for k in ("mean", "lo", "hi")}
+        return out | {
+            "games": d["games"],
+            "diff": d["mean"],
+            "lo": d["lo"],
+            "hi": d["hi"],
+            "sd": d["sd"],
+        }
+
+    def text(self) -> str:
+        """:func:`shift_text` of :meth:`figures`."""
+        return shift_text(self.figures()) if self.shift.games else "n/a"
+
+
+def shift_text(f: Mapping[str, float]) -> str:
+    """``"+0.80 -> +0.95 VP, change +0.15 VP (95% paired t-interval -0.05 to +0.35)"`` from
+    :meth:`MarginShift.figures` (or a row holding them, as ``compare.json`` does)."""
+    return (
+        f"{f['a_mean']:+.2f} -> {f['b_mean']:+.2f} VP, change {f['diff']:+.2f} VP "
+        f"(95% paired t-interval {f['lo']:+.2f} to {f['hi']:+.2f})"
     )
 
 

@@ -20,6 +20,7 @@ Wilson interval:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -174,9 +175,12 @@ def seat_rows(c: SeatCounts) -> list[tuple[str, str]]:
     return rows
 
 
-def seat_lines(c: SeatCounts, indent: str = "  ") -> list[str]:
-    """:func:`seat_rows` as aligned lines, for the text of compare, report and tournament."""
-    rows = seat_rows(c)
+def seat_lines(
+    c: SeatCounts, indent: str = "  ", extra: Sequence[tuple[str, str]] = ()
+) -> list[str]:
+    """:func:`seat_rows` and the ``extra`` rows as aligned lines, for the text of compare,
+    report and tournament."""
+    rows = [*seat_rows(c), *extra]
     width = max(len(label) for label, _ in rows)
     return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
 

@@ -8,7 +8,16 @@ from pathlib import Path
 import pandas as pd
 from conftest import invoke, ok, one_error_line
 
+from sim import analysis as A
 from sim.analysis import report_folders as RF
+from sim.run.margins import MarginShift, first_player_margins
+
+
+def margins_of(df: pd.DataFrame) -> object:
+    """Per game in ``game_id`` order, the first player's VP margin."""
+    df = df.sort_values("game_id")
+    return first_player_margins(df.first_player, df.score_p0, df.score_p1)
+
 
 KER = "Ker of the Battlefield"
 
@@ -27,10 +36,16 @@ def test_compare_report_leads_with_the_change_and_the_paired_shifts(tmp_path: Pa
     assert "B changed:" in lines[0] and f"{KER}.cost=4" in lines[0] and "variants" in lines[0]
     assert lines[1].startswith("Paired shifts")
     assert lines[2].strip().startswith("first-player win rate")
-    assert lines[3].strip().startswith(f"{KER}: holders' win rate")
-    assert "conditional" in lines[4] and lines[4].startswith("    ")  # secondary, indented
+    assert lines[3].strip().startswith("first player's VP margin")
+    assert lines[4].strip().startswith(f"{KER}: holders' win rate")
+    assert "conditional" in lines[5] and lines[5].startswith("    ")  # secondary, indented
     summary = json.loads((cmp / "compare.json").read_text())
     assert f"{summary['first_player']['diff'] * 100:+.2f}" in lines[2]
+    # The margin's paired shift, read back from both arms' rows.
+    m = MarginShift.from_margins(*(margins_of(A.load(cmp / arm)) for arm in "AB"))
+    lo, hi = m.shift.interval()
+    assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f} (paired t))" in lines[3]
+    assert f"{m.a.mean:+.2f} VP" in lines[3] and f"{m.b.mean:+.2f} VP" in lines[3]
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "What B changed: card fields" in page and "Paired shifts, B - A" in page
     _, tables = RF.compare_parts(cmp)
