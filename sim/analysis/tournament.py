@@ -57,6 +57,7 @@ from sim.analysis.ratings import fit_ratings, format_ratings
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, runner
 from sim.run import progress as P
+from sim.run.margins import MarginMoments, first_player_margins, interval_text
 from sim.run.runner import RESULTS_ROOT
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
@@ -175,9 +176,23 @@ class _Counts:
     a_seat0: int = 0  # games with a in seat 0
     a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
     seats: SeatCounts = field(default_factory=SeatCounts)  # by seat order, whoever sat there
+    # The first player's VP margins (MarginMoments' fields), whichever bot went first.
+    margin_games: int = 0
+    margin_total: int = 0
+    margin_squares: int = 0
+
+    @property
+    def margins(self) -> MarginMoments:
+        """The first player's VP margins over the pairing's games."""
+        return MarginMoments(self.margin_games, self.margin_total, self.margin_squares)
 
     def add(
-        self, winner: np.ndarray, first: np.ndarray, a_seat: int, capped: np.ndarray | None = None
+        self,
+        winner: np.ndarray,
+        first: np.ndarray,
+        a_seat: int,
+        capped: np.ndarray | None = None,
+        margin: np.ndarray | None = None,
     ) -> None:
         n = len(winner)
         b_seat = 1 - a_seat
@@ -189,6 +204,9 @@ class _Counts:
         self.a_seat0 += n if a_seat == 0 else 0
         self.a_first += int(np.count_nonzero(first == a_seat))
         self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
+        if margin is not None:
+            m = self.margins + MarginMoments.from_margins(margin)
+            self.margin_games, self.margin_total, self.margin_squares = m.games, m.total, m.squares
 
 
 @dataclass(frozen=True)
@@ -254,7 +272,9 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
     rate and its 95% Wilson interval) and the same for ``b``; ``shared_rate``;
     ``score_a``/``score_b`` (shared victories as half a win);
     ``first_player_wins``, ``first_player_rate``, ``first_player_lo``,
-    ``first_player_hi``; ``games_a_seat0`` and ``games_a_first`` (how many
+    ``first_player_hi``; ``first_margin``, ``first_margin_lo``, ``first_margin_hi``,
+    ``first_margin_sd`` (the first player's mean VP margin and its 95% t-interval,
+    :class:`sim.run.margins.MarginMoments`); ``games_a_seat0`` and ``games_a_first`` (how many
     games a sat in seat 0 and took the first turn: half of ``games`` in a
     pairing of two bots). In self-play ``a`` is seat 0 and ``b`` seat 1.
     :func:`play_tournament` adds ``mix``, ``variant`` and ``seed``.
@@ -264,6 +284,7 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         lo_a, hi_a = wilson_interval(c.wins_a, c.games)
         lo_b, hi_b = wilson_interval(c.wins_b, c.games)
         lo_f, hi_f = wilson_interval(c.first_player_wins, c.games)
+        margin = c.margins.figures()
         rows.append(
             {
                 "bot_a": p.a,
@@ -286,6 +307,10 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
                 "first_player_rate": c.first_player_wins / c.games,
                 "first_player_lo": lo_f,
                 "first_player_hi": hi_f,
+                "first_margin": margin["mean"],
+                "first_margin_lo": margin["lo"],
+                "first_margin_hi": margin["hi"],
+                "first_margin_sd": margin["sd"],
                 **{
                     f"seat_{k}": v
                     for k, v in seat_columns(c.seats).items()
@@ -325,6 +350,7 @@ def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
             "hi": sp["first_player_hi"].to_numpy(),
             "shared_rate": sp["shared_rate"].to_numpy(),
             **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("seat_")},
+            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("first_margin")},
         }
     )
 
@@ -441,10 +467,10 @@ def play_tournament(
                     engine = first_engine if (index, half) == (0, 0) else Engine(spec)
                     a_seat = 0 if half == 0 else 1
                     run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first, capped in _play(
+                    for winner, first, capped, margin in _play(
                         engine, spec, run_dir, n_threads, bar, backend
                     ):
-                        counts.add(winner, first, a_seat, capped)
+                        counts.add(winner, first, a_seat, capped, margin)
                 results.append((pairing, counts))
                 if out is not None:
                     _log_pairing(out, index, counts)
@@ -562,7 +588,7 @@ def resume_tournament(
     )  # fmt: skip
 
 
-COUNT_COLUMNS = ["winner", "first_player", "end_reason"]
+COUNT_COLUMNS = ["winner", "first_player", "end_reason", "score_p0", "score_p1"]
 """What a pairing's counts read of each game."""
 
 
@@ -573,8 +599,9 @@ def _play(
     n_threads: int,
     bar: P.Bar,
     backend: Any = None,
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Yield ``(winner, first_player, capped)`` arrays of ``spec``'s games, chunk by chunk.
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Yield ``(winner, first_player, capped, margin)`` arrays of ``spec``'s games, chunk by
+    chunk (``margin``: the first player's VP margin).
 
     With ``run_dir`` the games are written there as an ordinary run directory
     (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
@@ -587,7 +614,7 @@ def _play(
         bar.advance(spec.games)
         if not io.is_complete(run_dir):
             raise io.IncompleteRunError(f"{run_dir} did not complete")
-        # Three columns, a batch at a time: the counts need nothing else.
+        # A few columns, a batch at a time: the counts need nothing else.
         tables: Any = scan(run_dir, COUNT_COLUMNS)
     elif backend is not None:
         from sim.run.backends import play_columns
@@ -601,10 +628,14 @@ def _play(
             for start in range(0, spec.games, CHUNK_SIZE)
         )
     for table in tables:
+        first = table.column("first_player").to_numpy().astype(np.int64)
         yield (
             table.column("winner").to_numpy().astype(np.int64),
-            table.column("first_player").to_numpy().astype(np.int64),
+            first,
             table.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False) == CAPPED,
+            first_player_margins(
+                first, table.column("score_p0").to_numpy(), table.column("score_p1").to_numpy()
+            ),
         )
 
 
@@ -653,6 +684,7 @@ def format_tournament(result: TournamentResult) -> str:
                 r.seat_first_of_decisive_lo,
                 r.seat_first_of_decisive_hi,
             ),
+            interval_text(r.first_margin, r.first_margin_lo, r.first_margin_hi),
         ]
         for r in result.first_player.itertuples(index=False)
     ]
@@ -691,13 +723,15 @@ def format_tournament(result: TournamentResult) -> str:
                     "shared",
                     "turn-capped",
                     "first among decisive",
+                    "first VP margin",
                 ],
                 fp_rows,
             ),
             "",
             "Each with its 95% Wilson interval. First among decisive: first-player wins over "
             "games someone won outright (50% = no first-player edge, whatever the ties). "
-            "Turn-capped games are included, scored as they stood.",
+            "First VP margin: the first player's score minus the second's, mean with its "
+            "95% t-interval. Turn-capped games are included, scored as they stood.",
             "",
             *_ratings_section(result),
         ]

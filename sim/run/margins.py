@@ -122,8 +122,14 @@ def margin_text(m: MarginMoments) -> str:
     """``"+2.31 (+2.10 to +2.52)"``: the mean margin in VP and its 95% t-interval, for tables."""
     if m.games < 2:
         return "n/a" if not m.games else f"{m.mean:+.2f}"
-    lo, hi = m.interval()
-    return f"{m.mean:+.2f} ({lo:+.2f} to {hi:+.2f})"
+    return interval_text(m.mean, *m.interval())
+
+
+def interval_text(mean: float, lo: float, hi: float) -> str:
+    """``"+2.31 (+2.10 to +2.52)"`` from the figures, or ``"-"`` when there are none (nan)."""
+    if not math.isfinite(mean):
+        return "-"
+    return f"{mean:+.2f} ({lo:+.2f} to {hi:+.2f})"
 
 
 @dataclass(frozen=True)
