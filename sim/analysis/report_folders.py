@@ -1,4 +1,5 @@
-"""``omensim report`` on a compare or a balance folder: the answer the folder exists for.
+"""``omensim report`` on a compare, balance, sweep or tournament folder: the answer the
+folder exists for.
 
 * A **compare** folder (``compare.json``, written by ``omensim compare --out``)
   leads with what B changed (the run settings and card edits, and each changed
@@ -11,12 +12,20 @@
   shows every candidate's rate with its interval and its paired shift from the
   shipped value, the chosen value and whether it reaches the target, the looks
   of the race (what was dropped when, and why) and the panel re-check.
+* A **sweep** folder (``sweep.parquet``, written by ``omensim sweep --out``) gives
+  the baseline's first-player VP margin, then every cell as ``omensim sweep`` prints
+  it (holders' shift, play count, conditional and first-player shifts, the first
+  player's VP margin shift with its paired t-interval), and the heat map.
+* A **tournament** folder (``_tournament.json``, written by ``omensim tournament``)
+  gives the win-rate matrix, the self-play first-player table with the VP margin and
+  the ratings.
 
-Both write one self-contained ``report.html`` and return the same figures as text.
+Each writes one self-contained ``report.html`` and returns the same figures as text.
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import html
 import json
@@ -28,15 +37,24 @@ import pandas as pd
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
+SWEEP_FILE = "sweep.parquet"
+TOURNAMENT_FILE = "_tournament.json"
+KIND_FILES = {
+    "compare": COMPARE_FILE,
+    "balance": BALANCE_FILE,
+    "sweep": SWEEP_FILE,
+    "tournament": TOURNAMENT_FILE,
+}
+"""The file whose presence says a folder is a finished output of that command."""
 
 
 def folder_kind(path: Path | str) -> str | None:
-    """``"compare"`` or ``"balance"`` for such an output folder, else ``None``."""
+    """``"compare"``, ``"balance"``, ``"sweep"`` or ``"tournament"`` for such an output
+    folder, else ``None``."""
     p = Path(path)
-    if (p / COMPARE_FILE).is_file():
-        return "compare"
-    if (p / BALANCE_FILE).is_file():
-        return "balance"
+    for kind, name in KIND_FILES.items():
+        if (p / name).is_file():
+            return kind
     return None
 
 
@@ -159,6 +177,62 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
+def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
+    """The sweep folder's text (as ``omensim sweep`` prints it, after the baseline's
+    first-player figures) and its cells table."""
+    from sim.analysis.sweep import cells_view, format_table
+    from sim.analysis.sweep_dir import read_sweep
+
+    folder = Path(folder)
+    result = read_sweep(folder)
+    spec = result.spec
+    lines = [
+        f"Sweep of {result.field} on {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}): "
+        f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's."
+    ]
+    baseline = folder / "baseline"
+    if (baseline / "_manifest.json").is_file():
+        import pyarrow.parquet as pq
+
+        from sim.run import io
+        from sim.run.margins import COLUMNS, MarginMoments, margin_row
+
+        manifest = io.verify_run(baseline)
+        rows = pq.read_table(
+            [str(baseline / p["file"]) for p in manifest["parts"]], columns=list(COLUMNS)
+        )
+        label, value = margin_row(MarginMoments.from_frame(rows))
+        lines.append(f"baseline {label}: {value}")
+    lines.append(format_table(result))
+    tables = {"Cells: each (card, change) against the baseline": cells_view(result)}
+    if result.skipped:
+        tables["Skipped (out of the field's range)"] = pd.DataFrame(result.skipped)
+    return "\n".join(lines), tables
+
+
+def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
+    """The tournament folder's text (``tournament.md``'s) and its tables: the win-rate
+    matrix, the self-play first-player table (with the VP margin) and the ratings."""
+    from sim.analysis import tournament as T
+
+    result = T.read_tournament(folder)
+    tables = {
+        "Win rate of the row bot against the column bot": T.matrix_table(result),
+        "First-player win rate in self-play": T.self_play_table(result),
+    }
+    if result.ratings is not None:
+        r = result.ratings
+        tables["Ratings (Bradley-Terry, Elo scale)"] = pd.DataFrame(
+            {
+                "rank": range(1, len(r) + 1),
+                "bot": r["bot"],
+                "Elo": r["elo"].map("{:.0f}".format),
+                "95% CI": [f"{lo:.0f} to {hi:.0f}" for lo, hi in zip(r.lo, r.hi, strict=True)],
+            }
+        )
+    return T.format_tournament(result), tables
+
+
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance folder's lead text and its tables (candidates, looks, panel)."""
     folder = Path(folder)
@@ -243,12 +317,15 @@ _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;"
     "padding:.25em .6em;text-align:left}th{background:#f3f3f3}pre{background:#f8f8f8;"
-    "padding:1em;white-space:pre-wrap}"
+    "padding:1em;white-space:pre-wrap}img{max-width:100%}"
 )
 
 
-def folder_page(title: str, text: str, tables: dict[str, pd.DataFrame]) -> str:
-    """A self-contained HTML page: the lead text, then each non-empty table."""
+def folder_page(
+    title: str, text: str, tables: dict[str, pd.DataFrame], images: dict[str, Path] | None = None
+) -> str:
+    """A self-contained HTML page: the lead text, each non-empty table, then each PNG of
+    ``images`` (``{caption: path}``) inlined."""
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
         f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
@@ -259,25 +336,40 @@ def folder_page(title: str, text: str, tables: dict[str, pd.DataFrame]) -> str:
             continue
         parts.append(f"<h2>{html.escape(name)}</h2>")
         parts.append(frame.to_html(index=False, escape=True, border=0))
+    for caption, path in (images or {}).items():
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        parts.append(f"<h2>{html.escape(caption)}</h2>")
+        parts.append(f"<img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
-    """Write ``out/report.html`` about a compare or balance folder; ``(page, text)``.
+    """Write ``out/report.html`` about a compare, balance, sweep or tournament folder;
+    ``(page, text)``.
 
     Raises:
         ValueError: ``folder`` is neither.
     """
     kind = folder_kind(folder)
     if kind is None:
-        raise ValueError(f"{folder} is not a compare or balance folder")
-    text, tables = (compare_parts if kind == "compare" else balance_parts)(folder)
+        raise ValueError(f"{folder} is not a compare, balance, sweep or tournament folder")
+    parts = {
+        "compare": compare_parts,
+        "balance": balance_parts,
+        "sweep": sweep_parts,
+        "tournament": tournament_parts,
+    }
+    text, tables = parts[kind](folder)
+    heatmap = Path(folder) / "sweep.png"
+    images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     from sim.run import io
 
     page = out / "report.html"
     with io.atomic_path(page) as tmp:
-        tmp.write_text(folder_page(f"omensim {kind}: {Path(folder).name}", text, tables), "utf-8")
+        tmp.write_text(
+            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images), "utf-8"
+        )
     return page, text

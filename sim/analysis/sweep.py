@@ -406,12 +406,11 @@ def finish(
     )
 
 
-def format_table(result: SweepResult) -> str:
-    """The sweep as text: one line per (card, delta), largest shifts first."""
+def cells_view(result: SweepResult) -> pd.DataFrame:
+    """The sweep's cells as text columns, one row per (card, delta): what ``omensim sweep``
+    prints and the report shows."""
     t = result.table
-    if t.empty:
-        return "Nothing to play: every (card, delta) was out of range."
-    show = pd.DataFrame(
+    return pd.DataFrame(
         {
             "kind": t.kind,
             "card": t.card,
@@ -443,8 +442,15 @@ def format_table(result: SweepResult) -> str:
             ],
         }
     )
+
+
+def format_table(result: SweepResult) -> str:
+    """The sweep as text: one line per (card, delta), largest shifts first."""
+    t = result.table
+    if t.empty:
+        return "Nothing to play: every (card, delta) was out of range."
     with pd.option_context("display.max_rows", None, "display.width", None):
-        text = show.to_string(index=False)
+        text = cells_view(result).to_string(index=False)
     lines = [line.rstrip() for line in text.splitlines()]
     lines.append(
         "shift: change in the win rate of every (game, seat) that held the card in either run "

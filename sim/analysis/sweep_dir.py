@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from sim.analysis.compare import read_outcomes
 from sim.analysis.sweep import (
     SWEEP_FILES,
@@ -219,3 +221,29 @@ def _clear(out: Path) -> None:
             shutil.rmtree(entry)
         else:
             entry.unlink()
+
+
+def read_sweep(out: Path | str) -> SweepResult:
+    """A finished sweep folder back as a :class:`sim.analysis.sweep.SweepResult`: its plan
+    (the spec, field, deltas, correction), ``sweep.parquet`` and ``skipped.csv``.
+
+    Raises:
+        RunError: ``out`` holds no finished sweep (``sweep.parquet`` and its plan).
+    """
+    out = Path(out)
+    try:
+        plan = json.loads((out / PLAN_NAME).read_text(encoding="utf-8"))
+        table = pd.read_parquet(out / "sweep.parquet")
+    except (OSError, ValueError):
+        raise RunError(f"{out} holds no finished sweep (sweep.parquet and {PLAN_NAME})") from None
+    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    skipped_csv = out / "skipped.csv"
+    skipped = pd.read_csv(skipped_csv).to_dict("records") if skipped_csv.is_file() else []
+    return SweepResult(
+        spec=spec,
+        field=plan["field"],
+        deltas=tuple(plan["deltas"]),
+        table=table,
+        skipped=skipped,
+        correction=plan["correction"],
+    )

@@ -655,10 +655,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(header), sep, *(line(r) for r in rows)])
 
 
-def format_tournament(result: TournamentResult) -> str:
-    """The matrix and the first-player table as Markdown (also readable as plain text)."""
-    s = result.settings
-    bots = result.bots
+def matrix_table(result: TournamentResult) -> pd.DataFrame:
+    """The win-rate matrix as text cells: the row bot's outright win rate against the
+    column bot with its 95% Wilson interval (``-`` on the diagonal)."""
     rows = [
         [bot]
         + [
@@ -667,11 +666,17 @@ def format_tournament(result: TournamentResult) -> str:
                 result.matrix_lo.at[bot, col],
                 result.matrix_hi.at[bot, col],
             )
-            for col in bots
+            for col in result.bots
         ]
-        for bot in bots
+        for bot in result.bots
     ]
-    fp_rows = [
+    return pd.DataFrame(rows, columns=["bot \\ opponent", *result.bots])
+
+
+def self_play_table(result: TournamentResult) -> pd.DataFrame:
+    """The self-play pairings as text cells: who won (each share with its 95% Wilson
+    interval) and the first player's mean VP margin with its 95% t-interval."""
+    rows = [
         [
             r.bot,
             f"{r.games:,}",
@@ -684,10 +689,26 @@ def format_tournament(result: TournamentResult) -> str:
                 r.seat_first_of_decisive_lo,
                 r.seat_first_of_decisive_hi,
             ),
-            interval_text(r.first_margin, r.first_margin_lo, r.first_margin_hi),
+            interval_text(
+                getattr(r, "first_margin", math.nan),
+                getattr(r, "first_margin_lo", math.nan),
+                getattr(r, "first_margin_hi", math.nan),
+            ),
         ]
         for r in result.first_player.itertuples(index=False)
     ]
+    head = ["bot", "games", "first player wins", "second player wins", "shared", "turn-capped",
+            "first among decisive", "first VP margin"]  # fmt: skip
+    return pd.DataFrame(rows, columns=head)
+
+
+def _md_frame(frame: pd.DataFrame) -> str:
+    return _md_table([str(c) for c in frame.columns], frame.astype(str).values.tolist())
+
+
+def format_tournament(result: TournamentResult) -> str:
+    """The matrix and the first-player table as Markdown (also readable as plain text)."""
+    s = result.settings
     shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
     shared_text = (
         f"{shared.min():.1%}"
@@ -710,31 +731,55 @@ def format_tournament(result: TournamentResult) -> str:
             "Outright wins with 95% Wilson intervals; shared victories count for neither "
             f"bot (here {shared_text} of games).",
             "",
-            _md_table(["bot \\ opponent", *bots], rows),
+            _md_frame(matrix_table(result)),
             "",
             "## First-player win rate in self-play",
             "",
-            _md_table(
-                [
-                    "bot",
-                    "games",
-                    "first player wins",
-                    "second player wins",
-                    "shared",
-                    "turn-capped",
-                    "first among decisive",
-                    "first VP margin",
-                ],
-                fp_rows,
-            ),
+            _md_frame(self_play_table(result)),
             "",
-            "Each with its 95% Wilson interval. First among decisive: first-player wins over "
-            "games someone won outright (50% = no first-player edge, whatever the ties). "
-            "First VP margin: the first player's score minus the second's, mean with its "
-            "95% t-interval. Turn-capped games are included, scored as they stood.",
+            SELF_PLAY_NOTE,
             "",
             *_ratings_section(result),
         ]
+    )
+
+
+SELF_PLAY_NOTE = (
+    "Each with its 95% Wilson interval. First among decisive: first-player wins over "
+    "games someone won outright (50% = no first-player edge, whatever the ties). "
+    "First VP margin: the first player's score minus the second's, mean with its "
+    "95% t-interval. Turn-capped games are included, scored as they stood."
+)
+"""What the self-play table's columns mean (the Markdown and the report say it)."""
+
+
+def read_tournament(out: Path | str) -> TournamentResult:
+    """A finished tournament directory back as a :class:`TournamentResult` (its tables and
+    settings; ``pairs`` as ``tournament.parquet`` holds them).
+
+    Raises:
+        RunError: ``out`` holds no finished tournament (``_tournament.json``).
+    """
+    out = Path(out)
+    try:
+        manifest = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise RunError(f"{out} holds no finished tournament ({MANIFEST_FILE})") from None
+    pairs = read_pairs(out)
+    bots = list(manifest["bots"])
+    matrix, lo, hi = _matrices(bots, pairs)
+    skip = {"format", "format_version", "ratings", "files", "finished"}
+    ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
+    return TournamentResult(
+        bots=bots,
+        pairs=pairs,
+        matrix=matrix,
+        matrix_lo=lo,
+        matrix_hi=hi,
+        first_player=_first_player_frame(pairs),
+        settings={k: v for k, v in manifest.items() if k not in skip},
+        out=out,
+        ratings=ratings,
     )
 
 
@@ -824,13 +869,16 @@ __all__ = [
     "check_games",
     "default_out_dir",
     "format_tournament",
+    "matrix_table",
     "pairings",
     "pairs_frame",
     "parse_bots",
     "play_tournament",
     "read_pairs",
     "read_ratings",
+    "read_tournament",
     "resume_tournament",
+    "self_play_table",
     "valid_bots",
     "write_tournament",
 ]

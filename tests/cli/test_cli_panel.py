@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, invoke, ok
 
 from sim.analysis.panel import first_player_panel, outcome_counts
+from sim.run.margins import MarginMoments, MarginShift, first_player_margins
 
 PANEL = "greedy,economic"
 
@@ -47,8 +49,13 @@ def test_panel_table_matches_the_parquet(panel_run: tuple[Path, str]) -> None:
         assert written[col].tolist() == expected[col].tolist(), col
     assert written["favoured"].tolist() == expected["favoured"].tolist()
     lines = output.splitlines()
-    assert any(line.startswith("greedy ") for line in lines)
-    assert any(line.startswith("economic ") for line in lines)
+    for bot in PANEL.split(","):
+        # The first player's mean VP margin and its t-interval, recomputed from the rows.
+        m = MarginMoments.from_frame(rows[rows.bot == bot])
+        lo, hi = m.interval()
+        row = [line for line in lines if line.startswith(f"{bot} ")]
+        assert len(row) == 1 and row[0].endswith(f"{m.mean:+.2f} ({lo:+.2f} to {hi:+.2f})"), row
+        assert written.set_index("bot").loc[bot, "margin"] == pytest.approx(m.mean)
     verdict = [line for line in lines if line.startswith("first player favoured under every bot: ")]
     assert len(verdict) == 1 and "of 2)" in verdict[0]
     assert f"{expected.loc[0, 'rate']:.2%}" in output
@@ -173,6 +180,12 @@ def test_report_panel_shows_each_bot_and_the_verdict(
     assert verdict[0] in panel_html
 
 
+def vp_margins(run: Path) -> np.ndarray:
+    """The first player's VP margin of every game of ``run``, in ``game_id`` order."""
+    df = pd.read_parquet(run).sort_values("game_id")
+    return first_player_margins(df.first_player, df.score_p0, df.score_p1)
+
+
 def test_report_panel_over_a_compare_panel_gives_the_shifts_and_verdicts(
     compare_panel: tuple[Path, str], tmp_path: Path
 ) -> None:
@@ -186,11 +199,21 @@ def test_report_panel_over_a_compare_panel_gives_the_shifts_and_verdicts(
         line = [x for x in text.splitlines() if x.startswith(f"  {bot}: the first-player win rate")]
         assert len(line) == 1, text
         assert line[0].split(": ")[2].startswith(f"{rate_a:.2%} -> ")
+        # The first player's VP margin, A -> B, and its paired interval, from the rows.
+        m = MarginShift.from_margins(*(vp_margins(out / bot / arm) for arm in "AB"))
+        lo, hi = m.shift.interval()
+        margin = [x for x in text.splitlines() if x.startswith(f"  {bot}: the first player's VP")]
+        assert margin == [
+            f"  {bot}: the first player's VP margin: {m.a.mean:+.2f} -> {m.b.mean:+.2f} VP, "
+            f"change {m.shift.mean:+.2f} VP (95% paired t-interval {lo:+.2f} to {hi:+.2f})"
+        ], text
     verdicts = [x for x in text.splitlines() if "the same way under every bot:" in x]
     assert len(verdicts) == shifts["metric"].nunique() == 2
     page = (rep / "report.html").read_text()
     section = page[page.index("<h2>Bot panel</h2>") : page.index("<h2>Key figures</h2>")]
-    assert section.count("<tr") == 1 + len(shifts)  # header and one row per (bot, measure)
+    bots = len(PANEL.split(","))
+    # Header, one row per (bot, measure), and one margin row per bot.
+    assert section.count("<tr") == 1 + len(shifts) + bots
     assert "economic/B: who wins" in text  # each arm's run under a short label
     for v in verdicts:
         assert v.replace("'", "&#x27;") in section
