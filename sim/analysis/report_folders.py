@@ -204,7 +204,12 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         label, value = margin_row(MarginMoments.from_frame(rows))
         lines.append(f"baseline {label}: {value}")
     lines.append(format_table(result))
-    tables = {"Cells: each (card, change) against the baseline": cells_view(result)}
+    cells = cells_view(result)
+    # The text marks only what is flagged; a page column of nothing but blanks reads as
+    # missing data, so the page says "no" and "-".
+    cells["sig"] = cells["sig"].replace("", "no").replace("*", "yes")
+    cells["flag"] = cells["flag"].replace("", "-")
+    tables = {"Cells: each (card, change) against the baseline": cells}
     if result.skipped:
         tables["Skipped (out of the field's range)"] = pd.DataFrame(result.skipped)
     return "\n".join(lines), tables
@@ -315,10 +320,17 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
 _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em}"
-    "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}"
+    "td,th{border:1px solid #ccc;"
     "padding:.25em .6em;text-align:left}th{background:#f3f3f3}pre{background:#f8f8f8;"
     "padding:1em;white-space:pre-wrap}img{max-width:100%}"
+    # Figures and intervals on one line each; only the first (label) column wraps.
+    "td:not(:first-child){white-space:nowrap}"
 )
+
+
+PROSE_CHARS = 40
+"""A table column with a cell longer than this may wrap on the page."""
 
 
 def folder_page(
@@ -331,11 +343,20 @@ def folder_page(
         f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
         f"<pre>{html.escape(text)}</pre>",
     ]
-    for name, frame in tables.items():
+    for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
             continue
         parts.append(f"<h2>{html.escape(name)}</h2>")
-        parts.append(frame.to_html(index=False, escape=True, border=0))
+        # A column of sentences (a fate, what was dropped) may wrap; figures never do.
+        prose = [
+            j + 1
+            for j, c in enumerate(frame.columns)
+            if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
+        ]
+        if prose:
+            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
+            parts.append(f"<style>{cells}{{white-space:normal;min-width:16em}}</style>")
+        parts.append(frame.to_html(index=False, escape=True, border=0, table_id=f"t{i}"))
     for caption, path in (images or {}).items():
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         parts.append(f"<h2>{html.escape(caption)}</h2>")

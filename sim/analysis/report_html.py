@@ -17,7 +17,7 @@ from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1000px; padding: 0 1em;
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1340px; padding: 0 1em;
        color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 .scroll { overflow-x: auto; max-width: 100%; }

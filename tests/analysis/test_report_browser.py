@@ -1,111 +1,174 @@
-"""The report in a real browser: headless Chromium, driven by Selenium.
+"""Every kind of report in a real browser: headless Chromium, driven by Selenium.
 
-It renders without console errors, the card table sorts when a header is
-clicked and filters when text is typed, and a screenshot lands in the test's
-tmp dir. With ``OMENSIM_UPDATE_SCREENSHOT=1`` the screenshots also replace
-``docs/report.png`` and ``docs/report-cards.png`` (the ones in the README).
-Skipped, with the reason, only where Chromium, chromedriver or Selenium are
-not installed (``.ci/run`` installs Debian's ``chromium`` and ``chromium-driver``).
+One browser for the whole module. Each folder a command writes (a run, several
+runs, a compare, a sweep, a tournament, a run panel, a compare panel, a balance)
+is reported with ``omensim report``, opened at a 1,400 px wide viewport and
+checked: no console errors, the page and every table within 1,400 px with no
+table scrolling inside its box, and no blank column
+(:func:`chromium_page.layout_problems`; the control pages show those checks fail).
+The multi-run report's card table also sorts when a header is clicked and
+filters when text is typed. With ``OMENSIM_UPDATE_SCREENSHOT=1`` the screenshots
+replace ``docs/report.png``, ``docs/report-cards.png`` and ``docs/report-compare.png``.
+Skipped, with the reason, only where Chromium, chromedriver or Selenium are not
+installed (``.ci/run`` installs Debian's ``chromium`` and ``chromium-driver``).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from chromium_page import VIEWPORT, browser_or_skip, chromium, layout_problems, open_page
+from conftest import invoke, ok
 
 from sim.analysis.report import build_report
 from sim.data.spec import RunSpec
 from sim.run.runner import run
 
-DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"  # report.png, report-cards.png
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1100,1400",
-)
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"  # the README's screenshots
+KER = "Ker of the Battlefield"
 
-
-def _browser_or_skip() -> tuple[str, str]:
-    """Paths of chromium and chromedriver, or skip saying what is missing."""
-    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        missing = [n for n, p in (("chromium", chromium), ("chromedriver", driver)) if p is None]
-        pytest.skip(
-            f"{' and '.join(missing)} not installed (apt-get install chromium chromium-driver)"
-        )
-    return chromium, driver
-
-
-@pytest.fixture()
-def browser(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A headless Chromium with a new empty profile, logging the page's console."""
-    chromium, driver_path = _browser_or_skip()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    profile = tmp_path / "chromium-profile"
-    profile.mkdir()
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+# What each kind's folder is made by (small game counts: the layout, not the figures,
+# is under test), and how `omensim report` is pointed at it.
+KINDS: dict[str, tuple[list[str], list[str]]] = {
+    "run": (["run", "--games", "400", "--mix", "dunes", "--seed", "3"], []),
+    "compare": (["compare", "--games", "400", "--seed", "3", "--change", f"{KER}.cost=4"], []),
+    "sweep": (["sweep", "--games", "200", "--card", "3", "--card", KER], []),
+    "tournament": (["tournament", "--bots", "random,greedy", "--games", "200"], []),
+    "run-panel": (["run", "--games", "200", "--panel", "greedy,economic"], ["--panel"]),
+    "compare-panel": (
+        ["compare", "--games", "200", "--change", f"{KER}.cost=4", "--panel", "greedy,economic"],
+        ["--panel"],
+    ),
+    "balance": (
+        [
+            "balance",
+            "--rule",
+            "start_coins",
+            "--values",
+            "3-5",
+            "--pilot",
+            "200",
+            "--max-games",
+            "400",
+        ],
+        [],
+    ),
+}
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("browser-report")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The module's one headless Chromium, 1,400 px wide, with an empty profile."""
+    browser_or_skip()
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """``{kind: report.html}`` for every kind of folder, plus ``runs`` (two runs side by side)."""
+    browser_or_skip()  # building the folders is wasted where no browser can open them
+    root = tmp_path_factory.mktemp("report-kinds")
+    pages = {}
+    for kind, (command, how) in KINDS.items():
+        folder = root / kind
+        ok(invoke(*command, "--out", str(folder), "-j", "1", "-q"))
+        pages[kind] = Path(
+            ok(invoke("report", *how, str(folder), "--out", str(root / f"report-{kind}"), "-q"))
+            .output.strip()
+            .removeprefix("Report: ")
+        )
     a, b = root / "standard", root / "emissary"
     run(RunSpec(games=3000, mix="aegean", seed=1), a, threads=1, progress=False)
     run(RunSpec(games=3000, mix="aegean", seed=1, variants=("emissary",)), b, threads=1,
         progress=False)  # fmt: skip
-    return build_report([a, b], root / "report").html
+    pages["runs"] = build_report([a, b], root / "report-runs").html
+    return pages
 
 
-def _column(driver, index: int) -> list[str]:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("kind", [*KINDS, "runs"])
+def test_each_report_kind_loads_and_fits_1400_px(
+    browser: Any, reports: dict[str, Path], kind: str
+) -> None:
+    errors = open_page(browser, reports[kind])
+    assert errors == [], errors
+    assert browser.execute_script("return window.innerWidth") == VIEWPORT
+    assert browser.execute_script("return document.querySelectorAll('table').length") >= 1
+    assert layout_problems(browser) == []
+    # Every inlined chart decoded (a broken data: URI has naturalWidth 0).
+    widths = browser.execute_script(
+        "return Array.from(document.images).map(function (i) { return i.naturalWidth; })"
+    )
+    assert all(w > 100 for w in widths), widths
+
+
+def _control(tmp_path: Path, name: str, body: str) -> Path:
+    page = tmp_path / name
+    page.write_text(f"<!doctype html><html><body>{body}</body></html>", encoding="utf-8")
+    return page
+
+
+def test_the_fit_check_fails_a_too_wide_table(browser: Any, tmp_path: Path) -> None:
+    wide = "<table><tr><th>card</th></tr><tr><td style='white-space:nowrap'>" + "x" * 400
+    page = _control(tmp_path, "wide.html", wide + "</td></tr></table>")
+    assert open_page(browser, page) == []
+    problems = layout_problems(browser)
+    assert any(p.startswith("page: scrollWidth") for p in problems), problems
+    assert any("spans" in p for p in problems), problems
+    # The same table in a scrolling box: the page fits, the table does not.
+    boxed = f"<div style='overflow-x:auto'>{wide}</td></tr></table></div>"
+    open_page(browser, _control(tmp_path, "boxed.html", boxed))
+    assert any("scrolls inside its box" in p for p in layout_problems(browser))
+
+
+def test_the_blank_column_check_fails_an_empty_column(browser: Any, tmp_path: Path) -> None:
+    table = (
+        "<table><thead><tr><th>card</th><th>sig</th><th></th></tr></thead><tbody>"
+        "<tr><td>a</td><td></td><td>1</td></tr><tr><td>b</td><td> </td><td>2</td></tr>"
+        "</tbody></table>"
+    )
+    open_page(browser, _control(tmp_path, "blank.html", table))
+    assert sorted(layout_problems(browser)) == [
+        "table 'table 0': column 'sig' is blank in every row",
+        "table 'table 0': column 3 has no header",
+    ]
+
+
+def test_console_errors_are_caught(browser: Any, tmp_path: Path) -> None:
+    page = _control(tmp_path, "error.html", "<script>undefinedFunction()</script><table></table>")
+    errors = open_page(browser, page)
+    assert len(errors) == 1 and "undefinedFunction" in errors[0], errors
+
+
+def _column(driver: Any, index: int) -> list[str]:
     from selenium.webdriver.common.by import By
 
     rows = driver.find_elements(By.CSS_SELECTOR, "#cards tbody tr")
     return [r.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-v") for r in rows]
 
 
-def test_report_in_chromium(browser, page: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _screenshot(driver: Any, path: Path) -> None:
+    assert driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000
+    if os.environ.get("OMENSIM_UPDATE_SCREENSHOT"):
+        DOCS_DIR.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS_DIR / path.name)
+
+
+def test_card_table_sorts_and_filters(
+    browser: Any, reports: dict[str, Path], tmp_path: Path
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    browser.get(page.as_uri())
+    assert open_page(browser, reports["runs"]) == []
     assert browser.title == "omensim report"
-    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-    assert errors == [], errors
-
-    # Every chart decoded and laid out (a broken data: URI has naturalWidth 0).
-    images = browser.find_elements(By.TAG_NAME, "img")
-    assert len(images) >= 8
-    for img in images:
-        width = browser.execute_script("return arguments[0].naturalWidth", img)
-        assert width > 100, img.get_attribute("alt")
-    # Nothing wider than the window: the runs table scrolls inside its box.
-    overflow = browser.execute_script(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0
+    assert len(browser.find_elements(By.TAG_NAME, "img")) >= 8
 
     heads = browser.find_elements(By.CSS_SELECTOR, "#cards thead th")
     names = [h.text.strip() for h in heads]
@@ -138,14 +201,19 @@ def test_report_in_chromium(browser, page: Path, tmp_path: Path) -> None:  # typ
 
     # Two screenshots: the top of the page, and the card table sorted by effect.
     browser.execute_script("window.scrollTo(0, 0)")
-    top = tmp_path / "report.png"
-    assert browser.save_screenshot(str(top))
+    _screenshot(browser, tmp_path / "report.png")
     browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "cards"))
     browser.execute_script("window.scrollBy(0, -80)")
-    cards = tmp_path / "report-cards.png"
-    assert browser.save_screenshot(str(cards))
-    for shot in (top, cards):
-        assert shot.stat().st_size > 10_000
-        if os.environ.get("OMENSIM_UPDATE_SCREENSHOT"):
-            DOCS_DIR.mkdir(exist_ok=True)
-            shutil.copyfile(shot, DOCS_DIR / shot.name)
+    _screenshot(browser, tmp_path / "report-cards.png")
+
+
+def test_compare_report_screenshot(browser: Any, reports: dict[str, Path], tmp_path: Path) -> None:
+    """The compare report as the README shows it: what B changed and the paired shifts."""
+    from selenium.webdriver.common.by import By
+
+    assert open_page(browser, reports["compare"]) == []
+    heads = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+    assert heads[:2] == ["What B changed: card fields", "Paired shifts, B - A"], heads
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert "first player's VP margin" in text and "(paired t)" in text
+    _screenshot(browser, tmp_path / "report-compare.png")
