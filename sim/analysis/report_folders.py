@@ -98,6 +98,37 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
 
 
+def run_margins(run_dir: Path) -> Any:
+    """Per game of a finished run, the first player's VP margin (from its score columns)."""
+    import pyarrow.parquet as pq
+
+    from sim.run import io
+    from sim.run.margins import COLUMNS, first_player_margins
+
+    manifest = io.verify_run(run_dir)
+    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
+    rows = pq.read_table(files, columns=list(COLUMNS))
+    return first_player_margins(*(rows.column(c).to_numpy() for c in COLUMNS))
+
+
+def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
+    """``{label: per-game margins}`` as the report's margin distribution table (one row per
+    label: :func:`sim.analysis.report_tables.margin_distribution`)."""
+    import numpy as np
+
+    from sim.analysis.report_html import margin_table
+    from sim.analysis.report_tables import margin_distribution
+
+    rows = [
+        {"run": label, **margin_distribution(*np.unique(m, return_counts=True))}
+        for label, m in margins.items()
+    ]
+    return margin_table(pd.DataFrame(rows))
+
+
+MARGIN_TITLE = "The first player's VP margin: distribution"
+
+
 def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dict[str, str]:
     """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
     return {
@@ -162,6 +193,9 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         "Paired shifts, B - A": pd.DataFrame(shifts),
         "A and B side by side, where they differ": pd.DataFrame(seats, columns=["count", "A", "B"]),
     }
+    arms = {arm: folder / arm for arm in ("A", "B") if (folder / arm / "_manifest.json").is_file()}
+    if len(arms) == 2:
+        tables[MARGIN_TITLE] = margin_frame({a: run_margins(d) for a, d in arms.items()})
     lines = [
         f"Comparison of {s['games']:,} games of {s['mix']} (seed {s['seed']}), each played as A "
         f"and as B. B changed: {'; '.join(what) or 'nothing'}.",
@@ -191,17 +225,12 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's."
     ]
     baseline = folder / "baseline"
+    margins = {}
     if (baseline / "_manifest.json").is_file():
-        import pyarrow.parquet as pq
+        from sim.run.margins import MarginMoments, margin_row
 
-        from sim.run import io
-        from sim.run.margins import COLUMNS, MarginMoments, margin_row
-
-        manifest = io.verify_run(baseline)
-        rows = pq.read_table(
-            [str(baseline / p["file"]) for p in manifest["parts"]], columns=list(COLUMNS)
-        )
-        label, value = margin_row(MarginMoments.from_frame(rows))
+        margins["baseline"] = run_margins(baseline)
+        label, value = margin_row(MarginMoments.from_margins(margins["baseline"]))
         lines.append(f"baseline {label}: {value}")
     lines.append(format_table(result))
     cells = cells_view(result)
@@ -212,6 +241,8 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     tables = {"Cells: each (card, change) against the baseline": cells}
     if result.skipped:
         tables["Skipped (out of the field's range)"] = pd.DataFrame(result.skipped)
+    if margins:
+        tables[f"{MARGIN_TITLE} (baseline)"] = margin_frame(margins)
     return "\n".join(lines), tables
 
 

@@ -144,7 +144,12 @@ def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
 
 
 def _margins_view(t: Tables) -> pd.DataFrame:
-    m = margin_summary(t)
+    return margin_table(margin_summary(t))
+
+
+def margin_table(m: pd.DataFrame) -> pd.DataFrame:
+    """Rows of :func:`sim.analysis.report_tables.margin_distribution` (with a ``run`` label
+    column) as the report's text cells: mean, interval, sd, quantiles, ahead/level/behind."""
     if m.empty:
         return m
     quantiles = [c for c in m.columns if c.startswith("p") and c[1:].isdigit()]

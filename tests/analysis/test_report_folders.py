@@ -46,6 +46,11 @@ def test_compare_report_leads_with_the_change_and_the_paired_shifts(tmp_path: Pa
     lo, hi = m.shift.interval()
     assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f} (paired t))" in lines[3]
     assert f"{m.a.mean:+.2f} VP" in lines[3] and f"{m.b.mean:+.2f} VP" in lines[3]
+    dist = RF.compare_parts(cmp)[1][RF.MARGIN_TITLE].set_index("run")
+    assert list(dist.index) == ["A", "B"]
+    assert dist.loc["A", "mean (VP)"] == f"{m.a.mean:+.2f}"
+    assert dist.loc["B", "95% t-interval"] == "{:+.2f} to {:+.2f}".format(*m.b.interval())
+    assert dist.loc["A", "games"] == "600"
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "What B changed: card fields" in page and "Paired shifts, B - A" in page
     _, tables = RF.compare_parts(cmp)
