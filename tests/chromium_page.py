@@ -132,7 +132,7 @@ def set_viewport(driver: Any, width: int, height: int) -> None:
 def open_page(driver: Any, page: Path) -> list[str]:
     """Load ``page``; return the console's errors logged while it loaded (none expected)."""
     driver.get_log("browser")  # drop what an earlier page logged
-    driver.get(page.as_uri())
+    driver.get(page.resolve().as_uri())
     driver.execute_script("return document.readyState")
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
