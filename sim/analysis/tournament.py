@@ -483,7 +483,6 @@ def play_tournament(
     pairs["mix"] = metadata.get("mix", mix)
     pairs["variant"] = ",".join(sorted(variants)) or "standard"
     pairs["seed"] = seed
-    matrix, lo, hi = _matrices(bots, pairs)
     settings: dict[str, Any] = {
         "omensim_version": sim.__version__,
         "mix": metadata.get("mix", mix),
@@ -498,17 +497,7 @@ def play_tournament(
         "seconds": round(seconds, 3),
         "threads": n_threads,
     }
-    result = TournamentResult(
-        bots=bots,
-        pairs=pairs,
-        matrix=matrix,
-        matrix_lo=lo,
-        matrix_hi=hi,
-        first_player=_first_player_frame(pairs),
-        settings=settings,
-        out=out,
-        ratings=fit_ratings(pairs, bots),
-    )
+    result = _result(bots, pairs, settings, out, fit_ratings(pairs, bots))
     if out is not None:
         write_tournament(result, out)
     return result
@@ -765,11 +754,21 @@ def read_tournament(out: Path | str) -> TournamentResult:
         manifest = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise RunError(f"{out} holds no finished tournament ({MANIFEST_FILE})") from None
-    pairs = read_pairs(out)
-    bots = list(manifest["bots"])
-    matrix, lo, hi = _matrices(bots, pairs)
     skip = {"format", "format_version", "ratings", "files", "finished"}
+    settings = {k: v for k, v in manifest.items() if k not in skip}
     ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
+    return _result(list(manifest["bots"]), read_pairs(out), settings, out, ratings)
+
+
+def _result(
+    bots: list[str],
+    pairs: pd.DataFrame,
+    settings: dict[str, Any],
+    out: Path | None,
+    ratings: pd.DataFrame | None,
+) -> TournamentResult:
+    """The result whose matrices and first-player table are read off ``pairs``."""
+    matrix, lo, hi = _matrices(bots, pairs)
     return TournamentResult(
         bots=bots,
         pairs=pairs,
@@ -777,7 +776,7 @@ def read_tournament(out: Path | str) -> TournamentResult:
         matrix_lo=lo,
         matrix_hi=hi,
         first_player=_first_player_frame(pairs),
-        settings={k: v for k, v in manifest.items() if k not in skip},
+        settings=settings,
         out=out,
         ratings=ratings,
     )
