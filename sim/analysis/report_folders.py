@@ -113,11 +113,11 @@ def run_margins(run_dir: Path) -> Any:
 
 def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
     """``{label: per-game margins}`` as the report's margin distribution table (one row per
-    label: :func:`sim.analysis.report_tables.margin_distribution`)."""
+    label: :func:`sim.run.margins.margin_distribution`)."""
     import numpy as np
 
     from sim.analysis.report_html import margin_table
-    from sim.analysis.report_tables import margin_distribution
+    from sim.run.margins import margin_distribution
 
     rows = [
         {"run": label, **margin_distribution(*np.unique(m, return_counts=True))}
@@ -246,6 +246,14 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
+def _spread_column(name: str) -> bool:
+    """A tournament pairs column of the margin's quantiles or sides (``first_margin_p10``)."""
+    from sim.run.margins import SIDES
+
+    key = name.removeprefix("first_margin_")
+    return key != name and (key in SIDES or (key[:1] == "p" and key[1:].isdigit()))
+
+
 def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The tournament folder's text (``tournament.md``'s) and its tables: the win-rate
     matrix, the self-play first-player table (with the VP margin) and the ratings."""
@@ -256,6 +264,23 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         "Win rate of the row bot against the column bot": T.matrix_table(result),
         "First-player win rate in self-play": T.self_play_table(result),
     }
+    fp = result.first_player
+    if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
+        from sim.analysis.report_html import margin_table
+
+        spread = {c.removeprefix("first_margin_"): fp[c] for c in fp.columns if _spread_column(c)}
+        table = pd.DataFrame(
+            {
+                "run": fp["bot"],
+                "games": fp["games"],
+                "mean": fp["first_margin"],
+                "lo": fp["first_margin_lo"],
+                "hi": fp["first_margin_hi"],
+                "sd": fp["first_margin_sd"],
+                **spread,
+            }
+        )
+        tables[f"{MARGIN_TITLE} in self-play"] = margin_table(table)
     if result.ratings is not None:
         r = result.ratings
         tables["Ratings (Bradley-Terry, Elo scale)"] = pd.DataFrame(

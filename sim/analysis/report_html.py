@@ -148,7 +148,7 @@ def _margins_view(t: Tables) -> pd.DataFrame:
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
-    """Rows of :func:`sim.analysis.report_tables.margin_distribution` (with a ``run`` label
+    """Rows of :func:`sim.run.margins.margin_distribution` (with a ``run`` label
     column) as the report's text cells: mean, interval, sd, quantiles, ahead/level/behind."""
     if m.empty:
         return m

@@ -19,7 +19,7 @@ from sim import analysis as A
 from sim.analysis.frames import played_pairs
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import first_player_shift
-from sim.run.margins import moments_of_counts
+from sim.run.margins import MARGIN_QUANTILES, margin_distribution
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
 """Game-length quantiles the page lists (p10 ... p99)."""
@@ -255,44 +255,14 @@ def compute(df: pd.DataFrame, min_games: int) -> Tables:
     )
 
 
-MARGIN_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
-"""Quantiles of the first player's VP margin the report lists."""
-
-
 def margin_summary(t: Tables, qs: Iterable[float] = MARGIN_QUANTILES) -> pd.DataFrame:
-    """Per run, :func:`margin_distribution` of its first player's VP margins."""
+    """Per run, :func:`sim.run.margins.margin_distribution` of its first player's VP
+    margins."""
     rows = [
         {"run": run, **margin_distribution(part["margin"], part["games"], qs)}
         for run, part in t.margins.groupby("run", sort=False)
     ]
     return pd.DataFrame(rows)
-
-
-def margin_distribution(
-    values: Any, games: Any, qs: Iterable[float] = MARGIN_QUANTILES
-) -> dict[str, Any]:
-    """The first player's VP margin from its histogram (``games[i]`` games ended with margin
-    ``values[i]``): ``games``, the mean with its 95% t-interval (``lo``, ``hi``) and ``sd``
-    (:class:`sim.run.margins.MarginMoments`), the quantiles ``qs`` as ``p10``... (the
-    smallest margin at least a share ``q`` of games do not exceed) and the shares of games
-    the first player ended ``ahead``, ``level`` and ``behind`` on VP."""
-    v = np.asarray(values, np.int64)
-    n = np.asarray(games, np.int64)
-    order = np.argsort(v, kind="stable")
-    v, n = v[order], n[order]
-    m = moments_of_counts(dict(zip(v.tolist(), n.tolist(), strict=True))).figures()
-    total = max(int(n.sum()), 1)
-    share = n / total
-    cum = np.cumsum(share)
-    row: dict[str, Any] = {k: m[k] for k in ("games", "mean", "lo", "hi", "sd")}
-    for q in qs:
-        row[f"p{round(q * 100)}"] = int(v[min(np.searchsorted(cum, q - 1e-12), len(cum) - 1)])
-    row |= {
-        "ahead": float(share[v > 0].sum()),
-        "level": float(share[v == 0].sum()),
-        "behind": float(share[v < 0].sum()),
-    }
-    return row
 
 
 def key_figures(t: Tables, top: int = 3) -> str:

@@ -57,7 +57,13 @@ from sim.analysis.ratings import fit_ratings, format_ratings
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, runner
 from sim.run import progress as P
-from sim.run.margins import MarginMoments, first_player_margins, interval_text
+from sim.run.margins import (
+    SIDES,
+    MarginMoments,
+    first_player_margins,
+    interval_text,
+    margin_distribution,
+)
 from sim.run.runner import RESULTS_ROOT
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
@@ -180,6 +186,7 @@ class _Counts:
     margin_games: int = 0
     margin_total: int = 0
     margin_squares: int = 0
+    margin_counts: dict[int, int] = field(default_factory=dict)  # games per margin
 
     @property
     def margins(self) -> MarginMoments:
@@ -207,6 +214,14 @@ class _Counts:
         if margin is not None:
             m = self.margins + MarginMoments.from_margins(margin)
             self.margin_games, self.margin_total, self.margin_squares = m.games, m.total, m.squares
+            values, games = np.unique(margin, return_counts=True)
+            for v, n in zip(values.tolist(), games.tolist(), strict=True):
+                self.margin_counts[v] = self.margin_counts.get(v, 0) + n
+
+    def margin_distribution(self) -> dict[str, Any]:
+        """:func:`sim.run.margins.margin_distribution` of the pairing's first-player margins."""
+        counts = self.margin_counts
+        return margin_distribution(list(counts), list(counts.values()))
 
 
 @dataclass(frozen=True)
@@ -274,7 +289,10 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
     ``first_player_wins``, ``first_player_rate``, ``first_player_lo``,
     ``first_player_hi``; ``first_margin``, ``first_margin_lo``, ``first_margin_hi``,
     ``first_margin_sd`` (the first player's mean VP margin and its 95% t-interval,
-    :class:`sim.run.margins.MarginMoments`); ``games_a_seat0`` and ``games_a_first`` (how many
+    :class:`sim.run.margins.MarginMoments`), ``first_margin_p10`` ... ``first_margin_p90``
+    and ``first_margin_ahead``, ``_level``, ``_behind`` (its quantiles and the shares of
+    games the first player ended ahead, level and behind:
+    :func:`sim.run.margins.margin_distribution`); ``games_a_seat0`` and ``games_a_first`` (how many
     games a sat in seat 0 and took the first turn: half of ``games`` in a
     pairing of two bots). In self-play ``a`` is seat 0 and ``b`` seat 1.
     :func:`play_tournament` adds ``mix``, ``variant`` and ``seed``.
@@ -285,6 +303,7 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         lo_b, hi_b = wilson_interval(c.wins_b, c.games)
         lo_f, hi_f = wilson_interval(c.first_player_wins, c.games)
         margin = c.margins.figures()
+        spread = c.margin_distribution()
         rows.append(
             {
                 "bot_a": p.a,
@@ -311,6 +330,11 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
                 "first_margin_lo": margin["lo"],
                 "first_margin_hi": margin["hi"],
                 "first_margin_sd": margin["sd"],
+                **{
+                    f"first_margin_{k}": spread[k]
+                    for k in spread
+                    if k.startswith("p") or k in SIDES
+                },
                 **{
                     f"seat_{k}": v
                     for k, v in seat_columns(c.seats).items()
@@ -535,6 +559,10 @@ def _start_log(
                 entry = json.loads(line)
                 counts = dict(entry["counts"])
                 counts["seats"] = SeatCounts(**counts["seats"])
+                # JSON keys are text; a pairing logged before margins were kept has none.
+                counts["margin_counts"] = {
+                    int(k): int(v) for k, v in counts.get("margin_counts", {}).items()
+                }
                 logged[int(entry["pairing"])] = _Counts(**counts)
     return logged
 

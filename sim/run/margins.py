@@ -11,7 +11,7 @@ per-game margins, mean +/- t(0.975, n-1) * sd / sqrt(n).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -190,3 +190,40 @@ def moments_of_counts(counts: dict[int, int]) -> MarginMoments:
     total = sum(int(v) * int(c) for v, c in counts.items())
     squares = sum(int(v) * int(v) * int(c) for v, c in counts.items())
     return MarginMoments(games, total, squares)
+
+
+MARGIN_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+"""Quantiles of the first player's VP margin the reports list."""
+SIDES = ("ahead", "level", "behind")
+"""Where the first player ended on VP: the shares :func:`margin_distribution` gives."""
+
+
+def margin_distribution(
+    values: Any, games: Any, qs: Iterable[float] = MARGIN_QUANTILES
+) -> dict[str, Any]:
+    """The first player's VP margin from its histogram (``games[i]`` games ended with margin
+    ``values[i]``): ``games``, the mean with its 95% t-interval (``lo``, ``hi``) and ``sd``
+    (:class:`MarginMoments`), the quantiles ``qs`` as ``p10``... (the
+    smallest margin at least a share ``q`` of games do not exceed) and the shares of games
+    the first player ended ``ahead``, ``level`` and ``behind`` on VP."""
+    v = np.asarray(values, np.int64)
+    n = np.asarray(games, np.int64)
+    if not n.sum():
+        nan = math.nan
+        row = {"games": 0, "mean": nan, "lo": nan, "hi": nan, "sd": nan}
+        return row | {f"p{round(q * 100)}": nan for q in qs} | dict.fromkeys(SIDES, nan)
+    order = np.argsort(v, kind="stable")
+    v, n = v[order], n[order]
+    m = moments_of_counts(dict(zip(v.tolist(), n.tolist(), strict=True))).figures()
+    total = max(int(n.sum()), 1)
+    share = n / total
+    cum = np.cumsum(share)
+    row: dict[str, Any] = {k: m[k] for k in ("games", "mean", "lo", "hi", "sd")}
+    for q in qs:
+        row[f"p{round(q * 100)}"] = int(v[min(np.searchsorted(cum, q - 1e-12), len(cum) - 1)])
+    row |= {
+        "ahead": float(share[v > 0].sum()),
+        "level": float(share[v == 0].sum()),
+        "behind": float(share[v < 0].sum()),
+    }
+    return row

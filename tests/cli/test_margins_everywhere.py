@@ -18,7 +18,13 @@ import pandas as pd
 import pytest
 from conftest import invoke, ok
 
-from sim.run.margins import MarginMoments, MarginShift, first_player_margins, margin_row
+from sim.run.margins import (
+    MarginMoments,
+    MarginShift,
+    first_player_margins,
+    margin_distribution,
+    margin_row,
+)
 
 KER = "Ker of the Battlefield"
 GAMES = "300"
@@ -104,6 +110,12 @@ def test_tournament_gives_each_pairings_margin(tmp_path: Path) -> None:
     lo, hi = m.interval()
     assert both["first_margin"] == pytest.approx(m.mean)
     assert (both["first_margin_lo"], both["first_margin_hi"]) == pytest.approx((lo, hi))
+    values, games = np.unique(np.concatenate([margins(h) for h in halves]), return_counts=True)
+    spread = margin_distribution(values, games)
+    for key in ("p10", "p50", "p90", "ahead", "level", "behind"):
+        assert both[f"first_margin_{key}"] == pytest.approx(spread[key]), key
+    assert spread["p10"] <= spread["p50"] <= spread["p90"]
+    assert spread["ahead"] + spread["level"] + spread["behind"] == pytest.approx(1)
     # The self-play table prints each bot's own figure.
     greedy = pairs.loc[("greedy", "greedy")]
     cell = f"{greedy.first_margin:+.2f} ({greedy.first_margin_lo:+.2f} to "
@@ -111,3 +123,5 @@ def test_tournament_gives_each_pairings_margin(tmp_path: Path) -> None:
     assert cell in row, row
     report = ok(invoke("report", str(out), "--out", str(tmp_path / "rep"))).output
     assert row in report
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "The first player&#x27;s VP margin: distribution in self-play" in page
