@@ -71,14 +71,18 @@ def report_cmd(
     ("first player favoured under every bot: yes (significant under 3 of 3)";
     "this change raises it under 2 of 3 bots").
 
-    A compare folder (compare --out) or a balance folder (balance --out) gets
-    its own report: what B changed and the paired shifts, or the candidates,
-    the race look by look and the chosen value.
+    A compare, balance, sweep or tournament folder (their --out) gets its own
+    report: what B changed and the paired shifts; the candidates, the race look
+    by look and the chosen value; every cell against the baseline; the win-rate
+    matrix, the self-play table and the ratings. The compare, sweep and
+    tournament pages give the first player's VP margin with its interval and
+    its distribution (a balance keeps no scores).
 
     \b
     Example:
       omensim report results/standard results/emissary --out reports/emissary
       omensim report results/my-compare --out reports/my-compare
+      omensim report results/sweep --out reports/sweep
       omensim report --panel results/panel --out reports/panel
     """
     from sim import analysis
