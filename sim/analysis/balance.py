@@ -385,14 +385,15 @@ def _play(
                 tmp.write_text(json.dumps({**plan, "key": player.key}, indent=2) + "\n")
         rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         alive = list(range(len(q.candidates)))
+        playing = list(alive)
         looks: list[R.Look] = []
         r, goal = 0, looks_n[0]
         settled: str | None = None
         while True:
-            todo = sum(goal - (len(rows[j][0]) if j in rows else 0) for j in alive)
-            desc = f"balance look {r + 1}: {len(alive)} candidates to {goal:,} games"
+            todo = sum(goal - (len(rows[j][0]) if j in rows else 0) for j in playing)
+            desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(todo, show, desc=desc) as bar:
-                for j in alive:
+                for j in playing:
                     rows[j] = _extend(player, out, rows.get(j), j, r, goal, bar)
             look = R.decide(r + 1, {j: rows[j] for j in alive}, labels, target, precision, level)
             looks.append(look)
@@ -406,8 +407,13 @@ def _play(
                 break
             if goal >= looks_n[-1]:
                 break
-            if len(alive) == 1:
-                lead = R.estimate(*rows[alive[0]])
+            # A resting rival plays again only once it no longer rests (a new leader),
+            # and then up to the next look of the schedule: only those looks bring new
+            # games to two candidates at once, so the race's tests stay within its L looks
+            # (a round of the leader alone leaves every pair's shared games as they were).
+            playing = [j for j in alive if j not in look.resting]
+            if playing == [look.leader]:
+                lead = R.estimate(*rows[look.leader])
                 goal = min(looks_n[-1], max(goal + 1, R.games_for(lead.se, goal, precision)))
             else:
                 goal = next(n for n in looks_n if n > goal)
@@ -419,7 +425,7 @@ def _play(
             j,
         ),
     )
-    table = candidate_table(q, rows, looks, leader, target)
+    table = candidate_table(q, rows, looks, leader, target, precision)
     result = BalanceResult(
         question=q,
         spec=spec,
@@ -471,14 +477,25 @@ def candidate_table(
     looks: list[R.Look],
     chosen: int,
     target: float,
+    precision: float = DEFAULT_TOLERANCE,
 ) -> pd.DataFrame:
     """One row per candidate: values, games, rate with 95% interval, distance to the target,
-    the paired shift from the shipped value, and what the race decided about it."""
+    the paired shift from the shipped value, and what the race decided about it (chosen,
+    dropped, rested: shown at most ``precision`` closer than the leader, or survivor)."""
     shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
     fate: dict[int, tuple[str, int | None, str]] = {}
     for lk in looks:
         for j, why in lk.dropped.items():
             fate[j] = ("dropped", lk.look, why)
+    if looks:
+        last = looks[-1]
+        for j in last.resting:
+            fate[j] = (
+                "rested",
+                None,
+                f"at most {precision * 100:.2f} points closer to the target than "
+                f"{q.label(last.leader)} (paired, one-sided)",
+            )
     records = []
     for j, values in enumerate(q.candidates):
         e = R.estimate(*rows[j])
@@ -542,6 +559,8 @@ def format_result(result: BalanceResult) -> str:
         fate = (
             f"dropped at look {int(row.dropped_at_look)}: {row.reason}"
             if row.status == "dropped"
+            else f"rested: {row.reason}"
+            if row.status == "rested"
             else row.status
         )
         lines.append(
@@ -565,7 +584,7 @@ def format_result(result: BalanceResult) -> str:
         "Settled: " + result.settled
         if result.settled
         else "Not settled: the games ceiling (--max-games) came first; the survivors are "
-        + ", ".join(t.label[t.status.isin(["survivor", "chosen"])])
+        + ", ".join(t.label[t.status.isin(["survivor", "rested", "chosen"])])
     )
     lines.append(
         f"Games: {result.games:,} in all over {len(result.looks)} looks "
