@@ -76,7 +76,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     multiple=True,
     metavar="FIELD",
     help="The card's field to search: cost, offering, strength or copies. Repeat for "
-    "several (every combination of their values is a candidate).",
+    "several: with --card every combination of their values is a candidate; with --set "
+    "each edit moves one of them (default: cost).",
 )
 @click.option(
     "--rule",
@@ -154,9 +155,9 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--set",
     "whole_set",
     is_flag=True,
-    help="Balance the whole mix: fix the worst card (race its --field, default cost), "
-    "re-measure, repeat; print edits made vs the worst remaining deviation, each step "
-    "verified on a new seed.",
+    help="Balance the whole mix: fix the worst card with one edit (race each --field "
+    "moved alone, default cost), re-measure, repeat; print edits made vs the worst "
+    "remaining deviation, each step verified on a new seed (paired with the step before).",
 )
 @click.option(
     "--threshold",
@@ -328,9 +329,14 @@ def _balance_set(
         io.check_output_dir(
             out, kw["force"], ours=lambda e: e.name == C.SET_TABLE, what="balance set"
         )
-    fields = kw["fields"] or ("cost",)
-    if len(fields) > 1:
-        raise CliError("--set searches one --field per card", EXIT_USAGE)
+    from sim.data.changes import FIELDS
+
+    fields = tuple(f.strip().lower() for f in kw["fields"]) or ("cost",)
+    for f in fields:
+        if f not in FIELDS:
+            raise CliError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}", EXIT_USAGE)
+    if len(set(fields)) != len(fields):
+        raise CliError("--field: each field once", EXIT_USAGE)
     if kw["panel"]:
         raise CliError("--panel re-checks one race's choice: not with --set", EXIT_USAGE)
     echo = None if quiet else click.echo
@@ -344,7 +350,7 @@ def _balance_set(
         spec,
         threshold=kw["threshold"],
         first_bound=kw["first_bound"],
-        field_name=fields[0].lower(),
+        fields=fields,
         max_edits=kw["max_edits"],
         measure_games=kw["measure_games"],
         span=kw["span"] or 2,
