@@ -125,13 +125,15 @@ class BalanceResult:
             "settled": self.settled,
             "games": self.games,
             "seconds": self.seconds,
-            "candidates": _records(self.table),
+            "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
-            "panel": None if self.panel is None else _records(self.panel),
+            "panel": None if self.panel is None else records(self.panel),
         }
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The frame's rows as JSON-ready dicts (numpy scalars made plain, NaN as ``None``)."""
+
     def clean(v: Any) -> Any:
         v = v.item() if hasattr(v, "item") else v
         return None if isinstance(v, float) and not math.isfinite(v) else v
@@ -390,11 +392,14 @@ def _play(
         r, goal = 0, looks_n[0]
         settled: str | None = None
         while True:
-            todo = sum(goal - (len(rows[j][0]) if j in rows else 0) for j in playing)
+            have = {j: len(rows[j][0]) if j in rows else 0 for j in alive}
+            front = max(have.values())
+            to = {j: _catch_up(looks_n, have[j], front, goal) for j in playing}
+            todo = sum(to[j] - have[j] for j in playing)
             desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(todo, show, desc=desc) as bar:
                 for j in playing:
-                    rows[j] = _extend(player, out, rows.get(j), j, r, goal, bar)
+                    rows[j] = _extend(player, out, rows.get(j), j, r, to[j], bar)
             look = R.decide(r + 1, {j: rows[j] for j in alive}, labels, target, precision, level)
             looks.append(look)
             if out is not None:
@@ -418,13 +423,7 @@ def _play(
             else:
                 goal = next(n for n in looks_n if n > goal)
             r += 1
-    leader = min(
-        alive,
-        key=lambda j: (
-            abs(R.estimate(*rows[j]).rate - target) if R.estimate(*rows[j]).count else math.inf,
-            j,
-        ),
-    )
+    leader = looks[-1].leader
     table = candidate_table(q, rows, looks, leader, target, precision)
     result = BalanceResult(
         question=q,
@@ -443,6 +442,15 @@ def _play(
     if out is not None:
         write_balance(result, out)
     return result
+
+
+def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
+    """The games a candidate with ``have`` plays to at a look whose goal is ``goal``: the
+    goal, or, for a rival behind the ``front`` (it rested and plays again), one doubling
+    (the schedule's next look above ``have``)."""
+    if have >= front:
+        return goal
+    return min(goal, next((n for n in looks_n if n > have), goal))
 
 
 def _extend(

@@ -26,6 +26,7 @@ from sim.analysis.balance import (
     BalanceResult,
     CandidatePlayer,
     race,
+    records,
 )
 from sim.analysis.balance_question import Question, card_moves_question, measure
 from sim.analysis.paired import Outcomes
@@ -37,6 +38,8 @@ from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
 
 SET_TABLE = "balance_set.csv"
+SET_RESULT = "balance_set.json"
+SET_FILES = (SET_TABLE, SET_RESULT)
 
 
 def panel_check(
@@ -171,6 +174,32 @@ class SetResult:
                 for s in self.steps
             ]
         )
+
+
+def write_set(result: SetResult, out: Path | str) -> None:
+    """``balance_set.csv`` (the trade-off, one row per step) and, last (its presence says
+    the loop finished), ``balance_set.json`` (the settings and the same steps)."""
+    import json
+
+    from sim.run import io
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = result.table()
+    with io.atomic_path(out / SET_TABLE) as tmp:
+        table.to_csv(tmp, index=False)
+    body = {
+        "format": "omensim-balance-set",
+        "spec": dataclasses.asdict(result.spec),
+        "threshold": result.threshold,
+        "first_bound": result.first_bound,
+        "fields": list(result.fields),
+        "verify_seed": result.spec.seed + VERIFY_SEED_OFFSET,
+        "games": result.games,
+        "steps": records(table),
+    }
+    with io.atomic_path(out / SET_RESULT) as tmp:
+        tmp.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
 
 def play_set(

@@ -35,17 +35,24 @@ anytime-valid bound would allow unbounded looks but costs wider intervals at
 the few looks a race of doubling rounds takes; with ``L <= 10`` the Bonferroni
 factor is small (``z`` of about 3.0 instead of 2.6 for 4 rivals).
 
-A survivor shown (one-sided, Bonferroni over the rivals, at the look's level)
-to be at most ``precision`` closer to the target than the leader *rests*: it
-plays no further games while that candidate leads, because the question is
-only whether the leader is within ``precision`` of the best, and a second
-candidate nearly tied with the leader answers it long before its own interval
-is narrow. If the lead passes to another candidate, every rival is tested
-against the new leader and the ones that fail play again.
+A survivor shown (one-sided, at the look's level, over the games it shares
+with the leader) to be at most ``precision`` closer to the target than the
+leader *rests*: it plays no further games while that candidate leads, because
+the question is only whether the leader is within ``precision`` of the best,
+and a rival nearly tied with the leader answers it long before the two could
+be told apart. If the lead passes to another candidate, every rival is tested
+against the new leader, and one that fails plays again, one doubling of its
+own games per look (not straight to the others' count: a rival that rested
+early usually rests again after one more round).
 
 The race is settled when one candidate is left (or every other survivor
 rests) and the leader's own 95% interval is at most ``+/- precision`` wide;
 the leader plays on alone, in rounds sized from its variance, until it is.
+Stopping when every rival rests is an intersection-union test (each rival at
+the look's level, no correction for their number): the chance that the race
+stops on a leader more than ``precision`` farther from the target than a
+survivor is at most ``alpha``, as is the chance that it ever drops the best
+candidate.
 
 Everything here works on arrays; :mod:`sim.analysis.balance` plays the games.
 """
@@ -267,11 +274,13 @@ def decide(
             why += f" by {d * 100:.2f} points (SE {se * 100:.2f}, adjusted p {p[j]:.2g})"
         result.dropped[j] = why
     survivors = [j for j in alive if j not in result.dropped]
-    # One-sided and Bonferroni over the rivals: "j is at most precision closer than the
-    # leader". Only that matters for the choice, so a rival nearly tied with the leader
-    # needs no more games than it takes to show it cannot beat the leader by precision.
+    # One-sided: "j is at most precision closer than the leader". Only that matters for
+    # the choice, so a rival nearly tied with the leader needs no more games than it
+    # takes to show it cannot beat the leader by precision. The race stops only when
+    # every rival rests, an intersection-union test: each rival at the look's level,
+    # with no correction for their number.
     rivals_left = [j for j in survivors if j != leader]
-    z = normal_quantile(1 - level / max(1, len(rivals_left)))
+    z = normal_quantile(1 - level)
     for j in rivals_left:
         d, se = distance_diff(target, rows[leader], rows[j])
         if math.isfinite(d) and math.isfinite(se) and d - z * se >= -precision:

@@ -327,7 +327,7 @@ def _balance_set(
     out = kw["out"]
     if out is not None:
         io.check_output_dir(
-            out, kw["force"], ours=lambda e: e.name == C.SET_TABLE, what="balance set"
+            out, kw["force"], ours=lambda e: e.name in C.SET_FILES, what="balance set"
         )
     from sim.data.changes import FIELDS
 
@@ -359,8 +359,6 @@ def _balance_set(
         **common,
     )
     if out is not None:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        with io.atomic_path(Path(out) / C.SET_TABLE) as tmp:
-            result.table().to_csv(tmp, index=False)
+        C.write_set(result, out)
     if echo is not None:
         echo(f"Games: {result.games:,} in all.")

@@ -73,7 +73,9 @@ def report_cmd(
 
     A compare folder (compare --out) or a balance folder (balance --out) gets
     its own report: what B changed and the paired shifts, or the candidates,
-    the race look by look and the chosen value.
+    the race look by look and the chosen value; a balance --set folder, the
+    trade-off (edits made vs the worst remaining deviation) and each verified
+    proposal.
 
     \b
     Example:
