@@ -39,7 +39,8 @@ from sim.run.session import numba_threads, resolve_threads
 
 SET_TABLE = "balance_set.csv"
 SET_RESULT = "balance_set.json"
-SET_FILES = (SET_TABLE, SET_RESULT)
+SET_PANEL = "balance_set_panel.csv"
+SET_FILES = (SET_TABLE, SET_RESULT, SET_PANEL)
 
 
 def panel_check(
@@ -139,6 +140,12 @@ class SetResult:
     steps: list[SetStep] = field(default_factory=list)
     games: int = 0
     fields: tuple[str, ...] = ("cost",)
+    base: Changes = field(default_factory=Changes)
+    """The edits the loop started from."""
+    changes: Changes = field(default_factory=Changes)
+    """``base`` and every proposed edit."""
+    panel: pd.DataFrame | None = None
+    """With ``--panel``: the proposed edits re-checked under each bot (:func:`set_panel`)."""
 
     def table(self) -> pd.DataFrame:
         """One row per step (edits made vs the worst remaining deviation)."""
@@ -197,7 +204,11 @@ def write_set(result: SetResult, out: Path | str) -> None:
         "verify_seed": result.spec.seed + VERIFY_SEED_OFFSET,
         "games": result.games,
         "steps": records(table),
+        "panel": None if result.panel is None else records(result.panel),
     }
+    if result.panel is not None:
+        with io.atomic_path(out / SET_PANEL) as tmp:
+            result.panel.to_csv(tmp, index=False)
     with io.atomic_path(out / SET_RESULT) as tmp:
         tmp.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
@@ -298,8 +309,10 @@ def balance_set(
     worst card there, and the edited card's rate and its paired shift from
     the previous step's verification (the same games, one edit apart).
     """
-    res = SetResult(spec, threshold, first_bound, fields=tuple(f.lower() for f in fields))
     changes = base or Changes()
+    res = SetResult(
+        spec, threshold, first_bound, fields=tuple(f.lower() for f in fields), base=changes
+    )
     edits: list[str] = []
     raced: set[tuple[str, str]] = set()
     kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
@@ -343,7 +356,93 @@ def balance_set(
         changes = Changes((*changes.edits, change), changes.card_files)
         edits.append(change.label())
         step_edit = (change.label(), kind, race_games)
+    res.changes = changes
     return res
+
+
+PANEL_SEED_OFFSET = VERIFY_SEED_OFFSET + 1
+"""The ``--set --panel`` re-check plays seed + this: games neither a race nor the
+verification played."""
+
+
+def set_panel(
+    result: SetResult,
+    bots: Sequence[str],
+    games: int,
+    *,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """The proposed edits, all together, against the cards they started from, under each
+    bot in self-play on a new seed (``games`` each, the same games for both).
+
+    One row per (bot, edited card): its holders' rate before and after with 95%
+    intervals, the paired shift, and ``toward``: whether the shift's interval lies
+    wholly on the side of 50% (the edit moves the card toward fair under that bot);
+    and per bot the worst card after and the first player's decisive share.
+
+    Raises:
+        SpecError: an unknown bot.
+    """
+    from strategies.registry import resolve
+
+    for bot in bots:
+        resolve(bot)
+    edited = [e.card for e in result.changes.edits[len(result.base.edits) :]]
+    kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
+    rows = []
+    for bot in bots:
+        spec = dataclasses.replace(
+            result.spec, p0=bot, p1=bot, seed=result.spec.seed + PANEL_SEED_OFFSET
+        )
+        before, names = play_set(spec, result.base, games, **kw)  # type: ignore[arg-type]
+        after, _ = play_set(spec, result.changes, games, **kw)  # type: ignore[arg-type]
+        arates, afp = rates_of(after, names)
+        worst = arates.iloc[int((arates.rate - 0.5).abs().idxmax())]
+        kinds = {n: k for k, n in enumerate(names)}
+        for card in dict.fromkeys(edited):
+            k = kinds[card]
+            b, a = R.estimate(*_card_terms(before, k)), R.estimate(*_card_terms(after, k))
+            d, se = R.paired_diff(*_card_terms(before, k), *_card_terms(after, k))
+            lo, hi = d - R.Z95 * se, d + R.Z95 * se
+            side = 1.0 if b.rate < 0.5 else -1.0  # the direction toward 50%
+            rows.append(
+                {
+                    "bot": bot, "card": card, "games": games,
+                    "rate_before": b.rate, "lo_before": b.lo, "hi_before": b.hi,
+                    "rate_after": a.rate, "lo_after": a.lo, "hi_after": a.hi,
+                    "shift": d, "shift_lo": lo, "shift_hi": hi,
+                    "toward": bool(min(side * lo, side * hi) > 0),
+                    "worst_card_after": str(worst.card),
+                    "worst_deviation_after": abs(float(worst.rate) - 0.5),
+                    "first_player_after": afp,
+                }
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def format_set_panel(panel: pd.DataFrame) -> list[str]:
+    """The ``--set --panel`` re-check as lines."""
+    lines = ["Panel: the proposed edits together, under each bot in self-play (new seed):"]
+    for bot, g in panel.groupby("bot", sort=False):
+        w = g.iloc[0]
+        lines.append(
+            f"  {bot}: worst card after {w.worst_card_after} "
+            f"{w.worst_deviation_after * 100:.2f} points off; first player "
+            f"{w.first_player_after:.2%} of decisive games"
+        )
+        for row in g.itertuples():
+            lines.append(
+                f"    {row.card}: {row.rate_before:.2%} -> {row.rate_after:.2%} (95% CI "
+                f"{row.lo_after:.2%} to {row.hi_after:.2%}), paired shift "
+                f"{row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
+                f"{row.shift_hi * 100:+.2f}): {'toward' if row.toward else 'not shown toward'} 50%"
+            )
+    n_bots = panel.bot.nunique()
+    held = panel.groupby("bot").toward.all()
+    lines.append(f"Every edit moves its card toward 50% under {int(held.sum())} of {n_bots} bots.")
+    return lines
 
 
 def _next_edit(

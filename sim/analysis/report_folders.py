@@ -311,6 +311,33 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         else "The bounds do not hold at any step shown."
     )
     tables = {"Edits made vs the worst remaining deviation": trade, "Verified proposals": proposals}
+    if s.get("panel"):
+        p = pd.DataFrame(s["panel"])
+        tables["Panel re-check: the edits together, per bot"] = pd.DataFrame(
+            {
+                "bot": p.bot,
+                "card": p.card,
+                "before": p.rate_before.map(_pct),
+                "after (95% CI)": [
+                    f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                    for r, lo, hi in zip(p.rate_after, p.lo_after, p.hi_after, strict=True)
+                ],
+                "paired shift (points, 95% CI)": [
+                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
+                ],
+                "toward 50%": p.toward.map({True: "yes", False: "no"}),
+                "worst card after": [
+                    f"{c} ({w * 100:.2f} points off)"
+                    for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
+                ],
+            }
+        )
+        held = p.groupby("bot").toward.all()
+        lines.append(
+            f"Panel: every edit moves its card toward 50% under {int(held.sum())} of "
+            f"{len(held)} bots."
+        )
     return "\n".join(lines), tables
 
 

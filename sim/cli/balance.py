@@ -191,7 +191,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 )
 @panel_option(
     "Re-check the chosen value under each of these bots (comma-separated, each in "
-    "self-play on a new seed, --panel-games games each) and say whether it holds under all."
+    "self-play on a new seed, --panel-games games each) and say whether it holds under all; "
+    "with --set, the proposed edits together against the cards they started from."
 )
 @click.option(
     "--panel-games",
@@ -242,6 +243,7 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --mix aegean --rule start_coins --values 2-6
       omensim balance --mix dunes+aegean --variant-choice emissary --panel greedy,economic
       omensim balance --mix aegean --set --max-edits 3 --out results/balance-set
+      omensim balance --mix aegean --set --field cost --field strength --panel greedy,economic
       omensim balance --resume results/balance
     """
     from sim.analysis import balance as B
@@ -337,8 +339,6 @@ def _balance_set(
             raise CliError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}", EXIT_USAGE)
     if len(set(fields)) != len(fields):
         raise CliError("--field: each field once", EXIT_USAGE)
-    if kw["panel"]:
-        raise CliError("--panel re-checks one race's choice: not with --set", EXIT_USAGE)
     echo = None if quiet else click.echo
     if echo is not None:
         echo(
@@ -358,6 +358,17 @@ def _balance_set(
         base=base,
         **common,
     )
+    if kw["panel"] and len(result.changes.edits) == len(result.base.edits):
+        if echo is not None:
+            echo("Panel: no edit was proposed; nothing to re-check.")
+    elif kw["panel"]:
+        result.panel = C.set_panel(
+            result, kw["panel"], kw["panel_games"], threads=kw["threads"],
+            chunk_size=kw["chunk_size"], progress=common["progress"],
+        )  # fmt: skip
+        if echo is not None:
+            for line in C.format_set_panel(result.panel):
+                echo(line)
     if out is not None:
         C.write_set(result, out)
     if echo is not None:

@@ -77,7 +77,8 @@ def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
         invoke(
             "balance", "--set", "--field", "cost", "--field", "strength", "--max-edits", "2",
             "--measure-games", "300", "--span", "1", "--threshold", "0.01", "--first-bound",
-            "40", "--pilot", "200", "--max-games", "400", "--out", str(out), "-q",
+            "40", "--pilot", "200", "--max-games", "400", "--panel", "random",
+            "--panel-games", "300", "--out", str(out), "-q",
         )
     )  # fmt: skip
     assert RF.folder_kind(out) == "balance set"
@@ -101,8 +102,14 @@ def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
         assert f"{rec.verified_rate:.2%}" in row[3]
     for edit in csv.edit[1:]:
         assert f"{edit}: " in r.output
+    panel = tables["Panel re-check: the edits together, per bot"]
+    saved = pd.read_csv(out / "balance_set_panel.csv")
+    assert list(panel.card) == list(saved.card) and set(panel.bot) == {"random"}
+    assert list(panel["toward 50%"]) == ["yes" if t else "no" for t in saved.toward]
+    assert "Panel: every edit moves its card toward 50% under" in r.output
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "Edits made vs the worst remaining deviation" in page and "Verified proposals" in page
+    assert "Panel re-check" in page
     assert page.count("<tr") >= 1 + 3 + 1 + 2  # both tables' headers and rows
 
 

@@ -84,7 +84,7 @@ def test_set_over_several_fields_edits_one_field_at_a_time(tmp_path: Path) -> No
         invoke(
             "balance", "--set", "--field", "cost", "--field", "strength", "--max-edits", "2",
             "--measure-games", "300", "--span", "1", "--threshold", "0.01", "--first-bound",
-            "40", *TINY, "--out", str(out),
+            "40", *TINY, "--panel", "greedy,random", "--panel-games", "300", "--out", str(out),
         )
     )  # fmt: skip
     table = pd.read_csv(out / "balance_set.csv")
@@ -99,6 +99,15 @@ def test_set_over_several_fields_edits_one_field_at_a_time(tmp_path: Path) -> No
     assert (v.verified_shift <= v.verified_shift_hi).all()
     assert v.verified_rate.between(0, 1).all() and (v.race_games > 0).all()
     assert r.output.count("verified edit") == 2
+    # --panel: the two edits together, per bot, each edited card's rate before and after.
+    panel = pd.read_csv(out / "balance_set_panel.csv")
+    cards = [e.rsplit(".", 1)[0] for e in edits]
+    assert list(panel.bot) == [b for b in ("greedy", "random") for _ in dict.fromkeys(cards)]
+    assert set(panel.card) == set(cards)
+    assert (panel.shift_lo <= panel["shift"]).all() and (panel["shift"] <= panel.shift_hi).all()
+    assert (panel.rate_after - panel.rate_before - panel["shift"]).abs().max() < 1e-9
+    assert "Panel: the proposed edits together" in r.output
+    assert "toward 50% under" in r.output
 
 
 def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
@@ -141,7 +150,7 @@ def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
         (("--card", KER, "--field", "cost", "--p0", "nobot"), "nobot"),
         (("--card", KER, "--field", "cost", "--panel", "greedy,nobot"), "nobot"),
         (("--resume", "/nonexistent/balance"), "holds no balance run"),
-        (("--set", "--panel", "greedy"), "not with --set"),
+        (("--set", "--panel", "greedy,nobot"), "nobot"),
         (("--set", "--field", "speed"), "valid fields"),
     ],
 )
