@@ -2,8 +2,11 @@
 
 :func:`panel_check` plays a race's chosen value and the shipped one again
 under each bot of a panel, in self-play, on a new seed. :func:`balance_set`
-is the greedy "fix the worst card, re-measure" loop over a whole mix, each
-step verified on a fresh run with a new seed before it is reported.
+is the greedy "fix the worst card with one edit, re-measure" loop over a
+whole mix (each edit the best single-field move of the card's ``--field``
+list), each step verified on games no race played, paired with the step
+before, before it is reported; :func:`set_panel` re-checks the proposed
+edits together under each bot.
 """
 
 from __future__ import annotations

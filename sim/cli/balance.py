@@ -372,4 +372,9 @@ def _balance_set(
     if out is not None:
         C.write_set(result, out)
     if echo is not None:
-        echo(f"Games: {result.games:,} in all.")
+        more = (
+            ""
+            if result.panel is None
+            else f", and {2 * kw['panel_games'] * len(kw['panel']):,} in the panel"
+        )
+        echo(f"Games: {result.games:,} in the races, measurements and verifications{more}.")
