@@ -287,7 +287,8 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"Balance of the whole set {spec['mix']} (seed {spec['seed']}, {spec['p0']} vs "
         f"{spec['p1']}): every card's holders' rate within {s['threshold'] * 100:.2f} points "
         f"of 50%, the first player's within {s['first_bound'] * 100:.2f}; each edit moves one "
-        f"of {', '.join(s['fields'])}. {s['games']:,} games in all.",
+        f"of {', '.join(s['fields'])}. {s['games']:,} games in the races, measurements and "
+        "verifications.",
         f"Each step verified on seed {s['verify_seed']} (games no race played), paired with "
         "the step before.",
         "Edits made vs the worst remaining deviation (measured; verified):",
