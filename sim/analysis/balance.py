@@ -16,8 +16,9 @@ one of them (run A), so every candidate's shift from the shipped game is a
 paired B - A. The candidates race (:mod:`sim.analysis.race`): rounds of
 doubling game counts, candidates whose distance to the target is shown
 worse than another's dropped at each look with Holm's correction at
-``alpha / looks``, and the leader played on alone until its 95% interval is at
-most ``+/- precision``.
+``alpha / looks``, rivals shown at most ``precision`` closer than the leader
+resting (playing no more games while it leads), and the leader played on
+alone until its 95% interval is at most ``+/- precision``.
 
 With ``out`` the race is played into a folder as it goes::
 
@@ -412,10 +413,11 @@ def _play(
                 break
             if goal >= looks_n[-1]:
                 break
-            # A resting rival plays again only once it no longer rests (a new leader),
-            # and then up to the next look of the schedule: only those looks bring new
-            # games to two candidates at once, so the race's tests stay within its L looks
-            # (a round of the leader alone leaves every pair's shared games as they were).
+            # A resting rival plays again only once it no longer rests (a new leader), one
+            # doubling of its own games per look. The goal moves along the schedule whenever
+            # more than the leader plays, so new games reach two candidates at once only at
+            # the schedule's L looks (a round of the leader alone leaves every pair's shared
+            # games as they were).
             playing = [j for j in alive if j not in look.resting]
             if playing == [look.leader]:
                 lead = R.estimate(*rows[look.leader])
@@ -504,7 +506,7 @@ def candidate_table(
                 f"at most {precision * 100:.2f} points closer to the target than "
                 f"{q.label(last.leader)} (paired, one-sided)",
             )
-    records = []
+    recs = []
     for j, values in enumerate(q.candidates):
         e = R.estimate(*rows[j])
         rec: dict[str, Any] = {
@@ -524,8 +526,8 @@ def candidate_table(
             rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
         status, look, why = fate.get(j, ("survivor", None, ""))
         rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
-        records.append(rec)
-    return pd.DataFrame(records)
+        recs.append(rec)
+    return pd.DataFrame(recs)
 
 
 def _write_decisions(out: Path, looks: list[R.Look]) -> None:

@@ -255,23 +255,6 @@ def rates_of(o: Outcomes, names: Sequence[str]) -> tuple[pd.DataFrame, float]:
     return pd.DataFrame(recs), fp.rate
 
 
-def card_rates(
-    spec: RunSpec,
-    changes: Changes,
-    games: int,
-    *,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: bool | None = None,
-) -> tuple[pd.DataFrame, float]:
-    """Every card's holders' win rate (with its 95% interval) and the first player's
-    decisive share, over ``games`` games of ``spec`` with ``changes``."""
-    o, names = play_set(
-        spec, changes, games, threads=threads, chunk_size=chunk_size, progress=progress
-    )
-    return rates_of(o, names)
-
-
 VERIFY_SEED_OFFSET = 1000
 """The verification runs play seed + this: games no race saw, the same for every step, so
 each step's verification is paired with the previous step's."""
@@ -323,7 +306,7 @@ def balance_set(
     before: Outcomes | None = None
     step_edit: tuple[str, int, int] | None = None  # (label, kind, race games)
     for step in range(max_edits + 1):
-        rates, fp = card_rates(spec, changes, measure_games, **kw)  # type: ignore[arg-type]
+        rates, fp = rates_of(*play_set(spec, changes, measure_games, **kw))  # type: ignore[arg-type]
         res.games += measure_games
         rates["dev"] = (rates.rate - 0.5).abs()
         worst = rates.sort_values("dev", ascending=False).iloc[0]

@@ -232,7 +232,9 @@ def balance_cmd(**kw: Any) -> None:
     they race: rounds of doubling game counts from --pilot; at each look a
     candidate shown farther from the target than another (paired test,
     Holm's correction at alpha/looks) is dropped, so clear losers cost few
-    games; the leader then plays on until its 95% interval is +/- --precision.
+    games, and one shown at most --precision closer than the leader rests (it
+    plays no more while that candidate leads); the leader then plays on until
+    its 95% interval is +/- --precision.
     Prints every candidate's rate with its interval and fate, the chosen value
     (or that none reaches the target within --tolerance, and the closest), and
     the games spent.

@@ -194,7 +194,7 @@ def test_race_refuses_bad_numbers() -> None:
 def test_planted_card_is_recovered() -> None:
     """Ker of the Battlefield moved from cost 3 to cost 6; the target is its holders' rate at
     cost 3 measured on another seed; the race must find cost 3 again."""
-    truth = C.card_rates(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000)[0]
+    truth = C.rates_of(*C.play_set(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000))[0]
     target = float(truth.set_index("card").rate[KER])
     moved = Changes.parse([f"{KER}.cost=6"])
     q = Q.card_question(SPEC, KER, ["cost"], [(1, 2, 3, 4, 5, 6)], base=moved)
