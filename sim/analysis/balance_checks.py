@@ -346,6 +346,17 @@ def balance_set(
     return res
 
 
+ONE_SIDED_95 = R.normal_quantile(0.95)
+
+
+def closer(target: float, before: tuple[Any, Any], after: tuple[Any, Any]) -> bool:
+    """Whether ``after``'s rate is shown nearer ``target`` than ``before``'s (paired over the
+    same games, one-sided at 95%): an edit that overshoots the target by more than the card
+    was off is not closer."""
+    gain, se = R.distance_diff(target, before, after)
+    return bool(math.isfinite(gain) and math.isfinite(se) and gain + ONE_SIDED_95 * se < 0)
+
+
 PANEL_SEED_OFFSET = VERIFY_SEED_OFFSET + 1
 """The ``--set --panel`` re-check plays seed + this: games neither a race nor the
 verification played."""
@@ -364,9 +375,10 @@ def set_panel(
     bot in self-play on a new seed (``games`` each, the same games for both).
 
     One row per (bot, edited card): its holders' rate before and after with 95%
-    intervals, the paired shift, and ``toward``: whether the shift's interval lies
-    wholly on the side of 50% (the edit moves the card toward fair under that bot);
-    and per bot the worst card after and the first player's decisive share.
+    intervals, the paired shift, and ``closer``: whether the card's distance to 50%
+    is shown smaller after than before (paired, 95% one-sided: an edit that
+    overshoots 50% by more than the card was off is not closer); and per bot the
+    worst card after and the first player's decisive share.
 
     Raises:
         SpecError: an unknown bot.
@@ -392,14 +404,13 @@ def set_panel(
             b, a = R.estimate(*_card_terms(before, k)), R.estimate(*_card_terms(after, k))
             d, se = R.paired_diff(*_card_terms(before, k), *_card_terms(after, k))
             lo, hi = d - R.Z95 * se, d + R.Z95 * se
-            side = 1.0 if b.rate < 0.5 else -1.0  # the direction toward 50%
             rows.append(
                 {
                     "bot": bot, "card": card, "games": games,
                     "rate_before": b.rate, "lo_before": b.lo, "hi_before": b.hi,
                     "rate_after": a.rate, "lo_after": a.lo, "hi_after": a.hi,
                     "shift": d, "shift_lo": lo, "shift_hi": hi,
-                    "toward": bool(min(side * lo, side * hi) > 0),
+                    "closer": closer(0.5, _card_terms(before, k), _card_terms(after, k)),
                     "worst_card_after": str(worst.card),
                     "worst_deviation_after": abs(float(worst.rate) - 0.5),
                     "first_player_after": afp,
@@ -423,11 +434,14 @@ def format_set_panel(panel: pd.DataFrame) -> list[str]:
                 f"    {row.card}: {row.rate_before:.2%} -> {row.rate_after:.2%} (95% CI "
                 f"{row.lo_after:.2%} to {row.hi_after:.2%}), paired shift "
                 f"{row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
-                f"{row.shift_hi * 100:+.2f}): {'toward' if row.toward else 'not shown toward'} 50%"
+                f"{row.shift_hi * 100:+.2f}): "
+                f"{'closer to' if row.closer else 'not shown closer to'} 50%"
             )
     n_bots = panel.bot.nunique()
-    held = panel.groupby("bot").toward.all()
-    lines.append(f"Every edit moves its card toward 50% under {int(held.sum())} of {n_bots} bots.")
+    held = panel.groupby("bot").closer.all()
+    lines.append(
+        f"Every edit brings its card closer to 50% under {int(held.sum())} of {n_bots} bots."
+    )
     return lines
 
 

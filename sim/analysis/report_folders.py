@@ -327,16 +327,16 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     f"{_pts(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
-                "toward 50%": p.toward.map({True: "yes", False: "no"}),
+                "closer to 50%": p.closer.map({True: "yes", False: "no"}),
                 "worst card after": [
                     f"{c} ({w * 100:.2f} points off)"
                     for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
                 ],
             }
         )
-        held = p.groupby("bot").toward.all()
+        held = p.groupby("bot").closer.all()
         lines.append(
-            f"Panel: every edit moves its card toward 50% under {int(held.sum())} of "
+            f"Panel: every edit brings its card closer to 50% under {int(held.sum())} of "
             f"{len(held)} bots."
         )
     return "\n".join(lines), tables

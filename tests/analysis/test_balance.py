@@ -244,6 +244,18 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
         B.resume_balance(tmp_path)
 
 
+def test_closer_needs_the_distance_to_shrink_not_the_rate_to_move() -> None:
+    rng = np.random.default_rng(4)
+    n = 20_000
+    before = _bernoulli(rng, 0.60, n)
+    near = _bernoulli(rng, 0.52, n)
+    overshoot = _bernoulli(rng, 0.35, n)  # moved toward 50% and 15 points past it
+    same = (before[0].copy(), before[1].copy())
+    assert C.closer(0.5, before, near)
+    assert not C.closer(0.5, before, overshoot)
+    assert not C.closer(0.5, before, same)
+
+
 def test_panel_check_names_each_bot() -> None:
     q = Q.variant_question(SPEC, "emissary")
     result = B.race(q, SPEC, pilot=300, ceiling=300, progress=False)

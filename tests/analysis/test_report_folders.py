@@ -105,8 +105,8 @@ def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
     panel = tables["Panel re-check: the edits together, per bot"]
     saved = pd.read_csv(out / "balance_set_panel.csv")
     assert list(panel.card) == list(saved.card) and set(panel.bot) == {"random"}
-    assert list(panel["toward 50%"]) == ["yes" if t else "no" for t in saved.toward]
-    assert "Panel: every edit moves its card toward 50% under" in r.output
+    assert list(panel["closer to 50%"]) == ["yes" if t else "no" for t in saved.closer]
+    assert "Panel: every edit brings its card closer to 50% under" in r.output
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "Edits made vs the worst remaining deviation" in page and "Verified proposals" in page
     assert "Panel re-check" in page

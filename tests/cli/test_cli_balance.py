@@ -107,7 +107,7 @@ def test_set_over_several_fields_edits_one_field_at_a_time(tmp_path: Path) -> No
     assert (panel.shift_lo <= panel["shift"]).all() and (panel["shift"] <= panel.shift_hi).all()
     assert (panel.rate_after - panel.rate_before - panel["shift"]).abs().max() < 1e-9
     assert "Panel: the proposed edits together" in r.output
-    assert "toward 50% under" in r.output
+    assert "closer to 50% under" in r.output
 
 
 def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
