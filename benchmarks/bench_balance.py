@@ -84,6 +84,10 @@ def main() -> None:
                 "race_rate": round(float(r.chosen_row["rate"]), 5),
                 "race_half_width": round(float(r.chosen_row["hi"] - r.chosen_row["lo"]) / 2, 5),
                 "settled": r.settled is not None,
+                # Where the race's games went: each candidate's games and fate.
+                "race_per_candidate": {
+                    row.label: [int(row.games), row.status] for row in r.table.itertuples()
+                },
                 "grid_games": g.games,
                 "grid_s": round(grid_s, 1),
                 "grid_choice": q.label(g.chosen),

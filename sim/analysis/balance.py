@@ -16,8 +16,9 @@ one of them (run A), so every candidate's shift from the shipped game is a
 paired B - A. The candidates race (:mod:`sim.analysis.race`): rounds of
 doubling game counts, candidates whose distance to the target is shown
 worse than another's dropped at each look with Holm's correction at
-``alpha / looks``, and the leader played on alone until its 95% interval is at
-most ``+/- precision``.
+``alpha / looks``, rivals shown at most ``precision`` closer than the leader
+resting (playing no more games while it leads), and the leader played on
+alone until its 95% interval is at most ``+/- precision``.
 
 With ``out`` the race is played into a folder as it goes::
 
@@ -125,13 +126,15 @@ class BalanceResult:
             "settled": self.settled,
             "games": self.games,
             "seconds": self.seconds,
-            "candidates": _records(self.table),
+            "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
-            "panel": None if self.panel is None else _records(self.panel),
+            "panel": None if self.panel is None else records(self.panel),
         }
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The frame's rows as JSON-ready dicts (numpy scalars made plain, NaN as ``None``)."""
+
     def clean(v: Any) -> Any:
         v = v.item() if hasattr(v, "item") else v
         return None if isinstance(v, float) and not math.isfinite(v) else v
@@ -385,15 +388,19 @@ def _play(
                 tmp.write_text(json.dumps({**plan, "key": player.key}, indent=2) + "\n")
         rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         alive = list(range(len(q.candidates)))
+        playing = list(alive)
         looks: list[R.Look] = []
         r, goal = 0, looks_n[0]
         settled: str | None = None
         while True:
-            todo = sum(goal - (len(rows[j][0]) if j in rows else 0) for j in alive)
-            desc = f"balance look {r + 1}: {len(alive)} candidates to {goal:,} games"
+            have = {j: len(rows[j][0]) if j in rows else 0 for j in alive}
+            front = max(have.values())
+            to = {j: _catch_up(looks_n, have[j], front, goal) for j in playing}
+            todo = sum(to[j] - have[j] for j in playing)
+            desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(todo, show, desc=desc) as bar:
-                for j in alive:
-                    rows[j] = _extend(player, out, rows.get(j), j, r, goal, bar)
+                for j in playing:
+                    rows[j] = _extend(player, out, rows.get(j), j, r, to[j], bar)
             look = R.decide(r + 1, {j: rows[j] for j in alive}, labels, target, precision, level)
             looks.append(look)
             if out is not None:
@@ -406,20 +413,20 @@ def _play(
                 break
             if goal >= looks_n[-1]:
                 break
-            if len(alive) == 1:
-                lead = R.estimate(*rows[alive[0]])
+            # A resting rival plays again only once it no longer rests (a new leader), one
+            # doubling of its own games per look. The goal moves along the schedule whenever
+            # more than the leader plays, so new games reach two candidates at once only at
+            # the schedule's L looks (a round of the leader alone leaves every pair's shared
+            # games as they were).
+            playing = [j for j in alive if j not in look.resting]
+            if playing == [look.leader]:
+                lead = R.estimate(*rows[look.leader])
                 goal = min(looks_n[-1], max(goal + 1, R.games_for(lead.se, goal, precision)))
             else:
                 goal = next(n for n in looks_n if n > goal)
             r += 1
-    leader = min(
-        alive,
-        key=lambda j: (
-            abs(R.estimate(*rows[j]).rate - target) if R.estimate(*rows[j]).count else math.inf,
-            j,
-        ),
-    )
-    table = candidate_table(q, rows, looks, leader, target)
+    leader = looks[-1].leader
+    table = candidate_table(q, rows, looks, leader, target, precision)
     result = BalanceResult(
         question=q,
         spec=spec,
@@ -437,6 +444,15 @@ def _play(
     if out is not None:
         write_balance(result, out)
     return result
+
+
+def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
+    """The games a candidate with ``have`` plays to at a look whose goal is ``goal``: the
+    goal, or, for a rival behind the ``front`` (it rested and plays again), one doubling
+    (the schedule's next look above ``have``)."""
+    if have >= front:
+        return goal
+    return min(goal, next((n for n in looks_n if n > have), goal))
 
 
 def _extend(
@@ -471,15 +487,26 @@ def candidate_table(
     looks: list[R.Look],
     chosen: int,
     target: float,
+    precision: float = DEFAULT_TOLERANCE,
 ) -> pd.DataFrame:
     """One row per candidate: values, games, rate with 95% interval, distance to the target,
-    the paired shift from the shipped value, and what the race decided about it."""
+    the paired shift from the shipped value, and what the race decided about it (chosen,
+    dropped, rested: shown at most ``precision`` closer than the leader, or survivor)."""
     shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
     fate: dict[int, tuple[str, int | None, str]] = {}
     for lk in looks:
         for j, why in lk.dropped.items():
             fate[j] = ("dropped", lk.look, why)
-    records = []
+    if looks:
+        last = looks[-1]
+        for j in last.resting:
+            fate[j] = (
+                "rested",
+                None,
+                f"at most {precision * 100:.2f} points closer to the target than "
+                f"{q.label(last.leader)} (paired, one-sided)",
+            )
+    recs = []
     for j, values in enumerate(q.candidates):
         e = R.estimate(*rows[j])
         rec: dict[str, Any] = {
@@ -499,8 +526,8 @@ def candidate_table(
             rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
         status, look, why = fate.get(j, ("survivor", None, ""))
         rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
-        records.append(rec)
-    return pd.DataFrame(records)
+        recs.append(rec)
+    return pd.DataFrame(recs)
 
 
 def _write_decisions(out: Path, looks: list[R.Look]) -> None:
@@ -542,6 +569,8 @@ def format_result(result: BalanceResult) -> str:
         fate = (
             f"dropped at look {int(row.dropped_at_look)}: {row.reason}"
             if row.status == "dropped"
+            else f"rested: {row.reason}"
+            if row.status == "rested"
             else row.status
         )
         lines.append(
@@ -565,7 +594,7 @@ def format_result(result: BalanceResult) -> str:
         "Settled: " + result.settled
         if result.settled
         else "Not settled: the games ceiling (--max-games) came first; the survivors are "
-        + ", ".join(t.label[t.status.isin(["survivor", "chosen"])])
+        + ", ".join(t.label[t.status.isin(["survivor", "rested", "chosen"])])
     )
     lines.append(
         f"Games: {result.games:,} in all over {len(result.looks)} looks "

@@ -154,29 +154,66 @@ def card_question(
         SpecError: an unknown card or field, a value out of the schema's bounds, or too
             many or too few candidates.
     """
-    from sim.analysis.sweep import select_kinds
-
-    if not fields:
-        raise SpecError("--card needs --field (cost, offering, strength or copies)")
-    fields = [f.strip().lower() for f in fields]
-    for f in fields:
-        if f not in FIELDS:
-            raise SpecError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}")
-    if len(set(fields)) != len(fields):
-        raise SpecError("--field: each field once")
-    pool = run_pool(spec, base or Changes())
-    kind = select_kinds(pool.units, [card])[0]
-    unit = pool.units[kind]
-    shipped = tuple(int(unit[f]) for f in fields)
+    fields, name, kind, shipped = _card_fields(spec, card, fields, base)
     given = list(values) + [None] * (len(fields) - len(values))
     if len(given) > len(fields):
         raise SpecError("--values is given more often than --field")
     ranges = [
         _range(f, s, *FIELDS[f], v, span) for f, s, v in zip(fields, shipped, given, strict=True)
     ]
-    return Question(
-        "card", tuple(fields), _product(fields, ranges, shipped), shipped, unit["name"], kind
-    )
+    return Question("card", fields, _product(fields, ranges, shipped), shipped, name, kind)
+
+
+def _card_fields(
+    spec: RunSpec, card: str, fields: Sequence[str], base: Changes | None
+) -> tuple[tuple[str, ...], str, int, tuple[int, ...]]:
+    """``(fields, card's name, its kind, its current values of fields)``, checked."""
+    from sim.analysis.sweep import select_kinds
+
+    if not fields:
+        raise SpecError("--card needs --field (cost, offering, strength or copies)")
+    names = tuple(f.strip().lower() for f in fields)
+    for f in names:
+        if f not in FIELDS:
+            raise SpecError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}")
+    if len(set(names)) != len(names):
+        raise SpecError("--field: each field once")
+    pool = run_pool(spec, base or Changes())
+    kind = select_kinds(pool.units, [card])[0]
+    unit = pool.units[kind]
+    return names, unit["name"], kind, tuple(int(unit[f]) for f in names)
+
+
+def card_moves_question(
+    spec: RunSpec,
+    card: str,
+    fields: Sequence[str],
+    span: int = DEFAULT_SPAN,
+    base: Changes | None = None,
+) -> Question:
+    """One card's single-field moves: the current values, and each of ``fields`` moved alone
+    to current +/- ``span`` (inside the schema's bounds), the others kept.
+
+    Every candidate but the current one is one edit, so a race over them picks the
+    one edit that brings the card closest to the target, whichever field it moves.
+
+    Raises:
+        SpecError: as :func:`card_question`.
+    """
+    names, name, kind, current = _card_fields(spec, card, fields, base)
+    moves = [current]
+    for i, f in enumerate(names):
+        for v in _range(f, current[i], *FIELDS[f], None, span):
+            if v != current[i]:
+                moves.append((*current[:i], v, *current[i + 1 :]))
+    if len(moves) < 2:
+        raise SpecError(f"no value of {', '.join(names)} to try for {name}: widen --span")
+    if len(moves) > MAX_CANDIDATES:
+        raise SpecError(
+            f"{len(moves)} single-field moves of {name}; at most {MAX_CANDIDATES}: "
+            "narrow them with --span or fewer --field"
+        )
+    return Question("card", names, tuple(sorted(moves)), current, name, kind)
 
 
 def rule_question(

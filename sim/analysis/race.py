@@ -35,11 +35,24 @@ anytime-valid bound would allow unbounded looks but costs wider intervals at
 the few looks a race of doubling rounds takes; with ``L <= 10`` the Bonferroni
 factor is small (``z`` of about 3.0 instead of 2.6 for 4 rivals).
 
-The race is settled when one candidate is left (or the rest are within
-``precision`` of the leader's distance, checked at the look's level) and the
-leader's own 95% interval is at most ``+/- precision`` wide; the leader then
-plays on alone, in one more round sized from its variance, if its interval is
-still wider.
+A survivor shown (one-sided, at the look's level, over the games it shares
+with the leader) to be at most ``precision`` closer to the target than the
+leader *rests*: it plays no further games while that candidate leads, because
+the question is only whether the leader is within ``precision`` of the best,
+and a rival nearly tied with the leader answers it long before the two could
+be told apart. If the lead passes to another candidate, every rival is tested
+against the new leader, and one that fails plays again, one doubling of its
+own games per look (not straight to the others' count: a rival that rested
+early usually rests again after one more round).
+
+The race is settled when one candidate is left (or every other survivor
+rests) and the leader's own 95% interval is at most ``+/- precision`` wide;
+the leader plays on alone, in rounds sized from its variance, until it is.
+Stopping when every rival rests is an intersection-union test (each rival at
+the look's level, no correction for their number): the chance that the race
+stops on a leader more than ``precision`` farther from the target than a
+survivor is at most ``alpha``, as is the chance that it ever drops the best
+candidate.
 
 Everything here works on arrays; :mod:`sim.analysis.balance` plays the games.
 """
@@ -172,7 +185,7 @@ class Look:
 
     look: int
     games: int
-    """Cumulative games each survivor had played at this look."""
+    """Cumulative games of the survivors that played most at this look."""
     alive: list[int]
     estimates: dict[int, dict[str, float]]
     dropped: dict[int, str] = field(default_factory=dict)
@@ -181,6 +194,11 @@ class Look:
     """Why the race stopped here, or ``None`` if it goes on."""
     level: float = math.nan
     """The Holm family level at this look (alpha / L)."""
+    leader: int = -1
+    """The closest estimate at this look (never dropped)."""
+    resting: list[int] = field(default_factory=list)
+    """Survivors shown at most ``precision`` closer to the target than the leader: they
+    play no further games while that candidate leads."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -192,6 +210,8 @@ class Look:
             "dropped": {str(k): v for k, v in self.dropped.items()},
             "settled": self.settled,
             "level": self.level,
+            "leader": self.leader,
+            "resting": self.resting,
         }
 
 
@@ -205,11 +225,13 @@ def decide(
 ) -> Look:
     """One look's eliminations and stop decision over the survivors' rows.
 
-    ``rows[j] = (num, den)`` per game for every surviving candidate ``j`` (all
-    of the same length); ``level`` is this look's share of ``alpha``.
+    ``rows[j] = (num, den)`` per game for every surviving candidate ``j`` (games
+    ``0 .. n_j - 1``; a resting candidate has fewer than the others, and each pair
+    is compared over the games both played); ``level`` is this look's share of
+    ``alpha``.
     """
     alive = sorted(rows)
-    games = min(len(rows[j][0]) for j in alive)
+    games = max(len(rows[j][0]) for j in alive)
     est = {j: estimate(*rows[j]) for j in alive}
     finite = [j for j in alive if math.isfinite(est[j].rate)]
     leader = min(finite, key=lambda j: (abs(est[j].rate - target), j)) if finite else alive[0]
@@ -218,6 +240,7 @@ def decide(
         games=games,
         alive=alive,
         level=level,
+        leader=leader,
         estimates={
             j: {"rate": e.rate, "se": e.se, "count": e.count, "games": e.games}
             for j, e in est.items()
@@ -251,20 +274,26 @@ def decide(
             why += f" by {d * 100:.2f} points (SE {se * 100:.2f}, adjusted p {p[j]:.2g})"
         result.dropped[j] = why
     survivors = [j for j in alive if j not in result.dropped]
-    z = normal_quantile(1 - level / 2)
-    tied = all(
-        abs(d) + z * se <= precision
-        for d, se in (distance_diff(target, rows[leader], rows[j]) for j in survivors)
-        if math.isfinite(d)
-    )
+    # One-sided: "j is at most precision closer than the leader". Only that matters for
+    # the choice, so a rival nearly tied with the leader needs no more games than it
+    # takes to show it cannot beat the leader by precision. The race stops only when
+    # every rival rests, an intersection-union test: each rival at the look's level,
+    # with no correction for their number.
+    rivals_left = [j for j in survivors if j != leader]
+    z = normal_quantile(1 - level)
+    for j in rivals_left:
+        d, se = distance_diff(target, rows[leader], rows[j])
+        if math.isfinite(d) and math.isfinite(se) and d - z * se >= -precision:
+            result.resting.append(j)
     lead = est[leader]
     narrow = math.isfinite(lead.se) and Z95 * lead.se <= precision
     if len(survivors) == 1 and narrow:
         result.settled = f"{labels[leader]} is the only candidate left and its interval is narrow"
-    elif tied and narrow:
+    elif len(result.resting) == len(rivals_left) and narrow:
         result.settled = (
-            f"the {len(survivors)} candidates left are within {precision * 100:.2f} points "
-            f"of each other's distance to the target; {labels[leader]} is the closest estimate"
+            f"none of the other {len(rivals_left)} candidates left is more than "
+            f"{precision * 100:.2f} points closer to the target than {labels[leader]}, "
+            "the closest estimate"
         )
     return result
 

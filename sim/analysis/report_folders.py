@@ -19,8 +19,13 @@ folder exists for.
 * A **tournament** folder (``_tournament.json``, written by ``omensim tournament``)
   gives the win-rate matrix, the self-play first-player table with the VP margin and
   the ratings.
+* A **balance set** folder (``balance_set.csv`` and ``balance_set.json``,
+  written by ``omensim balance --set --out``) shows the trade-off (edits made
+  vs the worst remaining deviation, measured and verified on a new seed) and
+  each verified proposal: the edit, the edited card's rate on the new seed
+  and its paired shift there.
 
-Each writes one self-contained ``report.html`` and returns the same figures as text.
+All write one self-contained ``report.html`` and return the same figures as text.
 """
 
 from __future__ import annotations
@@ -48,13 +53,19 @@ KIND_FILES = {
 """The file whose presence says a folder is a finished output of that command."""
 
 
+SET_FILE = "balance_set.json"
+SET_TABLE = "balance_set.csv"
+
+
 def folder_kind(path: Path | str) -> str | None:
-    """``"compare"``, ``"balance"``, ``"sweep"`` or ``"tournament"`` for such an output
-    folder, else ``None``."""
+    """``"compare"``, ``"balance"``, ``"balance set"``, ``"sweep"`` or ``"tournament"``
+    for such an output folder, else ``None``."""
     p = Path(path)
     for kind, name in KIND_FILES.items():
         if (p / name).is_file():
             return kind
+    if (p / SET_FILE).is_file() and (p / SET_TABLE).is_file():
+        return "balance set"
     return None
 
 
@@ -316,7 +327,11 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 else "-"
             ),
             "fate": [
-                f"dropped at look {int(k)}: {why}" if st == "dropped" else st
+                f"dropped at look {int(k)}: {why}"
+                if st == "dropped"
+                else f"rested: {why}"
+                if st == "rested"
+                else st
                 for st, k, why in zip(
                     cands.status, cands.dropped_at_look, cands.reason, strict=True
                 )
@@ -327,12 +342,13 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         [
             {
                 "look": lk["look"],
-                "games per candidate": f"{lk['games']:,}",
+                "games (most played)": f"{lk['games']:,}",
                 "candidates in": len(lk["alive"]),
                 "dropped": "; ".join(
                     f"{cands.label[int(j)]} ({why})" for j, why in lk["dropped"].items()
                 )
                 or "-",
+                "resting": "; ".join(cands.label[int(j)] for j in lk.get("resting", [])) or "-",
                 "settled": lk["settled"] or "-",
             }
             for lk in s["looks"]
@@ -371,6 +387,112 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             }
         )
         lines.append(f"Panel: the conclusion holds under {int(p.holds.sum())} of {len(p)} bots.")
+    return "\n".join(lines), tables
+
+
+def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
+    """The balance set folder's lead text and its tables (the trade-off, the proposals)."""
+    folder = Path(folder)
+    s = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
+    t = pd.read_csv(folder / SET_TABLE, keep_default_na=False, na_values=[""])
+    t["changes"] = t["changes"].fillna("").astype(str)
+    t["edit"] = t["edit"].fillna("").astype(str)
+    trade = pd.DataFrame(
+        {
+            "edits": t.edits,
+            "changes": [c or "none" for c in t.changes],
+            "worst card (measured)": t.worst_card,
+            "its rate (95% CI)": [
+                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                for r, lo, hi in zip(t.worst_rate, t.worst_lo, t.worst_hi, strict=True)
+            ],
+            "worst deviation (points)": (t.worst_deviation * 100).map("{:.2f}".format),
+            "first player (decisive)": t.first_player_decisive.map(_pct),
+            "verified: worst card": t.verified_worst_card,
+            "verified: worst deviation (points)": (t.verified_worst_deviation * 100).map(
+                "{:.2f}".format
+            ),
+            "verified: first player": t.verified_first_player_decisive.map(_pct),
+            "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
+        }
+    )
+    made = t[t.edit != ""]
+    proposals = pd.DataFrame(
+        {
+            "step": made.edits,
+            "edit": made.edit,
+            "edited card on the new seed (95% CI)": [
+                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                for r, lo, hi in zip(
+                    made.verified_rate, made.verified_lo, made.verified_hi, strict=True
+                )
+            ],
+            "paired shift (points, 95% CI)": [
+                f"{_pts(d)} ({_ci(lo, hi)})"
+                for d, lo, hi in zip(
+                    made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
+                )
+            ],
+            "race games": made.race_games.map("{:,}".format),
+        }
+    )
+    spec = s["spec"]
+    lines = [
+        f"Balance of the whole set {spec['mix']} (seed {spec['seed']}, {spec['p0']} vs "
+        f"{spec['p1']}): every card's holders' rate within {s['threshold'] * 100:.2f} points "
+        f"of 50%, the first player's within {s['first_bound'] * 100:.2f}; each edit moves one "
+        f"of {', '.join(s['fields'])}. {s['games']:,} games in the races, measurements and "
+        "verifications.",
+        f"Each step verified on seed {s['verify_seed']} (games no race played), paired with "
+        "the step before.",
+        "Edits made vs the worst remaining deviation (measured; verified):",
+    ]
+    for row in t.itertuples():
+        lines.append(
+            f"  {row.edits} edit(s) [{row.changes or 'none'}]: worst {row.worst_card} "
+            f"{row.worst_deviation * 100:.2f} points off; verified: worst "
+            f"{row.verified_worst_card} {row.verified_worst_deviation * 100:.2f} points off"
+        )
+    for row in made.itertuples():
+        lines.append(
+            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {_pct(row.verified_rate)} on "
+            f"the new seed, paired shift {_pts(row.verified_shift)} points "
+            f"({_ci(row.verified_shift_lo, row.verified_shift_hi)})."
+        )
+    reached = t[t.within_bounds]
+    lines.append(
+        f"The bounds hold after {int(reached.edits.iloc[0])} edit(s)."
+        if len(reached)
+        else "The bounds do not hold at any step shown."
+    )
+    tables = {"Edits made vs the worst remaining deviation": trade, "Verified proposals": proposals}
+    if s.get("panel"):
+        p = pd.DataFrame(s["panel"])
+        tables["Panel re-check: the edits together, per bot"] = pd.DataFrame(
+            {
+                "bot": p.bot,
+                "card": p.card,
+                "before": p.rate_before.map(_pct),
+                "after (95% CI)": [
+                    f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                    for r, lo, hi in zip(p.rate_after, p.lo_after, p.hi_after, strict=True)
+                ],
+                "paired shift (points, 95% CI)": [
+                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
+                ],
+                "closer to 50%": p.closer.map({True: "yes", False: "no"}),
+                "worst card after": [
+                    f"{c} ({w * 100:.2f} points off)"
+                    for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
+                ],
+            }
+        )
+        held = p.groupby("bot").closer.all()
+        lines.append(
+            f"Panel: every edit brings its card closer to 50% under {int(held.sum())} of "
+            f"{len(held)} bots."
+        )
     return "\n".join(lines), tables
 
 
@@ -422,20 +544,23 @@ def folder_page(
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
-    """Write ``out/report.html`` about a compare, balance, sweep or tournament folder;
-    ``(page, text)``.
+    """Write ``out/report.html`` about a compare, balance, balance set, sweep or tournament
+    folder; ``(page, text)``.
 
     Raises:
         ValueError: ``folder`` is neither.
     """
     kind = folder_kind(folder)
     if kind is None:
-        raise ValueError(f"{folder} is not a compare, balance, sweep or tournament folder")
+        raise ValueError(
+            f"{folder} is not a compare, balance, balance set, sweep or tournament folder"
+        )
     parts = {
         "compare": compare_parts,
         "balance": balance_parts,
         "sweep": sweep_parts,
         "tournament": tournament_parts,
+        "balance set": set_parts,
     }
     text, tables = parts[kind](folder)
     heatmap = Path(folder) / "sweep.png"

@@ -76,7 +76,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     multiple=True,
     metavar="FIELD",
     help="The card's field to search: cost, offering, strength or copies. Repeat for "
-    "several (every combination of their values is a candidate).",
+    "several: with --card every combination of their values is a candidate; with --set "
+    "each edit moves one of them (default: cost).",
 )
 @click.option(
     "--rule",
@@ -154,9 +155,9 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--set",
     "whole_set",
     is_flag=True,
-    help="Balance the whole mix: fix the worst card (race its --field, default cost), "
-    "re-measure, repeat; print edits made vs the worst remaining deviation, each step "
-    "verified on a new seed.",
+    help="Balance the whole mix: fix the worst card with one edit (race each --field "
+    "moved alone, default cost), re-measure, repeat; print edits made vs the worst "
+    "remaining deviation, each step verified on a new seed (paired with the step before).",
 )
 @click.option(
     "--threshold",
@@ -190,7 +191,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 )
 @panel_option(
     "Re-check the chosen value under each of these bots (comma-separated, each in "
-    "self-play on a new seed, --panel-games games each) and say whether it holds under all."
+    "self-play on a new seed, --panel-games games each) and say whether it holds under all; "
+    "with --set, the proposed edits together against the cards they started from."
 )
 @click.option(
     "--panel-games",
@@ -230,7 +232,9 @@ def balance_cmd(**kw: Any) -> None:
     they race: rounds of doubling game counts from --pilot; at each look a
     candidate shown farther from the target than another (paired test,
     Holm's correction at alpha/looks) is dropped, so clear losers cost few
-    games; the leader then plays on until its 95% interval is +/- --precision.
+    games, and one shown at most --precision closer than the leader rests (it
+    plays no more while that candidate leads); the leader then plays on until
+    its 95% interval is +/- --precision.
     Prints every candidate's rate with its interval and fate, the chosen value
     (or that none reaches the target within --tolerance, and the closest), and
     the games spent.
@@ -241,6 +245,7 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --mix aegean --rule start_coins --values 2-6
       omensim balance --mix dunes+aegean --variant-choice emissary --panel greedy,economic
       omensim balance --mix aegean --set --max-edits 3 --out results/balance-set
+      omensim balance --mix aegean --set --field cost --field strength --panel greedy,economic
       omensim balance --resume results/balance
     """
     from sim.analysis import balance as B
@@ -326,13 +331,16 @@ def _balance_set(
     out = kw["out"]
     if out is not None:
         io.check_output_dir(
-            out, kw["force"], ours=lambda e: e.name == C.SET_TABLE, what="balance set"
+            out, kw["force"], ours=lambda e: e.name in C.SET_FILES, what="balance set"
         )
-    fields = kw["fields"] or ("cost",)
-    if len(fields) > 1:
-        raise CliError("--set searches one --field per card", EXIT_USAGE)
-    if kw["panel"]:
-        raise CliError("--panel re-checks one race's choice: not with --set", EXIT_USAGE)
+    from sim.data.changes import FIELDS
+
+    fields = tuple(f.strip().lower() for f in kw["fields"]) or ("cost",)
+    for f in fields:
+        if f not in FIELDS:
+            raise CliError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}", EXIT_USAGE)
+    if len(set(fields)) != len(fields):
+        raise CliError("--field: each field once", EXIT_USAGE)
     echo = None if quiet else click.echo
     if echo is not None:
         echo(
@@ -344,7 +352,7 @@ def _balance_set(
         spec,
         threshold=kw["threshold"],
         first_bound=kw["first_bound"],
-        field_name=fields[0].lower(),
+        fields=fields,
         max_edits=kw["max_edits"],
         measure_games=kw["measure_games"],
         span=kw["span"] or 2,
@@ -352,9 +360,23 @@ def _balance_set(
         base=base,
         **common,
     )
+    if kw["panel"] and len(result.changes.edits) == len(result.base.edits):
+        if echo is not None:
+            echo("Panel: no edit was proposed; nothing to re-check.")
+    elif kw["panel"]:
+        result.panel = C.set_panel(
+            result, kw["panel"], kw["panel_games"], threads=kw["threads"],
+            chunk_size=kw["chunk_size"], progress=common["progress"],
+        )  # fmt: skip
+        if echo is not None:
+            for line in C.format_set_panel(result.panel):
+                echo(line)
     if out is not None:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        with io.atomic_path(Path(out) / C.SET_TABLE) as tmp:
-            result.table().to_csv(tmp, index=False)
+        C.write_set(result, out)
     if echo is not None:
-        echo(f"Games: {result.games:,} in all.")
+        more = (
+            ""
+            if result.panel is None
+            else f", and {2 * kw['panel_games'] * len(kw['panel']):,} in the panel"
+        )
+        echo(f"Games: {result.games:,} in the races, measurements and verifications{more}.")

@@ -74,9 +74,10 @@ def report_cmd(
     A compare, balance, sweep or tournament folder (their --out) gets its own
     report: what B changed and the paired shifts; the candidates, the race look
     by look and the chosen value; every cell against the baseline; the win-rate
-    matrix, the self-play table and the ratings. The compare, sweep and
-    tournament pages give the first player's VP margin with its interval and
-    its distribution (a balance keeps no scores).
+    matrix, the self-play table and the ratings; a balance --set folder, the
+    trade-off (edits made vs the worst remaining deviation) and each verified
+    proposal. The compare, sweep and tournament pages give the first player's VP
+    margin with its interval and its distribution (a balance keeps no scores).
 
     \b
     Example:

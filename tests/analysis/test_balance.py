@@ -64,6 +64,61 @@ def test_decide_settles_the_last_narrow_candidate() -> None:
     assert look.settled is not None and "only candidate" in look.settled
 
 
+def test_a_rival_nearly_tied_with_the_leader_rests() -> None:
+    """Two candidates that differ in a few games: neither can be shown closer, but the rival
+    is shown at most `precision` closer than the leader, so it rests (and the race settles
+    once the leader is narrow) long before the two could be told apart."""
+    rng = np.random.default_rng(3)
+    num, den = _bernoulli(rng, 0.51, 20000)
+    twin = num.copy()
+    twin[:40] = 1 - twin[:40]
+    rows = {0: (num, den), 1: (twin, den.copy()), 2: _bernoulli(rng, 0.8, 20000)}
+    look = R.decide(1, rows, ["a", "b", "far"], 0.5, 0.01, 0.05 / 4)
+    assert look.dropped.keys() == {2}
+    assert look.resting == [1 - look.leader]
+    assert look.settled is not None and "more than 1.00 points closer" in look.settled
+    # With a precision finer than the gap's interval the rival must play on.
+    strict = R.decide(1, rows, ["a", "b", "far"], 0.5, 0.0001, 0.05 / 4)
+    assert strict.resting == [] and strict.settled is None
+
+
+class _TwinsPlayer:
+    """Stands in for the engine: candidates 0 and 1 differ in one game of 500 (a field that
+    barely moves the rate), candidate 2 is far from the target."""
+
+    key = "twins"
+    n = 200_000
+
+    def __init__(self, *args: object) -> None:
+        rng = np.random.default_rng(7)
+        num, den = _bernoulli(rng, 0.52, self.n)
+        twin = num.copy()
+        twin[::500] = 1 - twin[::500]
+        self.rows = [(num, den), (twin, den), _bernoulli(rng, 0.7, self.n)]
+        self.played = [0, 0, 0]
+
+    def play(self, j: int, start: int, stop: int, bar: object) -> tuple[np.ndarray, np.ndarray]:
+        self.played[j] += stop - start
+        return self.rows[j][0][start:stop], self.rows[j][1][start:stop]
+
+
+def test_a_resting_rival_plays_fewer_games_than_the_leader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(B, "CandidatePlayer", _TwinsPlayer)
+    q = Q.rule_question(SPEC, ["start_coins"], [(3, 4, 5)])
+    result = B.race(q, SPEC, tolerance=0.0025, pilot=1000, ceiling=_TwinsPlayer.n, progress=False)
+    t = result.table
+    assert result.settled is not None and "closer to the target than" in result.settled
+    assert any(lk.resting for lk in result.looks)
+    games = dict(zip(t.candidate, t.games, strict=True))
+    assert result.chosen in (0, 1)
+    assert games[1 - result.chosen] < games[result.chosen] / 2, B.format_result(result)
+    assert t.status[2] == "dropped"
+    # The leader's interval is narrow; telling the twins apart would take far more games.
+    assert float(t.hi[result.chosen] - t.lo[result.chosen]) / 2 <= 0.0025
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.floats(0.3, 0.7), st.integers(0, 2**31))
 def test_decide_never_drops_the_leader(p: float, seed: int) -> None:
@@ -139,7 +194,7 @@ def test_race_refuses_bad_numbers() -> None:
 def test_planted_card_is_recovered() -> None:
     """Ker of the Battlefield moved from cost 3 to cost 6; the target is its holders' rate at
     cost 3 measured on another seed; the race must find cost 3 again."""
-    truth = C.card_rates(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000)[0]
+    truth = C.rates_of(*C.play_set(RunSpec(games=1, mix="aegean", seed=99), Changes(), 12_000))[0]
     target = float(truth.set_index("card").rate[KER])
     moved = Changes.parse([f"{KER}.cost=6"])
     q = Q.card_question(SPEC, KER, ["cost"], [(1, 2, 3, 4, 5, 6)], base=moved)
@@ -187,6 +242,18 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
         B.resume_balance(out)
     with pytest.raises(RunError, match="holds no balance run"):
         B.resume_balance(tmp_path)
+
+
+def test_closer_needs_the_distance_to_shrink_not_the_rate_to_move() -> None:
+    rng = np.random.default_rng(4)
+    n = 20_000
+    before = _bernoulli(rng, 0.60, n)
+    near = _bernoulli(rng, 0.52, n)
+    overshoot = _bernoulli(rng, 0.35, n)  # moved toward 50% and 15 points past it
+    same = (before[0].copy(), before[1].copy())
+    assert C.closer(0.5, before, near)
+    assert not C.closer(0.5, before, overshoot)
+    assert not C.closer(0.5, before, same)
 
 
 def test_panel_check_names_each_bot() -> None:

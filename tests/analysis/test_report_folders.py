@@ -89,6 +89,50 @@ def test_balance_report_shows_candidates_and_the_race(tmp_path: Path) -> None:
     assert "The race, look by look" in page and "Panel re-check" in page
 
 
+def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "set"
+    ok(
+        invoke(
+            "balance", "--set", "--field", "cost", "--field", "strength", "--max-edits", "2",
+            "--measure-games", "300", "--span", "1", "--threshold", "0.01", "--first-bound",
+            "40", "--pilot", "200", "--max-games", "400", "--panel", "random",
+            "--panel-games", "300", "--out", str(out), "-q",
+        )
+    )  # fmt: skip
+    assert RF.folder_kind(out) == "balance set"
+    r = ok(invoke("report", str(out), "--out", str(tmp_path / "rep")))
+    csv = pd.read_csv(out / "balance_set.csv", keep_default_na=False, na_values=[""])
+    assert list(csv.edits) == [0, 1, 2]
+    assert "Balance of the whole set aegean" in r.output
+    assert "each edit moves one of cost, strength" in r.output
+    _, tables = RF.set_parts(out)
+    trade = tables["Edits made vs the worst remaining deviation"]
+    assert list(trade.edits) == [0, 1, 2]
+    assert list(trade.changes) == ["none", csv.changes[1], csv.changes[2]]
+    assert list(trade["worst card (measured)"]) == list(csv.worst_card)
+    assert list(trade["verified: worst deviation (points)"]) == [
+        f"{x * 100:.2f}" for x in csv.verified_worst_deviation
+    ]
+    proposals = tables["Verified proposals"]
+    assert list(proposals.edit) == list(csv.edit[1:])
+    for row, (_, rec) in zip(proposals.itertuples(), csv.iloc[1:].iterrows(), strict=True):
+        assert f"{rec.verified_shift * 100:+.2f}" in row[4]  # the paired shift, in points
+        assert f"{rec.verified_rate:.2%}" in row[3]
+    for edit in csv.edit[1:]:
+        assert f"{edit}: " in r.output
+    panel = tables["Panel re-check: the edits together, per bot"]
+    saved = pd.read_csv(out / "balance_set_panel.csv")
+    assert list(panel.card) == list(saved.card) and set(panel.bot) == {"random"}
+    assert list(panel["closer to 50%"]) == ["yes" if t else "no" for t in saved.closer]
+    assert "Panel: every edit brings its card closer to 50% under" in r.output
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "Edits made vs the worst remaining deviation" in page and "Verified proposals" in page
+    assert "Panel re-check" in page
+    assert page.count("<tr") >= 1 + 3 + 1 + 2  # both tables' headers and rows
+
+
 def test_report_of_a_folder_refuses_a_busy_out(tmp_path: Path) -> None:
     cmp = tmp_path / "cmp"
     ok(invoke("compare", "--games", "300", "--change", f"{KER}.cost=4", "--out", str(cmp), "-q"))
