@@ -27,12 +27,14 @@ from sim.analysis.balance import (
     race,
 )
 from sim.analysis.balance_question import Question, card_question, measure
+from sim.analysis.compare import play_outcomes
 from sim.data.changes import CardChange, Changes
 from sim.data.spec import RunSpec
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
+from strategies.registry import resolve
 
 SET_TABLE = "balance_set.csv"
 
@@ -58,8 +60,6 @@ def panel_check(
     Raises:
         SpecError: an unknown bot.
     """
-    from strategies.registry import resolve
-
     for bot in bots:
         resolve(bot)
     q = result.question
@@ -151,8 +151,7 @@ def card_rates(
 ) -> tuple[pd.DataFrame, float]:
     """Every card's holders' win rate (with its 95% interval) and the first player's
     decisive share, over ``games`` games of ``spec`` with ``changes``."""
-    from sim.analysis.compare import play_outcomes
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     show = P.wanted(progress)
     with numba_threads(resolve_threads(threads)):

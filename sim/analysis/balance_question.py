@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import Outcomes
+from sim.analysis.sweep import select_kinds
 from sim.data import schema as S
 from sim.data.cards import load_rule_overrides
 from sim.data.changes import FIELDS, CardChange, Changes
@@ -154,8 +155,6 @@ def card_question(
         SpecError: an unknown card or field, a value out of the schema's bounds, or too
             many or too few candidates.
     """
-    from sim.analysis.sweep import select_kinds
-
     if not fields:
         raise SpecError("--card needs --field (cost, offering, strength or copies)")
     fields = [f.strip().lower() for f in fields]

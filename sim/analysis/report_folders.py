@@ -26,6 +26,11 @@ from typing import Any
 
 import pandas as pd
 
+from sim.data.changes import Changes
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.seats import SeatCounts
+
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
 
@@ -55,9 +60,7 @@ def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
 
 def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     """Each changed card's fields that differ between A and B: ``card, field, A, B``."""
-    from sim.data.changes import Changes
-    from sim.data.spec import RunSpec
-    from sim.run.compiled import run_pool
+    from sim.run.compiled import run_pool  # deferred: loads numba
 
     pools = []
     for arm in ("A", "B"):
@@ -112,8 +115,6 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             spec_rows.append({"setting": k, "A": a_spec[k], "B": b_spec.get(k)})
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
-        from sim.run.seats import SeatCounts
-
         ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
         for f in dataclasses.fields(SeatCounts):
             va, vb = getattr(ca, f.name), getattr(cb, f.name)
@@ -257,7 +258,6 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     text, tables = (compare_parts if kind == "compare" else balance_parts)(folder)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    from sim.run import io
 
     page = out / "report.html"
     with io.atomic_path(page) as tmp:

@@ -26,6 +26,7 @@ import pandas as pd
 from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
+from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
@@ -247,8 +248,7 @@ def _cells_until(
     bar: P.Bar,
 ) -> list[dict[str, Any]]:
     """Each cell's row, played (with the baseline, recalled) until its interval is narrow."""
-    from sim.analysis.sizing import cached_arm, engine_arm, play_until
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     baseline = cached_arm(engine)
     rows = []
@@ -276,8 +276,7 @@ def plan_sweep(
 ) -> Any:
     """A short pilot of the baseline and every cell, and the games and time a sweep needs for
     ``width`` on every cell's holders' shift (a :class:`sim.analysis.sizing.Plan`)."""
-    from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     pool, todo, _ = plan_cells(spec, field, deltas, cards, None, DEFAULT_CHUNK_SIZE, "holm")
     show = P.wanted(progress)

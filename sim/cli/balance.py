@@ -25,12 +25,13 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
+from sim.data.spec import RunSpec
 
 _BOT = "the balance default bot (sim.analysis.balance.DEFAULT_BOT)"
 
 
 def _default_bot() -> str:
-    from sim.analysis.balance import DEFAULT_BOT
+    from sim.analysis.balance import DEFAULT_BOT  # deferred: loads numba
 
     return DEFAULT_BOT
 
@@ -243,9 +244,9 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --mix aegean --set --max-edits 3 --out results/balance-set
       omensim balance --resume results/balance
     """
-    from sim.analysis import balance as B
-    from sim.analysis import balance_checks as C
-    from sim.analysis import balance_question as Q
+    from sim.analysis import balance as B  # deferred: loads numba
+    from sim.analysis import balance_checks as C  # deferred: loads numba
+    from sim.analysis import balance_question as Q  # deferred: loads numba
 
     progress = show_progress(kw["quiet"], kw["force_progress"])
     quiet = kw["quiet"]
@@ -273,15 +274,14 @@ def balance_cmd(**kw: Any) -> None:
         None if out is None else f"interrupted; resume with: omensim balance --resume {out}"
     )
     with user_errors(out, interrupted=interrupted):
-        from sim.data.changes import Changes
-        from sim.data.spec import RunSpec
+        from sim.data.changes import Changes  # deferred: loads pyarrow
 
         base = Changes.parse(kw["change"], kw["card_files"])
         spec = RunSpec(
             games=1, mix=kw["mix"], seed=kw["seed"], p0=kw["p0"], p1=kw["p1"],
             first=kw["first"], variants=split_variants(kw["variants"]), rules=kw["rules_file"],
         )  # fmt: skip
-        from strategies.registry import resolve
+        from strategies.registry import resolve  # deferred: loads numba
 
         for bot in (spec.p0, spec.p1, *(kw["panel"] or ())):
             resolve(bot)
@@ -320,8 +320,8 @@ def _balance_set(
     kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
-    from sim.analysis import balance_checks as C
-    from sim.run import io
+    from sim.analysis import balance_checks as C  # deferred: loads numba
+    from sim.run import io  # deferred: loads pyarrow
 
     out = kw["out"]
     if out is not None:

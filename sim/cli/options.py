@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
+from sim.run.progress import wanted
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
     from sim.run.backends import Backend
@@ -167,7 +168,7 @@ class OutLocation(click.Path):
         self.url_ok = url_ok
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        from sim.run import storage
+        from sim.run import storage  # deferred: loads pyarrow
 
         if isinstance(value, str) and storage.is_url(value):
             if not self.url_ok:
@@ -371,7 +372,7 @@ class BackendArgs:
 
     def open(self, threads: int | None) -> AbstractContextManager[Backend | None]:
         """:func:`sim.run.backends.open_backend` for these options and ``threads``."""
-        from sim.run.backends import open_backend
+        from sim.run.backends import open_backend  # deferred: loads pyarrow
 
         return open_backend(self.backend, threads, self.scheduler, self.workers)
 
@@ -417,8 +418,6 @@ def progress_option(f: Any) -> Any:
 
 def show_progress(quiet: bool, force_progress: bool) -> bool:
     """Whether a command draws its progress bar: never quiet, else forced or on a terminal."""
-    from sim.run.progress import wanted
-
     return wanted(True if force_progress else None, quiet=quiet)
 
 
@@ -436,7 +435,7 @@ def parse_panel_option(
     """``--panel a,b`` -> ``("a", "b")``; a blank list is a usage error."""
     if value is None:
         return None
-    from sim.analysis.panel import parse_panel
+    from sim.analysis.panel import parse_panel  # deferred: loads pandas
 
     try:
         return parse_panel(value)

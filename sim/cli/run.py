@@ -172,10 +172,10 @@ def run_cmd(
       omensim run --resume results/emissary
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from sim.run import io, runner, session
+    from sim.run import io, runner, session  # deferred: loads pyarrow
 
-    io.arrow_without_pandas()  # the run writes Arrow only; pandas would add ~45 MB of RSS
-    session.numba_without_blas()  # and plays no matrix product; scipy's BLAS would add ~12 MB
+    io.arrow_without_pandas()  # the run writes Arrow only; pandas would add to its RSS
+    session.numba_without_blas()  # and plays no matrix product; scipy's BLAS would too
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
@@ -240,7 +240,7 @@ def _run_extras(
     change: tuple[str, ...], card_files: tuple[str, ...], until_ci: float | None
 ) -> dict[str, Any]:
     """The keyword arguments of runner.run that `run` passes only when given."""
-    from sim.data.changes import Changes
+    from sim.data.changes import Changes  # deferred: loads pyarrow
 
     extras: dict[str, Any] = {}
     changes = Changes.parse(change, card_files)
@@ -266,9 +266,9 @@ def _run_panel(
     Every bot's spec is checked before anything is played, so a typo in the last
     bot does not leave the first bots' runs behind looking like a finished panel.
     """
-    from sim.analysis import panel as P
-    from sim.run import io, runner
-    from strategies.registry import resolve
+    from sim.analysis import panel as P  # deferred: loads pandas
+    from sim.run import io, runner  # deferred: loads pyarrow
+    from strategies.registry import resolve  # deferred: loads numba
 
     with user_errors():
         for bot in panel:
