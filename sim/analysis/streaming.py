@@ -10,10 +10,9 @@ the batch into a :class:`RunTotals`, and builds tables with the same columns as
 the pandas helpers (``tests/analysis/test_streaming.py`` checks they agree). Peak memory
 is one batch plus the totals, whatever the number of games.
 
-Why pyarrow and not DuckDB: measured (``benchmarks/bench_scan.py``, 1e6 games),
-this scan of every report total takes 6.3 s and 441 MB; three aggregates take
-1.6 s in a ``pyarrow.dataset`` scan and 1.8-2.2 s (91 MB) in DuckDB; pyarrow is
-already a dependency, and the paired estimate needs deals in game order, which
+Why pyarrow and not DuckDB: ``benchmarks/bench_scan.py`` times both, and their
+peak memory, over the same run; DuckDB is not faster enough to be worth a new
+dependency, pyarrow is already one, and the paired estimate needs deals in game order, which
 a part-by-part scan gives for free.
 ``benchmarks/bench_scale.py`` measures the report's RSS.
 """

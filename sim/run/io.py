@@ -60,7 +60,7 @@ from sim.run import storage
 from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
 
-if TYPE_CHECKING:  # imported by read_run only: writing a run needs no pandas (~45 MB of RSS)
+if TYPE_CHECKING:  # imported by read_run only: writing a run needs no pandas (heavy in RSS)
     import pandas as pd
 
 MANIFEST_NAME = "_manifest.json"
@@ -139,7 +139,7 @@ def arrow_without_pandas() -> None:
     """Keep pyarrow from importing pandas in a process that only writes Arrow (``omensim run``).
 
     pyarrow imports pandas the first time any ``pa.array`` asks whether its argument
-    is a pandas object: ~45 MB of a run's peak RSS, for nothing. With the
+    is a pandas object: a large share of a run's peak RSS, for nothing. With the
     import refused once, pyarrow notes "no pandas" and stops asking. Later code can
     still import pandas: ``to_pandas`` imports it again itself, and pandas' Series
     and DataFrame reach pyarrow through the Arrow C interface either way. A no-op once

@@ -652,7 +652,7 @@ def check_until_ci(value: float | None) -> None:
     """Refuse an ``--until-ci`` half-width outside (0, 0.5).
 
     With ``until_ci`` a run looks at the cumulative 95% Wilson interval of the
-    first-player win rate after every kernel call (about 0.2 s of play and at
+    first-player win rate after every kernel call (about ``STEP_SECONDS`` of play and at
     most ``sim.run.engine.MAX_STEP`` games, whatever ``chunk_size`` is) and stops
     at the first whose half-width is <= the value, or at ``spec.games``. The
     last part then holds only the games played. The manifest has ``games`` and
