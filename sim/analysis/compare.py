@@ -33,7 +33,12 @@ from sim.run import io, runner
 from sim.run import progress as P
 from sim.run.backends import play_columns
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
+from sim.run.runner import (
+    DEFAULT_CHUNK_SIZE,
+    RunError,
+    backend_workers,
+    check_projected_time,
+)
 from sim.run.seats import SeatCounts, first_player_label, seat_lines
 from sim.run.session import numba_threads, resolve_threads
 
@@ -403,8 +408,8 @@ def _play_both(
             engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
         games = specs[0].games
-        if backend is None:  # A and B: twice the games, refused up front if too many
-            check_projected_time(engines[0], 2 * games, n_threads)
+        # A and B: twice the games, refused up front if too many
+        check_projected_time(engines[0], 2 * games, n_threads, backend_workers(backend))
         with P.Bar(2 * games, show, desc="compare A and B") as bar:
             return tuple(  # type: ignore[return-value]
                 play_outcomes(e, games, chunk_size, bar, backend, ch)

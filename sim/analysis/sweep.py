@@ -32,7 +32,12 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
+from sim.run.runner import (
+    DEFAULT_CHUNK_SIZE,
+    RunError,
+    backend_workers,
+    check_projected_time,
+)
 from sim.run.session import numba_threads, resolve_threads
 
 # card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
@@ -219,8 +224,9 @@ def sweep(
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
-        if backend is None:  # the baseline and every cell, refused up front if too many
-            check_projected_time(engine, (len(todo) + 1) * spec.games, n_threads)
+        # the baseline and every cell, refused up front if too many
+        total = (len(todo) + 1) * spec.games
+        check_projected_time(engine, total, n_threads, backend_workers(backend))
         bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
         stack.callback(bar.close)
         if until_ci is not None:

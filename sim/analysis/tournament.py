@@ -59,7 +59,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger, runner
 from sim.run import progress as P
 from sim.run.backends import play_columns
-from sim.run.runner import RESULTS_ROOT
+from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
 from sim.run.stats import wilson_interval
@@ -421,6 +421,9 @@ def play_tournament(
             # Validate mix, variants and cards before any directory is made.
             first_engine = Engine(specs[0][0])
             first_engine.warmup()
+        # Every pairing's games, at the first pairing's speed: refused up front if too many.
+        total = games * len(plan)
+        check_projected_time(first_engine, total, n_threads, backend_workers(backend))
         metadata = dict(first_engine.metadata)
         logged: dict[int, _Counts] = {}
         if out is not None:

@@ -189,6 +189,34 @@ def test_a_run_that_cannot_finish_is_refused_up_front_with_its_projected_time(
     assert not list(out.glob("part-*")) if out.exists() else True
 
 
+def test_a_tournament_that_cannot_finish_is_refused_up_front(tmp_path: Path) -> None:
+    """Every pairing's games are projected before any is played or written."""
+    out = tmp_path / "huge"
+    args = ["tournament", "--mix", "aegean", "--bots", "random,greedy", "--games", "1e12"]
+    line = one_error_line(invoke(*args, "--out", str(out), "-q"))
+    assert "would take about" in line and "days" in line and "limit is" in line
+    assert not out.exists() or not any(out.iterdir())
+
+
+class _SlowEngine:
+    """A probe target that plays no faster than 16 games a quarter second."""
+
+    def play_raw(self, start: int, n: int) -> None:
+        import time
+
+        time.sleep(0.25)
+
+
+def test_the_projection_counts_the_dask_workers_that_share_the_games() -> None:
+    """One process is refused what a thousand workers of its speed would finish in time."""
+    with pytest.raises(runner.RunError, match=r"would take about .* on 1 threads\)"):
+        runner.check_projected_time(_SlowEngine(), 10**9, 1)
+    runner.check_projected_time(_SlowEngine(), 10**9, 1, workers=1000)
+    with pytest.raises(runner.RunError, match=r"times 1000 Dask workers"):
+        runner.check_projected_time(_SlowEngine(), 10**13, 1, workers=1000)
+    assert runner.backend_workers(None) == 1
+
+
 def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     import tracemalloc
 
