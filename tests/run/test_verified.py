@@ -12,6 +12,7 @@ import json
 import shutil
 import warnings
 from pathlib import Path
+from typing import Any
 
 import hypothesis.strategies as st
 import pandas as pd
@@ -111,7 +112,8 @@ def test_a_damaged_part_of_a_run_without_checksums_names_the_run(run_copy: Path)
 @pytest.mark.parametrize(
     ("field", "value"),
     [("games", "300"), ("complete", 1), ("parts", {}), ("metadata", []), ("games", -3),
-     ("chunk_size", 1.5), ("spec", "aegean")],
+     ("chunk_size", 1.5), ("spec", "aegean"), ("games_requested", "300"), ("until_ci", "0.1"),
+     ("key", []), ("resumed", {}), ("cards_sha256", 7)],
 )  # fmt: skip
 def test_a_manifest_field_of_the_wrong_type_is_refused_in_one_line(
     run_copy: Path, tmp_path: Path, field: str, value: object
@@ -121,8 +123,56 @@ def test_a_manifest_field_of_the_wrong_type_is_refused_in_one_line(
     doc[field] = value
     path.write_text(json.dumps(doc))
     refused(run_copy, tmp_path, "was edited or damaged")
-    resign(run_copy)  # consistent checksums: the field's type is still refused
+    resign(run_copy)  # consistent checksums (the field kept): its type is still refused
+    doc = json.loads(path.read_text())
+    doc[field] = value
+    doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
+    path.write_text(json.dumps(doc))
     refused(run_copy, tmp_path, f"field '{field}' must be")
+
+
+def _edit_manifest(run: Path, edit: Any, sign: bool = True) -> None:
+    """Apply ``edit`` to the manifest's fields, then make its checksums agree again."""
+    path = run / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    if sign:
+        resign(run)
+
+
+def test_a_metadata_value_that_is_not_text_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_copy, lambda doc: doc["metadata"].update(mix=5))
+    refused(run_copy, tmp_path, "metadata 'mix' must be a string")
+
+
+def test_a_part_entry_of_the_wrong_shape_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(games="100"))
+    refused(run_copy, tmp_path, "part entry 1 is not {file, first_game, games}")
+
+
+def test_an_edited_card_table_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    cards = run_copy / io.CARDS_NAME
+    table = pq.read_table(cards)
+    pq.write_table(table.slice(0, table.num_rows - 1), cards)
+    refused(run_copy, tmp_path, "is not this run's card table")
+
+
+def test_a_missing_card_table_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    (run_copy / io.CARDS_NAME).unlink()
+    refused(run_copy, tmp_path, f"{io.CARDS_NAME} is recorded in {io.MANIFEST_NAME} but missing")
+
+
+def test_a_card_table_the_manifest_does_not_record_is_refused(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    def unrecord(doc: dict) -> None:
+        doc.pop(io.CARDS_DIGEST_KEY)
+        doc.pop(io.MANIFEST_DIGEST_KEY, None)
+        doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
+
+    _edit_manifest(run_copy, unrecord, sign=False)
+    refused(run_copy, tmp_path, f"is not recorded in {io.MANIFEST_NAME}")
 
 
 def test_an_edited_manifest_is_refused_by_resume(run_copy: Path) -> None:
