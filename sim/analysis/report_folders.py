@@ -38,10 +38,13 @@ BALANCE_FILE = "balance.json"
 def folder_kind(path: Path | str) -> str | None:
     """``"compare"`` or ``"balance"`` for such an output folder, else ``None``."""
     p = Path(path)
-    if (p / COMPARE_FILE).is_file():
-        return "compare"
-    if (p / BALANCE_FILE).is_file():
-        return "balance"
+    try:
+        if (p / COMPARE_FILE).is_file():
+            return "compare"
+        if (p / BALANCE_FILE).is_file():
+            return "balance"
+    except OSError:  # a name the file system refuses (too long): not such a folder
+        pass
     return None
 
 

@@ -520,7 +520,9 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]:
+def part_entries(manifest: Mapping[str, Any], where: Any) -> list[dict[str, Any]]:
+    """The manifest's part entries, each checked to be ``{file, first_game, games}`` of the
+    right types (a :class:`RunReadError` naming the first that is not)."""
     parts = manifest.get("parts", [])
     if not isinstance(parts, list):
         raise RunReadError(f"{where}: 'parts' is not a list")
@@ -582,7 +584,7 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
             f"{d} is an incomplete run (its {MANIFEST_NAME} does not say complete); "
             "pass allow_incomplete=True to read the parts it has"
         )
-    parts = _part_entries(manifest, where)
+    parts = part_entries(manifest, where)
     meta = manifest.get("metadata", {})
     if not isinstance(meta, dict):
         raise RunReadError(f"{where}: 'metadata' is not an object")

@@ -216,6 +216,10 @@ def resume(
         raise RunError(f"{out} is already complete; nothing to resume")
     if "key" not in manifest or "chunk_size" not in manifest:
         raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
+    try:
+        io.part_entries(manifest, out)
+    except io.RunReadError as exc:
+        raise RunError(f"cannot resume {out}: {exc}") from None
     doc = dict(manifest["spec"])
     doc["variants"] = tuple(doc.get("variants", ()))
     doc["games"] = manifest.get("games_requested", doc.get("games"))

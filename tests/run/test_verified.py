@@ -324,3 +324,23 @@ def test_an_until_ci_run_is_projected_by_where_it_must_stop(half: float) -> None
 def test_compare_and_sweep_refuse_a_run_that_cannot_finish(args: list[str]) -> None:
     line = one_error_line(invoke(*args, "-q"))
     assert "would take about" in line and "days" in line
+
+
+def test_resume_refuses_a_part_entry_of_the_wrong_type_in_one_line(run_copy: Path) -> None:
+    """A re-signed manifest whose part entry has text for its game count: one line, never
+    a ValueError from deep inside the resume (the hostile-input benchmark found it)."""
+
+    def interrupted(doc: dict) -> None:
+        doc["complete"] = False
+        doc["parts"][0]["games"] = "aegean:99999"
+
+    _edit_manifest(run_copy, interrupted)
+    with pytest.raises(runner.RunError, match=r"cannot resume .* part entry 0 is not"):
+        runner.resume(run_copy, progress=False)
+    line = one_error_line(invoke("run", "--resume", str(run_copy), "-q"))
+    assert "part entry 0 is not" in line
+
+
+def test_report_of_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None:
+    line = one_error_line(invoke("report", "x" * 5000, "--out", str(tmp_path / "rep")))
+    assert line.startswith("Error: ")
