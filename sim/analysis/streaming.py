@@ -95,13 +95,11 @@ def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
 class RunTotals:
     """Sufficient statistics of one run for every table of the report."""
 
-    games: int = 0
-    first_player_wins: int = 0
-    shared: int = 0
-    seat_wins: int = 0
+    seats: SeatCounts = field(default_factory=SeatCounts)
+    """Outcomes by the seat that took the first turn (capped games counted, and any left
+    out, as :class:`sim.run.seats.SeatCounts` counts them everywhere else)."""
     margin_sum: int = 0
     turns_sum: int = 0
-    turn_cap: int = 0
     margins: Counter[int] = field(default_factory=Counter)
     turns: Counter[int] = field(default_factory=Counter)
     ends: Counter[str] = field(default_factory=Counter)
@@ -118,41 +116,57 @@ class RunTotals:
     deal_sum: float = 0.0
     deal_sq: float = 0.0
     deals_dropped: int = 0
-    excluded_capped: int = 0
-    """Turn-capped games left out before any other figure (``--exclude-capped``)."""
     gods: GodCounts = field(default_factory=GodCounts)
     """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
     def seat_counts(self) -> SeatCounts:
         """The run's :class:`SeatCounts` (after any capped games were left out)."""
-        second = self.seat_wins - self.first_player_wins
-        return SeatCounts(
-            self.games,
-            self.first_player_wins,
-            second,
-            self.shared,
-            self.turn_cap,
-            self.excluded_capped,
-        )
+        return self.seats
+
+    @property
+    def games(self) -> int:
+        """Games counted (after any capped games were left out)."""
+        return self.seats.games
+
+    @property
+    def first_player_wins(self) -> int:
+        """Games the seat that took the first turn won outright."""
+        return self.seats.first_wins
+
+    @property
+    def shared(self) -> int:
+        """Shared victories."""
+        return self.seats.shared
+
+    @property
+    def seat_wins(self) -> int:
+        """Games one seat won outright."""
+        return self.seats.decisive
+
+    @property
+    def turn_cap(self) -> int:
+        """Games the turn cap stopped (among those counted)."""
+        return self.seats.capped
+
+    @property
+    def excluded_capped(self) -> int:
+        """Turn-capped games left out before any other figure (``--exclude-capped``)."""
+        return self.seats.excluded_capped
 
     def add(self, batch: pa.RecordBatch) -> None:
         """Fold one batch of game rows in."""
         winner, first = _np(batch, "winner"), _np(batch, "first_player")
         won = winner == first
-        self.games += len(winner)
-        self.first_player_wins += int(won.sum())
-        self.shared += int((winner == -1).sum())
-        self.seat_wins += int(((winner == 0) | (winner == 1)).sum())
+        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
+        self.seats = self.seats + SeatCounts.from_arrays(winner, first, ends == CAPPED)
         self.seat0_wins += int((winner == 0).sum())
         self.seat1_wins += int((winner == 1).sum())
         s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
         margin = np.where(first == 0, s0 - s1, s1 - s0)
         turns = _np(batch, "turns")
-        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
         self.margin_sum += int(margin.sum())
         self.turns_sum += int(turns.sum())
-        self.turn_cap += int((ends == "turn_cap").sum())
         _add_counts(self.margins, margin)
         _add_counts(self.turns, turns)
         _add_counts(self.ends, ends.astype(str))
@@ -250,7 +264,8 @@ def run_totals(
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
             capped = _capped(batch)
-            totals.excluded_capped += int(pc.sum(capped).as_py() or 0)
+            left_out = int(pc.sum(capped).as_py() or 0)
+            totals.seats = totals.seats + SeatCounts(excluded_capped=left_out)
             batch = batch.filter(pc.invert(capped))
         if batch.num_rows:
             totals.add(batch)

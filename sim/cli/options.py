@@ -109,6 +109,25 @@ def mix_option(help: str) -> Any:
     return click.option("--mix", default="aegean", show_default=True, help=help)
 
 
+def first_option(help: str = "Who takes the first turn.") -> Any:
+    """``--first``: who takes the first turn (``FIRST_MODES``), alternating by default."""
+    return click.option(
+        "--first",
+        type=click.Choice(FIRST_MODES),
+        default="alternate",
+        show_default=True,
+        help=help,
+    )
+
+
+def chunk_size_option(help: str) -> Any:
+    """``--chunk-size``: games per kernel call (and per Parquet part where a command writes
+    them); results never depend on it."""
+    return click.option(
+        "--chunk-size", type=click.IntRange(min=1), default=1 << 16, show_default=True, help=help
+    )
+
+
 def games_option(default: int, help: str) -> Any:
     """``--games/-n N``: how many games (1e5, 250_000 accepted), as each command counts them."""
     return click.option(
@@ -329,22 +348,12 @@ def game_options(default_games: int) -> Any:
             seed_option("Seed shared by all tables."),
             click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
             click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
-            click.option(
-                "--first",
-                type=click.Choice(FIRST_MODES),
-                default="alternate",
-                show_default=True,
-                help="Who takes the first turn.",
-            ),
+            first_option(),
             gods_option(),
             variant_option(f"Rule variant(s); known: {', '.join(VARIANTS)}."),
             threads_option("Worker threads for the kernel. Default: all cores."),
-            click.option(
-                "--chunk-size",
-                type=click.IntRange(min=1),
-                default=1 << 16,
-                show_default=True,
-                help="Games per kernel call (and Parquet part). Results do not depend on it.",
+            chunk_size_option(
+                "Games per kernel call (and Parquet part). Results do not depend on it."
             ),
             click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
             click.option(

@@ -9,14 +9,15 @@ import click
 
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
-    FIRST_MODES,
     BackendArgs,
     GameCount,
     backend_options,
     change_options,
     check_panel_seats,
     check_until_ci,
+    chunk_size_option,
     exclude_capped_option,
+    first_option,
     force_option,
     game_spec,
     gods_option,
@@ -68,13 +69,8 @@ from sim.cli.options import (
     "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
 )
 @panel_option()
-@click.option(
-    "--first",
-    type=click.Choice(FIRST_MODES),
-    default="alternate",
-    show_default=True,
-    help="Who takes the first turn: always p0, always p1, alternate game by game, "
-    "or random per game.",
+@first_option(
+    "Who takes the first turn: always p0, always p1, alternate game by game, or random per game."
 )
 @gods_option()
 @variant_option()
@@ -95,13 +91,9 @@ from sim.cli.options import (
     "shuffles, same random draws per seat); rows carry a deal_id linking the pair.",
 )
 @threads_option()
-@click.option(
-    "--chunk-size",
-    type=click.IntRange(min=1),
-    default=1 << 16,
-    show_default=True,
-    help="Games per Parquet part and per kernel call; trades memory for overhead. "
-    "Results do not depend on it.",
+@chunk_size_option(
+    "Games per Parquet part and per kernel call; trades memory for overhead. "
+    "Results do not depend on it."
 )
 @force_option("run")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
