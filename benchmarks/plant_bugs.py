@@ -252,8 +252,8 @@ BUGS: tuple[Bug, ...] = (
         "scoring",
         f"{AE}, line 151",
         "sim/kernel/scoring.py",
-        "2 * unused + used + 2 * vp",
-        "2 * unused + 2 * used + 2 * vp",
+        "            + L.W_REW_USED * used\n",
+        "            + 2 * used\n",
     ),
     Bug(
         "feat_coins_strict",
