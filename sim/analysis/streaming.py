@@ -129,31 +129,6 @@ class RunTotals:
         """Games counted (after any capped games were left out)."""
         return self.seats.games
 
-    @property
-    def first_player_wins(self) -> int:
-        """Games the seat that took the first turn won outright."""
-        return self.seats.first_wins
-
-    @property
-    def shared(self) -> int:
-        """Shared victories."""
-        return self.seats.shared
-
-    @property
-    def seat_wins(self) -> int:
-        """Games one seat won outright."""
-        return self.seats.decisive
-
-    @property
-    def turn_cap(self) -> int:
-        """Games the turn cap stopped (among those counted)."""
-        return self.seats.capped
-
-    @property
-    def excluded_capped(self) -> int:
-        """Turn-capped games left out before any other figure (``--exclude-capped``)."""
-        return self.seats.excluded_capped
-
     def add(self, batch: pa.RecordBatch) -> None:
         """Fold one batch of game rows in."""
         winner, first = _np(batch, "winner"), _np(batch, "first_player")
@@ -247,7 +222,7 @@ def run_totals(
     """:class:`RunTotals` of one finished run, read batch by batch.
 
     With ``exclude_capped`` turn-capped games are dropped from every batch
-    before it is counted (and counted in ``excluded_capped``).
+    before it is counted (and counted in ``seats.excluded_capped``).
     """
     columns = [
         *_BASE_COLUMNS,
@@ -282,8 +257,8 @@ def fpa_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
         {
             "run": list(labels),
             "games": np.array([t.games for t in totals], np.int64),
-            "first_player_wins": np.array([t.first_player_wins for t in totals], np.int64),
-            "shared": np.array([t.shared for t in totals], np.int64),
+            "first_player_wins": np.array([t.seats.first_wins for t in totals], np.int64),
+            "shared": np.array([t.seats.shared for t in totals], np.int64),
         }
     )
     out["rate"] = out["first_player_wins"] / out["games"]
@@ -333,7 +308,7 @@ def difference_frame(
     for label, t in zip(labels[1:], totals[1:], strict=True):
         rows.append(
             difference_row(
-                "run", label, base, t.first_player_wins, t.games, tb.first_player_wins, tb.games, z
+                "run", label, base, t.seats.first_wins, t.games, tb.seats.first_wins, tb.games, z
             )
         )
     return pd.DataFrame(rows)
@@ -359,7 +334,7 @@ def cards_frame(
             played.astype(np.int64),
             wins.astype(np.int64),
             2 * sum(t.games for t in group),
-            sum(t.seat_wins for t in group),
+            sum(t.seats.decisive for t in group),
             names.get(mix, {}),
             min_games,
             z,
@@ -380,7 +355,7 @@ def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFr
             "mean_margin": np.array([t.margin_sum for t in totals]) / games,
             **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
             "mean_turns": np.array([t.turns_sum for t in totals]) / games,
-            "turn_cap_share": np.array([t.turn_cap for t in totals]) / games,
+            "turn_cap_share": np.array([t.seats.capped for t in totals]) / games,
         }
     )
 
@@ -438,13 +413,13 @@ def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Dat
     """:func:`sim.analysis.report_tables.outcome_shares` from totals."""
     rows = []
     for label, t in zip(labels, totals, strict=True):
-        n, first, shared = t.games, t.first_player_wins, t.shared
+        n, first, shared = t.games, t.seats.first_wins, t.seats.shared
         row: dict[str, Any] = {"run": label, "games": n}
         for name, k in (
             ("first", first),
             ("second", n - first - shared),
             ("shared", shared),
-            ("capped", t.turn_cap),
+            ("capped", t.seats.capped),
         ):
             lo, hi = wilson_interval(k, n)
             row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
