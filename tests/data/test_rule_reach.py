@@ -175,20 +175,13 @@ def test_every_reading_switch_is_declared_where_it_acts() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mix", "key", "value"),
-    [
-        ("dunes", "tribute_timing", "after_discard"),
-        ("aegean", "reveal_repeat", "after_miss"),
-        ("aegean", "reveal_reshuffles", False),
-        ("reign", "maneuver_count", "exactly"),
-        ("reign", "favor_flip", "every_unit"),
-        ("dunes", "feats_end", "opponent"),
-        ("dunes", "emissary_favor", "by_age"),
-    ],
+    ("mix", "key", "value"), [c for c in INERT if c[1] in L.READING_SWITCH_KEYS]
 )
 def test_a_reading_switch_that_cannot_act_is_refused_in_one_line(
     tmp_path: Path, mix: str, key: str, value: Any
 ) -> None:
+    """Every reading switch on every single set it cannot act on (tribute_timing on dunes,
+    favor_flip on reign, ...): one line naming it, from the command line."""
     path = _rules_file(tmp_path, key, value)
     line = one_error_line(invoke("run", "--games", "4", "--mix", mix, "--rules", str(path)))
     assert f"{key} = " in line and f"has no effect on mix '{mix}'" in line
