@@ -344,3 +344,14 @@ def test_resume_refuses_a_part_entry_of_the_wrong_type_in_one_line(run_copy: Pat
 def test_report_of_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None:
     line = one_error_line(invoke("report", "x" * 5000, "--out", str(tmp_path / "rep")))
     assert line.startswith("Error: ")
+
+
+def test_part_entries_whose_games_disagree_with_the_parts_are_refused(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    """Row counts or game ranges the parts do not hold, with every checksum consistent."""
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(first_game=7))
+    refused(run_copy, tmp_path, "starts at game 7, expected 100")
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(first_game=100))
+    _edit_manifest(run_copy, lambda doc: doc["parts"][-1].update(games=101))
+    refused(run_copy, tmp_path, f"{io.MANIFEST_NAME} lists 101")
