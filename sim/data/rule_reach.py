@@ -74,6 +74,12 @@ class Need:
     """The need is a run variant: a set file may carry the rule for that variant."""
 
 
+_FEAT_END = Need(
+    "feats and the 'feats_completed' end condition (A Reign of War)",
+    lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
+)
+"""The need of both parameters of the feat ending (how many feats, and whose)."""
+
 RULE_NEEDS: dict[str, Need] = {
     "devoted_discount": Need(
         "units devoted to a god and gods = true (Heir to the Dunes)",
@@ -84,10 +90,7 @@ RULE_NEEDS: dict[str, Need] = {
     ),
     "build_from": Need("structures in the base set", lambda f: f.structures),
     "structures_per_player": Need("structures in the base set", lambda f: f.structures),
-    "feats_to_end": Need(
-        "feats and the 'feats_completed' end condition (A Reign of War)",
-        lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
-    ),
+    "feats_to_end": _FEAT_END,
     "feat_step": Need("feats (A Reign of War)", lambda f: f.feats),
     "portent_step": Need(
         "units with a 'portent' ability (A Reign of War's Oracles)",
@@ -139,10 +142,7 @@ RULE_NEEDS: dict[str, Need] = {
         "neutral units and gods = true (Heir to the Dunes' Favor)",
         lambda f: f.neutral and bool(f.rules["gods"]),
     ),
-    "feats_end": Need(
-        "feats and the 'feats_completed' end condition (A Reign of War)",
-        lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
-    ),
+    "feats_end": _FEAT_END,
 }
 
 
