@@ -66,7 +66,7 @@ WARMUP_GAMES = 5_000  # untimed, before each timed kernel loop
 SAME_GAMES_STEP = 65_536  # games per kernel call when timing the whole command's games
 STARTUP_REPEATS = 3
 SEED = 1
-REFERENCE_GAMES = 200_000  # per reference-loop measurement (it is ~10x faster than the kernel)
+REFERENCE_GAMES = 200_000  # per reference-loop measurement (it is much faster than the kernel)
 EFFICIENCY_MIXES = ("aegean", "dunes+aegean", "reign")
 # The project's speed targets, printed beside the measured ratios (never asserted).
 TARGET_KERNEL_RATIO = 0.20
@@ -160,11 +160,11 @@ def run_child(cmd: list[str], env: dict[str, str]) -> ChildRun:
     ``getrusage(RUSAGE_CHILDREN)``, which is the maximum over every child so far
     (e.g. a cold compile run earlier in this script). On Linux a child's
     ``ru_maxrss`` also starts at its parent's RSS when it was forked (the
-    pre-``exec`` copy counts), and this benchmark's process holds ~350 MB by
-    the time it runs the whole command: so the command is started by a small
-    launcher interpreter (~10 MB) whose own child it is, and the launcher
-    reports its ``wait4`` (the bench printed 348 MB for a command that
-    peaks at 291 MB). The launcher's start-up (~30 ms) is inside the wall time.
+    pre-``exec`` copy counts), and this benchmark's process is larger than the
+    command by the time it runs it (it would print its own peak, not the
+    command's): so the command is started by a small launcher interpreter whose
+    own child it is, and the launcher reports its ``wait4``. The launcher's
+    start-up is inside the wall time.
     """
     with (
         tempfile.TemporaryFile("w+") as out,
@@ -435,7 +435,7 @@ def ratio_table(
     cold_s: float | None,
     rss: tuple[float | None, float | None],
 ) -> str:
-    """The issue-15 targets as ratios measured in this run, each beside its target."""
+    """The project's speed targets as ratios measured in this run, each beside its target."""
 
     def row(what: str, value: str, target: str, met: bool | None) -> list[str]:
         return [what, value, target, "-" if met is None else ("yes" if met else "NO")]

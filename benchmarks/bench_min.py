@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
     engine.warmup()
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
-    # hand-off cost ~50-100 us a call, 7-14% of a 30-game batch.
+    # hand-off are a fixed cost a call, a visible share of a small batch.
     play = entry_point(play_range)
     state = scratch_states(engine.bots, 1)[0]
     rows, masks = output_arrays(KERNEL_GAMES)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How omensim scales past one process: Dask workers, per-task overhead, flat memory.
 
-    python benchmarks/bench_scale.py                       # defaults below (~20 min on 2 cores)
+    python benchmarks/bench_scale.py                       # the defaults below (the longest)
     python benchmarks/bench_scale.py --scale-games 2e4 --rss-games 1e5,1e6 --workers 1,2,4
     python benchmarks/bench_scale.py --skip scale,overhead --rss-games 1e8 \
         --rss-backends dask --rss-dir /big/disk                # the 1e8 measurement (hours)

@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/plant_bugs.py                 # every planted bug, 2 at a time
     python benchmarks/plant_bugs.py --only wealth_bonus,war_torn_enemy
     python benchmarks/plant_bugs.py --markdown out.md   # also write the table
+    python benchmarks/plant_bugs.py --only feat_coins_strict --tests tests/rules/test_rules_reign.py
 
 Each bug is one textual edit of one kernel line (two for a swapped pair of
 statements), named with the rulebook line it breaks. For each, the tree
@@ -252,8 +253,8 @@ BUGS: tuple[Bug, ...] = (
         "scoring",
         f"{AE}, line 151",
         "sim/kernel/scoring.py",
-        "2 * unused + used + 2 * vp",
-        "2 * unused + 2 * used + 2 * vp",
+        "            + L.W_REW_USED * used\n",
+        "            + 2 * used\n",
     ),
     Bug(
         "feat_coins_strict",
@@ -321,8 +322,10 @@ class Outcome:
     seconds: float
 
 
-def run_one(bug: Bug | None, golden: bool, timeout: int) -> Outcome:
-    """Copy the tree, plant ``bug`` (None: the unchanged baseline) and run tests/rules -x."""
+def run_one(
+    bug: Bug | None, golden: bool, timeout: int, tests: tuple[str, ...] = ("tests/rules",)
+) -> Outcome:
+    """Copy the tree, plant ``bug`` (None: the unchanged baseline) and run ``tests`` -x."""
     with tempfile.TemporaryDirectory(prefix="omensim-plant-") as tmp:
         tree = Path(tmp) / "tree"
         tree.mkdir()
@@ -332,7 +335,7 @@ def run_one(bug: Bug | None, golden: bool, timeout: int) -> Outcome:
         env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(Path(tmp) / "nc")}
         env.pop("NUMBA_DISABLE_JIT", None)  # the kernel's own dispatcher needs the JIT
         cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-rf", "-p", "no:cacheprovider"]
-        cmd.append("tests/rules")
+        cmd.extend(tests)
         for skipped in () if golden else LEFT_OUT:
             cmd.append(f"--ignore={skipped}")
         start = time.monotonic()
@@ -380,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     ap.add_argument("--golden", action="store_true", help="include the golden replays")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per mutant run")
+    ap.add_argument(
+        "--tests",
+        default="tests/rules",
+        help="comma-separated test files or folders to run (default tests/rules); e.g. the "
+        "file of a new test, to check on a busy host that it catches a bug",
+    )
     ap.add_argument("--markdown", type=Path, help="also write the table to this file")
     ap.add_argument("--list", action="store_true", help="list the bugs and exit")
     args = ap.parse_args(argv)
@@ -401,16 +410,17 @@ def main(argv: list[str] | None = None) -> int:
         if text.count(b.old) != 1:
             print(f"{b.name}: {b.file} holds the text to replace {text.count(b.old)} times")
             return 2
+    tests = tuple(t for t in args.tests.split(",") if t)
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # The unchanged copy runs first, or last with --baseline-last (a mutant's result
         # then shows sooner on a busy host; a failing baseline voids every "caught").
         base_run = None
         if not args.no_baseline and not args.baseline_last:
-            base_run = pool.submit(run_one, None, args.golden, args.timeout)
-        futures = {pool.submit(run_one, b, args.golden, args.timeout): b for b in bugs}
+            base_run = pool.submit(run_one, None, args.golden, args.timeout, tests)
+        futures = {pool.submit(run_one, b, args.golden, args.timeout, tests): b for b in bugs}
         if not args.no_baseline and args.baseline_last:
-            base_run = pool.submit(run_one, None, args.golden, args.timeout)
+            base_run = pool.submit(run_one, None, args.golden, args.timeout, tests)
         done_by_name = {}
         for f in as_completed([*futures, *([base_run] if base_run else [])]):
             o = f.result()

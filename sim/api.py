@@ -25,7 +25,10 @@ import pandas as pd
 
 from sim.analysis.loading import load
 from sim.base.errors import Error
+from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError, parse_games
+from sim.run import runner
+from sim.run.runner import summary, summary_rows
 from sim.run.session import RunError, resolve_threads
 
 __all__ = ["Compared", "Error", "Run", "Seats", "compare", "load", "run"]
@@ -58,13 +61,9 @@ class Run:
 
     def rows(self) -> list[tuple[str, str]]:
         """The summary as ``(label, value)`` rows (the same as the CLI prints)."""
-        from sim.run.runner import summary_rows
-
         return summary_rows(self.result)
 
     def __str__(self) -> str:
-        from sim.run.runner import summary
-
         return summary(self.result)
 
     def _repr_html_(self) -> str:
@@ -84,7 +83,7 @@ class Compared:
         return self.result.table()
 
     def __str__(self) -> str:
-        from sim.analysis.compare import format_result
+        from sim.analysis.compare import format_result  # deferred: loads numba
 
         return format_result(self.result)
 
@@ -174,9 +173,6 @@ def run(
     as the CLI checks its option; any failure a caller can cause raises
     :class:`sim.Error` (a ``ValueError``) with the line the CLI prints.
     """
-    from sim.data.changes import Changes
-    from sim.run import runner
-
     spec = _spec(games, mix, seed, dict(seats))
     out = _options(out, force, progress)
     extras: dict[str, Any] = {}
@@ -205,8 +201,7 @@ def compare(
     """Play the same games with the shipped cards (A) and with ``changes`` (B), like
     ``omensim compare``; ``changes`` is one ``--change`` string or several. Errors as
     :func:`run`'s."""
-    from sim.analysis.compare import compare as compare_runs
-    from sim.data.changes import Changes
+    from sim.analysis.compare import compare as compare_runs  # deferred: loads numba
 
     edits = _texts(changes, "changes")
     if not edits:

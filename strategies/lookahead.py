@@ -85,12 +85,12 @@ COIN_VALUE = 0.3  # VP-equivalents of the material left when a rollout stops ear
 CARD_VALUE = 0.35
 PRESENCE_VALUE = 0.2  # per point of strength in a city that still holds tiles
 # Turns a draft pick's rollouts play after the set-up: the whole game (the turn cap ends
-# it), whatever the profile's horizon. Measured against economic (benchmarks/README.md,
-# 4 rollouts, 2,000 games per point in four draft variants): the whole game beats not
-# planning the draft in all four (+9, +4, +31 and +0 points); 4 turns is 2-2.5x faster
-# and stronger in the simple draft, but weaker in the pile draft and Draft Variant 1
-# and falls 4 points below not planning at all in Variant 2 (Heir to the Dunes, where a
-# deck's worth shows late: a short horizon buys early tempo).
+# it), whatever the profile's horizon. Against economic in four draft variants
+# (benchmarks/README.md has the figures and the command), the whole game beats not
+# planning the draft in all four or ties; a 4-turn horizon is faster and stronger in
+# the simple draft, but weaker in the pile draft and Draft Variant 1 and below not
+# planning at all in Variant 2 (Heir to the Dunes, where a deck's worth shows late: a
+# short horizon buys early tempo).
 DRAFT_HORIZON = 1 << 20
 
 

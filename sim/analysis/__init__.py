@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 # Where each public name lives (a submodule of this package, or a full module name). The
 # names load on first use (PEP 562): importing one submodule does not import pandas, which
-# sim.analysis.frames needs and which costs ~45 MB of RSS.
+# sim.analysis.frames needs and which is heavy in memory.
 _HOME = {
     **dict.fromkeys(
         [

@@ -32,13 +32,16 @@ from sim.analysis.balance import (
     records,
 )
 from sim.analysis.balance_question import Question, card_moves_question, measure
+from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import Outcomes
 from sim.data.changes import CardChange, Changes
 from sim.data.spec import RunSpec
+from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
+from strategies.registry import resolve
 
 SET_TABLE = "balance_set.csv"
 SET_RESULT = "balance_set.json"
@@ -67,8 +70,6 @@ def panel_check(
     Raises:
         SpecError: an unknown bot.
     """
-    from strategies.registry import resolve
-
     for bot in bots:
         resolve(bot)
     q = result.question
@@ -191,8 +192,6 @@ def write_set(result: SetResult, out: Path | str) -> None:
     the loop finished), ``balance_set.json`` (the settings and the same steps)."""
     import json
 
-    from sim.run import io
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     table = result.table()
@@ -227,8 +226,7 @@ def play_set(
 ) -> tuple[Outcomes, list[str]]:
     """Games ``0 .. games-1`` of ``spec`` with ``changes``: their outcomes and the card names
     (in kind order)."""
-    from sim.analysis.compare import play_outcomes
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     show = P.wanted(progress)
     with numba_threads(resolve_threads(threads)):
@@ -383,7 +381,6 @@ def set_panel(
     Raises:
         SpecError: an unknown bot.
     """
-    from strategies.registry import resolve
 
     for bot in bots:
         resolve(bot)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import Outcomes
+from sim.analysis.sweep import select_kinds
 from sim.data import schema as S
 from sim.data.cards import load_rule_overrides
 from sim.data.changes import FIELDS, CardChange, Changes
@@ -168,8 +169,6 @@ def _card_fields(
     spec: RunSpec, card: str, fields: Sequence[str], base: Changes | None
 ) -> tuple[tuple[str, ...], str, int, tuple[int, ...]]:
     """``(fields, card's name, its kind, its current values of fields)``, checked."""
-    from sim.analysis.sweep import select_kinds
-
     if not fields:
         raise SpecError("--card needs --field (cost, offering, strength or copies)")
     names = tuple(f.strip().lower() for f in fields)

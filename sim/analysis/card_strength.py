@@ -22,6 +22,7 @@ import pandas as pd
 
 from sim.analysis.frames import card_names
 from sim.analysis.streaming import run_totals, strength_frame
+from sim.run import io
 
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
@@ -31,8 +32,6 @@ def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
         ValueError: runs of different mixes (their kind ids do not match).
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for ``A.load``.
     """
-    from sim.run import io
-
     mixes = {str(io.read_metadata(p).get("mix")) for p in paths.values()}
     if len(mixes) > 1:
         raise ValueError(f"strength compares bots on one mix; got {', '.join(sorted(mixes))}")

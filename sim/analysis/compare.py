@@ -26,13 +26,20 @@ import pyarrow.parquet as pq
 
 from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
 from sim.analysis.signs import direction, flag_lines
+from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io
+from sim.run import io, runner
 from sim.run import progress as P
+from sim.run.backends import play_columns
 from sim.run.compiled import run_pool
 from sim.run.margins import margin_row
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
+from sim.run.runner import (
+    DEFAULT_CHUNK_SIZE,
+    RunError,
+    backend_workers,
+    check_projected_time,
+)
 from sim.run.seats import SeatCounts, first_player_label, seat_lines
 from sim.run.session import numba_threads, resolve_threads
 
@@ -176,8 +183,6 @@ def play_outcomes(
     """
     n_kinds = len(engine.pool.units)
     if backend is not None:
-        from sim.run.backends import play_columns
-
         tables = play_columns(backend, engine, READ_COLUMNS, games, chunk_size, changes, bar=bar)
         return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
@@ -266,8 +271,6 @@ def compare(
         a, b = _play_until(spec, spec_b, base, changes, threads, show, until_ci)
         return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
     if out is not None:
-        from sim.run import runner
-
         out = Path(out)
         _check_compare_out(out, force)
         out.mkdir(parents=True, exist_ok=True)
@@ -302,8 +305,6 @@ def resume_compare(
         RunError: ``out`` holds no comparison plan, or a run cannot be resumed
             (see :func:`sim.run.runner.resume`).
     """
-    from sim.run import runner
-
     out = Path(out)
     try:
         plan = json.loads((out / PLAN_NAME).read_text())
@@ -411,8 +412,8 @@ def _play_both(
             engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
             engines[0].warmup()
         games = specs[0].games
-        if backend is None:  # A and B: twice the games, refused up front if too many
-            check_projected_time(engines[0], 2 * games, n_threads)
+        # A and B: twice the games, refused up front if too many
+        check_projected_time(engines[0], 2 * games, n_threads, backend_workers(backend))
         with P.Bar(2 * games, show, desc="compare A and B") as bar:
             return tuple(  # type: ignore[return-value]
                 play_outcomes(e, games, chunk_size, bar, backend, ch)
@@ -430,7 +431,6 @@ def _play_until(
     until_ci: float,
 ) -> tuple[Outcomes, Outcomes]:
     """Both arms, a kernel call at a time, until every headline interval is narrow enough."""
-    from sim.analysis.sizing import engine_arm, play_until
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
@@ -459,8 +459,7 @@ def plan_compare(
 ) -> Any:
     """A short pilot of A and B, and the games and time ``width`` on every headline needs
     (a :class:`sim.analysis.sizing.Plan`)."""
-    from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     show = P.wanted(progress)
     pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)

@@ -418,8 +418,8 @@ def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.
     if len(kinds) == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
-    # unique(axis=0), and than numpy 2's hash-based np.unique (which spent 53 of a
-    # 1e6-game streaming scan's 60 s), on the tens of millions of pairs a 1e6-game run has.
+    # unique(axis=0), and than numpy 2's hash-based np.unique (which dominated a large
+    # streaming scan), on the tens of millions of pairs a large run has.
     width = int(kinds.max()) + 1
     codes = np.sort(rows.astype(np.int64) * width + kinds)
     codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.analysis.paired import card_shifts
+from sim.data.cards import load_pool
 from sim.data.changes import FIELDS, CardChange, Changes
+from sim.data.spec import RunSpec
 
 STRENGTH_MIN = 1  # the weakest printed unit: a nerf stops there, never at a 0-strength unit
 NERF = {"strength": -2, "offering": -1}
@@ -93,8 +96,6 @@ def law_cells(
     """The panel: for every unit of each set (``reign_kinds`` Reign kinds, spread over the
     kind order), a pure nerf (strength -2, not below 1; Offering -1) and a pure buff
     (strength +2; Offering +1). ``cards`` keeps only the units named."""
-    from sim.data.cards import load_pool
-
     out = []
     for set_name in sets:
         mix = SETS[set_name]
@@ -129,10 +130,8 @@ def play_laws(
     """Play every cell under ``bot`` in both seats, each against the shipped cards on the
     same games (common random numbers); one row per cell (columns :data:`LAW_COLUMNS`,
     ``p_adjusted``/``significant``/``wrong_sign`` filled by :func:`judge`)."""
-    from sim.analysis.compare import play_outcomes
-    from sim.analysis.paired import card_shifts
-    from sim.data.spec import RunSpec
-    from sim.run.engine import Engine
+    from sim.analysis.compare import play_outcomes  # deferred: loads numba
+    from sim.run.engine import Engine  # deferred: loads numba
 
     rows = []
     for mix in dict.fromkeys(c.mix for c in cells):
@@ -173,7 +172,7 @@ def play_laws(
 def judge(table: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Fill ``p_adjusted`` and ``significant`` (Holm over each bot's panel) and
     ``wrong_sign``: significant, with the sign the change forbids."""
-    from sim.analysis.sweep import adjust
+    from sim.analysis.sweep import adjust  # deferred: loads numba
 
     table = table.copy()
     table["p_adjusted"] = np.nan

@@ -34,7 +34,7 @@ from sim.analysis.columns import (
 )
 from sim.analysis.frames import RunLoadError, run_info
 from sim.data.cards import unit_table
-from sim.run import io
+from sim.run import io, ledger
 
 # Manifest keys too bulky for df.attrs (pandas copies attrs along with every frame).
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
@@ -112,8 +112,6 @@ def incomplete_parts(path: Path) -> tuple[pa.Table, int]:
     out), each checked for its run key and rows; a warning says how many games
     were found, since the first chunks of a run are a biased sample.
     """
-    from sim.run import ledger
-
     if not (path / io.MANIFEST_NAME).exists():
         raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
     manifest = io.read_manifest(path)

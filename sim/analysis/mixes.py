@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.analysis.frames import newcombe_interval
 from sim.data.spec import RunSpec
 from sim.run.margins import t_quantile
 from sim.run.stats import wilson_interval
@@ -66,7 +67,7 @@ class Counts:
 
 def count_games(spec: RunSpec) -> Counts:
     """Play ``spec``'s games in memory and count them (no Parquet written)."""
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads numba
 
     table = Engine(spec).play(0, spec.games)
     winner = table.column("winner").to_numpy()
@@ -178,8 +179,6 @@ def format_mixes(table: pd.DataFrame) -> str:
 def base_lines(table: pd.DataFrame) -> list[str]:
     """For every two sets played with either as the base: how far the base moves the
     first player's share of decisive games (independent runs: Newcombe's 95% interval)."""
-    from sim.analysis.frames import newcombe_interval
-
     rows = table.set_index("mix")
     out = []
     for mix in rows.index:

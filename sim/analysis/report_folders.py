@@ -40,6 +40,23 @@ from typing import Any
 
 import pandas as pd
 
+from sim.analysis import tournament as T
+from sim.analysis.report_html import margin_table
+from sim.analysis.sweep import cells_view, format_table
+from sim.analysis.sweep_dir import read_sweep
+from sim.data.changes import Changes
+from sim.data.spec import RunSpec
+from sim.run import io
+from sim.run.margins import (
+    COLUMNS,
+    SIDES,
+    MarginMoments,
+    first_player_margins,
+    margin_distribution,
+    margin_row,
+)
+from sim.run.seats import SeatCounts
+
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
 SWEEP_FILE = "sweep.parquet"
@@ -61,11 +78,14 @@ def folder_kind(path: Path | str) -> str | None:
     """``"compare"``, ``"balance"``, ``"balance set"``, ``"sweep"`` or ``"tournament"``
     for such an output folder, else ``None``."""
     p = Path(path)
-    for kind, name in KIND_FILES.items():
-        if (p / name).is_file():
-            return kind
-    if (p / SET_FILE).is_file() and (p / SET_TABLE).is_file():
-        return "balance set"
+    try:
+        for kind, name in KIND_FILES.items():
+            if (p / name).is_file():
+                return kind
+        if (p / SET_FILE).is_file() and (p / SET_TABLE).is_file():
+            return "balance set"
+    except OSError:  # a name the file system refuses (too long): not such a folder
+        pass
     return None
 
 
@@ -84,9 +104,7 @@ def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
 
 def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     """Each changed card's fields that differ between A and B: ``card, field, A, B``."""
-    from sim.data.changes import Changes
-    from sim.data.spec import RunSpec
-    from sim.run.compiled import run_pool
+    from sim.run.compiled import run_pool  # deferred: loads numba
 
     pools = []
     for arm in ("A", "B"):
@@ -113,9 +131,6 @@ def run_margins(run_dir: Path) -> Any:
     """Per game of a finished run, the first player's VP margin (from its score columns)."""
     import pyarrow.parquet as pq
 
-    from sim.run import io
-    from sim.run.margins import COLUMNS, first_player_margins
-
     manifest = io.verify_run(run_dir)
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
     rows = pq.read_table(files, columns=list(COLUMNS))
@@ -126,9 +141,6 @@ def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
     """``{label: per-game margins}`` as the report's margin distribution table (one row per
     label: :func:`sim.run.margins.margin_distribution`)."""
     import numpy as np
-
-    from sim.analysis.report_html import margin_table
-    from sim.run.margins import margin_distribution
 
     rows = [
         {"run": label, **margin_distribution(*np.unique(m, return_counts=True))}
@@ -191,8 +203,6 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             spec_rows.append({"setting": k, "A": a_spec[k], "B": b_spec.get(k)})
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
-        from sim.run.seats import SeatCounts
-
         ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
         for f in dataclasses.fields(SeatCounts):
             va, vb = getattr(ca, f.name), getattr(cb, f.name)
@@ -225,8 +235,6 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The sweep folder's text (as ``omensim sweep`` prints it, after the baseline's
     first-player figures) and its cells table."""
-    from sim.analysis.sweep import cells_view, format_table
-    from sim.analysis.sweep_dir import read_sweep
 
     folder = Path(folder)
     result = read_sweep(folder)
@@ -238,8 +246,6 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     baseline = folder / "baseline"
     margins = {}
     if (baseline / "_manifest.json").is_file():
-        from sim.run.margins import MarginMoments, margin_row
-
         margins["baseline"] = run_margins(baseline)
         label, value = margin_row(MarginMoments.from_margins(margins["baseline"]))
         lines.append(f"baseline {label}: {value}")
@@ -259,7 +265,6 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
 def _spread_column(name: str) -> bool:
     """A tournament pairs column of the margin's quantiles or sides (``first_margin_p10``)."""
-    from sim.run.margins import SIDES
 
     key = name.removeprefix("first_margin_")
     return key != name and (key in SIDES or (key[:1] == "p" and key[1:].isdigit()))
@@ -268,7 +273,6 @@ def _spread_column(name: str) -> bool:
 def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The tournament folder's text (``tournament.md``'s) and its tables: the win-rate
     matrix, the self-play first-player table (with the VP margin) and the ratings."""
-    from sim.analysis import tournament as T
 
     result = T.read_tournament(folder)
     tables = {
@@ -277,8 +281,6 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     }
     fp = result.first_player
     if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
-        from sim.analysis.report_html import margin_table
-
         spread = {c.removeprefix("first_margin_"): fp[c] for c in fp.columns if _spread_column(c)}
         table = pd.DataFrame(
             {
@@ -567,7 +569,6 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    from sim.run import io
 
     page = out / "report.html"
     with io.atomic_path(page) as tmp:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sim import analysis as A
+from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
 
@@ -173,8 +174,6 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
 def _strength_part(t: Tables) -> list[str]:
     """The "Card strength" section: holders' win rate, plays and rank per run (and the
     rank correlation between runs of one mix)."""
-    from sim.analysis.card_strength import rank_correlation
-
     st = t.strength
     if st.empty:
         return []

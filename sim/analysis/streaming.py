@@ -10,10 +10,9 @@ the batch into a :class:`RunTotals`, and builds tables with the same columns as
 the pandas helpers (``tests/analysis/test_streaming.py`` checks they agree). Peak memory
 is one batch plus the totals, whatever the number of games.
 
-Why pyarrow and not DuckDB: measured (``benchmarks/bench_scan.py``, 1e6 games),
-this scan of every report total takes 6.3 s and 441 MB; three aggregates take
-1.6 s in a ``pyarrow.dataset`` scan and 1.8-2.2 s (91 MB) in DuckDB; pyarrow is
-already a dependency, and the paired estimate needs deals in game order, which
+Why pyarrow and not DuckDB: ``benchmarks/bench_scan.py`` times both, and their
+peak memory, over the same run; DuckDB is not faster enough to be worth a new
+dependency, pyarrow is already one, and the paired estimate needs deals in game order, which
 a part-by-part scan gives for free.
 ``benchmarks/bench_scale.py`` measures the report's RSS.
 """
@@ -96,13 +95,11 @@ def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
 class RunTotals:
     """Sufficient statistics of one run for every table of the report."""
 
-    games: int = 0
-    first_player_wins: int = 0
-    shared: int = 0
-    seat_wins: int = 0
+    seats: SeatCounts = field(default_factory=SeatCounts)
+    """Outcomes by the seat that took the first turn (capped games counted, and any left
+    out, as :class:`sim.run.seats.SeatCounts` counts them everywhere else)."""
     margin_sum: int = 0
     turns_sum: int = 0
-    turn_cap: int = 0
     margins: Counter[int] = field(default_factory=Counter)
     turns: Counter[int] = field(default_factory=Counter)
     ends: Counter[str] = field(default_factory=Counter)
@@ -119,41 +116,32 @@ class RunTotals:
     deal_sum: float = 0.0
     deal_sq: float = 0.0
     deals_dropped: int = 0
-    excluded_capped: int = 0
-    """Turn-capped games left out before any other figure (``--exclude-capped``)."""
     gods: GodCounts = field(default_factory=GodCounts)
     """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
     def seat_counts(self) -> SeatCounts:
         """The run's :class:`SeatCounts` (after any capped games were left out)."""
-        second = self.seat_wins - self.first_player_wins
-        return SeatCounts(
-            self.games,
-            self.first_player_wins,
-            second,
-            self.shared,
-            self.turn_cap,
-            self.excluded_capped,
-        )
+        return self.seats
+
+    @property
+    def games(self) -> int:
+        """Games counted (after any capped games were left out)."""
+        return self.seats.games
 
     def add(self, batch: pa.RecordBatch) -> None:
         """Fold one batch of game rows in."""
         winner, first = _np(batch, "winner"), _np(batch, "first_player")
         won = winner == first
-        self.games += len(winner)
-        self.first_player_wins += int(won.sum())
-        self.shared += int((winner == -1).sum())
-        self.seat_wins += int(((winner == 0) | (winner == 1)).sum())
+        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
+        self.seats = self.seats + SeatCounts.from_arrays(winner, first, ends == CAPPED)
         self.seat0_wins += int((winner == 0).sum())
         self.seat1_wins += int((winner == 1).sum())
         s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
         margin = np.where(first == 0, s0 - s1, s1 - s0)
         turns = _np(batch, "turns")
-        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
         self.margin_sum += int(margin.sum())
         self.turns_sum += int(turns.sum())
-        self.turn_cap += int((ends == "turn_cap").sum())
         _add_counts(self.margins, margin)
         _add_counts(self.turns, turns)
         _add_counts(self.ends, ends.astype(str))
@@ -234,7 +222,7 @@ def run_totals(
     """:class:`RunTotals` of one finished run, read batch by batch.
 
     With ``exclude_capped`` turn-capped games are dropped from every batch
-    before it is counted (and counted in ``excluded_capped``).
+    before it is counted (and counted in ``seats.excluded_capped``).
     """
     columns = [
         *_BASE_COLUMNS,
@@ -251,7 +239,8 @@ def run_totals(
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
             capped = _capped(batch)
-            totals.excluded_capped += int(pc.sum(capped).as_py() or 0)
+            left_out = int(pc.sum(capped).as_py() or 0)
+            totals.seats = totals.seats + SeatCounts(excluded_capped=left_out)
             batch = batch.filter(pc.invert(capped))
         if batch.num_rows:
             totals.add(batch)
@@ -268,8 +257,8 @@ def fpa_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
         {
             "run": list(labels),
             "games": np.array([t.games for t in totals], np.int64),
-            "first_player_wins": np.array([t.first_player_wins for t in totals], np.int64),
-            "shared": np.array([t.shared for t in totals], np.int64),
+            "first_player_wins": np.array([t.seats.first_wins for t in totals], np.int64),
+            "shared": np.array([t.seats.shared for t in totals], np.int64),
         }
     )
     out["rate"] = out["first_player_wins"] / out["games"]
@@ -319,7 +308,7 @@ def difference_frame(
     for label, t in zip(labels[1:], totals[1:], strict=True):
         rows.append(
             difference_row(
-                "run", label, base, t.first_player_wins, t.games, tb.first_player_wins, tb.games, z
+                "run", label, base, t.seats.first_wins, t.games, tb.seats.first_wins, tb.games, z
             )
         )
     return pd.DataFrame(rows)
@@ -345,7 +334,7 @@ def cards_frame(
             played.astype(np.int64),
             wins.astype(np.int64),
             2 * sum(t.games for t in group),
-            sum(t.seat_wins for t in group),
+            sum(t.seats.decisive for t in group),
             names.get(mix, {}),
             min_games,
             z,
@@ -366,7 +355,7 @@ def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFr
             "mean_margin": np.array([t.margin_sum for t in totals]) / games,
             **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
             "mean_turns": np.array([t.turns_sum for t in totals]) / games,
-            "turn_cap_share": np.array([t.turn_cap for t in totals]) / games,
+            "turn_cap_share": np.array([t.seats.capped for t in totals]) / games,
         }
     )
 
@@ -424,13 +413,13 @@ def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Dat
     """:func:`sim.analysis.report_tables.outcome_shares` from totals."""
     rows = []
     for label, t in zip(labels, totals, strict=True):
-        n, first, shared = t.games, t.first_player_wins, t.shared
+        n, first, shared = t.games, t.seats.first_wins, t.seats.shared
         row: dict[str, Any] = {"run": label, "games": n}
         for name, k in (
             ("first", first),
             ("second", n - first - shared),
             ("shared", shared),
-            ("capped", t.turn_cap),
+            ("capped", t.seats.capped),
         ):
             lo, hi = wilson_interval(k, n)
             row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}

@@ -26,12 +26,18 @@ import pandas as pd
 from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
+from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError, check_projected_time
+from sim.run.runner import (
+    DEFAULT_CHUNK_SIZE,
+    RunError,
+    backend_workers,
+    check_projected_time,
+)
 from sim.run.session import numba_threads, resolve_threads
 
 # card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
@@ -222,8 +228,9 @@ def sweep(
         with P.kernel_ready(show):
             engine = Engine(spec, changes=base)
             engine.warmup()
-        if backend is None:  # the baseline and every cell, refused up front if too many
-            check_projected_time(engine, (len(todo) + 1) * spec.games, n_threads)
+        # the baseline and every cell, refused up front if too many
+        total = (len(todo) + 1) * spec.games
+        check_projected_time(engine, total, n_threads, backend_workers(backend))
         bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
         stack.callback(bar.close)
         if until_ci is not None:
@@ -251,8 +258,7 @@ def _cells_until(
     bar: P.Bar,
 ) -> list[dict[str, Any]]:
     """Each cell's row, played (with the baseline, recalled) until its interval is narrow."""
-    from sim.analysis.sizing import cached_arm, engine_arm, play_until
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     baseline = cached_arm(engine)
     rows = []
@@ -280,8 +286,7 @@ def plan_sweep(
 ) -> Any:
     """A short pilot of the baseline and every cell, and the games and time a sweep needs for
     ``width`` on every cell's holders' shift (a :class:`sim.analysis.sizing.Plan`)."""
-    from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs
-    from sim.run.engine import Engine
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
 
     pool, todo, _ = plan_cells(spec, field, deltas, cards, None, DEFAULT_CHUNK_SIZE, "holm")
     show = P.wanted(progress)

@@ -54,9 +54,11 @@ import pyarrow as pa
 
 import sim
 from sim.analysis.ratings import fit_ratings, format_ratings
+from sim.analysis.streaming import scan
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, runner
+from sim.run import io, ledger, runner
 from sim.run import progress as P
+from sim.run.backends import play_columns
 from sim.run.margins import (
     SIDES,
     MarginMoments,
@@ -64,7 +66,7 @@ from sim.run.margins import (
     interval_text,
     margin_distribution,
 )
-from sim.run.runner import RESULTS_ROOT
+from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
 from sim.run.stats import wilson_interval
@@ -84,7 +86,7 @@ PAIRINGS_LOG = "_pairings.jsonl"
 
 def valid_bots() -> list[str]:
     """The bot names a tournament may use, read from the registry at call time."""
-    from strategies.registry import STRATEGIES
+    from strategies.registry import STRATEGIES  # deferred: loads numba
 
     return sorted(STRATEGIES)
 
@@ -469,6 +471,9 @@ def play_tournament(
             # Validate mix, variants and cards before any directory is made.
             first_engine = Engine(specs[0][0])
             first_engine.warmup()
+        # Every pairing's games, at the first pairing's speed: refused up front if too many.
+        total = games * len(plan)
+        check_projected_time(first_engine, total, n_threads, backend_workers(backend))
         metadata = dict(first_engine.metadata)
         logged: dict[int, _Counts] = {}
         if out is not None:
@@ -529,8 +534,6 @@ def play_tournament(
 
 def ledger_key(spec: RunSpec, metadata: dict[str, Any]) -> dict[str, str]:
     """The run key (:func:`sim.run.ledger.run_key`) of the tournament's first half-run."""
-    from sim.run import ledger
-
     return ledger.run_key(spec, metadata)
 
 
@@ -538,8 +541,6 @@ def _start_log(
     out: Path, doc: dict[str, Any], key: dict[str, str], resume: bool, force: bool
 ) -> dict[int, _Counts]:
     """Write the plan (fresh) or check its key (resume); return the pairings already logged."""
-    from sim.run import ledger
-
     if not resume:
         out.mkdir(parents=True, exist_ok=True)
         if force:
@@ -624,9 +625,6 @@ def _play(
     (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
     """
     if run_dir is not None:
-        from sim.analysis.streaming import scan
-        from sim.run import io, runner
-
         runner.run(spec, run_dir, threads=n_threads, progress=False, force=True, backend=backend)
         bar.advance(spec.games)
         if not io.is_complete(run_dir):
@@ -634,8 +632,6 @@ def _play(
         # A few columns, a batch at a time: the counts need nothing else.
         tables: Any = scan(run_dir, COUNT_COLUMNS)
     elif backend is not None:
-        from sim.run.backends import play_columns
-
         tables = play_columns(backend, engine, COUNT_COLUMNS, spec.games, CHUNK_SIZE, bar=bar)
     else:
         tables = (

@@ -68,8 +68,8 @@ def console() -> None:
     process that ends with it.
 
     The interpreter's shutdown runs full garbage collections over the whole heap,
-    numba's thousands of type and dispatcher objects included: ~0.3 s of every
-    command, a tenth of what ``omensim run --games 1e6`` spends beside play.
+    numba's thousands of type and dispatcher objects included: a noticeable part
+    of every command's time beside play.
     Freezing the heap first keeps it out of those collections; objects are still
     freed as modules are cleared, and every file a command writes is closed before
     it returns. Tests call :data:`main` itself, so their process keeps collecting.

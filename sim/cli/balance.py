@@ -9,9 +9,10 @@ import click
 
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
-    FIRST_MODES,
     GameCount,
     change_options,
+    chunk_size_option,
+    first_option,
     force_option,
     mix_option,
     out_option,
@@ -25,14 +26,22 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
+from sim.data.changes import FIELDS
+from sim.data.spec import RunSpec
 
 _BOT = "the balance default bot (sim.analysis.balance.DEFAULT_BOT)"
 
 
 def _default_bot() -> str:
-    from sim.analysis.balance import DEFAULT_BOT
+    from sim.analysis.balance import DEFAULT_BOT  # deferred: loads numba
 
     return DEFAULT_BOT
+
+
+def _number_option(flag: str, kind: Any, default: Any, help: str, **more: Any) -> Any:
+    """A numeric option of the race or the set search, its default shown unless None
+    (``more``: e.g. the ``callback`` that turns points or percent into a rate)."""
+    return click.option(flag, type=kind, default=default, show_default=True, help=help, **more)
 
 
 def _rate(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -59,13 +68,7 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @seed_option("Seed of the race's games (every candidate plays the same games).")
 @click.option("--p0", default=_default_bot, show_default=_BOT, help="Strategy of seat 0.")
 @click.option("--p1", default=_default_bot, show_default=_BOT, help="Strategy of seat 1.")
-@click.option(
-    "--first",
-    type=click.Choice(FIRST_MODES),
-    default="alternate",
-    show_default=True,
-    help="Who takes the first turn.",
-)
+@first_option()
 @variant_option("Rule variant(s) every candidate plays with.")
 @rules_option("House-rules file every candidate plays with (a --rule candidate's value wins).")
 @change_options
@@ -102,54 +105,41 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     help="Values to try, one --values per --field or --rule in the same order (e.g. "
     "'1-6' or '2,3,5'). Default: the shipped value +/- --span, inside the schema's bounds.",
 )
-@click.option(
+@_number_option(
     "--span",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Without --values: try the shipped value +/- SPAN (default 4; 2 with --set).",
+    click.IntRange(min=1),
+    None,
+    "Without --values: try the shipped value +/- SPAN (default 4; 2 with --set).",
 )
-@click.option(
+@_number_option(
     "--target",
-    type=float,
-    default=None,
+    float,
+    None,
+    "The rate wanted, in percent or as a fraction (default 50).",
     callback=_rate,
-    help="The rate wanted, in percent or as a fraction (default 50).",
 )
-@click.option(
+@_number_option(
     "--tolerance",
-    type=float,
-    default=0.25,
-    show_default=True,
+    float,
+    0.25,
+    "Points (of a percentage) within the target that count as reaching it.",
     callback=_points,
-    help="Points (of a percentage) within the target that count as reaching it.",
 )
-@click.option(
+@_number_option(
     "--precision",
-    type=float,
-    default=None,
+    float,
+    None,
+    "Points: the 95% half-width the chosen value's rate is settled to (default: --tolerance).",
     callback=_points,
-    help="Points: the 95% half-width the chosen value's rate is settled to (default: --tolerance).",
 )
-@click.option(
-    "--pilot",
-    type=GameCount(),
-    default=4_000,
-    show_default=True,
-    help="Games of the first look; each further look doubles them.",
+@_number_option(
+    "--pilot", GameCount(), 4_000, "Games of the first look; each further look doubles them."
 )
-@click.option(
-    "--max-games",
-    type=GameCount(),
-    default=400_000,
-    show_default=True,
-    help="Most games one candidate plays (the last look).",
+@_number_option(
+    "--max-games", GameCount(), 400_000, "Most games one candidate plays (the last look)."
 )
-@click.option(
-    "--alpha",
-    type=float,
-    default=0.05,
-    show_default=True,
-    help="Chance, over the whole race, of dropping the best candidate.",
+@_number_option(
+    "--alpha", float, 0.05, "Chance, over the whole race, of dropping the best candidate."
 )
 @click.option(
     "--set",
@@ -159,48 +149,33 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "moved alone, default cost), re-measure, repeat; print edits made vs the worst "
     "remaining deviation, each step verified on a new seed (paired with the step before).",
 )
-@click.option(
+@_number_option(
     "--threshold",
-    type=float,
-    default=2.0,
-    show_default=True,
+    float,
+    2.0,
+    "With --set: points from 50% every card's holders' rate must come within.",
     callback=_points,
-    help="With --set: points from 50% every card's holders' rate must come within.",
 )
-@click.option(
+@_number_option(
     "--first-bound",
-    type=float,
-    default=2.0,
-    show_default=True,
+    float,
+    2.0,
+    "With --set: points from 50% the first player's decisive share must come within.",
     callback=_points,
-    help="With --set: points from 50% the first player's decisive share must come within.",
 )
-@click.option(
-    "--max-edits",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="With --set: most edits to propose.",
-)
-@click.option(
+@_number_option("--max-edits", click.IntRange(min=1), 3, "With --set: most edits to propose.")
+@_number_option(
     "--measure-games",
-    type=GameCount(),
-    default=20_000,
-    show_default=True,
-    help="With --set: games of each whole-set measurement (and of each verification).",
+    GameCount(),
+    20_000,
+    "With --set: games of each whole-set measurement (and of each verification).",
 )
 @panel_option(
     "Re-check the chosen value under each of these bots (comma-separated, each in "
     "self-play on a new seed, --panel-games games each) and say whether it holds under all; "
     "with --set, the proposed edits together against the cards they started from."
 )
-@click.option(
-    "--panel-games",
-    type=GameCount(),
-    default=20_000,
-    show_default=True,
-    help="Games of each --panel re-check.",
-)
+@_number_option("--panel-games", GameCount(), 20_000, "Games of each --panel re-check.")
 @out_option(
     "Write the race (plan, every candidate's paired rows, decisions, candidates.csv, "
     "balance.json) to OUT as it plays; resumable with --resume."
@@ -212,13 +187,7 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "(the other options are ignored). Refused if the code or cards changed since.",
 )
 @threads_option()
-@click.option(
-    "--chunk-size",
-    type=click.IntRange(min=1),
-    default=1 << 16,
-    show_default=True,
-    help="Games per kernel call. Results do not depend on it.",
-)
+@chunk_size_option("Games per kernel call. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @progress_option
 def balance_cmd(**kw: Any) -> None:
@@ -248,9 +217,9 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --mix aegean --set --field cost --field strength --panel greedy,economic
       omensim balance --resume results/balance
     """
-    from sim.analysis import balance as B
-    from sim.analysis import balance_checks as C
-    from sim.analysis import balance_question as Q
+    from sim.analysis import balance as B  # deferred: loads numba
+    from sim.analysis import balance_checks as C  # deferred: loads numba
+    from sim.analysis import balance_question as Q  # deferred: loads numba
 
     progress = show_progress(kw["quiet"], kw["force_progress"])
     quiet = kw["quiet"]
@@ -278,15 +247,14 @@ def balance_cmd(**kw: Any) -> None:
         None if out is None else f"interrupted; resume with: omensim balance --resume {out}"
     )
     with user_errors(out, interrupted=interrupted):
-        from sim.data.changes import Changes
-        from sim.data.spec import RunSpec
+        from sim.data.changes import Changes  # deferred: loads pyarrow
 
         base = Changes.parse(kw["change"], kw["card_files"])
         spec = RunSpec(
             games=1, mix=kw["mix"], seed=kw["seed"], p0=kw["p0"], p1=kw["p1"],
             first=kw["first"], variants=split_variants(kw["variants"]), rules=kw["rules_file"],
         )  # fmt: skip
-        from strategies.registry import resolve
+        from strategies.registry import resolve  # deferred: loads numba
 
         for bot in (spec.p0, spec.p1, *(kw["panel"] or ())):
             resolve(bot)
@@ -325,15 +293,14 @@ def _balance_set(
     kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
-    from sim.analysis import balance_checks as C
-    from sim.run import io
+    from sim.analysis import balance_checks as C  # deferred: loads numba
+    from sim.run import io  # deferred: loads pyarrow
 
     out = kw["out"]
     if out is not None:
         io.check_output_dir(
             out, kw["force"], ours=lambda e: e.name in C.SET_FILES, what="balance set"
         )
-    from sim.data.changes import FIELDS
 
     fields = tuple(f.strip().lower() for f in kw["fields"]) or ("cost",)
     for f in fields:

@@ -71,7 +71,7 @@ def cards_cmd(mix: str, seed: int, learning: bool) -> None:
       omensim cards --mix dunes+aegean
       omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
     """
-    from sim.data.cards import CardDataError, load_pool
+    from sim.data.cards import CardDataError, load_pool  # deferred: loads pyarrow
 
     try:
         pool = load_pool(mix, seed=seed, learning=learning)

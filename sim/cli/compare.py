@@ -122,9 +122,9 @@ def compare_cmd(
       omensim compare --games 1e6 --until-ci 0.005 --b-variant emissary
       omensim compare --plan 0.0025 --change "Ker of the Battlefield.cost=4"
     """
-    from sim.analysis.compare import compare, format_result, resume_compare
-    from sim.data.changes import Changes
-    from sim.run.compiled import compile_run, plays_the_same
+    from sim.analysis.compare import compare, format_result, resume_compare  # deferred: loads numba
+    from sim.data.changes import Changes  # deferred: loads pyarrow
+    from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
@@ -162,7 +162,7 @@ def compare_cmd(
         if panel and (until_ci is not None or plan is not None):
             raise SpecError("--until-ci and --plan size one comparison: not with --panel")
         if plan is not None:
-            from sim.analysis.compare import plan_compare
+            from sim.analysis.compare import plan_compare  # deferred: loads numba
 
             sized = plan_compare(
                 spec, spec_b, Changes(), changes, plan, game.threads, game.progress
@@ -225,10 +225,10 @@ def _compare_panel(
     """
     import pandas as pd
 
-    from sim.analysis import panel as P
-    from sim.analysis.compare import compare
-    from sim.run import io
-    from strategies.registry import resolve
+    from sim.analysis import panel as P  # deferred: loads pandas
+    from sim.analysis.compare import compare  # deferred: loads numba
+    from sim.run import io  # deferred: loads pyarrow
+    from strategies.registry import resolve  # deferred: loads numba
 
     for bot in panel:
         resolve(bot)

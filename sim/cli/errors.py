@@ -18,6 +18,7 @@ import click
 
 from sim.base.errors import Error
 from sim.data.spec import SpecError
+from sim.run.lock import FolderLockedError
 
 EXIT_USAGE = 2
 EXIT_ERROR = 1
@@ -78,9 +79,8 @@ def user_errors(out: Path | None = None, interrupted: str | None = None) -> Iter
 
     ``interrupted`` is the message for Ctrl-C; by default it names ``out`` as incomplete.
     """
-    from sim.data.cards import CardDataError
-    from sim.run import io, runner
-    from sim.run.lock import FolderLockedError
+    from sim.data.cards import CardDataError  # deferred: loads pyarrow
+    from sim.run import io, runner  # deferred: loads pyarrow
 
     try:
         yield

@@ -62,13 +62,13 @@ def mixes_cmd(
       omensim mixes --games 8000
       omensim mixes aegean dunes+aegean dunes+aegean:10 --subsets 16 --out mixes.csv
     """
-    from sim.analysis.mixes import default_mixes, format_mixes, rank_mixes
-    from strategies.registry import resolve
+    from sim.analysis.mixes import default_mixes, format_mixes, rank_mixes  # deferred: loads pandas
+    from strategies.registry import resolve  # deferred: loads numba
 
     mixes = list(mix_list) or default_mixes()
     with user_errors():
         resolve(bot)
-        from sim.data.cards import load_pool
+        from sim.data.cards import load_pool  # deferred: loads pyarrow
 
         for mix in mixes:  # every mix is checked before any is played
             load_pool(mix, seed)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
+from sim.run.progress import wanted
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
     from sim.run.backends import Backend
@@ -108,6 +109,25 @@ def mix_option(help: str) -> Any:
     return click.option("--mix", default="aegean", show_default=True, help=help)
 
 
+def first_option(help: str = "Who takes the first turn.") -> Any:
+    """``--first``: who takes the first turn (``FIRST_MODES``), alternating by default."""
+    return click.option(
+        "--first",
+        type=click.Choice(FIRST_MODES),
+        default="alternate",
+        show_default=True,
+        help=help,
+    )
+
+
+def chunk_size_option(help: str) -> Any:
+    """``--chunk-size``: games per kernel call (and per Parquet part where a command writes
+    them); results never depend on it."""
+    return click.option(
+        "--chunk-size", type=click.IntRange(min=1), default=1 << 16, show_default=True, help=help
+    )
+
+
 def games_option(default: int, help: str) -> Any:
     """``--games/-n N``: how many games (1e5, 250_000 accepted), as each command counts them."""
     return click.option(
@@ -167,7 +187,7 @@ class OutLocation(click.Path):
         self.url_ok = url_ok
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        from sim.run import storage
+        from sim.run import storage  # deferred: loads pyarrow
 
         if isinstance(value, str) and storage.is_url(value):
             if not self.url_ok:
@@ -328,22 +348,12 @@ def game_options(default_games: int) -> Any:
             seed_option("Seed shared by all tables."),
             click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
             click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
-            click.option(
-                "--first",
-                type=click.Choice(FIRST_MODES),
-                default="alternate",
-                show_default=True,
-                help="Who takes the first turn.",
-            ),
+            first_option(),
             gods_option(),
             variant_option(f"Rule variant(s); known: {', '.join(VARIANTS)}."),
             threads_option("Worker threads for the kernel. Default: all cores."),
-            click.option(
-                "--chunk-size",
-                type=click.IntRange(min=1),
-                default=1 << 16,
-                show_default=True,
-                help="Games per kernel call (and Parquet part). Results do not depend on it.",
+            chunk_size_option(
+                "Games per kernel call (and Parquet part). Results do not depend on it."
             ),
             click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
             click.option(
@@ -371,7 +381,7 @@ class BackendArgs:
 
     def open(self, threads: int | None) -> AbstractContextManager[Backend | None]:
         """:func:`sim.run.backends.open_backend` for these options and ``threads``."""
-        from sim.run.backends import open_backend
+        from sim.run.backends import open_backend  # deferred: loads pyarrow
 
         return open_backend(self.backend, threads, self.scheduler, self.workers)
 
@@ -417,8 +427,6 @@ def progress_option(f: Any) -> Any:
 
 def show_progress(quiet: bool, force_progress: bool) -> bool:
     """Whether a command draws its progress bar: never quiet, else forced or on a terminal."""
-    from sim.run.progress import wanted
-
     return wanted(True if force_progress else None, quiet=quiet)
 
 
@@ -436,7 +444,7 @@ def parse_panel_option(
     """``--panel a,b`` -> ``("a", "b")``; a blank list is a usage error."""
     if value is None:
         return None
-    from sim.analysis.panel import parse_panel
+    from sim.analysis.panel import parse_panel  # deferred: loads pandas
 
     try:
         return parse_panel(value)

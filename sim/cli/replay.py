@@ -35,9 +35,9 @@ def replay_cmd(run_dir: Path, game: int) -> None:
       omensim run --games 1000 --mix aegean --seed 7 --out results/demo
       omensim replay results/demo --game 123
     """
-    from sim.analysis.replay import compare_rows, replay
-    from sim.data.cards import CardDataError
-    from sim.run import io
+    from sim.analysis.replay import compare_rows, replay  # deferred: loads numba
+    from sim.data.cards import CardDataError  # deferred: loads pyarrow
+    from sim.run import io  # deferred: loads pyarrow
 
     if not run_dir.is_dir():
         raise CliError(f"no run directory {run_dir}")
@@ -66,7 +66,7 @@ def replay_cmd(run_dir: Path, game: int) -> None:
         io.read_metadata(run_dir).get("card_changes", "null")
     )
     if recorded:
-        from sim.data.changes import Changes
+        from sim.data.changes import Changes  # deferred: loads pyarrow
 
         changes = Changes.parse(recorded.get("change", []), recorded.get("cards", []))
     try:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from sim import analysis
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
 from sim.cli.options import (
     OutLocation,
@@ -86,13 +87,15 @@ def report_cmd(
       omensim report results/sweep --out reports/sweep
       omensim report --panel results/panel --out reports/panel
     """
-    from sim import analysis
-    from sim.analysis import report
-    from sim.run import io
+    from sim.analysis import report  # deferred: loads pandas
+    from sim.run import io  # deferred: loads pyarrow
 
     if bool(runs) == (panel_dir is not None):
         raise CliError("give either RUN... or --panel DIR (exactly one of them)", EXIT_USAGE)
-    from sim.analysis.report_folders import folder_kind, write_folder_report
+    from sim.analysis.report_folders import (  # deferred: loads pandas
+        folder_kind,
+        write_folder_report,
+    )
 
     if len(runs) == 1 and folder_kind(runs[0]) is not None:
         try:

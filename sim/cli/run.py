@@ -9,14 +9,15 @@ import click
 
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
-    FIRST_MODES,
     BackendArgs,
     GameCount,
     backend_options,
     change_options,
     check_panel_seats,
     check_until_ci,
+    chunk_size_option,
     exclude_capped_option,
+    first_option,
     force_option,
     game_spec,
     gods_option,
@@ -68,13 +69,8 @@ from sim.cli.options import (
     "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
 )
 @panel_option()
-@click.option(
-    "--first",
-    type=click.Choice(FIRST_MODES),
-    default="alternate",
-    show_default=True,
-    help="Who takes the first turn: always p0, always p1, alternate game by game, "
-    "or random per game.",
+@first_option(
+    "Who takes the first turn: always p0, always p1, alternate game by game, or random per game."
 )
 @gods_option()
 @variant_option()
@@ -95,13 +91,9 @@ from sim.cli.options import (
     "shuffles, same random draws per seat); rows carry a deal_id linking the pair.",
 )
 @threads_option()
-@click.option(
-    "--chunk-size",
-    type=click.IntRange(min=1),
-    default=1 << 16,
-    show_default=True,
-    help="Games per Parquet part and per kernel call; trades memory for overhead. "
-    "Results do not depend on it.",
+@chunk_size_option(
+    "Games per Parquet part and per kernel call; trades memory for overhead. "
+    "Results do not depend on it."
 )
 @force_option("run")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
@@ -172,10 +164,10 @@ def run_cmd(
       omensim run --resume results/emissary
       omensim run --games 1e8 --backend dask --scheduler tcp://10.0.0.5:8786
     """
-    from sim.run import io, runner, session
+    from sim.run import io, runner, session  # deferred: loads pyarrow
 
-    io.arrow_without_pandas()  # the run writes Arrow only; pandas would add ~45 MB of RSS
-    session.numba_without_blas()  # and plays no matrix product; scipy's BLAS would add ~12 MB
+    io.arrow_without_pandas()  # the run writes Arrow only; pandas would add to its RSS
+    session.numba_without_blas()  # and plays no matrix product; scipy's BLAS would too
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
@@ -240,7 +232,7 @@ def _run_extras(
     change: tuple[str, ...], card_files: tuple[str, ...], until_ci: float | None
 ) -> dict[str, Any]:
     """The keyword arguments of runner.run that `run` passes only when given."""
-    from sim.data.changes import Changes
+    from sim.data.changes import Changes  # deferred: loads pyarrow
 
     extras: dict[str, Any] = {}
     changes = Changes.parse(change, card_files)
@@ -266,9 +258,9 @@ def _run_panel(
     Every bot's spec is checked before anything is played, so a typo in the last
     bot does not leave the first bots' runs behind looking like a finished panel.
     """
-    from sim.analysis import panel as P
-    from sim.run import io, runner
-    from strategies.registry import resolve
+    from sim.analysis import panel as P  # deferred: loads pandas
+    from sim.run import io, runner  # deferred: loads pyarrow
+    from strategies.registry import resolve  # deferred: loads numba
 
     with user_errors():
         for bot in panel:

@@ -67,15 +67,15 @@ def strength_cmd(
       python -c 'import pandas as pd; print(pd.read_csv("results/s/strength.csv").head())'
       python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
     """
-    from sim.analysis import panel as P
-    from sim.analysis.card_strength import (
+    from sim.analysis import panel as P  # deferred: loads pandas
+    from sim.analysis.card_strength import (  # deferred: loads pandas
         format_correlation,
         format_strength,
         rank_correlation,
         strength,
     )
-    from sim.run import io, runner
-    from strategies.registry import resolve
+    from sim.run import io, runner  # deferred: loads pyarrow
+    from strategies.registry import resolve  # deferred: loads numba
 
     with user_errors():
         for bot in panel:

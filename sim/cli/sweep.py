@@ -100,13 +100,18 @@ def sweep_cmd(
       omensim sweep --mix aegean --games 1e6 --until-ci 0.01 --card 11
       omensim sweep --mix aegean --plan 0.005
     """
-    from sim.analysis.sweep import check_sweep_out, parse_deltas, sweep, write_outputs
-    from sim.analysis.sweep_dir import sweep_to_dir
+    from sim.analysis.sweep import (  # deferred: loads numba
+        check_sweep_out,
+        parse_deltas,
+        sweep,
+        write_outputs,
+    )
+    from sim.analysis.sweep_dir import sweep_to_dir  # deferred: loads numba
 
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
-        from sim.analysis.sweep_dir import resume_sweep
+        from sim.analysis.sweep_dir import resume_sweep  # deferred: loads numba
 
         interrupted = f"interrupted; the sweep in {resume} is incomplete"
         with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
@@ -123,7 +128,7 @@ def sweep_cmd(
                 "write the same games with --games N --out DIR"
             )
         if plan is not None:
-            from sim.analysis.sweep import plan_sweep
+            from sim.analysis.sweep import plan_sweep  # deferred: loads numba
 
             sized = plan_sweep(
                 spec, field.lower(), parse_deltas(deltas), cards, plan, game.threads, game.progress
@@ -151,7 +156,7 @@ def sweep_cmd(
 
 def _show(result: Any, paths: list[Path], quiet: bool) -> None:
     """Print the sweep's table, its skipped cells and the files written (unless quiet)."""
-    from sim.analysis.sweep import format_table
+    from sim.analysis.sweep import format_table  # deferred: loads numba
 
     if quiet:
         return

@@ -96,7 +96,7 @@ def tournament_cmd(
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
       omensim tournament --resume results/t
     """
-    from sim.analysis import tournament
+    from sim.analysis import tournament  # deferred: loads pandas
 
     if resume is not None:
         if out is not None:

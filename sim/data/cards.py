@@ -27,7 +27,7 @@ from sim.data import schema as S
 from sim.data.rule_reach import inert_rules, mix_facts
 from sim.data.spec import VARIANT_TABLE, SpecError
 
-if TYPE_CHECKING:  # pandas costs ~45 MB of RSS; `omensim run` never builds a frame
+if TYPE_CHECKING:  # pandas is heavy in RSS; `omensim run` never builds a frame
     import pandas as pd
 
 

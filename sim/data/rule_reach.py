@@ -25,8 +25,8 @@ from sim.base import layout as L
 @dataclass(frozen=True)
 class MixFacts:
     """What a mix holds that a rule parameter may need: its ops, triggers, conditions,
-    keywords, unit types, devotions, structures, feats, its combined rules and the run's
-    variants."""
+    keywords, unit types, devotions (any devoted unit, any neutral one), structures, feats,
+    its combined rules and the run's variants."""
 
     ops: frozenset[str]
     triggers: frozenset[str]
@@ -34,6 +34,7 @@ class MixFacts:
     keywords: frozenset[str]
     types: frozenset[str]
     devoted: bool
+    neutral: bool
     structures: bool
     feats: bool
     rules: Mapping[str, Any]
@@ -54,6 +55,7 @@ def mix_facts(pool: Any, rules: Mapping[str, Any], variants: Iterable[str] = ())
         keywords=frozenset(k for u in pool.units for k in u["keywords"]),
         types=frozenset(u["type"] for u in pool.units),
         devoted=any(u["devotion"] != "neutral" for u in pool.units),
+        neutral=any(u["devotion"] == "neutral" for u in pool.units),
         structures=bool(pool.structures),
         feats=bool(pool.feats),
         rules=dict(rules),
@@ -72,6 +74,12 @@ class Need:
     """The need is a run variant: a set file may carry the rule for that variant."""
 
 
+_FEAT_END = Need(
+    "feats and the 'feats_completed' end condition (A Reign of War)",
+    lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
+)
+"""The need of both parameters of the feat ending (how many feats, and whose)."""
+
 RULE_NEEDS: dict[str, Need] = {
     "devoted_discount": Need(
         "units devoted to a god and gods = true (Heir to the Dunes)",
@@ -82,10 +90,7 @@ RULE_NEEDS: dict[str, Need] = {
     ),
     "build_from": Need("structures in the base set", lambda f: f.structures),
     "structures_per_player": Need("structures in the base set", lambda f: f.structures),
-    "feats_to_end": Need(
-        "feats and the 'feats_completed' end condition (A Reign of War)",
-        lambda f: f.feats and "feats_completed" in f.rules["end_conditions"],
-    ),
+    "feats_to_end": _FEAT_END,
     "feat_step": Need("feats (A Reign of War)", lambda f: f.feats),
     "portent_step": Need(
         "units with a 'portent' ability (A Reign of War's Oracles)",
@@ -110,6 +115,34 @@ RULE_NEEDS: dict[str, Need] = {
     "emissary_strength_tiebreak": Need(
         "--variant emissary", lambda f: "emissary" in f.variants, variant=True
     ),
+    # The readings of open rule text (sim.data.interpretations): each switch changes one
+    # step of one set, so it acts only where that step is played. war_torn_units is not
+    # here: every mix has wars, so whose units make a city war-torn acts in every game.
+    "reveal_repeat": Need(
+        "the Dunes Wealth reveal and its repeat (wealth_reveal = 1, wealth_reveal_repeats >= 1)",
+        lambda f: bool(f.rules["wealth_reveal"]) and f.rules["wealth_reveal_repeats"] > 0,
+    ),
+    "tribute_timing": Need(
+        "a 'tribute' ability (Edge of the Aegean's Automatons)", lambda f: "tribute" in f.triggers
+    ),
+    "reveal_reshuffles": Need(
+        "a reveal from the deck: a 'reveal_keep' ability (A Reign of War) or wealth_reveal = 1 "
+        "(Heir to the Dunes)",
+        lambda f: "reveal_keep" in f.ops or bool(f.rules["wealth_reveal"]),
+    ),
+    "emissary_favor": Need(
+        "--variant emissary and gods = true (Heir to the Dunes)",
+        lambda f: "emissary" in f.variants and bool(f.rules["gods"]),
+        variant=True,
+    ),
+    "maneuver_count": Need(
+        "a 'maneuver' ability (Heir to the Dunes)", lambda f: "maneuver" in f.ops
+    ),
+    "favor_flip": Need(
+        "neutral units and gods = true (Heir to the Dunes' Favor)",
+        lambda f: f.neutral and bool(f.rules["gods"]),
+    ),
+    "feats_end": _FEAT_END,
 }
 
 

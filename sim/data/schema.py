@@ -181,7 +181,7 @@ def check_number(value: Any, bound: Bound, where: str) -> float:
 # --- reading text files ----------------------------------------------------------------------
 
 
-MAX_FILE_BYTES = 1_000_000  # the largest shipped set file is ~27 KB
+MAX_FILE_BYTES = 1_000_000  # far above any shipped set file
 MAX_DEPTH = 16  # the deepest shipped structure is 7 (a set's units, abilities, ops, ...)
 
 

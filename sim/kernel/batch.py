@@ -181,8 +181,8 @@ def thread_state(bots: np.ndarray) -> np.ndarray:
     game needs nothing of a clean one: set-up resets the header, and zones are
     read only up to their counts (every block's second game already plays on
     the first one's leftovers, and rows never depend on the split). A kernel
-    call used to zero a new 88 KB state per block: 16 per 4,096-game call of a
-    run, ~350 MB zeroed per 10^6 games.
+    call used to zero a new state per block, a cost paid on every call of a run
+    for nothing.
     """
     st = getattr(_THREAD, "state", None)
     if st is None:

@@ -294,8 +294,8 @@ def kernel(
     and not compiled on its own unless Python calls it: for the thin functions
     at the top of the call chain (``play_game``, ``play_turn``, ...). Numba
     links, optimises and generates machine code for a function's whole callee
-    tree again for every compiled function, so each such level cost ~2.5 s of
-    a cold compile; copying a few lines of dispatch costs little.
+    tree again for every compiled function, so each such level lengthened a
+    cold compile; copying a few lines of dispatch costs little.
     ``@kernel(by_symbol=True)`` is called by its callers through a symbol
     instead of being linked into them: its tree is optimised and
     code-generated once, in its own compile, instead of once more in every
@@ -352,8 +352,8 @@ def entry_point(dispatcher: Any) -> Callable:
 
     Calling it skips numba's dispatch, which matches each argument's type to an
     overload: a bot dispatcher passed as ``ask`` never matches the declared
-    function type exactly, so every call took numba's slow path (~110 us with
-    the GIL held, against ~27 us through the entry). The entry unboxes
+    function type exactly, so every call took numba's slow path (several times
+    slower, with the GIL held). The entry unboxes
     each argument as its declared type and never compiles another
     specialisation. It checks no more than an array's item size: pass the
     arrays the declared signature names (``check_arrays`` says what a call

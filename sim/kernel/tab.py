@@ -3,8 +3,8 @@
 Inlined into their callers by LLVM (``@kernel(inline=True)``), so
 ``kind_col(tab, k, K_COST)`` costs what an array index costs. They were
 numba-IR-inlined until ``card_col`` became one load: as LLVM-inlined kernels
-they then cost ~4% of a turn; since, they cost nothing and save 2.6 s of a
-cold compile (``bench_min.py`` and ``profile_compile.py``).
+they then cost a measurable share of a turn; since, they cost nothing and
+shorten a cold compile (``bench_min.py`` and ``profile_compile.py``).
 """
 
 from __future__ import annotations

@@ -6,12 +6,12 @@ feats). A row's list holds the *values* of its set bits: the bit index itself,
 or the kind of the card a bit stands for, each value once, in ascending order.
 
 Reading them with numpy (unpack every bit to a byte, ``nonzero``, ``bincount``)
-took 28 of the 33 ms of an 8,192-game table, on the thread that also starts the
+took most of a table's conversion time, on the thread that also starts the
 kernel; this loop visits only the set bits and allocates nothing but
 its result. It also skips the mask words no value can come from (a mix's ~50
 kinds fill 2 of a seat's 8 words), and when values rise with the bit (kinds,
 and card ids numbered kind by kind) it drops repeats without a sort: the two
-took the four list columns from ~0.9 to ~0.2 s of CPU per 10^6 games.
+made the four list columns several times cheaper.
 """
 
 from __future__ import annotations
@@ -68,8 +68,7 @@ def _read_values(words, first, used, value_of, debruijn, ordered, offsets, value
     # Ordered values arrive sorted, so a repeat is the value just kept (several cards of a
     # kind); any other map needs a seen flag per value and insertion into the row's values.
     # A function of its own, not the rest of _read_bits: written inline there the walk
-    # measured no faster (0.061-0.068 against 0.051-0.066 s per 10^6 played lists,
-    # alternating), and slower in the first, unalternated timing.
+    # was no faster in alternated timings.
     n_values = 1
     if not ordered:
         for v in value_of:

@@ -31,7 +31,7 @@ interpreter beneath it, about half of the kernel's compile (``profile_compile.py
 
 OWN_PART = (
     # The greedy bot's two largest kernels first, so the child finds them in the cache when
-    # it reaches the bot: on a quiet host the child was the long pole by 8 s without them.
+    # it reaches the bot: without them the child was the long pole of a cold start.
     "strategies.greedy:score_option",
     "strategies.greedy:cache_cities",
     "sim.kernel.game:setup",

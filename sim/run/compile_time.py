@@ -22,13 +22,13 @@ RECORD = "omensim-compile-seconds.json"
 
 def record_path() -> Path:
     """Where the measured compile times are kept (the first of the kernel's cache dirs)."""
-    from sim.kernel.cache import cache_dirs  # importing sim.kernel refreshes the cache stamp
+    from sim.kernel.cache import cache_dirs  # deferred: sim.kernel stamps its cache
 
     return cache_dirs()[0] / RECORD
 
 
 def _mode() -> str:
-    from sim.kernel.mode import MODE  # deferred: importing sim.kernel refreshes its cache stamp
+    from sim.kernel.mode import MODE  # deferred: sim.kernel stamps its cache
 
     return MODE
 

@@ -183,7 +183,7 @@ class Engine:
         if len(tables) == 1:
             return tables[0]
         # Left in its groups' chunks: copying them into one (combine_chunks) held the chunk
-        # twice at the run's peak (+6 MB RSS); Parquet and pyarrow.compute read chunks alike.
+        # twice at the run's peak RSS; Parquet and pyarrow.compute read chunks alike.
         return pa.concat_tables(tables)
 
     def play_groups(
@@ -201,8 +201,8 @@ class Engine:
         that ends otherwise calls :meth:`drop_ahead`.
         """
         # Each kernel call's int64 arrays become Arrow columns (a third of their size) at once
-        # and are dropped: holding a chunk's raw arrays was ~65 MB of a run's peak RSS, and
-        # joining a few calls' arrays before converting them ~30 MB more. Groups
+        # and are dropped: holding a chunk's raw arrays, or joining a few calls' arrays
+        # before converting them, made most of a run's peak RSS. Groups
         # are then cut from the Arrow tables (no copy) at exactly TABLE_ROWS games
         # (= io.ROW_GROUP_ROWS), so a part written group by group has the row groups of one
         # written whole. Rows never change with the split.

@@ -60,7 +60,7 @@ from sim.run import storage
 from sim.run.imports import refused
 from sim.run.lock import LOCK_NAME, holder_pid
 
-if TYPE_CHECKING:  # imported by read_run only: writing a run needs no pandas (~45 MB of RSS)
+if TYPE_CHECKING:  # imported by read_run only: writing a run needs no pandas (heavy in RSS)
     import pandas as pd
 
 MANIFEST_NAME = "_manifest.json"
@@ -139,7 +139,7 @@ def arrow_without_pandas() -> None:
     """Keep pyarrow from importing pandas in a process that only writes Arrow (``omensim run``).
 
     pyarrow imports pandas the first time any ``pa.array`` asks whether its argument
-    is a pandas object: ~45 MB of a run's peak RSS, for nothing. With the
+    is a pandas object: a large share of a run's peak RSS, for nothing. With the
     import refused once, pyarrow notes "no pandas" and stops asking. Later code can
     still import pandas: ``to_pandas`` imports it again itself, and pandas' Series
     and DataFrame reach pyarrow through the Arrow C interface either way. A no-op once
@@ -520,7 +520,9 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _part_entries(manifest: dict[str, Any], where: Path) -> list[dict[str, Any]]:
+def part_entries(manifest: Mapping[str, Any], where: Any) -> list[dict[str, Any]]:
+    """The manifest's part entries, each checked to be ``{file, first_game, games}`` of the
+    right types (a :class:`RunReadError` naming the first that is not)."""
     parts = manifest.get("parts", [])
     if not isinstance(parts, list):
         raise RunReadError(f"{where}: 'parts' is not a list")
@@ -582,7 +584,7 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
             f"{d} is an incomplete run (its {MANIFEST_NAME} does not say complete); "
             "pass allow_incomplete=True to read the parts it has"
         )
-    parts = _part_entries(manifest, where)
+    parts = part_entries(manifest, where)
     meta = manifest.get("metadata", {})
     if not isinstance(meta, dict):
         raise RunReadError(f"{where}: 'metadata' is not an object")

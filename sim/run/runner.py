@@ -216,6 +216,10 @@ def resume(
         raise RunError(f"{out} is already complete; nothing to resume")
     if "key" not in manifest or "chunk_size" not in manifest:
         raise RunError(f"cannot resume {out}: its manifest has no run key (an older omensim)")
+    try:
+        io.part_entries(manifest, out)
+    except io.RunReadError as exc:
+        raise RunError(f"cannot resume {out}: {exc}") from None
     doc = dict(manifest["spec"])
     doc["variants"] = tuple(doc.get("variants", ()))
     doc["games"] = manifest.get("games_requested", doc.get("games"))
@@ -263,8 +267,8 @@ def _execute(
 
             engine = Engine(spec, changes=changes) if changes else Engine(spec)
             engine.warmup()
-        if backend is None:
-            check_projected_time(engine, games_to_play(spec.games, until_ci), n_threads)
+        games = games_to_play(spec.games, until_ci)
+        check_projected_time(engine, games, n_threads, backend_workers(backend))
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -376,9 +380,18 @@ def games_to_play(games: int, until_ci: float | None) -> int:
     return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
 
 
-def check_projected_time(engine: Any, games: int, threads: int) -> None:
+def backend_workers(backend: Any) -> int:
+    """The processes that share a run's games: a Dask backend's workers, else 1."""
+    return max(1, int(getattr(backend, "workers", 1) or 1)) if backend is not None else 1
+
+
+def check_projected_time(engine: Any, games: int, threads: int, workers: int = 1) -> None:
     """Refuse ``games`` if, at the speed measured on a short probe, they would take longer
-    than :data:`MAX_RUN_DAYS` (with the projected time in the message)."""
+    than :data:`MAX_RUN_DAYS` (with the projected time in the message).
+
+    ``workers`` (:func:`backend_workers`): the Dask workers the games are shared by,
+    each taken to be as fast as this process's probe. That projection is generous, so
+    only a request that cannot finish in time on any such cluster is refused."""
     if games < PROBE_FROM:
         return
     n = 16 * threads
@@ -389,12 +402,13 @@ def check_projected_time(engine: Any, games: int, threads: int) -> None:
         if seconds >= 0.2 or n >= 65_536:
             break
         n *= 4
-    rate = n / max(seconds, 1e-9)
+    rate = n / max(seconds, 1e-9) * workers
     days = games / rate / 86_400
     if days > MAX_RUN_DAYS:
+        where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
         raise RunError(
             f"--games {games:,} would take about {days:,.0f} days here ({rate:,.0f} games/s "
-            f"measured on {threads} threads); the limit is {MAX_RUN_DAYS} days: play fewer "
+            f"measured on {where}); the limit is {MAX_RUN_DAYS} days: play fewer "
             "games, or use --until-ci to stop when the interval is narrow enough"
         )
 
@@ -652,7 +666,7 @@ def check_until_ci(value: float | None) -> None:
     """Refuse an ``--until-ci`` half-width outside (0, 0.5).
 
     With ``until_ci`` a run looks at the cumulative 95% Wilson interval of the
-    first-player win rate after every kernel call (about 0.2 s of play and at
+    first-player win rate after every kernel call (about ``STEP_SECONDS`` of play and at
     most ``sim.run.engine.MAX_STEP`` games, whatever ``chunk_size`` is) and stops
     at the first whose half-width is <= the value, or at ``spec.games``. The
     last part then holds only the games played. The manifest has ``games`` and

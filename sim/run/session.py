@@ -55,7 +55,7 @@ def numba_without_blas() -> None:
 
     When numba first loads a compiled function it imports ``numba.np.arraymath``, which
     imports ``scipy.linalg`` (and its OpenBLAS) only to note whether ``np.dot`` can use
-    BLAS: ~12 MB of a run's peak RSS and 0.3-0.5 s of its start, for kernels
+    BLAS: a share of a run's peak RSS and of its start, for kernels
     that never multiply a matrix. With the import refused once, numba notes "no BLAS";
     compiled ``np.dot`` on floats would then use a plain loop, and ``np.linalg`` still
     loads scipy itself when something compiles it. A no-op once numba has made that check.

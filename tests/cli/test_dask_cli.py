@@ -83,3 +83,15 @@ def test_dask_workers_write_parts_to_an_fsspec_url(cluster: DaskBackend, tmp_pat
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
         "_cards.parquet", "_manifest.json", *(io.part_name(i) for i in range(5)),
     ]  # fmt: skip
+
+
+def test_a_dask_run_that_cannot_finish_is_refused_up_front(
+    cluster: DaskBackend, tmp_path: Path
+) -> None:
+    """The Dask backend is probed as the local one is, its workers counted."""
+    out = tmp_path / "huge"
+    result = invoke("run", "--games", "4e15", "--out", str(out), "-q", *on(cluster))
+    assert result.exit_code != 0
+    [line] = result.stderr.strip().splitlines()
+    assert "would take about" in line and f"times {cluster.workers} Dask workers" in line
+    assert not list(out.glob("part-*")) if out.exists() else True

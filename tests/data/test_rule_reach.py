@@ -146,3 +146,51 @@ def test_a_set_file_is_checked_as_the_shipped_sets_are(
     rules = _rules_file(tmp_path, key, int(value))
     line = one_error_line(invoke("run", "--games", "4", "--rules", str(rules), "-q"))
     assert fragment in line or "has no effect" in line
+
+
+ACT_EVERYWHERE = {"war_torn_units"}
+"""Reading switches with no entry in RULE_NEEDS: every mix plays the step they change."""
+
+
+def _live_cases() -> list[tuple[str, str, Any, tuple[str, ...]]]:
+    """(set, reading, other value, variants) for every reading switch where it can act."""
+    cases = []
+    for name in SETS:
+        pool = C.load_pool(name)
+        for key in L.READING_SWITCH_KEYS:
+            variants = ("emissary",) if key == "emissary_favor" else ()
+            if not inert_rules(mix_facts(pool, pool.rules, variants), [key]):
+                cases.append((name, key, _other(key, pool.rules[key]), variants))
+    return cases
+
+
+def test_every_reading_switch_is_declared_where_it_acts() -> None:
+    """The reading switches are in RULE_NEEDS, save those that act in every game; each
+    is inert on some single set (so the play check above covers it) or on none."""
+    declared = set(L.READING_SWITCH_KEYS) - ACT_EVERYWHERE
+    assert declared <= set(RULE_NEEDS)
+    assert ACT_EVERYWHERE.isdisjoint(RULE_NEEDS)
+    assert {key for _, key, _ in INERT} >= declared
+    assert {key for _, key, _, _ in _live_cases()} == set(L.READING_SWITCH_KEYS)
+
+
+@pytest.mark.parametrize(
+    ("mix", "key", "value"), [c for c in INERT if c[1] in L.READING_SWITCH_KEYS]
+)
+def test_a_reading_switch_that_cannot_act_is_refused_in_one_line(
+    tmp_path: Path, mix: str, key: str, value: Any
+) -> None:
+    """Every reading switch on every single set it cannot act on (tribute_timing on dunes,
+    favor_flip on reign, ...): one line naming it, from the command line."""
+    path = _rules_file(tmp_path, key, value)
+    line = one_error_line(invoke("run", "--games", "4", "--mix", mix, "--rules", str(path)))
+    assert f"{key} = " in line and f"has no effect on mix '{mix}'" in line
+
+
+@pytest.mark.parametrize(("mix", "key", "value", "variants"), _live_cases())
+def test_a_reading_switch_that_can_act_is_accepted(
+    tmp_path: Path, mix: str, key: str, value: Any, variants: tuple[str, ...]
+) -> None:
+    path = _rules_file(tmp_path, key, value)
+    spec = RunSpec(games=4, mix=mix, seed=1, rules=str(path), variants=variants)
+    assert compile_run(spec).pool.rules[key] == value

@@ -435,6 +435,32 @@ def test_feat_opponent_discards_three_in_one_turn(opp_hand: int, met: bool) -> N
     done(sc)
 
 
+@pytest.mark.parametrize(("coins", "met"), [(5, False), (6, True), (7, True)])
+def test_a_designer_s_coin_feat_is_met_at_its_threshold(
+    tmp_path: Path, coins: int, met: bool
+) -> None:
+    """4. Feat: "Check your feat cards; turn face down each one whose condition you now
+    meet." The rulebook prints no feat texts; the engine's ``coins_at_least`` condition
+    ("Have N coins", configs/README.md) is a designer's, met at N coins or more."""
+    # Checks reign-of-war.en.md, line 108.
+    from sim.data.cards import SETS_DIR
+    from sim.data.changes import Changes
+    from sim.run.compiled import compile_run
+    from sim.run.positions import place
+
+    old = 'condition = "opponent_discarded_this_turn"\nn = 3\n'
+    text = (SETS_DIR / "reign.toml").read_text()
+    assert text.count(old) == 1
+    path = tmp_path / "reign.toml"
+    path.write_text(text.replace(old, 'condition = "coins_at_least"\nn = 6\n'))
+    run = compile_run(RunSpec(games=2, mix="reign"), Changes.parse((), [path]))
+    sc = Scenario.from_compiled(run, strict=True)
+    place(sc, coins=(coins, 0), stacks={0: [SPEAR], 1: [CHARIOT], 2: [TRIPOD]})
+    sc.feat()
+    assert sc.feats(0) == ([F_BREAK] if met else [])
+    assert sc.feats(1) == []
+
+
 def test_discard_abilities_never_take_reward_cards() -> None:
     """Other rules: "An ability that makes a player reveal their hand and discard affects unit
     cards only: reward cards are never revealed or discarded by it." Complex rules: "No player
@@ -1148,6 +1174,38 @@ def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None
     assert not owned[0] & owned[1]
     assert sc.own_decks
     check_invariants(sc)
+
+
+@pytest.mark.parametrize(("kind", "limit"), [("soldier", 6), ("beast", 4), ("oracle", 4)])
+def test_pile_draft_limits_are_reached_and_never_passed(kind: str, limit: int) -> None:
+    """Pile draft: "A player may take at most 6 soldier piles, 4 beast piles and 4 oracle
+    piles." A seat that takes a pile of ``kind`` whenever one is offered ends with exactly
+    the limit (it may reach it, and is offered none past it); the other seat avoids them."""
+    # Checks reign-of-war.en.md, line 208.
+    from sim.kernel import draft as DR
+
+    sc = Scenario("reign", rules={"RU_PILE_DRAFT": 1}, strict=True)
+    st, tab = sc.st, sc.tab
+    types = [u["type"] for u in sc.pool.units]
+    DR.draft_begin(st, tab)
+    keen = int(st[L.DRAFT_SEAT])
+    taken: dict[int, list[str]] = {0: [], 1: []}
+    while st[L.DRAFT_PICK] < DR.draft_picks(tab):
+        p = int(st[L.DRAFT_SEAT])
+        offered = [types[int(k)] for k in sc.options[: DR.draft_options(st, tab), 0]]
+        if p == keen:
+            if len(taken[p]) and taken[p].count(kind) == limit:
+                assert kind not in offered, "a pile past the limit is offered"
+            pick = offered.index(kind) if kind in offered else 0
+        else:
+            pick = next((i for i, t in enumerate(offered) if t != kind), 0)
+        taken[p].append(offered[pick])
+        DR.draft_take(st, tab, pick)
+    assert len(taken[0]) == len(taken[1]) == 10
+    assert taken[keen].count(kind) == limit
+    for p in (0, 1):
+        for t, most in (("soldier", 6), ("beast", 4), ("oracle", 4)):
+            assert taken[p].count(t) <= most
 
 
 def test_pile_draft_refusals() -> None:

@@ -12,6 +12,7 @@ import json
 import shutil
 import warnings
 from pathlib import Path
+from typing import Any
 
 import hypothesis.strategies as st
 import pandas as pd
@@ -111,7 +112,8 @@ def test_a_damaged_part_of_a_run_without_checksums_names_the_run(run_copy: Path)
 @pytest.mark.parametrize(
     ("field", "value"),
     [("games", "300"), ("complete", 1), ("parts", {}), ("metadata", []), ("games", -3),
-     ("chunk_size", 1.5), ("spec", "aegean")],
+     ("chunk_size", 1.5), ("spec", "aegean"), ("games_requested", "300"), ("until_ci", "0.1"),
+     ("key", []), ("resumed", {}), ("cards_sha256", 7)],
 )  # fmt: skip
 def test_a_manifest_field_of_the_wrong_type_is_refused_in_one_line(
     run_copy: Path, tmp_path: Path, field: str, value: object
@@ -121,8 +123,56 @@ def test_a_manifest_field_of_the_wrong_type_is_refused_in_one_line(
     doc[field] = value
     path.write_text(json.dumps(doc))
     refused(run_copy, tmp_path, "was edited or damaged")
-    resign(run_copy)  # consistent checksums: the field's type is still refused
+    resign(run_copy)  # consistent checksums (the field kept): its type is still refused
+    doc = json.loads(path.read_text())
+    doc[field] = value
+    doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
+    path.write_text(json.dumps(doc))
     refused(run_copy, tmp_path, f"field '{field}' must be")
+
+
+def _edit_manifest(run: Path, edit: Any, sign: bool = True) -> None:
+    """Apply ``edit`` to the manifest's fields, then make its checksums agree again."""
+    path = run / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    if sign:
+        resign(run)
+
+
+def test_a_metadata_value_that_is_not_text_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_copy, lambda doc: doc["metadata"].update(mix=5))
+    refused(run_copy, tmp_path, "metadata 'mix' must be a string")
+
+
+def test_a_part_entry_of_the_wrong_shape_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(games="100"))
+    refused(run_copy, tmp_path, "part entry 1 is not {file, first_game, games}")
+
+
+def test_an_edited_card_table_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    cards = run_copy / io.CARDS_NAME
+    table = pq.read_table(cards)
+    pq.write_table(table.slice(0, table.num_rows - 1), cards)
+    refused(run_copy, tmp_path, "is not this run's card table")
+
+
+def test_a_missing_card_table_is_refused(run_copy: Path, tmp_path: Path) -> None:
+    (run_copy / io.CARDS_NAME).unlink()
+    refused(run_copy, tmp_path, f"{io.CARDS_NAME} is recorded in {io.MANIFEST_NAME} but missing")
+
+
+def test_a_card_table_the_manifest_does_not_record_is_refused(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    def unrecord(doc: dict) -> None:
+        doc.pop(io.CARDS_DIGEST_KEY)
+        doc.pop(io.MANIFEST_DIGEST_KEY, None)
+        doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
+
+    _edit_manifest(run_copy, unrecord, sign=False)
+    refused(run_copy, tmp_path, f"is not recorded in {io.MANIFEST_NAME}")
 
 
 def test_an_edited_manifest_is_refused_by_resume(run_copy: Path) -> None:
@@ -189,6 +239,34 @@ def test_a_run_that_cannot_finish_is_refused_up_front_with_its_projected_time(
     assert not list(out.glob("part-*")) if out.exists() else True
 
 
+def test_a_tournament_that_cannot_finish_is_refused_up_front(tmp_path: Path) -> None:
+    """Every pairing's games are projected before any is played or written."""
+    out = tmp_path / "huge"
+    args = ["tournament", "--mix", "aegean", "--bots", "random,greedy", "--games", "1e12"]
+    line = one_error_line(invoke(*args, "--out", str(out), "-q"))
+    assert "would take about" in line and "days" in line and "limit is" in line
+    assert not out.exists() or not any(out.iterdir())
+
+
+class _SlowEngine:
+    """A probe target that plays no faster than 16 games a quarter second."""
+
+    def play_raw(self, start: int, n: int) -> None:
+        import time
+
+        time.sleep(0.25)
+
+
+def test_the_projection_counts_the_dask_workers_that_share_the_games() -> None:
+    """One process is refused what a thousand workers of its speed would finish in time."""
+    with pytest.raises(runner.RunError, match=r"would take about .* on 1 threads\)"):
+        runner.check_projected_time(_SlowEngine(), 10**9, 1)
+    runner.check_projected_time(_SlowEngine(), 10**9, 1, workers=1000)
+    with pytest.raises(runner.RunError, match=r"times 1000 Dask workers"):
+        runner.check_projected_time(_SlowEngine(), 10**13, 1, workers=1000)
+    assert runner.backend_workers(None) == 1
+
+
 def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     import tracemalloc
 
@@ -246,3 +324,34 @@ def test_an_until_ci_run_is_projected_by_where_it_must_stop(half: float) -> None
 def test_compare_and_sweep_refuse_a_run_that_cannot_finish(args: list[str]) -> None:
     line = one_error_line(invoke(*args, "-q"))
     assert "would take about" in line and "days" in line
+
+
+def test_resume_refuses_a_part_entry_of_the_wrong_type_in_one_line(run_copy: Path) -> None:
+    """A re-signed manifest whose part entry has text for its game count: one line, never
+    a ValueError from deep inside the resume (the hostile-input benchmark found it)."""
+
+    def interrupted(doc: dict) -> None:
+        doc["complete"] = False
+        doc["parts"][0]["games"] = "aegean:99999"
+
+    _edit_manifest(run_copy, interrupted)
+    with pytest.raises(runner.RunError, match=r"cannot resume .* part entry 0 is not"):
+        runner.resume(run_copy, progress=False)
+    line = one_error_line(invoke("run", "--resume", str(run_copy), "-q"))
+    assert "part entry 0 is not" in line
+
+
+def test_report_of_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None:
+    line = one_error_line(invoke("report", "x" * 5000, "--out", str(tmp_path / "rep")))
+    assert line.startswith("Error: ")
+
+
+def test_part_entries_whose_games_disagree_with_the_parts_are_refused(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    """Row counts or game ranges the parts do not hold, with every checksum consistent."""
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(first_game=7))
+    refused(run_copy, tmp_path, "starts at game 7, expected 100")
+    _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(first_game=100))
+    _edit_manifest(run_copy, lambda doc: doc["parts"][-1].update(games=101))
+    refused(run_copy, tmp_path, f"{io.MANIFEST_NAME} lists 101")
