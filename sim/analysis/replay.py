@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.story import Teller, score_line, tell, why_won
+from sim.analysis.story import GOD_NAMES, Teller, score_line, tell, why_won
 from sim.base import events as E
 from sim.base import layout as L
 from sim.data.changes import Changes
@@ -54,7 +54,6 @@ END_WORDS = {
     "turn_cap": "the turn cap was reached (the game was cut off)",
     "none": "the game has not ended",
 }
-GOD_NAMES = ["none", "Anubis", "Horus", "both gods"]
 
 
 class ReplayMismatch(AssertionError):
@@ -126,12 +125,15 @@ class Replay:
                 lines.append(f"  {ev['step_name']}")
             indent = "  " if ev["step"] in ("setup", "end") else "    "
             lines.append(f"{indent}{ev['text']}")
-        if self.expected is not None:
-            if self.mismatches:
-                lines.append("\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches))
-            else:
-                lines.append("\nMatches the dataset row (every column).")
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *self._check_lines()]) + "\n"
+
+    def _check_lines(self) -> list[str]:
+        """The last line of both texts: whether the replay gave the dataset's row."""
+        if self.expected is None:
+            return []
+        if self.mismatches:
+            return ["\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches)]
+        return ["\nMatches the dataset row (every column)."]
 
     def trace(self) -> np.ndarray:
         """Every event of the game after set-up, in order (``sim.base.events`` rows)."""
@@ -142,8 +144,7 @@ class Replay:
         """The game as a story told from the kernel's trace: the set-up, then each turn's
         events in the order they happened with their causes and the bot's weighed options,
         the score after each turn, and why the game was won."""
-        lines = [self.text().split("\n", 1)[0]]
-        lines += ["", "Set-up"]
+        lines = [self.text().split("\n", 1)[0], "", "Set-up"]
         lines += [f"  {e['text']}" for e in self.events if e["step"] == "setup"]
         assert self.teller is not None
         turn = None
@@ -162,12 +163,7 @@ class Replay:
         lines.append("\nEnd of the game")
         lines += [f"  {e['text']}" for e in self.events if e["step"] == "end"]
         lines += ["", *why_won(self.result)]
-        if self.expected is not None:
-            if self.mismatches:
-                lines.append("\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches))
-            else:
-                lines.append("\nMatches the dataset row (every column).")
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *self._check_lines()]) + "\n"
 
 
 @dataclass(frozen=True)

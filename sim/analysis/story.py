@@ -24,7 +24,19 @@ from sim.kernel import decisions as D
 TOP_OPTIONS = 3
 """Options of a decision the story shows (the bot's best by value; the one taken always)."""
 GOD_NAMES = ("none", "Anubis", "Horus", "both gods")
+"""The ``vocab.DEV_*`` codes a god or the Favor can hold, as a replay names them."""
 DECISION_WORDS = {code: name.replace("_", " ") for name, code in D.DECISIONS.items()}
+CARD_SENTENCES = {
+    E.EV_PLAY: "P{p} plays {card} into city {city}",
+    E.EV_BEAST: "P{p} unleashes the Beast {card} (discarded after its ability)",
+    E.EV_RETURN: "{card} (P{p}) returns from city {city} to P{p}'s hand",
+    E.EV_MOVE: "P{p} moves {card} from city {city} to city {to}",
+    E.EV_EXALT: "P{p} EXALTs {card} from city {city}: out of play",
+    E.EV_ENRAGE: "P{p} enrages {card} in city {city}",
+    E.EV_TAKE: "P{p} takes {card} into hand",
+}
+"""Events about one card said by one fixed sentence: ``{p}`` the seat, ``{card}``, ``{city}``
+(the event's first extra, the city), ``{to}`` (its second, a move's city)."""
 
 
 class Names(Protocol):
@@ -181,25 +193,14 @@ class Teller:
             if x0 == 1:
                 return f"P{p} reveals {self.card(t)} to build {self.slot_structure(p, x1)}"
             return f"P{p} offers {self.card(t)}"
-        if k == E.EV_PLAY:
-            return f"P{p} plays {self.card(t)} into city {x0 + 1}"
-        if k == E.EV_BEAST:
-            return f"P{p} unleashes the Beast {self.card(t)} (discarded after its ability)"
+        said = CARD_SENTENCES.get(k)
+        if said is not None:
+            return said.format(p=p, card=self.card(t), city=x0 + 1, to=x1 + 1)
         if k == E.EV_DESTROY:
             verb = "is discarded after the war" if step == "war" else "is destroyed"
             return f"{self.card(t)} (P{p}, city {x0 + 1}) {verb}"
-        if k == E.EV_RETURN:
-            return f"{self.card(t)} (P{p}) returns from city {x0 + 1} to P{p}'s hand"
-        if k == E.EV_MOVE:
-            return f"P{p} moves {self.card(t)} from city {x0 + 1} to city {x1 + 1}"
-        if k == E.EV_EXALT:
-            return f"P{p} EXALTs {self.card(t)} from city {x0 + 1}: out of play"
-        if k == E.EV_ENRAGE:
-            return f"P{p} enrages {self.card(t)} in city {x0 + 1}"
         if k == E.EV_UNDER:
             return f"{self.card(t)} goes under P{p}'s {self.slot_structure(p, x0)}"
-        if k == E.EV_TAKE:
-            return f"P{p} takes {self.card(t)} into hand"
         if k == E.EV_CONFLICT:
             verdict = f"P{p} is the victor" if p >= 0 else "no victor"
             return f"city {t + 1} is war-torn: strength P0 {x0}, P1 {x1}; {verdict}"
@@ -315,13 +316,12 @@ def why_won(res: dict[str, Any]) -> list[str]:
         v0, v1 = t.weight * res[f"{t.name}_p0"], t.weight * res[f"{t.name}_p1"]
         if v0 == v1 and n0 == n1:
             continue
-        ahead = 0 if v0 > v1 else 1
-        label = t.name.replace("_", " ")
-        lines.append(
-            f"  {label}: P0 {n0}, P1 {n1} ({abs(v0 - v1):+d} VP for P{ahead})"
-            if v0 != v1
-            else f"  {label}: P0 {n0}, P1 {n1} (no VP either way)"
-        )
+        said = [
+            f"P{p} {t.label.format(n=n, w=t.weight)} = {v} VP"
+            for p, n, v in ((0, n0, v0), (1, n1, v1))
+        ]
+        gap = f"{abs(v0 - v1)} VP for P{0 if v0 > v1 else 1}" if v0 != v1 else "no VP either way"
+        lines.append(f"  {said[0]}, {said[1]}: {gap}")
     if len(lines) == 1:
         lines.append("  every score component was equal")
     return lines

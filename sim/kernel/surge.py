@@ -201,8 +201,9 @@ def use_reward(st, tab, fp, ask, p, r):
     tile = st[L.REW + p * L.MAX_REWARDS + r]
     T.event(st, E.EV_USE, p, 1, tile, 0, 0)
     prev = T.push_cause(st, E.CA_TILE, tile)
-    a0 = reward_col(tab, tile_kind(tab, tile), L.R_ABIL_START)
-    for a in range(a0, a0 + reward_col(tab, tile_kind(tab, tile), L.R_ABIL_N)):
+    rk = tile_kind(tab, tile)
+    a0 = reward_col(tab, rk, L.R_ABIL_START)
+    for a in range(a0, a0 + reward_col(tab, rk, L.R_ABIL_N)):
         run_ability(st, tab, fp, ask, p, a, -1, -1)
     T.pop_cause(st, prev)
 

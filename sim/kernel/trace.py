@@ -4,10 +4,11 @@ A state with room after it (``st[L.TRACE:]``, ``st[L.TRACE_CAP]`` rows of ``EV_W
 integers) records every event the hooks at the event sites report, each with the
 cause in force when it happened: the rule step (``sim.kernel.turn.run_step`` sets
 it), then the card, reward tile or structure whose ability is resolving
-(``push_cause`` / ``pop_cause`` around it). A run's states have no room and ``TRACE_CAP`` 0, so each hook costs one
-load and one branch never taken; a look-ahead rollout's copy of the game sets its own
-``TRACE_CAP`` to 0, so its imagined events are never recorded. Nothing here changes the
-game: the hooks only write the trace slots, and draw no random number.
+(``push_cause`` / ``pop_cause`` around it). A run's states have no room and
+``TRACE_CAP`` 0, so each hook costs one load and one branch never taken; a look-ahead
+rollout's copy of the game sets its own ``TRACE_CAP`` to 0, so its imagined events are
+never recorded. Nothing here changes the game: the hooks only write the trace slots,
+and draw no random number.
 
 ``st[L.TRACE_N]`` counts every event reported, also past the buffer's end (the
 reader treats a count above ``TRACE_CAP`` as an overflow, never as a short game).
