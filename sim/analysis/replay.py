@@ -88,6 +88,7 @@ class Replay:
     scores: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The score (``Scenario.result()`` of the position) after each turn, by turn."""
     teller: Teller | None = None
+    """Names the trace's ids in words (set by :func:`replay`)."""
 
     @property
     def matches(self) -> bool:
@@ -146,7 +147,8 @@ class Replay:
         the score after each turn, and why the game was won."""
         lines = [self.text().split("\n", 1)[0], "", "Set-up"]
         lines += [f"  {e['text']}" for e in self.events if e["step"] == "setup"]
-        assert self.teller is not None
+        if self.teller is None:
+            raise ValueError("this Replay has no trace to tell: make it with replay()")
         turn = None
         for t in self.steps:
             if t.turn != turn:
