@@ -112,7 +112,13 @@ EV_OPTION = _ev(
     "one option the seat's bot valued at a decision",
     "its value x VALUE_SCALE",
     "option index",
-    ("decision", "field 0", "field 1", "field 2", "field 3"),
+    (
+        "decision",
+        "field 0",
+        "field 1 (a Surge play's or Beast's card, not its hand index)",
+        "field 2",
+        "field 3",
+    ),
 )
 EV_CHOICE = _ev(
     "choice", "the option the seat's bot took", "options", "option index", ("decision",)
