@@ -2,7 +2,7 @@
 """How fast omensim plays: JIT start-up, kernel games/s, end-to-end runs.
 
     python benchmarks/bench_engine.py [--games N] [--mix aegean] [--quick]
-                                      [--cold] [--check] [--record]
+                                      [--cold] [--check] [--record] [--trace-cost]
 
 Every figure is for greedy vs greedy on one mix (``aegean`` by default) with a
 fixed seed, except the random-vs-random reference line. Timed loops get an
@@ -542,6 +542,56 @@ def record(figures: list[Figure], mix: str, commit: str, where: str) -> None:
             )
 
 
+# Run in a fresh interpreter: the kernel's games/s and the reference loop's, in that process.
+_TRACE_COST_CHILD = """\
+import json, sys
+sys.path.insert(0, sys.argv[4])
+import bench_engine as b
+engine = b.make_engine(sys.argv[1], int(sys.argv[2]))
+threads = int(sys.argv[5])
+seconds = b.time_kernel(engine, int(sys.argv[2]), threads, int(sys.argv[3]))
+ref, _ = b.reference(threads, b.REFERENCE_GAMES, int(sys.argv[3]))
+print(json.dumps({"kernel_gps": int(sys.argv[2]) / seconds, "ref_gps": ref}))
+"""
+
+
+def bench_trace_cost(mix: str, games: int, repeats: int, threads: int, rounds: int = 3) -> str:
+    """The kernel's ratio to the reference loop with the trace hooks (trace mode off, as in
+    every run) and with the hooks compiled out (``OMENSIM_TRACE_HOOKS=0``, in a cache of its
+    own), each measured against its own reference loop in its own child process.
+
+    The two kinds of child take turns, ``rounds`` times, and each kind keeps its best
+    ratio: on a shared host the load moves between children far more than the hooks do.
+    """
+    from sim.kernel.trace import HOOKS_ENV
+
+    kinds = ("with the hooks (trace off)", "hooks compiled out")
+    best = {k: (0.0, 0.0, 0.0) for k in kinds}
+    table_rows = [["child", "games/s", "reference games/s", "ratio"]]
+    with tempfile.TemporaryDirectory(prefix="omensim-numba-nohooks-") as cache:
+        envs = {kinds[0]: {}, kinds[1]: {HOOKS_ENV: "0", "NUMBA_CACHE_DIR": cache}}
+        for r in range(rounds):
+            for label in kinds:
+                log(f"trace cost, round {r + 1}/{rounds}: {label}, {games:,} games ...")
+                cmd = [sys.executable, "-c", _TRACE_COST_CHILD, mix, str(games), str(repeats)]
+                cmd += [str(Path(__file__).resolve().parent), str(threads)]
+                run = checked(run_child(cmd, child_env(**envs[label])), f"trace-cost ({label})")
+                got = json.loads(run.stdout.strip().splitlines()[-1])
+                gps, ref = got["kernel_gps"], got["ref_gps"]
+                table_rows.append([f"{label}, round {r + 1}", f"{gps:,.0f}", f"{ref:,.0f}"])
+                table_rows[-1].append(f"{gps / ref:.3f}")
+                if gps / ref > best[label][2]:
+                    best[label] = (gps, ref, gps / ref)
+    lines = text_table(table_rows)
+    with_hooks, without = best[kinds[0]][2], best[kinds[1]][2]
+    lines.append(
+        f"{mix}, greedy vs greedy; best ratio with the hooks {with_hooks:.3f}, without "
+        f"{without:.3f}: with / without = {with_hooks / without:.3f} "
+        f"({threads} threads, best of {repeats} per child; load average {load_average()})"
+    )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Benchmark the omensim engine (prints figures; never fails on speed).",
@@ -603,6 +653,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--record", action="store_true", help=f"append the figures to {RESULTS_CSV.name}"
     )
+    parser.add_argument(
+        "--trace-cost",
+        action="store_true",
+        help="only measure what the kernel's trace hooks cost a run: the kernel's ratio to "
+        "the reference loop with the hooks and with them compiled out, in one run",
+    )
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
@@ -613,6 +669,9 @@ def main(argv: list[str] | None = None) -> int:
     import numba
 
     all_threads = int(numba.config.NUMBA_NUM_THREADS)
+    if args.trace_cost:
+        print(bench_trace_cost(mix, games, args.repeats, all_threads))
+        return 0
     load = load_average()
     figures: list[Figure] = []
 

@@ -14,10 +14,12 @@ rollout, where both seats play with the look-ahead seat's own weights.
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel.jit import kernel
 from sim.kernel.rng import uniform
 from sim.kernel.tab import (
@@ -527,6 +529,7 @@ def choose_greedy(st, tab, fp, p, dec, n):
     ties = 0
     for i in range(n):
         v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
+        T.option(st, p, dec, i, v)
         if v > best + 1e-9:
             best = v
             pick = i
@@ -536,4 +539,5 @@ def choose_greedy(st, tab, fp, p, dec, n):
             ties += 1
             if uniform(st, L.RNG_SEAT + p) * ties < 1.0:
                 pick = i
+    T.event(st, E.EV_CHOICE, p, n, pick, dec, 0)
     return pick

@@ -10,9 +10,13 @@ units played into a city, units destroyed, moved or returned, reward tiles won
 and used, conflicts and their victors, offerings, structures built, discards
 to the hand limit, and at the end the score with its components.
 
-No trace mode in the kernel: the batch kernel is untouched, so tracing costs a
-run nothing when it is off. The replay only needs what the dataset already
-guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
+The game is also played in the kernel's trace mode (``sim.kernel.trace``): every
+event in the order it happened, with the card, reward tile, structure or rule step
+that caused it, and each of the greedy bot's decisions with its options' values.
+:meth:`Replay.story` tells the game from that trace (``sim.analysis.story``), with
+the score after each turn and why the game was won; :meth:`Replay.text` is the
+step-by-step account of the positions. The replay only needs what the dataset
+already guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
 itself: the replayed game's dataset row (every column) is compared with the
 row :class:`sim.run.engine.Engine` plays for the same game, and a difference
 raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
@@ -32,12 +36,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.analysis.story import GOD_NAMES, Teller, score_line, tell, why_won
+from sim.base import events as E
 from sim.base import layout as L
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run.compiled import compile_run
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
+from sim.run.view import with_trace
 
 END_WORDS = {
     "all_cities_empty": "no city has any reward tiles left",
@@ -47,7 +54,6 @@ END_WORDS = {
     "turn_cap": "the turn cap was reached (the game was cut off)",
     "none": "the game has not ended",
 }
-GOD_NAMES = ["none", "Anubis", "Horus", "both gods"]
 
 
 class ReplayMismatch(AssertionError):
@@ -77,6 +83,12 @@ class Replay:
     row: dict[str, Any]
     expected: dict[str, Any] | None = None
     mismatches: list[str] = field(default_factory=list)
+    steps: list[TracedStep] = field(default_factory=list)
+    """The trace, step by step: the events each step of each turn recorded."""
+    scores: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The score (``Scenario.result()`` of the position) after each turn, by turn."""
+    teller: Teller | None = None
+    """Names the trace's ids in words (set by :func:`replay`)."""
 
     @property
     def matches(self) -> bool:
@@ -114,12 +126,61 @@ class Replay:
                 lines.append(f"  {ev['step_name']}")
             indent = "  " if ev["step"] in ("setup", "end") else "    "
             lines.append(f"{indent}{ev['text']}")
-        if self.expected is not None:
-            if self.mismatches:
-                lines.append("\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches))
-            else:
-                lines.append("\nMatches the dataset row (every column).")
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *self._check_lines()]) + "\n"
+
+    def _check_lines(self) -> list[str]:
+        """The last line of both texts: whether the replay gave the dataset's row."""
+        if self.expected is None:
+            return []
+        if self.mismatches:
+            return ["\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches)]
+        return ["\nMatches the dataset row (every column)."]
+
+    def trace(self) -> np.ndarray:
+        """Every event of the game after set-up, in order (``sim.base.events`` rows)."""
+        rows = [t.rows for t in self.steps]
+        return np.concatenate(rows) if rows else np.zeros((0, E.EV_W), np.int64)
+
+    def story(self) -> str:
+        """The game as a story told from the kernel's trace: the set-up, then each turn's
+        events in the order they happened with their causes and the bot's weighed options,
+        the score after each turn, and why the game was won."""
+        lines = [self.text().split("\n", 1)[0], "", "Set-up"]
+        lines += [f"  {e['text']}" for e in self.events if e["step"] == "setup"]
+        if self.teller is None:
+            raise ValueError("this Replay has no trace to tell: make it with replay()")
+        turn = None
+        for t in self.steps:
+            if t.turn != turn:
+                if turn is not None:
+                    lines.append(f"  {score_line(self.scores[turn])}")
+                turn = t.turn
+                lines.append(f"\nTurn {t.turn}: P{t.active}")
+            said = tell(self.teller, t.rows, t.step, t.active)
+            if said and t.step != "end_turn":
+                lines.append(f"  {t.title}")
+            lines += [f"    {x}" for x in said]
+        if turn is not None:
+            lines.append(f"  {score_line(self.scores[turn])}")
+        lines.append("\nEnd of the game")
+        lines += [f"  {e['text']}" for e in self.events if e["step"] == "end"]
+        lines += ["", *why_won(self.result)]
+        return "\n".join([*lines, *self._check_lines()]) + "\n"
+
+
+@dataclass(frozen=True)
+class TracedStep:
+    """The events one step of one turn recorded in the kernel's trace."""
+
+    turn: int
+    active: int
+    step: str
+    title: str
+    rows: np.ndarray
+
+
+TRACE_EVENTS = 50_000
+"""Events a replayed game's trace holds (a long Reign game reports a few thousand)."""
 
 
 # --- reading the whole position ----------------------------------------------------
@@ -782,8 +843,12 @@ def replay(
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
     run = compile_run(spec, changes)  # changes: the card changes the run was played with
     sc = Scenario.from_compiled(run)
+    sc.st = with_trace(sc.st, TRACE_EVENTS)
     sc.setup(spec.seed, game)
     d = _Describer(sc)
+    traced: list[TracedStep] = []
+    scores: dict[int, dict[str, Any]] = {}
+    seen = sc.trace_count  # set-up's events: the set-up is described from the position
     events: list[dict[str, Any]] = []
 
     def add(evs: list[dict[str, Any]], turn: int, seat: int, step: str, step_name: str) -> None:
@@ -806,11 +871,18 @@ def replay(
                 evs = [{"event": "nothing", "text": "nothing happens"}]
             add(evs, turn, p, step.name, title)
             pos = after
+            rows = sc.trace_events()[seen:]
+            seen += len(rows)
+            traced.append(TracedStep(turn, p, step.name, title, rows))
         sc.end_turn()
         after = _position(sc)
         evs = d.diff("end_turn", pos, after, p)
         add(evs, turn, p, "end_turn", "End of turn")
         pos = after
+        rows = sc.trace_events()[seen:]
+        seen += len(rows)
+        traced.append(TracedStep(turn, p, "end_turn", "End of turn", rows))
+        scores[turn] = sc.copy().result()
     res = sc.result()
     res["first_player"] = sc.first
     engine = Engine(run)
@@ -818,6 +890,7 @@ def replay(
     add(_end_events(res), int(res["turns"]), -1, "end", "End")
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
+    r.steps, r.scores, r.teller = traced, scores, Teller(sc, d.reign)
     if check and r.mismatches:
         raise ReplayMismatch(
             f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)

@@ -144,7 +144,14 @@ TOT_REINFORCE = 8
 TOT_SURGE_END = 9
 TOT_COLS = 10
 SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
+# Trace mode (sim.kernel.trace, rows of sim.base.events): events written so far, and the
+# cause of the events being written now (CA_* * CAUSE_SPAN + id).
+TRACE_N = take("TRACE_N")
+TRACE_CAUSE = take("TRACE_CAUSE")
 HEADER = _st.next  # everything before here is reset at set-up
+# Events the trace buffer after the state holds (st[TRACE:]); 0, trace mode off, in every
+# run. Kept by set-up's reset; a look-ahead rollout's copy of the game sets it to 0.
+TRACE_CAP = take("TRACE_CAP")
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
 # Aegean Draft Variant 1's three cards of each seat (DRAFT + 4*p + j) or Variant 2's
 # face-up spread (DRAFT + j), -1 once taken; the pile draft's marks (DRAFT + kind: 1 once
@@ -183,6 +190,7 @@ GAME_SIZE = _st.next  # one game's state ends here
 # game with the hidden cards dealt again (strategies/lookahead.py).
 ROLLOUT = take("ROLLOUT", GAME_SIZE)
 STATE_SIZE = _st.next
+TRACE = STATE_SIZE  # a traced state's event rows follow the state (sim.kernel.trace)
 STATE_REGIONS: tuple[tuple[str, int, int], ...] = tuple(_st.regions)
 """Every region of the state as ``(name, first slot, slots)``, in order."""
 del take

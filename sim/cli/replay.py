@@ -21,19 +21,29 @@ from sim.data.spec import RunSpec, SpecError
     required=True,
     help="The game_id to replay (0 .. games-1 of the run).",
 )
-def replay_cmd(run_dir: Path, game: int) -> None:
+@click.option(
+    "--positions",
+    is_flag=True,
+    help="Print the step-by-step account of the positions (what each step changed) "
+    "instead of the story told from the kernel's event trace.",
+)
+def replay_cmd(run_dir: Path, game: int, positions: bool) -> None:
     """Replay game GAME of the run directory RUN and print it turn by turn.
 
     The game is rebuilt from the run's seed, cards, variants and bots (read
-    from RUN/_manifest.json) and played again step by step: the set-up, each
-    Wealth, Surge, (Portent, Feat,) War and Offering step, and the final score.
-    The replayed result is then compared with the game's row in the run's
-    Parquet files; a difference is an error.
+    from RUN/_manifest.json) and played again in the kernel's trace mode: the
+    set-up, then every event of each Wealth, Surge, (Portent, Feat,) War and
+    Offering step in the order it happened, with the card, reward tile or rule
+    step that caused it; each decision of a greedy bot with its best options
+    and their values; the score after each turn; and why the game was won (the
+    score components that differed). The replayed result is then compared
+    with the game's row in the run's Parquet files; a difference is an error.
 
     \b
     Example:
       omensim run --games 1000 --mix aegean --seed 7 --out results/demo
       omensim replay results/demo --game 123
+      omensim replay results/demo --game 123 --positions
     """
     from sim.analysis.replay import compare_rows, replay  # deferred: loads numba
     from sim.data.cards import CardDataError  # deferred: loads pyarrow
@@ -77,7 +87,7 @@ def replay_cmd(run_dir: Path, game: int) -> None:
         raise CliError(
             f"cannot read {exc.filename or 'a run input'}: {exc.strerror or exc}"
         ) from None
-    text = r.text()
+    text = r.text() if positions else r.story()
     # The replay checked itself against the kernel; now check the row actually on disk.
     diffs = compare_rows(r.row, row)
     click.echo(text, nl=False)

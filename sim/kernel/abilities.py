@@ -9,10 +9,12 @@ Ongoing ops (strength, cost) are never executed here; ``board`` reads them.
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
@@ -44,6 +46,7 @@ def discard_from_hand(st, tab, fp, ask, p, n, reason):
         for i in range(hn):
             put_opt(st, i, i, Z.hand_card(st, p, i), reason, 0)
         k = ask(st, tab, fp, p, D.D_DISCARD, hn)
+        T.event(st, E.EV_DISCARD, p, 1, opt(st, k, 1), 0, 0)
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
         if reason == 0 and p != st[L.ACTIVE]:
             st[L.OPP_DISCARDED] += 1  # for the Reign feat "opponent discards 3 in a turn"
@@ -69,6 +72,7 @@ def enemy_targets(st, tab, fp, ask, p, c, tg, limit):
 @kernel
 def destroy_unit(st, tab, c, q, i):
     """Destroy the unit in slot ``i`` of seat ``q``'s side of city ``c``: to the discard pile."""
+    T.event(st, E.EV_DESTROY, q, 1, B.slot_card(st, c, q, i), c, 0)
     Z.discard_card(st, q, B.city_take(st, tab, c, q, i))
 
 
@@ -85,6 +89,7 @@ def _hit_enemy(st, tab, fp, ask, p, c, o, to_hand):
         cc = opt(st, k, 0)
         q = opt(st, k, 1)
         if to_hand:
+            T.event(st, E.EV_RETURN, q, 1, opt(st, k, 3), cc, 0)
             Z.hand_add(st, q, B.city_take(st, tab, cc, q, opt(st, k, 2)))
         else:
             destroy_unit(st, tab, cc, q, opt(st, k, 2))
@@ -158,6 +163,7 @@ def _take_discard(st, tab, fp, ask, p, o):
         if n == 0:
             return
         k = ask(st, tab, fp, p, D.D_TAKE, n)
+        T.event(st, E.EV_TAKE, p, 1, opt(st, k, 1), 0, 0)
         Z.hand_add(st, p, Z.take_discard(st, p, opt(st, k, 0)))
 
 
@@ -231,6 +237,7 @@ def enrage_at(st, tab, c, p, i):
     """Enrage seat ``p``'s unit in slot ``i`` of city ``c``, if the rules allow; True if done."""
     if not can_enrage(st, tab, c, p, i):
         return False
+    T.event(st, E.EV_ENRAGE, p, 1, B.slot_card(st, c, p, i), c, 0)
     B.set_enraged(st, tab, c, p, i, 1)
     st[L.ENRAGED_N + p] += 1
     return True
@@ -289,10 +296,12 @@ def _reveal_keep(st, tab, fp, ask, p, o):
         k = ask(st, tab, fp, p, D.D_KEEP_REVEALED, m)
         if opt(st, k, 0) < 0:
             break
+        T.event(st, E.EV_REVEAL, p, 1, opt(st, k, 1), 0, 0)
         Z.hand_add(st, p, opt(st, k, 1))
         st[L.REVEALED + opt(st, k, 0)] = -1
     for j in range(n):
         if st[L.REVEALED + j] >= 0:
+            T.event(st, E.EV_REVEAL, p, 0, st[L.REVEALED + j], 0, 0)
             Z.discard_card(st, p, st[L.REVEALED + j])
 
 
@@ -331,6 +340,7 @@ def run_op(st, tab, fp, ask, p, o, c, src):
         k = min(n, st[L.COINS + q])
         st[L.COINS + q] -= k
         st[L.COINS + p] += k
+        T.event(st, E.EV_STEAL, p, k, q, st[L.COINS + q], st[L.COINS + p])
     elif code == V.OP_OPP_LOSE_COINS:
         Z.pay_coins(st, q, n)
     elif code == V.OP_GAIN_COINS_PER_UNIT and c >= 0:
@@ -342,6 +352,7 @@ def run_op(st, tab, fp, ask, p, o, c, src):
     elif code == V.OP_GAIN_FAVOR:
         if st[L.GOD + p] != 0:
             st[L.FAVOR] = st[L.GOD + p]
+            T.event(st, E.EV_FAVOR, p, st[L.FAVOR], -1, 0, 0)
     elif code == V.OP_ENRAGE:
         _enrage(st, tab, fp, ask, p, c, o, src)
     elif code == V.OP_REVEAL_KEEP:
@@ -359,9 +370,11 @@ def _resolve_ability(st, tab, fp, ask, p, a, c, src):
         st, tab, p, c, src, abil_col(tab, a, L.A_COND), abil_col(tab, a, L.A_COND_N)
     ):
         return
+    prev = T.push_cause(st, E.CA_CARD, src)  # src -1 (a tile, a structure): its caller's
     o0 = abil_col(tab, a, L.A_OP_START)
     for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
         run_op(st, tab, fp, ask, p, o, c, src)
+    T.pop_cause(st, prev)
 
 
 @kernel

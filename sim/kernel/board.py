@@ -7,8 +7,10 @@ leaves a city takes its effect with it and nothing can go stale.
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
@@ -195,6 +197,7 @@ def city_take(st, tab, c, p, i):
 def city_move(st, tab, f, i, t, p):
     """Move seat ``p``'s unit in slot ``i`` of city ``f`` to city ``t``; it stays enraged."""
     rage = st[L.ENRAGED + side(f, p) * L.N_SLOTS + i]
+    T.event(st, E.EV_MOVE, p, 1, slot_card(st, f, p, i), f, t)
     place_unit(st, tab, t, p, city_take(st, tab, f, p, i), rage)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
+from sim.kernel import trace as T
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, feat_col
 
@@ -56,6 +58,7 @@ def feat_step(st, tab):
     for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
         if st[L.FEAT_DONE + p * L.MAX_FEATS + f] == 0 and feat_met(st, tab, p, f):
             st[L.FEAT_DONE + p * L.MAX_FEATS + f] = 1
+            T.event(st, E.EV_FEAT, p, 1, f, 0, 0)
 
 
 @kernel

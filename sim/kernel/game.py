@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks
 from sim.kernel.jit import kernel
@@ -67,6 +69,7 @@ def emissary(st, tab, fp, ask, oldest):
         v0 = card_col(tab, c0, L.K_STRENGTH)
         v1 = card_col(tab, c1, L.K_STRENGTH)
     first = oldest if v0 == v1 else (0 if v0 > v1 else 1)
+    T.event(st, E.EV_DISCARD, first, 1, c0 if first == 0 else c1, 0, 0)  # the Emissary
     Z.discard_card(st, first, Z.hand_take(st, first, pick0 if first == 0 else pick1))
     return first
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.abilities import discard_from_hand, run_trigger
 from sim.kernel.jit import kernel
@@ -21,6 +23,7 @@ def make_offering(st, tab, fp, ask, p, hand_i):
     coins; with RU_TRIBUTE_FIRST it comes straight after the discard.
     """
     card = Z.hand_take(st, p, hand_i)
+    T.event(st, E.EV_OFFER, p, 1, card, 0, 0)
     Z.discard_card(st, p, card)
     first = rule(tab, L.RU_TRIBUTE_FIRST)
     if first:
@@ -55,6 +58,7 @@ def build(st, tab, fp, ask, p, hand_i, s):
     it goes on top of the discard pile.
     """
     card = Z.hand_take(st, p, hand_i)
+    T.event(st, E.EV_OFFER, p, 1, card, 1, s)  # a build: the unit revealed for it
     Z.build_from_deck(st, p, s, card_col(tab, card, L.K_STRENGTH))
     run_trigger(st, tab, fp, ask, p, card, V.TR_LABOR, -1)
     Z.discard_card(st, p, card)

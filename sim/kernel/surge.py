@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.abilities import find_ability, run_ability, run_trigger
 from sim.kernel.jit import kernel
@@ -121,7 +123,9 @@ def rally(st, tab, fp, ask, p, c):
             return
         card = opt(st, k, 1)
         a = opt(st, k, 3)
+        prev = T.push_cause(st, E.CA_CARD, card)  # the RALLY's cost is paid for its unit
         Z.pay_coins(st, p, opt(st, k, 2))
+        T.pop_cause(st, prev)
         st[L.TMP + nd] = card
         nd += 1
         run_ability(st, tab, fp, ask, p, a, c, card)
@@ -139,6 +143,7 @@ def flip_favor(st, tab, card):
         return
     if dev == V.DEV_BOTH or dev != st[L.FAVOR]:
         st[L.FAVOR] = V.DEV_BOTH - st[L.FAVOR]
+        T.event(st, E.EV_FAVOR, -1, st[L.FAVOR], card, 0, 0)
 
 
 @kernel
@@ -170,6 +175,7 @@ def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     Dunes, Devotion and Favor: "check the unit's devotion prior to resolving
     any abilities".
     """
+    T.event(st, E.EV_PLAY, p, cost, Z.hand_card(st, p, hand_i), c, 0)
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
     B.city_add(st, tab, c, p, card)
@@ -192,10 +198,14 @@ def use_reward(st, tab, fp, ask, p, r):
     """Flip reward tile ``r`` of seat ``p`` face up and resolve its ability."""
     st[L.REW_USED + p * L.MAX_REWARDS + r] = 1
     st[L.REWARDS_USED_TURN] += 1
-    rk = tile_kind(tab, st[L.REW + p * L.MAX_REWARDS + r])
+    tile = st[L.REW + p * L.MAX_REWARDS + r]
+    T.event(st, E.EV_USE, p, 1, tile, 0, 0)
+    prev = T.push_cause(st, E.CA_TILE, tile)
+    rk = tile_kind(tab, tile)
     a0 = reward_col(tab, rk, L.R_ABIL_START)
     for a in range(a0, a0 + reward_col(tab, rk, L.R_ABIL_N)):
         run_ability(st, tab, fp, ask, p, a, -1, -1)
+    T.pop_cause(st, prev)
 
 
 @kernel
@@ -214,9 +224,12 @@ def exalt(st, tab, p, card):
         return
     if st[L.VP_SUPPLY] == 0:
         return
+    T.event(st, E.EV_EXALT, p, 1, card, c, 0)
+    prev = T.push_cause(st, E.CA_CARD, card)
     B.city_take(st, tab, c, p, B.loc_slot(loc))
     Z.out_add(st, p, card)
     Z.gain_vp_tokens(st, p, 1)
+    T.pop_cause(st, prev)
 
 
 @kernel
@@ -244,6 +257,7 @@ def surge_end(st, tab, fp, ask, p):
 @kernel
 def unleash_beast(st, tab, fp, ask, p, hand_i, a, cost):
     """Reign: pay a Beast's cost, resolve its ability, then discard it."""
+    T.event(st, E.EV_BEAST, p, cost, Z.hand_card(st, p, hand_i), 0, 0)
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
     mark_played(st, tab, p, card)
@@ -261,9 +275,12 @@ def complete_structures(st, tab, fp, ask, p):
             continue
         if st[L.STRUCT_UNDER + i] >= struct_col(tab, row, L.S_BUILD_COST):
             st[L.STRUCT_DONE + i] = 1
+            T.event(st, E.EV_STRUCTURE, p, 1, row, s, 0)
+            prev = T.push_cause(st, E.CA_STRUCT, row)
             a0 = struct_col(tab, row, L.S_ABIL_START)
             for a in range(a0, a0 + struct_col(tab, row, L.S_ABIL_N)):
                 run_ability(st, tab, fp, ask, p, a, -1, -1)
+            T.pop_cause(st, prev)
 
 
 @kernel

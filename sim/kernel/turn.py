@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.kernel import trace as T
 from sim.kernel.feats import feat_step, feats_done
 from sim.kernel.jit import kernel
 from sim.kernel.offering import offering_step
@@ -48,6 +50,7 @@ def end_reason(st, tab):
 def end_turn(st, tab):
     """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
     st[L.TURN] += 1
+    T.event(st, E.EV_TURN, st[L.ACTIVE], st[L.TURN], -1, 0, 0)
     reason = end_reason(st, tab)
     if reason == V.ER_NONE and st[L.TURN] >= rule(tab, L.RU_TURN_CAP):
         reason = V.ER_TURN_CAP
@@ -98,6 +101,7 @@ def step_applies(st, tab, s):
 @kernel(into_caller=True)
 def run_step(st, tab, fp, ask, s):
     """Play step ``s`` of the active seat's turn, every choice by ``ask``."""
+    T.push_cause(st, E.CA_STEP, s)
     if s == S_WEALTH:
         wealth_step(st, tab, fp, ask)
     elif s == S_SURGE:

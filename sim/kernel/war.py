@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel.abilities import destroy_unit
 from sim.kernel.jit import kernel
 from sim.kernel.tab import rule
@@ -117,9 +119,13 @@ def resolve_conflict(st, tab, fp, ask, c):
     w = war_winner(st, tab, c, active)
     first = active
     keep = rule(tab, L.RU_LOSER_KEEPS)
+    if T.tracing(st):
+        s0, s1 = B.side_strength(st, tab, c, 0), B.side_strength(st, tab, c, 1)
+        T.event(st, E.EV_CONFLICT, w, 0, c, s0, s1)
     if w >= 0:
         n = st[L.STACK_N + c] - 1
         tile = st[L.STACK + c * L.MAX_STACK + n]
+        T.event(st, E.EV_TILE, w, 1, tile, c, 0)
         st[L.STACK_N + c] = n
         r = st[L.REW_N + w]
         st[L.REW + w * L.MAX_REWARDS + r] = tile

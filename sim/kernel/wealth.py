@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
@@ -57,8 +59,10 @@ def reveal_top(st, tab, p):
     if card == L.NO_CARD:
         return 0
     if (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0:
+        T.event(st, E.EV_REVEAL, p, 1, card, 0, 0)
         Z.hand_add(st, p, card)
         return 1
+    T.event(st, E.EV_REVEAL, p, 0, card, 0, 0)
     Z.discard_card(st, p, card)
     return 0
 
@@ -86,6 +90,7 @@ def reveal(st, tab, fp, ask, p):
         k = ask(st, tab, fp, p, D.D_REVEAL, n)
         if opt(st, k, 0) < 0:
             return
+        T.event(st, E.EV_DISCARD, p, 1, opt(st, k, 1), 0, 0)
         Z.discard_card(st, p, Z.hand_take(st, p, opt(st, k, 0)))
         kept = reveal_top(st, tab, p)
 

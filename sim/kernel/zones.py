@@ -6,7 +6,9 @@ property tests claim conservation: a card is always in exactly one zone.
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
+from sim.kernel import trace as T
 from sim.kernel.jit import kernel
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule
@@ -36,6 +38,7 @@ def reshuffle(st, d):
         st[L.DECK + d * L.MAX_CARDS + base + i] = st[L.DISC + d * L.MAX_CARDS + i]
     st[L.DISC_N + d] = 0
     st[L.DECK_N + d] = base + nd
+    T.event(st, E.EV_RESHUFFLE, -1, nd, d, 0, 0)
     shuffle(st, L.DECK + d * L.MAX_CARDS, base + nd, L.RNG_DECK)
 
 
@@ -115,6 +118,7 @@ def draw(st, p, n):
         if card == L.NO_CARD:
             break
         hand_add(st, p, card)
+        T.event(st, E.EV_DRAW, p, 1, card, 0, 0)
         got += 1
     return got
 
@@ -126,6 +130,7 @@ def gain_coins(st, p, n):
     if k > 0:
         st[L.SUPPLY] -= k
         st[L.COINS + p] += k
+        T.event(st, E.EV_COINS, p, k, -1, st[L.COINS + p], 0)
     return k
 
 
@@ -136,6 +141,7 @@ def pay_coins(st, p, n):
     if k > 0:
         st[L.COINS + p] -= k
         st[L.SUPPLY] += k
+        T.event(st, E.EV_COINS, p, -k, -1, st[L.COINS + p], 0)
     return k
 
 
@@ -146,6 +152,7 @@ def gain_vp_tokens(st, p, n):
     if k > 0:
         st[L.VP_SUPPLY] -= k
         st[L.VP + p] += k
+        T.event(st, E.EV_VP, p, k, -1, st[L.VP + p], 0)
     return k
 
 
@@ -212,6 +219,7 @@ def put_under(st, p, s, card):
     st[L.UNDER + p * L.MAX_CARDS + n] = card
     st[L.UNDER_N + p] = n + 1
     st[L.STRUCT_UNDER + p * L.MAX_STRUCTS + s] += 1
+    T.event(st, E.EV_UNDER, p, 1, card, s, 0)
 
 
 @kernel

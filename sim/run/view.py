@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.base.layout import ZONES, Zone
 from sim.base.tables import Tables
@@ -24,21 +25,48 @@ GOD_WORDS = ("none", "anubis", "horus", "both")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, by name."""
 
 
-__all__ = ["GOD_WORDS", "ZONE", "ZONES", "StateField", "StateView", "Zone", "new_state"]
+__all__ = [
+    "GOD_WORDS",
+    "ZONE",
+    "ZONES",
+    "StateField",
+    "StateView",
+    "TraceOverflow",
+    "Zone",
+    "new_state",
+    "with_trace",
+]
 
 ZONE: dict[str, Zone] = {z.name: z for z in ZONES}
 # card_zones' order: zones read instance by instance within a group.
 _ZONE_GROUPS = (("deck", "discard"), ("hand", "out", "under"), ("box",), ("city",))
 
 
-def new_state(bots: tuple[int, int] = (0, 0)) -> np.ndarray:
+def new_state(bots: tuple[int, int] = (0, 0), trace: int = 0) -> np.ndarray:
     """A zeroed state for seats playing strategy ids ``bots``, each seat reading its own
-    row of the heuristic parameter matrix (how ``sim.kernel.batch`` sets one up)."""
-    st = np.zeros(L.STATE_SIZE, np.int64)
+    row of the heuristic parameter matrix (how ``sim.kernel.batch`` sets one up).
+
+    ``trace`` > 0: the state records up to that many events (``sim.kernel.trace``) in
+    rows after it; 0, as in every run, records none."""
+    st = np.zeros(L.STATE_SIZE + E.EV_W * trace, np.int64)
     view = StateView(st)
     view.bot_ids = bots
     view.param_rows = (0, 1)
+    st[L.TRACE_CAP] = trace
     return st
+
+
+def with_trace(st: np.ndarray, trace: int) -> np.ndarray:
+    """A copy of state ``st`` that records up to ``trace`` events from now on."""
+    out = np.zeros(L.STATE_SIZE + E.EV_W * trace, np.int64)
+    out[: L.STATE_SIZE] = st[: L.STATE_SIZE]
+    out[L.TRACE_CAP] = trace
+    out[L.TRACE_N] = 0
+    return out
+
+
+class TraceOverflow(RuntimeError):
+    """A traced game reported more events than its trace buffer holds."""
 
 
 class StateField:
@@ -167,6 +195,20 @@ class StateView:
         self.st = st
         self.pool = pool
         self.tables = tables
+
+    def trace_events(self) -> np.ndarray:
+        """The events recorded so far (``sim.base.events`` rows of ``EV_W`` integers, in the
+        order they happened); raises :class:`TraceOverflow` when some did not fit."""
+        n = int(self.st[L.TRACE_N])
+        cap = int(self.st[L.TRACE_CAP])
+        if n > cap:
+            raise TraceOverflow(f"the game reported {n} events; its trace holds {cap}")
+        return self.st[L.TRACE : L.TRACE + E.EV_W * n].reshape(n, E.EV_W).copy()
+
+    @property
+    def trace_count(self) -> int:
+        """Events reported so far (0 for a state that does not trace)."""
+        return int(self.st[L.TRACE_N])
 
     def rollout(self) -> StateView:
         """The look-ahead's rollout game (the second game state), as a view of its own."""

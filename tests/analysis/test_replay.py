@@ -119,6 +119,40 @@ def test_cli_replay(run_dir) -> None:
     assert res.stderr == ""
 
 
+def test_cli_replay_tells_the_story_and_positions_on_request(run_dir) -> None:
+    """``omensim replay`` tells the game from the trace: the greedy seat's weighed options,
+    the score after every turn, why the game was won; ``--positions`` gives the account of
+    what each step changed instead."""
+    story = invoke("replay", str(run_dir), "--game", "7")
+    assert story.exit_code == 0, story.stderr
+    out = story.stdout
+    assert "[P0 weighs surge (" in out and "<- taken" in out
+    turns = out.count("\nTurn ")
+    assert turns > 0 and out.count("\n  score: P0 ") == turns
+    assert "\nWhy P" in out or "\nWhy nobody won" in out
+    positions = invoke("replay", str(run_dir), "--game", "7", "--positions")
+    assert positions.exit_code == 0, positions.stderr
+    assert "weighs" not in positions.stdout and "Why P" not in positions.stdout
+    assert "Matches game 7's row" in positions.stdout and "Matches game 7's row" in out
+    assert positions.stdout.splitlines()[0] == out.splitlines()[0]
+
+
+def test_story_says_why_the_game_was_won() -> None:
+    """The end of the story names each score component (``SCORE_TERMS``) the seats differ on."""
+    from sim.base import layout as L
+
+    r = replay(RunSpec(games=10, mix="aegean", seed=3), 2)
+    why = r.story().split("\nWhy ")[1].split("\n\n")[0].splitlines()
+    res = r.result
+    differ = [
+        t for t in L.SCORE_TERMS if res[f"{t.count or t.name}_p0"] != res[f"{t.count or t.name}_p1"]
+    ]
+    assert len(why) - 1 == max(len(differ), 1)
+    for t, line in zip(differ, why[1:], strict=False):
+        n0 = res[f"{t.count or t.name}_p0"]
+        assert line.strip().startswith(f"P0 {t.label.format(n=n0, w=t.weight)} = ")
+
+
 @pytest.mark.parametrize(
     ("args", "games"),
     [
@@ -162,6 +196,7 @@ def test_cli_replay_help() -> None:
     res = invoke("replay", "--help")
     assert res.exit_code == 0
     assert "omensim replay results/demo --game 123" in res.stdout
+    assert "--positions" in res.stdout and "event trace" in res.stdout
     assert "replay" in invoke("--help").stdout
 
 

@@ -1,8 +1,10 @@
 """Golden replays: a few seeded games per set, replayed and compared with checked-in text.
 
 Each file ``tests/golden/<mix>-s<seed>-g<game>[-<p0>-<p1>].txt`` is the full
-``omensim replay`` text of one game (set-up, every step of every turn, the
-score). The test replays the game again and compares the text exactly, so any
+``omensim replay --positions`` text of one game (set-up, every step of every turn, the
+score); each ``story-*.txt`` the ``omensim replay`` story of one game of each set, told
+from the kernel's event trace (causes, the bots' options, the running score, why it was
+won). The test replays the game again and compares the text exactly, so any
 change to the rules, the cards or the bots' play shows up as a readable diff
 of the game instead of a shifted win rate.
 
@@ -43,6 +45,14 @@ CASES: list[tuple[str, int, int, str, str]] = [
     ("dunes+aegean", 2, 4, "greedy", "random"),
 ]
 GAMES_PER_RUN = 100  # the run each case belongs to; only (seed, game) matter
+# One game of each set told as a story from the kernel's event trace (``Replay.story``):
+# the events in order with their causes, the bots' weighed options, the running score
+# and why the game was won. Files ``story-<mix>-s<seed>-g<game>.txt``.
+STORY_CASES: list[tuple[str, int, int, str, str]] = [
+    ("aegean", 1, 0, "greedy", "greedy"),
+    ("dunes", 1, 0, "greedy", "greedy"),
+    ("reign", 1, 0, "greedy", "greedy"),
+]
 
 
 def golden_path(mix: str, seed: int, game: int, p0: str, p1: str) -> Path:
@@ -51,30 +61,46 @@ def golden_path(mix: str, seed: int, game: int, p0: str, p1: str) -> Path:
     return GOLDEN_DIR / f"{mix}-s{seed}-g{game}{bots}.txt"
 
 
-def golden_text(mix: str, seed: int, game: int, p0: str, p1: str) -> str:
-    """The replay text of a case (the replay also checks itself against the batch kernel)."""
+def story_path(mix: str, seed: int, game: int, p0: str, p1: str) -> Path:
+    """Where a story case's text lives."""
+    return golden_path(mix, seed, game, p0, p1).with_name(
+        "story-" + golden_path(mix, seed, game, p0, p1).name
+    )
+
+
+def golden_text(mix: str, seed: int, game: int, p0: str, p1: str, story: bool = False) -> str:
+    """The replay text of a case (the replay also checks itself against the batch kernel):
+    the positions step by step, or with ``story`` the story told from the event trace."""
     from sim.analysis.replay import replay
     from sim.data.spec import RunSpec
 
     spec = RunSpec(games=GAMES_PER_RUN, mix=mix, seed=seed, p0=p0, p1=p1)
-    return replay(spec, game).text()
+    r = replay(spec, game)
+    return r.story() if story else r.text()
+
+
+def all_cases() -> list[tuple[Path, tuple[str, int, int, str, str], bool]]:
+    """Every golden file with its case and whether it is a story."""
+    return [(golden_path(*c), c, False) for c in CASES] + [
+        (story_path(*c), c, True) for c in STORY_CASES
+    ]
 
 
 def update_all() -> list[Path]:
     """Rewrite every golden file from the current code; returns the files written."""
     GOLDEN_DIR.mkdir(exist_ok=True)
     written = []
-    for case in CASES:
-        path = golden_path(*case)
-        path.write_text(golden_text(*case), encoding="utf-8")
+    for path, case, story in all_cases():
+        path.write_text(golden_text(*case, story=story), encoding="utf-8")
         written.append(path)
     return written
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: golden_path(*c).stem)
-def test_golden_replay(case: tuple[str, int, int, str, str]) -> None:
-    path = golden_path(*case)
-    text = golden_text(*case)
+@pytest.mark.parametrize(
+    ("path", "case", "story"), all_cases(), ids=[c[0].stem for c in all_cases()]
+)
+def test_golden_replay(path: Path, case: tuple[str, int, int, str, str], story: bool) -> None:
+    text = golden_text(*case, story=story)
     if os.environ.get(UPDATE_ENV) == "1":
         GOLDEN_DIR.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -103,7 +129,7 @@ def test_golden_replay(case: tuple[str, int, int, str, str]) -> None:
 
 def test_every_golden_file_is_a_case() -> None:
     """A stale file (a case removed from CASES) would never be checked again."""
-    expected = {golden_path(*c).name for c in CASES}
+    expected = {path.name for path, _case, _story in all_cases()}
     stale = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.name not in expected)
     assert not stale, f"golden files with no case in CASES: {stale}; delete them"
 

@@ -1,0 +1,117 @@
+"""Trace mode: the one place the kernel writes events (``sim.base.events``) as they happen.
+
+A state with room after it (``st[L.TRACE:]``, ``st[L.TRACE_CAP]`` rows of ``EV_W``
+integers) records every event the hooks at the event sites report, each with the
+cause in force when it happened: the rule step (``sim.kernel.turn.run_step`` sets
+it), then the card, reward tile or structure whose ability is resolving
+(``push_cause`` / ``pop_cause`` around it). A run's states have no room and
+``TRACE_CAP`` 0, so each hook costs one load and one branch never taken; a look-ahead
+rollout's copy of the game sets its own ``TRACE_CAP`` to 0, so its imagined events are
+never recorded. Nothing here changes the game: the hooks only write the trace slots,
+and draw no random number.
+
+``st[L.TRACE_N]`` counts every event reported, also past the buffer's end (the
+reader treats a count above ``TRACE_CAP`` as an overflow, never as a short game).
+
+``OMENSIM_TRACE_HOOKS=0`` compiles every hook out: the benchmark's "without the
+hooks" kernel (``benchmarks/bench_engine.py --trace-cost``). Numba's cache does not
+see the switch, so it is refused without a ``NUMBA_CACHE_DIR`` of its own.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sim.base import events as E
+from sim.base import layout as L
+from sim.kernel import decisions as D
+from sim.kernel.jit import kernel
+
+HOOKS_ENV = "OMENSIM_TRACE_HOOKS"
+HOOKS = os.environ.get(HOOKS_ENV, "1").strip() != "0"
+"""False only when the hooks are compiled out (benchmarks)."""
+if not HOOKS and not os.environ.get("NUMBA_CACHE_DIR"):
+    raise RuntimeError(
+        f"{HOOKS_ENV}=0 compiles a kernel without trace hooks: give it a NUMBA_CACHE_DIR of "
+        "its own, or it would share the cache of the kernel with them"
+    )
+
+
+@kernel(inline=True)
+def tracing(st):
+    """Whether this state records events."""
+    return HOOKS and st[L.TRACE_CAP] > 0
+
+
+@kernel
+def record(st, kind, seat, amount, target, x0, x1):
+    """Write one event row (the cause in force, the turn) if the buffer has room."""
+    n = st[L.TRACE_N]
+    st[L.TRACE_N] = n + 1
+    if n >= st[L.TRACE_CAP]:
+        return -1
+    at = L.TRACE + E.EV_W * n
+    cause = st[L.TRACE_CAUSE]
+    st[at + E.F_KIND] = kind
+    st[at + E.F_SEAT] = seat
+    st[at + E.F_AMOUNT] = amount
+    st[at + E.F_TARGET] = target
+    st[at + E.F_CAUSE] = cause // E.CAUSE_SPAN
+    st[at + E.F_CAUSE_ID] = cause % E.CAUSE_SPAN
+    st[at + E.F_TURN] = st[L.TURN]
+    st[at + E.F_X0] = x0
+    st[at + E.F_X1] = x1
+    st[at + E.F_X2] = 0
+    st[at + E.F_X3] = 0
+    st[at + E.F_X4] = 0
+    return at
+
+
+@kernel(inline=True)
+def event(st, kind, seat, amount, target, x0, x1):
+    """Record event ``kind`` (``sim.base.events``) when tracing; nothing otherwise."""
+    if HOOKS and st[L.TRACE_CAP] > 0:
+        record(st, kind, seat, amount, target, x0, x1)
+
+
+@kernel(inline=True)
+def push_cause(st, kind, ident):
+    """Make ``kind``/``ident`` the cause of the events that follow (``ident`` < 0: keep the
+    cause in force); returns the cause it replaces, for ``pop_cause``."""
+    prev = st[L.TRACE_CAUSE]
+    if HOOKS and st[L.TRACE_CAP] > 0 and ident >= 0:
+        st[L.TRACE_CAUSE] = kind * E.CAUSE_SPAN + ident
+    return prev
+
+
+@kernel(inline=True)
+def pop_cause(st, prev):
+    """Put back the cause ``push_cause`` replaced."""
+    if HOOKS and st[L.TRACE_CAP] > 0:
+        st[L.TRACE_CAUSE] = prev
+
+
+@kernel
+def record_option(st, p, dec, i, val):
+    """Write option ``i`` of decision ``dec`` with its value ``val``: its fields in ``F_X1``
+    .. ``F_X4``, except that a Surge play or Beast has the card, not its hand index, in
+    ``F_X2``."""
+    # The option row is read here, not with sim.kernel.zones (which reports events here).
+    o = L.OPTS + L.OPT_W * i
+    a = st[o]
+    at = record(st, E.EV_OPTION, p, round(val * E.VALUE_SCALE), i, dec, a)
+    if at < 0:
+        return
+    st[at + E.F_X2] = st[o + 1]
+    st[at + E.F_X3] = st[o + 2]
+    st[at + E.F_X4] = st[o + 3]
+    if dec == D.D_SURGE and (a == D.ACT_PLAY or a == D.ACT_BEAST):
+        # The hand index means nothing once the hand changes: the card itself.
+        st[at + E.F_X2] = st[L.HAND + p * L.MAX_CARDS + st[o + 1]]
+
+
+@kernel(inline=True)
+def option(st, p, dec, i, val):
+    """Record the bot's value ``val`` of option ``i`` of decision ``dec`` when tracing."""
+    if HOOKS and st[L.TRACE_CAP] > 0:
+        record_option(st, p, dec, i, val)
