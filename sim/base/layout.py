@@ -144,6 +144,13 @@ TOT_REINFORCE = 8
 TOT_SURGE_END = 9
 TOT_COLS = 10
 SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
+# Luck at chance events (sim.kernel.luck): LUCK + p*N_LUCK + f is seat p's running sum,
+# over the cards it took from a deck, of feature f of the card minus the feature's mean over
+# the deck it came from, in units of 1/LUCK_SCALE. The features are printed columns of the
+# card (LUCK_FEATURES, in the order of the row's luck_* columns).
+N_LUCK = 3
+LUCK_SCALE = 1 << 16
+LUCK = take("LUCK", 2 * N_LUCK)
 HEADER = _st.next  # everything before here is reset at set-up
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
 # Aegean Draft Variant 1's three cards of each seat (DRAFT + 4*p + j) or Variant 2's
@@ -226,6 +233,9 @@ K_STATIC = 7  # STATIC_* bits: the ongoing (TR_STATIC) ops the kind has (hot loo
 K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
+LUCK_FEATURES = (K_STRENGTH, K_OFFERING, K_COST)
+"""The card columns whose luck the state keeps (``LUCK``) and the row writes (``luck_*``)."""
+assert len(LUCK_FEATURES) == N_LUCK
 # Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
 # units only change costs still has its strength read off the running totals.
 STATIC_COST = 1
@@ -744,6 +754,18 @@ O_ENRAGED = _o.col(
     "O_ENRAGED", "enraged_total", True, "int16", "units the seat enraged (Reign)",
     with_previous=True,
 )  # fmt: skip
+# The luck columns come last: every slot before O_LUCK is an int16 column (the engine's
+# range check reads them), the luck slots hold fixed point (sim.kernel.luck).
+O_LUCK = _o.col(
+    "O_LUCK", "luck_strength", True, "luck",
+    "luck of the seat's draws and reveals: strength of each card taken from a deck minus "
+    "the mean strength of that deck (sim.kernel.luck)",
+)  # fmt: skip
+_o.col(
+    "O_LUCK_OFFERING", "luck_offering", True, "luck",
+    "as luck_strength, with the cards' offering",
+)  # fmt: skip
+_o.col("O_LUCK_COST", "luck_cost", True, "luck", "as luck_strength, with the cards' cost")
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""
