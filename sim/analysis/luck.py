@@ -26,12 +26,16 @@ more noise than it removes: the estimate is then the plain one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from sim.base import layout as L
+from sim.base.errors import Error
 
 Z95 = 1.959963984540054
 LUCK_COLUMNS: tuple[str, ...] = tuple(
@@ -228,3 +232,30 @@ def summary_line(label: str, a: Adjusted) -> str:
         f"{a.rate_adj:.2%} (95% CI {a.lo_adj:.2%} to {a.hi_adj:.2%}): the same interval "
         f"in {a.variance_ratio:.2f}x fewer games"
     )
+
+
+RUN_COLUMNS = ("game_id", "winner", "first_player", *LUCK_COLUMNS)
+"""What :func:`run_first_of_decisive` reads from a run directory."""
+
+
+def run_first_of_decisive(run_dir: str | Path, exclude_capped: bool = False) -> Adjusted:
+    """:func:`first_of_decisive` of a written run directory (its complete parts).
+
+    With ``exclude_capped`` the games that ended at the turn cap are left out.
+
+    Raises:
+        sim.Error: the run's rows have no luck columns (written before they existed).
+    """
+    from sim.run import io
+
+    run_dir = Path(run_dir)
+    manifest = io.verify_run(run_dir)
+    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
+    names = pq.read_schema(files[0]).names if files else []
+    if not has_luck(names):
+        raise Error(f"{run_dir} has no luck columns (written by an older omensim)")
+    table = pq.read_table(files, columns=[*RUN_COLUMNS, "end_reason"])
+    if exclude_capped:
+        capped = pc.equal(pc.cast(table.column("end_reason"), pa.string()), "turn_cap")
+        table = table.filter(pc.invert(pc.fill_null(capped, False)))
+    return frame_first_of_decisive(table)
