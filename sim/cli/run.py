@@ -191,6 +191,8 @@ def run_cmd(
             )
         if not quiet:
             click.echo(runner.summary(result))
+            if luck_adjusted:
+                _echo_luck(result.out, False)
         return
 
     check_panel_seats(click.get_current_context(), panel)
