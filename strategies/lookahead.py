@@ -254,6 +254,7 @@ def sample_world(st, tab, p, world):
     ro[L.PROW + 1] = st[L.PROW + p]
     ro[L.SCRIPT_N] = 0
     ro[L.SCRIPT_POS] = 0
+    ro[L.LUCK_OFF] = 1
 
 
 @kernel

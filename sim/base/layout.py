@@ -151,6 +151,12 @@ SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 N_LUCK = 3
 LUCK_SCALE = 1 << 16
 LUCK = take("LUCK", 2 * N_LUCK)
+LUCK_OFF = take("LUCK_OFF")  # 1 in a look-ahead's rollout state, whose luck nobody reads
+# LUCK_SUM + d*N_LUCK + f: feature f summed over deck d's cards, valid while
+# LUCK_SUM_N + d equals the deck's count (a deck only gains cards before a shuffle and
+# only loses its top card, so a count that moved since means the sums must be rebuilt).
+LUCK_SUM = take("LUCK_SUM", 2 * N_LUCK)
+LUCK_SUM_N = take("LUCK_SUM_N", 2)
 HEADER = _st.next  # everything before here is reset at set-up
 # A draft's cards on the table: the simple draft's two packets (DRAFT + 16*q + j), the
 # Aegean Draft Variant 1's three cards of each seat (DRAFT + 4*p + j) or Variant 2's

@@ -29,12 +29,10 @@ def _add(st, i, num, n):
 
 
 @kernel
-def card_taken(st, tab, p, d):
-    """Seat ``p`` is about to take the top card of deck ``d`` (which holds a card): add
-    the card's features minus their means over the deck to the seat's luck."""
+def _deck_sums(st, tab, d):
+    """Sum each feature over deck ``d`` into ``LUCK_SUM`` (one pass over the deck)."""
     n = st[L.DECK_N + d]
     base = L.DECK + d * L.MAX_CARDS
-    top = st[base + n - 1]
     s0 = 0
     s1 = 0
     s2 = 0
@@ -43,10 +41,36 @@ def card_taken(st, tab, p, d):
         s0 += card_col(tab, c, L.LUCK_FEATURES[0])
         s1 += card_col(tab, c, L.LUCK_FEATURES[1])
         s2 += card_col(tab, c, L.LUCK_FEATURES[2])
+    sums = L.LUCK_SUM + d * L.N_LUCK
+    st[sums] = s0
+    st[sums + 1] = s1
+    st[sums + 2] = s2
+    st[L.LUCK_SUM_N + d] = n
+
+
+@kernel
+def card_taken(st, tab, p, d):
+    """Seat ``p`` is about to take the top card of deck ``d`` (which holds a card): add
+    the card's features minus their means over the deck to the seat's luck.
+
+    The deck's sums are kept from one draw to the next (``LUCK_SUM``) and rebuilt only
+    when the deck's count moved otherwise (cards shuffled in), so a draw costs a few
+    loads, not a pass over the deck. A look-ahead's rollout (``LUCK_OFF``) skips it all:
+    its luck is never read, and rollouts are most of a search bot's draws.
+    """
+    if st[L.LUCK_OFF]:
+        return
+    n = st[L.DECK_N + d]
+    if st[L.LUCK_SUM_N + d] != n:
+        _deck_sums(st, tab, d)
+    top = st[L.DECK + d * L.MAX_CARDS + n - 1]
     acc = L.LUCK + p * L.N_LUCK
-    _add(st, acc, n * card_col(tab, top, L.LUCK_FEATURES[0]) - s0, n)
-    _add(st, acc + 1, n * card_col(tab, top, L.LUCK_FEATURES[1]) - s1, n)
-    _add(st, acc + 2, n * card_col(tab, top, L.LUCK_FEATURES[2]) - s2, n)
+    sums = L.LUCK_SUM + d * L.N_LUCK
+    for f in range(L.N_LUCK):
+        x = card_col(tab, top, L.LUCK_FEATURES[f])
+        _add(st, acc + f, n * x - st[sums + f], n)
+        st[sums + f] -= x
+    st[L.LUCK_SUM_N + d] = n - 1
 
 
 @kernel

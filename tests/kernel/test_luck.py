@@ -51,8 +51,31 @@ def test_counting_luck_reads_no_random_stream_and_touches_nothing_else(dealt) ->
     before = st.copy()
     luck.card_taken(st, dealt.tab, 0, 0)
     changed = np.flatnonzero(st != before)
-    assert changed.size and np.all((changed >= L.LUCK) & (changed < L.LUCK + 2 * L.N_LUCK))
+    # The luck, and the deck sums it keeps (the four luck regions are consecutive).
+    assert changed.size and np.all((changed >= L.LUCK) & (changed < L.LUCK_SUM_N + 2))
     assert np.array_equal(st[L.RNG : L.RNG + L.N_STREAMS], before[L.RNG : L.RNG + L.N_STREAMS])
+
+
+@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean"])
+def test_the_kept_deck_sums_are_the_decks_sums_whenever_they_claim_to_be(mix: str) -> None:
+    """Turn by turn through whole games: where LUCK_SUM_N says a deck's sums are current,
+    they equal a fresh pass over the deck (a missed change would bias every draw after)."""
+    checked = 0
+    for game in range(3):
+        sc = Scenario.from_game(mix, 5, game)
+        while not sc.st[L.GAME_OVER]:
+            sc.turn()
+            for d in range(2):
+                n = int(sc.st[L.DECK_N + d])
+                if sc.st[L.LUCK_SUM_N + d] != n:
+                    continue
+                cards = sc.st[L.DECK + d * L.MAX_CARDS : L.DECK + d * L.MAX_CARDS + n]
+                rows = L.TB_CARD_ROWS + cards * L.K_COLS
+                want = [int(sc.tab[rows + f].sum()) for f in L.LUCK_FEATURES]
+                got = sc.st[L.LUCK_SUM + d * L.N_LUCK : L.LUCK_SUM + (d + 1) * L.N_LUCK]
+                assert list(got) == want, (mix, game, d)
+                checked += 1
+    assert checked > 20
 
 
 @pytest.fixture(scope="module")
