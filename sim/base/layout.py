@@ -767,11 +767,13 @@ O_LUCK = _o.col(
     "luck of the seat's draws and reveals: strength of each card taken from a deck minus "
     "the mean strength of that deck (sim.kernel.luck)",
 )  # fmt: skip
-_o.col(
+O_LUCK_OFFERING = _o.col(
     "O_LUCK_OFFERING", "luck_offering", True, "luck",
     "as luck_strength, with the cards' offering",
 )  # fmt: skip
-_o.col("O_LUCK_COST", "luck_cost", True, "luck", "as luck_strength, with the cards' cost")
+O_LUCK_COST = _o.col(
+    "O_LUCK_COST", "luck_cost", True, "luck", "as luck_strength, with the cards' cost"
+)
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""

@@ -93,9 +93,7 @@ def _intervals(g: dict[str, np.ndarray], runs: int) -> list[tuple[LK.Adjusted, L
 
 def _coverage(estimates: list[LK.Adjusted], truth: float, bias: float = 0.0) -> float:
     """Share of the adjusted intervals (shifted by ``bias`` standard errors) covering ``truth``."""
-    hits = [
-        abs(a.rate_adj + bias * a.se_adj - truth) <= a.z * a.se_adj for a in estimates
-    ]
+    hits = [abs(a.rate_adj + bias * a.se_adj - truth) <= a.z * a.se_adj for a in estimates]
     return float(np.mean(hits))
 
 
