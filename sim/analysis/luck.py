@@ -179,9 +179,8 @@ def adjusted_ratio_diff(
     Returns arrays per column: ``diff``, ``se``, ``diff_adj``, ``se_adj``, ``lo_adj``,
     ``hi_adj``, ``variance_ratio`` (paired variance over adjusted paired variance).
     """
-    _, ta, _ = _terms(num_a, den_a)
+    ra, ta, _ = _terms(num_a, den_a)
     rb, tb, _ = _terms(num_b, den_b)
-    ra = _terms(num_a, den_a)[0]
     n = len(ta)
     d = tb - ta
     x = np.hstack([features(luck_a, game_id), features(luck_b, game_id)])
