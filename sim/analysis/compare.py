@@ -24,7 +24,15 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim.analysis.paired import READ_COLUMNS, Comparison, Outcomes, compare_runs, kinds_of, pair
+from sim.analysis.paired import (
+    READ_COLUMNS,
+    Comparison,
+    Outcomes,
+    compare_runs,
+    kinds_of,
+    luck_shifts,
+    pair,
+)
 from sim.analysis.signs import direction, flag_lines
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
@@ -67,6 +75,9 @@ class CompareResult:
     seats_b: SeatCounts | None = None
     excluded_capped: int = 0
     """Games left out of every figure because either run hit the turn cap there."""
+    luck: Any = None
+    """:func:`sim.analysis.paired.luck_shifts` of the first-player rate and the affected
+    cards (a pandas DataFrame), or None when the rows carry no luck columns."""
 
     @property
     def b_spec(self) -> RunSpec:
@@ -370,17 +381,20 @@ def _paired_result(
         keep = ~(a.capped | b.capped)
         excluded = int((~keep).sum())
         a, b = a.take(keep), b.take(keep)
+    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
+    affected = changed_units(pool_a, pool_b)
     result = CompareResult(
         spec=spec,
         base=base,
         changes=changes,
-        comparison=compare_runs(a, b, kinds_of(pool_a.units), kinds_of(pool_b.units)),
-        affected=changed_units(pool_a, pool_b),
+        comparison=compare_runs(a, b, kinds_a, kinds_b),
+        affected=affected,
         out=out,
         spec_b=None if spec_b == spec else spec_b,
         seats_a=_seats(a, excluded),
         seats_b=_seats(b, excluded),
         excluded_capped=excluded,
+        luck=luck_shifts(a, b, {n: k for n, k in kinds_a.items() if n in affected}, kinds_b),
     )
     if out is not None:
         write_compare(result, out)
@@ -486,8 +500,9 @@ def write_compare(result: CompareResult, out: Path) -> None:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
-def format_result(result: CompareResult) -> str:
-    """The comparison as lines a person reads."""
+def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
+    """The comparison as lines a person reads; with ``luck_adjusted`` each paired shift is
+    followed by its luck-adjusted figure (:mod:`sim.analysis.luck`)."""
     spec, spec_b = result.spec, result.b_spec
     fp = result.comparison.first_player
     described = result.changes.describe()
@@ -520,6 +535,8 @@ def format_result(result: CompareResult) -> str:
     )
     if margin is not None:
         lines.append(f"  first player's VP margin: {margin.text()}")
+    if luck_adjusted:
+        lines.append(_luck_line(result, "first_player_win_rate"))
     cards = result.comparison.cards
     for row in cards[cards.card.isin(result.affected)].itertuples():
         lines.append(
@@ -529,6 +546,8 @@ def format_result(result: CompareResult) -> str:
             + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
             f"{_games(row.n_unpaired)} games per run]"
         )
+        if luck_adjusted:
+            lines.append(_luck_line(result, f"card_win_rate: {row.card}"))
         lines.append(
             _line(
                 "    conditional: players' win rate",
@@ -558,6 +577,19 @@ def format_result(result: CompareResult) -> str:
     if result.out is not None:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
     return "\n".join(lines)
+
+
+def _luck_line(result: CompareResult, metric: str) -> str:
+    """``    luck-adjusted: change +1.02 points (95% CI ..); 1.10x fewer games than paired``."""
+    frame = result.luck
+    if frame is None or metric not in set(frame.metric):
+        return "    luck-adjusted: not available (the rows carry no luck columns)"
+    r = frame[frame.metric == metric].iloc[0]
+    return (
+        f"    luck-adjusted: change {r.diff_adj * 100:+.2f} points (95% CI "
+        f"{r.lo_adj * 100:+.2f} to {r.hi_adj * 100:+.2f}); the same interval in "
+        f"{r.variance_ratio:.2f}x fewer games than paired alone"
+    )
 
 
 def _saved(se_paired: float, se_unpaired: float) -> str:

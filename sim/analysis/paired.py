@@ -55,6 +55,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sim.analysis.luck import LUCK_COLUMNS, adjusted_ratio_diff, has_luck, luck_matrix
 from sim.run.margins import MarginShift, first_player_margins
 
 Z95 = 1.959963984540054
@@ -68,9 +69,9 @@ COLUMNS = [
     "held_p1",
 ]
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
-READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1"]
-"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason`` and the
-scores (for the first player's VP margin)."""
+READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1", *LUCK_COLUMNS]
+"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason``, the
+scores (for the first player's VP margin) and the luck columns (``sim.analysis.luck``)."""
 
 
 @dataclass
@@ -92,6 +93,7 @@ class Outcomes:
     first: np.ndarray | None = None  # int8[n]: the seat that took the first turn
     capped: np.ndarray | None = None  # bool[n]: stopped at the turn cap (None: not known)
     margin: np.ndarray | None = None  # int64[n]: first player's VP margin (None: no scores)
+    luck: np.ndarray | None = None  # float[n, len(LUCK_COLUMNS)] (None: rows without luck)
 
     @property
     def games(self) -> int:
@@ -124,6 +126,7 @@ class Outcomes:
             first=first,
             capped=_capped(table, order),
             margin=_margin(table, order),
+            luck=luck_matrix(table, order) if has_luck(table.column_names) else None,
         )
 
     def take(self, index: np.ndarray) -> Outcomes:
@@ -139,6 +142,7 @@ class Outcomes:
             None if self.first is None else self.first[index],
             None if self.capped is None else self.capped[index],
             None if self.margin is None else self.margin[index],
+            None if self.luck is None else self.luck[index],
         )
 
     @staticmethod
@@ -152,6 +156,7 @@ class Outcomes:
         firsts = [p.first for p in parts]
         caps = [p.capped for p in parts]
         margins = [p.margin for p in parts]
+        lucks = [p.luck for p in parts]
         return Outcomes(
             np.concatenate([p.game_id for p in parts]),
             np.concatenate([p.first_win for p in parts]),
@@ -163,6 +168,7 @@ class Outcomes:
             None if any(f is None for f in firsts) else np.concatenate(firsts),
             None if any(c is None for c in caps) else np.concatenate(caps),
             None if any(m is None for m in margins) else np.concatenate(margins),
+            None if any(x is None for x in lucks) else np.concatenate(lucks),
         )
 
 
@@ -361,27 +367,15 @@ def card_shifts(
         one run has NaN conditional rates.
     """
     a, b = pair(as_outcomes(a), as_outcomes(b))
-    kinds_b = kinds_a if kinds_b is None else kinds_b
-    names = [n for n in kinds_a if n in kinds_b]
-    ka = np.array([kinds_a[n] for n in names], np.int64)
-    kb = np.array([kinds_b[n] for n in names], np.int64)
-
-    def sel(m: np.ndarray, ks: np.ndarray) -> np.ndarray:
-        inside = ks < m.shape[1]
-        out = np.zeros((m.shape[0], len(ks)), m.dtype)
-        out[:, inside] = m[:, ks[inside]]
-        return out
-
-    u0 = sel(a.held0, ka) | sel(b.held0, kb)
-    u1 = sel(a.held1, ka) | sel(b.held1, kb)
-    den = u0.astype(np.int8) + u1.astype(np.int8)
-
-    def won(o: Outcomes) -> np.ndarray:
-        return (u0 & (o.winner == 0)[:, None]).astype(np.int8) + (u1 & (o.winner == 1)[:, None])
-
-    itt = paired_ratio_diff(won(a), den, won(b), den, z)
+    names, ka, kb = _card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = _holders(a, b, ka, kb)
+    itt = paired_ratio_diff(won_a, den, won_b, den, z)
     cond = paired_ratio_diff(
-        sel(a.wins, ka), sel(a.plays, ka), sel(b.wins, kb), sel(b.plays, kb), z
+        kind_columns(a.wins, ka),
+        kind_columns(a.plays, ka),
+        kind_columns(b.wins, kb),
+        kind_columns(b.plays, kb),
+        z,
     )
     frame = pd.DataFrame({"card": names, "kind_a": ka, "kind_b": kb, "games": a.games})
     for key, values in itt.items():
@@ -390,6 +384,68 @@ def card_shifts(
     for key in ("count_a", "count_b", "rate_a", "rate_b", "diff", "lo", "hi"):
         frame[f"conditional_{key}"] = cond[key]
     frame["conditional_p_value"] = p_values(cond["diff"], cond["se_paired"])
+    return frame
+
+
+def _card_ids(
+    kinds_a: Mapping[str, int], kinds_b: Mapping[str, int] | None
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The card names both runs have and their kind ids in A and in B."""
+    kinds_b = kinds_a if kinds_b is None else kinds_b
+    names = [n for n in kinds_a if n in kinds_b]
+    ka = np.array([kinds_a[n] for n in names], np.int64)
+    kb = np.array([kinds_b[n] for n in names], np.int64)
+    return names, ka, kb
+
+
+def kind_columns(m: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """Columns ``ks`` of ``m`` (zeros for a kind beyond its width)."""
+    inside = ks < m.shape[1]
+    out = np.zeros((m.shape[0], len(ks)), m.dtype)
+    out[:, inside] = m[:, ks[inside]]
+    return out
+
+
+def _holders(
+    a: Outcomes, b: Outcomes, ka: np.ndarray, kb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per game and card: the holders (in A or B) who won outright in A, in B, and the
+    holders (the intention-to-treat population, the same in both runs)."""
+    u0 = kind_columns(a.held0, ka) | kind_columns(b.held0, kb)
+    u1 = kind_columns(a.held1, ka) | kind_columns(b.held1, kb)
+    den = u0.astype(np.int8) + u1.astype(np.int8)
+
+    def won(o: Outcomes) -> np.ndarray:
+        return (u0 & (o.winner == 0)[:, None]).astype(np.int8) + (u1 & (o.winner == 1)[:, None])
+
+    return won(a), won(b), den
+
+
+def luck_shifts(
+    a: Outcomes | pd.DataFrame | pa.Table,
+    b: Outcomes | pd.DataFrame | pa.Table,
+    kinds_a: Mapping[str, int],
+    kinds_b: Mapping[str, int] | None = None,
+    z: float = Z95,
+) -> pd.DataFrame | None:
+    """The first-player rate's and each card's paired change, luck-adjusted
+    (:func:`sim.analysis.luck.adjusted_ratio_diff`); None when a run has no luck columns.
+
+    One row per metric (``first_player_win_rate``, then ``card_win_rate: <card>``):
+    ``diff``, ``se``, ``diff_adj``, ``se_adj``, ``lo_adj``, ``hi_adj``, ``variance_ratio``.
+    """
+    a, b = pair(as_outcomes(a), as_outcomes(b))
+    if a.luck is None or b.luck is None:
+        return None
+    names, ka, kb = _card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = _holders(a, b, ka, kb)
+    ones = np.ones((a.games, 1))
+    num_a = np.hstack([a.first_win[:, None], won_a])
+    num_b = np.hstack([b.first_win[:, None], won_b])
+    dens = np.hstack([ones, den])
+    r = adjusted_ratio_diff(num_a, dens, num_b, dens, a.luck, b.luck, a.game_id, z)
+    frame = pd.DataFrame(r)
+    frame.insert(0, "metric", ["first_player_win_rate", *(f"card_win_rate: {n}" for n in names)])
     return frame
 
 

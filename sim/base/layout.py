@@ -148,6 +148,19 @@ SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 # cause of the events being written now (CA_* * CAUSE_SPAN + id).
 TRACE_N = take("TRACE_N")
 TRACE_CAUSE = take("TRACE_CAUSE")
+# Luck at chance events (sim.kernel.luck): LUCK + p*N_LUCK + f is seat p's running sum,
+# over the cards it took from a deck, of feature f of the card minus the feature's mean over
+# the deck it came from, in units of 1/LUCK_SCALE. The features are printed columns of the
+# card (LUCK_FEATURES, in the order of the row's luck_* columns).
+N_LUCK = 3
+LUCK_SCALE = 1 << 16
+LUCK = take("LUCK", 2 * N_LUCK)
+LUCK_OFF = take("LUCK_OFF")  # 1 in a look-ahead's rollout state, whose luck nobody reads
+# LUCK_SUM + d*N_LUCK + f: feature f summed over deck d's cards, valid while
+# LUCK_SUM_N + d equals the deck's count (a deck only gains cards before a shuffle and
+# only loses its top card, so a count that moved since means the sums must be rebuilt).
+LUCK_SUM = take("LUCK_SUM", 2 * N_LUCK)
+LUCK_SUM_N = take("LUCK_SUM_N", 2)
 HEADER = _st.next  # everything before here is reset at set-up
 # Events the trace buffer after the state holds (st[TRACE:]); 0, trace mode off, in every
 # run. Kept by set-up's reset; a look-ahead rollout's copy of the game sets it to 0.
@@ -234,6 +247,9 @@ K_STATIC = 7  # STATIC_* bits: the ongoing (TR_STATIC) ops the kind has (hot loo
 K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
+LUCK_FEATURES = (K_STRENGTH, K_OFFERING, K_COST)
+"""The card columns whose luck the state keeps (``LUCK``) and the row writes (``luck_*``)."""
+assert len(LUCK_FEATURES) == N_LUCK
 # Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
 # units only change costs still has its strength read off the running totals.
 STATIC_COST = 1
@@ -752,6 +768,20 @@ O_ENRAGED = _o.col(
     "O_ENRAGED", "enraged_total", True, "int16", "units the seat enraged (Reign)",
     with_previous=True,
 )  # fmt: skip
+# The luck columns come last: every slot before O_LUCK is an int16 column (the engine's
+# range check reads them), the luck slots hold fixed point (sim.kernel.luck).
+O_LUCK = _o.col(
+    "O_LUCK", "luck_strength", True, "luck",
+    "luck of the seat's draws and reveals: strength of each card taken from a deck minus "
+    "the mean strength of that deck (sim.kernel.luck)",
+)  # fmt: skip
+O_LUCK_OFFERING = _o.col(
+    "O_LUCK_OFFERING", "luck_offering", True, "luck",
+    "as luck_strength, with the cards' offering",
+)  # fmt: skip
+O_LUCK_COST = _o.col(
+    "O_LUCK_COST", "luck_cost", True, "luck", "as luck_strength, with the cards' cost"
+)
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""

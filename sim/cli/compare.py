@@ -19,6 +19,7 @@ from sim.cli.options import (
     exclude_capped_option,
     force_option,
     game_options,
+    luck_option,
     out_option,
     panel_option,
     resume_option,
@@ -81,6 +82,7 @@ from sim.data.spec import RunSpec, SpecError
 )
 @sizing_options("the headline shifts (first player, each changed card's holders)")
 @backend_options
+@luck_option("each paired shift")
 def compare_cmd(
     game: GameArgs,
     rules_file: str | None,
@@ -99,6 +101,7 @@ def compare_cmd(
     backend: BackendArgs,
     until_ci: float | None,
     plan: float | None,
+    luck_adjusted: bool,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -134,7 +137,7 @@ def compare_cmd(
                 resume, threads=game.threads, progress=game.progress, backend=be
             )
         if not game.quiet:
-            click.echo(format_result(result))
+            click.echo(format_result(result, luck_adjusted))
         return
 
     with user_errors(out), backend.open(game.threads) as be:
@@ -193,7 +196,7 @@ def compare_cmd(
             until_ci=until_ci,
         )
     if not game.quiet:
-        click.echo(format_result(result))
+        click.echo(format_result(result, luck_adjusted))
         if until_ci is not None:
             played = result.comparison.first_player.games + result.excluded_capped
             reached = (

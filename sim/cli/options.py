@@ -241,6 +241,20 @@ def exclude_capped_option(help: str) -> Any:
     return click.option("--exclude-capped", is_flag=True, help=help)
 
 
+def luck_option(what: str) -> Any:
+    """``--luck-adjusted/--plain``: also print ``what`` with the luck of the draws removed."""
+    return click.option(
+        "--luck-adjusted/--plain",
+        "luck_adjusted",
+        default=False,
+        show_default=True,
+        help=f"Also print {what} luck-adjusted: the luck of each seat's draws (the luck_* "
+        "columns) removed as a cross-fitted control variate, which keeps the estimate "
+        "unbiased, with its 95% interval and how many times fewer games that interval "
+        "needs (docs/luck.md).",
+    )
+
+
 def change_options(f: Any) -> Any:
     """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
     f = click.option(

@@ -14,6 +14,7 @@ from sim.cli.options import (
     backend_options,
     force_option,
     game_options,
+    luck_option,
     out_option,
     resume_option,
     sizing_options,
@@ -67,6 +68,7 @@ from sim.data.spec import SpecError
 )
 @sizing_options("every cell's holders' shift")
 @backend_options
+@luck_option("each cell's holders' shift")
 def sweep_cmd(
     game: GameArgs,
     field: str,
@@ -79,6 +81,7 @@ def sweep_cmd(
     backend: BackendArgs,
     until_ci: float | None,
     plan: float | None,
+    luck_adjusted: bool,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -117,7 +120,7 @@ def sweep_cmd(
         with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
             result = resume_sweep(resume, threads=game.threads, progress=game.progress, backend=be)
             paths = write_outputs(result, resume)
-        _show(result, paths, game.quiet)
+        _show(result, paths, game.quiet, luck_adjusted)
         return
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
@@ -151,16 +154,16 @@ def sweep_cmd(
                 force,
             )  # fmt: skip
         paths = write_outputs(result, out) if out is not None else []
-    _show(result, paths, game.quiet)
+    _show(result, paths, game.quiet, luck_adjusted)
 
 
-def _show(result: Any, paths: list[Path], quiet: bool) -> None:
+def _show(result: Any, paths: list[Path], quiet: bool, luck_adjusted: bool = False) -> None:
     """Print the sweep's table, its skipped cells and the files written (unless quiet)."""
     from sim.analysis.sweep import format_table  # deferred: loads numba
 
     if quiet:
         return
-    click.echo(format_table(result))
+    click.echo(format_table(result, luck_adjusted))
     for s in result.skipped:
         click.echo(f"skipped {s['card']} {result.field} {s['delta']:+d}: {s['reason']}")
     if paths:

@@ -323,7 +323,7 @@ def run_op(st, tab, fp, ask, p, o, c, src):
     if code == V.OP_GAIN_COINS:
         Z.gain_coins(st, p, n)
     elif code == V.OP_DRAW:
-        Z.draw(st, p, n)
+        Z.draw(st, tab, p, n)
     elif code == V.OP_OPP_DISCARD:
         discard_from_hand(st, tab, fp, ask, q, n, 0)
     elif code == V.OP_DESTROY:
@@ -360,7 +360,7 @@ def run_op(st, tab, fp, ask, p, o, c, src):
     elif code == V.OP_BUILD_FROM_DECK:
         s = Z.current_structure(st, p)
         if s >= 0:
-            Z.build_from_deck(st, p, s, n)
+            Z.build_from_deck(st, tab, p, s, n)
 
 
 @kernel

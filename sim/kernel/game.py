@@ -10,6 +10,7 @@ from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks
 from sim.kernel.jit import kernel
+from sim.kernel.luck import write_luck
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_tiles, rule, struct_col
@@ -198,7 +199,7 @@ def setup_rest(st, tab, fp, ask):
     # Hands are dealt seat by seat whoever starts, so a seat-swapped duplicate deal
     # gives each seat the same cards.
     for p in range(2):
-        Z.draw(st, p, rule(tab, L.RU_START_CARDS))
+        Z.draw(st, tab, p, rule(tab, L.RU_START_CARDS))
         Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
     first = st[L.OLDEST]
     if rule(tab, L.RU_EMISSARY):
@@ -218,6 +219,7 @@ def finish(st, tab, out):
     out[L.O_PLAYED_N] = st[L.PLAYED_N]
     out[L.O_PLAYED_N + 1] = st[L.PLAYED_N + 1]
     out[L.O_ERROR] = st[L.ERROR]
+    write_luck(st, out)
 
 
 @kernel(by_symbol=True)

@@ -32,7 +32,7 @@ def make_offering(st, tab, fp, ask, p, hand_i):
     for k in range(v + 1):
         put_opt(st, k, k, v, 0, 0)
     k = opt(st, ask(st, tab, fp, p, D.D_SPLIT, v + 1), 0)
-    Z.draw(st, p, k)
+    Z.draw(st, tab, p, k)
     Z.gain_coins(st, p, v - k)
     if not first:
         run_trigger(st, tab, fp, ask, p, card, V.TR_TRIBUTE, -1)
@@ -59,7 +59,7 @@ def build(st, tab, fp, ask, p, hand_i, s):
     """
     card = Z.hand_take(st, p, hand_i)
     T.event(st, E.EV_OFFER, p, 1, card, 1, s)  # a build: the unit revealed for it
-    Z.build_from_deck(st, p, s, card_col(tab, card, L.K_STRENGTH))
+    Z.build_from_deck(st, tab, p, s, card_col(tab, card, L.K_STRENGTH))
     run_trigger(st, tab, fp, ask, p, card, V.TR_LABOR, -1)
     Z.discard_card(st, p, card)
 

@@ -47,7 +47,7 @@ def take_split(st, tab, fp, ask, p, cards, total):
         cards += bonus
     elif total > 0 and coins == total:
         coins += bonus
-    Z.draw(st, p, cards)
+    Z.draw(st, tab, p, cards)
     Z.gain_coins(st, p, coins)
 
 

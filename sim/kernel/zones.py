@@ -10,6 +10,7 @@ from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import trace as T
 from sim.kernel.jit import kernel
+from sim.kernel.luck import card_taken
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule
 
@@ -43,13 +44,14 @@ def reshuffle(st, d):
 
 
 @kernel
-def pop_deck(st, p):
+def pop_deck(st, tab, p):
     """Take the top card of seat ``p``'s deck, reshuffling if empty; -1 if none at all."""
     d = pile_of(st, p)
     if st[L.DECK_N + d] == 0:
         reshuffle(st, d)
         if st[L.DECK_N + d] == 0:
             return L.NO_CARD
+    card_taken(st, tab, p, d)
     n = st[L.DECK_N + d] - 1
     st[L.DECK_N + d] = n
     return st[L.DECK + d * L.MAX_CARDS + n]
@@ -64,7 +66,7 @@ def reveal_deck(st, tab, p):
     """
     if rule(tab, L.RU_REVEAL_NO_RESHUFFLE) and st[L.DECK_N + pile_of(st, p)] == 0:
         return L.NO_CARD
-    return pop_deck(st, p)
+    return pop_deck(st, tab, p)
 
 
 @kernel(inline=True)
@@ -110,11 +112,11 @@ def hand_take(st, p, i):
 
 
 @kernel
-def draw(st, p, n):
+def draw(st, tab, p, n):
     """Seat ``p`` draws ``n`` cards; returns how many it actually drew."""
     got = 0
     for _ in range(n):
-        card = pop_deck(st, p)
+        card = pop_deck(st, tab, p)
         if card == L.NO_CARD:
             break
         hand_add(st, p, card)
@@ -223,11 +225,11 @@ def put_under(st, p, s, card):
 
 
 @kernel
-def build_from_deck(st, p, s, n):
+def build_from_deck(st, tab, p, s, n):
     """Put the top ``n`` cards of seat ``p``'s deck under structure ``s``; returns how many."""
     got = 0
     for _ in range(n):
-        card = pop_deck(st, p)
+        card = pop_deck(st, tab, p)
         if card == L.NO_CARD:
             break
         put_under(st, p, s, card)

@@ -1,0 +1,106 @@
+"""The kernel's luck accumulators (sim.kernel.luck): mean zero by construction, and
+invisible to the game (no random stream read, every other slot untouched)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.base import layout as L
+from sim.data.spec import RunSpec
+from sim.kernel import luck
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario
+
+LUCK_SLOTS = slice(L.LUCK, L.LUCK + 2 * L.N_LUCK)
+
+
+@pytest.fixture(scope="module")
+def dealt() -> Scenario:
+    """Game 0 of seed 1 right after set-up: a shuffled deck with cards of many kinds."""
+    return Scenario.from_game("aegean", 1, 0)
+
+
+def test_a_draws_luck_averages_to_zero_over_the_cards_that_could_have_come(dealt) -> None:
+    """Whichever card of the deck is on top, the increments sum to zero (up to the fixed
+    point's rounding): the expectation the luck subtracts is the deck's true mean."""
+    st0 = dealt.st
+    n = int(st0[L.DECK_N])
+    assert n > 3
+    deck = st0[L.DECK : L.DECK + n].copy()
+    assert len({int(dealt.tab[L.TB_CARD_ROWS + c * L.K_COLS + L.K_STRENGTH]) for c in deck}) > 1
+    total = np.zeros(2 * L.N_LUCK, np.int64)
+    moved = False
+    for i in range(n):
+        st = st0.copy()
+        order = np.concatenate([np.delete(deck, i), deck[i : i + 1]])  # card i on top
+        st[L.DECK : L.DECK + n] = order
+        before = st[LUCK_SLOTS].copy()
+        luck.card_taken(st, dealt.tab, 1, 0)
+        step = st[LUCK_SLOTS] - before
+        moved |= bool(step.any())
+        total += step
+    assert moved, "a draw from a deck of different cards must move the luck"
+    # Rounding to nearest: at most half a unit per draw and feature.
+    assert np.all(np.abs(total) <= n), total
+    assert not total[: L.N_LUCK].any(), "seat 1 drew: seat 0's luck must not move"
+
+
+def test_counting_luck_reads_no_random_stream_and_touches_nothing_else(dealt) -> None:
+    st = dealt.st.copy()
+    before = st.copy()
+    luck.card_taken(st, dealt.tab, 0, 0)
+    changed = np.flatnonzero(st != before)
+    # The luck, and the deck sums it keeps (the four luck regions are consecutive).
+    assert changed.size and np.all((changed >= L.LUCK) & (changed < L.LUCK_SUM_N + 2))
+    assert np.array_equal(st[L.RNG : L.RNG + L.N_STREAMS], before[L.RNG : L.RNG + L.N_STREAMS])
+
+
+@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean"])
+def test_the_kept_deck_sums_are_the_decks_sums_whenever_they_claim_to_be(mix: str) -> None:
+    """Turn by turn through whole games: where LUCK_SUM_N says a deck's sums are current,
+    they equal a fresh pass over the deck (a missed change would bias every draw after)."""
+    checked = 0
+    for game in range(3):
+        sc = Scenario.from_game(mix, 5, game)
+        while not sc.st[L.GAME_OVER]:
+            sc.turn()
+            for d in range(2):
+                n = int(sc.st[L.DECK_N + d])
+                if sc.st[L.LUCK_SUM_N + d] != n:
+                    continue
+                cards = sc.st[L.DECK + d * L.MAX_CARDS : L.DECK + d * L.MAX_CARDS + n]
+                rows = L.TB_CARD_ROWS + cards * L.K_COLS
+                want = [int(sc.tab[rows + f].sum()) for f in L.LUCK_FEATURES]
+                got = sc.st[L.LUCK_SUM + d * L.N_LUCK : L.LUCK_SUM + (d + 1) * L.N_LUCK]
+                assert list(got) == want, (mix, game, d)
+                checked += 1
+    assert checked > 20
+
+
+@pytest.fixture(scope="module")
+def rows() -> object:
+    spec = RunSpec(games=3000, mix="dunes+aegean", seed=11)
+    return Engine(spec).play(0, spec.games).to_pandas()
+
+
+def test_every_luck_column_is_written_and_has_mean_zero(rows) -> None:
+    """Over 3,000 games each luck column's mean is within 4 standard errors of zero,
+    and it varies (the draws do differ)."""
+    from sim.analysis.luck import LUCK_COLUMNS
+
+    assert len(LUCK_COLUMNS) == 2 * L.N_LUCK
+    for name in LUCK_COLUMNS:
+        v = rows[name].to_numpy(np.float64)
+        assert v.std() > 0.5, name
+        assert abs(v.mean()) < 4 * v.std() / np.sqrt(len(v)), name
+
+
+def test_the_luck_columns_are_the_only_float_columns_and_come_last() -> None:
+    """The engine's int16 range check reads the row up to O_LUCK: nothing after it may be
+    an integer column."""
+    for c in L.OUT_COLUMNS:
+        if c.offset >= L.O_LUCK:
+            assert c.dtype == "luck", c.name
+        elif c.offset >= 0:
+            assert c.dtype != "luck", c.name
