@@ -6,6 +6,7 @@
                                       [--mixes aegean,dunes,reign] [--games 200]
                                       [--law-games 1000] [--law-weight 0.01]
                                       [--generations 20] [--seed 7] [--verify 4000]
+                                      [--weigh dunes/aggressive=3] [--minutes 30]
 
 The candidate plays the weights ``x`` (the profile's weight row: coin, card,
 tile, ...; the look-ahead knobs are not searched) against every bot of
@@ -17,13 +18,17 @@ does not learn a few deals by heart. The objective, maximised, is
 
     mean score share against the panel  -  law_weight * law penalty,
 
-where the score share counts an outright win 1 and a shared victory 1/2, and
+where the score share counts an outright win 1 and a shared victory 1/2 (its
+mean over match-ups is weighted by ``--weigh``, so that a match-up the fit must
+win clearly, such as ``dunes/aggressive`` for the skill ladder, counts more), and
 the law penalty (:func:`sim.analysis.laws.law_z_penalty`) is the sum over a
 few known-answer cells (pure nerfs and buffs that misled the shipped bots,
 :data:`LAW_CELLS`), played in self-play with the candidate's weights for
 ``--law-games`` games, of how many standard errors each estimate lies on the
 forbidden side of zero. The search is a small CMA-ES (Hansen's
-``purecma`` update, in numpy) over weights scaled by their size.
+``purecma`` update, in numpy) over weights scaled by their size. ``--minutes``
+ends it after the generation that passes that wall time, so a fit on a shared
+host keeps to a budget; the mean it reached is what it prints.
 
 Every engine is compiled once; a candidate only rewrites its seat's weight row
 (and the values ``strategies.greedy.prepare`` derives from it). At the end the
@@ -44,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.laws import law_cells, law_z_penalty
+from sim.analysis.laws import LEAN_CARDS, law_cells, law_z_penalty
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from strategies.greedy import N_GREEDY_PARAMS, WEIGHTS, prepare
@@ -52,15 +57,15 @@ from strategies.registry import resolve
 
 NAMES = sorted(WEIGHTS, key=WEIGHTS.__getitem__)[:N_GREEDY_PARAMS]
 LAW_CELLS = {
-    ("Grand Vizier of the Two Lands", -1),
     ("Priest of the Rising Sun", -1),
-    ("Sunset Marauder", -1),
-    ("Weigher of Hearts", -1),
     ("Keeper of the Canopic Jars", -1),
     ("Vizier of the Granaries", 1),
+    ("Embalmed Architect", 1),
+    *((card, sign) for card in LEAN_CARDS for sign in (-1, 1)),
 }
-"""(unit, +1 buff / -1 nerf): the law cells the hand-set ``greedy`` (before its fit) broke
-worst in ``benchmarks/bench_laws.py --games 10000``."""
+"""(unit, +1 buff / -1 nerf): the law cells shipped bots broke in ``benchmarks/bench_laws.py
+--games 10000`` (the hand-set ``greedy`` and its first fit), and every cell of the lean panel
+CI plays (:data:`sim.analysis.laws.LEAN_CARDS`, nerf and buff)."""
 LIMITS = {"patience": (5.0, 60.0)}
 """Bounds a weight is clipped to (default -10..10): patience is a number of turns."""
 
@@ -120,13 +125,54 @@ def scores(engine, seat: int, games: int, seed: int) -> np.ndarray:
     return np.where(winner == seat, 1.0, np.where(winner < 0, 0.5, 0.0))
 
 
-def evaluate(arena: Arena, w: np.ndarray, games: int, law_games: int, seed: int) -> tuple:
-    """``(score share against the panel, law penalty)`` of weights ``w`` on deals of ``seed``."""
+def opponent(engine, seat: int) -> str:
+    """The panel bot facing the candidate seat ``seat`` of ``engine``."""
+    return engine.spec.p1 if seat == 0 else engine.spec.p0
+
+
+def parse_weigh(text: str) -> dict[str, float]:
+    """``--weigh`` entries (``MIX=W``, ``BOT=W`` or ``MIX/BOT=W``, comma-separated) as a dict."""
+    out = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        key, eq, value = part.partition("=")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            raise SystemExit(f"--weigh: {part!r} is not KEY=NUMBER") from None
+        if not eq or out[key.strip()] < 0:
+            raise SystemExit(f"--weigh: {part!r} is not KEY=NUMBER (a number >= 0)")
+    return out
+
+
+def match_weights(arena: Arena, weigh: dict[str, float]) -> np.ndarray:
+    """Each match engine's weight in the objective: the product of the ``weigh`` entries
+    naming its mix, its panel bot or both (``mix/bot``); 1 where none does."""
+    out = []
+    for e, seat in arena.matches:
+        mix, opp = e.spec.mix, opponent(e, seat)
+        out.append(weigh.get(mix, 1.0) * weigh.get(opp, 1.0) * weigh.get(f"{mix}/{opp}", 1.0))
+    w = np.asarray(out)
+    if not w.sum() > 0:
+        raise SystemExit("--weigh: every match-up has weight 0")
+    return w / w.sum()
+
+
+def evaluate(
+    arena: Arena,
+    w: np.ndarray,
+    games: int,
+    law_games: int,
+    seed: int,
+    weights: np.ndarray | None = None,
+) -> tuple:
+    """``(score share against the panel, law penalty)`` of weights ``w`` on deals of ``seed``;
+    the share is the mean over match-ups, or their mean weighted by ``weights``."""
     from sim.analysis.compare import play_outcomes
     from sim.analysis.paired import card_shifts
 
     arena.set_weights(w)
-    share = float(np.mean([scores(e, s, games, seed).mean() for e, s in arena.matches]))
+    per_match = [scores(e, s, games, seed).mean() for e, s in arena.matches]
+    share = float(np.average(per_match, weights=weights))
     penalty = 0.0
     if arena.laws and law_games:
         import pandas as pd
@@ -218,7 +264,7 @@ def head_to_head(profile_w: np.ndarray, arena: Arena, games: int, seed: int) -> 
     arena.set_weights(profile_w)
     out = {}
     for e, seat in arena.matches:
-        key = (e.spec.mix, e.spec.p1 if seat == 0 else e.spec.p0)
+        key = (e.spec.mix, opponent(e, seat))
         out.setdefault(key, []).append(scores(e, seat, games, seed))
     rows = []
     for (mix, opp), parts in out.items():
@@ -240,6 +286,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--generations", type=int, default=20)
     ap.add_argument("--sigma", type=float, default=0.3, help="initial step, in weight scales")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--weigh",
+        default="",
+        help="weigh match-ups in the objective: MIX=W, BOT=W or MIX/BOT=W, comma-separated "
+        "(e.g. dunes/aggressive=3); unnamed match-ups weigh 1",
+    )
+    ap.add_argument(
+        "--minutes",
+        type=float,
+        default=0.0,
+        help="stop the search after the generation that passes this many minutes (0: no limit)",
+    )
     ap.add_argument("--verify", type=int, default=4000, help="fresh games per match-up and seat")
     ap.add_argument(
         "--candidate",
@@ -259,16 +317,18 @@ def main(argv: list[str] | None = None) -> int:
         f"compiled {len(arena.matches)} match engines in {time.perf_counter() - t0:.0f} s",
         flush=True,
     )
+    mw = match_weights(arena, parse_weigh(args.weigh))
     es = CMA(np.zeros(len(w0)), args.sigma, seed=args.seed)
     for g in range(args.generations if searching else 0):
         seed = args.seed * 1000 + g
         xs = es.ask()
         xs = np.vstack([xs, es.mean])  # the current mean, scored on the same deals
         res = [
-            evaluate(arena, to_weights(x, w0, scale), args.games, args.law_games, seed) for x in xs
+            evaluate(arena, to_weights(x, w0, scale), args.games, args.law_games, seed, mw)
+            for x in xs
         ]
         f = np.array([-(s - args.law_weight * p) for s, p in res])
-        base = evaluate(arena, w0, args.games, args.law_games, seed) if g % 5 == 0 else None
+        base = evaluate(arena, w0, args.games, args.law_games, seed, mw) if g % 5 == 0 else None
         es.tell(xs[:-1], f[:-1])
         line = (
             f"gen {g:2d}: best {-f.min():.4f}, mean-of-search {res[-1][0]:.4f} "
@@ -277,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         if base is not None:
             line += f"; start weights {base[0]:.4f} (law {base[1]:.1f})"
         print(line, flush=True)
+        if args.minutes and time.perf_counter() - t0 > 60 * args.minutes:
+            print(f"stopped after generation {g}: past {args.minutes:g} minutes", flush=True)
+            break
     if searching:
         w = to_weights(es.mean, w0, scale)
         print("\n[weights]")
