@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from sim.base import layout as L
 from sim.base.errors import Error
+from sim.run import io
 
 Z95 = 1.959963984540054
 LUCK_COLUMNS: tuple[str, ...] = tuple(
@@ -245,8 +246,6 @@ def run_first_of_decisive(run_dir: str | Path, exclude_capped: bool = False) -> 
     Raises:
         sim.Error: the run's rows have no luck columns (written before they existed).
     """
-    from sim.run import io
-
     run_dir = Path(run_dir)
     manifest = io.verify_run(run_dir)
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]

@@ -237,7 +237,7 @@ def run_cmd(
 
 def _echo_luck(out: Path | str, exclude_capped: bool) -> None:
     """The summary's first-of-decisive line again, luck-adjusted (read back from ``out``)."""
-    from sim.analysis import luck
+    from sim.analysis import luck  # deferred: loads pyarrow
 
     if not isinstance(out, Path):
         raise CliError(f"--luck-adjusted reads the rows back from a local folder, not {out}")
