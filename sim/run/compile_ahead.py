@@ -20,7 +20,7 @@ import importlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sim.kernel.jit import declared_signature
@@ -65,13 +65,20 @@ def name_of(dispatcher: Any) -> str:
 
 
 def compile_on_two_cores(
-    ask: Any, top: Any, child_part: Iterable[str] = CHILD_PART, own: Iterable[str] = OWN_PART
+    ask: Any,
+    top: Any,
+    child_part: Iterable[str] = CHILD_PART,
+    own: Iterable[str] = OWN_PART,
+    meanwhile: Iterable[Callable[[], None]] = (),
 ) -> None:
     """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` on two cores.
 
     Starts a child compiling ``child_part`` and ``ask``, compiles ``own`` here,
-    waits for the child, then compiles ``top`` (whose callees now load from
-    the cache). Call it only when the cache is cold.
+    then calls each of ``meanwhile`` (warm-ups of compiled code outside the
+    kernel's tree, which a run needs before its first rows: without it they
+    compiled after the kernel, on one core, while the other core idled), waits
+    for the child, then compiles ``top`` (whose callees now load from the
+    cache). Call it only when the cache is cold.
     """
     child = subprocess.Popen(
         [sys.executable, "-m", __name__, *child_part, name_of(ask)],
@@ -82,6 +89,8 @@ def compile_on_two_cores(
     )
     try:
         compile_named(own)
+        for warm in meanwhile:
+            warm()
     except BaseException:
         child.kill()  # interrupted: the child's half alone is no use to anyone
         raise

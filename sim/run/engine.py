@@ -157,7 +157,7 @@ class Engine:
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         if not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile():
-            compile_on_two_cores(self.ask, play_range)
+            compile_on_two_cores(self.ask, play_range, meanwhile=(bitlists.warmup,))
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
 

@@ -44,15 +44,24 @@ def tiny_top(mask, n):
 
 
 def hits_and_misses(child_part: list[str]) -> dict[str, object]:
-    """Run the two-core compile of :func:`tiny_top` here and report numba's cache counters."""
+    """Run the two-core compile of :func:`tiny_top` here and report numba's cache counters,
+    and whether the parent's own part was compiled when its ``meanwhile`` warm-up ran."""
     import numpy as np
 
-    C.compile_on_two_cores(tiny_ask, tiny_top, child_part, [f"{__name__}:own_half"])
     sig = declared_signature(child_half.py_func)
+    warmed: list[bool] = []
+
+    def warm() -> None:
+        warmed.append(bool(own_half.overloads) and not tiny_top.overloads)
+
+    C.compile_on_two_cores(
+        tiny_ask, tiny_top, child_part, [f"{__name__}:own_half"], meanwhile=(warm,)
+    )
     return {
         "child_hits": child_half.stats.cache_hits.get(sig, 0),
         "child_misses": child_half.stats.cache_misses.get(sig, 0),
         "value": int(tiny_top(np.arange(4, dtype=np.int64), 2)),
+        "warmed": warmed,
     }
 
 
@@ -63,13 +72,13 @@ def fresh(child_part: list[str], cache: Path) -> dict[str, object]:
 
 def test_the_parent_loads_what_the_child_compiled(tmp_path: Path) -> None:
     got = fresh(["test_compile_ahead:child_half"], tmp_path)
-    assert got == {"child_hits": 1, "child_misses": 0, "value": 2 * 3 + 2 + 1}
+    assert got == {"child_hits": 1, "child_misses": 0, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
 def test_a_failed_child_costs_only_time(tmp_path: Path) -> None:
     """Control: with nothing from the child the parent compiles it (a miss), same value."""
     got = fresh(["test_compile_ahead:no_such_kernel"], tmp_path)
-    assert got == {"child_hits": 0, "child_misses": 1, "value": 2 * 3 + 2 + 1}
+    assert got == {"child_hits": 0, "child_misses": 1, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
 @pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART)
