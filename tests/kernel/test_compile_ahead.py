@@ -81,8 +81,18 @@ def test_a_failed_child_costs_only_time(tmp_path: Path) -> None:
     assert got == {"child_hits": 0, "child_misses": 1, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
-@pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART)
+@pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART + tuple(C.SETUP_OF.values()))
 def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
     """A renamed kernel would make the two-core compile silently one-core, and one copied
     into its callers (``into_caller``) would be compiled on its own for nothing."""
     assert C.kernel_named(name).targetoptions["inline"] == "never"
+
+
+@pytest.mark.parametrize("top", list(C.SETUP_OF))
+def test_the_parent_compiles_the_set_up_its_entry_point_calls(top: str) -> None:
+    """A run that builds decks compiles the draft's set-up beside the child, and a run
+    that does not never compiles it."""
+    own = C.own_part(C.kernel_named(top))
+    assert C.SETUP_OF[top] in own
+    assert [n for n in own if n in C.SETUP_OF.values()] == [C.SETUP_OF[top]]
+    assert len(own) == len(C.OWN_PART)
