@@ -156,8 +156,7 @@ def setup(st, tab, fp, ask, seed, game):
 def setup_shared_deck(st, tab, fp, ask, seed, game):
     """``setup`` of a game no variant builds the decks of (``draft.builds_decks`` is 0): the
     same set-up, with the shared deck ``build_decks`` would deal, and none of the draft and
-    Trial of Skill code, so a run without them never compiles it (about a tenth of the
-    kernel's cold compile)."""
+    Trial of Skill code, so a run without them never compiles that code."""
     setup_start(st, tab, seed, game)
     shared_deck(st, tab)
     setup_rest(st, tab, fp, ask)

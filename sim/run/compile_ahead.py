@@ -41,10 +41,14 @@ OWN_PART = (
     "sim.kernel.portent:portent_step",
     "sim.kernel.feats:feat_step",
     "sim.kernel.turn:end_turn",
+    # The rest of the bot dispatcher's tree, cached before the child reaches it: without the
+    # draft code this part was the shorter one.
+    "strategies.greedy:choose_greedy",
+    "strategies.random_bot:choose_random",
 )
 """Kernels this process compiles while the child works: the greedy bot's largest two, the
-set-up and the other steps. The set-up is that of ``play_range_shared_deck``; a top that
-builds decks compiles its own (:func:`own_part`)."""
+set-up, the other steps and the rest of the heuristic bots. The set-up is that of
+``play_range_shared_deck``; a top that builds decks compiles its own (:func:`own_part`)."""
 
 SETUP_OF = {
     "sim.kernel.batch:play_range": "sim.kernel.game:setup",

@@ -8,10 +8,14 @@ same rows wherever both can play.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from fresh import in_fresh_interpreter
 
 from sim.data.spec import RunSpec
+from sim.kernel import draft, game
 from sim.kernel.batch import (
     output_arrays,
     play_range,
@@ -19,7 +23,7 @@ from sim.kernel.batch import (
     range_kernel,
     scratch_states,
 )
-from sim.kernel.jit import entry_point
+from sim.kernel.jit import declared_signature, entry_point
 from sim.run.compiled import CompiledRun, compile_run
 
 
@@ -58,3 +62,21 @@ def test_both_entry_points_play_the_same_rows_of_a_shared_deck_run(mix: str) -> 
     out, masks = rows(run, play_range_shared_deck, 300)
     np.testing.assert_array_equal(out, full_out)
     np.testing.assert_array_equal(masks, full_masks)
+
+
+def draft_compiled_by(setups: list[str]) -> list[bool]:
+    """Compile each set-up kernel named, in order, and say after each whether the draft's
+    deck building had been compiled (run in a fresh interpreter with an empty cache)."""
+    got = []
+    for name in setups:
+        disp = getattr(game, name)
+        disp.compile(declared_signature(disp.py_func))
+        got.append(bool(draft.build_decks.overloads) or bool(draft.draft_run.overloads))
+    return got
+
+
+def test_the_shared_deck_set_up_compiles_no_draft_code(tmp_path: Path) -> None:
+    """The set-up of a plain run leaves the draft uncompiled; the control, the set-up of
+    every run, compiles it."""
+    expr = "t.draft_compiled_by(['setup_shared_deck', 'setup'])"
+    assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]
