@@ -14,6 +14,8 @@ time of a real first run, which compiles on two cores, is
 ``bench_engine.py --cold``. Prints figures only; it takes about as long as a
 cold compile.
 
+``--phases`` prints the CPU seconds of each phase of numba's and LLVM's
+work instead, and how much IR of linked callees LLVM optimised again.
 ``--legs`` instead compiles as a first run does, on two cores (this process
 and the child of ``sim/run/compile_ahead.py``), and prints the wall and CPU
 seconds of each leg: building the engine, this process's part (and the
@@ -42,11 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--legs", action="store_true", help="time the two-core compile's legs instead"
     )
+    parser.add_argument(
+        "--phases", action="store_true", help="CPU by compiler phase (numba, LLVM) instead"
+    )
     args = parser.parse_args(argv)
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="omensim-cold-")
     sys.path.insert(0, str(ROOT))
     if args.legs:
         return legs(args.mix)
+    if args.phases:
+        return phases(args.mix)
     from numba.core import event
 
     events: list[tuple[bool, str, float]] = []
@@ -88,6 +95,83 @@ def main(argv: list[str] | None = None) -> int:
     )
     for name, t in sorted(exclusive.items(), key=lambda kv: -kv[1])[: args.top]:
         print(f"{t:7.2f} s  {name}")
+    return 0
+
+
+def phases(mix: str) -> int:
+    """Print the CPU seconds of each compiler phase of a one-process cold compile (exclusive
+    of the nested compiles a phase triggers), and how much linked callee IR LLVM saw."""
+    import collections
+    import functools
+
+    import numba
+    from numba.core import caching, codegen, compiler_machinery, typed_passes, untyped_passes
+
+    total: collections.Counter[str] = collections.Counter()
+    stack: list[list] = []
+    ir = {"own": 0, "linked": 0}
+
+    def timed(owner: object, attr: str, label: str) -> None:
+        fn = getattr(owner, attr)
+
+        @functools.wraps(fn)
+        def wrapper(*a: object, **k: object) -> object:
+            stack.append([label, time.process_time(), 0.0])
+            try:
+                return fn(*a, **k)
+            finally:
+                what, t0, nested = stack.pop()
+                spent = time.process_time() - t0
+                total[what] += spent - nested
+                if stack:
+                    stack[-1][2] += spent
+
+        setattr(owner, attr, wrapper)
+
+    class Sizes:
+        @staticmethod
+        def count(library: object, own: bool) -> None:
+            if own:
+                ir["own"] += len(str(library._final_module))  # type: ignore[attr-defined]
+                return
+            for linked in set(library._linking_libraries):  # type: ignore[attr-defined]
+                ir["linked"] += len(str(linked._get_module_for_linking()))
+
+    timed(Sizes, "count", "(measuring IR sizes: this script's own cost)")
+    lib = codegen.CPUCodeLibrary
+    finalize = lib.finalize
+
+    def measured_finalize(self: object) -> None:
+        Sizes.count(self, True)
+        finalize(self)
+        Sizes.count(self, False)
+
+    lib.finalize = measured_finalize  # type: ignore[method-assign]
+    timed(lib, "add_ir_module", "LLVM: IR parsing")
+    timed(lib, "_optimize_functions", "LLVM: function passes")
+    timed(lib, "finalize", "LLVM: linking")
+    timed(lib, "_optimize_final_module", "LLVM: module optimisation")
+    timed(codegen.JITCodeLibrary, "_finalize_specific", "LLVM: machine code")
+    timed(caching.Cache, "save_overload", "cache: save")
+    timed(caching.Cache, "load_overload", "cache: load")
+    timed(typed_passes.NopythonTypeInference, "run_pass", "numba: type inference")
+    timed(typed_passes.NativeLowering, "run_pass", "numba: lowering")
+    timed(untyped_passes.TranslateByteCode, "run_pass", "numba: bytecode")
+    timed(compiler_machinery.PassManager, "run", "numba: other passes")
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
+
+    numba.set_num_threads(1)
+    c0 = time.process_time()
+    Engine(RunSpec(games=2, mix=mix, seed=1)).warmup()
+    cpu = time.process_time() - c0
+    print(f"first run (Engine + warm-up, one process), {mix}: {cpu:.1f} s CPU")
+    for what, t in total.most_common():
+        print(f"{t:7.2f} s {100 * t / cpu:5.1f}%  {what}")
+    print(
+        f"LLVM linked {ir['linked'] / 1e6:.1f} MB of callee IR into the final modules "
+        f"beside {ir['own'] / 1e6:.1f} MB of the functions' own"
+    )
     return 0
 
 
