@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sim.base import layout as L
     from sim.data.spec import RunSpec
-    from sim.kernel.batch import output_arrays, play_range, scratch_states
+    from sim.kernel.batch import output_arrays, range_kernel, scratch_states
     from sim.kernel.jit import entry_point
     from sim.run.engine import Engine
 
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     engine.warmup()
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
     # hand-off are a fixed cost a call, a visible share of a small batch.
-    play = entry_point(play_range)
+    play = entry_point(range_kernel(engine.tab))  # the entry point the run plays
     state = scratch_states(engine.bots, 1)[0]
     rows, masks = output_arrays(KERNEL_GAMES)
 

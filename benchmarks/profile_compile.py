@@ -13,6 +13,16 @@ triggered). It compiles on one thread, so in this process alone; the wall
 time of a real first run, which compiles on two cores, is
 ``bench_engine.py --cold``. Prints figures only; it takes about as long as a
 cold compile.
+
+``--phases`` prints the CPU seconds of each phase of numba's and LLVM's
+work instead, and how much IR of linked callees LLVM optimised again.
+``--legs`` instead compiles as a first run does, on two cores (this process
+and the child of ``sim/run/compile_ahead.py``), and prints the wall and CPU
+seconds of each leg: building the engine, this process's part (and the
+warm-ups it runs meanwhile), the child's part, and the top of the tree
+compiled after the child. The first run waits for the engine, the longer of
+the two parts and the top, so their CPU seconds (which a busy host inflates
+far less than wall seconds) are the figure to compare between two commits.
 """
 
 from __future__ import annotations
@@ -31,9 +41,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Cold-compile time per kernel function.")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
     parser.add_argument("--top", type=int, default=40, help="functions to list (default 40)")
+    parser.add_argument(
+        "--legs", action="store_true", help="time the two-core compile's legs instead"
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="CPU by compiler phase (numba, LLVM) instead"
+    )
     args = parser.parse_args(argv)
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="omensim-cold-")
     sys.path.insert(0, str(ROOT))
+    if args.legs:
+        return legs(args.mix)
+    if args.phases:
+        return phases(args.mix)
     from numba.core import event
 
     events: list[tuple[bool, str, float]] = []
@@ -75,6 +95,136 @@ def main(argv: list[str] | None = None) -> int:
     )
     for name, t in sorted(exclusive.items(), key=lambda kv: -kv[1])[: args.top]:
         print(f"{t:7.2f} s  {name}")
+    return 0
+
+
+def phases(mix: str) -> int:
+    """Print the CPU seconds of each compiler phase of a one-process cold compile (exclusive
+    of the nested compiles a phase triggers), and how much linked callee IR LLVM saw."""
+    import collections
+    import functools
+
+    import numba
+    from numba.core import caching, codegen, compiler_machinery, typed_passes, untyped_passes
+
+    total: collections.Counter[str] = collections.Counter()
+    stack: list[list] = []
+    ir = {"own": 0, "linked": 0}
+
+    def timed(owner: object, attr: str, label: str) -> None:
+        fn = getattr(owner, attr)
+
+        @functools.wraps(fn)
+        def wrapper(*a: object, **k: object) -> object:
+            stack.append([label, time.process_time(), 0.0])
+            try:
+                return fn(*a, **k)
+            finally:
+                what, t0, nested = stack.pop()
+                spent = time.process_time() - t0
+                total[what] += spent - nested
+                if stack:
+                    stack[-1][2] += spent
+
+        setattr(owner, attr, wrapper)
+
+    class Sizes:
+        @staticmethod
+        def count(library: object, own: bool) -> None:
+            if own:
+                ir["own"] += len(str(library._final_module))  # type: ignore[attr-defined]
+                return
+            for linked in set(library._linking_libraries):  # type: ignore[attr-defined]
+                ir["linked"] += len(str(linked._get_module_for_linking()))
+
+    timed(Sizes, "count", "(measuring IR sizes: this script's own cost)")
+    lib = codegen.CPUCodeLibrary
+    finalize = lib.finalize
+
+    def measured_finalize(self: object) -> None:
+        Sizes.count(self, True)
+        finalize(self)
+        Sizes.count(self, False)
+
+    lib.finalize = measured_finalize  # type: ignore[method-assign]
+    timed(lib, "add_ir_module", "LLVM: IR parsing")
+    timed(lib, "_optimize_functions", "LLVM: function passes")
+    timed(lib, "finalize", "LLVM: linking")
+    timed(lib, "_optimize_final_module", "LLVM: module optimisation")
+    timed(codegen.JITCodeLibrary, "_finalize_specific", "LLVM: machine code")
+    timed(caching.Cache, "save_overload", "cache: save")
+    timed(caching.Cache, "load_overload", "cache: load")
+    timed(typed_passes.NopythonTypeInference, "run_pass", "numba: type inference")
+    timed(typed_passes.NativeLowering, "run_pass", "numba: lowering")
+    timed(untyped_passes.TranslateByteCode, "run_pass", "numba: bytecode")
+    timed(compiler_machinery.PassManager, "run", "numba: other passes")
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
+
+    numba.set_num_threads(1)
+    c0 = time.process_time()
+    Engine(RunSpec(games=2, mix=mix, seed=1)).warmup()
+    cpu = time.process_time() - c0
+    print(f"first run (Engine + warm-up, one process), {mix}: {cpu:.1f} s CPU")
+    for what, t in total.most_common():
+        print(f"{t:7.2f} s {100 * t / cpu:5.1f}%  {what}")
+    print(
+        f"LLVM linked {ir['linked'] / 1e6:.1f} MB of callee IR into the final modules "
+        f"beside {ir['own'] / 1e6:.1f} MB of the functions' own"
+    )
+    return 0
+
+
+def legs(mix: str) -> int:
+    """Print the wall and CPU seconds of each leg of a first run's two-core compile."""
+    import resource
+    import subprocess
+
+    import numba
+
+    from sim.run import compile_ahead
+
+    t0 = time.perf_counter()
+    marks: list[tuple[str, float, float]] = []
+
+    def mark(what: str) -> None:
+        marks.append((what, time.perf_counter() - t0, time.process_time()))
+
+    compile_named = compile_ahead.compile_named
+    popen = subprocess.Popen
+
+    def timed_compile(names: object) -> None:
+        compile_named(names)  # type: ignore[arg-type]
+        mark("compiled a part here")
+
+    class Child(popen):  # type: ignore[misc, valid-type]
+        def wait(self, timeout: float | None = None) -> int:
+            mark("own part and warm-ups done; waiting for the child")
+            code = super().wait(timeout)
+            mark("child done")
+            return code
+
+    from sim.data.spec import RunSpec
+    from sim.run.engine import Engine
+
+    numba.set_num_threads(2)
+    mark("imported")
+    engine = Engine(RunSpec(games=2, mix=mix, seed=1))
+    mark("engine built (bots prepared)")
+    compile_ahead.compile_named = timed_compile
+    compile_ahead.subprocess.Popen = Child  # type: ignore[misc]
+    try:
+        engine.warmup()
+    finally:
+        compile_ahead.compile_named = compile_named
+        compile_ahead.subprocess.Popen = popen  # type: ignore[misc]
+    mark("warm-up done (first games played)")
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"two-core first-run compile, {mix}: child CPU {child.ru_utime + child.ru_stime:.1f} s")
+    last_cpu = 0.0
+    for what, wall, cpu in marks:
+        print(f"{wall:7.1f} s wall {cpu:7.1f} s CPU (+{cpu - last_cpu:5.1f})  {what}")
+        last_cpu = cpu
     return 0
 
 

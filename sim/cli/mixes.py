@@ -63,6 +63,9 @@ def mixes_cmd(
       omensim mixes aegean dunes+aegean dunes+aegean:10 --subsets 16 --out mixes.csv
     """
     from sim.analysis.mixes import default_mixes, format_mixes, rank_mixes  # deferred: loads pandas
+    from sim.data.spec import RunSpec  # deferred: loads the data layer
+    from sim.run import progress as P  # deferred: loads the run layer
+    from sim.run.engine import Engine  # deferred: loads the batch kernel
     from strategies.registry import resolve  # deferred: loads numba
 
     mixes = list(mix_list) or default_mixes()
@@ -77,6 +80,10 @@ def mixes_cmd(
             if not quiet:
                 click.echo(f"playing {mix}...", err=True)
 
+        with P.kernel_ready(not quiet):  # a cold cache compiles here, with its estimate shown
+            Engine(
+                RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
+            ).warmup()
         table = rank_mixes(mixes, games, seed, bot, subsets, subset_seed, each)
     if out is not None:
         with user_errors(out):

@@ -18,7 +18,8 @@ import numba
 import numpy as np
 
 from sim.base import layout as L
-from sim.kernel.game import play_game
+from sim.kernel.draft import builds_decks
+from sim.kernel.game import play_game, play_game_shared_deck
 from sim.kernel.jit import entry_point, kernel
 
 
@@ -30,6 +31,21 @@ def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """
     for i in range(lo, hi):
         play_game(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
+
+
+@kernel(nogil=True, from_python=True)
+def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
+    """``play_range`` for a run no variant builds the decks of: the same games, compiled
+    without the draft and Trial of Skill code (``range_kernel`` picks it)."""
+    for i in range(lo, hi):
+        play_game_shared_deck(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
+
+
+def range_kernel(tab: np.ndarray) -> Callable[..., None]:
+    """The entry point that plays table ``tab``'s games: ``play_range`` if a variant builds
+    the decks (``sim.kernel.draft.builds_decks``), else ``play_range_shared_deck``, so a
+    first run compiles only the set-up it plays. Both play the same rows."""
+    return play_range if builds_decks(tab) else play_range_shared_deck
 
 
 class RunArgs(NamedTuple):
@@ -141,8 +157,8 @@ def _blocks(
     """A call's output arrays and the function that plays block ``b`` (games
     ``bounds[b]``, on the scratch state of the thread that runs it, :func:`thread_state`)."""
     out, masks = output_arrays(n)
-    play = entry_point(play_range)  # numba's per-call dispatch took a slow path for ``ask``
     tab, fp, bots, ask, seed = run
+    play = entry_point(range_kernel(tab))  # numba's per-call dispatch is slow for ``ask``
 
     def block(b: int) -> None:
         lo, hi = bounds[b]

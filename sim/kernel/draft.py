@@ -405,6 +405,24 @@ def drafted_hidden(tab):
 
 
 @kernel
+def shared_deck(st, tab):
+    """Every unit card into the one shared deck, shuffled: the deck no variant builds."""
+    cards = n_cards(tab)
+    for c in range(cards):
+        st[L.DECK + c] = c
+    st[L.DECK_N] = cards
+    shuffle(st, L.DECK, cards, L.RNG_DECK)
+
+
+@kernel(from_python=True)
+def builds_decks(tab):
+    """1 if a variant builds the decks (Trial of Skill, a draft or constructed decks), 0 if
+    the game plays the shared deck. The run layer reads it to play a run without any of
+    them with an entry point that never compiles their code (``sim.kernel.batch``)."""
+    return 1 if rule(tab, L.RU_TRIAL) or draft_kind(tab) != DK_NONE else 0
+
+
+@kernel
 def build_decks(st, tab, fp, ask):
     """The decks the rules give: Trial of Skill's, a whole draft's, or the shared deck."""
     if rule(tab, L.RU_TRIAL):
@@ -413,8 +431,4 @@ def build_decks(st, tab, fp, ask):
         draft_begin(st, tab)
         draft_run(st, tab, fp, ask, -1, draft_picks(tab))
     else:
-        cards = n_cards(tab)
-        for c in range(cards):
-            st[L.DECK + c] = c
-        st[L.DECK_N] = cards
-        shuffle(st, L.DECK, cards, L.RNG_DECK)
+        shared_deck(st, tab)

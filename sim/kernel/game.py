@@ -8,7 +8,7 @@ from sim.base import vocab as V
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
-from sim.kernel.draft import build_decks
+from sim.kernel.draft import build_decks, shared_deck
 from sim.kernel.jit import kernel
 from sim.kernel.luck import write_luck
 from sim.kernel.rng import randint, seed_streams, shuffle
@@ -156,6 +156,16 @@ def setup(st, tab, fp, ask, seed, game):
     setup_rest(st, tab, fp, ask)
 
 
+@kernel(by_symbol=True)
+def setup_shared_deck(st, tab, fp, ask, seed, game):
+    """``setup`` of a game no variant builds the decks of (``draft.builds_decks`` is 0): the
+    same set-up, with the shared deck ``build_decks`` would deal, and none of the draft and
+    Trial of Skill code, so a run without them never compiles that code."""
+    setup_start(st, tab, seed, game)
+    shared_deck(st, tab)
+    setup_rest(st, tab, fp, ask)
+
+
 @kernel
 def setup_start(st, tab, seed, game):
     """Set-up before any deck is built: the game's streams, the oldest player, the supply
@@ -238,6 +248,19 @@ def play_game(st, tab, fp, ask, seed, game, out, mask):
     played-kind bits of both seats, then their held-card bits.
     """
     setup(st, tab, fp, ask, seed, game)
+    play_on(st, tab, fp, ask, out, mask)
+
+
+@kernel(into_caller=True)
+def play_game_shared_deck(st, tab, fp, ask, seed, game, out, mask):
+    """``play_game`` of a game no variant builds the decks of (``setup_shared_deck``)."""
+    setup_shared_deck(st, tab, fp, ask, seed, game)
+    play_on(st, tab, fp, ask, out, mask)
+
+
+@kernel(into_caller=True)
+def play_on(st, tab, fp, ask, out, mask):
+    """Play a game that is set up to its end; fill ``out`` and ``mask`` (``play_game``)."""
     while st[L.GAME_OVER] == 0:
         play_turn(st, tab, fp, ask)
     finish_game(st, tab, out, mask)

@@ -20,7 +20,7 @@ import importlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sim.kernel.jit import declared_signature
@@ -34,16 +34,37 @@ OWN_PART = (
     # it reaches the bot: without them the child was the long pole of a cold start.
     "strategies.greedy:score_option",
     "strategies.greedy:cache_cities",
-    "sim.kernel.game:setup",
+    "sim.kernel.game:setup_shared_deck",
     "sim.kernel.wealth:wealth_step",
     "sim.kernel.war:war_step",
     "sim.kernel.offering:offering_step",
     "sim.kernel.portent:portent_step",
     "sim.kernel.feats:feat_step",
     "sim.kernel.turn:end_turn",
+    # The rest of the bot dispatcher's tree, cached before the child reaches it: without the
+    # draft code this part was the shorter one.
+    "strategies.greedy:choose_greedy",
+    "strategies.random_bot:choose_random",
 )
 """Kernels this process compiles while the child works: the greedy bot's largest two, the
-set-up and the other steps."""
+set-up, the other steps and the rest of the heuristic bots. The set-up is that of
+``play_range_shared_deck``; a top that builds decks compiles its own (:func:`own_part`)."""
+
+SETUP_OF = {
+    "sim.kernel.batch:play_range": "sim.kernel.game:setup",
+    "sim.kernel.batch:play_range_shared_deck": "sim.kernel.game:setup_shared_deck",
+}
+"""The set-up kernel each entry point calls (``sim.kernel.batch.range_kernel``)."""
+
+
+def own_part(top: Any) -> tuple[str, ...]:
+    """:data:`OWN_PART` with the set-up that entry point ``top`` calls (unchanged for
+    another top)."""
+    setup = SETUP_OF.get(name_of(top))
+    default = SETUP_OF["sim.kernel.batch:play_range_shared_deck"]
+    if setup is None:
+        return OWN_PART
+    return tuple(setup if name == default else name for name in OWN_PART)
 
 
 def kernel_named(name: str) -> Any:
@@ -65,13 +86,21 @@ def name_of(dispatcher: Any) -> str:
 
 
 def compile_on_two_cores(
-    ask: Any, top: Any, child_part: Iterable[str] = CHILD_PART, own: Iterable[str] = OWN_PART
+    ask: Any,
+    top: Any,
+    child_part: Iterable[str] = CHILD_PART,
+    own: Iterable[str] | None = None,
+    meanwhile: Iterable[Callable[[], None]] = (),
 ) -> None:
     """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` on two cores.
 
-    Starts a child compiling ``child_part`` and ``ask``, compiles ``own`` here,
-    waits for the child, then compiles ``top`` (whose callees now load from
-    the cache). Call it only when the cache is cold.
+    Starts a child compiling ``child_part`` and ``ask``, compiles ``own`` here
+    (by default :func:`own_part` of ``top``),
+    then calls each of ``meanwhile`` (warm-ups of compiled code outside the
+    kernel's tree, which a run needs before its first rows: without it they
+    compiled after the kernel, on one core, while the other core idled), waits
+    for the child, then compiles ``top`` (whose callees now load from the
+    cache). Call it only when the cache is cold.
     """
     child = subprocess.Popen(
         [sys.executable, "-m", __name__, *child_part, name_of(ask)],
@@ -81,7 +110,9 @@ def compile_on_two_cores(
         stderr=subprocess.DEVNULL,
     )
     try:
-        compile_named(own)
+        compile_named(own_part(top) if own is None else own)
+        for warm in meanwhile:
+            warm()
     except BaseException:
         child.kill()  # interrupted: the child's half alone is no use to anyone
         raise

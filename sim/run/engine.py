@@ -21,7 +21,7 @@ from sim.base import vocab as V
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.kernel.batch import Batch, RunArgs, play_batch, play_range, start_batch
+from sim.kernel.batch import Batch, RunArgs, play_batch, range_kernel, start_batch
 from sim.kernel.jit import PLAIN
 from sim.run import bitlists, io
 from sim.run.compile_ahead import compile_on_two_cores
@@ -158,8 +158,9 @@ class Engine:
         (:func:`sim.run.compile_ahead.compile_on_two_cores`).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
-        if not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile():
-            compile_on_two_cores(self.ask, play_range)
+        top = range_kernel(self.tab)
+        if not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(top.py_func.__name__):
+            compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
 

@@ -98,17 +98,18 @@ class Bar:
         self.close()
 
 
-def kernel_needs_compile() -> bool:
-    """Whether playing the first game will compile the kernel (nothing usable is cached).
+def kernel_needs_compile(entry: str = "*") -> bool:
+    """Whether playing the first game will compile the kernel (nothing usable is cached);
+    ``entry``: only entry point ``entry`` of ``sim.kernel.batch`` counts (default: any).
 
     Importing :mod:`sim.kernel` first drops stale cache files, so an answer of
     False means numba will load machine code from disk instead.
     """
-    if _READY.is_set():
+    if _READY.is_set() and entry == "*":
         return False  # this process has played a game already
     from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
 
-    return not any(cache_files(d, "batch.*.nbi") for d in cache_dirs())
+    return not any(cache_files(d, f"batch.{entry}-*.nbi") for d in cache_dirs())
 
 
 @contextlib.contextmanager

@@ -44,15 +44,24 @@ def tiny_top(mask, n):
 
 
 def hits_and_misses(child_part: list[str]) -> dict[str, object]:
-    """Run the two-core compile of :func:`tiny_top` here and report numba's cache counters."""
+    """Run the two-core compile of :func:`tiny_top` here and report numba's cache counters,
+    and whether the parent's own part was compiled when its ``meanwhile`` warm-up ran."""
     import numpy as np
 
-    C.compile_on_two_cores(tiny_ask, tiny_top, child_part, [f"{__name__}:own_half"])
     sig = declared_signature(child_half.py_func)
+    warmed: list[bool] = []
+
+    def warm() -> None:
+        warmed.append(bool(own_half.overloads) and not tiny_top.overloads)
+
+    C.compile_on_two_cores(
+        tiny_ask, tiny_top, child_part, [f"{__name__}:own_half"], meanwhile=(warm,)
+    )
     return {
         "child_hits": child_half.stats.cache_hits.get(sig, 0),
         "child_misses": child_half.stats.cache_misses.get(sig, 0),
         "value": int(tiny_top(np.arange(4, dtype=np.int64), 2)),
+        "warmed": warmed,
     }
 
 
@@ -63,17 +72,27 @@ def fresh(child_part: list[str], cache: Path) -> dict[str, object]:
 
 def test_the_parent_loads_what_the_child_compiled(tmp_path: Path) -> None:
     got = fresh(["test_compile_ahead:child_half"], tmp_path)
-    assert got == {"child_hits": 1, "child_misses": 0, "value": 2 * 3 + 2 + 1}
+    assert got == {"child_hits": 1, "child_misses": 0, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
 def test_a_failed_child_costs_only_time(tmp_path: Path) -> None:
     """Control: with nothing from the child the parent compiles it (a miss), same value."""
     got = fresh(["test_compile_ahead:no_such_kernel"], tmp_path)
-    assert got == {"child_hits": 0, "child_misses": 1, "value": 2 * 3 + 2 + 1}
+    assert got == {"child_hits": 0, "child_misses": 1, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
-@pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART)
+@pytest.mark.parametrize("name", C.CHILD_PART + C.OWN_PART + tuple(C.SETUP_OF.values()))
 def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
     """A renamed kernel would make the two-core compile silently one-core, and one copied
     into its callers (``into_caller``) would be compiled on its own for nothing."""
     assert C.kernel_named(name).targetoptions["inline"] == "never"
+
+
+@pytest.mark.parametrize("top", list(C.SETUP_OF))
+def test_the_parent_compiles_the_set_up_its_entry_point_calls(top: str) -> None:
+    """A run that builds decks compiles the draft's set-up beside the child, and a run
+    that does not never compiles it."""
+    own = C.own_part(C.kernel_named(top))
+    assert C.SETUP_OF[top] in own
+    assert [n for n in own if n in C.SETUP_OF.values()] == [C.SETUP_OF[top]]
+    assert len(own) == len(C.OWN_PART)

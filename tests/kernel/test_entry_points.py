@@ -1,0 +1,82 @@
+"""Each run plays with the entry point of its own set-up (``sim.kernel.batch.range_kernel``).
+
+A run whose decks no variant builds plays ``play_range_shared_deck``, which is
+compiled without the draft and Trial of Skill code, so a plain first run does
+not compile them; every other run plays ``play_range``. Both must play the
+same rows wherever both can play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fresh import in_fresh_interpreter
+
+from sim.data.spec import RunSpec
+from sim.kernel import draft, game
+from sim.kernel.batch import (
+    output_arrays,
+    play_range,
+    play_range_shared_deck,
+    range_kernel,
+    scratch_states,
+)
+from sim.kernel.jit import declared_signature, entry_point
+from sim.run.compiled import CompiledRun, compile_run
+
+
+def rows(run: CompiledRun, top: object, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games ``0 .. games-1`` of ``run`` played by entry point ``top`` on one fresh state."""
+    out, masks = output_arrays(games)
+    state = scratch_states(run.bots, 1)[0]
+    entry_point(top)(run.tab, run.fp, run.ask, run.spec.seed, 0, 0, games, state, out, masks)
+    return out, masks
+
+
+@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean", "reign"])
+def test_a_run_without_a_deck_building_variant_plays_the_shared_deck_entry(mix: str) -> None:
+    assert range_kernel(compile_run(RunSpec(games=1, mix=mix)).tab) is play_range_shared_deck
+
+
+@pytest.mark.parametrize(
+    ("mix", "variant"),
+    [
+        ("reign", "trial"),
+        ("reign", "simple-draft"),
+        ("aegean", "pile-draft"),
+        ("reign", "draft1"),
+        ("reign", "draft2"),
+    ],
+)
+def test_a_run_whose_decks_a_variant_builds_plays_the_full_entry(mix: str, variant: str) -> None:
+    run = compile_run(RunSpec(games=1, mix=mix, variants=(variant,)))
+    assert range_kernel(run.tab) is play_range
+
+
+@pytest.mark.parametrize("mix", ["dunes+aegean", "reign"])
+def test_both_entry_points_play_the_same_rows_of_a_shared_deck_run(mix: str) -> None:
+    run = compile_run(RunSpec(games=300, mix=mix, seed=5))
+    full_out, full_masks = rows(run, play_range, 300)
+    out, masks = rows(run, play_range_shared_deck, 300)
+    np.testing.assert_array_equal(out, full_out)
+    np.testing.assert_array_equal(masks, full_masks)
+
+
+def draft_compiled_by(setups: list[str]) -> list[bool]:
+    """Compile each set-up kernel named, in order, and say after each whether the draft's
+    deck building had been compiled (run in a fresh interpreter with an empty cache)."""
+    got = []
+    for name in setups:
+        disp = getattr(game, name)
+        disp.compile(declared_signature(disp.py_func))
+        got.append(bool(draft.build_decks.overloads) or bool(draft.draft_run.overloads))
+    return got
+
+
+def test_the_shared_deck_set_up_compiles_no_draft_code(tmp_path: Path) -> None:
+    """The set-up of a plain run leaves the draft uncompiled; the control, the set-up of
+    every run, compiles it."""
+    expr = "t.draft_compiled_by(['setup_shared_deck', 'setup'])"
+    assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]
