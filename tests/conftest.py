@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import settings
 
 from sim.kernel import mode
 
@@ -26,6 +27,11 @@ if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alon
     from sim.run.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# No hypothesis deadline anywhere: an example's wall time on a shared 2-core host says
+# nothing about the code, and a timed assertion in a test is a flake, not a check.
+settings.register_profile("omensim", deadline=None)
+settings.load_profile("omensim")
 
 # The compiler extension's own tests (sim/kernel/numba_ext.py): in plain mode (sim.kernel.mode)
 # the extension is not used, and on another numba release it may not even import.
