@@ -205,7 +205,10 @@ def test_planted_card_is_recovered() -> None:
     )  # fmt: skip
     assert q.candidates[result.chosen] == (3,), B.format_result(result)
     t = result.table
-    assert t.status.value_counts()["dropped"] >= 3  # the far values were raced out early
+    # The far values were raced out early: dropped or rested after the pilot's games alone.
+    early = t[(t.status != "chosen") & (t.games == 2000)]
+    assert len(early) >= 3, t[["label", "status", "games"]]
+    assert set(early.status) <= {"dropped", "rested"}
     assert result.games < 6 * 16_000  # cheaper than playing every value to the ceiling
     shipped = t[t.shipped].iloc[0]
     assert shipped.label == "cost=6"
