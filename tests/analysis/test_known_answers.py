@@ -18,6 +18,8 @@ estimators apart.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -51,22 +53,24 @@ def wrong_way(table: pd.DataFrame, prefix: str, sign: int) -> pd.DataFrame:
     return table[reject & (np.sign(diff) == -sign)]
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[tuple[str, int], pd.DataFrame]:
-    out = {}
-    for set_name, mix in SETS.items():
-        spec = RunSpec(games=GAMES, mix=mix, seed=21, p0="random", p1="random")
-        r = sweep(spec, "strength", (2, -2), cards=panel(mix, set_name), progress=False)
-        for delta in (2, -2):
-            out[(set_name, delta)] = r.table[r.table.delta == delta].reset_index(drop=True)
-    return out
+@functools.cache
+def results(set_name: str) -> dict[int, pd.DataFrame]:
+    """The panel of ``set_name`` swept by strength +2 and -2, once per session."""
+    mix = SETS[set_name]
+    spec = RunSpec(games=GAMES, mix=mix, seed=21, p0="random", p1="random")
+    r = sweep(spec, "strength", (2, -2), cards=panel(mix, set_name), progress=False)
+    return {d: r.table[r.table.delta == d].reset_index(drop=True) for d in (2, -2)}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("set_name", list(SETS))
+# Aegean runs by default; the other sets' panels are the slow run's (the lean laws panel of
+# tests/analysis/test_laws.py checks the same law on Dunes cards by default).
+@pytest.mark.parametrize(
+    "set_name",
+    [s if s == "aegean" else pytest.param(s, marks=pytest.mark.slow) for s in SETS],
+)
 @pytest.mark.parametrize("delta", [2, -2])
-def test_holders_effect_has_the_known_sign(results, set_name: str, delta: int) -> None:
-    table = results[(set_name, delta)]
+def test_holders_effect_has_the_known_sign(set_name: str, delta: int) -> None:
+    table = results(set_name)[delta]
     sign = 1 if delta > 0 else -1
     assert len(table) >= PANEL - 1
     bad = wrong_way(table, "", sign)
@@ -79,7 +83,6 @@ def test_holders_effect_has_the_known_sign(results, set_name: str, delta: int) -
     assert (np.sign(table["diff"]) * sign > 0)[table["p_value"] < 0.05].any()
 
 
-@pytest.mark.slow
 def test_played_only_estimator_fails_where_the_holders_effect_holds() -> None:
     """Every Aegean card that costs 2 or more, made 2 cheaper, random bots, read card by card
     as a designer reads one ``compare`` (a 95% interval below 0 = "significantly worse"): the
