@@ -39,6 +39,7 @@ from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
+from sim.run.margins import MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
 from strategies.registry import resolve
@@ -63,9 +64,11 @@ def panel_check(
 
     New seeds (the race's seed + 1), ``games`` each; one row per bot: the
     chosen value's rate with its 95% interval, the paired shift from the
-    shipped value, and ``holds``: whether the target +/- tolerance overlaps the
-    chosen value's interval (the conclusion "this value balances it" is not
-    refuted under that bot).
+    shipped value, the first player's VP margin under the chosen value
+    (``margin``, ``margin_lo``, ``margin_hi``: 95% t-interval) and its paired
+    shift from the shipped value's (``margin_shift``, ``_lo``, ``_hi``), and
+    ``holds``: whether the target +/- tolerance overlaps the chosen value's interval
+    (the conclusion "this value balances it" is not refuted under that bot).
 
     Raises:
         SpecError: an unknown bot.
@@ -84,8 +87,9 @@ def panel_check(
             with P.Bar(2 * games, show, desc=f"panel {bot}") as bar:
                 chosen = player.play(result.chosen, 0, games, bar)
                 ship = chosen if shipped == result.chosen else player.play(shipped, 0, games, bar)
-            e = R.estimate(*chosen)
-            d, se = R.paired_diff(*ship, *chosen)
+            e = R.estimate(*chosen[:2])
+            d, se = R.paired_diff(*ship[:2], *chosen[:2])
+            m = MarginShift.from_margins(ship[2], chosen[2]).figures()
             lo_band, hi_band = result.target - result.tolerance, result.target + result.tolerance
             rows.append(
                 {
@@ -97,6 +101,12 @@ def panel_check(
                     "shift": d,
                     "shift_lo": d - R.Z95 * se,
                     "shift_hi": d + R.Z95 * se,
+                    "margin": m["b_mean"],
+                    "margin_lo": m["b_lo"],
+                    "margin_hi": m["b_hi"],
+                    "margin_shift": m["diff"],
+                    "margin_shift_lo": m["lo"],
+                    "margin_shift_hi": m["hi"],
                     "holds": bool(e.lo <= hi_band and e.hi >= lo_band),
                 }
             )

@@ -307,11 +307,41 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return T.format_tournament(result), tables
 
 
+def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
+    """Per candidate of a balance folder (``labels[j]`` names candidate ``j``), the first
+    player's VP margin in every game it played, read from ``rows/`` (``{}`` for a race
+    whose rows predate the margin)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    files = sorted((Path(folder) / "rows").glob("c*-r*.parquet"))
+    tables = [pq.read_table(f) for f in files]
+    if not tables or any("margin" not in t.column_names for t in tables):
+        return {}
+    by: dict[int, list[Any]] = {}
+    for t in tables:
+        by.setdefault(int(t.column("candidate")[0].as_py()), []).append(t)
+    out = {}
+    for j, label in enumerate(labels):
+        parts = sorted(by.get(j, []), key=lambda t: int(t.column("game_id")[0].as_py()))
+        if parts:
+            out[label] = np.concatenate([t.column("margin").to_numpy() for t in parts])
+    return out
+
+
+def _margin_cells(mean: Any, lo: Any, hi: Any) -> str:
+    return (
+        "-" if mean is None or not math.isfinite(mean) else f"{_vp(mean)} ({_vp(lo)} to {_vp(hi)})"
+    )
+
+
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
-    """The balance folder's lead text and its tables (candidates, looks, panel)."""
+    """The balance folder's lead text and its tables (candidates, looks, panel, and the
+    first player's VP margin: per candidate in the candidates table, its distribution)."""
     folder = Path(folder)
     s = json.loads((folder / BALANCE_FILE).read_text(encoding="utf-8"))
     cands = pd.DataFrame(s["candidates"])
+    has_margin = "margin" in cands.columns
     shown = pd.DataFrame(
         {
             "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
@@ -326,6 +356,30 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     )
                 ]
                 if "shift" in cands
+                else "-"
+            ),
+            "1st VP margin (95% CI)": (
+                [
+                    _margin_cells(m, lo, hi)
+                    for m, lo, hi in zip(
+                        cands.margin, cands.margin_lo, cands.margin_hi, strict=True
+                    )
+                ]
+                if has_margin
+                else "-"
+            ),
+            "margin shift from shipped": (
+                [
+                    "-" if shipped else _margin_cells(m, lo, hi)
+                    for shipped, m, lo, hi in zip(
+                        cands.shipped,
+                        cands.margin_shift,
+                        cands.margin_shift_lo,
+                        cands.margin_shift_hi,
+                        strict=True,
+                    )
+                ]
+                if "margin_shift" in cands
                 else "-"
             ),
             "fate": [
@@ -357,6 +411,13 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         ]
     )
     tables = {"Candidates": shown, "The race, look by look": looks}
+    labels = [
+        f"{lb}{' (shipped)' if sh else ''}"
+        for lb, sh in zip(cands.label, cands.shipped, strict=True)
+    ]
+    margins = balance_margins(folder, labels)
+    if margins:
+        tables[f"{MARGIN_TITLE} per candidate"] = margin_frame(margins)
     c = cands.iloc[s["chosen"]]
     verdict = (
         f"reaches {s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
@@ -374,6 +435,19 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         if s["settled"]
         else "Not settled: the games ceiling came first.",
     ]
+    if has_margin:
+        lines.insert(
+            2,
+            f"First player's VP margin under {s['chosen_label']}: "
+            f"{_margin_cells(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
+            + (
+                f", {_margin_cells(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
+                "from shipped (paired)"
+                if "margin_shift" in cands and not c.shipped
+                else ""
+            )
+            + ".",
+        )
     if s.get("panel"):
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check"] = pd.DataFrame(
@@ -385,6 +459,14 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     f"{_pts(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
+                "1st VP margin (95% CI)": (
+                    [
+                        _margin_cells(m, lo, hi)
+                        for m, lo, hi in zip(p.margin, p.margin_lo, p.margin_hi, strict=True)
+                    ]
+                    if "margin" in p
+                    else "-"
+                ),
                 "holds": p.holds,
             }
         )
