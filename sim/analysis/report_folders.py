@@ -335,6 +335,17 @@ def _margin_cells(mean: Any, lo: Any, hi: Any) -> str:
     )
 
 
+def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
+    """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
+    cells (``"-"`` for a table written before it had them)."""
+    if name not in t.columns:
+        return "-"
+    return [
+        _margin_cells(m, lo, hi)
+        for m, lo, hi in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)
+    ]
+
+
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance folder's lead text and its tables (candidates, looks, panel, and the
     first player's VP margin: per candidate in the candidates table, its distribution)."""
@@ -358,16 +369,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 if "shift" in cands
                 else "-"
             ),
-            "1st VP margin (95% CI)": (
-                [
-                    _margin_cells(m, lo, hi)
-                    for m, lo, hi in zip(
-                        cands.margin, cands.margin_lo, cands.margin_hi, strict=True
-                    )
-                ]
-                if has_margin
-                else "-"
-            ),
+            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
             "margin shift from shipped": (
                 [
                     "-" if shipped else _margin_cells(m, lo, hi)
@@ -459,14 +461,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     f"{_pts(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
-                "1st VP margin (95% CI)": (
-                    [
-                        _margin_cells(m, lo, hi)
-                        for m, lo, hi in zip(p.margin, p.margin_lo, p.margin_hi, strict=True)
-                    ]
-                    if "margin" in p
-                    else "-"
-                ),
+                "1st VP margin (95% CI)": _margin_column(p, "margin"),
                 "holds": p.holds,
             }
         )
@@ -492,6 +487,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             ],
             "worst deviation (points)": (t.worst_deviation * 100).map("{:.2f}".format),
             "first player (decisive)": t.first_player_decisive.map(_pct),
+            "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
             "verified: worst card": t.verified_worst_card,
             "verified: worst deviation (points)": (t.verified_worst_deviation * 100).map(
                 "{:.2f}".format
@@ -517,6 +513,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
                 )
             ],
+            "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
             "race games": made.race_games.map("{:,}".format),
         }
     )

@@ -123,3 +123,31 @@ def test_the_panel_gives_the_margin_under_each_bot() -> None:
     assert (panel.margin_lo <= panel.margin).all() and (panel.margin <= panel.margin_hi).all()
     result.panel = panel
     assert B.format_result(result).count("first VP margin") == 2
+
+
+def _margins_of(spec: RunSpec, changes: Changes, games: int) -> np.ndarray:
+    rows = Engine(spec, changes=changes).play(0, games).to_pandas()
+    return first_player_margins(rows.first_player, rows.score_p0, rows.score_p1)
+
+
+def test_each_set_step_gives_the_margin_and_its_verified_shift() -> None:
+    n = 300
+    res = C.balance_set(
+        SPEC, max_edits=1, measure_games=n, span=1, threshold=0.001, first_bound=0.4,
+        pilot=200, ceiling=400, progress=False,
+    )  # fmt: skip
+    assert len(res.steps) == 2 and res.steps[1].edit
+    t = res.table()
+    before = _margins_of(SPEC, res.base, n)
+    mean, lo, hi = _t_interval(before)
+    assert t.first_margin[0] == pytest.approx(mean, abs=1e-12)
+    assert (t.first_margin_lo[0], t.first_margin_hi[0]) == pytest.approx((lo, hi), rel=2e-3)
+    assert t.first_margin[1] == pytest.approx(float(np.mean(_margins_of(SPEC, res.changes, n))))
+    fresh = RunSpec(games=1, mix="aegean", seed=SPEC.seed + C.VERIFY_SEED_OFFSET)
+    d = _margins_of(fresh, res.changes, n) - _margins_of(fresh, res.base, n)
+    mean, lo, hi = _t_interval(d)
+    assert t.verified_margin_shift[1] == pytest.approx(mean, abs=1e-12)
+    assert (t.verified_margin_shift_lo[1], t.verified_margin_shift_hi[1]) == pytest.approx(
+        (lo, hi), rel=2e-3
+    )
+    assert "first VP margin shift" in C.format_set_step(res.steps[1])
