@@ -480,18 +480,25 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         {
             "edits": t.edits,
             "changes": [c or "none" for c in t.changes],
-            "worst card (measured)": t.worst_card,
-            "its rate (95% CI)": [
-                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
-                for r, lo, hi in zip(t.worst_rate, t.worst_lo, t.worst_hi, strict=True)
+            # The card and its figures in one cell, which may wrap: eleven columns of
+            # figures that never wrap would not fit 1,400 px.
+            "worst card, measured (95% CI)": [
+                f"{card} {_pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
+                for card, r, lo, hi, dev in zip(
+                    t.worst_card,
+                    t.worst_rate,
+                    t.worst_lo,
+                    t.worst_hi,
+                    t.worst_deviation,
+                    strict=True,
+                )
             ],
-            "worst deviation (points)": (t.worst_deviation * 100).map("{:.2f}".format),
             "first player (decisive)": t.first_player_decisive.map(_pct),
             "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
-            "verified: worst card": t.verified_worst_card,
-            "verified: worst deviation (points)": (t.verified_worst_deviation * 100).map(
-                "{:.2f}".format
-            ),
+            "verified: worst card": [
+                f"{card}, {dev * 100:.2f} points off"
+                for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
+            ],
             "verified: first player": t.verified_first_player_decisive.map(_pct),
             "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
         }
