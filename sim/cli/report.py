@@ -82,8 +82,11 @@ def report_cmd(
 
     \b
     Example:
+      omensim run --games 1e6 --mix aegean --seed 1 --out results/standard
+      omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
       omensim report results/standard results/emissary --out reports/emissary
-      omensim report results/my-compare --out reports/my-compare
+      omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
+      omensim report results/my-aegean --out reports/my-aegean
       omensim report results/sweep --out reports/sweep
       omensim report --panel results/panel --out reports/panel
     """

@@ -63,7 +63,7 @@ def strength_cmd(
 
     \b
     Example:
-      omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4
+      omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4 --out results/s
       python -c 'import pandas as pd; print(pd.read_csv("results/s/strength.csv").head())'
       python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
     """
