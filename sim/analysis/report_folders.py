@@ -41,6 +41,7 @@ from typing import Any
 import pandas as pd
 
 from sim.analysis import tournament as T
+from sim.analysis.loading import run_margins
 from sim.analysis.report_html import margin_table
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
@@ -48,10 +49,8 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run.margins import (
-    COLUMNS,
     SIDES,
     MarginMoments,
-    first_player_margins,
     margin_distribution,
     margin_row,
 )
@@ -125,16 +124,6 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
                 continue
             rows.append({"card": name, "field": key, "A": ua[key], "B": ub.get(key)})
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
-
-
-def run_margins(run_dir: Path) -> Any:
-    """Per game of a finished run, the first player's VP margin (from its score columns)."""
-    import pyarrow.parquet as pq
-
-    manifest = io.verify_run(run_dir)
-    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
-    rows = pq.read_table(files, columns=list(COLUMNS))
-    return first_player_margins(*(rows.column(c).to_numpy() for c in COLUMNS))
 
 
 def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:

@@ -69,7 +69,9 @@ def strength_cmd(
     """
     from sim.analysis import panel as P  # deferred: loads pandas
     from sim.analysis.card_strength import (  # deferred: loads pandas
+        bot_margins,
         format_correlation,
+        format_margins,
         format_strength,
         rank_correlation,
         strength,
@@ -109,6 +111,7 @@ def strength_cmd(
         "seats alternating who goes first"
     )
     click.echo(format_strength(table))
+    click.echo(format_margins(bot_margins({bot: base / dirs[bot] for bot in panel})))
     click.echo("\nrank correlation of holders' win rate between bots (Spearman):")
     click.echo(format_correlation(corr))
     click.echo(f"data: {base}/<bot>/ (one run per bot), tables: {base / STRENGTH_TABLE}")
