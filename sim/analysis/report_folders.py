@@ -165,7 +165,7 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
         "A": f"{_vp(rec['a_mean'])} VP ({_vp(rec['a_lo'])} to {_vp(rec['a_hi'])})",
         "B": f"{_vp(rec['b_mean'])} VP ({_vp(rec['b_lo'])} to {_vp(rec['b_hi'])})",
         "shift": f"{_vp(rec['diff'])} VP",
-        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])} (paired t)",
+        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])}, paired t",
         "kind": "headline",
     }
 

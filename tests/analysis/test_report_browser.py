@@ -268,5 +268,5 @@ def test_compare_report_screenshot(browser: Any, reports: dict[str, Path], tmp_p
     heads = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
     assert heads[:2] == ["What B changed: card fields", "Paired shifts, B - A"], heads
     text = browser.find_element(By.TAG_NAME, "body").text
-    assert "first player's VP margin" in text and "(paired t)" in text
+    assert "first player's VP margin" in text and ", paired t" in text
     _screenshot(browser, tmp_path / "report-compare.png")

@@ -44,7 +44,7 @@ def test_compare_report_leads_with_the_change_and_the_paired_shifts(tmp_path: Pa
     # The margin's paired shift, read back from both arms' rows.
     m = MarginShift.from_margins(*(margins_of(A.load(cmp / arm)) for arm in "AB"))
     lo, hi = m.shift.interval()
-    assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f} (paired t))" in lines[3]
+    assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f}, paired t)" in lines[3]
     assert f"{m.a.mean:+.2f} VP" in lines[3] and f"{m.b.mean:+.2f} VP" in lines[3]
     dist = RF.compare_parts(cmp)[1][RF.MARGIN_TITLE].set_index("run")
     assert list(dist.index) == ["A", "B"]
