@@ -26,6 +26,22 @@ from sim.analysis.streaming import run_totals, strength_frame
 from sim.run import io
 from sim.run.margins import MarginMoments, interval_text
 
+STRENGTH_TABLE = "strength.csv"
+CORRELATION_TABLE = "rank_correlation.csv"
+"""The tables ``omensim strength`` writes beside its bots' runs."""
+
+
+def strength_runs(folder: Path | str) -> list[Path] | None:
+    """The bots' run directories of an ``omensim strength`` folder, in the order its table
+    lists the bots, or None when ``folder`` is not one (no strength table beside runs)."""
+    folder = Path(folder)
+    if not (folder / STRENGTH_TABLE).is_file() or (folder / "_manifest.json").exists():
+        return None
+    runs = [d for d in sorted(folder.iterdir()) if (d / "_manifest.json").is_file()]
+    bots = list(dict.fromkeys(pd.read_csv(folder / STRENGTH_TABLE, usecols=["bot"])["bot"]))
+    order = {b: i for i, b in enumerate(bots)}
+    return sorted(runs, key=lambda d: order.get(d.name, len(order))) or None
+
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
     """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``.

@@ -19,9 +19,6 @@ from sim.cli.options import (
     threads_option,
 )
 
-STRENGTH_TABLE = "strength.csv"
-CORRELATION_TABLE = "rank_correlation.csv"
-
 
 @click.command("strength", short_help="Each card's holders' win rate and rank, per bot.")
 @mix_option("Card sets joined by '+', the first being the base, e.g. 'dunes+aegean'.")
@@ -69,6 +66,8 @@ def strength_cmd(
     """
     from sim.analysis import panel as P  # deferred: loads pandas
     from sim.analysis.card_strength import (  # deferred: loads pandas
+        CORRELATION_TABLE,
+        STRENGTH_TABLE,
         bot_margins,
         format_correlation,
         format_margins,
@@ -115,3 +114,4 @@ def strength_cmd(
     click.echo("\nrank correlation of holders' win rate between bots (Spearman):")
     click.echo(format_correlation(corr))
     click.echo(f"data: {base}/<bot>/ (one run per bot), tables: {base / STRENGTH_TABLE}")
+    click.echo(f"report: omensim report {base} --out <dir> (the bots' runs side by side)")

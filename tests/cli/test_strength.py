@@ -52,6 +52,11 @@ def test_strength_prints_a_table_per_bot_and_the_correlation(tmp_path: Path) -> 
         half = stats.t.ppf(0.975, len(m) - 1) * m.std(ddof=1) / np.sqrt(len(m))
         want = f"{bot} {m.mean():+.2f} ({m.mean() - half:+.2f} to {m.mean() + half:+.2f}) VP"
         assert want in text, text
+    # `omensim report` on the folder: the bots' runs side by side, with the strength table.
+    rep = ok(invoke("report", str(out), "--out", str(tmp_path / "rep"), "-q")).output
+    page = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    assert rep.startswith("Report: ") and "Card strength" in page
+    assert "greedy" in page and "economic" in page
 
 
 def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
