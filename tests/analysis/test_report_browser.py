@@ -7,7 +7,7 @@ checked: no console errors, the page and every table within 1,400 px with no
 table scrolling inside its box, and no blank column
 (:func:`chromium_page.layout_problems`; the control pages show those checks fail).
 The multi-run report's card table also sorts when a header is clicked and
-filters when text is typed. Drawing the charts is most of the module's time, so the
+filters when text is typed. Drawing the charts is much of the module's time, so the
 panel pages inline the charts drawn for the side-by-side runs page (the same charts
 of several runs, from the same code); the single run and the side-by-side runs draw
 their own. With ``OMENSIM_UPDATE_SCREENSHOT=1`` the screenshots
