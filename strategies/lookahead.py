@@ -53,9 +53,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import board as B
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel.draft import draft_rest, drafted_hidden, hidden_table, table_slots
 from sim.kernel.game import setup_rest
 from sim.kernel.jit import ask_of, kernel
@@ -397,9 +399,22 @@ def best_tallied(st, m):
 
 
 @kernel
-def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
-    """Of the ``m`` options listed in ``st[LA_SCRATCH:]``, the one whose rollouts do best,
-    each played in the profile's ``rollouts`` sampled worlds (the same for every option)."""
+def trace_tallies(st, p, dec, n, m, worlds, pick):
+    """When tracing, the ``m`` listed options of decision ``dec`` (``n`` legal) with the mean
+    value of their rollouts over ``worlds`` worlds each, and the one taken, ``pick``."""
+    if not T.tracing(st):
+        return
+    for j in range(m):
+        mean = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / (1000.0 * worlds)
+        T.option(st, p, dec, st[L.LA_SCRATCH + j], mean)
+    T.event(st, E.EV_CHOICE, p, n, pick, dec, E.VALUED_BY_ROLLOUTS)
+
+
+@kernel
+def best_by_rollouts(st, tab, fp, p, dec, n, m, actions, total):
+    """Of the ``m`` options listed in ``st[LA_SCRATCH:]`` (of ``n`` legal), the one whose
+    rollouts do best, each played in the profile's ``rollouts`` sampled worlds (the same
+    for every option)."""
     if m == 1:
         return st[L.LA_SCRATCH]
     r = st[L.PROW + p]
@@ -409,7 +424,9 @@ def best_by_rollouts(st, tab, fp, p, dec, m, actions, total):
         horizon = DRAFT_HORIZON
     clear_tallies(st, m)
     tally(st, tab, fp, p, dec, m, actions, total, horizon, rollouts)
-    return st[L.LA_SCRATCH + best_tallied(st, m)]
+    pick = st[L.LA_SCRATCH + best_tallied(st, m)]
+    trace_tallies(st, p, dec, n, m, rollouts, pick)
+    return pick
 
 
 @kernel
@@ -421,7 +438,7 @@ def best_surge_option(st, tab, fp, p, n):
     Using a reward tile is one of the Surge's options (``ACT_REWARD``), so it is planned here.
     """
     m = candidates(st, tab, fp, p, D.D_SURGE, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
-    return best_by_rollouts(st, tab, fp, p, D.D_SURGE, m, st[L.SURGE_ACTIONS], 0)
+    return best_by_rollouts(st, tab, fp, p, D.D_SURGE, n, m, st[L.SURGE_ACTIONS], 0)
 
 
 @kernel
@@ -434,7 +451,7 @@ def best_wealth_split(st, tab, fp, p, n):
     m = min(n, L.LA_MAX_WIDTH)
     for j in range(m):
         st[L.LA_SCRATCH + j] = j
-    return best_by_rollouts(st, tab, fp, p, D.D_WEALTH, m, 0, opt(st, 0, 1))
+    return best_by_rollouts(st, tab, fp, p, D.D_WEALTH, n, m, 0, opt(st, 0, 1))
 
 
 @kernel
@@ -442,4 +459,4 @@ def best_option(st, tab, fp, p, dec, n):
     """The option of ``dec`` (D_OFFER, D_WAR_ORDER, D_KEEP or D_DRAFT) seat ``p`` takes, by
     rollouts: the ``width`` options its heuristic values most, each played out."""
     m = candidates(st, tab, fp, p, dec, n, int(fp[st[L.PROW + p], P_LA_WIDTH]))
-    return best_by_rollouts(st, tab, fp, p, dec, m, 0, 0)
+    return best_by_rollouts(st, tab, fp, p, dec, n, m, 0, 0)

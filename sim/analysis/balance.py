@@ -23,7 +23,8 @@ alone until its 95% interval is at most ``+/- precision``.
 With ``out`` the race is played into a folder as it goes::
 
     OUT/_balance_plan.json   the question, spec, candidates, target, schedule, run key
-    OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den
+    OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den,
+                             margin (the first player's VP margin)
     OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
     OUT/candidates.csv       the final table (one row per candidate)
     OUT/balance.json         the result; its presence says the race is finished
@@ -59,6 +60,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
 from sim.run import progress as P
 from sim.run.compiled import run_pool
+from sim.run.margins import MarginMoments, MarginShift, interval_text
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
 
@@ -77,6 +79,9 @@ DECISIONS = "decisions.jsonl"
 TABLE = "candidates.csv"
 RESULT = "balance.json"
 BALANCE_FILES = (PLAN_NAME, ROWS, DECISIONS, TABLE, RESULT, "rules")
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
+(int8) and the first player's VP margin (int16), in game order."""
 
 
 @dataclass
@@ -175,8 +180,8 @@ class CandidatePlayer:
             self._engines[j] = self._engine_cls(sp, changes=ch)
         return self._engines[j]
 
-    def play(self, j: int, start: int, stop: int, bar: P.Bar) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate ``j``'s ``(num, den)`` over games ``start .. stop-1``."""
+    def play(self, j: int, start: int, stop: int, bar: P.Bar) -> Rows:
+        """Candidate ``j``'s ``(num, den, margin)`` over games ``start .. stop-1``."""
         eng = self.engine(j)
         parts = []
 
@@ -187,18 +192,18 @@ class CandidatePlayer:
         for s in range(start, stop, self.chunk):
             n = min(self.chunk, stop - s)
             table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
-            parts.append(measure(self.q, Outcomes.from_frame(table, self.n_kinds)))
-        return (
-            np.concatenate([p[0] for p in parts]),
-            np.concatenate([p[1] for p in parts]),
-        )
+            o = Outcomes.from_frame(table, self.n_kinds)
+            parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16)))
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
 
 
 def _rows_path(out: Path, j: int, r: int) -> Path:
     return out / ROWS / f"c{j:02d}-r{r:02d}.parquet"
 
 
-def _save_rows(out: Path, j: int, r: int, start: int, num: np.ndarray, den: np.ndarray) -> None:
+def _save_rows(
+    out: Path, j: int, r: int, start: int, num: np.ndarray, den: np.ndarray, margin: np.ndarray
+) -> None:
     path = _rows_path(out, j, r)
     path.parent.mkdir(parents=True, exist_ok=True)
     table = pa.table(
@@ -207,6 +212,7 @@ def _save_rows(out: Path, j: int, r: int, start: int, num: np.ndarray, den: np.n
             "candidate": pa.array(np.full(len(num), j, np.int16)),
             "num": pa.array(num),
             "den": pa.array(den),
+            "margin": pa.array(margin),
         }
     )
     with io.atomic_path(path) as tmp:
@@ -221,9 +227,12 @@ def _load_rows(out: Path, j: int, r: int, start: int, stop: int) -> tuple | None
     ids = t.column("game_id").to_numpy()
     if len(ids) != stop - start or (len(ids) and (ids[0] != start or ids[-1] != stop - 1)):
         return None  # not this round's games: play them again
+    if "margin" not in t.column_names:
+        return None  # written before the rows kept the margin: play them again
     return (
         t.column("num").to_numpy().astype(np.int8),
         t.column("den").to_numpy().astype(np.int8),
+        t.column("margin").to_numpy().astype(np.int16),
     )
 
 
@@ -386,7 +395,7 @@ def _play(
             out.mkdir(parents=True, exist_ok=True)
             with io.atomic_path(out / PLAN_NAME) as tmp:
                 tmp.write_text(json.dumps({**plan, "key": player.key}, indent=2) + "\n")
-        rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        rows: dict[int, Rows] = {}
         alive = list(range(len(q.candidates)))
         playing = list(alive)
         looks: list[R.Look] = []
@@ -401,7 +410,8 @@ def _play(
             with P.Bar(todo, show, desc=desc) as bar:
                 for j in playing:
                     rows[j] = _extend(player, out, rows.get(j), j, r, to[j], bar)
-            look = R.decide(r + 1, {j: rows[j] for j in alive}, labels, target, precision, level)
+            rates = {j: rows[j][:2] for j in alive}
+            look = R.decide(r + 1, rates, labels, target, precision, level)
             looks.append(look)
             if out is not None:
                 _write_decisions(out, looks)
@@ -420,7 +430,7 @@ def _play(
             # games as they were).
             playing = [j for j in alive if j not in look.resting]
             if playing == [look.leader]:
-                lead = R.estimate(*rows[look.leader])
+                lead = R.estimate(*rows[look.leader][:2])
                 goal = min(looks_n[-1], max(goal + 1, R.games_for(lead.se, goal, precision)))
             else:
                 goal = next(n for n in looks_n if n > goal)
@@ -458,12 +468,12 @@ def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
 def _extend(
     player: CandidatePlayer,
     out: Path | None,
-    have: tuple[np.ndarray, np.ndarray] | None,
+    have: Rows | None,
     j: int,
     r: int,
     goal: int,
     bar: P.Bar,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Rows:
     """Candidate ``j``'s rows extended to ``goal`` games: round ``r``'s rows read back from
     ``out`` when a cut race already played them, else played (and saved)."""
     start = 0 if have is None else len(have[0])
@@ -478,20 +488,23 @@ def _extend(
         bar.advance(goal - start)
     if have is None:
         return got
-    return np.concatenate([have[0], got[0]]), np.concatenate([have[1], got[1]])
+    return tuple(np.concatenate([h, g]) for h, g in zip(have, got, strict=True))  # type: ignore[return-value]
 
 
 def candidate_table(
     q: Question,
-    rows: dict[int, tuple[np.ndarray, np.ndarray]],
+    rows: dict[int, Rows],
     looks: list[R.Look],
     chosen: int,
     target: float,
     precision: float = DEFAULT_TOLERANCE,
 ) -> pd.DataFrame:
     """One row per candidate: values, games, rate with 95% interval, distance to the target,
-    the paired shift from the shipped value, and what the race decided about it (chosen,
-    dropped, rested: shown at most ``precision`` closer than the leader, or survivor)."""
+    the paired shift from the shipped value, the first player's mean VP margin with its 95%
+    t-interval (``margin``, ``margin_lo``, ``margin_hi``, ``margin_sd``) and its paired shift
+    from the shipped value (``margin_shift``, ``_lo``, ``_hi``, over the games both played),
+    and what the race decided about it (chosen, dropped, rested: shown at most
+    ``precision`` closer than the leader, or survivor)."""
     shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
     fate: dict[int, tuple[str, int | None, str]] = {}
     for lk in looks:
@@ -508,7 +521,8 @@ def candidate_table(
             )
     recs = []
     for j, values in enumerate(q.candidates):
-        e = R.estimate(*rows[j])
+        e = R.estimate(*rows[j][:2])
+        m = MarginMoments.from_margins(rows[j][2]).figures()
         rec: dict[str, Any] = {
             "candidate": j,
             "label": q.label(j),
@@ -520,10 +534,17 @@ def candidate_table(
             "lo": e.lo,
             "hi": e.hi,
             "distance": abs(e.rate - target),
+            "margin": m["mean"],
+            "margin_lo": m["lo"],
+            "margin_hi": m["hi"],
+            "margin_sd": m["sd"],
         }
         if shipped is not None:
-            d, se = R.paired_diff(*rows[shipped], *rows[j])
+            d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
             rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
+            n = min(len(rows[shipped][2]), len(rows[j][2]))
+            ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
+            rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])
         status, look, why = fate.get(j, ("survivor", None, ""))
         rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
         recs.append(rec)
@@ -577,6 +598,7 @@ def format_result(result: BalanceResult) -> str:
             f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{pct(row.rate):>7} "
             f"(95% CI {pct(row.lo)} to {pct(row.hi)})  {row.games:>9,} games{shift}  [{fate}]"
         )
+    lines.extend(format_margins(t))
     c = result.chosen_row
     label = q.label(result.chosen)
     if result.reached:
@@ -607,6 +629,30 @@ def format_result(result: BalanceResult) -> str:
     return "\n".join(lines)
 
 
+def margin_cell(mean: float, lo: float, hi: float) -> str:
+    """``"+0.75 VP (+0.68 to +0.81)"``, or ``"-"`` without a figure (nan)."""
+    return f"{interval_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
+
+
+def format_margins(t: pd.DataFrame) -> list[str]:
+    """Each candidate's first-player VP margin (95% t-interval) and, where a shipped value
+    was raced, its paired shift from the shipped value's, over the games both played."""
+    if "margin" not in t.columns:
+        return []
+    lines = ["First player's VP margin (95% t-interval), and its paired shift from shipped:"]
+    for row in t.itertuples():
+        shift = ""
+        if "margin_shift" in t.columns and not row.shipped and math.isfinite(row.margin_shift):
+            shift = (
+                f"  shift {margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
+            )
+        lines.append(
+            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}"
+            f"{margin_cell(row.margin, row.margin_lo, row.margin_hi)}{shift}"
+        )
+    return lines
+
+
 def format_panel(result: BalanceResult) -> list[str]:
     """The panel re-check as lines."""
     p = result.panel
@@ -620,6 +666,12 @@ def format_panel(result: BalanceResult) -> list[str]:
             f"from shipped {row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
             f"{row.shift_hi * 100:+.2f}): {'consistent with' if row.holds else 'off'} the target"
         )
+        if "margin" in p.columns:
+            lines.append(
+                f"  {'':<12}first VP margin {margin_cell(row.margin, row.margin_lo, row.margin_hi)}"
+                f", shift from shipped "
+                f"{margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
+            )
     n = int(p.holds.sum())
     lines.append(
         f"The conclusion holds under {'every bot' if n == len(p) else f'{n} of {len(p)} bots'}."

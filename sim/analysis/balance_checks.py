@@ -39,6 +39,7 @@ from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
+from sim.run.margins import MarginMoments, MarginShift, interval_text
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
 from strategies.registry import resolve
@@ -63,9 +64,11 @@ def panel_check(
 
     New seeds (the race's seed + 1), ``games`` each; one row per bot: the
     chosen value's rate with its 95% interval, the paired shift from the
-    shipped value, and ``holds``: whether the target +/- tolerance overlaps the
-    chosen value's interval (the conclusion "this value balances it" is not
-    refuted under that bot).
+    shipped value, the first player's VP margin under the chosen value
+    (``margin``, ``margin_lo``, ``margin_hi``: 95% t-interval) and its paired
+    shift from the shipped value's (``margin_shift``, ``_lo``, ``_hi``), and
+    ``holds``: whether the target +/- tolerance overlaps the chosen value's interval
+    (the conclusion "this value balances it" is not refuted under that bot).
 
     Raises:
         SpecError: an unknown bot.
@@ -84,8 +87,9 @@ def panel_check(
             with P.Bar(2 * games, show, desc=f"panel {bot}") as bar:
                 chosen = player.play(result.chosen, 0, games, bar)
                 ship = chosen if shipped == result.chosen else player.play(shipped, 0, games, bar)
-            e = R.estimate(*chosen)
-            d, se = R.paired_diff(*ship, *chosen)
+            e = R.estimate(*chosen[:2])
+            d, se = R.paired_diff(*ship[:2], *chosen[:2])
+            m = MarginShift.from_margins(ship[2], chosen[2]).figures()
             lo_band, hi_band = result.target - result.tolerance, result.target + result.tolerance
             rows.append(
                 {
@@ -97,6 +101,12 @@ def panel_check(
                     "shift": d,
                     "shift_lo": d - R.Z95 * se,
                     "shift_hi": d + R.Z95 * se,
+                    "margin": m["b_mean"],
+                    "margin_lo": m["b_lo"],
+                    "margin_hi": m["b_hi"],
+                    "margin_shift": m["diff"],
+                    "margin_shift_lo": m["lo"],
+                    "margin_shift_hi": m["hi"],
                     "holds": bool(e.lo <= hi_band and e.hi >= lo_band),
                 }
             )
@@ -132,6 +142,15 @@ class SetStep:
     verified_shift_hi: float = math.nan
     race_games: int = 0
     """Games the race that chose this step's edit played."""
+    first_margin: float = math.nan
+    """The first player's mean VP margin over the measured games, with its 95% t-interval."""
+    first_margin_lo: float = math.nan
+    first_margin_hi: float = math.nan
+    verified_margin_shift: float = math.nan
+    """The edit's paired shift of the first player's VP margin on the verification seed
+    (this step's games minus the previous step's), with its 95% t-interval."""
+    verified_margin_shift_lo: float = math.nan
+    verified_margin_shift_hi: float = math.nan
 
 
 @dataclass
@@ -176,6 +195,12 @@ class SetResult:
                     "verified_shift_lo": s.verified_shift_lo,
                     "verified_shift_hi": s.verified_shift_hi,
                     "race_games": s.race_games,
+                    "first_margin": s.first_margin,
+                    "first_margin_lo": s.first_margin_lo,
+                    "first_margin_hi": s.first_margin_hi,
+                    "verified_margin_shift": s.verified_margin_shift,
+                    "verified_margin_shift_lo": s.verified_margin_shift_lo,
+                    "verified_margin_shift_hi": s.verified_margin_shift_hi,
                     "games": s.games,
                     "within_bounds": bool(
                         abs(s.worst_rate - 0.5) <= self.threshold
@@ -304,7 +329,8 @@ def balance_set(
     before: Outcomes | None = None
     step_edit: tuple[str, int, int] | None = None  # (label, kind, race games)
     for step in range(max_edits + 1):
-        rates, fp = rates_of(*play_set(spec, changes, measure_games, **kw))  # type: ignore[arg-type]
+        measured, names = play_set(spec, changes, measure_games, **kw)  # type: ignore[arg-type]
+        rates, fp = rates_of(measured, names)
         res.games += measure_games
         rates["dev"] = (rates.rate - 0.5).abs()
         worst = rates.sort_values("dev", ascending=False).iloc[0]
@@ -316,6 +342,8 @@ def balance_set(
             list(edits), worst.card, worst.rate, worst.lo, worst.hi, fp,
             abs(float(vworst.rate) - 0.5), str(vworst.card), vfp, res.games,
         )  # fmt: skip
+        m = MarginMoments.from_margins(measured.margin).figures()
+        s.first_margin, s.first_margin_lo, s.first_margin_hi = m["mean"], m["lo"], m["hi"]
         if step_edit is not None and before is not None:
             label, kind, race_games = step_edit
             e = R.estimate(*_card_terms(after, kind))
@@ -324,6 +352,9 @@ def balance_set(
             s.verified_rate, s.verified_lo, s.verified_hi = e.rate, e.lo, e.hi
             s.verified_shift = d
             s.verified_shift_lo, s.verified_shift_hi = d - R.Z95 * se, d + R.Z95 * se
+            ms = MarginShift.from_margins(before.margin, after.margin).figures()
+            s.verified_margin_shift = ms["diff"]
+            s.verified_margin_shift_lo, s.verified_margin_shift_hi = ms["lo"], ms["hi"]
         res.steps.append(s)
         before = after
         if echo is not None:
@@ -395,6 +426,7 @@ def set_panel(
         after, _ = play_set(spec, result.changes, games, **kw)  # type: ignore[arg-type]
         arates, afp = rates_of(after, names)
         worst = arates.iloc[int((arates.rate - 0.5).abs().idxmax())]
+        margin = MarginShift.from_margins(before.margin, after.margin).figures()
         kinds = {n: k for k, n in enumerate(names)}
         for card in dict.fromkeys(edited):
             k = kinds[card]
@@ -411,6 +443,12 @@ def set_panel(
                     "worst_card_after": str(worst.card),
                     "worst_deviation_after": abs(float(worst.rate) - 0.5),
                     "first_player_after": afp,
+                    "first_margin_after": margin["b_mean"],
+                    "first_margin_after_lo": margin["b_lo"],
+                    "first_margin_after_hi": margin["b_hi"],
+                    "first_margin_shift": margin["diff"],
+                    "first_margin_shift_lo": margin["lo"],
+                    "first_margin_shift_hi": margin["hi"],
                 }
             )  # fmt: skip
     return pd.DataFrame(rows)
@@ -426,6 +464,14 @@ def format_set_panel(panel: pd.DataFrame) -> list[str]:
             f"{w.worst_deviation_after * 100:.2f} points off; first player "
             f"{w.first_player_after:.2%} of decisive games"
         )
+        if "first_margin_after" in g.columns:
+            after = interval_text(
+                w.first_margin_after, w.first_margin_after_lo, w.first_margin_after_hi
+            )
+            shift = interval_text(
+                w.first_margin_shift, w.first_margin_shift_lo, w.first_margin_shift_hi
+            )
+            lines.append(f"    first VP margin after {after} VP, paired shift {shift} VP")
         for row in g.itertuples():
             lines.append(
                 f"    {row.card}: {row.rate_before:.2%} -> {row.rate_after:.2%} (95% CI "
@@ -481,14 +527,20 @@ def format_set_step(s: SetStep) -> str:
         f"  {len(s.edits)} edit(s) [{'; '.join(s.edits) or 'none'}]: worst card {s.worst_card} "
         f"{s.worst_rate:.2%} (95% CI {s.worst_lo:.2%} to {s.worst_hi:.2%}), "
         f"{abs(s.worst_rate - 0.5) * 100:.2f} points off; first player {s.first_player:.2%} of "
-        f"decisive games; verified on a new seed: worst {s.verified_worst_card} "
+        f"decisive games, first VP margin "
+        f"{interval_text(s.first_margin, s.first_margin_lo, s.first_margin_hi)} VP; "
+        f"verified on a new seed: worst {s.verified_worst_card} "
         f"{s.verified_worst * 100:.2f} points off, first player {s.verified_first:.2%}"
     )
     if s.edit:
+        margin = interval_text(
+            s.verified_margin_shift, s.verified_margin_shift_lo, s.verified_margin_shift_hi
+        )
         line += (
             f"\n      verified edit {s.edit}: {s.edited_card} {s.verified_rate:.2%} (95% CI "
             f"{s.verified_lo:.2%} to {s.verified_hi:.2%}), paired shift "
             f"{s.verified_shift * 100:+.2f} points ({s.verified_shift_lo * 100:+.2f} to "
-            f"{s.verified_shift_hi * 100:+.2f}) on the same new games"
+            f"{s.verified_shift_hi * 100:+.2f}) on the same new games; first VP margin shift "
+            f"{margin} VP"
         )
     return line

@@ -21,8 +21,26 @@ from pathlib import Path
 import pandas as pd
 
 from sim.analysis.frames import card_names
+from sim.analysis.loading import run_margins
 from sim.analysis.streaming import run_totals, strength_frame
 from sim.run import io
+from sim.run.margins import MarginMoments, interval_text
+
+STRENGTH_TABLE = "strength.csv"
+CORRELATION_TABLE = "rank_correlation.csv"
+"""The tables ``omensim strength`` writes beside its bots' runs."""
+
+
+def strength_runs(folder: Path | str) -> list[Path] | None:
+    """The bots' run directories of an ``omensim strength`` folder, in the order its table
+    lists the bots, or None when ``folder`` is not one (no strength table beside runs)."""
+    folder = Path(folder)
+    if not (folder / STRENGTH_TABLE).is_file() or (folder / "_manifest.json").exists():
+        return None
+    runs = [d for d in sorted(folder.iterdir()) if (d / "_manifest.json").is_file()]
+    bots = list(dict.fromkeys(pd.read_csv(folder / STRENGTH_TABLE, usecols=["bot"])["bot"]))
+    order = {b: i for i, b in enumerate(bots)}
+    return sorted(runs, key=lambda d: order.get(d.name, len(order))) or None
 
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
@@ -38,6 +56,26 @@ def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
     totals = {label: run_totals(p) for label, p in paths.items()}
     first = next(iter(paths.values()))
     return strength_frame(totals, card_names(first))
+
+
+def bot_margins(paths: Mapping[str, Path | str]) -> pd.DataFrame:
+    """Each bot's first-player VP margin over its run, ``{bot: run directory}``: one row per
+    bot with ``games``, ``margin`` and its 95% t-interval ``margin_lo``, ``margin_hi``."""
+    rows = []
+    for bot, p in paths.items():
+        f = MarginMoments.from_margins(run_margins(p)).figures()
+        rows.append({"bot": bot, "games": f["games"], "margin": f["mean"],
+                     "margin_lo": f["lo"], "margin_hi": f["hi"]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def format_margins(margins: pd.DataFrame) -> str:
+    """``bot_margins`` as one line: ``first VP margin: greedy +0.81 (+0.63 to +1.00) VP; ...``."""
+    parts = [
+        f"{r.bot} {interval_text(r.margin, r.margin_lo, r.margin_hi)} VP"
+        for r in margins.itertuples()
+    ]
+    return "first VP margin (95% t-interval): " + "; ".join(parts)
 
 
 def rank_correlation(table: pd.DataFrame) -> pd.DataFrame:

@@ -35,6 +35,8 @@ from sim.analysis.columns import (
 from sim.analysis.frames import RunLoadError, run_info
 from sim.data.cards import unit_table
 from sim.run import io, ledger
+from sim.run.margins import COLUMNS as MARGIN_COLUMNS
+from sim.run.margins import first_player_margins
 
 # Manifest keys too bulky for df.attrs (pandas copies attrs along with every frame).
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
@@ -183,3 +185,13 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
     df.attrs = {**attrs, "cards": records}
     return df
+
+
+def run_margins(run_dir: Path | str) -> Any:
+    """Per game of a finished run, the first player's VP margin (int64, from its score
+    columns; the files checked against the manifest as by :func:`load`)."""
+    run_dir = Path(run_dir)
+    manifest = io.verify_run(run_dir)
+    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
+    rows = pq.read_table(files, columns=list(MARGIN_COLUMNS))
+    return first_player_margins(*(rows.column(c).to_numpy() for c in MARGIN_COLUMNS))

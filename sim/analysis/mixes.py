@@ -4,7 +4,9 @@ Every mix is played in self-play by one bot on the same deal seed. For each:
 
 * **first of decisive**: the first player's share of the games someone won outright
   (50% is no first-player advantage);
-* **seat 0 of decisive**: seat 0's share of them (50% is seat balance).
+* **seat 0 of decisive**: seat 0's share of them (50% is seat balance);
+* **first VP margin**: the first player's mean score minus the second's, with its
+  95% t-interval (on the games of a full mix, on the subset means of a partial one).
 
 A partial mix (``SET:N``, N random units of a set) depends on which units were
 drawn, so it is played on ``subsets`` card subsets drawn from ``subset_seed``
@@ -21,14 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from sim.analysis.frames import newcombe_interval
 from sim.data.spec import RunSpec
-from sim.run.margins import t_quantile
+from sim.run.margins import MarginMoments, interval_text, t_quantile
 from sim.run.stats import wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
@@ -58,11 +60,13 @@ def subset_seeds(subset_seed: int, subsets: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Counts:
-    """Decisive games, first-player wins and seat-0 wins of one played mix or subset."""
+    """Decisive games, first-player wins and seat-0 wins of one played mix or subset, and
+    the moments of the first player's VP margin over all its games."""
 
     decisive: int
     first_wins: int
     seat0_wins: int
+    margin: MarginMoments = field(default_factory=MarginMoments)
 
 
 def count_games(spec: RunSpec) -> Counts:
@@ -73,7 +77,12 @@ def count_games(spec: RunSpec) -> Counts:
     winner = table.column("winner").to_numpy()
     first = table.column("first_player").to_numpy()
     decisive = winner >= 0
-    return Counts(int(decisive.sum()), int((winner == first).sum()), int((winner == 0).sum()))
+    return Counts(
+        int(decisive.sum()),
+        int((winner == first).sum()),
+        int((winner == 0).sum()),
+        MarginMoments.from_frame(table),
+    )
 
 
 def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, object]:
@@ -98,8 +107,21 @@ def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, o
         row |= {key: mean, f"{key}_lo": mean - half, f"{key}_hi": mean + half}
         row |= {f"{key}_subset_sd": math.sqrt(subset), f"{key}_deal_sd": math.sqrt(deal)}
         row[f"{key}_subset_share"] = subset / (subset + deal) if subset + deal > 0 else 0.0
+    row |= _margin(counts)
     row["subset_seeds"] = ",".join(str(s) for s in seeds if s is not None)
     return row
+
+
+def _margin(counts: list[Counts]) -> dict[str, float]:
+    """``margin``, ``margin_lo``, ``margin_hi``: the first player's mean VP margin and its
+    95% t-interval, on the games (one entry) or on the subset means (several)."""
+    if len(counts) == 1:
+        f = counts[0].margin.figures()
+        return {"margin": f["mean"], "margin_lo": f["lo"], "margin_hi": f["hi"]}
+    means = np.array([c.margin.mean for c in counts if c.margin.games])
+    mean = float(means.mean())
+    half = t_quantile(len(means) - 1) * float(means.std(ddof=1)) / math.sqrt(len(means))
+    return {"margin": mean, "margin_lo": mean - half, "margin_hi": mean + half}
 
 
 def rank_mixes(
@@ -122,10 +144,11 @@ def rank_mixes(
         Columns ``mix``, ``subsets``, ``decisive``, ``first_wins``, ``seat0_wins``,
         ``first``/``_lo``/``_hi``,
         ``seat0``/``_lo``/``_hi`` (95%: Wilson for a full mix, a t-interval on the
-        subset means for a partial one), for partial mixes ``*_subset_sd``,
-        ``*_deal_sd`` and ``*_subset_share``, ``subset_seeds``, ``rank_first``
-        (1 = the largest first-player edge) and ``rank_balance`` (1 = seat 0's share
-        nearest 50%).
+        subset means for a partial one), ``margin``/``_lo``/``_hi`` (the first
+        player's VP margin, 95% t-interval on the games or the subset means), for
+        partial mixes ``*_subset_sd``, ``*_deal_sd`` and ``*_subset_share``,
+        ``subset_seeds``, ``rank_first`` (1 = the largest first-player edge) and
+        ``rank_balance`` (1 = seat 0's share nearest 50%).
     """
     rows = []
     for mix in mixes:
@@ -158,11 +181,13 @@ def format_mixes(table: pd.DataFrame) -> str:
     width = max(len("mix"), *(len(m) for m in table["mix"]))
     lines = [
         f"{'rank':>4}  {'mix'.ljust(width)}  {'first of decisive (95% CI)':<28}"
-        f"{'seat 0 of decisive (95% CI)':<29}{'bal':>3}  spread: subset / deal"
+        f"{'seat 0 of decisive (95% CI)':<29}{'first VP margin (95% CI)':<25}{'bal':>3}"
+        "  spread: subset / deal"
     ]
     for _, r in table.iterrows():
         first = f"{r['first']:.2%} ({r['first_lo']:.2%}-{r['first_hi']:.2%})"
         seat = f"{r['seat0']:.2%} ({r['seat0_lo']:.2%}-{r['seat0_hi']:.2%})"
+        margin = interval_text(r["margin"], r["margin_lo"], r["margin_hi"])
         spread = ""
         if r["subsets"] > 1:
             spread = (
@@ -171,7 +196,7 @@ def format_mixes(table: pd.DataFrame) -> str:
             )
         lines.append(
             f"{int(r['rank_first']):>4}  {str(r['mix']).ljust(width)}  {first:<28}{seat:<29}"
-            f"{int(r['rank_balance']):>3}  {spread}".rstrip()
+            f"{margin:<25}{int(r['rank_balance']):>3}  {spread}".rstrip()
         )
     return "\n".join(lines + base_lines(table))
 

@@ -41,6 +41,7 @@ from typing import Any
 import pandas as pd
 
 from sim.analysis import tournament as T
+from sim.analysis.loading import run_margins
 from sim.analysis.report_html import margin_table
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
@@ -48,10 +49,8 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run.margins import (
-    COLUMNS,
     SIDES,
     MarginMoments,
-    first_player_margins,
     margin_distribution,
     margin_row,
 )
@@ -127,16 +126,6 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
 
 
-def run_margins(run_dir: Path) -> Any:
-    """Per game of a finished run, the first player's VP margin (from its score columns)."""
-    import pyarrow.parquet as pq
-
-    manifest = io.verify_run(run_dir)
-    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
-    rows = pq.read_table(files, columns=list(COLUMNS))
-    return first_player_margins(*(rows.column(c).to_numpy() for c in COLUMNS))
-
-
 def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
     """``{label: per-game margins}`` as the report's margin distribution table (one row per
     label: :func:`sim.run.margins.margin_distribution`)."""
@@ -176,7 +165,7 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
         "A": f"{_vp(rec['a_mean'])} VP ({_vp(rec['a_lo'])} to {_vp(rec['a_hi'])})",
         "B": f"{_vp(rec['b_mean'])} VP ({_vp(rec['b_lo'])} to {_vp(rec['b_hi'])})",
         "shift": f"{_vp(rec['diff'])} VP",
-        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])} (paired t)",
+        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])}, paired t",
         "kind": "headline",
     }
 
@@ -307,11 +296,52 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return T.format_tournament(result), tables
 
 
+def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
+    """Per candidate of a balance folder (``labels[j]`` names candidate ``j``), the first
+    player's VP margin in every game it played, read from ``rows/`` (``{}`` for a race
+    whose rows predate the margin)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    files = sorted((Path(folder) / "rows").glob("c*-r*.parquet"))
+    tables = [pq.read_table(f) for f in files]
+    if not tables or any("margin" not in t.column_names for t in tables):
+        return {}
+    by: dict[int, list[Any]] = {}
+    for t in tables:
+        by.setdefault(int(t.column("candidate")[0].as_py()), []).append(t)
+    out = {}
+    for j, label in enumerate(labels):
+        parts = sorted(by.get(j, []), key=lambda t: int(t.column("game_id")[0].as_py()))
+        if parts:
+            out[label] = np.concatenate([t.column("margin").to_numpy() for t in parts])
+    return out
+
+
+def _margin_cells(mean: Any, lo: Any, hi: Any) -> str:
+    return (
+        "-" if mean is None or not math.isfinite(mean) else f"{_vp(mean)} ({_vp(lo)} to {_vp(hi)})"
+    )
+
+
+def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
+    """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
+    cells (``"-"`` for a table written before it had them)."""
+    if name not in t.columns:
+        return "-"
+    return [
+        _margin_cells(m, lo, hi)
+        for m, lo, hi in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)
+    ]
+
+
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
-    """The balance folder's lead text and its tables (candidates, looks, panel)."""
+    """The balance folder's lead text and its tables (candidates, looks, panel, and the
+    first player's VP margin: per candidate in the candidates table, its distribution)."""
     folder = Path(folder)
     s = json.loads((folder / BALANCE_FILE).read_text(encoding="utf-8"))
     cands = pd.DataFrame(s["candidates"])
+    has_margin = "margin" in cands.columns
     shown = pd.DataFrame(
         {
             "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
@@ -326,6 +356,21 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     )
                 ]
                 if "shift" in cands
+                else "-"
+            ),
+            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
+            "margin shift from shipped": (
+                [
+                    "-" if shipped else _margin_cells(m, lo, hi)
+                    for shipped, m, lo, hi in zip(
+                        cands.shipped,
+                        cands.margin_shift,
+                        cands.margin_shift_lo,
+                        cands.margin_shift_hi,
+                        strict=True,
+                    )
+                ]
+                if "margin_shift" in cands
                 else "-"
             ),
             "fate": [
@@ -357,6 +402,13 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         ]
     )
     tables = {"Candidates": shown, "The race, look by look": looks}
+    labels = [
+        f"{lb}{' (shipped)' if sh else ''}"
+        for lb, sh in zip(cands.label, cands.shipped, strict=True)
+    ]
+    margins = balance_margins(folder, labels)
+    if margins:
+        tables[f"{MARGIN_TITLE} per candidate"] = margin_frame(margins)
     c = cands.iloc[s["chosen"]]
     verdict = (
         f"reaches {s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
@@ -374,6 +426,19 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         if s["settled"]
         else "Not settled: the games ceiling came first.",
     ]
+    if has_margin:
+        lines.insert(
+            2,
+            f"First player's VP margin under {s['chosen_label']}: "
+            f"{_margin_cells(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
+            + (
+                f", {_margin_cells(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
+                "from shipped (paired)"
+                if "margin_shift" in cands and not c.shipped
+                else ""
+            )
+            + ".",
+        )
     if s.get("panel"):
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check"] = pd.DataFrame(
@@ -385,6 +450,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     f"{_pts(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
+                "1st VP margin (95% CI)": _margin_column(p, "margin"),
                 "holds": p.holds,
             }
         )
@@ -403,17 +469,25 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         {
             "edits": t.edits,
             "changes": [c or "none" for c in t.changes],
-            "worst card (measured)": t.worst_card,
-            "its rate (95% CI)": [
-                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
-                for r, lo, hi in zip(t.worst_rate, t.worst_lo, t.worst_hi, strict=True)
+            # The card and its figures in one cell, which may wrap: eleven columns of
+            # figures that never wrap would not fit 1,400 px.
+            "worst card, measured (95% CI)": [
+                f"{card} {_pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
+                for card, r, lo, hi, dev in zip(
+                    t.worst_card,
+                    t.worst_rate,
+                    t.worst_lo,
+                    t.worst_hi,
+                    t.worst_deviation,
+                    strict=True,
+                )
             ],
-            "worst deviation (points)": (t.worst_deviation * 100).map("{:.2f}".format),
             "first player (decisive)": t.first_player_decisive.map(_pct),
-            "verified: worst card": t.verified_worst_card,
-            "verified: worst deviation (points)": (t.verified_worst_deviation * 100).map(
-                "{:.2f}".format
-            ),
+            "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
+            "verified: worst card": [
+                f"{card}, {dev * 100:.2f} points off"
+                for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
+            ],
             "verified: first player": t.verified_first_player_decisive.map(_pct),
             "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
         }
@@ -435,6 +509,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
                 )
             ],
+            "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
             "race games": made.race_games.map("{:,}".format),
         }
     )

@@ -547,9 +547,9 @@ def page(
             )
             parts += [
                 _note(
-                    "Runs with the same seed play the same deals at the same game "
-                    "indices, so they can be paired game by game (common random numbers): "
-                    "the luck of the deal cancels and the interval narrows."
+                    "Runs of the same mix with the same seed play the same deals at the "
+                    "same game indices, so they can be paired game by game (common random "
+                    "numbers): the luck of the deal cancels and the interval narrows."
                 ),
                 _table(view),
             ]

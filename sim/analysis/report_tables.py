@@ -150,21 +150,28 @@ def length_quantiles(df: pd.DataFrame, qs: Iterable[float] = QUANTILES) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
-    """Each run minus the first, paired by game, for the runs that share its seed.
+def shares_deals(info: pd.DataFrame, i: int) -> bool:
+    """Whether run ``i`` of ``info`` deals the same games as run 0: the same seed and the
+    same mix (a run of another mix deals other cards: it is an independent run)."""
+    same = ("seed", "mix")
+    return all(info[c].iloc[i] == info[c].iloc[0] for c in same)
 
-    Runs with one seed play the same deals at the same game indices (common
-    random numbers), so the paired interval is usually much narrower than
-    Newcombe's for independent runs. Runs with another seed are left out.
+
+def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
+    """Each run minus the first, paired by game, for the runs that deal its games.
+
+    Runs with one seed and one mix play the same deals at the same game indices
+    (common random numbers), so the paired interval is usually much narrower than
+    Newcombe's for independent runs. Runs of another seed or mix are left out
+    (:func:`shares_deals`).
     """
     runs = info["run"].tolist()
     if len(runs) < 2:
         return pd.DataFrame()
-    seeds = dict(zip(info["run"], info["seed"], strict=True))
     base = df[df["run"] == runs[0]]
     rows = []
-    for run in runs[1:]:
-        if seeds[run] != seeds[runs[0]]:
+    for i, run in enumerate(runs[1:], start=1):
+        if not shares_deals(info, i):
             continue
         try:
             d = first_player_shift(base, df[df["run"] == run])
@@ -291,10 +298,12 @@ def key_figures(t: Tables, top: int = 3) -> str:
             f"{fmt_rate(row['rate'], row['lo'], row['hi'])} "
             f"(unpaired 95% CI {row['unpaired_lo'] * 100:.2f}-{row['unpaired_hi'] * 100:.2f}%)"
         )
+    paired = set(zip(t.shifts["a"], t.shifts["b"], strict=True)) if len(t.shifts) else set()
     for _, row in t.diffs.iterrows():
+        alone = "" if (row["a"], row["b"]) in paired else ", independent runs (unpaired)"
         lines.append(
             f"{row['a']} minus {row['b']}: first-player win rate "
-            f"{fmt_diff(row['diff'], row['lo'], row['hi'])}"
+            f"{fmt_diff(row['diff'], row['lo'], row['hi'])}{alone}"
         )
     for _, row in t.shifts.iterrows():
         lines.append(

@@ -4,8 +4,10 @@
 written by ``sim.kernel.trace``) into lines such as "Ker of the Battlefield (P1) takes
 2 coins from P0: P0 4 -> 2, P1 3 -> 5", each naming the card, reward tile or
 structure whose ability did it. A bot's decision becomes one line with its best few
-options and the values the greedy scorer gave them. :func:`why_won` says which score
-components (``sim.base.layout.SCORE_TERMS``) set the two seats apart.
+options and their values: the greedy scorer's (every heuristic profile), or for a
+look-ahead seat's planned decisions the mean outcome of each option's rollouts.
+:func:`why_won` says which score components (``sim.base.layout.SCORE_TERMS``) set the
+two seats apart.
 
 The replay (``sim.analysis.replay``) calls these; nothing here plays a game.
 """
@@ -150,11 +152,13 @@ class Teller:
             value = int(o[E.F_AMOUNT]) / E.VALUE_SCALE
             mark = " <- taken" if int(o[E.F_TARGET]) == pick else ""
             parts.append(f"{words} {value:+.2f}{mark}")
-        return (
-            f"[P{seat} weighs {DECISION_WORDS.get(dec, dec)} ({len(options)} options): "
-            + "; ".join(parts)
-            + "]"
-        )
+        word = DECISION_WORDS.get(dec, dec)
+        if int(choice[E.F_X1]) == E.VALUED_BY_ROLLOUTS:
+            legal = plural(int(choice[E.F_AMOUNT]), "option")
+            head = f"weighs {word} by rollouts ({len(options)} of {legal} played out)"
+        else:
+            head = f"weighs {word} ({len(options)} options)"
+        return f"[P{seat} {head}: " + "; ".join(parts) + "]"
 
     # -- one event -------------------------------------------------------------------
 

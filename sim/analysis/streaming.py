@@ -43,7 +43,13 @@ from sim.analysis.frames import (
 )
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
-from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, with_impact
+from sim.analysis.report_tables import (
+    QUANTILES,
+    Tables,
+    filled_lengths,
+    shares_deals,
+    with_impact,
+)
 from sim.run import io
 from sim.run.gods import GodCounts, gods_frame
 from sim.run.margins import moments_of_counts
@@ -524,7 +530,7 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
     base = None
     rows = []
     for i in range(1, len(runs)):
-        if info["seed"].iloc[i] != info["seed"].iloc[0]:
+        if not shares_deals(info, i):
             continue
         base = base if base is not None else _first_wins(info["path"].iloc[0], exclude_capped)
         try:

@@ -121,8 +121,18 @@ EV_OPTION = _ev(
     ),
 )
 EV_CHOICE = _ev(
-    "choice", "the option the seat's bot took", "options", "option index", ("decision",)
+    "choice",
+    "the option the seat's bot took",
+    "options",
+    "option index",
+    ("decision", "how the options were valued (VALUED_BY_*)"),
 )
+VALUED_BY_SCORER = 0
+"""A choice whose options carry the greedy scorer's values (every option is valued)."""
+VALUED_BY_ROLLOUTS = 1
+"""A choice whose options carry their mean rollout outcome (``strategies.lookahead``): only
+the options played out are listed, each valued by the VP margin its rollouts reached, a
+won or lost game counting 30 VP."""
 EV_TURN = _ev("turn", "a turn ends", "turns completed", "", ())
 EVENT_KINDS: tuple[EventKind, ...] = tuple(_kinds)
 """Every event kind, by code."""

@@ -210,7 +210,7 @@ def balance_cmd(**kw: Any) -> None:
 
     \b
     Example:
-      omensim balance --mix aegean --card "Ker of the Battlefield" --field cost
+      omensim balance --mix aegean --card "Ker of the Spoils" --field cost --out results/balance
       omensim balance --mix aegean --rule start_coins --values 2-6
       omensim balance --mix dunes+aegean --variant-choice emissary --panel greedy,economic
       omensim balance --mix aegean --set --max-edits 3 --out results/balance-set

@@ -41,7 +41,7 @@ def replay_cmd(run_dir: Path, game: int, positions: bool) -> None:
 
     \b
     Example:
-      omensim run --games 1000 --mix aegean --seed 7 --out results/demo
+      omensim run --games 1000 --mix aegean --seed 7 --out results/demo --force
       omensim replay results/demo --game 123
       omensim replay results/demo --game 123 --positions
     """

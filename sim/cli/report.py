@@ -60,7 +60,7 @@ def report_cmd(
     with 95% intervals; who wins (first, second, shared, turn-capped, and the
     first player's rate among decisive games); the first-player win rate (and
     the paired estimate for --duplicate runs); seat balance; each run minus the
-    first one given, paired game by game where the runs share a seed; a
+    first one given, paired game by game where the runs share a seed and a mix; a
     sortable, filterable table of every card (figures, play rate, effect with
     interval); end reasons; game length with quantiles; score margins and
     where the points come from. The key figures are also printed here. Every
@@ -77,15 +77,21 @@ def report_cmd(
     by look and the chosen value; every cell against the baseline; the win-rate
     matrix, the self-play table and the ratings; a balance --set folder, the
     trade-off (edits made vs the worst remaining deviation) and each verified
-    proposal. The compare, sweep and tournament pages give the first player's VP
-    margin with its interval and its distribution (a balance keeps no scores).
+    proposal. The compare, sweep, tournament and balance pages give the first
+    player's VP margin with its interval and its distribution. A strength folder
+    (strength --out) is reported as its bots' runs side by side, with the card
+    strength table and the rank correlation between the bots.
 
     \b
     Example:
+      omensim run --games 1e6 --mix aegean --seed 1 --out results/standard
+      omensim run --games 1e6 --mix aegean --seed 1 --variant emissary --out results/emissary
       omensim report results/standard results/emissary --out reports/emissary
-      omensim report results/my-compare --out reports/my-compare
+      omensim compare --mix aegean --cards my-aegean.toml --out results/my-aegean
+      omensim report results/my-aegean --out reports/my-aegean
       omensim report results/sweep --out reports/sweep
       omensim report --panel results/panel --out reports/panel
+      omensim report results/s --out reports/strength
     """
     from sim.analysis import report  # deferred: loads pandas
     from sim.run import io  # deferred: loads pyarrow
@@ -107,9 +113,12 @@ def report_cmd(
             click.echo(text)
         click.echo(f"Report: {html}")
         return
+    from sim.analysis.card_strength import strength_runs  # deferred: loads pandas
+
+    bots = strength_runs(runs[0]) if len(runs) == 1 else None
     try:
         page = report.build_report(
-            list(runs),
+            bots or list(runs),
             out,
             progress=show_progress(quiet, force_progress),
             force=force,

@@ -19,9 +19,6 @@ from sim.cli.options import (
     threads_option,
 )
 
-STRENGTH_TABLE = "strength.csv"
-CORRELATION_TABLE = "rank_correlation.csv"
-
 
 @click.command("strength", short_help="Each card's holders' win rate and rank, per bot.")
 @mix_option("Card sets joined by '+', the first being the base, e.g. 'dunes+aegean'.")
@@ -63,13 +60,17 @@ def strength_cmd(
 
     \b
     Example:
-      omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4
+      omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4 --out results/s
       python -c 'import pandas as pd; print(pd.read_csv("results/s/strength.csv").head())'
       python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
     """
     from sim.analysis import panel as P  # deferred: loads pandas
     from sim.analysis.card_strength import (  # deferred: loads pandas
+        CORRELATION_TABLE,
+        STRENGTH_TABLE,
+        bot_margins,
         format_correlation,
+        format_margins,
         format_strength,
         rank_correlation,
         strength,
@@ -109,6 +110,8 @@ def strength_cmd(
         "seats alternating who goes first"
     )
     click.echo(format_strength(table))
+    click.echo(format_margins(bot_margins({bot: base / dirs[bot] for bot in panel})))
     click.echo("\nrank correlation of holders' win rate between bots (Spearman):")
     click.echo(format_correlation(corr))
     click.echo(f"data: {base}/<bot>/ (one run per bot), tables: {base / STRENGTH_TABLE}")
+    click.echo(f"report: omensim report {base} --out <dir> (the bots' runs side by side)")

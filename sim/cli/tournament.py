@@ -92,7 +92,7 @@ def tournament_cmd(
 
     \b
     Example:
-      omensim tournament --mix dunes+aegean --bots random,greedy --games 20000 --seed 1
+      omensim tournament --mix dunes+aegean --bots random,greedy --games 2e4 --out results/t
       python -c 'import pandas as pd; print(pd.read_parquet("results/t/tournament.parquet"))'
       omensim tournament --resume results/t
     """

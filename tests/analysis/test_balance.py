@@ -97,9 +97,10 @@ class _TwinsPlayer:
         self.rows = [(num, den), (twin, den), _bernoulli(rng, 0.7, self.n)]
         self.played = [0, 0, 0]
 
-    def play(self, j: int, start: int, stop: int, bar: object) -> tuple[np.ndarray, np.ndarray]:
+    def play(self, j: int, start: int, stop: int, bar: object) -> B.Rows:
         self.played[j] += stop - start
-        return self.rows[j][0][start:stop], self.rows[j][1][start:stop]
+        margin = np.zeros(stop - start, np.int16)
+        return self.rows[j][0][start:stop], self.rows[j][1][start:stop], margin
 
 
 def test_a_resting_rival_plays_fewer_games_than_the_leader(

@@ -137,6 +137,17 @@ def test_cli_replay_tells_the_story_and_positions_on_request(run_dir) -> None:
     assert positions.stdout.splitlines()[0] == out.splitlines()[0]
 
 
+def test_every_heuristic_bot_and_the_lookahead_say_what_they_weighed() -> None:
+    """The story of a look-ahead seat against a defensive one: the look-ahead's planned
+    decisions list the options it played out with their mean rollout values, its other
+    decisions and every decision of the heuristic profile the greedy scorer's values."""
+    story = replay(RunSpec(games=1, mix="aegean", seed=18, p0="lookahead", p1="defensive"), 0)
+    text = story.story()
+    assert "[P0 weighs surge by rollouts (" in text and " played out): " in text
+    assert "[P0 weighs wealth (" in text  # not planned under the shipped profile
+    assert "[P1 weighs surge (" in text and "[P1 weighs surge by rollouts" not in text
+
+
 def test_story_says_why_the_game_was_won() -> None:
     """The end of the story names each score component (``SCORE_TERMS``) the seats differ on."""
     from sim.base import layout as L

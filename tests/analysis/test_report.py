@@ -263,6 +263,18 @@ def test_runs_with_one_seed_are_paired(runs: tuple[Path, Path], tmp_path: Path) 
     assert "paired 95% CI (pp)" in report.html.read_text(encoding="utf-8")
 
 
+def test_runs_of_different_mixes_are_independent(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A run of another mix with the same seed deals other games: the report gives the
+    unpaired difference only, and says the runs are independent."""
+    other = tmp_path / "reign-s1"
+    run(RunSpec(games=GAMES, mix="reign", seed=1), other, threads=1, progress=False)
+    report = build_report([runs[0], other], tmp_path / "rep")
+    assert "paired over" not in report.text
+    assert "reign-s1 minus standard: first-player win rate " in report.text
+    assert "independent runs (unpaired)" in report.text
+    assert "paired 95% CI (pp)" not in report.html.read_text(encoding="utf-8")
+
+
 def test_card_table_has_every_kind_with_names(runs: tuple[Path, Path], tmp_path: Path) -> None:
     report = build_report(runs[0], tmp_path / "rep")
     page = report.html.read_text(encoding="utf-8")

@@ -44,7 +44,7 @@ def test_compare_report_leads_with_the_change_and_the_paired_shifts(tmp_path: Pa
     # The margin's paired shift, read back from both arms' rows.
     m = MarginShift.from_margins(*(margins_of(A.load(cmp / arm)) for arm in "AB"))
     lo, hi = m.shift.interval()
-    assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f} (paired t))" in lines[3]
+    assert f"{m.shift.mean:+.2f} VP ({lo:+.2f} to {hi:+.2f}, paired t)" in lines[3]
     assert f"{m.a.mean:+.2f} VP" in lines[3] and f"{m.b.mean:+.2f} VP" in lines[3]
     dist = RF.compare_parts(cmp)[1][RF.MARGIN_TITLE].set_index("run")
     assert list(dist.index) == ["A", "B"]
@@ -111,9 +111,18 @@ def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
     trade = tables["Edits made vs the worst remaining deviation"]
     assert list(trade.edits) == [0, 1, 2]
     assert list(trade.changes) == ["none", csv.changes[1], csv.changes[2]]
-    assert list(trade["worst card (measured)"]) == list(csv.worst_card)
-    assert list(trade["verified: worst deviation (points)"]) == [
-        f"{x * 100:.2f}" for x in csv.verified_worst_deviation
+    for cell, rec in zip(trade["worst card, measured (95% CI)"], csv.itertuples(), strict=True):
+        assert cell.startswith(f"{rec.worst_card} {rec.worst_rate:.2%} (")
+        assert cell.endswith(f"{rec.worst_deviation * 100:.2f} points off")
+    assert list(trade["verified: worst card"]) == [
+        f"{c}, {x * 100:.2f} points off"
+        for c, x in zip(csv.verified_worst_card, csv.verified_worst_deviation, strict=True)
+    ]
+    assert list(trade["1st VP margin (95% CI)"]) == [
+        f"{m:+.2f} ({lo:+.2f} to {hi:+.2f})"
+        for m, lo, hi in zip(
+            csv.first_margin, csv.first_margin_lo, csv.first_margin_hi, strict=True
+        )
     ]
     proposals = tables["Verified proposals"]
     assert list(proposals.edit) == list(csv.edit[1:])

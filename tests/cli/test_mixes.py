@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
+from scipy import stats
 
 from sim.analysis.mixes import default_mixes, subset_seeds
 from sim.data.spec import RunSpec
 from sim.run.compiled import run_pool
 from sim.run.engine import Engine
+from sim.run.margins import first_player_margins
 from tests.conftest import invoke, ok, one_error_line
 
 
@@ -24,6 +27,13 @@ def test_mixes_ranks_and_records_the_subsets(tmp_path: Path) -> None:
     assert table.loc["aegean", "decisive"] == len(decisive)
     assert table.loc["aegean", "first"] == (decisive.winner == decisive.first_player).mean()
     assert table.loc["aegean", "seat0"] == (decisive.winner == 0).mean()
+    # The first player's VP margin: the mean over all the games, and its t-interval.
+    margin = first_player_margins(rows.first_player, rows.score_p0, rows.score_p1)
+    assert table.loc["aegean", "margin"] == pytest.approx(margin.mean())
+    half = stats.t.ppf(0.975, len(margin) - 1) * margin.std(ddof=1) / len(margin) ** 0.5
+    lo, hi = table.loc["aegean", ["margin_lo", "margin_hi"]]
+    assert (lo, hi) == pytest.approx((margin.mean() - half, margin.mean() + half), rel=2e-3)
+    assert f"{margin.mean():+.2f} ({lo:+.2f} to {hi:+.2f})" in text
     # The partial mix: four subsets drawn from --subset-seed, each its own card pool.
     seeds = [int(s) for s in str(table.loc["dunes+aegean:5", "subset_seeds"]).split(",")]
     assert seeds == subset_seeds(9, 4)
@@ -32,6 +42,17 @@ def test_mixes_ranks_and_records_the_subsets(tmp_path: Path) -> None:
         for s in seeds
     }
     assert len(pools) > 1
+    # A partial mix's margin: the mean of its subsets' means, a t-interval on them.
+    means = []
+    for s in seeds:
+        sub = Engine(RunSpec(games=100, mix="dunes+aegean:5", seed=3, subset_seed=s))
+        r = sub.play(0, 100).to_pandas()
+        means.append(first_player_margins(r.first_player, r.score_p0, r.score_p1).mean())
+    assert table.loc["dunes+aegean:5", "margin"] == pytest.approx(sum(means) / 4)
+    half = stats.t.ppf(0.975, 3) * pd.Series(means).std() / 2
+    assert table.loc["dunes+aegean:5", "margin_hi"] == pytest.approx(
+        sum(means) / 4 + half, rel=2e-3
+    )
     share = table.loc["dunes+aegean:5", "first_subset_share"]
     assert 0 <= share <= 1
     assert sorted(table["rank_first"]) == [1, 2] and "dunes+aegean:5" in text

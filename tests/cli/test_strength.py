@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
@@ -44,6 +45,18 @@ def test_strength_prints_a_table_per_bot_and_the_correlation(tmp_path: Path) -> 
     line = next(x for x in text.splitlines() if x.startswith(top["card"]))
     assert f"{top['rate']:.1%} ({top['lo']:.1%}-{top['hi']:.1%})" in line
     assert "rank correlation" in text and "economic" in text
+    # Each bot's first-player VP margin, from its run's rows.
+    for bot in ("greedy", "economic"):
+        df = A.load(out / bot)
+        m = np.where(df.first_player == 0, df.score_p0 - df.score_p1, df.score_p1 - df.score_p0)
+        half = stats.t.ppf(0.975, len(m) - 1) * m.std(ddof=1) / np.sqrt(len(m))
+        want = f"{bot} {m.mean():+.2f} ({m.mean() - half:+.2f} to {m.mean() + half:+.2f}) VP"
+        assert want in text, text
+    # `omensim report` on the folder: the bots' runs side by side, with the strength table.
+    rep = ok(invoke("report", str(out), "--out", str(tmp_path / "rep"), "-q")).output
+    page = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    assert rep.startswith("Report: ") and "Card strength" in page
+    assert "greedy" in page and "economic" in page
 
 
 def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
