@@ -53,7 +53,7 @@ import pyarrow.parquet as pq
 
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
-from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.analysis.paired import Outcomes, read_columns
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
@@ -186,7 +186,7 @@ class CandidatePlayer:
 
         for s in range(start, stop, self.chunk):
             n = min(self.chunk, stop - s)
-            table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
+            table = eng.play(s, n, tick=tick).select(read_columns(eng.spec.luck))
             parts.append(measure(self.q, Outcomes.from_frame(table, self.n_kinds)))
         return (
             np.concatenate([p[0] for p in parts]),
