@@ -782,16 +782,14 @@ LUCK_NAMES: tuple[tuple[str, str], ...] = (
 )
 """The features of a card taken whose luck the state keeps, as ``(column, what)``."""
 assert len(LUCK_NAMES) == N_LUCK
-_luck_offsets = [
-    _o.col(
-        f"O_{name.upper()}", name, True, "luck",
-        f"luck of the seat's draws and reveals (sim.kernel.luck, docs/luck.md): {what} "
+O_LUCK = _o.take("O_LUCK", 2 * N_LUCK)
+for _f, (_name, _what) in enumerate(LUCK_NAMES):
+    _o.alias(
+        O_LUCK + 2 * _f, _name, True, "luck",
+        f"luck of the seat's draws and reveals (sim.kernel.luck, docs/luck.md): {_what} "
         "minus its mean over the cards of the deck it came from; only in a --luck-adjusted run",
-    )
-    for name, what in LUCK_NAMES
-]  # fmt: skip
-O_LUCK = _luck_offsets[0]
-del _luck_offsets
+    )  # fmt: skip
+del _f, _name, _what
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""
