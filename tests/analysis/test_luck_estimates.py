@@ -59,6 +59,17 @@ def test_folds_keep_a_duplicate_deal_together() -> None:
     assert set(f) == {0, 1}
 
 
+def test_a_small_run_is_adjusted_with_the_core_features_only() -> None:
+    """Which regressors depend on the fold sizes alone: all of them for a large run, the
+    core three per seat for a run too small for all, the same both ways for a compare."""
+    ids = np.arange(4000)
+    luck = np.zeros((4000, len(LK.LUCK_COLUMNS)))
+    assert LK.regressors([luck], ids).shape[1] == 2 * len(LK.LUCK_COLUMNS)
+    small = LK.regressors([luck[:300]], ids[:300]).shape[1]
+    assert small == 2 * 2 * len(LK.CORE_FEATURES)
+    assert LK.regressors([luck[:300], luck[:300]], ids[:300]).shape[1] == 2 * small
+
+
 def test_too_few_games_to_fit_leave_the_estimate_plain() -> None:
     y, luck, ids = _planted(60, 4)
     a = LK.adjusted_mean(y, luck, ids)
