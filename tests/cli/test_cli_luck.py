@@ -19,7 +19,8 @@ ADJUSTED = "luck-adjusted"
 def test_help_names_the_option(command: str) -> None:
     text = " ".join(ok(invoke(command, "--help")).output.split())
     assert "--luck-adjusted / --plain" in text
-    assert "cross-fitted control variate" in text
+    # (click may wrap the help at the hyphen of "cross-fitted": check unhyphenated words)
+    assert "control variate" in text and "writes no luck column" in text
 
 
 def test_run_prints_the_adjusted_first_player_share_only_when_asked(tmp_path: Path) -> None:
