@@ -2,9 +2,11 @@
 """What luck adjustment buys: variance ratios, games saved, time to an answer.
 
     python benchmarks/bench_luck.py [--mix dunes+aegean] [--greedy-games N]
-                                    [--search-games N] [--baseline-tree DIR]
+                                    [--search-games N] [--bots greedy,search]
+                                    [--cost-only]
 
-For each bot (greedy, and search, the strongest), it plays:
+For each bot (greedy, and search, the strongest), it plays, counting luck
+(``RunSpec(luck=True)``, what ``--luck-adjusted`` asks for):
 
 * a self-play run: the first player's share of decisive games;
 * the bot against greedy, seats alternating: the bot's outright win rate;
@@ -18,20 +20,19 @@ random numbers) and the games saved. Then the table of games and seconds on this
 machine's cores to settle (a) the first player's share of decisive games, (b) the card
 change's holders' effect and (c) the Emissary effect to +/- 0.5 points (95%), plain and
 luck-adjusted: games = (1.96 sd / 0.005)^2 from the measured per-game sd, seconds =
-games / the measured games/s (both arms for a compare).
+games / games/s (both arms for a compare), the plain seconds from a plain run's speed
+(no luck counted) and the adjusted ones from the counting run's.
 
-With ``--baseline-tree DIR`` (a checkout without the luck hooks, e.g. the commit before
-them) the same games are also timed there in a child process, so the cost of counting
-luck is a ratio of two timings taken in one run. Figures only; nothing is asserted.
+The cost of counting luck is timed in this tree: the self-play games with and without
+luck, alternately, best of 3 plays in each of 2 turns (``--cost-only``: only that).
+Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import dataclasses
 import math
-import os
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -53,20 +54,6 @@ HALF_WIDTH = 0.005
 Z = LK.Z95
 SEED = 1
 CHANGE = "Moonlight Channeler.cost=3"
-TIMING = """
-import json, sys, time
-from sim.data.spec import RunSpec
-from sim.run.engine import Engine
-bot, mix, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-e = Engine(RunSpec(games=games, mix=mix, seed=7, p0=bot, p1=bot))
-e.warmup()
-best = float("inf")
-for _ in range(3):
-    t = time.perf_counter()
-    e.play(0, games)
-    best = min(best, time.perf_counter() - t)
-print(json.dumps(best))
-"""
 
 
 @dataclass
@@ -81,7 +68,9 @@ class Figure:
     sd: float
     sd_adj: float
     seconds_per_game: float
-    """Seconds per game of the whole measurement (both arms for a compare)."""
+    """Seconds per game of the whole measurement, counting luck (both arms for a compare)."""
+    cost: float = 1.0
+    """Time per game counting luck over the time per game of a plain run (the bot's)."""
 
     @property
     def ratio(self) -> float:
@@ -98,8 +87,9 @@ def log(msg: str) -> None:
 
 
 def play(spec: RunSpec, changes: Changes | None = None) -> tuple[object, float]:
-    """The rows of ``spec``'s games and the seconds they took (after a warm-up)."""
-    e = Engine(spec, changes=changes or Changes())
+    """The rows of ``spec``'s games, counting luck, and the seconds they took (after a
+    warm-up)."""
+    e = Engine(dataclasses.replace(spec, luck=True), changes=changes or Changes())
     e.warmup()
     t = time.perf_counter()
     table = e.play(0, spec.games)
@@ -143,17 +133,23 @@ def paired(bot: str, mix: str, games: int, what: str, spec_b: RunSpec | None,
                   (sa + sb) / games)  # fmt: skip
 
 
-def luck_cost(bot: str, mix: str, games: int, tree: Path) -> tuple[float, float]:
-    """Seconds for the same games with the luck hooks (this tree) and without (``tree``):
-    the best of 3 plays in each of 2 children per tree, the trees taking turns, so a
-    busy moment of a shared host does not land on one side only."""
-    best = {ROOT: math.inf, tree: math.inf}
-    for where in (ROOT, tree, ROOT, tree):
-        env = {**os.environ, "PYTHONPATH": str(where)}
-        r = subprocess.run([sys.executable, "-c", TIMING, bot, mix, str(games)], env=env,
-                           capture_output=True, text=True, check=True, cwd=str(where))  # fmt: skip
-        best[where] = min(best[where], json.loads(r.stdout.strip().splitlines()[-1]))
-    return best[ROOT], best[tree]
+def luck_cost(bot: str, mix: str, games: int) -> tuple[float, float]:
+    """Seconds for the same self-play games counting luck and plain: the best of 3 plays
+    in each of 2 turns per kind, the kinds taking turns, so a busy moment of a shared
+    host does not land on one side only."""
+    engines = {
+        luck: Engine(RunSpec(games=games, mix=mix, seed=7, p0=bot, p1=bot, luck=luck))
+        for luck in (True, False)
+    }
+    best = dict.fromkeys(engines, math.inf)
+    for e in engines.values():
+        e.warmup()
+    for luck in (True, False, True, False):
+        for _ in range(3):
+            t = time.perf_counter()
+            engines[luck].play(0, games)
+            best[luck] = min(best[luck], time.perf_counter() - t)
+    return best[True], best[False]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,19 +159,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-games", type=int, default=600)
     ap.add_argument("--bots", default="greedy,search")
     ap.add_argument("--cost-only", action="store_true", help="only the cost of counting luck")
-    ap.add_argument(
-        "--baseline-tree",
-        type=Path,
-        default=None,
-        help="a checkout without the luck hooks: time the same games there too",
-    )
     args = ap.parse_args(argv)
     import numba
 
     cores = numba.get_num_threads()
     figures: list[Figure] = []
+    costs: dict[str, tuple[int, float, float]] = {}
+    for bot in args.bots.split(","):
+        n = 20_000 if bot == "greedy" else 60
+        log(f"{bot}: the cost of counting luck, {n:,} games")
+        costs[bot] = (n, *luck_cost(bot, args.mix, n))
     for bot in [] if args.cost_only else args.bots.split(","):
         n = args.greedy_games if bot == "greedy" else args.search_games
+        start = len(figures)
         log(f"{bot}: self-play, {n:,} games")
         figures.append(self_play(bot, args.mix, n))
         log(f"{bot}: against another bot, {n:,} games")
@@ -187,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{bot}: the card compare, 2 x {n:,} games")
         figures.append(paired(bot, args.mix, n, f"{CHANGE}: holders' win rate (paired, CRN)",
                               None, Changes.parse((CHANGE,), ())))  # fmt: skip
+        _, with_luck, without = costs[bot]
+        for f in figures[start:]:
+            f.cost = with_luck / without
 
     print(f"mix {args.mix}, seed {SEED}, {cores} threads; the host was shared with other jobs")
     if figures:
@@ -208,16 +207,14 @@ def main(argv: list[str] | None = None) -> int:
             if not f.what.startswith(wanted) and "holders'" not in f.what:
                 continue
             g, ga = f.games_to_settle(False), f.games_to_settle(True)
-            print(f"| {f.bot} | {f.what} | {g:,.0f} | {g * f.seconds_per_game:,.1f} | "
-                  f"{ga:,.0f} | {ga * f.seconds_per_game:,.1f} |")  # fmt: skip
-    if args.baseline_tree is not None:
-        print()
-        print("Cost of counting luck (same games, this tree against --baseline-tree):")
-        for bot in args.bots.split(","):
-            n = 20_000 if bot == "greedy" else 100
-            with_luck, without = luck_cost(bot, args.mix, n, args.baseline_tree)
-            print(f"  {bot}: {n:,} games in {with_luck:.2f} s with luck, {without:.2f} s "
-                  f"without: {with_luck / without:.2f}x the time per game")  # fmt: skip
+            spg = f.seconds_per_game
+            print(f"| {f.bot} | {f.what} | {g:,.0f} | {g * spg / f.cost:,.1f} | "
+                  f"{ga:,.0f} | {ga * spg:,.1f} |")  # fmt: skip
+    print()
+    print("Cost of counting luck (the same self-play games, counting luck and plain):")
+    for bot, (n, with_luck, without) in costs.items():
+        print(f"  {bot}: {n:,} games in {with_luck:.2f} s counting luck, {without:.2f} s "
+              f"plain: {with_luck / without:.2f}x the time per game")  # fmt: skip
     return 0
 
 

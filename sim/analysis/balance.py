@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
-from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.analysis.paired import Outcomes, read_columns
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
@@ -191,7 +191,7 @@ class CandidatePlayer:
 
         for s in range(start, stop, self.chunk):
             n = min(self.chunk, stop - s)
-            table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
+            table = eng.play(s, n, tick=tick).select(read_columns(eng.spec.luck))
             o = Outcomes.from_frame(table, self.n_kinds)
             parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16)))
         return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]

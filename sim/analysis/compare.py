@@ -24,14 +24,15 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from sim.analysis.luck import has_luck
 from sim.analysis.paired import (
-    READ_COLUMNS,
     Comparison,
     Outcomes,
     compare_runs,
     kinds_of,
     luck_shifts,
     pair,
+    read_columns,
 )
 from sim.analysis.signs import direction, flag_lines
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
@@ -194,7 +195,8 @@ def play_outcomes(
     """
     n_kinds = len(engine.pool.units)
     if backend is not None:
-        tables = play_columns(backend, engine, READ_COLUMNS, games, chunk_size, changes, bar=bar)
+        columns = read_columns(engine.spec.luck)
+        tables = play_columns(backend, engine, columns, games, chunk_size, changes, bar=bar)
         return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
     tick = None
@@ -205,7 +207,8 @@ def play_outcomes(
             return False
 
     for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start), tick=tick).select(READ_COLUMNS)
+        table = engine.play(start, min(chunk_size, games - start), tick=tick)
+        table = table.select(read_columns(engine.spec.luck))
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -216,9 +219,9 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
         manifest = io.verify_run(run_dir)
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
-    table = pq.read_table(
-        [str(run_dir / p["file"]) for p in manifest["parts"]], columns=READ_COLUMNS
-    )
+    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
+    names = set(pq.read_schema(files[0]).names) if files else set()
+    table = pq.read_table(files, columns=read_columns(has_luck(tuple(names))))
     return Outcomes.from_frame(table, n_kinds)
 
 

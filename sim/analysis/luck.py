@@ -1,13 +1,16 @@
 """Luck-adjusted estimates: a run's rates with the luck of the draws subtracted.
 
-The kernel writes each seat's luck (``luck_*_p0``, ``luck_*_p1``, declared in
-``sim.base.layout.OUT_COLUMNS``; see ``sim.kernel.luck``): sums, over the cards the
-seat took from a deck, of a card feature minus its mean over that deck. Each
-game's luck has mean zero whatever the bots do, so it is a control variate: for a
-rate whose per-game (delta-method) term is ``t``, the adjusted estimate is the
-plain one minus ``mean(beta . X)``, where ``X`` are the game's luck features and
-``beta`` the regression of ``t`` on them, and its interval comes from the
-variance of ``t - beta . X``, smaller by the share of ``t`` the luck explains.
+A run that counts luck (``RunSpec(luck=True)``, ``--luck-adjusted``) has each seat's
+luck in its rows (``luck_*_p0``, ``luck_*_p1``, declared in
+``sim.base.layout.LUCK_NAMES``; see ``sim.kernel.luck``): sums, over the cards the
+seat took from a deck, of a feature of the card in the position it came into minus
+the feature's mean over that deck. Each game's luck has mean zero whatever the bots
+do, so it is a control variate: for a rate whose per-game (delta-method) term is
+``t``, the adjusted estimate is the plain one minus ``mean(beta . X)``, where ``X`` are
+the game's luck features and ``beta`` the regression of ``t`` on them (the weights of
+a value of the position linear in the features), and its interval comes from the
+variance of ``t - beta . X``, smaller by the share of ``t`` the luck explains. A plain
+run writes no luck column.
 
 Unbiased by construction, not only for large runs: ``beta`` is cross-fitted.
 Games are split into two folds by deal (``game_id // 2``, so a duplicate pair
@@ -20,7 +23,8 @@ parity is who starts. Nothing decided during a game (who held a card, who went
 first after an Emissary) multiplies the luck, which would break the zero mean.
 
 Below :data:`MIN_GAMES_PER_FEATURE` games per feature and fold the fit would add
-more noise than it removes: the estimate is then the plain one.
+more noise than it removes: a smaller run is adjusted with :data:`CORE_FEATURES`
+only, and below that the estimate is the plain one.
 """
 
 from __future__ import annotations
@@ -63,10 +67,31 @@ def luck_matrix(frame: pd.DataFrame | pa.Table, order: np.ndarray | None = None)
     return np.column_stack(cols) if cols else np.zeros((0, 0))
 
 
+CORE_FEATURES = ("luck_strength", "luck_cost", "luck_strength_tiles")
+"""The features a run too small for all of them is adjusted with (they remove the most
+of the first-player rate's variance in dunes+aegean greedy games, docs/luck.md)."""
+_CORE = [i for i, c in enumerate(LUCK_COLUMNS) if c.rsplit("_p", 1)[0] in CORE_FEATURES]
+
+
 def features(luck: np.ndarray, game_id: np.ndarray) -> np.ndarray:
     """The regressors of a game: its luck columns, alone and times the parity sign."""
     sign = np.where(np.asarray(game_id) % 2 == 0, 1.0, -1.0)[:, None]
     return np.hstack([luck, luck * sign])
+
+
+def regressors(lucks: list[np.ndarray], game_id: np.ndarray) -> np.ndarray:
+    """The :func:`features` of one or more runs' luck (a paired compare has two), side by
+    side: every luck column if each fold has :data:`MIN_GAMES_PER_FEATURE` games per
+    regressor, else only :data:`CORE_FEATURES` (rows with exactly the kernel's
+    :data:`LUCK_COLUMNS`). Chosen from the fold sizes alone, never from the outcomes, so
+    the cross-fit stays unbiased."""
+    fold = folds(game_id)
+    smaller = min(int((fold == 0).sum()), int((fold == 1).sum()))
+    x = np.hstack([features(luck, game_id) for luck in lucks])
+    full = all(luck.shape[1] == len(LUCK_COLUMNS) for luck in lucks)
+    if smaller >= MIN_GAMES_PER_FEATURE * x.shape[1] or not full:
+        return x
+    return np.hstack([features(luck[:, _CORE], game_id) for luck in lucks])
 
 
 def folds(game_id: np.ndarray) -> np.ndarray:
@@ -146,7 +171,7 @@ def adjusted_ratio(
     """The ratio ``sum(num) / sum(den)`` over games, plain and luck-adjusted."""
     rate, term, _ = _terms(num, den)
     n = len(term)
-    pred = cross_fit(term, features(luck, game_id), folds(game_id))
+    pred = cross_fit(term, regressors([luck], game_id), folds(game_id))
     ddof = 1 if n > 1 else 0
     return Adjusted(
         games=n,
@@ -184,8 +209,7 @@ def adjusted_ratio_diff(
     rb, tb, _ = _terms(num_b, den_b)
     n = len(ta)
     d = tb - ta
-    x = np.hstack([features(luck_a, game_id), features(luck_b, game_id)])
-    pred = cross_fit(d, x, folds(game_id))
+    pred = cross_fit(d, regressors([luck_a, luck_b], game_id), folds(game_id))
     ddof = 1 if n > 1 else 0
     var = np.var(d, axis=0, ddof=ddof)
     var_adj = np.var(d - pred, axis=0, ddof=ddof)
@@ -251,7 +275,9 @@ def run_first_of_decisive(run_dir: str | Path, exclude_capped: bool = False) -> 
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
     names = pq.read_schema(files[0]).names if files else []
     if not has_luck(names):
-        raise Error(f"{run_dir} has no luck columns (written by an older omensim)")
+        raise Error(
+            f"{run_dir} has no luck columns: play it with --luck-adjusted (RunSpec(luck=True))"
+        )
     table = pq.read_table(files, columns=[*RUN_COLUMNS, "end_reason"])
     if exclude_capped:
         capped = pc.equal(pc.cast(table.column("end_reason"), pa.string()), "turn_cap")

@@ -74,6 +74,12 @@ READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1", *LUCK_COLUMNS]
 scores (for the first player's VP margin) and the luck columns (``sim.analysis.luck``)."""
 
 
+def read_columns(luck: bool) -> list[str]:
+    """:data:`READ_COLUMNS` of a run whose spec has ``luck`` (``RunSpec.luck``): a run that
+    counts no luck writes no luck column."""
+    return READ_COLUMNS if luck else [c for c in READ_COLUMNS if c not in LUCK_COLUMNS]
+
+
 @dataclass
 class Outcomes:
     """Per-game outcomes of one run, in ``game_id`` order, ready for pairing.

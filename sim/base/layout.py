@@ -148,19 +148,20 @@ SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 # cause of the events being written now (CA_* * CAUSE_SPAN + id).
 TRACE_N = take("TRACE_N")
 TRACE_CAUSE = take("TRACE_CAUSE")
-# Luck at chance events (sim.kernel.luck): LUCK + p*N_LUCK + f is seat p's running sum,
-# over the cards it took from a deck, of feature f of the card minus the feature's mean over
-# the deck it came from, in units of 1/LUCK_SCALE. The features are printed columns of the
-# card (LUCK_FEATURES, in the order of the row's luck_* columns).
-N_LUCK = 3
+# Luck at chance events (sim.kernel.luck), counted only in a run that asks (RU_LUCK):
+# LUCK + p*N_LUCK + f is seat p's running sum, over the cards it took from a deck, of
+# feature f of the card in the position it came into minus the feature's mean over the
+# cards of that deck, in units of 1/LUCK_SCALE (LUCK_NAMES, in the order of the row's
+# luck_* columns).
+N_LUCK = 8
 LUCK_SCALE = 1 << 16
 LUCK = take("LUCK", 2 * N_LUCK)
-LUCK_OFF = take("LUCK_OFF")  # 1 in a look-ahead's rollout state, whose luck nobody reads
-# LUCK_SUM + d*N_LUCK + f: feature f summed over deck d's cards, valid while
-# LUCK_SUM_N + d equals the deck's count (a deck only gains cards before a shuffle and
-# only loses its top card, so a count that moved since means the sums must be rebuilt).
-LUCK_SUM = take("LUCK_SUM", 2 * N_LUCK)
-LUCK_SUM_N = take("LUCK_SUM_N", 2)
+# 1: count no luck. Set-up sets it from RU_LUCK (so a plain run pays one test a draw);
+# a look-ahead's rollout state sets it too, since nobody reads a rollout's luck.
+LUCK_OFF = take("LUCK_OFF")
+# Scratch of a counted draw: the seats' strengths per city, then the features summed
+# over the deck and the top card's (sim.kernel.luck); read only during the draw.
+LUCK_TMP = take("LUCK_TMP", 2 * N_CITIES + 2 * N_LUCK)
 HEADER = _st.next  # everything before here is reset at set-up
 # Events the trace buffer after the state holds (st[TRACE:]); 0, trace mode off, in every
 # run. Kept by set-up's reset; a look-ahead rollout's copy of the game sets it to 0.
@@ -247,9 +248,6 @@ K_STATIC = 7  # STATIC_* bits: the ongoing (TR_STATIC) ops the kind has (hot loo
 K_DEVOTION = 8  # vocab.DEV_*
 K_TRIGGERS = 9  # bit (1 << trigger) set for each trigger the kind has an ability for
 K_COLS = 10
-LUCK_FEATURES = (K_STRENGTH, K_OFFERING, K_COST)
-"""The card columns whose luck the state keeps (``LUCK``) and the row writes (``luck_*``)."""
-assert len(LUCK_FEATURES) == N_LUCK
 # Bits of K_STATIC: an ongoing cost op, an ongoing strength op. Separate, so a side whose
 # units only change costs still has its strength read off the running totals.
 STATIC_COST = 1
@@ -611,6 +609,7 @@ N_DECK_PILES = 10  # piles (kinds) in a constructed deck list
 RU_DECKLIST = _t("RU_DECKLIST", 2 * N_DECK_PILES)
 RU_DUPLICATE = _t("RU_DUPLICATE")  # 1: games 2k, 2k+1 share deal k, the other seat first
 RU_GOD_SEATS = _t("RU_GOD_SEATS")  # how Dunes gods go to seats: GODS_BY_DEAL or a fixed GODS_P0_*
+RU_LUCK = _t("RU_LUCK")  # 1: count each seat's luck at chance events (sim.kernel.luck)
 RU_COUNT = _ru.next
 RULE_PARAMS: tuple[RuleParam, ...] = tuple(_ru.params)
 """Every rule parameter a ``[rules]`` table may hold, in the loader's order."""
@@ -769,19 +768,28 @@ O_ENRAGED = _o.col(
     with_previous=True,
 )  # fmt: skip
 # The luck columns come last: every slot before O_LUCK is an int16 column (the engine's
-# range check reads them), the luck slots hold fixed point (sim.kernel.luck).
-O_LUCK = _o.col(
-    "O_LUCK", "luck_strength", True, "luck",
-    "luck of the seat's draws and reveals: strength of each card taken from a deck minus "
-    "the mean strength of that deck (sim.kernel.luck)",
-)  # fmt: skip
-O_LUCK_OFFERING = _o.col(
-    "O_LUCK_OFFERING", "luck_offering", True, "luck",
-    "as luck_strength, with the cards' offering",
-)  # fmt: skip
-O_LUCK_COST = _o.col(
-    "O_LUCK_COST", "luck_cost", True, "luck", "as luck_strength, with the cards' cost"
+# range check reads them), the luck slots hold fixed point (sim.kernel.luck). A run that
+# does not count luck (RunSpec.luck False, the default) writes none of them.
+LUCK_NAMES: tuple[tuple[str, str], ...] = (
+    ("luck_strength", "printed strength of each card taken from a deck"),
+    ("luck_offering", "printed offering"),
+    ("luck_cost", "printed cost"),
+    ("luck_affordable", "1 if the seat's coins cover the card's printed cost"),
+    ("luck_affordable_strength", "strength if affordable, else 0"),
+    ("luck_strength_tiles", "strength times the reward tiles left in the cities"),
+    ("luck_swing", "cities whose lead the card's strength alone would take or break a tie of"),
+    ("luck_affordable_swing", "swing if affordable, else 0"),
 )
+"""The features of a card taken whose luck the state keeps, as ``(column, what)``."""
+assert len(LUCK_NAMES) == N_LUCK
+O_LUCK = _o.take("O_LUCK", 2 * N_LUCK)
+for _f, (_name, _what) in enumerate(LUCK_NAMES):
+    _o.alias(
+        O_LUCK + 2 * _f, _name, True, "luck",
+        f"luck of the seat's draws and reveals (sim.kernel.luck, docs/luck.md): {_what} "
+        "minus its mean over the cards of the deck it came from; only in a --luck-adjusted run",
+    )  # fmt: skip
+del _f, _name, _what
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""

@@ -143,6 +143,8 @@ def compare_cmd(
     with user_errors(out), backend.open(game.threads) as be:
         changes = Changes.parse(change, card_files)
         spec = game.spec(rules=rules_file)
+        if luck_adjusted:
+            spec = dataclasses.replace(spec, luck=True)  # both arms count their luck
         b_vars = split_variants(b_variants)
         spec_b = dataclasses.replace(
             spec,

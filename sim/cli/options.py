@@ -248,10 +248,11 @@ def luck_option(what: str) -> Any:
         "luck_adjusted",
         default=False,
         show_default=True,
-        help=f"Also print {what} luck-adjusted: the luck of each seat's draws (the luck_* "
-        "columns) removed as a cross-fitted control variate, which keeps the estimate "
-        "unbiased, with its 95% interval and how many times fewer games that interval "
-        "needs (docs/luck.md).",
+        help=f"Count each seat's luck at its draws (the rows get luck_* columns; the games "
+        f"are the same) and also print {what} luck-adjusted: that luck removed as a "
+        "cross-fitted control variate, which keeps the estimate unbiased, with its 95% "
+        "interval and how many times fewer games that interval needs (docs/luck.md). "
+        "--plain counts no luck and writes no luck column.",
     )
 
 

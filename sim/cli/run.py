@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +214,8 @@ def run_cmd(
             games, mix, seed, p0, p1, first, variants,
             decks=decks, rules=rules_file, duplicate=duplicate, gods=gods,
         )  # fmt: skip
+        if luck_adjusted:
+            spec = dataclasses.replace(spec, luck=True)  # the rows carry the luck columns
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
     with (

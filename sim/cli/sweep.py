@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,8 @@ def sweep_cmd(
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
         spec = game.spec()
+        if luck_adjusted:
+            spec = dataclasses.replace(spec, luck=True)  # every cell counts its luck
         if until_ci is not None and out is not None:
             raise SpecError(
                 "--until-ci plays in memory, not into --out: run it without --out, then "

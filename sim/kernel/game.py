@@ -10,7 +10,7 @@ from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks, shared_deck
 from sim.kernel.jit import kernel
-from sim.kernel.luck import write_luck
+from sim.kernel.luck import luck_setup, write_luck
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_tiles, rule, struct_col
@@ -171,6 +171,7 @@ def setup_start(st, tab, seed, game):
     """Set-up before any deck is built: the game's streams, the oldest player, the supply
     and the Dunes structures."""
     reset(st)
+    luck_setup(st, tab)
     # --duplicate: games 2k and 2k+1 are one deal (same streams, so same shuffles and
     # the same draws for each seat's bot) with the other seat going first.
     deal = game

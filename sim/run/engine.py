@@ -337,6 +337,8 @@ class Engine:
             "strategy_p1": _constant(spec.p1, n),
         }
         for block in L.row_blocks():
+            if block[0].dtype == "luck" and not spec.luck:
+                continue  # a plain run counts no luck (sim.kernel.luck): no column to write
             for p in range(2) if block[0].per_seat else (None,):
                 for c in block:
                     name = c.name if p is None else f"{c.name}_p{p}"

@@ -59,6 +59,17 @@ def test_folds_keep_a_duplicate_deal_together() -> None:
     assert set(f) == {0, 1}
 
 
+def test_a_small_run_is_adjusted_with_the_core_features_only() -> None:
+    """Which regressors depend on the fold sizes alone: all of them for a large run, the
+    core three per seat for a run too small for all, the same both ways for a compare."""
+    ids = np.arange(4000)
+    luck = np.zeros((4000, len(LK.LUCK_COLUMNS)))
+    assert LK.regressors([luck], ids).shape[1] == 2 * len(LK.LUCK_COLUMNS)
+    small = LK.regressors([luck[:300]], ids[:300]).shape[1]
+    assert small == 2 * 2 * len(LK.CORE_FEATURES)
+    assert LK.regressors([luck[:300], luck[:300]], ids[:300]).shape[1] == 2 * small
+
+
 def test_too_few_games_to_fit_leave_the_estimate_plain() -> None:
     y, luck, ids = _planted(60, 4)
     a = LK.adjusted_mean(y, luck, ids)
@@ -69,7 +80,7 @@ def test_too_few_games_to_fit_leave_the_estimate_plain() -> None:
 
 
 def _games(n: int, seed: int, mix: str = "aegean") -> dict[str, np.ndarray]:
-    spec = RunSpec(games=n, mix=mix, seed=seed)
+    spec = RunSpec(games=n, mix=mix, seed=seed, luck=True)
     t = Engine(spec).play(0, n)
     cols = ("game_id", "winner", "first_player")
     out = {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
@@ -125,7 +136,7 @@ def test_adjusted_intervals_cover_the_known_seat_balance() -> None:
 def test_a_deliberately_strong_card_moves_plain_and_adjusted_alike() -> None:
     """Strength +10 on one card: both estimates see its holders win more, and agree
     within noise (the adjustment removes luck, never the effect)."""
-    spec = RunSpec(games=6000, mix="aegean", seed=8)
+    spec = RunSpec(games=6000, mix="aegean", seed=8, luck=True)
     card = "Alcimedon the Charioteer"
     a = Outcomes.from_frame(Engine(spec).play(0, spec.games))
     changed = Changes.parse((f"{card}.strength=+10",), ())
@@ -141,7 +152,7 @@ def test_a_deliberately_strong_card_moves_plain_and_adjusted_alike() -> None:
 def test_a_first_player_edge_set_by_a_rule_reads_the_same_adjusted() -> None:
     """Player 1 always first: the first player's share of decisive games, plain and
     adjusted, agree within noise."""
-    spec = RunSpec(games=6000, mix="aegean", seed=9, first="p1")
+    spec = RunSpec(games=6000, mix="aegean", seed=9, first="p1", luck=True)
     t = Engine(spec).play(0, spec.games)
     a = LK.frame_first_of_decisive(t)
     assert a.se_adj != a.se
