@@ -22,6 +22,11 @@ from hypothesis import settings
 
 from sim.kernel import mode
 
+# The trace hooks compiled in (sim.kernel.trace), before any test compiles a kernel: the
+# replay and trace tests need them, and the games are the same with or without them
+# (tests/kernel/test_trace_hooks.py plays the build without them).
+os.environ.setdefault(mode.HOOKS_ENV, "1")
+
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
     from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario

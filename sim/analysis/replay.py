@@ -41,6 +41,7 @@ from sim.base import events as E
 from sim.base import layout as L
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
+from sim.kernel.trace import require_hooks
 from sim.run.compiled import compile_run
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
@@ -841,6 +842,7 @@ def replay(
     """
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
+    require_hooks()  # before anything compiles: the story is told from the kernel's trace
     run = compile_run(spec, changes)  # changes: the card changes the run was played with
     sc = Scenario.from_compiled(run)
     sc.st = with_trace(sc.st, TRACE_EVENTS)

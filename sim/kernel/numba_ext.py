@@ -84,10 +84,14 @@ way. Change it whenever that lowering changes."""
 
 
 class KernelCache(FunctionCache):
-    """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key."""
+    """Numba's on-disk cache of a function, with :data:`LOWERING` and whether the trace
+    hooks are compiled in (``sim.kernel.trace.HOOKS``) in each entry's key: the two builds
+    of a function live side by side."""
 
     def _index_key(self, sig: Any, codegen: Any) -> Any:
-        return (*super()._index_key(sig, codegen), LOWERING)
+        from sim.kernel import trace  # deferred: trace is itself built with this module
+
+        return (*super()._index_key(sig, codegen), LOWERING, trace.HOOKS)
 
 
 class KernelDispatcher(CPUDispatcher):
