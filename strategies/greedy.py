@@ -429,37 +429,26 @@ def build_value(st, tab, fp, p, k, s, r):
 
 
 @kernel(inline=True)
-def surge_value(st, tab, fp, p, i, r, urg, cw):
-    """The heuristic value of Surge option ``i`` for seat ``p`` (``score_option`` of a
-    Surge decision): pass, play a unit, use a Beast's ability or a reward tile."""
-    a = opt(st, i, 0)
-    b = opt(st, i, 1)
-    c = opt(st, i, 2)
-    d = opt(st, i, 3)
-    if a == D.ACT_PASS:
-        return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urg)
-    if a == D.ACT_PLAY:
-        card = hand_card(st, p, b)
-        return play_value(st, tab, fp, p, card, c, d, r, urg, cw)
-    if a == D.ACT_BEAST:
-        card = hand_card(st, p, b)
-        spent = d * fp[r, P_COIN] + 0.3 * keep_value(tab, card, fp, r)
-        return ability_value(tab, c, fp, r) - spent
-    return fp[r, FP_REWARD + tile_kind(tab, c)] - fp[r, P_REWARD_USE]
-
-
-@kernel(inline=True)
 def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
     """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r).
 
     ``urg``, ``cw`` and ``need`` are the decision's own figures (``decision_figures``).
     """
-    if dec == D.D_SURGE:
-        return surge_value(st, tab, fp, p, i, r, urg, cw)
     a = opt(st, i, 0)
     b = opt(st, i, 1)
     c = opt(st, i, 2)
     d = opt(st, i, 3)
+    if dec == D.D_SURGE:
+        if a == D.ACT_PASS:
+            return fp[r, P_SAVE] * (st[L.COINS + p] > 0) * (1.0 - urg)
+        if a == D.ACT_PLAY:
+            card = hand_card(st, p, b)
+            return play_value(st, tab, fp, p, card, c, d, r, urg, cw)
+        if a == D.ACT_BEAST:
+            card = hand_card(st, p, b)
+            spent = d * fp[r, P_COIN] + 0.3 * keep_value(tab, card, fp, r)
+            return ability_value(tab, c, fp, r) - spent
+        return fp[r, FP_REWARD + tile_kind(tab, c)] - fp[r, P_REWARD_USE]
     if dec == D.D_WEALTH:
         return wealth_value(st, tab, fp, p, a, b, r, need)
     if dec == D.D_SPLIT:
@@ -549,20 +538,6 @@ def decision_figures(st, tab, fp, p, dec, r):
 
 
 @kernel(inline=True)
-def take_best(st, p, i, val, best, pick, ties):
-    """One step of ``choose_greedy``'s scan: option ``i`` of value ``val`` against the best so
-    far; returns the new (best, pick, ties). Ties within 1e-9 go to a random one of the
-    best (reservoir sampling: one draw from the seat's stream per tie)."""
-    if val > best + 1e-9:
-        return val, i, 1
-    if val > best - 1e-9:
-        ties += 1
-        if uniform(st, L.RNG_SEAT + p) * ties < 1.0:
-            pick = i
-    return best, pick, ties
-
-
-@kernel(inline=True)
 def choose_greedy(st, tab, fp, p, dec, n):
     """Index of the best-valued option; ties go to a random one of the best."""
     r = st[L.PROW + p]
@@ -570,17 +545,17 @@ def choose_greedy(st, tab, fp, p, dec, n):
     best = -1e300
     pick = 0
     ties = 0
-    if dec == D.D_SURGE:
-        # The most frequent decision gets a loop of its own, without the other
-        # decisions' branches: the same values in the same order.
-        for i in range(n):
-            v = surge_value(st, tab, fp, p, i, r, urg, cw)
-            T.option(st, p, dec, i, v)
-            best, pick, ties = take_best(st, p, i, v, best, pick, ties)
-    else:
-        for i in range(n):
-            v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
-            T.option(st, p, dec, i, v)
-            best, pick, ties = take_best(st, p, i, v, best, pick, ties)
+    for i in range(n):
+        v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
+        T.option(st, p, dec, i, v)
+        if v > best + 1e-9:
+            best = v
+            pick = i
+            ties = 1
+        elif v > best - 1e-9:
+            # Reservoir sampling over equal-best options: one random draw per tie.
+            ties += 1
+            if uniform(st, L.RNG_SEAT + p) * ties < 1.0:
+                pick = i
     T.event(st, E.EV_CHOICE, p, n, pick, dec, 0)
     return pick

@@ -7,8 +7,8 @@ the two-core compile (``sim.run.compile_ahead``) asks for:
 * ``st``, ``ro``, ``tab``, ``out``, ``mask``: ``int64[::1]`` (state, a look-ahead
   rollout's state, card table, output rows)
 * ``fp``: ``float64[:, ::1]`` (bot parameters per seat); ``par``: ``float64[::1]``
-* ``urg``, ``cw``, ``val``, ``best``: ``float64`` (a bot decision's urgency and coin
-  weight, an option's value, the best value so far)
+* ``urg``, ``cw``, ``val``: ``float64`` (a bot decision's urgency and coin weight, an
+  option's value)
 * ``to_hand``: ``boolean``
 * ``ask``: the bot dispatcher, a first-class function
   ``ask(st, tab, fp, p, dec, n) -> int`` (see ``sim.kernel.decisions``). The kernel
@@ -50,7 +50,6 @@ ARG_TYPES: dict[str, Any] = {
     "urg": types.float64,
     "cw": types.float64,
     "val": types.float64,
-    "best": types.float64,
     "to_hand": types.boolean,
     "ask": ASK_TYPE,
     "rows": types.int64[:, ::1],
