@@ -105,3 +105,22 @@ def test_the_kernel_without_the_hooks_plays_the_same_games() -> None:
     )
     assert got.returncode == 0, got.stderr
     assert got.stdout.strip().splitlines()[-1] == rows_digest(300)
+
+
+def test_a_replay_after_a_run_without_the_hooks_plays_in_a_traced_process() -> None:
+    code = (
+        "import numpy as np\n"
+        "from sim.analysis.replay import replay\n"
+        "from sim.data.spec import RunSpec\n"
+        "from sim.kernel import trace as T\n"
+        "from sim.run.compiled import compile_run\n"
+        "from strategies import greedy\n"
+        "run = compile_run(RunSpec(games=1, mix='aegean'))\n"
+        "greedy.prepare(run.tab, np.zeros((2, greedy.FP_WIDTH)))\n"  # compiled without hooks
+        "assert not T.use_hooks()\n"
+        "r = replay(RunSpec(games=5, mix='aegean', seed=7), 3, check=False)\n"
+        "print(len(r.trace()) > 0, 'weighs' in r.story())\n"
+    )
+    got = child(code)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.split() == ["True", "True"]
