@@ -61,3 +61,9 @@ def hooks_wanted(environ: Mapping[str, str]) -> bool:
     if asked not in ("", "0", "1"):
         raise ValueError(f"{HOOKS_ENV} must be 0 or 1, got {asked!r}")
     return asked == "1"
+
+
+HOOKS: bool = hooks_wanted(os.environ)
+"""Whether this process's kernels have the trace hooks compiled in; set before the first
+kernel compiles (``sim.kernel.trace.use_hooks``) and part of every kernel's cache key
+(``sim.kernel.numba_ext.KernelCache``)."""

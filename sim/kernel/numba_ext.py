@@ -43,6 +43,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np import arrayobj, numpy_support
 
+from sim.kernel import mode
 from sim.kernel.signatures import ASK_SIGNATURE, ASK_TYPE, declared_signature, parameter_names
 
 
@@ -85,13 +86,11 @@ way. Change it whenever that lowering changes."""
 
 class KernelCache(FunctionCache):
     """Numba's on-disk cache of a function, with :data:`LOWERING` and whether the trace
-    hooks are compiled in (``sim.kernel.trace.HOOKS``) in each entry's key: the two builds
+    hooks are compiled in (``sim.kernel.mode.HOOKS``) in each entry's key: the two builds
     of a function live side by side."""
 
     def _index_key(self, sig: Any, codegen: Any) -> Any:
-        from sim.kernel import trace  # deferred: trace is itself built with this module
-
-        return (*super()._index_key(sig, codegen), LOWERING, trace.HOOKS)
+        return (*super()._index_key(sig, codegen), LOWERING, mode.HOOKS)
 
 
 class KernelDispatcher(CPUDispatcher):

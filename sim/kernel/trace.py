@@ -28,11 +28,13 @@ import sys
 from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import decisions as D
+from sim.kernel import mode as M
 from sim.kernel.jit import kernel
-from sim.kernel.mode import HOOKS_ENV, PLAIN, hooks_wanted
+from sim.kernel.mode import HOOKS_ENV, PLAIN
 
-HOOKS = hooks_wanted(os.environ)
-"""Whether this process's kernels have the hooks compiled in (read when each compiles)."""
+HOOKS = M.HOOKS
+"""Whether this process's kernels have the hooks compiled in (``sim.kernel.mode.HOOKS``,
+mirrored here because the kernels read it as a frozen global of this module)."""
 
 
 def any_kernel_compiled() -> bool:
@@ -62,7 +64,7 @@ def use_hooks() -> bool:
         return True
     if PLAIN or any_kernel_compiled():
         return False
-    HOOKS = True
+    HOOKS = M.HOOKS = True
     os.environ[HOOKS_ENV] = "1"
     return True
 
