@@ -108,8 +108,14 @@ def kernel_needs_compile(entry: str = "*") -> bool:
     if _READY.is_set() and entry == "*":
         return False  # this process has played a game already
     from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
+    from sim.kernel.mode import HOOKS, PLAIN
 
-    return not any(cache_files(d, f"batch.{entry}-*.nbi") for d in cache_dirs())
+    files = [f for d in cache_dirs() for f in cache_files(d, f"batch.{entry}-*.nbi")]
+    if PLAIN:
+        return not files  # plain mode keeps the traced build in a directory of its own
+    from sim.kernel.numba_ext import TRACED_MARK  # the extension, in files of its own
+
+    return not any(f.name.endswith(TRACED_MARK + ".nbi") == HOOKS for f in files)
 
 
 @contextlib.contextmanager
