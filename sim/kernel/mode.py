@@ -65,5 +65,5 @@ def hooks_wanted(environ: Mapping[str, str]) -> bool:
 
 HOOKS: bool = hooks_wanted(os.environ)
 """Whether this process's kernels have the trace hooks compiled in; set before the first
-kernel compiles (``sim.kernel.trace.use_hooks``) and part of every kernel's cache key
-(``sim.kernel.numba_ext.KernelCache``)."""
+kernel compiles (``sim.kernel.trace.use_hooks``); it picks the kernels' cache files
+(``sim.kernel.numba_ext.KernelCache``, ``sim.kernel.cache.plain_root``)."""

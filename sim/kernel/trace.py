@@ -15,9 +15,10 @@ The hooks are compiled in or out, once per process (:data:`HOOKS`): a normal run
 kernel has no hook code at all, not even a test of ``TRACE_CAP`` at each event (numba
 prunes every ``if HOOKS`` branch on the frozen global). A process that replays turns
 them on before its first kernel compiles (:func:`use_hooks`, which the replay calls),
-or starts with ``OMENSIM_TRACE_HOOKS=1`` (the test suite does). The two builds have
-separate entries in numba's on-disk cache (``sim.kernel.numba_ext.KernelCache``; plain
-mode keeps the traced build in a directory of its own, ``sim.kernel.cache.plain_root``).
+or starts with ``OMENSIM_TRACE_HOOKS=1`` (the test suite does); a replay in a process
+that compiled without them plays in a spawned one (``sim.analysis.replay``). The two
+builds have cache files of their own (``sim.kernel.numba_ext.KernelCache``; plain mode
+keeps the traced build in a directory of its own, ``sim.kernel.cache.plain_root``).
 """
 
 from __future__ import annotations
