@@ -556,32 +556,32 @@ print(json.dumps({"kernel_gps": int(sys.argv[2]) / seconds, "ref_gps": ref}))
 
 
 def bench_trace_cost(mix: str, games: int, repeats: int, threads: int, rounds: int = 3) -> str:
-    """The kernel's ratio to the reference loop with the trace hooks (trace mode off, as in
-    every run) and with the hooks compiled out (``OMENSIM_TRACE_HOOKS=0``, in a cache of its
-    own), each measured against its own reference loop in its own child process.
+    """The kernel's ratio to the reference loop with the trace hooks compiled in
+    (``OMENSIM_TRACE_HOOKS=1``, as a replay's process has them, trace mode off) and without
+    them (as in every run), each measured against its own reference loop in its own child
+    process (numba's cache keeps the two builds apart).
 
     The two kinds of child take turns, ``rounds`` times, and each kind keeps its best
     ratio: on a shared host the load moves between children far more than the hooks do.
     """
-    from sim.kernel.trace import HOOKS_ENV
+    from sim.kernel.mode import HOOKS_ENV
 
     kinds = ("with the hooks (trace off)", "hooks compiled out")
     best = {k: (0.0, 0.0, 0.0) for k in kinds}
     table_rows = [["child", "games/s", "reference games/s", "ratio"]]
-    with tempfile.TemporaryDirectory(prefix="omensim-numba-nohooks-") as cache:
-        envs = {kinds[0]: {}, kinds[1]: {HOOKS_ENV: "0", "NUMBA_CACHE_DIR": cache}}
-        for r in range(rounds):
-            for label in kinds:
-                log(f"trace cost, round {r + 1}/{rounds}: {label}, {games:,} games ...")
-                cmd = [sys.executable, "-c", _TRACE_COST_CHILD, mix, str(games), str(repeats)]
-                cmd += [str(Path(__file__).resolve().parent), str(threads)]
-                run = checked(run_child(cmd, child_env(**envs[label])), f"trace-cost ({label})")
-                got = json.loads(run.stdout.strip().splitlines()[-1])
-                gps, ref = got["kernel_gps"], got["ref_gps"]
-                table_rows.append([f"{label}, round {r + 1}", f"{gps:,.0f}", f"{ref:,.0f}"])
-                table_rows[-1].append(f"{gps / ref:.3f}")
-                if gps / ref > best[label][2]:
-                    best[label] = (gps, ref, gps / ref)
+    envs = {kinds[0]: {HOOKS_ENV: "1"}, kinds[1]: {HOOKS_ENV: "0"}}
+    for r in range(rounds):
+        for label in kinds:
+            log(f"trace cost, round {r + 1}/{rounds}: {label}, {games:,} games ...")
+            cmd = [sys.executable, "-c", _TRACE_COST_CHILD, mix, str(games), str(repeats)]
+            cmd += [str(Path(__file__).resolve().parent), str(threads)]
+            run = checked(run_child(cmd, child_env(**envs[label])), f"trace-cost ({label})")
+            got = json.loads(run.stdout.strip().splitlines()[-1])
+            gps, ref = got["kernel_gps"], got["ref_gps"]
+            table_rows.append([f"{label}, round {r + 1}", f"{gps:,.0f}", f"{ref:,.0f}"])
+            table_rows[-1].append(f"{gps / ref:.3f}")
+            if gps / ref > best[label][2]:
+                best[label] = (gps, ref, gps / ref)
     lines = text_table(table_rows)
     with_hooks, without = best[kinds[0]][2], best[kinds[1]][2]
     lines.append(

@@ -214,6 +214,7 @@ CI_MINE_COST = 4
 CI_THEIRS_COST = 5
 CI_MINE_SOLDIERS = 6  # for a tie-break by Soldiers (Reign)
 CI_THEIRS_SOLDIERS = 7
+CI_BEFORE = 8  # war_outcome of the city as it stands, the same for every play there
 
 
 @kernel
@@ -223,7 +224,9 @@ def cache_cities(st, tab, p):
 
     Slots, costs and Soldiers are the board's running totals, and so is the
     strength of a side without ongoing effects (this cache is built
-    at every Surge decision, and rescanned every side's units before).
+    at every Surge decision, and rescanned every side's units before). Each city with
+    tiles also keeps its war outcome as it stands (``CI_BEFORE``), which every play
+    into it compares with (``play_value``), worked out here once instead of per option.
     """
     feats = rule(tab, L.RU_FEAT_STEP) != 0
     for c in range(L.N_CITIES):
@@ -231,13 +234,24 @@ def cache_cities(st, tab, p):
             # Nothing reads them: play_value and war_outcome stop at a city without
             # tiles; only feat_progress (Reign) reads a city's unit-slots.
             continue
-        base = L.BOT_SCRATCH + 8 * c
+        base = L.BOT_SCRATCH + L.BOT_CITY_W * c
         for mine in range(2):
             q = p if mine else 1 - p
             st[base + (CI_MINE_S if mine else CI_THEIRS_S)] = B.side_strength(st, tab, c, q)
             st[base + (CI_MINE_W if mine else CI_THEIRS_W)] = B.side_weight(st, tab, c, q)
             st[base + (CI_MINE_COST if mine else CI_THEIRS_COST)] = B.side_cost(st, tab, c, q)
             st[base + (CI_MINE_SOLDIERS if mine else CI_THEIRS_SOLDIERS)] = B.soldiers(st, c, q)
+        st[base + CI_BEFORE] = war_outcome(st, tab, c, 0, 0, 0, 0)
+
+
+@kernel
+def cache_slots(st, tab, p, c):
+    """Store the strength and cost of each of seat ``p``'s units in ``c`` (st[BOT_SCRATCH:]),
+    for the options of one choice of the units to keep, which all read them: a unit's
+    strength rescans its city's units, once per unit here instead of once per option."""
+    for s in range(B.n_units(st, c, p)):
+        st[L.BOT_SCRATCH + s] = B.slot_strength(st, tab, c, p, s)
+        st[L.BOT_SCRATCH + L.N_SLOTS + s] = card_col(tab, B.slot_card(st, c, p, s), L.K_COST)
 
 
 @kernel(inline=True)
@@ -249,7 +263,7 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost, extra_sold
     """
     if st[L.STACK_N + c] == 0:
         return 0
-    base = L.BOT_SCRATCH + 8 * c
+    base = L.BOT_SCRATCH + L.BOT_CITY_W * c
     opp_w = st[base + CI_THEIRS_W]
     tot = opp_w + st[base + CI_MINE_W] + extra_weight
     if opp_w < rule(tab, L.RU_WARTORN_ENEMY) and tot < rule(tab, L.RU_WARTORN_TOTAL):
@@ -329,7 +343,7 @@ def feat_progress(st, tab, fp, p, card, c, w, r):
                 v += fp[r, P_FEAT] * (have / L.N_CITIES) ** 2
         elif cond == V.F_UNITS_ONE_CITY_GE:
             need = feat_col(tab, f, L.FT_N)
-            mine = st[L.BOT_SCRATCH + 8 * c + CI_MINE_W]
+            mine = st[L.BOT_SCRATCH + L.BOT_CITY_W * c + CI_MINE_W]
             if mine < need:
                 after = min(mine + w, need)
                 v += fp[r, P_FEAT] * ((after / need) ** 2 - (mine / need) ** 2)
@@ -352,7 +366,7 @@ def play_value(st, tab, fp, p, card, c, cost, r, urg, cw):
         v += feat_progress(st, tab, fp, p, card, c, w, r)
     if st[L.STACK_N + c] == 0:
         return v - 1.0 - s * 0.2  # a city without tiles is never fought over
-    before = war_outcome(st, tab, c, 0, 0, 0, 0)
+    before = st[L.BOT_SCRATCH + L.BOT_CITY_W * c + CI_BEFORE]  # cache_cities worked it out
     soldier = 1 if kind_col(tab, k, L.K_TYPE) == V.T_SOLDIER else 0
     after = war_outcome(st, tab, c, s, w, kind_col(tab, k, L.K_COST), soldier)
     if after != before or after != 0:
@@ -360,7 +374,7 @@ def play_value(st, tab, fp, p, card, c, cost, r, urg, cw):
         if after < 0:
             v -= fp[r, P_TILE] * fp[r, P_WAR_RISK]
     else:
-        base = L.BOT_SCRATCH + 8 * c
+        base = L.BOT_SCRATCH + L.BOT_CITY_W * c
         gap = st[base + CI_MINE_S] - st[base + CI_THEIRS_S]
         v += s * fp[r, P_PRESENCE] * (fp[r, P_CONTEST] if gap <= 0 else 1.0 / (1.0 + gap))
         v += 0.1 * st[L.STACK_N + c]
@@ -463,11 +477,12 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
     if dec == D.D_WAR_ORDER:
         return -a
     if dec == D.D_KEEP:
+        # Each slot's strength and cost, as cache_slots stored them for this decision.
         v = 0.0
         for s in range(B.n_units(st, b, p)):
             if a & (1 << s):
-                v += B.slot_strength(st, tab, b, p, s)
-                v += fp[r, P_KEEP_COST] * card_col(tab, B.slot_card(st, b, p, s), L.K_COST)
+                v += st[L.BOT_SCRATCH + s]
+                v += fp[r, P_KEEP_COST] * st[L.BOT_SCRATCH + L.N_SLOTS + s]
         return v + 0.01 * c
     if dec == D.D_OFFER:
         if a < 0:
@@ -509,10 +524,13 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
 @kernel(inline=True)
 def decision_figures(st, tab, fp, p, dec, r):
     """What every option of decision ``dec`` shares, worked out once: the
-    cities' figures (``cache_cities``) for a Surge decision, and (urgency, coin weight,
+    cities' figures (``cache_cities``) for a Surge decision, the units' (``cache_slots``)
+    for a choice of the units to keep after a war, and (urgency, coin weight,
     the hand's coin need) for ``score_option``."""
     if dec == D.D_SURGE:
         cache_cities(st, tab, p)
+    elif dec == D.D_KEEP:
+        cache_slots(st, tab, p, opt(st, 0, 1))
     need = 0
     if dec == D.D_WEALTH or dec == D.D_SPLIT:
         need = hand_need(st, tab, p)

@@ -22,6 +22,14 @@ from hypothesis import settings
 
 from sim.kernel import mode
 
+# The trace hooks compiled in (sim.kernel.trace), before any test compiles a kernel: the
+# replay and trace tests need them, and the games are the same with or without them
+# (tests/kernel/test_trace_hooks.py plays the build without them).
+# sim.kernel.mode read the variable when this file imported it: read it again (nothing has
+# imported sim.kernel.trace, which mirrors it, yet).
+os.environ.setdefault(mode.HOOKS_ENV, "1")
+mode.HOOKS = mode.hooks_wanted(os.environ)
+
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
     from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario

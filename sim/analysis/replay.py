@@ -28,6 +28,8 @@ raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +43,8 @@ from sim.base import events as E
 from sim.base import layout as L
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
+from sim.kernel.mode import HOOKS_ENV
+from sim.kernel.trace import use_hooks
 from sim.run.compiled import compile_run
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
@@ -827,20 +831,42 @@ def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 # --- replaying ----------------------------------------------------------------------------
 
 
+def _replay_in_traced_process(
+    spec: RunSpec, game: int, check: bool, changes: Changes | None
+) -> Replay:
+    """:func:`replay` in a new process whose kernels have the trace hooks, for a process
+    that compiled its own without them (``sim.kernel.trace.use_hooks``): numba cannot
+    compile a second copy of a kernel in one process. Its errors are raised here."""
+    saved = os.environ.get(HOOKS_ENV)
+    os.environ[HOOKS_ENV] = "1"  # the spawned process reads it at start-up
+    try:
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            return pool.apply(replay, (spec, game), {"check": check, "changes": changes})
+    finally:
+        if saved is None:
+            del os.environ[HOOKS_ENV]
+        else:
+            os.environ[HOOKS_ENV] = saved
+
+
 def replay(
     spec: RunSpec, game: int, *, check: bool = True, changes: Changes | None = None
 ) -> Replay:
     """Replay game ``game`` of the run ``spec`` step by step and describe it.
 
     The game is played by the same kernel step functions as a run, with the
-    run's cards, variants and bots; nothing is traced inside the kernel.
-    With ``check`` (the default) the replayed result is compared with the
-    dataset row ``Engine(spec).play(game, 1)`` gives, and any difference raises
-    :class:`ReplayMismatch`; with ``check=False`` the differences are only
-    listed in ``Replay.mismatches``.
+    run's cards, variants and bots, in the kernel's trace mode: in a new process
+    when this one's kernels were compiled without the trace hooks (a run played
+    first; ``sim.kernel.trace``), which re-imports a script's ``__main__`` as
+    ``multiprocessing``'s spawn does. With ``check`` (the default) the replayed
+    result is compared with the dataset row ``Engine(spec).play(game, 1)`` gives,
+    and any difference raises :class:`ReplayMismatch`; with ``check=False`` the
+    differences are only listed in ``Replay.mismatches``.
     """
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
+    if not use_hooks():  # the story is told from the kernel's trace
+        return _replay_in_traced_process(spec, game, check, changes)
     run = compile_run(spec, changes)  # changes: the card changes the run was played with
     sc = Scenario.from_compiled(run)
     sc.st = with_trace(sc.st, TRACE_EVENTS)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from numba.core.caching import _CacheLocator
 
-from sim.kernel.mode import PLAIN
+from sim.kernel.mode import PLAIN, hooks_wanted
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
@@ -31,6 +31,9 @@ DECLARATION_DIRS = (_SIM / "base",)
 STAMP = "omensim-kernel.sha256"
 PLAIN_DIR = "omensim-plain-numba"
 """The name of plain mode's cache directory (see :func:`plain_root`)."""
+TRACED_SUFFIX = "-traced"
+"""Appended to :data:`PLAIN_DIR` for plain kernels with the trace hooks (``sim.kernel.trace``):
+plain numba's cache key cannot tell the two builds apart."""
 
 
 def source_digest() -> str:
@@ -57,15 +60,17 @@ def _writable(d: Path) -> bool:
 def plain_root() -> Path:
     """Where plain mode keeps its machine code: ``$NUMBA_CACHE_DIR/omensim-plain-numba``,
     else ``__pycache__/omensim-plain-numba`` in the ``sim`` package, else (a read-only
-    install) under the user's cache directory."""
+    install) under the user's cache directory; with :data:`TRACED_SUFFIX` when the
+    process asks for the trace hooks."""
+    name = PLAIN_DIR + (TRACED_SUFFIX if hooks_wanted(os.environ) else "")
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
-        return Path(root) / PLAIN_DIR
-    in_tree = _SIM / "__pycache__" / PLAIN_DIR
+        return Path(root) / name
+    in_tree = _SIM / "__pycache__" / name
     if _writable(in_tree):
         return in_tree
     user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return user / "omensim" / PLAIN_DIR
+    return user / "omensim" / name
 
 
 def cache_dirs() -> list[Path]:

@@ -47,3 +47,23 @@ PLAIN: bool = plain_wanted(os.environ, numba.__version__)
 
 MODE = "plain" if PLAIN else "extension"
 """This process's compile mode, by name (benchmarks and the compile estimate record it)."""
+
+
+HOOKS_ENV = "OMENSIM_TRACE_HOOKS"
+"""``1`` compiles the event trace's hooks into the kernels from the start
+(``sim.kernel.trace``); ``0`` or unset leaves them out until a replay asks for them."""
+
+
+def hooks_wanted(environ: Mapping[str, str]) -> bool:
+    """Whether :data:`HOOKS_ENV` in ``environ`` asks for the trace hooks (``1``); raises
+    ``ValueError`` for a value other than ``0``, ``1`` or empty."""
+    asked = environ.get(HOOKS_ENV, "").strip()
+    if asked not in ("", "0", "1"):
+        raise ValueError(f"{HOOKS_ENV} must be 0 or 1, got {asked!r}")
+    return asked == "1"
+
+
+HOOKS: bool = hooks_wanted(os.environ)
+"""Whether this process's kernels have the trace hooks compiled in; set before the first
+kernel compiles (``sim.kernel.trace.use_hooks``); it picks the kernels' cache files
+(``sim.kernel.numba_ext.KernelCache``, ``sim.kernel.cache.plain_root``)."""

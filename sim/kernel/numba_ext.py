@@ -37,12 +37,13 @@ import numpy as np
 from llvmlite import binding as llvm
 from numba import types
 from numba.core import cgutils
-from numba.core.caching import FunctionCache
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np import arrayobj, numpy_support
 
+from sim.kernel import mode
 from sim.kernel.signatures import ASK_SIGNATURE, ASK_TYPE, declared_signature, parameter_names
 
 
@@ -83,8 +84,29 @@ tree whose kernel files did not change would keep loading machine code lowered t
 way. Change it whenever that lowering changes."""
 
 
+TRACED_MARK = "-traced"
+"""Ends the names of the cache files of kernels built with the trace hooks
+(``sim.kernel.mode.HOOKS``): ``batch.play_range-12.py312-traced.nbi``."""
+
+
 class KernelCache(FunctionCache):
-    """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key."""
+    """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key, and
+    files of its own (:data:`TRACED_MARK`) for the build with the trace hooks, so that
+    whether a build is cached can be read off the file names
+    (``sim.run.progress.kernel_needs_compile``)."""
+
+    @property
+    def _cache_file(self) -> Any:
+        return self._traced_file if mode.HOOKS else self._plain_file
+
+    @_cache_file.setter
+    def _cache_file(self, plain: Any) -> None:  # numba sets it once, in __init__
+        self._plain_file = plain
+        self._traced_file = IndexDataCacheFile(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base + TRACED_MARK,
+            source_stamp=plain._source_stamp,
+        )
 
     def _index_key(self, sig: Any, codegen: Any) -> Any:
         return (*super()._index_key(sig, codegen), LOWERING)

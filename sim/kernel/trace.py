@@ -4,43 +4,93 @@ A state with room after it (``st[L.TRACE:]``, ``st[L.TRACE_CAP]`` rows of ``EV_W
 integers) records every event the hooks at the event sites report, each with the
 cause in force when it happened: the rule step (``sim.kernel.turn.run_step`` sets
 it), then the card, reward tile or structure whose ability is resolving
-(``push_cause`` / ``pop_cause`` around it). A run's states have no room and
-``TRACE_CAP`` 0, so each hook costs one load and one branch never taken; a look-ahead
-rollout's copy of the game sets its own ``TRACE_CAP`` to 0, so its imagined events are
-never recorded. Nothing here changes the game: the hooks only write the trace slots,
-and draw no random number.
+(``push_cause`` / ``pop_cause`` around it). A look-ahead rollout's copy of the game
+sets its own ``TRACE_CAP`` to 0, so its imagined events are never recorded. Nothing
+here changes the game: the hooks only write the trace slots, and draw no random number.
 
 ``st[L.TRACE_N]`` counts every event reported, also past the buffer's end (the
 reader treats a count above ``TRACE_CAP`` as an overflow, never as a short game).
 
-``OMENSIM_TRACE_HOOKS=0`` compiles every hook out: the benchmark's "without the
-hooks" kernel (``benchmarks/bench_engine.py --trace-cost``). Numba's cache does not
-see the switch, so it is refused without a ``NUMBA_CACHE_DIR`` of its own.
+The hooks are compiled in or out, once per process (:data:`HOOKS`): a normal run's
+kernel has no hook code at all, not even a test of ``TRACE_CAP`` at each event (numba
+prunes every ``if HOOKS`` branch on the frozen global). A process that replays turns
+them on before its first kernel compiles (:func:`use_hooks`, which the replay calls),
+or starts with ``OMENSIM_TRACE_HOOKS=1`` (the test suite does); a replay in a process
+that compiled without them plays in a spawned one (``sim.analysis.replay``). The two
+builds have cache files of their own (``sim.kernel.numba_ext.KernelCache``; plain mode
+keeps the traced build in a directory of its own, ``sim.kernel.cache.plain_root``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import decisions as D
+from sim.kernel import mode as M
 from sim.kernel.jit import kernel
+from sim.kernel.mode import HOOKS_ENV, PLAIN
 
-HOOKS_ENV = "OMENSIM_TRACE_HOOKS"
-HOOKS = os.environ.get(HOOKS_ENV, "1").strip() != "0"
-"""False only when the hooks are compiled out (benchmarks)."""
-if not HOOKS and not os.environ.get("NUMBA_CACHE_DIR"):
-    raise RuntimeError(
-        f"{HOOKS_ENV}=0 compiles a kernel without trace hooks: give it a NUMBA_CACHE_DIR of "
-        "its own, or it would share the cache of the kernel with them"
-    )
+HOOKS = M.HOOKS
+"""Whether this process's kernels have the hooks compiled in (``sim.kernel.mode.HOOKS``,
+mirrored here because the kernels read it as a frozen global of this module)."""
+
+
+def any_kernel_compiled() -> bool:
+    """Whether any kernel of ``sim.kernel`` or ``strategies`` is compiled (or loaded from
+    the cache) in this process: after that, the hooks can no longer change."""
+    from numba.core.dispatcher import Dispatcher
+
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name.startswith("sim.kernel.") or name.startswith("strategies.")):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, Dispatcher) and value.overloads:
+                return True
+    return False
+
+
+def use_hooks() -> bool:
+    """Compile the hooks into this process's kernels if none has compiled yet; returns
+    whether the hooks are in. Also sets :data:`HOOKS_ENV`, so that the two-core compile's
+    child (``sim.run.compile_ahead``) compiles them too.
+
+    In plain mode the cache directory is chosen when the kernels are decorated, so there
+    only :data:`HOOKS_ENV` at start-up turns the hooks on.
+    """
+    global HOOKS
+    if HOOKS:
+        return True
+    if PLAIN or any_kernel_compiled():
+        return False
+    HOOKS = M.HOOKS = True
+    os.environ[HOOKS_ENV] = "1"
+    return True
+
+
+class TraceUnavailable(RuntimeError):
+    """This process's kernels were compiled without the trace hooks."""
+
+
+def require_hooks() -> None:
+    """Make sure the kernels record events (:func:`use_hooks`), else raise
+    :class:`TraceUnavailable` saying how to get them."""
+    if not use_hooks():
+        raise TraceUnavailable(
+            "the event trace needs kernels compiled with its hooks, and this process has "
+            f"already compiled them without: start it with {HOOKS_ENV}=1, or replay before "
+            "playing anything else"
+        )
 
 
 @kernel(inline=True)
 def tracing(st):
     """Whether this state records events."""
-    return HOOKS and st[L.TRACE_CAP] > 0
+    if not HOOKS:
+        return False
+    return st[L.TRACE_CAP] > 0
 
 
 @kernel
@@ -70,7 +120,9 @@ def record(st, kind, seat, amount, target, x0, x1):
 @kernel(inline=True)
 def event(st, kind, seat, amount, target, x0, x1):
     """Record event ``kind`` (``sim.base.events``) when tracing; nothing otherwise."""
-    if HOOKS and st[L.TRACE_CAP] > 0:
+    if not HOOKS:
+        return
+    if st[L.TRACE_CAP] > 0:
         record(st, kind, seat, amount, target, x0, x1)
 
 
@@ -78,8 +130,10 @@ def event(st, kind, seat, amount, target, x0, x1):
 def push_cause(st, kind, ident):
     """Make ``kind``/``ident`` the cause of the events that follow (``ident`` < 0: keep the
     cause in force); returns the cause it replaces, for ``pop_cause``."""
+    if not HOOKS:
+        return 0
     prev = st[L.TRACE_CAUSE]
-    if HOOKS and st[L.TRACE_CAP] > 0 and ident >= 0:
+    if st[L.TRACE_CAP] > 0 and ident >= 0:
         st[L.TRACE_CAUSE] = kind * E.CAUSE_SPAN + ident
     return prev
 
@@ -87,7 +141,9 @@ def push_cause(st, kind, ident):
 @kernel(inline=True)
 def pop_cause(st, prev):
     """Put back the cause ``push_cause`` replaced."""
-    if HOOKS and st[L.TRACE_CAP] > 0:
+    if not HOOKS:
+        return
+    if st[L.TRACE_CAP] > 0:
         st[L.TRACE_CAUSE] = prev
 
 
@@ -113,5 +169,7 @@ def record_option(st, p, dec, i, val):
 @kernel(inline=True)
 def option(st, p, dec, i, val):
     """Record the bot's value ``val`` of option ``i`` of decision ``dec`` when tracing."""
-    if HOOKS and st[L.TRACE_CAP] > 0:
+    if not HOOKS:
+        return
+    if st[L.TRACE_CAP] > 0:
         record_option(st, p, dec, i, val)

@@ -28,9 +28,9 @@ def record_path() -> Path:
 
 
 def _mode() -> str:
-    from sim.kernel.mode import MODE  # deferred: sim.kernel stamps its cache
+    from sim.kernel.mode import HOOKS, MODE  # deferred: sim.kernel stamps its cache
 
-    return MODE
+    return MODE + ("+trace" if HOOKS else "")  # the build with the trace hooks is bigger
 
 
 def measured_compile_s(path: Path | None = None) -> float | None:

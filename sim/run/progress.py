@@ -108,8 +108,15 @@ def kernel_needs_compile(entry: str = "*") -> bool:
     if _READY.is_set() and entry == "*":
         return False  # this process has played a game already
     from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
+    from sim.kernel.mode import HOOKS, PLAIN  # deferred: with the line above
 
-    return not any(cache_files(d, f"batch.{entry}-*.nbi") for d in cache_dirs())
+    files = [f for d in cache_dirs() for f in cache_files(d, f"batch.{entry}-*.nbi")]
+    if PLAIN:
+        return not files  # plain mode keeps the traced build in a directory of its own
+    # The extension keeps it in files of its own.
+    from sim.kernel.numba_ext import TRACED_MARK  # deferred: the extension only, not plain mode
+
+    return not any(f.name.endswith(TRACED_MARK + ".nbi") == HOOKS for f in files)
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ from sim.base import layout as L
 from sim.base.layout import ZONES, Zone
 from sim.base.tables import Tables
 from sim.data.cards import CardPool
+from sim.kernel.trace import require_hooks
 
 GOD_WORDS = ("none", "anubis", "horus", "both")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, by name."""
@@ -47,7 +48,10 @@ def new_state(bots: tuple[int, int] = (0, 0), trace: int = 0) -> np.ndarray:
     row of the heuristic parameter matrix (how ``sim.kernel.batch`` sets one up).
 
     ``trace`` > 0: the state records up to that many events (``sim.kernel.trace``) in
-    rows after it; 0, as in every run, records none."""
+    rows after it (the kernels must have the trace hooks: ``sim.kernel.trace.require_hooks``);
+    0, as in every run, records none."""
+    if trace > 0:
+        require_hooks()
     st = np.zeros(L.STATE_SIZE + E.EV_W * trace, np.int64)
     view = StateView(st)
     view.bot_ids = bots
@@ -57,7 +61,9 @@ def new_state(bots: tuple[int, int] = (0, 0), trace: int = 0) -> np.ndarray:
 
 
 def with_trace(st: np.ndarray, trace: int) -> np.ndarray:
-    """A copy of state ``st`` that records up to ``trace`` events from now on."""
+    """A copy of state ``st`` that records up to ``trace`` events from now on (the kernels
+    must have the trace hooks: ``sim.kernel.trace.require_hooks``)."""
+    require_hooks()
     out = np.zeros(L.STATE_SIZE + E.EV_W * trace, np.int64)
     out[: L.STATE_SIZE] = st[: L.STATE_SIZE]
     out[L.TRACE_CAP] = trace

@@ -19,6 +19,7 @@ def test_a_recorded_compile_is_read_back_per_mode(
 ) -> None:
     path = tmp_path / CT.RECORD
     assert CT.measured_compile_s(path) is None
+    monkeypatch.setattr(mode, "HOOKS", False)  # a run's build (the suite compiles the hooks in)
     monkeypatch.setattr(mode, "MODE", "extension")
     CT.record_compile_s(12.34, path)
     monkeypatch.setattr(mode, "MODE", "plain")
@@ -29,6 +30,14 @@ def test_a_recorded_compile_is_read_back_per_mode(
     assert CT.measured_compile_s(path) == 12.3
     CT.record_compile_s(9.0, path)  # the latest measurement wins
     assert json.loads(path.read_text()) == {"extension": 9.0, "plain": 40.0}
+    monkeypatch.setattr(mode, "HOOKS", True)  # a replay's build, with the trace hooks
+    assert CT.measured_compile_s(path) is None
+    CT.record_compile_s(20.0, path)
+    assert json.loads(path.read_text()) == {
+        "extension": 9.0,
+        "plain": 40.0,
+        "extension+trace": 20.0,
+    }
 
 
 @pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"extension": -3}', '{"extension": "x"}'])
