@@ -88,8 +88,9 @@ def rows_digest(games: int) -> str:
     return hashlib.sha256(repr(rows.to_pylist()).encode()).hexdigest()
 
 
-@pytest.mark.slow
 def test_the_kernel_without_the_hooks_plays_the_same_games() -> None:
+    """The build every run uses (no hooks) against the suite's (hooks in): same rows. It
+    costs one compile of that build, and it is the only test that plays it."""
     code = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
         "from test_trace_hooks import rows_digest\n"
