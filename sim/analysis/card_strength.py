@@ -35,7 +35,10 @@ def strength_runs(folder: Path | str) -> list[Path] | None:
     """The bots' run directories of an ``omensim strength`` folder, in the order its table
     lists the bots, or None when ``folder`` is not one (no strength table beside runs)."""
     folder = Path(folder)
-    if not (folder / STRENGTH_TABLE).is_file() or (folder / "_manifest.json").exists():
+    try:
+        if not (folder / STRENGTH_TABLE).is_file() or (folder / "_manifest.json").exists():
+            return None
+    except OSError:  # a name the file system refuses (too long): not such a folder
         return None
     runs = [d for d in sorted(folder.iterdir()) if (d / "_manifest.json").is_file()]
     bots = list(dict.fromkeys(pd.read_csv(folder / STRENGTH_TABLE, usecols=["bot"])["bot"]))
