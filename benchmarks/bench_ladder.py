@@ -3,6 +3,7 @@
 
     python benchmarks/bench_ladder.py [--mixes a,b] [--rung-games N] [--games N]
                                       [--small S] [--curve B1,B2,B3] [--curve-games N]
+                                      [--against BOT]
                                       [--speed-games N]
                                       [--sections ladder,versus,curve,speed,ms]
 
@@ -15,8 +16,8 @@ played with either seat first), with the win rate's 95% interval:
   shipped ``search`` (target: each rung at least 55%), ``--rung-games`` games each;
 * ``versus``: the shipped search bot against ``economic`` and against
   ``lookahead`` in every mix (target: at least 60% with ``--games`` >= 2,000);
-* ``curve``: the search bot at each budget of ``--curve`` against ``lookahead``
-  in the first mix, ``--curve-games`` games per point;
+* ``curve``: the search bot at each budget of ``--curve`` against ``--against``
+  (default ``lookahead``) in the first mix, ``--curve-games`` games per point;
 * ``speed``: the shipped search bot's speed in every mix, against ``greedy`` and
   against itself, ``--speed-games`` games each (target: at least 250 games/s on 2
   cores in aegean);
@@ -150,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
     ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
     ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
+    ap.add_argument("--against", default="lookahead", help="the curve's opponent")
     ap.add_argument("--speed-games", type=int, default=400, help="games per speed row")
     ap.add_argument(
         "--sections",
@@ -184,10 +186,11 @@ def main(argv: list[str] | None = None) -> int:
                 for other in ("economic", "lookahead"):
                     out.append(row(mix, search, (other, other), args.games, ref))
         if "curve" in sections:
-            out += ["", f"strength/speed curve against lookahead, {mixes[0]}", HEADER]
+            out += ["", f"strength/speed curve against {args.against}, {mixes[0]}", HEADER]
             for b in (int(x) for x in args.curve.split(",") if x.strip()):
                 point = (budget_profile(Path(tmp), b), f"search ({b})")
-                out.append(row(mixes[0], point, ("lookahead", "lookahead"), args.curve_games, ref))
+                against = (args.against, args.against)
+                out.append(row(mixes[0], point, against, args.curve_games, ref))
         if "speed" in sections:
             out += ["", "the shipped search bot's speed", HEADER]
             for mix in mixes:
