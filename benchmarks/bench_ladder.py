@@ -52,8 +52,8 @@ from bench_bots import match  # noqa: E402
 from bench_engine import REFERENCE_GAMES, git_commit, load_average, log, reference  # noqa: E402
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
-SMALL = 12  # the small search rung: each rung clears 55% in every mix (docs/bots-search.md)
-CURVE = "12,24,48"
+SMALL = 4  # the small search rung: each rung clears 55% in every mix (docs/bots-search.md)
+CURVE = "4,12,24,48"
 DECISION_POSITIONS = 24  # mid-game positions each ms-per-decision figure is the mean over
 
 

@@ -100,12 +100,12 @@ def _win_rate(mix: str, a: str, b: str, games: int) -> tuple[int, int]:
 @pytest.fixture
 def small_search(tmp_path: Path) -> str:
     path = tmp_path / "small.toml"
-    path.write_text('[strategy]\nname = "small"\nbot = "search"\n[search]\nsimulations = 12\n')
+    path.write_text('[strategy]\nname = "small"\nbot = "search"\n[search]\nsimulations = 4\n')
     return str(path)
 
 
 def test_search_at_a_small_budget_beats_random_and_greedy(small_search: str) -> None:
-    """Lean strength check (the ladder's lowest search rung): at 12 simulations per decision
+    """Lean strength check (the ladder's lowest search rung): at 4 simulations per decision
     the search bot wins clearly against random and, more narrowly, against greedy, the
     interval's low end above the target in both (seat-balanced duplicate deals)."""
     wins, games = _win_rate("aegean", small_search, "random", 200)
