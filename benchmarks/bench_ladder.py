@@ -73,15 +73,10 @@ def shipped_budget() -> int:
     return int(STRATEGIES["search"].weights[SEARCH_KNOBS["simulations"]])
 
 
-def ms_per_decision(mix: str, bot: str) -> float:
-    """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
-    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
-    from sim.kernel import decisions as D
-    from sim.kernel.surge import surge_options
+def decision_positions(mix: str) -> list:
+    """The fixed mid-game positions of ``mix`` (greedy self-play up to a Surge) that the
+    ms-per-decision figures are the mean over, as scenarios."""
     from sim.run.scenario import Scenario
-    from sim.run.view import StateView
-    from strategies.policy import choose, choose_heuristic
-    from strategies.registry import resolve, strategy_arrays
 
     positions = []
     for i in range(DECISION_POSITIONS):
@@ -92,6 +87,19 @@ def ms_per_decision(mix: str, bot: str) -> float:
         if not sc.over:
             sc.wealth()
             positions.append(sc)
+    return positions
+
+
+def ms_per_decision(mix: str, bot: str) -> float:
+    """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
+    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
+    from sim.kernel import decisions as D
+    from sim.kernel.surge import surge_options
+    from sim.run.view import StateView
+    from strategies.policy import choose, choose_heuristic
+    from strategies.registry import resolve, strategy_arrays
+
+    positions = decision_positions(mix)
     bot_id = resolve(bot).bot
     total = 0.0
     timed = 0

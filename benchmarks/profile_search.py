@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_ladder import DECISION_POSITIONS  # noqa: E402
+from bench_ladder import decision_positions  # noqa: E402
 
 from sim.base import layout as L  # noqa: E402
 from sim.kernel import decisions as D  # noqa: E402
@@ -72,7 +72,6 @@ def time_parts(st, tab, fp, p: int, n: int, reps: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     """Time the parts on every position and print their means."""
     from sim.kernel.surge import surge_options
-    from sim.run.scenario import Scenario
     from sim.run.view import StateView
     from strategies.policy import choose_heuristic
     from strategies.registry import resolve, strategy_arrays
@@ -81,15 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mix", default="aegean")
     ap.add_argument("--reps", type=int, default=20, help="repetitions per part and position")
     args = ap.parse_args(argv)
-    positions = []
-    for i in range(DECISION_POSITIONS):
-        sc = Scenario.from_game(args.mix, 300 + i, 11 * i, bots=("greedy", "greedy"))
-        for _ in range(2 + i % 8):
-            if not sc.over:
-                sc.turn()
-        if not sc.over:
-            sc.wealth()
-            positions.append(sc)
+    positions = decision_positions(args.mix)
     bot = resolve("search").bot
     parts = ["decision", "sample_world", *(f"play-out, horizon {h}" for h in HORIZONS)]
     total = dict.fromkeys(parts, 0.0)
