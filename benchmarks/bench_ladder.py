@@ -7,7 +7,7 @@
                                       [--speed-games N]
                                       [--sections ladder,versus,curve,speed,ms]
 
-Prints three tables, every match played on seat-balanced duplicate deals (each
+Prints these tables, every match played on seat-balanced duplicate deals (each
 pairing twice on the same deals, once with each bot in seat 0, and each deal
 played with either seat first), with the win rate's 95% interval:
 
@@ -28,9 +28,9 @@ Every row gives the budget (simulations per decision), the games/s of the
 pairing (both seats' play, compile excluded), and the upper bot's ms per
 Surge decision (mean over a fixed set of mid-game positions, in CPU time of
 the deciding thread, so that waiting on a loaded host does not count). ``cpu 2c`` is
-twice the games over the CPU seconds the process spent playing them: what two cores
-that were the run's alone would play, which a loaded host moves only by contention
-(wall-clock games/s there mostly measure waiting). The host may be
+twice the games over the CPU seconds the process spent playing them: steadier than
+wall-clock games/s on a loaded host (which mostly measure waiting), but a floor, since
+it reads below the reference-loop ratio even on a quiet one. The host may be
 shared, so the reference loop (``shared/bench/reference_loop.py``) is timed at
 the start and the end of the run and each games/s is also printed as a ratio
 of it. The script prints figures and never fails on them.
