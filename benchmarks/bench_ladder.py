@@ -144,9 +144,8 @@ HEADER = (
 
 
 def cpu_rate(m) -> float:
-    """Games/s two cores would play if they were the match's alone: 2 x games over the CPU
-    seconds the process spent playing them (a loaded host inflates it only by contention,
-    where wall time mostly measures waiting)."""
+    """Games/s two cores would play if they were the match's alone, from CPU time: 2 x games
+    over the CPU seconds the process spent playing them (a floor: see the module text)."""
     return 2 * m.games / max(m.cpu_seconds, 1e-9)
 
 
