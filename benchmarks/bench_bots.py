@@ -78,6 +78,7 @@ class Match:
     wins_a: int
     shared: int
     seconds: float
+    cpu_seconds: float = 0.0  # CPU time of the process over the same play (all its threads)
 
     @property
     def rate(self) -> float:
@@ -96,9 +97,15 @@ class Match:
 
 
 def play(
-    mix: str, p0: str, p1: str, games: int, variants: tuple[str, ...] = ()
+    mix: str,
+    p0: str,
+    p1: str,
+    games: int,
+    variants: tuple[str, ...] = (),
+    cpu: list[float] | None = None,
 ) -> tuple[object, float]:
-    """Rows of ``games`` duplicate-deal games (compile excluded) and the seconds they took."""
+    """Rows of ``games`` duplicate-deal games (compile excluded) and the seconds they took;
+    the process's CPU seconds over the same play are appended to ``cpu`` when given."""
     from sim.data.spec import RunSpec
     from sim.run.engine import Engine
 
@@ -106,8 +113,10 @@ def play(
                    variants=variants)  # fmt: skip
     engine = Engine(spec)
     engine.play(0, 2)  # load the kernel before timing
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     df = engine.play(0, games).to_pandas()
+    if cpu is not None:
+        cpu.append(time.process_time() - c0)
     return df, time.perf_counter() - t0
 
 
@@ -116,13 +125,14 @@ def match(mix: str, a: str, b: str, games: int, variants: tuple[str, ...] = ()) 
     half = games // 4 * 2
     wins = shared = 0
     seconds = 0.0
+    cpu: list[float] = []
     for seat in (0, 1):
         p0, p1 = (a, b) if seat == 0 else (b, a)
-        df, s = play(mix, p0, p1, half, variants)
+        df, s = play(mix, p0, p1, half, variants, cpu)
         wins += int((df.winner == seat).sum())
         shared += int((df.winner == -1).sum())
         seconds += s
-    return Match(a, b, 2 * half, wins, shared, seconds)
+    return Match(a, b, 2 * half, wins, shared, seconds, sum(cpu))
 
 
 @dataclass

@@ -3,9 +3,11 @@
 
     python benchmarks/bench_ladder.py [--mixes a,b] [--rung-games N] [--games N]
                                       [--small S] [--curve B1,B2,B3] [--curve-games N]
-                                      [--sections ladder,versus,curve,ms]
+                                      [--against BOT]
+                                      [--speed-games N]
+                                      [--sections ladder,versus,curve,speed,ms]
 
-Prints three tables, every match played on seat-balanced duplicate deals (each
+Prints these tables, every match played on seat-balanced duplicate deals (each
 pairing twice on the same deals, once with each bot in seat 0, and each deal
 played with either seat first), with the win rate's 95% interval:
 
@@ -14,15 +16,21 @@ played with either seat first), with the win rate's 95% interval:
   shipped ``search`` (target: each rung at least 55%), ``--rung-games`` games each;
 * ``versus``: the shipped search bot against ``economic`` and against
   ``lookahead`` in every mix (target: at least 60% with ``--games`` >= 2,000);
-* ``curve``: the search bot at each budget of ``--curve`` against ``lookahead``
-  in the first mix, ``--curve-games`` games per point;
+* ``curve``: the search bot at each budget of ``--curve`` against ``--against``
+  (default ``lookahead``) in the first mix, ``--curve-games`` games per point;
+* ``speed``: the shipped search bot's speed in every mix, against ``greedy`` and
+  against itself, ``--speed-games`` games each (target: at least 250 games/s on 2
+  cores in aegean);
 * ``ms``: only the ms per decision of every rung (and of ``lookahead``) in
   every mix, no games.
 
 Every row gives the budget (simulations per decision), the games/s of the
 pairing (both seats' play, compile excluded), and the upper bot's ms per
 Surge decision (mean over a fixed set of mid-game positions, in CPU time of
-the deciding thread, so that waiting on a loaded host does not count). The host may be
+the deciding thread, so that waiting on a loaded host does not count). ``cpu 2c`` is
+twice the games over the CPU seconds the process spent playing them: steadier than
+wall-clock games/s on a loaded host (which mostly measure waiting), but a floor, since
+it reads below the reference-loop ratio even on a quiet one. The host may be
 shared, so the reference loop (``shared/bench/reference_loop.py``) is timed at
 the start and the end of the run and each games/s is also printed as a ratio
 of it. The script prints figures and never fails on them.
@@ -44,7 +52,7 @@ from bench_bots import match  # noqa: E402
 from bench_engine import REFERENCE_GAMES, git_commit, load_average, log, reference  # noqa: E402
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
-SMALL = 12  # the small search rung's budget: at 4 the fitted greedy beat it in dunes+aegean
+SMALL = 4  # the small search rung: each rung clears 55% in every mix (docs/bots-search.md)
 CURVE = "4,12,24,48"
 DECISION_POSITIONS = 24  # mid-game positions each ms-per-decision figure is the mean over
 
@@ -65,15 +73,10 @@ def shipped_budget() -> int:
     return int(STRATEGIES["search"].weights[SEARCH_KNOBS["simulations"]])
 
 
-def ms_per_decision(mix: str, bot: str) -> float:
-    """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
-    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
-    from sim.kernel import decisions as D
-    from sim.kernel.surge import surge_options
+def decision_positions(mix: str) -> list:
+    """The fixed mid-game positions of ``mix`` (greedy self-play up to a Surge) that the
+    ms-per-decision figures are the mean over, as scenarios."""
     from sim.run.scenario import Scenario
-    from sim.run.view import StateView
-    from strategies.policy import choose, choose_heuristic
-    from strategies.registry import resolve, strategy_arrays
 
     positions = []
     for i in range(DECISION_POSITIONS):
@@ -84,6 +87,19 @@ def ms_per_decision(mix: str, bot: str) -> float:
         if not sc.over:
             sc.wealth()
             positions.append(sc)
+    return positions
+
+
+def ms_per_decision(mix: str, bot: str) -> float:
+    """``bot``'s mean milliseconds per Surge decision over fixed mid-game positions of ``mix``
+    (greedy self-play up to them), compile excluded, in CPU time of one thread."""
+    from sim.kernel import decisions as D
+    from sim.kernel.surge import surge_options
+    from sim.run.view import StateView
+    from strategies.policy import choose, choose_heuristic
+    from strategies.registry import resolve, strategy_arrays
+
+    positions = decision_positions(mix)
     bot_id = resolve(bot).bot
     total = 0.0
     timed = 0
@@ -115,7 +131,7 @@ def row(mix: str, upper: tuple[str, str], lower: tuple[str, str], games: int, re
     line = (
         f"{mix:<13} {label:<22} {other_label:<22} {m.games:>6,} {m.rate:>7.1%} "
         f"{f'({lo:.1%}-{hi:.1%})':>15} {m.games_per_s:>8,.0f} {m.games_per_s / ref:>9.2e} "
-        f"{ms:>8.2f}"
+        f"{cpu_rate(m):>8,.0f} {ms:>8.2f}"
     )
     log(line)
     return line
@@ -123,8 +139,14 @@ def row(mix: str, upper: tuple[str, str], lower: tuple[str, str], games: int, re
 
 HEADER = (
     f"{'mix':<13} {'bot (budget)':<22} {'against':<22} {'games':>6} {'win':>7} {'95% CI':>15} "
-    f"{'games/s':>8} {'/ ref':>9} {'ms/dec':>8}"
+    f"{'games/s':>8} {'/ ref':>9} {'cpu 2c':>8} {'ms/dec':>8}"
 )
+
+
+def cpu_rate(m) -> float:
+    """Games/s two cores would play if they were the match's alone, from CPU time: 2 x games
+    over the CPU seconds the process spent playing them (a floor: see the module text)."""
+    return 2 * m.games / max(m.cpu_seconds, 1e-9)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,17 +158,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
     ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
     ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
+    ap.add_argument("--against", default="lookahead", help="the curve's opponent")
+    ap.add_argument("--speed-games", type=int, default=400, help="games per speed row")
     ap.add_argument(
         "--sections",
         default="ladder,versus,curve",
-        help="which tables: ladder, versus, curve, ms",
+        help="which tables: ladder, versus, curve, speed, ms",
     )
     args = ap.parse_args(argv)
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     sections = {s.strip() for s in args.sections.split(",")}
-    unknown = sections - {"ladder", "versus", "curve", "ms"}
+    unknown = sections - {"ladder", "versus", "curve", "speed", "ms"}
     if unknown:
-        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve, ms")
+        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve, speed, ms")
         return 2
     shipped = shipped_budget()
     start_load = load_average()
@@ -154,7 +178,6 @@ def main(argv: list[str] | None = None) -> int:
     log(f"reference loop: {ref:,.0f} games/s on 2 threads")
     out: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        small = budget_profile(Path(tmp), args.small)
         small = (budget_profile(Path(tmp), args.small), f"search ({args.small})")
         search = ("search", f"search ({shipped})")
         if "ladder" in sections:
@@ -170,10 +193,16 @@ def main(argv: list[str] | None = None) -> int:
                 for other in ("economic", "lookahead"):
                     out.append(row(mix, search, (other, other), args.games, ref))
         if "curve" in sections:
-            out += ["", f"strength/speed curve against lookahead, {mixes[0]}", HEADER]
+            out += ["", f"strength/speed curve against {args.against}, {mixes[0]}", HEADER]
             for b in (int(x) for x in args.curve.split(",") if x.strip()):
                 point = (budget_profile(Path(tmp), b), f"search ({b})")
-                out.append(row(mixes[0], point, ("lookahead", "lookahead"), args.curve_games, ref))
+                against = (args.against, args.against)
+                out.append(row(mixes[0], point, against, args.curve_games, ref))
+        if "speed" in sections:
+            out += ["", "the shipped search bot's speed", HEADER]
+            for mix in mixes:
+                for other in (("greedy", "greedy"), search):
+                    out.append(row(mix, search, other, args.speed_games, ref))
         if "ms" in sections:
             bots = [(n, n) for n in ("random", "aggressive", "greedy", "lookahead")]
             bots += [small, search] + [

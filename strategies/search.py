@@ -25,8 +25,10 @@ continuation of their own to play from and stay the heuristic's.
 
 from __future__ import annotations
 
+from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import decisions as D
+from sim.kernel import trace as T
 from sim.kernel.jit import kernel
 from sim.kernel.zones import opt
 from strategies.greedy import P_SEARCH_SIMS
@@ -38,13 +40,18 @@ from strategies.lookahead import (
     tally,
 )
 
-SEARCH_WIDTH = 6  # options searched per decision: the heuristic's best
-SEARCH_HORIZON = 2  # whole turns a play-out plays after the current one
+# Options searched per decision: the heuristic's best. Three beat six at every budget
+# measured: the budget goes to options worth telling apart (docs/bots-search.md).
+SEARCH_WIDTH = 3
+# Whole turns a play-out plays after the current one. With three options, one turn
+# played as strong as two at half the cost of a play-out (docs/bots-search.md).
+SEARCH_HORIZON = 1
 
 
 @kernel
-def _drop_worse_half(st, m, alive):
-    """Drop the worse ``alive // 2`` of the options still in the running; how many are left.
+def _drop_worse_half(st, m, alive, rnd):
+    """Drop the worse ``alive // 2`` of the options still in the running, marking each with
+    ``rnd + 1`` (the round it last played); how many are left.
 
     Among equal sums the one the heuristic listed later goes first.
     """
@@ -55,13 +62,14 @@ def _drop_worse_half(st, m, alive):
             v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
             if out == 0 and (worst < 0 or v <= st[L.LA_SCRATCH + L.LA_MAX_WIDTH + worst]):
                 worst = j
-        st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + worst] = 1
+        st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + worst] = rnd + 1
     return alive - alive // 2
 
 
 @kernel
-def best_by_halving(st, tab, fp, p, dec, m, actions, total):
-    """Of the ``m`` options listed in ``st[LA_SCRATCH:]``, the one sequential halving keeps.
+def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
+    """Of the ``m`` options listed in ``st[LA_SCRATCH:]`` (of ``n``), the one sequential
+    halving keeps.
 
     The budget (``simulations`` play-outs) is split evenly over the rounds and,
     within a round, over the options still in the running; every survivor has
@@ -76,11 +84,38 @@ def best_by_halving(st, tab, fp, p, dec, m, actions, total):
         rounds += 1
     clear_tallies(st, m)
     alive = m
+    rnd = 0
     while alive > 1:
-        worlds = max(budget // rounds // alive, 1)
-        tally(st, tab, fp, p, dec, m, actions, total, horizon, worlds)
-        alive = _drop_worse_half(st, m, alive)
-    return st[L.LA_SCRATCH + best_tallied(st, m)]
+        tally(st, tab, fp, p, dec, m, actions, total, horizon, _worlds(budget, rounds, alive))
+        alive = _drop_worse_half(st, m, alive, rnd)
+        rnd += 1
+    best = best_tallied(st, m)
+    if T.tracing(st):
+        _record_weighed(st, p, dec, n, m, budget, rounds, best)
+    return st[L.LA_SCRATCH + best]
+
+
+@kernel(inline=True)
+def _worlds(budget, rounds, alive):
+    """Worlds each of the ``alive`` options still in the running meets in one round."""
+    return max(budget // rounds // alive, 1)
+
+
+@kernel
+def _record_weighed(st, p, dec, n, m, budget, rounds, best):
+    """Trace the ``m`` options searched, each with its mean play-out value over the worlds
+    it met (a dropped option met fewer), and the choice: the replay's weighed options."""
+    for j in range(m):
+        last = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]  # round it was dropped after, + 1
+        played = rounds if last == 0 else last
+        alive = m
+        worlds = 0
+        for _ in range(played):
+            worlds += _worlds(budget, rounds, alive)
+            alive -= alive // 2
+        mean = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / 1000.0 / worlds
+        T.option(st, p, dec, st[L.LA_SCRATCH + j], mean)
+    T.event(st, E.EV_CHOICE, p, n, st[L.LA_SCRATCH + best], dec, 0)
 
 
 @kernel
@@ -94,14 +129,14 @@ def search_option(st, tab, fp, p, dec, n):
     """
     if dec == D.D_SURGE:
         m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
-        return best_by_halving(st, tab, fp, p, dec, m, st[L.SURGE_ACTIONS], 0)
+        return best_by_halving(st, tab, fp, p, dec, n, m, st[L.SURGE_ACTIONS], 0)
     if dec == D.D_WEALTH:
         # Option k spends k of the step's actions on cards: every split is searched.
         m = min(n, L.LA_MAX_WIDTH)
         for j in range(m):
             st[L.LA_SCRATCH + j] = j
-        return best_by_halving(st, tab, fp, p, dec, m, 0, opt(st, 0, 1))
+        return best_by_halving(st, tab, fp, p, dec, n, m, 0, opt(st, 0, 1))
     if dec == D.D_OFFER or dec == D.D_WAR_ORDER or dec == D.D_KEEP or dec == D.D_DRAFT:
         m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
-        return best_by_halving(st, tab, fp, p, dec, m, 0, 0)
+        return best_by_halving(st, tab, fp, p, dec, n, m, 0, 0)
     return -1

@@ -112,3 +112,41 @@ def test_search_at_a_small_budget_beats_random_and_greedy(small_search: str) -> 
     assert wilson_interval(wins, games)[0] > 0.9, wins
     wins, games = _win_rate("aegean", small_search, "greedy", 400)
     assert wilson_interval(wins, games)[0] > 0.5, wins
+
+
+def test_a_search_seats_weighed_options_are_in_the_replay() -> None:
+    """The replay's trace holds the options the search weighed at each of its decisions (the
+    searched few, each with its mean play-out value) and the one it took; the opponent's
+    greedy decisions still list every option."""
+    from sim.analysis.replay import replay
+    from sim.base import events as E
+    from sim.kernel import decisions as D
+    from strategies.search import SEARCH_WIDTH
+
+    r = replay(RunSpec(games=4, mix="aegean", seed=3, p0="search", p1="greedy"), 1)
+    ev = r.trace()
+    weighed = {0: [], 1: []}  # per seat: (decision, options recorded, legal options)
+    options = []
+    for row in ev:
+        if row[E.F_KIND] == E.EV_OPTION:
+            options.append(row)
+        elif row[E.F_KIND] == E.EV_CHOICE:
+            seat, n, pick, dec = (int(row[f]) for f in (E.F_SEAT, E.F_AMOUNT, E.F_TARGET, E.F_X0))
+            assert pick in {int(o[E.F_TARGET]) for o in options}
+            weighed[seat].append((dec, len(options), n))
+            options = []
+    search_surges = [(k, n) for dec, k, n in weighed[0] if dec == D.D_SURGE]
+    assert search_surges and all(k <= SEARCH_WIDTH for k, _ in search_surges)
+    assert any(k < n for k, n in search_surges)  # only the searched few, not every option
+    assert all(k == n for dec, k, n in weighed[1] if dec == D.D_SURGE)
+    assert "[P0 weighs surge (" in r.story()
+
+
+def test_bench_ladder_refuses_an_unknown_section_and_names_speed(capsys) -> None:
+    """``bench_ladder.py --sections``: an unknown table is one line naming the valid ones,
+    the search bot's speed table among them; nothing is played."""
+    from benchmarks.bench_ladder import main
+
+    assert main(["--sections", "ladder,nope"]) == 2
+    out = capsys.readouterr().out
+    assert "unknown section 'nope'" in out and "speed" in out
