@@ -557,5 +557,5 @@ def choose_greedy(st, tab, fp, p, dec, n):
             ties += 1
             if uniform(st, L.RNG_SEAT + p) * ties < 1.0:
                 pick = i
-    T.event(st, E.EV_CHOICE, p, n, pick, dec, 0)
+    T.event(st, E.EV_CHOICE, p, n, pick, dec, E.VALUED_BY_SCORER)
     return pick

@@ -115,7 +115,7 @@ def _record_weighed(st, p, dec, n, m, budget, rounds, best):
             alive -= alive // 2
         mean = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / 1000.0 / worlds
         T.option(st, p, dec, st[L.LA_SCRATCH + j], mean)
-    T.event(st, E.EV_CHOICE, p, n, st[L.LA_SCRATCH + best], dec, 0)
+    T.event(st, E.EV_CHOICE, p, n, st[L.LA_SCRATCH + best], dec, E.VALUED_BY_ROLLOUTS)
 
 
 @kernel

@@ -133,13 +133,17 @@ def test_a_search_seats_weighed_options_are_in_the_replay() -> None:
         elif row[E.F_KIND] == E.EV_CHOICE:
             seat, n, pick, dec = (int(row[f]) for f in (E.F_SEAT, E.F_AMOUNT, E.F_TARGET, E.F_X0))
             assert pick in {int(o[E.F_TARGET]) for o in options}
+            # The search seat's Surge is played out; the greedy seat only ever scores.
+            if dec == D.D_SURGE or seat == 1:
+                by = E.VALUED_BY_ROLLOUTS if seat == 0 else E.VALUED_BY_SCORER
+                assert int(row[E.F_X1]) == by, (seat, dec)
             weighed[seat].append((dec, len(options), n))
             options = []
     search_surges = [(k, n) for dec, k, n in weighed[0] if dec == D.D_SURGE]
     assert search_surges and all(k <= SEARCH_WIDTH for k, _ in search_surges)
     assert any(k < n for k, n in search_surges)  # only the searched few, not every option
     assert all(k == n for dec, k, n in weighed[1] if dec == D.D_SURGE)
-    assert "[P0 weighs surge (" in r.story()
+    assert "[P0 weighs surge by rollouts (" in r.story()
 
 
 def test_bench_ladder_refuses_an_unknown_section_and_names_speed(capsys) -> None:
