@@ -181,6 +181,8 @@ class CandidatePlayer:
             first = self.engine(0)
             first.warmup()
         self.key = ledger.run_key(spec, first.metadata)
+        self.luck = spec.luck
+        """Whether the candidates' games count their luck (their rows carry it)."""
 
     def engine(self, j: int) -> Any:
         if j not in self._engines:
@@ -501,8 +503,7 @@ def _extend(
     start = 0 if have is None else len(have[0])
     if start >= goal:
         return have  # type: ignore[return-value]
-    luck = player.runs[j][0].luck
-    got = _load_rows(out, j, r, start, goal, luck) if out is not None else None
+    got = _load_rows(out, j, r, start, goal, player.luck) if out is not None else None
     if got is None:
         got = player.play(j, start, goal, bar)
         if out is not None:
