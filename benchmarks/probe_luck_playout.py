@@ -23,8 +23,9 @@ of the questions are read from those rows). It prints, for the bot in self-play,
 variance ratio (plain over adjusted) of the first player's share of decisive games, of
 the Emissary compare and of the card change's holders' win rate (paired, on top of common
 random numbers), with the kernel's card-in-position luck alone, the play-out terms alone
-and both, and the greedy games the play-outs cost per game. Figures only; nothing is
-asserted.
+and both; the play-outs' cost (their turns at the kernel's greedy speed, timed here, over
+the time of the bot's own games in its run) and the net figure, the variance ratio over
+that cost: above 1, an answer in less time. Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ from strategies.heuristic import BOT_GREEDY  # noqa: E402
 
 SEED = 1
 CHANGE = "Moonlight Channeler.cost=3"
+GROUPS = ((0, 1), (1, 3), (3, 6), (6, 1_000))
+"""The turns whose terms are summed into one regressor: the deal's, then 1-2, 3-5, 6 on
+(fewer regressors than turns, so a few hundred games fit them)."""
 DICE = 1_000_003
 """Offset of the play-outs' dice seeds from their orders' (the two never meet)."""
 
@@ -144,7 +148,8 @@ def arm(spec: RunSpec, changes: Changes, args: argparse.Namespace) -> dict:
           f"games in {game_s:.1f} s, {turns:.1f} turns a game; the play-outs played "
           f"{playouts / spec.games:,.0f} turns a game ({probe_s:.1f} s, a Python loop over "
           f"turns); winners as the run's: {same}")  # fmt: skip
-    return {"o": o, "terms": terms, "kernel": LK.luck_matrix(table), "game_s": game_s,
+    grouped = np.stack([terms[:, a:b].sum(1) for a, b in GROUPS], axis=1)
+    return {"o": o, "terms": grouped, "kernel": LK.luck_matrix(table), "turns": turns,
             "playout_turns": playouts / spec.games}  # fmt: skip
 
 
@@ -211,16 +216,38 @@ def main(argv: list[str] | None = None) -> int:
         f"{CHANGE}: holders' win rate (paired, CRN)": (
             holders_term(b_card["o"]) - holders_term(a["o"]), (a, b_card)),
     }  # fmt: skip
+    # The play-outs' cost at the kernel's greedy speed against the time of the bot's own
+    # games, both timed here the same way (plain runs, best of 3).
+    g = arm_speed(dataclasses.replace(spec, p0="greedy", p1="greedy", games=20_000))
+    small = dataclasses.replace(
+        spec, games=min(spec.games, 200 if args.bot != "greedy" else 20_000)
+    )
+    spg = arm_speed(small) * a["turns"]
+    extra = a["playout_turns"] * g
+    cost = 1 + extra / spg
+    print(f"  cost: {a['playout_turns']:,.0f} greedy turns a game at {g * 1e6:.2f} us a turn "
+          f"(greedy self-play, this host) = {extra * 1e3:.2f} ms against {spg * 1e3:.2f} ms a "
+          f"{args.bot} game: {cost:.2f}x the time per game")  # fmt: skip
     print()
-    print("| question | kernel's luck | play-outs | both |")
-    print("|---|---:|---:|---:|")
+    print("| question | kernel's luck | play-outs | both | net: both / cost |")
+    print("|---|---:|---:|---:|---:|")
     for name, (term, runs) in questions.items():
         cells = [ratio_of(term, x_of(*runs, which=w), gid) for w in ("kernel", "play-outs", "both")]
-        print(f"| {name} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
-    print()
-    print(f"{args.bot}: {a['game_s'] / args.games * 1e3:.2f} ms a game in the run (its "
-          f"cores); the play-outs: {a['playout_turns']:,.0f} greedy turns a game")  # fmt: skip
+        row = " | ".join(f"{c:.2f}" for c in cells)
+        print(f"| {name} | {row} | {cells[2] / cost:.3f} |")
     return 0
+
+
+def arm_speed(spec: RunSpec) -> float:
+    """Seconds per turn of ``spec``'s games in the kernel (best of 3, after a warm-up)."""
+    e = Engine(spec)
+    e.warmup()
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        table = e.play(0, spec.games)
+        best = min(best, time.perf_counter() - t0)
+    return best / float(np.sum(table.column("turns").to_numpy()))
 
 
 if __name__ == "__main__":
