@@ -22,6 +22,12 @@ bot's sampled worlds) drawn afresh. The rest of the variance is the bots' dice, 
 luck term over draws can remove: a perfect value of the draws removes at most this share
 (a variance ratio of ``1 / (1 - share)``).
 
+Last, with ``--held-games N``: how much of greedy's first-player term (N games) a linear
+value of *which cards* each seat got could explain at most: the cross-fitted share of its
+variance explained by which kinds each seat ever held (and that times the parity sign).
+Holding is decided in part by the bots, so this is not a valid control variate; it is an
+upper bound on what a value of card identities drawn could remove.
+
 Slow (a Python loop over turns); figures only, nothing is asserted.
 """
 
@@ -51,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=10, help="turn starts measured (default 10)")
     ap.add_argument("--mix", default="dunes+aegean")
     ap.add_argument("--dice", default="greedy:400,search:150", help="BOT:GAMES,... ('' none)")
+    ap.add_argument("--held-games", type=int, default=40_000, help="0: skip the held-card bound")
     args = ap.parse_args(argv)
     spec = RunSpec(games=2, mix=args.mix, seed=1)
     base = Scenario.from_spec(spec)
@@ -107,7 +114,37 @@ def main(argv: list[str] | None = None) -> int:
         bot, games = item.split(":")
         share = dice_share(args.mix, bot, int(games), rng)
         print(f"| {bot} | {int(games)} x {DICE_REPLAYS} | {share:.3f} | {1 / (1 - share):.2f}x |")
+    if args.held_games:
+        print()
+        print(held_bound(args.mix, args.held_games))
     return 0
+
+
+def held_bound(mix: str, games: int) -> str:
+    """The cross-fitted share of greedy's first-player term that the kinds each seat held
+    explain, beside the kernel's luck features' (a line)."""
+    from sim.analysis import luck as LK
+    from sim.analysis.paired import Outcomes
+    from sim.run.engine import Engine
+
+    e = Engine(RunSpec(games=games, mix=mix, seed=1, luck=True))
+    table = e.play(0, games)
+    o = Outcomes.from_frame(table)
+    w, gid = np.asarray(o.winner), np.asarray(o.game_id)
+    dec = (w >= 0).astype(float)
+    y = (w == np.asarray(o.first)) * dec
+    term = (y - y.sum() / dec.sum() * dec) / dec.mean()
+    sign = np.where(gid % 2 == 0, 1.0, -1.0)[:, None]
+    held = np.hstack([o.held0, o.held1]).astype(float)
+    shares = []
+    for x in (LK.features(LK.luck_matrix(table), gid), np.hstack([held, held * sign])):
+        pred = LK.cross_fit(term, x, LK.folds(gid))
+        shares.append(1 - np.var(term - pred) / np.var(term))
+    return (
+        f"greedy, {games:,} games: the kernel's luck features explain {shares[0]:.1%} of the "
+        f"first player's term (cross-fitted); the kinds each seat held ({o.held0.shape[1]} "
+        f"kinds), at most {shares[1]:.1%} (ratio {1 / (1 - shares[1]):.2f}x)"
+    )
 
 
 DICE_REPLAYS = 4
