@@ -606,20 +606,21 @@ def format_luck(t: pd.DataFrame) -> list[str]:
     fewer games the adjusted interval needs; nothing for a race that counted no luck."""
     if "rate_adj" not in t.columns:
         return []
-    lines = ["Luck-adjusted (the race decided on the plain figures; docs/luck.md):"]
-    for row in t.itertuples():
-        shift = ""
-        if "shift_diff_adj" in t.columns and not row.shipped and math.isfinite(row.shift_diff_adj):
-            shift = (
-                f"  shift {row.shift_diff_adj * 100:+.2f} points ({row.shift_lo_adj * 100:+.2f}"
-                f" to {row.shift_hi_adj * 100:+.2f}), {row.shift_variance_ratio:.2f}x fewer games"
-            )
-        lines.append(
-            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{pct(row.rate_adj):>7} "
-            f"(95% CI {pct(row.lo_adj)} to {pct(row.hi_adj)}), "
-            f"{row.variance_ratio:.2f}x fewer games{shift}"
+
+    def cell(row: Any) -> str:
+        return (
+            f"{pct(row.rate_adj):>7} (95% CI {pct(row.lo_adj)} to {pct(row.hi_adj)}), "
+            f"{row.variance_ratio:.2f}x fewer games"
         )
-    return lines
+
+    def shift(row: Any) -> str:
+        return (
+            f"shift {row.shift_diff_adj * 100:+.2f} points ({row.shift_lo_adj * 100:+.2f}"
+            f" to {row.shift_hi_adj * 100:+.2f}), {row.shift_variance_ratio:.2f}x fewer games"
+        )
+
+    title = "Luck-adjusted (the race decided on the plain figures; docs/luck.md):"
+    return candidate_lines(t, title, cell, shift, "shift_diff_adj")
 
 
 def _write_decisions(out: Path, looks: list[R.Look]) -> None:
@@ -706,23 +707,40 @@ def margin_cell(mean: float, lo: float, hi: float) -> str:
     return f"{interval_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
 
 
+def candidate_lines(
+    t: pd.DataFrame,
+    title: str,
+    cell: Callable[[Any], str],
+    shift: Callable[[Any], str],
+    shift_column: str,
+) -> list[str]:
+    """``title``, then one line per candidate of ``t``: its label, ``cell(row)`` and, for
+    a candidate other than the shipped value whose ``shift_column`` is a number,
+    ``shift(row)``."""
+    lines = [title]
+    for row in t.itertuples():
+        more = ""
+        value = getattr(row, shift_column, math.nan)
+        if not row.shipped and math.isfinite(value):
+            more = f"  {shift(row)}"
+        lines.append(f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{cell(row)}{more}")
+    return lines
+
+
 def format_margins(t: pd.DataFrame) -> list[str]:
     """Each candidate's first-player VP margin (95% t-interval) and, where a shipped value
     was raced, its paired shift from the shipped value's, over the games both played."""
     if "margin" not in t.columns:
         return []
-    lines = ["First player's VP margin (95% t-interval), and its paired shift from shipped:"]
-    for row in t.itertuples():
-        shift = ""
-        if "margin_shift" in t.columns and not row.shipped and math.isfinite(row.margin_shift):
-            shift = (
-                f"  shift {margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
-            )
-        lines.append(
-            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}"
-            f"{margin_cell(row.margin, row.margin_lo, row.margin_hi)}{shift}"
-        )
-    return lines
+    return candidate_lines(
+        t,
+        "First player's VP margin (95% t-interval), and its paired shift from shipped:",
+        lambda row: margin_cell(row.margin, row.margin_lo, row.margin_hi),
+        lambda row: (
+            f"shift {margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
+        ),
+        "margin_shift",
+    )
 
 
 def format_panel(result: BalanceResult) -> list[str]:
