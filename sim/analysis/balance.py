@@ -578,14 +578,16 @@ def candidate_table(
 
 
 LUCK_FIELDS = ("rate_adj", "lo_adj", "hi_adj", "variance_ratio")
-"""The luck-adjusted columns of a candidate (a shift's are ``shift_`` + these)."""
+"""The luck-adjusted columns of a candidate's rate (its shift's: ``shift_diff_adj``,
+``shift_lo_adj``, ``shift_hi_adj``, ``shift_variance_ratio``)."""
 
 
 def luck_figures(rows: dict[int, Rows], j: int, shipped: int | None) -> dict[str, float]:
     """Candidate ``j``'s rate luck-adjusted (``rate_adj``, ``lo_adj``, ``hi_adj``,
     ``variance_ratio``: plain variance over adjusted) and its paired shift from the
-    shipped value (``shift_`` + those, over the games both played; paired variance over
-    paired and adjusted); empty when the rows carry no luck."""
+    shipped value (``shift_diff_adj``, ``shift_lo_adj``, ``shift_hi_adj``,
+    ``shift_variance_ratio``: paired variance over paired and adjusted; over the games
+    both played); empty when the rows carry no luck."""
     num, den, _, luck = rows[j]
     if not luck.shape[1]:
         return {}
