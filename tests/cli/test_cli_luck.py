@@ -1,13 +1,16 @@
-"""``--luck-adjusted/--plain`` on run, compare and sweep: the adjusted figure is printed
-beside the plain one only when asked, and a run without luck columns says so in one line."""
+"""``--luck-adjusted/--plain`` on run, compare, sweep and balance: the adjusted figure is
+printed beside the plain one only when asked, and a run without luck columns says so in
+one line."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from conftest import invoke, ok
+from conftest import invoke, ok, one_error_line
 
 from sim.base import layout as L
 
@@ -15,7 +18,7 @@ GAMES = ("--mix", "aegean", "--games", "600", "--seed", "3")
 ADJUSTED = "luck-adjusted"
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "sweep"])
+@pytest.mark.parametrize("command", ["run", "compare", "sweep", "balance"])
 def test_help_names_the_option(command: str) -> None:
     text = " ".join(ok(invoke(command, "--help")).output.split())
     assert "--luck-adjusted / --plain" in text
@@ -69,3 +72,42 @@ def test_sweep_shows_the_luck_adjusted_shift_columns() -> None:
     shown = ok(invoke("sweep", *args, "--luck-adjusted")).output
     head = next(ln for ln in shown.splitlines() if ln.lstrip().startswith("kind"))
     assert "luck-adj." in head and "luck 95% CI" in head and "x fewer" in head
+
+
+BALANCE = ("balance", "--mix", "aegean", "--rule", "start_coins", "--values", "3-5", "--seed", "3")
+RACE = ("--pilot", "1400", "--max-games", "1400")  # one look, enough games to fit the luck
+
+
+def test_balance_adds_the_luck_adjusted_rates_read_back_from_its_rows(tmp_path: Path) -> None:
+    from sim.analysis import luck
+
+    plain = ok(invoke(*BALANCE, *RACE, "--out", str(tmp_path / "a"))).output
+    assert ADJUSTED.capitalize() not in plain and ADJUSTED not in plain
+    out = tmp_path / "b"
+    shown = ok(invoke(*BALANCE, *RACE, "--out", str(out), "--luck-adjusted")).output
+    lines = shown.splitlines()
+    at = lines.index(next(ln for ln in lines if ln.startswith("Luck-adjusted")))
+    assert all("fewer games" in ln for ln in lines[at + 1 : at + 4])
+    assert sum("shift" in ln for ln in lines[at + 1 : at + 4]) == 2  # not the shipped value
+    # The race is the plain race: the same games, the same plain figures.
+    table = pd.read_csv(out / "candidates.csv")
+    base = pd.read_csv(tmp_path / "a" / "candidates.csv")
+    pd.testing.assert_series_equal(table.rate, base.rate)
+    assert "rate_adj" not in base.columns
+    # Each adjusted rate is the estimator's, recomputed from the rows the race wrote.
+    for row in table.itertuples():
+        parts = sorted((out / "rows").glob(f"c{row.candidate:02d}-r*.parquet"))
+        rows = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+        assert luck.has_luck(list(rows.columns))
+        a = luck.adjusted_ratio(
+            rows.num.to_numpy(), rows.den.to_numpy(), luck.luck_matrix(rows),
+            rows.game_id.to_numpy(),
+        )  # fmt: skip
+        assert np.isclose(row.rate_adj, a.rate_adj) and np.isclose(row.lo_adj, a.lo_adj)
+        assert row.variance_ratio > 0 and np.isfinite(row.rate_adj)
+    assert not luck.has_luck(pq.read_schema(next((tmp_path / "a" / "rows").glob("*"))).names)
+
+
+def test_balance_refuses_luck_with_set() -> None:
+    line = one_error_line(invoke("balance", "--set", "--luck-adjusted"))
+    assert "--luck-adjusted goes with" in line
