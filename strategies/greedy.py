@@ -14,8 +14,6 @@ rollout, where both seats play with the look-ahead seat's own weights.
 
 from __future__ import annotations
 
-import math
-
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
@@ -217,17 +215,6 @@ CI_THEIRS_COST = 5
 CI_MINE_SOLDIERS = 6  # for a tie-break by Soldiers (Reign)
 CI_THEIRS_SOLDIERS = 7
 CI_BEFORE = 8  # war_outcome of the city as it stands, the same for every play there
-CI_BOUND = 9  # an upper bound on what any play there adds to its base value (BOUND_SCALE)
-
-# The bound is kept in the integer scratch as a multiple of 2**-20, rounded up, so reading
-# it back (a power-of-two scaling) is exact. It covers the rounding of both sums (the
-# option's and the bound's) with BOUND_SLACK, provided every figure in them is below
-# BOUND_RANGE: each of the dozen operations rounds by at most 2**-53 of its magnitude,
-# 12 * 2e6 * 2**-53 < 3e-9 < BOUND_SLACK. Beyond it, no bound is kept (NO_BOUND).
-BOUND_SCALE = 1048576.0
-BOUND_SLACK = 1e-6
-BOUND_RANGE = 1e6
-NO_BOUND = 1 << 62
 
 
 @kernel
@@ -265,94 +252,6 @@ def cache_slots(st, tab, p, c):
     for s in range(B.n_units(st, c, p)):
         st[L.BOT_SCRATCH + s] = B.slot_strength(st, tab, c, p, s)
         st[L.BOT_SCRATCH + L.N_SLOTS + s] = card_col(tab, B.slot_card(st, c, p, s), L.K_COST)
-
-
-@kernel(inline=True)
-def war_value(fp, r, before, after):
-    """What a war outcome ``after`` (against ``before``) adds to a play, as ``play_value``
-    adds it (its war branch)."""
-    v = (after - before) * fp[r, P_TILE] + (fp[r, P_TILE] * 0.5 if after > 0 else 0.0)
-    if after < 0:
-        v -= fp[r, P_TILE] * fp[r, P_WAR_RISK]
-    return v
-
-
-@kernel
-def cache_bounds(st, tab, fp, p, r, urg):
-    """Store, for each city with tiles, an upper bound on what ``play_value`` adds to a
-    play's base value (its kind's play value net of its cost) for any card in seat ``p``'s
-    hand (``CI_BOUND``), after ``cache_cities``.
-
-    A play adds either a war term (``war_value``: the outcomes its strength can reach,
-    given the hand's least and greatest printed strength) or, when the city stays as it
-    is (no war either way), a presence term; each part is bounded over the hand's
-    strengths and the two unit-slot counts a card can fill (1 or 2, ``board.weight``).
-    """
-    smin = 1 << 30
-    smax = -(1 << 30)
-    for i in range(st[L.HAND_N + p]):
-        s = card_col(tab, hand_card(st, p, i), L.K_STRENGTH)
-        smin = min(smin, s)
-        smax = max(smax, s)
-    tile = fp[r, P_TILE]
-    push = fp[r, P_COMMIT] * (1.0 + 3.0 * urg)
-    wt = max(rule(tab, L.RU_WARTORN_TOTAL), 1)
-    for c in range(L.N_CITIES):
-        if st[L.STACK_N + c] == 0:
-            continue  # play_value's cheap branch: scored, never bounded
-        base = L.BOT_SCRATCH + L.BOT_CITY_W * c
-        before = st[base + CI_BEFORE]
-        mine = st[base + CI_MINE_S]
-        theirs = st[base + CI_THEIRS_S]
-        # Which outcomes a play's strength can reach (a tie may go either way or none).
-        can_win = mine + smax >= theirs
-        can_lose = mine + smin <= theirs
-        can_level = can_lose and can_win
-        ub = -1e300
-        size = abs(tile) * (3.0 + abs(fp[r, P_WAR_RISK]))
-        if before != 0:
-            can_war = True
-        else:
-            opp_w = st[base + CI_THEIRS_W]
-            tot = opp_w + st[base + CI_MINE_W] + 2
-            can_war = opp_w >= rule(tab, L.RU_WARTORN_ENEMY) or tot >= rule(tab, L.RU_WARTORN_TOTAL)
-            gap = mine - theirs
-            x = fp[r, P_PRESENCE] * (fp[r, P_CONTEST] if gap <= 0 else 1.0 / (1.0 + gap))
-            crowd = st[base + CI_MINE_W] + st[base + CI_THEIRS_W]
-            t3 = max(push * (crowd + 1) / wt, push * 2 * (crowd + 2) / wt)
-            ub = max(smin * x, smax * x) + 0.1 * st[L.STACK_N + c] + t3
-            size += max(abs(smin), abs(smax)) * abs(x) + 0.1 * st[L.STACK_N + c] + abs(t3)
-        if can_war:
-            if can_win:
-                ub = max(ub, war_value(fp, r, before, 1))
-            if can_lose:
-                ub = max(ub, war_value(fp, r, before, -1))
-            if can_level and before != 0:
-                ub = max(ub, war_value(fp, r, before, 0))
-        if size < BOUND_RANGE and ub > -BOUND_RANGE:
-            st[base + CI_BOUND] = math.ceil((ub + BOUND_SLACK) * BOUND_SCALE)
-        else:
-            st[base + CI_BOUND] = NO_BOUND
-
-
-@kernel(inline=True)
-def play_bound(st, tab, fp, p, i, r, cw):
-    """An upper bound on Surge option ``i``'s value (``score_option``), read off
-    ``cache_bounds``; 1e300 (no bound) for an option that is not a play into a city with
-    tiles, whose value is cheap to work out in full."""
-    if opt(st, i, 0) != D.ACT_PLAY:
-        return 1e300
-    c = opt(st, i, 2)
-    if st[L.STACK_N + c] == 0:
-        return 1e300
-    b = st[L.BOT_SCRATCH + L.BOT_CITY_W * c + CI_BOUND]
-    if b == NO_BOUND:
-        return 1e300
-    k = card_kind(tab, hand_card(st, p, opt(st, i, 1)))
-    v = fp[r, FP_PLAY + k] - opt(st, i, 3) * cw  # play_value's first figure, the same float
-    if abs(v) >= BOUND_RANGE:
-        return 1e300
-    return v + b * (1.0 / BOUND_SCALE)
 
 
 @kernel(inline=True)
@@ -625,12 +524,13 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
 @kernel(inline=True)
 def decision_figures(st, tab, fp, p, dec, r):
     """What every option of decision ``dec`` shares, worked out once: the
-    cities' figures (``cache_cities``) and the plays' bounds (``cache_bounds``) for a
-    Surge decision, the units' (``cache_slots``) for a choice of the units to keep after a
-    war, and (urgency, coin weight, the hand's coin need) for ``score_option``.
+    cities' figures (``cache_cities``) for a Surge decision, the units' (``cache_slots``)
+    for a choice of the units to keep after a war, and (urgency, coin weight, the hand's
+    coin need) for ``score_option``.
 
     Urgency and coin weight are read by Surge options only, the coin need by the Wealth
-    split's: each is 0 for the other decisions, whose options never read it.
+    split's: each is 0 at the other decisions, whose options never read it (a division
+    or two saved at every other decision).
     """
     urg = 0.0
     cw = 0.0
@@ -639,7 +539,6 @@ def decision_figures(st, tab, fp, p, dec, r):
         urg = urgency(st, fp, r)
         cw = coin_weight(st, tab, fp, p, r)
         cache_cities(st, tab, p)
-        cache_bounds(st, tab, fp, p, r, urg)
     elif dec == D.D_KEEP:
         cache_slots(st, tab, p, opt(st, 0, 1))
     elif dec == D.D_WEALTH or dec == D.D_SPLIT:
@@ -648,32 +547,14 @@ def decision_figures(st, tab, fp, p, dec, r):
 
 
 @kernel(inline=True)
-def bounded(st, tab, fp, dec, r):
-    """Whether the options of ``dec`` may be skipped by their bound (``play_bound``): at a
-    Surge decision, unless a Reign feat's progress is valued (a term the bound leaves out)
-    or the game is traced (a replay's trace lists every option's value)."""
-    if dec != D.D_SURGE or T.tracing(st):
-        return False
-    return not (rule(tab, L.RU_FEAT_STEP) and fp[r, P_FEAT] != 0.0)
-
-
-@kernel(inline=True)
 def choose_greedy(st, tab, fp, p, dec, n):
-    """Index of the best-valued option; ties go to a random one of the best.
-
-    At a Surge decision a play whose bound (``play_bound``) is not above the tie margin
-    below the best so far is not scored: its value could neither be the best nor tie
-    with it, so it would change neither the pick nor the tie-break's random draws.
-    """
+    """Index of the best-valued option; ties go to a random one of the best."""
     r = st[L.PROW + p]
     urg, cw, need = decision_figures(st, tab, fp, p, dec, r)
-    skip = bounded(st, tab, fp, dec, r)
     best = -1e300
     pick = 0
     ties = 0
     for i in range(n):
-        if skip and play_bound(st, tab, fp, p, i, r, cw) <= best - 1e-9:
-            continue
         v = score_option(st, tab, fp, p, dec, i, r, urg, cw, need)
         T.option(st, p, dec, i, v)
         if v > best + 1e-9:

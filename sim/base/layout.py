@@ -194,7 +194,7 @@ SCRIPT = take("SCRIPT", SCRIPT_W * MAX_SCRIPT)  # SCRIPT + SCRIPT_W*i
 CITY_SCRATCH = take("CITY_SCRATCH", 2 * N_CITIES)  # the Surge's room and cost per city
 # The Surge's options: one bit per card kind already offered from the hand.
 SEEN_KINDS = take("SEEN_KINDS", MASK_WORDS)
-BOT_CITY_W = 10  # ints of a bot's scratch per city
+BOT_CITY_W = 9  # ints of a bot's scratch per city
 # A bot's own scratch: by city at a Surge decision, by unit at a choice of units to keep.
 BOT_SCRATCH = take("BOT_SCRATCH", BOT_CITY_W * N_CITIES)
 MAX_REVEALED = 32
