@@ -2,6 +2,7 @@
 """Where the real kernel's time goes, by compiled function: ``perf`` with numba's code named.
 
     python benchmarks/perf_kernel.py [--mix dunes+aegean] [--seconds 15] [--top 30]
+                                     [--annotate heuristic.choose_heuristic]
 
 Plays ``play_batch`` on one thread while ``perf record`` samples this process,
 then prints ``perf report``'s self-time shares per function. Numba's JIT code
@@ -169,9 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def annotate(data: Path, name: str, context: int = 40) -> str:
+def annotate(data: Path, name: str, around: int = 10) -> str:
     """``name``'s disassembly (objdump) with each instruction's share of its samples,
-    the hottest stretches only (``context`` instructions around each of the top ones)."""
+    the hottest stretches only (``around`` instructions either side of each of the 12
+    hottest). perf credits a sample to the instruction after a slow one, as a rule."""
     if name not in PLACES:
         return f"no function named {name}"
     path, sym, addr, size = PLACES[name]
@@ -197,7 +199,7 @@ def annotate(data: Path, name: str, context: int = 40) -> str:
             start = a if start is None else start
             insns.append((a - start, m.group(2)))
     top = sorted(range(len(insns)), key=lambda j: -counts.get(insns[j][0], 0))[:12]
-    keep = sorted({k for j in top for k in range(j - context // 4, j + context // 4)})
+    keep = sorted({k for j in top for k in range(j - around, j + around + 1)})
     out = [f"{name}: {total} samples, {len(insns)} instructions"]
     for j in keep:
         if 0 <= j < len(insns):
