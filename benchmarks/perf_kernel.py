@@ -2,6 +2,7 @@
 """Where the real kernel's time goes, by compiled function: ``perf`` with numba's code named.
 
     python benchmarks/perf_kernel.py [--mix dunes+aegean] [--seconds 15] [--top 30]
+                                     [--annotate heuristic.choose_heuristic]
 
 Plays ``play_batch`` on one thread while ``perf record`` samples this process,
 then prints ``perf report``'s self-time shares per function. Numba's JIT code
@@ -65,6 +66,10 @@ PERF_MAP = "/tmp/perf-{pid}.map"
 (its documented perf-map interface), not a choice of this machine or of omensim."""
 
 
+PLACES: dict[str, tuple[Path, str, int, int]] = {}
+"""Short name -> (object file, symbol, loaded address, size), for ``--annotate``."""
+
+
 def write_perf_map(workdir: Path) -> int:
     """Write :data:`PERF_MAP` for every function in the loaded objects; how many."""
     rows = []
@@ -90,11 +95,10 @@ def write_perf_map(workdir: Path) -> int:
                     break
         if base is None:
             continue
-        rows += [
-            (base + off, size, short_name(sym))
-            for off, size, _b, sym, ndx in syms
-            if ndx == section
-        ]
+        for off, size, _b, sym, ndx in syms:
+            if ndx == section:
+                rows.append((base + off, size, short_name(sym)))
+                PLACES[short_name(sym)] = (path, sym, base + off, size)
     with open(PERF_MAP.format(pid=os.getpid()), "w") as f:
         for addr, size, sym in sorted(rows):
             f.write(f"{addr:x} {size:x} {sym}\n")
@@ -106,6 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
     parser.add_argument("--seconds", type=float, default=15.0, help="time sampled (default 15)")
     parser.add_argument("--top", type=int, default=30, help="functions printed (default 30)")
+    parser.add_argument(
+        "--annotate",
+        default="",
+        metavar="NAME",
+        help="also print NAME's (a short name as printed) hottest instructions, disassembled",
+    )
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     from sim.data.spec import RunSpec
@@ -149,12 +159,54 @@ def main(argv: list[str] | None = None) -> int:
             capture_output=True,
             text=True,
         ).stdout
+        hot = annotate(data, args.annotate) if args.annotate else ""
     print(f"{args.mix}, greedy vs greedy, 1 thread: {rate:,.0f} games/s while sampled")
     lines = [line for line in report.splitlines() if "%" in line and not line.startswith("#")]
     for line in lines[: args.top]:
         f = line.split()
         print(f"{f[0]:>8}  {' '.join(f[2:]).rstrip(' -')}")
+    if hot:
+        print(hot)
     return 0
+
+
+def annotate(data: Path, name: str, around: int = 10) -> str:
+    """``name``'s disassembly (objdump) with each instruction's share of its samples,
+    the hottest stretches only (``around`` instructions either side of each of the 12
+    hottest). perf credits a sample to the instruction after a slow one, as a rule."""
+    if name not in PLACES:
+        return f"no function named {name}"
+    path, sym, addr, size = PLACES[name]
+    ips = subprocess.run(
+        ["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True
+    ).stdout.split()
+    counts: dict[int, int] = {}
+    for ip in ips:
+        off = int(ip, 16) - addr
+        if 0 <= off < size:
+            counts[off] = counts.get(off, 0) + 1
+    total = sum(counts.values()) or 1
+    dis = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", f"--disassemble={sym}", str(path)],
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    insns, start = [], None
+    for line in dis:
+        m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
+        if m:
+            a = int(m.group(1), 16)
+            start = a if start is None else start
+            insns.append((a - start, m.group(2)))
+    top = sorted(range(len(insns)), key=lambda j: -counts.get(insns[j][0], 0))[:12]
+    keep = sorted({k for j in top for k in range(j - around, j + around + 1)})
+    out = [f"{name}: {total} samples, {len(insns)} instructions"]
+    for j in keep:
+        if 0 <= j < len(insns):
+            off, text = insns[j]
+            n = counts.get(off, 0)
+            out.append(f"{100 * n / total:6.2f}%  {off:6x}  {text}")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

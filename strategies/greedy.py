@@ -525,16 +525,25 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
 def decision_figures(st, tab, fp, p, dec, r):
     """What every option of decision ``dec`` shares, worked out once: the
     cities' figures (``cache_cities``) for a Surge decision, the units' (``cache_slots``)
-    for a choice of the units to keep after a war, and (urgency, coin weight,
-    the hand's coin need) for ``score_option``."""
+    for a choice of the units to keep after a war, and (urgency, coin weight, the hand's
+    coin need) for ``score_option``.
+
+    Urgency and coin weight are read by Surge options only, the coin need by the Wealth
+    split's: each is 0 at the other decisions, whose options never read it (a division
+    or two saved at every other decision).
+    """
+    urg = 0.0
+    cw = 0.0
+    need = 0
     if dec == D.D_SURGE:
+        urg = urgency(st, fp, r)
+        cw = coin_weight(st, tab, fp, p, r)
         cache_cities(st, tab, p)
     elif dec == D.D_KEEP:
         cache_slots(st, tab, p, opt(st, 0, 1))
-    need = 0
-    if dec == D.D_WEALTH or dec == D.D_SPLIT:
+    elif dec == D.D_WEALTH or dec == D.D_SPLIT:
         need = hand_need(st, tab, p)
-    return urgency(st, fp, r), coin_weight(st, tab, fp, p, r), need
+    return urg, cw, need
 
 
 @kernel(inline=True)

@@ -56,19 +56,27 @@ def war_winner(st, tab, c, active):
 
 @kernel
 def keep_options(st, tab, fp, ask, c, p, keep):
-    """Every maximal set of seat ``p``'s units in ``c`` filling at most ``keep`` slots."""
+    """Every maximal set of seat ``p``'s units in ``c`` filling at most ``keep`` slots.
+
+    A unit fills 1 or 2 slots (``board.slot_weight``): the units filling 2 are read once,
+    as a bit set, instead of once per unit of every candidate set.
+    """
     m = B.n_units(st, c, p)
+    heavy = 0
+    for i in range(m):
+        if B.slot_weight(st, tab, c, p, i) == 2:
+            heavy |= 1 << i
     n = 0
     for mask in range(1 << m):
         w = 0
         for i in range(m):
             if mask & (1 << i):
-                w += B.slot_weight(st, tab, c, p, i)
+                w += 1 + ((heavy >> i) & 1)
         if w > keep:
             continue
         maximal = True
         for i in range(m):
-            if not mask & (1 << i) and w + B.slot_weight(st, tab, c, p, i) <= keep:
+            if not mask & (1 << i) and w + 1 + ((heavy >> i) & 1) <= keep:
                 maximal = False
                 break
         if maximal:
