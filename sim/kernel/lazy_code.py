@@ -1,25 +1,26 @@
 """Machine code only for the kernels something runs: the rest stay LLVM IR to link.
 
-Numba finalises every function it compiles at once: it links the optimised
-IR of every callee into the function's module, optimises that module, and
-generates machine code for all of it, callees included, then caches that
-machine code. Kernels are called by other kernels, whose modules link the
-callee's IR again (numba's ``_get_module_for_linking``), so the machine code
-of a kernel that only other kernels call is never run: a cold compile
-generated machine code for each function's whole tree of callees, once per
-function above it (a sixth of the compile, ``benchmarks/profile_compile.py
---phases``).
+Numba finalises every function it compiles at once: it links the IR of every
+callee into the function's module, optimises that module, and generates
+machine code for all of it, callees included, then caches that machine code.
+Kernels are called by other kernels, whose modules link the callee's IR again
+(numba's ``_get_module_for_linking``), so a cold compile optimised and
+code-generated each function's whole tree of callees once per function above
+it, and the machine code of a kernel that only other kernels call never runs.
 
-:class:`KernelLibrary` does the linking and the optimisation as numba does,
-so what a caller links is the same IR as before, and generates machine code
-(:meth:`KernelLibrary.materialise`) only when something asks for an address
-in it: a call from Python, a by-symbol kernel's symbol, a bot dispatcher
-passed as ``ask``. Such kernels are materialised before they are cached
+:class:`KernelLibrary` links as numba does but leaves the module as its
+function passes left it; optimising the module and generating its machine code
+(:meth:`KernelLibrary.materialise`) wait until something asks for an address in
+it: a call from Python, a by-symbol kernel's symbol, a bot dispatcher passed as
+``ask``. Those roots are optimised once with their whole tree linked in, which
+LLVM's inliner works through bottom-up as it did level by level before (the
+rows are the same and the kernel as fast: ``docs/compile.md``). Roots are
+materialised before they are cached
 (``sim.kernel.numba_ext.KernelDispatcher.add_overload``), so a warm start
 loads their machine code as before. A kernel that was never materialised is
-cached as its IR alone (:data:`IR_KIND`); a caller compiled in another
-process (the two-core compile's child, ``sim.run.compile_ahead``) links it
-from there, and a later call from Python generates its machine code then.
+cached as its IR alone (:data:`IR_KIND`); a caller compiled in another process
+(the two-core compile's child, ``sim.run.compile_ahead``) links it from there,
+and a later call from Python generates its machine code then and caches it.
 
 Only the extension uses it (``sim.kernel.mode``); plain mode is numba's own.
 """
@@ -57,8 +58,8 @@ class KernelLibrary(JITCodeLibrary):
         return self._deferred
 
     def finalize(self) -> None:
-        """Link the callees' IR in and optimise the module, as numba's ``finalize`` does, but
-        generate no machine code (:meth:`materialise` does, when asked)."""
+        """Link the callees' IR in, as numba's ``finalize`` does, but neither optimise the
+        module nor generate machine code (:meth:`materialise` does both, when asked)."""
         require_global_compiler_lock()
         self._codegen._check_llvm_bugs()
         self._raise_if_finalized()
@@ -74,7 +75,8 @@ class KernelLibrary(JITCodeLibrary):
         self._finalized = True
 
     def materialise(self) -> None:
-        """Generate the module's machine code (once): numba's last step of ``finalize``."""
+        """Optimise the module and generate its machine code (once): the rest of numba's
+        ``finalize``."""
         self._ensure_finalized()
         if self.in_engine:
             return

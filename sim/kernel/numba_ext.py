@@ -78,13 +78,15 @@ def unwrapped_indices() -> Iterator[None]:
             arrayobj.fix_integer_index = saved
 
 
-def _flags_hash(self: Any) -> int:
-    # numba's own hash is of the sorted option names, built from a dict of every value
+def flags_hash(self: Any) -> int:
+    """Numba's hash of compiler flags ``self`` (of its sorted option names), without first
+    building a dict of every option's value as numba's does."""
     return hash(tuple(sorted(self.options)))
 
 
-def _flags_eq(self: Any, other: Any) -> Any:
-    # The same explicit values of the same class are the same values; else numba's compare.
+def flags_eq(self: Any, other: Any) -> Any:
+    """Numba's compare of compiler flags: the same explicit values of the same class are
+    the same values, else numba's own compare decides."""
     if type(self) is type(other) and self._values == other._values:
         return True
     return _NUMBA_FLAGS_EQ(self, other)
@@ -106,7 +108,7 @@ def quick_flag_compare() -> Iterator[None]:
     cls = targetconfig.TargetConfig
     with global_compiler_lock:
         saved = cls.__hash__, cls.__eq__
-        cls.__hash__, cls.__eq__ = _flags_hash, _flags_eq
+        cls.__hash__, cls.__eq__ = flags_hash, flags_eq
         try:
             yield
         finally:
