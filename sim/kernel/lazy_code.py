@@ -33,7 +33,7 @@ from llvmlite import binding as ll
 from numba.core import compiler
 from numba.core.caching import CompileResultCacheImpl
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
-from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's
@@ -77,17 +77,20 @@ class KernelLibrary(JITCodeLibrary):
     def materialise(self) -> None:
         """Optimise the module and generate its machine code (once): the rest of numba's
         ``finalize``."""
-        self._ensure_finalized()
-        if self.in_engine:
-            return
-        self.in_engine = True
-        self._optimize_final_module()
-        self._dynamic_globals = []  # numba's step scans them again
-        CPUCodeLibrary._finalize_final_module(self)
-        deferred = self.__dict__.pop("_deferred", None)
-        if deferred is not None:
-            for name, env in deferred.envs:
-                self._codegen.set_env(name, env)
+        # Also asked outside a compile (a call from Python, an ``ask`` unboxed): the engine is
+        # numba's, shared with any thread compiling.
+        with global_compiler_lock:
+            self._ensure_finalized()
+            if self.in_engine:
+                return
+            self.in_engine = True
+            self._optimize_final_module()
+            self._dynamic_globals = []  # numba's step scans them again
+            CPUCodeLibrary._finalize_final_module(self)
+            deferred = self.__dict__.pop("_deferred", None)
+            if deferred is not None:
+                for name, env in deferred.envs:
+                    self._codegen.set_env(name, env)
 
     def get_pointer_to_function(self, name: str) -> int:
         """The address of function ``name``, 0 if this library does not define it; generates
