@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from llvmlite import binding as llvm
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, targetconfig
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
@@ -44,6 +44,7 @@ from numba.extending import intrinsic
 from numba.np import arrayobj, numpy_support
 
 from sim.kernel import mode
+from sim.kernel.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary
 from sim.kernel.signatures import ASK_SIGNATURE, ASK_TYPE, declared_signature, parameter_names
 
 
@@ -77,6 +78,43 @@ def unwrapped_indices() -> Iterator[None]:
             arrayobj.fix_integer_index = saved
 
 
+def flags_hash(self: Any) -> int:
+    """Numba's hash of compiler flags ``self`` (of its sorted option names), without first
+    building a dict of every option's value as numba's does."""
+    return hash(tuple(sorted(self.options)))
+
+
+def flags_eq(self: Any, other: Any) -> Any:
+    """Numba's compare of compiler flags: the same explicit values of the same class are
+    the same values, else numba's own compare decides."""
+    if type(self) is type(other) and self._values == other._values:
+        return True
+    return _NUMBA_FLAGS_EQ(self, other)
+
+
+_NUMBA_FLAGS_EQ = targetconfig.TargetConfig.__eq__
+
+
+@contextlib.contextmanager
+def quick_flag_compare() -> Iterator[None]:
+    """While it lasts, numba hashes and compares its compiler flags without building a dict
+    of every option's value; the results are numba's own.
+
+    Numba looks up each typed call of an ``@overload`` function (the arithmetic, ``min``,
+    ``max``) in a cache keyed on the compile's flags, whose hash and compare each built a
+    dict of all ~40 options: about a tenth of a cold compile in a sampling profile, 171,000
+    lookups. Held like ``unwrapped_indices``, under numba's compiler lock.
+    """
+    cls = targetconfig.TargetConfig
+    with global_compiler_lock:
+        saved = cls.__hash__, cls.__eq__
+        cls.__hash__, cls.__eq__ = flags_hash, flags_eq
+        try:
+            yield
+        finally:
+            cls.__hash__, cls.__eq__ = saved
+
+
 LOWERING = "unwrapped-indices-1"
 """How this module lowers kernels beyond numba's own flags (``unwrapped_indices``), in every
 kernel's cache key: numba keys an entry on the function's own code only, so without it a
@@ -93,7 +131,10 @@ class KernelCache(FunctionCache):
     """Numba's on-disk cache of a function, with :data:`LOWERING` in each entry's key, and
     files of its own (:data:`TRACED_MARK`) for the build with the trace hooks, so that
     whether a build is cached can be read off the file names
-    (``sim.run.progress.kernel_needs_compile``)."""
+    (``sim.run.progress.kernel_needs_compile``). An entry may hold a kernel's IR without
+    machine code (``sim.kernel.lazy_code``)."""
+
+    _impl_class = KernelCacheImpl
 
     @property
     def _cache_file(self) -> Any:
@@ -131,7 +172,7 @@ class KernelDispatcher(CPUDispatcher):
         (see ``python_entry``): not callable from Python. Array indices are
         not wrapped (``unwrapped_indices``).
         """
-        with unwrapped_indices():
+        with unwrapped_indices(), quick_flag_compare():
             return super().compile(declared_signature(self.py_func))
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
@@ -160,6 +201,12 @@ class KernelDispatcher(CPUDispatcher):
             return entry
         self.compile(sig)
         cres = self.overloads[sig]
+        library = cres.library
+        if isinstance(library, KernelLibrary) and not library.in_engine:
+            # A kernel so far only linked into its callers: its own machine code now, and
+            # in the cache, so the next process that calls it from Python loads it.
+            library.materialise()
+            self._cache.save_overload(sig, cres)
         if not self.targetoptions["no_cpython_wrapper"]:  # @kernel(from_python=True)
             self._insert([a._code for a in sig], cres.entry_point, False)
             entries[sig] = cres.entry_point
@@ -188,6 +235,13 @@ class KernelDispatcher(CPUDispatcher):
         entry however the callee in between was obtained.
         """
         self.overloads[tuple(cres.signature.args)] = cres
+        options = self.targetoptions
+        if isinstance(cres.library, KernelLibrary) and (
+            self.by_symbol or not options["no_cfunc_wrapper"] or not options["no_cpython_wrapper"]
+        ):
+            # Run from outside the kernels (by symbol, as ``ask``, from Python): its machine
+            # code now, before numba caches the overload, so a warm start loads it.
+            cres.library.materialise()
         if cres.reload_init:
             cres.library._reload_init.update(cres.reload_init)
         if self.by_symbol:
@@ -343,6 +397,7 @@ def kernel(
         raise ValueError("a by-symbol kernel is never inlined")
     disp = KernelDispatcher(
         py_func=fn,
+        pipeline_class=KernelCompiler,
         locals={},
         targetoptions={
             "nopython": True,
