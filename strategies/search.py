@@ -54,7 +54,7 @@ SEARCH_HORIZON = 1
 # world: more worlds would not change the choice (docs/bots-search.md).
 RACED = 3
 MIN_WORLDS = 4
-LEAD_Z = 1.0
+LEAD_Z = 2.0
 
 
 @kernel
