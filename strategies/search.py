@@ -11,6 +11,14 @@ random numbers), and the worse half is dropped. The option with the best
 summed outcome over all its worlds is played. A round gives every option at
 least one world, so a budget below the option count still tries them all.
 
+The worlds are played one at a time, and a decision of at most ``RACED``
+options stops early, once it has met ``MIN_WORLDS`` worlds, when more worlds
+would not change the choice: the leader's mean lead over the runner-up is
+``LEAD_Z`` standard errors clear of 0 (the error from the two options'
+per-world differences, so a lead that one lucky world made does not count), or
+the two came out equal in every world. A clear decision stops after a few worlds;
+the close ones get the whole budget.
+
 A play-out is the look-ahead bot's (``strategies.lookahead``): the cards the
 seat cannot see are dealt again at random (``sample_world``, which never
 peeks), the option is taken and its step finished with the kernel's own
@@ -51,7 +59,8 @@ SEARCH_HORIZON = 1
 # A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
 # the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
 # error from the two options' per-world differences), or the two came out equal in every
-# world: more worlds would not change the choice (docs/bots-search.md).
+# world. At one standard error the bot lost the thinnest ladder rung; at two it plays as
+# strong as the unstopped search (docs/bots-search.md).
 RACED = 3
 MIN_WORLDS = 4
 LEAD_Z = 2.0
@@ -82,7 +91,8 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
 
     The budget (``simulations`` play-outs) is split evenly over the rounds and,
     within a round, over the options still in the running; every survivor has
-    met the same worlds, so their sums compare fairly.
+    met the same worlds, so their sums compare fairly. A decision of at most
+    ``RACED`` options stops as soon as ``lead_is_clear`` says so.
     """
     if m == 1:
         return st[L.LA_SCRATCH]
@@ -110,7 +120,7 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
             q01 += (d0 - d1) ** 2
             q02 += (d0 - d2) ** 2
             q12 += (d1 - d2) ** 2
-            if met >= MIN_WORLDS and _decided(st, m, met, q01, q02, q12):
+            if met >= MIN_WORLDS and lead_is_clear(st, m, met, q01, q02, q12):
                 decided = True
                 break
         if not decided:
@@ -131,7 +141,7 @@ def _sum(st, j, m):
 
 
 @kernel
-def _decided(st, m, met, q01, q02, q12):
+def lead_is_clear(st, m, met, q01, q02, q12):
     """Whether the leader of the (at most three) options still in the running, each having
     met ``met`` worlds, is played without more: its play-outs and the runner-up's came out
     equal in every world, or its mean lead is ``LEAD_Z`` standard errors clear of 0 (the
