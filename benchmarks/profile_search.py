@@ -33,10 +33,10 @@ HORIZONS = (0, 1, 2, 3)
 
 
 @kernel
-def sample_many(st, tab, p, reps):
-    """``reps`` sampled worlds of seat ``p``, one after the other."""
+def sample_many(st, tab, p, n, reps):
+    """``reps`` sampled worlds of seat ``p`` (with the ``n`` option rows), one after the other."""
     for r in range(reps):
-        sample_world(st, tab, p, np.int64(r * 7919 + 1))
+        sample_world(st, tab, p, np.int64(r * 7919 + 1), n)
 
 
 @kernel
@@ -44,7 +44,7 @@ def play_many(st, tab, fp, p, k, actions, horizon, reps):
     """``reps`` play-outs of Surge option ``k``, each from a new sampled world."""
     s = 0.0
     for r in range(reps):
-        sample_world(st, tab, p, np.int64(r * 7919 + 1))
+        sample_world(st, tab, p, np.int64(r * 7919 + 1), k + 1)
         s += play_out(st, tab, fp, p, D.D_SURGE, k, actions, 0, horizon)
     return s
 
@@ -62,7 +62,7 @@ def time_parts(st, tab, fp, p: int, n: int, reps: int) -> dict[str, float]:
         if name == "decision":
             choose(s, tab, fp, p, D.D_SURGE, n)
         elif name == "sample_world":
-            sample_many(s, tab, p, reps)
+            sample_many(s, tab, p, n, reps)
         else:
             play_many(s, tab, fp, p, 0, st[L.SURGE_ACTIONS], h, reps)
         out[name] = (time.thread_time() - t0) / k

@@ -228,18 +228,50 @@ def _redeal_tiles(ro, tab):
         pos = _deal_back(ro, L.STACK + c * L.MAX_STACK, ro[L.STACK_N + c], pos)
 
 
+@kernel(inline=True)
+def _copy_zone(ro, st, off, n):
+    """Copy the ``n`` entries of the zone at ``off``."""
+    for i in range(n):
+        ro[off + i] = st[off + i]
+
+
 @kernel
-def sample_world(st, tab, p, world):
-    """Copy the game into ``st[ROLLOUT:]`` with the hidden cards dealt again from ``world``.
+def copy_game(ro, st, opts):
+    """Copy what of the game ``st`` a play-out reads into ``ro``: the state, the cards each
+    zone holds, the first ``opts`` option rows of the decision being played out.
+
+    A zone's entries past its count, the option rows past ``opts`` and the scripted
+    choices are never read before they are written (a play-out queues no script), so
+    they are left as the last play-out left them: a play-out copies about a quarter of
+    the state.
+    """
+    for i in range(L.DECK):  # the counters, the board, the draft's table
+        ro[i] = st[i]
+    for d in range(2):
+        _copy_zone(ro, st, L.DECK + d * L.MAX_CARDS, st[L.DECK_N + d])
+        _copy_zone(ro, st, L.DISC + d * L.MAX_CARDS, st[L.DISC_N + d])
+        _copy_zone(ro, st, L.HAND + d * L.MAX_CARDS, st[L.HAND_N + d])
+        _copy_zone(ro, st, L.OUT + d * L.MAX_CARDS, st[L.OUT_N + d])
+        _copy_zone(ro, st, L.UNDER + d * L.MAX_CARDS, st[L.UNDER_N + d])
+    _copy_zone(ro, st, L.BOX, st[L.BOX_N])
+    _copy_zone(ro, st, L.OPTS, L.OPT_W * opts)
+    _copy_zone(ro, st, L.TMP, L.MAX_CARDS)  # a Surge's rally bookkeeping
+    # The id bitmap must start empty, whatever the game's scratch held.
+    for i in range(L.MAX_CARDS):
+        ro[L.TMP2 + i] = 0
+    for i in range(L.SCRIPT + L.SCRIPT_W * L.MAX_SCRIPT, L.GAME_SIZE):
+        ro[i] = st[i]
+
+
+@kernel
+def sample_world(st, tab, p, world, opts):
+    """Copy the game into ``st[ROLLOUT:]`` with the hidden cards dealt again from ``world``
+    (``copy_game``: the decision's first ``opts`` option rows come along).
 
     Both seats of the copy play with seat ``p``'s weights; no scripted choice carries over.
     """
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
-    for i in range(L.GAME_SIZE):
-        ro[i] = st[i]
-    # The id bitmap must start empty; the copy brought whatever the game's scratch held.
-    for i in range(L.MAX_CARDS):
-        ro[L.TMP2 + i] = 0
+    copy_game(ro, st, opts)
     ro[L.RNG + L.RNG_SETUP] = world
     if ro[L.DRAFTING]:
         _redeal_draft(ro, tab, p)  # no hand, pile or tile is dealt yet
@@ -375,11 +407,14 @@ def tally(st, tab, fp, p, dec, m, actions, total, horizon, worlds):
     comparison is not blurred by the luck of the deal. The worlds come from seat
     ``p``'s own stream, which the hidden cards never touch.
     """
+    opts = 0  # option rows a play-out reads: up to the last listed
+    for j in range(m):
+        opts = max(opts, st[L.LA_SCRATCH + j] + 1)
     for _ in range(worlds):
         world = np.int64(next_u64(st, L.RNG_SEAT + p))
         for j in range(m):
             if st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] == 0:
-                sample_world(st, tab, p, world)
+                sample_world(st, tab, p, world, opts)
                 k = st[L.LA_SCRATCH + j]
                 v = play_out(st, tab, fp, p, dec, k, actions, total, horizon)
                 st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] += np.int64(v * 1000.0)

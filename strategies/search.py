@@ -11,6 +11,14 @@ random numbers), and the worse half is dropped. The option with the best
 summed outcome over all its worlds is played. A round gives every option at
 least one world, so a budget below the option count still tries them all.
 
+The worlds are played one at a time, and a decision of at most ``RACED``
+options stops early, once it has met ``MIN_WORLDS`` worlds, when more worlds
+would not change the choice: the leader's mean lead over the runner-up is
+``LEAD_Z`` standard errors clear of 0 (the error from the two options'
+per-world differences, so a lead that one lucky world made does not count), or
+the two came out equal in every world. A clear decision stops after a few worlds;
+the close ones get the whole budget.
+
 A play-out is the look-ahead bot's (``strategies.lookahead``): the cards the
 seat cannot see are dealt again at random (``sample_world``, which never
 peeks), the option is taken and its step finished with the kernel's own
@@ -24,6 +32,8 @@ continuation of their own to play from and stay the heuristic's.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from sim.base import events as E
 from sim.base import layout as L
@@ -46,6 +56,14 @@ SEARCH_WIDTH = 3
 # Whole turns a play-out plays after the current one. With three options, one turn
 # played as strong as two at half the cost of a play-out (docs/bots-search.md).
 SEARCH_HORIZON = 1
+# A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
+# the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
+# error from the two options' per-world differences), or the two came out equal in every
+# world. At one standard error the bot lost the thinnest ladder rung; at two it plays as
+# strong as the unstopped search (docs/bots-search.md).
+RACED = 3
+MIN_WORLDS = 4
+LEAD_Z = 2.0
 
 
 @kernel
@@ -73,7 +91,8 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
 
     The budget (``simulations`` play-outs) is split evenly over the rounds and,
     within a round, over the options still in the running; every survivor has
-    met the same worlds, so their sums compare fairly.
+    met the same worlds, so their sums compare fairly. A decision of at most
+    ``RACED`` options stops as soon as ``lead_is_clear`` says so.
     """
     if m == 1:
         return st[L.LA_SCRATCH]
@@ -85,14 +104,66 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     clear_tallies(st, m)
     alive = m
     rnd = 0
-    while alive > 1:
-        tally(st, tab, fp, p, dec, m, actions, total, horizon, _worlds(budget, rounds, alive))
-        alive = _drop_worse_half(st, m, alive, rnd)
+    met = 0  # worlds each option still in the running has met
+    # Summed squares of the per-world differences of options (0, 1), (0, 2) and (1, 2):
+    # with at most three options, enough to know the noise of any two's comparison.
+    q01 = q02 = q12 = 0.0
+    decided = False
+    while alive > 1 and not decided:
+        for _ in range(_worlds(budget, rounds, alive)):
+            v0, v1, v2 = _sum(st, 0, m), _sum(st, 1, m), _sum(st, 2, m)
+            tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
+            met += 1
+            if m > RACED:
+                continue
+            d0, d1, d2 = _sum(st, 0, m) - v0, _sum(st, 1, m) - v1, _sum(st, 2, m) - v2
+            q01 += (d0 - d1) ** 2
+            q02 += (d0 - d2) ** 2
+            q12 += (d1 - d2) ** 2
+            if met >= MIN_WORLDS and lead_is_clear(st, m, met, q01, q02, q12):
+                decided = True
+                break
+        if not decided:
+            alive = _drop_worse_half(st, m, alive, rnd)
         rnd += 1
     best = best_tallied(st, m)
     if T.tracing(st):
-        _record_weighed(st, p, dec, n, m, budget, rounds, best)
+        _record_weighed(st, p, dec, n, m, budget, met, best)
     return st[L.LA_SCRATCH + best]
+
+
+@kernel(inline=True)
+def _sum(st, j, m):
+    """Option ``j``'s summed value, in VP (0 past the ``m`` listed)."""
+    if j >= m:
+        return 0.0
+    return st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / 1000.0
+
+
+@kernel
+def lead_is_clear(st, m, met, q01, q02, q12):
+    """Whether the leader of the (at most three) options still in the running, each having
+    met ``met`` worlds, is played without more: its play-outs and the runner-up's came out
+    equal in every world, or its mean lead is ``LEAD_Z`` standard errors clear of 0 (the
+    errors from the per-world differences' squares ``q01``, ``q02``, ``q12``)."""
+    lead = best_tallied(st, m)
+    second = -1
+    for j in range(m):
+        out = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]
+        v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
+        if (
+            j != lead
+            and out == 0
+            and (second < 0 or v > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + second])
+        ):
+            second = j
+    a, b = min(lead, second), max(lead, second)
+    q = q01 if b == 1 else (q02 if a == 0 else q12)
+    mean = (_sum(st, lead, m) - _sum(st, second, m)) / met
+    if q == 0.0:
+        return True  # the same outcome in every world
+    var = max(q / met - mean * mean, 0.0)
+    return mean > LEAD_Z * np.sqrt(var / met)
 
 
 @kernel(inline=True)
@@ -102,15 +173,18 @@ def _worlds(budget, rounds, alive):
 
 
 @kernel
-def _record_weighed(st, p, dec, n, m, budget, rounds, best):
+def _record_weighed(st, p, dec, n, m, budget, met, best):
     """Trace the ``m`` options searched, each with its mean play-out value over the worlds
-    it met (a dropped option met fewer), and the choice: the replay's weighed options."""
+    it met (``met`` for the ones still in the running, fewer for a dropped one), and the
+    choice: the replay's weighed options."""
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
     for j in range(m):
         last = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]  # round it was dropped after, + 1
-        played = rounds if last == 0 else last
         alive = m
-        worlds = 0
-        for _ in range(played):
+        worlds = met if last == 0 else 0
+        for _ in range(last):
             worlds += _worlds(budget, rounds, alive)
             alive -= alive // 2
         mean = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / 1000.0 / worlds

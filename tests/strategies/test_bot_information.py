@@ -772,7 +772,7 @@ def world_state(st: np.ndarray, tab: np.ndarray, p: int, world: int, redeal: boo
     """A copy of ``st`` with sampled world ``world`` in its rollout state; with ``redeal``
     off, the rollout state is the real game's (as if ``sample_world`` dealt nothing again)."""
     s = st.copy()
-    sample_world(s, tab, p, world)
+    sample_world(s, tab, p, world, L.MAX_OPTS)
     if not redeal:
         ro = StateView(s).rollout()
         streams = ro.rng_streams.copy()

@@ -9,10 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numba
+import numpy as np
 import pandas as pd
 import pytest
 from invariants import check_invariants
 
+from sim.base import layout as L
 from sim.data.spec import RunSpec
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
@@ -22,6 +24,7 @@ from strategies.greedy import LOOKAHEAD_KNOBS, SEARCH_KNOBS
 from strategies.policy import BOT_SEARCH, choose, choose_heuristic, dispatcher
 from strategies.profiles import SEARCH_DEFAULTS, load_profile
 from strategies.registry import STRATEGIES
+from strategies.search import lead_is_clear
 
 SIMS = SEARCH_KNOBS["simulations"]
 
@@ -154,3 +157,31 @@ def test_bench_ladder_refuses_an_unknown_section_and_names_speed(capsys) -> None
     assert main(["--sections", "ladder,nope"]) == 2
     out = capsys.readouterr().out
     assert "unknown section 'nope'" in out and "speed" in out
+
+
+def _tallied(sums: list[float], dropped: tuple[int, ...] = ()) -> np.ndarray:
+    """A state whose search tallies hold ``sums`` (VP) for the listed options, with the
+    options ``dropped`` out of the running."""
+    st = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    for j, v in enumerate(sums):
+        st[L.LA_SCRATCH + j] = j
+        st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = round(1000 * v)
+        st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] = 1 if j in dropped else 0
+    return st
+
+
+def test_a_search_stops_early_only_on_a_lead_clear_of_its_noise() -> None:
+    """Over 4 worlds: a lead of 1 VP in every world, or two options equal in every world,
+    ends the decision; the same 15 VP mean lead made by one world's 60 VP does not (its
+    standard error is 13 VP), and an option dropped from the running is nobody's
+    runner-up."""
+    steady = _tallied([4.0, 0.0, -8.0])
+    assert lead_is_clear(steady, 3, 4, 4.0, 0.0, 0.0)  # q01: four differences of 1
+    tied = _tallied([4.0, 4.0, -8.0])
+    assert lead_is_clear(tied, 3, 4, 0.0, 0.0, 0.0)
+    lucky = _tallied([60.0, 0.0, -8.0])
+    assert not lead_is_clear(lucky, 3, 4, 3600.0, 10000.0, 10000.0)
+    # Option 0 is out: the leader is 1 (4 VP), the runner-up 2 (3 VP), a noisy lead.
+    out = _tallied([50.0, 4.0, 3.0], dropped=(0,))
+    assert not lead_is_clear(out, 3, 4, 0.0, 0.0, 36.0)
+    assert lead_is_clear(out, 3, 4, 0.0, 0.0, 0.25)  # a lead of 0.25 VP in every world
