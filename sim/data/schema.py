@@ -112,7 +112,7 @@ KNOBS: dict[str, Bound] = {
     "draft": _b(0, 1, "1: plan draft picks by rollouts too"),
 }
 SEARCH_KNOBS: dict[str, Bound] = {
-    "simulations": _b(1, 4096, "most play-outs per decision, over all its options (fewer once the choice is clear)"),
+    "simulations": _b(1, 4096, "play-outs per decision at most, over all its options"),
 }
 DECK_PILES = L.N_DECK_PILES
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
