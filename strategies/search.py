@@ -110,19 +110,22 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     q01 = q02 = q12 = 0.0
     decided = False
     while alive > 1 and not decided:
-        for _ in range(_worlds(budget, rounds, alive)):
-            v0, v1, v2 = _sum(st, 0, m), _sum(st, 1, m), _sum(st, 2, m)
-            tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
-            met += 1
-            if m > RACED:
-                continue
-            d0, d1, d2 = _sum(st, 0, m) - v0, _sum(st, 1, m) - v1, _sum(st, 2, m) - v2
-            q01 += (d0 - d1) ** 2
-            q02 += (d0 - d2) ** 2
-            q12 += (d1 - d2) ** 2
-            if met >= MIN_WORLDS and lead_is_clear(st, m, met, q01, q02, q12):
-                decided = True
-                break
+        worlds = _worlds(budget, rounds, alive)
+        if m > RACED:  # no early stop: the round's worlds at once
+            tally(st, tab, fp, p, dec, m, actions, total, horizon, worlds)
+            met += worlds
+        else:
+            for _ in range(worlds):
+                v0, v1, v2 = _sum(st, 0, m), _sum(st, 1, m), _sum(st, 2, m)
+                tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
+                met += 1
+                d0, d1, d2 = _sum(st, 0, m) - v0, _sum(st, 1, m) - v1, _sum(st, 2, m) - v2
+                q01 += (d0 - d1) ** 2
+                q02 += (d0 - d2) ** 2
+                q12 += (d1 - d2) ** 2
+                if met >= MIN_WORLDS and lead_is_clear(st, m, met, q01, q02, q12):
+                    decided = True
+                    break
         if not decided:
             alive = _drop_worse_half(st, m, alive, rnd)
         rnd += 1

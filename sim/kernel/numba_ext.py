@@ -44,7 +44,7 @@ from numba.extending import intrinsic
 from numba.np import arrayobj, numpy_support
 
 from sim.kernel import mode
-from sim.kernel.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary
+from sim.kernel.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary, materialised
 from sim.kernel.signatures import ASK_SIGNATURE, ASK_TYPE, declared_signature, parameter_names
 
 
@@ -201,11 +201,10 @@ class KernelDispatcher(CPUDispatcher):
             return entry
         self.compile(sig)
         cres = self.overloads[sig]
-        library = cres.library
-        if isinstance(library, KernelLibrary) and not library.in_engine:
+        if not materialised(cres.library):
             # A kernel so far only linked into its callers: its own machine code now, and
             # in the cache, so the next process that calls it from Python loads it.
-            library.materialise()
+            cres.library.materialise()
             self._cache.save_overload(sig, cres)
         if not self.targetoptions["no_cpython_wrapper"]:  # @kernel(from_python=True)
             self._insert([a._code for a in sig], cres.entry_point, False)
