@@ -40,7 +40,10 @@ LEAN_CARDS = (
 )
 """The lean panel CI plays: Dunes units whose nerf helped their holders, significantly,
 under the shipped ``economic`` or the old ``greedy`` (``bench_laws.py`` at 10,000 games)."""
-LEAN_GAMES = 4000
+LEAN_GAMES = 10_000
+"""Games a lean cell plays: enough that ``economic``'s Oasis Merchant nerf, about +1.5
+points for its holders, is significant after Holm over the eight cells (at 4,000 it was
+not), so the lean test catches the misplaying bot the full panel names."""
 LAW_COLUMNS = [
     "bot",
     "set",

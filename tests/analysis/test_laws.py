@@ -121,6 +121,18 @@ def test_the_lean_panel_catches_a_bot_that_misplays(lean) -> None:
     assert np.all(bad["expected"] == -1)
 
 
+def test_the_lean_panel_catches_the_shipped_economic(lean) -> None:
+    """``economic`` overvalues offering Oasis Merchant: with one less to offer, its holders
+    win more often, significantly, at the lean panel's game count; greedy's own check above
+    passes on the same cells and games. So the CI known-answer test tells the two apart."""
+    t = play_laws("economic", lean, LEAN_GAMES)
+    bad = t[t.wrong_sign]
+    found = set(zip(bad.card, bad.change, strict=True))
+    shown = t[["card", "change", "diff", "p_adjusted"]]
+    assert found == {("Oasis Merchant", "offering 3->2")}, shown
+    assert np.all(bad["lo"] > 0)
+
+
 def test_the_weight_fit_penalises_every_lean_cell_and_weighs_match_ups() -> None:
     """``benchmarks/tune_weights.py`` fits greedy with a penalty on law cells: the lean
     panel's cells are among them, so the fit is steered away from what CI checks."""
