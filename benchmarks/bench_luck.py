@@ -42,6 +42,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_engine import load_average  # noqa: E402
 
 from sim.analysis import luck as LK  # noqa: E402
 from sim.analysis.paired import Outcomes, kinds_of, luck_shifts  # noqa: E402
@@ -163,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     import numba
 
     cores = numba.get_num_threads()
+    start_load = load_average()
     figures: list[Figure] = []
     costs: dict[str, tuple[int, float, float]] = {}
     for bot in args.bots.split(","):
@@ -187,7 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         for f in figures[start:]:
             f.cost = with_luck / without
 
-    print(f"mix {args.mix}, seed {SEED}, {cores} threads; the host was shared with other jobs")
+    print(
+        f"mix {args.mix}, seed {SEED}, {cores} threads; "
+        f"load average {start_load} at the start, {load_average()} at the end"
+    )
     if figures:
         print()
         print("| bot | estimate | games | plain | luck-adjusted | variance ratio | games saved |")
