@@ -35,6 +35,8 @@ from numba.core.caching import CompileResultCacheImpl
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
+from sim.kernel.private_callees import make_callees_private
+
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's
 bitcode alone (numba's own kinds are ``object`` and ``bitcode``)."""
@@ -76,7 +78,8 @@ class KernelLibrary(JITCodeLibrary):
 
     def materialise(self) -> None:
         """Optimise the module and generate its machine code (once): the rest of numba's
-        ``finalize``."""
+        ``finalize``, with the linked callees made private to this code first
+        (``sim.kernel.private_callees``)."""
         # Also asked outside a compile (a call from Python, an ``ask`` unboxed): the engine is
         # numba's, shared with any thread compiling.
         with global_compiler_lock:
@@ -84,6 +87,7 @@ class KernelLibrary(JITCodeLibrary):
             if self.in_engine:
                 return
             self.in_engine = True
+            make_callees_private(self._final_module, self.name)
             self._optimize_final_module()
             self._dynamic_globals = []  # numba's step scans them again
             CPUCodeLibrary._finalize_final_module(self)
