@@ -42,7 +42,6 @@ WORK = (
     "sim.kernel.abilities:run_ability",
     "sim.kernel.abilities:_fire_trigger",
     "sim.kernel.surge:surge_rest",
-    "sim.kernel.surge:surge_step",
     "sim.kernel.war:war_step",
     "sim.kernel.wealth:wealth_step",
     "sim.kernel.offering:offering_step",
@@ -50,11 +49,13 @@ WORK = (
     "sim.kernel.portent:portent_step",
     "sim.kernel.feats:feat_step",
     "sim.kernel.turn:end_turn",
-    "strategies.random_bot:choose_random",
+    # Well after the Surge's rest, which it calls: taken any earlier, its compile waited
+    # for the other process to finish that.
+    "sim.kernel.surge:surge_step",
 )
 """Kernels both processes compile, in this order, each taking the next one the other has not
 taken (``sim.kernel.claims``): the by-symbol steps, the bot and the large trees beneath them,
-shared kernels before the kernels that call them, so that neither process waits long for the
+a kernel well before the kernels that call it, so that neither process waits long for the
 other. The set-up is that of ``play_range_shared_deck``; a top that builds decks compiles its
 own (:func:`work_of`)."""
 
@@ -116,9 +117,11 @@ def compile_on_two_cores(
     compiled code outside the kernel's tree, which a run needs before its first
     rows), then both processes compile ``work`` (by default :func:`work_of`
     ``top`` and ``ask``; ``child_work``: the child's, by default the same), each
-    kernel once (:func:`compile_free`). This process then compiles ``ask`` and
-    ``top``, loading what the child compiled and waiting for what it is
-    compiling, and waits for the child. Call it only when the cache is cold.
+    kernel once (:func:`compile_free`), except that this process leaves ``ask`` to
+    the child and compiles ``top`` meanwhile, which does not call it. This
+    process then compiles ``top`` and ``ask``, loading what the child compiled
+    and waiting for what it is compiling, and waits for the child. Call it only
+    when the cache is cold.
     """
     work = tuple(work_of(top, ask) if work is None else work)
     child_work = work if child_work is None else tuple(child_work)
@@ -134,8 +137,9 @@ def compile_on_two_cores(
         with claims.claiming(folder):
             for warm in meanwhile:
                 warm()
-            compile_free(work)
-            compile_named([name_of(ask), name_of(top)])
+            # The dispatcher last, after the top: the child has most likely taken it by then.
+            compile_free(name for name in work if name != name_of(ask))
+            compile_named([name_of(top), name_of(ask)])
     except BaseException:
         child.kill()  # interrupted: the child's part alone is no use to anyone
         raise
