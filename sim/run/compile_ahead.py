@@ -19,13 +19,14 @@ wait, never a wrong result), and a warm cache skips all of it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,9 @@ from sim.kernel.jit import declared_signature
 WORK = (
     # The ability interpreter first: every step but the set-up reaches it.
     "sim.kernel.abilities:run_op",
-    # Trees of their own while the interpreter compiles: the greedy bot's scoring, the set-up.
+    # Trees of their own while the interpreter compiles: the greedy bot's scoring, the
+    # set-up (:func:`work_of`), the rest of the bot.
     "strategies.greedy:score_option",
-    "sim.kernel.game:setup_shared_deck",
     "strategies.greedy:choose_greedy",
     "sim.kernel.abilities:run_ability",
     "sim.kernel.abilities:_fire_trigger",
@@ -56,8 +57,7 @@ WORK = (
 """Kernels both processes compile, in this order, each taking the next one the other has not
 taken (``sim.kernel.claims``): the by-symbol steps, the bot and the large trees beneath them,
 a kernel well before the kernels that call it, so that neither process waits long for the
-other. The set-up is that of ``play_range_shared_deck``; a top that builds decks compiles its
-own (:func:`work_of`)."""
+other. Every entry point calls them; :func:`work_of` adds the set-up and the dispatcher."""
 
 SETUP_OF = {
     "sim.kernel.batch:play_range": "sim.kernel.game:setup",
@@ -67,13 +67,11 @@ SETUP_OF = {
 
 
 def work_of(top: Any, ask: Any) -> tuple[str, ...]:
-    """:data:`WORK` with the set-up that entry point ``top`` calls (unchanged for another
-    top), then the bot dispatcher ``ask``: last, so that one process compiles it while the
+    """:data:`WORK` with the set-up that entry point ``top`` calls, after the ability
+    interpreter, and the bot dispatcher ``ask`` last: one process compiles it while the
     other compiles the top, which does not call it."""
     setup = SETUP_OF.get(name_of(top))
-    default = SETUP_OF["sim.kernel.batch:play_range_shared_deck"]
-    work = WORK if setup is None else tuple(setup if name == default else name for name in WORK)
-    return (*work, name_of(ask))
+    return (*WORK[:1], *([setup] if setup else []), *WORK[1:], name_of(ask))
 
 
 def kernel_named(name: str) -> Any:
@@ -104,6 +102,88 @@ def name_of(dispatcher: Any) -> str:
     return claims.kernel_name(dispatcher.py_func)
 
 
+class CompileAhead:
+    """A two-core cold compile under way (:func:`compiling_ahead`): the child is walking
+    :data:`WORK` (or the work it was started with) and takes more from :meth:`finish`."""
+
+    def __init__(self, child: subprocess.Popen[str], sent: Iterable[str]) -> None:
+        self.child = child
+        self.sent = set(sent)
+        """Kernels the child has been given."""
+
+    def send(self, names: Iterable[str]) -> None:
+        """Give the child ``names`` to compile after its own work (those it has not been
+        given yet); a child that has died gets nothing, and this process compiles them."""
+        new = [name for name in names if name not in self.sent]
+        self.sent.update(new)
+        if not new or self.child.stdin is None:
+            return
+        try:
+            self.child.stdin.write("".join(f"{name}\n" for name in new))
+            self.child.stdin.flush()
+        except OSError:
+            pass
+
+    def finish(
+        self,
+        ask: Any,
+        top: Any,
+        work: Iterable[str] | None = None,
+        meanwhile: Iterable[Callable[[], None]] = (),
+    ) -> None:
+        """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` here,
+        with the child.
+
+        Gives the child the rest of ``work`` (by default :func:`work_of` ``top``
+        and ``ask``), calls each of ``meanwhile`` (warm-ups of compiled code
+        outside the kernel's tree, which a run needs before its first rows), then
+        compiles each kernel of ``work`` the child has not taken
+        (:func:`compile_free`), except ``ask``, left to the child while this
+        process compiles ``top``, which does not call it; then ``top`` and ``ask``,
+        loading what the child compiled and waiting for what it is compiling.
+        """
+        work = tuple(work_of(top, ask) if work is None else work)
+        self.send(work)
+        for warm in meanwhile:
+            warm()
+        compile_free(name for name in work if name != name_of(ask))
+        compile_named([name_of(top), name_of(ask)])
+
+
+@contextlib.contextmanager
+def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
+    """While it lasts, a child compiles ``child_work`` into numba's cache (then what
+    :meth:`CompileAhead.finish` gives it), and every kernel this process compiles is
+    claimed (``sim.kernel.claims``): a kernel the child compiles is loaded, not compiled
+    twice. Start it as early as the cache is known to be cold, so that the child's own
+    start-up and the run's set-up here (the bots' figures compile) overlap; call
+    ``finish`` before the first game. On leaving, waits for the child (killed if the
+    block raised). Use it only when the cache is cold: the child does nothing of use
+    otherwise."""
+    child_work = tuple(child_work)
+    folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
+    child = subprocess.Popen(
+        [sys.executable, "-m", __name__, str(folder), *child_work],
+        env=os.environ.copy(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    ok = False
+    try:
+        with claims.claiming(folder):
+            yield CompileAhead(child, child_work)
+        ok = True
+    finally:
+        if not ok:
+            child.kill()  # interrupted: the child's part alone is no use to anyone
+        with contextlib.suppress(OSError):
+            child.stdin.close()  # type: ignore[union-attr]
+        child.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def compile_on_two_cores(
     ask: Any,
     top: Any,
@@ -111,43 +191,22 @@ def compile_on_two_cores(
     child_work: Iterable[str] | None = None,
     meanwhile: Iterable[Callable[[], None]] = (),
 ) -> None:
-    """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` on two cores.
-
-    Starts a child, calls each of ``meanwhile`` while it starts (warm-ups of
-    compiled code outside the kernel's tree, which a run needs before its first
-    rows), then both processes compile ``work`` (by default :func:`work_of`
-    ``top`` and ``ask``; ``child_work``: the child's, by default the same), each
-    kernel once (:func:`compile_free`), except that this process leaves ``ask`` to
-    the child and compiles ``top`` meanwhile, which does not call it. This
-    process then compiles ``top`` and ``ask``, loading what the child compiled
-    and waiting for what it is compiling, and waits for the child. Call it only
-    when the cache is cold.
-    """
+    """Compile ``top`` and ``ask`` on two cores at once (:func:`compiling_ahead` and
+    :meth:`CompileAhead.finish`); ``child_work``: the child's, by default ``work``
+    (by default :func:`work_of` ``top`` and ``ask``). Call it only when the cache is
+    cold."""
     work = tuple(work_of(top, ask) if work is None else work)
-    child_work = work if child_work is None else tuple(child_work)
-    folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
-    child = subprocess.Popen(
-        [sys.executable, "-m", __name__, str(folder), *child_work],
-        env=os.environ.copy(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        with claims.claiming(folder):
-            for warm in meanwhile:
-                warm()
-            # The dispatcher last, after the top: the child has most likely taken it by then.
-            compile_free(name for name in work if name != name_of(ask))
-            compile_named([name_of(top), name_of(ask)])
-    except BaseException:
-        child.kill()  # interrupted: the child's part alone is no use to anyone
-        raise
-    finally:
-        child.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+    with compiling_ahead(work if child_work is None else child_work) as ahead:
+        ahead.finish(ask, top, work, meanwhile)
+
+
+def child_main(folder: str, names: list[str]) -> None:
+    """The child: compile ``names``, then each name its parent sends, until it is done."""
+    with claims.claiming(Path(folder)):
+        compile_free(names)
+        for line in sys.stdin:
+            compile_free([line.strip()] if line.strip() else [])
 
 
 if __name__ == "__main__":
-    with claims.claiming(Path(sys.argv[1])):
-        compile_free(sys.argv[2:])
+    child_main(sys.argv[1], sys.argv[2:])

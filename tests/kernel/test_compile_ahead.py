@@ -12,11 +12,13 @@ same answer).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,9 +53,10 @@ def tiny_top(mask, n):
     return child_half(mask, n) + own_half(mask, n)
 
 
-def hits_and_misses(child_work: list[str]) -> dict[str, object]:
+def hits_and_misses(child_work: list[str], sent: bool = False) -> dict[str, object]:
     """Run the two-core compile of :func:`tiny_top` here, the child compiling ``child_work``
-    and this process :func:`own_half`, and report numba's cache counters and whether this
+    (given it on its command line, or, ``sent``, once this process has started it) and
+    this process :func:`own_half`, and report numba's cache counters and whether this
     process's ``meanwhile`` warm-up ran before the top was compiled. The warm-up waits
     (up to a minute) for the child to compile :func:`child_half`, so that the child gets
     there first however slowly it starts."""
@@ -69,9 +72,11 @@ def hits_and_misses(child_work: list[str]) -> dict[str, object]:
             time.sleep(0.05)
         warmed.append(not tiny_top.overloads)
 
-    C.compile_on_two_cores(
-        tiny_ask, tiny_top, [f"{__name__}:own_half"], child_work, meanwhile=(warm,)
-    )
+    own = [f"{__name__}:own_half"]
+    with C.compiling_ahead([] if sent else child_work) as ahead:
+        if sent:
+            ahead.send(child_work)
+        ahead.finish(tiny_ask, tiny_top, own, meanwhile=(warm,))
     return {
         "child_hits": child_half.stats.cache_hits.get(sig, 0),
         "child_misses": child_half.stats.cache_misses.get(sig, 0),
@@ -80,13 +85,15 @@ def hits_and_misses(child_work: list[str]) -> dict[str, object]:
     }
 
 
-def fresh(child_work: list[str], cache: Path) -> dict[str, object]:
+def fresh(child_work: list[str], cache: Path, sent: bool = False) -> dict[str, object]:
     """:func:`hits_and_misses` in a fresh interpreter compiling into the empty ``cache``."""
-    return in_fresh_interpreter("test_compile_ahead", f"t.hits_and_misses({child_work!r})", cache)
+    expr = f"t.hits_and_misses({child_work!r}, {sent!r})"
+    return in_fresh_interpreter("test_compile_ahead", expr, cache)
 
 
-def test_the_parent_loads_what_the_child_compiled(tmp_path: Path) -> None:
-    got = fresh(["test_compile_ahead:child_half"], tmp_path)
+@pytest.mark.parametrize("sent", [False, True])
+def test_the_parent_loads_what_the_child_compiled(tmp_path: Path, sent: bool) -> None:
+    got = fresh(["test_compile_ahead:child_half"], tmp_path, sent)
     assert got == {"child_hits": 1, "child_misses": 0, "value": 2 * 3 + 2 + 1, "warmed": [True]}
 
 
@@ -177,10 +184,47 @@ def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
 
 @pytest.mark.parametrize("top", list(C.SETUP_OF))
 def test_the_work_holds_the_set_up_its_entry_point_calls(top: str) -> None:
-    """A run that builds decks compiles the draft's set-up beside the child, and a run
-    that does not never compiles it; the dispatcher comes last."""
+    """A run that builds decks compiles the draft's set-up, and a run that does not never
+    compiles it; the dispatcher comes last."""
     work = C.work_of(C.kernel_named(top), tiny_ask)
-    assert C.SETUP_OF[top] in work
     assert [n for n in work if n in C.SETUP_OF.values()] == [C.SETUP_OF[top]]
     assert work[-1] == C.name_of(tiny_ask)
-    assert len(work) == len(C.WORK) + 1
+    assert [n for n in work if n in C.WORK] == list(C.WORK)
+    assert len(work) == len(C.WORK) + 2
+
+
+def test_a_cold_engine_starts_the_child_before_it_compiles_the_run(monkeypatch) -> None:
+    """The child's start-up overlaps the compile of the bots' figures (``compile_run``), and
+    the engine finishes the compile with it before its first game."""
+    import numba
+
+    from sim.data.spec import RunSpec
+    from sim.run import engine as E
+
+    order: list[str] = []
+
+    class Ahead:
+        def finish(self, ask: object, top: object, meanwhile: object = ()) -> None:
+            order.append("finished")
+
+    @contextlib.contextmanager
+    def ahead() -> Iterator[Ahead]:
+        order.append("child started")
+        yield Ahead()
+        order.append("child waited for")
+
+    def compile_run(*args: object) -> object:
+        order.append("run compiled")
+        return real_compile_run(*args)
+
+    real_compile_run = E.compile_run
+    monkeypatch.setattr(E, "kernel_needs_compile", lambda *a: True)
+    monkeypatch.setattr(E, "compiling_ahead", ahead)
+    monkeypatch.setattr(E, "compile_run", compile_run)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(2)
+    try:
+        E.Engine.ready(RunSpec(games=2, mix="aegean"))
+    finally:
+        numba.set_num_threads(threads)
+    assert order == ["child started", "run compiled", "finished", "child waited for"]
