@@ -20,10 +20,10 @@ work instead, and how much IR of linked callees LLVM optimised again.
 cores (this process and the child of ``sim/run/compile_ahead.py``), and prints
 the wall and CPU seconds of each leg: the child's start, building the engine
 (the bots' figures compile), the warm-ups, this process's share of the list
-both walk, the top of the tree and the dispatcher, and the wait for the
-child; and the child's CPU seconds. On a quiet host a first run waits for this
-process's legs; on a busy one wall and CPU seconds both mostly measure the
-other work.
+both walk (the top of the tree and the dispatcher at its end), the first games,
+and the child's exit (which a run does not wait for); and the child's CPU
+seconds. On a quiet host a first run waits for this process's legs; on a busy
+one wall and CPU seconds both mostly measure the other work.
 """
 
 from __future__ import annotations
@@ -215,22 +215,16 @@ def legs(mix: str) -> int:
         if not any(what.startswith("warm-ups") for what, _, _ in marks):
             mark("warm-ups done (the list-column reader)")
 
+    children: list[subprocess.Popen] = []
+
     class Child(popen):  # type: ignore[misc, valid-type]
         """The compile's child (other commands the engine runs are not marked)."""
 
         def __init__(self, argv: list[str], *args: object, **kwargs: object) -> None:
             super().__init__(argv, *args, **kwargs)
-            self.ours = compile_ahead.__name__ in argv
-            if self.ours:
+            if compile_ahead.__name__ in argv:
+                children.append(self)
                 mark("child started")
-
-        def wait(self, timeout: float | None = None) -> int:
-            if not self.ours:
-                return super().wait(timeout)
-            mark("top and dispatcher compiled; waiting for the child")
-            code = super().wait(timeout)
-            mark("child done")
-            return code
 
     from sim.data.spec import RunSpec
     from sim.run.engine import Engine
@@ -250,6 +244,9 @@ def legs(mix: str) -> int:
         compile_ahead.compile_free = compile_free
         bitlists.warmup = warm
         compile_ahead.subprocess.Popen = popen  # type: ignore[misc]
+    for child_process in children:
+        child_process.wait()  # for its CPU seconds: a run lets it exit on its own
+    mark("child exited")
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"two-core first-run compile, {mix}: child CPU {child.ru_utime + child.ru_stime:.1f} s")
     last_cpu = 0.0

@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -68,10 +69,12 @@ SETUP_OF = {
 
 def work_of(top: Any, ask: Any) -> tuple[str, ...]:
     """:data:`WORK` with the set-up that entry point ``top`` calls, after the ability
-    interpreter, and the bot dispatcher ``ask`` last: one process compiles it while the
-    other compiles the top, which does not call it."""
+    interpreter, then ``top`` and the bot dispatcher ``ask``: the first process done with
+    the rest compiles the top, which calls all of it but not the dispatcher, and the other
+    one the dispatcher meanwhile."""
     setup = SETUP_OF.get(name_of(top))
-    return (*WORK[:1], *([setup] if setup else []), *WORK[1:], name_of(ask))
+    setups = [setup] if setup else []
+    return (*WORK[:1], *setups, *WORK[1:], name_of(top), name_of(ask))
 
 
 def kernel_named(name: str) -> Any:
@@ -131,23 +134,29 @@ class CompileAhead:
         work: Iterable[str] | None = None,
         meanwhile: Iterable[Callable[[], None]] = (),
     ) -> None:
-        """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` here,
-        with the child.
+        """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` with
+        the child, and have both here.
 
         Gives the child the rest of ``work`` (by default :func:`work_of` ``top``
         and ``ask``), calls each of ``meanwhile`` (warm-ups of compiled code
         outside the kernel's tree, which a run needs before its first rows), then
         compiles each kernel of ``work`` the child has not taken
-        (:func:`compile_free`), except ``ask``, left to the child while this
-        process compiles ``top``, which does not call it; then ``top`` and ``ask``,
-        loading what the child compiled and waiting for what it is compiling.
+        (:func:`compile_free`); then ``top`` and ``ask``, loading what the child
+        compiled and waiting for what it is compiling.
         """
         work = tuple(work_of(top, ask) if work is None else work)
         self.send(work)
         for warm in meanwhile:
             warm()
-        compile_free(name for name in work if name != name_of(ask))
+        compile_free(work)
         compile_named([name_of(top), name_of(ask)])
+        self.close()
+
+    def close(self) -> None:
+        """Tell the child nothing more is coming: it exits once its work is done."""
+        if self.child.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.child.stdin.close()
 
 
 @contextlib.contextmanager
@@ -157,9 +166,9 @@ def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
     claimed (``sim.kernel.claims``): a kernel the child compiles is loaded, not compiled
     twice. Start it as early as the cache is known to be cold, so that the child's own
     start-up and the run's set-up here (the bots' figures compile) overlap; call
-    ``finish`` before the first game. On leaving, waits for the child (killed if the
-    block raised). Use it only when the cache is cold: the child does nothing of use
-    otherwise."""
+    ``finish`` before the first game. On leaving, lets the child exit on its own
+    (killed and waited for if the block raised). Use it only when the cache is cold:
+    the child does nothing of use otherwise."""
     child_work = tuple(child_work)
     folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
     child = subprocess.Popen(
@@ -170,17 +179,22 @@ def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    ahead = CompileAhead(child, child_work)
     ok = False
     try:
         with claims.claiming(folder):
-            yield CompileAhead(child, child_work)
+            yield ahead
         ok = True
     finally:
         if not ok:
             child.kill()  # interrupted: the child's part alone is no use to anyone
-        with contextlib.suppress(OSError):
-            child.stdin.close()  # type: ignore[union-attr]
-        child.wait()
+        ahead.close()
+        if ok:
+            # Done with its work: its exit (an interpreter full of numba to tear down, a few
+            # tenths of a second) need not hold up the first games here.
+            threading.Thread(target=child.wait, name="omensim-compile-child", daemon=True).start()
+        else:
+            child.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -185,12 +185,12 @@ def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
 @pytest.mark.parametrize("top", list(C.SETUP_OF))
 def test_the_work_holds_the_set_up_its_entry_point_calls(top: str) -> None:
     """A run that builds decks compiles the draft's set-up, and a run that does not never
-    compiles it; the dispatcher comes last."""
+    compiles it; the top and the dispatcher come last."""
     work = C.work_of(C.kernel_named(top), tiny_ask)
     assert [n for n in work if n in C.SETUP_OF.values()] == [C.SETUP_OF[top]]
-    assert work[-1] == C.name_of(tiny_ask)
+    assert work[-2:] == (top, C.name_of(tiny_ask))
     assert [n for n in work if n in C.WORK] == list(C.WORK)
-    assert len(work) == len(C.WORK) + 2
+    assert len(work) == len(C.WORK) + 3
 
 
 def test_a_cold_engine_starts_the_child_before_it_compiles_the_run(monkeypatch) -> None:
