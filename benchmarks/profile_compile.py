@@ -16,13 +16,14 @@ cold compile.
 
 ``--phases`` prints the CPU seconds of each phase of numba's and LLVM's
 work instead, and how much IR of linked callees LLVM optimised again.
-``--legs`` instead compiles as a first run does, on two cores (this process
-and the child of ``sim/run/compile_ahead.py``), and prints the wall and CPU
-seconds of each leg: building the engine, this process's part (and the
-warm-ups it runs meanwhile), the child's part, and the top of the tree
-compiled after the child. The first run waits for the engine, the longer of
-the two parts and the top, so their CPU seconds (which a busy host inflates
-far less than wall seconds) are the figure to compare between two commits.
+``--legs`` instead compiles as a first run does (``Engine.ready``), on two
+cores (this process and the child of ``sim/run/compile_ahead.py``), and prints
+the wall and CPU seconds of each leg: the child's start, building the engine
+(the bots' figures compile), the warm-ups, this process's share of the list
+both walk (the top of the tree and the dispatcher at its end), the first games,
+and the child's exit (which a run does not wait for); and the child's CPU
+seconds. On a quiet host a first run waits for this process's legs; on a busy
+one wall and CPU seconds both mostly measure the other work.
 """
 
 from __future__ import annotations
@@ -186,13 +187,14 @@ def measure_finalize(owner: type, count: Callable[[object, bool], None]) -> None
 
 
 def legs(mix: str) -> int:
-    """Print the wall and CPU seconds of each leg of a first run's two-core compile."""
+    """Print the wall and CPU seconds of each leg of a first run's two-core compile, as
+    ``Engine.ready`` runs it."""
     import resource
     import subprocess
 
     import numba
 
-    from sim.run import compile_ahead
+    from sim.run import bitlists, compile_ahead
 
     t0 = time.perf_counter()
     marks: list[tuple[str, float, float]] = []
@@ -200,35 +202,51 @@ def legs(mix: str) -> int:
     def mark(what: str) -> None:
         marks.append((what, time.perf_counter() - t0, time.process_time()))
 
-    compile_named = compile_ahead.compile_named
+    compile_free = compile_ahead.compile_free
+    warm = bitlists.warmup
     popen = subprocess.Popen
 
-    def timed_compile(names: object) -> None:
-        compile_named(names)  # type: ignore[arg-type]
-        mark("compiled a part here")
+    def timed_free(names: object) -> None:
+        compile_free(names)  # type: ignore[arg-type]
+        mark("this process's share of the list compiled")
+
+    def timed_warm() -> None:
+        warm()
+        if not any(what.startswith("warm-ups") for what, _, _ in marks):
+            mark("warm-ups done (the list-column reader)")
+
+    children: list[subprocess.Popen] = []
 
     class Child(popen):  # type: ignore[misc, valid-type]
-        def wait(self, timeout: float | None = None) -> int:
-            mark("own part and warm-ups done; waiting for the child")
-            code = super().wait(timeout)
-            mark("child done")
-            return code
+        """The compile's child (other commands the engine runs are not marked)."""
+
+        def __init__(self, argv: list[str], *args: object, **kwargs: object) -> None:
+            super().__init__(argv, *args, **kwargs)
+            if compile_ahead.__name__ in argv:
+                children.append(self)
+                mark("child started")
 
     from sim.data.spec import RunSpec
     from sim.run.engine import Engine
 
     numba.set_num_threads(2)
     mark("imported")
-    engine = Engine(RunSpec(games=2, mix=mix, seed=1))
-    mark("engine built (bots prepared)")
-    compile_ahead.compile_named = timed_compile
+    compile_ahead.compile_free = timed_free
+    bitlists.warmup = timed_warm
     compile_ahead.subprocess.Popen = Child  # type: ignore[misc]
     try:
-        engine.warmup()
+        with compile_ahead.compiling_ahead() as ahead:
+            engine = Engine(RunSpec(games=2, mix=mix, seed=1))
+            mark("engine built (bots' figures compiled)")
+            engine.warmup(ahead)
+            mark("warm-up done (first games played)")
     finally:
-        compile_ahead.compile_named = compile_named
+        compile_ahead.compile_free = compile_free
+        bitlists.warmup = warm
         compile_ahead.subprocess.Popen = popen  # type: ignore[misc]
-    mark("warm-up done (first games played)")
+    for child_process in children:
+        child_process.wait()  # for its CPU seconds: a run lets it exit on its own
+    mark("child exited")
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"two-core first-run compile, {mix}: child CPU {child.ru_utime + child.ru_stime:.1f} s")
     last_cpu = 0.0

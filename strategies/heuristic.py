@@ -3,6 +3,8 @@
 ``choose_heuristic`` answers every decision without looking ahead; it is the
 whole dispatcher of a run without a look-ahead seat, and the one the look-ahead
 bot's rollouts play with (``strategies.policy`` adds the look-ahead on top).
+``choose_greedy_seats`` is the same dispatcher where both seats are greedy and
+no choice is scripted (a run's games), without the code that never answers there.
 """
 
 from __future__ import annotations
@@ -97,3 +99,12 @@ def choose_heuristic(st, tab, fp, p, dec, n):
             st[L.ERROR] = -(1 + dec)
         return 0
     return choose_random(st, p, dec, n)
+
+
+@kernel
+def choose_greedy_seats(st, tab, fp, p, dec, n):
+    """``choose_heuristic`` for two greedy seats with no scripted choice queued: the same
+    answers, without the scripts', the strict bot's and the random bot's code to compile."""
+    if n == 1:
+        return 0
+    return choose_greedy(st, tab, fp, p, dec, n)

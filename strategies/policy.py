@@ -12,7 +12,9 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
   (``strategies.search``), whose play-outs play with ``choose_heuristic`` too.
 
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
-never compiles the rollout or search code.
+never compiles the rollout or search code, and one of two greedy seats with no
+scripted choices compiles neither the scripts nor the random bot
+(``choose_greedy_seats``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from strategies.heuristic import (
     BOT_RANDOM,
     BOT_SEARCH,
     BOT_STRICT,
+    choose_greedy_seats,
     choose_heuristic,
     option_card,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "BOT_SEARCH",
     "BOT_STRICT",
     "choose",
+    "choose_greedy_seats",
     "choose_heuristic",
     "dispatcher",
     "heuristic_dispatcher",
@@ -78,12 +82,18 @@ def choose(st, tab, fp, p, dec, n):
     return choose_heuristic(st, tab, fp, p, dec, n)
 
 
-def dispatcher(bots: Iterable[int]) -> Callable[..., int]:
+def dispatcher(bots: Iterable[int], scripts: bool = True) -> Callable[..., int]:
     """The dispatcher for seats playing ``bots`` (strategy ids), as the kernel's ``ask``
     value (``sim.kernel.jit.as_ask``): ``choose`` only if one of them is the look-ahead
-    or the search bot, else ``choose_heuristic``."""
-    planned = {BOT_LOOKAHEAD, BOT_SEARCH}
-    return as_ask(choose if planned & {int(b) for b in bots} else choose_heuristic)
+    or the search bot, else ``choose_heuristic``; with ``scripts=False`` (the caller
+    never queues a scripted choice, as a run's games do not) and two greedy seats,
+    ``choose_greedy_seats``, which answers the same."""
+    ids = {int(b) for b in bots}
+    if ids & {BOT_LOOKAHEAD, BOT_SEARCH}:
+        return as_ask(choose)
+    if not scripts and ids == {BOT_GREEDY}:
+        return as_ask(choose_greedy_seats)
+    return as_ask(choose_heuristic)
 
 
 def heuristic_dispatcher() -> Callable[..., int]:

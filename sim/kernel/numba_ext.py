@@ -43,7 +43,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np import arrayobj, numpy_support
 
-from sim.kernel import mode
+from sim.kernel import claims, mode
 from sim.kernel.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary, materialised
 from sim.kernel.signatures import ASK_SIGNATURE, ASK_TYPE, declared_signature, parameter_names
 
@@ -170,10 +170,16 @@ class KernelDispatcher(CPUDispatcher):
 
         Returns numba's entry for the overload, which has no Python wrapper
         (see ``python_entry``): not callable from Python. Array indices are
-        not wrapped (``unwrapped_indices``).
+        not wrapped (``unwrapped_indices``). A first compile holds the kernel's claim
+        (``sim.kernel.claims``), so another process filling the same cache compiles it
+        only if this one did not.
         """
+        sig = declared_signature(self.py_func)
         with unwrapped_indices(), quick_flag_compare():
-            return super().compile(declared_signature(self.py_func))
+            if sig in self.overloads:
+                return super().compile(sig)
+            with claims.claim(claims.kernel_name(self.py_func)):
+                return super().compile(sig)
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
         # Numba's C dispatcher calls this on a call from Python that its table does not

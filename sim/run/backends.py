@@ -539,8 +539,7 @@ def _worker_engine(job: ChunkJob) -> Any:
         _local_cache_dir()
         from sim.run.engine import Engine  # lazy: after the cache dir is set; loads numba code
 
-        engine = Engine(job.spec, changes=job.changes) if job.changes else Engine(job.spec)
-        engine.warmup()
+        engine = Engine.ready(job.spec, job.changes or None)
         mine = canary_digest(engine)
         if mine != job.canary:
             raise CanaryMismatch(

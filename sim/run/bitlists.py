@@ -39,8 +39,10 @@ def _read_bits(words, first, n_words, value_of, debruijn):
     # word's set bits lowest first and keep each value once, in order; only set bits and
     # only the words that can hold a value are visited.
     n = words.shape[0]
-    used = 0
-    ordered = True  # values never decrease with the bit: each row comes out sorted
+    used = np.int64(0)  # not the literal 0: numba would compile _read_values for it too
+    # Values never decrease with the bit: each row comes out sorted. Not the literal True,
+    # which numba would compile _read_values for too, before the bool it settles on.
+    ordered = np.bool_(True)
     last = -1
     for b in range(n_words * WORD_BITS):
         v = value_of[b]

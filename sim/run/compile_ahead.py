@@ -3,52 +3,62 @@
 Numba compiles one function at a time under a global lock, so a cold compile
 (tens of seconds of CPU) uses one core however many the machine has. The
 kernel and the bots are separate trees (the kernel only calls the bot through
-the ``ask`` function pointer), and numba loads a function from its on-disk
-cache instead of compiling it whenever a file for it is there. So while this
-process compiles one part of the tree, a child compiles the other part into
-the same cache; when the top of the tree is compiled here, it finds the
-child's part on disk and only links it.
+the ``ask`` function pointer), the steps and the ability interpreter are
+compiled on their own (by symbol), and numba loads a function from its on-disk
+cache instead of compiling it whenever a file for it is there. So this process
+and a child walk one list of those kernels, each compiling the next one the
+other has not taken (``sim.kernel.claims``), and a kernel either reaches that
+the other is compiling is waited for and loaded, never compiled twice; the top
+of the tree, compiled here, then finds the child's part on disk and only links
+it.
 
 Nothing here changes what is compiled, only which process compiles it first:
 if the child fails or is slow, this process compiles that part itself (a
-duplicate, never a wrong result), and a warm cache skips all of it.
+wait, never a wrong result), and a warm cache skips all of it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
+from sim.kernel import claims
 from sim.kernel.jit import declared_signature
 
-CHILD_PART = ("sim.kernel.surge:surge_step",)
-"""Kernels the child compiles before the run's bot dispatcher: the Surge and the ability
-interpreter beneath it, about half of the kernel's compile (``profile_compile.py``)."""
-
-OWN_PART = (
-    # The greedy bot's two largest kernels first, so the child finds them in the cache when
-    # it reaches the bot: without them the child was the long pole of a cold start.
+WORK = (
+    # The ability interpreter first: every step but the set-up reaches it.
+    "sim.kernel.abilities:run_op",
+    # Trees of their own while the interpreter compiles: the greedy bot's scoring, the
+    # set-up (:func:`work_of`), the rest of the bot.
     "strategies.greedy:score_option",
-    "strategies.greedy:cache_cities",
-    "sim.kernel.game:setup_shared_deck",
-    "sim.kernel.wealth:wealth_step",
+    "strategies.greedy:choose_greedy",
+    "sim.kernel.abilities:run_ability",
+    "sim.kernel.abilities:_fire_trigger",
+    "sim.kernel.surge:surge_rest",
     "sim.kernel.war:war_step",
+    "sim.kernel.wealth:wealth_step",
     "sim.kernel.offering:offering_step",
+    "sim.kernel.game:finish_game",
     "sim.kernel.portent:portent_step",
     "sim.kernel.feats:feat_step",
     "sim.kernel.turn:end_turn",
-    # The rest of the bot dispatcher's tree, cached before the child reaches it: without the
-    # draft code this part was the shorter one.
-    "strategies.greedy:choose_greedy",
-    "strategies.random_bot:choose_random",
+    # Well after the Surge's rest, which it calls: taken any earlier, its compile waited
+    # for the other process to finish that.
+    "sim.kernel.surge:surge_step",
 )
-"""Kernels this process compiles while the child works: the greedy bot's largest two, the
-set-up, the other steps and the rest of the heuristic bots. The set-up is that of
-``play_range_shared_deck``; a top that builds decks compiles its own (:func:`own_part`)."""
+"""Kernels both processes compile, in this order, each taking the next one the other has not
+taken (``sim.kernel.claims``): the by-symbol steps, the bot and the large trees beneath them,
+a kernel well before the kernels that call it, so that neither process waits long for the
+other. Every entry point calls them; :func:`work_of` adds the set-up and the dispatcher."""
 
 SETUP_OF = {
     "sim.kernel.batch:play_range": "sim.kernel.game:setup",
@@ -57,14 +67,14 @@ SETUP_OF = {
 """The set-up kernel each entry point calls (``sim.kernel.batch.range_kernel``)."""
 
 
-def own_part(top: Any) -> tuple[str, ...]:
-    """:data:`OWN_PART` with the set-up that entry point ``top`` calls (unchanged for
-    another top)."""
+def work_of(top: Any, ask: Any) -> tuple[str, ...]:
+    """:data:`WORK` with the set-up that entry point ``top`` calls, after the ability
+    interpreter, then ``top`` and the bot dispatcher ``ask``: the first process done with
+    the rest compiles the top, which calls all of it but not the dispatcher, and the other
+    one the dispatcher meanwhile."""
     setup = SETUP_OF.get(name_of(top))
-    default = SETUP_OF["sim.kernel.batch:play_range_shared_deck"]
-    if setup is None:
-        return OWN_PART
-    return tuple(setup if name == default else name for name in OWN_PART)
+    setups = [setup] if setup else []
+    return (*WORK[:1], *setups, *WORK[1:], name_of(top), name_of(ask))
 
 
 def kernel_named(name: str) -> Any:
@@ -80,46 +90,137 @@ def compile_named(names: Iterable[str]) -> None:
         disp.compile(declared_signature(disp.py_func))
 
 
+def compile_free(names: Iterable[str]) -> None:
+    """Compile each named kernel that no process claiming beside this one has taken or
+    compiled (``sim.kernel.claims``), in order; skip the others."""
+    for name in names:
+        with claims.claim_if_free(name) as mine:
+            if mine:
+                compile_named([name])
+                claims.mark_done(name)
+
+
 def name_of(dispatcher: Any) -> str:
     """``module:function`` of a kernel, for the child's command line."""
-    return f"{dispatcher.py_func.__module__}:{dispatcher.py_func.__name__}"
+    return claims.kernel_name(dispatcher.py_func)
+
+
+class CompileAhead:
+    """A two-core cold compile under way (:func:`compiling_ahead`): the child is walking
+    :data:`WORK` (or the work it was started with) and takes more from :meth:`finish`."""
+
+    def __init__(self, child: subprocess.Popen[str], sent: Iterable[str]) -> None:
+        self.child = child
+        self.sent = set(sent)
+        """Kernels the child has been given."""
+
+    def send(self, names: Iterable[str]) -> None:
+        """Give the child ``names`` to compile after its own work (those it has not been
+        given yet); a child that has died gets nothing, and this process compiles them."""
+        new = [name for name in names if name not in self.sent]
+        self.sent.update(new)
+        if not new or self.child.stdin is None:
+            return
+        try:
+            self.child.stdin.write("".join(f"{name}\n" for name in new))
+            self.child.stdin.flush()
+        except OSError:
+            pass
+
+    def finish(
+        self,
+        ask: Any,
+        top: Any,
+        work: Iterable[str] | None = None,
+        meanwhile: Iterable[Callable[[], None]] = (),
+    ) -> None:
+        """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` with
+        the child, and have both here.
+
+        Gives the child the rest of ``work`` (by default :func:`work_of` ``top``
+        and ``ask``), calls each of ``meanwhile`` (warm-ups of compiled code
+        outside the kernel's tree, which a run needs before its first rows), then
+        compiles each kernel of ``work`` the child has not taken
+        (:func:`compile_free`); then ``top`` and ``ask``, loading what the child
+        compiled and waiting for what it is compiling.
+        """
+        work = tuple(work_of(top, ask) if work is None else work)
+        self.send(work)
+        for warm in meanwhile:
+            warm()
+        compile_free(work)
+        compile_named([name_of(top), name_of(ask)])
+        self.close()
+
+    def close(self) -> None:
+        """Tell the child nothing more is coming: it exits once its work is done."""
+        if self.child.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.child.stdin.close()
+
+
+@contextlib.contextmanager
+def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
+    """While it lasts, a child compiles ``child_work`` into numba's cache (then what
+    :meth:`CompileAhead.finish` gives it), and every kernel this process compiles is
+    claimed (``sim.kernel.claims``): a kernel the child compiles is loaded, not compiled
+    twice. Start it as early as the cache is known to be cold, so that the child's own
+    start-up and the run's set-up here (the bots' figures compile) overlap; call
+    ``finish`` before the first game. On leaving, lets the child exit on its own
+    (killed and waited for if the block raised). Use it only when the cache is cold:
+    the child does nothing of use otherwise."""
+    child_work = tuple(child_work)
+    folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
+    child = subprocess.Popen(
+        [sys.executable, "-m", __name__, str(folder), *child_work],
+        env=os.environ.copy(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    ahead = CompileAhead(child, child_work)
+    ok = False
+    try:
+        with claims.claiming(folder):
+            yield ahead
+        ok = True
+    finally:
+        if not ok:
+            child.kill()  # interrupted: the child's part alone is no use to anyone
+        ahead.close()
+        if ok:
+            # Done with its work: its exit (an interpreter full of numba to tear down, a few
+            # tenths of a second) need not hold up the first games here.
+            threading.Thread(target=child.wait, name="omensim-compile-child", daemon=True).start()
+        else:
+            child.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def compile_on_two_cores(
     ask: Any,
     top: Any,
-    child_part: Iterable[str] = CHILD_PART,
-    own: Iterable[str] | None = None,
+    work: Iterable[str] | None = None,
+    child_work: Iterable[str] | None = None,
     meanwhile: Iterable[Callable[[], None]] = (),
 ) -> None:
-    """Compile ``top`` (the kernel's entry point) and the bot dispatcher ``ask`` on two cores.
+    """Compile ``top`` and ``ask`` on two cores at once (:func:`compiling_ahead` and
+    :meth:`CompileAhead.finish`); ``child_work``: the child's, by default ``work``
+    (by default :func:`work_of` ``top`` and ``ask``). Call it only when the cache is
+    cold."""
+    work = tuple(work_of(top, ask) if work is None else work)
+    with compiling_ahead(work if child_work is None else child_work) as ahead:
+        ahead.finish(ask, top, work, meanwhile)
 
-    Starts a child compiling ``child_part`` and ``ask``, compiles ``own`` here
-    (by default :func:`own_part` of ``top``),
-    then calls each of ``meanwhile`` (warm-ups of compiled code outside the
-    kernel's tree, which a run needs before its first rows: without it they
-    compiled after the kernel, on one core, while the other core idled), waits
-    for the child, then compiles ``top`` (whose callees now load from the
-    cache). Call it only when the cache is cold.
-    """
-    child = subprocess.Popen(
-        [sys.executable, "-m", __name__, *child_part, name_of(ask)],
-        env=os.environ.copy(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        compile_named(own_part(top) if own is None else own)
-        for warm in meanwhile:
-            warm()
-    except BaseException:
-        child.kill()  # interrupted: the child's half alone is no use to anyone
-        raise
-    finally:
-        child.wait()
-    compile_named([name_of(ask), name_of(top)])
+
+def child_main(folder: str, names: list[str]) -> None:
+    """The child: compile ``names``, then each name its parent sends, until it is done."""
+    with claims.claiming(Path(folder)):
+        compile_free(names)
+        for line in sys.stdin:
+            compile_free([line.strip()] if line.strip() else [])
 
 
 if __name__ == "__main__":
-    compile_named(sys.argv[1:])
+    child_main(sys.argv[1], sys.argv[2:])

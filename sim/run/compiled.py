@@ -67,8 +67,9 @@ class CompiledRun:
     @property
     def ask(self) -> Callable[..., int]:
         """The kernel's bot dispatcher for these seats: with the look-ahead's rollout code
-        only if a seat is the look-ahead bot (so no other run compiles it)."""
-        return dispatcher(self.bots)
+        only if a seat is the look-ahead bot (so no other run compiles it), without the
+        scripted choices, which a run's games never queue (``sim.kernel.batch.seat``)."""
+        return dispatcher(self.bots, scripts=False)
 
     def metadata(self) -> dict[str, str]:
         """The run's Parquet key-value metadata: everything needed to reproduce its rows."""

@@ -24,7 +24,7 @@ from sim.data.spec import RunSpec
 from sim.kernel.batch import Batch, RunArgs, play_batch, range_kernel, start_batch
 from sim.kernel.jit import PLAIN
 from sim.run import bitlists, io
-from sim.run.compile_ahead import compile_on_two_cores
+from sim.run.compile_ahead import CompileAhead, compile_on_two_cores, compiling_ahead
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
@@ -145,21 +145,43 @@ class Engine:
         # (first game, call) of kernel calls queued for the next range (``play_groups``).
         self._ahead: deque[tuple[int, Batch]] = deque()
 
+    @classmethod
+    def ready(cls, run: RunSpec | CompiledRun, changes: Changes | None = None) -> Engine:
+        """``Engine(run, changes)``, warmed up (:meth:`warmup`).
+
+        On a cold cache with more than one thread, the two-core compile's child
+        (``sim.run.compile_ahead``) starts before the run is compiled, so that its
+        start-up overlaps the compile of the bots' figures here.
+        """
+        if PLAIN or numba.get_num_threads() < 2 or not kernel_needs_compile():
+            engine = cls(run, changes)
+            engine.warmup()
+            return engine
+        with compiling_ahead() as ahead:
+            engine = cls(run, changes)
+            engine.warmup(ahead)
+        return engine
+
     @property
     def args(self) -> RunArgs:
         """What every kernel call of this engine plays with (read from its attributes, so it
         never differs from them)."""
         return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed)
 
-    def warmup(self) -> None:
+    def warmup(self, ahead: CompileAhead | None = None) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
 
-        A cold compile with more than one thread runs on two cores
+        A cold compile with more than one thread runs on two cores: with the child
+        ``ahead`` started already (:meth:`ready`), or one started here
         (:func:`sim.run.compile_ahead.compile_on_two_cores`).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
-        if not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(top.py_func.__name__):
+        if ahead is not None:
+            ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
+        elif (
+            not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(top.py_func.__name__)
+        ):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()

@@ -265,8 +265,7 @@ def _execute(
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
 
-            engine = Engine(spec, changes=changes) if changes else Engine(spec)
-            engine.warmup()
+            engine = Engine.ready(spec, changes or None)
         games = games_to_play(spec.games, until_ci)
         check_projected_time(engine, games, n_threads, backend_workers(backend))
         key = ledger.run_key(spec, engine.metadata)
