@@ -2,7 +2,7 @@
 """Where a game's outcome variance sits: the share already settled at each turn's start.
 
     python benchmarks/probe_luck_profile.py [--games 600] [--rollouts 8] [--turns 10]
-                                            [--dice greedy:400,search:150]
+                                            [--dice greedy:400,search:150] [--split greedy:400]
 
 Greedy self-play, dunes+aegean, seed 1. For each game and each of its first ``--turns``
 turn starts (turn 0 is the position right after the deal), ``--rollouts`` play-outs from
@@ -18,9 +18,20 @@ at most the turn-0 share. The copies never touch the game's own state or streams
 Then, for each ``BOT:GAMES`` of ``--dice``, the share of ``Var(Y)`` the seed's deal and
 deck order fix by themselves: each deal is played 4 times in self-play with the same
 shuffles and only the bots' own dice (``RNG_SEAT``: greedy's tie-breaks, the search
-bot's sampled worlds) drawn afresh. The rest of the variance is the bots' dice, which no
-luck term over draws can remove: a perfect value of the draws removes at most this share
-(a variance ratio of ``1 / (1 - share)``).
+bot's sampled worlds) drawn afresh: what a value of the whole deck order, fixed at the
+deal, could remove at most (a variance ratio of ``1 / (1 - share)``). It is not a ceiling
+for luck terms taken draw by draw in the game's order, which the next table measures.
+
+With ``--split BOT:GAMES,...`` (self-play of each bot): where each turn's share comes
+from, in the order the game plays it. From each of the first ``--turns`` turn starts the
+turn is played again ``SPLIT_REPLAYS`` times in each of three ways: the deck(s) shuffled
+again with the bots' dice as they are, the dice drawn again with the deck as it is, and
+both; each position reached is valued by ``--rollouts`` play-outs of the same bot (fresh
+deck order and dice, noise subtracted). The spread within each group is that turn's
+variance given the other source: summed over turns, the draws' and the dice's parts of
+``Var(Y)`` as a luck term at each chance event *in game order* (AIVAT's martingale) would
+meet them. This differs from the previous table, which fixes the whole deck order before
+any die: a draw that comes after a die carries the luck of which trajectory the die chose.
 
 Last, with ``--held-games N``: how much of greedy's first-player term (N games) a linear
 value of *which cards* each seat got could explain at most: the cross-fitted share of its
@@ -57,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=10, help="turn starts measured (default 10)")
     ap.add_argument("--mix", default="dunes+aegean")
     ap.add_argument("--dice", default="greedy:400,search:150", help="BOT:GAMES,... ('' none)")
+    ap.add_argument("--split", default="", help="BOT:GAMES,... of the in-order split ('' none)")
     ap.add_argument("--held-games", type=int, default=40_000, help="0: skip the held-card bound")
     args = ap.parse_args(argv)
     spec = RunSpec(games=2, mix=args.mix, seed=1)
@@ -80,40 +92,47 @@ def main(argv: list[str] | None = None) -> int:
         G.finish(s, tab, out)
         return margin(first)
 
-    y = np.zeros(args.games)
-    means = np.zeros((args.games, args.turns))
-    within = np.zeros((args.games, args.turns))
-    t0 = time.perf_counter()
-    for g in range(args.games):
-        sc = base.copy()
-        sc.setup(spec.seed, g)
-        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
-        while not st[L.GAME_OVER]:
-            if t < args.turns:
-                ys = [play_out(st, first) for _ in range(args.rollouts)]
-                means[g, t], within[g, t] = np.mean(ys), np.var(ys, ddof=1)
-            T.play_turn(st, tab, fp, ask)
-            t += 1
-        G.finish(st, tab, out)
-        y[g] = margin(first)
-        means[g, t:], within[g, t:] = y[g], 0.0  # settled: the game is over
-    print(f"{args.mix}, greedy self-play, {args.games} games, {args.rollouts} play-outs a "
-          f"position, {time.perf_counter() - t0:.0f} s; Var(Y) {y.var(ddof=1):.3f}")  # fmt: skip
-    print()
-    print("| turn start | share of Var(Y) settled |")
-    print("|---:|---:|")
-    for t in range(args.turns):
-        between = means[:, t].var(ddof=1) - within[:, t].mean() / args.rollouts
-        print(f"| {t} | {between / y.var(ddof=1):.3f} |")
+    if args.games:
+        y = np.zeros(args.games)
+        means = np.zeros((args.games, args.turns))
+        within = np.zeros((args.games, args.turns))
+        t0 = time.perf_counter()
+        for g in range(args.games):
+            sc = base.copy()
+            sc.setup(spec.seed, g)
+            st, first, t = sc.st, int(sc.st[L.FIRST]), 0
+            while not st[L.GAME_OVER]:
+                if t < args.turns:
+                    ys = [play_out(st, first) for _ in range(args.rollouts)]
+                    means[g, t], within[g, t] = np.mean(ys), np.var(ys, ddof=1)
+                T.play_turn(st, tab, fp, ask)
+                t += 1
+            G.finish(st, tab, out)
+            y[g] = margin(first)
+            means[g, t:], within[g, t:] = y[g], 0.0  # settled: the game is over
+        secs = time.perf_counter() - t0
+        print(f"{args.mix}, greedy self-play, {args.games} games, {args.rollouts} play-outs a "
+              f"position, {secs:.0f} s; Var(Y) {y.var(ddof=1):.3f}")  # fmt: skip
+        print()
+        print("| turn start | share of Var(Y) settled |")
+        print("|---:|---:|")
+        for t in range(args.turns):
+            between = means[:, t].var(ddof=1) - within[:, t].mean() / args.rollouts
+            print(f"| {t} | {between / y.var(ddof=1):.3f} |")
     if args.dice:
         print()
         print("| bot | deals x dice | share of Var(Y) the deal and deck order fix | "
-              "ceiling of a luck term over draws |")  # fmt: skip
+              "ceiling of a value of the deck order at the deal |")  # fmt: skip
         print("|---|---:|---:|---:|")
     for item in filter(None, args.dice.split(",")):
         bot, games = item.split(":")
         share = dice_share(args.mix, bot, int(games), rng)
         print(f"| {bot} | {int(games)} x {DICE_REPLAYS} | {share:.3f} | {1 / (1 - share):.2f}x |")
+    for item in filter(None, args.split.split(",")):
+        bot, games = item.split(":")
+        sc = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=bot, p1=bot))
+        print()
+        print(in_order_split(sc, bot, int(games), args.turns, args.rollouts, rng))
     if args.held_games:
         print()
         print(held_bound(args.mix, args.held_games))
@@ -148,6 +167,87 @@ def held_bound(mix: str, games: int) -> str:
 
 
 DICE_REPLAYS = 4
+SPLIT_REPLAYS = 3
+
+
+def in_order_split(
+    base: Scenario, bot: str, games: int, turns: int, rollouts: int, rng: np.random.Generator
+) -> str:
+    """The draws' and the dice's shares of ``Var(Y)``, turn by turn in game order (a table)."""
+    tab, fp, ask = base.tab, base.fp, base.ask
+    out = np.zeros(L.O_COLS, np.int64)
+
+    def shuffle_decks(s: np.ndarray) -> None:
+        for d in range(2 if s[L.OWN_DECKS] else 1):
+            n, at = int(s[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
+            s[at : at + n] = rng.permutation(s[at : at + n])
+
+    def reseed_dice(s: np.ndarray) -> None:
+        for p in range(2):
+            s[L.RNG + L.RNG_SEAT + p] = rng.integers(-(2**62), 2**62)
+
+    def finish_margin(s: np.ndarray, first: int) -> float:
+        G.finish(s, tab, out)
+        w = out[L.O_WINNER]
+        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+
+    def value(st: np.ndarray, first: int) -> tuple[float, float]:
+        ys = []
+        for _ in range(rollouts):
+            s = st.copy()
+            shuffle_decks(s)
+            s[L.RNG : L.RNG + L.N_STREAMS] = rng.integers(-(2**62), 2**62, L.N_STREAMS)
+            while not s[L.GAME_OVER]:
+                T.play_turn(s, tab, fp, ask)
+            ys.append(finish_margin(s, first))
+        return float(np.mean(ys)), float(np.var(ys, ddof=1)) / rollouts
+
+    ways = ("draws", "dice", "both")
+    spread = np.zeros((games, turns, 3))
+    y = np.zeros(games)
+    t0 = time.perf_counter()
+    for g in range(games):
+        sc = base.copy()
+        sc.setup(1, g)
+        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
+        while not st[L.GAME_OVER]:
+            if t < turns:
+                for w in range(3):
+                    vals, noise = [], []
+                    for _ in range(SPLIT_REPLAYS):
+                        s = st.copy()
+                        if w != 1:
+                            shuffle_decks(s)
+                        if w != 0:
+                            reseed_dice(s)
+                        T.play_turn(s, tab, fp, ask)
+                        over = bool(s[L.GAME_OVER])
+                        v, e = (finish_margin(s, first), 0.0) if over else value(s, first)
+                        vals.append(v)
+                        noise.append(e)
+                    spread[g, t, w] = np.var(vals, ddof=1) - np.mean(noise)
+            T.play_turn(st, tab, fp, ask)
+            t += 1
+        y[g] = finish_margin(st, first)
+    vy = y.var(ddof=1)
+    lines = [
+        f"in game order, {bot} self-play, {games} games, {SPLIT_REPLAYS} replays a turn and "
+        f"way, {rollouts} play-outs a position, {time.perf_counter() - t0:.0f} s; "
+        f"Var(Y) {vy:.3f}",
+        "",
+        "| turns | " + " | ".join(f"{w} (share of Var(Y))" for w in ways) + " |",
+        "|---|" + "---:|" * 3,
+    ]
+    for lo, hi in ((0, 1), (1, min(4, turns)), (min(4, turns), turns), (0, turns)):
+        if hi <= lo:
+            continue
+        cells = []
+        for w in range(3):
+            part = spread[:, lo:hi, w].sum(1)
+            se = part.std(ddof=1) / np.sqrt(games)
+            cells.append(f"{part.mean() / vy:.3f} +/- {se / vy:.3f}")
+        lines.append(f"| {lo}-{hi - 1} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def dice_share(mix: str, bot: str, games: int, rng: np.random.Generator) -> float:
