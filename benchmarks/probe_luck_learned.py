@@ -1,0 +1,166 @@
+#!/usr/bin/env python
+"""A value of the position fitted offline, in luck terms taken turn by turn (docs/luck.md).
+
+    python benchmarks/probe_luck_learned.py [--train 8000] [--games 3000] [--replays 3] [--hands]
+
+Greedy self-play, dunes+aegean. First, ``--train`` games (seed 2) give the positions after
+every turn and each game's outcome ``Y`` (the first player's margin: +1 won, -1 lost, 0
+shared); a linear value of the position (VP, coins, hand size, reward tiles won, whose turn
+is next, each city's strength and unit-slot margins beside its tiles left; with
+``--hands`` also which kinds each hand holds) is fitted to ``Y`` by least squares, one
+set of weights for each pair of turns, and its out-of-sample share of ``Var(Y)`` printed
+(fitted on half the positions, scored on the other half). Then ``--games`` games (seed 1)
+count, after each of their first 12 turns, the fitted value of the position minus its
+mean over ``--replays`` replays of the same turn with the deck(s) shuffled again and the
+bots' dice as they were: each term has mean zero given the turn's start, whatever the
+weights, because they were fitted on other games. The terms, summed over turns 0-3 and
+4-11, are the regressors of the cross-fitted estimator of ``sim.analysis.luck``; it
+prints the variance ratio of the first player's share of decisive games.
+
+Python turn by turn; figures only, nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.analysis import luck as LK  # noqa: E402
+from sim.base import layout as L  # noqa: E402
+from sim.data.spec import RunSpec  # noqa: E402
+from sim.kernel import game as G  # noqa: E402
+from sim.kernel import turn as T  # noqa: E402
+from sim.kernel.tab import card_kind  # noqa: E402
+from sim.run.scenario import Scenario  # noqa: E402
+
+TURN_PAIRS = 6  # weights for turns 0-1, 2-3, ..., 10 and later
+TERM_TURNS = 12
+EARLY_TURNS = 4
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--train", type=int, default=8000, help="games the value is fitted on")
+    ap.add_argument("--games", type=int, default=3000, help="games the terms are counted in")
+    ap.add_argument("--replays", type=int, default=3, help="replays of each turn (default 3)")
+    ap.add_argument("--hands", action="store_true", help="add which kinds each hand holds")
+    ap.add_argument("--mix", default="dunes+aegean")
+    args = ap.parse_args(argv)
+    base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1))
+    tab, fp, ask = base.tab, base.fp, base.ask
+    out = np.zeros(L.O_COLS, np.int64)
+    rng = np.random.default_rng(3)
+    n_kinds = int(tab[L.TB_N_KINDS])
+    kinds: dict[int, int] = {}
+
+    def margin(first: int) -> float:
+        w = out[L.O_WINNER]
+        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+
+    def features(st: np.ndarray, first: int) -> np.ndarray:
+        s = st.copy()
+        G.finish(s, tab, out)
+        a, b = first, 1 - first
+        vp = out[L.O_SCORE + a] - out[L.O_SCORE + b]
+        f = [1.0, margin(first) if s[L.GAME_OVER] else 0.0, vp,
+             st[L.COINS + a] - st[L.COINS + b], st[L.HAND_N + a] - st[L.HAND_N + b],
+             st[L.REW_N + a] - st[L.REW_N + b], float(st[L.ACTIVE] == a),
+             st[L.VP_SUPPLY]]  # fmt: skip
+        tiles = 0
+        for c in range(L.N_CITIES):
+            n = st[L.STACK_N + c]
+            tiles += n
+            side = [L.SIDE_TOT + (2 * c + q) * L.TOT_COLS for q in (a, b)]
+            m = st[side[0] + L.TOT_STRENGTH] - st[side[1] + L.TOT_STRENGTH]
+            w = st[side[0] + L.TOT_WEIGHT] - st[side[1] + L.TOT_WEIGHT]
+            crowd = st[side[0] + L.TOT_WEIGHT] + st[side[1] + L.TOT_WEIGHT]
+            f += [m * (n > 0), np.sign(m) * n, w * (n > 0), crowd * np.sign(m) * (n > 0)]
+        f += [tiles, vp * tiles]
+        if args.hands:
+            held = np.zeros(n_kinds)
+            for q, sign in ((a, 1.0), (b, -1.0)):
+                for i in range(st[L.HAND_N + q]):
+                    card = int(st[L.HAND + q * L.MAX_CARDS + i])
+                    if card not in kinds:
+                        kinds[card] = card_kind(tab, card)
+                    held[kinds[card]] += sign
+            f += list(held)
+        return np.array(f, float)
+
+    def shuffle_decks(st: np.ndarray) -> None:
+        for d in range(2 if st[L.OWN_DECKS] else 1):
+            n, at = int(st[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
+            st[at : at + n] = rng.permutation(st[at : at + n])
+
+    t0 = time.perf_counter()
+    xs: list[list[np.ndarray]] = [[] for _ in range(TURN_PAIRS)]
+    ys: list[list[float]] = [[] for _ in range(TURN_PAIRS)]
+    for g in range(args.train):
+        sc = base.copy()
+        sc.setup(2, g)
+        st, first, t, seen = sc.st, int(sc.st[L.FIRST]), 0, []
+        while not st[L.GAME_OVER]:
+            T.play_turn(st, tab, fp, ask)
+            seen.append((min(t // 2, TURN_PAIRS - 1), features(st, first)))
+            t += 1
+        G.finish(st, tab, out)
+        for pair, f in seen:
+            xs[pair].append(f)
+            ys[pair].append(margin(first))
+    weights = []
+    hands = ", with the hands' kinds" if args.hands else ""
+    print(f"{args.mix}, greedy self-play; value fitted on {args.train} games "
+          f"({time.perf_counter() - t0:.0f} s){hands}")  # fmt: skip
+    print()
+    print("| turns | positions | out-of-sample share of Var(Y) |")
+    print("|---|---:|---:|")
+    for pair in range(TURN_PAIRS):
+        x, y = np.array(xs[pair]), np.array(ys[pair])
+        h = len(y) // 2
+        w_half = np.linalg.lstsq(x[:h], y[:h], rcond=None)[0]
+        r2 = 1 - np.var(y[h:] - x[h:] @ w_half) / np.var(y[h:])
+        weights.append(np.linalg.lstsq(x, y, rcond=None)[0])
+        turns = f"{2 * pair}-{2 * pair + 1}" if pair < TURN_PAIRS - 1 else f"{2 * pair}+"
+        print(f"| {turns} | {len(y):,} | {r2:.3f} |")
+
+    t0 = time.perf_counter()
+    rows = []
+    for g in range(args.games):
+        sc = base.copy()
+        sc.setup(1, g)
+        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
+        terms = np.zeros(2)
+        while not st[L.GAME_OVER]:
+            start = st.copy()
+            T.play_turn(st, tab, fp, ask)
+            if t < TERM_TURNS:
+                w = weights[min(t // 2, TURN_PAIRS - 1)]
+                alt = 0.0
+                for _ in range(args.replays):
+                    r = start.copy()
+                    shuffle_decks(r)
+                    T.play_turn(r, tab, fp, ask)
+                    alt += features(r, first) @ w
+                terms[0 if t < EARLY_TURNS else 1] += features(st, first) @ w - alt / args.replays
+            t += 1
+        G.finish(st, tab, out)
+        rows.append((g, out[L.O_WINNER], first, *terms))
+    a = np.array(rows, float)
+    ids, winner, first = a[:, 0].astype(int), a[:, 1].astype(int), a[:, 2].astype(int)
+    share = LK.first_of_decisive(winner, first, a[:, 3:], ids)
+    print()
+    print(f"{args.games} games ({time.perf_counter() - t0:.0f} s), {args.replays} replays a "
+          f"turn: first player's share of decisive games {share.rate:.4f}, luck-adjusted "
+          f"{share.rate_adj:.4f}, variance ratio {share.variance_ratio:.3f}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
