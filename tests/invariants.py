@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.base import layout as L
 from sim.base import vocab as V
-from sim.kernel.board import is_war_torn, side_strength, strength_scan
+from sim.kernel.board import is_war_torn, n_units, side_strength, slot_strength, strength_scan
 from sim.run.scenario import Scenario
 from sim.run.view import StateView
 
@@ -184,6 +184,10 @@ def check_totals(st: np.ndarray, tab: np.ndarray, want: np.ndarray | None = None
         for p in range(2):
             fast, full = int(side_strength(st, tab, c, p)), int(strength_scan(st, tab, c, p))
             assert fast == full, f"city {c} seat {p}: side_strength {fast} != unit by unit {full}"
+            # strength_scan reads each source's ops once; slot_strength, unit by unit,
+            # is the reference it must match.
+            units = sum(int(slot_strength(st, tab, c, p, i)) for i in range(int(n_units(st, c, p))))
+            assert full == units, f"city {c} seat {p}: strength_scan {full} != slots {units}"
 
 
 def check_enraged_and_feats(st: np.ndarray, tab: np.ndarray) -> None:

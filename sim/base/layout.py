@@ -197,6 +197,9 @@ SEEN_KINDS = take("SEEN_KINDS", MASK_WORDS)
 BOT_CITY_W = 9  # ints of a bot's scratch per city
 # A bot's own scratch: by city at a Surge decision, by unit at a choice of units to keep.
 BOT_SCRATCH = take("BOT_SCRATCH", BOT_CITY_W * N_CITIES)
+# A side's strength summed unit by unit (board.strength_scan, which calls nothing that
+# uses it): what each unit's own ongoing effects give it beyond what they give the others.
+STRENGTH_SCRATCH = take("STRENGTH_SCRATCH", N_SLOTS)
 MAX_REVEALED = 32
 REVEALED = take("REVEALED", MAX_REVEALED)  # cards a reveal_keep op has revealed
 LA_MAX_WIDTH = 16

@@ -429,17 +429,105 @@ def cost_modifiers(st, tab, p, at, stride):
         for i in range(n_units(st, cc, p)):
             src = cost_source(st, tab, p, cc, i)
             if src >= 0:
+                _add_cost_ops(st, tab, p, cc, src, at, stride)
+
+
+@kernel
+def _add_cost_ops(st, tab, p, cc, src, at, stride):
+    """Add the ongoing cost ops of ``src`` (in city ``cc``) to ``st[at + stride * c]`` of each
+    city ``c`` they reach: what ``_static_sum`` gives city by city, in one scan of the
+    source's ops, each op's condition tested once (it does not depend on the city)."""
+    k = card_kind(tab, src)
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        if abil_col(tab, a, L.A_TRIGGER) != V.TR_STATIC:
+            continue
+        o0 = abil_col(tab, a, L.A_OP_START)
+        for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
+            if op_col(tab, o, L.OP_CODE) != V.OP_COST:
+                continue
+            if not condition(
+                st, tab, p, cc, src, op_col(tab, o, L.OP_COND), op_col(tab, o, L.OP_COND_N)
+            ):
+                continue
+            n = op_col(tab, o, L.OP_N)
+            if op_col(tab, o, L.OP_TARGET) == V.TG_SAME_CITY:
+                st[at + stride * cc] += n
+            else:
                 for c in range(L.N_CITIES):
-                    st[at + stride * c] += _static_sum(st, tab, p, cc, src, V.OP_COST, c, -1)
+                    st[at + stride * c] += n
 
 
 @kernel
 def strength_scan(st, tab, c, p):
-    """Total strength of seat ``p``'s units in city ``c``, unit by unit with every effect."""
+    """Total strength of seat ``p``'s units in city ``c``, unit by unit with every effect.
+
+    The sum of ``slot_strength`` over the side's units, with each source's ops read
+    once instead of once per unit they might reach: an op's condition does not depend
+    on the unit, only whether it reaches it (itself, the others, or all). A source's
+    ops to all units and to the others are summed over the side (``every``, ``others``);
+    what differs for the source itself (its own op, not its op to the others) is kept
+    per slot in ``st[STRENGTH_SCRATCH:]``. Each unit's strength is then clipped at 0 as
+    ``slot_strength`` does, from the same integers.
+    """
+    n = n_units(st, c, p)
+    every = 0
+    others = 0
+    for j in range(n):
+        st[L.STRENGTH_SCRATCH + j] = 0
+        src = slot_card(st, c, p, j)
+        if (
+            card_col(tab, src, L.K_STATIC) & L.STATIC_STRENGTH
+            and can_resolve(st, tab, p, src)
+            and not enraged(st, c, p, j)
+        ):
+            e, own, oth = _strength_ops(st, tab, p, c, src)
+            every += e
+            others += oth
+            st[L.STRENGTH_SCRATCH + j] = own - oth
     s = 0
-    for i in range(n_units(st, c, p)):
-        s += slot_strength(st, tab, c, p, i)
+    invoke = favored(st, p)
+    for i in range(n):
+        if enraged(st, c, p, i):
+            # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
+            s += rule(tab, L.RU_ENRAGED_STRENGTH)
+            continue
+        card = slot_card(st, c, p, i)
+        u = card_col(tab, card, L.K_STRENGTH) + every + others + st[L.STRENGTH_SCRATCH + i]
+        if invoke and has_kw(tab, card, V.KW_INVOCATION):
+            u += 1
+        s += max(u, 0)
     return s
+
+
+@kernel
+def _strength_ops(st, tab, p, cc, src):
+    """The ongoing strength ops of ``src`` (in city ``cc``) whose condition holds, summed by
+    whom they reach: (every unit of its side, the source itself only, the others only)."""
+    every = 0
+    own = 0
+    others = 0
+    k = card_kind(tab, src)
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        if abil_col(tab, a, L.A_TRIGGER) != V.TR_STATIC:
+            continue
+        o0 = abil_col(tab, a, L.A_OP_START)
+        for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
+            if op_col(tab, o, L.OP_CODE) != V.OP_STRENGTH:
+                continue
+            if not condition(
+                st, tab, p, cc, src, op_col(tab, o, L.OP_COND), op_col(tab, o, L.OP_COND_N)
+            ):
+                continue
+            tg = op_col(tab, o, L.OP_TARGET)
+            if tg == V.TG_SELF:
+                own += op_col(tab, o, L.OP_N)
+            elif tg == V.TG_OWN_OTHERS:
+                others += op_col(tab, o, L.OP_N)
+            else:
+                every += op_col(tab, o, L.OP_N)
+    return every, own, others
 
 
 @kernel(inline=True)

@@ -63,12 +63,12 @@ def surge_options(st, tab, fp, ask, p):
         if st[L.DISCOUNT_USED] == 0 and B.devoted_to_own(st, tab, p, card):
             base_cost -= rule(tab, L.RU_DEVOTED_DISCOUNT)
         for c in range(L.N_CITIES):
-            if w > st[L.CITY_SCRATCH + 2 * c]:
-                continue
             cost = max(base_cost + st[L.CITY_SCRATCH + 2 * c + 1], 0)
-            if cost <= coins:
-                put_opt(st, n, D.ACT_PLAY, i, c, cost)
-                n += 1
+            # Written whether or not it is legal, and counted only if it is: whether a
+            # unit fits and is affordable is a coin toss to the branch predictor. The
+            # row after the last option is never read.
+            put_opt(st, n, D.ACT_PLAY, i, c, cost)
+            n += (w <= st[L.CITY_SCRATCH + 2 * c]) & (cost <= coins)
         # Reign, Surge: "to use a beast's ability, pay its cost, resolve the
         # ability, then discard the card".
         a = find_ability(tab, card, V.TR_BEAST)
