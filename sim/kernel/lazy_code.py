@@ -22,6 +22,12 @@ cached as its IR alone (:data:`IR_KIND`); a caller compiled in another process
 (the two-core compile's child, ``sim.run.compile_ahead``) links it from there,
 and a later call from Python generates its machine code then and caches it.
 
+Numba's own work around a compile is trimmed where it does nothing for kernels: a
+context refresh when nothing new was registered (:func:`quick_refresh`, for every
+function the process compiles), a pass manager built per function
+(:meth:`KernelLibrary._optimize_functions`), the type annotation rendered into
+every cache entry (:meth:`KernelCacheImpl.reduce`).
+
 Only the extension uses it (``sim.kernel.mode``); plain mode is numba's own.
 """
 
@@ -30,12 +36,48 @@ from __future__ import annotations
 from typing import Any
 
 from llvmlite import binding as ll
-from numba.core import compiler
+from numba.core import compiler, cpu
 from numba.core.caching import CompileResultCacheImpl
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
 from sim.kernel.private_callees import make_callees_private
+
+
+def registrations(context: Any) -> int:
+    """How many implementations, typings and registries target ``context`` and its typing
+    context have been told of: it grows whenever one is registered."""
+    total = 0
+    for ctx in (context, context.typing_context):
+        total += len(ctx._registries)
+        for registry, loader in ctx._registries.items():
+            for items in loader.registry_items:
+                total += len(getattr(registry, items))
+    return total
+
+
+_numba_refresh = cpu.CPUContext.refresh
+
+
+def quick_refresh(self: Any) -> None:
+    """Numba's ``refresh`` of a CPU target context, skipped when nothing was registered since
+    the last one.
+
+    Numba refreshes the context (re-imports and re-scans a dozen registries for new
+    entries, then its typing context's) before every cache lookup and whenever a
+    lowering lookup misses: several times per kernel, most of them finding
+    nothing new. A refresh only installs what was added to a registry since the last
+    one, and every registration adds to one (``registrations``), so the same count
+    means nothing to install.
+    """
+    count = registrations(self)
+    if self.__dict__.get("_omensim_registrations") == count:
+        return
+    _numba_refresh(self)
+    self._omensim_registrations = registrations(self)
+
+
+cpu.CPUContext.refresh = quick_refresh
 
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's
@@ -110,6 +152,14 @@ class KernelLibrary(JITCodeLibrary):
             self.materialise()
         return super().get_pointer_to_function(name)
 
+    def _optimize_functions(self, ll_module: Any) -> None:
+        # Numba's own builds a new pass manager (and its pass builder) for every function of
+        # every module it is handed; one per module runs the same passes on each function.
+        ll_module.data_layout = self._codegen._data_layout
+        fpm, pb = self._codegen._function_pass_manager()
+        for func in ll_module.functions:
+            fpm.run(func, pb)
+
     def _get_compiled_object(self) -> bytes:
         self.materialise()
         return super()._get_compiled_object()
@@ -160,8 +210,22 @@ class KernelCompiler(compiler.Compiler):
         return super().compile_extra(func)
 
 
+NO_ANNOTATION = "(not kept: numba's type annotation of a kernel is not cached)"
+"""What a kernel's cache entry holds in place of numba's type annotation (``inspect_types``)."""
+
+
 class KernelCacheImpl(CompileResultCacheImpl):
     """Numba's cache of compile results, which also loads a kernel cached as IR alone."""
+
+    def reduce(self, cres: Any) -> Any:
+        """The cache entry of compile result ``cres``: numba's, without its type annotation.
+
+        Numba renders every cached function's annotated source (each line with the
+        types of its variables) as text into the entry, for ``inspect_types`` of a
+        loaded function only; for every kernel of a cold compile that was a large part of
+        saving it to the cache.
+        """
+        return cres._replace(type_annotation=NO_ANNOTATION)._reduce()
 
     def rebuild(self, target_context: Any, payload: tuple[Any, ...]) -> Any:
         """The compile result of a cache entry (numba's ``CompileResult._rebuild``)."""

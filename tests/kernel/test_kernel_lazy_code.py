@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numba
 import numpy as np
 from fresh import in_fresh_interpreter
+from numba import types
 from numba.core import targetconfig
 from numba.core.compiler import Flags
+from numba.core.imputils import lower_builtin
+from numba.core.registry import cpu_target
+from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
 from sim.kernel import lazy_code
 from sim.kernel.numba_ext import declared_signature, flags_eq, flags_hash, kernel
@@ -125,3 +130,47 @@ def test_flags_compare_and_hash_as_numba_does() -> None:
             assert flags_eq(a, b) == numba_eq(a, b)
     assert flags_eq(plain, default_set)
     assert not flags_eq(plain, inlined)
+
+
+def twice(x: int) -> int:
+    """Not a kernel: a function numba learns of only after the kernels are compiled."""
+    raise NotImplementedError
+
+
+def test_a_refresh_is_skipped_only_when_nothing_was_registered() -> None:
+    context = cpu_target.target_context
+    context.refresh()
+    before = lazy_code.registrations(context)
+    context.refresh()
+    assert lazy_code.registrations(context) == before
+
+    @infer_global(twice)
+    class Twice(AbstractTemplate):
+        def generic(self, args: tuple, kws: dict) -> object:
+            return signature(args[0], *args)
+
+    @lower_builtin(twice, types.Integer)
+    def lower_twice(context: object, builder: object, sig: object, args: list) -> object:
+        return builder.add(args[0], args[0])  # type: ignore[attr-defined]
+
+    assert lazy_code.registrations(context) > before
+
+    @numba.njit
+    def uses_it(x: int) -> int:
+        return twice(x)
+
+    # Registered after the last refresh: the next one installs it, as numba's own does.
+    assert uses_it(21) == 42
+
+
+def test_a_kernel_is_cached_without_its_type_annotation(tmp_path: Path) -> None:
+    assert in_child("t.top_then_states()", tmp_path)["value"] == 3 * leaf(6) + 1
+    loaded = in_child("t.annotation_of_top()", tmp_path)
+    assert loaded == {"annotation": lazy_code.NO_ANNOTATION, "value": 3 * leaf(6) + 1}
+
+
+def annotation_of_top() -> dict[str, object]:
+    """``lazy_top``'s value and the type annotation of its overload (loaded from the cache)."""
+    result = value(lazy_top, 6)
+    cres = lazy_top.overloads[declared_signature(lazy_top.py_func)]
+    return {"annotation": cres.type_annotation, "value": result}
