@@ -24,7 +24,8 @@ and a later call from Python generates its machine code then and caches it.
 
 Numba's own work around a compile is trimmed where it does nothing for kernels: a
 context refresh when nothing new was registered (:func:`quick_refresh`, for every
-function the process compiles), a pass manager built per function
+function the process compiles), an event around every call into LLVM
+(:func:`drop_llvm_lock_events`), a pass manager built per function
 (:meth:`KernelLibrary._optimize_functions`), the type annotation rendered into
 every cache entry (:meth:`KernelCacheImpl.reduce`).
 
@@ -78,6 +79,21 @@ def quick_refresh(self: Any) -> None:
 
 
 cpu.CPUContext.refresh = quick_refresh
+
+
+def drop_llvm_lock_events() -> None:
+    """Stop numba's events around each call into LLVM (``numba:llvm_lock``).
+
+    Numba hooks llvmlite's lock so that every call into LLVM, tens of thousands in a
+    cold compile, starts and ends an event, broadcast to its listeners, to time the
+    lock for a compile's metadata (``timers``), which omensim never reads.
+    """
+    for acquire, release in list(ll.ffi.lib._lock._cblist):
+        if getattr(acquire, "__module__", None) == "numba.core.base":
+            ll.ffi.unregister_lock_callback(acquire, release)
+
+
+drop_llvm_lock_events()
 
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's

@@ -123,13 +123,18 @@ def test_flags_compare_and_hash_as_numba_does() -> None:
     inlined.forceinline = True
     default_set = Flags()
     default_set.forceinline = False  # explicitly the default: equal to ``plain``
-    flags = [plain, nrt_off, nrt_on, inlined, default_set, Flags(copy_from=inlined)]
+    both = Flags()
+    both.nrt = False
+    both.forceinline = False  # explicitly the default: equal to ``nrt_off``
+    flags = [plain, nrt_off, nrt_on, inlined, default_set, Flags(copy_from=inlined), both]
     for a in flags:
         assert flags_hash(a) == numba_hash(a)
         for b in flags:
             assert flags_eq(a, b) == numba_eq(a, b)
     assert flags_eq(plain, default_set)
     assert not flags_eq(plain, inlined)
+    assert flags_eq(nrt_off, both)
+    assert not flags_eq(nrt_on, both)
 
 
 def twice(x: int) -> int:
@@ -174,3 +179,10 @@ def annotation_of_top() -> dict[str, object]:
     result = value(lazy_top, 6)
     cres = lazy_top.overloads[declared_signature(lazy_top.py_func)]
     return {"annotation": cres.type_annotation, "value": result}
+
+
+def test_no_numba_event_around_each_call_into_llvm() -> None:
+    from llvmlite import binding as ll
+
+    hooks = [acquire for acquire, _ in ll.ffi.lib._lock._cblist]
+    assert not [fn for fn in hooks if getattr(fn, "__module__", None) == "numba.core.base"]
