@@ -21,6 +21,7 @@ from numba.core.compiler import Flags
 from numba.core.imputils import lower_builtin
 from numba.core.registry import cpu_target
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
+from numba.extending import overload
 
 from sim.kernel import lazy_code
 from sim.kernel.numba_ext import declared_signature, flags_eq, flags_hash, kernel
@@ -186,3 +187,51 @@ def test_no_numba_event_around_each_call_into_llvm() -> None:
 
     hooks = [acquire for acquire, _ in ll.ffi.lib._lock._cblist]
     assert not [fn for fn in hooks if getattr(fn, "__module__", None) == "numba.core.base"]
+
+
+def halve(x: int) -> int:
+    """Not a kernel: typed by a template that counts how often numba asks it."""
+    raise NotImplementedError
+
+
+HALVE_TYPINGS: list[tuple] = []
+
+
+def test_a_call_typed_by_a_plain_template_is_typed_once_per_argument_types() -> None:
+    @infer_global(halve)
+    class Halve(AbstractTemplate):
+        def generic(self, args: tuple, kws: dict) -> object:
+            HALVE_TYPINGS.append(args)
+            return signature(args[0], *args)
+
+    @lower_builtin(halve, types.Integer)
+    def lower_halve(context: object, builder: object, sig: object, args: list) -> object:
+        return builder.ashr(args[0], args[0].type(1))  # type: ignore[attr-defined]
+
+    assert lazy_code.plain_template(Halve)
+
+    @numba.njit
+    def three_calls(x: int) -> int:
+        return halve(x) + halve(x + 2) + halve(x * 4)
+
+    assert three_calls(8) == 4 + 5 + 16
+    # Three call sites of one int64 argument: typed once, then remembered.
+    assert HALVE_TYPINGS.count((types.int64,)) == 1
+
+
+def test_overload_and_intrinsic_templates_are_typed_every_time() -> None:
+    @overload(halve_again)
+    def _halve_again(x: object) -> object:
+        def impl(x: object) -> object:
+            return x // 2  # type: ignore[operator]
+
+        return impl
+
+    cpu_target.typing_context.refresh()
+    (template,) = cpu_target.typing_context.resolve_value_type(halve_again).templates
+    assert not lazy_code.plain_template(template)
+
+
+def halve_again(x: int) -> int:
+    """Not a kernel: an ``@overload`` function."""
+    raise NotImplementedError
