@@ -148,7 +148,9 @@ def phases(mix: str) -> int:
         measure_finalize(owner, Sizes.count)
         timed(owner, "finalize", "LLVM: linking")
     timed(lib, "add_ir_module", "LLVM: IR parsing")
-    timed(lib, "_optimize_functions", "LLVM: function passes")
+    # A kernel's library runs its function passes with a pass manager of its own: time both.
+    for owner in (lib, KernelLibrary):
+        timed(owner, "_optimize_functions", "LLVM: function passes")
     timed(lib, "_optimize_final_module", "LLVM: module optimisation")
     timed(codegen.JITCodeLibrary, "_finalize_specific", "LLVM: machine code")
     timed(caching.Cache, "save_overload", "cache: save")

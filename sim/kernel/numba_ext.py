@@ -85,11 +85,15 @@ def flags_hash(self: Any) -> int:
 
 
 def flags_eq(self: Any, other: Any) -> Any:
-    """Numba's compare of compiler flags: the same explicit values of the same class are
-    the same values, else numba's own compare decides."""
-    if type(self) is type(other) and self._values == other._values:
+    """Numba's compare of compiler flags: flags of one class have the same values when each
+    option either sets has the same value in both (an option neither sets has its default in
+    both); flags of different classes are compared by numba's own code."""
+    if type(self) is not type(other):
+        return _NUMBA_FLAGS_EQ(self, other)
+    mine, theirs = self._values, other._values
+    if mine == theirs:
         return True
-    return _NUMBA_FLAGS_EQ(self, other)
+    return all(getattr(self, name) == getattr(other, name) for name in mine.keys() | theirs.keys())
 
 
 _NUMBA_FLAGS_EQ = targetconfig.TargetConfig.__eq__
