@@ -77,10 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         for c in range(L.N_CITIES):
             n = st[L.STACK_N + c]
             tiles += n
-            side = [L.SIDE_TOT + (2 * c + q) * L.TOT_COLS for q in (a, b)]
-            m = st[side[0] + L.TOT_STRENGTH] - st[side[1] + L.TOT_STRENGTH]
-            w = st[side[0] + L.TOT_WEIGHT] - st[side[1] + L.TOT_WEIGHT]
-            crowd = st[side[0] + L.TOT_WEIGHT] + st[side[1] + L.TOT_WEIGHT]
+            mine, theirs = (L.SIDE_TOT + (2 * c + q) * L.TOT_COLS for q in (a, b))
+            m = st[mine + L.TOT_STRENGTH] - st[theirs + L.TOT_STRENGTH]
+            w = st[mine + L.TOT_WEIGHT] - st[theirs + L.TOT_WEIGHT]
+            crowd = st[mine + L.TOT_WEIGHT] + st[theirs + L.TOT_WEIGHT]
             f += [m * (n > 0), np.sign(m) * n, w * (n > 0), crowd * np.sign(m) * (n > 0)]
         f += [tiles, vp * tiles]
         if args.hands:
