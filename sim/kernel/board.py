@@ -429,12 +429,33 @@ def cost_modifiers(st, tab, p, at, stride):
         for i in range(n_units(st, cc, p)):
             src = cost_source(st, tab, p, cc, i)
             if src >= 0:
-                # What ``_static_sum`` gives city by city, each op's condition tested once
-                # (it does not depend on the city).
-                every, own, others, same = _static_ops(st, tab, p, cc, src, V.OP_COST)
-                st[at + stride * cc] += same
+                _add_cost_ops(st, tab, p, cc, src, at, stride)
+
+
+@kernel
+def _add_cost_ops(st, tab, p, cc, src, at, stride):
+    """Add the ongoing cost ops of ``src`` (in city ``cc``) to ``st[at + stride * c]`` of each
+    city ``c`` they reach: what ``_static_sum`` gives city by city, in one scan of the
+    source's ops, each op's condition tested once (it does not depend on the city)."""
+    k = card_kind(tab, src)
+    a0 = kind_col(tab, k, L.K_ABIL_START)
+    for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
+        if abil_col(tab, a, L.A_TRIGGER) != V.TR_STATIC:
+            continue
+        o0 = abil_col(tab, a, L.A_OP_START)
+        for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
+            if op_col(tab, o, L.OP_CODE) != V.OP_COST:
+                continue
+            if not condition(
+                st, tab, p, cc, src, op_col(tab, o, L.OP_COND), op_col(tab, o, L.OP_COND_N)
+            ):
+                continue
+            n = op_col(tab, o, L.OP_N)
+            if op_col(tab, o, L.OP_TARGET) == V.TG_SAME_CITY:
+                st[at + stride * cc] += n
+            else:
                 for c in range(L.N_CITIES):
-                    st[at + stride * c] += every + own + others
+                    st[at + stride * c] += n
 
 
 @kernel
@@ -460,9 +481,8 @@ def strength_scan(st, tab, c, p):
             and can_resolve(st, tab, p, src)
             and not enraged(st, c, p, j)
         ):
-            # A strength op reaches only its own city's units: "same city" is every unit.
-            e, own, oth, same = _static_ops(st, tab, p, c, src, V.OP_STRENGTH)
-            every += e + same
+            e, own, oth = _strength_ops(st, tab, p, c, src)
+            every += e
             others += oth
             st[L.STRENGTH_SCRATCH + j] = own - oth
     s = 0
@@ -481,15 +501,12 @@ def strength_scan(st, tab, c, p):
 
 
 @kernel
-def _static_ops(st, tab, p, cc, src, op_code):
-    """The ongoing ``op_code`` ops of ``src`` (in city ``cc``) whose condition holds, summed
-    by whom they reach: (every unit or city, the source itself only, the source's other
-    units only, the source's own city only). ``_static_sum`` is the same sum for one
-    target; this reads the source's ops once for all of them."""
+def _strength_ops(st, tab, p, cc, src):
+    """The ongoing strength ops of ``src`` (in city ``cc``) whose condition holds, summed by
+    whom they reach: (every unit of its side, the source itself only, the others only)."""
     every = 0
     own = 0
     others = 0
-    same = 0
     k = card_kind(tab, src)
     a0 = kind_col(tab, k, L.K_ABIL_START)
     for a in range(a0, a0 + kind_col(tab, k, L.K_ABIL_N)):
@@ -497,7 +514,7 @@ def _static_ops(st, tab, p, cc, src, op_code):
             continue
         o0 = abil_col(tab, a, L.A_OP_START)
         for o in range(o0, o0 + abil_col(tab, a, L.A_OP_N)):
-            if op_col(tab, o, L.OP_CODE) != op_code:
+            if op_col(tab, o, L.OP_CODE) != V.OP_STRENGTH:
                 continue
             if not condition(
                 st, tab, p, cc, src, op_col(tab, o, L.OP_COND), op_col(tab, o, L.OP_COND_N)
@@ -508,11 +525,9 @@ def _static_ops(st, tab, p, cc, src, op_code):
                 own += op_col(tab, o, L.OP_N)
             elif tg == V.TG_OWN_OTHERS:
                 others += op_col(tab, o, L.OP_N)
-            elif tg == V.TG_SAME_CITY:
-                same += op_col(tab, o, L.OP_N)
             else:
                 every += op_col(tab, o, L.OP_N)
-    return every, own, others, same
+    return every, own, others
 
 
 @kernel(inline=True)
