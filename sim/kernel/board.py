@@ -503,7 +503,10 @@ def strength_scan(st, tab, c, p):
 @kernel
 def _strength_ops(st, tab, p, cc, src):
     """The ongoing strength ops of ``src`` (in city ``cc``) whose condition holds, summed by
-    whom they reach: (every unit of its side, the source itself only, the others only)."""
+    whom they reach: (every unit of its side, the source itself only, the others only).
+
+    The same walk as ``_add_cost_ops`` with another op code, kept apart: one walk for both,
+    returning a fourth sum for the cost's own city, made the kernel about 2% slower."""
     every = 0
     own = 0
     others = 0
