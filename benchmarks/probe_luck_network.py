@@ -1,0 +1,169 @@
+#!/usr/bin/env python
+"""How much of a game's outcome a value learned from outcomes explains, turn by turn.
+
+    python benchmarks/probe_luck_network.py [--games 30000] [--hidden 32] [--epochs 4]
+
+Greedy self-play, dunes+aegean, seed 2. After every turn that does not end the game the
+position is encoded from the first player's side (both VP scores, coins, VP tokens,
+whose turn, turns done, deck size, tiles left in each city and tiles won, and how many
+cards of each kind are in each hand and on each side of each city), and labelled with
+the game's outcome ``Y`` (the first player's margin: +1 won, -1 lost, 0 shared). A
+network of two hidden layers (ReLU, ``--hidden`` units, a tanh output, Adam, weight
+decay) and a linear least-squares fit are trained on four games in five and scored on
+the fifth, by whole games. It prints each one's out-of-sample share of ``Var(Y)`` by
+turn: the most a value of the position can explain is ``Var(E[Y | position])``, which
+``probe_luck_profile.py`` measures by play-outs (about 0.55 after turns 4-5).
+
+numpy only; figures, nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.base import layout as L  # noqa: E402
+from sim.data.spec import RunSpec  # noqa: E402
+from sim.kernel import game as G  # noqa: E402
+from sim.kernel import turn as T  # noqa: E402
+from sim.kernel.tab import card_kind  # noqa: E402
+from sim.run.scenario import Scenario  # noqa: E402
+from sim.run.view import StateView  # noqa: E402
+
+TURN_BANDS = ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 99))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=30_000, help="games played (default 30,000)")
+    ap.add_argument("--hidden", type=int, default=32, help="units a hidden layer (default 32)")
+    ap.add_argument("--epochs", type=int, default=4, help="passes over the data (default 4)")
+    ap.add_argument("--rate", type=float, default=3e-4, help="Adam's step (default 3e-4)")
+    ap.add_argument("--decay", type=float, default=3e-3, help="weight decay (default 3e-3)")
+    ap.add_argument("--mix", default="dunes+aegean")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    x, y, turn, game = positions(args.mix, args.games)
+    print(f"{args.mix}, greedy self-play, {args.games:,} games, {len(y):,} positions, "
+          f"{x.shape[1]} inputs ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+    x = (x - x.mean(0)) / (x.std(0) + 1e-6)
+    x = np.hstack([x, np.eye(16, dtype=np.float32)[np.minimum(turn, 15)]]).astype(np.float32)
+    test = game % 5 == 0
+    net = fit_network(x[~test], y[~test], args)
+    ones = np.ones((len(y), 1), np.float32)
+    w = np.linalg.lstsq(np.hstack([x, ones])[~test], y[~test], rcond=None)[0]
+    guesses = {"network": net(x[test]), "linear": np.hstack([x, ones])[test] @ w}
+    print()
+    print("| after turns | test positions | network | linear |")
+    print("|---|---:|---:|---:|")
+    for lo, hi in TURN_BANDS:
+        band = (turn[test] >= lo) & (turn[test] <= hi)
+        if band.sum() < 2:
+            continue
+        yb = y[test][band]
+        shares = [1 - np.mean((yb - g[band]) ** 2) / np.var(yb) for g in guesses.values()]
+        label = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
+        print(f"| {label} | {band.sum():,} | {shares[0]:.3f} | {shares[1]:.3f} |")
+    return 0
+
+
+def positions(mix: str, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every position after a turn of ``games`` greedy games (seed 2), encoded, with its
+    game's outcome, its turn and its game index."""
+    base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2))
+    tab, fp, ask = base.tab, base.fp, base.ask
+    out = np.zeros(L.O_COLS, np.int64)
+    n_kinds = int(tab[L.TB_N_KINDS])
+    kinds: dict[int, int] = {}
+
+    def kind(card: int) -> int:
+        if card not in kinds:
+            kinds[card] = int(card_kind(tab, card))
+        return kinds[card]
+
+    def encode(st: np.ndarray, first: int) -> np.ndarray:
+        v = StateView(st)
+        a, b = first, 1 - first
+        scored = st.copy()
+        G.finish(scored, tab, out)
+        held = np.zeros((2, 1 + L.N_CITIES, n_kinds), np.float32)
+        for side, q in enumerate((a, b)):
+            for card in v.zone_ids("hand", q):
+                held[side, 0, kind(card)] += 1
+            for c in range(L.N_CITIES):
+                for card in v.side_ids(c, q):
+                    held[side, 1 + c, kind(card)] += 1
+        head = [out[L.O_SCORE + a], out[L.O_SCORE + b], v.coins(a), v.coins(b),
+                v.vp_tokens(a), v.vp_tokens(b), float(v.active == a), v.turns_done,
+                v.deck_size(0), *v.stack_counts, *(v.reward_counts[q] for q in (a, b))]  # fmt: skip
+        return np.concatenate([np.array(head, np.float32), held.ravel()])
+
+    xs, ys, turns, ids = [], [], [], []
+    for g in range(games):
+        sc = base.copy()
+        sc.setup(2, g)
+        st, first, t, seen = sc.st, int(StateView(sc.st).first), 0, []
+        while not StateView(st).over:
+            T.play_turn(st, tab, fp, ask)
+            if not StateView(st).over:
+                seen.append((t, encode(st, first)))
+            t += 1
+        G.finish(st, tab, out)
+        w = out[L.O_WINNER]
+        outcome = 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+        for t, f in seen:
+            xs.append(f)
+            ys.append(outcome)
+            turns.append(t)
+            ids.append(g)
+    return np.array(xs), np.array(ys, np.float32), np.array(turns), np.array(ids)
+
+
+def fit_network(x: np.ndarray, y: np.ndarray, args: argparse.Namespace):
+    """Train the two-layer network on (x, y) by mean squared error; returns its predictor."""
+    rng = np.random.default_rng(0)
+    sizes = [(x.shape[1], args.hidden), (args.hidden, args.hidden), (args.hidden, 1)]
+    params = []
+    for n_in, n_out in sizes:
+        params += [(rng.standard_normal((n_in, n_out)) * np.sqrt(2 / n_in)).astype(np.float32),
+                   np.zeros(n_out, np.float32)]  # fmt: skip
+    moments = [[np.zeros_like(p), np.zeros_like(p)] for p in params]
+
+    def forward(xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        w1, b1, w2, b2, w3, b3 = params
+        h1 = np.maximum(xb @ w1 + b1, 0)
+        h2 = np.maximum(h1 @ w2 + b2, 0)
+        return h1, h2, np.tanh((h2 @ w3 + b3)[:, 0])
+
+    step = 0
+    for _ in range(args.epochs):
+        order = rng.permutation(len(y))
+        for i in range(0, len(order), 256):
+            batch = order[i : i + 256]
+            xb, yb = x[batch], y[batch]
+            h1, h2, p = forward(xb)
+            d = (2 * (p - yb) / len(batch) * (1 - p * p))[:, None]
+            w1, _, w2, _, w3, _ = params
+            d2 = (d @ w3.T) * (h2 > 0)
+            d1 = (d2 @ w2.T) * (h1 > 0)
+            grads = [xb.T @ d1 + args.decay * w1, d1.sum(0), h1.T @ d2 + args.decay * w2,
+                     d2.sum(0), h2.T @ d, d.sum(0)]  # fmt: skip
+            step += 1
+            for p_, g_, (m, v) in zip(params, grads, moments, strict=True):
+                m *= 0.9
+                m += 0.1 * g_
+                v *= 0.999
+                v += 0.001 * g_ * g_
+                p_ -= args.rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return lambda xb: forward(xb)[2]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
