@@ -2,6 +2,7 @@
 """How much of a game's outcome a value learned from outcomes explains, turn by turn.
 
     python benchmarks/probe_luck_network.py [--games 30000] [--hidden 32] [--epochs 4]
+                                            [--playouts 0]
 
 Greedy self-play, dunes+aegean, seed 2. After every turn that does not end the game the
 position is encoded from the first player's side (both VP scores, coins, VP tokens,
@@ -10,7 +11,10 @@ cards of each kind are in each hand and on each side of each city), and labelled
 the game's outcome ``Y`` (the first player's margin: +1 won, -1 lost, 0 shared). A
 network of two hidden layers (ReLU, ``--hidden`` units, a tanh output, Adam, weight
 decay) and a linear least-squares fit are trained on four games in five and scored on
-the fifth, by whole games. It prints each one's out-of-sample share of ``Var(Y)`` by
+the fifth, by whole games. With ``--playouts R`` they learn from the mean outcome of R
+play-outs of each position instead (the deck shuffled again and fresh dice; a label with
+less noise than the game's one outcome), and are still scored against the outcomes of
+the test games. It prints each one's out-of-sample share of ``Var(Y)`` by
 turn: the most a value of the position can explain is ``Var(E[Y | position])``, which
 ``probe_luck_profile.py`` measures by play-outs (about 0.55 after turns 4-5).
 
@@ -47,18 +51,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4, help="passes over the data (default 4)")
     ap.add_argument("--rate", type=float, default=3e-4, help="Adam's step (default 3e-4)")
     ap.add_argument("--decay", type=float, default=3e-3, help="weight decay (default 3e-3)")
+    ap.add_argument("--playouts", type=int, default=0, help="learn from R play-outs (0: Y)")
     ap.add_argument("--mix", default="dunes+aegean")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    x, y, turn, game = positions(args.mix, args.games)
+    x, y, label, turn, game = positions(args.mix, args.games, args.playouts)
+    learned = f"{args.playouts} play-outs" if args.playouts else "outcomes"
+    secs = time.perf_counter() - t0
     print(f"{args.mix}, greedy self-play, {args.games:,} games, {len(y):,} positions, "
-          f"{x.shape[1]} inputs ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+          f"{x.shape[1]} inputs, learned from {learned} ({secs:.0f} s)")  # fmt: skip
     x = (x - x.mean(0)) / (x.std(0) + 1e-6)
     x = np.hstack([x, np.eye(16, dtype=np.float32)[np.minimum(turn, 15)]]).astype(np.float32)
     test = game % 5 == 0
-    net = fit_network(x[~test], y[~test], args)
+    net = fit_network(x[~test], label[~test], args)
     ones = np.ones((len(y), 1), np.float32)
-    w = np.linalg.lstsq(np.hstack([x, ones])[~test], y[~test], rcond=None)[0]
+    w = np.linalg.lstsq(np.hstack([x, ones])[~test], label[~test], rcond=None)[0]
     guesses = {"network": net(x[test]), "linear": np.hstack([x, ones])[test] @ w}
     print()
     print("| after turns | test positions | network | linear |")
@@ -74,14 +81,37 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def positions(mix: str, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def positions(
+    mix: str, games: int, playouts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every position after a turn of ``games`` greedy games (seed 2), encoded, with its
-    game's outcome, its turn and its game index."""
+    game's outcome, its label (the outcome, or the mean of ``playouts`` play-outs), its
+    turn and its game index."""
     base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2))
     tab, fp, ask = base.tab, base.fp, base.ask
     out = np.zeros(L.O_COLS, np.int64)
     n_kinds = int(tab[L.TB_N_KINDS])
     kinds: dict[int, int] = {}
+    rng = np.random.default_rng(11)
+
+    def margin(first: int) -> float:
+        w = out[L.O_WINNER]
+        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+
+    def play_outs(st: np.ndarray, first: int) -> float:
+        total = 0.0
+        for _ in range(playouts):
+            s = st.copy()
+            v = StateView(s)
+            for d in range(2 if v.own_decks else 1):
+                at = v.zone_positions("deck", d)
+                s[at.start : at.stop] = rng.permutation(s[at.start : at.stop])
+            v.rng_streams = rng.integers(-(2**62), 2**62, L.N_STREAMS)
+            while not v.over:
+                T.play_turn(s, tab, fp, ask)
+            G.finish(s, tab, out)
+            total += margin(first)
+        return total / playouts
 
     def kind(card: int) -> int:
         if card not in kinds:
@@ -105,7 +135,7 @@ def positions(mix: str, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                 v.deck_size(0), *v.stack_counts, *(v.reward_counts[q] for q in (a, b))]  # fmt: skip
         return np.concatenate([np.array(head, np.float32), held.ravel()])
 
-    xs, ys, turns, ids = [], [], [], []
+    xs, ys, labels, turns, ids = [], [], [], [], []
     for g in range(games):
         sc = base.copy()
         sc.setup(2, g)
@@ -113,17 +143,19 @@ def positions(mix: str, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
         while not StateView(st).over:
             T.play_turn(st, tab, fp, ask)
             if not StateView(st).over:
-                seen.append((t, encode(st, first)))
+                later = play_outs(st, first) if playouts else None
+                seen.append((t, encode(st, first), later))
             t += 1
         G.finish(st, tab, out)
-        w = out[L.O_WINNER]
-        outcome = 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
-        for t, f in seen:
+        outcome = margin(first)
+        for t, f, later in seen:
             xs.append(f)
             ys.append(outcome)
+            labels.append(outcome if later is None else later)
             turns.append(t)
             ids.append(g)
-    return np.array(xs), np.array(ys, np.float32), np.array(turns), np.array(ids)
+    y = np.array(ys, np.float32)
+    return np.array(xs), y, np.array(labels, np.float32), np.array(turns), np.array(ids)
 
 
 def fit_network(x: np.ndarray, y: np.ndarray, args: argparse.Namespace):
