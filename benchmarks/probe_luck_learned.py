@@ -32,6 +32,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from probe_luck_profile import first_margin, shuffle_decks  # noqa: E402
+
 from sim.analysis import luck as LK  # noqa: E402
 from sim.base import layout as L  # noqa: E402
 from sim.data.spec import RunSpec  # noqa: E402
@@ -60,16 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     n_kinds = int(tab[L.TB_N_KINDS])
     kinds: dict[int, int] = {}
 
-    def margin(first: int) -> float:
-        w = out[L.O_WINNER]
-        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
-
     def features(st: np.ndarray, first: int) -> np.ndarray:
         s = st.copy()
         G.finish(s, tab, out)
         a, b = first, 1 - first
         vp = out[L.O_SCORE + a] - out[L.O_SCORE + b]
-        f = [1.0, margin(first) if s[L.GAME_OVER] else 0.0, vp,
+        f = [1.0, first_margin(out, first) if s[L.GAME_OVER] else 0.0, vp,
              st[L.COINS + a] - st[L.COINS + b], st[L.HAND_N + a] - st[L.HAND_N + b],
              st[L.REW_N + a] - st[L.REW_N + b], float(st[L.ACTIVE] == a),
              st[L.VP_SUPPLY]]  # fmt: skip
@@ -94,11 +92,6 @@ def main(argv: list[str] | None = None) -> int:
             f += list(held)
         return np.array(f, float)
 
-    def shuffle_decks(st: np.ndarray) -> None:
-        for d in range(2 if st[L.OWN_DECKS] else 1):
-            n, at = int(st[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
-            st[at : at + n] = rng.permutation(st[at : at + n])
-
     t0 = time.perf_counter()
     xs: list[list[np.ndarray]] = [[] for _ in range(TURN_PAIRS)]
     ys: list[list[float]] = [[] for _ in range(TURN_PAIRS)]
@@ -113,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         G.finish(st, tab, out)
         for pair, f in seen:
             xs[pair].append(f)
-            ys[pair].append(margin(first))
+            ys[pair].append(first_margin(out, first))
     weights = []
     hands = ", with the hands' kinds" if args.hands else ""
     print(f"{args.mix}, greedy self-play; value fitted on {args.train} games "
@@ -145,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 alt = 0.0
                 for _ in range(args.replays):
                     r = start.copy()
-                    shuffle_decks(r)
+                    shuffle_decks(r, rng)
                     T.play_turn(r, tab, fp, ask)
                     alt += features(r, first) @ w
                 terms[0 if t < EARLY_TURNS else 1] += features(st, first) @ w - alt / args.replays

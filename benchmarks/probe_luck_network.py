@@ -33,6 +33,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from probe_luck_profile import first_margin, play_out  # noqa: E402
+
 from sim.base import layout as L  # noqa: E402
 from sim.data.spec import RunSpec  # noqa: E402
 from sim.kernel import game as G  # noqa: E402
@@ -94,25 +96,6 @@ def positions(
     kinds: dict[int, int] = {}
     rng = np.random.default_rng(11)
 
-    def margin(first: int) -> float:
-        w = out[L.O_WINNER]
-        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
-
-    def play_outs(st: np.ndarray, first: int) -> float:
-        total = 0.0
-        for _ in range(playouts):
-            s = st.copy()
-            v = StateView(s)
-            for d in range(2 if v.own_decks else 1):
-                at = v.zone_positions("deck", d)
-                s[at.start : at.stop] = rng.permutation(s[at.start : at.stop])
-            v.rng_streams = rng.integers(-(2**62), 2**62, L.N_STREAMS)
-            while not v.over:
-                T.play_turn(s, tab, fp, ask)
-            G.finish(s, tab, out)
-            total += margin(first)
-        return total / playouts
-
     def kind(card: int) -> int:
         if card not in kinds:
             kinds[card] = int(card_kind(tab, card))
@@ -143,11 +126,14 @@ def positions(
         while not StateView(st).over:
             T.play_turn(st, tab, fp, ask)
             if not StateView(st).over:
-                later = play_outs(st, first) if playouts else None
+                later = None
+                if playouts:
+                    later = sum(play_out(base, st, first, out, rng) for _ in range(playouts))
+                    later /= playouts
                 seen.append((t, encode(st, first), later))
             t += 1
         G.finish(st, tab, out)
-        outcome = margin(first)
+        outcome = first_margin(out, first)
         for t, f, later in seen:
             xs.append(f)
             ys.append(outcome)

@@ -77,21 +77,6 @@ def main(argv: list[str] | None = None) -> int:
     out = np.zeros(L.O_COLS, np.int64)
     rng = np.random.default_rng(7)
 
-    def margin(first: int) -> float:
-        w = out[L.O_WINNER]
-        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
-
-    def play_out(st: np.ndarray, first: int) -> float:
-        s = st.copy()
-        for d in range(2 if s[L.OWN_DECKS] else 1):
-            n, at = int(s[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
-            s[at : at + n] = rng.permutation(s[at : at + n])
-        s[L.RNG : L.RNG + L.N_STREAMS] = rng.integers(-(2**62), 2**62, L.N_STREAMS)
-        while not s[L.GAME_OVER]:
-            T.play_turn(s, tab, fp, ask)
-        G.finish(s, tab, out)
-        return margin(first)
-
     if args.games:
         y = np.zeros(args.games)
         means = np.zeros((args.games, args.turns))
@@ -103,12 +88,12 @@ def main(argv: list[str] | None = None) -> int:
             st, first, t = sc.st, int(sc.st[L.FIRST]), 0
             while not st[L.GAME_OVER]:
                 if t < args.turns:
-                    ys = [play_out(st, first) for _ in range(args.rollouts)]
+                    ys = [play_out(base, st, first, out, rng) for _ in range(args.rollouts)]
                     means[g, t], within[g, t] = np.mean(ys), np.var(ys, ddof=1)
                 T.play_turn(st, tab, fp, ask)
                 t += 1
             G.finish(st, tab, out)
-            y[g] = margin(first)
+            y[g] = first_margin(out, first)
             means[g, t:], within[g, t:] = y[g], 0.0  # settled: the game is over
         secs = time.perf_counter() - t0
         print(f"{args.mix}, greedy self-play, {args.games} games, {args.rollouts} play-outs a "
@@ -170,6 +155,39 @@ DICE_REPLAYS = 4
 SPLIT_REPLAYS = 3
 
 
+def first_margin(out: np.ndarray, first: int) -> float:
+    """The first player's margin in a finished game's row ``out``: +1 won, -1 lost, 0 shared."""
+    w = out[L.O_WINNER]
+    return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+
+
+def shuffle_decks(st: np.ndarray, rng: np.random.Generator) -> None:
+    """Shuffle the deck(s) of ``st`` again in place, from ``rng``."""
+    for d in range(2 if st[L.OWN_DECKS] else 1):
+        n, at = int(st[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
+        st[at : at + n] = rng.permutation(st[at : at + n])
+
+
+def reseed_dice(st: np.ndarray, rng: np.random.Generator) -> None:
+    """Draw the bots' own streams (``RNG_SEAT``) of ``st`` afresh, from ``rng``."""
+    for p in range(2):
+        st[L.RNG + L.RNG_SEAT + p] = rng.integers(-(2**62), 2**62)
+
+
+def play_out(
+    sc: Scenario, st: np.ndarray, first: int, out: np.ndarray, rng: np.random.Generator
+) -> float:
+    """The first player's margin of one play-out of a copy of ``st`` to the end, by
+    ``sc``'s bots, with the deck(s) shuffled again and every random stream drawn afresh."""
+    s = st.copy()
+    shuffle_decks(s, rng)
+    s[L.RNG : L.RNG + L.N_STREAMS] = rng.integers(-(2**62), 2**62, L.N_STREAMS)
+    while not s[L.GAME_OVER]:
+        T.play_turn(s, sc.tab, sc.fp, sc.ask)
+    G.finish(s, sc.tab, out)
+    return first_margin(out, first)
+
+
 def in_order_split(
     base: Scenario, bot: str, games: int, turns: int, rollouts: int, rng: np.random.Generator
 ) -> str:
@@ -177,29 +195,12 @@ def in_order_split(
     tab, fp, ask = base.tab, base.fp, base.ask
     out = np.zeros(L.O_COLS, np.int64)
 
-    def shuffle_decks(s: np.ndarray) -> None:
-        for d in range(2 if s[L.OWN_DECKS] else 1):
-            n, at = int(s[L.DECK_N + d]), L.DECK + d * L.MAX_CARDS
-            s[at : at + n] = rng.permutation(s[at : at + n])
-
-    def reseed_dice(s: np.ndarray) -> None:
-        for p in range(2):
-            s[L.RNG + L.RNG_SEAT + p] = rng.integers(-(2**62), 2**62)
-
     def finish_margin(s: np.ndarray, first: int) -> float:
         G.finish(s, tab, out)
-        w = out[L.O_WINNER]
-        return 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+        return first_margin(out, first)
 
     def value(st: np.ndarray, first: int) -> tuple[float, float]:
-        ys = []
-        for _ in range(rollouts):
-            s = st.copy()
-            shuffle_decks(s)
-            s[L.RNG : L.RNG + L.N_STREAMS] = rng.integers(-(2**62), 2**62, L.N_STREAMS)
-            while not s[L.GAME_OVER]:
-                T.play_turn(s, tab, fp, ask)
-            ys.append(finish_margin(s, first))
+        ys = [play_out(base, st, first, out, rng) for _ in range(rollouts)]
         return float(np.mean(ys)), float(np.var(ys, ddof=1)) / rollouts
 
     ways = ("draws", "dice", "both")
@@ -217,9 +218,9 @@ def in_order_split(
                     for _ in range(SPLIT_REPLAYS):
                         s = st.copy()
                         if w != 1:
-                            shuffle_decks(s)
+                            shuffle_decks(s, rng)
                         if w != 0:
-                            reseed_dice(s)
+                            reseed_dice(s, rng)
                         T.play_turn(s, tab, fp, ask)
                         over = bool(s[L.GAME_OVER])
                         v, e = (finish_margin(s, first), 0.0) if over else value(s, first)
@@ -260,13 +261,11 @@ def dice_share(mix: str, bot: str, games: int, rng: np.random.Generator) -> floa
         for r in range(DICE_REPLAYS):
             sc.setup(1, g)
             first = int(sc.st[L.FIRST])
-            for p in range(2):
-                sc.st[L.RNG + L.RNG_SEAT + p] = rng.integers(-(2**62), 2**62)
+            reseed_dice(sc.st, rng)
             while not sc.st[L.GAME_OVER]:
                 T.play_turn(sc.st, sc.tab, sc.fp, sc.ask)
             G.finish(sc.st, sc.tab, out)
-            w = out[L.O_WINNER]
-            m[g, r] = 0.0 if w not in (0, 1) else (1.0 if w == first else -1.0)
+            m[g, r] = first_margin(out, first)
     between = m.mean(1).var(ddof=1) - m.var(1, ddof=1).mean() / DICE_REPLAYS
     return float(between / m.var(ddof=1))
 
