@@ -53,6 +53,13 @@ Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
 
 
+def two_core_compile_due(entry: str = "*") -> bool:
+    """Whether the first game here compiles the kernel on two cores
+    (``sim.run.compile_ahead``): the extension, more than one thread, and entry point
+    ``entry`` of ``sim.kernel.batch`` (default: any) not cached yet."""
+    return not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(entry)
+
+
 def check_output_fits(out: np.ndarray) -> None:
     """Refuse kernel output that an int16 row column could not hold (it would wrap silently).
 
@@ -153,7 +160,7 @@ class Engine:
         (``sim.run.compile_ahead``) starts before the run is compiled, so that its
         start-up overlaps the compile of the bots' figures here.
         """
-        if PLAIN or numba.get_num_threads() < 2 or not kernel_needs_compile():
+        if not two_core_compile_due():
             engine = cls(run, changes)
             engine.warmup()
             return engine
@@ -179,9 +186,7 @@ class Engine:
         top = range_kernel(self.tab)
         if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
-        elif (
-            not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(top.py_func.__name__)
-        ):
+        elif two_core_compile_due(top.py_func.__name__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
