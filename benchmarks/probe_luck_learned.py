@@ -2,6 +2,7 @@
 """A value of the position fitted offline, in luck terms taken turn by turn (docs/luck.md).
 
     python benchmarks/probe_luck_learned.py [--train 8000] [--games 3000] [--replays 3] [--hands]
+                                            [--trees 0]
 
 Greedy self-play, dunes+aegean. First, ``--train`` games (seed 2) give the positions after
 every turn and each game's outcome ``Y`` (the first player's margin: +1 won, -1 lost, 0
@@ -16,6 +17,12 @@ bots' dice as they were: each term has mean zero given the turn's start, whateve
 weights, because they were fitted on other games. The terms, summed over turns 0-3 and
 4-11, are the regressors of the cross-fitted estimator of ``sim.analysis.luck``; it
 prints the variance ratio of the first player's share of decisive games.
+
+``--trees N`` values the positions by gradient-boosted trees instead (N rounds over
+``probe_luck_network.py``'s ``--rich`` encoding and the turn, one model for every turn,
+fitted to ``Y`` on the ``--train`` games; a finished game's position is valued by its
+outcome): the best learned value those probes found. It needs LightGBM (the
+``research`` extra).
 
 Python turn by turn; figures only, nothing is asserted.
 """
@@ -32,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from probe_luck_network import encoder, fit_trees, positions  # noqa: E402
 from probe_luck_profile import first_margin, shuffle_decks  # noqa: E402
 
 from sim.analysis import luck as LK  # noqa: E402
@@ -53,8 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=3000, help="games the terms are counted in")
     ap.add_argument("--replays", type=int, default=3, help="replays of each turn (default 3)")
     ap.add_argument("--hands", action="store_true", help="add which kinds each hand holds")
+    ap.add_argument("--trees", type=int, default=0, help="boosted trees' rounds (0: linear)")
     ap.add_argument("--mix", default="dunes+aegean")
     args = ap.parse_args(argv)
+    if args.trees:
+        return tree_terms(args)
     base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1))
     tab, fp, ask = base.tab, base.fp, base.ask
     out = np.zeros(L.O_COLS, np.int64)
@@ -145,6 +156,13 @@ def main(argv: list[str] | None = None) -> int:
             t += 1
         G.finish(st, tab, out)
         rows.append((g, out[L.O_WINNER], first, *terms))
+    print_share(args, rows, t0)
+    return 0
+
+
+def print_share(args: argparse.Namespace, rows: list[tuple], t0: float) -> None:
+    """The first player's share of decisive games, plain and adjusted by the terms of
+    ``rows`` (game, winner, first player, early terms, later terms)."""
     a = np.array(rows, float)
     ids, winner, first = a[:, 0].astype(int), a[:, 1].astype(int), a[:, 2].astype(int)
     share = LK.first_of_decisive(winner, first, a[:, 3:], ids)
@@ -152,6 +170,54 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games} games ({time.perf_counter() - t0:.0f} s), {args.replays} replays a "
           f"turn: first player's share of decisive games {share.rate:.4f}, luck-adjusted "
           f"{share.rate_adj:.4f}, variance ratio {share.variance_ratio:.3f}")  # fmt: skip
+
+
+def tree_terms(args: argparse.Namespace) -> int:
+    """``--trees``: the same terms, valued by boosted trees fitted on the training games."""
+    t0 = time.perf_counter()
+    x, _, label, turn, _ = positions(args.mix, args.train, 0, rich=True)
+    model = fit_trees(np.hstack([x, turn[:, None]]), label, args.trees)
+    secs = time.perf_counter() - t0
+    print(f"{args.mix}, greedy self-play; boosted trees ({args.trees} rounds) fitted on "
+          f"{args.train} games, {len(label):,} positions ({secs:.0f} s)")  # fmt: skip
+    base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1))
+    tab, fp, ask = base.tab, base.fp, base.ask
+    encode = encoder(tab, rich=True)
+    out = np.zeros(L.O_COLS, np.int64)
+    rng = np.random.default_rng(3)
+    t0 = time.perf_counter()
+    # Every position to value, as (game, group, sign, weight, features or the outcome).
+    rows, cells, known = [], [], []
+    for g in range(args.games):
+        sc = base.copy()
+        sc.setup(1, g)
+        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
+        while not st[L.GAME_OVER]:
+            start = st.copy()
+            T.play_turn(st, tab, fp, ask)
+            if t < TERM_TURNS:
+                group = 0 if t < EARLY_TURNS else 1
+                reached = [(st, 1.0)]
+                for _ in range(args.replays):
+                    r = start.copy()
+                    shuffle_decks(r, rng)
+                    T.play_turn(r, tab, fp, ask)
+                    reached.append((r, -1.0 / args.replays))
+                for s, weight in reached:
+                    if s[L.GAME_OVER]:
+                        G.finish(s.copy(), tab, out)
+                        known.append((g, group, weight * first_margin(out, first)))
+                    else:
+                        cells.append((g, group, weight, np.append(encode(s, first), t)))
+            t += 1
+        G.finish(st, tab, out)
+        rows.append([g, out[L.O_WINNER], first, 0.0, 0.0])
+    values = model(np.array([f for *_, f in cells]))
+    for (g, group, weight, _), v in zip(cells, values, strict=True):
+        rows[g][3 + group] += weight * v
+    for g, group, v in known:
+        rows[g][3 + group] += v
+    print_share(args, [tuple(r) for r in rows], t0)
     return 0
 
 

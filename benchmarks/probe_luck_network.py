@@ -2,7 +2,7 @@
 """How much of a game's outcome a value learned from outcomes explains, turn by turn.
 
     python benchmarks/probe_luck_network.py [--games 30000] [--hidden 32] [--epochs 4]
-                                            [--playouts 0]
+                                            [--playouts 0] [--rich] [--trees 0]
 
 Greedy self-play, dunes+aegean, seed 2. After every turn that does not end the game the
 position is encoded from the first player's side (both VP scores, coins, VP tokens,
@@ -18,7 +18,15 @@ the test games. It prints each one's out-of-sample share of ``Var(Y)`` by
 turn: the most a value of the position can explain is ``Var(E[Y | position])``, which
 ``probe_luck_profile.py`` measures by play-outs (about 0.55 after turns 4-5).
 
-numpy only; figures, nothing is asserted.
+``--rich`` adds what a player reads off the board at a glance and a sum of kind counts
+hides from a tree: each city's strength, unit-slots and unit costs on each side, their
+margins, who would win its war now (the kernel's own ``conflict_result``) and that
+times its tiles left, the VP margin, and each hand's size, strength, cost, offering and
+strongest card. ``--trees N`` adds gradient-boosted trees (N rounds, LightGBM, the
+``research`` extra: ``pip install -e '.[research]'``), which find such interactions
+without being told them.
+
+numpy only unless ``--trees``; figures, nothing is asserted.
 """
 
 from __future__ import annotations
@@ -37,9 +45,11 @@ from probe_luck_profile import first_margin, play_out  # noqa: E402
 
 from sim.base import layout as L  # noqa: E402
 from sim.data.spec import RunSpec  # noqa: E402
+from sim.kernel import board as B  # noqa: E402
 from sim.kernel import game as G  # noqa: E402
 from sim.kernel import turn as T  # noqa: E402
-from sim.kernel.tab import card_kind  # noqa: E402
+from sim.kernel.tab import card_kind, kind_col  # noqa: E402
+from sim.kernel.war import conflict_result  # noqa: E402
 from sim.run.scenario import Scenario  # noqa: E402
 from sim.run.view import StateView  # noqa: E402
 
@@ -54,10 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=3e-4, help="Adam's step (default 3e-4)")
     ap.add_argument("--decay", type=float, default=3e-3, help="weight decay (default 3e-3)")
     ap.add_argument("--playouts", type=int, default=0, help="learn from R play-outs (0: Y)")
+    ap.add_argument("--rich", action="store_true", help="add the board's figures (above)")
+    ap.add_argument("--trees", type=int, default=0, help="boosted trees' rounds (0: none)")
     ap.add_argument("--mix", default="dunes+aegean")
     args = ap.parse_args(argv)
+    if args.trees:
+        try:
+            import lightgbm  # noqa: F401  (deferred: an optional extra for --trees only)
+        except ImportError:
+            print("--trees needs lightgbm: pip install -e '.[research]'", file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
-    x, y, label, turn, game = positions(args.mix, args.games, args.playouts)
+    x, y, label, turn, game = positions(args.mix, args.games, args.playouts, args.rich)
     learned = f"{args.playouts} play-outs" if args.playouts else "outcomes"
     secs = time.perf_counter() - t0
     print(f"{args.mix}, greedy self-play, {args.games:,} games, {len(y):,} positions, "
@@ -69,9 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     ones = np.ones((len(y), 1), np.float32)
     w = np.linalg.lstsq(np.hstack([x, ones])[~test], label[~test], rcond=None)[0]
     guesses = {"network": net(x[test]), "linear": np.hstack([x, ones])[test] @ w}
+    if args.trees:
+        guesses["boosted trees"] = fit_trees(x[~test], label[~test], args.trees)(x[test])
     print()
-    print("| after turns | test positions | network | linear |")
-    print("|---|---:|---:|---:|")
+    print("| after turns | test positions | " + " | ".join(guesses) + " |")
+    print("|---|---:|" + "---:|" * len(guesses))
     for lo, hi in TURN_BANDS:
         band = (turn[test] >= lo) & (turn[test] <= hi)
         if band.sum() < 2:
@@ -79,22 +99,24 @@ def main(argv: list[str] | None = None) -> int:
         yb = y[test][band]
         shares = [1 - np.mean((yb - g[band]) ** 2) / np.var(yb) for g in guesses.values()]
         label = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
-        print(f"| {label} | {band.sum():,} | {shares[0]:.3f} | {shares[1]:.3f} |")
+        print(f"| {label} | {band.sum():,} | " + " | ".join(f"{v:.3f}" for v in shares) + " |")
     return 0
 
 
-def positions(
-    mix: str, games: int, playouts: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every position after a turn of ``games`` greedy games (seed 2), encoded, with its
-    game's outcome, its label (the outcome, or the mean of ``playouts`` play-outs), its
-    turn and its game index."""
-    base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2))
-    tab, fp, ask = base.tab, base.fp, base.ask
+def encoder(tab: np.ndarray, rich: bool = False):
+    """The encoding of a position from the first player's side (module docstring), as a
+    function ``encode(st, first)`` of the card table ``tab``; ``rich`` adds the board's
+    figures (``--rich``)."""
     out = np.zeros(L.O_COLS, np.int64)
     n_kinds = int(tab[L.TB_N_KINDS])
     kinds: dict[int, int] = {}
-    rng = np.random.default_rng(11)
+    printed = np.array(
+        [
+            [kind_col(tab, k, f) for k in range(n_kinds)]
+            for f in (L.K_STRENGTH, L.K_COST, L.K_OFFERING)
+        ],
+        np.float32,
+    )
 
     def kind(card: int) -> int:
         if card not in kinds:
@@ -116,7 +138,29 @@ def positions(
         head = [out[L.O_SCORE + a], out[L.O_SCORE + b], v.coins(a), v.coins(b),
                 v.vp_tokens(a), v.vp_tokens(b), float(v.active == a), v.turns_done,
                 v.deck_size(0), *v.stack_counts, *(v.reward_counts[q] for q in (a, b))]  # fmt: skip
+        if rich:
+            head += board_figures(st, tab, a, b)
+            head.append(out[L.O_SCORE + a] - out[L.O_SCORE + b])
+            for side in range(2):
+                hand = held[side, 0]
+                strongest = printed[0][hand > 0].max() if hand.any() else 0.0
+                head += [hand.sum(), *(printed @ hand), strongest]
         return np.concatenate([np.array(head, np.float32), held.ravel()])
+
+    return encode
+
+
+def positions(
+    mix: str, games: int, playouts: int, rich: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every position after a turn of ``games`` greedy games (seed 2), encoded (with the
+    board's figures if ``rich``), with its game's outcome, its label (the outcome, or the
+    mean of ``playouts`` play-outs), its turn and its game index."""
+    base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2))
+    tab, fp, ask = base.tab, base.fp, base.ask
+    out = np.zeros(L.O_COLS, np.int64)
+    rng = np.random.default_rng(11)
+    encode = encoder(tab, rich)
 
     xs, ys, labels, turns, ids = [], [], [], [], []
     for g in range(games):
@@ -142,6 +186,31 @@ def positions(
             ids.append(g)
     y = np.array(ys, np.float32)
     return np.array(xs), y, np.array(labels, np.float32), np.array(turns), np.array(ids)
+
+
+def board_figures(st: np.ndarray, tab: np.ndarray, a: int, b: int) -> list[float]:
+    """Each city's strength, unit-slots and unit costs on seats ``a`` and ``b``'s sides,
+    the margins, who would win its war now (+1 ``a``) and that times its tiles left."""
+    figures: list[float] = []
+    for c in range(L.N_CITIES):
+        s = [B.side_strength(st, tab, c, q) for q in (a, b)]
+        w = [B.side_weight(st, tab, c, q) for q in (a, b)]
+        cost = [B.side_cost(st, tab, c, q) for q in (a, b)]
+        won = conflict_result(tab, *s, *(B.soldiers(st, c, q) for q in (a, b)), *cost)
+        tiles = st[L.STACK_N + c]
+        figures += [*s, s[0] - s[1], *w, w[0] + w[1], *cost, won, won * tiles]
+    return figures
+
+
+def fit_trees(x: np.ndarray, y: np.ndarray, rounds: int):
+    """Gradient-boosted trees on (x, y) by squared error; returns their predictor."""
+    import lightgbm as lgb  # deferred: an optional extra, needed only with --trees
+
+    params = {"objective": "regression", "learning_rate": 0.05, "num_leaves": 63,
+              "min_data_in_leaf": 50, "bagging_fraction": 0.8, "bagging_freq": 1,
+              "feature_fraction": 0.5, "verbose": -1, "num_threads": 2, "seed": 0}  # fmt: skip
+    model = lgb.train(params, lgb.Dataset(x, y), num_boost_round=rounds)
+    return model.predict
 
 
 def fit_network(x: np.ndarray, y: np.ndarray, args: argparse.Namespace):
