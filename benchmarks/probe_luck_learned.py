@@ -22,7 +22,8 @@ prints the variance ratio of the first player's share of decisive games.
 ``probe_luck_network.py``'s ``--rich`` encoding and the turn, one model for every turn,
 fitted to ``Y`` on the ``--train`` games; a finished game's position is valued by its
 outcome): the best learned value those probes found. It needs LightGBM (the
-``research`` extra).
+``research`` extra). ``--bot`` plays both seats with another bot there (the positions
+it learns from, the games and the replays alike: a replay of a search turn searches).
 
 Python turn by turn; figures only, nothing is asserted.
 """
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replays", type=int, default=3, help="replays of each turn (default 3)")
     ap.add_argument("--hands", action="store_true", help="add which kinds each hand holds")
     ap.add_argument("--trees", type=int, default=0, help="boosted trees' rounds (0: linear)")
+    ap.add_argument("--bot", default="greedy", help="the bot of both seats (--trees only)")
     ap.add_argument("--mix", default="dunes+aegean")
     args = ap.parse_args(argv)
     if args.trees:
@@ -175,12 +177,12 @@ def print_share(args: argparse.Namespace, rows: list[tuple], t0: float) -> None:
 def tree_terms(args: argparse.Namespace) -> int:
     """``--trees``: the same terms, valued by boosted trees fitted on the training games."""
     t0 = time.perf_counter()
-    x, _, label, turn, _ = positions(args.mix, args.train, 0, rich=True)
+    x, _, label, turn, _ = positions(args.mix, args.train, 0, rich=True, bot=args.bot)
     model = fit_trees(np.hstack([x, turn[:, None]]), label, args.trees)
     secs = time.perf_counter() - t0
-    print(f"{args.mix}, greedy self-play; boosted trees ({args.trees} rounds) fitted on "
+    print(f"{args.mix}, {args.bot} self-play; boosted trees ({args.trees} rounds) fitted on "
           f"{args.train} games, {len(label):,} positions ({secs:.0f} s)")  # fmt: skip
-    base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1))
+    base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=args.bot, p1=args.bot))
     tab, fp, ask = base.tab, base.fp, base.ask
     encode = encoder(tab, rich=True)
     out = np.zeros(L.O_COLS, np.int64)

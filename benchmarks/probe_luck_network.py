@@ -22,9 +22,11 @@ turn: the most a value of the position can explain is ``Var(E[Y | position])``, 
 hides from a tree: each city's strength, unit-slots and unit costs on each side, their
 margins, who would win its war now (the kernel's own ``conflict_result``) and that
 times its tiles left, the VP margin, and each hand's size, strength, cost, offering and
-strongest card. ``--trees N`` adds gradient-boosted trees (N rounds, LightGBM, the
-``research`` extra: ``pip install -e '.[research]'``), which find such interactions
-without being told them.
+strongest card; and what the play-outs see beyond the hands and the board: each seat's
+god and structures (which, the cards under each, completed), the kinds in the deck and
+the discard pile, each seat's won tiles by kind (used or not) and each city's next tile.
+``--trees N`` adds gradient-boosted trees (N rounds, LightGBM, the ``research`` extra:
+``pip install -e '.[research]'``), which find such interactions without being told them.
 
 numpy only unless ``--trees``; figures, nothing is asserted.
 """
@@ -48,7 +50,7 @@ from sim.data.spec import RunSpec  # noqa: E402
 from sim.kernel import board as B  # noqa: E402
 from sim.kernel import game as G  # noqa: E402
 from sim.kernel import turn as T  # noqa: E402
-from sim.kernel.tab import card_kind, kind_col  # noqa: E402
+from sim.kernel.tab import card_kind, kind_col, tile_kind  # noqa: E402
 from sim.kernel.war import conflict_result  # noqa: E402
 from sim.run.scenario import Scenario  # noqa: E402
 from sim.run.view import StateView  # noqa: E402
@@ -109,6 +111,7 @@ def encoder(tab: np.ndarray, rich: bool = False):
     figures (``--rich``)."""
     out = np.zeros(L.O_COLS, np.int64)
     n_kinds = int(tab[L.TB_N_KINDS])
+    n_tile_kinds = int(tab[L.TB_N_REWARD_KINDS])
     kinds: dict[int, int] = {}
     printed = np.array(
         [
@@ -138,25 +141,44 @@ def encoder(tab: np.ndarray, rich: bool = False):
         head = [out[L.O_SCORE + a], out[L.O_SCORE + b], v.coins(a), v.coins(b),
                 v.vp_tokens(a), v.vp_tokens(b), float(v.active == a), v.turns_done,
                 v.deck_size(0), *v.stack_counts, *(v.reward_counts[q] for q in (a, b))]  # fmt: skip
-        if rich:
-            head += board_figures(st, tab, a, b)
-            head.append(out[L.O_SCORE + a] - out[L.O_SCORE + b])
-            for side in range(2):
-                hand = held[side, 0]
-                strongest = printed[0][hand > 0].max() if hand.any() else 0.0
-                head += [hand.sum(), *(printed @ hand), strongest]
-        return np.concatenate([np.array(head, np.float32), held.ravel()])
+        if not rich:
+            return np.concatenate([np.array(head, np.float32), held.ravel()])
+        head += board_figures(st, tab, a, b)
+        head.append(out[L.O_SCORE + a] - out[L.O_SCORE + b])
+        for side in range(2):
+            hand = held[side, 0]
+            strongest = printed[0][hand > 0].max() if hand.any() else 0.0
+            head += [hand.sum(), *(printed @ hand), strongest]
+        for q in (a, b):
+            head += [v.god_code(q), *v.struct_kinds[q], *v.struct_under[q], *v.struct_done[q]]
+        return np.concatenate([np.array(head, np.float32), held.ravel(), zones(v, a, b)])
+
+    def zones(v: StateView, a: int, b: int) -> np.ndarray:
+        """The deck's and the discard pile's kinds, each seat's won tiles by kind (used or
+        not) and each city's next tile, as counts."""
+        piles = np.zeros((2, n_kinds), np.float32)
+        for i, zone in enumerate(("deck", "discard")):
+            for card in v.zone_ids(zone, 0):
+                piles[i, kind(card)] += 1
+        won = np.zeros((2, 2, n_tile_kinds), np.float32)
+        for side, q in enumerate((a, b)):
+            for j in range(v.reward_counts[q]):
+                won[side, v.reward_used_flags[q, j], tile_kind(tab, v.reward_slots[q, j])] += 1
+        top = np.zeros((L.N_CITIES, n_tile_kinds + 1), np.float32)
+        for c, n in enumerate(v.stack_counts):
+            top[c, tile_kind(tab, v.stack_slots[c, n - 1]) if n else n_tile_kinds] = 1
+        return np.concatenate([piles.ravel(), won.ravel(), top.ravel()])
 
     return encode
 
 
 def positions(
-    mix: str, games: int, playouts: int, rich: bool = False
+    mix: str, games: int, playouts: int, rich: bool = False, bot: str = "greedy"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every position after a turn of ``games`` greedy games (seed 2), encoded (with the
-    board's figures if ``rich``), with its game's outcome, its label (the outcome, or the
-    mean of ``playouts`` play-outs), its turn and its game index."""
-    base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2))
+    """Every position after a turn of ``games`` games of ``bot`` self-play (seed 2), encoded
+    (with the board's figures if ``rich``), with its game's outcome, its label (the
+    outcome, or the mean of ``playouts`` play-outs), its turn and its game index."""
+    base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2, p0=bot, p1=bot))
     tab, fp, ask = base.tab, base.fp, base.ask
     out = np.zeros(L.O_COLS, np.int64)
     rng = np.random.default_rng(11)
