@@ -22,7 +22,10 @@ prints the variance ratio of the first player's share of decisive games.
 ``probe_luck_network.py``'s ``--rich`` encoding and the turn, one model for every turn,
 fitted to ``Y`` on the ``--train`` games; a finished game's position is valued by its
 outcome): the best learned value those probes found. It needs LightGBM (the
-``research`` extra). ``--bot`` plays both seats with another bot there (the positions
+``research`` extra). ``--at wealth`` values the position after each turn's Wealth step
+instead (replays of the Wealth step alone, whose draws are most of a turn's, and trees
+fitted on such positions): nearer the draw itself, as a value read at each draw in the
+kernel would be. ``--bot`` plays both seats with another bot there (the positions
 it learns from, the games and the replays alike: a replay of a search turn searches).
 
 Python turn by turn; figures only, nothing is asserted.
@@ -40,7 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from probe_luck_network import encoder, fit_trees, positions  # noqa: E402
+from probe_luck_network import encoder, fit_trees, positions, turn_parts  # noqa: E402
 from probe_luck_profile import first_margin, shuffle_decks  # noqa: E402
 
 from sim.analysis import luck as LK  # noqa: E402
@@ -64,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", action="store_true", help="add which kinds each hand holds")
     ap.add_argument("--trees", type=int, default=0, help="boosted trees' rounds (0: linear)")
     ap.add_argument("--bot", default="greedy", help="the bot of both seats (--trees only)")
+    where = "value after each turn or after its Wealth step (--trees only)"
+    ap.add_argument("--at", choices=("turn", "wealth"), default="turn", help=where)
     ap.add_argument("--mix", default="dunes+aegean")
     args = ap.parse_args(argv)
     if args.trees:
@@ -177,14 +182,16 @@ def print_share(args: argparse.Namespace, rows: list[tuple], t0: float) -> None:
 def tree_terms(args: argparse.Namespace) -> int:
     """``--trees``: the same terms, valued by boosted trees fitted on the training games."""
     t0 = time.perf_counter()
-    x, _, label, turn, _ = positions(args.mix, args.train, 0, rich=True, bot=args.bot)
+    x, _, label, turn, _ = positions(args.mix, args.train, 0, True, args.bot, args.at)
     model = fit_trees(np.hstack([x, turn[:, None]]), label, args.trees)
     secs = time.perf_counter() - t0
     print(f"{args.mix}, {args.bot} self-play; boosted trees ({args.trees} rounds) fitted on "
-          f"{args.train} games, {len(label):,} positions ({secs:.0f} s)")  # fmt: skip
+          f"{args.train} games, {len(label):,} positions after each {args.at} step "
+          f"({secs:.0f} s)")  # fmt: skip
     base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=args.bot, p1=args.bot))
-    tab, fp, ask = base.tab, base.fp, base.ask
+    tab = base.tab
     encode = encoder(tab, rich=True)
+    before, after = turn_parts(args.at, base)
     out = np.zeros(L.O_COLS, np.int64)
     rng = np.random.default_rng(3)
     t0 = time.perf_counter()
@@ -196,14 +203,14 @@ def tree_terms(args: argparse.Namespace) -> int:
         st, first, t = sc.st, int(sc.st[L.FIRST]), 0
         while not st[L.GAME_OVER]:
             start = st.copy()
-            T.play_turn(st, tab, fp, ask)
+            before(st)
             if t < TERM_TURNS:
                 group = 0 if t < EARLY_TURNS else 1
                 reached = [(st, 1.0)]
                 for _ in range(args.replays):
                     r = start.copy()
                     shuffle_decks(r, rng)
-                    T.play_turn(r, tab, fp, ask)
+                    before(r)
                     reached.append((r, -1.0 / args.replays))
                 for s, weight in reached:
                     if s[L.GAME_OVER]:
@@ -211,6 +218,7 @@ def tree_terms(args: argparse.Namespace) -> int:
                         known.append((g, group, weight * first_margin(out, first)))
                     else:
                         cells.append((g, group, weight, np.append(encode(s, first), t)))
+            after(st)
             t += 1
         G.finish(st, tab, out)
         rows.append([g, out[L.O_WINNER], first, 0.0, 0.0])

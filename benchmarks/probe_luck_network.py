@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -172,17 +173,39 @@ def encoder(tab: np.ndarray, rich: bool = False):
     return encode
 
 
+def turn_parts(at: str, sc: Scenario) -> tuple[Callable, Callable]:
+    """A turn of ``sc``'s bots cut where a position is valued: after the whole turn
+    (``at="turn"``) or after its Wealth step, whose draws are most of a turn's
+    (``"wealth"``); returns the part before and the part after, each playing a state."""
+    tab, fp, ask = sc.tab, sc.fp, sc.ask
+    if at == "wealth":
+        return (
+            lambda st: T.run_step(st, tab, fp, ask, T.S_WEALTH),
+            lambda st: T.play_steps(st, tab, fp, ask, T.S_WEALTH + 1),
+        )
+    return (lambda st: T.play_turn(st, tab, fp, ask)), (lambda st: None)
+
+
 def positions(
-    mix: str, games: int, playouts: int, rich: bool = False, bot: str = "greedy"
+    mix: str,
+    games: int,
+    playouts: int,
+    rich: bool = False,
+    bot: str = "greedy",
+    at: str = "turn",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every position after a turn of ``games`` games of ``bot`` self-play (seed 2), encoded
-    (with the board's figures if ``rich``), with its game's outcome, its label (the
-    outcome, or the mean of ``playouts`` play-outs), its turn and its game index."""
+    """Every position after a turn (or its Wealth step: ``turn_parts``) of ``games`` games
+    of ``bot`` self-play (seed 2), encoded (with the board's figures if ``rich``), with its
+    game's outcome, its label (the outcome, or the mean of ``playouts`` play-outs, from the
+    end of a turn only), its turn and its game index."""
     base = Scenario.from_spec(RunSpec(games=2, mix=mix, seed=2, p0=bot, p1=bot))
-    tab, fp, ask = base.tab, base.fp, base.ask
+    tab = base.tab
     out = np.zeros(L.O_COLS, np.int64)
     rng = np.random.default_rng(11)
     encode = encoder(tab, rich)
+    before, after = turn_parts(at, base)
+    if playouts and at != "turn":
+        raise ValueError("play-outs start at the end of a turn")
 
     xs, ys, labels, turns, ids = [], [], [], [], []
     for g in range(games):
@@ -190,13 +213,15 @@ def positions(
         sc.setup(2, g)
         st, first, t, seen = sc.st, int(StateView(sc.st).first), 0, []
         while not StateView(st).over:
-            T.play_turn(st, tab, fp, ask)
-            if not StateView(st).over:
+            before(st)
+            valued = not StateView(st).over
+            if valued:
                 later = None
                 if playouts:
                     later = sum(play_out(base, st, first, out, rng) for _ in range(playouts))
                     later /= playouts
                 seen.append((t, encode(st, first), later))
+            after(st)
             t += 1
         G.finish(st, tab, out)
         outcome = first_margin(out, first)
