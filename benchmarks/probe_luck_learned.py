@@ -25,8 +25,11 @@ outcome): the best learned value those probes found. It needs LightGBM (the
 ``research`` extra). ``--at wealth`` values the position after each turn's Wealth step
 instead (replays of the Wealth step alone, whose draws are most of a turn's, and trees
 fitted on such positions): nearer the draw itself, as a value read at each draw in the
-kernel would be. ``--bot`` plays both seats with another bot there (the positions
-it learns from, the games and the replays alike: a replay of a search turn searches).
+kernel would be. ``--replay-bot`` plays the turn's replays with another bot, and values
+that bot's play of the turn with the deck as it came against them (still mean zero: a
+search game's turns replayed by greedy). ``--bot`` plays both seats with another bot
+there (the positions it learns from, the games and, unless ``--replay-bot``, the replays:
+a replay of a search turn searches).
 
 Python turn by turn; figures only, nothing is asserted.
 """
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", action="store_true", help="add which kinds each hand holds")
     ap.add_argument("--trees", type=int, default=0, help="boosted trees' rounds (0: linear)")
     ap.add_argument("--bot", default="greedy", help="the bot of both seats (--trees only)")
+    ap.add_argument("--replay-bot", default="", help="replay turns with this bot (--trees only)")
     where = "value after each turn or after its Wealth step (--trees only)"
     ap.add_argument("--at", choices=("turn", "wealth"), default="turn", help=where)
     ap.add_argument("--mix", default="dunes+aegean")
@@ -186,12 +190,30 @@ def tree_terms(args: argparse.Namespace) -> int:
     model = fit_trees(np.hstack([x, turn[:, None]]), label, args.trees)
     secs = time.perf_counter() - t0
     print(f"{args.mix}, {args.bot} self-play; boosted trees ({args.trees} rounds) fitted on "
-          f"{args.train} games, {len(label):,} positions after each {args.at} step "
+          f"{args.train} games, {len(label):,} positions after each "
+          f"{'turn' if args.at == 'turn' else 'Wealth step'} "
           f"({secs:.0f} s)")  # fmt: skip
     base = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=args.bot, p1=args.bot))
     tab = base.tab
     encode = encoder(tab, rich=True)
     before, after = turn_parts(args.at, base)
+    replay_bot = args.replay_bot or args.bot
+    rbase = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=replay_bot, p1=replay_bot))
+    rbase.setup(1, 0)
+    replay, _ = turn_parts(args.at, rbase)
+    seats = [(at, rbase.st[at : at + 2].copy()) for at in (L.BOT, L.PROW)]
+
+    def replayed(start: np.ndarray, shuffled: bool) -> np.ndarray:
+        """The turn from ``start`` played again by the replay bot, the deck as it came or
+        shuffled again: with that bot in both seats and its weights."""
+        r = start.copy()
+        for at, values in seats:
+            r[at : at + 2] = values
+        if shuffled:
+            shuffle_decks(r, rng)
+        replay(r)
+        return r
+
     out = np.zeros(L.O_COLS, np.int64)
     rng = np.random.default_rng(3)
     t0 = time.perf_counter()
@@ -206,12 +228,10 @@ def tree_terms(args: argparse.Namespace) -> int:
             before(st)
             if t < TERM_TURNS:
                 group = 0 if t < EARLY_TURNS else 1
-                reached = [(st, 1.0)]
+                actual = replayed(start, False) if args.replay_bot else st
+                reached = [(actual, 1.0)]
                 for _ in range(args.replays):
-                    r = start.copy()
-                    shuffle_decks(r, rng)
-                    before(r)
-                    reached.append((r, -1.0 / args.replays))
+                    reached.append((replayed(start, True), -1.0 / args.replays))
                 for s, weight in reached:
                     if s[L.GAME_OVER]:
                         G.finish(s.copy(), tab, out)
