@@ -56,6 +56,7 @@ from sim.kernel import game as G  # noqa: E402
 from sim.kernel import turn as T  # noqa: E402
 from sim.kernel.tab import card_kind  # noqa: E402
 from sim.run.scenario import Scenario  # noqa: E402
+from sim.run.view import StateView  # noqa: E402
 
 TURN_PAIRS = 6  # weights for turns 0-1, 2-3, ..., 10 and later
 TERM_TURNS = 12
@@ -201,14 +202,15 @@ def tree_terms(args: argparse.Namespace) -> int:
     rbase = Scenario.from_spec(RunSpec(games=2, mix=args.mix, seed=1, p0=replay_bot, p1=replay_bot))
     rbase.setup(1, 0)
     replay, _ = turn_parts(args.at, rbase)
-    seats = [(at, rbase.st[at : at + 2].copy()) for at in (L.BOT, L.PROW)]
+    bots = StateView(rbase.st)
 
     def replayed(start: np.ndarray, shuffled: bool) -> np.ndarray:
         """The turn from ``start`` played again by the replay bot, the deck as it came or
         shuffled again: with that bot in both seats and its weights."""
         r = start.copy()
-        for at, values in seats:
-            r[at : at + 2] = values
+        seats = StateView(r)
+        seats.bot_ids = bots.bot_ids.copy()
+        seats.param_rows = bots.param_rows.copy()
         if shuffled:
             shuffle_decks(r, rng)
         replay(r)
