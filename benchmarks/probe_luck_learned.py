@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -146,33 +147,78 @@ def main(argv: list[str] | None = None) -> int:
         turns = f"{2 * pair}-{2 * pair + 1}" if pair < TURN_PAIRS - 1 else f"{2 * pair}+"
         print(f"| {turns} | {len(y):,} | {r2:.3f} |")
 
+    before, after = turn_parts("turn", base)
+
+    def replayed(start: np.ndarray, shuffled: bool) -> np.ndarray:
+        """The turn from ``start`` played again, the deck(s) as they were or shuffled again."""
+        r = start.copy()
+        if shuffled:
+            shuffle_decks(r, rng)
+        before(r)
+        return r
+
+    def value_of(st: np.ndarray, first: int, t: int) -> float:
+        """The linear value of the position, with the weights of turn ``t``'s pair."""
+        return float(features(st, first) @ weights[min(t // 2, TURN_PAIRS - 1)])
+
     t0 = time.perf_counter()
-    rows = []
-    for g in range(args.games):
-        sc = base.copy()
-        sc.setup(1, g)
-        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
-        terms = np.zeros(2)
-        while not st[L.GAME_OVER]:
-            start = st.copy()
-            T.play_turn(st, tab, fp, ask)
-            if t < TERM_TURNS:
-                w = weights[min(t // 2, TURN_PAIRS - 1)]
-                alt = 0.0
-                for _ in range(args.replays):
-                    r = start.copy()
-                    shuffle_decks(r, rng)
-                    T.play_turn(r, tab, fp, ask)
-                    alt += features(r, first) @ w
-                terms[0 if t < EARLY_TURNS else 1] += features(st, first) @ w - alt / args.replays
-            t += 1
-        G.finish(st, tab, out)
-        rows.append((g, out[L.O_WINNER], first, *terms))
+    rows = count_terms(args, base, before, after, replayed, value_of)
     print_share(args, rows, t0)
     return 0
 
 
-def print_share(args: argparse.Namespace, rows: list[tuple], t0: float) -> None:
+def count_terms(
+    args: argparse.Namespace,
+    base: Scenario,
+    before: Callable[[np.ndarray], None],
+    after: Callable[[np.ndarray], None],
+    replayed: Callable[[np.ndarray, bool], np.ndarray],
+    value_of: Callable[[np.ndarray, int, int], float | np.ndarray],
+    batch: Callable[[np.ndarray], np.ndarray] | None = None,
+    replay_own: bool = False,
+) -> list[list]:
+    """``args.games`` games of ``base`` (seed 1), each turn cut in two (``before``, then
+    ``after``); after the first part of each of the first ``TERM_TURNS`` turns, the value
+    of the position reached minus its mean over ``args.replays`` replays of that part from
+    the turn's start with the deck(s) shuffled again (``replayed(start, True)``; with
+    ``replay_own``, the position valued is ``replayed(start, False)``, not the game's own).
+    ``value_of(st, first, turn)`` is a value, or inputs that ``batch`` values all at once
+    at the end. Returns a row per game: game, winner, first player, terms of turns before
+    ``EARLY_TURNS`` and after."""
+    out = np.zeros(L.O_COLS, np.int64)
+    rows, pending = [], []
+    for g in range(args.games):
+        sc = base.copy()
+        sc.setup(1, g)
+        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
+        row = [g, 0, first, 0.0, 0.0]
+        while not st[L.GAME_OVER]:
+            start = st.copy()
+            before(st)
+            if t < TERM_TURNS:
+                col = 3 if t < EARLY_TURNS else 4
+                reached = [(replayed(start, False) if replay_own else st, 1.0)]
+                for _ in range(args.replays):
+                    reached.append((replayed(start, True), -1.0 / args.replays))
+                for s, weight in reached:
+                    v = value_of(s, first, t)
+                    if isinstance(v, np.ndarray):
+                        pending.append((g, col, weight, v))
+                    else:
+                        row[col] += weight * v
+            after(st)
+            t += 1
+        G.finish(st, base.tab, out)
+        row[1] = out[L.O_WINNER]
+        rows.append(row)
+    if pending and batch is not None:
+        values = batch(np.array([v for *_, v in pending]))
+        for (g, col, weight, _), v in zip(pending, values, strict=True):
+            rows[g][col] += weight * v
+    return rows
+
+
+def print_share(args: argparse.Namespace, rows: list[list], t0: float) -> None:
     """The first player's share of decisive games, plain and adjusted by the terms of
     ``rows`` (game, winner, first player, early terms, later terms)."""
     a = np.array(rows, float)
@@ -203,6 +249,7 @@ def tree_terms(args: argparse.Namespace) -> int:
     rbase.setup(1, 0)
     replay, _ = turn_parts(args.at, rbase)
     bots = StateView(rbase.st)
+    rng = np.random.default_rng(3)
 
     def replayed(start: np.ndarray, shuffled: bool) -> np.ndarray:
         """The turn from ``start`` played again by the replay bot, the deck as it came or
@@ -217,39 +264,17 @@ def tree_terms(args: argparse.Namespace) -> int:
         return r
 
     out = np.zeros(L.O_COLS, np.int64)
-    rng = np.random.default_rng(3)
+
+    def value_of(s: np.ndarray, first: int, t: int) -> float | np.ndarray:
+        """A finished game's outcome, else the inputs the trees value."""
+        if s[L.GAME_OVER]:
+            G.finish(s.copy(), tab, out)
+            return first_margin(out, first)
+        return np.append(encode(s, first), t)
+
     t0 = time.perf_counter()
-    # Every position to value, as (game, group, sign, weight, features or the outcome).
-    rows, cells, known = [], [], []
-    for g in range(args.games):
-        sc = base.copy()
-        sc.setup(1, g)
-        st, first, t = sc.st, int(sc.st[L.FIRST]), 0
-        while not st[L.GAME_OVER]:
-            start = st.copy()
-            before(st)
-            if t < TERM_TURNS:
-                group = 0 if t < EARLY_TURNS else 1
-                actual = replayed(start, False) if args.replay_bot else st
-                reached = [(actual, 1.0)]
-                for _ in range(args.replays):
-                    reached.append((replayed(start, True), -1.0 / args.replays))
-                for s, weight in reached:
-                    if s[L.GAME_OVER]:
-                        G.finish(s.copy(), tab, out)
-                        known.append((g, group, weight * first_margin(out, first)))
-                    else:
-                        cells.append((g, group, weight, np.append(encode(s, first), t)))
-            after(st)
-            t += 1
-        G.finish(st, tab, out)
-        rows.append([g, out[L.O_WINNER], first, 0.0, 0.0])
-    values = model(np.array([f for *_, f in cells]))
-    for (g, group, weight, _), v in zip(cells, values, strict=True):
-        rows[g][3 + group] += weight * v
-    for g, group, v in known:
-        rows[g][3 + group] += v
-    print_share(args, [tuple(r) for r in rows], t0)
+    rows = count_terms(args, base, before, after, replayed, value_of, model, args.replay_bot != "")
+    print_share(args, rows, t0)
     return 0
 
 
