@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Kernel vs reference loop on a busy host: the minimum of many tiny batches.
 
-    python benchmarks/bench_min.py [--mix dunes+aegean] [--repeats 400]
+    python benchmarks/bench_min.py [--mix dunes+aegean] [--repeats 400] [--first-run-tree]
 
 Plays the same 100 games (1 thread, one call of the compiled kernel on arrays
 made once) and the same 300 reference-loop games alternately ``--repeats``
@@ -10,6 +10,10 @@ batch of a few milliseconds usually fits in one scheduler slice, so the
 minimum is close to what a quiet host gives even when other work shares the
 cores; the reference loop's minimum is the check (it should stay near the
 same microseconds per turn from run to run). Prints figures, asserts nothing.
+
+The kernel is the build every run plays once the cache holds it: for two greedy seats,
+the linked entry point (``strategies.greedy_batch``, compiled here first if need be);
+``--first-run-tree`` measures the by-symbol tree a first run plays instead.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Best-of-many kernel/reference ratio (prints).")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
     parser.add_argument("--repeats", type=int, default=400, help="batches of each (default 400)")
+    parser.add_argument(
+        "--first-run-tree",
+        action="store_true",
+        help="measure the by-symbol tree a cold first run plays, not the linked entry point",
+    )
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     import reference_loop as R
@@ -46,9 +55,14 @@ def main(argv: list[str] | None = None) -> int:
 
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
     engine.warmup()
+    if args.first_run_tree:
+        engine.top = None
+    else:
+        engine.play_linked()
+    top = engine.top or range_kernel(engine.tab)  # the entry point the run plays
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
     # hand-off are a fixed cost a call, a visible share of a small batch.
-    play = entry_point(range_kernel(engine.tab))  # the entry point the run plays
+    play = entry_point(top)
     state = scratch_states(engine.bots, 1)[0]
     rows, masks = output_arrays(KERNEL_GAMES)
 
@@ -75,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         best_r = min(best_r, time.perf_counter() - t0)
     k_gps, r_gps = KERNEL_GAMES / best_k, REFERENCE_GAMES / best_r
     print(
-        f"{args.mix}, greedy vs greedy, 1 thread, best of {args.repeats}: "
+        f"{args.mix}, greedy vs greedy ({top.py_func.__qualname__}), 1 thread, "
+        f"best of {args.repeats}: "
         f"kernel {k_gps:,.0f} games/s ({best_k / kernel_turns * 1e6:.2f} us/turn), "
         f"reference {r_gps:,.0f} games/s ({best_r / reference_turns * 1e6:.3f} us/turn); "
         f"ratio {k_gps / r_gps:.3f} in games/s, "

@@ -2,6 +2,7 @@
 """A hash of the kernel's rows for many games: the check that a faster kernel plays the same.
 
     python benchmarks/rows_hash.py [--mix dunes+aegean] [--games 100000] [--p0 greedy] [--p1 greedy]
+                                   [--first-run-tree]
 
 Plays ``--games`` games (seed 1) with the run's own bots and prints the SHA-256
 of every game's output row and played/held bit mask, as the kernel returns
@@ -10,7 +11,10 @@ meant to make the kernel or a bot faster without changing what it chooses
 (the greedy scorer valuing fewer options, a figure cached instead of
 recomputed) must print the same hash before and after, under the same weights:
 run it on both commits. The rows never depend on the number of threads or on
-how the games are split into kernel calls, so neither changes the hash.
+how the games are split into kernel calls, so neither changes the hash, and
+they are the same whichever tree plays them: the linked entry point of two
+greedy seats (``strategies.greedy_batch``, compiled here first if need be, the
+default) or the by-symbol tree a first run plays (``--first-run-tree``).
 Prints figures, asserts nothing.
 """
 
@@ -45,12 +49,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
     parser.add_argument("--p0", default="greedy", help="seat 0's strategy (default greedy)")
     parser.add_argument("--p1", default="greedy", help="seat 1's strategy (default greedy)")
+    parser.add_argument(
+        "--first-run-tree",
+        action="store_true",
+        help="play the by-symbol tree a cold first run plays, not the linked entry point",
+    )
     args = parser.parse_args(argv)
     from sim.data.spec import RunSpec
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=args.games, mix=args.mix, seed=1, p0=args.p0, p1=args.p1))
     engine.warmup()
+    if args.first_run_tree:
+        engine.top = None
+    else:
+        engine.play_linked()
     t0 = time.perf_counter()
     digest = rows_hash(engine, args.games)
     seconds = time.perf_counter() - t0

@@ -14,7 +14,9 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
 never compiles the rollout or search code, and one of two greedy seats with no
 scripted choices compiles neither the scripts nor the random bot
-(``choose_greedy_seats``).
+(``choose_greedy_seats``), whose games the kernel plays with the steps and the bot
+linked in once that build is cached (``strategies.greedy_batch``, imported here so that
+its entry points are registered wherever a dispatcher is picked).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sim.base import layout as L
 from sim.kernel import decisions as D
 from sim.kernel.jit import as_ask, kernel
 from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
+from strategies.greedy_batch import play_range_greedy_seats  # noqa: F401 (its entry points)
 from strategies.heuristic import (
     BOT_GREEDY,
     BOT_LOOKAHEAD,

@@ -30,6 +30,10 @@ from sim.kernel import mode
 os.environ.setdefault(mode.HOOKS_ENV, "1")
 mode.HOOKS = mode.hooks_wanted(os.environ)
 
+# No run of the suite leaves a compile behind it (sim.run.compile_later): each cold cache of
+# a test would start one. tests/run/test_compile_later.py starts its own.
+os.environ.setdefault("OMENSIM_COMPILE_LATER", "0")
+
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
     from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario
@@ -44,7 +48,8 @@ settings.load_profile("omensim")
 # The compiler extension's own tests (sim/kernel/numba_ext.py): in plain mode (sim.kernel.mode)
 # the extension is not used, and on another numba release it may not even import.
 EXTENSION_TESTS = [
-    f"kernel/test_kernel_{name}.py" for name in ("by_symbol", "index", "inline", "nrt", "wrappers")
+    f"kernel/test_kernel_{name}.py"
+    for name in ("by_symbol", "index", "inline", "nrt", "twins", "wrappers")
 ]
 collect_ignore = EXTENSION_TESTS if mode.PLAIN else []
 

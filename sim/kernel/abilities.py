@@ -305,7 +305,7 @@ def _reveal_keep(st, tab, fp, ask, p, o):
             Z.discard_card(st, p, st[L.REVEALED + j])
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def run_op(st, tab, fp, ask, p, o, c, src):
     """Resolve op row ``o`` for seat ``p`` from source ``src`` in city ``c`` (-1: none)."""
     code = op_col(tab, o, L.OP_CODE)
@@ -419,14 +419,14 @@ def _moved_soldiers(st, tab, fp, ask):
     st[L.MOVE_TRIGGERED] = 0
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def run_ability(st, tab, fp, ask, p, a, c, src):
     """Resolve ability row ``a``, then the play abilities of the Soldiers it moved."""
     _resolve_ability(st, tab, fp, ask, p, a, c, src)
     _moved_soldiers(st, tab, fp, ask)
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def _fire_trigger(st, tab, fp, ask, p, card, trigger, c):
     """``run_trigger`` once the card has an ability with ``trigger`` (or moves are queued)."""
     ran = _trigger_once(st, tab, fp, ask, p, card, trigger, c)

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -41,11 +41,34 @@ def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
         play_game_shared_deck(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
 
 
+LINKED_ENTRIES: dict[Any, tuple[Callable[..., None], Callable[..., None]]] = {}
+"""Bot dispatchers (``ask`` values) with linked entry points of their own
+(``sim.kernel.twins``), and those entry points (the one that builds decks, the one that
+deals the shared deck): filled by the bots' modules (``strategies.greedy_batch``), since
+the kernel never imports a bot."""
+
+
+def linked_entries(ask: Any, building: Callable[..., None], shared: Callable[..., None]) -> None:
+    """Register ``building`` and ``shared`` as bot dispatcher ``ask``'s linked entry points:
+    ``play_range`` and ``play_range_shared_deck`` with their steps (and the bot) linked in,
+    the same signature and the same rows."""
+    LINKED_ENTRIES[ask] = (building, shared)
+
+
 def range_kernel(tab: np.ndarray) -> Callable[..., None]:
     """The entry point that plays table ``tab``'s games: ``play_range`` if a variant builds
     the decks (``sim.kernel.draft.builds_decks``), else ``play_range_shared_deck``, so a
     first run compiles only the set-up it plays. Both play the same rows."""
     return play_range if builds_decks(tab) else play_range_shared_deck
+
+
+def linked_range_kernel(tab: np.ndarray, ask: Any) -> Callable[..., None] | None:
+    """Bot dispatcher ``ask``'s linked entry point (``linked_entries``) for table ``tab``'s
+    set-up, as :func:`range_kernel` picks it; None if ``ask`` has none."""
+    pair = LINKED_ENTRIES.get(ask)
+    if pair is None:
+        return None
+    return pair[0] if builds_decks(tab) else pair[1]
 
 
 class RunArgs(NamedTuple):
@@ -61,6 +84,9 @@ class RunArgs(NamedTuple):
     """The bot dispatcher every choice goes to (``strategies.policy.dispatcher``)."""
     seed: int
     """The run seed: game ``i`` depends only on (seed, i)."""
+    top: Callable[..., None] | None = None
+    """The entry point to play (``range_kernel`` or ``linked_range_kernel``); None:
+    :func:`range_kernel` of ``tab``."""
 
 
 class Batch:
@@ -157,8 +183,9 @@ def _blocks(
     """A call's output arrays and the function that plays block ``b`` (games
     ``bounds[b]``, on the scratch state of the thread that runs it, :func:`thread_state`)."""
     out, masks = output_arrays(n)
-    tab, fp, bots, ask, seed = run
-    play = entry_point(range_kernel(tab))  # numba's per-call dispatch is slow for ``ask``
+    tab, fp, bots, ask, seed, top = run
+    # numba's per-call dispatch is slow for ``ask``
+    play = entry_point(range_kernel(tab) if top is None else top)
 
     def block(b: int) -> None:
         lo, hi = bounds[b]

@@ -8,7 +8,7 @@
   not need, no wraparound of negative indices;
 * plain ``numba.njit(cache=True)`` (``OMENSIM_PLAIN_NUMBA=1``, and every other
   numba release): numba's documented API only. The flags ``@kernel`` takes
-  (``inline``, ``into_caller``, ``by_symbol``, ``from_python``) shape the
+  (``inline``, ``into_caller``, ``by_symbol``, ``twin``, ``from_python``) shape the
   extension's compile and are ignored; ``nogil`` is numba's own.
 
 Kernel code and the run layer use only this module's names, so they read the
@@ -64,7 +64,7 @@ def plain_cache_dir() -> Iterator[None]:
         numba.config.CACHE_DIR = saved
 
 
-EXTENSION_FLAGS = frozenset({"inline", "into_caller", "by_symbol", "from_python"})
+EXTENSION_FLAGS = frozenset({"inline", "into_caller", "by_symbol", "twin", "from_python"})
 """``@kernel`` flags that shape the extension's compile (``sim.kernel.numba_ext.kernel``)."""
 
 
@@ -79,6 +79,8 @@ def plain_kernel(fn: Callable | None = None, *, nogil: bool = False, **flags: bo
         raise TypeError(f"@kernel got unknown flags {sorted(unknown)}")
     if flags.get("by_symbol") and (flags.get("inline") or flags.get("into_caller")):
         raise ValueError("a by-symbol kernel is never inlined")
+    if flags.get("twin") and not flags.get("by_symbol"):
+        raise ValueError("only a by-symbol kernel is linked in a twin")
     if fn is None:
         return functools.partial(plain_kernel, nogil=nogil, **flags)
     with plain_cache_dir():

@@ -169,6 +169,10 @@ class KernelDispatcher(CPUDispatcher):
     by_symbol = False
     """Set by ``@kernel(by_symbol=True)``: callers call this kernel's own machine code."""
 
+    twin = False
+    """Set by ``@kernel(twin=True)``: linked into its callers in a linked twin
+    (``sim.kernel.twins``)."""
+
     def compile(self, sig: Any) -> Any:
         """Compile (or load from the cache) the declared signature; ``sig`` is ignored.
 
@@ -365,6 +369,7 @@ def kernel(
     inline: bool = False,
     into_caller: bool = False,
     by_symbol: bool = False,
+    twin: bool = False,
     from_python: bool = False,
     nogil: bool = False,
 ) -> Any:
@@ -387,6 +392,9 @@ def kernel(
     function above it (for a large subtree many functions reach: the ability
     interpreter). LLVM can no longer inline it into a caller, so it is for
     functions too large to be inlined anyway.
+    ``@kernel(by_symbol=True, twin=True)`` is by symbol in the kernel's own
+    tree and linked into its callers in a linked twin of that tree
+    (``sim.kernel.twins``), built for the runs a cold compile does not wait for.
     ``@kernel(from_python=True)`` is compiled with numba's Python wrapper, so
     it is in the cache with it: for the few kernels every run calls from
     Python, which would otherwise build one in every process (``python_entry``).
@@ -399,11 +407,14 @@ def kernel(
             inline=inline,
             into_caller=into_caller,
             by_symbol=by_symbol,
+            twin=twin,
             from_python=from_python,
             nogil=nogil,
         )
     if by_symbol and (inline or into_caller):
         raise ValueError("a by-symbol kernel is never inlined")
+    if twin and not by_symbol:
+        raise ValueError("only a by-symbol kernel is linked in a twin")
     disp = KernelDispatcher(
         py_func=fn,
         pipeline_class=KernelCompiler,
@@ -429,6 +440,16 @@ def kernel(
         },
     )
     disp.by_symbol = by_symbol
+    disp.twin = twin
+    # What a linked twin of this kernel is compiled with (``sim.kernel.twins``).
+    disp.kernel_flags = {
+        "inline": inline,
+        "into_caller": into_caller,
+        "by_symbol": by_symbol,
+        "twin": twin,
+        "from_python": from_python,
+        "nogil": nogil,
+    }
     disp._cache = KernelCache(fn)  # numba's enable_caching(), keyed on LOWERING too
     return disp
 

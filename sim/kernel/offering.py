@@ -78,7 +78,7 @@ def _build_options(st, p, i, card, current, n):
     return n
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def offering_step(st, tab, fp, ask):
     """The active seat may offer one unit (or build with it); then hand and coin limits.
 

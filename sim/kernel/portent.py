@@ -11,7 +11,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.zones import opt, put_opt
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def portent_step(st, tab, fp, ask):
     """Reign, Portent: resolve each of your Oracles in the cities, in the order you choose.
 

@@ -306,7 +306,7 @@ def surge_apply(st, tab, fp, ask, p, k):
     return 0
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def surge_rest(st, tab, fp, ask, actions):
     """The active seat's bot takes Surge actions until it passes, then the Surge ends.
 
@@ -325,7 +325,7 @@ def surge_rest(st, tab, fp, ask, actions):
     surge_end(st, tab, fp, ask, p)
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def surge_step(st, tab, fp, ask):
     """The active seat plays units and uses a reward tile until it passes."""
     surge_begin(st, tab, fp, ask)

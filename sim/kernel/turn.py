@@ -46,7 +46,7 @@ def end_reason(st, tab):
     return V.ER_NONE
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def end_turn(st, tab):
     """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
     st[L.TURN] += 1

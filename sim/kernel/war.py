@@ -159,7 +159,7 @@ def war_order_options(st, tab):
     return n
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def war_rest(st, tab, fp, ask, k):
     """The rest of the War step after the active player chose war-order option ``k``: that
     conflict, then the others until none remain (a look-ahead rollout continues with it)."""
@@ -173,7 +173,7 @@ def war_rest(st, tab, fp, ask, k):
         )
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def war_step(st, tab, fp, ask):
     """Resolve war-torn cities until none remain, in the order the active player chooses."""
     n = war_order_options(st, tab)

@@ -95,7 +95,7 @@ def reveal(st, tab, fp, ask, p):
         kept = reveal_top(st, tab, p)
 
 
-@kernel(by_symbol=True)
+@kernel(by_symbol=True, twin=True)
 def wealth_step(st, tab, fp, ask):
     """Choose all actions first, then take them; all-cards or all-coins earns the bonus."""
     p = st[L.ACTIVE]

@@ -21,10 +21,24 @@ from sim.base import vocab as V
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.kernel.batch import Batch, RunArgs, play_batch, range_kernel, start_batch
+from sim.kernel.batch import (
+    Batch,
+    RunArgs,
+    linked_range_kernel,
+    play_batch,
+    range_kernel,
+    start_batch,
+)
 from sim.kernel.jit import PLAIN
 from sim.run import bitlists, io
-from sim.run.compile_ahead import CompileAhead, compile_on_two_cores, compiling_ahead
+from sim.run.compile_ahead import (
+    CompileAhead,
+    compile_named,
+    compile_on_two_cores,
+    compiling_ahead,
+    name_of,
+)
+from sim.run.compile_later import compile_later
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
@@ -51,6 +65,15 @@ a Parquet row group's, so a part written group by group has the row groups of on
 
 Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
+
+
+def linked_cached(top: Callable[..., None]) -> bool:
+    """Whether linked entry point ``top`` (``sim.kernel.batch.linked_range_kernel``) is in
+    the cache, or compiled in this process already."""
+    if getattr(top, "overloads", None):
+        return True
+    module = top.py_func.__module__.rpartition(".")[2]
+    return not kernel_needs_compile(top.py_func.__name__, module)
 
 
 def two_core_compile_due(entry: str = "*") -> bool:
@@ -151,6 +174,8 @@ class Engine:
         self._step = numba.get_num_threads() * BLOCKS_PER_THREAD
         # (first game, call) of kernel calls queued for the next range (``play_groups``).
         self._ahead: deque[tuple[int, Batch]] = deque()
+        self.top: Callable[..., None] | None = None
+        """The entry point the games play (:meth:`warmup`); None: ``range_kernel``'s."""
 
     @classmethod
     def ready(cls, run: RunSpec | CompiledRun, changes: Changes | None = None) -> Engine:
@@ -173,23 +198,43 @@ class Engine:
     def args(self) -> RunArgs:
         """What every kernel call of this engine plays with (read from its attributes, so it
         never differs from them)."""
-        return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed)
+        return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed, self.top)
 
     def warmup(self, ahead: CompileAhead | None = None) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
 
         A cold compile with more than one thread runs on two cores: with the child
         ``ahead`` started already (:meth:`ready`), or one started here
-        (:func:`sim.run.compile_ahead.compile_on_two_cores`).
+        (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked entry
+        point (``sim.kernel.batch.linked_range_kernel``) plays it if it is cached;
+        otherwise a child compiles it for the runs after this one
+        (:func:`sim.run.compile_later.compile_later`).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
-        if ahead is not None:
+        linked = linked_range_kernel(self.tab, self.ask)
+        if ahead is None and linked is not None and linked_cached(linked):
+            self.top = linked
+        elif ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
         elif two_core_compile_due(top.py_func.__name__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
+        if linked is not None and self.top is not linked:
+            compile_later(name_of(linked))
+
+    def play_linked(self) -> bool:
+        """Compile (or load) the run's linked entry point here and play it from now on
+        (:meth:`warmup` waits for no such compile); False if its bot has none. For
+        benchmarks, which measure the build later runs play."""
+        linked = linked_range_kernel(self.tab, self.ask)
+        if linked is None:
+            return False
+        compile_named([name_of(linked)])
+        self.top = linked
+        play_batch(self.args, 0, 2, 2)
+        return True
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""

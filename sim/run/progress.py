@@ -98,19 +98,21 @@ class Bar:
         self.close()
 
 
-def kernel_needs_compile(entry: str = "*") -> bool:
+def kernel_needs_compile(entry: str = "*", module: str = "batch") -> bool:
     """Whether playing the first game will compile the kernel (nothing usable is cached);
-    ``entry``: only entry point ``entry`` of ``sim.kernel.batch`` counts (default: any).
+    ``entry``: only entry point ``entry`` of ``sim.kernel.batch`` counts (default: any);
+    ``module``: of that kernel module instead, as numba names its cache files
+    (``greedy_batch`` for ``strategies.greedy_batch``).
 
     Importing :mod:`sim.kernel` first drops stale cache files, so an answer of
     False means numba will load machine code from disk instead.
     """
-    if _READY.is_set() and entry == "*":
+    if _READY.is_set() and entry == "*" and module == "batch":
         return False  # this process has played a game already
     from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
     from sim.kernel.mode import HOOKS, PLAIN  # deferred: with the line above
 
-    files = [f for d in cache_dirs() for f in cache_files(d, f"batch.{entry}-*.nbi")]
+    files = [f for d in cache_dirs() for f in cache_files(d, f"{module}.{entry}-*.nbi")]
     if PLAIN:
         return not files  # plain mode keeps the traced build in a directory of its own
     # The extension keeps it in files of its own.

@@ -3,7 +3,8 @@
 A run whose decks no variant builds plays ``play_range_shared_deck``, which is
 compiled without the draft and Trial of Skill code, so a plain first run does
 not compile them; every other run plays ``play_range``. Both must play the
-same rows wherever both can play.
+same rows wherever both can play, and so must the linked twins of the two that a
+run of two greedy seats plays once they are cached (``strategies.greedy_batch``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ from fresh import in_fresh_interpreter
 from sim.data.spec import RunSpec
 from sim.kernel import draft, game
 from sim.kernel.batch import (
+    linked_range_kernel,
     output_arrays,
     play_range,
     play_range_shared_deck,
     range_kernel,
     scratch_states,
 )
-from sim.kernel.jit import declared_signature, entry_point
+from sim.kernel.jit import PLAIN, as_ask, declared_signature, entry_point
 from sim.run.compiled import CompiledRun, compile_run
+from strategies.greedy_batch import play_range_greedy_seats, play_range_shared_deck_greedy_seats
+from strategies.heuristic import choose_greedy_seats
+from strategies.policy import heuristic_dispatcher
 
 
 def rows(run: CompiledRun, top: object, games: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,6 +67,37 @@ def test_both_entry_points_play_the_same_rows_of_a_shared_deck_run(mix: str) -> 
     out, masks = rows(run, play_range_shared_deck, 300)
     np.testing.assert_array_equal(out, full_out)
     np.testing.assert_array_equal(masks, full_masks)
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+def test_two_greedy_seats_have_linked_entry_points_of_their_set_up() -> None:
+    """``strategies.greedy_batch``'s entry points, for the dispatcher of two greedy seats
+    only; every other dispatcher has none."""
+    shared = compile_run(RunSpec(games=1, mix="dunes+aegean"))
+    built = compile_run(RunSpec(games=1, mix="reign", variants=("trial",)))
+    assert shared.ask is as_ask(choose_greedy_seats)
+    assert linked_range_kernel(shared.tab, shared.ask) is play_range_shared_deck_greedy_seats
+    assert linked_range_kernel(built.tab, built.ask) is play_range_greedy_seats
+    assert linked_range_kernel(shared.tab, heuristic_dispatcher()) is None
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+@pytest.mark.parametrize(
+    ("mix", "variant", "top", "linked"),
+    [
+        ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_greedy_seats),
+        ("reign", None, play_range_shared_deck, play_range_shared_deck_greedy_seats),
+        ("reign", "trial", play_range, play_range_greedy_seats),
+    ],
+)
+def test_the_linked_entry_points_play_the_same_rows(
+    mix: str, variant: str | None, top: object, linked: object
+) -> None:
+    run = compile_run(RunSpec(games=300, mix=mix, seed=5, variants=(variant,) if variant else ()))
+    want_out, want_masks = rows(run, top, 300)
+    out, masks = rows(run, linked, 300)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_array_equal(masks, want_masks)
 
 
 def draft_compiled_by(setups: list[str]) -> list[bool]:

@@ -1,0 +1,108 @@
+"""A kernel compiled where no run waits for it: a detached child fills numba's cache.
+
+A run of two greedy seats plays about 15% faster on the linked twin of its entry point
+(``strategies.greedy_batch``, ``sim.kernel.twins``), but compiling that twin takes
+seconds a first run must not wait for (``docs/compile.md``). So a run plays the tree it
+has, and :func:`compile_later` starts a child that compiles the twin into the cache at
+the lowest priority (so it takes only what the run leaves of the cores) and outlives the
+run if it must; the next run that finds the twin cached plays it. Both play the same
+games.
+
+One child per kernel at a time: the child holds a lock file beside the cache while it
+compiles; a lock whose process is gone is taken over. Set :data:`ENV` to ``0`` for none
+(the test suite does, so that its runs leave no compiles behind).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ENV = "OMENSIM_COMPILE_LATER"
+"""``0``: never start a child (:func:`compile_later` returns False)."""
+
+
+def lock_path(name: str) -> Path:
+    """The lock file of a child compiling kernel ``name`` (``module:function``): in the
+    first kernel cache directory, where the compile's files go too."""
+    from sim.kernel.cache import cache_dirs  # deferred: refreshes the cache stamp
+
+    return cache_dirs()[0] / f"omensim-compiling.{name.replace(':', '.')}.pid"
+
+
+def holder(lock: Path) -> int | None:
+    """The process id in lock file ``lock`` if that process is alive, else None."""
+    try:
+        pid = int(lock.read_text().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
+def compile_later(name: str) -> bool:
+    """Start a detached child that compiles kernel ``name`` (``module:function``) into the
+    cache, unless :data:`ENV` is ``0``, another child holds its lock, or its lock's
+    directory is not writable; returns whether one was started. Never waits for it."""
+    if os.environ.get(ENV, "1") == "0":
+        return False
+    lock = lock_path(name)
+    if holder(lock) is not None or not os.access(lock.parent, os.W_OK):
+        return False
+    child = subprocess.Popen(
+        [sys.executable, "-m", __name__, name],
+        env=os.environ.copy(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
+    )
+    CHILDREN.append(child)  # held, so that it is not reported as a process left running
+    return True
+
+
+CHILDREN: list[subprocess.Popen[bytes]] = []
+"""The children this process started (:func:`compile_later`)."""
+
+
+@contextlib.contextmanager
+def holding(lock: Path) -> Iterator[bool]:
+    """While it lasts, this process holds ``lock`` if no live process did (yields whether
+    it does); the lock is removed on leaving."""
+    mine = False
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if holder(lock) is not None:
+                break
+            lock.unlink(missing_ok=True)  # its process is gone: take it over
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        mine = True
+        break
+    try:
+        yield mine
+    finally:
+        if mine:
+            lock.unlink(missing_ok=True)
+
+
+def later_main(name: str) -> None:
+    """The child: at the lowest priority, compile kernel ``name`` unless another holds it."""
+    from sim.run.compile_ahead import compile_named  # deferred: it loads the kernel modules
+
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    with holding(lock_path(name)) as mine:
+        if mine:
+            compile_named([name])
+
+
+if __name__ == "__main__":
+    later_main(sys.argv[1])

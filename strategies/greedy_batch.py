@@ -1,0 +1,62 @@
+"""Linked entry points for runs of two greedy seats: the steps and the bot linked in.
+
+A run's kernel asks its bot through ``ask``, a function pointer the run layer passes, so
+that one compiled kernel serves every dispatcher, and calls the turn's steps by symbol
+(``sim.kernel.twins``), so that a first run's compile is shared by two processes. Both
+calls pass numba's whole calling convention (each array as its seven or nine fields, some
+thirty words), and a run of two greedy seats makes about eight calls to the bot a turn.
+
+These entry points play the same games as ``play_range`` and ``play_range_shared_deck``,
+in their linked twins (``sim.kernel.twins.linked_twin``): the steps linked in, and
+``choose_greedy_seats`` linked in by ``ask_of`` and inlined at each decision
+(``@kernel(inline=True)``). Since the bot's address then goes nowhere else, LLVM may drop
+the fields it never reads and pass the rest in registers
+(``sim.kernel.private_callees``). The set-up, a call by symbol, still gets the run's
+``ask``, the same dispatcher compiled on its own, so the linked-in copy's address never
+leaves the module.
+
+``strategies.policy`` hands ``choose_greedy_seats`` to the kernel for such runs, and
+:func:`sim.kernel.batch.linked_range_kernel` finds these entry points for it (registered
+below); the run layer plays them once they are in the cache (``sim.run.compile_later``).
+Plain numba mode has none: there ``ask_of`` makes a caller uncacheable.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.batch import linked_entries
+from sim.kernel.game import play_on, setup, setup_shared_deck
+from sim.kernel.jit import PLAIN, ask_of, kernel
+from sim.kernel.twins import linked_twin
+from strategies.heuristic import choose_greedy_seats
+
+_greedy_seats = ask_of(choose_greedy_seats)
+
+
+@kernel(nogil=True, from_python=True)
+def play_range_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
+    """``sim.kernel.batch.play_range`` where ``ask`` is ``choose_greedy_seats``: the same
+    rows, with the steps and the bot linked in (the module docstring)."""
+    direct = _greedy_seats()
+    for i in range(lo, hi):
+        setup(st, tab, fp, ask, seed, start + i)
+        play_on(st, tab, fp, direct, rows[i], masks[i])
+
+
+@kernel(nogil=True, from_python=True)
+def play_range_shared_deck_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
+    """``sim.kernel.batch.play_range_shared_deck`` where ``ask`` is ``choose_greedy_seats``."""
+    direct = _greedy_seats()
+    for i in range(lo, hi):
+        setup_shared_deck(st, tab, fp, ask, seed, start + i)
+        play_on(st, tab, fp, direct, rows[i], masks[i])
+
+
+if not PLAIN:
+    # The twins keep these names: nothing compiles the tree they were defined with.
+    play_range_greedy_seats = linked_twin(play_range_greedy_seats, suffix="")
+    play_range_shared_deck_greedy_seats = linked_twin(
+        play_range_shared_deck_greedy_seats, suffix=""
+    )
+    linked_entries(
+        choose_greedy_seats, play_range_greedy_seats, play_range_shared_deck_greedy_seats
+    )

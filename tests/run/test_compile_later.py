@@ -1,0 +1,110 @@
+"""A kernel compiled where no run waits for it (``sim/run/compile_later.py``).
+
+A run of two greedy seats plays its linked entry point once the cache holds it and
+otherwise starts a detached child compiling it (``Engine.warmup``); one child per kernel
+at a time, none when ``OMENSIM_COMPILE_LATER=0``. The end-to-end test compiles a tiny
+kernel of this file in a fresh interpreter with an empty cache.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fresh import in_fresh_interpreter
+
+from sim.data.spec import RunSpec
+from sim.kernel.jit import PLAIN, kernel
+from sim.run import compile_later as C
+from sim.run import engine as E
+
+
+@kernel
+def tiny(mask, n):
+    """Not a real entry point: what the child compiles."""
+    return mask[n] * 7
+
+
+def compiled_later() -> dict[str, object]:
+    """Start a child compiling :func:`tiny`, wait for it, and report whether it started,
+    its exit status, whether a second start was refused meanwhile, and whether the cache
+    then holds the kernel (run in a fresh interpreter with an empty cache)."""
+    os.environ[C.ENV] = "1"
+    name = f"{__name__}:tiny"
+    started = C.compile_later(name)
+    child = C.CHILDREN[-1]
+    # The child takes the lock as it starts: until then a second start is not refused.
+    while child.poll() is None and C.holder(C.lock_path(name)) is None:
+        time.sleep(0.01)
+    again = C.compile_later(name) if child.poll() is None else False
+    code = child.wait(timeout=300)
+    cache = Path(os.environ["NUMBA_CACHE_DIR"])
+    return {
+        "started": started,
+        "again": again,
+        "code": code,
+        "cached": bool(list(cache.rglob(f"{__name__}.tiny-*.nbi"))),
+        "lock_left": C.lock_path(name).exists(),
+    }
+
+
+def test_a_child_compiles_the_kernel_into_the_cache_and_releases_its_lock(
+    tmp_path: Path,
+) -> None:
+    got = in_fresh_interpreter("test_compile_later", "t.compiled_later()", tmp_path)
+    assert got == {"started": True, "again": False, "code": 0, "cached": True, "lock_left": False}
+
+
+def test_no_child_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(C.ENV, "0")
+    assert C.compile_later(f"{__name__}:tiny") is False
+
+
+def test_a_live_lock_holds_and_a_dead_one_is_taken_over(tmp_path: Path) -> None:
+    lock = tmp_path / "omensim-compiling.x.pid"
+    lock.write_text(str(os.getpid()))
+    with C.holding(lock) as mine:
+        assert not mine
+    assert lock.read_text() == str(os.getpid())  # not removed by a process that did not hold it
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], **OUT)
+    lock.write_text(gone.stdout.strip())
+    with C.holding(lock) as mine:
+        assert mine
+        assert lock.read_text() == str(os.getpid())
+    assert not lock.exists()
+    lock.write_text("not a pid")
+    assert C.holder(lock) is None
+
+
+OUT = {"capture_output": True, "text": True, "check": True}
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_greedy_run_plays_its_linked_entry_once_cached_else_compiles_it_later(
+    monkeypatch: pytest.MonkeyPatch, cached: bool
+) -> None:
+    later: list[str] = []
+    monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
+    monkeypatch.setattr(E, "linked_cached", lambda top: cached)
+    engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean"))
+    name = "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
+    if cached:
+        assert E.name_of(engine.top) == name
+        assert later == []
+    else:
+        assert engine.top is None
+        assert later == [name]
+
+
+def test_a_run_of_other_bots_has_no_linked_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    later: list[str] = []
+    monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
+    engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean", p0="random"))
+    assert engine.top is None
+    assert later == []
+    assert engine.play_linked() is False
