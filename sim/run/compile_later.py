@@ -51,6 +51,8 @@ def compile_later(name: str) -> bool:
     if os.environ.get(ENV, "1") == "0":
         return False
     lock = lock_path(name)
+    with contextlib.suppress(OSError):
+        lock.parent.mkdir(parents=True, exist_ok=True)
     if holder(lock) is not None or not os.access(lock.parent, os.W_OK):
         return False
     child = subprocess.Popen(
