@@ -137,7 +137,10 @@ def parse_games(text: str) -> int:
 
 
 def child_env(**extra: str) -> dict[str, str]:
+    """This process's environment for a child run, with this tree first on its path and
+    no compile left running behind it (``sim.run.compile_later``) to skew the next figure."""
     env = dict(os.environ)
+    env.setdefault("OMENSIM_COMPILE_LATER", "0")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(extra)
     return env

@@ -332,7 +332,12 @@ def run_one(
         _copy_tree(tree)
         if bug is not None:
             plant(tree, bug)
-        env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(Path(tmp) / "nc")}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(tree),
+            "NUMBA_CACHE_DIR": str(Path(tmp) / "nc"),
+            "OMENSIM_COMPILE_LATER": "0",  # no compile left behind in a cache about to go
+        }
         env.pop("NUMBA_DISABLE_JIT", None)  # the kernel's own dispatcher needs the JIT
         cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-rf", "-p", "no:cacheprovider"]
         cmd.extend(tests)
