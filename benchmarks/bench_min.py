@@ -54,11 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
-    engine.warmup()
+    engine.warmup(link_now=True)
     if args.first_run_tree:
         engine.top = None
-    else:
-        engine.play_linked()
     top = engine.top or range_kernel(engine.tab)  # the entry point the run plays
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
     # hand-off are a fixed cost a call, a visible share of a small batch.

@@ -200,7 +200,7 @@ class Engine:
         never differs from them)."""
         return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed, self.top)
 
-    def warmup(self, ahead: CompileAhead | None = None) -> None:
+    def warmup(self, ahead: CompileAhead | None = None, link_now: bool = False) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
 
         A cold compile with more than one thread runs on two cores: with the child
@@ -208,33 +208,25 @@ class Engine:
         (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked entry
         point (``sim.kernel.batch.linked_range_kernel``) plays it if it is cached;
         otherwise a child compiles it for the runs after this one
-        (:func:`sim.run.compile_later.compile_later`).
+        (:func:`sim.run.compile_later.compile_later`), or, ``link_now``, this process
+        does, and plays it (benchmarks, which measure the build later runs play).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
         linked = linked_range_kernel(self.tab, self.ask)
-        if ahead is None and linked is not None and linked_cached(linked):
-            self.top = linked
-        elif ahead is not None:
+        if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
+        elif linked is not None and (link_now or linked_cached(linked)):
+            self.top = linked
         elif two_core_compile_due(top.py_func.__name__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
+        if link_now and linked is not None:
+            compile_named([name_of(linked)])
+            self.top = linked
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
         if linked is not None and self.top is not linked:
             compile_later(name_of(linked))
-
-    def play_linked(self) -> bool:
-        """Compile (or load) the run's linked entry point here and play it from now on
-        (:meth:`warmup` waits for no such compile); False if its bot has none. For
-        benchmarks, which measure the build later runs play."""
-        linked = linked_range_kernel(self.tab, self.ask)
-        if linked is None:
-            return False
-        compile_named([name_of(linked)])
-        self.top = linked
-        play_batch(self.args, 0, 2, 2)
-        return True
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""

@@ -101,10 +101,22 @@ def test_a_greedy_run_plays_its_linked_entry_once_cached_else_compiles_it_later(
         assert later == [name]
 
 
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+def test_a_benchmark_links_now_and_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    later: list[str] = []
+    monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
+    monkeypatch.setattr(E, "linked_cached", lambda top: False)
+    engine = E.Engine(RunSpec(games=10, mix="dunes+aegean"))
+    engine.warmup(link_now=True)
+    assert E.name_of(engine.top) == "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
+    assert later == []
+
+
 def test_a_run_of_other_bots_has_no_linked_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     later: list[str] = []
     monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
     engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean", p0="random"))
     assert engine.top is None
     assert later == []
-    assert engine.play_linked() is False
+    engine.warmup(link_now=True)
+    assert engine.top is None
