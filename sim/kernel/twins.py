@@ -45,7 +45,7 @@ def kernel_globals(fn: Any) -> dict[str, Any]:
 
     Kernel code calls a kernel by a global name (``from ... import f``); a kernel reached
     through a module's attribute (``Z.draw``) must reach no twin, which
-    :func:`reaches_twin` checks.
+    :func:`reaching` checks.
     """
     names = set(fn.__code__.co_names)
     return {n: fn.__globals__[n] for n in names if is_kernel(fn.__globals__.get(n))}
