@@ -16,14 +16,14 @@ the fields it never reads and pass the rest in registers
 leaves the module.
 
 ``strategies.policy`` hands ``choose_greedy_seats`` to the kernel for such runs, and
-:func:`sim.kernel.batch.linked_range_kernel` finds these entry points for it (registered
+:func:`sim.kernel.batch.linked_run` finds these entry points for it (registered
 below); the run layer plays them once they are in the cache (``sim.run.compile_later``).
 Plain numba mode has none: there ``ask_of`` makes a caller uncacheable.
 """
 
 from __future__ import annotations
 
-from sim.kernel.batch import linked_entries
+from sim.kernel.batch import LinkedBuild, linked_build
 from sim.kernel.game import play_on, setup, setup_shared_deck
 from sim.kernel.jit import PLAIN, ask_of, kernel
 from sim.kernel.twins import linked_twin
@@ -57,6 +57,9 @@ if not PLAIN:
     play_range_shared_deck_greedy_seats = linked_twin(
         play_range_shared_deck_greedy_seats, suffix=""
     )
-    linked_entries(
-        choose_greedy_seats, play_range_greedy_seats, play_range_shared_deck_greedy_seats
+    linked_build(
+        choose_greedy_seats,
+        LinkedBuild(
+            play_range_greedy_seats, play_range_shared_deck_greedy_seats, choose_greedy_seats
+        ),
     )

@@ -41,20 +41,6 @@ def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
         play_game_shared_deck(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
 
 
-LINKED_ENTRIES: dict[Any, tuple[Callable[..., None], Callable[..., None]]] = {}
-"""Bot dispatchers (``ask`` values) with linked entry points of their own
-(``sim.kernel.twins``), and those entry points (the one that builds decks, the one that
-deals the shared deck): filled by the bots' modules (``strategies.greedy_batch``), since
-the kernel never imports a bot."""
-
-
-def linked_entries(ask: Any, building: Callable[..., None], shared: Callable[..., None]) -> None:
-    """Register ``building`` and ``shared`` as bot dispatcher ``ask``'s linked entry points:
-    ``play_range`` and ``play_range_shared_deck`` with their steps (and the bot) linked in,
-    the same signature and the same rows."""
-    LINKED_ENTRIES[ask] = (building, shared)
-
-
 def range_kernel(tab: np.ndarray) -> Callable[..., None]:
     """The entry point that plays table ``tab``'s games: ``play_range`` if a variant builds
     the decks (``sim.kernel.draft.builds_decks``), else ``play_range_shared_deck``, so a
@@ -62,13 +48,38 @@ def range_kernel(tab: np.ndarray) -> Callable[..., None]:
     return play_range if builds_decks(tab) else play_range_shared_deck
 
 
-def linked_range_kernel(tab: np.ndarray, ask: Any) -> Callable[..., None] | None:
-    """Bot dispatcher ``ask``'s linked entry point (``linked_entries``) for table ``tab``'s
-    set-up, as :func:`range_kernel` picks it; None if ``ask`` has none."""
-    pair = LINKED_ENTRIES.get(ask)
-    if pair is None:
+class LinkedBuild(NamedTuple):
+    """What a bot dispatcher's runs play once it is cached: the same games with the steps
+    linked in (``sim.kernel.twins``), in the entry point, in the dispatcher, or both."""
+
+    building: Callable[..., None] | None
+    """The entry point of a table whose decks a variant builds; None: ``play_range``."""
+    shared: Callable[..., None] | None
+    """The entry point of the others; None: ``play_range_shared_deck``."""
+    ask: Any
+    """The dispatcher passed to it as ``ask``."""
+
+
+LINKED_BUILDS: dict[Any, LinkedBuild] = {}
+"""Bot dispatchers (``ask`` values) with a linked build, and that build: filled by the
+bots' modules (``strategies.greedy_batch``, ``strategies.policy``), since the kernel never
+imports a bot."""
+
+
+def linked_build(ask: Any, build: LinkedBuild) -> None:
+    """Register ``build`` as bot dispatcher ``ask``'s linked build: the same signatures and
+    the same rows as ``range_kernel``'s entry point passed ``ask``."""
+    LINKED_BUILDS[ask] = build
+
+
+def linked_run(tab: np.ndarray, ask: Any) -> tuple[Callable[..., None], Any] | None:
+    """The entry point and the dispatcher that play table ``tab``'s games with bot
+    dispatcher ``ask`` in its linked build (``linked_build``); None if it has none."""
+    build = LINKED_BUILDS.get(ask)
+    if build is None:
         return None
-    return pair[0] if builds_decks(tab) else pair[1]
+    top = build.building if builds_decks(tab) else build.shared
+    return (range_kernel(tab) if top is None else top), build.ask
 
 
 class RunArgs(NamedTuple):
@@ -85,7 +96,7 @@ class RunArgs(NamedTuple):
     seed: int
     """The run seed: game ``i`` depends only on (seed, i)."""
     top: Callable[..., None] | None = None
-    """The entry point to play (``range_kernel`` or ``linked_range_kernel``); None:
+    """The entry point to play (``range_kernel``'s or ``linked_run``'s); None:
     :func:`range_kernel` of ``tab``."""
 
 

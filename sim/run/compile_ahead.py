@@ -33,6 +33,7 @@ from typing import Any
 
 from sim.kernel import claims
 from sim.kernel.jit import declared_signature
+from sim.kernel.twins import SUFFIX, linked_twin
 
 WORK = (
     # The ability interpreter first: every step but the set-up reaches it.
@@ -78,8 +79,11 @@ def work_of(top: Any, ask: Any) -> tuple[str, ...]:
 
 
 def kernel_named(name: str) -> Any:
-    """The kernel ``module:function`` names (its dispatcher)."""
+    """The kernel ``module:function`` names (its dispatcher); ``module:function.linked``,
+    that kernel's linked twin (``sim.kernel.twins``)."""
     module, _, attr = name.partition(":")
+    if attr.endswith(SUFFIX):
+        return linked_twin(getattr(importlib.import_module(module), attr.removesuffix(SUFFIX)))
     return getattr(importlib.import_module(module), attr)
 
 

@@ -24,7 +24,7 @@ from sim.data.spec import RunSpec
 from sim.kernel.batch import (
     Batch,
     RunArgs,
-    linked_range_kernel,
+    linked_run,
     play_batch,
     range_kernel,
     start_batch,
@@ -67,13 +67,13 @@ Tick = Callable[[np.ndarray], bool]
 """Called after each kernel call of ``Engine.play`` with that call's ``out`` rows; True stops."""
 
 
-def linked_cached(top: Callable[..., None]) -> bool:
-    """Whether linked entry point ``top`` (``sim.kernel.batch.linked_range_kernel``) is in
-    the cache, or compiled in this process already."""
-    if getattr(top, "overloads", None):
+def linked_cached(kernel: Callable[..., object]) -> bool:
+    """Whether ``kernel`` (of a linked build, ``sim.kernel.batch.linked_run``) is in the
+    cache, or compiled in this process already."""
+    if getattr(kernel, "overloads", None):
         return True
-    module = top.py_func.__module__.rpartition(".")[2]
-    return not kernel_needs_compile(top.py_func.__name__, module)
+    module = kernel.py_func.__module__.rpartition(".")[2]
+    return not kernel_needs_compile(kernel.py_func.__qualname__, module)
 
 
 def two_core_compile_due(entry: str = "*") -> bool:
@@ -205,28 +205,30 @@ class Engine:
 
         A cold compile with more than one thread runs on two cores: with the child
         ``ahead`` started already (:meth:`ready`), or one started here
-        (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked entry
-        point (``sim.kernel.batch.linked_range_kernel``) plays it if it is cached;
-        otherwise a child compiles it for the runs after this one
+        (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked build
+        (``sim.kernel.batch.linked_run``) plays it if it is cached; otherwise a child
+        compiles it for the runs after this one
         (:func:`sim.run.compile_later.compile_later`), or, ``link_now``, this process
         does, and plays it (benchmarks, which measure the build later runs play).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
-        linked = linked_range_kernel(self.tab, self.ask)
+        linked = linked_run(self.tab, self.ask)
         if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
-        elif linked is not None and (link_now or linked_cached(linked)):
-            self.top = linked
+        elif linked is not None and (link_now or all(map(linked_cached, linked))):
+            self.top, self.ask = linked
         elif two_core_compile_due(top.py_func.__name__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         if link_now and linked is not None:
-            compile_named([name_of(linked)])
-            self.top = linked
+            compile_named([name_of(k) for k in linked])
+            self.top, self.ask = linked
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
-        if linked is not None and self.top is not linked:
-            compile_later(name_of(linked))
+        if linked is not None and (self.top, self.ask) != linked:
+            for k in linked:
+                if not linked_cached(k):
+                    compile_later(name_of(k))
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""

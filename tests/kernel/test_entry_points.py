@@ -3,8 +3,10 @@
 A run whose decks no variant builds plays ``play_range_shared_deck``, which is
 compiled without the draft and Trial of Skill code, so a plain first run does
 not compile them; every other run plays ``play_range``. Both must play the
-same rows wherever both can play, and so must the linked twins of the two that a
-run of two greedy seats plays once they are cached (``strategies.greedy_batch``).
+same rows wherever both can play, and so must the linked builds runs play once
+they are cached (``sim.kernel.batch.linked_run``): the linked twins of the two
+entry points for two greedy seats (``strategies.greedy_batch``), and the linked
+twin of the look-ahead's and the search's dispatcher (``strategies.policy``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from fresh import in_fresh_interpreter
 from sim.data.spec import RunSpec
 from sim.kernel import draft, game
 from sim.kernel.batch import (
-    linked_range_kernel,
+    linked_run,
     output_arrays,
     play_range,
     play_range_shared_deck,
@@ -29,14 +31,18 @@ from sim.kernel.jit import PLAIN, as_ask, declared_signature, entry_point
 from sim.run.compiled import CompiledRun, compile_run
 from strategies.greedy_batch import play_range_greedy_seats, play_range_shared_deck_greedy_seats
 from strategies.heuristic import choose_greedy_seats
-from strategies.policy import heuristic_dispatcher
+from strategies.policy import choose, heuristic_dispatcher
 
 
-def rows(run: CompiledRun, top: object, games: int) -> tuple[np.ndarray, np.ndarray]:
-    """Games ``0 .. games-1`` of ``run`` played by entry point ``top`` on one fresh state."""
+def rows(
+    run: CompiledRun, top: object, games: int, ask: object = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Games ``0 .. games-1`` of ``run`` played by entry point ``top`` on one fresh state,
+    asking ``ask`` (default: the run's own dispatcher)."""
     out, masks = output_arrays(games)
     state = scratch_states(run.bots, 1)[0]
-    entry_point(top)(run.tab, run.fp, run.ask, run.spec.seed, 0, 0, games, state, out, masks)
+    ask = run.ask if ask is None else ask
+    entry_point(top)(run.tab, run.fp, ask, run.spec.seed, 0, 0, games, state, out, masks)
     return out, masks
 
 
@@ -69,19 +75,38 @@ def test_both_entry_points_play_the_same_rows_of_a_shared_deck_run(mix: str) -> 
     np.testing.assert_array_equal(masks, full_masks)
 
 
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
-def test_two_greedy_seats_have_linked_entry_points_of_their_set_up() -> None:
-    """``strategies.greedy_batch``'s entry points, for the dispatcher of two greedy seats
-    only; every other dispatcher has none."""
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
+def test_the_linked_builds_of_each_dispatcher() -> None:
+    """Two greedy seats: ``strategies.greedy_batch``'s entry points of the run's set-up, the
+    same dispatcher; the look-ahead and search dispatcher: the kernel's entry point, its
+    own twin; every other dispatcher: none."""
     shared = compile_run(RunSpec(games=1, mix="dunes+aegean"))
     built = compile_run(RunSpec(games=1, mix="reign", variants=("trial",)))
     assert shared.ask is as_ask(choose_greedy_seats)
-    assert linked_range_kernel(shared.tab, shared.ask) is play_range_shared_deck_greedy_seats
-    assert linked_range_kernel(built.tab, built.ask) is play_range_greedy_seats
-    assert linked_range_kernel(shared.tab, heuristic_dispatcher()) is None
+    greedy = as_ask(choose_greedy_seats)
+    assert linked_run(shared.tab, shared.ask) == (play_range_shared_deck_greedy_seats, greedy)
+    assert linked_run(built.tab, built.ask) == (play_range_greedy_seats, greedy)
+    assert linked_run(shared.tab, heuristic_dispatcher()) is None
+    search = compile_run(RunSpec(games=1, mix="dunes+aegean", p0="search"))
+    assert search.ask is as_ask(choose)
+    top, ask = linked_run(search.tab, search.ask)
+    assert top is play_range_shared_deck
+    assert ask.py_func.__qualname__ == "choose.linked"
 
 
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
+def test_the_search_dispatchers_twin_plays_the_same_rows() -> None:
+    """Search against the look-ahead: every rollout of both plays turns through the steps,
+    linked in the twin."""
+    run = compile_run(RunSpec(games=6, mix="dunes+aegean", seed=5, p0="search", p1="lookahead"))
+    top, ask = linked_run(run.tab, run.ask)
+    want_out, want_masks = rows(run, top, 6)
+    out, masks = rows(run, top, 6, ask)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_array_equal(masks, want_masks)
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 @pytest.mark.parametrize(
     ("mix", "variant", "top", "linked"),
     [

@@ -83,32 +83,47 @@ def test_a_live_lock_holds_and_a_dead_one_is_taken_over(tmp_path: Path) -> None:
 OUT = {"capture_output": True, "text": True, "check": True}
 
 
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+GREEDY_ENTRY = "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
+SEARCH_TWIN = "strategies.policy:choose.linked"
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 @pytest.mark.parametrize("cached", [True, False])
-def test_a_greedy_run_plays_its_linked_entry_once_cached_else_compiles_it_later(
-    monkeypatch: pytest.MonkeyPatch, cached: bool
+@pytest.mark.parametrize(
+    ("p0", "new", "top_name", "ask_name"),
+    [
+        ("greedy", GREEDY_ENTRY, GREEDY_ENTRY, "strategies.heuristic:choose_greedy_seats"),
+        ("search", SEARCH_TWIN, "sim.kernel.batch:play_range_shared_deck", SEARCH_TWIN),
+    ],
+)
+def test_a_run_plays_its_linked_build_once_cached_else_compiles_it_later(
+    monkeypatch: pytest.MonkeyPatch, cached: bool, p0: str, new: str, top_name: str, ask_name: str
 ) -> None:
+    """``new``: the one kernel of the build a first run has not compiled already."""
     later: list[str] = []
     monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
-    monkeypatch.setattr(E, "linked_cached", lambda top: cached)
-    engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean"))
-    name = "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
+    monkeypatch.setattr(E, "linked_cached", lambda k: cached or E.name_of(k) != new)
+    # A cold first run compiles the kernel's own tree whatever is cached (the two-core
+    # compile's child); this test is about the runs after it.
+    monkeypatch.setattr(E, "two_core_compile_due", lambda *a: False)
+    engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean", p0=p0))
     if cached:
-        assert E.name_of(engine.top) == name
+        assert (E.name_of(engine.top), E.name_of(engine.ask)) == (top_name, ask_name)
         assert later == []
     else:
         assert engine.top is None
-        assert later == [name]
+        assert E.name_of(engine.ask) != SEARCH_TWIN
+        assert later == [new]
 
 
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked entry points")
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 def test_a_benchmark_links_now_and_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     later: list[str] = []
     monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
-    monkeypatch.setattr(E, "linked_cached", lambda top: False)
+    monkeypatch.setattr(E, "linked_cached", lambda k: False)
     engine = E.Engine(RunSpec(games=10, mix="dunes+aegean"))
     engine.warmup(link_now=True)
-    assert E.name_of(engine.top) == "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
+    assert E.name_of(engine.top) == GREEDY_ENTRY
     assert later == []
 
 
