@@ -3,10 +3,11 @@
 A run of two greedy seats plays about 15% faster on the linked twin of its entry point
 (``strategies.greedy_batch``, ``sim.kernel.twins``), but compiling that twin takes
 seconds a first run must not wait for (``docs/compile.md``). So a run plays the tree it
-has, and :func:`compile_later` starts a child that compiles the twin into the cache at
-the lowest priority (so it takes only what the run leaves of the cores) and outlives the
-run if it must; the next run that finds the twin cached plays it. Both play the same
-games.
+has, and :func:`compile_later` has the twin compiled into the cache by a child started
+as this process exits (:func:`start_pending`; started during the run, its start-up alone
+slowed a short first run by a few tenths of a second), at the lowest priority, which
+outlives this process; the next run that finds the twin cached plays it. Both play the
+same games.
 
 One child per kernel at a time: the child holds a lock file beside the cache while it
 compiles; a lock whose process is gone is taken over. Set :data:`ENV` to ``0`` for none
@@ -15,6 +16,7 @@ compiles; a lock whose process is gone is taken over. Set :data:`ENV` to ``0`` f
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import subprocess
@@ -45,30 +47,52 @@ def holder(lock: Path) -> int | None:
 
 
 def compile_later(name: str) -> bool:
-    """Start a detached child that compiles kernel ``name`` (``module:function``) into the
-    cache, unless :data:`ENV` is ``0``, another child holds its lock, or its lock's
-    directory is not writable; returns whether one was started. Never waits for it."""
+    """Have kernel ``name`` (``module:function``) compiled into the cache by a detached
+    child started as this process exits (:func:`start_pending`), unless :data:`ENV` is
+    ``0``, another child holds its lock, or its lock's directory is not writable; returns
+    whether it will be. Never waits for it."""
     if os.environ.get(ENV, "1") == "0":
         return False
+    if name in PENDING:
+        return True
     lock = lock_path(name)
     with contextlib.suppress(OSError):
         lock.parent.mkdir(parents=True, exist_ok=True)
     if holder(lock) is not None or not os.access(lock.parent, os.W_OK):
         return False
-    child = subprocess.Popen(
-        [sys.executable, "-m", __name__, name],
-        env=os.environ.copy(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
-    )
-    CHILDREN.append(child)  # held, so that it is not reported as a process left running
+    if not PENDING:
+        atexit.register(start_pending)
+    PENDING.append(name)
     return True
 
 
+PENDING: list[str] = []
+"""Kernels :func:`start_pending` starts a child for (:func:`compile_later`)."""
+
 CHILDREN: list[subprocess.Popen[bytes]] = []
-"""The children this process started (:func:`compile_later`)."""
+"""The children this process started (:func:`start_pending`)."""
+
+
+def start_pending() -> list[subprocess.Popen[bytes]]:
+    """Start a detached child for each kernel :func:`compile_later` was asked for and no
+    child has taken meanwhile, and forget them; returns the children. Registered to run
+    as this process exits; never waits for them."""
+    started = []
+    while PENDING:
+        name = PENDING.pop(0)
+        if holder(lock_path(name)) is not None:
+            continue
+        child = subprocess.Popen(
+            [sys.executable, "-m", __name__, name],
+            env=os.environ.copy(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
+        )
+        started.append(child)
+    CHILDREN.extend(started)  # held, so that none is reported as a process left running
+    return started
 
 
 @contextlib.contextmanager

@@ -1,7 +1,7 @@
 """A kernel compiled where no run waits for it (``sim/run/compile_later.py``).
 
-A run of two greedy seats plays its linked entry point once the cache holds it and
-otherwise starts a detached child compiling it (``Engine.warmup``); one child per kernel
+A run plays its linked build once the cache holds it and otherwise has a detached child
+compile it (``Engine.warmup``), started as the run's process exits; one child per kernel
 at a time, none when ``OMENSIM_COMPILE_LATER=0``. The end-to-end test compiles a tiny
 kernel of this file in a fresh interpreter with an empty cache.
 """
@@ -30,13 +30,16 @@ def tiny(mask, n):
 
 
 def compiled_later() -> dict[str, object]:
-    """Start a child compiling :func:`tiny`, wait for it, and report whether it started,
-    its exit status, whether a second start was refused meanwhile, and whether the cache
-    then holds the kernel (run in a fresh interpreter with an empty cache)."""
+    """Ask for :func:`tiny` to be compiled later, start the child as an exiting process
+    would, wait for it, and report whether it was asked for, whether a child ran before
+    the start, whether a second start was refused while the child held the lock, the
+    child's exit status, and whether the cache then holds the kernel (run in a fresh
+    interpreter with an empty cache)."""
     os.environ[C.ENV] = "1"
     name = f"{__name__}:tiny"
-    started = C.compile_later(name)
-    child = C.CHILDREN[-1]
+    asked = C.compile_later(name)
+    before = list(C.CHILDREN)
+    (child,) = C.start_pending()
     # The child takes the lock as it starts: until then a second start is not refused.
     while child.poll() is None and C.holder(C.lock_path(name)) is None:
         time.sleep(0.01)
@@ -44,11 +47,13 @@ def compiled_later() -> dict[str, object]:
     code = child.wait(timeout=300)
     cache = Path(os.environ["NUMBA_CACHE_DIR"])
     return {
-        "started": started,
+        "asked": asked,
+        "before": before,
         "again": again,
         "code": code,
         "cached": bool(list(cache.rglob(f"{__name__}.tiny-*.nbi"))),
         "lock_left": C.lock_path(name).exists(),
+        "pending": C.PENDING,
     }
 
 
@@ -56,7 +61,15 @@ def test_a_child_compiles_the_kernel_into_the_cache_and_releases_its_lock(
     tmp_path: Path,
 ) -> None:
     got = in_fresh_interpreter("test_compile_later", "t.compiled_later()", tmp_path)
-    assert got == {"started": True, "again": False, "code": 0, "cached": True, "lock_left": False}
+    assert got == {
+        "asked": True,
+        "before": [],
+        "again": False,
+        "code": 0,
+        "cached": True,
+        "lock_left": False,
+        "pending": [],
+    }
 
 
 def test_no_child_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
