@@ -76,23 +76,40 @@ CHILDREN: list[subprocess.Popen[bytes]] = []
 def start_pending() -> list[subprocess.Popen[bytes]]:
     """Start a detached child for each kernel :func:`compile_later` was asked for and no
     child has taken meanwhile, and forget them; returns the children. Registered to run
-    as this process exits; never waits for them."""
+    as this process exits; never waits for them.
+
+    Each child waits for this process to be gone before it loads anything: on this
+    machine's two cores (which may share one physical core) even the child's imports beside
+    this process's last steps lengthened a short run by a few tenths of a second. It
+    reads a pipe whose writing end only this process holds, so it sees the end of it when
+    this process exits, however it exits.
+    """
     started = []
+    if not PENDING:
+        return started
+    read, write = os.pipe()
+    WAITED_ON.append(write)  # never written or closed: open until this process is gone
     while PENDING:
         name = PENDING.pop(0)
         if holder(lock_path(name)) is not None:
             continue
         child = subprocess.Popen(
-            [sys.executable, "-m", __name__, name],
+            [sys.executable, "-m", __name__, name, str(lock_path(name)), str(read)],
             env=os.environ.copy(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            pass_fds=(read,),
             start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
         )
         started.append(child)
+    os.close(read)
     CHILDREN.extend(started)  # held, so that none is reported as a process left running
     return started
+
+
+WAITED_ON: list[int] = []
+"""Writing ends of the pipes whose end the children wait for (:func:`start_pending`)."""
 
 
 @contextlib.contextmanager
@@ -119,16 +136,22 @@ def holding(lock: Path) -> Iterator[bool]:
             lock.unlink(missing_ok=True)
 
 
-def later_main(name: str) -> None:
-    """The child: at the lowest priority, compile kernel ``name`` unless another holds it."""
-    from sim.run.compile_ahead import compile_named  # deferred: it loads the kernel modules
-
+def later_main(name: str, lock: Path, parent: int) -> None:
+    """The child: at the lowest priority, take ``lock`` unless another child holds it;
+    then, once the pipe ``parent`` (a file descriptor) ends, i.e. the process that started
+    it is gone, compile kernel ``name``. Only the standard library is loaded until then."""
     with contextlib.suppress(OSError):
         os.nice(19)
-    with holding(lock_path(name)) as mine:
-        if mine:
-            compile_named([name])
+    with holding(lock) as mine:
+        if not mine:
+            return
+        with contextlib.suppress(OSError):
+            while os.read(parent, 1):
+                pass
+        from sim.run.compile_ahead import compile_named  # deferred: the kernel modules
+
+        compile_named([name])
 
 
 if __name__ == "__main__":
-    later_main(sys.argv[1])
+    later_main(sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]))

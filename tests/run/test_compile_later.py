@@ -29,12 +29,18 @@ def tiny(mask, n):
     return mask[n] * 7
 
 
+def cache() -> Path:
+    """This interpreter's numba cache directory."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
 def compiled_later() -> dict[str, object]:
     """Ask for :func:`tiny` to be compiled later, start the child as an exiting process
-    would, wait for it, and report whether it was asked for, whether a child ran before
-    the start, whether a second start was refused while the child held the lock, the
-    child's exit status, and whether the cache then holds the kernel (run in a fresh
-    interpreter with an empty cache)."""
+    would, and report whether it was asked for, whether a child ran before the start,
+    whether a second start was refused while the child held the lock, whether the child
+    waited (half a second) while this process lived on, then, this process's end
+    simulated, the child's exit status and whether the cache then holds the kernel (run in
+    a fresh interpreter with an empty cache)."""
     os.environ[C.ENV] = "1"
     name = f"{__name__}:tiny"
     asked = C.compile_later(name)
@@ -44,14 +50,17 @@ def compiled_later() -> dict[str, object]:
     while child.poll() is None and C.holder(C.lock_path(name)) is None:
         time.sleep(0.01)
     again = C.compile_later(name) if child.poll() is None else False
+    time.sleep(0.5)
+    waited = child.poll() is None and not list(cache().rglob(f"{__name__}.tiny-*.nbi"))
+    os.close(C.WAITED_ON.pop())  # as this process's exit would: the child goes on
     code = child.wait(timeout=300)
-    cache = Path(os.environ["NUMBA_CACHE_DIR"])
     return {
         "asked": asked,
         "before": before,
         "again": again,
+        "waited": waited,
         "code": code,
-        "cached": bool(list(cache.rglob(f"{__name__}.tiny-*.nbi"))),
+        "cached": bool(list(cache().rglob(f"{__name__}.tiny-*.nbi"))),
         "lock_left": C.lock_path(name).exists(),
         "pending": C.PENDING,
     }
@@ -65,6 +74,7 @@ def test_a_child_compiles_the_kernel_into_the_cache_and_releases_its_lock(
         "asked": True,
         "before": [],
         "again": False,
+        "waited": True,
         "code": 0,
         "cached": True,
         "lock_left": False,
