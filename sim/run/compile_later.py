@@ -93,15 +93,18 @@ def start_pending() -> list[subprocess.Popen[bytes]]:
         name = PENDING.pop(0)
         if holder(lock_path(name)) is not None:
             continue
-        child = subprocess.Popen(
-            [sys.executable, "-m", __name__, name, str(lock_path(name)), str(read)],
-            env=os.environ.copy(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(read,),
-            start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
-        )
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-m", __name__, name, str(lock_path(name)), str(read)],
+                env=os.environ.copy(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(read,),
+                start_new_session=True,  # a Ctrl-C meant for the shell's next command is not its
+            )
+        except (OSError, ValueError):
+            continue  # none here (no process or pipe to spare): later runs play the first build
         started.append(child)
     os.close(read)
     CHILDREN.extend(started)  # held, so that none is reported as a process left running
@@ -140,7 +143,7 @@ def later_main(name: str, lock: Path, parent: int) -> None:
     """The child: at the lowest priority, take ``lock`` unless another child holds it;
     then, once the pipe ``parent`` (a file descriptor) ends, i.e. the process that started
     it is gone, compile kernel ``name``. Only the standard library is loaded until then."""
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, AttributeError):  # no nice(): a system without it
         os.nice(19)
     with holding(lock) as mine:
         if not mine:
