@@ -19,8 +19,12 @@ import numpy as np
 
 from sim.base import layout as L
 from sim.kernel.draft import builds_decks
+from sim.kernel.feats import feat_step
 from sim.kernel.game import play_game, play_game_shared_deck
 from sim.kernel.jit import entry_point, kernel
+from sim.kernel.portent import portent_step
+from sim.kernel.turn import no_feat_step, no_portent_step, plays_reign_steps
+from sim.kernel.twins import with_replaced
 
 
 @kernel(nogil=True, from_python=True)
@@ -41,11 +45,32 @@ def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
         play_game_shared_deck(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
 
 
+WITHOUT_REIGN_STEPS = {portent_step: no_portent_step, feat_step: no_feat_step}
+"""The steps of A Reign of War only, and what an entry point of rules without them calls
+instead (``sim.kernel.twins.with_replaced``)."""
+
+play_range_without_reign_steps = with_replaced(
+    play_range, WITHOUT_REIGN_STEPS, "play_range_without_reign_steps"
+)
+"""``play_range`` for rules without the Portent and Feat steps: the same games, compiled
+without those steps (``range_kernel`` picks it)."""
+
+play_range_shared_deck_without_reign_steps = with_replaced(
+    play_range_shared_deck, WITHOUT_REIGN_STEPS, "play_range_shared_deck_without_reign_steps"
+)
+"""``play_range_shared_deck`` for rules without the Portent and Feat steps."""
+
+
 def range_kernel(tab: np.ndarray) -> Callable[..., None]:
     """The entry point that plays table ``tab``'s games: ``play_range`` if a variant builds
-    the decks (``sim.kernel.draft.builds_decks``), else ``play_range_shared_deck``, so a
-    first run compiles only the set-up it plays. Both play the same rows."""
-    return play_range if builds_decks(tab) else play_range_shared_deck
+    the decks (``sim.kernel.draft.builds_decks``), else ``play_range_shared_deck``, each
+    without the Portent and Feat steps where the rules have neither
+    (``sim.kernel.turn.plays_reign_steps``), so a first run compiles only the set-up and
+    the steps it plays. All play the same rows."""
+    reign = plays_reign_steps(tab)
+    if builds_decks(tab):
+        return play_range if reign else play_range_without_reign_steps
+    return play_range_shared_deck if reign else play_range_shared_deck_without_reign_steps
 
 
 class LinkedBuild(NamedTuple):

@@ -84,6 +84,25 @@ def step_in_rules(tab, s):
     return r < 0 or rule(tab, r) != 0
 
 
+@kernel
+def plays_reign_steps(tab):
+    """1 if the set's rules put the Portent or the Feat step (A Reign of War) in a turn,
+    else 0. The run layer reads it to play a run without them with an entry point that
+    never compiles their code (``sim.kernel.batch.range_kernel``)."""
+    return 1 if step_in_rules(tab, S_PORTENT) or step_in_rules(tab, S_FEAT) else 0
+
+
+@kernel
+def no_portent_step(st, tab, fp, ask):
+    """``portent_step`` where the rules have no Portent step: never called there
+    (``step_applies``), so never compiled."""
+
+
+@kernel
+def no_feat_step(st, tab):
+    """``feat_step`` where the rules have no Feat step (``no_portent_step``)."""
+
+
 @kernel(inline=True)
 def step_applies(st, tab, s):
     """Whether step ``s`` is played now: it is in the set's turn and the game goes on.

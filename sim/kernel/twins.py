@@ -136,3 +136,54 @@ def linked_twin(disp: Any, suffix: str = SUFFIX) -> Any:
         return twin
 
     return twin_of(disp, suffix)
+
+
+def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
+    """Kernel ``disp``'s tree with each kernel that is a key of ``replace`` replaced, where
+    it is called, by its value: every kernel between ``disp`` and such a call (through
+    calls not by symbol) is copied with its globals pointing at the copies, under the
+    name ``qualname`` for ``disp`` itself and with ``.without`` and the names of the
+    replaced kernels for the others. For an entry point of tables that never play a
+    step: the step and its tree are then never compiled (``sim.kernel.batch``). In plain
+    numba mode, ``disp``."""
+    if PLAIN:
+        return disp
+    targets = {id(k): v for k, v in replace.items()}
+    tag = ".without-" + "-".join(sorted(k.py_func.__name__ for k in replace))
+    graph = call_graph(disp)
+    reach = set()
+    changed = True
+    while changed:
+        changed = False
+        for key, (d, callees) in graph.items():
+            if key in reach or d.by_symbol:
+                continue
+            if any(id(c) in targets or id(c) in reach for c in callees):
+                reach.add(key)
+                changed = True
+    for d, _ in graph.values():
+        if any(id(c) in targets for c in module_kernels(d.py_func)):
+            raise TypeError(
+                f"{d.py_func.__qualname__} reaches a replaced kernel through a module "
+                "attribute: import it by name so that it can be replaced"
+            )
+    made: dict[int, Any] = {}
+
+    def copy_of(d: Any, name: str) -> Any:
+        if id(d) in targets:
+            return targets[id(d)]
+        if id(d) not in reach:
+            return d
+        if id(d) in made:
+            return made[id(d)]
+        fn = d.py_func
+        globs = dict(fn.__globals__)
+        copy_fn = copy_function(fn, globs, "")
+        copy_fn.__qualname__ = name  # before @kernel: numba names the cache files after it
+        copy = kernel(copy_fn, **d.kernel_flags)
+        made[id(d)] = copy
+        for global_name, callee in kernel_globals(fn).items():
+            globs[global_name] = copy_of(callee, callee.py_func.__qualname__ + tag)
+        return copy
+
+    return copy_of(disp, qualname)

@@ -49,8 +49,6 @@ WORK = (
     "sim.kernel.wealth:wealth_step",
     "sim.kernel.offering:offering_step",
     "sim.kernel.game:finish_game",
-    "sim.kernel.portent:portent_step",
-    "sim.kernel.feats:feat_step",
     "sim.kernel.turn:end_turn",
     # Well after the Surge's rest, which it calls: taken any earlier, its compile waited
     # for the other process to finish that.
@@ -59,23 +57,35 @@ WORK = (
 """Kernels both processes compile, in this order, each taking the next one the other has not
 taken (``sim.kernel.claims``): the by-symbol steps, the bot and the large trees beneath them,
 a kernel well before the kernels that call it, so that neither process waits long for the
-other. Every entry point calls them; :func:`work_of` adds the set-up and the dispatcher."""
+other. Every entry point calls them; :func:`work_of` adds the set-up, the steps of
+A Reign of War and the dispatcher."""
 
 SETUP_OF = {
     "sim.kernel.batch:play_range": "sim.kernel.game:setup",
     "sim.kernel.batch:play_range_shared_deck": "sim.kernel.game:setup_shared_deck",
+    "sim.kernel.batch:play_range_without_reign_steps": "sim.kernel.game:setup",
+    "sim.kernel.batch:play_range_shared_deck_without_reign_steps": (
+        "sim.kernel.game:setup_shared_deck"
+    ),
 }
 """The set-up kernel each entry point calls (``sim.kernel.batch.range_kernel``)."""
+
+REIGN_STEPS = ("sim.kernel.portent:portent_step", "sim.kernel.feats:feat_step")
+"""Kernels only the entry points that play A Reign of War's steps call (not those
+``*_without_reign_steps``), compiled before the end of the turn."""
 
 
 def work_of(top: Any, ask: Any) -> tuple[str, ...]:
     """:data:`WORK` with the set-up that entry point ``top`` calls, after the ability
-    interpreter, then ``top`` and the bot dispatcher ``ask``: the first process done with
+    interpreter, and the steps of A Reign of War if it calls them (:data:`REIGN_STEPS`),
+    then ``top`` and the bot dispatcher ``ask``: the first process done with
     the rest compiles the top, which calls all of it but not the dispatcher, and the other
     one the dispatcher meanwhile."""
     setup = SETUP_OF.get(name_of(top))
     setups = [setup] if setup else []
-    return (*WORK[:1], *setups, *WORK[1:], name_of(top), name_of(ask))
+    reign = () if name_of(top).endswith("_without_reign_steps") else REIGN_STEPS
+    end = WORK.index("sim.kernel.turn:end_turn")
+    return (*WORK[:1], *setups, *WORK[1:end], *reign, *WORK[end:], name_of(top), name_of(ask))
 
 
 def kernel_named(name: str) -> Any:

@@ -218,7 +218,7 @@ class Engine:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
         elif linked is not None and (link_now or all(map(linked_cached, linked))):
             self.top, self.ask = linked
-        elif two_core_compile_due(top.py_func.__name__):
+        elif two_core_compile_due(top.py_func.__qualname__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         if link_now and linked is not None:
             compile_named([name_of(k) for k in linked])

@@ -175,7 +175,7 @@ def test_without_claiming_a_compile_takes_no_claim(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("name", C.WORK + tuple(C.SETUP_OF.values()))
+@pytest.mark.parametrize("name", C.WORK + C.REIGN_STEPS + tuple(C.SETUP_OF.values()))
 def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
     """A renamed kernel would make the two-core compile silently one-core, and one copied
     into its callers (``into_caller``) would be compiled on its own for nothing."""
@@ -185,12 +185,15 @@ def test_every_named_part_is_a_kernel_compiled_on_its_own(name: str) -> None:
 @pytest.mark.parametrize("top", list(C.SETUP_OF))
 def test_the_work_holds_the_set_up_its_entry_point_calls(top: str) -> None:
     """A run that builds decks compiles the draft's set-up, and a run that does not never
-    compiles it; the top and the dispatcher come last."""
+    compiles it; a run without A Reign of War's steps never compiles them; the top and the
+    dispatcher come last."""
     work = C.work_of(C.kernel_named(top), tiny_ask)
     assert [n for n in work if n in C.SETUP_OF.values()] == [C.SETUP_OF[top]]
     assert work[-2:] == (top, C.name_of(tiny_ask))
     assert [n for n in work if n in C.WORK] == list(C.WORK)
-    assert len(work) == len(C.WORK) + 3
+    reign = () if top.endswith("_without_reign_steps") else C.REIGN_STEPS
+    assert tuple(n for n in work if n in C.REIGN_STEPS) == reign
+    assert len(work) == len(C.WORK) + 3 + len(reign)
 
 
 def test_a_cold_engine_starts_the_child_before_it_compiles_the_run(monkeypatch) -> None:

@@ -24,6 +24,8 @@ from sim.kernel.batch import (
     output_arrays,
     play_range,
     play_range_shared_deck,
+    play_range_shared_deck_without_reign_steps,
+    play_range_without_reign_steps,
     range_kernel,
     scratch_states,
 )
@@ -46,9 +48,21 @@ def rows(
     return out, masks
 
 
-@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean", "reign"])
-def test_a_run_without_a_deck_building_variant_plays_the_shared_deck_entry(mix: str) -> None:
-    assert range_kernel(compile_run(RunSpec(games=1, mix=mix)).tab) is play_range_shared_deck
+@pytest.mark.parametrize(
+    ("mix", "top"),
+    [
+        ("aegean", play_range_shared_deck_without_reign_steps),
+        ("dunes+aegean", play_range_shared_deck_without_reign_steps),
+        ("reign", play_range_shared_deck),
+        ("reign+aegean", play_range_shared_deck),
+    ],
+)
+def test_a_run_without_a_deck_building_variant_plays_the_shared_deck_entry(
+    mix: str, top: object
+) -> None:
+    """Of the two, the one without A Reign of War's Portent and Feat steps where the rules
+    have neither."""
+    assert range_kernel(compile_run(RunSpec(games=1, mix=mix)).tab) is top
 
 
 @pytest.mark.parametrize(
@@ -63,7 +77,25 @@ def test_a_run_without_a_deck_building_variant_plays_the_shared_deck_entry(mix: 
 )
 def test_a_run_whose_decks_a_variant_builds_plays_the_full_entry(mix: str, variant: str) -> None:
     run = compile_run(RunSpec(games=1, mix=mix, variants=(variant,)))
-    assert range_kernel(run.tab) is play_range
+    want = play_range if mix == "reign" else play_range_without_reign_steps
+    assert range_kernel(run.tab) is want
+
+
+@pytest.mark.parametrize(
+    ("mix", "variant", "top", "without"),
+    [
+        ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_without_reign_steps),
+        ("aegean", "pile-draft", play_range, play_range_without_reign_steps),
+    ],
+)
+def test_the_entry_points_without_reign_steps_play_the_same_rows(
+    mix: str, variant: str | None, top: object, without: object
+) -> None:
+    run = compile_run(RunSpec(games=300, mix=mix, seed=5, variants=(variant,) if variant else ()))
+    want_out, want_masks = rows(run, top, 300)
+    out, masks = rows(run, without, 300)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_array_equal(masks, want_masks)
 
 
 @pytest.mark.parametrize("mix", ["dunes+aegean", "reign"])
@@ -90,7 +122,7 @@ def test_the_linked_builds_of_each_dispatcher() -> None:
     search = compile_run(RunSpec(games=1, mix="dunes+aegean", p0="search"))
     assert search.ask is as_ask(choose)
     top, ask = linked_run(search.tab, search.ask)
-    assert top is play_range_shared_deck
+    assert top is play_range_shared_deck_without_reign_steps
     assert ask.py_func.__qualname__ == "choose.linked"
 
 
@@ -140,4 +172,28 @@ def test_the_shared_deck_set_up_compiles_no_draft_code(tmp_path: Path) -> None:
     """The set-up of a plain run leaves the draft uncompiled; the control, the set-up of
     every run, compiles it."""
     expr = "t.draft_compiled_by(['setup_shared_deck', 'setup'])"
+    assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]
+
+
+def reign_steps_compiled_by(tops: list[str]) -> list[bool]:
+    """Compile each entry point of ``sim.kernel.batch`` named, in order, and say after each
+    whether the Portent or the Feat step had been compiled (run in a fresh interpreter
+    with an empty cache)."""
+    from sim.kernel import batch, feats, portent
+
+    got = []
+    for name in tops:
+        disp = getattr(batch, name)
+        disp.compile(declared_signature(disp.py_func))
+        got.append(bool(portent.portent_step.overloads) or bool(feats.feat_step.overloads))
+    return got
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no entry points without the steps")
+def test_the_entry_point_without_reign_steps_compiles_neither(tmp_path: Path) -> None:
+    """The control, the entry point of rules with them, compiles them."""
+    expr = (
+        "t.reign_steps_compiled_by("
+        "['play_range_shared_deck_without_reign_steps', 'play_range_shared_deck'])"
+    )
     assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]

@@ -15,7 +15,14 @@ import pytest
 from sim.kernel import abilities, game, turn, war
 from sim.kernel.batch import play_range_shared_deck
 from sim.kernel.jit import kernel
-from sim.kernel.twins import SUFFIX, call_graph, kernel_globals, linked_twin, reaching
+from sim.kernel.twins import (
+    SUFFIX,
+    call_graph,
+    kernel_globals,
+    linked_twin,
+    reaching,
+    with_replaced,
+)
 
 
 @kernel(by_symbol=True, twin=True)
@@ -80,3 +87,24 @@ def test_a_marked_kernel_reached_through_a_module_attribute_is_refused() -> None
     """Its twin could not replace it: the copy's globals name the module, not the kernel."""
     with pytest.raises(TypeError, match="module attribute"):
         linked_twin(by_attribute)
+
+
+def test_a_replaced_kernel_is_called_in_the_copies_only() -> None:
+    """``with_replaced``: the copy of ``by_name`` calls the replacement, the original still
+    calls ``marked``; a kernel that reaches none of the replaced is itself."""
+
+    @kernel
+    def other(mask, n):
+        """Not a real kernel: what ``marked`` is replaced by."""
+        return n
+
+    copy = with_replaced(by_name, {marked: other}, "by_name_without_marked")
+    assert copy.py_func.__qualname__ == "by_name_without_marked"
+    assert kernel_globals(copy.py_func)["marked"] is other
+    assert kernel_globals(by_name.py_func)["marked"] is marked
+    assert with_replaced(game.emissary_value, {marked: other}, "x") is game.emissary_value
+
+
+def test_a_replaced_kernel_reached_through_a_module_attribute_is_refused() -> None:
+    with pytest.raises(TypeError, match="module attribute"):
+        with_replaced(by_attribute, {marked: by_name}, "x")

@@ -116,7 +116,12 @@ SEARCH_TWIN = "strategies.policy:choose.linked"
     ("p0", "new", "top_name", "ask_name"),
     [
         ("greedy", GREEDY_ENTRY, GREEDY_ENTRY, "strategies.heuristic:choose_greedy_seats"),
-        ("search", SEARCH_TWIN, "sim.kernel.batch:play_range_shared_deck", SEARCH_TWIN),
+        (
+            "search",
+            SEARCH_TWIN,
+            "sim.kernel.batch:play_range_shared_deck_without_reign_steps",
+            SEARCH_TWIN,
+        ),
     ],
 )
 def test_a_run_plays_its_linked_build_once_cached_else_compiles_it_later(
