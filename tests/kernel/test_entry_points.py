@@ -18,7 +18,6 @@ import pytest
 from fresh import in_fresh_interpreter
 
 from sim.data.spec import RunSpec
-from sim.kernel import draft, game
 from sim.kernel.batch import (
     linked_run,
     output_arrays,
@@ -30,6 +29,7 @@ from sim.kernel.batch import (
     scratch_states,
 )
 from sim.kernel.jit import PLAIN, as_ask, declared_signature, entry_point
+from sim.run.compile_ahead import kernel_named
 from sim.run.compiled import CompiledRun, compile_run
 from strategies.greedy_batch import play_range_greedy_seats, play_range_shared_deck_greedy_seats
 from strategies.heuristic import choose_greedy_seats
@@ -81,32 +81,6 @@ def test_a_run_whose_decks_a_variant_builds_plays_the_full_entry(mix: str, varia
     assert range_kernel(run.tab) is want
 
 
-@pytest.mark.parametrize(
-    ("mix", "variant", "top", "without"),
-    [
-        ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_without_reign_steps),
-        ("aegean", "pile-draft", play_range, play_range_without_reign_steps),
-    ],
-)
-def test_the_entry_points_without_reign_steps_play_the_same_rows(
-    mix: str, variant: str | None, top: object, without: object
-) -> None:
-    run = compile_run(RunSpec(games=300, mix=mix, seed=5, variants=(variant,) if variant else ()))
-    want_out, want_masks = rows(run, top, 300)
-    out, masks = rows(run, without, 300)
-    np.testing.assert_array_equal(out, want_out)
-    np.testing.assert_array_equal(masks, want_masks)
-
-
-@pytest.mark.parametrize("mix", ["dunes+aegean", "reign"])
-def test_both_entry_points_play_the_same_rows_of_a_shared_deck_run(mix: str) -> None:
-    run = compile_run(RunSpec(games=300, mix=mix, seed=5))
-    full_out, full_masks = rows(run, play_range, 300)
-    out, masks = rows(run, play_range_shared_deck, 300)
-    np.testing.assert_array_equal(out, full_out)
-    np.testing.assert_array_equal(masks, full_masks)
-
-
 @pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 def test_the_linked_builds_of_each_dispatcher() -> None:
     """Two greedy seats: ``strategies.greedy_batch``'s entry points of the run's set-up, the
@@ -138,62 +112,74 @@ def test_the_search_dispatchers_twin_plays_the_same_rows() -> None:
     np.testing.assert_array_equal(masks, want_masks)
 
 
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
+LINKED_ONLY = pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
+
+
 @pytest.mark.parametrize(
-    ("mix", "variant", "top", "linked"),
+    ("mix", "variant", "top", "other"),
     [
-        ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_greedy_seats),
-        ("reign", None, play_range_shared_deck, play_range_shared_deck_greedy_seats),
-        ("reign", "trial", play_range, play_range_greedy_seats),
+        # the full entry point and the shared deck's, wherever both can play
+        ("dunes+aegean", None, play_range, play_range_shared_deck),
+        ("reign", None, play_range, play_range_shared_deck),
+        # without A Reign of War's steps, where the rules have neither
+        ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_without_reign_steps),
+        ("aegean", "pile-draft", play_range, play_range_without_reign_steps),
+        # the linked twins with the greedy bot linked in
+        pytest.param(
+            "dunes+aegean",
+            None,
+            play_range_shared_deck,
+            play_range_shared_deck_greedy_seats,
+            marks=LINKED_ONLY,
+        ),
+        pytest.param(
+            "reign",
+            None,
+            play_range_shared_deck,
+            play_range_shared_deck_greedy_seats,
+            marks=LINKED_ONLY,
+        ),
+        pytest.param("reign", "trial", play_range, play_range_greedy_seats, marks=LINKED_ONLY),
     ],
 )
-def test_the_linked_entry_points_play_the_same_rows(
-    mix: str, variant: str | None, top: object, linked: object
+def test_entry_points_play_the_same_rows(
+    mix: str, variant: str | None, top: object, other: object
 ) -> None:
     run = compile_run(RunSpec(games=300, mix=mix, seed=5, variants=(variant,) if variant else ()))
     want_out, want_masks = rows(run, top, 300)
-    out, masks = rows(run, linked, 300)
+    out, masks = rows(run, other, 300)
     np.testing.assert_array_equal(out, want_out)
     np.testing.assert_array_equal(masks, want_masks)
 
 
-def draft_compiled_by(setups: list[str]) -> list[bool]:
-    """Compile each set-up kernel named, in order, and say after each whether the draft's
-    deck building had been compiled (run in a fresh interpreter with an empty cache)."""
+def compiled_after(names: list[str], probes: list[str]) -> list[bool]:
+    """Compile each kernel named (``module:function``), in order, and say after each
+    whether any of the kernels ``probes`` had been compiled (run in a fresh interpreter
+    with an empty cache)."""
     got = []
-    for name in setups:
-        disp = getattr(game, name)
+    for name in names:
+        disp = kernel_named(name)
         disp.compile(declared_signature(disp.py_func))
-        got.append(bool(draft.build_decks.overloads) or bool(draft.draft_run.overloads))
+        got.append(any(bool(kernel_named(p).overloads) for p in probes))
     return got
 
 
 def test_the_shared_deck_set_up_compiles_no_draft_code(tmp_path: Path) -> None:
     """The set-up of a plain run leaves the draft uncompiled; the control, the set-up of
     every run, compiles it."""
-    expr = "t.draft_compiled_by(['setup_shared_deck', 'setup'])"
+    setups = ["sim.kernel.game:setup_shared_deck", "sim.kernel.game:setup"]
+    draft = ["sim.kernel.draft:build_decks", "sim.kernel.draft:draft_run"]
+    expr = f"t.compiled_after({setups!r}, {draft!r})"
     assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]
-
-
-def reign_steps_compiled_by(tops: list[str]) -> list[bool]:
-    """Compile each entry point of ``sim.kernel.batch`` named, in order, and say after each
-    whether the Portent or the Feat step had been compiled (run in a fresh interpreter
-    with an empty cache)."""
-    from sim.kernel import batch, feats, portent
-
-    got = []
-    for name in tops:
-        disp = getattr(batch, name)
-        disp.compile(declared_signature(disp.py_func))
-        got.append(bool(portent.portent_step.overloads) or bool(feats.feat_step.overloads))
-    return got
 
 
 @pytest.mark.skipif(PLAIN, reason="plain numba has no entry points without the steps")
 def test_the_entry_point_without_reign_steps_compiles_neither(tmp_path: Path) -> None:
     """The control, the entry point of rules with them, compiles them."""
-    expr = (
-        "t.reign_steps_compiled_by("
-        "['play_range_shared_deck_without_reign_steps', 'play_range_shared_deck'])"
-    )
+    tops = [
+        "sim.kernel.batch:play_range_shared_deck_without_reign_steps",
+        "sim.kernel.batch:play_range_shared_deck",
+    ]
+    steps = ["sim.kernel.portent:portent_step", "sim.kernel.feats:feat_step"]
+    expr = f"t.compiled_after({tops!r}, {steps!r})"
     assert in_fresh_interpreter("test_entry_points", expr, tmp_path) == [False, True]
