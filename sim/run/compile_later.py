@@ -23,6 +23,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,9 +39,18 @@ def lock_path(name: str) -> Path:
     return cache_dirs()[0] / f"omensim-compiling.{name.replace(':', '.')}.pid"
 
 
+STALE_S = 3600.0
+"""A lock older than this is taken over whoever holds it: a child's process id may have
+gone to another process since it died (a compile at the lowest priority on a busy host
+takes minutes, not hours)."""
+
+
 def holder(lock: Path) -> int | None:
-    """The process id in lock file ``lock`` if that process is alive, else None."""
+    """The process id in lock file ``lock`` if that process is alive and the lock is
+    younger than :data:`STALE_S`, else None."""
     try:
+        if time.time() - lock.stat().st_mtime > STALE_S:
+            return None
         pid = int(lock.read_text().strip())
         os.kill(pid, 0)
     except (OSError, ValueError):

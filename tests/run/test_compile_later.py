@@ -101,6 +101,11 @@ def test_a_live_lock_holds_and_a_dead_one_is_taken_over(tmp_path: Path) -> None:
     assert not lock.exists()
     lock.write_text("not a pid")
     assert C.holder(lock) is None
+    lock.write_text(str(os.getpid()))
+    assert C.holder(lock) == os.getpid()
+    old = time.time() - C.STALE_S - 60
+    os.utime(lock, (old, old))
+    assert C.holder(lock) is None  # its process id may belong to another process by now
 
 
 OUT = {"capture_output": True, "text": True, "check": True}
