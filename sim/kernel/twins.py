@@ -30,9 +30,9 @@ SUFFIX = ".linked"
 """Ends the qualified name (and so the cache files) of a twin of a kernel."""
 
 
-TWINS: dict[tuple[int, str], Any] = {}
-"""Each kernel's linked twin by (id of the kernel, suffix): one per process, so entry points
-twinned apart share their twins' compiles."""
+COPIES: dict[tuple[int, str], Any] = {}
+"""Each copy of a kernel by (id of the kernel, the copy's qualified name): one per process,
+so trees copied apart (two entry points' twins) share their copies' compiles."""
 
 
 def is_kernel(value: Any) -> bool:
@@ -62,9 +62,15 @@ def module_kernels(fn: Any) -> list[Any]:
     return found
 
 
-def call_graph(disp: Any) -> dict[int, tuple[Any, list[Any]]]:
-    """``disp`` and every kernel it calls, directly or not, through kernels that are linked
-    in its twin (not by symbol, or marked ``twin``): by id, the kernel and the kernels it
+def linked_in_twin(d: Any) -> bool:
+    """Whether a call of kernel ``d`` is linked into its caller in a linked twin: not by
+    symbol, or marked ``twin``."""
+    return d.twin or not d.by_symbol
+
+
+def call_graph(disp: Any, through: Any = linked_in_twin) -> dict[int, tuple[Any, list[Any]]]:
+    """``disp`` and every kernel it calls, directly or not, through kernels ``through``
+    accepts (by default those linked in its twin): by id, the kernel and the kernels it
     names as globals."""
     graph: dict[int, tuple[Any, list[Any]]] = {}
     todo = [disp]
@@ -74,42 +80,81 @@ def call_graph(disp: Any) -> dict[int, tuple[Any, list[Any]]]:
             continue
         callees = list(kernel_globals(d.py_func).values())
         graph[id(d)] = (d, callees)
-        todo += [c for c in callees if c.twin or not c.by_symbol]
+        todo += [c for c in callees if through(c)]
     return graph
 
 
-def reaching(disp: Any) -> set[int]:
-    """The ids of the kernels of ``disp``'s tree (:func:`call_graph`) that are marked
-    ``twin`` or call one not by symbol, directly or not: those whose twin differs."""
-    graph = call_graph(disp)
-    reach = {key for key, (d, _) in graph.items() if d.twin}
+def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
+    """The ids of the kernels of ``disp``'s tree (:func:`call_graph` ``through``) that are
+    targets or call one, through kernels ``through`` accepts, directly or not: those a
+    copy of the tree must copy or replace. Raises ``TypeError`` if one of them is reached
+    through a module's attribute, where a copy's globals could not replace it."""
+    graph = call_graph(disp, through)
+    reach = {key for key, (d, _) in graph.items() if is_target(d)}
     changed = True
     while changed:
         changed = False
         for key, (d, callees) in graph.items():
-            if key in reach or (d.by_symbol and not d.twin):
+            if key in reach or not through(d):
                 continue
-            if any(id(c) in reach for c in callees):
+            if any(id(c) in reach or is_target(c) for c in callees):
                 reach.add(key)
                 changed = True
     for d, _ in graph.values():
         for callee in module_kernels(d.py_func):
-            if id(callee) in reach or callee.twin:
+            if id(callee) in reach or is_target(callee):
                 raise TypeError(
-                    f"{d.py_func.__qualname__} reaches twin kernel "
-                    f"{callee.py_func.__qualname__} through a module attribute: import it "
-                    "by name so that its linked twin can replace it"
+                    f"{d.py_func.__qualname__} reaches {callee.py_func.__qualname__}, which "
+                    "its copy must replace, through a module attribute: import it by name"
                 )
     return reach
 
 
-def copy_function(fn: Any, globs: dict[str, Any], suffix: str) -> Any:
-    """Python function ``fn`` with globals ``globs`` and ``suffix`` on its qualified name."""
+def reaching(disp: Any) -> set[int]:
+    """The ids of the kernels of ``disp``'s tree that are marked ``twin`` or call one not
+    by symbol, directly or not: those whose linked twin differs."""
+    return reaching_targets(disp, lambda d: d.twin, linked_in_twin)
+
+
+def copy_function(fn: Any, globs: dict[str, Any], qualname: str) -> Any:
+    """Python function ``fn`` with globals ``globs``, named ``qualname``."""
     copy = types.FunctionType(fn.__code__, globs, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = f"{fn.__qualname__}{suffix}"
+    copy.__qualname__ = qualname  # before @kernel: numba names the cache files after it
     copy.__module__ = fn.__module__
     copy.__doc__ = fn.__doc__
     return copy
+
+
+def copy_tree(
+    disp: Any,
+    reach: set[int],
+    name: str,
+    suffix: str,
+    flags: dict[str, bool],
+    replace: dict[int, Any] | None = None,
+) -> Any:
+    """A copy of kernel ``disp``, named ``name``, and of each kernel of ``reach`` (by id)
+    it reaches, named with ``suffix``, compiled with ``flags`` over their own, their
+    globals pointing at the copies or, for the ids of ``replace``, at its values; a kernel
+    not in ``reach`` is itself."""
+    replace = replace or {}
+
+    def copy_of(d: Any, qualname: str) -> Any:
+        if id(d) in replace:
+            return replace[id(d)]
+        if id(d) not in reach:
+            return d
+        if (id(d), qualname) in COPIES:
+            return COPIES[id(d), qualname]
+        fn = d.py_func
+        globs = dict(fn.__globals__)
+        copy = kernel(copy_function(fn, globs, qualname), **{**d.kernel_flags, **flags})
+        COPIES[id(d), qualname] = copy  # before its callees: a cycle reaches this copy
+        for global_name, callee in kernel_globals(fn).items():
+            globs[global_name] = copy_of(callee, callee.py_func.__qualname__ + suffix)
+        return copy
+
+    return copy_of(disp, name)
 
 
 def linked_twin(disp: Any, suffix: str = SUFFIX) -> Any:
@@ -119,23 +164,8 @@ def linked_twin(disp: Any, suffix: str = SUFFIX) -> Any:
     own: ``""``). In plain numba mode, ``disp`` (no kernel there is by symbol)."""
     if PLAIN:
         return disp
-    reach = reaching(disp)
-
-    def twin_of(d: Any, suffix: str) -> Any:
-        if id(d) not in reach:
-            return d
-        if (id(d), suffix) in TWINS:
-            return TWINS[id(d), suffix]
-        fn = d.py_func
-        globs = dict(fn.__globals__)
-        flags = {**d.kernel_flags, "by_symbol": False, "twin": False}
-        twin = kernel(copy_function(fn, globs, suffix), **flags)
-        TWINS[id(d), suffix] = twin  # before its callees: a cycle reaches this copy
-        for name, callee in kernel_globals(fn).items():
-            globs[name] = twin_of(callee, SUFFIX)
-        return twin
-
-    return twin_of(disp, suffix)
+    name = disp.py_func.__qualname__ + suffix
+    return copy_tree(disp, reaching(disp), name, SUFFIX, {"by_symbol": False, "twin": False})
 
 
 def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
@@ -143,47 +173,12 @@ def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
     it is called, by its value: every kernel between ``disp`` and such a call (through
     calls not by symbol) is copied with its globals pointing at the copies, under the
     name ``qualname`` for ``disp`` itself and with ``.without`` and the names of the
-    replaced kernels for the others. For an entry point of tables that never play a
-    step: the step and its tree are then never compiled (``sim.kernel.batch``). In plain
-    numba mode, ``disp``."""
+    replaced kernels for the others (one set of replacements per set of replaced kernels).
+    For an entry point of tables that never play a step: the step and its tree are then
+    never compiled (``sim.kernel.batch``). In plain numba mode, ``disp``."""
     if PLAIN:
         return disp
     targets = {id(k): v for k, v in replace.items()}
     tag = ".without-" + "-".join(sorted(k.py_func.__name__ for k in replace))
-    graph = call_graph(disp)
-    reach = set()
-    changed = True
-    while changed:
-        changed = False
-        for key, (d, callees) in graph.items():
-            if key in reach or d.by_symbol:
-                continue
-            if any(id(c) in targets or id(c) in reach for c in callees):
-                reach.add(key)
-                changed = True
-    for d, _ in graph.values():
-        if any(id(c) in targets for c in module_kernels(d.py_func)):
-            raise TypeError(
-                f"{d.py_func.__qualname__} reaches a replaced kernel through a module "
-                "attribute: import it by name so that it can be replaced"
-            )
-    made: dict[int, Any] = {}
-
-    def copy_of(d: Any, name: str) -> Any:
-        if id(d) in targets:
-            return targets[id(d)]
-        if id(d) not in reach:
-            return d
-        if id(d) in made:
-            return made[id(d)]
-        fn = d.py_func
-        globs = dict(fn.__globals__)
-        copy_fn = copy_function(fn, globs, "")
-        copy_fn.__qualname__ = name  # before @kernel: numba names the cache files after it
-        copy = kernel(copy_fn, **d.kernel_flags)
-        made[id(d)] = copy
-        for global_name, callee in kernel_globals(fn).items():
-            globs[global_name] = copy_of(callee, callee.py_func.__qualname__ + tag)
-        return copy
-
-    return copy_of(disp, qualname)
+    reach = reaching_targets(disp, lambda d: id(d) in targets, lambda d: not d.by_symbol)
+    return copy_tree(disp, reach, qualname, tag, {}, targets)
