@@ -11,9 +11,10 @@ slowed a short first run by a few tenths of a second), at the lowest priority, w
 outlives this process; the next run that finds the twin cached plays it. Both play the
 same games.
 
-One child per kernel at a time: the child holds a lock file beside the cache while it
-compiles; a lock whose process is gone is taken over. Set :data:`ENV` to ``0`` for none
-(the test suite does, so that its runs leave no compiles behind).
+One child per kernel at a time: the child holds the lock of a folder of its kernel beside
+the cache while it compiles (``sim.run.lock``, which the system drops with its process).
+Set :data:`ENV` to ``0`` for none (the test suite does, so that its runs leave no
+compiles behind).
 """
 
 from __future__ import annotations
@@ -23,39 +24,21 @@ import contextlib
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
+
+from sim.run.lock import FolderLockedError, holder_pid, locked
 
 ENV = "OMENSIM_COMPILE_LATER"
 """``0``: never start a child (:func:`compile_later` returns False)."""
 
 
-def lock_path(name: str) -> Path:
-    """The lock file of a child compiling kernel ``name`` (``module:function``): in the
-    first kernel cache directory, where the compile's files go too."""
+def lock_folder(name: str) -> Path:
+    """The folder whose lock (``sim.run.lock``) a child compiling kernel ``name``
+    (``module:function``) holds: one per kernel, in the first kernel cache directory,
+    where the compile's files go too."""
     from sim.kernel.cache import cache_dirs  # deferred: refreshes the cache stamp
 
-    return cache_dirs()[0] / f"omensim-compiling.{name.replace(':', '.')}.pid"
-
-
-STALE_S = 3600.0
-"""A lock older than this is taken over whoever holds it: a child's process id may have
-gone to another process since it died (a compile at the lowest priority on a busy host
-takes minutes, not hours)."""
-
-
-def holder(lock: Path) -> int | None:
-    """The process id in lock file ``lock`` if that process is alive and the lock is
-    younger than :data:`STALE_S`, else None."""
-    try:
-        if time.time() - lock.stat().st_mtime > STALE_S:
-            return None
-        pid = int(lock.read_text().strip())
-        os.kill(pid, 0)
-    except (OSError, ValueError):
-        return None
-    return pid
+    return cache_dirs()[0] / "omensim-compiling" / name.replace(":", ".")
 
 
 def compile_later(name: str) -> bool:
@@ -67,10 +50,10 @@ def compile_later(name: str) -> bool:
         return False
     if name in PENDING:
         return True
-    lock = lock_path(name)
+    folder = lock_folder(name)
     with contextlib.suppress(OSError):
-        lock.parent.mkdir(parents=True, exist_ok=True)
-    if holder(lock) is not None or not os.access(lock.parent, os.W_OK):
+        folder.mkdir(parents=True, exist_ok=True)
+    if holder_pid(folder) is not None or not os.access(folder, os.W_OK):
         return False
     if not PENDING:
         atexit.register(start_pending)
@@ -103,11 +86,12 @@ def start_pending() -> list[subprocess.Popen[bytes]]:
     WAITED_ON.append(write)  # never written or closed: open until this process is gone
     while PENDING:
         name = PENDING.pop(0)
-        if holder(lock_path(name)) is not None:
+        folder = lock_folder(name)
+        if holder_pid(folder) is not None:
             continue
         try:
             child = subprocess.Popen(
-                [sys.executable, "-m", __name__, name, str(lock_path(name)), str(read)],
+                [sys.executable, "-m", __name__, name, str(folder), str(read)],
                 env=os.environ.copy(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -127,45 +111,23 @@ WAITED_ON: list[int] = []
 """Writing ends of the pipes whose end the children wait for (:func:`start_pending`)."""
 
 
-@contextlib.contextmanager
-def holding(lock: Path) -> Iterator[bool]:
-    """While it lasts, this process holds ``lock`` if no live process did (yields whether
-    it does); the lock is removed on leaving."""
-    mine = False
-    for _ in range(2):
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            if holder(lock) is not None:
-                break
-            lock.unlink(missing_ok=True)  # its process is gone: take it over
-            continue
-        with os.fdopen(fd, "w") as f:
-            f.write(str(os.getpid()))
-        mine = True
-        break
-    try:
-        yield mine
-    finally:
-        if mine:
-            lock.unlink(missing_ok=True)
-
-
-def later_main(name: str, lock: Path, parent: int) -> None:
-    """The child: at the lowest priority, take ``lock`` unless another child holds it;
-    then, once the pipe ``parent`` (a file descriptor) ends, i.e. the process that started
-    it is gone, compile kernel ``name``. Only the standard library is loaded until then."""
+def later_main(name: str, folder: Path, parent: int) -> None:
+    """The child: at the lowest priority, take ``folder``'s lock unless another child
+    holds it; then, once the pipe ``parent`` (a file descriptor) ends, i.e. the process
+    that started it is gone, compile kernel ``name``. Only the standard library is loaded
+    until then."""
     with contextlib.suppress(OSError, AttributeError):  # no nice(): a system without it
         os.nice(19)
-    with holding(lock) as mine:
-        if not mine:
-            return
-        with contextlib.suppress(OSError):
-            while os.read(parent, 1):
-                pass
-        from sim.run.compile_ahead import compile_named  # deferred: the kernel modules
+    try:
+        with locked(folder):
+            with contextlib.suppress(OSError):
+                while os.read(parent, 1):
+                    pass
+            from sim.run.compile_ahead import compile_named  # deferred: the kernel modules
 
-        compile_named([name])
+            compile_named([name])
+    except FolderLockedError:
+        return  # another child is compiling it
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from sim.data.spec import RunSpec
 from sim.kernel.jit import PLAIN, kernel
 from sim.run import compile_later as C
 from sim.run import engine as E
+from sim.run.lock import LOCK_NAME, holder_pid
 
 
 @kernel
@@ -47,7 +48,7 @@ def compiled_later() -> dict[str, object]:
     before = list(C.CHILDREN)
     (child,) = C.start_pending()
     # The child takes the lock as it starts: until then a second start is not refused.
-    while child.poll() is None and C.holder(C.lock_path(name)) is None:
+    while child.poll() is None and holder_pid(C.lock_folder(name)) is None:
         time.sleep(0.01)
     again = C.compile_later(name) if child.poll() is None else False
     time.sleep(0.5)
@@ -61,7 +62,7 @@ def compiled_later() -> dict[str, object]:
         "waited": waited,
         "code": code,
         "cached": bool(list(cache().rglob(f"{__name__}.tiny-*.nbi"))),
-        "lock_left": C.lock_path(name).exists(),
+        "lock_left": (C.lock_folder(name) / LOCK_NAME).exists(),
         "pending": C.PENDING,
     }
 
@@ -87,28 +88,41 @@ def test_no_child_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert C.compile_later(f"{__name__}:tiny") is False
 
 
-def test_a_live_lock_holds_and_a_dead_one_is_taken_over(tmp_path: Path) -> None:
-    lock = tmp_path / "omensim-compiling.x.pid"
-    lock.write_text(str(os.getpid()))
-    with C.holding(lock) as mine:
-        assert not mine
-    assert lock.read_text() == str(os.getpid())  # not removed by a process that did not hold it
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], **OUT)
-    lock.write_text(gone.stdout.strip())
-    with C.holding(lock) as mine:
-        assert mine
-        assert lock.read_text() == str(os.getpid())
-    assert not lock.exists()
-    lock.write_text("not a pid")
-    assert C.holder(lock) is None
-    lock.write_text(str(os.getpid()))
-    assert C.holder(lock) == os.getpid()
-    old = time.time() - C.STALE_S - 60
-    os.utime(lock, (old, old))
-    assert C.holder(lock) is None  # its process id may belong to another process by now
+HOLD = """
+import sys, time
+from sim.run.lock import locked
+with locked(sys.argv[1]):
+    print("held", flush=True)
+    time.sleep(600)
+"""
 
 
-OUT = {"capture_output": True, "text": True, "check": True}
+def test_a_live_lock_holds_and_a_dead_one_is_taken_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child's lock (``sim.run.lock``) refuses a second compile while its process lives;
+    once it is killed, however it died, the kernel is asked for again."""
+    name = f"{__name__}:tiny"
+    folder = tmp_path / "lock"
+    folder.mkdir()
+    monkeypatch.setenv(C.ENV, "1")
+    monkeypatch.setattr(C, "lock_folder", lambda n: folder)
+    monkeypatch.setattr(C, "PENDING", [])
+    monkeypatch.setattr(C.atexit, "register", lambda fn: None)  # nothing starts at exit
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(folder)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert holder_pid(folder) == holder.pid
+        assert C.compile_later(name) is False
+    finally:
+        holder.kill()
+        holder.wait()
+    assert holder_pid(folder) is None
+    assert C.compile_later(name) is True
+    assert [name] == C.PENDING
 
 
 GREEDY_ENTRY = "strategies.greedy_batch:play_range_shared_deck_greedy_seats"
