@@ -112,7 +112,7 @@ def play(
     spec = RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=True,
                    variants=variants)  # fmt: skip
     engine = Engine(spec)
-    engine.warmup(link_now=True)  # load the build every run after a first one plays
+    engine.warmup(linked=True)  # load the build every run after a first one plays
     t0, c0 = time.perf_counter(), time.process_time()
     df = engine.play(0, games).to_pandas()
     if cpu is not None:

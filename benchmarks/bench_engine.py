@@ -242,7 +242,7 @@ def make_engine(
 
     spec = RunSpec(games=games, mix=mix, seed=SEED, p0=p0, p1=p1, duplicate=duplicate)
     engine = Engine(spec)
-    engine.warmup(link_now=True)  # the build every run after a first one plays
+    engine.warmup(linked=True)  # the build every run after a first one plays
     return engine
 
 

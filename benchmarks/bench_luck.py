@@ -93,7 +93,7 @@ def play(spec: RunSpec, changes: Changes | None = None) -> tuple[object, float]:
     """The rows of ``spec``'s games, counting luck, and the seconds they took (after a
     warm-up)."""
     e = Engine(dataclasses.replace(spec, luck=True), changes=changes or Changes())
-    e.warmup(link_now=True)  # the build every run after a first one plays
+    e.warmup(linked=True)  # the build every run after a first one plays
     t = time.perf_counter()
     table = e.play(0, spec.games)
     return table, time.perf_counter() - t
@@ -146,7 +146,7 @@ def luck_cost(bot: str, mix: str, games: int) -> tuple[float, float]:
     }
     best = dict.fromkeys(engines, math.inf)
     for e in engines.values():
-        e.warmup(link_now=True)
+        e.warmup(linked=True)
     for luck in (True, False, True, False):
         for _ in range(3):
             t = time.perf_counter()

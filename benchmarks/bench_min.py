@@ -54,9 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
-    engine.warmup(link_now=True)
-    if args.first_run_tree:
-        engine.top = None
+    # the build every run after a first one plays, or the first run's own
+    engine.warmup(linked=not args.first_run_tree)
     top = engine.top or range_kernel(engine.tab)  # the entry point the run plays
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
     # hand-off are a fixed cost a call, a visible share of a small batch.

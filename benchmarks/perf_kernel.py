@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=2000, mix=args.mix, seed=1))
-    engine.warmup(link_now=True)  # the build every run after a first one plays
+    engine.warmup(linked=True)  # the build every run after a first one plays
     play_batch(engine.args, 0, 100, 1)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

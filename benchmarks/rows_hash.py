@@ -59,9 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=args.games, mix=args.mix, seed=1, p0=args.p0, p1=args.p1))
-    engine.warmup(link_now=True)
-    if args.first_run_tree:
-        engine.top = None
+    # the build every run after a first one plays, or the first run's own
+    engine.warmup(linked=not args.first_run_tree)
     t0 = time.perf_counter()
     digest = rows_hash(engine, args.games)
     seconds = time.perf_counter() - t0

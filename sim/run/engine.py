@@ -200,7 +200,7 @@ class Engine:
         never differs from them)."""
         return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed, self.top)
 
-    def warmup(self, ahead: CompileAhead | None = None, link_now: bool = False) -> None:
+    def warmup(self, ahead: CompileAhead | None = None, linked: bool | None = None) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
 
         A cold compile with more than one thread runs on two cores: with the child
@@ -208,25 +208,27 @@ class Engine:
         (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked build
         (``sim.kernel.batch.linked_run``) plays it if it is cached; otherwise a child
         compiles it for the runs after this one
-        (:func:`sim.run.compile_later.compile_later`), or, ``link_now``, this process
-        does, and plays it (benchmarks, which measure the build later runs play).
+        (:func:`sim.run.compile_later.compile_later`). ``linked=True``: this process
+        compiles it now and plays it; ``False``: the kernel's own tree is played, as on a
+        first run, and nothing is compiled later (benchmarks, which measure one or the
+        other).
         """
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
-        linked = linked_run(self.tab, self.ask)
+        build = None if linked is False else linked_run(self.tab, self.ask)
         if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
-        elif linked is not None and (link_now or all(map(linked_cached, linked))):
-            self.top, self.ask = linked
+        elif build is not None and (linked or all(map(linked_cached, build))):
+            self.top, self.ask = build
         elif two_core_compile_due(top.py_func.__qualname__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
-        if link_now and linked is not None:
-            compile_named([name_of(k) for k in linked])
-            self.top, self.ask = linked
+        if linked and build is not None:
+            compile_named([name_of(k) for k in build])
+            self.top, self.ask = build
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
-        if linked is not None and (self.top, self.ask) != linked:
-            for k in linked:
+        if build is not None and (self.top, self.ask) != build:
+            for k in build:
                 if not linked_cached(k):
                     compile_later(name_of(k))
 

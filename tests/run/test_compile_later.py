@@ -169,8 +169,23 @@ def test_a_benchmark_links_now_and_leaves_nothing_behind(monkeypatch: pytest.Mon
     monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
     monkeypatch.setattr(E, "linked_cached", lambda k: False)
     engine = E.Engine(RunSpec(games=10, mix="dunes+aegean"))
-    engine.warmup(link_now=True)
+    engine.warmup(linked=True)
     assert E.name_of(engine.top) == GREEDY_ENTRY
+    assert later == []
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
+@pytest.mark.parametrize("p0", ["greedy", "search"])
+def test_a_benchmark_of_the_first_run_tree_plays_it_whatever_is_cached(
+    monkeypatch: pytest.MonkeyPatch, p0: str
+) -> None:
+    later: list[str] = []
+    monkeypatch.setattr(E, "compile_later", lambda name: later.append(name) or True)
+    monkeypatch.setattr(E, "linked_cached", lambda k: True)
+    engine = E.Engine(RunSpec(games=10, mix="dunes+aegean", p0=p0))
+    engine.warmup(linked=False)
+    assert engine.top is None
+    assert engine.ask is engine.compiled.ask
     assert later == []
 
 
@@ -180,5 +195,5 @@ def test_a_run_of_other_bots_has_no_linked_entry(monkeypatch: pytest.MonkeyPatch
     engine = E.Engine.ready(RunSpec(games=10, mix="dunes+aegean", p0="random"))
     assert engine.top is None
     assert later == []
-    engine.warmup(link_now=True)
+    engine.warmup(linked=True)
     assert engine.top is None
