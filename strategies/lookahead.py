@@ -88,7 +88,7 @@ CARD_VALUE = 0.35
 PRESENCE_VALUE = 0.2  # per point of strength in a city that still holds tiles
 # Turns a draft pick's rollouts play after the set-up: the whole game (the turn cap ends
 # it), whatever the profile's horizon. Against economic in four draft variants
-# (benchmarks/README.md has the figures and the command), the whole game beats not
+# (docs/bots.md has the figures and the command), the whole game beats not
 # planning the draft in all four or ties; a 4-turn horizon is faster and stronger in
 # the simple draft, but weaker in the pile draft and Draft Variant 1 and below not
 # planning at all in Variant 2 (Heir to the Dunes, where a deck's worth shows late: a
