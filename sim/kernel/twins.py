@@ -84,6 +84,21 @@ def call_graph(disp: Any, through: Any = linked_in_twin) -> dict[int, tuple[Any,
     return graph
 
 
+def calls(disp: Any, target: Any) -> bool:
+    """Whether kernel ``disp`` calls kernel ``target``, directly or not, by symbol or not,
+    by name or as a module's attribute: whether compiling ``disp`` compiles ``target``."""
+    seen: set[int] = set()
+    todo = [disp]
+    while todo:
+        d = todo.pop()
+        if d is target:
+            return True
+        if id(d) not in seen:
+            seen.add(id(d))
+            todo += [*kernel_globals(d.py_func).values(), *module_kernels(d.py_func)]
+    return False
+
+
 def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
     """The ids of the kernels of ``disp``'s tree (:func:`call_graph` ``through``) that are
     targets or call one, through kernels ``through`` accepts, directly or not: those a

@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.kernel import claims
 from sim.kernel.jit import declared_signature
-from sim.kernel.twins import SUFFIX, linked_twin
+from sim.kernel.twins import SUFFIX, calls, linked_twin
 
 WORK = (
     # The ability interpreter first: every step but the set-up reaches it.
@@ -71,8 +71,8 @@ SETUP_OF = {
 """The set-up kernel each entry point calls (``sim.kernel.batch.range_kernel``)."""
 
 REIGN_STEPS = ("sim.kernel.portent:portent_step", "sim.kernel.feats:feat_step")
-"""Kernels only the entry points that play A Reign of War's steps call (not those
-``*_without_reign_steps``), compiled before the end of the turn."""
+"""A Reign of War's steps, compiled before the end of the turn by the entry points whose
+tree calls them (not those made without them, ``sim.kernel.batch``)."""
 
 
 def work_of(top: Any, ask: Any) -> tuple[str, ...]:
@@ -83,7 +83,10 @@ def work_of(top: Any, ask: Any) -> tuple[str, ...]:
     one the dispatcher meanwhile."""
     setup = SETUP_OF.get(name_of(top))
     setups = [setup] if setup else []
-    reign = () if name_of(top).endswith("_without_reign_steps") else REIGN_STEPS
+    # Read off the tree, not the entry's name: a step no kernel of it calls is never
+    # compiled by it, and a step it does call must be in the list, or the two processes
+    # would each meet it unclaimed.
+    reign = tuple(n for n in REIGN_STEPS if calls(top, kernel_named(n)))
     end = WORK.index("sim.kernel.turn:end_turn")
     return (*WORK[:1], *setups, *WORK[1:end], *reign, *WORK[end:], name_of(top), name_of(ask))
 

@@ -18,6 +18,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.twins import (
     SUFFIX,
     call_graph,
+    calls,
     kernel_globals,
     linked_twin,
     reaching,
@@ -108,3 +109,20 @@ def test_a_replaced_kernel_is_called_in_the_copies_only() -> None:
 def test_a_replaced_kernel_reached_through_a_module_attribute_is_refused() -> None:
     with pytest.raises(TypeError, match="module attribute"):
         with_replaced(by_attribute, {marked: by_name}, "x")
+
+
+def test_calls_follows_names_module_attributes_and_replacements() -> None:
+    """``calls`` is what ``sim.run.compile_ahead`` reads to know whether an entry point
+    compiles A Reign of War's steps: through calls by name, by a module's attribute and
+    by symbol, and not into a kernel a copy replaced."""
+
+    @kernel
+    def other(mask, n):
+        """Not a real kernel: what ``marked`` is replaced by."""
+        return n
+
+    assert calls(by_name, marked)
+    assert calls(by_attribute, marked)
+    assert not calls(marked, by_name)
+    assert not calls(with_replaced(by_name, {marked: other}, "by_name_calls_other"), marked)
+    assert calls(play_range_shared_deck, war.war_step)
