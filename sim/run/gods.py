@@ -56,13 +56,19 @@ class GodCounts:
     @classmethod
     def from_arrays(cls, winner: Any, first: Any, god_p0: Any, god_p1: Any) -> GodCounts:
         """Counts from per-game ``winner`` (0, 1, -1), ``first`` seat and both seats' god names."""
+        return cls.from_codes(winner, first, name_codes(god_p0), name_codes(god_p1))
+
+    @classmethod
+    def from_codes(cls, winner: Any, first: Any, code_p0: Any, code_p1: Any) -> GodCounts:
+        """Counts from per-game ``winner`` (0, 1, -1), ``first`` seat and both seats' gods as
+        their index in :data:`GODS` (-1 for none)."""
         w = np.asarray(winner, np.int64)
         f = np.asarray(first, np.int64)
-        g0 = np.asarray(god_p0).astype(str)
-        g1 = np.asarray(god_p1).astype(str)
+        c0 = np.asarray(code_p0, np.int64)
+        c1 = np.asarray(code_p1, np.int64)
         out: dict[str, list[int]] = {k: [] for k in _FIELDS}
-        for god in GODS:
-            seat = np.where(g0 == god, 0, np.where(g1 == god, 1, -1))
+        for i in range(len(GODS)):
+            seat = np.where(c0 == i, 0, np.where(c1 == i, 1, -1))
             mine = seat >= 0
             won = mine & (w == seat)
             went_first = mine & (f == seat)
@@ -79,18 +85,37 @@ class GodCounts:
         if not all(c in names for c in COLUMNS):
             return cls()
         if isinstance(frame, pa.Table):
-            cols = [_names(frame.column(c)) for c in COLUMNS]
-        else:
-            cols = [frame[c].to_numpy() for c in COLUMNS[:2]]
-            cols += [frame[c].astype(str).to_numpy() for c in COLUMNS[2:]]
+            cols = [frame.column(c).to_numpy() for c in COLUMNS[:2]]
+            return cls.from_codes(*cols, *(column_codes(frame.column(c)) for c in COLUMNS[2:]))
+        cols = [frame[c].to_numpy() for c in COLUMNS[:2]]
+        cols += [frame[c].astype(str).to_numpy() for c in COLUMNS[2:]]
         return cls.from_arrays(*cols)
 
 
-def _names(col: pa.ChunkedArray) -> np.ndarray:
-    """An Arrow column as a numpy array (dictionary columns decoded to their names)."""
-    if pa.types.is_dictionary(col.type):
-        col = col.cast(pa.string())
-    return col.to_numpy()
+def name_codes(names: Any) -> np.ndarray:
+    """Each god name's index in :data:`GODS`, -1 for any other name."""
+    g = np.asarray(names).astype(str)
+    return np.select([g == god for god in GODS], list(range(len(GODS))), -1)
+
+
+def column_codes(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """An Arrow column of god names as each row's index in :data:`GODS` (-1 for none).
+
+    A dictionary column (what a run writes) is read by its codes through a table of its
+    few names, never decoding a row: decoding a run's names took most of the time a run
+    spends counting its gods after the last game.
+    """
+    chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
+    out = [np.zeros(0, np.int64)]
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            names = chunk.dictionary.to_pylist()
+            table = np.append(name_codes([str(n) for n in names]), -1) if names else np.full(1, -1)
+            codes = chunk.indices.fill_null(len(table) - 1).to_numpy(zero_copy_only=False)
+            out.append(table[codes])
+        else:
+            out.append(name_codes(chunk.cast(pa.string()).fill_null("").to_numpy(False)))
+    return np.concatenate(out)
 
 
 def god_figures(c: GodCounts) -> list[dict[str, Any]]:

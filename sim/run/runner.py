@@ -627,11 +627,16 @@ def part_outcomes(out: Path, parts: list[dict[str, Any]]) -> PartOutcomes:
         table = pq.read_table(**args, columns=[*OUTCOME_COLUMNS, "end_reason"])
         ends = table.column("end_reason").cast(pa.string())
         kept = table.filter(pc.invert(pc.equal(ends, CAPPED)))
+        gods, margins = GodCounts.from_frame(table), MarginMoments.from_frame(table)
+        if kept.num_rows < table.num_rows:
+            gods_kept, margins_kept = GodCounts.from_frame(kept), MarginMoments.from_frame(kept)
+        else:  # most parts: no game hit the turn cap
+            gods_kept, margins_kept = gods, margins
         total = PartOutcomes(
-            total.gods + GodCounts.from_frame(table),
-            total.margins + MarginMoments.from_frame(table),
-            total.gods_uncapped + GodCounts.from_frame(kept),
-            total.margins_uncapped + MarginMoments.from_frame(kept),
+            total.gods + gods,
+            total.margins + margins,
+            total.gods_uncapped + gods_kept,
+            total.margins_uncapped + margins_kept,
         )
     return total
 
