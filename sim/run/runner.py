@@ -368,6 +368,10 @@ before any game is written (split it, or play fewer games; ``--until-ci`` stops 
 PROBE_FROM = 1_000_000
 """Requests of at least this many games are timed before they start (a fraction of a
 second, against hours of play); a smaller one at the slowest bot still ends within days."""
+PROBE_MARGIN = 10
+"""A probe stops as soon as the request would end within :data:`MAX_RUN_DAYS` at a tenth
+of the speed measured so far: a first probe of a few games settles an ordinary request,
+and only one within that factor of the limit is timed for a fifth of a second."""
 
 
 def games_to_play(games: int, until_ci: float | None) -> int:
@@ -398,11 +402,13 @@ def check_projected_time(engine: Any, games: int, threads: int, workers: int = 1
         t0 = time.perf_counter()
         engine.play_raw(0, n)
         seconds = time.perf_counter() - t0
+        rate = n / max(seconds, 1e-9) * workers
+        days = games / rate / 86_400
+        if days * PROBE_MARGIN <= MAX_RUN_DAYS:
+            return
         if seconds >= 0.2 or n >= 65_536:
             break
         n *= 4
-    rate = n / max(seconds, 1e-9) * workers
-    days = games / rate / 86_400
     if days > MAX_RUN_DAYS:
         where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
         raise RunError(

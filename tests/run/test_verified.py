@@ -267,6 +267,26 @@ def test_the_projection_counts_the_dask_workers_that_share_the_games() -> None:
     assert runner.backend_workers(None) == 1
 
 
+class _CountingEngine:
+    """A probe target that plays its games in no time and counts the games it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def play_raw(self, start: int, n: int) -> None:
+        self.asked.append(n)
+
+
+def test_an_ordinary_request_is_settled_by_the_first_probe() -> None:
+    """A request far inside the limit plays one probe of a few games, not a fifth of a
+    second's worth: the probe's games are thrown away, so every game of it is time lost."""
+    engine = _CountingEngine()
+    runner.check_projected_time(engine, 10**7, 2)
+    assert engine.asked == [32]
+    runner.check_projected_time(engine, runner.PROBE_FROM - 1, 2)
+    assert engine.asked == [32]
+
+
 def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     import tracemalloc
 
