@@ -51,10 +51,11 @@ from strategies.lookahead import (
 )
 
 # Options searched per decision: the heuristic's best. Three beat six at every budget
-# measured: the budget goes to options worth telling apart (docs/bots-search.md).
+# measured: the budget goes to options worth telling apart (the width and horizon tables:
+# git show 53865f2:docs/bots-search.md).
 SEARCH_WIDTH = 3
 # Whole turns a play-out plays after the current one. With three options, one turn
-# played as strong as two at half the cost of a play-out (docs/bots-search.md).
+# played as strong as two at half the cost of a play-out (the same tables).
 SEARCH_HORIZON = 1
 # A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
 # the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
