@@ -10,6 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import Result
 from conftest import invoke, ok
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.analysis.compare import compare
 from sim.analysis.paired import (
@@ -66,6 +68,45 @@ def test_paired_ratio_diff_of_ratios_by_column() -> None:
     assert list(r["diff"]) == [0.0, 0.0]
     assert list(r["count_a"]) == [5, 4]
     assert np.isinf(r["n_unpaired"]).all()
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")  # the float path, on no games
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 40),
+    st.integers(1, 4),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([np.int8, np.int64, bool]),
+)
+def test_paired_ratio_diff_of_counts_equals_the_float_computation(n, k, seed, dtype) -> None:
+    """Integer counts take the exact path (``counts_moments``, ``term_variances``): every
+    figure equals the two-pass float computation's to rounding, NaN where it is NaN
+    (columns no seat held, a run of no or one game), and blocks of ``MOMENT_ROWS`` games
+    sum to the whole."""
+    rng = np.random.default_rng(seed)
+    top = 1 if dtype is bool else 3
+    den_a = rng.integers(0, top + 1, (n, k)) * (rng.random(k) < 0.8)
+    den_b = np.where(rng.random((n, k)) < 0.9, den_a, rng.integers(0, top + 1, (n, k)))
+    num_a = np.minimum(den_a, rng.integers(0, top + 1, (n, k)))
+    num_b = np.minimum(den_b, rng.integers(0, top + 1, (n, k)))
+    counts = [x.astype(dtype) for x in (num_a, den_a, num_b, den_b)]
+    exact = paired_ratio_diff(*counts)
+    floats = paired_ratio_diff(*(x.astype(np.float64) for x in counts))
+    for key, value in floats.items():
+        np.testing.assert_allclose(exact[key], value, rtol=1e-9, atol=1e-12, err_msg=key)
+
+
+def test_the_exact_path_sums_its_blocks(monkeypatch) -> None:
+    """More games than one block: the moments are those of one pass over all games."""
+    import sim.analysis.paired as P
+
+    rng = np.random.default_rng(3)
+    counts = [rng.integers(0, 3, (5000, 3)) for _ in range(4)]
+    whole = P.counts_moments(counts)
+    monkeypatch.setattr(P, "MOMENT_ROWS", 777)
+    blocks = P.counts_moments(counts)
+    assert whole is not None and blocks is not None
+    assert all((w == b).all() for w, b in zip(whole, blocks, strict=True))
 
 
 def _frame(game_ids, winner, first, p0, p1, h0=None, h1=None) -> pd.DataFrame:
