@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 
 from sim.analysis.luck import has_luck
@@ -221,8 +222,17 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
     names = set(pq.read_schema(files[0]).names) if files else set()
-    table = pq.read_table(files, columns=read_columns(has_luck(tuple(names))))
-    return Outcomes.from_frame(table, n_kinds)
+    columns = read_columns(has_luck(tuple(names)))
+    if not files:
+        return Outcomes.from_frame(pq.read_table(files, columns=columns), n_kinds)
+    # Part by part: Arrow holds one part's lists at a time, not the whole run's.
+    run = Outcomes.concat(
+        [Outcomes.from_frame(pq.read_table(f, columns=columns), n_kinds) for f in files]
+    )
+    ids = run.game_id
+    if not np.all(ids[1:] > ids[:-1]):
+        run = run.take(np.argsort(ids, kind="stable"))
+    return run
 
 
 def _check_compare_out(out: Path, force: bool) -> None:

@@ -56,7 +56,9 @@ def has_luck(columns: list[str] | tuple[str, ...]) -> bool:
     return all(c in columns for c in LUCK_COLUMNS)
 
 
-def luck_matrix(frame: pd.DataFrame | pa.Table, order: np.ndarray | None = None) -> np.ndarray:
+def luck_matrix(
+    frame: pd.DataFrame | pa.Table, order: np.ndarray | slice | None = None
+) -> np.ndarray:
     """The luck columns of a run's rows as a float array ``[n, len(LUCK_COLUMNS)]``,
     in ``order`` (positions) when given."""
     cols = []

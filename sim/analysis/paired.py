@@ -112,12 +112,19 @@ class Outcomes:
         missing = [c for c in COLUMNS if c not in table.column_names]
         if missing:
             raise ValueError(f"the run's rows lack column(s) {', '.join(missing)}")
-        order = np.argsort(_np(table, "game_id"), kind="stable")
+        ids = _np(table, "game_id")
+        # A run's parts are in game order: a slice then keeps each matrix a view, where an
+        # index array would copy every one of them.
+        in_order = bool(np.all(ids[1:] > ids[:-1]))
+        order: Any = slice(None) if in_order else np.argsort(ids, kind="stable")
         winner = _np(table, "winner")[order].astype(np.int8)
         first = _np(table, "first_player")[order].astype(np.int8)
         lists = {c: _played_matrix(table.column(c), n_kinds) for c in LIST_COLUMNS}
         k = max(n_kinds or 0, *(m.shape[1] for m in lists.values()))
-        lists = {c: np.pad(m, ((0, 0), (0, k - m.shape[1])))[order] for c, m in lists.items()}
+        lists = {
+            c: (m if m.shape[1] == k else np.pad(m, ((0, 0), (0, k - m.shape[1]))))[order]
+            for c, m in lists.items()
+        }
         played = [lists["played_p0"], lists["played_p1"]]
         plays = (played[0].astype(np.int8) + played[1]).astype(np.int8)
         wins = (played[0] & (winner == 0)[:, None]) | (played[1] & (winner == 1)[:, None])
@@ -178,7 +185,7 @@ class Outcomes:
         )
 
 
-def _capped(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
+def _capped(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
     """Turn-capped flags in ``order``, or None when the rows have no ``end_reason``."""
     if "end_reason" not in table.column_names:
         return None
@@ -188,7 +195,7 @@ def _capped(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
     return np.asarray(pc.equal(er, "turn_cap").to_numpy(zero_copy_only=False), bool)[order]
 
 
-def _margin(table: pa.Table, order: np.ndarray) -> np.ndarray | None:
+def _margin(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
     """The first player's VP margins in ``order``, or None when the rows have no scores."""
     if not {"score_p0", "score_p1"} <= set(table.column_names):
         return None
