@@ -298,7 +298,9 @@ def paired_ratio_diff(
     Rows are paired games (shape ``(n,)`` or ``(n, K)``). Uses the delta
     method: each game's term ``(num - rate * den) / mean(den)``; the variance
     of B's term minus A's, over games, gives the paired standard error, and the
-    sum of the two variances the unpaired one.
+    sum of the two variances the unpaired one. Counts (integer or bool arrays) get
+    those variances from exact integer moments (:func:`counts_moments`,
+    :func:`term_variances`), block by block; other numbers in floats.
 
     Returns:
         A dict of arrays (one entry per column): ``count_a``, ``count_b``,
