@@ -68,10 +68,13 @@ def linked_in_twin(d: Any) -> bool:
     return d.twin or not d.by_symbol
 
 
-def call_graph(disp: Any, through: Any = linked_in_twin) -> dict[int, tuple[Any, list[Any]]]:
+def call_graph(
+    disp: Any, through: Any = linked_in_twin, attributes: bool = False
+) -> dict[int, tuple[Any, list[Any]]]:
     """``disp`` and every kernel it calls, directly or not, through kernels ``through``
     accepts (by default those linked in its twin): by id, the kernel and the kernels it
-    names as globals."""
+    names as globals, and with ``attributes`` those it may reach as a module's attributes
+    too."""
     graph: dict[int, tuple[Any, list[Any]]] = {}
     todo = [disp]
     while todo:
@@ -79,6 +82,8 @@ def call_graph(disp: Any, through: Any = linked_in_twin) -> dict[int, tuple[Any,
         if id(d) in graph:
             continue
         callees = list(kernel_globals(d.py_func).values())
+        if attributes:
+            callees += module_kernels(d.py_func)
         graph[id(d)] = (d, callees)
         todo += [c for c in callees if through(c)]
     return graph
@@ -87,16 +92,7 @@ def call_graph(disp: Any, through: Any = linked_in_twin) -> dict[int, tuple[Any,
 def calls(disp: Any, target: Any) -> bool:
     """Whether kernel ``disp`` calls kernel ``target``, directly or not, by symbol or not,
     by name or as a module's attribute: whether compiling ``disp`` compiles ``target``."""
-    seen: set[int] = set()
-    todo = [disp]
-    while todo:
-        d = todo.pop()
-        if d is target:
-            return True
-        if id(d) not in seen:
-            seen.add(id(d))
-            todo += [*kernel_globals(d.py_func).values(), *module_kernels(d.py_func)]
-    return False
+    return id(target) in call_graph(disp, lambda d: True, attributes=True)
 
 
 def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
