@@ -216,18 +216,22 @@ class Engine:
         # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
         build = None if linked is False else linked_run(self.tab, self.ask)
+        plays_build = build is not None and (
+            bool(linked) or (ahead is None and all(map(linked_cached, build)))
+        )
         if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
-        elif build is not None and (linked or all(map(linked_cached, build))):
-            self.top, self.ask = build
-        elif two_core_compile_due(top.py_func.__qualname__):
+        elif not plays_build and two_core_compile_due(top.py_func.__qualname__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
-        if linked and build is not None:
-            compile_named([name_of(k) for k in build])
+        if plays_build:
+            if linked:
+                compile_named([name_of(k) for k in build])
             self.top, self.ask = build
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
-        if build is not None and (self.top, self.ask) != build:
+        if build is not None and not plays_build:
+            # Asked after the first games: the build may share a kernel with the tree just
+            # compiled (the search's entry point is the kernel's own).
             for k in build:
                 if not linked_cached(k):
                     compile_later(name_of(k))
