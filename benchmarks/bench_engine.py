@@ -137,10 +137,8 @@ def parse_games(text: str) -> int:
 
 
 def child_env(**extra: str) -> dict[str, str]:
-    """This process's environment for a child run, with this tree first on its path and
-    no compile left running behind it (``sim.run.compile_later``) to skew the next figure."""
+    """This process's environment for a child run, with this tree first on its path."""
     env = dict(os.environ)
-    env.setdefault("OMENSIM_COMPILE_LATER", "0")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(extra)
     return env

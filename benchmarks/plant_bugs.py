@@ -336,7 +336,6 @@ def run_one(
             **os.environ,
             "PYTHONPATH": str(tree),
             "NUMBA_CACHE_DIR": str(Path(tmp) / "nc"),
-            "OMENSIM_COMPILE_LATER": "0",  # no compile left behind in a cache about to go
         }
         env.pop("NUMBA_DISABLE_JIT", None)  # the kernel's own dispatcher needs the JIT
         cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-rf", "-p", "no:cacheprovider"]

@@ -51,7 +51,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="omensim-cold-")
-    os.environ["OMENSIM_COMPILE_LATER"] = "0"  # no compile left behind in a throwaway cache
     sys.path.insert(0, str(ROOT))
     if args.legs:
         return legs(args.mix)

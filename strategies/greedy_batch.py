@@ -17,7 +17,8 @@ leaves the module.
 
 ``strategies.policy`` hands ``choose_greedy_seats`` to the kernel for such runs, and
 :func:`sim.kernel.batch.linked_run` finds these entry points for it (registered
-below); the run layer plays them once they are in the cache (``sim.run.compile_later``).
+below); the run layer plays them once they are in the cache (``omensim compile --linked``,
+or a long run: ``sim.run.engine.LINKED_AT_GAMES``).
 Plain numba mode has none: there ``ask_of`` makes a caller uncacheable.
 """
 

@@ -30,10 +30,6 @@ from sim.kernel import mode
 os.environ.setdefault(mode.HOOKS_ENV, "1")
 mode.HOOKS = mode.hooks_wanted(os.environ)
 
-# No run of the suite leaves a compile behind it (sim.run.compile_later): each cold cache of
-# a test would start one. tests/run/test_compile_later.py starts its own.
-os.environ.setdefault("OMENSIM_COMPILE_LATER", "0")
-
 if TYPE_CHECKING:  # the scenario module loads the kernel; tests of the CLI alone need not
     from sim.run.backends import DaskBackend
     from sim.run.scenario import Scenario

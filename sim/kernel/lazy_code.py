@@ -22,12 +22,10 @@ cached as its IR alone (:data:`IR_KIND`); a caller compiled in another process
 (the two-core compile's child, ``sim.run.compile_ahead``) links it from there,
 and a later call from Python generates its machine code then and caches it.
 
-Numba's own work around a compile is trimmed where it does nothing for kernels: a
-context refresh when nothing new was registered (:func:`quick_refresh`, for every
-function the process compiles), an event around every call into LLVM
-(:func:`drop_llvm_lock_events`), a pass manager built per function
-(:meth:`KernelLibrary._optimize_functions`), the type annotation rendered into
-every cache entry (:meth:`KernelCacheImpl.reduce`).
+Numba's own work around a kernel's compile is trimmed where it does nothing for kernels:
+a pass manager built per function (:meth:`KernelLibrary._optimize_functions`), the type
+annotation rendered into every cache entry (:meth:`KernelCacheImpl.reduce`). Nothing here
+changes numba for code other than kernels.
 
 Only the extension uses it (``sim.kernel.mode``); plain mode is numba's own.
 """
@@ -37,149 +35,12 @@ from __future__ import annotations
 from typing import Any
 
 from llvmlite import binding as ll
-from numba.core import compiler, cpu, errors, targetconfig, utils
+from numba.core import compiler
 from numba.core.caching import CompileResultCacheImpl
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
-from numba.core.target_extension import get_local_target
-from numba.core.types import functions
-from numba.core.typing import templates
 
 from sim.kernel.private_callees import make_callees_private
-
-
-def registrations(context: Any) -> int:
-    """How many implementations, typings and registries target ``context`` and its typing
-    context have been told of: it grows whenever one is registered."""
-    total = 0
-    for ctx in (context, context.typing_context):
-        total += len(ctx._registries)
-        for registry, loader in ctx._registries.items():
-            for items in loader.registry_items:
-                total += len(getattr(registry, items))
-    return total
-
-
-_numba_refresh = cpu.CPUContext.refresh
-
-
-def quick_refresh(self: Any) -> None:
-    """Numba's ``refresh`` of a CPU target context, skipped when nothing was registered since
-    the last one.
-
-    Numba refreshes the context (re-imports and re-scans a dozen registries for new
-    entries, then its typing context's) before every cache lookup and whenever a
-    lowering lookup misses: several times per kernel, most of them finding
-    nothing new. A refresh only installs what was added to a registry since the last
-    one, and every registration adds to one (``registrations``), so the same count
-    means nothing to install.
-    """
-    count = registrations(self)
-    if self.__dict__.get("_omensim_registrations") == count:
-        return
-    _numba_refresh(self)
-    self._omensim_registrations = registrations(self)
-
-
-cpu.CPUContext.refresh = quick_refresh
-
-
-def drop_llvm_lock_events() -> None:
-    """Stop numba's events around each call into LLVM (``numba:llvm_lock``).
-
-    Numba hooks llvmlite's lock so that every call into LLVM, tens of thousands in a
-    cold compile, starts and ends an event, broadcast to its listeners, to time the
-    lock for a compile's metadata (``timers``), which omensim never reads.
-    """
-    for acquire, release in list(ll.ffi.lib._lock._cblist):
-        if getattr(acquire, "__module__", None) == "numba.core.base":
-            ll.ffi.unregister_lock_callback(acquire, release)
-
-
-drop_llvm_lock_events()
-
-
-def plain_template(template: type) -> bool:
-    """Whether typing template class ``template`` types a call from the argument types alone
-    and names the implementation by its key: numba's own templates of builtins and
-    operators. ``@overload`` and ``@intrinsic`` templates compile per compiler flags and
-    record what they compiled for the lowering (their own ``get_impl_key``)."""
-    return template.get_impl_key is templates.FunctionTemplate.get_impl_key
-
-
-def remembered_call_type(self: Any, context: Any, args: tuple, kws: dict) -> Any:
-    """Numba's typing of a call of function type ``self`` (``BaseFunction.get_call_type``),
-    remembered per argument types when a plain template (:func:`plain_template`) typed it.
-
-    Numba types every call site again from scratch, trying the function's templates in
-    turn: a cold compile typed ``a + b`` of two ``int64`` over a thousand times, ~8,000
-    calls over ~260 distinct argument types. A plain template's answer depends only on
-    the typing context, the argument types and the templates there are; the key holds
-    all of them and the compiler flags besides, and a remembered answer records its
-    implementation key again as numba's own typing does.
-    """
-    try:
-        key = (
-            context,
-            args,
-            tuple(kws.items()),
-            len(self.templates),
-            targetconfig.ConfigStack.top_or_none(),
-        )
-        remembered = self.__dict__.setdefault("_omensim_call_types", {})
-        sig, impl = remembered[key]
-    except TypeError:  # an argument type that cannot be hashed: numba's own typing
-        return typed_call(self, context, args, kws, None)
-    except KeyError:
-        return typed_call(self, context, args, kws, (remembered, key))
-    self._impl_keys[sig.args] = impl
-    return sig
-
-
-def typed_call(self: Any, context: Any, args: tuple, kws: dict, memo: Any) -> Any:
-    """Numba's ``BaseFunction.get_call_type`` itself; the answer of a plain template is kept in
-    ``memo`` (a dict and the key to keep it under), when given."""
-    prefer_lit = [True, False]
-    prefer_not = [False, True]
-    failures = functions._ResolutionFailures(context, self, args, kws, depth=self._depth)
-    target_hw = get_local_target(context)
-    order = utils.order_by_target_specificity(target_hw, self.templates, fnkey=self.key[0])
-    self._depth += 1
-    for temp_cls in order:
-        temp = temp_cls(context)
-        choice = prefer_lit if temp.prefer_literal else prefer_not
-        for uselit in choice:
-            try:
-                if uselit:
-                    sig = temp.apply(args, kws)
-                else:
-                    nolitargs = tuple([functions._unlit_non_poison(a) for a in args])
-                    nolitkws = {k: functions._unlit_non_poison(v) for k, v in kws.items()}
-                    sig = temp.apply(nolitargs, nolitkws)
-            except Exception as e:
-                if not isinstance(e, errors.NumbaError):
-                    raise e
-                sig = None
-                failures.add_error(temp, False, e, uselit)
-            else:
-                if sig is not None:
-                    impl = temp.get_impl_key(sig)
-                    self._impl_keys[sig.args] = impl
-                    self._depth -= 1
-                    if memo is not None and plain_template(temp_cls):
-                        memo[0][memo[1]] = (sig, impl)
-                    return sig
-                registered_sigs = getattr(temp, "cases", None)
-                if registered_sigs is not None:
-                    msg = "No match for registered cases:\n%s"
-                    msg = msg % "\n".join(f" * {x}" for x in registered_sigs)
-                else:
-                    msg = "No match."
-                failures.add_error(temp, True, msg, uselit)
-    failures.raise_error()
-
-
-functions.BaseFunction.get_call_type = remembered_call_type
 
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's

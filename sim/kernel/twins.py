@@ -14,9 +14,10 @@ run compiles; :func:`linked_twin` of an entry point gives a second tree in which
 linked: each kernel that reaches one, and each such kernel itself, is copied with its
 globals pointing at the copies, under a name of its own (:data:`SUFFIX`, so numba caches it
 in files of its own). Kernels that reach none are shared by both trees, as are by-symbol
-kernels not so marked (the set-up, the end of the game). The twin is compiled when nothing
-waits for it (``sim.run.compile_later``) and played once it is in the cache; it plays the
-same games as the tree it copies (``tests/kernel/test_entry_points.py``).
+kernels not so marked (the set-up, the end of the game). The twin is compiled by
+``omensim compile --linked`` or a long run (``sim.run.engine.LINKED_AT_GAMES``) and played
+once it is in the cache; it plays the same games as the tree it copies
+(``tests/kernel/test_entry_points.py``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -183,8 +182,8 @@ def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
     claimed (``sim.kernel.claims``): a kernel the child compiles is loaded, not compiled
     twice. Start it as early as the cache is known to be cold, so that the child's own
     start-up and the run's set-up here (the bots' figures compile) overlap; call
-    ``finish`` before the first game. On leaving, lets the child exit on its own
-    (killed and waited for if the block raised). Use it only when the cache is cold:
+    ``finish`` before the first game. On leaving, waits for the child to exit (killed
+    first if the block raised, a Ctrl-C included). Use it only when the cache is cold:
     the child does nothing of use otherwise."""
     child_work = tuple(child_work)
     folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
@@ -197,21 +196,17 @@ def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
         text=True,
     )
     ahead = CompileAhead(child, child_work)
-    ok = False
     try:
         with claims.claiming(folder):
             yield ahead
-        ok = True
+    except BaseException:
+        child.kill()  # interrupted: the child's part alone is no use to anyone
+        raise
     finally:
-        if not ok:
-            child.kill()  # interrupted: the child's part alone is no use to anyone
         ahead.close()
-        if ok:
-            # Done with its work: its exit (an interpreter full of numba to tear down, a few
-            # tenths of a second) need not hold up the first games here.
-            threading.Thread(target=child.wait, name="omensim-compile-child", daemon=True).start()
-        else:
-            child.wait()
+        # Waited for whatever happened: nothing a command starts outlives it. The child
+        # compiles nothing the parent has not asked for, so by now it is only exiting.
+        child.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
 

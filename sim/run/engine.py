@@ -38,7 +38,6 @@ from sim.run.compile_ahead import (
     compiling_ahead,
     name_of,
 )
-from sim.run.compile_later import compile_later
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
@@ -59,6 +58,11 @@ MAX_STEP = 4096
 """Most games per kernel call when ``play`` reports progress (so ``--until-ci`` looks often)."""
 IN_FLIGHT = 2
 """Kernel calls ``play_groups`` keeps queued: one playing, one to start the moment it ends."""
+LINKED_AT_GAMES = 5_000_000
+"""Games from which a run whose linked build is not cached compiles it before its first games:
+its compile, on one core, is repaid by the faster games only over a long run
+(``benchmarks/bench_levers.py``). Shorter runs play the kernel's own tree; ``omensim compile
+--linked`` caches the build for them."""
 TABLE_ROWS = io.ROW_GROUP_ROWS
 """Games in each group ``play_groups`` yields (cut from several kernel calls' Arrow tables):
 a Parquet row group's, so a part written group by group has the row groups of one written whole."""
@@ -148,6 +152,12 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     )
 
 
+def entry_names(engine: Engine) -> tuple[str, str]:
+    """``module:function`` of the entry point and the bot dispatcher ``engine`` plays."""
+    top = engine.top if engine.top is not None else range_kernel(engine.tab)
+    return name_of(top), name_of(engine.ask)
+
+
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
@@ -206,35 +216,28 @@ class Engine:
         A cold compile with more than one thread runs on two cores: with the child
         ``ahead`` started already (:meth:`ready`), or one started here
         (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked build
-        (``sim.kernel.batch.linked_run``) plays it if it is cached; otherwise a child
-        compiles it for the runs after this one
-        (:func:`sim.run.compile_later.compile_later`). ``linked=True``: this process
-        compiles it now and plays it; ``False``: the kernel's own tree is played, as on a
-        first run, and nothing is compiled later (benchmarks, which measure one or the
-        other).
+        (``sim.kernel.batch.linked_run``) plays it if it is cached, or if the run is long
+        enough to repay its compile (:data:`LINKED_AT_GAMES`, compiled here, before the
+        first games). ``linked=True``: this process compiles it now and plays it;
+        ``False``: the kernel's own tree is played, as on a first run (benchmarks, which
+        measure one or the other).
         """
-        # Plain numba compiles a copy per literal argument: no split of the tree to share.
         top = range_kernel(self.tab)
         build = None if linked is False else linked_run(self.tab, self.ask)
-        plays_build = build is not None and (
-            bool(linked) or (ahead is None and all(map(linked_cached, build)))
-        )
+        if build is not None and linked is None:
+            linked = ahead is None and (
+                all(map(linked_cached, build)) or self.spec.games >= LINKED_AT_GAMES
+            )
+        plays_build = build is not None and bool(linked)
         if ahead is not None:
             ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
         elif not plays_build and two_core_compile_due(top.py_func.__qualname__):
             compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
         if plays_build:
-            if linked:
-                compile_named([name_of(k) for k in build])
+            compile_named([name_of(k) for k in build])
             self.top, self.ask = build
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
-        if build is not None and not plays_build:
-            # Asked after the first games: the build may share a kernel with the tree just
-            # compiled (the search's entry point is the kernel's own).
-            for k in build:
-                if not linked_cached(k):
-                    compile_later(name_of(k))
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""

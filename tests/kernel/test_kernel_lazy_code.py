@@ -12,16 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numba
 import numpy as np
 from fresh import in_fresh_interpreter
-from numba import types
 from numba.core import targetconfig
 from numba.core.compiler import Flags
-from numba.core.imputils import lower_builtin
-from numba.core.registry import cpu_target
-from numba.core.typing.templates import AbstractTemplate, infer_global, signature
-from numba.extending import overload
 
 from sim.kernel import lazy_code
 from sim.kernel.numba_ext import declared_signature, flags_eq, flags_hash, kernel
@@ -138,37 +132,6 @@ def test_flags_compare_and_hash_as_numba_does() -> None:
     assert not flags_eq(nrt_on, both)
 
 
-def twice(x: int) -> int:
-    """Not a kernel: a function numba learns of only after the kernels are compiled."""
-    raise NotImplementedError
-
-
-def test_a_refresh_is_skipped_only_when_nothing_was_registered() -> None:
-    context = cpu_target.target_context
-    context.refresh()
-    before = lazy_code.registrations(context)
-    context.refresh()
-    assert lazy_code.registrations(context) == before
-
-    @infer_global(twice)
-    class Twice(AbstractTemplate):
-        def generic(self, args: tuple, kws: dict) -> object:
-            return signature(args[0], *args)
-
-    @lower_builtin(twice, types.Integer)
-    def lower_twice(context: object, builder: object, sig: object, args: list) -> object:
-        return builder.add(args[0], args[0])  # type: ignore[attr-defined]
-
-    assert lazy_code.registrations(context) > before
-
-    @numba.njit
-    def uses_it(x: int) -> int:
-        return twice(x)
-
-    # Registered after the last refresh: the next one installs it, as numba's own does.
-    assert uses_it(21) == 42
-
-
 def test_a_kernel_is_cached_without_its_type_annotation(tmp_path: Path) -> None:
     assert in_child("t.top_then_states()", tmp_path)["value"] == 3 * leaf(6) + 1
     loaded = in_child("t.annotation_of_top()", tmp_path)
@@ -180,58 +143,3 @@ def annotation_of_top() -> dict[str, object]:
     result = value(lazy_top, 6)
     cres = lazy_top.overloads[declared_signature(lazy_top.py_func)]
     return {"annotation": cres.type_annotation, "value": result}
-
-
-def test_no_numba_event_around_each_call_into_llvm() -> None:
-    from llvmlite import binding as ll
-
-    hooks = [acquire for acquire, _ in ll.ffi.lib._lock._cblist]
-    assert not [fn for fn in hooks if getattr(fn, "__module__", None) == "numba.core.base"]
-
-
-def halve(x: int) -> int:
-    """Not a kernel: typed by a template that counts how often numba asks it."""
-    raise NotImplementedError
-
-
-HALVE_TYPINGS: list[tuple] = []
-
-
-def test_a_call_typed_by_a_plain_template_is_typed_once_per_argument_types() -> None:
-    @infer_global(halve)
-    class Halve(AbstractTemplate):
-        def generic(self, args: tuple, kws: dict) -> object:
-            HALVE_TYPINGS.append(args)
-            return signature(args[0], *args)
-
-    @lower_builtin(halve, types.Integer)
-    def lower_halve(context: object, builder: object, sig: object, args: list) -> object:
-        return builder.ashr(args[0], args[0].type(1))  # type: ignore[attr-defined]
-
-    assert lazy_code.plain_template(Halve)
-
-    @numba.njit
-    def three_calls(x: int) -> int:
-        return halve(x) + halve(x + 2) + halve(x * 4)
-
-    assert three_calls(8) == 4 + 5 + 16
-    # Three call sites of one int64 argument: typed once, then remembered.
-    assert HALVE_TYPINGS.count((types.int64,)) == 1
-
-
-def test_overload_and_intrinsic_templates_are_typed_every_time() -> None:
-    @overload(halve_again)
-    def _halve_again(x: object) -> object:
-        def impl(x: object) -> object:
-            return x // 2  # type: ignore[operator]
-
-        return impl
-
-    cpu_target.typing_context.refresh()
-    (template,) = cpu_target.typing_context.resolve_value_type(halve_again).templates
-    assert not lazy_code.plain_template(template)
-
-
-def halve_again(x: int) -> int:
-    """Not a kernel: an ``@overload`` function."""
-    raise NotImplementedError
