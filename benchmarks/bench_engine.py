@@ -565,7 +565,7 @@ def bench_trace_cost(mix: str, games: int, repeats: int, threads: int, rounds: i
     The two kinds of child take turns, ``rounds`` times, and each kind keeps its best
     ratio: on a shared host the load moves between children far more than the hooks do.
     """
-    from sim.kernel.mode import HOOKS_ENV
+    from sim.compiler.mode import HOOKS_ENV
 
     kinds = ("with the hooks (trace off)", "hooks compiled out")
     best = {k: (0.0, 0.0, 0.0) for k in kinds}

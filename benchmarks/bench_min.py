@@ -48,9 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     import reference_loop as R
 
     from sim.base import layout as L
+    from sim.compiler import entry_point
     from sim.data.spec import RunSpec
     from sim.kernel.batch import output_arrays, range_kernel, scratch_states
-    from sim.kernel.jit import entry_point
     from sim.run.engine import Engine
 
     engine = Engine(RunSpec(games=KERNEL_GAMES, mix=args.mix, seed=1))
@@ -59,9 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     top = engine.top or range_kernel(engine.tab)  # the entry point the run plays
     # The kernel call alone, on arrays made once: play_batch's allocations and thread
     # hand-off are a fixed cost a call, a visible share of a small batch.
-    play = entry_point(top)
     state = scratch_states(engine.bots, 1)[0]
     rows, masks = output_arrays(KERNEL_GAMES)
+    play = entry_point(top, engine.tab, engine.fp, engine.ask, 1, 0, 0, 0, state, rows, masks)
 
     def kernel() -> np.ndarray:
         play(engine.tab, engine.fp, engine.ask, 1, 0, 0, KERNEL_GAMES, state, rows, masks)

@@ -4,7 +4,7 @@
     python benchmarks/bench_plain_numba.py [--mix dunes+aegean] [--games N] [--repeats R]
 
 For each compile mode (``OMENSIM_PLAIN_NUMBA=0``, the extension, and ``=1``,
-plain ``numba.njit(cache=True)``; see ``sim/kernel/mode.py``) it runs, in fresh
+plain ``numba.njit(cache=True)``; see ``sim/compiler/mode.py``) it runs, in fresh
 interpreters:
 
 * a cold compile: import the engine, build a greedy-vs-greedy run and play its
@@ -42,7 +42,7 @@ MODES = {"extension": "0", "plain": "1"}
 _START_CHILD = """\
 import json, sys
 from sim.data.spec import RunSpec
-from sim.kernel.jit import MODE
+from sim.compiler import MODE
 from sim.run.engine import Engine
 Engine(RunSpec(games=2, mix=sys.argv[1], seed=1)).warmup()
 print(json.dumps({"mode": MODE}))
@@ -52,7 +52,7 @@ _SPEED_CHILD = """\
 import json, sys
 import numba
 import bench_engine as B
-from sim.kernel.jit import MODE
+from sim.compiler import MODE
 mix, games, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 engine = B.make_engine(mix, games)
 seconds = B.time_kernel(engine, games, numba.get_num_threads(), repeats)

@@ -17,7 +17,7 @@ cold compile.
 ``--phases`` prints the CPU seconds of each phase of numba's and LLVM's
 work instead, and how much IR of linked callees LLVM optimised again.
 ``--legs`` instead compiles as a first run does (``Engine.ready``), on two
-cores (this process and the child of ``sim/run/compile_ahead.py``), and prints
+cores (this process and the child of ``sim/compiler/ahead.py``), and prints
 the wall and CPU seconds of each leg: the child's start, building the engine
 (the bots' figures compile), the warm-ups, this process's share of the list
 both walk (the top of the tree and the dispatcher at its end), the first games,
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import numba
 
     # One thread: the whole compile in this process, where the events can see it (with
-    # more, a first run hands half of it to a child process: sim/run/compile_ahead.py).
+    # more, a first run hands half of it to a child process: sim/compiler/ahead.py).
     numba.set_num_threads(1)
     Engine(RunSpec(games=2, mix=args.mix, seed=1)).warmup()
     c2 = time.process_time()
@@ -140,10 +140,10 @@ def phases(mix: str) -> int:
                 ir["linked"] += len(str(linked._get_module_for_linking()))
 
     timed(Sizes, "count", "(measuring IR sizes: this script's own cost)")
-    from sim.kernel.lazy_code import KernelLibrary
+    from sim.compiler.lazy_code import KernelLibrary
 
     lib = codegen.CPUCodeLibrary
-    # A kernel's library links in its own finalize (sim/kernel/lazy_code.py): time both.
+    # A kernel's library links in its own finalize (sim/compiler/lazy_code.py): time both.
     for owner in (lib, KernelLibrary):
         measure_finalize(owner, Sizes.count)
         timed(owner, "finalize", "LLVM: linking")
@@ -196,7 +196,8 @@ def legs(mix: str) -> int:
 
     import numba
 
-    from sim.run import bitlists, compile_ahead
+    from sim.compiler import ahead as compile_ahead
+    from sim.run import bitlists
 
     t0 = time.perf_counter()
     marks: list[tuple[str, float, float]] = []

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_ladder import decision_positions  # noqa: E402
 
 from sim.base import layout as L  # noqa: E402
+from sim.compiler import kernel  # noqa: E402
 from sim.kernel import decisions as D  # noqa: E402
-from sim.kernel.jit import kernel  # noqa: E402
 from strategies.lookahead import play_out, sample_world  # noqa: E402
 
 HORIZONS = (0, 1, 2, 3)

@@ -17,10 +17,10 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
-from sim.kernel.jit import kernel
 from sim.kernel.rng import uniform
 from sim.kernel.tab import (
     abil_col,
@@ -184,7 +184,7 @@ def kind_keep_value(tab, k, fp, p):
     return v + 0.5 * kind_play_value(tab, k, fp, p)
 
 
-@kernel(from_python=True)
+@kernel
 def prepare(tab, fp):
     """Fill each seat's cached per-kind values (``FP_PLAY``, ``FP_KEEP``, ``FP_REWARD``)."""
     for p in range(2):
@@ -199,7 +199,7 @@ def prepare(tab, fp):
             fp[p, FP_REWARD + rk] = v
 
 
-@kernel(inline=True)
+@kernel
 def keep_value(tab, card, fp, p):
     """How much a player wants to keep ``card`` in hand (cached by ``prepare``)."""
     return fp[p, FP_KEEP + card_kind(tab, card)]
@@ -254,7 +254,7 @@ def cache_slots(st, tab, p, c):
         st[L.BOT_SCRATCH + L.N_SLOTS + s] = card_col(tab, B.slot_card(st, c, p, s), L.K_COST)
 
 
-@kernel(inline=True)
+@kernel
 def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost, extra_soldiers):
     """+1 if the seat to move would win a war in ``c`` (with an extra unit), -1 lose, else 0.
 
@@ -279,7 +279,7 @@ def war_outcome(st, tab, c, extra_strength, extra_weight, extra_cost, extra_sold
     )
 
 
-@kernel(inline=True)
+@kernel
 def urgency(st, fp, r):
     """0 until the game has lasted ``patience`` turns, rising to 1 twenty turns later.
 
@@ -290,7 +290,7 @@ def urgency(st, fp, r):
     return min(max((st[L.TURN] - fp[r, P_PATIENCE]) / 20.0, 0.0), 1.0)
 
 
-@kernel(inline=True)
+@kernel
 def coin_weight(st, tab, fp, p, r):
     """What one coin spent now costs seat ``p``: less when coins pile up or the game drags.
 
@@ -350,7 +350,7 @@ def feat_progress(st, tab, fp, p, card, c, w, r):
     return v
 
 
-@kernel(inline=True)
+@kernel
 def play_value(st, tab, fp, p, card, c, cost, r, urg, cw):
     """Value of playing ``card`` into city ``c`` now, net of its cost (weights: row ``r``).
 
@@ -428,7 +428,7 @@ def build_value(st, tab, fp, p, k, s, r):
     return add * (struct_col(tab, row, L.S_VP) + 1.0) / cost * fp[r, P_BUILD]
 
 
-@kernel(inline=True)
+@kernel
 def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
     """The heuristic value of option ``i`` of decision ``dec`` for seat ``p`` (weights: row r).
 
@@ -521,7 +521,7 @@ def score_option(st, tab, fp, p, dec, i, r, urg, cw, need):
     return 0.0
 
 
-@kernel(inline=True)
+@kernel
 def decision_figures(st, tab, fp, p, dec, r):
     """What every option of decision ``dec`` shares, worked out once: the
     cities' figures (``cache_cities``) for a Surge decision, the units' (``cache_slots``)
@@ -546,7 +546,7 @@ def decision_figures(st, tab, fp, p, dec, r):
     return urg, cw, need
 
 
-@kernel(inline=True)
+@kernel
 def choose_greedy(st, tab, fp, p, dec, n):
     """Index of the best-valued option; ties go to a random one of the best."""
     r = st[L.PROW + p]

@@ -2,16 +2,16 @@
 
 A run's kernel asks its bot through ``ask``, a function pointer the run layer passes, so
 that one compiled kernel serves every dispatcher, and calls the turn's steps by symbol
-(``sim.kernel.twins``), so that a first run's compile is shared by two processes. Both
+(``sim.compiler.twins``), so that a first run's compile is shared by two processes. Both
 calls pass numba's whole calling convention (each array as its seven or nine fields, some
 thirty words), and a run of two greedy seats makes about eight calls to the bot a turn.
 
 These entry points play the same games as ``play_range`` and ``play_range_shared_deck``,
-in their linked twins (``sim.kernel.twins.linked_twin``): the steps linked in, and
+in their linked twins (``sim.compiler.twins.linked_twin``): the steps linked in, and
 ``choose_greedy_seats`` linked in by ``ask_of`` and inlined at each decision
 (``@kernel(inline=True)``). Since the bot's address then goes nowhere else, LLVM may drop
 the fields it never reads and pass the rest in registers
-(``sim.kernel.private_callees``). The set-up, a call by symbol, still gets the run's
+(``sim.compiler.lazy_code``). The set-up, a call by symbol, still gets the run's
 ``ask``, the same dispatcher compiled on its own, so the linked-in copy's address never
 leaves the module.
 
@@ -24,16 +24,16 @@ Plain numba mode has none: there ``ask_of`` makes a caller uncacheable.
 
 from __future__ import annotations
 
+from sim.compiler import PLAIN, ask_of, kernel
+from sim.compiler.twins import linked_twin
 from sim.kernel.batch import LinkedBuild, linked_build
 from sim.kernel.game import play_on, setup, setup_shared_deck
-from sim.kernel.jit import PLAIN, ask_of, kernel
-from sim.kernel.twins import linked_twin
 from strategies.heuristic import choose_greedy_seats
 
 _greedy_seats = ask_of(choose_greedy_seats)
 
 
-@kernel(nogil=True, from_python=True)
+@kernel
 def play_range_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """``sim.kernel.batch.play_range`` where ``ask`` is ``choose_greedy_seats``: the same
     rows, with the steps and the bot linked in (the module docstring)."""
@@ -43,7 +43,7 @@ def play_range_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
         play_on(st, tab, fp, direct, rows[i], masks[i])
 
 
-@kernel(nogil=True, from_python=True)
+@kernel
 def play_range_shared_deck_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """``sim.kernel.batch.play_range_shared_deck`` where ``ask`` is ``choose_greedy_seats``."""
     direct = _greedy_seats()

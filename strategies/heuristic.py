@@ -10,8 +10,8 @@ no choice is scripted (a run's games), without the code that never answers there
 from __future__ import annotations
 
 from sim.base import layout as L
+from sim.compiler import kernel
 from sim.kernel import decisions as D
-from sim.kernel.jit import kernel
 from sim.kernel.tab import card_kind
 from sim.kernel.zones import hand_card, opt
 from strategies.greedy import choose_greedy
@@ -101,7 +101,7 @@ def choose_heuristic(st, tab, fp, p, dec, n):
     return choose_random(st, p, dec, n)
 
 
-@kernel(inline=True)
+@kernel
 def choose_greedy_seats(st, tab, fp, p, dec, n):
     """``choose_heuristic`` for two greedy seats with no scripted choice queued: the same
     answers, without the scripts', the strict bot's and the random bot's code to compile.

@@ -55,12 +55,12 @@ import numpy as np
 
 from sim.base import events as E
 from sim.base import layout as L
+from sim.compiler import ask_of, kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel.draft import draft_rest, drafted_hidden, hidden_table, table_slots
 from sim.kernel.game import setup_rest
-from sim.kernel.jit import ask_of, kernel
 from sim.kernel.offering import offering_rest
 from sim.kernel.rng import next_u64, randint
 from sim.kernel.scoring import score_into, winner_of
@@ -79,7 +79,7 @@ from strategies.greedy import (
 )
 from strategies.heuristic import BOT_GREEDY, choose_heuristic
 
-# The rollouts' dispatcher, as a value the kernel's steps take (see sim.kernel.jit.ask_of).
+# The rollouts' dispatcher, as a value the kernel's steps take (see sim.compiler.ask_of).
 heuristic_ask = ask_of(choose_heuristic)
 
 WIN_VALUE = 30.0  # a won game, in VP, when a rollout reaches the end
@@ -228,7 +228,7 @@ def _redeal_tiles(ro, tab):
         pos = _deal_back(ro, L.STACK + c * L.MAX_STACK, ro[L.STACK_N + c], pos)
 
 
-@kernel(inline=True)
+@kernel
 def _copy_zone(ro, st, off, n):
     """Copy the ``n`` entries of the zone at ``off``."""
     for i in range(n):

@@ -18,7 +18,7 @@ scripted choices compiles neither the scripts nor the random bot
 linked in once that build is cached (``strategies.greedy_batch``, imported here so that
 its entry points are registered wherever a dispatcher is picked). Runs with ``choose``
 play its linked twin once cached, whose rollouts link the steps they play
-(``sim.kernel.twins``; registered at the end of this module).
+(``sim.compiler.twins``; registered at the end of this module).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from sim.base import layout as L
+from sim.compiler import PLAIN, as_ask, kernel
+from sim.compiler.twins import linked_twin
 from sim.kernel import decisions as D
 from sim.kernel.batch import LinkedBuild, linked_build
-from sim.kernel.jit import PLAIN, as_ask, kernel
-from sim.kernel.twins import linked_twin
 from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.greedy_batch import play_range_greedy_seats  # noqa: F401 (its entry points)
 from strategies.heuristic import (
@@ -91,7 +91,7 @@ def choose(st, tab, fp, p, dec, n):
 
 def dispatcher(bots: Iterable[int], scripts: bool = True) -> Callable[..., int]:
     """The dispatcher for seats playing ``bots`` (strategy ids), as the kernel's ``ask``
-    value (``sim.kernel.jit.as_ask``): ``choose`` only if one of them is the look-ahead
+    value (``sim.compiler.as_ask``): ``choose`` only if one of them is the look-ahead
     or the search bot, else ``choose_heuristic``; with ``scripts=False`` (the caller
     never queues a scripted choice, as a run's games do not) and two greedy seats,
     ``choose_greedy_seats``, which answers the same."""

@@ -17,8 +17,8 @@ rule); tests/strategies/test_strategies.py checks the rule itself.
 from __future__ import annotations
 
 from sim.base import layout as L
+from sim.compiler import kernel
 from sim.kernel import decisions as D
-from sim.kernel.jit import kernel
 from sim.kernel.rng import randint
 from sim.kernel.zones import opt
 

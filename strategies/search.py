@@ -37,9 +37,9 @@ import numpy as np
 
 from sim.base import events as E
 from sim.base import layout as L
+from sim.compiler import kernel
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
-from sim.kernel.jit import kernel
 from sim.kernel.zones import opt
 from strategies.greedy import P_SEARCH_SIMS
 from strategies.lookahead import (
@@ -136,7 +136,7 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     return st[L.LA_SCRATCH + best]
 
 
-@kernel(inline=True)
+@kernel
 def _sum(st, j, m):
     """Option ``j``'s summed value, in VP (0 past the ``m`` listed)."""
     if j >= m:
@@ -170,7 +170,7 @@ def lead_is_clear(st, m, met, q01, q02, q12):
     return mean > LEAD_Z * np.sqrt(var / met)
 
 
-@kernel(inline=True)
+@kernel
 def _worlds(budget, rounds, alive):
     """Worlds each of the ``alive`` options still in the running meets in one round."""
     return max(budget // rounds // alive, 1)

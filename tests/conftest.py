@@ -20,12 +20,12 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import settings
 
-from sim.kernel import mode
+from sim.compiler import mode
 
 # The trace hooks compiled in (sim.kernel.trace), before any test compiles a kernel: the
 # replay and trace tests need them, and the games are the same with or without them
 # (tests/kernel/test_trace_hooks.py plays the build without them).
-# sim.kernel.mode read the variable when this file imported it: read it again (nothing has
+# sim.compiler.mode read the variable when this file imported it: read it again (nothing has
 # imported sim.kernel.trace, which mirrors it, yet).
 os.environ.setdefault(mode.HOOKS_ENV, "1")
 mode.HOOKS = mode.hooks_wanted(os.environ)
@@ -40,14 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # nothing about the code, and a timed assertion in a test is a flake, not a check.
 settings.register_profile("omensim", deadline=None)
 settings.load_profile("omensim")
-
-# The compiler extension's own tests (sim/kernel/numba_ext.py): in plain mode (sim.kernel.mode)
-# the extension is not used, and on another numba release it may not even import.
-EXTENSION_TESTS = [
-    f"kernel/test_kernel_{name}.py"
-    for name in ("by_symbol", "index", "inline", "nrt", "twins", "wrappers")
-]
-collect_ignore = EXTENSION_TESTS if mode.PLAIN else []
 
 # --- the command line ------------------------------------------------------------------
 

@@ -41,9 +41,9 @@ import pandas as pd
 from sim.analysis.story import GOD_NAMES, Teller, score_line, tell, why_won
 from sim.base import events as E
 from sim.base import layout as L
+from sim.compiler.mode import HOOKS_ENV
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.kernel.mode import HOOKS_ENV
 from sim.kernel.trace import use_hooks
 from sim.run.compiled import compile_run
 from sim.run.engine import Engine

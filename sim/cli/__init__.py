@@ -27,8 +27,25 @@ from sim.cli.sweep import sweep_cmd
 from sim.cli.tournament import tournament_cmd
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from sim.compiler.mode import describe  # deferred: imports numba
+
+    click.echo(f"omensim, version {__version__} ({describe()})")
+    ctx.exit()
+
+
 @click.group(cls=OneLineErrorsGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="omensim")
+@click.option(
+    "--version",
+    "-V",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version, numba's and the kernel's compile mode, and exit.",
+)
 def main() -> None:
     """Monte Carlo simulator for the Omen card games.
 

@@ -36,7 +36,7 @@ def compile_cmd(mix: str, p0: str, p1: str, linked: bool) -> None:
     t0 = time.perf_counter()
     with user_errors(interrupted="interrupted; nothing half-compiled is kept"):
         from sim.data.spec import RunSpec  # deferred: loads the engine's imports
-        from sim.run.engine import Engine, entry_names
+        from sim.run.engine import Engine, entry_names  # deferred: loads numba
 
         engine = Engine.ready(RunSpec(games=2, mix=mix, p0=p0, p1=p1))
         if linked:

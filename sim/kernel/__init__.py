@@ -20,6 +20,6 @@ a rule is found where its rulebook section would be:
 Importing the package checks the on-disk cache against the source (``cache``).
 """
 
-from sim.kernel.cache import ensure_fresh_cache
+from sim.compiler.cache import ensure_fresh_cache
 
 ensure_fresh_cache()

@@ -12,16 +12,16 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
-from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 from sim.kernel.zones import opt, put_opt
 
 
-@kernel(inline=True)
+@kernel
 def in_target(c, tg, cc):
     """Whether city ``cc`` is among an op's target cities, for a source in city ``c``.
 
@@ -305,7 +305,7 @@ def _reveal_keep(st, tab, fp, ask, p, o):
             Z.discard_card(st, p, st[L.REVEALED + j])
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def run_op(st, tab, fp, ask, p, o, c, src):
     """Resolve op row ``o`` for seat ``p`` from source ``src`` in city ``c`` (-1: none)."""
     code = op_col(tab, o, L.OP_CODE)
@@ -419,14 +419,14 @@ def _moved_soldiers(st, tab, fp, ask):
     st[L.MOVE_TRIGGERED] = 0
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def run_ability(st, tab, fp, ask, p, a, c, src):
     """Resolve ability row ``a``, then the play abilities of the Soldiers it moved."""
     _resolve_ability(st, tab, fp, ask, p, a, c, src)
     _moved_soldiers(st, tab, fp, ask)
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def _fire_trigger(st, tab, fp, ask, p, card, trigger, c):
     """``run_trigger`` once the card has an ability with ``trigger`` (or moves are queued)."""
     ran = _trigger_once(st, tab, fp, ask, p, card, trigger, c)
@@ -434,7 +434,7 @@ def _fire_trigger(st, tab, fp, ask, p, card, trigger, c):
     return ran
 
 
-@kernel(inline=True)
+@kernel
 def run_trigger(st, tab, fp, ask, p, card, trigger, c):
     """Resolve every ability of ``card`` with ``trigger``; returns how many ran.
 
@@ -450,7 +450,7 @@ def run_trigger(st, tab, fp, ask, p, card, trigger, c):
     return _fire_trigger(st, tab, fp, ask, p, card, trigger, c)
 
 
-@kernel(inline=True)
+@kernel
 def find_ability(tab, card, trigger):
     """First ability row of ``card`` with ``trigger``, or -1."""
     k = card_kind(tab, card)

@@ -18,16 +18,16 @@ import numba
 import numpy as np
 
 from sim.base import layout as L
+from sim.compiler import entry_point, kernel
+from sim.compiler.twins import with_replaced
 from sim.kernel.draft import builds_decks
 from sim.kernel.feats import feat_step
 from sim.kernel.game import play_game, play_game_shared_deck
-from sim.kernel.jit import entry_point, kernel
 from sim.kernel.portent import portent_step
 from sim.kernel.turn import no_feat_step, no_portent_step, plays_reign_steps
-from sim.kernel.twins import with_replaced
 
 
-@kernel(nogil=True, from_python=True)
+@kernel
 def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """Play games ``start+lo .. start+hi-1`` on scratch state ``st`` into rows ``lo .. hi-1``.
 
@@ -37,7 +37,7 @@ def play_range(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
         play_game(st, tab, fp, ask, seed, start + i, rows[i], masks[i])
 
 
-@kernel(nogil=True, from_python=True)
+@kernel
 def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
     """``play_range`` for a run no variant builds the decks of: the same games, compiled
     without the draft and Trial of Skill code (``range_kernel`` picks it)."""
@@ -47,7 +47,7 @@ def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
 
 WITHOUT_REIGN_STEPS = {portent_step: no_portent_step, feat_step: no_feat_step}
 """The steps of A Reign of War only, and what an entry point of rules without them calls
-instead (``sim.kernel.twins.with_replaced``)."""
+instead (``sim.compiler.twins.with_replaced``)."""
 
 play_range_without_reign_steps = with_replaced(
     play_range, WITHOUT_REIGN_STEPS, "play_range_without_reign_steps"
@@ -75,7 +75,7 @@ def range_kernel(tab: np.ndarray) -> Callable[..., None]:
 
 class LinkedBuild(NamedTuple):
     """What a bot dispatcher's runs play once it is cached: the same games with the steps
-    linked in (``sim.kernel.twins``), in the entry point, in the dispatcher, or both."""
+    linked in (``sim.compiler.twins``), in the entry point, in the dispatcher, or both."""
 
     building: Callable[..., None] | None
     """The entry point of a table whose decks a variant builds; None: ``play_range``."""
@@ -221,7 +221,8 @@ def _blocks(
     out, masks = output_arrays(n)
     tab, fp, bots, ask, seed, top = run
     # numba's per-call dispatch is slow for ``ask``
-    play = entry_point(range_kernel(tab) if top is None else top)
+    top = range_kernel(tab) if top is None else top
+    play = entry_point(top, tab, fp, ask, seed, start, 0, 0, np.empty(0, np.int64), out, masks)
 
     def block(b: int) -> None:
         lo, hi = bounds[b]

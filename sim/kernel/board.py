@@ -10,37 +10,37 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
-from sim.kernel.jit import kernel
 from sim.kernel.tab import abil_col, card_col, card_kind, kind_col, op_col, rule
 
 
-@kernel(inline=True)
+@kernel
 def side(c, p):
     """Index of seat ``p``'s side of city ``c`` (for SIDE_N and SLOT)."""
     return 2 * c + p
 
 
-@kernel(inline=True)
+@kernel
 def slot_card(st, c, p, i):
     """Card in slot ``i`` of seat ``p``'s side of city ``c``."""
     return st[L.SLOT + side(c, p) * L.N_SLOTS + i]
 
 
-@kernel(inline=True)
+@kernel
 def n_units(st, c, p):
     """Cards on seat ``p``'s side of city ``c``."""
     return st[L.SIDE_N + side(c, p)]
 
 
-@kernel(inline=True)
+@kernel
 def has_kw(tab, card, kw):
     """Whether ``card`` carries keyword bit ``kw``."""
     return (card_col(tab, card, L.K_KEYWORDS) & kw) != 0
 
 
-@kernel(inline=True)
+@kernel
 def weight(tab, card):
     """Unit-slots a card fills: COLOSSAL units and Reign Beasts count 2.
 
@@ -52,13 +52,13 @@ def weight(tab, card):
     return 1
 
 
-@kernel(inline=True)
+@kernel
 def enraged(st, c, p, i):
     """Whether the unit in slot ``i`` of seat ``p``'s side of city ``c`` is enraged."""
     return st[L.ENRAGED + side(c, p) * L.N_SLOTS + i] != 0
 
 
-@kernel(inline=True)
+@kernel
 def slot_weight(st, tab, c, p, i):
     """Unit-slots the unit in a slot fills: an enraged unit is a Beast and counts 2."""
     if enraged(st, c, p, i):
@@ -66,13 +66,13 @@ def slot_weight(st, tab, c, p, i):
     return weight(tab, slot_card(st, c, p, i))
 
 
-@kernel(inline=True)
+@kernel
 def total(st, c, p, col):
     """Running total ``col`` (``layout.TOT_*``) of seat ``p``'s side of city ``c``."""
     return st[L.SIDE_TOT + side(c, p) * L.TOT_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def seat_total(st, p, col):
     """Running total ``col`` of seat ``p``'s sides of every city."""
     t = 0
@@ -81,7 +81,7 @@ def seat_total(st, p, col):
     return t
 
 
-@kernel(inline=True)
+@kernel
 def tally(st, tab, c, p, card, rage, sign):
     """Add (``sign`` 1) or take away (-1) one unit's share of its side's running totals.
 
@@ -130,19 +130,19 @@ def resync_totals(st, tab):
                 tally(st, tab, c, p, slot_card(st, c, p, i), enraged(st, c, p, i), 1)
 
 
-@kernel(inline=True)
+@kernel
 def side_weight(st, tab, c, p):
     """Unit-slots used on seat ``p``'s side of city ``c`` (a running total)."""
     return total(st, c, p, L.TOT_WEIGHT)
 
 
-@kernel(inline=True)
+@kernel
 def soldiers(st, c, p):
     """Soldiers on seat ``p``'s side of city ``c``, enraged ones not counted (a running total)."""
     return total(st, c, p, L.TOT_SOLDIERS)
 
 
-@kernel(inline=True)
+@kernel
 def room(st, tab, c, p):
     """Unit-slots still free on seat ``p``'s side of city ``c``: the one capacity rule.
 
@@ -158,7 +158,7 @@ def fits(st, tab, c, p, card):
     return weight(tab, card) <= room(st, tab, c, p)
 
 
-@kernel(inline=True)
+@kernel
 def place_unit(st, tab, c, p, card, rage):
     """Put ``card`` on seat ``p``'s side of city ``c``, enraged if ``rage``, with its totals."""
     s = side(c, p)
@@ -213,25 +213,25 @@ def set_enraged(st, tab, c, p, i, rage):
     tally(st, tab, c, p, card, rage, 1)
 
 
-@kernel(inline=True)
+@kernel
 def pack_loc(c, p, i):
     """Slot ``i`` of seat ``p``'s side of city ``c`` as one int (``layout.LOC_*``)."""
     return c * L.LOC_CITY + p * L.LOC_SEAT + i
 
 
-@kernel(inline=True)
+@kernel
 def loc_city(loc):
     """The city of a packed location."""
     return loc // L.LOC_CITY
 
 
-@kernel(inline=True)
+@kernel
 def loc_seat(loc):
     """The seat whose side a packed location is on."""
     return (loc // L.LOC_SEAT) % 2
 
 
-@kernel(inline=True)
+@kernel
 def loc_slot(loc):
     """The slot of a packed location on its side."""
     return loc % L.LOC_SEAT
@@ -248,19 +248,19 @@ def find_unit(st, card):
     return -1
 
 
-@kernel(inline=True)
+@kernel
 def favored(st, p):
     """Whether seat ``p``'s god is Favored (never, when gods are not in play)."""
     return st[L.FAVOR] != 0 and st[L.FAVOR] == st[L.GOD + p]
 
 
-@kernel(inline=True)
+@kernel
 def devoted_to_own(st, tab, p, card):
     """Whether ``card`` is devoted to seat ``p``'s god (units devoted to both count)."""
     return (card_col(tab, card, L.K_DEVOTION) & st[L.GOD + p]) != 0
 
 
-@kernel(inline=True)
+@kernel
 def can_resolve(st, tab, p, card):
     """Dunes, Devotion: a player cannot resolve abilities of units devoted to the other god.
 
@@ -347,7 +347,7 @@ def _static_sum(st, tab, p, cc, src, op_code, c, card):
     return total
 
 
-@kernel(inline=True)
+@kernel
 def slot_strength(st, tab, c, p, i):
     """Strength the unit in slot ``i`` of seat ``p``'s side of ``c`` brings, effects included.
 
@@ -373,13 +373,13 @@ def slot_strength(st, tab, c, p, i):
     return max(s, 0)
 
 
-@kernel(inline=True)
+@kernel
 def cost_fx_in_play(st, p):
     """Whether any unit of seat ``p`` in play has an ongoing cost op (the running totals)."""
     return seat_total(st, p, L.TOT_COST_FX) != 0
 
 
-@kernel(inline=True)
+@kernel
 def cost_source(st, tab, p, cc, i):
     """The card in slot ``i`` of seat ``p``'s side of ``cc`` if its ongoing cost effect is in
     force (printed, resolvable for ``p``, not enraged away), else -1: the one test both
@@ -412,7 +412,7 @@ def cost_modifier(st, tab, p, c):
     return s
 
 
-@kernel(inline=True)
+@kernel
 def cost_modifiers(st, tab, p, at, stride):
     """``cost_modifier`` of seat ``p`` for every city at once, into ``st[at + stride * c]``.
 
@@ -533,7 +533,7 @@ def _strength_ops(st, tab, p, cc, src):
     return every, own, others
 
 
-@kernel(inline=True)
+@kernel
 def side_strength(st, tab, c, p):
     """Total strength of seat ``p``'s units in city ``c`` (War step).
 
@@ -551,7 +551,7 @@ def side_strength(st, tab, c, p):
     return strength_scan(st, tab, c, p)
 
 
-@kernel(inline=True)
+@kernel
 def side_cost(st, tab, c, p):
     """Total printed cost of seat ``p``'s units in city ``c`` (the war tie-break)."""
     return total(st, c, p, L.TOT_COST)
@@ -563,7 +563,7 @@ def play_cost(st, tab, p, card, c):
     return max(card_col(tab, card, L.K_COST) + cost_modifier(st, tab, p, c), 0)
 
 
-@kernel(inline=True)
+@kernel
 def is_war_torn(st, tab, c, active):
     """War-torn test: tiles remain and the opponent fills >= 3 slots or both >= 5.
 

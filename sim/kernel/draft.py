@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import decisions as D
-from sim.kernel.jit import kernel
 from sim.kernel.rng import randint, shuffle
 from sim.kernel.tab import card_kind, kind_col, n_cards, rule
 from sim.kernel.zones import opt, put_opt
@@ -414,7 +414,7 @@ def shared_deck(st, tab):
     shuffle(st, L.DECK, cards, L.RNG_DECK)
 
 
-@kernel(from_python=True)
+@kernel
 def builds_decks(tab):
     """1 if a variant builds the decks (Trial of Skill, a draft or constructed decks), 0 if
     the game plays the shared deck. The run layer reads it to play a run without any of

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import trace as T
-from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, feat_col
 
 
@@ -51,7 +51,7 @@ def feat_met(st, tab, p, f):
     return False
 
 
-@kernel(by_symbol=True)
+@kernel
 def feat_step(st, tab):
     """Turn face down each feat whose condition the active player now meets."""
     p = st[L.ACTIVE]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks, shared_deck
-from sim.kernel.jit import kernel
 from sim.kernel.luck import luck_setup, write_luck
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
@@ -148,7 +148,7 @@ def begin_with(st, tab, first):
     st[L.FAVOR] = st[L.GOD + second]
 
 
-@kernel(by_symbol=True)
+@kernel
 def setup(st, tab, fp, ask, seed, game):
     """Standard set-up (every rulebook's "Setup"), leaving the first player active."""
     setup_start(st, tab, seed, game)
@@ -156,7 +156,7 @@ def setup(st, tab, fp, ask, seed, game):
     setup_rest(st, tab, fp, ask)
 
 
-@kernel(by_symbol=True)
+@kernel
 def setup_shared_deck(st, tab, fp, ask, seed, game):
     """``setup`` of a game no variant builds the decks of (``draft.builds_decks`` is 0): the
     same set-up, with the shared deck ``build_decks`` would deal, and none of the draft and
@@ -233,7 +233,7 @@ def finish(st, tab, out):
     write_luck(st, out)
 
 
-@kernel(by_symbol=True)
+@kernel
 def finish_game(st, tab, out, mask):
     """Score a finished game into ``out``; copy played-kind, then held-card bits to ``mask``."""
     finish(st, tab, out)
@@ -241,7 +241,7 @@ def finish_game(st, tab, out, mask):
         mask[w] = st[L.PLAYED + w]
 
 
-@kernel(into_caller=True)
+@kernel
 def play_game(st, tab, fp, ask, seed, game, out, mask):
     """Play game ``game`` of run ``seed`` to its end; fill ``out`` and ``mask``.
 
@@ -252,14 +252,14 @@ def play_game(st, tab, fp, ask, seed, game, out, mask):
     play_on(st, tab, fp, ask, out, mask)
 
 
-@kernel(into_caller=True)
+@kernel
 def play_game_shared_deck(st, tab, fp, ask, seed, game, out, mask):
     """``play_game`` of a game no variant builds the decks of (``setup_shared_deck``)."""
     setup_shared_deck(st, tab, fp, ask, seed, game)
     play_on(st, tab, fp, ask, out, mask)
 
 
-@kernel(into_caller=True)
+@kernel
 def play_on(st, tab, fp, ask, out, mask):
     """Play a game that is set up to its end; fill ``out`` and ``mask`` (``play_game``)."""
     while st[L.GAME_OVER] == 0:

@@ -27,11 +27,11 @@ without it.
 from __future__ import annotations
 
 from sim.base import layout as L
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 from sim.kernel.tab import card_col, rule
 
 
-@kernel(inline=True)
+@kernel
 def _add(st, i, num, n):
     """``st[i] += num / n`` in units of 1/LUCK_SCALE, rounded to nearest."""
     st[i] += (2 * num * L.LUCK_SCALE + n) // (2 * n)
@@ -43,7 +43,7 @@ def luck_setup(st, tab):
     st[L.LUCK_OFF] = 1 - rule(tab, L.RU_LUCK)
 
 
-@kernel(inline=True)
+@kernel
 def _features(st, tab, p, card, tiles, at):
     """Feature ``f`` of ``card`` coming to seat ``p`` now, added to ``st[at + f]``.
 
@@ -102,7 +102,7 @@ def _count(st, tab, p, d):
         _add(st, acc + f, n * st[top_at + f] - st[sums + f], n)
 
 
-@kernel(inline=True)
+@kernel
 def card_taken(st, tab, p, d):
     """Seat ``p`` is about to take the top card of deck ``d`` (which holds a card): add
     each feature of the card minus its mean over the deck to the seat's luck.

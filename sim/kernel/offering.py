@@ -5,12 +5,12 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.abilities import discard_from_hand, run_trigger
-from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
 
@@ -78,7 +78,7 @@ def _build_options(st, p, i, card, current, n):
     return n
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def offering_step(st, tab, fp, ask):
     """The active seat may offer one unit (or build with it); then hand and coin limits.
 

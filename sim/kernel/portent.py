@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel.abilities import find_ability, run_trigger
-from sim.kernel.jit import kernel
 from sim.kernel.zones import opt, put_opt
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def portent_step(st, tab, fp, ask):
     """Reign, Portent: resolve each of your Oracles in the cities, in the order you choose.
 

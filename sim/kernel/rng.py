@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.base import layout as L
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

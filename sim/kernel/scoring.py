@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.base import vocab as V
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 from sim.kernel.tab import card_col, rule, struct_col
 
 

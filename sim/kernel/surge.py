@@ -5,12 +5,12 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.abilities import find_ability, run_ability, run_trigger
-from sim.kernel.jit import kernel
 from sim.kernel.tab import (
     abil_col,
     card_col,
@@ -306,7 +306,7 @@ def surge_apply(st, tab, fp, ask, p, k):
     return 0
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def surge_rest(st, tab, fp, ask, actions):
     """The active seat's bot takes Surge actions until it passes, then the Surge ends.
 
@@ -325,7 +325,7 @@ def surge_rest(st, tab, fp, ask, actions):
     surge_end(st, tab, fp, ask, p)
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def surge_step(st, tab, fp, ask):
     """The active seat plays units and uses a reward tile until it passes."""
     surge_begin(st, tab, fp, ask)

@@ -10,28 +10,28 @@ shorten a cold compile (``bench_min.py`` and ``profile_compile.py``).
 from __future__ import annotations
 
 from sim.base import layout as L
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 
 
-@kernel(inline=True)
+@kernel
 def rule(tab, r):
     """Rule parameter ``r`` (``layout.RU_*``)."""
     return tab[L.TB_RULES + r]
 
 
-@kernel(inline=True)
+@kernel
 def kind_col(tab, k, col):
     """Column ``col`` (``layout.K_*``) of card kind ``k``."""
     return tab[tab[L.TB_KIND] + k * L.K_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def card_kind(tab, card):
     """The kind of physical card ``card`` (one load: the map is at a fixed offset)."""
     return tab[L.TB_CARD_KINDS + card]
 
 
-@kernel(inline=True)
+@kernel
 def card_col(tab, card, col):
     """Column ``col`` of the kind of physical card ``card``.
 
@@ -41,49 +41,49 @@ def card_col(tab, card, col):
     return tab[L.TB_CARD_ROWS + card * L.K_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def abil_col(tab, a, col):
     """Column ``col`` (``layout.A_*``) of ability row ``a``."""
     return tab[tab[L.TB_ABIL] + a * L.A_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def op_col(tab, o, col):
     """Column ``col`` (``layout.OP_*``) of op row ``o``."""
     return tab[tab[L.TB_OPS] + o * L.OP_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def reward_col(tab, rk, col):
     """Column ``col`` (``layout.R_*``) of reward kind ``rk``."""
     return tab[tab[L.TB_REWARD] + rk * L.R_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def tile_kind(tab, t):
     """The reward kind of physical tile ``t``."""
     return tab[tab[L.TB_TILE_KIND] + t]
 
 
-@kernel(inline=True)
+@kernel
 def n_cards(tab):
     """Physical unit cards in the mix."""
     return tab[L.TB_N_CARDS]
 
 
-@kernel(inline=True)
+@kernel
 def n_tiles(tab):
     """Physical reward tiles in the mix."""
     return tab[L.TB_N_TILES]
 
 
-@kernel(inline=True)
+@kernel
 def struct_col(tab, s, col):
     """Column ``col`` (``layout.S_*``) of structure row ``s``."""
     return tab[tab[L.TB_STRUCT] + s * L.S_COLS + col]
 
 
-@kernel(inline=True)
+@kernel
 def feat_col(tab, f, col):
     """Column ``col`` (``layout.FT_*``) of feat row ``f``."""
     return tab[tab[L.TB_FEAT] + f * L.FT_COLS + col]

@@ -17,8 +17,8 @@ prunes every ``if HOOKS`` branch on the frozen global). A process that replays t
 them on before its first kernel compiles (:func:`use_hooks`, which the replay calls),
 or starts with ``OMENSIM_TRACE_HOOKS=1`` (the test suite does); a replay in a process
 that compiled without them plays in a spawned one (``sim.analysis.replay``). The two
-builds have cache files of their own (``sim.kernel.numba_ext.KernelCache``; plain mode
-keeps the traced build in a directory of its own, ``sim.kernel.cache.plain_root``).
+builds have cache files of their own (``sim.compiler.extension.KernelCache``; plain mode
+keeps the traced build in a directory of its own, ``sim.compiler.cache.plain_root``).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import sys
 
 from sim.base import events as E
 from sim.base import layout as L
+from sim.compiler import kernel
+from sim.compiler import mode as M
+from sim.compiler.mode import HOOKS_ENV, PLAIN
 from sim.kernel import decisions as D
-from sim.kernel import mode as M
-from sim.kernel.jit import kernel
-from sim.kernel.mode import HOOKS_ENV, PLAIN
 
 HOOKS = M.HOOKS
-"""Whether this process's kernels have the hooks compiled in (``sim.kernel.mode.HOOKS``,
+"""Whether this process's kernels have the hooks compiled in (``sim.compiler.mode.HOOKS``,
 mirrored here because the kernels read it as a frozen global of this module)."""
 
 
@@ -55,7 +55,7 @@ def any_kernel_compiled() -> bool:
 def use_hooks() -> bool:
     """Compile the hooks into this process's kernels if none has compiled yet; returns
     whether the hooks are in. Also sets :data:`HOOKS_ENV`, so that the two-core compile's
-    child (``sim.run.compile_ahead``) compiles them too.
+    child (``sim.compiler.ahead``) compiles them too.
 
     In plain mode the cache directory is chosen when the kernels are decorated, so there
     only :data:`HOOKS_ENV` at start-up turns the hooks on.
@@ -85,7 +85,7 @@ def require_hooks() -> None:
         )
 
 
-@kernel(inline=True)
+@kernel
 def tracing(st):
     """Whether this state records events."""
     if not HOOKS:
@@ -117,7 +117,7 @@ def record(st, kind, seat, amount, target, x0, x1):
     return at
 
 
-@kernel(inline=True)
+@kernel
 def event(st, kind, seat, amount, target, x0, x1):
     """Record event ``kind`` (``sim.base.events``) when tracing; nothing otherwise."""
     if not HOOKS:
@@ -126,7 +126,7 @@ def event(st, kind, seat, amount, target, x0, x1):
         record(st, kind, seat, amount, target, x0, x1)
 
 
-@kernel(inline=True)
+@kernel
 def push_cause(st, kind, ident):
     """Make ``kind``/``ident`` the cause of the events that follow (``ident`` < 0: keep the
     cause in force); returns the cause it replaces, for ``pop_cause``."""
@@ -138,7 +138,7 @@ def push_cause(st, kind, ident):
     return prev
 
 
-@kernel(inline=True)
+@kernel
 def pop_cause(st, prev):
     """Put back the cause ``push_cause`` replaced."""
     if not HOOKS:
@@ -166,7 +166,7 @@ def record_option(st, p, dec, i, val):
         st[at + E.F_X2] = st[L.HAND + p * L.MAX_CARDS + st[o + 1]]
 
 
-@kernel(inline=True)
+@kernel
 def option(st, p, dec, i, val):
     """Record the bot's value ``val`` of option ``i`` of decision ``dec`` when tracing."""
     if not HOOKS:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import trace as T
 from sim.kernel.feats import feat_step, feats_done
-from sim.kernel.jit import kernel
 from sim.kernel.offering import offering_step
 from sim.kernel.portent import portent_step
 from sim.kernel.surge import surge_step
@@ -46,7 +46,7 @@ def end_reason(st, tab):
     return V.ER_NONE
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def end_turn(st, tab):
     """Check the end conditions, then hand the turn over (or stop at the turn cap)."""
     st[L.TURN] += 1
@@ -103,7 +103,7 @@ def no_feat_step(st, tab):
     """``feat_step`` where the rules have no Feat step (``no_portent_step``)."""
 
 
-@kernel(inline=True)
+@kernel
 def step_applies(st, tab, s):
     """Whether step ``s`` is played now: it is in the set's turn and the game goes on.
 
@@ -117,7 +117,7 @@ def step_applies(st, tab, s):
     return True
 
 
-@kernel(into_caller=True)
+@kernel
 def run_step(st, tab, fp, ask, s):
     """Play step ``s`` of the active seat's turn, every choice by ``ask``."""
     T.push_cause(st, E.CA_STEP, s)
@@ -135,7 +135,7 @@ def run_step(st, tab, fp, ask, s):
         offering_step(st, tab, fp, ask)
 
 
-@kernel(into_caller=True)
+@kernel
 def play_steps(st, tab, fp, ask, first):
     """Steps ``first`` .. the last of the turn (those that apply), then the end of the turn."""
     for s in range(first, N_STEPS):
@@ -144,7 +144,7 @@ def play_steps(st, tab, fp, ask, first):
     end_turn(st, tab)
 
 
-@kernel(into_caller=True)
+@kernel
 def play_turn(st, tab, fp, ask):
     """One full turn of the active player, step by step, every choice by ``ask``.
 

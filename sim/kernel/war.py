@@ -5,16 +5,16 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel.abilities import destroy_unit
-from sim.kernel.jit import kernel
 from sim.kernel.tab import rule
 from sim.kernel.zones import opt, put_opt
 
 
-@kernel(inline=True)
+@kernel
 def conflict_result(tab, strength, other_strength, soldiers, other_soldiers, cost, other_cost):
     """+1 if the side with the first figures wins a conflict against the other, -1 if it
     loses, 0 if nobody wins: strength, then the set's tie-break.
@@ -159,7 +159,7 @@ def war_order_options(st, tab):
     return n
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def war_rest(st, tab, fp, ask, k):
     """The rest of the War step after the active player chose war-order option ``k``: that
     conflict, then the others until none remain (a look-ahead rollout continues with it)."""
@@ -173,7 +173,7 @@ def war_rest(st, tab, fp, ask, k):
         )
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def war_step(st, tab, fp, ask):
     """Resolve war-torn cities until none remain, in the order the active player chooses."""
     n = war_order_options(st, tab)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sim.base import events as E
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import kernel
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
-from sim.kernel.jit import kernel
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
 
@@ -95,7 +95,7 @@ def reveal(st, tab, fp, ask, p):
         kept = reveal_top(st, tab, p)
 
 
-@kernel(by_symbol=True, twin=True)
+@kernel
 def wealth_step(st, tab, fp, ask):
     """Choose all actions first, then take them; all-cards or all-coins earns the bonus."""
     p = st[L.ACTIVE]

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from sim.base import events as E
 from sim.base import layout as L
+from sim.compiler import kernel
 from sim.kernel import trace as T
-from sim.kernel.jit import kernel
 from sim.kernel.luck import card_taken
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule
 
 
-@kernel(inline=True)
+@kernel
 def pile_of(st, p):
     """Which deck/discard pile seat ``p`` uses: 0 when shared, else its own."""
     return p if st[L.OWN_DECKS] else 0
@@ -69,7 +69,7 @@ def reveal_deck(st, tab, p):
     return pop_deck(st, tab, p)
 
 
-@kernel(inline=True)
+@kernel
 def hand_card(st, p, i):
     """The card at position ``i`` of seat ``p``'s hand."""
     return st[L.HAND + p * L.MAX_CARDS + i]
@@ -179,7 +179,7 @@ def take_discard(st, p, i):
     return card
 
 
-@kernel(inline=True)
+@kernel
 def put_opt(st, i, a, b, c, d):
     """Write option row ``i`` of the current decision."""
     o = L.OPTS + L.OPT_W * i
@@ -189,7 +189,7 @@ def put_opt(st, i, a, b, c, d):
     st[o + 3] = d
 
 
-@kernel(inline=True)
+@kernel
 def opt(st, i, j):
     """Field ``j`` of option row ``i``."""
     return st[L.OPTS + L.OPT_W * i + j]

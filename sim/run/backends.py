@@ -234,7 +234,7 @@ def canary_digest(engine: Any, games: int = CANARY_GAMES) -> str:
 
 def identity(engine: Any) -> dict[str, str]:
     """What a worker must share with the client to play the same rows (for messages)."""
-    from sim.kernel.cache import source_digest  # lazy: importing sim.kernel checks the cache
+    from sim.compiler.cache import source_digest  # lazy: importing sim.kernel checks the cache
 
     return {
         "version": sim.__version__,
@@ -525,7 +525,7 @@ def _local_cache_dir() -> None:
     import numba
 
     numba.config.CACHE_DIR = path
-    from sim.kernel.cache import ensure_fresh_cache  # lazy: after the cache dir is set
+    from sim.compiler.cache import ensure_fresh_cache  # lazy: after the cache dir is set
 
     ensure_fresh_cache()  # the stamp check ran against the old location
 

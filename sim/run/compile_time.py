@@ -4,7 +4,7 @@ A first run shows an estimate of its compile (``sim.run.progress.compile_note``)
 A fixed figure is wrong on any machine but the one it was measured on (and on a
 busy host it was overrun), so the estimate is this machine's own measurement:
 each cold compile's wall time is stored in the kernel cache directory, per
-compile mode (``sim.kernel.mode``), and read back the next time the cache is
+compile mode (``sim.compiler.mode``), and read back the next time the cache is
 cold (after a change of kernel source drops the machine code, which keeps the
 record). A cache directory with no record yet (the first compile into it) has
 nothing to go by, and the note shows no figure.
@@ -22,13 +22,13 @@ RECORD = "omensim-compile-seconds.json"
 
 def record_path() -> Path:
     """Where the measured compile times are kept (the first of the kernel's cache dirs)."""
-    from sim.kernel.cache import cache_dirs  # deferred: sim.kernel stamps its cache
+    from sim.compiler.cache import cache_dirs  # deferred: sim.kernel stamps its cache
 
     return cache_dirs()[0] / RECORD
 
 
 def _mode() -> str:
-    from sim.kernel.mode import HOOKS, MODE  # deferred: sim.kernel stamps its cache
+    from sim.compiler.mode import HOOKS, MODE  # deferred: sim.kernel stamps its cache
 
     return MODE + ("+trace" if HOOKS else "")  # the build with the trace hooks is bigger
 

@@ -18,6 +18,15 @@ import pyarrow as pa
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.compiler import PLAIN
+from sim.compiler.ahead import (
+    CompileAhead,
+    compile_named,
+    compile_on_two_cores,
+    compiling_ahead,
+    name_of,
+)
+from sim.compiler.linkage import OFF
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
@@ -29,15 +38,7 @@ from sim.kernel.batch import (
     range_kernel,
     start_batch,
 )
-from sim.kernel.jit import PLAIN
 from sim.run import bitlists, io
-from sim.run.compile_ahead import (
-    CompileAhead,
-    compile_named,
-    compile_on_two_cores,
-    compiling_ahead,
-    name_of,
-)
 from sim.run.compiled import CompiledRun, compile_run
 from sim.run.progress import kernel_needs_compile
 from sim.run.provenance import provenance
@@ -82,9 +83,11 @@ def linked_cached(kernel: Callable[..., object]) -> bool:
 
 def two_core_compile_due(entry: str = "*") -> bool:
     """Whether the first game here compiles the kernel on two cores
-    (``sim.run.compile_ahead``): the extension, more than one thread, and entry point
+    (``sim.compiler.ahead``): the extension, more than one thread, and entry point
     ``entry`` of ``sim.kernel.batch`` (default: any) not cached yet."""
-    return not PLAIN and numba.get_num_threads() > 1 and kernel_needs_compile(entry)
+    if PLAIN or "two_process" in OFF:
+        return False
+    return numba.get_num_threads() > 1 and kernel_needs_compile(entry)
 
 
 def check_output_fits(out: np.ndarray) -> None:
@@ -192,7 +195,7 @@ class Engine:
         """``Engine(run, changes)``, warmed up (:meth:`warmup`).
 
         On a cold cache with more than one thread, the two-core compile's child
-        (``sim.run.compile_ahead``) starts before the run is compiled, so that its
+        (``sim.compiler.ahead``) starts before the run is compiled, so that its
         start-up overlaps the compile of the bots' figures here.
         """
         if not two_core_compile_due():
@@ -215,7 +218,7 @@ class Engine:
 
         A cold compile with more than one thread runs on two cores: with the child
         ``ahead`` started already (:meth:`ready`), or one started here
-        (:func:`sim.run.compile_ahead.compile_on_two_cores`). A bot with a linked build
+        (:func:`sim.compiler.ahead.compile_on_two_cores`). A bot with a linked build
         (``sim.kernel.batch.linked_run``) plays it if it is cached, or if the run is long
         enough to repay its compile (:data:`LINKED_AT_GAMES`, compiled here, before the
         first games). ``linked=True``: this process compiles it now and plays it;

@@ -46,7 +46,7 @@ def run_key(spec: Any, metadata: Mapping[str, str]) -> dict[str, str]:
             ceiling, not what an ``--until-ci`` run ended up playing).
         metadata: the engine's run metadata (``Engine.metadata``).
     """
-    from sim.kernel.cache import source_digest  # deferred: sim.kernel stamps its cache
+    from sim.compiler.cache import source_digest  # deferred: sim.kernel stamps its cache
 
     parts = {
         "version": sim.__version__,

@@ -109,14 +109,14 @@ def kernel_needs_compile(entry: str = "*", module: str = "batch") -> bool:
     """
     if _READY.is_set() and entry == "*" and module == "batch":
         return False  # this process has played a game already
-    from sim.kernel.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
-    from sim.kernel.mode import HOOKS, PLAIN  # deferred: with the line above
+    from sim.compiler.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
+    from sim.compiler.mode import HOOKS, PLAIN  # deferred: with the line above
 
     files = [f for d in cache_dirs() for f in cache_files(d, f"{module}.{entry}-*.nbi")]
     if PLAIN:
         return not files  # plain mode keeps the traced build in a directory of its own
     # The extension keeps it in files of its own.
-    from sim.kernel.numba_ext import TRACED_MARK  # deferred: the extension only, not plain mode
+    from sim.compiler.extension import TRACED_MARK  # deferred: the extension only, not plain mode
 
     return not any(f.name.endswith(TRACED_MARK + ".nbi") == HOOKS for f in files)
 

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 import sim
+from sim.compiler.mode import MODE
 
 REPO = Path(sim.__file__).resolve().parent.parent
 
@@ -48,6 +49,7 @@ def library_versions() -> dict[str, str]:
         "omensim": sim.__version__,
         "python": platform.python_version(),
         "numba": numba.__version__,
+        "compile_mode": MODE,
         "numpy": np.__version__,
         "pyarrow": pa.__version__,
     }

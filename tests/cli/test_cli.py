@@ -406,8 +406,14 @@ def test_every_run_option_is_documented() -> None:
     assert not undocumented
 
 
-def test_version() -> None:
-    assert sim.__version__ in ok(invoke("--version")).stdout
+def test_version_names_numba_and_the_compile_mode() -> None:
+    import numba
+
+    from sim.compiler.mode import MODE
+
+    out = ok(invoke("--version")).stdout
+    assert sim.__version__ in out
+    assert f"numba {numba.__version__}, compile mode: {MODE}" in out
 
 
 def test_real_process_exit_codes_and_no_traceback() -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 from conftest import assert_one_error_line, invoke, ok
 
-from sim.kernel.mode import PLAIN
+from sim.compiler.mode import PLAIN
 
 
 def test_compile_names_what_it_compiled_and_how_long_it_took() -> None:
@@ -17,9 +17,15 @@ def test_compile_names_what_it_compiled_and_how_long_it_took() -> None:
 
 @pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 def test_compile_linked_names_the_linked_build() -> None:
-    plain = ok(invoke("compile", "--mix", "aegean")).output
-    linked = ok(invoke("compile", "--mix", "aegean", "--linked")).output
-    assert plain.split(" in ")[0] != linked.split(" in ")[0]
+    from sim.compiler.ahead import name_of
+    from sim.data.spec import RunSpec
+    from sim.kernel.batch import linked_run
+    from sim.run.compiled import compile_run
+
+    run = compile_run(RunSpec(mix="aegean"))
+    top, ask = linked_run(run.tab, run.ask)
+    out = ok(invoke("compile", "--mix", "aegean", "--linked")).output
+    assert out.startswith(f"compiled {name_of(top)}, {name_of(ask)} in ")
 
 
 def test_compile_of_an_unknown_mix_is_one_error_line() -> None:

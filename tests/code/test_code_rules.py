@@ -12,7 +12,7 @@
   bare number. (A state copied under another name and indexed by number is not seen.)
 - No kernel (``@kernel`` or ``@njit`` in ``sim/kernel/`` and ``strategies/``) indexes
   with a negative number: kernels are compiled without Python's wraparound, so
-  ``st[-1]`` would read before the array (``sim.kernel.numba_ext.unwrapped_indices``).
+  ``st[-1]`` would read before the array (``sim.compiler.extension.unwrapped_indices``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Layers import downwards only, and no two modules import each other.
 
 The layers, bottom to top: ``sim.base`` (declarations) → ``sim.data`` (config loading) →
+``sim.compiler`` (numba's extension) →
 ``sim.kernel`` (numba) → ``strategies`` (bots) → ``sim.run`` (engine, runner, I/O) →
 ``sim.analysis`` → ``sim.cli`` and ``sim.api``. A module may import its own layer and the
 ones below, at any depth of its code (an import inside a function counts: hiding an upward
@@ -19,12 +20,13 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS: dict[str, int] = {
     "sim.base": 0,
     "sim.data": 1,
-    "sim.kernel": 2,
-    "strategies": 3,
-    "sim.run": 4,
-    "sim.analysis": 5,
-    "sim.cli": 6,
-    "sim.api": 6,
+    "sim.compiler": 2,
+    "sim.kernel": 3,
+    "strategies": 4,
+    "sim.run": 5,
+    "sim.analysis": 6,
+    "sim.cli": 7,
+    "sim.api": 7,
 }
 
 
@@ -156,14 +158,17 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     src = tmp_path / "m.py"
     src.write_text("def f():\n    from sim.analysis import frames\n")
     tree = ast.parse(src.read_text())
-    assert any(layer_of(m) == 5 for m, _ in imports(tree))
-    assert layer_of("sim.kernel.game") == 2 and layer_of("sim") is None
+    assert any(layer_of(m) == 6 for m, _ in imports(tree))
+    assert layer_of("sim.kernel.game") == 3 and layer_of("sim") is None
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     typed = ast.parse("if TYPE_CHECKING:\n    import sim.run\nimport sim.data\n")
     assert [m for m, _ in imports(typed, types_too=False)] == ["sim.data"]
 
 
-@pytest.mark.parametrize("lower, upper", [("sim.data.cards", "sim.kernel"), ("sim.run", "sim.cli")])
+@pytest.mark.parametrize(
+    "lower, upper",
+    [("sim.data.cards", "sim.compiler"), ("sim.compiler", "sim.kernel"), ("sim.run", "sim.cli")],
+)
 def test_layer_order(lower: str, upper: str) -> None:
     assert layer_of(lower) < layer_of(upper)  # type: ignore[operator]
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sim.compiler import entry_point
 from sim.data.spec import RunSpec
 from sim.kernel.batch import (
     Batch,
@@ -31,7 +32,6 @@ from sim.kernel.batch import (
     start_batch,
     thread_state,
 )
-from sim.kernel.jit import entry_point
 from sim.run.engine import IN_FLIGHT, Engine
 from sim.run.session import numba_threads
 from sim.run.view import StateView
@@ -160,8 +160,8 @@ def _fresh_rows(engine: Engine, start: int, n: int) -> tuple[np.ndarray, np.ndar
     """Games ``start .. start+n-1`` played on a newly zeroed state, in this thread."""
     out, masks = output_arrays(n)
     state = scratch_states(engine.bots, 1)[0]
-    play = entry_point(play_range)
-    play(engine.tab, engine.fp, engine.ask, engine.spec.seed, start, 0, n, state, out, masks)
+    args = (engine.tab, engine.fp, engine.ask, engine.spec.seed, start, 0, n, state, out, masks)
+    entry_point(play_range, *args)(*args)
     return out, masks
 
 

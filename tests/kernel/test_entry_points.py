@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from fresh import in_fresh_interpreter
 
+from sim.compiler import PLAIN, as_ask, entry_point
+from sim.compiler.ahead import compile_named, kernel_named
 from sim.data.spec import RunSpec
 from sim.kernel.batch import (
     linked_run,
@@ -28,8 +30,6 @@ from sim.kernel.batch import (
     range_kernel,
     scratch_states,
 )
-from sim.kernel.jit import PLAIN, as_ask, declared_signature, entry_point
-from sim.run.compile_ahead import kernel_named
 from sim.run.compiled import CompiledRun, compile_run
 from strategies.greedy_batch import play_range_greedy_seats, play_range_shared_deck_greedy_seats
 from strategies.heuristic import choose_greedy_seats
@@ -44,7 +44,8 @@ def rows(
     out, masks = output_arrays(games)
     state = scratch_states(run.bots, 1)[0]
     ask = run.ask if ask is None else ask
-    entry_point(top)(run.tab, run.fp, ask, run.spec.seed, 0, 0, games, state, out, masks)
+    args = (run.tab, run.fp, ask, run.spec.seed, 0, 0, games, state, out, masks)
+    entry_point(top, *args)(*args)
     return out, masks
 
 
@@ -158,8 +159,7 @@ def compiled_after(names: list[str], probes: list[str]) -> list[bool]:
     with an empty cache)."""
     got = []
     for name in names:
-        disp = kernel_named(name)
-        disp.compile(declared_signature(disp.py_func))
+        compile_named([name])
         got.append(any(bool(kernel_named(p).overloads) for p in probes))
     return got
 

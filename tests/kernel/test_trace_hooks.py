@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
+from sim.compiler import mode
 from sim.data.spec import RunSpec
-from sim.kernel import mode
 from sim.kernel import trace as T
 from sim.run.engine import Engine
 

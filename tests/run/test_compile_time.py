@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.kernel import mode
+from sim.compiler import mode
 from sim.run import compile_time as CT
 from sim.run import progress as P
 
@@ -55,7 +55,7 @@ def test_an_unreadable_record_gives_no_estimate(
 def test_the_record_lives_beside_the_kernel_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sim.kernel.cache import cache_dirs
+    from sim.compiler.cache import cache_dirs
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert CT.record_path() == cache_dirs()[0] / CT.RECORD

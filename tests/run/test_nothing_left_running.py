@@ -1,6 +1,6 @@
 """Nothing a command starts outlives it: a cold first run's compile leaves no process behind.
 
-A cold compile on two cores starts a child (``sim.run.compile_ahead``); the command, the API
+A cold compile on two cores starts a child (``sim.compiler.ahead``); the command, the API
 call or the interrupted run must not return while it is alive. Every process these tests
 start carries a token in its environment, which a child inherits, so a leftover process is
 found whatever session or parent it ended up with.

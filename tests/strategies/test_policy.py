@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from fresh import in_fresh_interpreter
 
+from sim.compiler import ASK_SIGNATURE, as_ask
 from sim.data.spec import RunSpec
 from sim.kernel.batch import RunArgs, play_batch
-from sim.kernel.jit import as_ask, declared_signature
 from sim.run.compiled import compile_run
 from strategies import heuristic, random_bot
 from strategies.heuristic import BOT_GREEDY, BOT_RANDOM
@@ -56,7 +56,7 @@ def compiled_bots() -> list[str]:
     """Compile ``choose_greedy_seats`` here; the heuristic dispatcher's other bots compiled
     (or loaded) with it."""
     disp = heuristic.choose_greedy_seats
-    disp.compile(declared_signature(disp.py_func))
+    disp.compile(ASK_SIGNATURE.args)
     others = (heuristic._scripted, heuristic.option_card, random_bot.choose_random)
     return [d.py_func.__name__ for d in others if d.overloads]
 

@@ -17,7 +17,7 @@ def users_function(a, x):  # numba.njit'd in the child, as a user's notebook wou
     return a[-1] * x + a[-2]
 
 
-def tiny(st, n):  # a kernel of the child (sim.kernel.jit.kernel)
+def tiny(st, n):  # a kernel of the child (sim.compiler.kernel)
     """Sum of the first ``n`` entries of ``st``."""
     total = 0
     for i in range(n):
@@ -53,10 +53,11 @@ def users_results() -> list[float]:
 def before_and_after() -> dict[str, object]:
     members = patched_members()
     before = users_results()
-    from sim.kernel.jit import entry_point, kernel
+    from sim.compiler import entry_point, kernel
 
     k = kernel(tiny)
-    summed = entry_point(k)(np.arange(5, dtype=np.int64), 3)
+    st = np.arange(5, dtype=np.int64)
+    summed = entry_point(k, st, 3)(st, 3)
     after = users_results()
     return {
         "same_members": patched_members() == members,

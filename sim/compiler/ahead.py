@@ -7,7 +7,7 @@ the ``ask`` function pointer), the steps and the ability interpreter are
 compiled on their own (by symbol), and numba loads a function from its on-disk
 cache instead of compiling it whenever a file for it is there. So this process
 and a child walk one list of those kernels, each compiling the next one the
-other has not taken (``sim.kernel.claims``), and a kernel either reaches that
+other has not taken (``sim.compiler.claims``), and a kernel either reaches that
 the other is compiling is waited for and loaded, never compiled twice; the top
 of the tree, compiled here, then finds the child's part on disk and only links
 it.
@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from sim.kernel import claims
-from sim.kernel.jit import declared_signature
-from sim.kernel.twins import SUFFIX, calls, linked_twin
+import sim.compiler.claims as claims
+from sim.compiler.linkage import SIGNATURES
+from sim.compiler.twins import SUFFIX, calls, linked_twin
 
 WORK = (
     # The ability interpreter first: every step but the set-up reaches it.
@@ -54,7 +54,7 @@ WORK = (
     "sim.kernel.surge:surge_step",
 )
 """Kernels both processes compile, in this order, each taking the next one the other has not
-taken (``sim.kernel.claims``): the by-symbol steps, the bot and the large trees beneath them,
+taken (``sim.compiler.claims``): the by-symbol steps, the bot and the large trees beneath them,
 a kernel well before the kernels that call it, so that neither process waits long for the
 other. Every entry point calls them; :func:`work_of` adds the set-up, the steps of
 A Reign of War and the dispatcher."""
@@ -92,7 +92,7 @@ def work_of(top: Any, ask: Any) -> tuple[str, ...]:
 
 def kernel_named(name: str) -> Any:
     """The kernel ``module:function`` names (its dispatcher); ``module:function.linked``,
-    that kernel's linked twin (``sim.kernel.twins``)."""
+    that kernel's linked twin (``sim.compiler.twins``)."""
     module, _, attr = name.partition(":")
     if attr.endswith(SUFFIX):
         return linked_twin(getattr(importlib.import_module(module), attr.removesuffix(SUFFIX)))
@@ -100,15 +100,15 @@ def kernel_named(name: str) -> Any:
 
 
 def compile_named(names: Iterable[str]) -> None:
-    """Compile (or load from the cache) each named kernel's one signature, in order."""
+    """Compile (or load from the cache) each named kernel for its declared argument types
+    (``sim.compiler.linkage.SIGNATURES``, a twin's those of its original), in order."""
     for name in names:
-        disp = kernel_named(name)
-        disp.compile(declared_signature(disp.py_func))
+        kernel_named(name).compile(SIGNATURES[name.removesuffix(SUFFIX)])
 
 
 def compile_free(names: Iterable[str]) -> None:
     """Compile each named kernel that no process claiming beside this one has taken or
-    compiled (``sim.kernel.claims``), in order; skip the others."""
+    compiled (``sim.compiler.claims``), in order; skip the others."""
     for name in names:
         with claims.claim_if_free(name) as mine:
             if mine:
@@ -179,7 +179,7 @@ class CompileAhead:
 def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
     """While it lasts, a child compiles ``child_work`` into numba's cache (then what
     :meth:`CompileAhead.finish` gives it), and every kernel this process compiles is
-    claimed (``sim.kernel.claims``): a kernel the child compiles is loaded, not compiled
+    claimed (``sim.compiler.claims``): a kernel the child compiles is loaded, not compiled
     twice. Start it as early as the cache is known to be cold, so that the child's own
     start-up and the run's set-up here (the bots' figures compile) overlap; call
     ``finish`` before the first game. On leaving, waits for the child to exit (killed

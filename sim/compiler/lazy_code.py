@@ -16,10 +16,10 @@ it: a call from Python, a by-symbol kernel's symbol, a bot dispatcher passed as
 LLVM's inliner works through bottom-up as it did level by level before (the
 rows are the same and the kernel as fast: ``docs/compile.md``). Roots are
 materialised before they are cached
-(``sim.kernel.numba_ext.KernelDispatcher.add_overload``), so a warm start
+(``sim.compiler.extension.KernelDispatcher.add_overload``), so a warm start
 loads their machine code as before. A kernel that was never materialised is
 cached as its IR alone (:data:`IR_KIND`); a caller compiled in another process
-(the two-core compile's child, ``sim.run.compile_ahead``) links it from there,
+(the two-core compile's child, ``sim.compiler.ahead``) links it from there,
 and a later call from Python generates its machine code then and caches it.
 
 Numba's own work around a kernel's compile is trimmed where it does nothing for kernels:
@@ -27,11 +27,12 @@ a pass manager built per function (:meth:`KernelLibrary._optimize_functions`), t
 annotation rendered into every cache entry (:meth:`KernelCacheImpl.reduce`). Nothing here
 changes numba for code other than kernels.
 
-Only the extension uses it (``sim.kernel.mode``); plain mode is numba's own.
+Only the extension uses it (``sim.compiler.mode``); plain mode is numba's own.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from llvmlite import binding as ll
@@ -40,7 +41,40 @@ from numba.core.caching import CompileResultCacheImpl
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
-from sim.kernel.private_callees import make_callees_private
+from sim.compiler.linkage import OFF
+
+
+def make_callees_private(module: Any, owner: str) -> int:
+    """Give every ``linkonce_odr`` function of ``module`` internal linkage before it is
+    optimised, once it is to become machine code.
+
+    Numba links each callee into its caller's module as ``linkonce_odr``: a definition
+    another module may replace, so LLVM may not change its signature, and every call that
+    stays a call passes numba's whole calling convention (each array as its seven or nine
+    fields, an exception pointer, a status the caller tests), where a kernel reads the data
+    pointer alone. Made internal, LLVM drops what is unused and passes the rest in
+    registers; the same operations run in the same order, so every game plays the same.
+    Each private definition is renamed with a tag of its module: numba's JIT puts local
+    symbols of a loaded object in its symbol table too, so a private copy named like a
+    shared definition would be found in its place by the next module that links it.
+
+    Gives every ``linkonce_odr`` function of ``module`` internal linkage and a name
+    unique to the module (tagged by ``owner``, the library's name, and the module's own
+    external functions); returns how many."""
+    own = sorted(
+        fn.name
+        for fn in module.functions
+        if not fn.is_declaration and fn.linkage == ll.Linkage.external
+    )
+    tag = hashlib.sha256("\n".join([owner, *own]).encode()).hexdigest()[:12]
+    n = 0
+    for fn in module.functions:
+        if fn.linkage == ll.Linkage.linkonce_odr:
+            fn.linkage = ll.Linkage.internal
+            fn.name = f"{fn.name}.{tag}"
+            n += 1
+    return n
+
 
 IR_KIND = "omensim-ir"
 """The serialisation kind of a kernel cached without machine code: its final module's
@@ -80,11 +114,13 @@ class KernelLibrary(JITCodeLibrary):
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
         self._finalized = True
+        if "lazy" in OFF:
+            self.materialise()
 
     def materialise(self) -> None:
         """Optimise the module and generate its machine code (once): the rest of numba's
         ``finalize``, with the linked callees made private to this code first
-        (``sim.kernel.private_callees``)."""
+        (``sim.compiler.lazy_code``)."""
         # Also asked outside a compile (a call from Python, an ``ask`` unboxed): the engine is
         # numba's, shared with any thread compiling.
         with global_compiler_lock:
@@ -92,7 +128,8 @@ class KernelLibrary(JITCodeLibrary):
             if self.in_engine:
                 return
             self.in_engine = True
-            make_callees_private(self._final_module, self.name)
+            if "private" not in OFF:
+                make_callees_private(self._final_module, self.name)
             self._optimize_final_module()
             self._dynamic_globals = []  # numba's step scans them again
             CPUCodeLibrary._finalize_final_module(self)

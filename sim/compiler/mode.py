@@ -3,7 +3,7 @@
 Read once, at import, so every kernel of a process is compiled the same way:
 
 * ``OMENSIM_PLAIN_NUMBA=1`` asks for plain ``numba.njit(cache=True)``;
-  ``OMENSIM_PLAIN_NUMBA=0`` (or unset) for the extension (``sim.kernel.numba_ext``).
+  ``OMENSIM_PLAIN_NUMBA=0`` (or unset) for the extension (``sim.compiler.extension``).
 * The extension reaches into numba's compiler, so it is used only on the numba
   releases it is tested on (:data:`EXTENSION_RELEASES`); any other release gets
   plain mode whatever the variable says.
@@ -23,7 +23,7 @@ PLAIN_ENV = "OMENSIM_PLAIN_NUMBA"
 """The environment variable that switches plain mode on (``1``) or off (``0``)."""
 
 EXTENSION_RELEASES = ((0, 68),)
-"""numba (major, minor) releases ``sim.kernel.numba_ext`` is tested on."""
+"""numba (major, minor) releases ``sim.compiler.extension`` is tested on."""
 
 
 def release(version: str) -> tuple[int, int]:
@@ -46,7 +46,25 @@ PLAIN: bool = plain_wanted(os.environ, numba.__version__)
 """True when this process compiles kernels with plain ``numba.njit(cache=True)``."""
 
 MODE = "plain" if PLAIN else "extension"
-"""This process's compile mode, by name (benchmarks and the compile estimate record it)."""
+"""This process's compile mode, by name (the run's manifest, ``omensim --version``, the
+compile estimate and the benchmarks record it)."""
+
+
+def fallback_note(environ: Mapping[str, str], version: str) -> str | None:
+    """The line saying why kernels compile with plain numba though nobody asked for it, or
+    None: the extension is not tested on numba ``version``."""
+    if environ.get(PLAIN_ENV, "").strip() == "1" or release(version) in EXTENSION_RELEASES:
+        return None
+    tested = ", ".join(f"{a}.{b}" for a, b in EXTENSION_RELEASES)
+    return (
+        f"omensim: numba {version} is not a release its compiler extension is tested on "
+        f"({tested}); compiling with plain numba, which is slower"
+    )
+
+
+def describe() -> str:
+    """The compile mode and numba release of this process, in words (``omensim --version``)."""
+    return f"numba {numba.__version__}, compile mode: {MODE}"
 
 
 HOOKS_ENV = "OMENSIM_TRACE_HOOKS"
@@ -66,4 +84,4 @@ def hooks_wanted(environ: Mapping[str, str]) -> bool:
 HOOKS: bool = hooks_wanted(os.environ)
 """Whether this process's kernels have the trace hooks compiled in; set before the first
 kernel compiles (``sim.kernel.trace.use_hooks``); it picks the kernels' cache files
-(``sim.kernel.numba_ext.KernelCache``, ``sim.kernel.cache.plain_root``)."""
+(``sim.compiler.extension.KernelCache``, ``sim.compiler.cache.plain_root``)."""

@@ -1,6 +1,6 @@
 """Claims on kernel compiles: processes filling one numba cache compile each kernel once.
 
-A cold compile on two cores (``sim.run.compile_ahead``) runs two processes
+A cold compile on two cores (``sim.compiler.ahead``) runs two processes
 that compile the kernel's tree into one numba cache. Numba's cache does not
 coordinate them: a kernel both reach (the ability interpreter beneath every
 step, the greedy bot beneath the dispatcher) was compiled by both, the second

@@ -7,7 +7,7 @@ machine code would keep running. Every kernel module is compiled with
 code (``sim/kernel``, ``strategies``, and the declarations in ``sim/base``) and, if the hash differs
 from the one stamped beside the cache, drop the cached files of those modules.
 
-Plain mode (``sim.kernel.mode``) caches in a directory of its own,
+Plain mode (``sim.compiler.mode``) caches in a directory of its own,
 :func:`plain_root`, which holds nothing but kernels; the extension's cache is
 numba's usual place (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the source).
 """
@@ -22,12 +22,13 @@ from pathlib import Path
 
 from numba.core.caching import _CacheLocator
 
-from sim.kernel.mode import PLAIN, hooks_wanted
+from sim.compiler.mode import PLAIN, hooks_wanted
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
-# Declarations the kernels read as frozen globals: no kernels of their own, but part of the hash.
-DECLARATION_DIRS = (_SIM / "base",)
+# No kernels of their own, but part of the hash: the declarations the kernels read as frozen
+# globals, and the compiler, whose lowering numba's cache key does not record.
+DECLARATION_DIRS = (_SIM / "base", _SIM / "compiler")
 STAMP = "omensim-kernel.sha256"
 PLAIN_DIR = "omensim-plain-numba"
 """The name of plain mode's cache directory (see :func:`plain_root`)."""

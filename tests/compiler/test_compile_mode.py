@@ -1,4 +1,4 @@
-"""The compile mode switch (``sim/kernel/mode.py``): plain numba or the extension, cached apart."""
+"""The compile mode switch (``sim/compiler/mode.py``): plain numba or the extension, apart."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from fresh import in_fresh_interpreter
 
-from sim.kernel.cache import plain_root
-from sim.kernel.jit import kernel
-from sim.kernel.mode import EXTENSION_RELEASES, PLAIN_ENV, plain_wanted, release
+from sim.compiler import kernel
+from sim.compiler.cache import plain_root
+from sim.compiler.mode import EXTENSION_RELEASES, PLAIN_ENV, plain_wanted, release
 
 
 @kernel
@@ -22,7 +22,7 @@ def bump(st, i):
 
 def bump_in_this_process() -> dict[str, object]:
     """Call ``bump`` once; this process's mode and ``bump``'s cache hits and misses."""
-    from sim.kernel.jit import MODE
+    from sim.compiler import MODE
 
     st = np.zeros(3, np.int64)
     bump(st, 1)

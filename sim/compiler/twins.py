@@ -1,15 +1,15 @@
 """Linked twins: a kernel tree compiled again with its steps linked into their callers.
 
-The turn's steps and the ability interpreter are by symbol (``@kernel(by_symbol=True)``):
+The turn's steps and the ability interpreter are by symbol (``sim.compiler.linkage.TWIN``):
 each is optimised once, in a module of its own that either of the two compiling processes
-can take (``sim.run.compile_ahead``), so a first run's cold compile shares them out. Linked
+can take (``sim.compiler.ahead``), so a first run's cold compile shares them out. Linked
 into their callers instead, LLVM inlines the steps, passes them only what they read and
 inlines the bot at each decision, about 15% more games a second; but the entry point then
 becomes one module of the whole game, optimised in one process, seconds longer than a
 first run may wait (``docs/compile.md``).
 
 So both are built from the same Python functions. The kernels marked
-``@kernel(by_symbol=True, twin=True)`` are by symbol in the kernel's own tree, which a first
+``sim.compiler.linkage.TWIN`` are by symbol in the kernel's own tree, which a first
 run compiles; :func:`linked_twin` of an entry point gives a second tree in which they are
 linked: each kernel that reaches one, and each such kernel itself, is copied with its
 globals pointing at the copies, under a name of its own (:data:`SUFFIX`, so numba caches it
@@ -25,7 +25,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from sim.kernel.jit import PLAIN, kernel
+from sim.compiler.extension import compiled
+from sim.compiler.mode import PLAIN
 
 SUFFIX = ".linked"
 """Ends the qualified name (and so the cache files) of a twin of a kernel."""
@@ -38,7 +39,7 @@ so trees copied apart (two entry points' twins) share their copies' compiles."""
 
 def is_kernel(value: Any) -> bool:
     """Whether ``value`` is a kernel of the extension (``@kernel``, with its flags)."""
-    return hasattr(value, "kernel_flags") and hasattr(value, "py_func")
+    return isinstance(getattr(value, "flags", None), dict) and hasattr(value, "py_func")
 
 
 def kernel_globals(fn: Any) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def module_kernels(fn: Any) -> list[Any]:
 def linked_in_twin(d: Any) -> bool:
     """Whether a call of kernel ``d`` is linked into its caller in a linked twin: not by
     symbol, or marked ``twin``."""
-    return d.twin or not d.by_symbol
+    return d.flags["twin"] or not d.flags["by_symbol"]
 
 
 def call_graph(
@@ -125,7 +126,7 @@ def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
 def reaching(disp: Any) -> set[int]:
     """The ids of the kernels of ``disp``'s tree that are marked ``twin`` or call one not
     by symbol, directly or not: those whose linked twin differs."""
-    return reaching_targets(disp, lambda d: d.twin, linked_in_twin)
+    return reaching_targets(disp, lambda d: d.flags["twin"], linked_in_twin)
 
 
 def copy_function(fn: Any, globs: dict[str, Any], qualname: str) -> Any:
@@ -160,7 +161,7 @@ def copy_tree(
             return COPIES[id(d), qualname]
         fn = d.py_func
         globs = dict(fn.__globals__)
-        copy = kernel(copy_function(fn, globs, qualname), **{**d.kernel_flags, **flags})
+        copy = compiled(copy_function(fn, globs, qualname), {**d.flags, **flags})
         COPIES[id(d), qualname] = copy  # before its callees: a cycle reaches this copy
         for global_name, callee in kernel_globals(fn).items():
             globs[global_name] = copy_of(callee, callee.py_func.__qualname__ + suffix)
@@ -192,5 +193,5 @@ def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
         return disp
     targets = {id(k): v for k, v in replace.items()}
     tag = ".without-" + "-".join(sorted(k.py_func.__name__ for k in replace))
-    reach = reaching_targets(disp, lambda d: id(d) in targets, lambda d: not d.by_symbol)
+    reach = reaching_targets(disp, lambda d: id(d) in targets, lambda d: not d.flags["by_symbol"])
     return copy_tree(disp, reach, qualname, tag, {}, targets)

@@ -1,0 +1,220 @@
+#!/usr/bin/env python
+"""What each lever of the compiler extension buys: each one removed, against the whole, in one run.
+
+    python benchmarks/bench_levers.py [--games 2000] [--mix dunes+aegean] [--repeats 300]
+                                      [--levers whole,two_process,...] [--csv]
+
+For each configuration (the whole extension, then each lever switched off through
+``OMENSIM_LEVERS_OFF``, ``sim.compiler.linkage.LEVERS_ENV``):
+
+* **cold first run**: ``omensim run --games G --mix M`` in a fresh interpreter with an empty
+  ``NUMBA_CACHE_DIR``: wall seconds and CPU seconds (user + system, the compile's child
+  process included);
+* **warm kernel**: in another fresh interpreter on that cache, the kernel against the
+  reference loop (``benchmarks/reference_loop.py``) in the same process, best of
+  ``--repeats`` small batches each, as a ratio of turns per second (as ``bench_min.py``):
+  greedy vs greedy, the build a run plays once cached (the linked build; without linked
+  twins, the first run's tree);
+* **lines**: the lines of ``sim/compiler`` and its glue the lever costs (``LEVER_CODE``).
+
+Configurations alternate in one run, so a busy host slows them alike; read the ratios,
+not the seconds. Prints a Markdown table; ``--csv`` appends rows to
+``benchmarks/results.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import datetime as dt
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LEVERS = ("whole", "twins", "two_process", "lazy", "private", "by_symbol", "nrt")
+"""``whole``: every lever on; each other name: that lever off."""
+
+LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "twins": [
+        ("sim/compiler/twins.py", ("linked_twin", "copy_tree", "copy_function", "reaching")),
+        ("strategies/greedy_batch.py", ()),
+        ("sim/kernel/batch.py", ("LinkedBuild", "LINKED_BUILDS", "linked_build", "linked_run")),
+        ("sim/compiler/extension.py", ("ask_of",)),
+        ("sim/run/engine.py", ("linked_cached",)),
+        ("sim/cli/compile.py", ()),
+    ],
+    "two_process": [("sim/compiler/ahead.py", ()), ("sim/compiler/claims.py", ())],
+    "lazy": [
+        ("sim/compiler/lazy_code.py", ("KernelLibrary", "DeferredEnvs", "KernelCacheImpl")),
+    ],
+    "private": [("sim/compiler/lazy_code.py", ("make_callees_private",))],
+    "by_symbol": [
+        (
+            "sim/compiler/extension.py",
+            ("symbol_of", "define_symbol", "load_by_symbol", "_loader", "_call_by_symbol"),
+        ),
+    ],
+    "nrt": [("sim/compiler/extension.py", ("_index_as_is", "unwrapped_indices"))],
+}
+"""Where each lever's code is: whole files (no names) or the named top-level definitions."""
+
+
+def lines_of(lever: str) -> int:
+    """Lines of the code ``lever`` costs (:data:`LEVER_CODE`)."""
+    total = 0
+    for rel, names in LEVER_CODE.get(lever, []):
+        text = (ROOT / rel).read_text()
+        if not names:
+            total += len(text.splitlines())
+            continue
+        for node in ast.parse(text).body:
+            targets = [getattr(node, "name", None)]
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                t = node.targets if isinstance(node, ast.Assign) else [node.target]
+                targets = [getattr(x, "id", None) for x in t]
+            if set(targets) & set(names):
+                total += node.end_lineno - node.lineno + 1  # type: ignore[operator]
+    return total
+
+
+COLD = """
+import sys
+from sim.cli import main
+main(["run", "--games", sys.argv[1], "--mix", sys.argv[2], "--out", sys.argv[3], "-q"],
+     standalone_mode=False)
+"""
+
+WARM = """
+import json, sys, time
+import numba
+import numpy as np
+sys.path.insert(0, sys.argv[4])
+import reference_loop as R
+from sim.base import layout as L
+from sim.compiler import entry_point
+from sim.data.spec import RunSpec
+from sim.kernel.batch import output_arrays, range_kernel, scratch_states
+from sim.run.engine import Engine
+numba.set_num_threads(1)
+games, repeats = 100, int(sys.argv[2])
+engine = Engine(RunSpec(games=games, mix=sys.argv[1], seed=1))
+engine.warmup(linked=sys.argv[3] == "1")
+top = engine.top or range_kernel(engine.tab)
+state = scratch_states(engine.bots, 1)[0]
+rows, masks = output_arrays(games)
+args = (engine.tab, engine.fp, engine.ask, 1, 0, 0, games, state, rows, masks)
+play = entry_point(top, *args)
+out, turns = np.empty(300, np.int64), np.empty(300, np.int64)
+play(*args)
+k_turns = int(rows[:, L.O_TURNS].sum())
+R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
+r_turns = int(turns.sum())
+best_k = best_r = float("inf")
+for _ in range(repeats):
+    t0 = time.perf_counter(); play(*args); best_k = min(best_k, time.perf_counter() - t0)
+    t0 = time.perf_counter(); R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
+    best_r = min(best_r, time.perf_counter() - t0)
+print(json.dumps({"ratio": (k_turns / best_k) / (r_turns / best_r), "kgps": games / best_k,
+                  "rgps": 300 / best_r}))
+"""
+
+
+def env_for(lever: str, cache: Path) -> dict[str, str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "2"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["OMENSIM_LEVERS_OFF"] = "" if lever in ("whole", "twins") else lever
+    env.pop("OMENSIM_TRACE_HOOKS", None)
+    return env
+
+
+def cold(lever: str, cache: Path, games: int, mix: str) -> tuple[float, float]:
+    """Wall and CPU seconds (children included) of a first run on the empty ``cache``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", COLD, str(games), mix, str(cache.parent / "run")],
+        env=env_for(lever, cache),
+        check=True,
+        cwd=tempfile.gettempdir(),
+    )
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def warm(lever: str, cache: Path, mix: str, repeats: int) -> dict[str, float]:
+    """The warm kernel's ratio to the reference loop (turns/s) and its games/s, 1 thread."""
+    linked = "0" if lever == "twins" else "1"
+    done = subprocess.run(
+        [sys.executable, "-c", WARM, mix, str(repeats), linked, str(ROOT / "benchmarks")],
+        env=env_for(lever, cache),
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Each compiler lever against its removal.")
+    parser.add_argument("--games", type=int, default=2000, help="games of the first run")
+    parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
+    parser.add_argument("--repeats", type=int, default=300, help="warm batches (default 300)")
+    parser.add_argument("--levers", default=",".join(LEVERS), help="configurations to run")
+    parser.add_argument("--csv", action="store_true", help="append to benchmarks/results.csv")
+    args = parser.parse_args(argv)
+    levers = args.levers.split(",")
+    got: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="omensim-levers-") as tmp:
+        for lever in levers:
+            cache = Path(tmp) / lever / "cache"
+            cache.parent.mkdir(parents=True)
+            wall, cpu = cold(lever, cache, args.games, args.mix)
+            got[lever] = {"wall": wall, "cpu": cpu, **warm(lever, cache, args.mix, args.repeats)}
+            print(f"{lever}: {got[lever]}", file=sys.stderr, flush=True)
+    base = got.get("whole")
+    print("| lever removed | cold wall | cold CPU | warm / reference | lines |")
+    print("|---|---:|---:|---:|---:|")
+    for lever, g in got.items():
+        rel = ""
+        if base and lever != "whole":
+            rel = f" ({g['wall'] / base['wall']:.2f}x)"
+        print(
+            f"| {'none (the whole)' if lever == 'whole' else lever} | {g['wall']:.1f} s{rel} | "
+            f"{g['cpu']:.1f} s | {g['ratio']:.3f} | {lines_of(lever)} |"
+        )
+    if args.csv:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        machine = f"nproc={os.cpu_count()} {platform.platform()}"
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with open(ROOT / "benchmarks" / "results.csv", "a", newline="") as f:
+            w = csv.writer(f)
+            for lever, g in got.items():
+                name = f"levers_{lever}"
+                for bench, seconds, gps in (
+                    (f"{name}_cold_wall", f"{g['wall']:.4f}", ""),
+                    (f"{name}_cold_cpu", f"{g['cpu']:.4f}", ""),
+                    (f"{name}_warm_kernel", "", f"{g['kgps']:.1f}"),
+                    (f"{name}_warm_reference", "", f"{g['rgps']:.1f}"),
+                ):
+                    w.writerow(
+                        [now, commit, machine, bench, args.mix, args.games, seconds, gps, ""]
+                    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,327 @@
+"""omensim's extension of numba's compiler: leaner machine code and a shorter cold compile.
+
+What plain ``njit(cache=True)`` does differently (``benchmarks/bench_levers.py`` measures
+each part against its removal; ``sim.compiler.mode`` picks one of the two):
+
+* Literal arguments widened: numba compiles a copy of a function (and of its tree) for every
+  literal a call site passes (``f(st, 0)`` and ``f(st, p)``); here both call one compile of
+  the types numba infers.
+* No wrappers a kernel does not need (numba's C and Python wrappers), calls by symbol
+  instead of relinking a large callee into every caller, machine code only for what runs
+  (``sim.compiler.lazy_code``), and the linkage of ``sim.compiler.linkage``.
+* No reference counting and no wraparound of negative indices: a faster game.
+
+Kernel code indexes arrays as C does: a negative index is out of bounds, not Python's count
+from the end (:func:`unwrapped_indices`). Under ``NUMBA_BOUNDSCHECK=1`` a negative index
+raises ``IndexError`` like any other out-of-bounds one.
+
+Everything here applies to kernels only: numba's own members are replaced only while a
+kernel compiles, under numba's compiler lock, and put back after; other numba code in the
+process compiles as numba ships it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from llvmlite import binding as llvm
+from numba import typeof, types
+from numba.core import cgutils, sigutils
+from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic
+from numba.np import arrayobj
+
+import sim.compiler.mode as mode
+from sim.compiler.claims import claim, kernel_name
+from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary, materialised
+from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE, OFF, flags_of
+
+
+def _index_as_is(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) -> Any:
+    """Numba's ``arrayobj.fix_integer_index`` without the wraparound of a negative index."""
+    return context.cast(builder, idx, idxty, types.intp if idxty.signed else types.uintp)
+
+
+@contextlib.contextmanager
+def unwrapped_indices() -> Iterator[None]:
+    """While it lasts, numba lowers an integer array index without Python's wraparound.
+
+    Numba turns ``a[i]`` for a signed ``i`` into ``a[i + len(a) if i < 0 else i]`` unless it
+    can prove ``i >= 0``, which it seldom can: a compare, an add and a select on nearly
+    every state and table read. Kernel code never counts from the end
+    (``tests/code/test_code_rules.py`` rejects a negative literal index in a kernel). Held
+    under numba's compiler lock, so no other function is lowered meanwhile.
+    """
+    with global_compiler_lock:
+        saved = arrayobj.fix_integer_index
+        if "nrt" not in OFF:
+            arrayobj.fix_integer_index = _index_as_is
+        try:
+            yield
+        finally:
+            arrayobj.fix_integer_index = saved
+
+
+TRACED_MARK = "-traced"
+"""Ends the names of the cache files of kernels built with the trace hooks
+(``sim.compiler.mode.HOOKS``): ``batch.play_range-12.py312-traced.nbi``."""
+
+
+class KernelCache(FunctionCache):
+    """Numba's on-disk cache of a function, with files of its own (:data:`TRACED_MARK`) for
+    the build with the trace hooks, so that whether a build is cached can be read off the
+    file names (``sim.run.progress.kernel_needs_compile``). An entry may hold a kernel's IR
+    without machine code (``sim.compiler.lazy_code``)."""
+
+    _impl_class = KernelCacheImpl
+
+    @property
+    def _cache_file(self) -> Any:
+        return self._traced_file if mode.HOOKS else self._plain_file
+
+    @_cache_file.setter
+    def _cache_file(self, plain: Any) -> None:  # numba sets it once, in __init__
+        self._plain_file = plain
+        self._traced_file = IndexDataCacheFile(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base + TRACED_MARK,
+            source_stamp=plain._source_stamp,
+        )
+
+
+def kernel_args(sig: Any) -> tuple[Any, ...]:
+    """The argument types a kernel is compiled for, from those of a call: literals widened
+    to their type, a jitted function passed as ``ask`` as the :data:`ASK_TYPE` pointer."""
+    args = sig if isinstance(sig, tuple) else sigutils.normalize_signature(sig)[0]
+    return tuple(ASK_TYPE if isinstance(a, types.Dispatcher) else types.unliteral(a) for a in args)
+
+
+class KernelDispatcher(CPUDispatcher):
+    """A dispatcher that compiles the types of a call with its literals widened (one
+    compile for ``f(st, 0)`` and ``f(st, p)``), without the wrappers it does not need."""
+
+    flags: dict[str, bool] = {}
+    """Its linkage (``sim.compiler.linkage.flags_of``)."""
+
+    def compile(self, sig: Any) -> Any:
+        """Compile (or load from the cache) the kernel for :func:`kernel_args` of ``sig``.
+
+        A first compile holds the kernel's claim (``sim.compiler.claims``), so another
+        process filling the same cache compiles it only if this one did not. Only a bot
+        dispatcher (the ``ask`` signature) gets numba's C wrapper, which passing it as a
+        function pointer needs.
+        """
+        args = kernel_args(sig)
+        with unwrapped_indices():
+            if args in self.overloads:
+                return super().compile(args)
+            self.targetoptions["no_cfunc_wrapper"] = args != ASK_SIGNATURE.args
+            with claim(kernel_name(self.py_func)):
+                return super().compile(args)
+
+    def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # Numba's C dispatcher calls this on a call from Python that its table does not
+        # match, and calls what it returns.
+        return self.python_entry(tuple(self.typeof_pyval(a) for a in args))
+
+    def python_entry(self, sig: Any) -> Any:
+        """The entry for argument types ``sig`` callable from Python (compiled first).
+
+        Kernels are compiled without numba's Python wrapper (the code that unboxes each
+        argument): most are only ever called by other kernels. The first call from Python
+        builds one here, a module of the wrapper alone that calls the compiled function by
+        name, kept for the process and not cached.
+        """
+        args = kernel_args(sig)
+        # Not set in __init__: numba rebuilds an unpickled dispatcher through it.
+        entries = self.__dict__.setdefault("_python_entries", {})
+        if args in entries:
+            return entries[args]
+        self.compile(args)
+        cres = self.overloads[args]
+        if not materialised(cres.library):
+            # So far only linked into its callers: its own machine code now, and in the
+            # cache, so the next process that calls it from Python loads it.
+            cres.library.materialise()
+            self._cache.save_overload(args, cres)
+        entry = cres.entry_point
+        if self.targetoptions["no_cpython_wrapper"]:
+            ctx = self.targetctx
+            with global_compiler_lock:
+                library = ctx.codegen().create_library(f"{self.py_func.__qualname__}.python")
+                ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, None, True)
+                entry = ctx.get_executable(library, cres.fndesc, cres.environment)
+        self._insert([a._code for a in args], entry, False)
+        entries[args] = entry
+        return entry
+
+    def add_overload(self, cres: Any) -> None:
+        """Register a compiled (or cache-loaded) overload; a by-symbol kernel's symbol too.
+
+        Numba's version also enters the overload in the C dispatcher's table for calls
+        from Python; with no Python wrapper that entry is null, so the table gets
+        ``python_entry``'s on first use. A library loaded from the cache starts with no
+        reload hooks (numba keeps them on the compile result only); they are put back
+        here, so a caller compiled later that links it inherits them.
+        """
+        args = tuple(cres.signature.args)
+        self.overloads[args] = cres
+        options = self.targetoptions
+        if isinstance(cres.library, KernelLibrary) and (
+            self.flags.get("by_symbol")
+            or not options["no_cfunc_wrapper"]
+            or not options["no_cpython_wrapper"]
+        ):
+            # Run from outside the kernels: its machine code now, before numba caches it.
+            cres.library.materialise()
+        if cres.reload_init:
+            cres.library._reload_init.update(cres.reload_init)
+        if self.flags.get("by_symbol"):
+            name = define_symbol(self, args)
+            call = _call_by_symbol(cres.fndesc, name, _loader(kernel_name(self.py_func), args))
+            self.targetctx.remove_user_function(cres.entry_point)
+            self.targetctx.insert_func_defn([(call, cres.entry_point, cres.fndesc.argtypes)])
+
+
+def symbol_of(fn: Callable, args: tuple[Any, ...]) -> str:
+    """The process-wide symbol a by-symbol kernel's callers call for argument types ``args``.
+
+    Not numba's mangled name: that carries a per-process counter, so it can differ between
+    the process that wrote a caller's cache entry and the one that compiled the callee.
+    """
+    tag = hashlib.sha256(str(args).encode()).hexdigest()[:8]
+    return f"omensim.kernel.{fn.__module__}.{fn.__qualname__}.{tag}"
+
+
+def define_symbol(disp: Any, args: tuple[Any, ...]) -> str:
+    """Point kernel ``disp``'s symbol for ``args`` at its compiled code; returns the symbol."""
+    cres = disp.overloads[args]
+    name = symbol_of(disp.py_func, args)
+    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.mangled_name))
+    return name
+
+
+def load_by_symbol(name: str, args: tuple[Any, ...]) -> None:
+    """Compile (or load) kernel ``module:function`` for ``args`` so its symbol is defined.
+
+    Stored in the cache entry of every caller of a by-symbol kernel (numba's
+    ``reload_init``, run before the entry's machine code is loaded), so it is part of the
+    cache format: keep its name and module.
+    """
+    module, _, attr = name.partition(":")
+    disp = getattr(importlib.import_module(module), attr)
+    disp.compile(args)
+    define_symbol(disp, args)  # whatever its linkage now: a cached caller needs it
+
+
+@functools.cache
+def _loader(name: str, args: tuple[Any, ...]) -> Callable[[], None]:
+    # One object per kernel and types, so a library's set of reload hooks holds it once.
+    return functools.partial(load_by_symbol, name, args)
+
+
+def _call_by_symbol(fndesc: Any, name: str, hook: Callable[[], None]) -> Callable:
+    """Numba's call of a compiled function (``imputils.user_function``), by ``name``, unlinked.
+
+    Numba's own also links the callee's library into the caller's, so the callee's whole
+    tree is optimised and code-generated again inside every caller. This one declares the
+    symbol ``add_overload`` defined and records ``hook``, which defines it again in a
+    process that loads the caller from the cache.
+    """
+
+    def imp(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+        callee = cgutils.get_or_insert_function(builder.module, fnty, name)
+        context.call_conv.decorate_function(
+            callee, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias
+        )
+        status, retval = context.call_conv.call_function(
+            builder, callee, fndesc.restype, fndesc.argtypes, args
+        )
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        context.active_code_library._reload_init.add(hook)
+        return retval
+
+    imp.signature = fndesc.argtypes  # type: ignore[attr-defined]
+    imp.libs = ()  # type: ignore[attr-defined]
+    return imp
+
+
+def kernel(fn: Callable) -> Any:
+    """Jit ``fn`` as a kernel, with the linkage ``sim.compiler.linkage`` gives its name."""
+    return compiled(fn, flags_of(kernel_name(fn)))
+
+
+def compiled(fn: Callable, flags: dict[str, bool]) -> Any:
+    """Jit ``fn`` with ``cache=True`` as a kernel of linkage ``flags`` (``inline``:
+    ``alwaysinline`` in LLVM; ``into_caller``: numba's IR-level inlining; ``by_symbol``:
+    called through a symbol; ``from_python``: cached with its Python wrapper)."""
+    disp = KernelDispatcher(
+        py_func=fn,
+        pipeline_class=KernelCompiler,
+        locals={},
+        targetoptions={
+            "nopython": True,
+            "boundscheck": None,
+            "inline": "always" if flags.get("into_caller") else "never",
+            # Explicit even when False: numba otherwise lets a callee compiled inside a
+            # forceinline caller inherit the flag.
+            "forceinline": flags.get("inline", False),
+            "nogil": True,
+            # No reference counting: kernels never allocate (the caller hands them every
+            # array), and NRT's atomic counts at each call cost a large share of a game.
+            "_nrt": "nrt" in OFF,
+            "no_cfunc_wrapper": True,
+            "no_cpython_wrapper": not flags.get("from_python"),
+        },
+    )
+    disp.flags = flags
+    disp._cache = KernelCache(fn)  # numba's enable_caching()
+    return disp
+
+
+def entry_point(dispatcher: Any, *args: Any) -> Callable:
+    """The compiled entry of kernel ``dispatcher`` for arguments like ``args``, to call from
+    Python without numba's dispatch (which matches every argument's type on every call and
+    never matches a dispatcher passed as ``ask`` exactly: the slow path, with the GIL held).
+    Pass it arguments of the same types as ``args`` only."""
+    return dispatcher.python_entry(tuple(typeof(a) for a in args))
+
+
+def ask_of(dispatcher: Any) -> Any:
+    """A jitted ``ask_of(dispatcher)()`` that returns ``dispatcher`` as an ``ask`` value.
+
+    For kernel code that hands a bot dispatcher on itself (the look-ahead's rollouts).
+    Numba's own cast of a global dispatcher to a first-class function stores its Python
+    address, which makes every caller uncacheable; this one links the compiled function by
+    symbol only, so the callers stay in the on-disk cache.
+    """
+
+    @intrinsic
+    def _ask(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cres = dispatcher.get_compile_result(ASK_SIGNATURE)
+            llvoidptr = context.get_value_type(types.voidptr)
+            sfunc = cgutils.create_struct_proxy(ASK_TYPE)(context, builder)
+            sfunc.py_addr = context.get_constant_null(types.voidptr)
+            llfnty = context.get_value_type(ASK_TYPE.ftype).pointee
+            wrapper = cgutils.get_or_insert_function(
+                builder.module, llfnty, cres.fndesc.llvm_cfunc_wrapper_name
+            )
+            sfunc.c_addr = builder.bitcast(wrapper, llvoidptr)
+            fn = context.declare_function(builder.module, cres.fndesc)
+            sfunc.jit_addr = builder.bitcast(fn, llvoidptr)
+            context.active_code_library.add_linking_library(cres.library)
+            return sfunc._getvalue()
+
+        return ASK_TYPE(), codegen
+
+    return _ask

@@ -1,0 +1,59 @@
+"""A cold compile on two processes (``sim.compiler.ahead``, ``sim.compiler.claims``).
+
+Each kernel of the shared list is compiled once, by whichever process takes it first; the
+other one loads it. The list is compiled by name, for the argument types the compiler
+declares for it: they must be the types a run's calls infer, or the two processes would
+compile copies nobody calls.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from pathlib import Path
+
+import pytest
+from fresh import in_fresh_interpreter
+
+import sim.compiler.claims as claims
+from sim.compiler import PLAIN
+from sim.compiler.ahead import kernel_named, work_of
+from sim.compiler.linkage import SIGNATURES
+from sim.data.spec import RunSpec
+from sim.kernel.batch import range_kernel
+
+
+def undeclared(mix: str) -> list[str]:
+    """The kernels of the two-process list of a run of ``mix`` that a cold compile of it in
+    one process compiled for other argument types than those declared."""
+    import numba
+
+    from sim.run.engine import Engine
+
+    numba.set_num_threads(1)  # one process: every kernel compiled here, as its callers ask
+    engine = Engine(RunSpec(games=2, mix=mix))
+    engine.warmup(linked=False)
+    return [
+        name
+        for name in work_of(range_kernel(engine.tab), engine.ask)
+        if tuple(SIGNATURES[name]) not in kernel_named(name).overloads
+    ]
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba compiles in one process")
+def test_the_list_is_compiled_for_the_types_a_run_infers(tmp_path: Path) -> None:
+    assert in_fresh_interpreter("test_ahead", "t.undeclared('reign')", tmp_path) == []
+
+
+def test_a_kernel_taken_or_done_elsewhere_is_not_taken_again(tmp_path: Path) -> None:
+    name = "a.module:kernel"
+    with claims.claiming(tmp_path):
+        with claims.claim_if_free(name) as mine:
+            assert mine
+            # The same name from another open file (as another process would): refused.
+            with open(tmp_path / name, "w") as f, pytest.raises(BlockingIOError):
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            claims.mark_done(name)
+        with claims.claim_if_free(name) as again:
+            assert not again
+        assert claims.is_done(name)
+    assert not claims.is_done(name)  # outside ``claiming``: nothing is claimed

@@ -1,0 +1,168 @@
+"""What a kernel is, whatever the compiler does inside: the values Python computes, its
+argument types its own (never read from its parameter names), no allocation, C's indices.
+
+Kernels here are made with each linkage the extension has (``sim.compiler.extension.
+compiled``) and must give Python's answers, compiled cold and loaded from the cache in
+fresh interpreters. Skipped in plain mode, which is numba's own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fresh import in_fresh_interpreter
+
+from sim.compiler import PLAIN, entry_point, kernel
+
+pytestmark = pytest.mark.skipif(PLAIN, reason="the extension's behaviour")
+
+if not PLAIN:
+    from sim.compiler.extension import compiled
+
+    FLAGS = {"inline": False, "into_caller": False, "by_symbol": False, "twin": False}
+
+    def made(fn: object, **flags: bool) -> object:
+        return compiled(fn, {**FLAGS, "from_python": False, **flags})
+else:
+
+    def made(fn: object, **flags: bool) -> object:
+        return kernel(fn)
+
+
+def linked(**flags: bool) -> object:
+    return lambda fn: made(fn, **flags)
+
+
+@linked(inline=True)
+def leaf(st, i):
+    return st[i] * 3 + 1
+
+
+@linked()
+def weighted(st, i, weight):
+    return st[i] * weight
+
+
+@linked()
+def middle(st, n):
+    total = 0
+    for i in range(n):
+        total += leaf(st, i) + leaf(st, 0)
+    return total
+
+
+@linked(by_symbol=True)
+def symbol(st, n):
+    return middle(st, n) * 2
+
+
+@linked(into_caller=True)
+def into(st, i):
+    return leaf(st, i) - 1
+
+
+@linked()
+def top(st, n):
+    return middle(st, n) + symbol(st, n) + into(st, 1)
+
+
+def python_top(st: np.ndarray, n: int) -> int:
+    mid = sum(leaf.py_func(st, i) + leaf.py_func(st, 0) for i in range(n))
+    return mid + 2 * mid + leaf.py_func(st, 1) - 1
+
+
+def tree_value() -> dict[str, object]:
+    st = np.arange(10, dtype=np.int64)
+    return {"value": int(top(st, 6)), "want": int(python_top(st, 6))}
+
+
+def test_every_linkage_gives_pythons_value_cold_and_from_the_cache(tmp_path: Path) -> None:
+    for _ in range(2):  # the first compiles, the second loads every kernel from the cache
+        got = in_fresh_interpreter("test_kernels", "t.tree_value()", tmp_path)
+        assert got["value"] == got["want"]
+
+
+def test_a_float_argument_stays_a_float_whatever_its_name() -> None:
+    st = np.arange(4, dtype=np.int64)
+    assert weighted(st, 3, 0.5) == 1.5
+    assert weighted(st, 3, 2) == 6
+
+
+@linked()
+def calls_with_literals(st, n):
+    return leaf(st, 0) + leaf(st, n) + middle(st, 2) + middle(st, n)
+
+
+def overloads_after_literal_calls() -> list[int]:
+    st = np.arange(4, dtype=np.int64)
+    calls_with_literals(st, 2)
+    return [len(leaf.overloads), len(middle.overloads)]
+
+
+def test_literals_share_one_compile(tmp_path: Path) -> None:
+    got = in_fresh_interpreter("test_kernels", "t.overloads_after_literal_calls()", tmp_path)
+    assert got == [1, 1]
+
+
+def test_a_strided_array_is_read_as_strided() -> None:
+    st = np.arange(20, dtype=np.int64)[::2]
+    assert leaf(st, 3) == leaf.py_func(st, 3)
+
+
+def allocates(st, n):
+    out = np.empty(n, np.int64)
+    out[0] = st[0]
+    return out[0]
+
+
+def test_a_kernel_that_allocates_is_refused() -> None:
+    with pytest.raises(Exception, match="Only accept returning of array passed into the function"):
+        made(allocates)(np.arange(3, dtype=np.int64), 2)
+
+
+def reads(st, i):
+    return st[i]
+
+
+def negative_index() -> str:
+    try:
+        made(reads)(np.arange(3, dtype=np.int64), -1)
+    except IndexError:
+        return "IndexError"
+    return "read"
+
+
+def test_a_negative_index_is_out_of_bounds_not_from_the_end(tmp_path: Path) -> None:
+    import os
+
+    os.environ["NUMBA_BOUNDSCHECK"] = "1"
+    try:
+        got = in_fresh_interpreter("test_kernels", "t.negative_index()", tmp_path)
+    finally:
+        del os.environ["NUMBA_BOUNDSCHECK"]
+    assert got == "IndexError"
+    assert made(reads)(np.arange(3, dtype=np.int64), 2) == 2
+
+
+def ask_first(st, tab, fp, p, dec, n):
+    return st[0] + p
+
+
+def ask_last(st, tab, fp, p, dec, n):
+    return n - 1
+
+
+def asks(st, tab, fp, ask):
+    return ask(st, tab, fp, 1, 0, 5)
+
+
+def test_one_compile_serves_every_bot_dispatcher() -> None:
+    first, last, caller = made(ask_first), made(ask_last), made(asks)
+    st, fp = np.arange(3, dtype=np.int64), np.zeros((2, 2))
+    assert caller(st, st, fp, first) == 1
+    assert caller(st, st, fp, last) == 4
+    assert len(caller.overloads) == 1
+    play = entry_point(caller, st, st, fp, first)
+    assert play(st, st, fp, last) == 4
