@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -115,4 +116,12 @@ def ensure_fresh_cache() -> bool:
             stamp.write_text(digest)
         except OSError:
             pass  # a read-only cache only costs compile time, never correctness
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root and not _writable(Path(root)):
+        # numba then caches beside the source or in the user's cache, or not at all.
+        print(
+            f"omensim: cannot write the kernel cache folder NUMBA_CACHE_DIR={root}; "
+            "numba caches the kernels elsewhere, or compiles them in every process",
+            file=sys.stderr,
+        )
     return dropped

@@ -26,6 +26,7 @@ import contextlib
 import functools
 import hashlib
 import importlib
+import pickle
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -94,6 +95,14 @@ class KernelCache(FunctionCache):
             filename_base=self._impl.filename_base + TRACED_MARK,
             source_stamp=plain._source_stamp,
         )
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        """Numba's cached compile of ``sig``, or None (compile it again) when its files
+        cannot be read back: cut short by a full disk, or damaged."""
+        try:
+            return super().load_overload(sig, target_context)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+            return None
 
 
 def kernel_args(sig: Any) -> tuple[Any, ...]:
