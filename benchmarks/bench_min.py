@@ -13,7 +13,7 @@ same microseconds per turn from run to run). Prints figures, asserts nothing.
 
 The kernel is the build every run plays once the cache holds it: for two greedy seats,
 the linked entry point (``strategies.greedy_batch``, compiled here first if need be);
-``--first-run-tree`` measures the by-symbol tree a first run plays instead.
+``--first-run-tree`` measures the tree a first run plays instead.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--first-run-tree",
         action="store_true",
-        help="measure the by-symbol tree a cold first run plays, not the linked entry point",
+        help="measure the tree a cold first run plays, not the linked entry point",
     )
     args = parser.parse_args(argv)
     numba.set_num_threads(1)

@@ -14,7 +14,7 @@ run it on both commits. The rows never depend on the number of threads or on
 how the games are split into kernel calls, so neither changes the hash, and
 they are the same whichever tree plays them: the linked entry point of two
 greedy seats (``strategies.greedy_batch``, compiled here first if need be, the
-default) or the by-symbol tree a first run plays (``--first-run-tree``).
+default) or the tree a first run plays (``--first-run-tree``).
 Prints figures, asserts nothing.
 """
 
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--first-run-tree",
         action="store_true",
-        help="play the by-symbol tree a cold first run plays, not the linked entry point",
+        help="play the tree a cold first run plays, not the linked entry point",
     )
     args = parser.parse_args(argv)
     from sim.data.spec import RunSpec

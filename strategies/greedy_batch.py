@@ -1,31 +1,23 @@
-"""Linked entry points for runs of two greedy seats: the steps and the bot linked in.
+"""Linked entry points for runs of two greedy seats: the bot linked in.
 
 A run's kernel asks its bot through ``ask``, a function pointer the run layer passes, so
-that one compiled kernel serves every dispatcher, and calls the turn's steps by symbol
-(``sim.compiler.twins``), so that a first run's compile is shared by two processes. Both
-calls pass numba's whole calling convention (each array as its seven or nine fields, some
-thirty words), and a run of two greedy seats makes about eight calls to the bot a turn.
-
-These entry points play the same games as ``play_range`` and ``play_range_shared_deck``,
-in their linked twins (``sim.compiler.twins.linked_twin``): the steps linked in, and
-``choose_greedy_seats`` linked in by ``ask_of`` and inlined at each decision
-(``@kernel(inline=True)``). Since the bot's address then goes nowhere else, LLVM may drop
-the fields it never reads and pass the rest in registers
-(``sim.compiler.lazy_code``). The set-up, a call by symbol, still gets the run's
-``ask``, the same dispatcher compiled on its own, so the linked-in copy's address never
-leaves the module.
+that one compiled kernel serves every dispatcher; a call through it passes numba's whole
+calling convention, and a run of two greedy seats makes about eight calls to the bot a turn.
+These entry points play the same games as ``play_range`` and ``play_range_shared_deck``
+with ``choose_greedy_seats`` linked in by ``ask_of`` and inlined at each decision
+(``sim.compiler.linkage.INLINE``), so LLVM may drop the fields it never reads and pass the
+rest in registers. The set-up still gets the run's ``ask``.
 
 ``strategies.policy`` hands ``choose_greedy_seats`` to the kernel for such runs, and
-:func:`sim.kernel.batch.linked_run` finds these entry points for it (registered
-below); the run layer plays them once they are in the cache (``omensim compile --linked``,
-or a long run: ``sim.run.engine.LINKED_AT_GAMES``).
-Plain numba mode has none: there ``ask_of`` makes a caller uncacheable.
+:func:`sim.kernel.batch.linked_run` finds these entry points for it (registered below); the
+run layer plays them once they are in the cache (``omensim compile --linked``, or a long
+run: ``sim.run.engine.LINKED_AT_GAMES``). Plain numba mode has none: there ``ask_of`` makes
+a caller uncacheable.
 """
 
 from __future__ import annotations
 
 from sim.compiler import PLAIN, ask_of, kernel
-from sim.compiler.twins import linked_twin
 from sim.kernel.batch import LinkedBuild, linked_build
 from sim.kernel.game import play_on, setup, setup_shared_deck
 from strategies.heuristic import choose_greedy_seats
@@ -53,11 +45,6 @@ def play_range_shared_deck_greedy_seats(tab, fp, ask, seed, start, lo, hi, st, r
 
 
 if not PLAIN:
-    # The twins keep these names: nothing compiles the tree they were defined with.
-    play_range_greedy_seats = linked_twin(play_range_greedy_seats, suffix="")
-    play_range_shared_deck_greedy_seats = linked_twin(
-        play_range_shared_deck_greedy_seats, suffix=""
-    )
     linked_build(
         choose_greedy_seats,
         LinkedBuild(

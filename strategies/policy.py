@@ -14,11 +14,9 @@ Two jitted dispatchers with the kernel's ``ask(st, tab, fp, p, dec, n)`` signatu
 ``dispatcher`` picks the one a run needs, so a run without a look-ahead seat
 never compiles the rollout or search code, and one of two greedy seats with no
 scripted choices compiles neither the scripts nor the random bot
-(``choose_greedy_seats``), whose games the kernel plays with the steps and the bot
+(``choose_greedy_seats``), whose games the kernel plays with the bot
 linked in once that build is cached (``strategies.greedy_batch``, imported here so that
-its entry points are registered wherever a dispatcher is picked). Runs with ``choose``
-play its linked twin once cached, whose rollouts link the steps they play
-(``sim.compiler.twins``; registered at the end of this module).
+its entry points are registered wherever a dispatcher is picked).
 """
 
 from __future__ import annotations
@@ -26,10 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from sim.base import layout as L
-from sim.compiler import PLAIN, as_ask, kernel
-from sim.compiler.twins import linked_twin
+from sim.compiler import as_ask, kernel
 from sim.kernel import decisions as D
-from sim.kernel.batch import LinkedBuild, linked_build
 from strategies.greedy import P_LA_DRAFT, P_LA_KEEP, P_LA_OFFER, P_LA_WAR_ORDER, P_LA_WEALTH
 from strategies.greedy_batch import play_range_greedy_seats  # noqa: F401 (its entry points)
 from strategies.heuristic import (
@@ -107,9 +103,3 @@ def heuristic_dispatcher() -> Callable[..., int]:
     """``choose_heuristic`` as the kernel's ``ask`` value, for callers that hand it to a
     kernel step themselves (tests, the scenario stepper)."""
     return as_ask(choose_heuristic)
-
-
-if not PLAIN:
-    # The look-ahead's and the search's rollouts play turns through the steps: linked in,
-    # a search game plays about 9% faster (docs/speed.md).
-    linked_build(choose, LinkedBuild(None, None, linked_twin(choose)))

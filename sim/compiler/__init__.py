@@ -67,16 +67,11 @@ def plain_kernel(fn: Callable) -> Any:
         return numba.njit(cache=True, nogil=True)(fn)
 
 
-def _renamed(fn: Callable, suffix: str) -> Callable:
-    """A copy of Python function ``fn`` whose qualified name ends in ``suffix``.
-
-    Numba names a function's cache files after its qualified name: a C callback
-    compiled from a kernel's own code needs files of its own.
-    """
-    copy = pytypes.FunctionType(
-        fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
-    )
-    copy.__qualname__ = f"{fn.__qualname__}{suffix}"
+def copy_function(fn: Callable, globs: dict[str, Any], qualname: str) -> Callable:
+    """Python function ``fn`` with globals ``globs``, named ``qualname``: numba names a
+    function's cache files after its qualified name, so a copy has files of its own."""
+    copy = pytypes.FunctionType(fn.__code__, globs, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = qualname
     copy.__module__ = fn.__module__
     copy.__doc__ = fn.__doc__
     return copy
@@ -90,9 +85,10 @@ def _plain_ask(dispatcher: Any) -> Any:
     an address that differs in every process, so the callee would never load from
     the cache; a C callback is typed by its signature alone.
     """
+    fn = dispatcher.py_func
     with plain_cache_dir():
         return numba.cfunc(ASK_SIGNATURE, cache=True, nogil=True)(
-            _renamed(dispatcher.py_func, ".ask")
+            copy_function(fn, fn.__globals__, f"{fn.__qualname__}.ask")
         )
 
 

@@ -1,20 +1,14 @@
-"""A first run's cold compile on two cores: a child process fills numba's cache beside us.
+"""A first run's cold compile on two processes: a child fills numba's cache beside this one.
 
-Numba compiles one function at a time under a global lock, so a cold compile
-(tens of seconds of CPU) uses one core however many the machine has. The
-kernel and the bots are separate trees (the kernel only calls the bot through
-the ``ask`` function pointer), the steps and the ability interpreter are
-compiled on their own (by symbol), and numba loads a function from its on-disk
-cache instead of compiling it whenever a file for it is there. So this process
-and a child walk one list of those kernels, each compiling the next one the
-other has not taken (``sim.compiler.claims``), and a kernel either reaches that
-the other is compiling is waited for and loaded, never compiled twice; the top
-of the tree, compiled here, then finds the child's part on disk and only links
-it.
-
-Nothing here changes what is compiled, only which process compiles it first:
-if the child fails or is slow, this process compiles that part itself (a
-wait, never a wrong result), and a warm cache skips all of it.
+Numba compiles one function at a time under a process-wide lock, so a cold compile uses
+one core however many the machine has; and it loads a function from its on-disk cache
+whenever a file for it is there (a kernel's IR, for its callers to link:
+``sim.compiler.lazy_code``). So this process and a child walk one list of large kernels,
+each compiling the next one the other has not taken (``sim.compiler.claims``); a kernel
+either reaches while the other compiles it is waited for and loaded, never compiled twice.
+Nothing here changes what is compiled, only which process compiles it first: if the child
+fails or is slow, this process compiles its part itself. The parent waits for the child
+before it returns.
 """
 
 from __future__ import annotations
@@ -31,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import sim.compiler.claims as claims
+from sim.compiler.copies import calls
 from sim.compiler.linkage import SIGNATURES
-from sim.compiler.twins import SUFFIX, calls, linked_twin
 
 WORK = (
     # The ability interpreter first: every step but the set-up reaches it.
@@ -54,7 +48,7 @@ WORK = (
     "sim.kernel.surge:surge_step",
 )
 """Kernels both processes compile, in this order, each taking the next one the other has not
-taken (``sim.compiler.claims``): the by-symbol steps, the bot and the large trees beneath them,
+taken (``sim.compiler.claims``): the steps, the bot and the large trees beneath them,
 a kernel well before the kernels that call it, so that neither process waits long for the
 other. Every entry point calls them; :func:`work_of` adds the set-up, the steps of
 A Reign of War and the dispatcher."""
@@ -91,19 +85,16 @@ def work_of(top: Any, ask: Any) -> tuple[str, ...]:
 
 
 def kernel_named(name: str) -> Any:
-    """The kernel ``module:function`` names (its dispatcher); ``module:function.linked``,
-    that kernel's linked twin (``sim.compiler.twins``)."""
+    """The kernel ``module:function`` names (its dispatcher)."""
     module, _, attr = name.partition(":")
-    if attr.endswith(SUFFIX):
-        return linked_twin(getattr(importlib.import_module(module), attr.removesuffix(SUFFIX)))
     return getattr(importlib.import_module(module), attr)
 
 
 def compile_named(names: Iterable[str]) -> None:
     """Compile (or load from the cache) each named kernel for its declared argument types
-    (``sim.compiler.linkage.SIGNATURES``, a twin's those of its original), in order."""
+    (``sim.compiler.linkage.SIGNATURES``), in order."""
     for name in names:
-        kernel_named(name).compile(SIGNATURES[name.removesuffix(SUFFIX)])
+        kernel_named(name).compile(SIGNATURES[name])
 
 
 def compile_free(names: Iterable[str]) -> None:
@@ -188,7 +179,9 @@ def compiling_ahead(child_work: Iterable[str] = WORK) -> Iterator[CompileAhead]:
     child_work = tuple(child_work)
     folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
     child = subprocess.Popen(
-        [sys.executable, "-m", __name__, str(folder), *child_work],
+        # -P: the working directory is not put first on the child's path, so a checkout
+        # there cannot stand in for the code this process runs.
+        [sys.executable, "-P", "-m", __name__, str(folder), *child_work],
         env=os.environ.copy(),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,

@@ -1,29 +1,28 @@
 """Claims on kernel compiles: processes filling one numba cache compile each kernel once.
 
-A cold compile on two cores (``sim.compiler.ahead``) runs two processes
-that compile the kernel's tree into one numba cache. Numba's cache does not
-coordinate them: a kernel both reach (the ability interpreter beneath every
-step, the greedy bot beneath the dispatcher) was compiled by both, the second
-not finding the first's entry yet, which cost each process about a fifth of
-its compile. While :func:`claiming` lasts, a kernel's compile holds an
-exclusive lock (``flock``) on a file of its own in a folder both processes
-share, so a process that reaches a kernel the other one is compiling waits
-for it and then loads it from the cache.
-
-A process only waits for a kernel its current compile calls, while it holds the
-kernels above that one on its own stack; two processes could wait on each other
-only through a kernel that calls itself through another, and kernels do not
-recurse. A lock ends with its process, so a failed process costs the other one
-only the compile it was waiting for.
+Numba's cache does not coordinate two processes compiling into it (``sim.compiler.ahead``):
+a kernel both reach would be compiled by both. While :func:`claiming` lasts, a kernel's
+compile holds an exclusive ``flock`` on a file of its own in a folder both processes share,
+so a process that reaches a kernel the other is compiling waits for it and loads it. A
+process waits only for a kernel its current compile calls, and kernels do not recurse, so
+two processes never wait on each other; a lock ends with its process. Without ``fcntl``
+(not POSIX) nothing is claimed and the compile stays in one process (:data:`AVAILABLE`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX
+    fcntl = None  # type: ignore[assignment]
+
+AVAILABLE = fcntl is not None
+"""Whether processes can claim kernels here (the two-process compile needs it)."""
 
 _FOLDER: list[Path] = []
 """The folder of the claims while :func:`claiming` lasts (empty: no claims taken)."""

@@ -6,9 +6,8 @@ each part against its removal; ``sim.compiler.mode`` picks one of the two):
 * Literal arguments widened: numba compiles a copy of a function (and of its tree) for every
   literal a call site passes (``f(st, 0)`` and ``f(st, p)``); here both call one compile of
   the types numba infers.
-* No wrappers a kernel does not need (numba's C and Python wrappers), calls by symbol
-  instead of relinking a large callee into every caller, machine code only for what runs
-  (``sim.compiler.lazy_code``), and the linkage of ``sim.compiler.linkage``.
+* No wrappers a kernel does not need (numba's C and Python wrappers), machine code only
+  for what runs (``sim.compiler.lazy_code``), and the linkage of ``sim.compiler.linkage``.
 * No reference counting and no wraparound of negative indices: a faster game.
 
 Kernel code indexes arrays as C does: a negative index is out of bounds, not Python's count
@@ -23,14 +22,10 @@ process compiles as numba ships it.
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
-import importlib
 import pickle
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from llvmlite import binding as llvm
 from numba import typeof, types
 from numba.core import cgutils, sigutils
 from numba.core.caching import FunctionCache, IndexDataCacheFile
@@ -172,96 +167,19 @@ class KernelDispatcher(CPUDispatcher):
         return entry
 
     def add_overload(self, cres: Any) -> None:
-        """Register a compiled (or cache-loaded) overload; a by-symbol kernel's symbol too.
+        """Register a compiled (or cache-loaded) overload.
 
         Numba's version also enters the overload in the C dispatcher's table for calls
         from Python; with no Python wrapper that entry is null, so the table gets
-        ``python_entry``'s on first use. A library loaded from the cache starts with no
-        reload hooks (numba keeps them on the compile result only); they are put back
-        here, so a caller compiled later that links it inherits them.
+        ``python_entry``'s on first use. A kernel run from outside the kernels (as
+        ``ask``, from Python) gets its machine code now, before numba caches it.
         """
-        args = tuple(cres.signature.args)
-        self.overloads[args] = cres
+        self.overloads[tuple(cres.signature.args)] = cres
         options = self.targetoptions
-        if isinstance(cres.library, KernelLibrary) and (
-            self.flags.get("by_symbol")
-            or not options["no_cfunc_wrapper"]
-            or not options["no_cpython_wrapper"]
+        if isinstance(cres.library, KernelLibrary) and not (
+            options["no_cfunc_wrapper"] and options["no_cpython_wrapper"]
         ):
-            # Run from outside the kernels: its machine code now, before numba caches it.
             cres.library.materialise()
-        if cres.reload_init:
-            cres.library._reload_init.update(cres.reload_init)
-        if self.flags.get("by_symbol"):
-            name = define_symbol(self, args)
-            call = _call_by_symbol(cres.fndesc, name, _loader(kernel_name(self.py_func), args))
-            self.targetctx.remove_user_function(cres.entry_point)
-            self.targetctx.insert_func_defn([(call, cres.entry_point, cres.fndesc.argtypes)])
-
-
-def symbol_of(fn: Callable, args: tuple[Any, ...]) -> str:
-    """The process-wide symbol a by-symbol kernel's callers call for argument types ``args``.
-
-    Not numba's mangled name: that carries a per-process counter, so it can differ between
-    the process that wrote a caller's cache entry and the one that compiled the callee.
-    """
-    tag = hashlib.sha256(str(args).encode()).hexdigest()[:8]
-    return f"omensim.kernel.{fn.__module__}.{fn.__qualname__}.{tag}"
-
-
-def define_symbol(disp: Any, args: tuple[Any, ...]) -> str:
-    """Point kernel ``disp``'s symbol for ``args`` at its compiled code; returns the symbol."""
-    cres = disp.overloads[args]
-    name = symbol_of(disp.py_func, args)
-    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.mangled_name))
-    return name
-
-
-def load_by_symbol(name: str, args: tuple[Any, ...]) -> None:
-    """Compile (or load) kernel ``module:function`` for ``args`` so its symbol is defined.
-
-    Stored in the cache entry of every caller of a by-symbol kernel (numba's
-    ``reload_init``, run before the entry's machine code is loaded), so it is part of the
-    cache format: keep its name and module.
-    """
-    module, _, attr = name.partition(":")
-    disp = getattr(importlib.import_module(module), attr)
-    disp.compile(args)
-    define_symbol(disp, args)  # whatever its linkage now: a cached caller needs it
-
-
-@functools.cache
-def _loader(name: str, args: tuple[Any, ...]) -> Callable[[], None]:
-    # One object per kernel and types, so a library's set of reload hooks holds it once.
-    return functools.partial(load_by_symbol, name, args)
-
-
-def _call_by_symbol(fndesc: Any, name: str, hook: Callable[[], None]) -> Callable:
-    """Numba's call of a compiled function (``imputils.user_function``), by ``name``, unlinked.
-
-    Numba's own also links the callee's library into the caller's, so the callee's whole
-    tree is optimised and code-generated again inside every caller. This one declares the
-    symbol ``add_overload`` defined and records ``hook``, which defines it again in a
-    process that loads the caller from the cache.
-    """
-
-    def imp(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
-        callee = cgutils.get_or_insert_function(builder.module, fnty, name)
-        context.call_conv.decorate_function(
-            callee, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias
-        )
-        status, retval = context.call_conv.call_function(
-            builder, callee, fndesc.restype, fndesc.argtypes, args
-        )
-        with cgutils.if_unlikely(builder, status.is_error):
-            context.call_conv.return_status_propagate(builder, status)
-        context.active_code_library._reload_init.add(hook)
-        return retval
-
-    imp.signature = fndesc.argtypes  # type: ignore[attr-defined]
-    imp.libs = ()  # type: ignore[attr-defined]
-    return imp
 
 
 def kernel(fn: Callable) -> Any:
@@ -271,8 +189,8 @@ def kernel(fn: Callable) -> Any:
 
 def compiled(fn: Callable, flags: dict[str, bool]) -> Any:
     """Jit ``fn`` with ``cache=True`` as a kernel of linkage ``flags`` (``inline``:
-    ``alwaysinline`` in LLVM; ``into_caller``: numba's IR-level inlining; ``by_symbol``:
-    called through a symbol; ``from_python``: cached with its Python wrapper)."""
+    ``alwaysinline`` in LLVM; ``into_caller``: numba's IR-level inlining; ``from_python``:
+    cached with its Python wrapper)."""
     disp = KernelDispatcher(
         py_func=fn,
         pipeline_class=KernelCompiler,
@@ -311,7 +229,7 @@ def ask_of(dispatcher: Any) -> Any:
     For kernel code that hands a bot dispatcher on itself (the look-ahead's rollouts).
     Numba's own cast of a global dispatcher to a first-class function stores its Python
     address, which makes every caller uncacheable; this one links the compiled function by
-    symbol only, so the callers stay in the on-disk cache.
+    name only, so the callers stay in the on-disk cache.
     """
 
     @intrinsic

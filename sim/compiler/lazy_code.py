@@ -11,7 +11,7 @@ it, and the machine code of a kernel that only other kernels call never runs.
 :class:`KernelLibrary` links as numba does but leaves the module as its
 function passes left it; optimising the module and generating its machine code
 (:meth:`KernelLibrary.materialise`) wait until something asks for an address in
-it: a call from Python, a by-symbol kernel's symbol, a bot dispatcher passed as
+it: a call from Python, a bot dispatcher passed as
 ``ask``. Those roots are optimised once with their whole tree linked in, which
 LLVM's inliner works through bottom-up as it did level by level before (the
 rows are the same and the kernel as fast: ``docs/compile.md``). Roots are

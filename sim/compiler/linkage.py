@@ -105,35 +105,6 @@ INTO_CALLER = frozenset(
 and never compiled on their own: each level would otherwise link and optimise the whole
 tree again."""
 
-BY_SYMBOL = frozenset(
-    {
-        "sim.kernel.feats:feat_step",
-        "sim.kernel.game:finish_game",
-        "sim.kernel.game:setup",
-        "sim.kernel.game:setup_shared_deck",
-    }
-)
-"""Large kernels their callers call through a process-wide symbol instead of linking them:
-compiled once, by either process of a two-core compile (``sim.compiler.ahead``)."""
-
-TWIN = frozenset(
-    {
-        "sim.kernel.abilities:_fire_trigger",
-        "sim.kernel.abilities:run_ability",
-        "sim.kernel.abilities:run_op",
-        "sim.kernel.offering:offering_step",
-        "sim.kernel.portent:portent_step",
-        "sim.kernel.surge:surge_rest",
-        "sim.kernel.surge:surge_step",
-        "sim.kernel.turn:end_turn",
-        "sim.kernel.war:war_rest",
-        "sim.kernel.war:war_step",
-        "sim.kernel.wealth:wealth_step",
-    }
-)
-"""By symbol in the kernel's own tree, linked into their callers in its linked twin
-(``sim.compiler.twins``): the faster build a first run does not wait for."""
-
 FROM_PYTHON = frozenset(
     {
         "sim.kernel.batch:play_range",
@@ -201,7 +172,7 @@ which measures each against its removal (a child process of a two-process compil
 
 OFF: frozenset[str] = frozenset(filter(None, os.environ.get(LEVERS_ENV, "").split(",")))
 """Levers switched off (:data:`LEVERS_ENV`): ``nrt`` (reference counting and index
-wraparound back), ``by_symbol`` (every callee linked), ``lazy`` (machine code for every
+wraparound back), ``lazy`` (machine code for every
 kernel), ``private`` (callees keep numba's linkage), ``two_process`` (a cold compile in one
 process)."""
 
@@ -211,7 +182,5 @@ def flags_of(name: str) -> dict[str, bool]:
     return {
         "inline": name in INLINE,
         "into_caller": name in INTO_CALLER,
-        "by_symbol": (name in BY_SYMBOL or name in TWIN) and "by_symbol" not in OFF,
-        "twin": name in TWIN and "by_symbol" not in OFF,
         "from_python": name in FROM_PYTHON,
     }

@@ -19,7 +19,7 @@ import numpy as np
 
 from sim.base import layout as L
 from sim.compiler import entry_point, kernel
-from sim.compiler.twins import with_replaced
+from sim.compiler.copies import with_replaced
 from sim.kernel.draft import builds_decks
 from sim.kernel.feats import feat_step
 from sim.kernel.game import play_game, play_game_shared_deck
@@ -47,7 +47,7 @@ def play_range_shared_deck(tab, fp, ask, seed, start, lo, hi, st, rows, masks):
 
 WITHOUT_REIGN_STEPS = {portent_step: no_portent_step, feat_step: no_feat_step}
 """The steps of A Reign of War only, and what an entry point of rules without them calls
-instead (``sim.compiler.twins.with_replaced``)."""
+instead (``sim.compiler.copies.with_replaced``)."""
 
 play_range_without_reign_steps = with_replaced(
     play_range, WITHOUT_REIGN_STEPS, "play_range_without_reign_steps"
@@ -75,7 +75,7 @@ def range_kernel(tab: np.ndarray) -> Callable[..., None]:
 
 class LinkedBuild(NamedTuple):
     """What a bot dispatcher's runs play once it is cached: the same games with the steps
-    linked in (``sim.compiler.twins``), in the entry point, in the dispatcher, or both."""
+    linked in (``strategies.greedy_batch``)."""
 
     building: Callable[..., None] | None
     """The entry point of a table whose decks a variant builds; None: ``play_range``."""

@@ -26,6 +26,7 @@ from sim.compiler.ahead import (
     compiling_ahead,
     name_of,
 )
+from sim.compiler.claims import AVAILABLE as CLAIMS
 from sim.compiler.linkage import OFF
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
@@ -85,7 +86,7 @@ def two_core_compile_due(entry: str = "*") -> bool:
     """Whether the first game here compiles the kernel on two cores
     (``sim.compiler.ahead``): the extension, more than one thread, and entry point
     ``entry`` of ``sim.kernel.batch`` (default: any) not cached yet."""
-    if PLAIN or "two_process" in OFF:
+    if PLAIN or "two_process" in OFF or not CLAIMS:
         return False
     return numba.get_num_threads() > 1 and kernel_needs_compile(entry)
 

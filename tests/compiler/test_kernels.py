@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(PLAIN, reason="the extension's behaviour")
 if not PLAIN:
     from sim.compiler.extension import compiled
 
-    FLAGS = {"inline": False, "into_caller": False, "by_symbol": False, "twin": False}
+    FLAGS = {"inline": False, "into_caller": False}
 
     def made(fn: object, **flags: bool) -> object:
         return compiled(fn, {**FLAGS, "from_python": False, **flags})
@@ -36,46 +36,46 @@ def linked(**flags: bool) -> object:
 
 
 @linked(inline=True)
-def leaf(st, i):
-    return st[i] * 3 + 1
+def leaf(arr, i):
+    return arr[i] * 3 + 1
 
 
 @linked()
-def weighted(st, i, weight):
-    return st[i] * weight
+def weighted(arr, i, weight):
+    return arr[i] * weight
 
 
 @linked()
-def middle(st, n):
+def middle(arr, n):
     total = 0
     for i in range(n):
-        total += leaf(st, i) + leaf(st, 0)
+        total += leaf(arr, i) + leaf(arr, 0)
     return total
 
 
-@linked(by_symbol=True)
-def symbol(st, n):
-    return middle(st, n) * 2
+@linked()
+def symbol(arr, n):
+    return middle(arr, n) * 2
 
 
 @linked(into_caller=True)
-def into(st, i):
-    return leaf(st, i) - 1
+def into(arr, i):
+    return leaf(arr, i) - 1
 
 
 @linked()
-def top(st, n):
-    return middle(st, n) + symbol(st, n) + into(st, 1)
+def top(arr, n):
+    return middle(arr, n) + symbol(arr, n) + into(arr, 1)
 
 
-def python_top(st: np.ndarray, n: int) -> int:
-    mid = sum(leaf.py_func(st, i) + leaf.py_func(st, 0) for i in range(n))
-    return mid + 2 * mid + leaf.py_func(st, 1) - 1
+def python_top(arr: np.ndarray, n: int) -> int:
+    mid = sum(leaf.py_func(arr, i) + leaf.py_func(arr, 0) for i in range(n))
+    return mid + 2 * mid + leaf.py_func(arr, 1) - 1
 
 
 def tree_value() -> dict[str, object]:
-    st = np.arange(10, dtype=np.int64)
-    return {"value": int(top(st, 6)), "want": int(python_top(st, 6))}
+    arr = np.arange(10, dtype=np.int64)
+    return {"value": int(top(arr, 6)), "want": int(python_top(arr, 6))}
 
 
 def test_every_linkage_gives_pythons_value_cold_and_from_the_cache(tmp_path: Path) -> None:
@@ -85,19 +85,19 @@ def test_every_linkage_gives_pythons_value_cold_and_from_the_cache(tmp_path: Pat
 
 
 def test_a_float_argument_stays_a_float_whatever_its_name() -> None:
-    st = np.arange(4, dtype=np.int64)
-    assert weighted(st, 3, 0.5) == 1.5
-    assert weighted(st, 3, 2) == 6
+    arr = np.arange(4, dtype=np.int64)
+    assert weighted(arr, 3, 0.5) == 1.5
+    assert weighted(arr, 3, 2) == 6
 
 
 @linked()
-def calls_with_literals(st, n):
-    return leaf(st, 0) + leaf(st, n) + middle(st, 2) + middle(st, n)
+def calls_with_literals(arr, n):
+    return leaf(arr, 0) + leaf(arr, n) + middle(arr, 2) + middle(arr, n)
 
 
 def overloads_after_literal_calls() -> list[int]:
-    st = np.arange(4, dtype=np.int64)
-    calls_with_literals(st, 2)
+    arr = np.arange(4, dtype=np.int64)
+    calls_with_literals(arr, 2)
     return [len(leaf.overloads), len(middle.overloads)]
 
 
@@ -107,13 +107,13 @@ def test_literals_share_one_compile(tmp_path: Path) -> None:
 
 
 def test_a_strided_array_is_read_as_strided() -> None:
-    st = np.arange(20, dtype=np.int64)[::2]
-    assert leaf(st, 3) == leaf.py_func(st, 3)
+    arr = np.arange(20, dtype=np.int64)[::2]
+    assert leaf(arr, 3) == leaf.py_func(arr, 3)
 
 
-def allocates(st, n):
+def allocates(arr, n):
     out = np.empty(n, np.int64)
-    out[0] = st[0]
+    out[0] = arr[0]
     return out[0]
 
 
@@ -122,8 +122,8 @@ def test_a_kernel_that_allocates_is_refused() -> None:
         made(allocates)(np.arange(3, dtype=np.int64), 2)
 
 
-def reads(st, i):
-    return st[i]
+def reads(arr, i):
+    return arr[i]
 
 
 def negative_index() -> str:
@@ -134,35 +134,32 @@ def negative_index() -> str:
     return "read"
 
 
-def test_a_negative_index_is_out_of_bounds_not_from_the_end(tmp_path: Path) -> None:
-    import os
-
-    os.environ["NUMBA_BOUNDSCHECK"] = "1"
-    try:
-        got = in_fresh_interpreter("test_kernels", "t.negative_index()", tmp_path)
-    finally:
-        del os.environ["NUMBA_BOUNDSCHECK"]
+def test_a_negative_index_is_out_of_bounds_under_boundscheck_not_from_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    got = in_fresh_interpreter("test_kernels", "t.negative_index()", tmp_path)
     assert got == "IndexError"
     assert made(reads)(np.arange(3, dtype=np.int64), 2) == 2
 
 
-def ask_first(st, tab, fp, p, dec, n):
-    return st[0] + p
+def ask_first(arr, tab, fp, p, dec, n):
+    return arr[0] + p
 
 
-def ask_last(st, tab, fp, p, dec, n):
+def ask_last(arr, tab, fp, p, dec, n):
     return n - 1
 
 
-def asks(st, tab, fp, ask):
-    return ask(st, tab, fp, 1, 0, 5)
+def asks(arr, tab, fp, ask):
+    return ask(arr, tab, fp, 1, 0, 5)
 
 
 def test_one_compile_serves_every_bot_dispatcher() -> None:
     first, last, caller = made(ask_first), made(ask_last), made(asks)
-    st, fp = np.arange(3, dtype=np.int64), np.zeros((2, 2))
-    assert caller(st, st, fp, first) == 1
-    assert caller(st, st, fp, last) == 4
+    arr, fp = np.arange(3, dtype=np.int64), np.zeros((2, 2))
+    assert caller(arr, arr, fp, first) == 1
+    assert caller(arr, arr, fp, last) == 4
     assert len(caller.overloads) == 1
-    play = entry_point(caller, st, st, fp, first)
-    assert play(st, st, fp, last) == 4
+    play = entry_point(caller, arr, arr, fp, first)
+    assert play(arr, arr, fp, last) == 4

@@ -4,9 +4,8 @@ A run whose decks no variant builds plays ``play_range_shared_deck``, which is
 compiled without the draft and Trial of Skill code, so a plain first run does
 not compile them; every other run plays ``play_range``. Both must play the
 same rows wherever both can play, and so must the linked builds runs play once
-they are cached (``sim.kernel.batch.linked_run``): the linked twins of the two
-entry points for two greedy seats (``strategies.greedy_batch``), and the linked
-twin of the look-ahead's and the search's dispatcher (``strategies.policy``).
+they are cached (``sim.kernel.batch.linked_run``): the entry points of two greedy
+seats with the bot linked in (``strategies.greedy_batch``).
 """
 
 from __future__ import annotations
@@ -85,8 +84,7 @@ def test_a_run_whose_decks_a_variant_builds_plays_the_full_entry(mix: str, varia
 @pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 def test_the_linked_builds_of_each_dispatcher() -> None:
     """Two greedy seats: ``strategies.greedy_batch``'s entry points of the run's set-up, the
-    same dispatcher; the look-ahead and search dispatcher: the kernel's entry point, its
-    own twin; every other dispatcher: none."""
+    same dispatcher; every other dispatcher: none."""
     shared = compile_run(RunSpec(games=1, mix="dunes+aegean"))
     built = compile_run(RunSpec(games=1, mix="reign", variants=("trial",)))
     assert shared.ask is as_ask(choose_greedy_seats)
@@ -96,21 +94,7 @@ def test_the_linked_builds_of_each_dispatcher() -> None:
     assert linked_run(shared.tab, heuristic_dispatcher()) is None
     search = compile_run(RunSpec(games=1, mix="dunes+aegean", p0="search"))
     assert search.ask is as_ask(choose)
-    top, ask = linked_run(search.tab, search.ask)
-    assert top is play_range_shared_deck_without_reign_steps
-    assert ask.py_func.__qualname__ == "choose.linked"
-
-
-@pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
-def test_the_search_dispatchers_twin_plays_the_same_rows() -> None:
-    """Search against the look-ahead: every rollout of both plays turns through the steps,
-    linked in the twin."""
-    run = compile_run(RunSpec(games=6, mix="dunes+aegean", seed=5, p0="search", p1="lookahead"))
-    top, ask = linked_run(run.tab, run.ask)
-    want_out, want_masks = rows(run, top, 6)
-    out, masks = rows(run, top, 6, ask)
-    np.testing.assert_array_equal(out, want_out)
-    np.testing.assert_array_equal(masks, want_masks)
+    assert linked_run(search.tab, search.ask) is None
 
 
 LINKED_ONLY = pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
@@ -125,7 +109,7 @@ LINKED_ONLY = pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds
         # without A Reign of War's steps, where the rules have neither
         ("dunes+aegean", None, play_range_shared_deck, play_range_shared_deck_without_reign_steps),
         ("aegean", "pile-draft", play_range, play_range_without_reign_steps),
-        # the linked twins with the greedy bot linked in
+        # the linked entry points with the greedy bot linked in
         pytest.param(
             "dunes+aegean",
             None,

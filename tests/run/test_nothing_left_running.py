@@ -53,19 +53,24 @@ def cold_env(tmp_path: Path) -> tuple[dict[str, str], str]:
     return env, token
 
 
-def run_cli(env: dict[str, str], out: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(env: dict[str, str], out: Path, *more: str) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "sim.cli", "run", "--games", "200", "--mix", "dunes+aegean"]
     return subprocess.run(
-        [*cmd, "--out", str(out), "-q"],
+        [*cmd, "--out", str(out), "-q", *more],
         env=env,
         capture_output=True,
         text=True,
     )
 
 
-def test_a_cold_cli_run_leaves_no_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "backend", [(), ("--backend", "dask", "--workers", "1")], ids=["threads", "dask"]
+)
+def test_a_cold_cli_run_leaves_no_process(tmp_path: Path, backend: tuple[str, ...]) -> None:
+    if backend:
+        pytest.importorskip("distributed")
     env, token = cold_env(tmp_path)
-    done = run_cli(env, tmp_path / "run")
+    done = run_cli(env, tmp_path / "run", *backend)
     assert done.returncode == 0, done.stderr
     assert tagged(token) == []
 

@@ -1,23 +1,11 @@
-"""Linked twins: a kernel tree compiled again with its steps linked into their callers.
+"""A kernel's tree copied with some of its callees replaced, from the same Python functions.
 
-The turn's steps and the ability interpreter are by symbol (``sim.compiler.linkage.TWIN``):
-each is optimised once, in a module of its own that either of the two compiling processes
-can take (``sim.compiler.ahead``), so a first run's cold compile shares them out. Linked
-into their callers instead, LLVM inlines the steps, passes them only what they read and
-inlines the bot at each decision, about 15% more games a second; but the entry point then
-becomes one module of the whole game, optimised in one process, seconds longer than a
-first run may wait (``docs/compile.md``).
-
-So both are built from the same Python functions. The kernels marked
-``sim.compiler.linkage.TWIN`` are by symbol in the kernel's own tree, which a first
-run compiles; :func:`linked_twin` of an entry point gives a second tree in which they are
-linked: each kernel that reaches one, and each such kernel itself, is copied with its
-globals pointing at the copies, under a name of its own (:data:`SUFFIX`, so numba caches it
-in files of its own). Kernels that reach none are shared by both trees, as are by-symbol
-kernels not so marked (the set-up, the end of the game). The twin is compiled by
-``omensim compile --linked`` or a long run (``sim.run.engine.LINKED_AT_GAMES``) and played
-once it is in the cache; it plays the same games as the tree it copies
-(``tests/kernel/test_entry_points.py``).
+An entry point of rules without A Reign of War's Portent and Feat steps
+(``sim.kernel.batch``) is :func:`with_replaced` of the general one: the chain from the entry
+point to the steps is copied, its globals pointing at the copies, with the steps replaced by
+empty kernels the rules never reach, so a first run of those sets never compiles them. The
+copies are named apart, so numba caches them in files of their own, and they play the same
+games as the tree they copy (``tests/kernel/test_entry_points.py``).
 """
 
 from __future__ import annotations
@@ -25,16 +13,13 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from sim.compiler import copy_function
 from sim.compiler.extension import compiled
 from sim.compiler.mode import PLAIN
 
-SUFFIX = ".linked"
-"""Ends the qualified name (and so the cache files) of a twin of a kernel."""
-
-
 COPIES: dict[tuple[int, str], Any] = {}
 """Each copy of a kernel by (id of the kernel, the copy's qualified name): one per process,
-so trees copied apart (two entry points' twins) share their copies' compiles."""
+so trees copied apart (two entry points) share their copies' compiles."""
 
 
 def is_kernel(value: Any) -> bool:
@@ -46,8 +31,8 @@ def kernel_globals(fn: Any) -> dict[str, Any]:
     """The kernels Python function ``fn`` names as globals, by name.
 
     Kernel code calls a kernel by a global name (``from ... import f``); a kernel reached
-    through a module's attribute (``Z.draw``) must reach no twin, which
-    :func:`reaching` checks.
+    through a module's attribute (``Z.draw``) must reach no replaced kernel, which
+    :func:`reaching_targets` checks.
     """
     names = set(fn.__code__.co_names)
     return {n: fn.__globals__[n] for n in names if is_kernel(fn.__globals__.get(n))}
@@ -64,17 +49,11 @@ def module_kernels(fn: Any) -> list[Any]:
     return found
 
 
-def linked_in_twin(d: Any) -> bool:
-    """Whether a call of kernel ``d`` is linked into its caller in a linked twin: not by
-    symbol, or marked ``twin``."""
-    return d.flags["twin"] or not d.flags["by_symbol"]
-
-
 def call_graph(
-    disp: Any, through: Any = linked_in_twin, attributes: bool = False
+    disp: Any, through: Any = lambda d: True, attributes: bool = False
 ) -> dict[int, tuple[Any, list[Any]]]:
     """``disp`` and every kernel it calls, directly or not, through kernels ``through``
-    accepts (by default those linked in its twin): by id, the kernel and the kernels it
+    accepts (by default all): by id, the kernel and the kernels it
     names as globals, and with ``attributes`` those it may reach as a module's attributes
     too."""
     graph: dict[int, tuple[Any, list[Any]]] = {}
@@ -92,9 +71,9 @@ def call_graph(
 
 
 def calls(disp: Any, target: Any) -> bool:
-    """Whether kernel ``disp`` calls kernel ``target``, directly or not, by symbol or not,
-    by name or as a module's attribute: whether compiling ``disp`` compiles ``target``."""
-    return id(target) in call_graph(disp, lambda d: True, attributes=True)
+    """Whether kernel ``disp`` calls kernel ``target``, directly or not, by name or as a
+    module's attribute: whether compiling ``disp`` compiles ``target``."""
+    return id(target) in call_graph(disp, attributes=True)
 
 
 def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
@@ -121,21 +100,6 @@ def reaching_targets(disp: Any, is_target: Any, through: Any) -> set[int]:
                     "its copy must replace, through a module attribute: import it by name"
                 )
     return reach
-
-
-def reaching(disp: Any) -> set[int]:
-    """The ids of the kernels of ``disp``'s tree that are marked ``twin`` or call one not
-    by symbol, directly or not: those whose linked twin differs."""
-    return reaching_targets(disp, lambda d: d.flags["twin"], linked_in_twin)
-
-
-def copy_function(fn: Any, globs: dict[str, Any], qualname: str) -> Any:
-    """Python function ``fn`` with globals ``globs``, named ``qualname``."""
-    copy = types.FunctionType(fn.__code__, globs, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = qualname  # before @kernel: numba names the cache files after it
-    copy.__module__ = fn.__module__
-    copy.__doc__ = fn.__doc__
-    return copy
 
 
 def copy_tree(
@@ -170,21 +134,10 @@ def copy_tree(
     return copy_of(disp, name)
 
 
-def linked_twin(disp: Any, suffix: str = SUFFIX) -> Any:
-    """Kernel ``disp``'s linked twin: a copy whose tree links every ``twin`` kernel it
-    reaches (the module docstring); ``disp`` itself if it reaches none. ``suffix`` ends
-    the copy's qualified name (an entry point defined only to be twinned may keep its
-    own: ``""``). In plain numba mode, ``disp`` (no kernel there is by symbol)."""
-    if PLAIN:
-        return disp
-    name = disp.py_func.__qualname__ + suffix
-    return copy_tree(disp, reaching(disp), name, SUFFIX, {"by_symbol": False, "twin": False})
-
-
 def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
     """Kernel ``disp``'s tree with each kernel that is a key of ``replace`` replaced, where
-    it is called, by its value: every kernel between ``disp`` and such a call (through
-    calls not by symbol) is copied with its globals pointing at the copies, under the
+    it is called, by its value: every kernel between ``disp`` and such a call is copied
+    with its globals pointing at the copies, under the
     name ``qualname`` for ``disp`` itself and with ``.without`` and the names of the
     replaced kernels for the others (one set of replacements per set of replaced kernels).
     For an entry point of tables that never play a step: the step and its tree are then
@@ -193,5 +146,5 @@ def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
         return disp
     targets = {id(k): v for k, v in replace.items()}
     tag = ".without-" + "-".join(sorted(k.py_func.__name__ for k in replace))
-    reach = reaching_targets(disp, lambda d: id(d) in targets, lambda d: not d.flags["by_symbol"])
+    reach = reaching_targets(disp, lambda d: id(d) in targets, lambda d: True)
     return copy_tree(disp, reach, qualname, tag, {}, targets)
