@@ -26,7 +26,7 @@ import pytest
 from sim.base import layout as L
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT_PACKAGES = ("sim", "strategies", "benchmarks", "tests")
+PROJECT_PACKAGES = ("sim", "strategies", "benchmarks", "tools", "tests")
 
 # Every name that is an offset into (or the size of) the game state: the layout's
 # regions, where the header and one game end, and the whole state's size.
