@@ -25,15 +25,13 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from sim.analysis.luck import has_luck
 from sim.analysis.paired import (
+    READ_COLUMNS,
     Comparison,
     Outcomes,
     compare_runs,
     kinds_of,
-    luck_shifts,
     pair,
-    read_columns,
 )
 from sim.analysis.signs import direction, flag_lines
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
@@ -77,9 +75,6 @@ class CompareResult:
     seats_b: SeatCounts | None = None
     excluded_capped: int = 0
     """Games left out of every figure because either run hit the turn cap there."""
-    luck: Any = None
-    """:func:`sim.analysis.paired.luck_shifts` of the first-player rate and the affected
-    cards (a pandas DataFrame), or None when the rows carry no luck columns."""
 
     @property
     def b_spec(self) -> RunSpec:
@@ -196,7 +191,7 @@ def play_outcomes(
     """
     n_kinds = len(engine.pool.units)
     if backend is not None:
-        columns = read_columns(engine.spec.luck)
+        columns = READ_COLUMNS
         tables = play_columns(backend, engine, columns, games, chunk_size, changes, bar=bar)
         return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
@@ -209,7 +204,7 @@ def play_outcomes(
 
     for start in range(0, games, chunk_size):
         table = engine.play(start, min(chunk_size, games - start), tick=tick)
-        table = table.select(read_columns(engine.spec.luck))
+        table = table.select(READ_COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -221,8 +216,7 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
-    names = set(pq.read_schema(files[0]).names) if files else set()
-    columns = read_columns(has_luck(tuple(names)))
+    columns = READ_COLUMNS
     if not files:
         return Outcomes.from_frame(pq.read_table(files, columns=columns), n_kinds)
     # Part by part: Arrow holds one part's lists at a time, not the whole run's.
@@ -407,7 +401,6 @@ def _paired_result(
         seats_a=_seats(a, excluded),
         seats_b=_seats(b, excluded),
         excluded_capped=excluded,
-        luck=luck_shifts(a, b, {n: k for n, k in kinds_a.items() if n in affected}, kinds_b),
     )
     if out is not None:
         write_compare(result, out)
@@ -513,9 +506,8 @@ def write_compare(result: CompareResult, out: Path) -> None:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
-def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
-    """The comparison as lines a person reads; with ``luck_adjusted`` each paired shift is
-    followed by its luck-adjusted figure (:mod:`sim.analysis.luck`)."""
+def format_result(result: CompareResult) -> str:
+    """The comparison as lines a person reads."""
     spec, spec_b = result.spec, result.b_spec
     fp = result.comparison.first_player
     described = result.changes.describe()
@@ -548,8 +540,6 @@ def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
     )
     if margin is not None:
         lines.append(f"  first player's VP margin: {margin.text()}")
-    if luck_adjusted:
-        lines.append(_luck_line(result, "first_player_win_rate"))
     cards = result.comparison.cards
     for row in cards[cards.card.isin(result.affected)].itertuples():
         lines.append(
@@ -559,8 +549,6 @@ def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
             + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
             f"{_games(row.n_unpaired)} games per run]"
         )
-        if luck_adjusted:
-            lines.append(_luck_line(result, f"card_win_rate: {row.card}"))
         lines.append(
             _line(
                 "    conditional: players' win rate",
@@ -590,19 +578,6 @@ def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
     if result.out is not None:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
     return "\n".join(lines)
-
-
-def _luck_line(result: CompareResult, metric: str) -> str:
-    """``    luck-adjusted: change +1.02 points (95% CI ..); 1.10x fewer games than paired``."""
-    frame = result.luck
-    if frame is None or metric not in set(frame.metric):
-        return "    luck-adjusted: not available (the rows carry no luck columns)"
-    r = frame[frame.metric == metric].iloc[0]
-    return (
-        f"    luck-adjusted: change {r.diff_adj * 100:+.2f} points (95% CI "
-        f"{r.lo_adj * 100:+.2f} to {r.hi_adj * 100:+.2f}); the same interval in "
-        f"{r.variance_ratio:.2f}x fewer games than paired alone"
-    )
 
 
 def _saved(se_paired: float, se_unpaired: float) -> str:

@@ -55,7 +55,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.analysis.luck import LUCK_COLUMNS, adjusted_ratio_diff, has_luck, luck_matrix
 from sim.run.margins import MarginShift, first_player_margins
 
 Z95 = 1.959963984540054
@@ -69,15 +68,9 @@ COLUMNS = [
     "held_p1",
 ]
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
-READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1", *LUCK_COLUMNS]
-"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason``, the
-scores (for the first player's VP margin) and the luck columns (``sim.analysis.luck``)."""
-
-
-def read_columns(luck: bool) -> list[str]:
-    """:data:`READ_COLUMNS` of a run whose spec has ``luck`` (``RunSpec.luck``): a run that
-    counts no luck writes no luck column."""
-    return READ_COLUMNS if luck else [c for c in READ_COLUMNS if c not in LUCK_COLUMNS]
+READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1"]
+"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason`` and the
+scores (for the first player's VP margin)."""
 
 
 @dataclass
@@ -99,7 +92,6 @@ class Outcomes:
     first: np.ndarray | None = None  # int8[n]: the seat that took the first turn
     capped: np.ndarray | None = None  # bool[n]: stopped at the turn cap (None: not known)
     margin: np.ndarray | None = None  # int64[n]: first player's VP margin (None: no scores)
-    luck: np.ndarray | None = None  # float[n, len(LUCK_COLUMNS)] (None: rows without luck)
 
     @property
     def games(self) -> int:
@@ -139,7 +131,6 @@ class Outcomes:
             first=first,
             capped=_capped(table, order),
             margin=_margin(table, order),
-            luck=luck_matrix(table, order) if has_luck(table.column_names) else None,
         )
 
     def take(self, index: np.ndarray) -> Outcomes:
@@ -155,7 +146,6 @@ class Outcomes:
             None if self.first is None else self.first[index],
             None if self.capped is None else self.capped[index],
             None if self.margin is None else self.margin[index],
-            None if self.luck is None else self.luck[index],
         )
 
     @staticmethod
@@ -169,7 +159,6 @@ class Outcomes:
         firsts = [p.first for p in parts]
         caps = [p.capped for p in parts]
         margins = [p.margin for p in parts]
-        lucks = [p.luck for p in parts]
         return Outcomes(
             np.concatenate([p.game_id for p in parts]),
             np.concatenate([p.first_win for p in parts]),
@@ -181,7 +170,6 @@ class Outcomes:
             None if any(f is None for f in firsts) else np.concatenate(firsts),
             None if any(c is None for c in caps) else np.concatenate(caps),
             None if any(m is None for m in margins) else np.concatenate(margins),
-            None if any(x is None for x in lucks) else np.concatenate(lucks),
         )
 
 
@@ -504,34 +492,6 @@ def _holders(
         return (u0 & (o.winner == 0)[:, None]).astype(np.int8) + (u1 & (o.winner == 1)[:, None])
 
     return won(a), won(b), den
-
-
-def luck_shifts(
-    a: Outcomes | pd.DataFrame | pa.Table,
-    b: Outcomes | pd.DataFrame | pa.Table,
-    kinds_a: Mapping[str, int],
-    kinds_b: Mapping[str, int] | None = None,
-    z: float = Z95,
-) -> pd.DataFrame | None:
-    """The first-player rate's and each card's paired change, luck-adjusted
-    (:func:`sim.analysis.luck.adjusted_ratio_diff`); None when a run has no luck columns.
-
-    One row per metric (``first_player_win_rate``, then ``card_win_rate: <card>``):
-    ``diff``, ``se``, ``diff_adj``, ``se_adj``, ``lo_adj``, ``hi_adj``, ``variance_ratio``.
-    """
-    a, b = pair(as_outcomes(a), as_outcomes(b))
-    if a.luck is None or b.luck is None:
-        return None
-    names, ka, kb = _card_ids(kinds_a, kinds_b)
-    won_a, won_b, den = _holders(a, b, ka, kb)
-    ones = np.ones((a.games, 1))
-    num_a = np.hstack([a.first_win[:, None], won_a])
-    num_b = np.hstack([b.first_win[:, None], won_b])
-    dens = np.hstack([ones, den])
-    r = adjusted_ratio_diff(num_a, dens, num_b, dens, a.luck, b.luck, a.game_id, z)
-    frame = pd.DataFrame(r)
-    frame.insert(0, "metric", ["first_player_win_rate", *(f"card_win_rate: {n}" for n in names)])
-    return frame
 
 
 def p_values(diff: np.ndarray, se: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import Z95, Outcomes, paired_ratio_diff, read_columns
+from sim.analysis.paired import READ_COLUMNS, Z95, Outcomes, paired_ratio_diff
 
 PLAN_PILOT = 2_000
 """Games per arm of ``--plan``'s pilot (fewer when ``--games`` is smaller)."""
@@ -118,7 +118,7 @@ def engine_arm(engine: Any) -> Arm:
     """An arm that plays ``engine``, one kernel call per request."""
 
     def arm(start: int, n: int) -> Outcomes:
-        table = engine.play(start, n).select(read_columns(engine.spec.luck))
+        table = engine.play(start, n).select(READ_COLUMNS)
         return Outcomes.from_frame(table, len(engine.pool.units))
 
     return arm

@@ -41,7 +41,6 @@ OFFSET_USERS = (
     "strategies/",
     "sim/run/view.py",
     "tests/data/test_layout.py",
-    "tests/kernel/test_luck_kernel.py",  # the luck slots and the deck they are computed from
     "tests/strategies/test_search.py",  # a decision's tallies, laid out as the search keeps them
     "benchmarks/profile_kernel.py",
     "benchmarks/reference_loop.py",  # the yardstick: its own state, a copy of the shared file
