@@ -60,9 +60,10 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.margins import MarginMoments, MarginShift, interval_text
+from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
+from sim.run.stats import Z95, pct, signed_text
 
 DEFAULT_BOT = "greedy"
 """The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
@@ -546,7 +547,7 @@ def candidate_table(
         }
         if shipped is not None:
             d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
-            rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
+            rec.update(shift=d, shift_lo=d - Z95 * se, shift_hi=d + Z95 * se)
             n = min(len(rows[shipped][2]), len(rows[j][2]))
             ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
             rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])
@@ -568,11 +569,6 @@ def write_balance(result: BalanceResult, out: Path) -> None:
         result.table.to_csv(tmp, index=False)
     with io.atomic_path(out / RESULT) as tmp:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
-
-
-def pct(x: float) -> str:
-    """A rate as ``"52.10%"`` (``"-"`` when undefined)."""
-    return f"{x:.2%}" if math.isfinite(x) else "-"
 
 
 def format_result(result: BalanceResult) -> str:
@@ -636,7 +632,7 @@ def format_result(result: BalanceResult) -> str:
 
 def margin_cell(mean: float, lo: float, hi: float) -> str:
     """``"+0.75 VP (+0.68 to +0.81)"``, or ``"-"`` without a figure (nan)."""
-    return f"{interval_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
+    return f"{signed_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
 
 
 def candidate_lines(

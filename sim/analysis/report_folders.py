@@ -55,6 +55,7 @@ from sim.run.margins import (
     margin_row,
 )
 from sim.run.seats import SeatCounts
+from sim.run.stats import pct, points
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
@@ -88,16 +89,8 @@ def folder_kind(path: Path | str) -> str | None:
     return None
 
 
-def _pts(x: Any) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x * 100:+.2f}"
-
-
-def _pct(x: Any) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x:.2%}"
-
-
 def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
-    f = _pts if pts else _pct
+    f = points if pts else pct
     return f"{f(lo)} to {f(hi)}"
 
 
@@ -145,9 +138,9 @@ def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dic
     """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
     return {
         "measure": measure,
-        "A": _pct(rec[f"{prefix}rate_a"]),
-        "B": _pct(rec[f"{prefix}rate_b"]),
-        "shift": f"{_pts(rec[f'{prefix}diff'])} points",
+        "A": pct(rec[f"{prefix}rate_a"]),
+        "B": pct(rec[f"{prefix}rate_b"]),
+        "shift": f"{points(rec[f'{prefix}diff'])} points",
         "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
         "kind": kind,
     }
@@ -345,12 +338,12 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     shown = pd.DataFrame(
         {
             "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
-            "rate": cands["rate"].map(_pct),
+            "rate": cands["rate"].map(pct),
             "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(cands.lo, cands.hi, strict=True)],
             "games": cands["games"].map("{:,}".format),
             "shift from shipped (points)": (
                 [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(
                         cands["shift"], cands.shift_lo, cands.shift_hi, strict=True
                     )
@@ -420,7 +413,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
-        f"Chosen: {s['chosen_label']}, {_pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
+        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
         f"it {verdict}.",
         "Settled: " + s["settled"]
         if s["settled"]
@@ -444,10 +437,10 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         tables["Panel re-check"] = pd.DataFrame(
             {
                 "bot": p.bot,
-                "rate": p.rate.map(_pct),
+                "rate": p.rate.map(pct),
                 "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(p.lo, p.hi, strict=True)],
                 "shift from shipped": [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
                 "1st VP margin (95% CI)": _margin_column(p, "margin"),
@@ -472,7 +465,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             # The card and its figures in one cell, which may wrap: eleven columns of
             # figures that never wrap would not fit 1,400 px.
             "worst card, measured (95% CI)": [
-                f"{card} {_pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
+                f"{card} {pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
                 for card, r, lo, hi, dev in zip(
                     t.worst_card,
                     t.worst_rate,
@@ -482,13 +475,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     strict=True,
                 )
             ],
-            "first player (decisive)": t.first_player_decisive.map(_pct),
+            "first player (decisive)": t.first_player_decisive.map(pct),
             "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
             "verified: worst card": [
                 f"{card}, {dev * 100:.2f} points off"
                 for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
             ],
-            "verified: first player": t.verified_first_player_decisive.map(_pct),
+            "verified: first player": t.verified_first_player_decisive.map(pct),
             "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
         }
     )
@@ -498,13 +491,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "step": made.edits,
             "edit": made.edit,
             "edited card on the new seed (95% CI)": [
-                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                f"{pct(r)} ({_ci(lo, hi, pts=False)})"
                 for r, lo, hi in zip(
                     made.verified_rate, made.verified_lo, made.verified_hi, strict=True
                 )
             ],
             "paired shift (points, 95% CI)": [
-                f"{_pts(d)} ({_ci(lo, hi)})"
+                f"{points(d)} ({_ci(lo, hi)})"
                 for d, lo, hi in zip(
                     made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
                 )
@@ -532,8 +525,8 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         )
     for row in made.itertuples():
         lines.append(
-            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {_pct(row.verified_rate)} on "
-            f"the new seed, paired shift {_pts(row.verified_shift)} points "
+            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {pct(row.verified_rate)} on "
+            f"the new seed, paired shift {points(row.verified_shift)} points "
             f"({_ci(row.verified_shift_lo, row.verified_shift_hi)})."
         )
     reached = t[t.within_bounds]
@@ -549,13 +542,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             {
                 "bot": p.bot,
                 "card": p.card,
-                "before": p.rate_before.map(_pct),
+                "before": p.rate_before.map(pct),
                 "after (95% CI)": [
-                    f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                    f"{pct(r)} ({_ci(lo, hi, pts=False)})"
                     for r, lo, hi in zip(p.rate_after, p.lo_after, p.hi_after, strict=True)
                 ],
                 "paired shift (points, 95% CI)": [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
                 "closer to 50%": p.closer.map({True: "yes", False: "no"}),

@@ -16,6 +16,7 @@ from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
+from sim.run.stats import pct, points
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1340px; padding: 0 1em;
@@ -131,11 +132,11 @@ _SCRIPT = (
 
 
 def _pct(s: pd.Series) -> pd.Series:
-    return s.map(lambda v: f"{v * 100:.2f}%")
+    return s.map(pct)
 
 
 def _pp(s: pd.Series) -> pd.Series:
-    return s.map(lambda v: f"{v * 100:+.2f}")
+    return s.map(points)
 
 
 def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:

@@ -20,19 +20,10 @@ from sim.analysis.frames import played_pairs
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import first_player_shift
 from sim.run.margins import MARGIN_QUANTILES, margin_distribution
+from sim.run.stats import diff_ci, rate_ci
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
 """Game-length quantiles the page lists (p10 ... p99)."""
-
-
-def fmt_rate(rate: float, lo: float, hi: float) -> str:
-    """``"55.47% (95% CI 53.68-57.24%)"``: the form used on the terminal and the page."""
-    return f"{rate:.2%} (95% CI {lo * 100:.2f}-{hi * 100:.2f}%)"
-
-
-def fmt_diff(diff: float, lo: float, hi: float) -> str:
-    """A difference of rates in percentage points, e.g. ``"-2.80 pp (95% CI -5.31 to -0.29)"``."""
-    return f"{diff * 100:+.2f} pp (95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
 
 
 def _run_label(row: pd.Series) -> str:
@@ -281,7 +272,7 @@ def key_figures(t: Tables, top: int = 3) -> str:
         s = stats.loc[row["run"]]
         lines.append(
             f"{row['run']} ({_run_label(info)}): {int(row['games']):,} games; "
-            f"first player won {fmt_rate(row['rate'], row['lo'], row['hi'])}; "
+            f"first player won {rate_ci(row['rate'], row['lo'], row['hi'])}; "
             f"shared {row['shared'] / row['games']:.2%}; "
             f"mean first-player margin {s['mean_margin']:+.2f} VP "
             f"(95% t-interval {s['margin_lo']:+.2f} to {s['margin_hi']:+.2f}); "
@@ -289,13 +280,13 @@ def key_figures(t: Tables, top: int = 3) -> str:
         )
     for _, row in t.gods.iterrows():
         lines.append(
-            f"{row['run']}: {row['god']} won {fmt_rate(row['rate'], row['lo'], row['hi'])}; "
-            f"going first {fmt_rate(row['first_rate'], row['first_lo'], row['first_hi'])}"
+            f"{row['run']}: {row['god']} won {rate_ci(row['rate'], row['lo'], row['hi'])}; "
+            f"going first {rate_ci(row['first_rate'], row['first_lo'], row['first_hi'])}"
         )
     for _, row in t.paired.iterrows():
         lines.append(
             f"{row['run']} paired over {int(row['deals']):,} deals: "
-            f"{fmt_rate(row['rate'], row['lo'], row['hi'])} "
+            f"{rate_ci(row['rate'], row['lo'], row['hi'])} "
             f"(unpaired 95% CI {row['unpaired_lo'] * 100:.2f}-{row['unpaired_hi'] * 100:.2f}%)"
         )
     paired = set(zip(t.shifts["a"], t.shifts["b"], strict=True)) if len(t.shifts) else set()
@@ -303,17 +294,17 @@ def key_figures(t: Tables, top: int = 3) -> str:
         alone = "" if (row["a"], row["b"]) in paired else ", independent runs (unpaired)"
         lines.append(
             f"{row['a']} minus {row['b']}: first-player win rate "
-            f"{fmt_diff(row['diff'], row['lo'], row['hi'])}{alone}"
+            f"{diff_ci(row['diff'], row['lo'], row['hi'])}{alone}"
         )
     for _, row in t.shifts.iterrows():
         lines.append(
             f"{row['a']} minus {row['b']}, paired over {int(row['games']):,} games with the "
-            f"same seed: {fmt_diff(row['diff'], row['lo'], row['hi'])}"
+            f"same seed: {diff_ci(row['diff'], row['lo'], row['hi'])}"
         )
     cards = t.cards[~t.cards["low_sample"]]
     for mix, part in cards.groupby("mix", sort=False):
         best = "; ".join(
-            f"{r['card']} {fmt_diff(r['diff'], r['lo'], r['hi'])}"
+            f"{r['card']} {diff_ci(r['diff'], r['lo'], r['hi'])}"
             for _, r in part.head(top).iterrows()
         )
         lines.append(f"{mix}: cards whose players' win rate differs most: {best}")

@@ -39,6 +39,7 @@ from sim.run.runner import (
     check_projected_time,
 )
 from sim.run.session import numba_threads, resolve_threads
+from sim.run.stats import CORRECTIONS, adjust_p
 
 # card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
 _SHIFT_COLUMNS = [
@@ -91,14 +92,6 @@ SWEEP_COLUMNS = [
 """``expected_sign``: +1 when the cell is a buff, -1 a nerf, 0 no known direction
 (:data:`sim.analysis.signs.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
 the change forbids; ``plays_moved``: the play count moved by more than a third."""
-CORRECTIONS = {
-    "holm": "Holm step-down (family-wise error 5% over all cells)",
-    "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
-    "none": "no correction (each cell at 5% on its own)",
-}
-"""``--correction`` choices: a ``multipletests`` method name, or ``none``."""
-
-
 @dataclass
 class SweepResult:
     """One row per (card, delta) played, and the (card, delta) pairs skipped."""
@@ -122,21 +115,7 @@ def adjust(p_values: Sequence[float], method: str = "holm", alpha: float = 0.05)
     """
     if method not in CORRECTIONS:
         raise SpecError(f"--correction {method!r}: choose one of {', '.join(CORRECTIONS)}")
-    p = np.asarray(p_values, np.float64)
-    reject = np.zeros(len(p), bool)
-    adjusted = np.full(len(p), np.nan)
-    ok = np.isfinite(p)
-    if not ok.any():
-        return reject, adjusted
-    if method == "none":
-        adjusted[ok] = p[ok]
-        reject[ok] = p[ok] < alpha
-        return reject, adjusted
-    from statsmodels.stats.multitest import multipletests
-
-    r, adj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
-    reject[ok], adjusted[ok] = r, adj
-    return reject, adjusted
+    return adjust_p(p_values, method, alpha)
 
 
 def parse_deltas(text: str) -> tuple[int, ...]:
@@ -484,11 +463,6 @@ def format_table(result: SweepResult) -> str:
             hint,
         )
     return "\n".join(lines)
-
-
-def _points(x: float) -> str:
-    """A rate in signed points (``-`` when undefined)."""
-    return f"{x * 100:+.2f}" if np.isfinite(x) else "-"
 
 
 SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")

@@ -63,13 +63,12 @@ from sim.run.margins import (
     SIDES,
     MarginMoments,
     first_player_margins,
-    interval_text,
     margin_distribution,
 )
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
 from sim.run.session import RunError, numba_threads, resolve_threads
-from sim.run.stats import wilson_interval
+from sim.run.stats import rate_cell, signed_text, wilson_interval
 
 DEFAULT_GAMES = 20_000
 CHUNK_SIZE = 1 << 16
@@ -652,12 +651,6 @@ def _play(
         )
 
 
-def _cell(rate: float, lo: float, hi: float) -> str:
-    if math.isnan(rate):
-        return "-"
-    return f"{rate:.1%} ({lo * 100:.1f}-{hi * 100:.1f})"
-
-
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
@@ -674,7 +667,7 @@ def matrix_table(result: TournamentResult) -> pd.DataFrame:
     rows = [
         [bot]
         + [
-            _cell(
+            rate_cell(
                 result.matrix.at[bot, col],
                 result.matrix_lo.at[bot, col],
                 result.matrix_hi.at[bot, col],
@@ -693,16 +686,16 @@ def self_play_table(result: TournamentResult) -> pd.DataFrame:
         [
             r.bot,
             f"{r.games:,}",
-            _cell(r.rate, r.lo, r.hi),
-            _cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
-            _cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
-            _cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
-            _cell(
+            rate_cell(r.rate, r.lo, r.hi),
+            rate_cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
+            rate_cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
+            rate_cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
+            rate_cell(
                 r.seat_first_of_decisive_rate,
                 r.seat_first_of_decisive_lo,
                 r.seat_first_of_decisive_hi,
             ),
-            interval_text(
+            signed_text(
                 getattr(r, "first_margin", math.nan),
                 getattr(r, "first_margin_lo", math.nan),
                 getattr(r, "first_margin_hi", math.nan),

@@ -53,7 +53,7 @@ from sim.run.margins import MarginMoments, margin_row
 from sim.run.parts import part_metadata
 from sim.run.seats import CAPPED, SeatCounts, first_player_label, seat_rows
 from sim.run.session import RunError, numba_threads, resolve_threads
-from sim.run.stats import wilson_interval
+from sim.run.stats import games_for_half_width, wilson_interval
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -377,10 +377,10 @@ and only one within that factor of the limit is timed for a fifth of a second.""
 def games_to_play(games: int, until_ci: float | None) -> int:
     """At most the games a run plays: ``games``, or fewer with ``until_ci``, which stops by
     the time a 95% interval is that narrow even at a 50% rate (its widest):
-    ``1.96 / (2 * sqrt(n)) <= until_ci``, with a tenth more for the Wilson correction."""
+    ``Z95 * 0.5 / sqrt(n) <= until_ci``, with a tenth more for the Wilson correction."""
     if until_ci is None:
         return games
-    return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
+    return min(games, math.ceil(1.1 * games_for_half_width(0.5, until_ci)))
 
 
 def backend_workers(backend: Any) -> int:
