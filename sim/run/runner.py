@@ -465,7 +465,7 @@ def _open_ledger(
     if until_ci is not None:
 
         def stop_rule(wins: Any, games: Any) -> Any:
-            return ci_half_width(wins, games) <= until_ci
+            return until_ci_reached(wins, games, until_ci)
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
     if prior is None and force:
@@ -490,7 +490,7 @@ def _tick(bar: P.Bar, until_ci: float | None) -> Callable[[np.ndarray], bool]:
             return False
         tally[0] += int(np.count_nonzero(rows[:, L.O_WINNER] == rows[:, L.O_FIRST]))
         tally[1] += len(rows)
-        return bool(ci_half_width(tally[0], tally[1]) <= until_ci)
+        return bool(until_ci_reached(tally[0], tally[1], until_ci))
 
     return tick
 
@@ -692,10 +692,16 @@ def check_until_ci(value: float | None) -> None:
         )
 
 
-def ci_half_width(successes: int, n: int) -> float:
-    """Half the width of the 95% Wilson interval of ``successes / n``."""
+def ci_half_width(successes: Any, n: Any) -> Any:
+    """Half the width of the 95% Wilson interval of ``successes / n`` (numbers or arrays)."""
     lo, hi = wilson_interval(successes, n)
     return (hi - lo) / 2
+
+
+def until_ci_reached(first_wins: Any, games: Any, until_ci: float) -> Any:
+    """``--until-ci``'s stop rule: the first player's rate over ``games`` (numbers or
+    arrays) has a 95% Wilson half-width of at most ``until_ci``."""
+    return ci_half_width(first_wins, games) <= until_ci
 
 
 def _until_ci_note(result: RunResult) -> str:
