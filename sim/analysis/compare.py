@@ -82,9 +82,10 @@ class CompareResult:
         return self.spec_b or self.spec
 
     def spec_differences(self) -> list[str]:
-        """``field: A -> B`` for every run setting B changes (cards are listed apart)."""
+        """``field: A → B`` for every run setting B changes, as a person reads the values
+        (``variants: none → emissary``); cards are listed apart."""
         a, b = dataclasses.asdict(self.spec), dataclasses.asdict(self.b_spec)
-        return [f"{k}: {a[k]!r} -> {b[k]!r}" for k in a if a[k] != b[k]]
+        return [f"{k}: {setting_text(a[k])} → {setting_text(b[k])}" for k in a if a[k] != b[k]]
 
     def table(self) -> Any:
         """The first-player row and the affected cards' rows (a pandas DataFrame)."""
@@ -504,6 +505,13 @@ def write_compare(result: CompareResult, out: Path) -> None:
     # The summary last: its presence says the comparison is whole.
     with io.atomic_path(out / "compare.json") as tmp:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+
+def setting_text(value: Any) -> str:
+    """A run setting as a person reads it: a list joined by commas, nothing as ``none``."""
+    if isinstance(value, (tuple, list)):
+        return ", ".join(map(str, value)) or "none"
+    return "none" if value is None else str(value)
 
 
 def format_result(result: CompareResult) -> str:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import html
 import json
 import math
 from pathlib import Path
@@ -41,8 +40,10 @@ from typing import Any
 import pandas as pd
 
 from sim.analysis import tournament as T
+from sim.analysis.compare import setting_text
 from sim.analysis.loading import run_margins
-from sim.analysis.report_html import margin_table
+from sim.analysis.report_charts import shift_chart
+from sim.analysis.report_html import html_table, margin_table, render
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
@@ -182,7 +183,9 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     a_spec, b_spec = s["arms"]["A"]["spec"], s["arms"]["B"]["spec"]
     for k in a_spec:
         if a_spec[k] != b_spec.get(k):
-            spec_rows.append({"setting": k, "A": a_spec[k], "B": b_spec.get(k)})
+            spec_rows.append(
+                {"setting": k, "A": setting_text(a_spec[k]), "B": setting_text(b_spec.get(k))}
+            )
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
         ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
@@ -566,35 +569,23 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
-_CSS = (
-    "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em}"
-    "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}"
-    "td,th{border:1px solid #ccc;"
-    "padding:.25em .6em;text-align:left}th{background:#f3f3f3}pre{background:#f8f8f8;"
-    "padding:1em;white-space:pre-wrap}img{max-width:100%}"
-    # Figures and intervals on one line each; only the first (label) column wraps.
-    "td:not(:first-child){white-space:nowrap}"
-)
-
-
 PROSE_CHARS = 40
 """A table column with a cell longer than this may wrap on the page."""
 
 
 def folder_page(
-    title: str, text: str, tables: dict[str, pd.DataFrame], images: dict[str, Path] | None = None
+    title: str,
+    text: str,
+    tables: dict[str, pd.DataFrame],
+    images: dict[str, Path] | None = None,
+    chart: dict[str, str] | None = None,
 ) -> str:
-    """A self-contained HTML page: the lead text, each non-empty table, then each PNG of
-    ``images`` (``{caption: path}``) inlined."""
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-        f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-        f"<pre>{html.escape(text)}</pre>",
-    ]
+    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
+    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
+    entries, rules = [], []
     for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
             continue
-        parts.append(f"<h2>{html.escape(name)}</h2>")
         # A column of sentences (a fate, what was dropped) may wrap; figures never do.
         prose = [
             j + 1
@@ -603,14 +594,16 @@ def folder_page(
         ]
         if prose:
             cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            parts.append(f"<style>{cells}{{white-space:normal;min-width:16em}}</style>")
-        parts.append(frame.to_html(index=False, escape=True, border=0, table_id=f"t{i}"))
-    for caption, path in (images or {}).items():
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        parts.append(f"<h2>{html.escape(caption)}</h2>")
-        parts.append(f"<img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
+        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
+    pngs = [
+        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
+        for caption, path in (images or {}).items()
+    ]
+    return render(
+        "folder.html", title=title, body_class="folder", text=text, chart=chart,
+        tables=entries, images=pngs, rules=rules,
+    )  # fmt: skip
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
@@ -632,7 +625,19 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         "tournament": tournament_parts,
         "balance set": set_parts,
     }
-    text, tables = parts[kind](folder)
+    try:
+        text, tables = parts[kind](folder)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(
+            f"cannot read {folder}: written by another version of omensim ({exc})"
+        ) from None
+    chart = None
+    if kind == "compare":
+        summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))
+        chart = {
+            "uri": shift_chart(summary),
+            "caption": "Paired shifts, B - A, with their 95% intervals",
+        }
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
     out = Path(out)
@@ -641,6 +646,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     page = out / "report.html"
     with io.atomic_path(page) as tmp:
         tmp.write_text(
-            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images), "utf-8"
+            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images, chart),
+            "utf-8",
         )
     return page, text

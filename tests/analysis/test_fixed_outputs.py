@@ -81,6 +81,7 @@ def test_the_fixed_commands_print_what_they_printed(tmp_path, monkeypatch) -> No
     if os.environ.get("OMENSIM_RECORD_FIXED") == "1":
         RECORD.write_text(got)
         pytest.skip(f"recorded {RECORD.name}")
+    assert not re.search(r"\(\)|\[\]|\('|\['|\{'", got), "a Python repr reached the output"
     want = RECORD.read_text()
     for g, w in zip(got.split("\n$ "), want.split("\n$ "), strict=True):
         assert g == w
