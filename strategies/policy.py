@@ -111,5 +111,5 @@ def heuristic_dispatcher() -> Callable[..., int]:
 
 if not PLAIN:
     # The look-ahead's and the search's rollouts play turns through the steps: linked in,
-    # a search game plays about 9% faster (docs/speed.md).
+    # a search game plays faster (benchmarks/bench_ladder.py --sections speed).
     linked_build(choose, LinkedBuild(None, None, linked_twin(choose)))

@@ -265,7 +265,7 @@ def paired_first_player_advantage(
     ``d = mean over its games of 1[winner == first_player]`` (so 0, 0.5 or 1);
     the estimate is ``mean(d)`` and its interval ``mean ± z * sd(d)/sqrt(deals)``
     (normal approximation: with the thousands of deals a run has, the t quantile
-    differs from the normal one by under 0.2%). Because the deal's luck cancels inside
+    is all but the normal one). Because the deal's luck cancels inside
     a pair, this interval is usually narrower than the unpaired Wilson interval
     over the same games (``unpaired_lo``/``unpaired_hi``, given for comparison).
     Shared victories count as not-a-win.

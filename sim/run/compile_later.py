@@ -1,13 +1,13 @@
 """A kernel compiled where no run waits for it: a detached child fills numba's cache.
 
 A run plays faster in its bot's linked build (``sim.kernel.batch.linked_run``): two
-greedy seats about 15% on the linked twin of their entry point
-(``strategies.greedy_batch``), a look-ahead or search seat 5-9% on the twin of its
-dispatcher (``strategies.policy``); but compiling a twin takes seconds (half a minute for
-the search bot's) a first run must not wait for (``docs/compile.md``). So a run plays the
+greedy seats on the linked twin of their entry point (``strategies.greedy_batch``), a
+look-ahead or search seat on the twin of its dispatcher (``strategies.policy``;
+``benchmarks/bench_min.py`` and ``bench_ladder.py`` measure both); but compiling a twin
+takes seconds a first run must not wait for (``docs/compile.md``). So a run plays the
 tree it has, and :func:`compile_later` has the twin compiled into the cache by a child started
 as this process exits (:func:`start_pending`; started during the run, its start-up alone
-slowed a short first run by a few tenths of a second), at the lowest priority, which
+slowed a short first run), at the lowest priority, which
 outlives this process; the next run that finds the twin cached plays it. Both play the
 same games.
 
