@@ -652,7 +652,7 @@ def report_tables(
 ) -> Tables:
     """The report's tables for finished runs, reading each run once, batch by batch.
 
-    Same tables as :func:`sim.analysis.report_tables.compute` on the loaded rows.
+    Every table the report shows, computed without loading the rows whole.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for

@@ -321,7 +321,7 @@ def test_hold_rate_column_when_runs_record_held_cards(
     io.write_manifest(held, meta, parts, len(source), complete=True, extra={"spec": spec})
     page = build_report(held, tmp_path / "rep").html.read_text(encoding="utf-8")
     assert '<th title="click to sort">hold rate</th>' in page
-    from sim.analysis.report_tables import card_table
+    from report_oracle import card_table
 
     df = A.load_runs(held)
     table = card_table(df, A.run_info(held), A.card_impact(df))
