@@ -40,7 +40,8 @@ from typing import Any
 import pandas as pd
 
 from sim.analysis import tournament as T
-from sim.analysis.compare import setting_text
+from sim.analysis import tournament_text as TT
+from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
 from sim.analysis.report_html import html_table, margin_table, render
@@ -56,7 +57,7 @@ from sim.run.margins import (
     margin_row,
 )
 from sim.run.seats import SeatCounts
-from sim.run.stats import pct, points
+from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
@@ -261,8 +262,8 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
     result = T.read_tournament(folder)
     tables = {
-        "Win rate of the row bot against the column bot": T.matrix_table(result),
-        "First-player win rate in self-play": T.self_play_table(result),
+        "Win rate of the row bot against the column bot": TT.matrix_table(result),
+        "First-player win rate in self-play": TT.self_play_table(result),
     }
     fp = result.first_player
     if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
@@ -289,7 +290,7 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 "95% CI": [f"{lo:.0f} to {hi:.0f}" for lo, hi in zip(r.lo, r.hi, strict=True)],
             }
         )
-    return T.format_tournament(result), tables
+    return TT.format_tournament(result), tables
 
 
 def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
@@ -314,19 +315,13 @@ def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
     return out
 
 
-def _margin_cells(mean: Any, lo: Any, hi: Any) -> str:
-    return (
-        "-" if mean is None or not math.isfinite(mean) else f"{_vp(mean)} ({_vp(lo)} to {_vp(hi)})"
-    )
-
-
 def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
     """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
     cells (``"-"`` for a table written before it had them)."""
     if name not in t.columns:
         return "-"
     return [
-        _margin_cells(m, lo, hi)
+        signed_text(m, lo, hi)
         for m, lo, hi in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)
     ]
 
@@ -357,7 +352,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "1st VP margin (95% CI)": _margin_column(cands, "margin"),
             "margin shift from shipped": (
                 [
-                    "-" if shipped else _margin_cells(m, lo, hi)
+                    "-" if shipped else signed_text(m, lo, hi)
                     for shipped, m, lo, hi in zip(
                         cands.shipped,
                         cands.margin_shift,
@@ -426,9 +421,9 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         lines.insert(
             2,
             f"First player's VP margin under {s['chosen_label']}: "
-            f"{_margin_cells(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
+            f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
             + (
-                f", {_margin_cells(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
+                f", {signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
                 "from shipped (paired)"
                 if "margin_shift" in cands and not c.shipped
                 else ""
