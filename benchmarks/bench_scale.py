@@ -23,8 +23,7 @@ Prints (and never asserts on) four tables:
 3. **peak RSS**: ``omensim run`` (random bots, chunk 65,536) in fresh
    subprocesses at each of ``--rss-games`` on each of ``--rss-backends``, then
    ``omensim report`` of the last run, plus (up to ``--pandas-max`` games) the
-   report's tables computed in pandas (``report_tables.compute(load_runs(...))``)
-   for comparison. RSS is the largest
+   run's rows loaded whole in pandas (``load_runs``) for comparison. RSS is the largest
    resident set of any one process of the command's tree, from ``os.wait4``.
 
 The host is shared with other work: prefer the ratios within one run.
@@ -137,13 +136,9 @@ def rss_table(sizes: list[int], backends: list[str], root: Path | None, pandas_m
             print(f"| omensim report (streaming) | {n:,} | {s:.0f} | {mb:,.0f} |")
             shutil.rmtree(tmp / "r")
             if n <= pandas_max:
-                code = (
-                    "import sys; from sim import analysis as A; "
-                    "from sim.analysis.report_tables import compute; "
-                    "compute(A.load_runs([sys.argv[1]]), 200)"
-                )
+                code = "import sys; from sim import analysis as A; A.load_runs([sys.argv[1]])"
                 s, mb = child_rss([py, "-c", code, str(out)])
-                print(f"| same tables in pandas (load_runs) | {n:,} | {s:.0f} | {mb:,.0f} |")
+                print(f"| the rows loaded whole (load_runs) | {n:,} | {s:.0f} | {mb:,.0f} |")
             shutil.rmtree(out)
             sys.stdout.flush()
     finally:

@@ -108,8 +108,9 @@ def choose_greedy_seats(st, tab, fp, p, dec, n):
 
     Inlined where it is called by its symbol (``strategies.greedy_batch``): each call site
     asks one decision, so LLVM keeps only that decision's scorer there, with no call, and
-    the Surge's scoring loop is compiled for the Surge alone (6% more games a second than
-    the one private copy). Passed as ``ask`` it is still a function of its own.
+    the Surge's scoring loop is compiled for the Surge alone (faster than the one private
+    copy: ``benchmarks/bench_min.py`` measures it). Passed as ``ask`` it is still a
+    function of its own.
     """
     if n == 1:
         return 0

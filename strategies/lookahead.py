@@ -289,7 +289,6 @@ def sample_world(st, tab, p, world, opts):
     ro[L.SCRIPT_N] = 0
     ro[L.SCRIPT_POS] = 0
     ro[L.TRACE_CAP] = 0  # a rollout's imagined events are not the game's
-    ro[L.LUCK_OFF] = 1  # nobody reads a rollout's luck
 
 
 @kernel

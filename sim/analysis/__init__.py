@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from sim.analysis.frames import (
         GROUP_COLS,
         SCORE_WEIGHTS,
-        Z95,
         RunLoadError,
         card_impact,
         card_names,
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
         game_lengths,
         god_win_rates,
         load_runs,
-        newcombe_interval,
         paired_first_player_advantage,
         run_info,
         score_components,
@@ -42,7 +40,7 @@ if TYPE_CHECKING:
     )
     from sim.analysis.loading import cards, load
     from sim.analysis.streaming import report_tables, run_totals
-    from sim.run.stats import wilson_interval
+    from sim.run.stats import Z95, newcombe_interval, wilson_interval
 
 # Where each public name lives (a submodule of this package, or a full module name). The
 # names load on first use (PEP 562): importing one submodule does not import pandas, which
@@ -52,7 +50,6 @@ _HOME = {
         [
             "GROUP_COLS",
             "SCORE_WEIGHTS",
-            "Z95",
             "RunLoadError",
             "card_impact",
             "card_names",
@@ -63,7 +60,6 @@ _HOME = {
             "game_lengths",
             "god_win_rates",
             "load_runs",
-            "newcombe_interval",
             "paired_first_player_advantage",
             "run_info",
             "score_components",
@@ -75,6 +71,8 @@ _HOME = {
     "cards": "loading",
     "load": "loading",
     "wilson_interval": "sim.run.stats",
+    "newcombe_interval": "sim.run.stats",
+    "Z95": "sim.run.stats",
     "report_tables": "streaming",
     "run_totals": "streaming",
     "strength": "card_strength",

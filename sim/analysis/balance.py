@@ -24,16 +24,10 @@ With ``out`` the race is played into a folder as it goes::
 
     OUT/_balance_plan.json   the question, spec, candidates, target, schedule, run key
     OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den,
-                             margin (the first player's VP margin) and, in a race
-                             that counts luck, the games' luck columns
+                             margin (the first player's VP margin)
     OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
     OUT/candidates.csv       the final table (one row per candidate)
     OUT/balance.json         the result; its presence says the race is finished
-
-With ``RunSpec(luck=True)`` (``--luck-adjusted``) every candidate's games count their
-luck (:mod:`sim.analysis.luck`) and the table gains each candidate's luck-adjusted rate
-and shift from the shipped value beside the plain ones. The race itself decides on the
-plain figures, so the games played and the choice are those of a plain race.
 
 ``resume_balance(out)`` replays the finished rows (the decisions are a
 function of the rows, so they come out the same) and plays only what is
@@ -58,18 +52,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis import luck as LK
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
-from sim.analysis.paired import Outcomes, read_columns
+from sim.analysis.balance_text import format_result as format_result
+from sim.analysis.paired import READ_COLUMNS, Outcomes
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.margins import MarginMoments, MarginShift, interval_text
+from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
+from sim.run.stats import Z95
 
 DEFAULT_BOT = "greedy"
 """The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
@@ -86,10 +81,9 @@ DECISIONS = "decisions.jsonl"
 TABLE = "candidates.csv"
 RESULT = "balance.json"
 BALANCE_FILES = (PLAN_NAME, ROWS, DECISIONS, TABLE, RESULT, "rules")
-Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""A candidate's per-game ``(num, den, margin, luck)``: its rate's numerator and
-denominator (int8), the first player's VP margin (int16) and the luck columns (float
-``[n, len(LK.LUCK_COLUMNS)]``; ``[n, 0]`` in a race that counts no luck), in game order."""
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
+(int8) and the first player's VP margin (int16), in game order."""
 
 
 @dataclass
@@ -181,8 +175,6 @@ class CandidatePlayer:
             first = self.engine(0)
             first.warmup()
         self.key = ledger.run_key(spec, first.metadata)
-        self.luck = spec.luck
-        """Whether the candidates' games count their luck (their rows carry it)."""
 
     def engine(self, j: int) -> Any:
         if j not in self._engines:
@@ -191,7 +183,7 @@ class CandidatePlayer:
         return self._engines[j]
 
     def play(self, j: int, start: int, stop: int, bar: P.Bar) -> Rows:
-        """Candidate ``j``'s ``(num, den, margin, luck)`` over games ``start .. stop-1``."""
+        """Candidate ``j``'s ``(num, den, margin)`` over games ``start .. stop-1``."""
         eng = self.engine(j)
         parts = []
 
@@ -201,11 +193,10 @@ class CandidatePlayer:
 
         for s in range(start, stop, self.chunk):
             n = min(self.chunk, stop - s)
-            table = eng.play(s, n, tick=tick).select(read_columns(eng.spec.luck))
+            table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
             o = Outcomes.from_frame(table, self.n_kinds)
-            luck = o.luck if o.luck is not None else np.zeros((o.games, 0))
-            parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16), luck))
-        return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))  # type: ignore[return-value]
+            parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16)))
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
 
 
 def _rows_path(out: Path, j: int, r: int) -> Path:
@@ -220,7 +211,6 @@ def _save_rows(
     num: np.ndarray,
     den: np.ndarray,
     margin: np.ndarray,
-    luck: np.ndarray,
 ) -> None:
     path = _rows_path(out, j, r)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -231,16 +221,12 @@ def _save_rows(
         "den": pa.array(den),
         "margin": pa.array(margin),
     }
-    if luck.shape[1]:
-        cols.update(
-            {c: pa.array(luck[:, k].astype(np.float32)) for k, c in enumerate(LK.LUCK_COLUMNS)}
-        )
     table = pa.table(cols)
     with io.atomic_path(path) as tmp:
         pq.write_table(table, tmp)
 
 
-def _load_rows(out: Path, j: int, r: int, start: int, stop: int, luck: bool) -> tuple | None:
+def _load_rows(out: Path, j: int, r: int, start: int, stop: int) -> tuple | None:
     path = _rows_path(out, j, r)
     if not path.exists():
         return None
@@ -250,13 +236,10 @@ def _load_rows(out: Path, j: int, r: int, start: int, stop: int, luck: bool) -> 
         return None  # not this round's games: play them again
     if "margin" not in t.column_names:
         return None  # written before the rows kept the margin: play them again
-    if luck and not LK.has_luck(t.column_names):
-        return None  # written before the rows kept the luck: play them again
     return (
         t.column("num").to_numpy().astype(np.int8),
         t.column("den").to_numpy().astype(np.int8),
         t.column("margin").to_numpy().astype(np.int16),
-        LK.luck_matrix(t) if luck else np.zeros((len(ids), 0)),
     )
 
 
@@ -503,7 +486,7 @@ def _extend(
     start = 0 if have is None else len(have[0])
     if start >= goal:
         return have  # type: ignore[return-value]
-    got = _load_rows(out, j, r, start, goal, player.luck) if out is not None else None
+    got = _load_rows(out, j, r, start, goal) if out is not None else None
     if got is None:
         got = player.play(j, start, goal, bar)
         if out is not None:
@@ -528,8 +511,7 @@ def candidate_table(
     t-interval (``margin``, ``margin_lo``, ``margin_hi``, ``margin_sd``) and its paired shift
     from the shipped value (``margin_shift``, ``_lo``, ``_hi``, over the games both played),
     and what the race decided about it (chosen, dropped, rested: shown at most
-    ``precision`` closer than the leader, or survivor). Rows with luck columns add the
-    luck-adjusted rate and shift (:func:`luck_figures`)."""
+    ``precision`` closer than the leader, or survivor)."""
     shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
     fate: dict[int, tuple[str, int | None, str]] = {}
     for lk in looks:
@@ -566,63 +548,14 @@ def candidate_table(
         }
         if shipped is not None:
             d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
-            rec.update(shift=d, shift_lo=d - R.Z95 * se, shift_hi=d + R.Z95 * se)
+            rec.update(shift=d, shift_lo=d - Z95 * se, shift_hi=d + Z95 * se)
             n = min(len(rows[shipped][2]), len(rows[j][2]))
             ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
             rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])
-        rec.update(luck_figures(rows, j, shipped))
         status, look, why = fate.get(j, ("survivor", None, ""))
         rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
         recs.append(rec)
     return pd.DataFrame(recs)
-
-
-LUCK_FIELDS = ("rate_adj", "lo_adj", "hi_adj", "variance_ratio")
-"""The luck-adjusted columns of a candidate's rate (its shift's: ``shift_diff_adj``,
-``shift_lo_adj``, ``shift_hi_adj``, ``shift_variance_ratio``)."""
-
-
-def luck_figures(rows: dict[int, Rows], j: int, shipped: int | None) -> dict[str, float]:
-    """Candidate ``j``'s rate luck-adjusted (``rate_adj``, ``lo_adj``, ``hi_adj``,
-    ``variance_ratio``: plain variance over adjusted) and its paired shift from the
-    shipped value (``shift_diff_adj``, ``shift_lo_adj``, ``shift_hi_adj``,
-    ``shift_variance_ratio``: paired variance over paired and adjusted; over the games
-    both played); empty when the rows carry no luck."""
-    num, den, _, luck = rows[j]
-    if not luck.shape[1]:
-        return {}
-    a = LK.adjusted_ratio(num, den, luck, np.arange(len(num)))
-    rec = dict(zip(LUCK_FIELDS, (a.rate_adj, a.lo_adj, a.hi_adj, a.variance_ratio), strict=True))
-    if shipped is not None and shipped != j:
-        sn, sd, _, sl = rows[shipped]
-        n = min(len(num), len(sn))
-        d = LK.adjusted_ratio_diff(sn[:n], sd[:n], num[:n], den[:n], sl[:n], luck[:n], np.arange(n))
-        rec.update(
-            {f"shift_{k}": float(d[k]) for k in ("diff_adj", "lo_adj", "hi_adj", "variance_ratio")}
-        )
-    return rec
-
-
-def format_luck(t: pd.DataFrame) -> list[str]:
-    """Each candidate's luck-adjusted rate and shift from shipped, with how many times
-    fewer games the adjusted interval needs; nothing for a race that counted no luck."""
-    if "rate_adj" not in t.columns:
-        return []
-
-    def cell(row: Any) -> str:
-        return (
-            f"{pct(row.rate_adj):>7} (95% CI {pct(row.lo_adj)} to {pct(row.hi_adj)}), "
-            f"{row.variance_ratio:.2f}x fewer games"
-        )
-
-    def shift(row: Any) -> str:
-        return (
-            f"shift {row.shift_diff_adj * 100:+.2f} points ({row.shift_lo_adj * 100:+.2f}"
-            f" to {row.shift_hi_adj * 100:+.2f}), {row.shift_variance_ratio:.2f}x fewer games"
-        )
-
-    title = "Luck-adjusted (the race decided on the plain figures; docs/luck.md):"
-    return candidate_lines(t, title, cell, shift, "shift_diff_adj")
 
 
 def _write_decisions(out: Path, looks: list[R.Look]) -> None:
@@ -637,135 +570,3 @@ def write_balance(result: BalanceResult, out: Path) -> None:
         result.table.to_csv(tmp, index=False)
     with io.atomic_path(out / RESULT) as tmp:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
-
-
-def pct(x: float) -> str:
-    """A rate as ``"52.10%"`` (``"-"`` when undefined)."""
-    return f"{x:.2%}" if math.isfinite(x) else "-"
-
-
-def format_result(result: BalanceResult) -> str:
-    """The race as lines a person reads: one line per candidate, the choice, the games."""
-    q, spec = result.question, result.spec
-    lines = [
-        f"balance {q.metric} toward {result.target:.2%} +/- {result.tolerance * 100:.2f} points: "
-        f"{len(q.candidates)} candidates of {', '.join(q.names)} on {spec.mix} "
-        f"(seed {spec.seed}, {spec.p0} vs {spec.p1}, {spec.variant_label} rules), "
-        "paired on the same games."
-    ]
-    t = result.table
-    for row in t.itertuples():
-        shift = ""
-        if "shift" in t.columns and not row.shipped and math.isfinite(row.shift):
-            shift = (
-                f"  shift from shipped {row.shift * 100:+.2f} points "
-                f"({row.shift_lo * 100:+.2f} to {row.shift_hi * 100:+.2f})"
-            )
-        fate = (
-            f"dropped at look {int(row.dropped_at_look)}: {row.reason}"
-            if row.status == "dropped"
-            else f"rested: {row.reason}"
-            if row.status == "rested"
-            else row.status
-        )
-        lines.append(
-            f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{pct(row.rate):>7} "
-            f"(95% CI {pct(row.lo)} to {pct(row.hi)})  {row.games:>9,} games{shift}  [{fate}]"
-        )
-    lines.extend(format_margins(t))
-    lines.extend(format_luck(t))
-    c = result.chosen_row
-    label = q.label(result.chosen)
-    if result.reached:
-        lines.append(
-            f"Chosen: {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), within "
-            f"{result.tolerance * 100:.2f} points of {result.target:.2%}."
-        )
-    else:
-        lines.append(
-            f"No candidate reaches {result.target:.2%} +/- {result.tolerance * 100:.2f} points; "
-            f"the closest is {label}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)}), "
-            f"{c.distance * 100:.2f} points away."
-        )
-    lines.append(
-        "Settled: " + result.settled
-        if result.settled
-        else "Not settled: the games ceiling (--max-games) came first; the survivors are "
-        + ", ".join(t.label[t.status.isin(["survivor", "rested", "chosen"])])
-    )
-    lines.append(
-        f"Games: {result.games:,} in all over {len(result.looks)} looks "
-        f"({result.seconds:.0f} s). Dropped with Holm's correction at alpha/looks per look."
-    )
-    if result.panel is not None:
-        lines.extend(format_panel(result))
-    if result.out is not None:
-        lines.append(f"Race in {result.out} (candidates.csv, decisions.jsonl, rows/).")
-    return "\n".join(lines)
-
-
-def margin_cell(mean: float, lo: float, hi: float) -> str:
-    """``"+0.75 VP (+0.68 to +0.81)"``, or ``"-"`` without a figure (nan)."""
-    return f"{interval_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
-
-
-def candidate_lines(
-    t: pd.DataFrame,
-    title: str,
-    cell: Callable[[Any], str],
-    shift: Callable[[Any], str],
-    shift_column: str,
-) -> list[str]:
-    """``title``, then one line per candidate of ``t``: its label, ``cell(row)`` and, for
-    a candidate other than the shipped value whose ``shift_column`` is a number,
-    ``shift(row)``."""
-    lines = [title]
-    for row in t.itertuples():
-        more = ""
-        value = getattr(row, shift_column, math.nan)
-        if not row.shipped and math.isfinite(value):
-            more = f"  {shift(row)}"
-        lines.append(f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}{cell(row)}{more}")
-    return lines
-
-
-def format_margins(t: pd.DataFrame) -> list[str]:
-    """Each candidate's first-player VP margin (95% t-interval) and, where a shipped value
-    was raced, its paired shift from the shipped value's, over the games both played."""
-    if "margin" not in t.columns:
-        return []
-    return candidate_lines(
-        t,
-        "First player's VP margin (95% t-interval), and its paired shift from shipped:",
-        lambda row: margin_cell(row.margin, row.margin_lo, row.margin_hi),
-        lambda row: (
-            f"shift {margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
-        ),
-        "margin_shift",
-    )
-
-
-def format_panel(result: BalanceResult) -> list[str]:
-    """The panel re-check as lines."""
-    p = result.panel
-    if p is None:
-        return []
-    label = result.question.label(result.chosen)
-    lines = [f"Panel: {label} re-played under each bot in self-play (new seed):"]
-    for row in p.itertuples():
-        lines.append(
-            f"  {row.bot:<12}{pct(row.rate)} (95% CI {pct(row.lo)} to {pct(row.hi)}), shift "
-            f"from shipped {row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
-            f"{row.shift_hi * 100:+.2f}): {'consistent with' if row.holds else 'off'} the target"
-        )
-        if "margin" in p.columns:
-            lines.append(
-                f"  {'':<12}first VP margin {margin_cell(row.margin, row.margin_lo, row.margin_hi)}"
-                f", shift from shipped "
-                f"{margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
-            )
-    n = int(p.holds.sum())
-    lines.append(
-        f"The conclusion holds under {'every bot' if n == len(p) else f'{n} of {len(p)} bots'}."
-    )
-    return lines

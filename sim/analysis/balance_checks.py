@@ -39,9 +39,10 @@ from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.margins import MarginMoments, MarginShift, interval_text
+from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
+from sim.run.stats import Z95, normal_quantile, signed_text
 from strategies.registry import resolve
 
 SET_TABLE = "balance_set.csv"
@@ -99,8 +100,8 @@ def panel_check(
                     "lo": e.lo,
                     "hi": e.hi,
                     "shift": d,
-                    "shift_lo": d - R.Z95 * se,
-                    "shift_hi": d + R.Z95 * se,
+                    "shift_lo": d - Z95 * se,
+                    "shift_hi": d + Z95 * se,
                     "margin": m["b_mean"],
                     "margin_lo": m["b_lo"],
                     "margin_hi": m["b_hi"],
@@ -351,7 +352,7 @@ def balance_set(
             s.edit, s.edited_card, s.race_games = label, names[kind], race_games
             s.verified_rate, s.verified_lo, s.verified_hi = e.rate, e.lo, e.hi
             s.verified_shift = d
-            s.verified_shift_lo, s.verified_shift_hi = d - R.Z95 * se, d + R.Z95 * se
+            s.verified_shift_lo, s.verified_shift_hi = d - Z95 * se, d + Z95 * se
             ms = MarginShift.from_margins(before.margin, after.margin).figures()
             s.verified_margin_shift = ms["diff"]
             s.verified_margin_shift_lo, s.verified_margin_shift_hi = ms["lo"], ms["hi"]
@@ -375,7 +376,7 @@ def balance_set(
     return res
 
 
-ONE_SIDED_95 = R.normal_quantile(0.95)
+ONE_SIDED_95 = normal_quantile(0.95)
 
 
 def closer(target: float, before: tuple[Any, Any], after: tuple[Any, Any]) -> bool:
@@ -432,7 +433,7 @@ def set_panel(
             k = kinds[card]
             b, a = R.estimate(*_card_terms(before, k)), R.estimate(*_card_terms(after, k))
             d, se = R.paired_diff(*_card_terms(before, k), *_card_terms(after, k))
-            lo, hi = d - R.Z95 * se, d + R.Z95 * se
+            lo, hi = d - Z95 * se, d + Z95 * se
             rows.append(
                 {
                     "bot": bot, "card": card, "games": games,
@@ -465,10 +466,10 @@ def format_set_panel(panel: pd.DataFrame) -> list[str]:
             f"{w.first_player_after:.2%} of decisive games"
         )
         if "first_margin_after" in g.columns:
-            after = interval_text(
+            after = signed_text(
                 w.first_margin_after, w.first_margin_after_lo, w.first_margin_after_hi
             )
-            shift = interval_text(
+            shift = signed_text(
                 w.first_margin_shift, w.first_margin_shift_lo, w.first_margin_shift_hi
             )
             lines.append(f"    first VP margin after {after} VP, paired shift {shift} VP")
@@ -528,12 +529,12 @@ def format_set_step(s: SetStep) -> str:
         f"{s.worst_rate:.2%} (95% CI {s.worst_lo:.2%} to {s.worst_hi:.2%}), "
         f"{abs(s.worst_rate - 0.5) * 100:.2f} points off; first player {s.first_player:.2%} of "
         f"decisive games, first VP margin "
-        f"{interval_text(s.first_margin, s.first_margin_lo, s.first_margin_hi)} VP; "
+        f"{signed_text(s.first_margin, s.first_margin_lo, s.first_margin_hi)} VP; "
         f"verified on a new seed: worst {s.verified_worst_card} "
         f"{s.verified_worst * 100:.2f} points off, first player {s.verified_first:.2%}"
     )
     if s.edit:
-        margin = interval_text(
+        margin = signed_text(
             s.verified_margin_shift, s.verified_margin_shift_lo, s.verified_margin_shift_hi
         )
         line += (

@@ -24,7 +24,8 @@ from sim.analysis.frames import card_names
 from sim.analysis.loading import run_margins
 from sim.analysis.streaming import run_totals, strength_frame
 from sim.run import io
-from sim.run.margins import MarginMoments, interval_text
+from sim.run.margins import MarginMoments
+from sim.run.stats import signed_text
 
 STRENGTH_TABLE = "strength.csv"
 CORRELATION_TABLE = "rank_correlation.csv"
@@ -75,7 +76,7 @@ def bot_margins(paths: Mapping[str, Path | str]) -> pd.DataFrame:
 def format_margins(margins: pd.DataFrame) -> str:
     """``bot_margins`` as one line: ``first VP margin: greedy +0.81 (+0.63 to +1.00) VP; ...``."""
     parts = [
-        f"{r.bot} {interval_text(r.margin, r.margin_lo, r.margin_hi)} VP"
+        f"{r.bot} {signed_text(r.margin, r.margin_lo, r.margin_hi)} VP"
         for r in margins.itertuples()
     ]
     return "first VP margin (95% t-interval): " + "; ".join(parts)

@@ -25,15 +25,15 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from sim.analysis.luck import has_luck
+from sim.analysis.compare_text import format_result as format_result
+from sim.analysis.compare_text import setting_text
 from sim.analysis.paired import (
+    READ_COLUMNS,
     Comparison,
     Outcomes,
     compare_runs,
     kinds_of,
-    luck_shifts,
     pair,
-    read_columns,
 )
 from sim.analysis.signs import direction, flag_lines
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
@@ -43,14 +43,13 @@ from sim.run import io, runner
 from sim.run import progress as P
 from sim.run.backends import play_columns
 from sim.run.compiled import run_pool
-from sim.run.margins import margin_row
 from sim.run.runner import (
     DEFAULT_CHUNK_SIZE,
     RunError,
     backend_workers,
     check_projected_time,
 )
-from sim.run.seats import SeatCounts, first_player_label, seat_lines
+from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
 PLAN_NAME = "_compare_plan.json"
@@ -77,9 +76,6 @@ class CompareResult:
     seats_b: SeatCounts | None = None
     excluded_capped: int = 0
     """Games left out of every figure because either run hit the turn cap there."""
-    luck: Any = None
-    """:func:`sim.analysis.paired.luck_shifts` of the first-player rate and the affected
-    cards (a pandas DataFrame), or None when the rows carry no luck columns."""
 
     @property
     def b_spec(self) -> RunSpec:
@@ -87,9 +83,10 @@ class CompareResult:
         return self.spec_b or self.spec
 
     def spec_differences(self) -> list[str]:
-        """``field: A -> B`` for every run setting B changes (cards are listed apart)."""
+        """``field: A → B`` for every run setting B changes, as a person reads the values
+        (``variants: none → emissary``); cards are listed apart."""
         a, b = dataclasses.asdict(self.spec), dataclasses.asdict(self.b_spec)
-        return [f"{k}: {a[k]!r} -> {b[k]!r}" for k in a if a[k] != b[k]]
+        return [f"{k}: {setting_text(a[k])} → {setting_text(b[k])}" for k in a if a[k] != b[k]]
 
     def table(self) -> Any:
         """The first-player row and the affected cards' rows (a pandas DataFrame)."""
@@ -196,7 +193,7 @@ def play_outcomes(
     """
     n_kinds = len(engine.pool.units)
     if backend is not None:
-        columns = read_columns(engine.spec.luck)
+        columns = READ_COLUMNS
         tables = play_columns(backend, engine, columns, games, chunk_size, changes, bar=bar)
         return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
@@ -209,7 +206,7 @@ def play_outcomes(
 
     for start in range(0, games, chunk_size):
         table = engine.play(start, min(chunk_size, games - start), tick=tick)
-        table = table.select(read_columns(engine.spec.luck))
+        table = table.select(READ_COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
 
@@ -221,8 +218,7 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
-    names = set(pq.read_schema(files[0]).names) if files else set()
-    columns = read_columns(has_luck(tuple(names)))
+    columns = READ_COLUMNS
     if not files:
         return Outcomes.from_frame(pq.read_table(files, columns=columns), n_kinds)
     # Part by part: Arrow holds one part's lists at a time, not the whole run's.
@@ -407,7 +403,6 @@ def _paired_result(
         seats_a=_seats(a, excluded),
         seats_b=_seats(b, excluded),
         excluded_capped=excluded,
-        luck=luck_shifts(a, b, {n: k for n, k in kinds_a.items() if n in affected}, kinds_b),
     )
     if out is not None:
         write_compare(result, out)
@@ -511,115 +506,3 @@ def write_compare(result: CompareResult, out: Path) -> None:
     # The summary last: its presence says the comparison is whole.
     with io.atomic_path(out / "compare.json") as tmp:
         tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
-
-
-def format_result(result: CompareResult, luck_adjusted: bool = False) -> str:
-    """The comparison as lines a person reads; with ``luck_adjusted`` each paired shift is
-    followed by its luck-adjusted figure (:mod:`sim.analysis.luck`)."""
-    spec, spec_b = result.spec, result.b_spec
-    fp = result.comparison.first_player
-    described = result.changes.describe()
-    what = [*result.spec_differences(), *described["change"], *described["cards"]]
-    games = fp.games
-    lines = [
-        f"{games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}, "
-        f"{spec.variant_label} rules, {first_player_label(spec.first, spec.variants)}), "
-        f"each played as A and as B, B with: {'; '.join(what) or 'nothing different'}.",
-    ]
-    if result.excluded_capped:
-        lines.append(
-            f"{result.excluded_capped:,} games that either run ended at the turn cap are left "
-            "out of every figure (--exclude-capped)."
-        )
-    margin = result.comparison.margin
-    arms = (("A", result.seats_a, spec), ("B", result.seats_b, spec_b))
-    for (name, seats, sp), m in zip(
-        arms, (None, None) if margin is None else (margin.a, margin.b), strict=True
-    ):
-        if seats is not None:
-            lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
-            lines.extend(seat_lines(seats, "    ", [] if m is None else [margin_row(m)]))
-    lines.append("Paired shifts, B - A:")
-    lines.append(
-        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
-        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run"
-        + _saved(fp.se_paired, fp.se_unpaired)
-        + ")"
-    )
-    if margin is not None:
-        lines.append(f"  first player's VP margin: {margin.text()}")
-    if luck_adjusted:
-        lines.append(_luck_line(result, "first_player_win_rate"))
-    cards = result.comparison.cards
-    for row in cards[cards.card.isin(result.affected)].itertuples():
-        lines.append(
-            _line(
-                f"{row.card}: holders' win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi
-            )
-            + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
-            f"{_games(row.n_unpaired)} games per run]"
-        )
-        if luck_adjusted:
-            lines.append(_luck_line(result, f"card_win_rate: {row.card}"))
-        lines.append(
-            _line(
-                "    conditional: players' win rate",
-                row.conditional_rate_a,
-                row.conditional_rate_b,
-                row.conditional_diff,
-                row.conditional_lo,
-                row.conditional_hi,
-            )
-            + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
-        )
-    lines.extend(result.flags())
-    unpaired = [c for c in result.affected if c not in set(cards.card)]
-    if unpaired:
-        lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")
-    if result.affected:
-        lines.append(
-            "Holders' win rate (the card's effect): share of outright wins over every "
-            "(game, seat) that held the card in A or B, the same seats in both runs. "
-            "Conditional: over the (game, seat) that played it, a population the change "
-            "itself moves, so it is not the card's effect."
-        )
-    lines.append(
-        "Intervals are 95%, paired by game_id; 'unpaired would need' is the games per run "
-        "two independent runs would need for an interval as narrow."
-    )
-    if result.out is not None:
-        lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
-    return "\n".join(lines)
-
-
-def _luck_line(result: CompareResult, metric: str) -> str:
-    """``    luck-adjusted: change +1.02 points (95% CI ..); 1.10x fewer games than paired``."""
-    frame = result.luck
-    if frame is None or metric not in set(frame.metric):
-        return "    luck-adjusted: not available (the rows carry no luck columns)"
-    r = frame[frame.metric == metric].iloc[0]
-    return (
-        f"    luck-adjusted: change {r.diff_adj * 100:+.2f} points (95% CI "
-        f"{r.lo_adj * 100:+.2f} to {r.hi_adj * 100:+.2f}); the same interval in "
-        f"{r.variance_ratio:.2f}x fewer games than paired alone"
-    )
-
-
-def _saved(se_paired: float, se_unpaired: float) -> str:
-    """``"; pairing saved 63% of the variance"`` (empty when undefined)."""
-    if not (se_unpaired > 0 and math.isfinite(se_paired)):
-        return ""
-    return f"; pairing saved {1 - (se_paired / se_unpaired) ** 2:.0%} of the variance"
-
-
-def _line(label: str, a: float, b: float, d: float, lo: float, hi: float) -> str:
-    return (
-        f"  {label}: {a:.2%} -> {b:.2%}, change {d * 100:+.2f} points "
-        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
-    )
-
-
-def _games(n: float) -> str:
-    if not math.isfinite(n):
-        return "infinitely many" if n == math.inf else "?"
-    return f"{math.ceil(n):,}"

@@ -12,7 +12,7 @@ Conventions used throughout:
 * **A shared victory (``winner == -1``) is not a win** for the first player,
   nor for any seat. A rate of 50% therefore means balance only when shared
   victories are rare; the ``shared`` column says how rare.
-* Intervals are two-sided 95% (``z = 1.96``) unless a ``z`` argument says
+* Intervals are two-sided 95% (``z = Z95``, :mod:`sim.run.stats`) unless a ``z`` argument says
   otherwise: Wilson for one proportion, Newcombe's hybrid score interval
   (his method 10) for a difference of two independent proportions, and a
   normal interval from the deal-level variance for the paired (duplicate)
@@ -37,9 +37,7 @@ from sim.base.errors import Error
 from sim.run import io
 from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import MarginMoments
-from sim.run.stats import wilson_interval
-
-Z95 = 1.96
+from sim.run.stats import Z95, newcombe_interval, wilson_interval
 
 GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
 """Default grouping: what was played. Pass ``by=("run",)`` to keep runs apart."""
@@ -223,29 +221,6 @@ def first_player_won(df: pd.DataFrame) -> pd.Series:
     return df["winner"].to_numpy() == df["first_player"].to_numpy()
 
 
-def newcombe_interval(
-    k1: Any, n1: Any, k2: Any, n2: Any, z: float = Z95
-) -> tuple[np.ndarray, np.ndarray]:
-    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (independent samples).
-
-    Newcombe (1998), "Interval estimation for the difference between
-    independent proportions", method 10: combine each proportion's Wilson
-    interval ``(l_i, u_i)`` as ``d - sqrt((p1-l1)^2 + (u2-p2)^2)`` and
-    ``d + sqrt((u1-p1)^2 + (p2-l2)^2)``. Unlike the normal (Wald) interval it
-    keeps good coverage near 0 and 1 and never leaves [-1, 1]. Works on
-    scalars or arrays; returns arrays (0-d for scalars).
-    """
-    k1, n1, k2, n2 = (np.asarray(v, dtype=np.float64) for v in (k1, n1, k2, n2))
-    l1, u1 = wilson_interval(k1, n1, z)
-    l2, u2 = wilson_interval(k2, n2, z)
-    p1 = np.divide(k1, n1, out=np.full(np.broadcast(k1, n1).shape, np.nan), where=n1 > 0)
-    p2 = np.divide(k2, n2, out=np.full(np.broadcast(k2, n2).shape, np.nan), where=n2 > 0)
-    d = p1 - p2
-    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return np.asarray(lo), np.asarray(hi)
-
-
 # --- first-player advantage ------------------------------------------------------------------
 
 
@@ -290,7 +265,7 @@ def paired_first_player_advantage(
     ``d = mean over its games of 1[winner == first_player]`` (so 0, 0.5 or 1);
     the estimate is ``mean(d)`` and its interval ``mean ± z * sd(d)/sqrt(deals)``
     (normal approximation: with the thousands of deals a run has, the t quantile
-    differs from 1.96 by under 0.2%). Because the deal's luck cancels inside
+    is all but the normal one). Because the deal's luck cancels inside
     a pair, this interval is usually narrower than the unpaired Wilson interval
     over the same games (``unpaired_lo``/``unpaired_hi``, given for comparison).
     Shared victories count as not-a-win.

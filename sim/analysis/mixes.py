@@ -30,8 +30,8 @@ import pandas as pd
 
 from sim.analysis.frames import newcombe_interval
 from sim.data.spec import RunSpec
-from sim.run.margins import MarginMoments, interval_text, t_quantile
-from sim.run.stats import wilson_interval
+from sim.run.margins import MarginMoments
+from sim.run.stats import signed_text, t_quantile, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
 PARTIAL_UNITS = 10
@@ -187,7 +187,7 @@ def format_mixes(table: pd.DataFrame) -> str:
     for _, r in table.iterrows():
         first = f"{r['first']:.2%} ({r['first_lo']:.2%}-{r['first_hi']:.2%})"
         seat = f"{r['seat0']:.2%} ({r['seat0_lo']:.2%}-{r['seat0_hi']:.2%})"
-        margin = interval_text(r["margin"], r["margin_lo"], r["margin_hi"])
+        margin = signed_text(r["margin"], r["margin_lo"], r["margin_hi"])
         spread = ""
         if r["subsets"] > 1:
             spread = (

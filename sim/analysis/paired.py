@@ -55,10 +55,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.analysis.luck import LUCK_COLUMNS, adjusted_ratio_diff, has_luck, luck_matrix
 from sim.run.margins import MarginShift, first_player_margins
+from sim.run.stats import Z95, p_values, paired_ratio_diff
 
-Z95 = 1.959963984540054
 COLUMNS = [
     "game_id",
     "winner",
@@ -69,15 +68,9 @@ COLUMNS = [
     "held_p1",
 ]
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
-READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1", *LUCK_COLUMNS]
-"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason``, the
-scores (for the first player's VP margin) and the luck columns (``sim.analysis.luck``)."""
-
-
-def read_columns(luck: bool) -> list[str]:
-    """:data:`READ_COLUMNS` of a run whose spec has ``luck`` (``RunSpec.luck``): a run that
-    counts no luck writes no luck column."""
-    return READ_COLUMNS if luck else [c for c in READ_COLUMNS if c not in LUCK_COLUMNS]
+READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1"]
+"""What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason`` and the
+scores (for the first player's VP margin)."""
 
 
 @dataclass
@@ -99,7 +92,6 @@ class Outcomes:
     first: np.ndarray | None = None  # int8[n]: the seat that took the first turn
     capped: np.ndarray | None = None  # bool[n]: stopped at the turn cap (None: not known)
     margin: np.ndarray | None = None  # int64[n]: first player's VP margin (None: no scores)
-    luck: np.ndarray | None = None  # float[n, len(LUCK_COLUMNS)] (None: rows without luck)
 
     @property
     def games(self) -> int:
@@ -139,7 +131,6 @@ class Outcomes:
             first=first,
             capped=_capped(table, order),
             margin=_margin(table, order),
-            luck=luck_matrix(table, order) if has_luck(table.column_names) else None,
         )
 
     def take(self, index: np.ndarray) -> Outcomes:
@@ -155,7 +146,6 @@ class Outcomes:
             None if self.first is None else self.first[index],
             None if self.capped is None else self.capped[index],
             None if self.margin is None else self.margin[index],
-            None if self.luck is None else self.luck[index],
         )
 
     @staticmethod
@@ -169,7 +159,6 @@ class Outcomes:
         firsts = [p.first for p in parts]
         caps = [p.capped for p in parts]
         margins = [p.margin for p in parts]
-        lucks = [p.luck for p in parts]
         return Outcomes(
             np.concatenate([p.game_id for p in parts]),
             np.concatenate([p.first_win for p in parts]),
@@ -181,7 +170,6 @@ class Outcomes:
             None if any(f is None for f in firsts) else np.concatenate(firsts),
             None if any(c is None for c in caps) else np.concatenate(caps),
             None if any(m is None for m in margins) else np.concatenate(margins),
-            None if any(x is None for x in lucks) else np.concatenate(lucks),
         )
 
 
@@ -286,125 +274,6 @@ def _finite(v: Any) -> Any:
     return v
 
 
-def paired_ratio_diff(
-    num_a: np.ndarray,
-    den_a: np.ndarray,
-    num_b: np.ndarray,
-    den_b: np.ndarray,
-    z: float = Z95,
-) -> dict[str, np.ndarray]:
-    """Paired difference of two ratio estimates ``sum(num)/sum(den)``, column by column.
-
-    Rows are paired games (shape ``(n,)`` or ``(n, K)``). Uses the delta
-    method: each game's term ``(num - rate * den) / mean(den)``; the variance
-    of B's term minus A's, over games, gives the paired standard error, and the
-    sum of the two variances the unpaired one. Counts (integer or bool arrays) get
-    those variances from exact integer moments (:func:`counts_moments`,
-    :func:`term_variances`), block by block; other numbers in floats.
-
-    Returns:
-        A dict of arrays (one entry per column): ``count_a``, ``count_b``,
-        ``rate_a``, ``rate_b``, ``diff``, ``lo``, ``hi``, ``se_paired``,
-        ``se_unpaired``, ``n_unpaired``.
-    """
-    raw = [np.asarray(x) for x in (num_a, den_a, num_b, den_b)]
-    n = raw[0].shape[0]
-    exact = counts_moments(raw)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if exact is not None:
-            sums, moments = exact
-            na_s, ca, nb_s, cb = (s.reshape(raw[0].shape[1:]) for s in sums.astype(np.float64))
-            ra, rb = na_s / ca, nb_s / cb
-            var_p, var_u = (v.reshape(raw[0].shape[1:]) for v in term_variances(n, sums, moments))
-        else:
-            na, da, nb, db = (x.astype(np.float64) for x in raw)
-            ca, cb = da.sum(0), db.sum(0)
-            ra, rb = na.sum(0) / ca, nb.sum(0) / cb
-            ta = (na - ra * da) / (ca / n)
-            tb = (nb - rb * db) / (cb / n)
-            ddof = 1 if n > 1 else 0
-            var_p = np.var(tb - ta, axis=0, ddof=ddof)
-            var_u = np.var(ta, axis=0, ddof=ddof) + np.var(tb, axis=0, ddof=ddof)
-        se_p, se_u = np.sqrt(var_p / n), np.sqrt(var_u / n)
-        diff = rb - ra
-        n_unp = np.where(var_p > 0, n * var_u / var_p, np.where(var_u > 0, np.inf, np.nan))
-    return {
-        "count_a": ca.astype(np.int64),
-        "count_b": cb.astype(np.int64),
-        "rate_a": ra,
-        "rate_b": rb,
-        "diff": diff,
-        "lo": diff - z * se_p,
-        "hi": diff + z * se_p,
-        "se_paired": se_p,
-        "se_unpaired": se_u,
-        "n_unpaired": n_unp,
-    }
-
-
-MOMENT_ROWS = 2048
-"""Games whose products are summed at a time by :func:`counts_moments`: a block small
-enough to stay in cache, where a float copy of a compare's whole (games x cards) matrices
-took a gigabyte or more and most of the compare's time after its games."""
-
-MOMENT_PAIRS = ((0, 0), (0, 1), (1, 1), (2, 2), (2, 3), (3, 3), (0, 2), (0, 3), (1, 2), (1, 3))
-"""The products of (num_a, den_a, num_b, den_b) whose sums the paired variances need."""
-
-
-def counts_moments(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
-    """For four integer arrays of ``n`` games (``(n,)`` or ``(n, ...)``): each one's column
-    sums and the column sums of the products :data:`MOMENT_PAIRS`, as ``int64`` arrays of
-    shape ``(4, K)`` and ``(10, K)``, exact. None if any array is not integer (or bool), or
-    its values could overflow the sums."""
-    if not all(x.dtype == bool or np.issubdtype(x.dtype, np.integer) for x in arrays):
-        return None
-    n = arrays[0].shape[0]
-    flat = [x.reshape(n, math.prod(x.shape[1:])) for x in arrays]
-    top = max((int(np.abs(x).max()) if x.size else 0) for x in flat)
-    if top * top * max(n, 1) >= 2**62:
-        return None
-    k = flat[0].shape[1]
-    sums = np.zeros((4, k), np.int64)
-    products = np.zeros((len(MOMENT_PAIRS), k), np.int64)
-    for lo in range(0, n, MOMENT_ROWS):
-        block = [x[lo : lo + MOMENT_ROWS].astype(np.int64) for x in flat]
-        for u in range(4):
-            sums[u] += block[u].sum(0)
-        for i, (u, v) in enumerate(MOMENT_PAIRS):
-            products[i] += np.einsum("ij,ij->j", block[u], block[v])
-    return sums, products
-
-
-def term_variances(n: int, sums: np.ndarray, products: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The variances over games of the paired delta-method term ``tb - ta`` and the sum of
-    those of ``ta`` and ``tb`` (:func:`paired_ratio_diff`), from :func:`counts_moments`.
-
-    With ``ra = sum(na) / ca`` and ``ca = sum(da)``, A's term is ``n * A / ca**2`` where
-    ``A = ca * na - sum(na) * da`` is an integer whose sum is 0, so every variance is a
-    ratio of integers, worked out in Python's integers: exact before its one rounding, and
-    0 exactly when the two runs' counts are the same (``n_unpaired`` is then ``inf``).
-    NaN for a column without a denominator in either run, or without games.
-    """
-    pairs = {p: i for i, p in enumerate(MOMENT_PAIRS)}
-    ddof = 1 if n > 1 else 0
-    var_p = np.full(sums.shape[1], np.nan)
-    var_u = np.full(sums.shape[1], np.nan)
-    for j in range(sums.shape[1]):
-        s_na, ca, s_nb, cb = (int(s) for s in sums[:, j])
-        q = {p: int(products[i, j]) for p, i in pairs.items()}
-        if n - ddof <= 0 or ca == 0 or cb == 0:
-            continue
-        aa = ca * ca * q[0, 0] - 2 * ca * s_na * q[0, 1] + s_na * s_na * q[1, 1]
-        bb = cb * cb * q[2, 2] - 2 * cb * s_nb * q[2, 3] + s_nb * s_nb * q[3, 3]
-        ab = ca * cb * q[0, 2] - ca * s_nb * q[0, 3] - s_na * cb * q[1, 2] + s_na * s_nb * q[1, 3]
-        scale = n * n
-        m = n - ddof
-        paired = bb * ca**4 - 2 * ab * ca**2 * cb**2 + aa * cb**4
-        var_p[j] = scale * paired / (ca**4 * cb**4 * m)
-        var_u[j] = scale * aa / (ca**4 * m) + scale * bb / (cb**4 * m)
-    return var_p, var_u
-
-
 def first_player_shift(
     a: Outcomes | pd.DataFrame | pa.Table, b: Outcomes | pd.DataFrame | pa.Table, z: float = Z95
 ) -> PairedDiff:
@@ -504,46 +373,6 @@ def _holders(
         return (u0 & (o.winner == 0)[:, None]).astype(np.int8) + (u1 & (o.winner == 1)[:, None])
 
     return won(a), won(b), den
-
-
-def luck_shifts(
-    a: Outcomes | pd.DataFrame | pa.Table,
-    b: Outcomes | pd.DataFrame | pa.Table,
-    kinds_a: Mapping[str, int],
-    kinds_b: Mapping[str, int] | None = None,
-    z: float = Z95,
-) -> pd.DataFrame | None:
-    """The first-player rate's and each card's paired change, luck-adjusted
-    (:func:`sim.analysis.luck.adjusted_ratio_diff`); None when a run has no luck columns.
-
-    One row per metric (``first_player_win_rate``, then ``card_win_rate: <card>``):
-    ``diff``, ``se``, ``diff_adj``, ``se_adj``, ``lo_adj``, ``hi_adj``, ``variance_ratio``.
-    """
-    a, b = pair(as_outcomes(a), as_outcomes(b))
-    if a.luck is None or b.luck is None:
-        return None
-    names, ka, kb = _card_ids(kinds_a, kinds_b)
-    won_a, won_b, den = _holders(a, b, ka, kb)
-    ones = np.ones((a.games, 1))
-    num_a = np.hstack([a.first_win[:, None], won_a])
-    num_b = np.hstack([b.first_win[:, None], won_b])
-    dens = np.hstack([ones, den])
-    r = adjusted_ratio_diff(num_a, dens, num_b, dens, a.luck, b.luck, a.game_id, z)
-    frame = pd.DataFrame(r)
-    frame.insert(0, "metric", ["first_player_win_rate", *(f"card_win_rate: {n}" for n in names)])
-    return frame
-
-
-def p_values(diff: np.ndarray, se: np.ndarray) -> np.ndarray:
-    """Two-sided normal p-values of ``diff / se`` (NaN where undefined; 1 where both are 0)."""
-    d = np.asarray(diff, np.float64)
-    s = np.asarray(se, np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        zs = np.abs(d) / s
-    zs = np.where((s == 0) & (d == 0), 0.0, zs)
-    return np.array(
-        [math.erfc(x / math.sqrt(2)) if np.isfinite(x) else np.nan for x in zs.ravel()]
-    ).reshape(zs.shape)
 
 
 @dataclass

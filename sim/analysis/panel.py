@@ -28,9 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.paired import Z95
 from sim.run.margins import MarginMoments, first_player_margins, margin_text, shift_text
-from sim.run.stats import wilson_interval
+from sim.run.stats import Z95, wilson_interval
 
 COUNT_COLS = ("bot", "games", "first_wins", "second_wins", "shared", "turn_capped")
 MARGIN_COUNT_COLS = ("margin_games", "margin_total", "margin_squares")

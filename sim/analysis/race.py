@@ -4,7 +4,7 @@ Every candidate (a value of a card field, of a rule parameter, a variant on or
 off) plays the same games ``0 .. n-1`` of one seed, so the candidates differ
 only by the value: the games they share are paired, and the difference of two
 candidates' rates has the narrow paired interval of
-:func:`sim.analysis.paired.paired_ratio_diff`.
+:func:`sim.run.stats.paired_ratio_diff`.
 
 The race is a sequential elimination over a bounded number of *looks*. At look
 ``r`` every surviving candidate has played the first ``n_r`` games, where
@@ -65,27 +65,18 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import Z95
+from sim.run.stats import (
+    Z95,
+    holm,
+    normal_quantile,
+    normal_sf,
+    paired_ratio_se,
+    ratio_se,
+    ratio_terms,
+)
 
 ALPHA = 0.05
 """Chance, over the whole race, of dropping the best candidate."""
-
-
-def normal_sf(z: float) -> float:
-    """Upper tail of the standard normal (1 - Phi(z))."""
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def normal_quantile(p: float) -> float:
-    """Phi^-1(p) for 0 < p < 1 (by bisection on :func:`normal_sf`; exact to 1e-10)."""
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if 1 - normal_sf(mid) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 def schedule(pilot: int, ceiling: int) -> list[int]:
@@ -117,34 +108,14 @@ class Estimate:
         return self.rate + Z95 * self.se
 
 
-def terms(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
-    """``(rate, per-game delta-method terms)`` of ``sum(num) / sum(den)``."""
-    n = len(num)
-    total = float(den.sum())
-    if total == 0:
-        return math.nan, np.zeros(n)
-    rate = float(num.sum()) / total
-    return rate, (num - rate * den) / (total / n)
-
-
 def estimate(num: np.ndarray, den: np.ndarray) -> Estimate:
     """The rate of ``sum(num) / sum(den)`` over the rows given, with its standard error."""
-    n = len(num)
-    rate, t = terms(num.astype(np.float64), den.astype(np.float64))
-    se = float(np.sqrt(np.var(t, ddof=1) / n)) if n > 1 and math.isfinite(rate) else math.nan
-    return Estimate(n, int(den.sum()), rate, se)
+    rate, se = ratio_se(num, den)
+    return Estimate(len(num), int(den.sum()), rate, se)
 
 
-def paired_diff(
-    num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray
-) -> tuple[float, float]:
-    """``(rate_b - rate_a, its paired standard error)`` over the same games."""
-    n = min(len(num_a), len(num_b))
-    ra, ta = terms(num_a[:n].astype(np.float64), den_a[:n].astype(np.float64))
-    rb, tb = terms(num_b[:n].astype(np.float64), den_b[:n].astype(np.float64))
-    if n < 2 or not (math.isfinite(ra) and math.isfinite(rb)):
-        return rb - ra, math.nan
-    return rb - ra, float(np.sqrt(np.var(tb - ta, ddof=1) / n))
+paired_diff = paired_ratio_se
+"""``(rate_b - rate_a, its paired standard error)`` over the same games."""
 
 
 def distance_diff(
@@ -157,26 +128,14 @@ def distance_diff(
     Paired over the games both played.
     """
     n = min(len(a[0]), len(b[0]))
-    ra, ta = terms(a[0][:n].astype(np.float64), a[1][:n].astype(np.float64))
-    rb, tb = terms(b[0][:n].astype(np.float64), b[1][:n].astype(np.float64))
+    ra, ta = ratio_terms(a[0][:n].astype(np.float64), a[1][:n].astype(np.float64))
+    rb, tb = ratio_terms(b[0][:n].astype(np.float64), b[1][:n].astype(np.float64))
     if n < 2 or not (math.isfinite(ra) and math.isfinite(rb)):
         return math.nan, math.nan
     sa = 1.0 if ra >= target else -1.0
     sb = 1.0 if rb >= target else -1.0
     d = abs(rb - target) - abs(ra - target)
     return d, float(np.sqrt(np.var(sb * tb - sa * ta, ddof=1) / n))
-
-
-def holm(p: dict[int, float], alpha: float) -> set[int]:
-    """The keys Holm's step-down rejects at family-wise level ``alpha``."""
-    order = sorted(p, key=lambda k: p[k])
-    rejected: set[int] = set()
-    m = len(order)
-    for rank, k in enumerate(order):
-        if not p[k] <= alpha / (m - rank):
-            break
-        rejected.add(k)
-    return rejected
 
 
 @dataclass

@@ -36,9 +36,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sim.run.stats import Z95
+
 ELO_SCALE = 400.0 / math.log(10.0)
 ELO_BASE = 1500.0
-Z95 = 1.959963984540054
 
 
 def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFrame:

@@ -30,8 +30,6 @@ from sim.analysis.report_html import page
 from sim.analysis.report_tables import (
     QUANTILES,
     filled_lengths,
-    fmt_diff,
-    fmt_rate,
     key_figures,
 )
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
@@ -49,8 +47,6 @@ __all__ = [
     "ReportError",
     "build_report",
     "filled_lengths",
-    "fmt_diff",
-    "fmt_rate",
     "key_figures",
     "write_report",
 ]

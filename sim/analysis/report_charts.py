@@ -99,6 +99,26 @@ def _interval_chart(
     return _uri(fig)
 
 
+def shift_chart(summary: dict[str, Any]) -> str:
+    """A compare's paired shifts, B - A, in points with their 95% intervals: the first-player
+    win rate and each changed card's holders' win rate (from ``compare.json``)."""
+    rows = [("first-player win rate", summary["first_player"])]
+    rows += [(f"{c['card']}: holders", c) for c in summary.get("cards", [])]
+    rows = [(label, r) for label, r in rows if r.get("diff") is not None]
+    pts = {k: np.array([100 * r[k] for _, r in rows], float) for k in ("diff", "lo", "hi")}
+    return _interval_chart(
+        [label for label, _ in rows],
+        pts["diff"],
+        pts["lo"],
+        pts["hi"],
+        0.0,
+        "0: no change",
+        "shift B - A, points (paired 95% CI)",
+        "What the change moved",
+        unit="",
+    )
+
+
 def _with_paired(
     labels: list[str],
     plain: pd.DataFrame,

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import html
 import json
 import math
 from pathlib import Path
@@ -41,8 +40,11 @@ from typing import Any
 import pandas as pd
 
 from sim.analysis import tournament as T
+from sim.analysis import tournament_text as TT
+from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
-from sim.analysis.report_html import margin_table
+from sim.analysis.report_charts import shift_chart
+from sim.analysis.report_html import html_table, margin_table, render
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
@@ -55,6 +57,7 @@ from sim.run.margins import (
     margin_row,
 )
 from sim.run.seats import SeatCounts
+from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
@@ -88,16 +91,8 @@ def folder_kind(path: Path | str) -> str | None:
     return None
 
 
-def _pts(x: Any) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x * 100:+.2f}"
-
-
-def _pct(x: Any) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x:.2%}"
-
-
 def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
-    f = _pts if pts else _pct
+    f = points if pts else pct
     return f"{f(lo)} to {f(hi)}"
 
 
@@ -145,9 +140,9 @@ def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dic
     """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
     return {
         "measure": measure,
-        "A": _pct(rec[f"{prefix}rate_a"]),
-        "B": _pct(rec[f"{prefix}rate_b"]),
-        "shift": f"{_pts(rec[f'{prefix}diff'])} points",
+        "A": pct(rec[f"{prefix}rate_a"]),
+        "B": pct(rec[f"{prefix}rate_b"]),
+        "shift": f"{points(rec[f'{prefix}diff'])} points",
         "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
         "kind": kind,
     }
@@ -189,7 +184,9 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     a_spec, b_spec = s["arms"]["A"]["spec"], s["arms"]["B"]["spec"]
     for k in a_spec:
         if a_spec[k] != b_spec.get(k):
-            spec_rows.append({"setting": k, "A": a_spec[k], "B": b_spec.get(k)})
+            spec_rows.append(
+                {"setting": k, "A": setting_text(a_spec[k]), "B": setting_text(b_spec.get(k))}
+            )
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
         ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
@@ -265,8 +262,8 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
     result = T.read_tournament(folder)
     tables = {
-        "Win rate of the row bot against the column bot": T.matrix_table(result),
-        "First-player win rate in self-play": T.self_play_table(result),
+        "Win rate of the row bot against the column bot": TT.matrix_table(result),
+        "First-player win rate in self-play": TT.self_play_table(result),
     }
     fp = result.first_player
     if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
@@ -293,7 +290,7 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 "95% CI": [f"{lo:.0f} to {hi:.0f}" for lo, hi in zip(r.lo, r.hi, strict=True)],
             }
         )
-    return T.format_tournament(result), tables
+    return TT.format_tournament(result), tables
 
 
 def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
@@ -318,19 +315,13 @@ def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
     return out
 
 
-def _margin_cells(mean: Any, lo: Any, hi: Any) -> str:
-    return (
-        "-" if mean is None or not math.isfinite(mean) else f"{_vp(mean)} ({_vp(lo)} to {_vp(hi)})"
-    )
-
-
 def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
     """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
     cells (``"-"`` for a table written before it had them)."""
     if name not in t.columns:
         return "-"
     return [
-        _margin_cells(m, lo, hi)
+        signed_text(m, lo, hi)
         for m, lo, hi in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)
     ]
 
@@ -345,12 +336,12 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     shown = pd.DataFrame(
         {
             "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
-            "rate": cands["rate"].map(_pct),
+            "rate": cands["rate"].map(pct),
             "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(cands.lo, cands.hi, strict=True)],
             "games": cands["games"].map("{:,}".format),
             "shift from shipped (points)": (
                 [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(
                         cands["shift"], cands.shift_lo, cands.shift_hi, strict=True
                     )
@@ -361,7 +352,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "1st VP margin (95% CI)": _margin_column(cands, "margin"),
             "margin shift from shipped": (
                 [
-                    "-" if shipped else _margin_cells(m, lo, hi)
+                    "-" if shipped else signed_text(m, lo, hi)
                     for shipped, m, lo, hi in zip(
                         cands.shipped,
                         cands.margin_shift,
@@ -420,7 +411,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
-        f"Chosen: {s['chosen_label']}, {_pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
+        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
         f"it {verdict}.",
         "Settled: " + s["settled"]
         if s["settled"]
@@ -430,9 +421,9 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         lines.insert(
             2,
             f"First player's VP margin under {s['chosen_label']}: "
-            f"{_margin_cells(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
+            f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
             + (
-                f", {_margin_cells(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
+                f", {signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
                 "from shipped (paired)"
                 if "margin_shift" in cands and not c.shipped
                 else ""
@@ -444,10 +435,10 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         tables["Panel re-check"] = pd.DataFrame(
             {
                 "bot": p.bot,
-                "rate": p.rate.map(_pct),
+                "rate": p.rate.map(pct),
                 "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(p.lo, p.hi, strict=True)],
                 "shift from shipped": [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
                 "1st VP margin (95% CI)": _margin_column(p, "margin"),
@@ -472,7 +463,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             # The card and its figures in one cell, which may wrap: eleven columns of
             # figures that never wrap would not fit 1,400 px.
             "worst card, measured (95% CI)": [
-                f"{card} {_pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
+                f"{card} {pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
                 for card, r, lo, hi, dev in zip(
                     t.worst_card,
                     t.worst_rate,
@@ -482,13 +473,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                     strict=True,
                 )
             ],
-            "first player (decisive)": t.first_player_decisive.map(_pct),
+            "first player (decisive)": t.first_player_decisive.map(pct),
             "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
             "verified: worst card": [
                 f"{card}, {dev * 100:.2f} points off"
                 for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
             ],
-            "verified: first player": t.verified_first_player_decisive.map(_pct),
+            "verified: first player": t.verified_first_player_decisive.map(pct),
             "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
         }
     )
@@ -498,13 +489,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "step": made.edits,
             "edit": made.edit,
             "edited card on the new seed (95% CI)": [
-                f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                f"{pct(r)} ({_ci(lo, hi, pts=False)})"
                 for r, lo, hi in zip(
                     made.verified_rate, made.verified_lo, made.verified_hi, strict=True
                 )
             ],
             "paired shift (points, 95% CI)": [
-                f"{_pts(d)} ({_ci(lo, hi)})"
+                f"{points(d)} ({_ci(lo, hi)})"
                 for d, lo, hi in zip(
                     made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
                 )
@@ -532,8 +523,8 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         )
     for row in made.itertuples():
         lines.append(
-            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {_pct(row.verified_rate)} on "
-            f"the new seed, paired shift {_pts(row.verified_shift)} points "
+            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {pct(row.verified_rate)} on "
+            f"the new seed, paired shift {points(row.verified_shift)} points "
             f"({_ci(row.verified_shift_lo, row.verified_shift_hi)})."
         )
     reached = t[t.within_bounds]
@@ -549,13 +540,13 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             {
                 "bot": p.bot,
                 "card": p.card,
-                "before": p.rate_before.map(_pct),
+                "before": p.rate_before.map(pct),
                 "after (95% CI)": [
-                    f"{_pct(r)} ({_ci(lo, hi, pts=False)})"
+                    f"{pct(r)} ({_ci(lo, hi, pts=False)})"
                     for r, lo, hi in zip(p.rate_after, p.lo_after, p.hi_after, strict=True)
                 ],
                 "paired shift (points, 95% CI)": [
-                    f"{_pts(d)} ({_ci(lo, hi)})"
+                    f"{points(d)} ({_ci(lo, hi)})"
                     for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
                 ],
                 "closer to 50%": p.closer.map({True: "yes", False: "no"}),
@@ -573,35 +564,23 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
-_CSS = (
-    "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em}"
-    "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}"
-    "td,th{border:1px solid #ccc;"
-    "padding:.25em .6em;text-align:left}th{background:#f3f3f3}pre{background:#f8f8f8;"
-    "padding:1em;white-space:pre-wrap}img{max-width:100%}"
-    # Figures and intervals on one line each; only the first (label) column wraps.
-    "td:not(:first-child){white-space:nowrap}"
-)
-
-
 PROSE_CHARS = 40
 """A table column with a cell longer than this may wrap on the page."""
 
 
 def folder_page(
-    title: str, text: str, tables: dict[str, pd.DataFrame], images: dict[str, Path] | None = None
+    title: str,
+    text: str,
+    tables: dict[str, pd.DataFrame],
+    images: dict[str, Path] | None = None,
+    chart: dict[str, str] | None = None,
 ) -> str:
-    """A self-contained HTML page: the lead text, each non-empty table, then each PNG of
-    ``images`` (``{caption: path}``) inlined."""
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-        f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-        f"<pre>{html.escape(text)}</pre>",
-    ]
+    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
+    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
+    entries, rules = [], []
     for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
             continue
-        parts.append(f"<h2>{html.escape(name)}</h2>")
         # A column of sentences (a fate, what was dropped) may wrap; figures never do.
         prose = [
             j + 1
@@ -610,14 +589,16 @@ def folder_page(
         ]
         if prose:
             cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            parts.append(f"<style>{cells}{{white-space:normal;min-width:16em}}</style>")
-        parts.append(frame.to_html(index=False, escape=True, border=0, table_id=f"t{i}"))
-    for caption, path in (images or {}).items():
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        parts.append(f"<h2>{html.escape(caption)}</h2>")
-        parts.append(f"<img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
+        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
+    pngs = [
+        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
+        for caption, path in (images or {}).items()
+    ]
+    return render(
+        "folder.html", title=title, body_class="folder", text=text, chart=chart,
+        tables=entries, images=pngs, rules=rules,
+    )  # fmt: skip
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
@@ -639,7 +620,19 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         "tournament": tournament_parts,
         "balance set": set_parts,
     }
-    text, tables = parts[kind](folder)
+    try:
+        text, tables = parts[kind](folder)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(
+            f"cannot read {folder}: written by another version of omensim ({exc})"
+        ) from None
+    chart = None
+    if kind == "compare":
+        summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))
+        chart = {
+            "uri": shift_chart(summary),
+            "caption": "Paired shifts, B - A, with their 95% intervals",
+        }
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
     out = Path(out)
@@ -648,6 +641,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     page = out / "report.html"
     with io.atomic_path(page) as tmp:
         tmp.write_text(
-            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images), "utf-8"
+            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images, chart),
+            "utf-8",
         )
     return page, text

@@ -1,141 +1,58 @@
-"""The HTML of ``omensim report``: one self-contained page (inline CSS, charts, script).
+"""The HTML of ``omensim report``: the report page about runs, and the one way every
+report page is made (:func:`render`: a jinja2 template of ``sim/analysis/templates/``).
 
-The card table sorts when a header is clicked and filters as text is typed,
-with a few lines of inline script and no library, so the page needs no network.
+Every page is self-contained: the one stylesheet (``report.css``), the charts as data URIs
+and, on the runs page, the card table's few lines of script (sorting and filtering, no
+library), so it needs no network.
 """
 
 from __future__ import annotations
 
-import html
+import math
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
+from sim.run.stats import pct, points
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1340px; padding: 0 1em;
-       color: #222; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
-th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
-td.text, th.text { text-align: left; }
-table.runs td { white-space: nowrap; text-align: left; }
-.paths { overflow-wrap: anywhere; }
-table.sortable td:not(.text) { white-space: nowrap; }
-table.sortable th { cursor: pointer; user-select: none; white-space: nowrap; }
-table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
-table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
-tr.low td { color: #888; }
-img { max-width: 100%; display: block; margin: 0.8em 0; }
-pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; font-size: 0.85em; }
-.note { color: #555; font-size: 0.9em; }
-.figures { display: flex; flex-wrap: wrap; gap: 0.8em; }
-.figure { border: 1px solid #ddd; border-radius: 6px; padding: 0.6em 0.9em; min-width: 12em; }
-.figure b { display: block; font-size: 1.4em; }
-input[type=search] { font-size: 1em; padding: 3px 6px; width: 22em; }
-"""
+FILTER_JS = (files("sim.analysis") / "templates" / "card_filter.js").read_text("utf-8")
+"""The card filter's test of one row (``cardRowMatches``), as the page runs it."""
 
-# The card filter's test of one row, separate so it can be checked outside a browser.
-# A term "field op value" (cost>3, play rate>=20, type=soldier, name!=talos) compares the
-# number (or text) a column shows; any other term must appear in the row's text. Terms
-# separated by commas must all hold.
-FILTER_JS = """
-function cardRowMatches(texts, names, query) {
-  var terms = query.toLowerCase().split(",");
-  var all = texts.join(" ").toLowerCase();
-  for (var t = 0; t < terms.length; t++) {
-    var term = terms[t].trim();
-    if (term === "") { continue; }
-    var m = /^([a-z][a-z0-9 ()%]*?)\\s*(<=|>=|!=|==|=|<|>)\\s*(.+)$/.exec(term);
-    var col = m ? names.indexOf(m[1].trim()) : -1;
-    if (m && col < 0) {
-      for (var i = 0; i < names.length; i++) {
-        if (names[i].indexOf(m[1].trim()) === 0) { col = i; break; }
-      }
-    }
-    if (col < 0) {
-      if (all.indexOf(term) < 0) { return false; }
-      continue;
-    }
-    var shown = texts[col].toLowerCase().trim(), want = m[3].trim();
-    var x = parseFloat(shown), y = parseFloat(want), op = m[2], ok;
-    if (!isNaN(x) && !isNaN(y)) {
-      ok = op === "<" ? x < y : op === ">" ? x > y : op === "<=" ? x <= y
-        : op === ">=" ? x >= y : op === "!=" ? x !== y : x === y;
-    } else {
-      ok = op === "!=" ? shown !== want : op === "=" || op === "==" ? shown === want : false;
-    }
-    if (!ok) { return false; }
-  }
-  return true;
-}
-"""
-
-# Sorting and filtering of the card table: no library, no network.
-_SCRIPT = (
-    FILTER_JS
-    + """
-(function () {
-  var table = document.getElementById("cards");
-  if (!table) { return; }
-  var body = table.tBodies[0];
-  var heads = table.tHead.rows[0].cells;
-  function key(row, i) {
-    var v = row.cells[i].getAttribute("data-v");
-    var n = parseFloat(v);
-    return isNaN(n) ? v : n;
-  }
-  Array.prototype.forEach.call(heads, function (th, i) {
-    th.addEventListener("click", function () {
-      var up = th.getAttribute("aria-sort") !== "ascending";
-      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
-      th.setAttribute("aria-sort", up ? "ascending" : "descending");
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = key(a, i), y = key(b, i);
-        if (x === "" || y === "") { return (x === "") - (y === ""); }  // blanks last
-        var c = (typeof x === "number" && typeof y === "number") ? x - y
-          : String(x).localeCompare(String(y));
-        return up ? c : -c;
-      });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
-  var box = document.getElementById("card-filter");
-  var count = document.getElementById("card-count");
-  var names = Array.prototype.map.call(heads, function (h) {
-    return h.textContent.toLowerCase().trim();
-  });
-  function filter() {
-    var q = box.value, shown = 0;
-    Array.prototype.forEach.call(body.rows, function (r) {
-      var texts = Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
-      var hit = cardRowMatches(texts, names, q);
-      r.hidden = !hit;
-      if (hit) { shown += 1; }
-    });
-    count.textContent = shown + " of " + body.rows.length + " card kinds";
-  }
-  box.addEventListener("input", filter);
-  filter();
-})();
-"""
+_PAGES = Environment(
+    loader=PackageLoader("sim.analysis", "templates"),
+    autoescape=select_autoescape(["html"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
 )
 
 
+def render(template: str, **context: Any) -> str:
+    """A report page from ``template`` (a file of ``sim/analysis/templates/``)."""
+    return _PAGES.get_template(template).render(**context) + "\n"
+
+
+def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
+    """``frame`` as an HTML table, its text escaped (``kw`` to :meth:`DataFrame.to_html`)."""
+    return Markup(
+        frame.to_html(index=False, escape=True, border=0, na_rep="", classes=cls or None, **kw)
+    )
+
+
 def _pct(s: pd.Series) -> pd.Series:
-    return s.map(lambda v: f"{v * 100:.2f}%")
+    return s.map(pct)
 
 
 def _pp(s: pd.Series) -> pd.Series:
-    return s.map(lambda v: f"{v * 100:+.2f}")
+    return s.map(points)
 
 
 def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
@@ -171,9 +88,9 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _strength_part(t: Tables) -> list[str]:
-    """The "Card strength" section: holders' win rate, plays and rank per run (and the
-    rank correlation between runs of one mix)."""
+def _strength(t: Tables) -> list[dict[str, Any]]:
+    """The "Card strength" groups, one a mix: holders' win rate, plays and rank per run,
+    and the rank correlation between runs of the mix."""
     st = t.strength
     if st.empty:
         return []
@@ -185,16 +102,7 @@ def _strength_part(t: Tables) -> list[str]:
             )
         ]
     )
-    parts = [
-        "<h2>Card strength</h2>",
-        _note(
-            "For each card and run: the win rate of its <i>holders</i> (player-games in "
-            "which that player held it at some point) with its Wilson 95% interval, the "
-            "player-games per game in which it was played (/g, 0 to 2) and its rank by "
-            "holders' win rate (#1 highest). Cards in the first run's rank order. An "
-            "association, like the card effect above."
-        ),
-    ]
+    groups = []
     for mix, part in cells.groupby("mix", sort=False):
         runs = list(dict.fromkeys(part["bot"]))
         wide = part.pivot_table(
@@ -203,25 +111,25 @@ def _strength_part(t: Tables) -> list[str]:
         first = part[part["bot"] == runs[0]]["kind"].tolist()
         wide = wide.reindex(first, level="kind").reset_index().drop(columns="kind")
         wide.columns.name = None
-        if cells["mix"].nunique() > 1:
-            parts.append(f"<h3>{html.escape(str(mix))}</h3>")
-        parts.append(_table(wide))
+        corr = None
         if len(runs) > 1:
             corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format).reset_index()
             corr.columns.name = None
-            parts += [
-                _note("Spearman's rank correlation of holders' win rate between the runs."),
-                _table(corr.rename(columns={"bot": "run"})),
-            ]
-    return parts
+            corr = html_table(corr.rename(columns={"bot": "run"}))
+        groups.append(
+            {
+                "mix": str(mix) if cells["mix"].nunique() > 1 else None,
+                "table": html_table(wide),
+                "corr": corr,
+            }
+        )
+    return groups
 
 
-def _gods_part(t: Tables) -> list[str]:
-    """The "Gods" section: each Heir to the Dunes god's win rate (nothing without gods)."""
+def _gods(t: Tables) -> pd.DataFrame:
+    """Each Heir to the Dunes god's win rate, in all and going first or second."""
     g = t.gods
-    if g.empty:
-        return []
-    view = pd.DataFrame(
+    return pd.DataFrame(
         {
             "run": g["run"],
             "god": g["god"],
@@ -234,27 +142,6 @@ def _gods_part(t: Tables) -> list[str]:
             "95% CI (second)": _ci(g["second_lo"], g["second_hi"]),
         }
     )
-    return [
-        "<h2>Gods</h2>",
-        _note(
-            "Heir to the Dunes: win rate of the seat serving each god, in all and by "
-            "whether that seat went first (Wilson 95% intervals). Unless the run fixed "
-            "them (--gods), seat 0's god changes every second deal, so seat, god and "
-            "first player are not confounded."
-        ),
-        _table(view),
-    ]
-
-
-def _table(frame: pd.DataFrame, cls: str = "") -> str:
-    table = frame.to_html(index=False, escape=True, border=0, na_rep="", classes=cls or None)
-    return f'<div class="scroll">{table}</div>'
-
-
-def _img(uri: str | None, alt: str) -> str:
-    if uri is None:
-        return ""
-    return f'<img src="{uri}" alt="{html.escape(alt)}">'
 
 
 def score_formula(times: str = "*") -> str:
@@ -264,99 +151,47 @@ def score_formula(times: str = "*") -> str:
     )
 
 
-def _note(text: str) -> str:
-    return f'<p class="note">{text}</p>'
+def _sort_key(value: Any) -> str:
+    """What a card table cell sorts by (``data-v``): blank when there is no value."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
 
 
-def _cell(value: Any, shown: str, cls: str = "") -> str:
-    """A table cell showing ``shown`` that sorts by ``value`` (``data-v``)."""
-    if value is None or (isinstance(value, float) and not np.isfinite(value)):
-        sort = ""
-    elif isinstance(value, float):
-        sort = repr(value)
-    else:
-        sort = str(value)
-    c = f' class="{cls}"' if cls else ""
-    return f'<td{c} data-v="{html.escape(sort)}">{html.escape(shown)}</td>'
-
-
-def card_table_html(cards: pd.DataFrame) -> str:
-    """The sortable, filterable card table (see :func:`card_table`), with its filter box."""
-    if cards.empty:
-        return "<p>No card data.</p>"
-    several = cards["mix"].nunique() > 1
+def _cards(cards: pd.DataFrame) -> dict[str, Any]:
+    """The sortable, filterable card table: its heads and, per row, whether its sample is
+    too small to read and its cells ``(sort key, shown, class)``."""
+    several = not cards.empty and cards["mix"].nunique() > 1
     hold = "hold_rate" in cards.columns
     heads = [
-        "name",
-        *(["mix"] if several else []),
-        "set",
-        "type",
-        "cost",
-        "strength",
-        "offering",
-        "copies",
-        "play rate",
-        *(["hold rate"] if hold else []),
-        "card effect (pp)",
+        "name", *(["mix"] if several else []), "set", "type", "cost", "strength", "offering",
+        "copies", "play rate", *(["hold rate"] if hold else []), "card effect (pp)",
         "95% CI (pp)",
-    ]
+    ]  # fmt: skip
     text_cols = {"name", "mix", "set", "type"}
-    head = "".join(
-        f'<th{" class=text" if h in text_cols else ""} title="click to sort">{h}</th>'
-        for h in heads
-    )
     rows = []
     for _, r in cards.iterrows():
         eff = r["diff"]
         has = eff is not None and np.isfinite(eff)
-        cells = [_cell(r["name"], str(r["name"]), "text")]
-        if several:
-            cells.append(_cell(r["mix"], str(r["mix"]), "text"))
+        cells = [(r[c], str(r[c]), "text") for c in ("name", *(["mix"] if several else []))]
+        cells += [(r[c], str(r[c]), "text") for c in ("set", "type")]
         cells += [
-            _cell(r["set"], str(r["set"]), "text"),
-            _cell(r["type"], str(r["type"]), "text"),
-            *(_cell(int(r[c]), str(int(r[c]))) for c in ("cost", "strength", "offering", "copies")),
-            _cell(float(r["play_rate"]), f"{r['play_rate']:.1%}"),
+            (int(r[c]), str(int(r[c])), "") for c in ("cost", "strength", "offering", "copies")
         ]
+        cells.append((float(r["play_rate"]), f"{r['play_rate']:.1%}", ""))
         if hold:
-            cells.append(_cell(float(r["hold_rate"]), f"{r['hold_rate']:.1%}"))
+            cells.append((float(r["hold_rate"]), f"{r['hold_rate']:.1%}", ""))
         cells += [
-            _cell(float(eff) if has else None, f"{eff * 100:+.2f}" if has else ""),
-            _cell(
+            (float(eff) if has else None, f"{eff * 100:+.2f}" if has else "", ""),
+            (
                 float(r["lo"]) if has else None,
                 f"{r['lo'] * 100:+.2f} to {r['hi'] * 100:+.2f}" if has else "",
+                "",
             ),
         ]
         low = has and bool(r["low_sample"])
-        rows.append(f"<tr{' class=low' if low else ''}>{''.join(cells)}</tr>")
-    return (
-        '<p><label>Filter: <input type="search" id="card-filter" '
-        'placeholder="text, or field op value: cost>3, type=soldier"></label> '
-        '<span id="card-count" class="note"></span></p>'
-        '<div class="scroll"><table id="cards" class="sortable">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
-
-
-def _figure_box(title: str, value: str, sub: str) -> str:
-    return (
-        f'<div class="figure">{html.escape(title)}<b>{html.escape(value)}</b>'
-        f'<span class="note">{html.escape(sub)}</span></div>'
-    )
-
-
-def panel_part(view: pd.DataFrame, verdicts: list[str]) -> list[str]:
-    """The "Bot panel" section: each bot's answer side by side, then the verdicts."""
-    return [
-        "<h2>Bot panel</h2>",
-        _note(
-            "The same games played once per bot, each in self-play. A conclusion that holds "
-            "under every bot is about the game; one that changes sign or significance "
-            "across bots is about one bot's play. Intervals are 95%."
-        ),
-        _table(view, "panel"),
-        *(f'<p class="verdict"><strong>{html.escape(v)}</strong></p>' for v in verdicts),
-    ]
+        rows.append((low, [(_sort_key(v), shown, cls) for v, shown, cls in cells]))
+    return {"heads": [(h, h in text_cols) for h in heads], "rows": rows, "hold": hold}
 
 
 def page(
@@ -370,24 +205,9 @@ def page(
     # The wide, unbreakable values (paths, version) go under the table, not in it, so the
     # table fits the page; long paths wrap anywhere there.
     info = t.info[
-        [
-            "run",
-            "mix",
-            "variant",
-            "strategy_p0",
-            "strategy_p1",
-            "first",
-            "seed",
-            "games",
-            "duplicate",
-        ]
-    ].rename(columns={"strategy_p0": "p0", "strategy_p1": "p1"})
-    where = "; ".join(
-        f"{html.escape(str(r))}: <code>{html.escape(str(p))}</code>"
-        for r, p in zip(t.info["run"], t.info["path"], strict=True)
-    )
-    versions = ", ".join(sorted({str(v) for v in t.info["omensim_version"]}))
-    runs_note = f'<p class="note paths">Run directories: {where}. omensim {versions}.</p>'
+        ["run", "mix", "variant", "strategy_p0", "strategy_p1", "first", "seed", "games",
+         "duplicate"]
+    ].rename(columns={"strategy_p0": "p0", "strategy_p1": "p1"})  # fmt: skip
     fpa = t.fpa.merge(
         t.stats[["run", "mean_margin", "margin_lo", "margin_hi", "mean_turns", "turn_cap_share"]],
         on="run",
@@ -428,50 +248,17 @@ def page(
             },
         }
     )
-    boxes = []
-    for _, r in o.iterrows():
-        boxes.append(
-            _figure_box(
-                f"{r['run']}: first player won",
-                f"{r['first']:.2%}",
-                f"95% CI {r['first_lo']:.2%} to {r['first_hi']:.2%}, {int(r['games']):,} games",
-            )
-        )
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>omensim report</title>",
-        f"<style>{_CSS}</style></head><body>",
-        "<h1>omensim report</h1>",
-        f'<div class="figures">{"".join(boxes)}</div>',
-        "<h2>Runs</h2>",
-        _table(info, "runs"),
-        runs_note,
-        *(panel_part(*panel) if panel is not None else []),
-        "<h2>Key figures</h2>",
-        f"<pre>{html.escape(text)}</pre>",
-        "<h2>Who wins</h2>",
-        _note(
-            "Shares of games won outright by the seat that took the first turn, by the "
-            "other seat, and shared victories (these three add up to 100%); turn-capped "
-            "games (cut off by the turn cap, whoever won them) overlap them. Wilson 95% "
-            "intervals in brackets. The dashed line marks 50%: the first player's share "
-            "would reach it in a balanced game if no victory were shared."
-        ),
-        _table(outcomes_view),
-        _img(charts.get("outcomes"), "who wins, by run"),
-        "<h2>First-player advantage</h2>",
-        _note(
-            "Share of games won outright by the seat that took the first turn; a shared "
-            "victory counts as not a win. Intervals are Wilson 95%. The dashed line is "
-            "50%: an interval that does not cross it means the first player really does "
-            "win more (or less) often than the second."
-        ),
-        _table(fpa_view),
+    boxes = [
+        {
+            "title": f"{r['run']}: first player won",
+            "value": f"{r['first']:.2%}",
+            "sub": f"95% CI {r['first_lo']:.2%} to {r['first_hi']:.2%}, {int(r['games']):,} games",
+        }
+        for _, r in o.iterrows()
     ]
+    paired = shifts = diffs = None
     if len(t.paired):
-        view = pd.DataFrame(
+        paired = pd.DataFrame(
             {
                 "run": t.paired["run"],
                 "deals": t.paired["deals"].map("{:,}".format),
@@ -481,39 +268,8 @@ def page(
                 "games left out": t.paired["dropped_games"],
             }
         )
-        parts += [
-            _note(
-                "Paired estimate (--duplicate runs): each deal was played once with each "
-                "seat first; the interval comes from the spread between deals, so the luck "
-                "of the deal cancels (normal approximation)."
-            ),
-            _table(view),
-        ]
-    parts.append(_img(charts.get("fpa"), "first-player win rate by run"))
-    s = t.seats
-    seats_view = pd.DataFrame(
-        {
-            "run": s["run"],
-            "seat": s["seat"],
-            "games": s["games"].map("{:,}".format),
-            "wins": s["wins"].map("{:,}".format),
-            "win rate": _pct(s["rate"]),
-            "95% CI": _ci(s["lo"], s["hi"]),
-        }
-    )
-    parts += [
-        "<h2>Seat balance</h2>",
-        _note(
-            "Win rate of seat 0 and seat 1 (bots p0 and p1), whoever went first. With "
-            "the same bot in both seats and alternating first players both should sit on "
-            "the dashed 50% line; a gap points at a seat-dependent rule or bot."
-        ),
-        _table(seats_view),
-        _img(charts.get("seats"), "seat balance"),
-        *_gods_part(t),
-    ]
     if len(t.diffs):
-        view = pd.DataFrame(
+        diffs = pd.DataFrame(
             {
                 "run": t.diffs["a"],
                 "compared with": t.diffs["b"],
@@ -523,17 +279,9 @@ def page(
                 "95% CI (pp), independent": _ci(t.diffs["lo"], t.diffs["hi"], pp=True),
             }
         )
-        parts += [
-            "<h2>Runs side by side</h2>",
-            _note(
-                "Each run minus the first one given. Independent runs: Newcombe's hybrid "
-                "score interval for a difference of two proportions."
-            ),
-            _table(view),
-        ]
         if len(t.shifts):
             sh = t.shifts
-            view = pd.DataFrame(
+            shifts = pd.DataFrame(
                 {
                     "run": sh["a"],
                     "compared with": sh["b"],
@@ -545,38 +293,17 @@ def page(
                     ),
                 }
             )
-            parts += [
-                _note(
-                    "Runs of the same mix with the same seed play the same deals at the "
-                    "same game indices, so they can be paired game by game (common random "
-                    "numbers): the luck of the deal cancels and the interval narrows."
-                ),
-                _table(view),
-            ]
-        parts.append(_img(charts.get("differences"), "differences in first-player win rate"))
-    parts += [
-        "<h2>Cards</h2>",
-        _note(
-            "One row per card kind; click a column header to sort, type to filter: text, "
-            "or <code>field op value</code> terms such as <code>cost&gt;3, type=soldier</code> "
-            "(op one of &lt; &lt;= &gt; &gt;= = !=; commas join terms). "
-            "<i>Play rate</i>: share of player-games (two per game) in which that player "
-            "played the card at least once"
-            + (
-                "; <i>hold rate</i>: share in which that player held it at some point "
-                "(dealt, drawn or returned to hand)"
-                if "hold_rate" in t.card_table.columns
-                else ""
-            )
-            + ". <i>Card effect</i>: win rate of players who played it minus that of "
-            "players who did not, in percentage points, with Newcombe's 95% interval: an "
-            "association, not a cause (a card may be played because the game is going "
-            "well). Grey rows have too few player-games on one side to read."
-        ),
-        card_table_html(t.card_table),
-        _img(charts.get("cards"), "card effect"),
-        *_strength_part(t),
-    ]
+    s = t.seats
+    seats_view = pd.DataFrame(
+        {
+            "run": s["run"],
+            "seat": s["seat"],
+            "games": s["games"].map("{:,}".format),
+            "wins": s["wins"].map("{:,}".format),
+            "win rate": _pct(s["rate"]),
+            "95% CI": _ci(s["lo"], s["hi"]),
+        }
+    )
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
@@ -592,35 +319,35 @@ def page(
     )
     q = t.length_quantiles
     q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
-    parts += [
-        "<h2>How games end</h2>",
-        _note(
-            "Why each game ended: a rule of the set (e.g. all cities empty) or the turn "
-            "cap, which only stops games the rules did not end."
-        ),
-        _table(ends_view),
-        _img(charts.get("end_reasons"), "end reasons"),
-        "<h2>Game length</h2>",
-        _note(
-            "Turns per game. Quantiles: p50 is the median game, p90 the length 90% of "
-            "games do not exceed."
-        ),
-        _table(q_view),
-        _img(charts.get("lengths"), "game length distribution"),
-        "<h2>Score margins</h2>",
-        _note(
-            "First player's score minus the second player's, per game: its mean with the "
-            "Student t 95% interval on the per-game margins, its standard deviation, "
-            "quantiles (p50 is the median game's margin) and the shares of games the "
-            "first player ended ahead, level (decided by the tie-breaks) and behind."
-        ),
-        _table(_margins_view(t)),
-        _img(charts.get("margins"), "score margin histogram"),
-        "<h2>Where the points come from</h2>",
-        _note(f"Share of all VP scored, weighted as in the score ({score_formula('&times;')})."),
-        _table(comp_view),
-        _img(charts.get("components"), "score component shares"),
-        f"<script>{_SCRIPT}</script>",
-        "</body></html>",
-    ]
-    return "\n".join(p for p in parts if p) + "\n"
+
+    def table(frame: pd.DataFrame | None, cls: str = "") -> Markup | None:
+        return None if frame is None else html_table(frame, cls)
+
+    return render(
+        "runs.html",
+        title="omensim report",
+        body_class="runs",
+        boxes=boxes,
+        info=table(info, "runs"),
+        paths=list(zip(t.info["run"], t.info["path"], strict=True)),
+        versions=", ".join(sorted({str(v) for v in t.info["omensim_version"]})),
+        panel=None if panel is None else {"table": table(panel[0], "panel"), "verdicts": panel[1]},
+        text=text,
+        outcomes=table(outcomes_view),
+        fpa=table(fpa_view),
+        paired=table(paired),
+        seats=table(seats_view),
+        gods=None if t.gods.empty else table(_gods(t)),
+        diffs=table(diffs),
+        shifts=table(shifts),
+        cards=_cards(t.card_table),
+        strength=_strength(t),
+        ends=table(ends_view),
+        lengths=table(q_view),
+        margins=table(_margins_view(t)),
+        formula=score_formula("\N{MULTIPLICATION SIGN}"),
+        components=table(comp_view),
+        charts={k: charts.get(k) for k in (
+            "outcomes", "fpa", "seats", "differences", "cards", "end_reasons", "lengths",
+            "margins", "components")},
+    )  # fmt: skip

@@ -6,7 +6,7 @@ with: the first-player win rate and each changed card's holders' win rate
 play run A and run B in steps of one kernel call each (at most
 :data:`sim.run.engine.MAX_STEP` games, as ``run --until-ci`` looks), the two
 arms over the same game indices, and after each step compute every
-headline's paired 95% half-width (:func:`sim.analysis.paired.paired_ratio_diff`):
+headline's paired 95% half-width (:func:`sim.run.stats.paired_ratio_diff`):
 
 * :func:`play_until` stops at the first step where every half-width is at most
   ``until_ci`` (or at ``games``, the ceiling);
@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import Z95, Outcomes, paired_ratio_diff, read_columns
+from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.run.stats import Z95, paired_ratio_diff
 
 PLAN_PILOT = 2_000
 """Games per arm of ``--plan``'s pilot (fewer when ``--games`` is smaller)."""
@@ -118,7 +119,7 @@ def engine_arm(engine: Any) -> Arm:
     """An arm that plays ``engine``, one kernel call per request."""
 
     def arm(start: int, n: int) -> Outcomes:
-        table = engine.play(start, n).select(read_columns(engine.spec.luck))
+        table = engine.play(start, n).select(READ_COLUMNS)
         return Outcomes.from_frame(table, len(engine.pool.units))
 
     return arm

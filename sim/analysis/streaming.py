@@ -33,7 +33,6 @@ import pyarrow.parquet as pq
 
 from sim.analysis.frames import (
     SCORE_WEIGHTS,
-    Z95,
     card_frame,
     card_names,
     difference_row,
@@ -54,7 +53,7 @@ from sim.run import io
 from sim.run.gods import GodCounts, gods_frame
 from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
-from sim.run.stats import wilson_interval
+from sim.run.stats import Z95, wilson_interval
 
 BATCH_ROWS = 1 << 16
 _BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
@@ -653,7 +652,7 @@ def report_tables(
 ) -> Tables:
     """The report's tables for finished runs, reading each run once, batch by batch.
 
-    Same tables as :func:`sim.analysis.report_tables.compute` on the loaded rows.
+    Every table the report shows, computed without loading the rows whole.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for

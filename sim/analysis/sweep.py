@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import nan
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare import play_outcomes
-from sim.analysis.paired import card_shifts, first_player_shift, luck_shifts, margin_shift
+from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import FIELDS, CardChange, Changes
@@ -40,6 +39,7 @@ from sim.run.runner import (
     check_projected_time,
 )
 from sim.run.session import numba_threads, resolve_threads
+from sim.run.stats import CORRECTIONS, adjust_p
 
 # card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
 _SHIFT_COLUMNS = [
@@ -68,7 +68,6 @@ _CONDITIONAL_SHIFT = [
 MARGIN_COLUMNS = ["margin_a", "margin_b", "margin_diff", "margin_lo", "margin_hi"]
 """The first player's mean VP margin in the baseline and the cell, and its paired shift with
 the 95% paired t-interval (:class:`sim.run.margins.MarginShift`)."""
-LUCK_SHIFT_COLUMNS = ["luck_diff", "luck_lo", "luck_hi", "luck_variance_ratio"]
 SWEEP_COLUMNS = [
     "kind",
     "card",
@@ -89,21 +88,10 @@ SWEEP_COLUMNS = [
     "expected_sign",
     "wrong_sign",
     "plays_moved",
-    *LUCK_SHIFT_COLUMNS,
 ]
 """``expected_sign``: +1 when the cell is a buff, -1 a nerf, 0 no known direction
 (:data:`sim.analysis.signs.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
-the change forbids; ``plays_moved``: the play count moved by more than a third;
-``luck_*``: the holders' shift luck-adjusted (:mod:`sim.analysis.luck`; NaN for rows
-without luck columns) and its variance ratio (paired over paired and adjusted)."""
-CORRECTIONS = {
-    "holm": "Holm step-down (family-wise error 5% over all cells)",
-    "fdr_bh": "Benjamini-Hochberg (false discovery rate 5% over all cells)",
-    "none": "no correction (each cell at 5% on its own)",
-}
-"""``--correction`` choices: a ``multipletests`` method name, or ``none``."""
-
-
+the change forbids; ``plays_moved``: the play count moved by more than a third."""
 @dataclass
 class SweepResult:
     """One row per (card, delta) played, and the (card, delta) pairs skipped."""
@@ -127,21 +115,7 @@ def adjust(p_values: Sequence[float], method: str = "holm", alpha: float = 0.05)
     """
     if method not in CORRECTIONS:
         raise SpecError(f"--correction {method!r}: choose one of {', '.join(CORRECTIONS)}")
-    p = np.asarray(p_values, np.float64)
-    reject = np.zeros(len(p), bool)
-    adjusted = np.full(len(p), np.nan)
-    ok = np.isfinite(p)
-    if not ok.any():
-        return reject, adjusted
-    if method == "none":
-        adjusted[ok] = p[ok]
-        reject[ok] = p[ok] < alpha
-        return reject, adjusted
-    from statsmodels.stats.multitest import multipletests
-
-    r, adj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
-    reject[ok], adjusted[ok] = r, adj
-    return reject, adjusted
+    return adjust_p(p_values, method, alpha)
 
 
 def parse_deltas(text: str) -> tuple[int, ...]:
@@ -366,8 +340,6 @@ def cell_row(
     margin = margin_shift(baseline, played)
     figures = {} if margin is None else margin.figures()
     keys = ("a_mean", "b_mean", "diff", "lo", "hi")
-    luck = luck_shifts(baseline, played, {name: kind})
-    adj = luck.iloc[1] if luck is not None else None
     return {
         "kind": kind,
         "card": name,
@@ -381,15 +353,6 @@ def cell_row(
         "first_player_lo": fp.lo,
         "first_player_hi": fp.hi,
         **{c: figures.get(k, np.nan) for c, k in zip(MARGIN_COLUMNS, keys, strict=True)},
-        **dict(
-            zip(
-                LUCK_SHIFT_COLUMNS,
-                (nan,) * 4
-                if adj is None
-                else (adj.diff_adj, adj.lo_adj, adj.hi_adj, adj.variance_ratio),
-                strict=True,
-            )
-        ),
     }
 
 
@@ -465,37 +428,15 @@ def cells_view(result: SweepResult) -> pd.DataFrame:
     )
 
 
-def format_table(result: SweepResult, luck_adjusted: bool = False) -> str:
-    """The sweep as text: one line per (card, delta), largest shifts first; with
-    ``luck_adjusted`` the holders' shift luck-adjusted and its interval follow it."""
+def format_table(result: SweepResult) -> str:
+    """The sweep as text: one line per (card, delta), largest shifts first."""
     t = result.table
     if t.empty:
         return "Nothing to play: every (card, delta) was out of range."
     show = cells_view(result)
-    if luck_adjusted:
-        at = show.columns.get_loc("95% CI") + 1
-        show.insert(at, "luck-adj.", [_points(d) for d in t.luck_diff])
-        show.insert(
-            at + 1,
-            "luck 95% CI",
-            [
-                f"{_points(lo)} to {_points(hi)}" if np.isfinite(lo) else "-"
-                for lo, hi in zip(t.luck_lo, t.luck_hi, strict=True)
-            ],
-        )
-        show.insert(
-            at + 2,
-            "x fewer",
-            [f"{r:.2f}" if np.isfinite(r) else "-" for r in t.luck_variance_ratio],
-        )
     with pd.option_context("display.max_rows", None, "display.width", None):
         text = show.to_string(index=False)
     lines = [line.rstrip() for line in text.splitlines()]
-    if luck_adjusted:
-        lines.append(
-            "luck-adj.: the shift with the luck of the draws removed (docs/luck.md); "
-            "x fewer: how many times fewer games its interval needs than the paired one."
-        )
     lines.append(
         "shift: change in the win rate of every (game, seat) that held the card in either run "
         f"(paired); sig *: significant after {CORRECTIONS[result.correction]}. plays: "
@@ -522,11 +463,6 @@ def format_table(result: SweepResult, luck_adjusted: bool = False) -> str:
             hint,
         )
     return "\n".join(lines)
-
-
-def _points(x: float) -> str:
-    """A rate in signed points (``-`` when undefined)."""
-    return f"{x * 100:+.2f}" if np.isfinite(x) else "-"
 
 
 SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")

@@ -39,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import math
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -53,8 +52,9 @@ import pandas as pd
 import pyarrow as pa
 
 import sim
-from sim.analysis.ratings import fit_ratings, format_ratings
+from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
+from sim.analysis.tournament_text import format_tournament, matrix_table, self_play_table
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, ledger, runner
 from sim.run import progress as P
@@ -63,7 +63,6 @@ from sim.run.margins import (
     SIDES,
     MarginMoments,
     first_player_margins,
-    interval_text,
     margin_distribution,
 )
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
@@ -652,120 +651,6 @@ def _play(
         )
 
 
-def _cell(rate: float, lo: float, hi: float) -> str:
-    if math.isnan(rate):
-        return "-"
-    return f"{rate:.1%} ({lo * 100:.1f}-{hi * 100:.1f})"
-
-
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    sep = "| " + " | ".join("-" * w for w in widths) + " |"
-    return "\n".join([line(header), sep, *(line(r) for r in rows)])
-
-
-def matrix_table(result: TournamentResult) -> pd.DataFrame:
-    """The win-rate matrix as text cells: the row bot's outright win rate against the
-    column bot with its 95% Wilson interval (``-`` on the diagonal)."""
-    rows = [
-        [bot]
-        + [
-            _cell(
-                result.matrix.at[bot, col],
-                result.matrix_lo.at[bot, col],
-                result.matrix_hi.at[bot, col],
-            )
-            for col in result.bots
-        ]
-        for bot in result.bots
-    ]
-    return pd.DataFrame(rows, columns=["bot \\ opponent", *result.bots])
-
-
-def self_play_table(result: TournamentResult) -> pd.DataFrame:
-    """The self-play pairings as text cells: who won (each share with its 95% Wilson
-    interval) and the first player's mean VP margin with its 95% t-interval."""
-    rows = [
-        [
-            r.bot,
-            f"{r.games:,}",
-            _cell(r.rate, r.lo, r.hi),
-            _cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
-            _cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
-            _cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
-            _cell(
-                r.seat_first_of_decisive_rate,
-                r.seat_first_of_decisive_lo,
-                r.seat_first_of_decisive_hi,
-            ),
-            interval_text(
-                getattr(r, "first_margin", math.nan),
-                getattr(r, "first_margin_lo", math.nan),
-                getattr(r, "first_margin_hi", math.nan),
-            ),
-        ]
-        for r in result.first_player.itertuples(index=False)
-    ]
-    head = ["bot", "games", "first player wins", "second player wins", "shared", "turn-capped",
-            "first among decisive", "first VP margin"]  # fmt: skip
-    return pd.DataFrame(rows, columns=head)
-
-
-def _md_frame(frame: pd.DataFrame) -> str:
-    return _md_table([str(c) for c in frame.columns], frame.astype(str).values.tolist())
-
-
-def format_tournament(result: TournamentResult) -> str:
-    """The matrix and the first-player table as Markdown (also readable as plain text)."""
-    s = result.settings
-    shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
-    shared_text = (
-        f"{shared.min():.1%}"
-        if f"{shared.min():.1%}" == f"{shared.max():.1%}"
-        else f"{shared.min():.1%} to {shared.max():.1%}"
-    )
-    return "\n".join(
-        [
-            f"# Tournament: {s['mix']} ({s['variant']} rules), seed {s['seed']}",
-            "",
-            f"{s['games_per_pairing']:,} games per pairing, seats balanced"
-            + (
-                " (duplicate deals: each bot plays every deal from both seats)."
-                if s["duplicate_deals"]
-                else " (each bot plays every deal from both seats)."
-            ),
-            "",
-            "## Win rate of the row bot against the column bot",
-            "",
-            "Outright wins with 95% Wilson intervals; shared victories count for neither "
-            f"bot (here {shared_text} of games).",
-            "",
-            _md_frame(matrix_table(result)),
-            "",
-            "## First-player win rate in self-play",
-            "",
-            _md_frame(self_play_table(result)),
-            "",
-            SELF_PLAY_NOTE,
-            "",
-            *_ratings_section(result),
-        ]
-    )
-
-
-SELF_PLAY_NOTE = (
-    "Each with its 95% Wilson interval. First among decisive: first-player wins over "
-    "games someone won outright (50% = no first-player edge, whatever the ties). "
-    "First VP margin: the first player's score minus the second's, mean with its "
-    "95% t-interval. Turn-capped games are included, scored as they stood."
-)
-"""What the self-play table's columns mean (the Markdown and the report say it)."""
-
-
 def read_tournament(out: Path | str) -> TournamentResult:
     """A finished tournament directory back as a :class:`TournamentResult` (its tables and
     settings; ``pairs`` as ``tournament.parquet`` holds them).
@@ -814,27 +699,6 @@ TOURNAMENT_FILES = (
 def check_tournament_out(out: Path, force: bool) -> None:
     """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
     io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
-
-
-def _ratings_section(result: TournamentResult) -> list[str]:
-    if result.ratings is None:
-        return []
-    corrected = int(result.ratings["corrected"].iloc[0])
-    note = (
-        f" {corrected} pairing(s) one bot never lost got half a win added to each side."
-        if corrected
-        else ""
-    )
-    return [
-        "## Ratings",
-        "",
-        "Bradley-Terry fit of every head-to-head pairing (decisive games; statsmodels "
-        "binomial GLM), on the Elo scale: mean 1500, 400 points = 10-to-1 odds, 95% "
-        f"intervals.{note}",
-        "",
-        format_ratings(result.ratings),
-        "",
-    ]
 
 
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:

@@ -148,20 +148,6 @@ SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 # cause of the events being written now (CA_* * CAUSE_SPAN + id).
 TRACE_N = take("TRACE_N")
 TRACE_CAUSE = take("TRACE_CAUSE")
-# Luck at chance events (sim.kernel.luck), counted only in a run that asks (RU_LUCK):
-# LUCK + p*N_LUCK + f is seat p's running sum, over the cards it took from a deck, of
-# feature f of the card in the position it came into minus the feature's mean over the
-# cards of that deck, in units of 1/LUCK_SCALE (LUCK_NAMES, in the order of the row's
-# luck_* columns).
-N_LUCK = 8
-LUCK_SCALE = 1 << 16
-LUCK = take("LUCK", 2 * N_LUCK)
-# 1: count no luck. Set-up sets it from RU_LUCK (so a plain run pays one test a draw);
-# a look-ahead's rollout state sets it too, since nobody reads a rollout's luck.
-LUCK_OFF = take("LUCK_OFF")
-# Scratch of a counted draw: the seats' strengths per city, then the features summed
-# over the deck and the top card's (sim.kernel.luck); read only during the draw.
-LUCK_TMP = take("LUCK_TMP", 2 * N_CITIES + 2 * N_LUCK)
 HEADER = _st.next  # everything before here is reset at set-up
 # Events the trace buffer after the state holds (st[TRACE:]); 0, trace mode off, in every
 # run. Kept by set-up's reset; a look-ahead rollout's copy of the game sets it to 0.
@@ -614,7 +600,6 @@ N_DECK_PILES = 10  # piles (kinds) in a constructed deck list
 RU_DECKLIST = _t("RU_DECKLIST", 2 * N_DECK_PILES)
 RU_DUPLICATE = _t("RU_DUPLICATE")  # 1: games 2k, 2k+1 share deal k, the other seat first
 RU_GOD_SEATS = _t("RU_GOD_SEATS")  # how Dunes gods go to seats: GODS_BY_DEAL or a fixed GODS_P0_*
-RU_LUCK = _t("RU_LUCK")  # 1: count each seat's luck at chance events (sim.kernel.luck)
 RU_COUNT = _ru.next
 RULE_PARAMS: tuple[RuleParam, ...] = tuple(_ru.params)
 """Every rule parameter a ``[rules]`` table may hold, in the loader's order."""
@@ -772,29 +757,6 @@ O_ENRAGED = _o.col(
     "O_ENRAGED", "enraged_total", True, "int16", "units the seat enraged (Reign)",
     with_previous=True,
 )  # fmt: skip
-# The luck columns come last: every slot before O_LUCK is an int16 column (the engine's
-# range check reads them), the luck slots hold fixed point (sim.kernel.luck). A run that
-# does not count luck (RunSpec.luck False, the default) writes none of them.
-LUCK_NAMES: tuple[tuple[str, str], ...] = (
-    ("luck_strength", "printed strength of each card taken from a deck"),
-    ("luck_offering", "printed offering"),
-    ("luck_cost", "printed cost"),
-    ("luck_affordable", "1 if the seat's coins cover the card's printed cost"),
-    ("luck_affordable_strength", "strength if affordable, else 0"),
-    ("luck_strength_tiles", "strength times the reward tiles left in the cities"),
-    ("luck_swing", "cities whose lead the card's strength alone would take or break a tie of"),
-    ("luck_affordable_swing", "swing if affordable, else 0"),
-)
-"""The features of a card taken whose luck the state keeps, as ``(column, what)``."""
-assert len(LUCK_NAMES) == N_LUCK
-O_LUCK = _o.take("O_LUCK", 2 * N_LUCK)
-for _f, (_name, _what) in enumerate(LUCK_NAMES):
-    _o.alias(
-        O_LUCK + 2 * _f, _name, True, "luck",
-        f"luck of the seat's draws and reveals (sim.kernel.luck, docs/luck.md): {_what} "
-        "minus its mean over the cards of the deck it came from; only in a --luck-adjusted run",
-    )  # fmt: skip
-del _f, _name, _what
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)
 """Every column a game's row holds from the kernel, in the order the Parquet row has them."""

@@ -14,7 +14,6 @@ from sim.cli.options import (
     chunk_size_option,
     first_option,
     force_option,
-    luck_option,
     mix_option,
     out_option,
     panel_option,
@@ -187,10 +186,6 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "Finish the interrupted race written to DIR (by --out): reuse its rows, play the rest "
     "(the other options are ignored). Refused if the code or cards changed since.",
 )
-@luck_option(
-    "every candidate's rate and its shift from shipped (the race decides on the plain "
-    "figures; not with --set)"
-)
 @threads_option()
 @chunk_size_option("Games per kernel call. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
@@ -218,7 +213,6 @@ def balance_cmd(**kw: Any) -> None:
       omensim balance --mix aegean --card "Ker of the Spoils" --field cost --out results/balance
       omensim balance --mix aegean --rule start_coins --values 2-6
       omensim balance --mix dunes+aegean --variant-choice emissary --panel greedy,economic
-      omensim balance --mix aegean --rule start_coins --values 3-5 --luck-adjusted
       omensim balance --mix aegean --set --max-edits 3 --out results/balance-set
       omensim balance --mix aegean --set --field cost --field strength --panel greedy,economic
       omensim balance --resume results/balance
@@ -249,10 +243,6 @@ def balance_cmd(**kw: Any) -> None:
         raise CliError("--field goes with --card or --set", EXIT_USAGE)
     if kw["values"] and not (kw["card"] or kw["rules"]):
         raise CliError("--values goes with --card or --rule", EXIT_USAGE)
-    if kw["luck_adjusted"] and kw["whole_set"]:
-        raise CliError(
-            "--luck-adjusted goes with --card, --rule or --variant-choice, not --set", EXIT_USAGE
-        )
     interrupted = (
         None if out is None else f"interrupted; resume with: omensim balance --resume {out}"
     )
@@ -263,7 +253,6 @@ def balance_cmd(**kw: Any) -> None:
         spec = RunSpec(
             games=1, mix=kw["mix"], seed=kw["seed"], p0=kw["p0"], p1=kw["p1"],
             first=kw["first"], variants=split_variants(kw["variants"]), rules=kw["rules_file"],
-            luck=kw["luck_adjusted"],
         )  # fmt: skip
         from strategies.registry import resolve  # deferred: loads numba
 

@@ -19,7 +19,6 @@ from sim.cli.options import (
     exclude_capped_option,
     force_option,
     game_options,
-    luck_option,
     out_option,
     panel_option,
     resume_option,
@@ -82,7 +81,6 @@ from sim.data.spec import RunSpec, SpecError
 )
 @sizing_options("the headline shifts (first player, each changed card's holders)")
 @backend_options
-@luck_option("each paired shift")
 def compare_cmd(
     game: GameArgs,
     rules_file: str | None,
@@ -101,7 +99,6 @@ def compare_cmd(
     backend: BackendArgs,
     until_ci: float | None,
     plan: float | None,
-    luck_adjusted: bool,
 ) -> None:
     """Play the same games as run A and as run B, and compare them paired by game.
 
@@ -137,14 +134,12 @@ def compare_cmd(
                 resume, threads=game.threads, progress=game.progress, backend=be
             )
         if not game.quiet:
-            click.echo(format_result(result, luck_adjusted))
+            click.echo(format_result(result))
         return
 
     with user_errors(out), backend.open(game.threads) as be:
         changes = Changes.parse(change, card_files)
         spec = game.spec(rules=rules_file)
-        if luck_adjusted:
-            spec = dataclasses.replace(spec, luck=True)  # both arms count their luck
         b_vars = split_variants(b_variants)
         spec_b = dataclasses.replace(
             spec,
@@ -198,7 +193,7 @@ def compare_cmd(
             until_ci=until_ci,
         )
     if not game.quiet:
-        click.echo(format_result(result, luck_adjusted))
+        click.echo(format_result(result))
         if until_ci is not None:
             played = result.comparison.first_player.games + result.excluded_capped
             reached = (

@@ -241,21 +241,6 @@ def exclude_capped_option(help: str) -> Any:
     return click.option("--exclude-capped", is_flag=True, help=help)
 
 
-def luck_option(what: str) -> Any:
-    """``--luck-adjusted/--plain``: also print ``what`` with the luck of the draws removed."""
-    return click.option(
-        "--luck-adjusted/--plain",
-        "luck_adjusted",
-        default=False,
-        show_default=True,
-        help=f"Count each seat's luck at its draws (the rows get luck_* columns; the games "
-        f"are the same) and also print {what} luck-adjusted: that luck removed as a "
-        "cross-fitted control variate, which keeps the estimate unbiased, with its 95% "
-        "interval and how many times fewer games that interval needs (docs/luck.md). "
-        "--plain counts no luck and writes no luck column.",
-    )
-
-
 def change_options(f: Any) -> Any:
     """--change and --cards: designer edits to the cards (sim/data/changes.py)."""
     f = click.option(

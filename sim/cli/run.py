@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from sim.cli.options import (
     force_option,
     game_spec,
     gods_option,
-    luck_option,
     mix_option,
     out_option,
     panel_option,
@@ -123,7 +121,6 @@ from sim.cli.options import (
     "Leave turn-capped games out of the printed first-player figures (the summary "
     "says how many). The rows are still written; a capped game has end_reason turn_cap.",
 )
-@luck_option("the first player's share of decisive games")
 def run_cmd(
     games: int,
     mix: str,
@@ -149,7 +146,6 @@ def run_cmd(
     change: tuple[str, ...],
     card_files: tuple[str, ...],
     exclude_capped: bool,
-    luck_adjusted: bool,
 ) -> None:
     """Play bot-vs-bot games and write one Parquet row per game.
 
@@ -184,8 +180,6 @@ def run_cmd(
             )
         if not quiet:
             click.echo(runner.summary(result))
-            if luck_adjusted:
-                _echo_luck(result.out, False)
         return
 
     check_panel_seats(click.get_current_context(), panel)
@@ -214,8 +208,6 @@ def run_cmd(
             games, mix, seed, p0, p1, first, variants,
             decks=decks, rules=rules_file, duplicate=duplicate, gods=gods,
         )  # fmt: skip
-        if luck_adjusted:
-            spec = dataclasses.replace(spec, luck=True)  # the rows carry the luck columns
         # Chosen here rather than inside run() so messages can name it.
         out = out if out is not None else runner.default_out_dir(spec)
     with (
@@ -234,19 +226,7 @@ def run_cmd(
         )
     if not quiet:
         click.echo(runner.summary(result, exclude_capped=exclude_capped))
-        if luck_adjusted:
-            _echo_luck(result.out, exclude_capped)
 
-
-def _echo_luck(out: Path | str, exclude_capped: bool) -> None:
-    """The summary's first-of-decisive line again, luck-adjusted (read back from ``out``)."""
-    from sim.analysis import luck  # deferred: loads pyarrow
-
-    if not isinstance(out, Path):
-        raise CliError(f"--luck-adjusted reads the rows back from a local folder, not {out}")
-    with user_errors(out):
-        adjusted = luck.run_first_of_decisive(out, exclude_capped)
-    click.echo(luck.summary_line("first of decisive", adjusted))
 
 
 def _run_extras(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from sim.cli.options import (
     backend_options,
     force_option,
     game_options,
-    luck_option,
     out_option,
     resume_option,
     sizing_options,
@@ -69,7 +67,6 @@ from sim.data.spec import SpecError
 )
 @sizing_options("every cell's holders' shift")
 @backend_options
-@luck_option("each cell's holders' shift")
 def sweep_cmd(
     game: GameArgs,
     field: str,
@@ -82,7 +79,6 @@ def sweep_cmd(
     backend: BackendArgs,
     until_ci: float | None,
     plan: float | None,
-    luck_adjusted: bool,
 ) -> None:
     """For every unit and delta, play the same games with FIELD += DELTA on that unit.
 
@@ -121,13 +117,11 @@ def sweep_cmd(
         with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
             result = resume_sweep(resume, threads=game.threads, progress=game.progress, backend=be)
             paths = write_outputs(result, resume)
-        _show(result, paths, game.quiet, luck_adjusted)
+        _show(result, paths, game.quiet)
         return
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
         spec = game.spec()
-        if luck_adjusted:
-            spec = dataclasses.replace(spec, luck=True)  # every cell counts its luck
         if until_ci is not None and out is not None:
             raise SpecError(
                 "--until-ci plays in memory, not into --out: run it without --out, then "
@@ -157,16 +151,16 @@ def sweep_cmd(
                 force,
             )  # fmt: skip
         paths = write_outputs(result, out) if out is not None else []
-    _show(result, paths, game.quiet, luck_adjusted)
+    _show(result, paths, game.quiet)
 
 
-def _show(result: Any, paths: list[Path], quiet: bool, luck_adjusted: bool = False) -> None:
+def _show(result: Any, paths: list[Path], quiet: bool) -> None:
     """Print the sweep's table, its skipped cells and the files written (unless quiet)."""
     from sim.analysis.sweep import format_table  # deferred: loads numba
 
     if quiet:
         return
-    click.echo(format_table(result, luck_adjusted))
+    click.echo(format_table(result))
     for s in result.skipped:
         click.echo(f"skipped {s['card']} {result.field} {s['delta']:+d}: {s['reason']}")
     if paths:

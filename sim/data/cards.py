@@ -928,10 +928,9 @@ def with_run_rules(
     variants: tuple[str, ...] = (),
     duplicate: bool = False,
     god_seats: int = L.GODS_BY_DEAL,
-    luck: bool = False,
 ) -> Tables:
     """A copy of ``tables`` with the run-level rules (turn cap, variants, first player,
-    how the Dunes gods go to the seats, whether luck is counted) set."""
+    and how the Dunes gods go to the seats) set."""
     ru = tables.rules.copy()
     ru[L.RU_TURN_CAP] = turn_cap
     ru[L.RU_FIRST_MODE] = first_mode
@@ -940,5 +939,4 @@ def with_run_rules(
     ru[L.RU_EMISSARY] = int(emissary or "emissary" in variants)
     ru[L.RU_DUPLICATE] = int(duplicate)
     ru[L.RU_GOD_SEATS] = god_seats
-    ru[L.RU_LUCK] = int(luck)
     return tables._replace(rules=ru)

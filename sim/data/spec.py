@@ -141,9 +141,6 @@ class RunSpec:
     duplicate: bool = False  # games 2k, 2k+1: one deal, played with each seat going first
     gods: str = "alternate"  # Heir to the Dunes: GOD_MODES, how the gods go to the seats
     subset_seed: int | None = None  # draws a SET:N mix's cards; None: the run seed
-    # Count each seat's luck at chance events into the rows' luck_* columns (sim.kernel.luck):
-    # the games are the same, a plain run (False) writes no luck column and skips the work.
-    luck: bool = False
 
     def __post_init__(self) -> None:
         # Types first, so a wrong one from the API is named here, not deep in the kernel.
@@ -159,7 +156,6 @@ class RunSpec:
         for name in ("decks", "rules"):
             _typed(f"--{name}", getattr(self, name), (str, type(None)), "a path or None")
         _typed("--duplicate", self.duplicate, bool, "true or false")
-        _typed("--luck-adjusted", self.luck, bool, "true or false")
         if not 0 <= self.seed < 2**63:
             raise SpecError(f"--seed must be between 0 and 2**63-1, got {self.seed}")
         if self.first not in FIRST_MODES:

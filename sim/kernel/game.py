@@ -10,7 +10,6 @@ from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
 from sim.kernel.draft import build_decks, shared_deck
-from sim.kernel.luck import luck_setup, write_luck
 from sim.kernel.rng import randint, seed_streams, shuffle
 from sim.kernel.scoring import score_into, winner_of
 from sim.kernel.tab import card_col, card_kind, kind_col, n_tiles, rule, struct_col
@@ -171,7 +170,6 @@ def setup_start(st, tab, seed, game):
     """Set-up before any deck is built: the game's streams, the oldest player, the supply
     and the Dunes structures."""
     reset(st)
-    luck_setup(st, tab)
     # --duplicate: games 2k and 2k+1 are one deal (same streams, so same shuffles and
     # the same draws for each seat's bot) with the other seat going first.
     deal = game
@@ -230,7 +228,6 @@ def finish(st, tab, out):
     out[L.O_PLAYED_N] = st[L.PLAYED_N]
     out[L.O_PLAYED_N + 1] = st[L.PLAYED_N + 1]
     out[L.O_ERROR] = st[L.ERROR]
-    write_luck(st, out)
 
 
 @kernel

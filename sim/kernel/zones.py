@@ -10,7 +10,6 @@ from sim.base import events as E
 from sim.base import layout as L
 from sim.compiler import kernel
 from sim.kernel import trace as T
-from sim.kernel.luck import card_taken
 from sim.kernel.rng import shuffle
 from sim.kernel.tab import rule
 
@@ -51,7 +50,6 @@ def pop_deck(st, tab, p):
         reshuffle(st, d)
         if st[L.DECK_N + d] == 0:
             return L.NO_CARD
-    card_taken(st, tab, p, d)
     n = st[L.DECK_N + d] - 1
     st[L.DECK_N + d] = n
     return st[L.DECK + d * L.MAX_CARDS + n]

@@ -145,7 +145,6 @@ def compile_run(
         variants=spec.variants,
         duplicate=spec.duplicate,
         god_seats=GOD_SEAT_CODES[spec.gods],
-        luck=spec.luck,
     )
     if spec.decks is not None or rule_values:
         ru = tables.rules.copy()

@@ -96,10 +96,8 @@ def check_output_fits(out: np.ndarray) -> None:
 
     The schema's bounds (``sim/data/schema.py``) keep every score, count and
     length far inside int16; this is the safety net that turns a breach of that
-    proof into an error instead of a wrong row. The luck slots (from ``O_LUCK`` on) hold
-    fixed point, not int16 numbers, and are not checked.
+    proof into an error instead of a wrong row.
     """
-    out = out[:, : L.O_LUCK]
     if out.size and (out.min() < np.iinfo(np.int16).min or out.max() > np.iinfo(np.int16).max):
         raise RuntimeError("kernel output exceeds the int16 row columns; a schema bound is wrong")
 
@@ -395,8 +393,6 @@ class Engine:
             return end_reasons(codes)
         if c.dtype == "feat_ids":
             return bit_lists(codes, L.MAX_FEATS)
-        if c.dtype == "luck":
-            return pa.array((codes / L.LUCK_SCALE).astype(np.float32))
         return pa.array(codes.astype(c.dtype))
 
     def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
@@ -416,8 +412,6 @@ class Engine:
             "strategy_p1": _constant(spec.p1, n),
         }
         for block in L.row_blocks():
-            if block[0].dtype == "luck" and not spec.luck:
-                continue  # a plain run counts no luck (sim.kernel.luck): no column to write
             for p in range(2) if block[0].per_seat else (None,):
                 for c in block:
                     name = c.name if p is None else f"{c.name}_p{p}"

@@ -18,32 +18,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from sim.run.stats import signed_text, t_interval
+
 if TYPE_CHECKING:  # the run path counts from Arrow tables and never imports pandas
     import pandas as pd
 
 COLUMNS: tuple[str, ...] = ("first_player", "score_p0", "score_p1")
 """The columns :meth:`MarginMoments.from_frame` reads."""
-
-Z95 = 1.959963984540054
-
-
-def t_quantile(df: int, z: float = Z95) -> float:
-    """Student t quantile matching the normal quantile ``z``, for ``df`` degrees of freedom.
-
-    The Cornish-Fisher expansion to the 1/df^3 term: within 0.2% of the exact value
-    for ``df >= 5`` at 95%, and exact in the limit; an interval on fewer games is
-    too wide to matter.
-    """
-    if df < 1:
-        return math.inf
-    z3, z5, z7 = z**3, z**5, z**7
-    return (
-        z
-        + (z3 + z) / (4 * df)
-        + (5 * z5 + 16 * z3 + 3 * z) / (96 * df**2)
-        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df**3)
-    )
-
 
 def first_player_margins(first: Any, score_p0: Any, score_p1: Any) -> np.ndarray:
     """Per game, the first player's score minus the second player's (int64)."""
@@ -94,12 +75,9 @@ class MarginMoments:
         num = self.squares * self.games - self.total * self.total
         return math.sqrt(max(num, 0) / (self.games * (self.games - 1)))
 
-    def interval(self, z: float = Z95) -> tuple[float, float]:
-        """The t-interval on the mean margin (level of the normal quantile ``z``)."""
-        if self.games < 2:
-            return (-math.inf, math.inf)
-        half = t_quantile(self.games - 1, z) * self.sd / math.sqrt(self.games)
-        return (self.mean - half, self.mean + half)
+    def interval(self) -> tuple[float, float]:
+        """The 95% t-interval on the mean margin."""
+        return t_interval(self.mean, self.sd, self.games)
 
     def figures(self) -> dict[str, float]:
         """``{"games", "mean", "sd", "lo", "hi"}`` (95% t-interval)."""
@@ -122,14 +100,7 @@ def margin_text(m: MarginMoments) -> str:
     """``"+2.31 (+2.10 to +2.52)"``: the mean margin in VP and its 95% t-interval, for tables."""
     if m.games < 2:
         return "n/a" if not m.games else f"{m.mean:+.2f}"
-    return interval_text(m.mean, *m.interval())
-
-
-def interval_text(mean: float, lo: float, hi: float) -> str:
-    """``"+2.31 (+2.10 to +2.52)"`` from the figures, or ``"-"`` when there are none (nan)."""
-    if not math.isfinite(mean):
-        return "-"
-    return f"{mean:+.2f} ({lo:+.2f} to {hi:+.2f})"
+    return signed_text(m.mean, *m.interval())
 
 
 @dataclass(frozen=True)

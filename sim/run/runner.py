@@ -53,7 +53,7 @@ from sim.run.margins import MarginMoments, margin_row
 from sim.run.parts import part_metadata
 from sim.run.seats import CAPPED, SeatCounts, first_player_label, seat_rows
 from sim.run.session import RunError, numba_threads, resolve_threads
-from sim.run.stats import wilson_interval
+from sim.run.stats import games_for_half_width, wilson_interval
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 RESULTS_ROOT = Path("results")
@@ -377,10 +377,10 @@ and only one within that factor of the limit is timed for a fifth of a second.""
 def games_to_play(games: int, until_ci: float | None) -> int:
     """At most the games a run plays: ``games``, or fewer with ``until_ci``, which stops by
     the time a 95% interval is that narrow even at a 50% rate (its widest):
-    ``1.96 / (2 * sqrt(n)) <= until_ci``, with a tenth more for the Wilson correction."""
+    ``Z95 * 0.5 / sqrt(n) <= until_ci``, with a tenth more for the Wilson correction."""
     if until_ci is None:
         return games
-    return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
+    return min(games, math.ceil(1.1 * games_for_half_width(0.5, until_ci)))
 
 
 def backend_workers(backend: Any) -> int:
@@ -465,7 +465,7 @@ def _open_ledger(
     if until_ci is not None:
 
         def stop_rule(wins: Any, games: Any) -> Any:
-            return ci_half_width(wins, games) <= until_ci
+            return until_ci_reached(wins, games, until_ci)
 
     book = ledger.Ledger(out, prior["done"] if prior else None, stop_when=stop_rule)
     if prior is None and force:
@@ -490,7 +490,7 @@ def _tick(bar: P.Bar, until_ci: float | None) -> Callable[[np.ndarray], bool]:
             return False
         tally[0] += int(np.count_nonzero(rows[:, L.O_WINNER] == rows[:, L.O_FIRST]))
         tally[1] += len(rows)
-        return bool(ci_half_width(tally[0], tally[1]) <= until_ci)
+        return bool(until_ci_reached(tally[0], tally[1], until_ci))
 
     return tick
 
@@ -692,10 +692,16 @@ def check_until_ci(value: float | None) -> None:
         )
 
 
-def ci_half_width(successes: int, n: int) -> float:
-    """Half the width of the 95% Wilson interval of ``successes / n``."""
+def ci_half_width(successes: Any, n: Any) -> Any:
+    """Half the width of the 95% Wilson interval of ``successes / n`` (numbers or arrays)."""
     lo, hi = wilson_interval(successes, n)
     return (hi - lo) / 2
+
+
+def until_ci_reached(first_wins: Any, games: Any, until_ci: float) -> Any:
+    """``--until-ci``'s stop rule: the first player's rate over ``games`` (numbers or
+    arrays) has a 95% Wilson half-width of at most ``until_ci``."""
+    return ci_half_width(first_wins, games) <= until_ci
 
 
 def _until_ci_note(result: RunResult) -> str:

@@ -166,15 +166,15 @@ def duplicate_frame(d_values: list[float]) -> pd.DataFrame:
 
 
 def test_paired_known_values() -> None:
-    # d = 1, .5, .5, 0: mean .5, sd sqrt(.5/3), se sqrt(.5/3)/2 -> .5 -+ 1.96 * 0.204124.
+    # d = 1, .5, .5, 0: mean .5, sd sqrt(.5/3), se sqrt(.5/3)/2 -> .5 -+ Z95 * 0.204124.
     out = A.paired_first_player_advantage(duplicate_frame([1, 0.5, 0.5, 0]), by=None)
     row = out.iloc[0]
     se = np.sqrt(0.5 / 3) / 2
     assert (row["deals"], row["games"], row["dropped_games"]) == (4, 8, 0)
     assert row["rate"] == pytest.approx(0.5)
     assert row["se"] == pytest.approx(se)
-    assert row["lo"] == pytest.approx(0.5 - 1.96 * se)
-    assert row["hi"] == pytest.approx(0.5 + 1.96 * se)
+    assert row["lo"] == pytest.approx(0.5 - A.Z95 * se)
+    assert row["hi"] == pytest.approx(0.5 + A.Z95 * se)
     lo, hi = A.wilson_interval(4, 8)
     assert (row["unpaired_lo"], row["unpaired_hi"]) == pytest.approx((lo, hi))
 

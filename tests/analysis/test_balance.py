@@ -88,7 +88,6 @@ class _TwinsPlayer:
 
     key = "twins"
     n = 200_000
-    luck = False
 
     def __init__(self, *args: object) -> None:
         rng = np.random.default_rng(7)
@@ -101,8 +100,7 @@ class _TwinsPlayer:
     def play(self, j: int, start: int, stop: int, bar: object) -> B.Rows:
         self.played[j] += stop - start
         margin = np.zeros(stop - start, np.int16)
-        luck = np.zeros((stop - start, 0))
-        return self.rows[j][0][start:stop], self.rows[j][1][start:stop], margin, luck
+        return self.rows[j][0][start:stop], self.rows[j][1][start:stop], margin
 
 
 def test_a_resting_rival_plays_fewer_games_than_the_leader(

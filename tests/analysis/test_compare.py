@@ -20,11 +20,11 @@ from sim.analysis.paired import (
     compare_runs,
     first_player_shift,
     kinds_of,
-    paired_ratio_diff,
 )
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run.stats import paired_ratio_diff
 
 GAMES = 3000
 # Played in almost every aegean game by greedy bots: a change to it shows at 3000 games.
@@ -98,7 +98,7 @@ def test_paired_ratio_diff_of_counts_equals_the_float_computation(n, k, seed, dt
 
 def test_the_exact_path_sums_its_blocks(monkeypatch) -> None:
     """More games than one block: the moments are those of one pass over all games."""
-    import sim.analysis.paired as P
+    import sim.run.stats as P
 
     rng = np.random.default_rng(3)
     counts = [rng.integers(0, 3, (5000, 3)) for _ in range(4)]

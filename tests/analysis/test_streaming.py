@@ -7,10 +7,10 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pytest
+from report_oracle import compute
 
 from sim import analysis as A
 from sim.analysis import streaming
-from sim.analysis.report_tables import compute
 from sim.data.spec import RunSpec
 from sim.run import runner
 

@@ -176,7 +176,7 @@ def test_compare_emissary_against_standard_paired(tmp_path: Path) -> None:
         )
     )  # fmt: skip
     text = r.output
-    assert "variants: () -> ('emissary',)" in text
+    assert "variants: none → emissary" in text
     assert "Emissary of War deciding who goes first" in text
     assert "first-player win rate:" in text and "pairing saved" in text
     assert "unpaired would need" in text
@@ -205,7 +205,7 @@ def test_compare_other_bots_and_house_rules(tmp_path: Path) -> None:
             "--out", str(out),
         )
     ).output  # fmt: skip
-    assert "p0: 'greedy' -> 'random'" in text
+    assert "p0: greedy → random" in text
     b = pd.read_parquet(out / "B")
     assert set(b.strategy_p0.astype(str)) == {"random"}
     meta_b = io.read_metadata(out / "B")

@@ -10,6 +10,7 @@ the sweep and tournament reports carry them too.
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -124,4 +125,4 @@ def test_tournament_gives_each_pairings_margin(tmp_path: Path) -> None:
     report = ok(invoke("report", str(out), "--out", str(tmp_path / "rep"))).output
     assert row in report
     page = (tmp_path / "rep" / "report.html").read_text()
-    assert "The first player&#x27;s VP margin: distribution in self-play" in page
+    assert "The first player's VP margin: distribution in self-play" in html.unescape(page)

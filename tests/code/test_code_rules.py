@@ -26,7 +26,7 @@ import pytest
 from sim.base import layout as L
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT_PACKAGES = ("sim", "strategies", "benchmarks", "tests")
+PROJECT_PACKAGES = ("sim", "strategies", "benchmarks", "tools", "tests")
 
 # Every name that is an offset into (or the size of) the game state: the layout's
 # regions, where the header and one game end, and the whole state's size.
@@ -41,7 +41,6 @@ OFFSET_USERS = (
     "strategies/",
     "sim/run/view.py",
     "tests/data/test_layout.py",
-    "tests/kernel/test_luck_kernel.py",  # the luck slots and the deck they are computed from
     "tests/strategies/test_search.py",  # a decision's tallies, laid out as the search keeps them
     "benchmarks/profile_kernel.py",
     "benchmarks/reference_loop.py",  # the yardstick: its own state, a copy of the shared file

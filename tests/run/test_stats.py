@@ -1,13 +1,18 @@
-"""Wilson score intervals: textbook values and the properties any interval must have."""
+"""The statistics module: Wilson score intervals (textbook values and the properties any
+interval must have), and every figure it shares with a statistics library equal to that
+library's."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.run.stats import format_rate, wilson_interval
+from sim.run import stats as S
+from sim.run.stats import wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -63,9 +68,17 @@ def test_rejects_impossible_counts(k: int, n: int, z: float) -> None:
         wilson_interval(k, n, z)
 
 
-def test_format_rate() -> None:
-    assert format_rate(81, 263) == "30.80% (95% CI 25.53-36.62%)"
-    assert "99% CI" in format_rate(81, 263, z=2.576)
+def test_formats() -> None:
+    """The shapes figures print in, and a dash where there is no figure."""
+    lo, hi = wilson_interval(81, 263)
+    assert S.rate_ci(81 / 263, lo, hi) == "30.80% (95% CI 25.53-36.62%)"
+    assert S.rate_cell(81 / 263, lo, hi) == "30.8% (25.5-36.6)"
+    assert S.diff_ci(-0.028, -0.0531, -0.0029) == "-2.80 pp (95% CI -5.31 to -0.29)"
+    assert S.signed_text(2.314, 2.1, 2.52) == "+2.31 (+2.10 to +2.52)"
+    assert (S.pct(0.521), S.points(0.0123)) == ("52.10%", "+1.23")
+    for f in (S.pct, S.points):
+        assert f(None) == f(math.nan) == "-"
+    assert S.rate_cell(math.nan, 0, 1) == S.signed_text(math.nan, 0, 1) == "-"
 
 
 counts = st.integers(min_value=1, max_value=10**9).flatmap(
@@ -95,3 +108,74 @@ def test_symmetric_under_swapping_success_and_failure(kn: tuple[int, int]) -> No
     lo_f, hi_f = wilson_interval(n - k, n)
     assert lo == pytest.approx(1.0 - hi_f, abs=1e-12)
     assert hi == pytest.approx(1.0 - lo_f, abs=1e-12)
+
+
+@given(counts)
+def test_wilson_is_statsmodels_wilson(kn: tuple[int, int]) -> None:
+    """The closed form here (kept so ``omensim run`` never imports statsmodels) gives
+    statsmodels' Wilson interval."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    k, n = kn
+    want = proportion_confint(k, n, alpha=1 - S.LEVEL, method="wilson")
+    assert wilson_interval(k, n) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("k1", "n1", "k2", "n2"), [(56, 70, 48, 80), (9, 10, 3, 10), (0, 12, 5, 40)]
+)
+def test_newcombe_is_statsmodels_newcombe(k1: int, n1: int, k2: int, n2: int) -> None:
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    want = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", alpha=1 - S.LEVEL)
+    got = S.newcombe_interval(k1, n1, k2, n2)
+    assert (float(got[0]), float(got[1])) == pytest.approx(want, abs=1e-12)
+
+
+def test_quantiles_are_the_libraries_quantiles() -> None:
+    from scipy import stats as sp
+
+    assert pytest.approx(sp.norm.ppf(0.975), abs=1e-12) == S.Z95
+    assert pytest.approx(sp.norm.ppf(0.95), abs=1e-12) == S.normal_quantile(0.95)
+    assert pytest.approx(sp.norm.sf(1.3), abs=1e-12) == S.normal_sf(1.3)
+    for df in (1, 4, 30, 999):
+        assert pytest.approx(sp.t.ppf(0.975, df), rel=1e-12) == S.t_quantile(df)
+    assert S.t_quantile(0) == math.inf
+    p = S.p_values(np.array([0.0, 1.0, -2.0, 1.0]), np.array([0.0, 1.0, 1.0, np.nan]))
+    np.testing.assert_allclose(p[:3], [1.0, 2 * sp.norm.sf(1), 2 * sp.norm.sf(2)], atol=1e-12)
+    assert np.isnan(p[3])
+
+
+def test_holm_rejects_what_statsmodels_holm_rejects() -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    p = {3: 0.01, 5: 0.04, 7: 0.03, 9: 0.005, 11: float("nan")}
+    finite = [k for k in p if math.isfinite(p[k])]
+    want, _, _, _ = multipletests([p[k] for k in finite], alpha=0.05, method="holm")
+    assert S.holm(p, 0.05) == {k for k, r in zip(finite, want, strict=True) if r}
+    assert S.holm({}, 0.05) == set()
+
+
+def test_paired_ratio_se_is_the_delta_method() -> None:
+    """Paired by game: the standard error of the difference of two ratios of sums is the
+    spread of the per-game delta-method terms' differences."""
+    rng = np.random.default_rng(3)
+    den = rng.integers(0, 3, 400)
+    num_a = rng.binomial(den, 0.5)
+    num_b = np.minimum(num_a + rng.binomial(1, 0.1, 400), den)
+    d, se = S.paired_ratio_se(num_a, den, num_b, den)
+    ra, rb = num_a.sum() / den.sum(), num_b.sum() / den.sum()
+    ta = (num_a - ra * den) / den.mean()
+    tb = (num_b - rb * den) / den.mean()
+    assert d == pytest.approx(rb - ra)
+    assert se == pytest.approx(np.std(tb - ta, ddof=1) / math.sqrt(400))
+
+
+def test_one_z95_in_the_code() -> None:
+    """The 95% normal quantile is written once; everything else reads it from there."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "sim"
+    found = [p for p in root.rglob("*.py") for line in p.read_text().splitlines()
+             if line.strip().startswith("Z95 =")]  # fmt: skip
+    assert [p.name for p in found] == ["stats.py"]

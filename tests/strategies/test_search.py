@@ -149,14 +149,6 @@ def test_a_search_seats_weighed_options_are_in_the_replay() -> None:
     assert "[P0 weighs surge by rollouts (" in r.story()
 
 
-def test_bench_ladder_refuses_an_unknown_section_and_names_speed(capsys) -> None:
-    """``bench_ladder.py --sections``: an unknown table is one line naming the valid ones,
-    the search bot's speed table among them; nothing is played."""
-    from benchmarks.bench_ladder import main
-
-    assert main(["--sections", "ladder,nope"]) == 2
-    out = capsys.readouterr().out
-    assert "unknown section 'nope'" in out and "speed" in out
 
 
 def _tallied(sums: list[float], dropped: tuple[int, ...] = ()) -> np.ndarray:

@@ -281,17 +281,6 @@ def test_lookahead_draft_knob_plans_the_picks() -> None:
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
 
 
-def test_bench_variant_option(capsys) -> None:
-    """``bench_bots.py --variant``: run variants for the curve; an unknown one is one
-    ``Error:`` line and a non-zero exit."""
-    from benchmarks.bench_bots import main as bench_main
-    from benchmarks.bench_bots import pick_budgets, pick_variants
-
-    assert pick_variants("simple-draft, emissary") == ("simple-draft", "emissary")
-    assert [r[4] for r in pick_budgets("4o,4od")] == ["o", "od"]
-    assert bench_main(["--curve", "--variant", "nodraft"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("Error: unknown variant 'nodraft'")
 
 
 @pytest.mark.parametrize("mix", ["aegean", "reign"])
@@ -357,33 +346,4 @@ def test_random_never_plays_into_a_city_without_tiles() -> None:
     assert played[1] > 0 and played[2] > 0, played
 
 
-def test_bench_budgets_name_the_planned_decisions(capsys) -> None:
-    """``bench_bots.py --budgets``: a rollout count, then letters of the decisions planned
-    besides the Surge; an unknown letter is one ``Error:`` line and a non-zero exit."""
-    from benchmarks.bench_bots import main as bench_main
-    from benchmarks.bench_bots import pick_budgets
 
-    rows = pick_budgets("2o,4,8kw")
-    assert [(r[2], r[4]) for r in rows] == [(2, "o"), (4, ""), (8, "wk")]
-    assert bench_main(["--curve", "--budgets", "4x"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("Error: bad budget '4x'")
-
-
-def test_bench_stalls_only_with_keeps_that_bots_pairings(capsys) -> None:
-    """``bench_bots.py --stalls --only-with BOT`` re-measures only the pairings with BOT (self-play
-    included); a BOT outside ``--bots`` is one ``Error:`` line and a non-zero exit."""
-    from benchmarks.bench_bots import main as bench_main
-    from benchmarks.bench_bots import pairings
-
-    bots = ("random", "greedy", "lookahead")
-    assert pairings(bots) == [
-        ("random", "random"), ("random", "greedy"), ("random", "lookahead"),
-        ("greedy", "greedy"), ("greedy", "lookahead"), ("lookahead", "lookahead"),
-    ]  # fmt: skip
-    assert pairings(bots, "lookahead") == [
-        ("random", "lookahead"), ("greedy", "lookahead"), ("lookahead", "lookahead"),
-    ]  # fmt: skip
-    assert bench_main(["--stalls", "--bots", "random,greedy", "--only-with", "lookahead"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("Error: --only-with 'lookahead'")

@@ -2,10 +2,10 @@
 
 Run from the repository root::
 
-    python benchmarks/plant_bugs.py                 # every planted bug, 2 at a time
-    python benchmarks/plant_bugs.py --only wealth_bonus,war_torn_enemy
-    python benchmarks/plant_bugs.py --markdown out.md   # also write the table
-    python benchmarks/plant_bugs.py --only feat_coins_strict --tests tests/rules/test_rules_reign.py
+    python tools/plant_bugs.py                 # every planted bug, 2 at a time
+    python tools/plant_bugs.py --only wealth_bonus,war_torn_enemy
+    python tools/plant_bugs.py --markdown out.md   # also write the table
+    python tools/plant_bugs.py --only feat_coins_strict --tests tests/rules/test_rules_reign.py
 
 Each bug is one textual edit of one kernel line (two for a swapped pair of
 statements), named with the rulebook line it breaks. For each, the tree

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Generated hostile inputs over every reader, command and API entry, counted by outcome.
 
-    python benchmarks/hostile_inputs.py [--cases 1200] [--seed 0] [--timeout 60]
+    python tools/hostile_inputs.py [--cases 1200] [--seed 0] [--timeout 60]
 
 Each case is one input a hostile or careless user could give, generated from the
 seed: TOML files of random structure (nesting thousands deep, wrong types, huge,

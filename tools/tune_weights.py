@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Fit a heuristic profile's weights for strength: CMA-ES on common random numbers.
 
-    python benchmarks/tune_weights.py [--profile greedy]
+    python tools/tune_weights.py [--profile greedy]
                                       [--panel greedy,economic,aggressive,defensive]
                                       [--mixes aegean,dunes,reign] [--games 200]
                                       [--law-games 1000] [--law-weight 0.01]
@@ -307,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     panel = [p.strip() for p in args.panel.split(",") if p.strip()]
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
+    weigh = parse_weigh(args.weigh)  # before compiling: a bad entry fails at once
     w0 = resolve(args.profile).weights[:N_GREEDY_PARAMS].copy()
     scale = np.maximum(np.abs(w0), 0.5)
     scale[NAMES.index("patience")] = 10.0
@@ -317,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         f"compiled {len(arena.matches)} match engines in {time.perf_counter() - t0:.0f} s",
         flush=True,
     )
-    mw = match_weights(arena, parse_weigh(args.weigh))
+    mw = match_weights(arena, weigh)
     es = CMA(np.zeros(len(w0)), args.sigma, seed=args.seed)
     for g in range(args.generations if searching else 0):
         seed = args.seed * 1000 + g

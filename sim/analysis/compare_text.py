@@ -1,0 +1,111 @@
+"""A paired comparison as text: what B changed, each arm's seat figures, the paired
+shifts with their intervals and what an unpaired comparison would have needed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sim.run.margins import margin_row
+from sim.run.seats import first_player_label, seat_lines
+
+
+def setting_text(value: Any) -> str:
+    """A run setting as a person reads it: a list joined by commas, nothing as ``none``."""
+    if isinstance(value, (tuple, list)):
+        return ", ".join(map(str, value)) or "none"
+    return "none" if value is None else str(value)
+
+
+def format_result(result: Any) -> str:
+    """The comparison as lines a person reads."""
+    spec, spec_b = result.spec, result.b_spec
+    fp = result.comparison.first_player
+    described = result.changes.describe()
+    what = [*result.spec_differences(), *described["change"], *described["cards"]]
+    games = fp.games
+    lines = [
+        f"{games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}, "
+        f"{spec.variant_label} rules, {first_player_label(spec.first, spec.variants)}), "
+        f"each played as A and as B, B with: {'; '.join(what) or 'nothing different'}.",
+    ]
+    if result.excluded_capped:
+        lines.append(
+            f"{result.excluded_capped:,} games that either run ended at the turn cap are left "
+            "out of every figure (--exclude-capped)."
+        )
+    margin = result.comparison.margin
+    arms = (("A", result.seats_a, spec), ("B", result.seats_b, spec_b))
+    for (name, seats, sp), m in zip(
+        arms, (None, None) if margin is None else (margin.a, margin.b), strict=True
+    ):
+        if seats is not None:
+            lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
+            lines.extend(seat_lines(seats, "    ", [] if m is None else [margin_row(m)]))
+    lines.append("Paired shifts, B - A:")
+    lines.append(
+        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
+        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run"
+        + _saved(fp.se_paired, fp.se_unpaired)
+        + ")"
+    )
+    if margin is not None:
+        lines.append(f"  first player's VP margin: {margin.text()}")
+    cards = result.comparison.cards
+    for row in cards[cards.card.isin(result.affected)].itertuples():
+        lines.append(
+            _line(
+                f"{row.card}: holders' win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi
+            )
+            + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
+            f"{_games(row.n_unpaired)} games per run]"
+        )
+        lines.append(
+            _line(
+                "    conditional: players' win rate",
+                row.conditional_rate_a,
+                row.conditional_rate_b,
+                row.conditional_diff,
+                row.conditional_lo,
+                row.conditional_hi,
+            )
+            + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
+        )
+    lines.extend(result.flags())
+    unpaired = [c for c in result.affected if c not in set(cards.card)]
+    if unpaired:
+        lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")
+    if result.affected:
+        lines.append(
+            "Holders' win rate (the card's effect): share of outright wins over every "
+            "(game, seat) that held the card in A or B, the same seats in both runs. "
+            "Conditional: over the (game, seat) that played it, a population the change "
+            "itself moves, so it is not the card's effect."
+        )
+    lines.append(
+        "Intervals are 95%, paired by game_id; 'unpaired would need' is the games per run "
+        "two independent runs would need for an interval as narrow."
+    )
+    if result.out is not None:
+        lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
+    return "\n".join(lines)
+
+
+def _saved(se_paired: float, se_unpaired: float) -> str:
+    """``"; pairing saved 63% of the variance"`` (empty when undefined)."""
+    if not (se_unpaired > 0 and math.isfinite(se_paired)):
+        return ""
+    return f"; pairing saved {1 - (se_paired / se_unpaired) ** 2:.0%} of the variance"
+
+
+def _line(label: str, a: float, b: float, d: float, lo: float, hi: float) -> str:
+    return (
+        f"  {label}: {a:.2%} -> {b:.2%}, change {d * 100:+.2f} points "
+        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
+    )
+
+
+def _games(n: float) -> str:
+    if not math.isfinite(n):
+        return "infinitely many" if n == math.inf else "?"
+    return f"{math.ceil(n):,}"

@@ -1,0 +1,99 @@
+"""The scripts of ``benchmarks/`` and ``tools/``, run as a user runs them: by their command line.
+
+No test imports a script: each runs in its own interpreter, from the checkout, as its
+docstring says to run it. The weight fit is checked where it produces shipped data: the
+``[weights]`` table it prints is one ``configs/strategies/greedy.toml`` can hold.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    path = ROOT / rel
+    if not path.exists():
+        pytest.skip(f"{rel} is not in this tree (an installed package, not a checkout)")
+    return subprocess.run(
+        [sys.executable, str(path), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    ("rel", "args", "message"),
+    [
+        ("benchmarks/bench_bots.py", ("--curve", "--variant", "nodraft"),
+         "Error: unknown variant 'nodraft'"),
+        ("benchmarks/bench_bots.py", ("--curve", "--budgets", "4x"), "Error: bad budget '4x'"),
+        ("benchmarks/bench_bots.py",
+         ("--stalls", "--bots", "random,greedy", "--only-with", "lookahead"),
+         "Error: --only-with 'lookahead'"),
+    ],
+)  # fmt: skip
+def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
+    """A bad option of a benchmark is one ``Error:`` line naming it, exit 2, nothing played."""
+    r = _script(rel, *args)
+    err = r.stderr.strip().splitlines()
+    assert r.returncode == 2, r.stderr
+    assert len(err) == 1 and err[0].startswith(message), r.stderr
+
+
+def test_bench_ladder_names_its_sections_when_one_is_unknown() -> None:
+    """``bench_ladder.py --sections``: an unknown table names the valid ones, speed among them."""
+    r = _script("benchmarks/bench_ladder.py", "--sections", "ladder,nope")
+    assert r.returncode == 2
+    assert "unknown section 'nope'" in r.stdout and "speed" in r.stdout
+
+
+def test_tune_weights_refuses_a_bad_weighing() -> None:
+    """``tools/tune_weights.py --weigh``: a match-up without a weight is refused by name."""
+    r = _script("tools/tune_weights.py", "--weigh", "dunes", "--panel", "greedy",
+                "--mixes", "aegean", "--law-games", "0", "--verify", "0")  # fmt: skip
+    assert r.returncode != 0
+    assert "--weigh" in r.stderr
+
+
+def test_tune_weights_prints_a_weights_table_the_shipped_profile_can_hold() -> None:
+    """One short generation of the fit prints a ``[weights]`` table with exactly the weights
+    ``configs/strategies/greedy.toml`` ships, each a finite number: pasted into the profile,
+    it loads."""
+    r = _script("tools/tune_weights.py", "--panel", "greedy", "--mixes", "aegean",
+                "--games", "2", "--law-games", "0", "--generations", "1", "--verify", "0",
+                "--seed", "3")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    table = tomllib.loads(r.stdout[r.stdout.index("[weights]") :])["weights"]
+    shipped = tomllib.loads((ROOT / "configs/strategies/greedy.toml").read_text())["weights"]
+    assert set(table) == set(shipped)
+    assert all(math.isfinite(v) for v in table.values())
+
+
+def test_no_test_imports_a_script() -> None:
+    """Tests run scripts by their command line; an import would pass only from a checkout."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [
+                f"{path.relative_to(ROOT)}: {n}"
+                for n in names
+                if n.split(".")[0] in ("benchmarks", "tools")
+            ]
+    assert not found, found
