@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from sim.run import io
+from sim.run import io, jobs
 
 
 def resign(run_dir: Path) -> None:
@@ -26,4 +27,18 @@ def resign(run_dir: Path) -> None:
     else:
         doc.pop(io.CARDS_DIGEST_KEY, None)
     doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
+    path.write_text(json.dumps(doc))
+
+
+def resign_job(folder: Path, edit: Any = None) -> None:
+    """Apply ``edit`` to a job folder's ``_job.json`` fields, then make its own checksum and
+    (for a finished job) its files' checksums agree again, as a forger would."""
+    path = folder / jobs.JOB_NAME
+    doc = json.loads(path.read_text())
+    if edit is not None:
+        edit(doc)
+    if doc.get("complete"):
+        doc["files"] = jobs.folder_digests(folder)
+    doc.pop(jobs.DIGEST_KEY, None)
+    doc[jobs.DIGEST_KEY] = jobs.digest(doc)
     path.write_text(json.dumps(doc))

@@ -53,13 +53,14 @@ class JobReadError(io.RunReadError):
     """A job folder whose files are not the ones its manifest records; one line."""
 
 
-def _digest(body: Any) -> str:
+def digest(body: Any) -> str:
+    """The SHA-256 of ``body``'s canonical JSON (sorted keys)."""
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def _signed(doc: Mapping[str, Any]) -> dict[str, Any]:
     body = json.loads(json.dumps({k: v for k, v in doc.items() if k != DIGEST_KEY}))
-    return {**body, DIGEST_KEY: _digest(body)}
+    return {**body, DIGEST_KEY: digest(body)}
 
 
 def read_job(out: Path) -> dict[str, Any]:
@@ -72,7 +73,7 @@ def read_job(out: Path) -> dict[str, Any]:
     doc = io.read_json_file(path)
     if not isinstance(doc, dict) or doc.get("format") != JOB_FORMAT:
         raise JobReadError(f"{path} is not an omensim job manifest")
-    if doc.get(DIGEST_KEY) != _digest({k: v for k, v in doc.items() if k != DIGEST_KEY}):
+    if doc.get(DIGEST_KEY) != digest({k: v for k, v in doc.items() if k != DIGEST_KEY}):
         raise JobReadError(f"{path} was edited or damaged: its {DIGEST_KEY} does not match")
     shape = {"kind": str, "plan": dict, "complete": bool, "files": dict}
     for key, kind in shape.items():
@@ -120,11 +121,11 @@ def verify(out: Path | str, kind: str | None = None) -> dict[str, Any]:
             f"{out} holds an unfinished {doc.get('kind')}; finish it with --resume {out}"
         )
     files = doc.get("files", {})
-    for rel, digest in files.items():
+    for rel, recorded in files.items():
         path = out / rel
         if not io.is_regular(path):
             raise JobReadError(f"{out}: {rel} is listed in {JOB_NAME} but missing")
-        if io.file_digest(path) != digest:
+        if io.file_digest(path) != recorded:
             raise JobReadError(
                 f"{path} was edited, damaged or replaced: its SHA-256 is not the one "
                 f"{JOB_NAME} records"
@@ -144,7 +145,7 @@ def is_job(out: Path | str) -> bool:
 def entry_line(index: int, entry: Mapping[str, Any]) -> str:
     """One log line: the step's index, its entry and the SHA-256 of both."""
     body = json.loads(json.dumps({"index": int(index), "entry": dict(entry)}))
-    return json.dumps({**body, ENTRY_DIGEST_KEY: _digest(body)}, sort_keys=True)
+    return json.dumps({**body, ENTRY_DIGEST_KEY: digest(body)}, sort_keys=True)
 
 
 def read_log(path: Path) -> dict[int, dict[str, Any]]:
@@ -168,7 +169,7 @@ def read_log_text(text: str, path: Any) -> dict[int, dict[str, Any]]:
         try:
             doc = json.loads(line)
             body = {"index": doc["index"], "entry": doc["entry"]}
-            ok = doc[ENTRY_DIGEST_KEY] == _digest(body)
+            ok = doc[ENTRY_DIGEST_KEY] == digest(body)
             ok = ok and isinstance(doc["index"], int) and isinstance(doc["entry"], dict)
         except (ValueError, KeyError, TypeError, RecursionError):
             ok = False

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 from conftest import kill_when
+from tamper import resign_job
 
 from sim.analysis import tournament
 from sim.cli import main
@@ -61,8 +62,9 @@ def test_resume_refuses_a_key_mismatch_in_one_line(tmp_path: Path, uninterrupted
     out = tmp_path / "t"
     out.mkdir()
     plan = json.loads((uninterrupted / tournament.PLAN_FILE).read_text())
-    plan["key"] |= {"card_hash": "0" * 64, "digest": "0" * 64}
+    plan["complete"] = False
     (out / tournament.PLAN_FILE).write_text(json.dumps(plan))
+    resign_job(out, lambda d: d["key"].update(card_hash="0" * 64, digest="0" * 64))
     r = invoke("tournament", "--resume", str(out))
     assert r.exit_code == 1, r.output
     assert r.output.startswith("Error: cannot resume") and "card table changed" in r.output
