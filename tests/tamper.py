@@ -42,3 +42,16 @@ def resign_job(folder: Path, edit: Any = None) -> None:
     doc.pop(jobs.DIGEST_KEY, None)
     doc[jobs.DIGEST_KEY] = jobs.digest(doc)
     path.write_text(json.dumps(doc))
+
+
+def cut_job(folder: Path, *names: str) -> None:
+    """Make a finished job folder look as a kill before its end leaves it: ``names``
+    deleted (the result files written last) and the job marked unfinished."""
+    for name in names:
+        (folder / name).unlink()
+
+    def unfinish(doc: dict) -> None:
+        doc["complete"] = False
+        doc.pop("files", None)
+
+    resign_job(folder, unfinish)

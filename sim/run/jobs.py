@@ -47,6 +47,8 @@ JOB_VERSION = 1
 DIGEST_KEY = "job_sha256"
 ENTRY_DIGEST_KEY = "sha256"
 JOB_FILES = (JOB_NAME, LOG_NAME)
+NOUNS = {"compare": "comparison"}
+"""How a refusal names a job of a kind ("no comparison"), where not "<kind> run"."""
 
 
 class JobReadError(io.RunReadError):
@@ -189,6 +191,7 @@ class Job:
         """Use :meth:`start` or :meth:`resume`."""
         self.out, self.kind, self.doc = out, kind, doc
         self._stack = contextlib.ExitStack()
+        self._next: int | None = None
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -249,7 +252,8 @@ class Job:
         try:
             doc = read_job(out)
         except FileNotFoundError:
-            raise RunError(f"cannot resume {out}: it holds no {kind} ({JOB_NAME})") from None
+            noun = NOUNS.get(kind, f"{kind} run")
+            raise RunError(f"cannot resume {out}: it holds no {noun} ({JOB_NAME})") from None
         except JobReadError as exc:
             raise RunError(f"cannot resume {out}: {exc}") from None
         if doc.get("kind") != kind:
@@ -290,7 +294,18 @@ class Job:
 
     def logged(self) -> dict[int, dict[str, Any]]:
         """The finished steps in the log, by index (verified; see :func:`read_log`)."""
-        return read_log(self.out / LOG_NAME)
+        done = read_log(self.out / LOG_NAME)
+        self._next = max(done, default=-1) + 1
+        return done
+
+    def append(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`log` under the next index after every one logged (for steps that are
+        not numbered in advance, such as a race's rows files)."""
+        if self._next is None:
+            self.logged()
+        index = self._next
+        self._next = index + 1
+        return self.log(index, entry)
 
     def log(self, index: int, entry: Mapping[str, Any]) -> dict[str, Any]:
         """Append a finished step durably; return the entry as a reader will get it back."""
