@@ -289,6 +289,7 @@ def race(
     out: Path | str | None = None,
     force: bool = False,
     on_look: Callable[[R.Look], None] | None = None,
+    panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` (see the module docstring).
 
@@ -304,6 +305,8 @@ def race(
         out: play into this folder (resumable with :func:`resume_balance`);
             ``force`` replaces an earlier balance run there.
         on_look: called with each look's decisions as they are made.
+        panel: called with the race's result before it is written; what it returns is
+            the result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
 
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
@@ -324,11 +327,15 @@ def race(
     }
     if out is None:  # one code path: a folder, a temporary one when none is asked for
         with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:
-            result = _play(plan, Path(tmp) / KIND, threads, progress, fresh=True, on_look=on_look)
+            result = _play(
+                plan, Path(tmp) / KIND, threads, progress, fresh=True, on_look=on_look, panel=panel
+            )
         return dataclasses.replace(result, out=None)
     out = io.local_out(out)
     check_balance_out(out, force)
-    return _play(plan, out, threads, progress, fresh=True, on_look=on_look, force=force)
+    return _play(
+        plan, out, threads, progress, fresh=True, on_look=on_look, force=force, panel=panel
+    )
 
 
 def _check_numbers(
@@ -391,6 +398,7 @@ def _play(
     fresh: bool,
     on_look: Callable[[R.Look], None] | None = None,
     force: bool = False,
+    panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
     q = Question.from_dict(plan["question"])
     spec = _spec(plan["spec"])
@@ -468,6 +476,8 @@ def _play(
             seconds=time.perf_counter() - t0,
             out=out,
         )
+        if panel is not None:
+            result.panel = panel(result)
         write_balance(result, out)
         job.finish()
     return result
