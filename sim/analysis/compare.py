@@ -283,8 +283,8 @@ def compare(
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
-    # Built now so a bad spec or edit fails before any directory work or play.
-    run_pool(spec, base), run_pool(spec_b, changes)
+    # Checked now so a bad spec or edit, or no difference at all, fails before any play.
+    check_difference(spec, spec_b, base, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if until_ci is not None:
@@ -311,6 +311,28 @@ def compare(
             return _play_arms(job, threads, show, backend)
     a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show, backend)
     return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
+
+
+def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:
+    """Refuse a comparison whose B would play exactly A's games (the CLI's and the API's
+    one check), and a bad spec or edit of either arm.
+
+    Raises:
+        SpecError: nothing differs, or B compiles to exactly A.
+    """
+    from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
+
+    run_pool(spec, base), run_pool(spec_b, changes)
+    if not changes and spec_b == spec and not base:
+        raise SpecError(
+            "nothing to compare: give B a difference (--change, --cards, --b-variant, "
+            "--b-rules, --b-p0, --b-p1 or --b-first)"
+        )
+    if plays_the_same(compile_run(spec, base), compile_run(spec_b, changes)):
+        raise SpecError(
+            "nothing to compare: B's cards, rules and bots compile to exactly A's, so "
+            "both would play the same games"
+        )
 
 
 def resume_compare(

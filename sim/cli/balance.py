@@ -10,6 +10,7 @@ from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     GameCount,
     change_options,
+    check_resume_options,
     chunk_size_option,
     first_option,
     force_option,
@@ -232,6 +233,7 @@ def balance_cmd(**kw: Any) -> None:
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the balance folder; drop --out", EXIT_USAGE)
+        check_resume_options(resume)
         with user_errors(resume, interrupted=f"interrupted; the race in {resume} is incomplete"):
             result = B.resume_balance(resume, threads=kw["threads"], progress=progress)
         if not quiet:

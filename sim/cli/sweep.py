@@ -13,6 +13,7 @@ from sim.cli.options import (
     BackendArgs,
     GameArgs,
     backend_options,
+    check_resume_options,
     force_option,
     game_options,
     luck_option,
@@ -114,6 +115,7 @@ def sweep_cmd(
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
+        check_resume_options(resume)
         from sim.analysis.sweep_dir import output_paths, resume_sweep  # deferred: loads numba
 
         interrupted = f"interrupted; the sweep in {resume} is incomplete"

@@ -70,6 +70,8 @@ PARTS_LOG_NAME = "_parts.jsonl"
 # At a URL (no appends on object stores) each finished part gets its own small file instead.
 URL_LOG_PREFIX = "_logged-"
 CARDS_NAME = "_cards.parquet"
+JOB_MANIFEST_NAME = "_job.json"
+"""The manifest of a long command's folder (:mod:`sim.run.jobs`)."""
 """One row per card kind of the run's mix. The leading ``_`` keeps it out of
 ``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
 PART_GLOB = "part-*.parquet"
@@ -210,7 +212,13 @@ def out_location(out: Any) -> Path | storage.UrlPath:
     if isinstance(out, storage.UrlPath):
         return out
     if storage.is_url(str(out)):
-        return storage.location(str(out))
+        try:
+            where = storage.location(str(out))
+            if isinstance(where, storage.UrlPath):
+                where.exists()  # a missing backend or a host that does not resolve fails here
+        except Exception as exc:  # fsspec and its backends raise anything: ImportError, OSError
+            raise RunError(f"--out {out}: cannot use it: {_one_line(exc)}"[:300]) from None
+        return where
     return Path(os.path.expanduser(os.fspath(out)))
 
 
@@ -881,6 +889,8 @@ def check_output_dir(
         RunError: the folder is a file, busy, or holds something ``--force`` may not replace.
     """
     out = storage.location(out)
+    if isinstance(out, Path):
+        _check_not_inside_a_run(out, force)
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out} exists and is not a directory")
     if not out.is_dir():
@@ -909,6 +919,35 @@ def check_output_dir(
             f"{'y' if len(strays) == 1 else 'ies'} omensim {what} did not write "
             f"(e.g. {strays[0].name!r}); choose another --out"
         )
+
+
+def check_out_file(out: Path, force: bool) -> None:
+    """Refuse an output *file* that exists (unless ``force``), that is not a regular file, or
+    that lies inside a run folder or another command's folder."""
+    _check_not_inside_a_run(out, force)
+    if out.is_dir():
+        raise RunError(f"--out {out} is a folder; name a file")
+    if out.exists() or out.is_symlink():
+        if not is_regular(out):
+            raise RunError(f"--out {out} exists and is not a regular file")
+        if not force:
+            raise RunError(f"--out {out} already exists; use --force to replace it")
+
+
+def _check_not_inside_a_run(out: Path, force: bool) -> None:
+    """Refuse an ``--out`` inside a run folder (anything beside its parts makes it unreadable)
+    and, without ``force``, inside the folder of a long command (its checksums would fail)."""
+    for parent in Path(os.path.abspath(out)).parents:
+        if is_regular(parent / MANIFEST_NAME):
+            raise RunError(
+                f"--out {out} is inside the run folder {parent}, which would then not read "
+                "back; choose a folder outside it"
+            )
+        if not force and is_regular(parent / JOB_MANIFEST_NAME):
+            raise RunError(
+                f"--out {out} is inside the folder of another command ({parent}); choose a "
+                "folder outside it, or pass --force"
+            )
 
 
 def atomic_path(final: Path | str) -> contextlib.AbstractContextManager[Path]:

@@ -40,7 +40,7 @@ from sim.run import io
 from sim.run.lock import LOCK_NAME, FolderLockedError, locked
 from sim.run.session import RunError
 
-JOB_NAME = "_job.json"
+JOB_NAME = io.JOB_MANIFEST_NAME
 LOG_NAME = "_job.jsonl"
 JOB_FORMAT = "omensim-job"
 JOB_VERSION = 1

@@ -380,7 +380,10 @@ def games_to_play(games: int, until_ci: float | None) -> int:
     ``1.96 / (2 * sqrt(n)) <= until_ci``, with a tenth more for the Wilson correction."""
     if until_ci is None:
         return games
-    return min(games, math.ceil(1.1 * (1.96 / (2 * until_ci)) ** 2))
+    root = 1.96 / (2 * until_ci)
+    if root > 2**32:  # the square is past every game count (and would overflow a float)
+        return games
+    return min(games, math.ceil(1.1 * root**2))
 
 
 def backend_workers(backend: Any) -> int:
