@@ -42,14 +42,18 @@ from sim.run.margins import first_player_margins
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
 
 
-def cards(path: Path | str) -> pd.DataFrame:
+def cards(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFrame:
     """The card kinds of a run: its ``_cards.parquet``, or (older runs) the same table
     rebuilt from the card table in the run metadata. Columns: ``sim.data.cards.CARD_COLUMNS``."""
+    if not isinstance(path, str | Path):
+        raise RunLoadError(f"cards needs a run directory (a path), got {type(path).__name__}")
     p = Path(path)
+    if allow_incomplete:  # the run is checked part by part by the caller (incomplete_parts)
+        manifest = io.read_manifest(p)
+        io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
+    else:
+        run_info([p])  # a run directory, finished and verified (its card table's checksum too)
     if (p / io.CARDS_NAME).exists():
-        if (p / io.MANIFEST_NAME).exists():
-            manifest = io.read_manifest(p)
-            io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
         table = pq.read_table(p / io.CARDS_NAME)
     else:
         units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
@@ -192,7 +196,7 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     if found is not None:
         attrs["games_found"] = found
         attrs["complete_prefix"] = True  # games 0 .. games_found-1, none missing
-    table = cards(path)
+    table = cards(path, allow_incomplete=allow_incomplete)
     ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
     rows = prepare(raw, attrs["sets"], ids)
     df = to_frame(rows)

@@ -69,7 +69,10 @@ def scan(
     (e.g. ``feats_p0`` outside A Reign of War) are left out
     of its batches rather than failing.
     """
-    manifest = io.verify_run(run_dir)  # every reader verifies: parts listed, checksums held
+    try:
+        manifest = io.verify_run(run_dir)  # every reader verifies: parts listed, checksums held
+    except FileNotFoundError:
+        raise io.RunReadError(f"{run_dir} is not a run directory (no {io.MANIFEST_NAME})") from None
     where = io.storage.location(run_dir)
     for entry in manifest["parts"]:
         part = where / entry["file"]

@@ -348,6 +348,11 @@ def plan_cells(
                         "reason": f"{field} would be {new}, outside {lo}..{hi}",
                     }
                 )
+    if not todo:
+        raise SpecError(
+            f"every cell is out of range: no card's {field} stays within {lo}..{hi} after "
+            f"--delta {','.join(f'{d:+d}' for d in deltas)}"
+        )
     return pool, todo, skipped
 
 

@@ -577,8 +577,9 @@ def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
             continue
         v = doc[key]
         wrong = not isinstance(v, kinds) or (int in kinds and isinstance(v, bool))
-        if wrong or (kinds == (int,) and v < 0):
+        if wrong or (kinds == (int,) and v < (1 if key == "chunk_size" else 0)):
             want = " or ".join(_KIND_WORDS[k] for k in kinds)
+            want = "a whole number >= 1" if key == "chunk_size" else want
             raise RunReadError(f"{path}: field {key!r} must be {want}, got {v!r}"[:300])
     for k, v in doc.get("metadata", {}).items():
         if not isinstance(v, str):

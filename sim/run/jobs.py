@@ -353,7 +353,8 @@ def given_options(recorded: Mapping[str, Any], given: Mapping[str, Any]) -> str 
         was = flat.get(name.replace("-", "_"), _MISSING)
         if was is _MISSING or _plain(was) != _plain(value):
             shown = "" if was is _MISSING else f" (the folder's plan has {was!r})"
-            return f"--resume continues the plan recorded in the folder; drop --{name}{shown}"
+            option = name.replace("_", "-")
+            return f"--resume continues the plan recorded in the folder; drop --{option}{shown}"
     return None
 
 
