@@ -69,6 +69,8 @@ def scan(
     (e.g. ``feats_p0`` outside A Reign of War) are left out
     of its batches rather than failing.
     """
+    if not isinstance(run_dir, str | Path | io.storage.UrlPath) or run_dir == "":
+        raise io.RunReadError(f"a run directory (a path) is needed, got {run_dir!r}"[:200])
     try:
         manifest = io.verify_run(run_dir)  # every reader verifies: parts listed, checksums held
     except FileNotFoundError:

@@ -129,7 +129,7 @@ def test_options_that_would_be_ignored_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_sweep_whose_every_cell_is_out_of_range_fails(tmp_path: Path) -> None:
-    line = one_error_line(invoke("sweep", "--card", "0", "--delta", "+60", *TINY))
+    line = one_error_line(invoke("sweep", "--card", "0", "--delta", "+150", *TINY))
     assert "every cell is out of range" in line
 
 
