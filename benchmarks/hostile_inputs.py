@@ -572,7 +572,7 @@ def structural_cases(b: Bench, rng: random.Random, n: int) -> None:
             t, lambda x: unicodedata.normalize("NFD", x + "é"))),
     ]  # fmt: skip
     rules = [
-        ("gods = true on aegean", "[rules]\ngods = true\n", "aegean"),
+        ("an unknown rule key", "[rules]\nstart_coin = 3\n", "aegean"),
         ("an unknown top-level table", "[rules]\nstart_coins = 3\n[more]\nx = 1\n", "aegean"),
         ("rules = 5", "rules = 5\n", "aegean"),
         ("rules = []", "rules = []\n", "aegean"),

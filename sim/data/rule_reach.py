@@ -81,7 +81,6 @@ _FEAT_END = Need(
 """The need of both parameters of the feat ending (how many feats, and whose)."""
 
 RULE_NEEDS: dict[str, Need] = {
-    "gods": Need("units devoted to a god (Heir to the Dunes)", lambda f: f.devoted),
     "devoted_discount": Need(
         "units devoted to a god and gods = true (Heir to the Dunes)",
         lambda f: f.devoted and bool(f.rules["gods"]),
