@@ -406,19 +406,22 @@ def toml_literal(value: Any) -> str:
 # --- tampering -----------------------------------------------------------------------------
 
 
+def flip_byte(d: Path, rel: str, at: int) -> None:
+    """Change one byte of ``d/rel`` (at ``at``, wrapped to its length)."""
+    data = bytearray((d / rel).read_bytes())
+    if data:
+        data[at % len(data)] ^= 1 + at % 255
+        (d / rel).write_bytes(bytes(data))
+
+
 def edits(rng: random.Random, src: Path, other: Path) -> list[tuple[str, Callable[[Path], None]]]:
     """Edits that change a run folder's content, each as ``(label, apply(folder))``."""
     parts = sorted(p.name for p in src.glob("part-*.parquet"))
     out: list[tuple[str, Callable[[Path], None]]] = []
 
-    def flip(d: Path, name: str, at: int) -> None:
-        data = bytearray((d / name).read_bytes())
-        data[at % len(data)] ^= 1 + at % 255
-        (d / name).write_bytes(bytes(data))
-
     for _k in range(60):
         name, at = rng.choice(parts), rng.randrange(1 << 20)
-        out.append((f"flip a byte of {name} at {at}", lambda d, n=name, a=at: flip(d, n, a)))
+        out.append((f"flip a byte of {name} at {at}", lambda d, n=name, a=at: flip_byte(d, n, a)))
     for _k in range(15):
         name, keep = rng.choice(parts), rng.random()
 
@@ -646,15 +649,9 @@ def job_edits(
     )
     out: list[tuple[str, Callable[[Path], None]]] = []
 
-    def flip(d: Path, rel: str, at: int) -> None:
-        data = bytearray((d / rel).read_bytes())
-        if data:
-            data[at % len(data)] ^= 1 + at % 255
-            (d / rel).write_bytes(bytes(data))
-
     for _k in range(12):
         rel, at = rng.choice(files), rng.randrange(1 << 16)
-        out.append((f"flip a byte of {rel} at {at}", lambda d, r=rel, a=at: flip(d, r, a)))
+        out.append((f"flip a byte of {rel} at {at}", lambda d, r=rel, a=at: flip_byte(d, r, a)))
     for _k in range(3):
         rel = rng.choice(files)
         out.append((f"delete {rel}", lambda d, r=rel: (d / r).unlink()))

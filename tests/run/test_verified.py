@@ -56,6 +56,17 @@ def refused(run: Path, tmp_path: Path, fragment: str) -> None:
     assert fragment in one_error_line(invoke("replay", str(run), "--game", "3"))
 
 
+def interrupted(run: Path) -> list[dict]:
+    """Make ``run`` look killed before its manifest listed a part (re-signed, as the runner
+    leaves it); return the part entries it had, for a test to log."""
+    path = run / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
+    path.write_text(json.dumps(doc))
+    resign(run)
+    return parts
+
+
 def test_the_manifest_records_a_checksum_of_every_file(run_copy: Path) -> None:
     doc = json.loads((run_copy / io.MANIFEST_NAME).read_text())
     for part in doc["parts"]:
@@ -211,11 +222,7 @@ def test_allow_incomplete_returns_every_verified_part_and_says_how_many_games(
     runs: dict[str, Path], run_copy: Path
 ) -> None:
     """After a kill the finished parts are in the log, not yet in the manifest."""
-    path = run_copy / io.MANIFEST_NAME
-    doc = json.loads(path.read_text())
-    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
-    path.write_text(json.dumps(doc))
-    resign(run_copy)
+    parts = interrupted(run_copy)
     with open(run_copy / io.PARTS_LOG_NAME, "w") as log:
         for p in parts[:2]:
             log.write(ledger.log_line(p) + "\n")
@@ -413,11 +420,7 @@ def test_allow_incomplete_never_drops_a_part_the_manifest_lists(run_copy: Path) 
 
 def test_allow_incomplete_returns_only_a_complete_prefix(run_copy: Path) -> None:
     """Logged parts after a gap are left out, and the warning and attrs say so."""
-    path = run_copy / io.MANIFEST_NAME
-    doc = json.loads(path.read_text())
-    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
-    path.write_text(json.dumps(doc))
-    resign(run_copy)
+    parts = interrupted(run_copy)
     with open(run_copy / io.PARTS_LOG_NAME, "w") as log:
         for p in (parts[0], parts[2]):  # part 1 never finished
             log.write(ledger.log_line(p) + "\n")
@@ -440,11 +443,7 @@ def test_run_totals_verifies_the_run(run_copy: Path) -> None:
 
 
 def test_resume_refuses_an_edited_parts_log_line_in_one_line(run_copy: Path) -> None:
-    path = run_copy / io.MANIFEST_NAME
-    doc = json.loads(path.read_text())
-    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
-    path.write_text(json.dumps(doc))
-    resign(run_copy)
+    parts = interrupted(run_copy)
     lines = [ledger.log_line(p) for p in parts[:2]]
     edited = lines[1].replace('"games": 100', '"games": 90')
     assert edited != lines[1]
