@@ -207,7 +207,8 @@ def compare(
     """Play the same games with the shipped cards (A) and with ``changes`` (B), like
     ``omensim compare``; ``changes`` is one ``--change`` string or several. Errors as
     :func:`run`'s."""
-    from sim.analysis.compare import compare as compare_runs  # deferred: loads numba
+    from sim.analysis.compare import check_difference  # deferred: loads numba
+    from sim.analysis.compare import compare as compare_runs
 
     edits = _texts(changes, "changes")
     if not edits:
@@ -215,6 +216,7 @@ def compare(
     spec = _spec(games, mix, seed, dict(seats))
     out = _options(out, progress=progress)
     parsed = Changes.parse(edits, ())
+    check_difference(spec, spec, Changes(), parsed)  # refused as the CLI refuses it
     if threads is not None:
         resolve_threads(threads)
     with _os_errors(out):

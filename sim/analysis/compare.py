@@ -283,8 +283,8 @@ def compare(
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
-    # Checked now so a bad spec or edit, or no difference at all, fails before any play.
-    check_difference(spec, spec_b, base, changes)
+    # Built now so a bad spec or edit fails before any directory work or play.
+    run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if until_ci is not None:
