@@ -206,9 +206,18 @@ def children() -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me and fields[0] != "Z":
+        if int(fields[1]) == me and fields[0] != "Z" and not _interpreter_helper(entry):
             out.append(int(entry.name))
     return out
+
+
+def _interpreter_helper(proc: Path) -> bool:
+    """Whether a child is the interpreter's own multiprocessing resource tracker: started
+    once, on first use, for the whole process, and gone with it (not a case's)."""
+    try:
+        return b"multiprocessing.resource_tracker" in (proc / "cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def lingering(known: set[int], grace: float = 5.0) -> list[int]:
