@@ -569,6 +569,13 @@ def _renamed(text: str, how: Callable[[str], str]) -> str:
     return text.replace(f"name = {json.dumps(second)}", f"name = {json.dumps(how(first))}", 1)
 
 
+def _renamed_first(text: str, suffix: str) -> str:
+    """The set with ``suffix`` added to its first unit's name."""
+    names = [ln.split("=", 1)[1].strip() for ln in text.splitlines() if ln.startswith("name =")]
+    first = json.loads(names[1])  # names[0] is the set's
+    return text.replace(f"name = {json.dumps(first)}", f"name = {json.dumps(first + suffix)}", 1)
+
+
 def structural_cases(b: Bench, rng: random.Random, n: int) -> None:
     """Set, rules and profile files that parse as TOML but break the schema's structure:
     each must be refused in one line (accepted = a silent no-op)."""
@@ -579,9 +586,10 @@ def structural_cases(b: Bench, rng: random.Random, n: int) -> None:
     sets += [
         ("two units equal but for case", lambda t: _renamed(t, str.upper)),
         ("two units equal but for a trailing space", lambda t: _renamed(t, lambda x: x + " ")),
-        ("two units equal under NFC", lambda t: _renamed(t, lambda x: x.replace("e", "e\u0301"))),
-        ("two units equal under NFD", lambda t: _renamed(
-            t, lambda x: unicodedata.normalize("NFD", x + "é"))),
+        ("two units equal under NFC", lambda t: _renamed(
+            _renamed_first(t, "\u00e9"), lambda x: unicodedata.normalize("NFD", x))),
+        ("two units equal but for case and NFC", lambda t: _renamed(
+            _renamed_first(t, "\u00e9"), lambda x: unicodedata.normalize("NFD", x.upper()))),
     ]  # fmt: skip
     rules = [
         ("an unknown rule key", "[rules]\nstart_coin = 3\n", "aegean"),
