@@ -208,7 +208,7 @@ def compare(
     ``omensim compare``; ``changes`` is one ``--change`` string or several. Errors as
     :func:`run`'s."""
     from sim.analysis.compare import check_difference  # deferred: loads numba
-    from sim.analysis.compare import compare as compare_runs
+    from sim.analysis.compare import compare as compare_runs  # deferred: loads numba
 
     edits = _texts(changes, "changes")
     if not edits:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from sim.cli.errors import EXIT_USAGE, CliError
 from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
 from sim.run.progress import wanted
 
@@ -490,7 +491,7 @@ def check_panel_seats(
     ctx: click.Context, panel: tuple[str, ...] | None, seats: tuple[str, ...] = ("p0", "p1")
 ) -> None:
     """Refuse ``--panel`` with a seat option (``seats``): a panel sets both seats to each bot."""
-    from click.core import ParameterSource
+    from click.core import ParameterSource  # deferred: only with --resume
 
     if not panel:
         return
@@ -517,7 +518,7 @@ def check_resume_options(folder: Path) -> None:
     """Refuse, with ``--resume``, an option typed on the command line that differs from the
     one the folder recorded when it started (a resume continues the recorded plan; an
     option it would ignore is refused rather than dropped without a word)."""
-    from click.core import ParameterSource
+    from click.core import ParameterSource  # deferred: only with --resume
 
     ctx = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -541,6 +542,4 @@ def check_resume_options(folder: Path) -> None:
         pass  # the resume itself names what is wrong with the folder
     problem = jobs.given_options(recorded, given)
     if problem:
-        from sim.cli.errors import EXIT_USAGE, CliError
-
         raise CliError(problem, EXIT_USAGE)

@@ -606,9 +606,7 @@ class DaskBackend:
                 self.client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError, TypeError) as exc:  # malformed too
                 why = " ".join(str(exc).split()) or type(exc).__name__
-                raise BackendError(
-                    f"cannot reach the Dask scheduler {scheduler!r}: {why}"
-                ) from None
+                raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {why}") from None
         else:
             cores = os.cpu_count() or 1
             n = workers or cores

@@ -27,7 +27,6 @@ the only one skipped).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
@@ -36,8 +35,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sim.run import io
+from sim.run import io, loglines
 from sim.run.lock import LOCK_NAME, FolderLockedError, locked
+from sim.run.loglines import digest, entry_line, read_log
 from sim.run.session import RunError
 
 JOB_NAME = io.JOB_MANIFEST_NAME
@@ -45,7 +45,6 @@ LOG_NAME = "_job.jsonl"
 JOB_FORMAT = "omensim-job"
 JOB_VERSION = 1
 DIGEST_KEY = "job_sha256"
-ENTRY_DIGEST_KEY = "sha256"
 JOB_FILES = (JOB_NAME, LOG_NAME)
 NOUNS = {"compare": "comparison"}
 """How a refusal names a job of a kind ("no comparison"), where not "<kind> run"."""
@@ -53,11 +52,6 @@ NOUNS = {"compare": "comparison"}
 
 class JobReadError(io.RunReadError):
     """A job folder whose files are not the ones its manifest records; one line."""
-
-
-def digest(body: Any) -> str:
-    """The SHA-256 of ``body``'s canonical JSON (sorted keys)."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def _signed(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,45 +138,6 @@ def is_job(out: Path | str) -> bool:
     return io.is_regular(Path(out) / JOB_NAME)
 
 
-def entry_line(index: int, entry: Mapping[str, Any]) -> str:
-    """One log line: the step's index, its entry and the SHA-256 of both."""
-    body = json.loads(json.dumps({"index": int(index), "entry": dict(entry)}))
-    return json.dumps({**body, ENTRY_DIGEST_KEY: digest(body)}, sort_keys=True)
-
-
-def read_log(path: Path) -> dict[int, dict[str, Any]]:
-    """The verified entries of a job log by index.
-
-    A last line without its newline (a kill cut it short) is skipped; any other line
-    that is not a whole, checksummed entry, or a second entry for one index, is refused.
-    """
-    try:
-        text = io.read_text_file(path)
-    except FileNotFoundError:
-        return {}
-    return read_log_text(text, path)
-
-
-def read_log_text(text: str, path: Any) -> dict[int, dict[str, Any]]:
-    """:func:`read_log` of a log's text (``path`` names it in a refusal)."""
-    lines = text.split("\n")
-    done: dict[int, dict[str, Any]] = {}
-    for n, line in enumerate(lines[:-1], 1):  # the last piece is "" or a cut line
-        try:
-            doc = json.loads(line)
-            body = {"index": doc["index"], "entry": doc["entry"]}
-            ok = doc[ENTRY_DIGEST_KEY] == digest(body)
-            ok = ok and isinstance(doc["index"], int) and isinstance(doc["entry"], dict)
-        except (ValueError, KeyError, TypeError, RecursionError):
-            ok = False
-        if not ok:
-            raise JobReadError(f"{path}: line {n} was edited or damaged (its checksum fails)")
-        if doc["index"] in done:
-            raise JobReadError(f"{path}: line {n} repeats step {doc['index']}")
-        done[doc["index"]] = doc["entry"]
-    return done
-
-
 class Job:
     """A long command's folder, held (locked) from :meth:`start` or :meth:`resume` to
     :meth:`close`; use it as a context manager."""
@@ -264,7 +219,7 @@ class Job:
         job._lock()
         try:
             job.logged()  # a log edited since is refused before anything is played
-        except JobReadError as exc:
+        except loglines.LogLineError as exc:
             job.close()
             raise RunError(f"cannot resume {out}: {exc}") from None
         return job

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 import sim
-from sim.run import io, jobs
+from sim.run import io, loglines
 
 LOG_NAME = io.PARTS_LOG_NAME
 
@@ -230,8 +230,8 @@ def part_index(name: str) -> int | None:
 
 def log_line(entry: Mapping[str, Any]) -> str:
     """One line of the parts log: a finished part's entry with the SHA-256 of the entry
-    (:func:`sim.run.jobs.entry_line`), so an edited line is refused, not trusted."""
-    return jobs.entry_line(
+    (:func:`sim.run.loglines.entry_line`), so an edited line is refused, not trusted."""
+    return loglines.entry_line(
         int(entry.get("index", part_index(str(entry.get("file", ""))) or 0)), entry
     )
 
@@ -240,21 +240,14 @@ def _logged(out: Any) -> list[Mapping[str, Any]]:
     """The entries of the parts log, each line's checksum verified (a last line the kill
     cut short is skipped; any other bad line is refused in one line)."""
     if isinstance(out, Path):
-        try:
-            return list(jobs.read_log(out / LOG_NAME).values())
-        except jobs.JobReadError as exc:
-            raise io.RunReadError(str(exc)) from None
+        return list(loglines.read_log(out / LOG_NAME).values())
     entries = []
     for path in out.glob(f"{io.URL_LOG_PREFIX}*.json"):
         try:
             text = path.read_text()
         except FileNotFoundError:
             continue
-        try:
-            got = jobs.read_log_text(text, path)
-        except jobs.JobReadError as exc:
-            raise io.RunReadError(str(exc)) from None
-        entries.extend(got.values())
+        entries.extend(loglines.read_log_text(text, path).values())
     return entries
 
 
