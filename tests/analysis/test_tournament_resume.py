@@ -50,6 +50,10 @@ def test_a_killed_tournament_resumes_to_the_same_tables(
     r = invoke("tournament", "--resume", str(out), "-q")
     assert r.exit_code == 0, r.output
     assert logged(out) == 3
+    # The same printed answer (the tables the command prints, read back from each folder).
+    assert tournament.format_tournament(tournament.read_tournament(out)) == (
+        tournament.format_tournament(tournament.read_tournament(uninterrupted))
+    )
     for name in (tournament.PAIRS_FILE, tournament.RATINGS_FILE):
         pd.testing.assert_frame_equal(
             pd.read_parquet(out / name), pd.read_parquet(uninterrupted / name)
