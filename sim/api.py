@@ -27,7 +27,7 @@ from sim.analysis.loading import load
 from sim.base.errors import Error
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError, parse_games
-from sim.run import runner
+from sim.run import io, runner, storage
 from sim.run.runner import summary, summary_rows
 from sim.run.session import RunError, resolve_threads
 
@@ -51,12 +51,18 @@ class Run:
     """The :class:`sim.run.runner.RunResult`: counts, timings, the spec played."""
 
     @property
-    def out(self) -> Path:
-        """The run directory (``part-*.parquet``, ``_cards.parquet``, ``_manifest.json``)."""
-        return Path(self.result.out)
+    def out(self) -> Any:
+        """The run directory (``part-*.parquet``, ``_cards.parquet``, ``_manifest.json``):
+        a :class:`pathlib.Path`, or a :class:`sim.run.storage.UrlPath` for a URL."""
+        return storage.location(str(self.result.out))
 
     def load(self, names: bool = False) -> pd.DataFrame:
-        """The run's games, as :func:`sim.analysis.load` returns them."""
+        """The run's games, as :func:`sim.analysis.load` returns them (a local run)."""
+        if not isinstance(self.out, Path):
+            raise RunError(
+                f"load reads a local run folder; read the run at {self.out} with "
+                "sim.run.io.read_run (its checks, without card names)"
+            )
         return load(self.out, names=names)
 
     def rows(self) -> list[tuple[str, str]]:
@@ -139,7 +145,7 @@ def _options(out: Any, force: Any = False, progress: Any = None) -> Path | str |
         raise SpecError(f"force must be True or False, got {force!r}"[:200])
     if progress is not None and not isinstance(progress, bool):
         raise SpecError(f"progress must be True, False or None, got {progress!r}"[:200])
-    return out
+    return None if out is None else io.out_location(out)
 
 
 @contextlib.contextmanager
@@ -201,6 +207,7 @@ def compare(
     """Play the same games with the shipped cards (A) and with ``changes`` (B), like
     ``omensim compare``; ``changes`` is one ``--change`` string or several. Errors as
     :func:`run`'s."""
+    from sim.analysis.compare import check_difference  # deferred: loads numba
     from sim.analysis.compare import compare as compare_runs  # deferred: loads numba
 
     edits = _texts(changes, "changes")
@@ -209,6 +216,7 @@ def compare(
     spec = _spec(games, mix, seed, dict(seats))
     out = _options(out, progress=progress)
     parsed = Changes.parse(edits, ())
+    check_difference(spec, spec, Changes(), parsed)  # refused as the CLI refuses it
     if threads is not None:
         resolve_threads(threads)
     with _os_errors(out):

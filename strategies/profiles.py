@@ -106,6 +106,10 @@ def _read_knobs(
         weights[names[key]] = v
 
 
+STRATEGY_KEYS = ("name", "bot", "description")
+"""The keys of a profile's ``[strategy]`` table."""
+
+
 def load_profile(path: Path | str) -> Profile:
     """Read and validate one profile file."""
     path = Path(path)
@@ -119,6 +123,12 @@ def load_profile(path: Path | str) -> Profile:
     head = raw.get("strategy")
     if not isinstance(head, dict):
         raise _fail(path, "strategy", "missing [strategy] table with name and bot")
+    unknown = sorted(set(head) - set(STRATEGY_KEYS))
+    if unknown:
+        where = "weights go in [weights]; " if unknown[0] in WEIGHTS else ""
+        raise _fail(
+            path, f"strategy.{unknown[0]}", f"unknown key; {where}valid: {', '.join(STRATEGY_KEYS)}"
+        )
     name = head.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _fail(path, "strategy.name", "missing or empty")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from sim.run import io
+from sim.run import io, jobs
 
 
 def resign(run_dir: Path) -> None:
@@ -27,3 +28,30 @@ def resign(run_dir: Path) -> None:
         doc.pop(io.CARDS_DIGEST_KEY, None)
     doc[io.MANIFEST_DIGEST_KEY] = io.manifest_digest(doc)
     path.write_text(json.dumps(doc))
+
+
+def resign_job(folder: Path, edit: Any = None) -> None:
+    """Apply ``edit`` to a job folder's ``_job.json`` fields, then make its own checksum and
+    (for a finished job) its files' checksums agree again, as a forger would."""
+    path = folder / jobs.JOB_NAME
+    doc = json.loads(path.read_text())
+    if edit is not None:
+        edit(doc)
+    if doc.get("complete"):
+        doc["files"] = jobs.folder_digests(folder)
+    doc.pop(jobs.DIGEST_KEY, None)
+    doc[jobs.DIGEST_KEY] = jobs.digest(doc)
+    path.write_text(json.dumps(doc))
+
+
+def cut_job(folder: Path, *names: str) -> None:
+    """Make a finished job folder look as a kill before its end leaves it: ``names``
+    deleted (the result files written last) and the job marked unfinished."""
+    for name in names:
+        (folder / name).unlink()
+
+    def unfinish(doc: dict) -> None:
+        doc["complete"] = False
+        doc.pop("files", None)
+
+    resign_job(folder, unfinish)

@@ -11,7 +11,14 @@ of ``api.run``, ``api.compare`` and ``A.load``; command lines for ``run``,
 every single set; and edits to a finished run folder (bytes flipped, parts
 truncated, swapped or copied in, values rewritten with the metadata kept, the
 card table of another mix, manifest fields of the wrong type), read back by
-``A.load``, ``report``, ``replay`` and ``run --resume``.
+``A.load``, ``report``, ``replay`` and ``run --resume``. Five more families: structural
+TOML (a set, rules or profile file whose tables are of the wrong kind, misspelled, or
+unplayable), folder surgery (edits to the folders of ``compare``, ``sweep``, ``balance``
+and ``tournament``, read back by ``report`` and ``--resume``), API types (every reader
+and helper of ``sim.analysis`` and every path argument of ``sim.api`` with wrong values),
+paths and conflicts (empty, ``~``, URL, NUL and nested ``--out``; repeated or ignored
+options), and concurrency (a second writer of a folder another process holds). After
+every case the script looks for a process the case left running.
 
 Outcomes:
 
@@ -21,7 +28,9 @@ Outcomes:
 * **traceback**: any other exception (the CLI: more than one line, or an uncaught one);
 * **hang**: not finished within ``--timeout`` seconds;
 * **silent no-op**: a rule accepted although the rows are those of the plain set;
-* **undetected edit**: a folder whose content was edited read back without an error.
+* **undetected edit**: a folder whose content was edited read back without an error (or
+  a second writer of a held folder let through);
+* **lingering process**: a process the case started still running after it returned.
 
 The last four should be 0. The script prints the counts per kind of input and the
 first example of every bad outcome, and exits 1 if there is one.
@@ -31,9 +40,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,7 +71,7 @@ from sim.run import io, runner  # noqa: E402
 from sim.run.engine import Engine  # noqa: E402
 from strategies.profiles import load_profile  # noqa: E402
 
-BAD = ("traceback", "hang", "silent no-op", "undetected edit")
+BAD = ("traceback", "hang", "silent no-op", "undetected edit", "lingering process")
 OUTCOMES = ("clean refusal", "accepted", *BAD)
 
 
@@ -185,6 +196,41 @@ def read_with(reader: str, path: Path) -> Callable[[], Any]:
 # --- the cases -------------------------------------------------------------------------------
 
 
+def children() -> list[int]:
+    """The pids of this process's live children (read from /proc)."""
+    me, out = os.getpid(), []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] != "Z" and not _interpreter_helper(entry):
+            out.append(int(entry.name))
+    return out
+
+
+def _interpreter_helper(proc: Path) -> bool:
+    """Whether a child is the interpreter's own multiprocessing resource tracker: started
+    once, on first use, for the whole process, and gone with it (not a case's)."""
+    try:
+        return b"multiprocessing.resource_tracker" in (proc / "cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def lingering(known: set[int], grace: float = 5.0) -> list[int]:
+    """Children (but the ``known`` ones the bench started itself) still alive ``grace``
+    seconds after a case returned (none should be)."""
+    deadline = time.monotonic() + grace
+    while True:
+        alive = [pid for pid in children() if pid not in known]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
+
+
 class Bench:
     """The cases, their outcomes and the first example of each bad one."""
 
@@ -194,10 +240,15 @@ class Bench:
         self.examples: dict[tuple[str, str], str] = {}
         self.labels: dict[tuple[str, str], list[str]] = defaultdict(list)
         self.n = 0
+        self.known: set[int] = set()
+        """Processes the bench started itself (the holder of a folder's lock)."""
 
     def case(self, kind: str, label: str, fn: Callable[[], Any]) -> None:
         """Run one case of ``kind`` and count its outcome."""
         outcome, detail = attempt(fn, self.timeout)
+        left = [] if outcome in BAD else lingering(self.known)
+        if left:
+            outcome, detail = "lingering process", ", ".join(map(str, left))
         self.counts[kind][outcome] += 1
         self.n += 1
         if outcome in BAD:
@@ -364,19 +415,22 @@ def toml_literal(value: Any) -> str:
 # --- tampering -----------------------------------------------------------------------------
 
 
+def flip_byte(d: Path, rel: str, at: int) -> None:
+    """Change one byte of ``d/rel`` (at ``at``, wrapped to its length)."""
+    data = bytearray((d / rel).read_bytes())
+    if data:
+        data[at % len(data)] ^= 1 + at % 255
+        (d / rel).write_bytes(bytes(data))
+
+
 def edits(rng: random.Random, src: Path, other: Path) -> list[tuple[str, Callable[[Path], None]]]:
     """Edits that change a run folder's content, each as ``(label, apply(folder))``."""
     parts = sorted(p.name for p in src.glob("part-*.parquet"))
     out: list[tuple[str, Callable[[Path], None]]] = []
 
-    def flip(d: Path, name: str, at: int) -> None:
-        data = bytearray((d / name).read_bytes())
-        data[at % len(data)] ^= 1 + at % 255
-        (d / name).write_bytes(bytes(data))
-
     for _k in range(60):
         name, at = rng.choice(parts), rng.randrange(1 << 20)
-        out.append((f"flip a byte of {name} at {at}", lambda d, n=name, a=at: flip(d, n, a)))
+        out.append((f"flip a byte of {name} at {at}", lambda d, n=name, a=at: flip_byte(d, n, a)))
     for _k in range(15):
         name, keep = rng.choice(parts), rng.random()
 
@@ -486,6 +540,374 @@ def tamper_cases(b: Bench, rng: random.Random, src: Path, other: Path) -> None:
         )
 
 
+# --- structural TOML -------------------------------------------------------------------------
+
+STRUCTURAL_SETS: list[tuple[str, Callable[[str], str]]] = [
+    ("an unknown top-level table", lambda t: t + "\n[extras]\nx = 1\n"),
+    ("an unknown [set] key", lambda t: t.replace("[set]\n", "[set]\nauthor = 'me'\n", 1)),
+    ("[[unit]] for [[units]]", lambda t: t.replace("[[units]]", "[[unit]]", 1)),
+    ("set = 5", lambda t: "set = 5\n" + t.replace("[set]\n", "[set_was]\n", 1)),
+    ("rewards = 5", lambda t: "rewards = 5\n" + t.replace("[[rewards]]", "[[rewards_was]]")),
+    ("rewards = 'x'", lambda t: "rewards = 'x'\n" + t.replace("[[rewards]]", "[[rewards_was]]")),
+    ("feats = {a = 1}", lambda t: "feats = {a = 1}\n" + t),
+    ("structures = 3", lambda t: "structures = 3\n" + t),
+    ("units = 'x'", lambda t: "units = 'x'\n" + t.replace("[[units]]", "[[units_was]]")),
+    ("every cost 20 (no game can end)", lambda t: _every(t, "cost", 20)),
+]
+
+
+def _every(text: str, key: str, value: int) -> str:
+    return "\n".join(
+        f"{key} = {value}" if line.startswith(f"{key} =") else line for line in text.splitlines()
+    )
+
+
+def _renamed(text: str, how: Callable[[str], str]) -> str:
+    """The set with its second unit named as its first, written ``how``."""
+    names = [ln.split("=", 1)[1].strip() for ln in text.splitlines() if ln.startswith("name =")]
+    first, second = json.loads(names[1]), json.loads(names[2])  # names[0] is the set's
+    return text.replace(f"name = {json.dumps(second)}", f"name = {json.dumps(how(first))}", 1)
+
+
+def _renamed_first(text: str, suffix: str) -> str:
+    """The set with ``suffix`` added to its first unit's name."""
+    names = [ln.split("=", 1)[1].strip() for ln in text.splitlines() if ln.startswith("name =")]
+    first = json.loads(names[1])  # names[0] is the set's
+    return text.replace(f"name = {json.dumps(first)}", f"name = {json.dumps(first + suffix)}", 1)
+
+
+def structural_cases(b: Bench, rng: random.Random, n: int) -> None:
+    """Set, rules and profile files that parse as TOML but break the schema's structure:
+    each must be refused in one line (accepted = a silent no-op)."""
+    import unicodedata
+
+    aegean = (C.SETS_DIR / "aegean.toml").read_text()
+    sets = [*STRUCTURAL_SETS]
+    sets += [
+        ("two units equal but for case", lambda t: _renamed(t, str.upper)),
+        ("two units equal but for a trailing space", lambda t: _renamed(t, lambda x: x + " ")),
+        ("two units equal under NFC", lambda t: _renamed(
+            _renamed_first(t, "\u00e9"), lambda x: unicodedata.normalize("NFD", x))),
+        ("two units equal but for case and NFC", lambda t: _renamed(
+            _renamed_first(t, "\u00e9"), lambda x: unicodedata.normalize("NFD", x.upper()))),
+    ]  # fmt: skip
+    rules = [
+        ("an unknown rule key", "[rules]\nstart_coin = 3\n", "aegean"),
+        ("an unknown top-level table", "[rules]\nstart_coins = 3\n[more]\nx = 1\n", "aegean"),
+        ("rules = 5", "rules = 5\n", "aegean"),
+        ("rules = []", "rules = []\n", "aegean"),
+        ("tiles_per_city past the tiles", "[rules]\ntiles_per_city = 99\n", "aegean"),
+    ]
+    profile = (ROOT / "configs" / "strategies" / "economic.toml").read_text()
+    profiles = [
+        ("a weight under [strategy]", profile.replace("[strategy]\n", "[strategy]\ncoin = 9\n")),
+        ("an unknown [strategy] key", profile.replace("[strategy]\n", "[strategy]\nbots = 1\n")),
+        ("strategy = 5", "strategy = 5\n"),
+        ("weights = 5", profile.replace("[weights]", "[weights_was]") + "\nweights = 5\n"),
+        ("an unknown table", profile + "\n[wieghts]\ncoin = 1\n"),
+    ]
+    for i in range(n):
+        which = i % 3
+        if which == 0:
+            label, how = sets[(i // 3) % len(sets)]
+            p = b.path("set.toml", how(aegean))
+            out = str(b.tmp / f"st-{b.n}")
+            args = ["run", "--games", "4", "-q", "--cards", str(p), "--out", out]
+            b.case("structural TOML: set file", label, lambda a=args: _refused(cli, *a))
+        elif which == 1:
+            label, text, mix = rules[(i // 3) % len(rules)]
+            p = b.path("rules.toml", text)
+            out = str(b.tmp / f"sr-{b.n}")
+            args = ["run", "--games", "4", "--mix", mix, "-q", "--rules", str(p), "--out", out]
+            b.case("structural TOML: rules file", label, lambda a=args: _refused(cli, *a))
+        else:
+            label, text = profiles[(i // 3) % len(profiles)]
+            p = b.path("profile.toml", text)
+            b.case("structural TOML: profile", label, lambda p=p: _refused(load_profile, p))
+
+
+def _refused(fn: Callable[..., Any], *args: Any) -> str:
+    """Call ``fn``: a clean refusal propagates; anything it accepts is a silent no-op."""
+    fn(*args)
+    return "silent no-op"
+
+
+# --- folder surgery --------------------------------------------------------------------------
+
+TALOS = "Talos, Bronze Guardian of Crete"
+JOB_COMMANDS = {
+    "compare": ["compare", "--games", "200", "--chunk-size", "50", "--change", f"{TALOS}.cost=+1"],
+    "sweep": ["sweep", "--games", "200", "--chunk-size", "50", "--card", "0", "--delta", "+1"],
+    "balance": ["balance", "--rule", "start_coins", "--values", "3-5", "--pilot", "200",
+                "--max-games", "400", "--chunk-size", "100"],
+    "tournament": ["tournament", "--bots", "random,greedy", "--games", "200"],
+}  # fmt: skip
+
+
+def job_folders(tmp: Path) -> dict[str, Path]:
+    """One finished folder of every long command, written once and copied for each edit."""
+    out = {}
+    for kind, args in JOB_COMMANDS.items():
+        out[kind] = tmp / f"job-{kind}"
+        cli(*args, "--seed", "3", "-q", "--out", str(out[kind]))
+    return out
+
+
+def job_edits(
+    rng: random.Random, src: Path, runs: Path
+) -> list[tuple[str, Callable[[Path], None]]]:
+    """Edits of a finished job folder, each as ``(label, apply(folder))``."""
+    from sim.run import jobs
+
+    files = sorted(
+        p.relative_to(src).as_posix()
+        for p in src.rglob("*")
+        if p.is_file() and not p.name.startswith(".")
+    )
+    out: list[tuple[str, Callable[[Path], None]]] = []
+
+    for _k in range(12):
+        rel, at = rng.choice(files), rng.randrange(1 << 16)
+        out.append((f"flip a byte of {rel} at {at}", lambda d, r=rel, a=at: flip_byte(d, r, a)))
+    for _k in range(3):
+        rel = rng.choice(files)
+        out.append((f"delete {rel}", lambda d, r=rel: (d / r).unlink()))
+    out.append(("a stray file copied in", lambda d: (d / "notes.csv").write_text("x\n")))
+    out.append(("another run copied in as a folder", lambda d: shutil.copytree(runs, d / "extra")))
+
+    def edit_log(d: Path) -> None:
+        log = d / jobs.LOG_NAME
+        text = log.read_text()
+        digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+        if digits:
+            i = rng.choice(digits)
+            text = text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :]
+        log.write_text(text)
+
+    out.append(("a digit of the log changed", edit_log))
+
+    def strip_digest(d: Path) -> None:
+        doc = json.loads((d / jobs.JOB_NAME).read_text())
+        doc.pop(jobs.DIGEST_KEY, None)
+        (d / jobs.JOB_NAME).write_text(json.dumps(doc))
+
+    out.append(("job_sha256 deleted", strip_digest))
+    for fld, value in (("complete", False), ("kind", "other"), ("plan", {}), ("files", [])):
+
+        def set_field(d: Path, f: str = fld, v: Any = value) -> None:
+            doc = json.loads((d / jobs.JOB_NAME).read_text())
+            doc[f] = v
+            (d / jobs.JOB_NAME).write_text(json.dumps(doc))
+
+        out.append((f"_job.json {fld} = {value!r}", set_field))
+    for arm in ("A", "B", "baseline"):
+        if (src / arm).is_dir():
+            out.append(
+                (f"{arm} replaced by another run", lambda d, a=arm: _replace_dir(d / a, runs))
+            )
+    return out
+
+
+def _replace_dir(target: Path, src: Path) -> None:
+    shutil.rmtree(target)
+    shutil.copytree(src, target)
+
+
+RESULT_TABLE = {
+    "compare": "compare.parquet",
+    "sweep": "sweep.parquet",
+    "balance": "candidates.csv",
+    "tournament": "tournament.parquet",
+}
+
+
+def _table(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
+
+
+def _unfinish(d: Path) -> None:
+    """The folder as a kill before its end leaves it: the job unfinished, signed again."""
+    from sim.run import jobs
+
+    path = d / jobs.JOB_NAME
+    doc = json.loads(path.read_text())
+    doc["complete"] = False
+    doc.pop("files", None)
+    doc[jobs.DIGEST_KEY] = jobs.digest({k: v for k, v in doc.items() if k != jobs.DIGEST_KEY})
+    path.write_text(json.dumps(doc))
+
+
+def surgery_cases(b: Bench, rng: random.Random, runs: Path) -> None:
+    """Each edit of each finished job folder, read back by ``report`` (refused in one line)
+    and, made to an interrupted folder, by ``--resume`` (refused in one line, or finished
+    to the clean folder's table)."""
+    folders = job_folders(b.tmp)
+    for kind, src in folders.items():
+        clean = _table(src / RESULT_TABLE[kind])
+        for k, (label, apply) in enumerate(job_edits(rng, src, runs)):
+            d = b.tmp / f"surgery-{kind}-{k}"
+            shutil.copytree(src, d)
+            if k % 2 == 0:
+                apply(d)
+                rep = str(b.tmp / f"surgery-rep-{kind}-{k}")
+                b.case(
+                    f"folder surgery: {kind} report",
+                    label,
+                    lambda d=d, rep=rep: (
+                        _refused(cli, "report", str(d), "--out", rep) and "undetected edit"
+                    ),
+                )
+                continue
+            _unfinish(d)
+            apply(d)
+
+            def resume(d: Path = d, kind: str = kind, clean: pd.DataFrame = clean) -> str | None:
+                cli(kind, "--resume", str(d), "-q")
+                same = _table(d / RESULT_TABLE[kind])
+                return None if frames_equal(same, clean) else "undetected edit"
+
+            b.case(f"folder surgery: {kind} --resume", label, resume)
+
+
+# --- API types ------------------------------------------------------------------------------
+
+
+def api_type_cases(b: Bench, rng: random.Random, n: int, run_dir: Path) -> None:
+    """The readers and helpers of ``sim.analysis`` and the path arguments of ``sim.api``
+    with hostile values: a :class:`sim.Error`, never a builtin."""
+    frame = pd.DataFrame({"x": [1, 2]})
+    helpers = [A.first_player_advantage, A.paired_first_player_advantage, A.score_margins,
+               A.game_lengths, A.end_reasons, A.summary_stats, A.first_player_won]  # fmt: skip
+    paths = ["", " ", "a\0b", "~/nonexistent-omensim", "memory://omensim-fuzz/x",
+             "nosuchscheme://x/y", str(run_dir / "part-00000.parquet"), str(b.tmp)]  # fmt: skip
+    values = [*HOSTILE_VALUES[:30], *paths, frame, frame.iloc[0:0]]
+    for i in range(n):
+        which = i % 5
+        v = rng.choice(values)
+        if which == 0:
+            b.case("API types: A.cards", repr(v)[:100], lambda v=v: A.cards(v))
+        elif which == 1:
+            b.case("API types: A.run_totals", repr(v)[:100], lambda v=v: A.run_totals(v))
+        elif which == 2:
+            h = rng.choice(helpers)
+            arg = rng.choice([frame, v])
+            b.case(f"API types: A.{h.__name__}", repr(arg)[:100], lambda h=h, a=arg: h(a))
+        elif which == 3:
+            out = rng.choice(paths[:6])
+
+            def run(out: str = out) -> Any:
+                got = api.run(games=4, out=out, progress=False, force=True)
+                got.load()
+
+            b.case("API types: api.run(out=path)", repr(out), run)
+        else:
+            out = rng.choice(paths[:6])
+            b.case(
+                "API types: api.compare(out=path)",
+                repr(out),
+                lambda o=out: api.compare(f"{TALOS}.cost=+1", games=4, out=o, progress=False),
+            )
+
+
+# --- paths and conflicts -----------------------------------------------------------------------
+
+
+def conflict_cases(b: Bench, rng: random.Random, n: int, run_dir: Path) -> None:
+    """Output paths and options that conflict or would be ignored: refused in one line
+    (accepted = a silent no-op), or, for ``~``, written once under the home folder."""
+    change = ["--change", f"{TALOS}.cost=+1"]
+    cases: list[tuple[str, list[str]]] = [
+        ("run --out ''", ["run", "--games", "4", "-q", "--out", ""]),
+        ("compare --out ''", ["compare", "--games", "4", "-q", *change, "--out", ""]),
+        ("sweep --out ''", ["sweep", "--games", "4", "--card", "0", "--delta", "+1", "--out", ""]),
+        ("tournament --out ''", ["tournament", "--bots", "random,greedy", "--out", ""]),
+        ("strength --out ''", ["strength", "--panel", "random", "--games", "4", "--out", ""]),
+        ("report --out ''", ["report", str(run_dir), "--out", ""]),
+        ("run --out inside a run", ["run", "--games", "4", "-q", "--out", str(run_dir / "sub")]),
+        ("run --out NUL", ["run", "--games", "4", "-q", "--out", "a\0b"]),
+        ("run --out bad URL", ["run", "--games", "4", "-q", "--out", "nosuchscheme://x/y"]),
+        ("mixes --out an existing file", ["mixes", "aegean", "--games", "4", "-q", "--out",
+                                           str(run_dir / io.MANIFEST_NAME)]),
+        ("the same --change twice", ["run", "--games", "4", "-q", *change, "--change",
+                                     f"{TALOS.lower()}.cost=2"]),
+        ("compare of no change", ["compare", "--games", "4", "--change", f"{TALOS}.cost=+0"]),
+        ("--first under --duplicate", ["run", "--games", "4", "--duplicate", "--first", "p1"]),
+        ("--plan with --out", ["compare", "--games", "4", *change, "--plan", "0.01", "--out",
+                               str(b.tmp / "plan-out")]),
+        ("cards --learning on aegean", ["cards", "--mix", "aegean", "--learning"]),
+        ("an empty --b-p0", ["compare", "--games", "4", *change, "--b-p0", ""]),
+        ("every sweep cell out of range", ["sweep", "--games", "4", "--card", "0", "--delta",
+                                           "+150"]),
+        ("--resume with another --games", ["run", "--resume", str(run_dir), "--games", "9"]),
+        ("--resume with --seed", ["run", "--resume", str(run_dir), "--seed", "9"]),
+        ("a malformed --scheduler", ["run", "--games", "4", "--backend", "dask", "--scheduler",
+                                     "tcp://"]),
+        ("mixes --subsets past --games", ["mixes", "aegean:10", "--games", "4", "--subsets",
+                                          "50"]),
+        ("--until-ci 1e-200", ["run", "--games", "4", "--until-ci", "1e-200", "-q", "--out",
+                               str(b.tmp / "ci-out")]),
+    ]  # fmt: skip
+    for i in range(n):
+        label, args = cases[i % len(cases)]
+        if label == "--until-ci 1e-200":  # valid: plays the games it was asked
+            shutil.rmtree(b.tmp / "ci-out", ignore_errors=True)
+            b.case("paths and conflicts", label, lambda a=args: cli(*a))
+            continue
+        b.case("paths and conflicts", label, lambda a=args: _refused(cli, *a))
+
+
+# --- concurrency ----------------------------------------------------------------------------
+
+
+def concurrency_cases(b: Bench, n: int) -> None:
+    """A second writer of a folder another process holds: refused in one line naming it
+    (let through = an undetected edit: two writers would mix one folder)."""
+    from sim.run import jobs
+
+    held = b.tmp / "held"
+    code = (
+        "import sys, time\n"
+        "from sim.run import jobs\n"
+        f"with jobs.Job.start({str(held)!r}, 'tournament', {{}}):\n"
+        "    print('held', flush=True)\n"
+        "    sys.stdin.read()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+    )
+    b.known.add(proc.pid)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"held"
+        writers = [
+            ["run", "--games", "4", "-q", "--out", str(held), "--force"],
+            ["compare", "--games", "4", "-q", "--change", f"{TALOS}.cost=+1", "--out", str(held),
+             "--force"],
+            ["sweep", "--games", "4", "--card", "0", "--delta", "+1", "-q", "--out", str(held),
+             "--force"],
+            ["tournament", "--bots", "random,greedy", "--games", "4", "-q", "--out", str(held),
+             "--force"],
+            ["tournament", "--resume", str(held), "-q"],
+            ["balance", "--rule", "start_coins", "--values", "3-5", "--pilot", "100",
+             "--max-games", "100", "-q", "--out", str(held), "--force"],
+        ]  # fmt: skip
+        for i in range(n):
+            args = writers[i % len(writers)]
+            b.case(
+                "concurrency: a second writer",
+                " ".join(args[:2]),
+                lambda a=args: _refused(cli, *a) and "undetected edit",
+            )
+            b.case(
+                "concurrency: a second job",
+                "Job.resume of a held folder",
+                lambda: jobs.Job.resume(held, "tournament").close() or "undetected edit",
+            )
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=1200, help="about how many cases in all")
@@ -495,8 +917,11 @@ def main() -> int:
     opts = ap.parse_args()
     rng = random.Random(opts.seed)
     t0 = time.perf_counter()
+    os.environ["OMENSIM_COMPILE_LATER"] = "0"  # no compile child outliving a case
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
+        os.environ["HOME"] = str(tmp / "home")  # '~' cases write under the case folder
+        (tmp / "home").mkdir()
         src, other = tmp / "clean", tmp / "dunes"
         for mix, out in (("aegean", src), ("dunes", other)):
             spec = runner_spec(mix, 600)
@@ -510,6 +935,11 @@ def main() -> int:
         cli_cases(b, rng, int(share * 0.15), src)
         rule_cases(b, opts.rule_games)
         tamper_cases(b, rng, src, other)
+        structural_cases(b, rng, 60)
+        surgery_cases(b, rng, other)
+        api_type_cases(b, rng, 100, src)
+        conflict_cases(b, rng, 66, src)
+        concurrency_cases(b, 12)
     seconds = time.perf_counter() - t0
     print(f"{b.n} hostile inputs in {seconds:,.0f} s (seed {opts.seed}; chunk {runner_chunk})")
     width = max(len(k) for k in b.counts)

@@ -22,16 +22,19 @@ alone until its 95% interval is at most ``+/- precision``.
 
 With ``out`` the race is played into a folder as it goes::
 
-    OUT/_balance_plan.json   the question, spec, candidates, target, schedule, run key
+    OUT/_job.json            the question, spec, candidates, target, schedule, run key
+                             and, once finished, every file's checksum (sim.run.jobs)
     OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den,
                              margin (the first player's VP margin)
+    OUT/_job.jsonl           one checksummed line per rows file written: its checksum
     OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
     OUT/candidates.csv       the final table (one row per candidate)
     OUT/balance.json         the result; its presence says the race is finished
 
-``resume_balance(out)`` replays the finished rows (the decisions are a
-function of the rows, so they come out the same) and plays only what is
-missing, so a resumed race equals an uninterrupted one.
+``resume_balance(out)`` replays the finished rows whose checksums the log holds (the
+decisions are a function of the rows, so they come out the same; a rows file edited
+since is refused) and plays only what is missing, so a resumed race equals an
+uninterrupted one.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from sim.analysis.balance_text import format_result as format_result
 from sim.analysis.paired import READ_COLUMNS, Outcomes
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, ledger
+from sim.run import io, jobs, ledger
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
@@ -75,12 +78,13 @@ DEFAULT_TOLERANCE = 0.0025
 DEFAULT_PILOT = 4_000
 DEFAULT_CEILING = 400_000
 """Most games one candidate plays (the last look of the doubling schedule)."""
-PLAN_NAME = "_balance_plan.json"
+PLAN_NAME = jobs.JOB_NAME
+KIND = "balance"
 ROWS = "rows"
 DECISIONS = "decisions.jsonl"
 TABLE = "candidates.csv"
 RESULT = "balance.json"
-BALANCE_FILES = (PLAN_NAME, ROWS, DECISIONS, TABLE, RESULT, "rules")
+BALANCE_FILES = (*jobs.JOB_FILES, ROWS, DECISIONS, TABLE, RESULT, "rules")
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
 (int8) and the first player's VP margin (int16), in game order."""
@@ -211,7 +215,7 @@ def _save_rows(
     num: np.ndarray,
     den: np.ndarray,
     margin: np.ndarray,
-) -> None:
+) -> Path:
     path = _rows_path(out, j, r)
     path.parent.mkdir(parents=True, exist_ok=True)
     cols = {
@@ -224,12 +228,20 @@ def _save_rows(
     table = pa.table(cols)
     with io.atomic_path(path) as tmp:
         pq.write_table(table, tmp)
+    return path
 
 
-def _load_rows(out: Path, j: int, r: int, start: int, stop: int) -> tuple | None:
+def _load_rows(
+    out: Path, j: int, r: int, start: int, stop: int, saved: dict[str, str]
+) -> tuple | None:
+    """Round ``r``'s rows of candidate ``j`` as a cut race saved them, if the log records
+    the file (``saved``: file -> SHA-256); a file it does not record is played again."""
     path = _rows_path(out, j, r)
-    if not path.exists():
+    rel = path.relative_to(out).as_posix()
+    if rel not in saved or not path.exists():
         return None
+    if io.file_digest(path) != saved[rel]:
+        raise RunError(f"cannot resume {out}: {rel} was edited since the race wrote it")
     t = pq.read_table(path)
     ids = t.column("game_id").to_numpy()
     if len(ids) != stop - start or (len(ids) and (ids[0] != start or ids[-1] != stop - 1)):
@@ -260,6 +272,7 @@ def race(
     out: Path | str | None = None,
     force: bool = False,
     on_look: Callable[[R.Look], None] | None = None,
+    panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` (see the module docstring).
 
@@ -275,6 +288,8 @@ def race(
         out: play into this folder (resumable with :func:`resume_balance`);
             ``force`` replaces an earlier balance run there.
         on_look: called with each look's decisions as they are made.
+        panel: called with the race's result before it is written; what it returns is
+            the result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
 
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
@@ -293,12 +308,17 @@ def race(
         "alpha": alpha,
         "chunk_size": chunk_size,
     }
-    if out is not None:
-        out = Path(out)
-        check_balance_out(out, force)
-        if force and out.exists():
-            _clear(out)
-    return _play(plan, out, threads, progress, fresh=True, on_look=on_look)
+    if out is None:  # one code path: a folder, a temporary one when none is asked for
+        with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:
+            result = _play(
+                plan, Path(tmp) / KIND, threads, progress, fresh=True, on_look=on_look, panel=panel
+            )
+        return dataclasses.replace(result, out=None)
+    out = io.local_out(out)
+    check_balance_out(out, force)
+    return _play(
+        plan, out, threads, progress, fresh=True, on_look=on_look, force=force, panel=panel
+    )
 
 
 def _check_numbers(
@@ -333,18 +353,6 @@ def check_balance_out(out: Path, force: bool) -> None:
     io.check_output_dir(out, force, ours=lambda e: e.name in BALANCE_FILES, what="balance")
 
 
-def _clear(out: Path) -> None:
-    import shutil
-
-    for entry in out.iterdir():
-        if entry.name not in BALANCE_FILES:
-            continue
-        if entry.is_dir():
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
-
-
 def resume_balance(
     out: Path | str, threads: int | None = None, progress: bool | None = None
 ) -> BalanceResult:
@@ -354,13 +362,9 @@ def resume_balance(
         RunError: ``out`` holds no balance plan, a finished one, or one whose run key
             differs from the current code's.
     """
-    out = Path(out)
-    try:
-        plan = json.loads((out / PLAN_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise RunError(f"cannot resume {out}: it holds no balance run ({PLAN_NAME})") from None
-    if (out / RESULT).exists():
-        raise RunError(f"{out} is already complete; nothing to resume")
+    out = io.local_out(out)
+    with jobs.Job.resume(out, KIND) as job:  # checked (and released) before playing
+        plan = job.plan
     return _play(plan, out, threads, progress, fresh=False)
 
 
@@ -370,12 +374,14 @@ def _spec(d: dict[str, Any]) -> RunSpec:
 
 def _play(
     plan: dict[str, Any],
-    out: Path | None,
+    out: Path,
     threads: int | None,
     progress: bool | None,
     *,
     fresh: bool,
     on_look: Callable[[R.Look], None] | None = None,
+    force: bool = False,
+    panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
     q = Question.from_dict(plan["question"])
     spec = _spec(plan["spec"])
@@ -387,21 +393,17 @@ def _play(
     show = P.wanted(progress)
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        rules_dir = (
-            out / "rules"
-            if out is not None
-            else Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        )
         stack.enter_context(numba_threads(resolve_threads(threads)))
-        player = CandidatePlayer(q, spec, base, rules_dir, int(plan["chunk_size"]), show)
-        if out is not None:
-            if not fresh:
-                reason = ledger.key_mismatch(plan.get("key"), player.key)
-                if reason is not None:
-                    raise RunError(f"cannot resume {out}: {reason}")
-            out.mkdir(parents=True, exist_ok=True)
-            with io.atomic_path(out / PLAN_NAME) as tmp:
-                tmp.write_text(json.dumps({**plan, "key": player.key}, indent=2) + "\n")
+        if fresh:
+            job = jobs.Job.start(out, KIND, plan, force=force, ours=BALANCE_FILES)
+        else:
+            job = jobs.Job.resume(out, KIND)
+        stack.enter_context(job)
+        player = CandidatePlayer(q, spec, base, out / "rules", int(plan["chunk_size"]), show)
+        if fresh:
+            job.set_key(player.key)
+        job.check_key(player.key)
+        saved = {e["file"]: e["sha256"] for e in job.logged().values()}
         rows: dict[int, Rows] = {}
         alive = list(range(len(q.candidates)))
         playing = list(alive)
@@ -416,12 +418,11 @@ def _play(
             desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(todo, show, desc=desc) as bar:
                 for j in playing:
-                    rows[j] = _extend(player, out, rows.get(j), j, r, to[j], bar)
+                    rows[j] = _extend(player, job, saved, rows.get(j), j, r, to[j], bar)
             rates = {j: rows[j][:2] for j in alive}
             look = R.decide(r + 1, rates, labels, target, precision, level)
             looks.append(look)
-            if out is not None:
-                _write_decisions(out, looks)
+            _write_decisions(out, looks)
             if on_look is not None:
                 on_look(look)
             alive = [j for j in alive if j not in look.dropped]
@@ -442,24 +443,26 @@ def _play(
             else:
                 goal = next(n for n in looks_n if n > goal)
             r += 1
-    leader = looks[-1].leader
-    table = candidate_table(q, rows, looks, leader, target, precision)
-    result = BalanceResult(
-        question=q,
-        spec=spec,
-        target=target,
-        tolerance=float(plan["tolerance"]),
-        precision=precision,
-        table=table,
-        looks=looks,
-        chosen=leader,
-        settled=settled,
-        games=int(sum(len(v[0]) for v in rows.values())),
-        seconds=time.perf_counter() - t0,
-        out=out,
-    )
-    if out is not None:
+        leader = looks[-1].leader
+        table = candidate_table(q, rows, looks, leader, target, precision)
+        result = BalanceResult(
+            question=q,
+            spec=spec,
+            target=target,
+            tolerance=float(plan["tolerance"]),
+            precision=precision,
+            table=table,
+            looks=looks,
+            chosen=leader,
+            settled=settled,
+            games=int(sum(len(v[0]) for v in rows.values())),
+            seconds=time.perf_counter() - t0,
+            out=out,
+        )
+        if panel is not None:
+            result.panel = panel(result)
         write_balance(result, out)
+        job.finish()
     return result
 
 
@@ -474,7 +477,8 @@ def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
 
 def _extend(
     player: CandidatePlayer,
-    out: Path | None,
+    job: jobs.Job,
+    saved: dict[str, str],
     have: Rows | None,
     j: int,
     r: int,
@@ -482,15 +486,18 @@ def _extend(
     bar: P.Bar,
 ) -> Rows:
     """Candidate ``j``'s rows extended to ``goal`` games: round ``r``'s rows read back from
-    ``out`` when a cut race already played them, else played (and saved)."""
+    the job folder when a cut race already played them (``saved``: the files its log
+    records, with their checksums), else played, saved and logged."""
     start = 0 if have is None else len(have[0])
     if start >= goal:
         return have  # type: ignore[return-value]
-    got = _load_rows(out, j, r, start, goal) if out is not None else None
+    got = _load_rows(job.out, j, r, start, goal, saved)
     if got is None:
         got = player.play(j, start, goal, bar)
-        if out is not None:
-            _save_rows(out, j, r, start, *got)
+        path = _save_rows(job.out, j, r, start, *got)
+        rel = path.relative_to(job.out).as_posix()
+        saved[rel] = io.file_digest(path)
+        job.append({"file": rel, "sha256": saved[rel]})
     else:
         bar.advance(goal - start)
     if have is None:

@@ -39,7 +39,7 @@ from sim.analysis.signs import direction, flag_lines
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, runner
+from sim.run import io, jobs, runner
 from sim.run import progress as P
 from sim.run.backends import play_columns
 from sim.run.compiled import run_pool
@@ -52,8 +52,9 @@ from sim.run.runner import (
 from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
-PLAN_NAME = "_compare_plan.json"
-COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", PLAN_NAME)
+PLAN_NAME = jobs.JOB_NAME
+KIND = "compare"
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", *jobs.JOB_FILES)
 PANEL_HINT = (
     "rerun with --panel greedy,economic,aggressive,defensive to see whether other bots agree"
 )
@@ -291,9 +292,8 @@ def compare(
         a, b = _play_until(spec, spec_b, base, changes, threads, show, until_ci)
         return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
     if out is not None:
-        out = Path(out)
+        out = io.local_out(out)
         _check_compare_out(out, force)
-        out.mkdir(parents=True, exist_ok=True)
         # What both runs are, so `compare --resume` can finish them after an interrupt.
         plan = {
             "spec": dataclasses.asdict(spec),
@@ -303,14 +303,32 @@ def compare(
             "chunk_size": chunk_size,
             "exclude_capped": exclude_capped,
         }
-        (out / PLAN_NAME).write_text(json.dumps(plan, indent=2) + "\n")
-        for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
-            runner.run(
-                sp, out / name, threads, chunk_size, force, show, changes=ch, backend=backend
-            )
-        return _compare_dirs(spec, spec_b, base, changes, out, exclude_capped)
+        with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
+            return _play_arms(job, threads, show, backend)
     a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show, backend)
     return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
+
+
+def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:
+    """Refuse a comparison whose B would play exactly A's games (the CLI's and the API's
+    one check), and a bad spec or edit of either arm.
+
+    Raises:
+        SpecError: nothing differs, or B compiles to exactly A.
+    """
+    from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
+
+    run_pool(spec, base), run_pool(spec_b, changes)
+    if not changes and spec_b == spec and not base:
+        raise SpecError(
+            "nothing to compare: give B a difference (--change, --cards, --b-variant, "
+            "--b-rules, --b-p0, --b-p1 or --b-first)"
+        )
+    if plays_the_same(compile_run(spec, base), compile_run(spec_b, changes)):
+        raise SpecError(
+            "nothing to compare: B's cards, rules and bots compile to exactly A's, so "
+            "both would play the same games"
+        )
 
 
 def resume_compare(
@@ -325,32 +343,49 @@ def resume_compare(
         RunError: ``out`` holds no comparison plan, or a run cannot be resumed
             (see :func:`sim.run.runner.resume`).
     """
-    out = Path(out)
-    try:
-        plan = json.loads((out / PLAN_NAME).read_text())
-    except (OSError, ValueError):
-        raise RunError(f"cannot resume {out}: it holds no comparison ({PLAN_NAME})") from None
+    with jobs.Job.resume(io.local_out(out), KIND) as job:
+        return _play_arms(job, threads, progress, backend)
+
+
+def _play_arms(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -> CompareResult:
+    """Finish both arms of the comparison in ``job``'s folder, compare them, finish the job.
+
+    An arm already finished must be the one this comparison logged (its manifest's
+    checksum), or, killed before it was logged, a run of the planned spec: another run
+    copied in is refused."""
+    plan, out = job.plan, job.out
     spec = _plan_spec(plan["spec"])
     spec_b = _plan_spec(plan.get("spec_b") or plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
-    for name, sp, ch in (("A", spec, base), ("B", spec_b, changes)):
+    logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values()}
+    for i, (name, sp, ch) in enumerate((("A", spec, base), ("B", spec_b, changes))):
         run_dir = out / name
+        manifest = run_dir / io.MANIFEST_NAME
         if io.is_complete(run_dir):
-            continue
-        if (run_dir / io.MANIFEST_NAME).exists():
+            _check_arm(run_dir, sp, logged.get(name))
+        elif manifest.exists():
             runner.resume(run_dir, threads, progress, backend)
         else:
             runner.run(
-                sp,
-                run_dir,
-                threads,
-                int(plan["chunk_size"]),
-                progress=progress,
-                changes=ch,
+                sp, run_dir, threads, int(plan["chunk_size"]), True, progress, changes=ch,
                 backend=backend,
-            )
-    return _compare_dirs(spec, spec_b, base, changes, out, bool(plan.get("exclude_capped")))
+            )  # fmt: skip
+        if name not in logged:
+            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(manifest)})
+    result = _compare_dirs(spec, spec_b, base, changes, out, bool(plan.get("exclude_capped")))
+    job.finish()
+    return result
+
+
+def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
+    """Refuse a finished arm that is not the one this comparison played."""
+    if logged is not None:
+        if io.file_digest(run_dir / io.MANIFEST_NAME) != logged:
+            raise RunError(f"{run_dir} is not the run this comparison played (replaced?)")
+        return
+    if io.read_manifest(run_dir).get("spec") != json.loads(json.dumps(dataclasses.asdict(spec))):
+        raise RunError(f"{run_dir} is not a run of this comparison's spec (copied in?)")
 
 
 def _plan_spec(d: dict[str, Any]) -> RunSpec:

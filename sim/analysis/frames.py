@@ -21,8 +21,9 @@ Conventions used throughout:
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ import pyarrow.compute as pc
 
 from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
 from sim.base import layout as L
-from sim.base.errors import Error
+from sim.base.errors import Error, FrameError
 from sim.run import io
 from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import MarginMoments
@@ -57,8 +58,10 @@ def _check_run_dir(path: Path) -> None:
     """Refuse anything but a directory holding a finished run, with a one-line reason."""
     try:
         path.exists()
-    except OSError as exc:  # a name too long for the file system, say
-        raise RunLoadError(f"{str(path)[:200]}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
+        raise RunLoadError(
+            f"{str(path)[:200]!r}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     if not path.exists():
         raise RunLoadError(f"{path} does not exist")
     if not path.is_dir():
@@ -93,8 +96,9 @@ def _normalise_paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
     for p in out:
         try:
             key = p.resolve()
-        except OSError as exc:
-            raise RunLoadError(f"{str(p)[:200]}: {exc.strerror or exc}") from None
+        except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a symlink loop
+            why = getattr(exc, "strerror", None) or exc
+            raise RunLoadError(f"{str(p)[:200]!r}: {why}") from None
         if key in seen:
             # The same games twice would silently halve every interval's width.
             raise RunLoadError(f"{p} is given twice")
@@ -183,6 +187,30 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
 # --- helpers ---------------------------------------------------------------------------------
 
 
+def needs(*columns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Refuse, as a :class:`sim.base.errors.FrameError`, a call whose first argument is not
+    a DataFrame holding ``columns`` (instead of a ``KeyError`` from deep inside)."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)
+        def checked(df: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(df, pd.DataFrame):
+                raise FrameError(
+                    f"{f.__name__} needs a DataFrame of games, got {type(df).__name__}"
+                )
+            missing = [c for c in columns if c not in df.columns]
+            if missing:
+                raise FrameError(
+                    f"{f.__name__} needs column(s) {', '.join(missing)}; load the games with "
+                    "A.load or A.load_runs"
+                )
+            return f(df, *args, **kwargs)
+
+        return checked
+
+    return wrap
+
+
 def _by(df: pd.DataFrame, by: Sequence[str] | str | None) -> list[str]:
     """The grouping columns that exist in ``df`` (a run without a column simply lacks it)."""
     if by is None:
@@ -190,7 +218,7 @@ def _by(df: pd.DataFrame, by: Sequence[str] | str | None) -> list[str]:
     cols = [by] if isinstance(by, str) else list(by)
     missing = [c for c in cols if c not in df.columns]
     if missing:
-        raise ValueError(f"no column {', '.join(map(repr, missing))} to group by")
+        raise FrameError(f"no column {', '.join(map(repr, missing))} to group by")
     return cols
 
 
@@ -216,6 +244,7 @@ def _finish(frame: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
     return frame.drop(columns=["_all"]) if not cols and "_all" in frame.columns else frame
 
 
+@needs("winner", "first_player")
 def first_player_won(df: pd.DataFrame) -> pd.Series:
     """Per game, whether the seat that took the first turn won outright (shared = False)."""
     return df["winner"].to_numpy() == df["first_player"].to_numpy()
@@ -224,6 +253,7 @@ def first_player_won(df: pd.DataFrame) -> pd.Series:
 # --- first-player advantage ------------------------------------------------------------------
 
 
+@needs("winner", "first_player")
 def first_player_advantage(
     df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
 ) -> pd.DataFrame:
@@ -255,6 +285,7 @@ def first_player_advantage(
     return out
 
 
+@needs("winner", "first_player")
 def paired_first_player_advantage(
     df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
 ) -> pd.DataFrame:
@@ -283,7 +314,7 @@ def paired_first_player_advantage(
         ValueError: no ``deal_id`` column, or no deal that was played twice.
     """
     if "deal_id" not in df.columns:
-        raise ValueError("no deal_id column: the paired estimate needs a run made with --duplicate")
+        raise FrameError("no deal_id column: the paired estimate needs a run made with --duplicate")
     cols = _by(df, by)
     deal_key = [c for c in ("run", "seed") if c in df.columns and c not in cols] + ["deal_id"]
     work = df[list(dict.fromkeys([*cols, *deal_key, "first_player"]))].copy()
@@ -329,6 +360,7 @@ def paired_first_player_advantage(
     ]  # fmt: skip
 
 
+@needs("winner", "first_player")
 def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95) -> pd.DataFrame:
     """Difference in first-player win rate between two groups, ``rate(a) - rate(b)``.
 
@@ -346,14 +378,14 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
         ValueError: ``group_col`` is missing or ``a``/``b`` has no games.
     """
     if group_col not in df.columns:
-        raise ValueError(f"no column {group_col!r} to compare")
+        raise FrameError(f"no column {group_col!r} to compare")
     labels = df[group_col].astype(str).to_numpy()
     won = first_player_won(df)
     counts = {}
     for name, value in (("a", a), ("b", b)):
         mask = labels == str(value)
         if not mask.any():
-            raise ValueError(f"no games with {group_col} == {value!r}")
+            raise FrameError(f"no games with {group_col} == {value!r}")
         counts[name] = (int(won[mask].sum()), int(mask.sum()))
     (ka, na), (kb, nb) = counts["a"], counts["b"]
     return pd.DataFrame([difference_row(group_col, a, b, ka, na, kb, nb, z)])
@@ -577,6 +609,7 @@ def _distribution(
     return out
 
 
+@needs("score_p0", "score_p1", "first_player")
 def score_margins(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
     """Distribution of the first player's score minus the second player's.
 
@@ -594,6 +627,7 @@ def score_margins(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS)
     return _distribution(df, margin, "margin", by)
 
 
+@needs("turns")
 def game_lengths(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
     """Distribution of game length in turns (games that hit the turn cap included).
 
@@ -603,6 +637,7 @@ def game_lengths(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) 
     return _distribution(df, df["turns"].to_numpy().astype(np.int64), "turns", by)
 
 
+@needs("end_reason")
 def end_reasons(
     df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
 ) -> pd.DataFrame:
@@ -662,6 +697,7 @@ def score_components(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_CO
     )
 
 
+@needs("score_p0", "score_p1", "first_player", "turns", "end_reason")
 def summary_stats(df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS) -> pd.DataFrame:
     """Mean first-player margin and game length per group, for one-line summaries.
 

@@ -42,14 +42,18 @@ from sim.run.margins import first_player_margins
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
 
 
-def cards(path: Path | str) -> pd.DataFrame:
+def cards(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFrame:
     """The card kinds of a run: its ``_cards.parquet``, or (older runs) the same table
     rebuilt from the card table in the run metadata. Columns: ``sim.data.cards.CARD_COLUMNS``."""
+    if not isinstance(path, str | Path):
+        raise RunLoadError(f"cards needs a run directory (a path), got {type(path).__name__}")
     p = Path(path)
+    if allow_incomplete:  # the run is checked part by part by the caller (incomplete_parts)
+        manifest = io.read_manifest(p)
+        io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
+    else:
+        run_info([p])  # a run directory, finished and verified (its card table's checksum too)
     if (p / io.CARDS_NAME).exists():
-        if (p / io.MANIFEST_NAME).exists():
-            manifest = io.read_manifest(p)
-            io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
         table = pq.read_table(p / io.CARDS_NAME)
     else:
         units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
@@ -107,37 +111,50 @@ def run_attrs(path: Path | str) -> dict[str, Any]:
 
 
 def incomplete_parts(path: Path) -> tuple[pa.Table, int]:
-    """Every verified part of a run that may not have finished, and the games they hold.
+    """The games of a run that may not have finished: a complete prefix, verified.
 
-    The parts are the manifest's and those the writer logged after it
-    (:func:`sim.run.ledger.completed_parts`: a part whose checksum fails is left
-    out), each checked for its run key and rows; a warning says how many games
-    were found, since the first chunks of a run are a biased sample.
+    A run whose manifest says complete is read whole (:func:`sim.run.io.read_run_table`).
+    Otherwise every part the manifest lists must verify (one that does not is refused,
+    never dropped), and the parts the writer logged after it
+    (:func:`sim.run.ledger.completed_parts`) extend them only as far as they run on
+    without a gap: the games returned are always games ``0 .. n-1``. A warning says how
+    many were found, since the first chunks of a run are a biased sample.
     """
-    if not (path / io.MANIFEST_NAME).exists():
+    if not io.is_regular(path / io.MANIFEST_NAME):
         raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
     manifest = io.read_manifest(path)
+    if manifest.get("complete", False):
+        table = io.read_run_table(path)
+        return table, table.num_rows
     meta = manifest.get("metadata", {})
+    signed = io.MANIFEST_DIGEST_KEY in manifest
+    for entry in io.part_entries(manifest, path / io.MANIFEST_NAME):
+        file = path / entry["file"]
+        if not io.is_regular(file):
+            raise io.RunReadError(
+                f"{path}: {entry['file']} is listed in {io.MANIFEST_NAME} but missing"
+            )
+        io.check_part_digest(file, entry, signed)
     done = ledger.completed_parts(path, manifest)
-    tables = []
+    tables, games = [], 0
     for index in sorted(done):
         entry, file = done[index], path / done[index]["file"]
-        rows, part_meta, _, _ = io.part_facts(file)
+        if entry.get("first_game") != games:
+            break  # a gap (a part not finished or not intact): the prefix ends here
+        rows, part_meta, lo, _ = io.part_facts(file)
         io.check_key(file, part_meta, meta)
-        if rows != entry["games"]:
+        if rows != entry["games"] or (lo is not None and lo != games):
             raise io.RunReadError(f"{file} holds {rows} games; its entry lists {entry['games']}")
-        io.check_part_digest(file, entry, signed=False)
         tables.append(pq.read_table(file))
+        games += rows
+    left = len(done) - len(tables)
     table = pa.concat_tables(tables) if tables else pa.table({})
-    games = table.num_rows
-    if not manifest.get("complete", False):
-        warnings.warn(
-            f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
-            "parts (the first chunks of a run are a biased sample)",
-            stacklevel=3,
-        )
-    if games:
-        table = table.sort_by("game_id")
+    skipped = f"; {left} later part(s) left out after a gap" if left else ""
+    warnings.warn(
+        f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
+        f"parts (games 0..{games - 1}){skipped} (the first chunks of a run are a biased sample)",
+        stacklevel=3,
+    )
     return table, games
 
 
@@ -178,7 +195,8 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     attrs = run_attrs(path)
     if found is not None:
         attrs["games_found"] = found
-    table = cards(path)
+        attrs["complete_prefix"] = True  # games 0 .. games_found-1, none missing
+    table = cards(path, allow_incomplete=allow_incomplete)
     ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
     rows = prepare(raw, attrs["sets"], ids)
     df = to_frame(rows)

@@ -83,9 +83,12 @@ def _check_out_dir(out: Path, runs: list[Path], force: bool = False) -> None:
     if (out / io.MANIFEST_NAME).exists():
         # A page in a run directory would be a stray file that later blocks `run --force`.
         raise ReportError(f"--out {out} is a run directory; write the report elsewhere")
-    resolved = out.resolve()
-    for run in runs:
-        if resolved == run.resolve() or run.resolve() in resolved.parents:
+    try:
+        resolved, runs_at = out.resolve(), [(run, run.resolve()) for run in runs]
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        raise ReportError(f"cannot resolve a path: {exc}") from None
+    for run, at in runs_at:
+        if resolved == at or at in resolved.parents:
             raise ReportError(f"--out {out} is inside the run {run}; write the report elsewhere")
     io.check_output_dir(out, force, ours=_is_report_file, what="report")
 

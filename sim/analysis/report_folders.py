@@ -49,7 +49,7 @@ from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.run import io
+from sim.run import io, jobs
 from sim.run.margins import (
     SIDES,
     MarginMoments,
@@ -70,6 +70,8 @@ KIND_FILES = {
     "tournament": TOURNAMENT_FILE,
 }
 """The file whose presence says a folder is a finished output of that command."""
+JOB_KINDS = ("compare", "balance", "sweep", "tournament")
+"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
 
 
 SET_FILE = "balance_set.json"
@@ -620,12 +622,18 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         "tournament": tournament_parts,
         "balance set": set_parts,
     }
+    if kind in JOB_KINDS:  # every file checked against the folder's checksums first
+        try:
+            jobs.verify(folder, kind)
+        except FileNotFoundError:
+            raise jobs.JobReadError(
+                f"{folder} has no {jobs.JOB_NAME}: written before folders carried checksums, "
+                "or not finished; run the command again"
+            ) from None
     try:
         text, tables = parts[kind](folder)
-    except (KeyError, TypeError) as exc:
-        raise ValueError(
-            f"cannot read {folder}: written by another version of omensim ({exc})"
-        ) from None
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise jobs.JobReadError(f"{folder}: its {KIND_FILES.get(kind, kind)} lacks {exc}") from None
     chart = None
     if kind == "compare":
         summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))

@@ -64,11 +64,22 @@ def scan(
 ) -> Iterator[pa.RecordBatch]:
     """Record batches of ``columns`` of a run directory's parts, in game order.
 
-    Columns a part lacks (e.g. ``feats_p0`` outside A Reign of War) are left out
+    The run is verified first (:func:`sim.run.io.verify_run`). Columns a part lacks
+    (e.g. ``feats_p0`` outside A Reign of War) are left out
     of its batches rather than failing.
     """
-    for part in io.list_parts(run_dir):
-        pf = pq.ParquetFile(part)
+    if not isinstance(run_dir, str | Path | io.storage.UrlPath) or run_dir == "":
+        raise io.RunReadError(f"a run directory (a path) is needed, got {run_dir!r}"[:200])
+    try:
+        manifest = io.verify_run(run_dir)  # every reader verifies: parts listed, checksums held
+    except FileNotFoundError:
+        raise io.RunReadError(f"{run_dir} is not a run directory (no {io.MANIFEST_NAME})") from None
+    where = io.storage.location(run_dir)
+    for entry in manifest["parts"]:
+        part = where / entry["file"]
+        pf = pq.ParquetFile(
+            **(part.parquet_args() if hasattr(part, "parquet_args") else {"source": part})
+        )
         names = set(pf.schema_arrow.names)
         wanted = [c for c in columns if c in names]
         yield from pf.iter_batches(batch_size=batch_rows, columns=wanted)

@@ -29,7 +29,7 @@ from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_s
 from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io
+from sim.run import io, jobs
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import (
@@ -322,6 +322,11 @@ def plan_cells(
                         "reason": f"{field} would be {new}, outside {lo}..{hi}",
                     }
                 )
+    if not todo:
+        raise SpecError(
+            f"every cell is out of range: no card's {field} stays within {lo}..{hi} after "
+            f"--delta {','.join(f'{d:+d}' for d in deltas)}"
+        )
     return pool, todo, skipped
 
 
@@ -465,8 +470,9 @@ def format_table(result: SweepResult) -> str:
     return "\n".join(lines)
 
 
-SWEEP_FILES = ("sweep.parquet", "sweep.csv", "skipped.csv", "sweep.png")
-SWEEP_STATE = ("_sweep_plan.json", "_cells.jsonl", "baseline", "cells")
+SWEEP_FILES = ("sweep.csv", "skipped.csv", "sweep.png", "sweep.parquet")
+"""The tables of a finished sweep, in the order :func:`write_outputs` writes them."""
+SWEEP_STATE = (jobs.JOB_NAME, jobs.LOG_NAME, "baseline", "cells")
 """What a sweep keeps in ``--out`` while it plays (:mod:`sim.analysis.sweep_dir`)."""
 
 

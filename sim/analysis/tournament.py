@@ -39,7 +39,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +56,7 @@ from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
 from sim.analysis.tournament_text import format_tournament, matrix_table, self_play_table
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, ledger, runner
+from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.backends import play_columns
 from sim.run.margins import (
@@ -77,10 +77,11 @@ RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 MANIFEST_FILE = "_tournament.json"
 GAMES_DIR = "games"
-PLAN_FILE = "_tournament_plan.json"
-"""What the tournament is, written before the first pairing (for ``--resume``)."""
-PAIRINGS_LOG = "_pairings.jsonl"
-"""One JSON line per finished pairing: its counts (appended, fsynced)."""
+PLAN_FILE = jobs.JOB_NAME
+"""What the tournament is, written before the first pairing (:mod:`sim.run.jobs`)."""
+PAIRINGS_LOG = jobs.LOG_NAME
+"""One checksummed line per finished pairing: its counts (:meth:`sim.run.jobs.Job.log`)."""
+KIND = "tournament"
 
 
 def valid_bots() -> list[str]:
@@ -451,18 +452,25 @@ def play_tournament(
     bots = parse_bots(list(bots))
     check_games(games)
     variants = tuple(variants)
-    out = Path(out) if out is not None else None
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
     n_threads = resolve_threads(threads if backend is None else None)
-    if out is not None and not resume:
+    if out is None:  # one code path: a folder, a temporary one when none is asked for
+        with tempfile.TemporaryDirectory(prefix="omensim-tournament-") as tmp:
+            result = play_tournament(
+                mix, bots, games, seed, variants, out=Path(tmp) / KIND, threads=threads,
+                progress=progress, on_pairing=on_pairing, backend=backend,
+            )  # fmt: skip
+        return dataclasses.replace(result, out=None)
+    out = io.local_out(out)
+    if not resume:
         check_tournament_out(out, force)
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    with numba_threads(n_threads):
+    with numba_threads(n_threads), contextlib.ExitStack() as stack:
         show = P.wanted(progress)
         with P.kernel_ready(show):
             from sim.run.engine import Engine  # deferred: importing it loads numba code
@@ -474,60 +482,62 @@ def play_tournament(
         total = games * len(plan)
         check_projected_time(first_engine, total, n_threads, backend_workers(backend))
         metadata = dict(first_engine.metadata)
-        logged: dict[int, _Counts] = {}
-        if out is not None:
+        key = ledger_key(specs[0][0], metadata)
+        if resume:
+            job = stack.enter_context(jobs.Job.resume(out, KIND))
+            job.check_key(key)
+        else:
             doc = {"mix": mix, "bots": bots, "games": games, "seed": seed}
             doc |= {"variants": list(variants), "keep_games": keep_games}
-            logged = _start_log(out, doc, ledger_key(specs[0][0], metadata), resume, force)
-        bar = P.Bar(games * len(plan), show, desc="tournament")
+            job = stack.enter_context(
+                jobs.Job.start(out, KIND, doc, force=force, ours=TOURNAMENT_FILES, key=key)
+            )
+        logged = {i: _counts(e) for i, e in job.logged().items()}
+        bar = stack.enter_context(P.Bar(games * len(plan), show, desc=KIND))
         bar.advance(games * len(logged))
         results: list[tuple[Pairing, _Counts]] = []
-        try:
-            for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
-                if index in logged:
-                    results.append((pairing, logged[index]))
-                    continue
-                if on_pairing is not None:
-                    on_pairing(pairing, index, len(plan))
-                bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
-                counts = _Counts()
-                for half, spec in enumerate(halves):
-                    engine = first_engine if (index, half) == (0, 0) else Engine(spec)
-                    a_seat = 0 if half == 0 else 1
-                    run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                    for winner, first, capped, margin in _play(
-                        engine, spec, run_dir, n_threads, bar, backend
-                    ):
-                        counts.add(winner, first, a_seat, capped, margin)
-                results.append((pairing, counts))
-                if out is not None:
-                    _log_pairing(out, index, counts)
-        finally:
-            bar.close()
-    seconds = time.perf_counter() - t0
+        for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
+            if index in logged:
+                results.append((pairing, logged[index]))
+                continue
+            if on_pairing is not None:
+                on_pairing(pairing, index, len(plan))
+            bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
+            counts = _Counts()
+            for half, spec in enumerate(halves):
+                engine = first_engine if (index, half) == (0, 0) else Engine(spec)
+                a_seat = 0 if half == 0 else 1
+                run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
+                for winner, first, capped, margin in _play(
+                    engine, spec, run_dir, n_threads, bar, backend
+                ):
+                    counts.add(winner, first, a_seat, capped, margin)
+            results.append((pairing, counts))
+            job.log(index, {"counts": dataclasses.asdict(counts)})
+        seconds = time.perf_counter() - t0
 
-    pairs = pairs_frame(results)
-    # Say what was played in every row, so tables of several tournaments concatenate.
-    pairs["mix"] = metadata.get("mix", mix)
-    pairs["variant"] = ",".join(sorted(variants)) or "standard"
-    pairs["seed"] = seed
-    settings: dict[str, Any] = {
-        "omensim_version": sim.__version__,
-        "mix": metadata.get("mix", mix),
-        "variant": ",".join(sorted(variants)) or "standard",
-        "bots": bots,
-        "games_per_pairing": games,
-        "pairings": len(plan),
-        "seed": seed,
-        "duplicate_deals": "emissary" not in variants,
-        "card_hash": metadata.get("card_hash", ""),
-        "started": started,
-        "seconds": round(seconds, 3),
-        "threads": n_threads,
-    }
-    result = _result(bots, pairs, settings, out, fit_ratings(pairs, bots))
-    if out is not None:
+        pairs = pairs_frame(results)
+        # Say what was played in every row, so tables of several tournaments concatenate.
+        pairs["mix"] = metadata.get("mix", mix)
+        pairs["variant"] = ",".join(sorted(variants)) or "standard"
+        pairs["seed"] = seed
+        settings: dict[str, Any] = {
+            "omensim_version": sim.__version__,
+            "mix": metadata.get("mix", mix),
+            "variant": ",".join(sorted(variants)) or "standard",
+            "bots": bots,
+            "games_per_pairing": games,
+            "pairings": len(plan),
+            "seed": seed,
+            "duplicate_deals": "emissary" not in variants,
+            "card_hash": metadata.get("card_hash", ""),
+            "started": started,
+            "seconds": round(seconds, 3),
+            "threads": n_threads,
+        }
+        result = _result(bots, pairs, settings, out, fit_ratings(pairs, bots))
         write_tournament(result, out)
+        job.finish()
     return result
 
 
@@ -536,44 +546,13 @@ def ledger_key(spec: RunSpec, metadata: dict[str, Any]) -> dict[str, str]:
     return ledger.run_key(spec, metadata)
 
 
-def _start_log(
-    out: Path, doc: dict[str, Any], key: dict[str, str], resume: bool, force: bool
-) -> dict[int, _Counts]:
-    """Write the plan (fresh) or check its key (resume); return the pairings already logged."""
-    if not resume:
-        out.mkdir(parents=True, exist_ok=True)
-        if force:
-            for name in (PLAN_FILE, PAIRINGS_LOG, MANIFEST_FILE):
-                (out / name).unlink(missing_ok=True)
-        with io.atomic_path(out / PLAN_FILE) as tmp:
-            tmp.write_text(json.dumps({**doc, "key": key}, indent=2) + "\n", encoding="utf-8")
-        return {}
-    recorded = json.loads((out / PLAN_FILE).read_text(encoding="utf-8")).get("key")
-    reason = ledger.key_mismatch(recorded, key)
-    if reason is not None:
-        raise RunError(f"cannot resume {out}: {reason}")
-    logged: dict[int, _Counts] = {}
-    with contextlib.suppress(FileNotFoundError), open(out / PAIRINGS_LOG, encoding="utf-8") as fh:
-        for line in fh:
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                entry = json.loads(line)
-                counts = dict(entry["counts"])
-                counts["seats"] = SeatCounts(**counts["seats"])
-                # JSON keys are text; a pairing logged before margins were kept has none.
-                counts["margin_counts"] = {
-                    int(k): int(v) for k, v in counts.get("margin_counts", {}).items()
-                }
-                logged[int(entry["pairing"])] = _Counts(**counts)
-    return logged
-
-
-def _log_pairing(out: Path, index: int, counts: _Counts) -> None:
-    """Append a finished pairing's counts to the log, durably."""
-    line = json.dumps({"pairing": index, "counts": dataclasses.asdict(counts)})
-    with open(out / PAIRINGS_LOG, "a", encoding="utf-8") as fh:
-        fh.write(line + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+def _counts(entry: dict[str, Any]) -> _Counts:
+    """A pairing's counts back from its log entry."""
+    counts = dict(entry["counts"])
+    counts["seats"] = SeatCounts(**counts["seats"])
+    # JSON keys are text.
+    counts["margin_counts"] = {int(k): int(v) for k, v in counts.get("margin_counts", {}).items()}
+    return _Counts(**counts)
 
 
 def resume_tournament(
@@ -591,13 +570,9 @@ def resume_tournament(
         RunError: no tournament plan in ``out``, a finished tournament, or a run key
             (spec, card hash, kernel source digest, version) that differs from the code's.
     """
-    out = Path(out)
-    try:
-        plan = json.loads((out / PLAN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise RunError(f"cannot resume {out}: it holds no tournament ({PLAN_FILE})") from None
-    if (out / MANIFEST_FILE).exists():
-        raise RunError(f"{out} is already complete; nothing to resume")
+    out = io.local_out(out)
+    with jobs.Job.resume(out, KIND) as job:  # checked (and released) before playing
+        plan = job.plan
     return play_tournament(
         plan["mix"], plan["bots"], int(plan["games"]), int(plan["seed"]),
         tuple(plan.get("variants", ())), out=out, keep_games=bool(plan.get("keep_games")),
@@ -660,8 +635,9 @@ def read_tournament(out: Path | str) -> TournamentResult:
     """
     out = Path(out)
     try:
-        manifest = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        jobs.verify(out, KIND)
+        manifest = io.read_json_file(out / MANIFEST_FILE)
+    except FileNotFoundError:
         raise RunError(f"{out} holds no finished tournament ({MANIFEST_FILE})") from None
     skip = {"format", "format_version", "ratings", "files", "finished"}
     settings = {k: v for k, v in manifest.items() if k not in skip}

@@ -12,3 +12,8 @@ from __future__ import annotations
 
 class Error(ValueError):
     """A user-caused failure; ``str(e)`` is one line naming what is wrong."""
+
+
+class FrameError(Error):
+    """A table handed to an analysis helper that lacks what the helper reads (a column, a
+    group), or is not a table at all; the message names what is missing."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +10,7 @@ from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     GameCount,
     change_options,
+    check_resume_options,
     chunk_size_option,
     first_option,
     force_option,
@@ -227,6 +227,7 @@ def balance_cmd(**kw: Any) -> None:
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the balance folder; drop --out", EXIT_USAGE)
+        check_resume_options(resume)
         with user_errors(resume, interrupted=f"interrupted; the race in {resume} is incomplete"):
             result = B.resume_balance(resume, threads=kw["threads"], progress=progress)
         if not quiet:
@@ -274,17 +275,17 @@ def balance_cmd(**kw: Any) -> None:
         else:
             q = Q.variant_question(spec, kw["variant_choice"])
         target = kw["target"] if kw["target"] is not None else B.DEFAULT_TARGET
-        result = B.race(
-            q, spec, base=base, target=target, precision=kw["precision"], alpha=kw["alpha"],
-            out=out, force=kw["force"], **common,
-        )  # fmt: skip
-        if kw["panel"]:
-            result.panel = C.panel_check(
+
+        def panel(result: B.BalanceResult) -> Any:
+            return C.panel_check(
                 result, kw["panel"], kw["panel_games"], threads=kw["threads"],
                 chunk_size=kw["chunk_size"], progress=progress, base=base,
             )  # fmt: skip
-            if out is not None:
-                B.write_balance(result, Path(out))
+
+        result = B.race(
+            q, spec, base=base, target=target, precision=kw["precision"], alpha=kw["alpha"],
+            out=out, force=kw["force"], panel=panel if kw["panel"] else None, **common,
+        )  # fmt: skip
     if not quiet:
         click.echo(B.format_result(result))
 

@@ -75,6 +75,10 @@ def cards_cmd(mix: str, seed: int, learning: bool) -> None:
 
     try:
         pool = load_pool(mix, seed=seed, learning=learning)
+        if learning and not any(u["learning"] for u in pool.units):
+            raise SpecError(
+                f"--learning keeps the learning-game units (reign); --mix {mix!r} has none"
+            )
         units = pool.frame()
         rewards = pool.rewards_frame()
         structures = pool.structures_frame()

@@ -16,6 +16,7 @@ from sim.cli.options import (
     backend_options,
     change_options,
     check_panel_seats,
+    check_resume_options,
     exclude_capped_option,
     force_option,
     game_options,
@@ -122,13 +123,18 @@ def compare_cmd(
       omensim compare --games 1e6 --until-ci 0.005 --b-variant emissary
       omensim compare --plan 0.0025 --change "Ker of the Battlefield.cost=4"
     """
-    from sim.analysis.compare import compare, format_result, resume_compare  # deferred: loads numba
+    from sim.analysis.compare import (  # deferred: loads numba
+        check_difference,
+        compare,
+        format_result,
+        resume_compare,
+    )
     from sim.data.changes import Changes  # deferred: loads pyarrow
-    from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
 
     if resume is not None:
+        check_resume_options(resume)
         with user_errors(resume), backend.open(game.threads) as be:
             result = resume_compare(
                 resume, threads=game.threads, progress=game.progress, backend=be
@@ -145,20 +151,13 @@ def compare_cmd(
             spec,
             variants=tuple(v for v in b_vars if v != "standard") if b_variants else spec.variants,
             rules=b_rules if b_rules is not None else spec.rules,
-            p0=b_p0 or spec.p0,
-            p1=b_p1 or spec.p1,
+            p0=spec.p0 if b_p0 is None else b_p0,
+            p1=spec.p1 if b_p1 is None else b_p1,
             first=b_first or spec.first,
         )
-        if not changes and spec_b == spec:
-            raise SpecError(
-                "nothing to compare: give B a difference (--change, --cards, --b-variant, "
-                "--b-rules, --b-p0, --b-p1 or --b-first)"
-            )
-        if plays_the_same(compile_run(spec), compile_run(spec_b, changes)):
-            raise SpecError(
-                "nothing to compare: B's cards, rules and bots compile to exactly A's, so "
-                "both would play the same games"
-            )
+        check_difference(spec, spec_b, Changes(), changes)
+        if plan is not None and out is not None and until_ci is None:
+            raise SpecError("--plan prints how many games are needed and plays nothing: drop --out")
         if panel and (until_ci is not None or plan is not None):
             raise SpecError("--until-ci and --plan size one comparison: not with --panel")
         if plan is not None:

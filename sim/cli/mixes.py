@@ -6,8 +6,12 @@ from pathlib import Path
 
 import click
 
-from sim.cli.errors import user_errors
-from sim.cli.options import games_option, seed_option
+from sim.cli.errors import EXIT_USAGE, CliError, user_errors
+from sim.cli.options import OutLocation, games_option, seed_option
+
+MAX_SUBSETS = 100_000
+"""The most card subsets a partial mix may be averaged over: each costs a pool and an
+engine set-up whatever --games is."""
 
 
 @click.command("mixes", short_help="Rank mixes by first-player edge and seat balance.")
@@ -24,19 +28,21 @@ from sim.cli.options import games_option, seed_option
 )
 @click.option(
     "--subsets",
-    type=click.IntRange(min=2),
+    type=click.IntRange(2, MAX_SUBSETS),
     default=8,
     show_default=True,
-    help="Card subsets a partial mix is averaged over.",
+    help="Card subsets a partial mix is averaged over (each costs a set-up whatever "
+    f"--games is, so at most {MAX_SUBSETS:,}, and at most --games).",
 )
 @click.option("--bot", default="greedy", show_default=True, help="The bot in both seats.")
 @click.option(
     "--out",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutLocation(file_okay=True),
     default=None,
-    help="Also write the table to this CSV file.",
+    help="Also write the table to this CSV file (a new one, unless --force).",
 )
+@click.option("--force", is_flag=True, help="Replace the file --out names if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def mixes_cmd(
     mix_list: tuple[str, ...],
@@ -46,6 +52,7 @@ def mixes_cmd(
     subsets: int,
     bot: str,
     out: Path | None,
+    force: bool,
     quiet: bool,
 ) -> None:
     """Play each MIX in self-play and rank them.
@@ -66,10 +73,20 @@ def mixes_cmd(
     from sim.data.spec import RunSpec  # deferred: loads the data layer
     from sim.run import progress as P  # deferred: loads the run layer
     from sim.run.engine import Engine  # deferred: loads the batch kernel
+    from sim.run.io import atomic_path, check_out_file  # deferred: loads pyarrow
+    from sim.run.runner import check_projected_time  # deferred: loads numba
+    from sim.run.session import resolve_threads  # deferred: loads numba
     from strategies.registry import resolve  # deferred: loads numba
 
     mixes = list(mix_list) or default_mixes()
     with user_errors():
+        if subsets > games and any(":" in m for m in mixes):
+            raise CliError(
+                f"--subsets {subsets:,} is more than --games {games:,}: a partial mix splits "
+                "its games over its subsets", EXIT_USAGE,
+            )  # fmt: skip
+        if out is not None:
+            check_out_file(out, force)
         resolve(bot)
         from sim.data.cards import load_pool  # deferred: loads pyarrow
 
@@ -81,13 +98,17 @@ def mixes_cmd(
                 click.echo(f"playing {mix}...", err=True)
 
         with P.kernel_ready(not quiet):  # a cold cache compiles here, with its estimate shown
-            Engine(
+            engine = Engine(
                 RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
-            ).warmup()
+            )
+            engine.warmup()
+        # every mix's games, at the first mix's speed: refused up front if too many
+        check_projected_time(engine, games * len(mixes), resolve_threads(None))
         table = rank_mixes(mixes, games, seed, bot, subsets, subset_seed, each)
     if out is not None:
-        with user_errors(out):
-            table.to_csv(out, index=False)
+        with user_errors(out), atomic_path(out) as tmp:
+            check_out_file(out, force)  # again: another command may have written it meanwhile
+            table.to_csv(tmp, index=False)
     if quiet:
         return
     click.echo(

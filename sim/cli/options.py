@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from sim.cli.errors import EXIT_USAGE, CliError
 from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
 from sim.run.progress import wanted
 
@@ -187,14 +188,22 @@ class OutLocation(click.Path):
         self.url_ok = url_ok
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        from sim.run import storage  # deferred: loads pyarrow
+        from sim.run import io, storage  # deferred: loads pyarrow
 
+        if isinstance(value, Path | storage.UrlPath):
+            return value
+        problem = io.out_problem(value)
+        if problem:
+            self.fail(problem.removeprefix("--out ").removeprefix("is "), param, ctx)
         if isinstance(value, str) and storage.is_url(value):
             if not self.url_ok:
                 name = ctx.info_name if ctx is not None else "this command"
                 self.fail(f"{value}: `omensim {name}` takes only a local folder here, not a URL")
-            return storage.location(value)
-        return super().convert(value, param, ctx)
+            try:
+                return io.out_location(value)
+            except io.RunError as exc:
+                self.fail(str(exc).removeprefix("--out "), param, ctx)
+        return super().convert(io.out_location(value), param, ctx)
 
 
 def out_option(help: str, url_ok: bool = False) -> Any:
@@ -467,7 +476,7 @@ def check_panel_seats(
     ctx: click.Context, panel: tuple[str, ...] | None, seats: tuple[str, ...] = ("p0", "p1")
 ) -> None:
     """Refuse ``--panel`` with a seat option (``seats``): a panel sets both seats to each bot."""
-    from click.core import ParameterSource
+    from click.core import ParameterSource  # deferred: only with --resume
 
     if not panel:
         return
@@ -482,3 +491,40 @@ def check_panel_seats(
             f"{' and '.join(given)}; drop one or the other",
             ctx,
         )
+
+
+RESUME_KEEPS = frozenset(
+    {"resume", "threads", "quiet", "force_progress", "backend", "scheduler", "workers"}
+)
+"""The options ``--resume`` takes as given: how to play, never what is played."""
+
+
+def check_resume_options(folder: Path) -> None:
+    """Refuse, with ``--resume``, an option typed on the command line that differs from the
+    one the folder recorded when it started (a resume continues the recorded plan; an
+    option it would ignore is refused rather than dropped without a word)."""
+    from click.core import ParameterSource  # deferred: only with --resume
+
+    ctx = click.get_current_context()
+    typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    given = {
+        name: value
+        for name, value in ctx.params.items()
+        if name not in RESUME_KEEPS and ctx.get_parameter_source(name) in typed
+    }
+    if not given:
+        return
+    from sim.run import io, jobs  # deferred: loads pyarrow
+
+    recorded: dict[str, Any] = {}
+    try:
+        if jobs.is_job(folder):
+            recorded = jobs.read_job(folder)["plan"]
+        elif io.is_regular(Path(folder) / io.MANIFEST_NAME):
+            manifest = io.read_manifest(folder)
+            recorded = {k: manifest.get(k) for k in ("spec", "chunk_size", "until_ci")}
+    except (OSError, ValueError):
+        pass  # the resume itself names what is wrong with the folder
+    problem = jobs.given_options(recorded, given)
+    if problem:
+        raise CliError(problem, EXIT_USAGE)

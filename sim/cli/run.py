@@ -14,6 +14,7 @@ from sim.cli.options import (
     backend_options,
     change_options,
     check_panel_seats,
+    check_resume_options,
     check_until_ci,
     chunk_size_option,
     exclude_capped_option,
@@ -171,6 +172,7 @@ def run_cmd(
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
+        check_resume_options(resume)
         with (
             user_errors(resume, interrupted=f"interrupted; the run in {resume} is incomplete"),
             backend.open(threads) as be,

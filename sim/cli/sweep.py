@@ -12,6 +12,7 @@ from sim.cli.options import (
     BackendArgs,
     GameArgs,
     backend_options,
+    check_resume_options,
     force_option,
     game_options,
     out_option,
@@ -104,19 +105,19 @@ def sweep_cmd(
         check_sweep_out,
         parse_deltas,
         sweep,
-        write_outputs,
     )
-    from sim.analysis.sweep_dir import sweep_to_dir  # deferred: loads numba
+    from sim.analysis.sweep_dir import output_paths, sweep_to_dir  # deferred: loads numba
 
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
-        from sim.analysis.sweep_dir import resume_sweep  # deferred: loads numba
+        check_resume_options(resume)
+        from sim.analysis.sweep_dir import output_paths, resume_sweep  # deferred: loads numba
 
         interrupted = f"interrupted; the sweep in {resume} is incomplete"
         with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:
             result = resume_sweep(resume, threads=game.threads, progress=game.progress, backend=be)
-            paths = write_outputs(result, resume)
+        paths = output_paths(resume)
         _show(result, paths, game.quiet)
         return
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
@@ -150,7 +151,7 @@ def sweep_cmd(
                 out, *args, None, game.threads, game.chunk_size, game.progress, correction, be,
                 force,
             )  # fmt: skip
-        paths = write_outputs(result, out) if out is not None else []
+        paths = output_paths(out) if out is not None else []
     _show(result, paths, game.quiet)
 
 

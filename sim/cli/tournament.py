@@ -11,6 +11,7 @@ from sim.cli.options import (
     BackendArgs,
     GameCount,
     backend_options,
+    check_resume_options,
     force_option,
     mix_option,
     out_option,
@@ -101,6 +102,7 @@ def tournament_cmd(
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the tournament folder; drop --out", EXIT_USAGE)
+        check_resume_options(resume)
         interrupted = f"interrupted; the tournament in {resume} is incomplete"
         with user_errors(resume, interrupted=interrupted), backend.open(threads) as be:
             result = tournament.resume_tournament(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -485,18 +486,37 @@ def _read_toml(path: Path, what: str) -> dict[str, Any]:
         raise CardDataError(str(e)) from None
 
 
+SET_TABLES = ("set", "rules", "units", "rewards", "structures", "feats")
+"""The top-level tables of a set file (configs/README.md); any other is an error."""
+SET_HEAD_KEYS = ("name", "title", "rulebook")
+"""The keys of a set file's ``[set]`` table."""
+
+
+def name_key(name: str) -> str:
+    """A card name as names are compared: NFC-normalised, stripped, case-folded (two names
+    equal under it are one card; ``--change`` finds a card by it)."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
+
+
 def load_set(path: Path) -> SetData:
     """Read and validate one set file."""
     raw = _read_toml(path, "set file")
+    _unknown(_Where(path, "top level"), raw, set(SET_TABLES), "top-level")
     head = raw.get("set", {})
     where = _Where(path, "[set]")
+    if not isinstance(head, dict):
+        raise where.fail("set", "must be a table ([set])")
+    _unknown(where, head, set(SET_HEAD_KEYS), "[set]")
     name = _str(where, head, "name")
+    for key in ("units", "rewards", "structures", "feats"):
+        if not isinstance(raw.get(key, []), list):
+            raise _Where(path, f"[[{key}]]").fail(key, f"must be a list of [[{key}]] tables")
     units = raw.get("units", [])
-    if not isinstance(units, list) or not units:
+    if not units:
         raise CardDataError(f"{path.name}: [[units]]: field 'units': the set has no units")
     data = SetData(
         name=name,
-        title=head.get("title", name),
+        title=_str(where, head, "title") if "title" in head else name,
         path=path,
         rules=_rules(path, raw.get("rules")),
         units=[_unit(path, name, u, i) for i, u in enumerate(units)],
@@ -504,11 +524,16 @@ def load_set(path: Path) -> SetData:
         structures=[_structure(path, r, i) for i, r in enumerate(raw.get("structures", []))],
         feats=[_feat(path, r, i) for i, r in enumerate(raw.get("feats", []))],
     )
-    seen: set[str] = set()
-    for u in data.units:
-        if u["name"] in seen:
-            raise CardDataError(f"{path.name}: unit {u['name']!r}: field 'name': duplicate name")
-        seen.add(u["name"])
+    for what, entries in (("unit", data.units), ("reward", data.rewards)):
+        seen: dict[str, str] = {}
+        for u in entries:
+            key = name_key(u["name"])
+            if key in seen:
+                same = "" if seen[key] == u["name"] else f" (the same name as {seen[key]!r})"
+                raise CardDataError(
+                    f"{path.name}: {what} {u['name']!r}: field 'name': duplicate name{same}"
+                )
+            seen[key] = u["name"]
     _check_set_rules(data, raw.get("rules", {}))
     return data
 

@@ -39,6 +39,7 @@ from sim.data.cards import (
     SetData,
     compile_tables,
     load_set,
+    name_key,
     parse_mix,
     pool_from_sets,
 )
@@ -113,9 +114,9 @@ def _find_unit(pool: CardPool, change: CardChange) -> int:
     names = [u["name"] for u in pool.units]
     if change.card in names:
         return names.index(change.card)
-    folded = [n.casefold() for n in names]
-    if change.card.casefold() in folded:
-        return folded.index(change.card.casefold())
+    folded = [name_key(n) for n in names]
+    if name_key(change.card) in folded:
+        return folded.index(name_key(change.card))
     close = difflib.get_close_matches(change.card, names, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else "; `omensim cards` lists them"
     raise SpecError(
@@ -169,11 +170,23 @@ class Changes:
 
     @classmethod
     def parse(cls, changes: Iterable[str] = (), card_files: Iterable[str | Path] = ()) -> Changes:
-        """From the command line's ``--change`` texts and ``--cards`` paths."""
-        return cls(
-            edits=tuple(parse_change(c) for c in changes),
-            card_files=tuple(Path(p) for p in card_files),
-        )
+        """From the command line's ``--change`` texts and ``--cards`` paths.
+
+        Raises:
+            SpecError: a malformed edit, or one card's field edited twice (which of two
+                edits was meant is the user's to say, not the last one's to win).
+        """
+        edits = tuple(parse_change(c) for c in changes)
+        seen: dict[tuple[str, str], CardChange] = {}
+        for e in edits:
+            key = (name_key(e.card), e.field)
+            if key in seen:
+                raise SpecError(
+                    f"--change {e.text!r}: {e.card}.{e.field} is already changed by "
+                    f"{seen[key].text!r}; give one change per card and field"
+                )
+            seen[key] = e
+        return cls(edits=edits, card_files=tuple(Path(p) for p in card_files))
 
     def __bool__(self) -> bool:
         return bool(self.edits or self.card_files)

@@ -172,6 +172,11 @@ class RunSpec:
                 raise SpecError(f"unknown variant {v!r}; valid variants: {', '.join(VARIANTS)}")
         if ("constructed" in self.variants) != (self.decks is not None):
             raise SpecError("--variant constructed and --decks FILE go together")
+        if self.duplicate and self.first != "alternate":
+            raise SpecError(
+                f"--first {self.first} has no effect with --duplicate, which plays every deal "
+                "with each seat going first; drop --first"
+            )
         if self.duplicate and self.games % 2:
             raise SpecError(
                 f"--duplicate plays every deal twice, so --games must be even, got {self.games}"

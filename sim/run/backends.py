@@ -604,8 +604,9 @@ class DaskBackend:
                 raise BackendError("--workers sizes a local cluster; not with --scheduler")
             try:
                 self.client = distributed.Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:  # malformed too
+                why = " ".join(str(exc).split()) or type(exc).__name__
+                raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {why}") from None
         else:
             cores = os.cpu_count() or 1
             n = workers or cores

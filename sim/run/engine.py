@@ -30,7 +30,7 @@ from sim.compiler.claims import AVAILABLE as CLAIMS
 from sim.compiler.linkage import OFF
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
-from sim.data.spec import RunSpec
+from sim.data.spec import RunSpec, SpecError
 from sim.kernel.batch import (
     Batch,
     RunArgs,
@@ -160,6 +160,11 @@ def entry_names(engine: Engine) -> tuple[str, str]:
     return name_of(top), name_of(engine.ask)
 
 
+PROBE_GAMES = 16
+"""Games an edited run plays before anything is written, to refuse cards and rules that
+cannot make a game (:meth:`Engine.unplayable`)."""
+
+
 class Engine:
     """Compiled cards, rules and bots of one run; plays any range of its games."""
 
@@ -240,6 +245,30 @@ class Engine:
             self.top, self.ask = build
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()
+        if self.edited:
+            reason = self.unplayable()
+            if reason:
+                raise SpecError(f"these cards and rules cannot make a game: {reason}")
+
+    @property
+    def edited(self) -> bool:
+        """Whether the run's cards or rules are a user's (card edits, set or rules files)."""
+        return bool(self.metadata.get("card_changes")) or self.metadata.get(
+            "rule_overrides", "{}"
+        ) not in ("", "{}")
+
+    def unplayable(self) -> str | None:
+        """Why the cards and rules cannot make a game, judged on :data:`PROBE_GAMES` games:
+        every one reached the turn cap, or every one was over by its first turn; else None."""
+        out, _ = play_batch(self.args, 0, PROBE_GAMES, 2)
+        if np.all(out[:, L.O_END_REASON] == V.ER_TURN_CAP):
+            return (
+                f"all {PROBE_GAMES} probe games reached the turn cap (no one could reach an "
+                "end condition: check costs, coins and end conditions)"
+            )
+        if np.all(out[:, L.O_TURNS] <= 1):
+            return f"all {PROBE_GAMES} probe games were over by turn 1 (check end conditions)"
+        return None
 
     def play_raw(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Kernel output for games ``start .. start+n-1``: (out[n, O_COLS], masks)."""

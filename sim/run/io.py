@@ -45,6 +45,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -69,11 +70,14 @@ PARTS_LOG_NAME = "_parts.jsonl"
 # At a URL (no appends on object stores) each finished part gets its own small file instead.
 URL_LOG_PREFIX = "_logged-"
 CARDS_NAME = "_cards.parquet"
+JOB_MANIFEST_NAME = "_job.json"
+"""The manifest of a long command's folder (:mod:`sim.run.jobs`)."""
 """One row per card kind of the run's mix. The leading ``_`` keeps it out of
 ``pd.read_parquet(run_dir)``, which would otherwise try to read it as a part."""
 PART_GLOB = "part-*.parquet"
 MANIFEST_FORMAT = "omensim-run"
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2
+"""2: the manifest carries checksums (its own, each part's, the card table's) and must."""
 COMPRESSION = "zstd"
 ROW_GROUP_ROWS = 8192
 """Rows per Parquet row group of a part. The writer buffers a whole row group before it
@@ -121,6 +125,109 @@ def manifest_digest(doc: Mapping[str, Any]) -> str:
     """The SHA-256 of a manifest's fields other than its own checksum (canonical JSON)."""
     body = {k: v for k, v in doc.items() if k != MANIFEST_DIGEST_KEY}
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+MAX_JSON_BYTES = 256 * 1024 * 1024
+"""The largest JSON file a reader opens: a manifest of 100,000 parts is about 20 MB."""
+
+
+def is_regular(path: Any) -> bool:
+    """Whether ``path`` is a regular file (not a FIFO, device, folder, symlink loop or gone)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_text_file(path: Path | str, limit: int = MAX_JSON_BYTES) -> str:
+    """A local file's UTF-8 text, refusing in one line what a reader must not open: a FIFO
+    or device (``open`` would block or never end), a symlink loop, a huge file.
+
+    Raises:
+        FileNotFoundError: the file is absent. RunReadError: any other of the above.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise RunReadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise RunReadError(f"{path} is not a regular file")
+    if st.st_size > limit:
+        raise RunReadError(f"{path} is larger than {limit:,} bytes; not an omensim file")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise RunReadError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RunReadError(f"{path} is damaged: {exc}") from None
+
+
+def read_json_file(path: Path | str) -> Any:
+    """A local JSON file read through :func:`read_text_file`; nesting too deep to parse, or
+    text that is not JSON, is one :class:`RunReadError` line."""
+    text = read_text_file(path)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RunReadError(f"{path} is damaged: JSON nested too deep") from None
+    except ValueError as exc:
+        raise RunReadError(f"{path} is damaged: {exc}") from None
+
+
+def write_json_atomic(path: Path, doc: Any) -> Path:
+    """Write ``doc`` as indented JSON to ``path`` atomically (temporary, fsync, rename)."""
+    with _replacing(path, _tmp_path(path)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2)
+        fh.write("\n")
+    return path
+
+
+def out_problem(out: Any) -> str | None:
+    """Why ``out`` cannot name an output location (empty, a NUL byte), else None."""
+    text = os.fspath(out) if isinstance(out, str | os.PathLike) else None
+    if text is None:
+        return f"--out must be a path, got {type(out).__name__}"
+    if not str(text).strip():
+        return "--out is empty; name a folder (e.g. --out results/x)"
+    if "\x00" in str(text):
+        return "--out holds a NUL byte; name a folder"
+    return None
+
+
+def out_location(out: Any) -> Path | storage.UrlPath:
+    """``--out`` as the one place a command writes: a URL's location, or a local path with
+    ``~`` expanded once (so nothing lands under a folder literally named ``~``).
+
+    Raises:
+        RunError: an empty path or one holding a NUL byte.
+    """
+    problem = out_problem(out)
+    if problem:
+        raise RunError(problem)
+    if isinstance(out, storage.UrlPath):
+        return out
+    if storage.is_url(str(out)):
+        try:
+            where = storage.location(str(out))
+            if isinstance(where, storage.UrlPath):
+                where.exists()  # a missing backend or a host that does not resolve fails here
+        except Exception as exc:  # fsspec and its backends raise anything: ImportError, OSError
+            raise RunError(f"--out {out}: cannot use it: {_one_line(exc)}"[:300]) from None
+        return where
+    return Path(os.path.expanduser(os.fspath(out)))
+
+
+def local_out(out: Any) -> Path:
+    """:func:`out_location` of a command that writes only local folders."""
+    where = out_location(out)
+    if not isinstance(where, Path):
+        raise RunError(f"--out must be a local folder, not a URL ({out})")
+    return where
 
 
 def write_parquet(table: pa.Table, where: Any, filesystem: Any = None) -> None:
@@ -403,20 +510,42 @@ def read_manifest(run_dir: Path | str) -> dict[str, Any]:
         RunReadError: the manifest is not UTF-8 JSON holding an object.
     """
     path = storage.location(run_dir) / MANIFEST_NAME
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunReadError(f"{path} is damaged: {exc}") from None
+    if isinstance(path, Path):
+        doc = read_json_file(path)
+    else:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise RunReadError(f"{path} is damaged: {_one_line(exc)}") from None
     if not isinstance(doc, dict):
         kind = type(doc).__name__
         raise RunReadError(f"{path} is damaged: it holds a JSON {kind}, not an object")
     recorded = doc.get(MANIFEST_DIGEST_KEY)
+    if recorded is None and written_with_checksums(doc):
+        raise RunReadError(
+            f"{path} was edited: it was written with checksums and its {MANIFEST_DIGEST_KEY} "
+            "is gone"
+        )
     if recorded is not None and recorded != manifest_digest(doc):
         raise RunReadError(
             f"{path} was edited or damaged: its {MANIFEST_DIGEST_KEY} does not match its fields"
         )
     check_manifest_types(doc, path)
     return doc
+
+
+def written_with_checksums(doc: Mapping[str, Any]) -> bool:
+    """Whether a manifest was written by an omensim that signs manifests: its format version
+    says so, or any checksum of a part or of the card table is in it. Only a manifest with
+    none of these is read the older way (a run written before checksums)."""
+    version = doc.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version >= 2:
+        return True
+    parts = doc.get("parts")
+    digests = isinstance(parts, list) and any(
+        isinstance(p, dict) and DIGEST_KEY in p for p in parts
+    )
+    return digests or CARDS_DIGEST_KEY in doc
 
 
 # The manifest fields every reader relies on, with the type each must have.
@@ -448,8 +577,9 @@ def check_manifest_types(doc: Mapping[str, Any], path: Any) -> None:
             continue
         v = doc[key]
         wrong = not isinstance(v, kinds) or (int in kinds and isinstance(v, bool))
-        if wrong or (kinds == (int,) and v < 0):
+        if wrong or (kinds == (int,) and v < (1 if key == "chunk_size" else 0)):
             want = " or ".join(_KIND_WORDS[k] for k in kinds)
+            want = "a whole number >= 1" if key == "chunk_size" else want
             raise RunReadError(f"{path}: field {key!r} must be {want}, got {v!r}"[:300])
     for k, v in doc.get("metadata", {}).items():
         if not isinstance(v, str):
@@ -760,6 +890,8 @@ def check_output_dir(
         RunError: the folder is a file, busy, or holds something ``--force`` may not replace.
     """
     out = storage.location(out)
+    if isinstance(out, Path):
+        _check_not_inside_a_run(out, force)
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out} exists and is not a directory")
     if not out.is_dir():
@@ -788,6 +920,35 @@ def check_output_dir(
             f"{'y' if len(strays) == 1 else 'ies'} omensim {what} did not write "
             f"(e.g. {strays[0].name!r}); choose another --out"
         )
+
+
+def check_out_file(out: Path, force: bool) -> None:
+    """Refuse an output *file* that exists (unless ``force``), that is not a regular file, or
+    that lies inside a run folder or another command's folder."""
+    _check_not_inside_a_run(out, force)
+    if out.is_dir():
+        raise RunError(f"--out {out} is a folder; name a file")
+    if out.exists() or out.is_symlink():
+        if not is_regular(out):
+            raise RunError(f"--out {out} exists and is not a regular file")
+        if not force:
+            raise RunError(f"--out {out} already exists; use --force to replace it")
+
+
+def _check_not_inside_a_run(out: Path, force: bool) -> None:
+    """Refuse an ``--out`` inside a run folder (anything beside its parts makes it unreadable)
+    and, without ``force``, inside the folder of a long command (its checksums would fail)."""
+    for parent in Path(os.path.abspath(out)).parents:
+        if is_regular(parent / MANIFEST_NAME):
+            raise RunError(
+                f"--out {out} is inside the run folder {parent}, which would then not read "
+                "back; choose a folder outside it"
+            )
+        if not force and is_regular(parent / JOB_MANIFEST_NAME):
+            raise RunError(
+                f"--out {out} is inside the folder of another command ({parent}); choose a "
+                "folder outside it, or pass --force"
+            )
 
 
 def atomic_path(final: Path | str) -> contextlib.AbstractContextManager[Path]:

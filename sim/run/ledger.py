@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 import sim
-from sim.run import io
+from sim.run import io, loglines
 
 LOG_NAME = io.PARTS_LOG_NAME
 
@@ -125,12 +125,13 @@ class Ledger:
         ``np.packbits``; needed with ``stop_when`` (read from the part otherwise).
         """
         entry = dict(info)
+        line = log_line(entry)
         if not isinstance(self.out, Path):  # a URL (sim.run.storage.UrlPath): no appends there
-            (self.out / url_log_name(entry["file"])).write_text(json.dumps(entry, sort_keys=True))
+            (self.out / url_log_name(entry["file"])).write_text(line + "\n")
         elif self._log is None:
             self._log = open(self.out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
         if self._log is not None:
-            self._log.write(json.dumps(entry, sort_keys=True) + "\n")
+            self._log.write(line + "\n")
             self._log.flush()
             os.fsync(self._log.fileno())
         self.done[int(entry["index"])] = entry
@@ -227,28 +228,46 @@ def part_index(name: str) -> int | None:
     return int(stem) if stem.isdigit() and name.startswith("part-") else None
 
 
+def log_line(entry: Mapping[str, Any]) -> str:
+    """One line of the parts log: a finished part's entry with the SHA-256 of the entry
+    (:func:`sim.run.loglines.entry_line`), so an edited line is refused, not trusted."""
+    return loglines.entry_line(
+        int(entry.get("index", part_index(str(entry.get("file", ""))) or 0)), entry
+    )
+
+
+def _logged(out: Any) -> list[Mapping[str, Any]]:
+    """The entries of the parts log, each line's checksum verified (a last line the kill
+    cut short is skipped; any other bad line is refused in one line)."""
+    if isinstance(out, Path):
+        return list(loglines.read_log(out / LOG_NAME).values())
+    entries = []
+    for path in out.glob(f"{io.URL_LOG_PREFIX}*.json"):
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            continue
+        entries.extend(loglines.read_log_text(text, path).values())
+    return entries
+
+
 def completed_parts(out: Path, manifest: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     """Parts a run directory holds for sure: the manifest's list plus the log, if on disk.
 
-    A line the kill cut short is ignored, and so is an entry whose file is gone or
-    whose bytes are not the ones it records (truncated, edited or replaced since):
-    the resume plays that chunk again.
+    A log line whose checksum fails is refused (:class:`sim.run.io.RunReadError`); a line
+    the kill cut short is skipped, and so is an entry whose file is gone or whose bytes
+    are not the ones it records (truncated, edited or replaced since): the resume plays
+    that chunk again.
     """
-    entries: list[Mapping[str, Any]] = list(manifest.get("parts", []))
-    if isinstance(out, Path):
-        with contextlib.suppress(FileNotFoundError), open(out / LOG_NAME, encoding="utf-8") as fh:
-            for line in fh:
-                with contextlib.suppress(ValueError):
-                    entries.append(json.loads(line))
-    else:
-        for path in out.glob(f"{io.URL_LOG_PREFIX}*.json"):
-            with contextlib.suppress(ValueError, FileNotFoundError):
-                entries.append(json.loads(path.read_text()))
+    entries: list[Mapping[str, Any]] = [*io.part_entries(manifest, out), *_logged(out)]
     done: dict[int, dict[str, Any]] = {}
     for e in entries:
         index = e.get("index", part_index(str(e.get("file", ""))))
-        path = out / str(e.get("file", ""))
-        if index is not None and path.is_file() and _intact(path, e):
+        if not isinstance(index, int) or not isinstance(e.get("file"), str):
+            raise io.RunReadError(f"{out}: a part entry is not {{file, first_game, games}}")
+        path = out / e["file"]
+        present = io.is_regular(path) if isinstance(path, Path) else path.is_file()
+        if present and _intact(path, e):
             done[int(index)] = {**e, "index": int(index)}
     return done
 

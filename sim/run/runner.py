@@ -380,6 +380,8 @@ def games_to_play(games: int, until_ci: float | None) -> int:
     ``Z95 * 0.5 / sqrt(n) <= until_ci``, with a tenth more for the Wilson correction."""
     if until_ci is None:
         return games
+    if until_ci < 1e-9:  # past every game count (and its square would overflow a float)
+        return games
     return min(games, math.ceil(1.1 * games_for_half_width(0.5, until_ci)))
 
 

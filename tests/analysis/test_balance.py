@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tamper import cut_job
 
 from sim.analysis import balance as B
 from sim.analysis import balance_checks as C
@@ -86,7 +87,7 @@ class _TwinsPlayer:
     """Stands in for the engine: candidates 0 and 1 differ in one game of 500 (a field that
     barely moves the rate), candidate 2 is far from the target."""
 
-    key = "twins"
+    key = {"digest": "twins"}
     n = 200_000
 
     def __init__(self, *args: object) -> None:
@@ -236,7 +237,7 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
     assert saved["format"] == "omensim-balance" and saved["games"] == whole.games
 
     # Cut it short: the result and the last round's rows are gone, as after a kill.
-    (out / B.RESULT).unlink()
+    cut_job(out, B.RESULT)
     last = sorted((out / B.ROWS).iterdir())[-1]
     last.unlink()
     resumed = B.resume_balance(out, progress=False)

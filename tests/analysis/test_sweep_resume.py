@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +11,7 @@ from conftest import kill_when
 
 from sim.analysis import sweep_dir
 from sim.cli import main
-from sim.run import io
+from sim.run import io, jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES, CHUNK = 4000, 100
@@ -93,9 +92,10 @@ def test_resume_refuses_a_key_mismatch_in_one_line(tmp_path: Path) -> None:
         "base": {"change": [], "cards": []},
         "chunk_size": 10,
         "correction": "holm",
-        "key": {"version": "0.0.0-elsewhere", "digest": "x"},
     }
-    (out / sweep_dir.PLAN_NAME).write_text(json.dumps(plan))
+    key = {"version": "0.0.0-elsewhere", "digest": "x"}
+    with jobs.Job.start(out, sweep_dir.KIND, plan, key=key):
+        pass  # the plan a sweep of other code wrote, signed
     r = invoke("sweep", "--resume", str(out))
     assert r.exit_code == 1
     assert r.output.startswith("Error: cannot resume") and "version changed" in r.output

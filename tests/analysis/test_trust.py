@@ -114,7 +114,18 @@ NEVER_ENDS = '[rules]\nend_conditions = ["all_structures_built"]\n'
 """An Aegean game has no structures, so it never ends: every game hits the turn cap."""
 
 
-def test_run_summary_shows_the_five_figures_and_exclude_capped(tmp_path: Path) -> None:
+@pytest.fixture
+def probe_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a run whose every game reaches the turn cap be written (its probe would refuse
+    it: sim.run.engine.Engine.unplayable), to test how such a run is summarised."""
+    from sim.run.engine import Engine
+
+    monkeypatch.setattr(Engine, "unplayable", lambda self: None)
+
+
+def test_run_summary_shows_the_five_figures_and_exclude_capped(
+    tmp_path: Path, probe_off: None
+) -> None:
     rules = tmp_path / "never.toml"
     rules.write_text(NEVER_ENDS)
     out = tmp_path / "run"
@@ -145,7 +156,7 @@ def test_emissary_run_summary_names_the_emissary(tmp_path: Path) -> None:
     assert "seats alternating" not in text
 
 
-def test_report_shows_the_figures_and_excludes_capped(tmp_path: Path) -> None:
+def test_report_shows_the_figures_and_excludes_capped(tmp_path: Path, probe_off: None) -> None:
     rules = tmp_path / "never.toml"
     rules.write_text(NEVER_ENDS)
     capped, normal = tmp_path / "capped", tmp_path / "normal"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import invoke, kill_when
-from tamper import resign
+from tamper import cut_job, resign
 
 from sim.data.spec import RunSpec
 from sim.run import io, ledger, runner
@@ -139,8 +139,7 @@ def test_an_interrupted_compare_resumes_to_the_same_summary(tmp_path: Path) -> N
     out = tmp_path / "cut"
     compare(spec, changes, out=out, chunk_size=100, progress=False)
     # As if killed while B played its second chunk: B incomplete, no summary yet.
-    (out / "compare.json").unlink()
-    (out / "compare.parquet").unlink()
+    cut_job(out, "compare.json", "compare.parquet")
     manifest = io.read_manifest(out / "B")
     for part in manifest["parts"][1:]:
         (out / "B" / part["file"]).unlink()

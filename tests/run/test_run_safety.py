@@ -244,9 +244,9 @@ def test_sweep_overwrites_an_earlier_sweep_only_with_force(tmp_path: Path) -> No
     assert "use --force to replace the sweep" in one_error_line(invoke(*args))
     assert (out / "sweep.parquet").read_bytes() == first
     assert invoke(*args, "--force").exit_code == 0
-    # Besides the table files, the state `sweep --resume` needs (sim/analysis/sweep_dir.py).
+    # Besides the table files, the state `sweep --resume` needs (sim/run/jobs.py).
     assert sorted(p.name for p in out.iterdir()) == [
-        "_cells.jsonl", "_sweep_plan.json", "baseline", "sweep.csv", "sweep.parquet", "sweep.png",
+        "_job.json", "_job.jsonl", "baseline", "sweep.csv", "sweep.parquet", "sweep.png",
     ]  # fmt: skip
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -76,7 +75,8 @@ def test_an_interrupted_run_at_a_url_resumes(
     manifest["parts"] = manifest["parts"][:-1]
     extra = {k: v for k, v in manifest.items() if k not in ("parts", "games", "metadata")}
     io.write_manifest(url, manifest["metadata"], manifest["parts"], 100, False, extra=extra)
-    (storage.location(url) / ledger.url_log_name(entry["file"])).write_text(json.dumps(entry))
+    log = storage.location(url) / ledger.url_log_name(entry["file"])
+    log.write_text(ledger.log_line(entry) + "\n")
     assert set(ledger.completed_parts(storage.location(url), io.read_manifest(url))) == {0, 1, 2}
 
     result = runner.resume(url, progress=False)

@@ -26,7 +26,7 @@ from tamper import resign
 from sim import Error
 from sim import analysis as A
 from sim.data.spec import RunSpec
-from sim.run import io, runner
+from sim.run import io, ledger, runner
 
 GAMES, CHUNK = 300, 100
 
@@ -54,6 +54,17 @@ def refused(run: Path, tmp_path: Path, fragment: str) -> None:
         A.load(run, names=True)
     assert fragment in one_error_line(invoke("report", str(run), "--out", str(tmp_path / "rep")))
     assert fragment in one_error_line(invoke("replay", str(run), "--game", "3"))
+
+
+def interrupted(run: Path) -> list[dict]:
+    """Make ``run`` look killed before its manifest listed a part (re-signed, as the runner
+    leaves it); return the part entries it had, for a test to log."""
+    path = run / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
+    path.write_text(json.dumps(doc))
+    resign(run)
+    return parts
 
 
 def test_the_manifest_records_a_checksum_of_every_file(run_copy: Path) -> None:
@@ -101,6 +112,7 @@ def test_a_damaged_part_of_a_run_without_checksums_names_the_run(run_copy: Path)
         doc.pop(key)
     for part in doc["parts"]:
         part.pop(io.DIGEST_KEY)
+    doc["format_version"] = 1  # as the writer before checksums left it
     (run_copy / io.MANIFEST_NAME).write_text(json.dumps(doc))
     path = run_copy / "part-00001.parquet"
     data = path.read_bytes()
@@ -210,14 +222,10 @@ def test_allow_incomplete_returns_every_verified_part_and_says_how_many_games(
     runs: dict[str, Path], run_copy: Path
 ) -> None:
     """After a kill the finished parts are in the log, not yet in the manifest."""
-    path = run_copy / io.MANIFEST_NAME
-    doc = json.loads(path.read_text())
-    parts, doc["parts"], doc["complete"], doc["games"] = doc["parts"], [], False, 0
-    path.write_text(json.dumps(doc))
-    resign(run_copy)
+    parts = interrupted(run_copy)
     with open(run_copy / io.PARTS_LOG_NAME, "w") as log:
         for p in parts[:2]:
-            log.write(json.dumps(p) + "\n")
+            log.write(ledger.log_line(p) + "\n")
     with pytest.warns(UserWarning, match="read 200 games from 2 verified parts"):
         df = A.load(run_copy, allow_incomplete=True)
     assert df.attrs["games_found"] == 200
@@ -375,3 +383,110 @@ def test_part_entries_whose_games_disagree_with_the_parts_are_refused(
     _edit_manifest(run_copy, lambda doc: doc["parts"][1].update(first_game=100))
     _edit_manifest(run_copy, lambda doc: doc["parts"][-1].update(games=101))
     refused(run_copy, tmp_path, f"{io.MANIFEST_NAME} lists 101")
+
+
+# --- no legacy side door -------------------------------------------------------------------
+
+
+def test_a_manifest_that_lost_its_own_checksum_is_refused_as_edited(
+    run_copy: Path, tmp_path: Path
+) -> None:
+    """Deleting the one line manifest_sha256 must not send readers down the path of a run
+    written before checksums: the manifest says it was written with them."""
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    doc.pop(io.MANIFEST_DIGEST_KEY)
+    doc["games"], doc["parts"] = 200, doc["parts"][:2]  # and a part quietly dropped
+    path.write_text(json.dumps(doc))
+    refused(run_copy, tmp_path, "its manifest_sha256 is gone")
+    with pytest.raises(Error, match="manifest_sha256 is gone"):
+        A.load(run_copy, allow_incomplete=True)
+    with pytest.raises(Error, match="manifest_sha256 is gone"):
+        A.run_totals(run_copy)
+
+
+def test_allow_incomplete_never_drops_a_part_the_manifest_lists(run_copy: Path) -> None:
+    (run_copy / "part-00001.parquet").unlink()
+    with pytest.raises(Error, match=r"part-00001\.parquet is listed"):
+        A.load(run_copy, allow_incomplete=True)
+    path = run_copy / io.MANIFEST_NAME
+    doc = json.loads(path.read_text())
+    doc["complete"] = False
+    path.write_text(json.dumps(doc))
+    resign(run_copy)  # an interrupted run whose listed middle part is gone
+    with pytest.raises(Error, match=r"part-00001\.parquet is listed"):
+        A.load(run_copy, allow_incomplete=True)
+
+
+def test_allow_incomplete_returns_only_a_complete_prefix(run_copy: Path) -> None:
+    """Logged parts after a gap are left out, and the warning and attrs say so."""
+    parts = interrupted(run_copy)
+    with open(run_copy / io.PARTS_LOG_NAME, "w") as log:
+        for p in (parts[0], parts[2]):  # part 1 never finished
+            log.write(ledger.log_line(p) + "\n")
+    (run_copy / "part-00001.parquet").unlink()
+    with pytest.warns(UserWarning, match="1 later part"):
+        df = A.load(run_copy, allow_incomplete=True)
+    assert list(df["game_id"]) == list(range(100))
+    assert df.attrs["games_found"] == 100 and df.attrs["complete_prefix"] is True
+
+
+def test_run_totals_verifies_the_run(run_copy: Path) -> None:
+    path = run_copy / "part-00002.parquet"
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(Error, match="was edited, damaged or replaced"):
+        A.run_totals(run_copy)
+    with pytest.raises(Error, match="not a run directory"):
+        A.run_totals(run_copy.parent)
+
+
+def test_resume_refuses_an_edited_parts_log_line_in_one_line(run_copy: Path) -> None:
+    parts = interrupted(run_copy)
+    lines = [ledger.log_line(p) for p in parts[:2]]
+    edited = lines[1].replace('"games": 100', '"games": 90')
+    assert edited != lines[1]
+    (run_copy / io.PARTS_LOG_NAME).write_text(lines[0] + "\n" + edited + "\n")
+    line = one_error_line(invoke("run", "--resume", str(run_copy), "-q"))
+    assert "line 2 was edited or damaged" in line
+    (run_copy / io.PARTS_LOG_NAME).write_text(lines[0] + "\n{not json\n")
+    assert "line 2 was edited" in one_error_line(invoke("run", "--resume", str(run_copy), "-q"))
+
+
+def test_resume_refuses_a_chunk_size_of_zero_in_one_line(run_copy: Path) -> None:
+    def zero(doc: dict) -> None:
+        doc["chunk_size"], doc["complete"] = 0, False
+
+    _edit_manifest(run_copy, zero)
+    line = one_error_line(invoke("run", "--resume", str(run_copy), "-q"))
+    assert "field 'chunk_size' must be a whole number >= 1" in line
+
+
+def test_a_fifo_for_a_manifest_is_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    run = tmp_path / "run"
+    run.mkdir()
+    os.mkfifo(run / io.MANIFEST_NAME)
+    refused(run, tmp_path, "not a regular file")
+    assert "not a regular file" in one_error_line(invoke("run", "--resume", str(run), "-q"))
+
+
+def test_a_symlink_loop_as_a_run_folder_is_one_line(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(Error):
+        A.load(loop)
+    one_error_line(invoke("report", str(loop), "--out", str(tmp_path / "rep")))
+    one_error_line(invoke("run", "--resume", str(loop), "-q"))
+
+
+def test_a_run_folder_cannot_be_written_into(runs: dict[str, Path], tmp_path: Path) -> None:
+    """`run --out <finished run>/sub` would make the finished run unreadable."""
+    finished = tmp_path / "done"
+    shutil.copytree(runs["aegean"], finished)
+    line = one_error_line(invoke("run", "--games", "10", "--out", str(finished / "sub"), "-q"))
+    assert "is inside the run folder" in line
+    assert not (finished / "sub").exists()
+    A.load(finished)

@@ -1,0 +1,322 @@
+"""One folder per long command: its plan, its lock, its log, its checksums, its resume.
+
+Every long command that writes a folder (``compare``, ``sweep``, ``balance``,
+``tournament``) keeps its state the same way, through a :class:`Job`::
+
+    OUT/_job.json     what the command is (its kind, its plan: every option that decides
+                      the answer, and the run key of the code), whether it finished and,
+                      once it has, the SHA-256 of every file in the folder; signed
+                      (``job_sha256`` over every other field), written atomically
+    OUT/_job.jsonl    one line per finished step (a cell, a pairing, a look), each
+                      with the SHA-256 of its own entry; appended and fsynced
+    OUT/.omensim.lock held (:mod:`sim.run.lock`) by the one process writing the folder
+
+A run directory inside the folder (``compare``'s ``A``/``B``, ``sweep``'s
+``baseline``) keeps its own manifest, which records its parts' checksums; the job
+records that manifest's checksum, so a run replaced by another is named too.
+
+:func:`verify` is the one check every reader of such a folder makes (``report``,
+``read_sweep``, ``read_tournament``): the manifest's own checksum, that it finished,
+every listed file's checksum, and no file that is not listed. :meth:`Job.resume`
+refuses a folder whose manifest or log was edited, one already finished, and one
+whose run key differs from the code's; :meth:`Job.logged` refuses a log line whose
+checksum fails (a line the kill cut short, the last and without its newline, is
+the only one skipped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sim.run import io, loglines
+from sim.run.lock import LOCK_NAME, FolderLockedError, locked
+from sim.run.loglines import digest, entry_line, read_log
+from sim.run.session import RunError
+
+JOB_NAME = io.JOB_MANIFEST_NAME
+LOG_NAME = "_job.jsonl"
+JOB_FORMAT = "omensim-job"
+JOB_VERSION = 1
+DIGEST_KEY = "job_sha256"
+JOB_FILES = (JOB_NAME, LOG_NAME)
+NOUNS = {"compare": "comparison"}
+"""How a refusal names a job of a kind ("no comparison"), where not "<kind> run"."""
+
+
+class JobReadError(io.RunReadError):
+    """A job folder whose files are not the ones its manifest records; one line."""
+
+
+def _signed(doc: Mapping[str, Any]) -> dict[str, Any]:
+    body = json.loads(json.dumps({k: v for k, v in doc.items() if k != DIGEST_KEY}))
+    return {**body, DIGEST_KEY: digest(body)}
+
+
+def read_job(out: Path) -> dict[str, Any]:
+    """The folder's verified ``_job.json`` (its own checksum and shape checked).
+
+    Raises:
+        FileNotFoundError: no ``_job.json``. JobReadError: edited, damaged or not a job.
+    """
+    path = Path(out) / JOB_NAME
+    doc = io.read_json_file(path)
+    if not isinstance(doc, dict) or doc.get("format") != JOB_FORMAT:
+        raise JobReadError(f"{path} is not an omensim job manifest")
+    if doc.get(DIGEST_KEY) != digest({k: v for k, v in doc.items() if k != DIGEST_KEY}):
+        raise JobReadError(f"{path} was edited or damaged: its {DIGEST_KEY} does not match")
+    shape = {"kind": str, "plan": dict, "complete": bool, "files": dict}
+    for key, kind in shape.items():
+        if key in doc and not isinstance(doc[key], kind):
+            raise JobReadError(f"{path}: field {key!r} has the wrong type")
+    return doc
+
+
+def _walk(out: Path) -> Iterator[Path]:
+    """Every file a job folder holds, in name order; a run directory inside it is its
+    manifest alone (the manifest records its parts' checksums)."""
+    for entry in sorted(out.iterdir()):
+        name = entry.name
+        if name in (JOB_NAME, LOCK_NAME) or (name.startswith(".") and ".tmp" in name):
+            continue
+        if entry.is_symlink():
+            yield entry  # listed, never followed: verify refuses it as not a regular file
+        elif entry.is_dir():
+            if (entry / io.MANIFEST_NAME).exists():
+                yield entry / io.MANIFEST_NAME
+            else:
+                yield from _walk(entry)
+        else:
+            yield entry
+
+
+def folder_digests(out: Path) -> dict[str, str]:
+    """``{relative path: SHA-256}`` of every file :func:`_walk` finds in ``out``."""
+    return {p.relative_to(out).as_posix(): io.file_digest(p) for p in _walk(out)}
+
+
+def verify(out: Path | str, kind: str | None = None) -> dict[str, Any]:
+    """Check a finished job folder against its manifest; return the manifest.
+
+    Raises:
+        FileNotFoundError: no ``_job.json``. JobReadError: not finished, of another
+        kind, a file edited, missing, replaced or not listed (the first found, one line).
+    """
+    out = Path(out)
+    doc = read_job(out)
+    if kind is not None and doc.get("kind") != kind:
+        raise JobReadError(f"{out} holds a {doc.get('kind')} folder, not a {kind}")
+    if not doc.get("complete"):
+        raise JobReadError(
+            f"{out} holds an unfinished {doc.get('kind')}; finish it with --resume {out}"
+        )
+    files = doc.get("files", {})
+    for rel, recorded in files.items():
+        path = out / rel
+        if not io.is_regular(path):
+            raise JobReadError(f"{out}: {rel} is listed in {JOB_NAME} but missing")
+        if io.file_digest(path) != recorded:
+            raise JobReadError(
+                f"{path} was edited, damaged or replaced: its SHA-256 is not the one "
+                f"{JOB_NAME} records"
+            )
+    for path in _walk(out):
+        rel = path.relative_to(out).as_posix()
+        if rel not in files:
+            raise JobReadError(f"{out}: {rel} is not listed in {JOB_NAME} (copied in?); remove it")
+    return doc
+
+
+def is_job(out: Path | str) -> bool:
+    """Whether ``out`` is a folder with a job manifest (finished or not, verified or not)."""
+    return io.is_regular(Path(out) / JOB_NAME)
+
+
+class Job:
+    """A long command's folder, held (locked) from :meth:`start` or :meth:`resume` to
+    :meth:`close`; use it as a context manager."""
+
+    def __init__(self, out: Path, kind: str, doc: dict[str, Any]) -> None:
+        """Use :meth:`start` or :meth:`resume`."""
+        self.out, self.kind, self.doc = out, kind, doc
+        self._stack = contextlib.ExitStack()
+        self._next: int | None = None
+
+    @property
+    def plan(self) -> dict[str, Any]:
+        """The options the command was started with (what decides its answer)."""
+        return self.doc["plan"]
+
+    @classmethod
+    def start(
+        cls,
+        out: Path | str,
+        kind: str,
+        plan: Mapping[str, Any],
+        *,
+        force: bool = False,
+        ours: Sequence[str] = (),
+        key: Mapping[str, str] | None = None,
+    ) -> Job:
+        """Make ``out`` this job's folder: check it, lock it, clear an earlier one (``force``),
+        write the plan. ``ours``: the names the command writes there besides the job's own."""
+        out = io.local_out(out)
+        names = {*ours, *JOB_FILES}
+        io.check_output_dir(out, force, ours=lambda e: e.name in names, what=kind)
+        out.mkdir(parents=True, exist_ok=True)
+        job = cls(out, kind, {})
+        job._lock()
+        try:
+            if force:
+                io.check_output_dir(
+                    out, force, ours=lambda e: e.name in names, what=kind, held=True
+                )
+                for entry in out.iterdir():
+                    if entry.name in names:
+                        shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+            job.doc = {
+                "format": JOB_FORMAT,
+                "format_version": JOB_VERSION,
+                "kind": kind,
+                "complete": False,
+                "plan": dict(plan),
+                "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+            if key is not None:
+                job.doc["key"] = dict(key)
+            job._write()
+        except BaseException:
+            job.close()
+            raise
+        return job
+
+    @classmethod
+    def resume(cls, out: Path | str, kind: str) -> Job:
+        """Hold the unfinished job in ``out`` again, its manifest and log verified.
+
+        Raises:
+            RunError: no job of this kind in ``out``, a finished one, or files edited.
+        """
+        out = io.local_out(out)
+        try:
+            doc = read_job(out)
+        except FileNotFoundError:
+            noun = NOUNS.get(kind, f"{kind} run")
+            raise RunError(f"cannot resume {out}: it holds no {noun} ({JOB_NAME})") from None
+        except JobReadError as exc:
+            raise RunError(f"cannot resume {out}: {exc}") from None
+        if doc.get("kind") != kind:
+            raise RunError(f"cannot resume {out}: it holds a {doc.get('kind')}, not a {kind}")
+        if doc.get("complete"):
+            raise RunError(f"{out} is already complete; nothing to resume")
+        job = cls(out, kind, doc)
+        job._lock()
+        try:
+            job.logged()  # a log edited since is refused before anything is played
+        except loglines.LogLineError as exc:
+            job.close()
+            raise RunError(f"cannot resume {out}: {exc}") from None
+        return job
+
+    def check_key(self, key: Mapping[str, str]) -> None:
+        """Refuse to resume a job whose run key (code, cards, spec) differs from ``key``."""
+        from sim.run import ledger  # deferred: ledger imports the kernel's digest lazily too
+
+        reason = ledger.key_mismatch(self.doc.get("key"), key)
+        if reason is not None:
+            raise RunError(f"cannot resume {self.out}: {reason}")
+
+    def set_key(self, key: Mapping[str, str]) -> None:
+        """Record the run key once the command has built its first engine."""
+        self.doc["key"] = dict(key)
+        self._write()
+
+    def _lock(self) -> None:
+        try:
+            self._stack.enter_context(locked(self.out))
+        except FolderLockedError as exc:
+            raise RunError(str(exc)) from None
+
+    def _write(self) -> None:
+        self.doc = _signed(self.doc)
+        io.write_json_atomic(self.out / JOB_NAME, self.doc)
+
+    def logged(self) -> dict[int, dict[str, Any]]:
+        """The finished steps in the log, by index (verified; see :func:`read_log`)."""
+        done = read_log(self.out / LOG_NAME)
+        self._next = max(done, default=-1) + 1
+        return done
+
+    def append(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`log` under the next index after every one logged (for steps that are
+        not numbered in advance, such as a race's rows files)."""
+        if self._next is None:
+            self.logged()
+        index = self._next
+        self._next = index + 1
+        return self.log(index, entry)
+
+    def log(self, index: int, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """Append a finished step durably; return the entry as a reader will get it back."""
+        line = entry_line(index, entry)
+        path = self.out / LOG_NAME
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        return json.loads(line)["entry"]
+
+    def finish(self, extra: Mapping[str, Any] | None = None) -> None:
+        """Record every file's checksum and mark the job finished (the last write)."""
+        self.doc = {**self.doc, **(extra or {}), "complete": True}
+        self.doc["files"] = folder_digests(self.out)
+        self.doc["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+        self._write()
+
+    def close(self) -> None:
+        """Release the folder's lock."""
+        self._stack.close()
+
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def given_options(recorded: Mapping[str, Any], given: Mapping[str, Any]) -> str | None:
+    """The first option given with ``--resume`` that differs from the recorded plan, as a
+    refusal; ``None`` when every one equals it. ``given``: option name -> value, only
+    those the user typed; a name is looked up anywhere in the plan (``games`` in its spec)."""
+    flat: dict[str, Any] = {}
+
+    def walk(d: Mapping[str, Any]) -> None:
+        for k, v in d.items():
+            if isinstance(v, Mapping):
+                walk(v)
+            else:
+                flat.setdefault(k, v)
+
+    walk(recorded)
+    for name, value in given.items():
+        was = flat.get(name.replace("-", "_"), _MISSING)
+        if was is _MISSING or _plain(was) != _plain(value):
+            shown = "" if was is _MISSING else f" (the folder's plan has {was!r})"
+            option = name.replace("_", "-")
+            return f"--resume continues the plan recorded in the folder; drop --{option}{shown}"
+    return None
+
+
+_MISSING = object()
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_plain(x) for x in v]
+    return v

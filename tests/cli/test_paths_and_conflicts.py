@@ -1,0 +1,169 @@
+"""Output paths, conflicting options and the errors the API raises: one line, never a
+traceback, nothing written where it was not asked (and nothing resolved silently)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import invoke, ok, one_error_line
+
+from sim import Error, api
+from sim import analysis as A
+from sim.base.errors import FrameError
+from sim.run import runner
+
+TALOS = "Talos, Bronze Guardian of Crete"
+TINY = ["--games", "40", "--seed", "3", "-q"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", *TINY],
+        ["compare", "--change", f"{TALOS}.cost=+1", *TINY],
+        ["sweep", "--card", "0", "--delta", "+1", *TINY],
+        ["tournament", "--bots", "random,greedy", "--games", "40", "-q"],
+        ["strength", "--panel", "random", *TINY],
+        ["balance", "--rule", "start_coins", "--values", "3-5", "-q"],
+        ["run", "--panel", "random,greedy", *TINY],
+    ],
+)
+def test_an_empty_out_is_refused_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = one_error_line(invoke(*args, "--out", ""))
+    assert "empty" in line
+    assert os.listdir(tmp_path) == []
+
+
+def test_report_and_the_api_refuse_an_empty_out(tmp_path: Path) -> None:
+    assert "empty" in one_error_line(invoke("report", str(tmp_path), "--out", ""))
+    with pytest.raises(Error, match="empty"):
+        api.compare(f"{TALOS}.cost=+1", games=10, out="")
+    with pytest.raises(Error, match="empty"):
+        api.run(games=10, out="  ")
+    with pytest.raises(Error, match="NUL"):
+        api.run(games=10, out="a\0b")
+
+
+def test_tilde_is_expanded_once_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    ok(invoke("run", *TINY, "--out", "~/r"))
+    assert len(A.load(home / "r")) == 40
+    assert not (tmp_path / "~").exists()
+    run = api.run(games=10, out="~/api", progress=False)
+    assert run.out == home / "api"
+
+
+def test_an_out_url_that_cannot_be_used_is_one_line(tmp_path: Path) -> None:
+    line = one_error_line(invoke("run", *TINY, "--out", "nosuchscheme://bucket/run"))
+    assert "nosuchscheme://bucket/run" in line
+    with pytest.raises(Error):
+        api.run(games=10, out="nosuchscheme://bucket/run", progress=False)
+
+
+def test_a_run_at_a_url_says_in_one_line_that_load_reads_local_runs() -> None:
+    run = api.run(games=10, out="memory://omensim-test/api-run", progress=False)
+    with pytest.raises(Error, match="load reads a local run folder"):
+        run.load()
+
+
+def test_mixes_never_overwrites_a_file_without_force(tmp_path: Path) -> None:
+    target = tmp_path / "table.csv"
+    target.write_text("precious\n")
+    args = ["mixes", "aegean", "--games", "40", "-q", "--out", str(target)]
+    assert "already exists" in one_error_line(invoke(*args))
+    assert target.read_text() == "precious\n"
+    ok(invoke(*args, "--force"))
+    assert list(pd.read_csv(target).mix) == ["aegean"]
+    run = tmp_path / "run"
+    ok(invoke("run", *TINY, "--out", str(run)))
+    line = one_error_line(
+        invoke("mixes", "aegean", "--games", "40", "-q", "--out", str(run / "x.csv"), "--force")
+    )
+    assert "inside the run folder" in line
+
+
+def test_mixes_subsets_are_bounded(tmp_path: Path) -> None:
+    r = invoke("mixes", "dunes+aegean:10", "--games", "40", "--subsets", "100000000")
+    assert r.exit_code == 2 and "100000000" in r.output
+    line = one_error_line(invoke("mixes", "dunes+aegean:10", "--games", "40", "--subsets", "80"))
+    assert "more than --games" in line
+
+
+def test_the_same_change_twice_is_refused_in_the_cli_and_the_api(tmp_path: Path) -> None:
+    args = ["--change", f"{TALOS}.cost=+1", "--change", f"{TALOS.upper()} .cost=2"]
+    line = one_error_line(invoke("run", *TINY, *args, "--out", str(tmp_path / "r")))
+    assert "already changed by" in line
+    with pytest.raises(Error, match="already changed by"):
+        api.compare([f"{TALOS}.cost=+1", f"{TALOS}.cost+=1"], games=10)
+
+
+def test_a_no_op_comparison_is_refused_by_the_api_as_by_the_cli() -> None:
+    with pytest.raises(Error, match="nothing to compare"):
+        api.compare(f"{TALOS}.cost=+0", games=10)
+    line = one_error_line(invoke("compare", "--change", f"{TALOS}.cost=+0", *TINY))
+    assert "nothing to compare" in line
+
+
+def test_options_that_would_be_ignored_are_refused(tmp_path: Path) -> None:
+    change = ["--change", f"{TALOS}.cost=+1"]
+    assert "drop --out" in one_error_line(
+        invoke("compare", *change, *TINY, "--plan", "0.01", "--out", str(tmp_path / "c"))
+    )
+    assert not (tmp_path / "c").exists()
+    assert "has no effect with --duplicate" in one_error_line(
+        invoke("run", *TINY, "--duplicate", "--first", "p1", "--out", str(tmp_path / "d"))
+    )
+    assert "learning-game units" in one_error_line(invoke("cards", "--mix", "aegean", "--learning"))
+    one_error_line(invoke("compare", *change, *TINY, "--b-p0", ""))
+
+
+def test_a_sweep_whose_every_cell_is_out_of_range_fails(tmp_path: Path) -> None:
+    line = one_error_line(invoke("sweep", "--card", "0", "--delta", "+150", *TINY))
+    assert "every cell is out of range" in line
+
+
+def test_resume_refuses_an_option_that_differs_from_the_recorded_plan(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    ok(invoke("run", *TINY, "--chunk-size", "10", "--out", str(out)))
+    line = one_error_line(invoke("run", "--resume", str(out), "--games", "80"))
+    assert "drop --games (the folder's plan has 40)" in line
+    line = one_error_line(invoke("run", "--resume", str(out), "--games", "40"))
+    assert "already complete" in line  # the same value is the recorded plan, not a conflict
+
+
+def test_a_malformed_scheduler_is_one_line() -> None:
+    pytest.importorskip("distributed")
+    line = one_error_line(invoke("run", *TINY, "--backend", "dask", "--scheduler", "tcp://"))
+    assert "cannot reach the Dask scheduler" in line
+
+
+def test_until_ci_far_below_a_game_does_not_overflow() -> None:
+    assert runner.games_to_play(1000, 1e-200) == 1000
+    assert runner.games_to_play(2**62, 1e-300) == 2**62
+
+
+def test_readers_of_things_that_are_not_runs_raise_the_project_error(tmp_path: Path) -> None:
+    for bad in (tmp_path, "a\0b", 5):
+        with pytest.raises(Error):
+            A.cards(bad)  # type: ignore[arg-type]
+        with pytest.raises(Error):
+            A.load(bad)  # type: ignore[arg-type]
+    with pytest.raises(Error):
+        A.run_totals(tmp_path)
+    frame = pd.DataFrame({"x": [1]})
+    for helper in (A.first_player_advantage, A.score_margins, A.game_lengths, A.end_reasons):
+        with pytest.raises(FrameError, match="needs column"):
+            helper(frame)
+    with pytest.raises(FrameError, match="needs a DataFrame"):
+        A.first_player_advantage([1, 2])  # type: ignore[arg-type]
