@@ -16,6 +16,7 @@ from sim import __version__
 from sim.cli.balance import balance_cmd
 from sim.cli.cards import cards_cmd
 from sim.cli.compare import compare_cmd
+from sim.cli.desk import desk_cmd
 from sim.cli.errors import OneLineErrorsGroup
 from sim.cli.mixes import mixes_cmd
 from sim.cli.replay import replay_cmd
@@ -45,6 +46,7 @@ def main() -> None:
       omensim tournament --mix aegean --bots random,greedy --games 2000
       omensim replay results/demo --game 123
       omensim strength --mix aegean --panel greedy,economic --games 2e4
+      omensim desk
     """
 
 
@@ -59,6 +61,7 @@ for _command in (
     strength_cmd,
     mixes_cmd,
     balance_cmd,
+    desk_cmd,
 ):
     main.add_command(_command)
 

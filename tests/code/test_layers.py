@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "sim.analysis": 5,
     "sim.cli": 6,
     "sim.api": 6,
+    "sim.desk": 6,
 }
 
 
