@@ -21,7 +21,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -348,11 +348,6 @@ async def replay(request: Request) -> Response:
     )  # fmt: skip
 
 
-async def home(request: Request) -> Response:
-    """The desk opens on the card table."""
-    return RedirectResponse("/cards", status_code=303)
-
-
 def make_app(
     workspace: Path | str, token: str, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
 ) -> Any:
@@ -370,7 +365,7 @@ def make_app(
             await run_in_threadpool(app.state.jobs.shutdown)
 
     routes = [
-        Route("/", home),
+        Route("/", cards),  # the desk opens on the card table
         Route("/cards", cards),
         Route("/api/edit", edit, methods=["POST"]),
         Route("/ask", ask_page),

@@ -148,6 +148,8 @@ class Jobs:
         with self._lock:
             self._stopping = True
             proc = self._proc
+            if self._running is not None:
+                self._cancel.add(self._running)
         self._queue.put(None)
         if proc is not None:
             _stop_group(proc)

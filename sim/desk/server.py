@@ -55,5 +55,8 @@ def serve(
     )
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has shut down
+        pass
     finally:
         sock.close()
+    echo("omensim desk: stopped")
