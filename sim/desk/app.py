@@ -47,11 +47,13 @@ CARD_COLUMNS = ["kind", "name", "set", "type", "devotion", "cost", "offering", "
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
-def _page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
     ws: Workspace = request.app.state.ws
     context.setdefault("error", None)
-    context.update(workspace=str(ws.root), page=name.removesuffix(".html"))
-    return templates.TemplateResponse(request, name, context, status_code=status)
+    context.update(
+        workspace=str(ws.root), workspace_name=ws.root.name, page=template.removesuffix(".html")
+    )
+    return templates.TemplateResponse(request, template, context, status_code=status)
 
 
 def _problem(request: Request, message: str, status: int = 400) -> Response:

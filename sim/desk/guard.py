@@ -26,8 +26,9 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 REFUSED = (
     "<!doctype html><meta charset=utf-8><title>omensim desk: token needed</title>"
-    "<body style='font-family:sans-serif;margin:3em'><h1>This desk needs its access token</h1>"
-    "<p id=refused>Open the desk with the URL that <code>omensim desk</code> printed: it ends in "
+    "<body id=refused style='font-family:sans-serif;margin:3em'>"
+    "<h1>This desk needs its access token</h1>"
+    "<p>Open the desk with the URL that <code>omensim desk</code> printed: it ends in "
     "<code>?token=...</code>. Requests without that token are refused.</p></body>"
 )
 

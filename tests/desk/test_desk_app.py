@@ -152,6 +152,8 @@ def test_an_answer_is_a_folder_the_cli_and_pandas_read(tmp_path: Path) -> None:
         assert rec["status"] == "done", rec
         page = client.get(f"/answers/{name}").text
         estimate = client.post("/api/plan", json={"kind": "first", "games": "600"}).json()
+        replay = client.get("/replay", params={"answer": name, "run": "run", "game": "7"}).text
+        bad = client.get("/replay", params={"answer": name, "run": "B", "game": "7"}).text
         history = client.get("/history").text
     folder = tmp_path / "answers" / name
     assert rec["command"].startswith("omensim run --mix aegean --p0 greedy --p1 greedy --seed 3")
@@ -160,6 +162,9 @@ def test_an_answer_is_a_folder_the_cli_and_pandas_read(tmp_path: Path) -> None:
     assert len(analysis.load(folder)) == len(pd.read_parquet(folder)) == 600
     assert "games/s" in estimate["text"]  # measured by the answer above
     assert name in history
+    assert "Matches game 7&#39;s row" in replay
+    assert f"omensim replay answers/{name} --game 7" in replay
+    assert "no run &#39;B&#39; in this answer; it has run" in bad
     out = tmp_path / "report"
     assert invoke("report", str(folder), "--out", str(out), "-q").exit_code == 0
 
