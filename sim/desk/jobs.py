@@ -40,8 +40,13 @@ TAIL = 4_000
 
 
 def shown(args: list[str]) -> str:
-    """The command a person types to get the same answer: ``omensim`` and ``args``."""
-    return shlex.join(["omensim", *args])
+    """The command a person types to get the same answer: ``omensim`` and ``args`` (after
+    making the folder ``mixes`` writes its table into)."""
+    command = shlex.join(["omensim", *args])
+    if args[0] == "mixes":
+        folder = args[args.index("--out") + 1].rsplit("/", 1)[0]
+        return f"mkdir -p {shlex.quote(folder)} && {command}"
+    return command
 
 
 def _now() -> str:
@@ -185,6 +190,8 @@ class Jobs:
             args = Q.command(q, f"{ANSWERS}/{name}", games=games)
             rec = self._update(name, plan=plan, args=args, command=shown(args))
         self._update(name, status="running", started=rec.get("started") or _now())
+        if rec["args"][0] == "mixes":  # it writes a table into the folder, not the folder
+            self.folder(name).mkdir(exist_ok=True)
         done = self._run(rec["args"], name=name)
         if name in self._cancel:
             self._remove_folder(name)

@@ -175,8 +175,10 @@ def command(q: Question, out: str, games: int | None = None) -> list[str]:
     if q.kind == "strength":
         return ["strength", "--mix", q.mix, "--panel", q.bot, "--games", str(n),
                 "--seed", str(q.seed), "--out", out]  # fmt: skip
+    # The race's first look: the CLI's default, or a quarter of a smaller budget.
+    pilot = min(4_000, max(1, n // 4))
     args = ["balance", *_seats(q), "--card", q.card, "--field", q.field,
-            "--max-games", str(n), "--out", out]  # fmt: skip
+            "--pilot", str(pilot), "--max-games", str(n), "--out", out]  # fmt: skip
     if q.precision is not None:
         args += ["--precision", f"{q.precision:g}"]
     return args

@@ -216,3 +216,33 @@ def test_desk_help_names_its_options() -> None:
     assert "--workspace" in out and "--port" in out and "token" in out
 
 
+
+
+@pytest.mark.parametrize(
+    ("form", "printed", "svgs"),
+    [
+        ({"kind": "strength", "games": "300"}, "card strength on aegean", 3),
+        ({"kind": "mixes", "games": "200", "mixes": "aegean, dunes"}, "2 mixes, greedy", 0),
+        ({"kind": "balance", "games": "1000", "card": KER, "field": "cost"}, KER, 1),
+        (
+            {"kind": "emissary", "games": "20000", "budget": "precision", "precision": "20"},
+            "B with: variants",
+            3,
+        ),
+    ],
+    ids=["strength", "mixes", "balance", "emissary-until-ci"],
+)
+def test_every_question_is_answered_as_its_command_prints_it(
+    tmp_path: Path, form: dict[str, str], printed: str, svgs: int
+) -> None:
+    with desk(tmp_path) as client:
+        name = client.post("/api/ask", json={"pilot": "", **form}).json()["name"]
+        rec = wait(tmp_path, name)
+        page = client.get(f"/answers/{name}").text
+    assert rec["status"] == "done", rec
+    assert printed in rec["stdout"]
+    assert page.count("<svg") == svgs
+    assert f"omensim {rec['args'][0]} " in rec["command"]
+    if form.get("budget") == "precision":  # sized by the CLI's own plan, then played
+        assert "For +/- 20.00 points" in rec["plan"]
+        assert int(rec["args"][rec["args"].index("--games") + 1]) < 20_000
