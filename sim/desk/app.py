@@ -248,12 +248,19 @@ async def _folder_view(
     }  # fmt: skip
 
 
+def _answer_name(request: Request) -> str | None:
+    """The name of the answer the URL names, or None when there is no such answer."""
+    try:
+        return str(_record(request)["name"])
+    except (OutsideWorkspace, FileNotFoundError):
+        return None
+
+
 async def events(request: Request) -> Response:
     """Server-Sent Events: the answer's progress every :data:`TICK_S` until it ends."""
     jobs: Jobs = request.app.state.jobs
-    try:
-        name = _record(request)["name"]
-    except (OutsideWorkspace, FileNotFoundError):
+    name = _answer_name(request)
+    if name is None:
         return _refusal(FileNotFoundError("no such answer"), 404)
 
     async def stream() -> AsyncIterator[str]:
@@ -271,12 +278,10 @@ async def events(request: Request) -> Response:
 
 async def cancel(request: Request) -> Response:
     """Stop a queued or running answer."""
-    jobs: Jobs = request.app.state.jobs
-    try:
-        name = _record(request)["name"]
-    except (OutsideWorkspace, FileNotFoundError):
+    name = _answer_name(request)
+    if name is None:
         return _refusal(FileNotFoundError("no such answer"), 404)
-    await run_in_threadpool(jobs.cancel, name)
+    await run_in_threadpool(request.app.state.jobs.cancel, name)
     return JSONResponse({"ok": True})
 
 

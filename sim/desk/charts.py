@@ -6,6 +6,7 @@ player's VP margin. Each reads the answer folder's own files."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,47 +107,56 @@ def _rows(run: Path) -> pd.DataFrame:
     return pd.read_parquet(run, columns=cols)
 
 
-def by_turn(folder: Path) -> str | None:
-    """The first player's win rate by game length (turns), per run, with Wilson bands."""
+def _per_run(
+    folder: Path, draw: Callable[[Any, str, pd.DataFrame], None], labels: tuple[str, str, str]
+) -> str | None:
+    """One chart with ``draw(ax, label, rows)`` for each run of the answer; ``labels``:
+    the x axis, the y axis and the title."""
     runs = run_dirs(folder)
     if not runs:
         return None
     fig, ax = _figure()
     for label, run in runs.items():
-        df = _rows(run)
-        g = df.assign(won=df["winner"] == df["first_player"]).groupby("turns")["won"]
-        n, wins = g.size(), g.sum()
-        keep = n >= max(20, 0.002 * len(df))
-        n, wins = n[keep], wins[keep]
-        lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
-        ax.plot(n.index, wins / n * 100, marker="o", ms=3, label=label)
-        ax.fill_between(n.index, lo * 100, hi * 100, alpha=0.2)
-    ax.axhline(50, color="#888", lw=0.8)
-    ax.set_xlabel("game length (turns)")
-    ax.set_ylabel("first player won (%)")
-    ax.set_title("First player's win rate by game length (95% Wilson bands)")
+        draw(ax, label, _rows(run))
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    ax.set_title(labels[2])
     ax.legend()
     return _svg(fig)
+
+
+def _by_turn(ax: Any, label: str, df: pd.DataFrame) -> None:
+    g = df.assign(won=df["winner"] == df["first_player"]).groupby("turns")["won"]
+    n, wins = g.size(), g.sum()
+    keep = n >= max(20, 0.002 * len(df))  # lengths too rare to show a rate
+    n, wins = n[keep], wins[keep]
+    lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
+    ax.plot(n.index, wins / n * 100, marker="o", ms=3, label=label)
+    ax.fill_between(n.index, lo * 100, hi * 100, alpha=0.2)
+    ax.axhline(50, color="#888", lw=0.8)
+
+
+def by_turn(folder: Path) -> str | None:
+    """The first player's win rate by game length (turns), per run, with Wilson bands."""
+    return _per_run(folder, _by_turn, (
+        "game length (turns)", "first player won (%)",
+        "First player's win rate by game length (95% Wilson bands)",
+    ))  # fmt: skip
+
+
+def _margin(ax: Any, label: str, df: pd.DataFrame) -> None:
+    first0 = df["first_player"].to_numpy() == 0
+    m = np.where(first0, df["score_p0"] - df["score_p1"], df["score_p1"] - df["score_p0"])
+    edges = np.arange(m.min() - 0.5, m.max() + 1.5)
+    ax.hist(m, bins=edges, histtype="step", lw=1.5, label=f"{label}: mean {m.mean():+.2f} VP")
+    ax.axvline(0, color="#888", lw=0.8)
 
 
 def margins(folder: Path) -> str | None:
     """The first player's VP margin (their score minus the other's), per run."""
-    runs = run_dirs(folder)
-    if not runs:
-        return None
-    fig, ax = _figure()
-    for label, run in runs.items():
-        df = _rows(run)
-        first0 = df["first_player"].to_numpy() == 0
-        m = np.where(first0, df["score_p0"] - df["score_p1"], df["score_p1"] - df["score_p0"])
-        edges = np.arange(m.min() - 0.5, m.max() + 1.5)
-        ax.hist(m, bins=edges, histtype="step", lw=1.5, label=f"{label}: mean {m.mean():+.2f} VP")
-    ax.axvline(0, color="#888", lw=0.8)
-    ax.set_xlabel("first player's VP margin")
-    ax.set_ylabel("games")
-    ax.set_title("The first player's VP margin")
-    ax.legend()
-    return _svg(fig)
+    return _per_run(
+        folder, _margin, ("first player's VP margin", "games", "The first player's VP margin")
+    )
 
 
 def for_answer(folder: Path, kind: str) -> list[str]:
