@@ -118,6 +118,18 @@ def test_from_a_card_edit_to_its_paired_answer(
     # does not read; every other layout check holds.
     editable = re.compile(r"column '(cost|offering|strength|copies)' is blank")
     assert [p for p in layout_problems(browser) if not editable.search(p)] == []
+    # Sortable and filterable: by cost, then only the Keres.
+    browser.find_element(By.CSS_SELECTOR, 'th[data-col="cost"]').click()
+    costs = [int(i.get_attribute("value")) for i in browser.find_elements(
+        By.CSS_SELECTOR, "#cards tbody td.cost input")]  # fmt: skip
+    assert costs == sorted(costs)
+    browser.find_element(By.ID, "filter").send_keys("Ker of")
+    shown = [r.get_attribute("data-card") for r in browser.find_elements(
+        By.CSS_SELECTOR, "#cards tbody tr") if r.is_displayed()]  # fmt: skip
+    assert len(shown) == 6 and all(n.startswith("Ker of") for n in shown)
+    browser.find_element(By.ID, "filter").clear()
+    browser.get(desk.url)
+    _until("the card table", lambda: _text(browser, "cards"))
     _type(browser, browser.find_element(By.ID, "change-set"), "cheaper-ker")
     browser.execute_script("window.scrollTo(0, 0)")
     cost = browser.find_element(By.CSS_SELECTOR, f'input[aria-label="{KER} cost"]')
