@@ -62,6 +62,7 @@ class Jobs:
         self._lock = threading.Lock()
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._proc: subprocess.Popen[str] | None = None
+        self._live: set[subprocess.Popen[str]] = set()  # every command running, plans too
         self._running: str | None = None
         self._cancel: set[str] = set()
         self._bar: dict[str, str] = {}
@@ -152,11 +153,11 @@ class Jobs:
         """Stop the worker and the running command (the desk is closing)."""
         with self._lock:
             self._stopping = True
-            proc = self._proc
+            live = list(self._live)
             if self._running is not None:
                 self._cancel.add(self._running)
         self._queue.put(None)
-        if proc is not None:
+        for proc in live:
             _stop_group(proc)
         self._worker.join(timeout=GRACE_S + 5)
 
@@ -224,12 +225,16 @@ class Jobs:
             cwd=self.ws.root, env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )  # fmt: skip
+        with self._lock:
+            self._live.add(proc)
+            stop = self._stopping
         if name is not None:
             self._update(name, pid=proc.pid)
             with self._lock:
                 self._proc, self._running = proc, name
-                if self._stopping or name in self._cancel:
-                    _stop_group(proc)
+                stop = stop or name in self._cancel
+        if stop:
+            _stop_group(proc)
         err: list[str] = []
         reader = threading.Thread(target=self._read_err, args=(proc, name, err), daemon=True)
         reader.start()
@@ -241,8 +246,9 @@ class Jobs:
             out = ""
         finally:
             reader.join()
-            if name is not None:
-                with self._lock:
+            with self._lock:
+                self._live.discard(proc)
+                if name is not None:
                     self._proc, self._running = None, None
         return subprocess.CompletedProcess(args, proc.returncode, out, "".join(err)[-TAIL:])
 
