@@ -64,3 +64,12 @@ def test_a_port_in_use_is_one_error_line(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         line = one_error_line(invoke("desk", "--workspace", str(tmp_path), "--port", str(port)))
     assert f"cannot serve on 127.0.0.1:{port}" in line
+
+
+def test_a_host_this_machine_does_not_have_is_one_error_line(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn", reason="the desk extra is not installed (.[desk])")
+    # 203.0.113.1 is TEST-NET-3 (RFC 5737): never an address of this machine.
+    line = one_error_line(
+        invoke("desk", "--workspace", str(tmp_path), "--host", "203.0.113.1", "--port", "0")
+    )
+    assert line.startswith("Error: cannot serve on 203.0.113.1:0:")
