@@ -17,6 +17,7 @@ from sim.cli.balance import balance_cmd
 from sim.cli.cards import cards_cmd
 from sim.cli.compare import compare_cmd
 from sim.cli.compile import compile_cmd
+from sim.cli.desk import desk_cmd
 from sim.cli.errors import OneLineErrorsGroup
 from sim.cli.mixes import mixes_cmd
 from sim.cli.replay import replay_cmd
@@ -64,6 +65,7 @@ def main() -> None:
       omensim replay results/demo --game 123
       omensim strength --mix aegean --panel greedy,economic --games 2e4
       omensim compile --mix dunes+aegean --linked
+      omensim desk
     """
 
 
@@ -79,6 +81,7 @@ for _command in (
     mixes_cmd,
     balance_cmd,
     compile_cmd,
+    desk_cmd,
 ):
     main.add_command(_command)
 

@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "sim.analysis": 6,
     "sim.cli": 7,
     "sim.api": 7,
+    "sim.desk": 7,
 }
 
 

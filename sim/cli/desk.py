@@ -1,0 +1,68 @@
+"""``omensim desk``: the designer's desk, a local web application (sim/desk)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import click
+
+from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
+
+EXTRA = ("starlette", "uvicorn", "jinja2")
+"""The modules of the optional extra ``omensim[desk]``."""
+
+
+@click.command("desk", short_help="The designer's desk in the browser (a local web app).")
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("desk"),
+    show_default=True,
+    help="The folder the desk keeps its change sets (changes/) and answers (answers/) in, "
+    "created if absent; it opens nothing outside it.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="The port to serve on; 0 picks any free port.",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to bind. The default answers this machine only; any other exposes "
+    "the desk (still behind its token) to the network.",
+)
+def desk_cmd(workspace: Path, port: int, host: str) -> None:
+    """Start the desk: edit cards, ask questions, watch answers come in, in the browser.
+
+    Prints a URL with a random access token (requests without it are refused) and
+    serves until Ctrl-C, which also stops any question it is answering. Every answer
+    is a folder the omensim command line writes in WORKSPACE/answers, with the command
+    that reproduces it; needs the extra: pip install 'omensim[desk]'.
+
+    \b
+    Example:
+      omensim desk
+      omensim desk --workspace my-desk --port 0
+    """
+    missing = [m for m in EXTRA if importlib.util.find_spec(m) is None]
+    if missing:
+        raise CliError(
+            f"omensim desk needs the web extra ({', '.join(missing)} missing): "
+            "pip install -e '.[desk]' (or pip install 'omensim[desk]')",
+            EXIT_USAGE,
+        )
+    from sim.desk.server import serve  # deferred: loads the web framework
+
+    try:
+        serve(workspace, host, port, lambda line: click.echo(line))
+    except OSError as exc:
+        raise CliError(
+            f"cannot serve on {host}:{port}: {exc.strerror or exc} (try another --port; "
+            "0 picks a free one)",
+            EXIT_ERROR,
+        ) from None

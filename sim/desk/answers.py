@@ -1,0 +1,161 @@
+"""What an answer folder says: its kind, its runs, its progress while it is written.
+
+An answer is the folder an ``omensim`` command wrote (a run, a compare, a balance race,
+a strength table, a mix ranking). While the command plays, the Parquet parts it has
+finished are complete files (each is written in one step), so the running estimate is
+read from them: the first player's win rate with its Wilson interval for a run, the
+paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.analysis.paired import paired_ratio_diff
+from sim.run.stats import wilson_interval
+
+MANIFEST = "_manifest.json"
+PART_GLOB = "part-*.parquet"
+
+KIND_FILES = {
+    "compare": "compare.json",
+    "balance": "balance.json",
+    "strength": "strength.csv",
+    "mixes": "mixes.csv",
+    "run": MANIFEST,
+}
+"""The file whose presence names a finished folder's kind (checked in this order)."""
+
+
+def kind_of(folder: Path) -> str | None:
+    """``compare``, ``balance``, ``strength``, ``mixes`` or ``run``; None for another folder."""
+    for kind, name in KIND_FILES.items():
+        if (folder / name).is_file():
+            return kind
+    return None
+
+
+def run_dirs(folder: Path) -> dict[str, Path]:
+    """The run folders inside an answer, by label (``A``, ``B``, a bot, or ``run``)."""
+    if (folder / MANIFEST).is_file():
+        return {"run": folder}
+    return {
+        p.name: p
+        for p in sorted(folder.iterdir() if folder.is_dir() else [])
+        if p.is_dir() and (p / MANIFEST).is_file()
+    }
+
+
+def _parts(run: Path) -> list[Path]:
+    return sorted(run.glob(PART_GLOB)) if run.is_dir() else []
+
+
+def _read(parts: list[Path], columns: list[str]) -> dict[str, np.ndarray]:
+    import pyarrow as pa  # deferred: loads pyarrow
+    import pyarrow.parquet as pq  # deferred: loads pyarrow
+
+    if not parts:
+        return {c: np.zeros(0, np.int64) for c in columns}
+    table = pa.concat_tables([pq.read_table(p, columns=columns) for p in parts])
+    return {c: table.column(c).to_numpy() for c in columns}
+
+
+def games_written(folder: Path) -> int:
+    """Games in the Parquet parts written so far under ``folder`` (every run in it)."""
+    import pyarrow.parquet as pq  # deferred: loads pyarrow
+
+    parts = [*_parts(folder), *(p for sub in sorted(folder.glob("*/")) for p in _parts(sub))]
+    total = 0
+    for p in parts:
+        try:
+            total += pq.read_metadata(p).num_rows
+        except OSError:  # a part being replaced right now: counted at the next look
+            continue
+    return total
+
+
+def _pct(x: float) -> str:
+    return f"{x:.2%}"
+
+
+def running_estimate(folder: Path, kind: str) -> str | None:
+    """The estimate so far, as a line, from the parts written; None before any."""
+    cols = ["game_id", "first_player", "winner"]
+    if kind == "first":
+        got = _read(_parts(folder), cols)
+        n = len(got["game_id"])
+        if n == 0:
+            return None
+        wins = int((got["winner"] == got["first_player"]).sum())
+        lo, hi = wilson_interval(wins, n)
+        return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+    if kind in ("emissary", "change"):
+        a, b = (_read(_parts(folder / arm), cols) for arm in ("A", "B"))
+        common, ia, ib = np.intersect1d(a["game_id"], b["game_id"], return_indices=True)
+        if len(common) < 2:
+            return None
+        fa = (a["winner"][ia] == a["first_player"][ia]).astype(np.int8)
+        fb = (b["winner"][ib] == b["first_player"][ib]).astype(np.int8)
+        ones = np.ones(len(common), np.int8)
+        r = paired_ratio_diff(fa, ones, fb, ones)
+        return (
+            f"first-player win rate {_pct(float(r['rate_a']))} -> {_pct(float(r['rate_b']))}, "
+            f"change {float(r['diff']) * 100:+.2f} points (95% CI {float(r['lo']) * 100:+.2f} "
+            f"to {float(r['hi']) * 100:+.2f}) over {len(common):,} paired games"
+        )
+    return None
+
+
+def measured_speed(answers: Path, bot: str) -> float | None:
+    """Games per second of the newest finished run in ``answers`` played by ``bot`` in
+    both seats (its manifest's ``games_per_s``), or None when there is none."""
+    manifests = sorted(
+        answers.glob(f"*/**/{MANIFEST}"), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    for path in manifests:
+        try:
+            m = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        spec = m.get("spec", {})
+        if m.get("complete") and spec.get("p0") == bot == spec.get("p1") and m.get("games_per_s"):
+            return float(m["games_per_s"])
+    return None
+
+
+def summary(folder: Path) -> dict[str, Any]:
+    """A finished folder's key figures for the side-by-side view: label -> value text."""
+    kind = kind_of(folder)
+    out: dict[str, Any] = {"kind": kind or "-"}
+    if kind == "compare":
+        c = json.loads((folder / "compare.json").read_text(encoding="utf-8"))
+        fp = c["first_player"]
+        out["games per arm"] = f"{c['games']:,}"
+        out["B with"] = "; ".join(
+            [*c.get("spec_differences", []), *c["changes"]["change"], *c["changes"]["cards"]]
+        )
+        out["first-player shift"] = _shift(fp)
+        for card in c.get("cards", []):
+            if card["card"] in c.get("affected_cards", []):
+                out[f"{card['card']}: holders' shift"] = _shift(card)
+    for label, run in run_dirs(folder).items():
+        m = json.loads((run / MANIFEST).read_text(encoding="utf-8"))
+        games = int(m.get("games", 0))
+        wins = int(m.get("first_player_wins", 0))
+        if games:
+            lo, hi = wilson_interval(wins, games)
+            out[f"{label}: first player won"] = (
+                f"{_pct(wins / games)} ({_pct(lo)} to {_pct(hi)}) of {games:,}"
+            )
+    return out
+
+
+def _shift(row: dict[str, Any]) -> str:
+    return (
+        f"{row['rate_a']:.2%} -> {row['rate_b']:.2%}, {row['diff'] * 100:+.2f} points "
+        f"({row['lo'] * 100:+.2f} to {row['hi'] * 100:+.2f})"
+    )

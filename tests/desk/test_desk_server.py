@@ -1,0 +1,75 @@
+"""``omensim desk`` as a process: its URL and token, and Ctrl-C leaving nothing behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import invoke, one_error_line
+from desk_client import record, wait
+from desk_server import desk_process
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _post(url: str, body: bytes, token: str) -> str:
+    req = urllib.request.Request(
+        f"{url}?token={token}", data=body, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.read().decode()
+
+
+def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import json
+
+    ws = tmp_path / "ws"
+    with desk_process(ws) as d:
+        assert d.url.startswith("http://127.0.0.1:") and len(d.token) >= 24
+        status, page = _get(d.url)
+        assert status == 200 and "Cards of aegean" in page
+        status, page = _get(d.base + "/cards")
+        assert status == 403 and "needs its access token" in page
+        # A question is playing when Ctrl-C comes: the desk ends it with itself.
+        name = json.loads(
+            _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
+        )["name"]
+        pid = None
+        while pid is None:  # the command has started
+            pid = wait(ws, name, ("running",)).get("pid")
+        d.proc.send_signal(signal.SIGINT)
+        assert d.proc.wait(timeout=60) == 0
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+    assert record(ws, name)["status"] == "cancelled"
+    assert not (ws / "answers" / name).exists()
+
+
+def test_a_port_in_use_is_one_error_line(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn", reason="the desk extra is not installed (.[desk])")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(invoke("desk", "--workspace", str(tmp_path), "--port", str(port)))
+    assert f"cannot serve on 127.0.0.1:{port}" in line
+
+
+def test_a_host_this_machine_does_not_have_is_one_error_line(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn", reason="the desk extra is not installed (.[desk])")
+    # 203.0.113.1 is TEST-NET-3 (RFC 5737): never an address of this machine.
+    line = one_error_line(
+        invoke("desk", "--workspace", str(tmp_path), "--host", "203.0.113.1", "--port", "0")
+    )
+    assert line.startswith("Error: cannot serve on 203.0.113.1:0:")
