@@ -41,7 +41,7 @@ from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel.jit import kernel
 from sim.kernel.zones import opt
-from strategies.greedy import P_SEARCH_SIMS
+from strategies.greedy import P_SEARCH_HORIZON, P_SEARCH_SIMS, P_SEARCH_WIDTH
 from strategies.lookahead import (
     DRAFT_HORIZON,
     best_tallied,
@@ -50,12 +50,14 @@ from strategies.lookahead import (
     tally,
 )
 
-# Options searched per decision: the heuristic's best. Three beat six at every budget
+# Options searched per decision, by default (the profile's ``width``): the heuristic's
+# best. With play-outs scored by ``rollout_value``, three beat six at every budget
 # measured: the budget goes to options worth telling apart (the width and horizon tables:
 # git show 53865f2:docs/bots-search.md).
 SEARCH_WIDTH = 3
-# Whole turns a play-out plays after the current one. With three options, one turn
-# played as strong as two at half the cost of a play-out (the same tables).
+# Whole turns a play-out plays after the current one, by default (the profile's
+# ``horizon``). With three options, one turn played as strong as two at half the cost of
+# a play-out (the same tables).
 SEARCH_HORIZON = 1
 # A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
 # the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
@@ -98,7 +100,7 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     if m == 1:
         return st[L.LA_SCRATCH]
     budget = max(int(fp[st[L.PROW + p], P_SEARCH_SIMS]), 1)
-    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else SEARCH_HORIZON
+    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else int(fp[st[L.PROW + p], P_SEARCH_HORIZON])
     rounds = 0
     while (1 << rounds) < m:
         rounds += 1
@@ -205,8 +207,9 @@ def search_option(st, tab, fp, p, dec, n):
     this Surge's actions in ``st[SURGE_ACTIONS]``; the play-outs finish the Surge
     under the same bound.
     """
+    width = int(fp[st[L.PROW + p], P_SEARCH_WIDTH])
     if dec == D.D_SURGE:
-        m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
+        m = candidates(st, tab, fp, p, dec, n, width)
         return best_by_halving(st, tab, fp, p, dec, n, m, st[L.SURGE_ACTIONS], 0)
     if dec == D.D_WEALTH:
         # Option k spends k of the step's actions on cards: every split is searched.
@@ -215,6 +218,6 @@ def search_option(st, tab, fp, p, dec, n):
             st[L.LA_SCRATCH + j] = j
         return best_by_halving(st, tab, fp, p, dec, n, m, 0, opt(st, 0, 1))
     if dec == D.D_OFFER or dec == D.D_WAR_ORDER or dec == D.D_KEEP or dec == D.D_DRAFT:
-        m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
+        m = candidates(st, tab, fp, p, dec, n, width)
         return best_by_halving(st, tab, fp, p, dec, n, m, 0, 0)
     return -1
