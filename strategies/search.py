@@ -3,8 +3,9 @@
 At every decision the rules leave to it with more than one legal option (the
 Surge's plays, moves and reward use, the Wealth split, the Offering, the War
 step's order of conflicts, the units it keeps after a war, its draft picks)
-the bot lists its heuristic's best ``SEARCH_WIDTH`` options (every split of
-the Wealth step) and shares its budget, the profile's ``simulations``, among
+the bot lists its heuristic's best ``width`` options (the profile's knob,
+``SEARCH_WIDTH`` by default; every split of the Wealth step) and shares its
+budget, the profile's ``simulations``, among
 them by sequential halving: in each of ``ceil(log2(m))`` rounds the options
 still in the running are played out in the same new sampled worlds (common
 random numbers), and the worse half is dropped. The option with the best
@@ -22,10 +23,12 @@ the close ones get the whole budget.
 A play-out is the look-ahead bot's (``strategies.lookahead``): the cards the
 seat cannot see are dealt again at random (``sample_world``, which never
 peeks), the option is taken and its step finished with the kernel's own
-continuation, and the game goes on for ``SEARCH_HORIZON`` more turns with the
-heuristic answering for both seats (a draft pick's play-outs play the whole
-game). The position is then scored by ``rollout_value``. A play-out answers
-with ``choose_heuristic``, so it never starts another search.
+continuation, and the game goes on for ``horizon`` more turns (``SEARCH_HORIZON``
+by default) with the heuristic answering for both seats (a draft pick's play-outs
+play the whole game). The position is then scored by ``rollout_value``, or, with
+the profile's ``value = 1``, by the learned value of the position
+(``strategies.value``): the ``vsearch`` profile searches every option that way. A
+play-out answers with ``choose_heuristic``, so it never starts another search.
 
 Decisions inside an ability's effect (a discard, a target, a "may") have no
 continuation of their own to play from and stay the heuristic's.

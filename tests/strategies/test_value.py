@@ -33,6 +33,7 @@ from strategies.search import SEARCH_HORIZON, SEARCH_WIDTH
 from strategies.value import position_value
 from strategies.value_features import FEATURES, N_FEATURES, N_VALUE_PARAMS, V_W2
 from strategies.value_model import SHIPPED_VALUE, ValueFileError, load_value, shipped_value
+from tests.strategies.test_search import _win_rate
 from tools.train_value import predict, scores, write_value
 
 
@@ -140,15 +141,6 @@ def test_the_value_is_live_in_the_value_bots_choices() -> None:
     out = FP_VALUE + V_W2  # the output layer, negated: a value of 1 - V, that prefers losing
     b.fp[0, out:] = -b.fp[0, out:]
     assert not a.play(0, 20).to_pandas().equals(b.play(0, 20).to_pandas())
-
-
-def _win_rate(mix: str, a: str, b: str, games: int) -> tuple[int, int]:
-    wins = 0
-    for seat in (0, 1):
-        p0, p1 = (a, b) if seat == 0 else (b, a)
-        spec = RunSpec(games=games // 2, mix=mix, seed=5, p0=p0, p1=p1, duplicate=True)
-        wins += int((Engine(spec).play(0, games // 2).to_pandas().winner == seat).sum())
-    return wins, games
 
 
 def test_the_value_bot_beats_greedy() -> None:
