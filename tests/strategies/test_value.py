@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from invariants import check_invariants
+from matches import win_rate
 
 from sim.base import layout as L
 from sim.data.spec import RunSpec, SpecError
@@ -33,7 +34,6 @@ from strategies.search import SEARCH_HORIZON, SEARCH_WIDTH
 from strategies.value import position_value
 from strategies.value_features import FEATURES, N_FEATURES, N_VALUE_PARAMS, V_W2
 from strategies.value_model import SHIPPED_VALUE, ValueFileError, load_value, shipped_value
-from tests.strategies.test_search import _win_rate
 from tools.train_value import predict, scores, write_value
 
 
@@ -146,7 +146,7 @@ def test_the_value_is_live_in_the_value_bots_choices() -> None:
 def test_the_value_bot_beats_greedy() -> None:
     """Lean strength check (the ladder's rung above greedy): the interval's low end above
     60% over 400 seat-balanced duplicate deals of aegean."""
-    wins, games = _win_rate("aegean", "value", "greedy", 400)
+    wins, games = win_rate("aegean", "value", "greedy", 400)
     assert wilson_interval(wins, games)[0] > 0.6, wins
 
 
