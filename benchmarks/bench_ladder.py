@@ -2,25 +2,28 @@
 """The skill ladder: each bot against the one below it, and the search bot's curve.
 
     python benchmarks/bench_ladder.py [--mixes a,b] [--rung-games N] [--games N]
-                                      [--small S] [--curve B1,B2,B3] [--curve-games N]
-                                      [--against BOT]
+                                      [--top BOT] [--small S] [--curve B1,B2,B3]
+                                      [--curve-games N] [--against BOT]
                                       [--speed-games N]
-                                      [--sections ladder,versus,curve,speed,ms]
+                                      [--sections ladder,versus,reference,curve,speed,ms]
 
 Prints these tables, every match played on seat-balanced duplicate deals (each
 pairing twice on the same deals, once with each bot in seat 0, and each deal
 played with either seat first), with the win rate's 95% interval:
 
 * ``ladder``: in every mix, each rung against the rung below: ``random`` <
-  ``aggressive`` < ``greedy`` < ``search`` at ``--small`` simulations < the
-  shipped ``search`` (target: each rung at least 55%), ``--rung-games`` games each;
-* ``versus``: the shipped search bot against ``economic`` and against
-  ``lookahead`` in every mix (target: at least 60% with ``--games`` >= 2,000);
-* ``curve``: the search bot at each budget of ``--curve`` against ``--against``
-  (default ``lookahead``) in the first mix, ``--curve-games`` games per point;
-* ``speed``: the shipped search bot's speed in every mix, against ``greedy`` and
-  against itself, ``--speed-games`` games each (target: at least 250 games/s on 2
-  cores in aegean);
+  ``aggressive`` < ``greedy`` < ``value`` < ``--top`` (default ``vsearch``, the
+  search over every option scored by the learned value) (target: each rung at least
+  55%), ``--rung-games`` games each;
+* ``reference``: ``value`` and ``--top`` against the fixed reference, the rollout
+  search ``search`` (48) (target for ``--top``: at least 60% with ``--games`` >= 2,000);
+* ``versus``: ``--top`` against ``economic`` and against ``lookahead`` in every mix;
+* ``curve``: ``--top`` at each budget of ``--curve`` against ``--against`` (default
+  ``search``) in the first mix, ``--curve-games`` games per point; ``--small`` is the
+  budget of the rollout search's small rung, kept for the old ladder (``search (S)``);
+* ``speed``: ``value``'s and ``--top``'s speed in every mix, against ``greedy`` and
+  against itself, ``--speed-games`` games each (target for ``--top``: at least 2,000
+  games/s on 2 cores in aegean self-play);
 * ``ms``: only the ms per decision of every rung (and of ``lookahead``) in
   every mix, no games.
 
@@ -57,20 +60,27 @@ CURVE = "4,12,24,48"
 DECISION_POSITIONS = 24  # mid-game positions each ms-per-decision figure is the mean over
 
 
-def budget_profile(tmp: Path, simulations: int) -> str:
-    """Write the shipped search profile with ``simulations`` play-outs per decision; its path."""
-    src = (ROOT / "configs" / "strategies" / "search.toml").read_text()
-    path = tmp / f"search-{simulations}.toml"
-    path.write_text(src.split("[search]")[0] + f"[search]\nsimulations = {simulations}\n")
-    return str(path)
-
-
-def shipped_budget() -> int:
-    """The shipped search profile's simulations per decision."""
+def budget_profile(tmp: Path, simulations: int, bot: str = "search") -> str:
+    """Write the shipped search profile ``bot`` with ``simulations`` play-outs per decision,
+    its other knobs kept; its path."""
     from strategies.greedy import SEARCH_KNOBS
     from strategies.registry import STRATEGIES
 
-    return int(STRATEGIES["search"].weights[SEARCH_KNOBS["simulations"]])
+    prof = STRATEGIES[bot]
+    knobs = {k: int(prof.weights[i]) for k, i in SEARCH_KNOBS.items()}
+    knobs["simulations"] = simulations
+    head = f'[strategy]\nname = "{bot}-{simulations}"\nbot = "search"\n[search]\n'
+    path = tmp / f"{bot}-{simulations}.toml"
+    path.write_text(head + "".join(f"{k} = {v}\n" for k, v in knobs.items()))
+    return str(path)
+
+
+def shipped_budget(bot: str = "search") -> int:
+    """The shipped search profile ``bot``'s simulations per decision."""
+    from strategies.greedy import SEARCH_KNOBS
+    from strategies.registry import STRATEGIES
+
+    return int(STRATEGIES[bot].weights[SEARCH_KNOBS["simulations"]])
 
 
 def decision_positions(mix: str) -> list:
@@ -158,19 +168,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
     ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
     ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
-    ap.add_argument("--against", default="lookahead", help="the curve's opponent")
+    ap.add_argument("--against", default="search", help="the curve's opponent")
+    ap.add_argument("--top", default="vsearch", help="the top rung: a search profile")
     ap.add_argument("--speed-games", type=int, default=400, help="games per speed row")
     ap.add_argument(
         "--sections",
-        default="ladder,versus,curve",
-        help="which tables: ladder, versus, curve, speed, ms",
+        default="ladder,reference,curve",
+        help="which tables: ladder, reference, versus, curve, speed, ms",
     )
     args = ap.parse_args(argv)
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     sections = {s.strip() for s in args.sections.split(",")}
-    unknown = sections - {"ladder", "versus", "curve", "speed", "ms"}
+    known = {"ladder", "reference", "versus", "curve", "speed", "ms"}
+    unknown = sections - known
     if unknown:
-        print(f"unknown section {sorted(unknown)[0]!r}; valid: ladder, versus, curve, speed, ms")
+        print(f"unknown section {sorted(unknown)[0]!r}; valid: {', '.join(sorted(known))}")
         return 2
     shipped = shipped_budget()
     start_load = load_average()
@@ -180,35 +192,39 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         small = (budget_profile(Path(tmp), args.small), f"search ({args.small})")
         search = ("search", f"search ({shipped})")
+        top = (args.top, f"{args.top} ({shipped_budget(args.top)})")
+        value = ("value", "value")
         if "ladder" in sections:
-            names = ("random", "aggressive", "greedy")
-            rungs = [(n, n) for n in names] + [small, search]
+            rungs = [(n, n) for n in ("random", "aggressive", "greedy")] + [value, top]
             out += ["", "ladder: each rung against the rung below", HEADER]
             for mix in mixes:
                 for lower, upper in itertools.pairwise(rungs):
                     out.append(row(mix, upper, lower, args.rung_games, ref))
+        if "reference" in sections:
+            out += ["", f"against the reference, the rollout search {search[1]}", HEADER]
+            for mix in mixes:
+                for bot in (value, top):
+                    out.append(row(mix, bot, search, args.games, ref))
         if "versus" in sections:
-            out += ["", "the shipped search bot against economic and lookahead", HEADER]
+            out += ["", f"{top[1]} against economic and lookahead", HEADER]
             for mix in mixes:
                 for other in ("economic", "lookahead"):
-                    out.append(row(mix, search, (other, other), args.games, ref))
+                    out.append(row(mix, top, (other, other), args.games, ref))
         if "curve" in sections:
             out += ["", f"strength/speed curve against {args.against}, {mixes[0]}", HEADER]
             for b in (int(x) for x in args.curve.split(",") if x.strip()):
-                point = (budget_profile(Path(tmp), b), f"search ({b})")
+                point = (budget_profile(Path(tmp), b, args.top), f"{args.top} ({b})")
                 against = (args.against, args.against)
                 out.append(row(mixes[0], point, against, args.curve_games, ref))
         if "speed" in sections:
-            out += ["", "the shipped search bot's speed", HEADER]
+            out += ["", "speed: value and the top rung, against greedy and themselves", HEADER]
             for mix in mixes:
-                for other in (("greedy", "greedy"), search):
-                    out.append(row(mix, search, other, args.speed_games, ref))
+                for bot in (value, top):
+                    for other in (("greedy", "greedy"), bot):
+                        out.append(row(mix, bot, other, args.speed_games, ref))
         if "ms" in sections:
             bots = [(n, n) for n in ("random", "aggressive", "greedy", "lookahead")]
-            bots += [small, search] + [
-                (budget_profile(Path(tmp), b), f"search ({b})")
-                for b in (int(x) for x in args.curve.split(",") if x.strip())
-            ]
+            bots += [small, search, value, top]
             out += ["", "ms per Surge decision (CPU time of the deciding thread)"]
             for mix in mixes:
                 for bot, label in bots:

@@ -36,6 +36,7 @@ from sim.kernel.tab import (
 )
 from sim.kernel.war import conflict_result
 from sim.kernel.zones import hand_card, opt
+from strategies.value_features import N_VALUE_PARAMS
 
 P_COIN = 0  # value of one coin
 P_CARD = 1  # value of one card in hand
@@ -63,6 +64,9 @@ P_LA_WAR_ORDER = 21  # look-ahead: 1 plans the order of the War step's conflicts
 P_LA_KEEP = 22  # look-ahead: 1 plans which units it keeps after a war by rollouts
 P_LA_DRAFT = 23  # look-ahead: 1 plans its draft picks by rollouts played to the end of the game
 P_SEARCH_SIMS = 24  # search: sampled continuations per decision, over all its options
+P_SEARCH_WIDTH = 25  # search: options searched per decision (the heuristic's best)
+P_SEARCH_HORIZON = 26  # search: whole turns a play-out plays after the current one
+P_LEAF_VALUE = 27  # search and value bots: 1 scores a play-out's end by the learned value
 
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
 WEIGHTS: dict[str, int] = {
@@ -93,15 +97,23 @@ LOOKAHEAD_KNOBS: dict[str, int] = {
     "keep": P_LA_KEEP,
     "draft": P_LA_DRAFT,
 }
-SEARCH_KNOBS: dict[str, int] = {"simulations": P_SEARCH_SIMS}
+SEARCH_KNOBS: dict[str, int] = {
+    "simulations": P_SEARCH_SIMS,
+    "width": P_SEARCH_WIDTH,
+    "horizon": P_SEARCH_HORIZON,
+    "value": P_LEAF_VALUE,
+}
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 25
+N_WEIGHTS = 28
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth
-FP_WIDTH = FP_REWARD + 64
+# The learned value's weights (strategies.value_features lays them out), the same in
+# every row: a bot that scores positions by the value reads them from its own row.
+FP_VALUE = FP_REWARD + 64
+FP_WIDTH = FP_VALUE + N_VALUE_PARAMS
 
 
 @kernel

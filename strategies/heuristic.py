@@ -27,6 +27,8 @@ BOT_STRICT = 2
 BOT_LOOKAHEAD = 3
 # Greedy answers here too; strategies.policy.choose plans its decisions by search first.
 BOT_SEARCH = 4
+# Greedy answers here too; strategies.policy.choose values its options by the learned value.
+BOT_VALUE = 5
 
 
 @kernel
@@ -91,7 +93,7 @@ def choose_heuristic(st, tab, fp, p, dec, n):
     if n == 1:
         return 0
     bot = st[L.BOT + p]
-    if bot in (BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH):
+    if bot in (BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH, BOT_VALUE):
         return choose_greedy(st, tab, fp, p, dec, n)
     if bot == BOT_STRICT:
         # Nothing scripted for a real choice: flag it (first one wins), take option 0.

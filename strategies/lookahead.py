@@ -74,10 +74,12 @@ from strategies.greedy import (
     P_LA_HORIZON,
     P_LA_ROLLOUTS,
     P_LA_WIDTH,
+    P_LEAF_VALUE,
     decision_figures,
     score_option,
 )
 from strategies.heuristic import BOT_GREEDY, choose_heuristic
+from strategies.value import leaf_value
 
 # The rollouts' dispatcher, as a value the kernel's steps take (see sim.compiler.ask_of).
 heuristic_ask = ask_of(choose_heuristic)
@@ -355,7 +357,9 @@ def continue_from(ro, tab, fp, p, dec, k, actions, total):
 
 @kernel
 def play_out(st, tab, fp, p, dec, k, actions, total, horizon):
-    """In the rollout state: option ``k`` of ``dec``, the rest of the turn, ``horizon`` more."""
+    """In the rollout state: option ``k`` of ``dec``, the rest of the turn, ``horizon`` more;
+    the end scored by ``rollout_value``, or by the learned value (``strategies.value``) if
+    seat ``p``'s profile says so."""
     ro = st[L.ROLLOUT : L.ROLLOUT + L.GAME_SIZE]
     continue_from(ro, tab, fp, p, dec, k, actions, total)
     ask = heuristic_ask()
@@ -363,6 +367,8 @@ def play_out(st, tab, fp, p, dec, k, actions, total, horizon):
         if ro[L.GAME_OVER]:
             break
         play_turn(ro, tab, fp, ask)
+    if fp[ro[L.PROW + p], P_LEAF_VALUE] > 0:
+        return leaf_value(ro, tab, fp, p)
     return rollout_value(ro, tab, p)
 
 

@@ -34,12 +34,14 @@ from strategies.heuristic import (
     BOT_RANDOM,
     BOT_SEARCH,
     BOT_STRICT,
+    BOT_VALUE,
     choose_greedy_seats,
     choose_heuristic,
     option_card,
 )
 from strategies.lookahead import best_option, best_surge_option, best_wealth_split
 from strategies.search import search_option
+from strategies.value_bot import value_option
 
 __all__ = [
     "BOT_GREEDY",
@@ -47,6 +49,7 @@ __all__ = [
     "BOT_RANDOM",
     "BOT_SEARCH",
     "BOT_STRICT",
+    "BOT_VALUE",
     "choose",
     "choose_greedy_seats",
     "choose_heuristic",
@@ -63,10 +66,15 @@ def choose(st, tab, fp, p, dec, n):
 
     A scripted choice still waiting (a scenario's) and a forced one (``n == 1``)
     are the heuristic dispatcher's, as for every other decision. A search seat's
-    decisions are planned by ``strategies.search.search_option`` where it can.
+    decisions are planned by ``strategies.search.search_option`` where it can, a value
+    seat's by ``strategies.value_bot.value_option``.
     """
     if st[L.BOT + p] == BOT_SEARCH and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
         k = search_option(st, tab, fp, p, dec, n)
+        if k >= 0:
+            return k
+    if st[L.BOT + p] == BOT_VALUE and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
+        k = value_option(st, tab, fp, p, dec, n)
         if k >= 0:
             return k
     if st[L.BOT + p] == BOT_LOOKAHEAD and n > 1 and st[L.SCRIPT_POS] >= st[L.SCRIPT_N]:
@@ -87,12 +95,12 @@ def choose(st, tab, fp, p, dec, n):
 
 def dispatcher(bots: Iterable[int], scripts: bool = True) -> Callable[..., int]:
     """The dispatcher for seats playing ``bots`` (strategy ids), as the kernel's ``ask``
-    value (``sim.compiler.as_ask``): ``choose`` only if one of them is the look-ahead
-    or the search bot, else ``choose_heuristic``; with ``scripts=False`` (the caller
+    value (``sim.compiler.as_ask``): ``choose`` only if one of them is the look-ahead,
+    the search or the value bot, else ``choose_heuristic``; with ``scripts=False`` (the caller
     never queues a scripted choice, as a run's games do not) and two greedy seats,
     ``choose_greedy_seats``, which answers the same."""
     ids = {int(b) for b in bots}
-    if ids & {BOT_LOOKAHEAD, BOT_SEARCH}:
+    if ids & {BOT_LOOKAHEAD, BOT_SEARCH, BOT_VALUE}:
         return as_ask(choose)
     if not scripts and ids == {BOT_GREEDY}:
         return as_ask(choose_greedy_seats)

@@ -1,6 +1,6 @@
 """Strategy profiles: ``configs/strategies/*.toml`` turned into bot ids and weight rows.
 
-A profile names its bot (``random``, ``heuristic``, ``lookahead`` or ``search``) and the
+A profile names its bot (``random``, ``heuristic``, ``lookahead``, ``search`` or ``value``) and the
 weights it plays with; weights left out take the ``greedy`` baseline's value.
 A designer makes a new style by writing a profile, not code, and passes its
 name (or the path of a TOML file) to ``--p0``/``--p1``. A bad profile gets
@@ -18,8 +18,16 @@ import numpy as np
 from sim.base.errors import Error
 from sim.data import schema as S
 from sim.data.cards import CONFIG_DIR
-from strategies.greedy import LOOKAHEAD_KNOBS, N_GREEDY_PARAMS, N_WEIGHTS, SEARCH_KNOBS, WEIGHTS
-from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM, BOT_SEARCH
+from strategies.greedy import (
+    LOOKAHEAD_KNOBS,
+    N_GREEDY_PARAMS,
+    N_WEIGHTS,
+    P_LEAF_VALUE,
+    SEARCH_KNOBS,
+    WEIGHTS,
+)
+from strategies.policy import BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM, BOT_SEARCH, BOT_VALUE
+from strategies.search import SEARCH_HORIZON, SEARCH_WIDTH
 
 PROFILE_DIR = CONFIG_DIR / "strategies"
 BASELINE = PROFILE_DIR / "greedy.toml"
@@ -30,6 +38,7 @@ BOTS: dict[str, int] = {
     "heuristic": BOT_GREEDY,
     "lookahead": BOT_LOOKAHEAD,
     "search": BOT_SEARCH,
+    "value": BOT_VALUE,
 }
 # Look-ahead knobs: default, as the shipped lookahead.toml (a profile may leave any out);
 # their ranges are sim.data.schema.KNOBS (the budget stays bounded).
@@ -44,7 +53,12 @@ KNOB_DEFAULTS: dict[str, int] = {
     "draft": 1,
 }
 # The search bot's budget, as the shipped search.toml (sim.data.schema.SEARCH_KNOBS bounds it).
-SEARCH_DEFAULTS: dict[str, int] = {"simulations": 48}
+SEARCH_DEFAULTS: dict[str, int] = {
+    "simulations": 48,
+    "width": SEARCH_WIDTH,
+    "horizon": SEARCH_HORIZON,
+    "value": 0,
+}
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 
 
@@ -155,6 +169,8 @@ def load_profile(path: Path | str) -> Profile:
         ("search", SEARCH_KNOBS, SEARCH_DEFAULTS, S.SEARCH_KNOBS),
     ):
         _read_knobs(path, raw, section, bot == section, names, defaults, bounds, weights)
+    if bot == "value":
+        weights[P_LEAF_VALUE] = 1  # its play-outs' ends are valued by the learned value
     return Profile(name.strip(), BOTS[bot], weights, str(head.get("description", "")), path)
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from sim.data.spec import SpecError
-from strategies.greedy import FP_WIDTH, N_WEIGHTS, prepare
+from strategies.greedy import FP_VALUE, FP_WIDTH, N_WEIGHTS, prepare
 from strategies.profiles import Profile, ProfileError, load_profile, shipped_profiles
+from strategies.value_model import ValueFileError, shipped_value
 
 
 def _shipped() -> dict[str, Profile]:
@@ -41,7 +42,8 @@ def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.n
     """Bot ids (int64[2]) and parameter rows (float64[2, FP_WIDTH]) for the two seats.
 
     Each row holds the strategy's weights, then values the bot works out once
-    per card table (see ``strategies.greedy.prepare``).
+    per card table (see ``strategies.greedy.prepare``), then the learned value's weights
+    (``strategies.value_model``).
     """
     bots = np.zeros(2, np.int64)
     fp = np.zeros((2, FP_WIDTH), np.float64)
@@ -49,5 +51,9 @@ def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.n
         prof = resolve(name, seat)
         bots[seat] = prof.bot
         fp[seat, :N_WEIGHTS] = prof.weights
+    try:
+        fp[:, FP_VALUE:] = shipped_value()
+    except ValueFileError as e:
+        raise SpecError(str(e)) from None
     prepare(tab, fp)
     return bots, fp

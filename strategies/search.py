@@ -3,8 +3,9 @@
 At every decision the rules leave to it with more than one legal option (the
 Surge's plays, moves and reward use, the Wealth split, the Offering, the War
 step's order of conflicts, the units it keeps after a war, its draft picks)
-the bot lists its heuristic's best ``SEARCH_WIDTH`` options (every split of
-the Wealth step) and shares its budget, the profile's ``simulations``, among
+the bot lists its heuristic's best ``width`` options (the profile's knob,
+``SEARCH_WIDTH`` by default; every split of the Wealth step) and shares its
+budget, the profile's ``simulations``, among
 them by sequential halving: in each of ``ceil(log2(m))`` rounds the options
 still in the running are played out in the same new sampled worlds (common
 random numbers), and the worse half is dropped. The option with the best
@@ -22,10 +23,12 @@ the close ones get the whole budget.
 A play-out is the look-ahead bot's (``strategies.lookahead``): the cards the
 seat cannot see are dealt again at random (``sample_world``, which never
 peeks), the option is taken and its step finished with the kernel's own
-continuation, and the game goes on for ``SEARCH_HORIZON`` more turns with the
-heuristic answering for both seats (a draft pick's play-outs play the whole
-game). The position is then scored by ``rollout_value``. A play-out answers
-with ``choose_heuristic``, so it never starts another search.
+continuation, and the game goes on for ``horizon`` more turns (``SEARCH_HORIZON``
+by default) with the heuristic answering for both seats (a draft pick's play-outs
+play the whole game). The position is then scored by ``rollout_value``, or, with
+the profile's ``value = 1``, by the learned value of the position
+(``strategies.value``): the ``vsearch`` profile searches every option that way. A
+play-out answers with ``choose_heuristic``, so it never starts another search.
 
 Decisions inside an ability's effect (a discard, a target, a "may") have no
 continuation of their own to play from and stay the heuristic's.
@@ -41,7 +44,7 @@ from sim.compiler import kernel
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel.zones import opt
-from strategies.greedy import P_SEARCH_SIMS
+from strategies.greedy import P_SEARCH_HORIZON, P_SEARCH_SIMS, P_SEARCH_WIDTH
 from strategies.lookahead import (
     DRAFT_HORIZON,
     best_tallied,
@@ -50,12 +53,14 @@ from strategies.lookahead import (
     tally,
 )
 
-# Options searched per decision: the heuristic's best. Three beat six at every budget
+# Options searched per decision, by default (the profile's ``width``): the heuristic's
+# best. With play-outs scored by ``rollout_value``, three beat six at every budget
 # measured: the budget goes to options worth telling apart (the width and horizon tables:
 # git show 53865f2:docs/bots-search.md).
 SEARCH_WIDTH = 3
-# Whole turns a play-out plays after the current one. With three options, one turn
-# played as strong as two at half the cost of a play-out (the same tables).
+# Whole turns a play-out plays after the current one, by default (the profile's
+# ``horizon``). With three options, one turn played as strong as two at half the cost of
+# a play-out (the same tables).
 SEARCH_HORIZON = 1
 # A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
 # the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
@@ -98,7 +103,7 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     if m == 1:
         return st[L.LA_SCRATCH]
     budget = max(int(fp[st[L.PROW + p], P_SEARCH_SIMS]), 1)
-    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else SEARCH_HORIZON
+    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else int(fp[st[L.PROW + p], P_SEARCH_HORIZON])
     rounds = 0
     while (1 << rounds) < m:
         rounds += 1
@@ -205,8 +210,9 @@ def search_option(st, tab, fp, p, dec, n):
     this Surge's actions in ``st[SURGE_ACTIONS]``; the play-outs finish the Surge
     under the same bound.
     """
+    width = int(fp[st[L.PROW + p], P_SEARCH_WIDTH])
     if dec == D.D_SURGE:
-        m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
+        m = candidates(st, tab, fp, p, dec, n, width)
         return best_by_halving(st, tab, fp, p, dec, n, m, st[L.SURGE_ACTIONS], 0)
     if dec == D.D_WEALTH:
         # Option k spends k of the step's actions on cards: every split is searched.
@@ -215,6 +221,6 @@ def search_option(st, tab, fp, p, dec, n):
             st[L.LA_SCRATCH + j] = j
         return best_by_halving(st, tab, fp, p, dec, n, m, 0, opt(st, 0, 1))
     if dec == D.D_OFFER or dec == D.D_WAR_ORDER or dec == D.D_KEEP or dec == D.D_DRAFT:
-        m = candidates(st, tab, fp, p, dec, n, SEARCH_WIDTH)
+        m = candidates(st, tab, fp, p, dec, n, width)
         return best_by_halving(st, tab, fp, p, dec, n, m, 0, 0)
     return -1

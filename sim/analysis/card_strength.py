@@ -121,3 +121,96 @@ def format_strength(table: pd.DataFrame) -> str:
 def format_correlation(corr: pd.DataFrame) -> str:
     """The bot x bot rank correlations as aligned text."""
     return corr.to_string(float_format=lambda v: f"{v:.2f}")
+
+
+TIERS_TABLE = "tiers.csv"
+"""The skill-tier table ``omensim strength --tiers`` writes beside its bots' runs."""
+
+
+def tier_effects(paths: Mapping[str, Path | str], alpha: float = 0.05) -> pd.DataFrame:
+    """Each card's holders' effect under each bot (a skill tier), ``{bot: run directory}``
+    from the weakest tier to the strongest.
+
+    A card's effect is its holders' win rate minus the win rate of the other
+    player-games of the run (those that never held it), with Newcombe's 95% interval
+    and a two-sided p-value (statsmodels' two-sample proportion test); the
+    p-values are adjusted by Holm over every card and tier (``multipletests``).
+    One row per (bot, card): ``bot``, ``kind``, ``card``, ``holders``, ``effect``,
+    ``lo``, ``hi``, ``p_value``, ``p_adjusted``, ``significant``, and per card
+    ``sign_change``: a significant effect of each sign under different tiers.
+    """
+    import numpy as np
+    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
+
+    rows = []
+    for bot, p in paths.items():
+        t = run_totals(p)
+        if t.held is None or t.held_wins is None or not t.games:
+            continue
+        names = card_names(p)
+        seats = 2 * t.games
+        wins = t.seat0_wins + t.seat1_wins
+        for kind, (held, won) in enumerate(zip(t.held, t.held_wins, strict=True)):
+            others = seats - int(held)
+            if held <= 0 or others <= 0:
+                continue
+            other_won = wins - int(won)
+            lo, hi = confint_proportions_2indep(
+                int(won), int(held), other_won, others, method="newcomb"
+            )
+            test = test_proportions_2indep(int(won), int(held), other_won, others)
+            rows.append({
+                "bot": bot, "kind": kind, "card": names.get(kind, f"kind {kind}"),
+                "holders": int(held), "effect": won / held - other_won / others,
+                "lo": float(lo), "hi": float(hi), "p_value": float(test.pvalue),
+            })  # fmt: skip
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    reject, adjusted, _, _ = multipletests(table["p_value"].to_numpy(), alpha, "holm")
+    table["p_adjusted"] = adjusted
+    table["significant"] = reject
+    sign = np.sign(table["effect"]) * table["significant"]
+    up = sign.gt(0).groupby(table["kind"]).transform("any")
+    down = sign.lt(0).groupby(table["kind"]).transform("any")
+    table["sign_change"] = up & down
+    return table
+
+
+def format_tiers(table: pd.DataFrame) -> str:
+    """The tier table as text: one line per card, its holders' effect in points with the
+    interval under each tier (``*`` significant after Holm), and ``SIGN`` where the effect
+    changes sign between tiers; cards by the last tier's effect, strongest first."""
+    if table.empty:
+        return "no card was held (the runs have no held_p0/p1 columns)"
+    bots = list(dict.fromkeys(table["bot"]))
+    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    order = by[bots[-1]].sort_values("effect", ascending=False).index
+    width = max(len(str(c)) for c in table["card"])
+    head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:26]:<26}" for b in bots) + "  flag"
+    lines = [
+        head,
+        f"{''.ljust(width)}  " + "  ".join(f"{'effect, pts (95% CI)':<26}" for _ in bots),
+    ]
+    for kind in order:
+        card = str(by[bots[-1]].loc[kind, "card"])
+        cells = []
+        flag = False
+        for b in bots:
+            if kind not in by[b].index:
+                cells.append(f"{'n/a':<26}")
+                continue
+            r = by[b].loc[kind]
+            star = "*" if r["significant"] else " "
+            text = f"{r['effect'] * 100:+.2f} ({r['lo'] * 100:+.2f} to {r['hi'] * 100:+.2f}){star}"
+            cells.append(f"{text:<26}")
+            flag = flag or bool(r["sign_change"])
+        lines.append(f"{card.ljust(width)}  " + "  ".join(cells) + ("  SIGN" if flag else ""))
+    changed = table.loc[table["sign_change"], "card"].unique()
+    lines.append(
+        "effect: holders' win rate minus the other player-games' (points, Newcombe 95% CI); "
+        "* significant after Holm over every card and tier; SIGN: significantly positive "
+        f"under one tier and negative under another ({len(changed)} card(s))."
+    )
+    return "\n".join(lines)

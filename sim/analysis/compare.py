@@ -35,7 +35,7 @@ from sim.analysis.paired import (
     kinds_of,
     pair,
 )
-from sim.analysis.signs import direction, flag_lines
+from sim.analysis.signs import direction, flag_lines, play_change_line
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
@@ -106,23 +106,25 @@ class CompareResult:
 
     def flags(self, panel_hint: str = PANEL_HINT) -> list[str]:
         """One line per affected card whose answer may be about the bot: a shift that is
-        significant (95% interval clear of 0) with the sign the change forbids, or a play
-        count the change moved by more than a third (:func:`sim.analysis.signs.flag_lines`)."""
+        significant (95% interval clear of 0) with the sign the change forbids
+        (:func:`sim.analysis.signs.flag_lines`)."""
         signs = self.expected_signs()
         cards = self.comparison.cards
         out = []
         for row in cards[cards.card.isin(self.affected)].itertuples():
             significant = bool(row.lo > 0 or row.hi < 0)
-            out += flag_lines(
-                row.card,
-                signs.get(row.card, 0),
-                row.diff,
-                significant,
-                int(row.conditional_count_a),
-                int(row.conditional_count_b),
-                panel_hint,
-            )
+            out += flag_lines(row.card, signs.get(row.card, 0), row.diff, significant, panel_hint)
         return out
+
+    def play_changes(self) -> list[str]:
+        """One line per affected card whose play count the change moved by more than a third
+        (:func:`sim.analysis.signs.play_change_line`): the change in play, not a warning."""
+        cards = self.comparison.cards
+        lines = (
+            play_change_line(row.card, int(row.conditional_count_a), int(row.conditional_count_b))
+            for row in cards[cards.card.isin(self.affected)].itertuples()
+        )
+        return [line for line in lines if line is not None]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (``compare.json``), with each arm's full spec and changes."""
@@ -153,6 +155,7 @@ class CompareResult:
             else {k: _json_value(v) for k, v in self.comparison.margin.figures().items()},
             "expected_signs": self.expected_signs(),
             "flags": self.flags(),
+            "play_changes": self.play_changes(),
             "cards": [
                 {k: _json_value(v) for k, v in row.items()}
                 for row in self.comparison.cards[

@@ -3,8 +3,9 @@
 A change has a known direction when every edit pushes the card the same way
 (:data:`FIELD_DIRECTION`: more strength or a bigger Offering is a buff, a higher
 cost a nerf). ``compare`` and ``sweep`` flag a significant result of the wrong
-sign, and any result where the change moved the card's play count by more than
-:data:`PLAYS_MOVED`: both say the answer is about how the bot plays the card.
+sign: the answer is about how the bot misplays the card. A change that moves the
+card's play count by more than :data:`PLAYS_MOVED` is reported as the change in
+play, not flagged: a bot adapting its play to a changed card is what a player does.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def direction(edits: Iterable[CardChange], old: dict[str, dict[str, int]]) -> in
 
 PLAYS_MOVED = 1 / 3
 """A change that moves the card's play count by more than this share changed how the bot
-uses the card, so its answer may be about the bot's play as much as about the card."""
+uses the card: reported as the change in play (:func:`play_change_line`)."""
 
 
 def plays_moved(plays_a: int, plays_b: int) -> bool:
@@ -61,26 +62,29 @@ def flag_lines(
     expected: int,
     diff: float,
     significant: bool,
-    plays_a: int,
-    plays_b: int,
     panel_hint: str,
 ) -> list[str]:
-    """The warnings a card's result earns, each one line (none: the answer reads as the card's).
+    """The warnings a card's result earns, each one line (none: the answer reads as the card's):
+    a significant shift with the sign the change forbids.
 
     ``panel_hint`` is the command to rerun under other bots (``--panel greedy,economic``).
     """
-    out = []
-    if wrong_sign(expected, diff, significant):
-        what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"
-        out.append(
-            f"FLAG {card}: the sign contradicts the change ({what}, {diff * 100:+.2f} points): "
-            f"read it as the bot misplaying the card, not as the card; {panel_hint}"
-        )
-    if plays_moved(plays_a, plays_b):
-        share = f"{(plays_b - plays_a) / plays_a:+.0%}" if plays_a > 0 else "from none"
-        out.append(
-            f"FLAG {card}: the change moved its play count by {share} ({plays_a:,} -> "
-            f"{plays_b:,}): the bot now uses the card differently, so the answer is partly "
-            f"about the bot; {panel_hint}"
-        )
-    return out
+    if not wrong_sign(expected, diff, significant):
+        return []
+    what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"
+    return [
+        f"FLAG {card}: the sign contradicts the change ({what}, {diff * 100:+.2f} points): "
+        f"read it as the bot misplaying the card, not as the card; {panel_hint}"
+    ]
+
+
+def play_change_line(card: str, plays_a: int, plays_b: int) -> str | None:
+    """The change in how often the card was played, when it moved by more than
+    :data:`PLAYS_MOVED` (None otherwise): a report of the bot's play, not a warning."""
+    if not plays_moved(plays_a, plays_b):
+        return None
+    share = f"{(plays_b - plays_a) / plays_a:+.0%}" if plays_a > 0 else "from none"
+    return (
+        f"Change in play, {card}: played {share} ({plays_a:,} -> {plays_b:,} (game, seat)s); "
+        "the bot uses the card differently under the change"
+    )

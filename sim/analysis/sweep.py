@@ -411,10 +411,7 @@ def cells_view(result: SweepResult) -> pd.DataFrame:
                 for lo, hi in zip(t.lo, t.hi, strict=True)
             ],
             "sig": ["*" if s else "" for s in t.significant],
-            "flag": [
-                " ".join(f for f, on in (("sign", w), ("plays", m)) if on)
-                for w, m in zip(t.wrong_sign, t.plays_moved, strict=True)
-            ],
+            "flag": ["sign" if w else "" for w in t.wrong_sign],
             "plays": [
                 f"{b:,} ({d:+,})"
                 for b, d in zip(t.conditional_count_b, t.plays_change, strict=True)
@@ -449,10 +446,10 @@ def format_table(result: SweepResult) -> str:
         "whose population moves with the change; 1st-player shift: in points; 1st VP margin "
         "shift: the first player's mean VP margin, cell minus baseline (paired t-interval). "
         "flag: "
-        "'sign' when the shift is significant against the change's direction, 'plays' when "
-        "the play count moved by more than a third (see the lines below)."
+        "'sign' when the shift is significant against the change's direction (see the lines "
+        "below); a play count that moved is the bot adapting its play, shown in plays."
     )
-    for row in t[t.wrong_sign | t.plays_moved].itertuples():
+    for row in t[t.wrong_sign].itertuples():
         hint = (
             f"check it under other bots: omensim compare --mix {result.spec.mix} "
             f'--change "{row.card}.{result.field}={row.delta:+d}" --panel '
@@ -463,8 +460,6 @@ def format_table(result: SweepResult) -> str:
             int(row.expected_sign),
             row.diff,
             bool(row.significant),
-            int(row.conditional_count_a),
-            int(row.conditional_count_b),
             hint,
         )
     return "\n".join(lines)

@@ -190,6 +190,10 @@ MAX_REVEALED = 32
 REVEALED = take("REVEALED", MAX_REVEALED)  # cards a reveal_keep op has revealed
 LA_MAX_WIDTH = 16
 LA_SCRATCH = take("LA_SCRATCH", 3 * LA_MAX_WIDTH)  # the look-ahead bot's tallies
+# The learned value's scratch (strategies.value): the features of the position being
+# valued, as float64 bits, written and read within one call.
+VALUE_SLOTS = 64
+VALUE_SCRATCH = take("VALUE_SCRATCH", VALUE_SLOTS)
 GAME_SIZE = _st.next  # one game's state ends here
 # A second game state, where the look-ahead bot plays its rollouts: a copy of the
 # game with the hidden cards dealt again (strategies/lookahead.py).

@@ -273,7 +273,7 @@ def _compare_panel(
     for line in P.effect_verdicts(P.effect_panel(effects)):
         click.echo(line)
     for bot, r in results.items():
-        for line in r.flags(panel_hint="compare the bots' shifts above"):
+        for line in r.flags(panel_hint="compare the bots' shifts above") + r.play_changes():
             click.echo(f"{bot}: {line}")
     if out is not None:
         click.echo(f"Runs in {out}/<bot>/A and {out}/<bot>/B; every shift in {out / PANEL_TABLE}.")

@@ -31,6 +31,16 @@ from sim.cli.options import (
     help="Bots to measure with, comma-separated: each plays itself on the same seed and "
     "games, one run directory per bot under --out.",
 )
+@click.option(
+    "--tiers",
+    default=None,
+    metavar="BOT[,BOT...]",
+    callback=parse_panel_option,
+    help="Skill tiers, weakest first (e.g. greedy,value,search): played as --panel plays "
+    "its bots (it replaces --panel), then each card's holders' effect per tier with 95% "
+    "intervals, flagging a card whose effect changes sign between tiers (Holm); the table "
+    "goes to tiers.csv under --out.",
+)
 @games_option(20_000, "Games each bot plays.")
 @seed_option("Seed shared by every bot's run (the same deals for each).")
 @out_option(
@@ -43,6 +53,7 @@ from sim.cli.options import (
 def strength_cmd(
     mix: str,
     panel: tuple[str, ...],
+    tiers: tuple[str, ...] | None,
     games: int,
     seed: int,
     out: Path | None,
@@ -58,9 +69,16 @@ def strength_cmd(
     for each bot; then Spearman's rank correlation between the bots. The tables go
     to strength.csv and rank_correlation.csv under --out.
 
+    With --tiers, the bots are skill tiers: for each card, its holders' win rate
+    minus the other player-games' under each tier, with its interval, and a SIGN
+    flag where the effect is significantly positive under one tier and negative
+    under another (Holm over every card and tier): a card whose strength depends on
+    the skill of the table.
+
     \b
     Example:
       omensim strength --mix aegean --panel greedy,economic,aggressive --games 2e4 --out results/s
+      omensim strength --mix aegean --tiers greedy,value,vsearch --games 2e4
       python -c 'import pandas as pd; print(pd.read_csv("results/s/strength.csv").head())'
       python -c 'from sim import analysis as A; print(A.load("results/s/greedy").shape)'
     """
@@ -68,16 +86,23 @@ def strength_cmd(
     from sim.analysis.card_strength import (  # deferred: loads pandas
         CORRELATION_TABLE,
         STRENGTH_TABLE,
+        TIERS_TABLE,
         bot_margins,
         format_correlation,
         format_margins,
         format_strength,
+        format_tiers,
         rank_correlation,
         strength,
+        tier_effects,
     )
     from sim.run import io, runner  # deferred: loads pyarrow
     from strategies.registry import resolve  # deferred: loads numba
 
+    if tiers is not None:
+        if click.get_current_context().get_parameter_source("panel").name != "DEFAULT":
+            raise click.UsageError("give --tiers or --panel, not both: the tiers are the panel")
+        panel = tiers
     with user_errors():
         for bot in panel:
             resolve(bot)
@@ -88,7 +113,7 @@ def strength_cmd(
             else runner.fresh_dir(runner.RESULTS_ROOT, f"strength-{runner.mix_label(mix)}-s{seed}")
         )
         dirs = P.panel_dir_names(panel)
-        ours = {*dirs.values(), STRENGTH_TABLE, CORRELATION_TABLE}
+        ours = {*dirs.values(), STRENGTH_TABLE, CORRELATION_TABLE, TIERS_TABLE}
         io.check_output_dir(base, force, ours=lambda e: e.name in ours, what="strength")
     for bot, spec in specs.items():
         sub = base / dirs[bot]
@@ -103,6 +128,10 @@ def strength_cmd(
             table.to_csv(tmp, index=False)
         with io.atomic_path(base / CORRELATION_TABLE) as tmp:
             corr.to_csv(tmp)
+        if tiers is not None:
+            effects = tier_effects({bot: base / dirs[bot] for bot in panel})
+            with io.atomic_path(base / TIERS_TABLE) as tmp:
+                effects.to_csv(tmp, index=False)
     if quiet:
         return
     click.echo(
@@ -113,5 +142,8 @@ def strength_cmd(
     click.echo(format_margins(bot_margins({bot: base / dirs[bot] for bot in panel})))
     click.echo("\nrank correlation of holders' win rate between bots (Spearman):")
     click.echo(format_correlation(corr))
+    if tiers is not None:
+        click.echo("\nholders' effect per skill tier, weakest first:")
+        click.echo(format_tiers(effects))
     click.echo(f"data: {base}/<bot>/ (one run per bot), tables: {base / STRENGTH_TABLE}")
     click.echo(f"report: omensim report {base} --out <dir> (the bots' runs side by side)")

@@ -113,6 +113,9 @@ KNOBS: dict[str, Bound] = {
 }
 SEARCH_KNOBS: dict[str, Bound] = {
     "simulations": _b(1, 4096, "play-outs per decision at most, over all its options"),
+    "width": _b(1, L.LA_MAX_WIDTH, "options searched per decision, the heuristic's best"),
+    "horizon": _b(0, 50, "whole turns a play-out plays after the current one"),
+    "value": _b(0, 1, "1: score a play-out's end by the learned value"),
 }
 DECK_PILES = L.N_DECK_PILES
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}
@@ -150,7 +153,7 @@ TABLES: dict[str, dict[str, str | Bound]] = {
     },
     "profile": {"strategy": "[strategy] name, bot, description", "weights": WEIGHT,
                 "lookahead": "[lookahead] width, rollouts, horizon",
-                "search": "[search] simulations"},
+                "search": "[search] simulations, width, horizon, value"},
     "decks": {"p0": f"[{DECK_PILES} unit names]", "p1": f"[{DECK_PILES} unit names]"},
 }  # fmt: skip
 

@@ -24,7 +24,13 @@ from sim.analysis.laws import (
     lean_cells,
     play_laws,
 )
-from sim.analysis.signs import FIELD_DIRECTION, direction, flag_lines, plays_moved
+from sim.analysis.signs import (
+    FIELD_DIRECTION,
+    direction,
+    flag_lines,
+    play_change_line,
+    plays_moved,
+)
 from sim.data.cards import load_pool
 from sim.data.changes import FIELDS, CardChange
 
@@ -83,18 +89,20 @@ def test_judge_counts_only_significant_results_of_the_forbidden_sign() -> None:
     assert law_z_penalty(out[out.card == "p"]) > 5
 
 
-def test_flags_name_the_sign_and_the_play_count() -> None:
+def test_only_a_wrong_sign_is_flagged_and_a_play_count_is_a_change_in_play() -> None:
     assert not plays_moved(300, 201) and plays_moved(300, 199) and plays_moved(300, 401)
     assert plays_moved(0, 5) and not plays_moved(0, 0)
     hint = "rerun with --panel a,b"
-    lines = flag_lines("Hound", -1, 0.02, True, 1000, 500, hint)
-    assert len(lines) == 2
+    lines = flag_lines("Hound", -1, 0.02, True, hint)
+    assert len(lines) == 1 and lines[0].startswith("FLAG Hound:")
     assert "a nerf that helps its holders" in lines[0] and "+2.00 points" in lines[0]
-    assert "-50% (1,000 -> 500)" in lines[1]
-    assert all(hint in line for line in lines)
-    assert flag_lines("Hound", -1, 0.02, False, 1000, 900, hint) == []
-    assert flag_lines("Hound", 1, 0.02, True, 1000, 900, hint) == []
-    assert "a buff that hurts them" in flag_lines("Hound", 1, -0.02, True, 10, 10, hint)[0]
+    assert hint in lines[0]
+    assert flag_lines("Hound", -1, 0.02, False, hint) == []
+    assert flag_lines("Hound", 1, 0.02, True, hint) == []
+    assert "a buff that hurts them" in flag_lines("Hound", 1, -0.02, True, hint)[0]
+    moved = play_change_line("Hound", 1000, 500)
+    assert moved is not None and "FLAG" not in moved and "-50% (1,000 -> 500" in moved
+    assert play_change_line("Hound", 1000, 900) is None
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,13 @@
 """``compare`` and ``sweep`` say when the bot changed, not the card.
 
 A result whose sign contradicts the change (a nerf that helps its holders, a buff that
-hurts them) and a change that moved the card's play count by more than a third both get a
-``FLAG`` line naming what happened and pointing to ``--panel``. The wrong-sign case is
-Oasis Merchant's Offering 3 -> 2 under ``economic`` (a pure nerf: the Offering value is
-the "Amount of cards and/or coins gained when discarded", ``heir-to-the-dunes.txt``,
-line 122), whose holders win more; the play-count case is a card priced out of reach.
+hurts them) gets a ``FLAG`` line naming what happened and pointing to ``--panel``; a
+change that moved the card's play count by more than a third is reported as the change
+in play, never flagged (a bot adapting its play to a changed card is what a player
+does). The wrong-sign case is Oasis Merchant's Offering 3 -> 2 under ``economic`` (a
+pure nerf: the Offering value is the "Amount of cards and/or coins gained when
+discarded", ``heir-to-the-dunes.txt``, line 122), whose holders win more; the
+play-count case is a card priced out of reach.
 """
 
 from __future__ import annotations
@@ -38,25 +40,26 @@ def test_compare_flags_a_nerf_that_helps_and_writes_it_to_the_summary(tmp_path: 
     assert "read it as the bot misplaying the card" in line and "--panel" in line
 
 
-def test_compare_flags_a_play_count_the_change_moved() -> None:
+def test_compare_reports_a_play_count_the_change_moved_without_a_flag(tmp_path: Path) -> None:
     spoils = "Ker of the Spoils"
-    out = ok(invoke("compare", "--mix", "aegean", "--games", "600", "--seed", "2",
-                    "--change", f"{spoils}.cost=9")).output  # fmt: skip
-    line = next(ln for ln in out.splitlines() if "moved its play count" in ln)
-    assert line.startswith(f"FLAG {spoils}: the change moved its play count by -")
-    assert "--panel" in line
-    # A change whose answer is about the card earns no flag.
+    args = ["--mix", "aegean", "--games", "600", "--seed", "2", "--change", f"{spoils}.cost=9"]
+    out = ok(invoke("compare", *args, "--out", str(tmp_path / "c"))).output
+    line = next(ln for ln in out.splitlines() if f"Change in play, {spoils}: played -" in ln)
+    assert "FLAG" not in out and "--panel" not in line
+    summary = json.loads((tmp_path / "c" / "compare.json").read_text())
+    assert summary["flags"] == [] and summary["play_changes"] == [line.strip()]
+    # A change whose play count stays put reports no change in play.
     calm = ok(invoke("compare", "--mix", "aegean", "--games", "600", "--seed", "2",
                      "--change", f"{spoils}.strength=+1")).output  # fmt: skip
-    assert "FLAG" not in calm
-    # Under --panel each bot's flags are named by the bot.
-    args = ["--mix", "aegean", "--games", "600", "--seed", "2", "--change", f"{spoils}.cost=9"]
+    assert "FLAG" not in calm and "Change in play" not in calm
+    # Under --panel each bot's change in play is named by the bot.
     panel = ok(invoke("compare", *args, "--panel", "greedy,random")).output
-    assert f"greedy: FLAG {spoils}: the change moved its play count" in panel
-    assert f"random: FLAG {spoils}: the change moved its play count" in panel
+    assert f"greedy: Change in play, {spoils}: played -" in panel
+    assert f"random: Change in play, {spoils}: played -" in panel
+    assert "FLAG" not in panel
 
 
-def test_sweep_flags_wrong_sign_and_play_count_cells(tmp_path: Path) -> None:
+def test_sweep_flags_a_wrong_sign_and_only_records_a_moved_play_count(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     shown = ok(invoke("sweep", *ECONOMIC, "--card", MERCHANT, "--card", "Sunset Marauder",
                       "--field", "offering", "--delta", "-1", "--correction", "none",
@@ -65,9 +68,9 @@ def test_sweep_flags_wrong_sign_and_play_count_cells(tmp_path: Path) -> None:
     assert (t.expected_sign == -1).all()
     assert bool(t.loc[MERCHANT, "wrong_sign"]) and not bool(t.loc[MERCHANT, "plays_moved"])
     assert bool(t.loc["Sunset Marauder", "plays_moved"])  # offered less, so played less
+    assert not bool(t.loc["Sunset Marauder", "wrong_sign"])
     flags = [ln for ln in shown.splitlines() if ln.startswith("FLAG")]
-    assert any(ln.startswith(f"FLAG {MERCHANT} offering -1: the sign contradicts") for ln in flags)
-    assert any("Sunset Marauder offering -1: the change moved its play count" in ln
-               for ln in flags)  # fmt: skip
-    assert all("--panel" in ln for ln in flags)
+    assert len(flags) == 1
+    assert flags[0].startswith(f"FLAG {MERCHANT} offering -1: the sign contradicts")
+    assert "--panel" in flags[0]
     assert f'--change "{MERCHANT}.offering=-1" --panel' in shown

@@ -63,3 +63,37 @@ def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
     out = tmp_path / "s"
     line = one_error_line(invoke("strength", "--panel", "greedy,nobody", "--out", str(out)))
     assert "nobody" in line and not out.exists()
+
+
+def test_tiers_print_each_cards_effect_per_tier_and_flag_a_sign_change(tmp_path: Path) -> None:
+    """``--tiers``: the bots play as a panel; tiers.csv holds each card's holders' effect per
+    tier, recomputed here from greedy's rows, with Holm over every card and tier, and a
+    card is flagged SIGN exactly when it is significantly positive under one tier and
+    negative under another."""
+    out = tmp_path / "t"
+    args = ["strength", "--mix", "aegean", "--tiers", "random,greedy", "-n", "400", "--seed", "3"]
+    text = ok(invoke(*args, "--out", str(out))).output
+    assert "holders' effect per skill tier" in text
+    t = pd.read_csv(out / "tiers.csv")
+    assert list(dict.fromkeys(t["bot"])) == ["random", "greedy"]
+    df = A.load(out / "greedy", names=True)
+    g = t[t["bot"] == "greedy"].set_index("card")
+    card = g.index[0]
+    held = [df[f"held_p{s}"].map(lambda cs, c=card: c in cs) for s in (0, 1)]
+    won = [held[s] & (df.winner == s) for s in (0, 1)]
+    other = [~held[s] & (df.winner == s) for s in (0, 1)]
+    h = int(held[0].sum() + held[1].sum())
+    rate = (won[0].sum() + won[1].sum()) / h - (other[0].sum() + other[1].sum()) / (800 - h)
+    assert np.isclose(g.loc[card, "effect"], rate)
+    assert (t["p_adjusted"] >= t["p_value"]).all()
+    for _, cells in t.groupby("card"):
+        sig = cells[cells["significant"]]
+        both = (sig["effect"] > 0).any() and (sig["effect"] < 0).any()
+        assert (cells["sign_change"] == both).all()
+        line = next(x for x in text.splitlines() if x.startswith(cells["card"].iloc[0] + " "))
+        assert line.endswith("SIGN") == both
+
+
+def test_tiers_and_panel_together_are_refused() -> None:
+    r = invoke("strength", "--tiers", "greedy,value", "--panel", "greedy,random", "-n", "8")
+    assert r.exit_code != 0 and "not both" in r.output

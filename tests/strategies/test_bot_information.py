@@ -71,6 +71,8 @@ from strategies.policy import (
     heuristic_dispatcher,
 )
 from strategies.registry import STRATEGIES, strategy_arrays
+from strategies.value import position_value
+from strategies.value_features import N_FEATURES
 
 # Every shipped bot: random, each heuristic profile and the look-ahead bot (whose
 # decisions other than the Surge's are the heuristic's; its Surge is checked below).
@@ -891,21 +893,26 @@ def _wealth_options(st):  # the Wealth options of 3 actions, as wealth_step list
     yield 4
 
 
-def _search_fp(tab: np.ndarray, simulations: int = 6) -> np.ndarray:
-    """The shipped search profile's rows at a small budget (the tests' speed)."""
-    _, fp = strategy_arrays("search", "search", tab)
+# The bots that plan by play-outs in sampled worlds: the search (its play-outs scored by
+# the heuristic's rollout value, or by the learned value over every option) and the value bot.
+PLANNERS = ("search", "vsearch", "value")
+
+
+def _search_fp(tab: np.ndarray, simulations: int = 6, bot: str = "search") -> np.ndarray:
+    """The shipped ``bot`` profile's rows, a search at a small budget (the tests' speed)."""
+    _, fp = strategy_arrays(bot, bot, tab)
     fp[:, SEARCH_KNOBS["simulations"]] = simulations
     return fp
 
 
-def _search_picks(dec: int):
-    """A ``pick`` for ``_real_and_resampled``: the search seat's answers to ``dec`` through the
-    run's dispatcher (``strategies.policy.choose``), as (options, pick) pairs, its tallies
-    and its random state."""
+def _search_picks(dec: int, bot: str = "search"):
+    """A ``pick`` for ``_real_and_resampled``: the ``bot`` seat's answers to ``dec`` through
+    the run's dispatcher (``strategies.policy.choose``), as (options, pick) pairs, its
+    tallies and its random state."""
 
     def pick(st: np.ndarray, tab: np.ndarray, fp: np.ndarray, p: int) -> tuple[list, list, list]:
         view = StateView(st)
-        view.bot_ids[p] = BOT_SEARCH
+        view.bot_ids[p] = STRATEGIES[bot].bot
         out = []
         for n in SEARCHED[dec][1](st, tab, fp, p):
             if n > 1:
@@ -930,32 +937,36 @@ def resample_tiles(st: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+@pytest.mark.parametrize("bot", PLANNERS)
 @pytest.mark.parametrize("dec", list(SEARCHED), ids=[v[0] for v in SEARCHED.values()])
-def test_search_decisions_ignore_hidden_cards(sweep, dec):
-    """Each decision the search bot plans comes out the same, with the same play-out
-    tallies and random state, when the opponent's hand, the deck below its top card, the
-    cards under structures and the face-down reward tiles are shuffled among their places."""
+def test_search_decisions_ignore_hidden_cards(sweep, dec, bot):
+    """Each decision the search bot (and the value search, and the value bot) plans comes out
+    the same, with the same play-out tallies and random state, when the opponent's hand, the
+    deck below its top card, the cards under structures and the face-down reward tiles are
+    shuffled among their places."""
     mix, sweep = sweep
     rng = np.random.default_rng(40 + dec)
-    fp = _search_fp(sweep[0].tab)
+    fp = _search_fp(sweep[0].tab, bot=bot)
     decided = 0
     for sc in _war_sweep(mix) if dec == D.D_WAR_ORDER else sweep[:24]:
         p = sc.active
         real = sc.st.copy()
         hidden = resample_tiles(resample(real, p, 1, rng), rng)
         assert not np.array_equal(hidden, real)
-        a = _search_picks(dec)(real, sc.tab, fp, p)
-        b = _search_picks(dec)(hidden, sc.tab, fp, p)
-        assert a == b, f"{SEARCHED[dec][0]}: search seat {p} chose {a[0]} vs {b[0]}"
+        a = _search_picks(dec, bot)(real, sc.tab, fp, p)
+        b = _search_picks(dec, bot)(hidden, sc.tab, fp, p)
+        assert a == b, f"{SEARCHED[dec][0]}: {bot} seat {p} chose {a[0]} vs {b[0]}"
         decided += len(a[0])
     assert decided >= (4 if dec == D.D_WAR_ORDER else 8), decided
 
 
-def test_search_control_own_hand_changes_its_choices(sweep):
-    """The comparison can fail: the search bot's Surge and Offering react to its own hand."""
+@pytest.mark.parametrize("bot", PLANNERS)
+def test_search_control_own_hand_changes_its_choices(sweep, bot):
+    """The comparison can fail: the search bot's (and the value bots') Surge and Offering
+    react to its own hand."""
     _, sweep = sweep
     rng = np.random.default_rng(41)
-    fp = _search_fp(sweep[0].tab)
+    fp = _search_fp(sweep[0].tab, bot=bot)
     changed = 0
     for dec in (D.D_SURGE, D.D_OFFER):
         for sc in sweep[:12]:
@@ -963,8 +974,8 @@ def test_search_control_own_hand_changes_its_choices(sweep):
             real = sc.st.copy()
             other = resample_own_hand(real, p, rng)
             (a, _, _), (b, _, _) = (
-                _search_picks(dec)(real, sc.tab, fp, p),
-                _search_picks(dec)(other, sc.tab, fp, p),
+                _search_picks(dec, bot)(real, sc.tab, fp, p),
+                _search_picks(dec, bot)(other, sc.tab, fp, p),
             )
             changed += [rows[k] for rows, k in a] != [rows[k] for rows, k in b]
     assert changed > 0
@@ -1015,3 +1026,48 @@ def test_search_draft_ignores_hidden_cards(variant: str) -> None:
         assert a == b, f"{variant} pick {picks}: seat {p} chose {a[0]} vs {b[0]}"
         decided += n > 1
     assert decided >= 3
+
+
+# --- the learned value of a position: what it reads is what the seat may see ----------
+
+
+def test_value_ignores_hidden_cards(sweep):
+    """The learned value of a position for a seat, and every feature it reads, come out the
+    same when the opponent's hand, the deck below its top card, the cards under structures
+    and the face-down reward tiles are shuffled among their places."""
+    _, sweep = sweep
+    rng = np.random.default_rng(44)
+    resampled = 0
+    for sc in sweep:
+        for p in range(2):
+            real = sc.st.copy()
+            hidden = resample_tiles(resample(real, p, 0, rng), rng)
+            resampled += not np.array_equal(hidden, real)  # late: nothing may be left hidden
+            a = float(position_value(real, sc.tab, sc.fp, p))
+            b = float(position_value(hidden, sc.tab, sc.fp, p))
+            assert a == b, f"seat {p}: value {a} vs {b} after resampling what it cannot see"
+            fa = real[L.VALUE_SCRATCH : L.VALUE_SCRATCH + N_FEATURES].view(np.float64)
+            fb = hidden[L.VALUE_SCRATCH : L.VALUE_SCRATCH + N_FEATURES].view(np.float64)
+            assert fa.tolist() == fb.tolist()
+    assert resampled >= len(sweep), resampled
+
+
+def test_value_control_what_the_seat_sees_changes_it(sweep):
+    """The comparison can fail: a unit moved on the board (public) changes the value, and
+    resampling the seat's own hand changes it where a TREASURED unit moves in or out."""
+    _, sweep = sweep
+    rng = np.random.default_rng(45)
+    moved = own = 0
+    for sc in sweep:
+        p = sc.active
+        real = sc.st.copy()
+        v = float(position_value(real, sc.tab, sc.fp, p))
+        other = resample_own_hand(real, p, rng)
+        own += float(position_value(other, sc.tab, sc.fp, p)) != v
+        board = sc.st.copy()
+        for c in range(L.N_CITIES):
+            if board[L.SIDE_N + 2 * c + 1 - p] > 0 and board[L.STACK_N + c] > 0:
+                board[L.SLOT + (2 * c + 1 - p) * L.N_SLOTS] = real[L.HAND + p * L.MAX_CARDS]
+                moved += float(position_value(board, sc.tab, sc.fp, p)) != v
+                break
+    assert moved > 0 and own > 0, (moved, own)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from invariants import check_invariants
+from matches import win_rate
 
 from sim.base import layout as L
 from sim.data.spec import RunSpec
@@ -90,16 +91,6 @@ def test_search_budget_is_live() -> None:
     assert not _rows(spec, 1).equals(_rows(spec, 12))
 
 
-def _win_rate(mix: str, a: str, b: str, games: int) -> tuple[int, int]:
-    """``a``'s wins over ``games`` seat-balanced duplicate deals against ``b``."""
-    wins = 0
-    for seat in (0, 1):
-        p0, p1 = (a, b) if seat == 0 else (b, a)
-        spec = RunSpec(games=games // 2, mix=mix, seed=5, p0=p0, p1=p1, duplicate=True)
-        wins += int((Engine(spec).play(0, games // 2).to_pandas().winner == seat).sum())
-    return wins, games
-
-
 @pytest.fixture
 def small_search(tmp_path: Path) -> str:
     path = tmp_path / "small.toml"
@@ -111,9 +102,9 @@ def test_search_at_a_small_budget_beats_random_and_greedy(small_search: str) -> 
     """Lean strength check (the ladder's lowest search rung): at 4 simulations per decision
     the search bot wins clearly against random and, more narrowly, against greedy, the
     interval's low end above the target in both (seat-balanced duplicate deals)."""
-    wins, games = _win_rate("aegean", small_search, "random", 200)
+    wins, games = win_rate("aegean", small_search, "random", 200)
     assert wilson_interval(wins, games)[0] > 0.9, wins
-    wins, games = _win_rate("aegean", small_search, "greedy", 400)
+    wins, games = win_rate("aegean", small_search, "greedy", 400)
     assert wilson_interval(wins, games)[0] > 0.5, wins
 
 

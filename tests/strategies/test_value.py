@@ -1,0 +1,182 @@
+"""The learned value of a position and the bots that play by it (``value``, ``vsearch``).
+
+What the value may see is checked in tests/strategies/test_bot_information.py; how well
+it is calibrated and how strong its bots are are figures for benchmarks/bench_value.py
+and benchmarks/bench_ladder.py. Here: the shipped weights load and are evaluated by the
+kernel as they were fitted, they tell winners from losers on games they never saw, the
+bots play legal, reproducible games, and a lean strength check that can fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+from invariants import check_invariants
+from matches import win_rate
+
+from sim.base import layout as L
+from sim.data.spec import RunSpec, SpecError
+from sim.run.engine import Engine
+from sim.run.scenario import Scenario
+from sim.run.session import numba_threads
+from sim.run.stats import wilson_interval
+from sim.run.value_data import record_positions
+from strategies.greedy import FP_VALUE, P_LEAF_VALUE, SEARCH_KNOBS
+from strategies.policy import BOT_SEARCH, BOT_VALUE, choose, dispatcher
+from strategies.profiles import SEARCH_DEFAULTS
+from strategies.registry import STRATEGIES, strategy_arrays
+from strategies.search import SEARCH_HORIZON, SEARCH_WIDTH
+from strategies.value import position_value
+from strategies.value_features import FEATURES, N_FEATURES, N_VALUE_PARAMS, V_W2
+from strategies.value_model import SHIPPED_VALUE, ValueFileError, load_value, shipped_value
+from tools.train_value import predict, scores, write_value
+
+
+def test_the_shipped_value_loads_and_every_seat_row_carries_it() -> None:
+    params = shipped_value()
+    assert params.shape == (N_VALUE_PARAMS,) and np.any(params != 0)
+    assert N_FEATURES <= L.VALUE_SLOTS  # the scratch the features are written to
+    _, fp = strategy_arrays("greedy", "value", np.asarray(Engine(RunSpec(games=1)).tab))
+    assert np.array_equal(fp[0, FP_VALUE:], params) and np.array_equal(fp[1, FP_VALUE:], params)
+    text = SHIPPED_VALUE.read_text()
+    for key in ("command", "seed", "commit", "scikit_learn"):
+        assert f"\n{key} = " in text
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (lambda t: t.replace('"my_score", ', ""), "model.features"),
+        (lambda t: t.replace("hidden = 16", "hidden = 8"), "model.hidden"),
+        (lambda t: t.replace("params = [", "params = [1.0, "), "model.params"),
+        (
+            lambda t: t.replace("params = [", "params = [nan, ", 1).replace(",\n]", "\n]"),
+            "model.params",
+        ),
+    ],
+)
+def test_a_value_file_that_does_not_fit_is_one_line_naming_the_field(tmp_path, edit, field) -> None:
+    path = tmp_path / "v.toml"
+    path.write_text(edit(SHIPPED_VALUE.read_text()))
+    with pytest.raises(ValueFileError) as e:
+        load_value(path)
+    assert f"field '{field}'" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(ValueFileError, match="cannot read"):
+        load_value(tmp_path / "missing.toml")
+
+
+def test_the_kernel_values_positions_as_the_fit_does() -> None:
+    """``position_value`` (numba, raw features, the row's weights) equals the fit's own
+    formula over the recorded features, in every kind of set."""
+    params = shipped_value()
+    for mix in ("aegean", "dunes", "reign"):
+        sc = Scenario.from_game(mix, 4, 1)
+        for _ in range(5):
+            sc.turn()
+        for p in range(2):
+            st = sc.st.copy()
+            v = float(position_value(st, sc.tab, sc.fp, p))
+            x = st[L.VALUE_SCRATCH : L.VALUE_SCRATCH + N_FEATURES].view(np.float64)
+            assert 0.0 < v < 1.0
+            assert v == pytest.approx(float(predict(params, x[None, :])[0]), rel=1e-9)
+    pos = record_positions("aegean", "greedy", "greedy", 3, 8)
+    assert pos.x.shape[1] == len(FEATURES) and set(np.unique(pos.seat)) == {0, 1}
+
+
+def test_the_value_tells_winners_from_losers_on_games_it_never_saw() -> None:
+    """On 300 greedy games of a seed the fit never used, the value's Brier score is well
+    below a constant guess's (0.25) and below 0.2; untrained weights (all 0) score 0.25."""
+    pos = record_positions("aegean", "greedy", "greedy", 300, 987_654)
+    brier, _ = scores(predict(shipped_value(), pos.x), pos.won)
+    assert brier < 0.2, brier
+    assert scores(predict(np.zeros(N_VALUE_PARAMS), pos.x), pos.won)[0] == pytest.approx(0.25)
+
+
+def test_the_value_and_vsearch_profiles() -> None:
+    value, vsearch, search = STRATEGIES["value"], STRATEGIES["vsearch"], STRATEGIES["search"]
+    assert value.bot == BOT_VALUE and value.weights[P_LEAF_VALUE] == 1
+    assert dispatcher([BOT_VALUE, 1]) is choose
+    assert vsearch.bot == BOT_SEARCH and vsearch.weights[SEARCH_KNOBS["value"]] == 1
+    assert vsearch.weights[SEARCH_KNOBS["width"]] == L.LA_MAX_WIDTH
+    # The reference search keeps its width, horizon and play-out value.
+    assert search.weights[SEARCH_KNOBS["width"]] == SEARCH_WIDTH == SEARCH_DEFAULTS["width"]
+    assert search.weights[SEARCH_KNOBS["horizon"]] == SEARCH_HORIZON
+    assert search.weights[P_LEAF_VALUE] == 0
+
+
+@pytest.mark.parametrize("bot", ["value", "vsearch"])
+@pytest.mark.parametrize("mix", ["aegean", "dunes+aegean", "reign"])
+def test_value_bots_play_legal_games(mix: str, bot: str) -> None:
+    """Every step keeps the invariants; the play-outs leave the real game alone."""
+    spec = RunSpec(games=2, mix=mix, seed=3, p0=bot, p1="greedy")
+    sc = Scenario.from_spec(spec, game=1)
+    while not sc.over:
+        sc.turn()
+        check_invariants(sc)
+    assert sc.error == 0
+
+
+def test_value_rows_do_not_depend_on_threads_and_batch_equals_replay() -> None:
+    spec = RunSpec(games=8, mix="aegean", seed=12, p0="greedy", p1="value")
+    with numba_threads(1):
+        one = Engine(spec).play(0, 8).to_pandas()
+    with numba_threads(numba.config.NUMBA_NUM_THREADS):
+        many = Engine(spec).play(0, 8).to_pandas()
+    pd.testing.assert_frame_equal(one, many)
+    res = Scenario.from_spec(spec, game=3).play_out()
+    assert (res["winner"], res["turns"]) == (one.winner[3], one.turns[3])
+
+
+def test_the_value_is_live_in_the_value_bots_choices() -> None:
+    """Other weights, other games: the value bot reads the row's value weights."""
+    spec = RunSpec(games=20, mix="aegean", seed=2, p0="value", p1="greedy")
+    a = Engine(spec)
+    b = Engine(spec)
+    b.fp = b.fp.copy()
+    out = FP_VALUE + V_W2  # the output layer, negated: a value of 1 - V, that prefers losing
+    b.fp[0, out:] = -b.fp[0, out:]
+    assert not a.play(0, 20).to_pandas().equals(b.play(0, 20).to_pandas())
+
+
+def test_the_value_bot_beats_greedy() -> None:
+    """Lean strength check (the ladder's rung above greedy): the interval's low end above
+    60% over 400 seat-balanced duplicate deals of aegean."""
+    wins, games = win_rate("aegean", "value", "greedy", 400)
+    assert wilson_interval(wins, games)[0] > 0.6, wins
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="the train extra")
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # 3 epochs do not converge
+def test_train_value_writes_a_loadable_seeded_file(tmp_path: Path) -> None:
+    """The retrain command, at a toy size: a file the loader takes, with its provenance,
+    and the same weights from the same seed."""
+    from tools.train_value import main
+
+    args = ["--seed", "3", "--games", "60", "--search-games", "0", "--mixes", "aegean"]
+    assert main(["--out", str(tmp_path / "a"), *args, "--max-iter", "3"]) == 0
+    assert main(["--out", str(tmp_path / "b"), *args, "--max-iter", "3"]) == 0
+    a, b = load_value(tmp_path / "a" / "value.toml"), load_value(tmp_path / "b" / "value.toml")
+    assert np.array_equal(a, b)
+    assert "games_per_mix = 60" in (tmp_path / "a" / "value.toml").read_text()
+
+
+def test_write_value_round_trips(tmp_path: Path) -> None:
+    params = np.random.default_rng(1).normal(size=N_VALUE_PARAMS)
+    write_value(tmp_path / "v.toml", params, {"command": "test", "seed": 1})
+    assert np.array_equal(load_value(tmp_path / "v.toml"), params)
+
+
+def test_a_broken_shipped_value_is_a_spec_error(monkeypatch, tmp_path: Path) -> None:
+    import strategies.registry as R
+
+    def broken() -> np.ndarray:
+        raise ValueFileError("value.toml: field 'model.params': must be 881 finite numbers")
+
+    monkeypatch.setattr(R, "shipped_value", broken)
+    with pytest.raises(SpecError, match=r"model\.params"):
+        R.strategy_arrays("greedy", "greedy", np.asarray(Engine(RunSpec(games=1)).tab))

@@ -1,0 +1,206 @@
+"""Fit the learned value of a position from self-play, from nothing, seeded.
+
+    python tools/train_value.py --out DIR --seed 1 --games 6000 --search-games 600
+
+plays, in each mix of ``--mixes``, ``--games`` greedy self-play games and
+``--search-games`` search self-play games (run seed ``--seed``), records every
+turn's start from both seats' view with who won (``sim.run.value_data``), fits a
+network with one hidden layer (scikit-learn's ``MLPClassifier``, the ``train``
+extra: ``pip install -e '.[train]'``) on all but the last tenth of each run's
+games, prints its Brier score and log loss on that tenth, and writes
+``DIR/value.toml``: the weights (the inputs' scaling folded into the first layer,
+so the kernel reads raw features) and their provenance. Copy it to
+``configs/values/value.toml`` to ship it. Every random choice follows ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.run.value_data import Positions, record_positions  # noqa: E402
+from strategies.value_features import FEATURES, HIDDEN, N_FEATURES  # noqa: E402
+
+MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
+HELD_OUT = 0.1  # the share of each run's games (its last ones) kept out of the fit
+
+
+def collect(
+    mixes: list[str], games: int, search_games: int, seed: int
+) -> list[tuple[str, Positions]]:
+    """Each (mix, bots) run's positions: greedy and search self-play."""
+    runs = []
+    for mix in mixes:
+        for bot, n in (("greedy", games), ("search", search_games)):
+            if n <= 0:
+                continue
+            t = time.perf_counter()
+            pos = record_positions(mix, bot, bot, n, seed)
+            print(
+                f"  {mix:<14} {bot:<7} {n:>6,} games  {len(pos.won):>8,} positions"
+                f"  {time.perf_counter() - t:6.1f} s",
+                flush=True,
+            )
+            runs.append((f"{mix}/{bot}", pos))
+    return runs
+
+
+def split(runs: list[tuple[str, Positions]]) -> tuple[np.ndarray, ...]:
+    """(x_fit, y_fit, x_test, y_test): the last ``HELD_OUT`` of each run's games held out."""
+    fit_x, fit_y, test_x, test_y = [], [], [], []
+    for _, pos in runs:
+        cut = np.quantile(pos.game, 1 - HELD_OUT)
+        test = pos.game >= cut
+        fit_x.append(pos.x[~test])
+        fit_y.append(pos.won[~test])
+        test_x.append(pos.x[test])
+        test_y.append(pos.won[test])
+    return tuple(np.concatenate(a) for a in (fit_x, fit_y, test_x, test_y))
+
+
+def fit(x: np.ndarray, y: np.ndarray, seed: int, max_iter: int) -> tuple[np.ndarray, object]:
+    """The weight row (``strategies.value_features`` layout) of a network fitted to (x, y),
+    with the standardisation of x folded into the first layer; and the fitted model."""
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    model = MLPClassifier(
+        hidden_layer_sizes=(HIDDEN,),
+        activation="tanh",
+        alpha=1e-4,
+        batch_size=512,
+        learning_rate_init=1e-3,
+        max_iter=max_iter,
+        early_stopping=True,
+        n_iter_no_change=4,
+        random_state=seed,
+    )
+    model.fit((x - scaler.mean_) / scale, y)
+    w1, w2 = model.coefs_  # (F, H), (H, 1)
+    b1, b2 = model.intercepts_
+    w1_raw = w1 / scale[:, None]
+    b1_raw = b1 - (scaler.mean_ / scale) @ w1
+    params = np.concatenate([w1_raw.T.ravel(), b1_raw, w2[:, 0], b2])
+    return params, model
+
+
+def predict(params: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The value the kernel computes (``strategies.value.position_value``), in numpy."""
+    w1 = params[: N_FEATURES * HIDDEN].reshape(HIDDEN, N_FEATURES)
+    b1 = params[N_FEATURES * HIDDEN : N_FEATURES * HIDDEN + HIDDEN]
+    w2 = params[N_FEATURES * HIDDEN + HIDDEN : N_FEATURES * HIDDEN + 2 * HIDDEN]
+    b2 = params[-1]
+    z = np.tanh(x @ w1.T + b1) @ w2 + b2
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_value(path: Path, params: np.ndarray, provenance: dict[str, object]) -> None:
+    """Write the value file ``strategies.value_model.load_value`` reads."""
+    lines = [
+        "# The learned value of a position (strategies/value.py); written by",
+        "# tools/train_value.py. Retrain rather than edit.",
+        "[model]",
+    ]
+    lines.append("features = [" + ", ".join(_toml_str(f) for f in FEATURES) + "]")
+    lines.append(f"hidden = {HIDDEN}")
+    lines.append("params = [")
+    for i in range(0, len(params), 4):
+        lines.append("  " + ", ".join(repr(float(v)) for v in params[i : i + 4]) + ",")
+    lines.append("]")
+    lines.append("")
+    lines.append("[provenance]")
+    for k, v in provenance.items():
+        lines.append(f"{k} = {_toml_str(str(v)) if not isinstance(v, int | float) else v}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def scores(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Brier score and log loss of probabilities ``p`` for outcomes ``y``."""
+    q = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(np.mean((p - y) ** 2)), float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Collect, fit, check on the held-out games, write ``OUT/value.toml``."""
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--out", type=Path, required=True, help="folder to write value.toml into")
+    ap.add_argument("--seed", type=int, default=1, help="run seed of the games and of the fit")
+    ap.add_argument("--games", type=int, default=6000, help="greedy self-play games per mix")
+    ap.add_argument("--search-games", type=int, default=600, help="search self-play games per mix")
+    ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
+    ap.add_argument("--max-iter", type=int, default=40, help="training epochs at most")
+    args = ap.parse_args(argv)
+    try:
+        import sklearn
+    except ImportError:
+        print("Error: scikit-learn is missing; pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
+    print(f"collecting positions (seed {args.seed})", flush=True)
+    runs = collect(mixes, args.games, args.search_games, args.seed)
+    x, y, xt, yt = split(runs)
+    print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
+    params, model = fit(x, y, args.seed, args.max_iter)
+    brier, loss = scores(predict(params, xt), yt)
+    base = float(np.mean(y))
+    brier0, loss0 = scores(np.full(len(yt), base), yt)
+    print(f"held out: Brier {brier:.4f} (constant {brier0:.4f}), log loss {loss:.4f} ({loss0:.4f})")
+    provenance = {
+        "command": "python tools/train_value.py "
+        + shlex.join(argv if argv is not None else sys.argv[1:]),
+        "seed": args.seed,
+        "games_per_mix": args.games,
+        "search_games_per_mix": args.search_games,
+        "mixes": ",".join(mixes),
+        "positions": len(y),
+        "epochs": int(model.n_iter_),
+        "held_out_brier": round(brier, 5),
+        "held_out_log_loss": round(loss, 5),
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scikit_learn": sklearn.__version__,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_value(args.out / "value.toml", params, provenance)
+    print(f"wrote {args.out / 'value.toml'} in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
