@@ -13,7 +13,7 @@ prints the table (``docs/statistics.md``); a lean test runs each check in CI.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,7 +130,7 @@ class _Player:
     """Stands in for :class:`sim.analysis.balance.CandidatePlayer`: candidate ``j``'s games
     are wins at ``rates[j]``, each candidate's game ``i`` its own draw."""
 
-    key = "coverage"
+    key: Mapping[str, str] = {"digest": "coverage stand-in"}
     rates: Sequence[float] = ()
     seed = 0
 
