@@ -38,8 +38,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sim.run.stats import brier_log_loss  # noqa: E402
 from sim.run.value_data import Positions, record_positions  # noqa: E402
-from tools.train_value import predict, scores  # noqa: E402
+from strategies.value_model import predict  # noqa: E402
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
 HELD_OUT_SEED = 20_261_206  # not the seed the shipped value was fitted on
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             p = predict(params, pos.x[test])
             r = platt(pos.rollout[~test], pos.won[~test], pos.rollout[test])
             c = np.full(len(y), pos.won[~test].mean())
-            (bv, lv), (br, lr), (bc, lc) = scores(p, y), scores(r, y), scores(c, y)
+            (bv, lv), (br, lr), (bc, lc) = (brier_log_loss(q, y) for q in (p, r, c))
             lines.append(
                 f"{mix:<14} {bot:<7} {len(y):>9,} {bv:>8.4f} {br:>8.4f} {bc:>8.4f} "
                 f"{lv:>9.4f} {lr:>9.4f} {lc:>9.4f}"
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             all_r.append(r)
             all_y.append(y)
     p, r, y = (np.concatenate(a) for a in (all_p, all_r, all_y))
-    (bv, lv), (br, lr) = scores(p, y), scores(r, y)
+    (bv, lv), (br, lr) = brier_log_loss(p, y), brier_log_loss(r, y)
     lines.append(
         f"{'all':<14} {'':<7} {len(y):>9,} {bv:>8.4f} {br:>8.4f} {'':>8} {lv:>9.4f} {lr:>9.4f}"
     )

@@ -18,7 +18,7 @@ import numpy as np
 from sim.base.errors import Error
 from sim.data import schema as S
 from sim.data.cards import CONFIG_DIR
-from strategies.value_features import FEATURES, HIDDEN, N_VALUE_PARAMS
+from strategies.value_features import FEATURES, HIDDEN, N_FEATURES, N_VALUE_PARAMS
 
 VALUE_DIR = CONFIG_DIR / "values"
 SHIPPED_VALUE = VALUE_DIR / "value.toml"
@@ -62,3 +62,40 @@ def shipped_value() -> np.ndarray:
     row = load_value(SHIPPED_VALUE)
     row.flags.writeable = False
     return row
+
+
+def predict(params: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The value the kernel computes (``strategies.value.position_value``), in numpy."""
+    w1 = params[: N_FEATURES * HIDDEN].reshape(HIDDEN, N_FEATURES)
+    b1 = params[N_FEATURES * HIDDEN : N_FEATURES * HIDDEN + HIDDEN]
+    w2 = params[N_FEATURES * HIDDEN + HIDDEN : N_FEATURES * HIDDEN + 2 * HIDDEN]
+    b2 = params[-1]
+    z = np.tanh(x @ w1.T + b1) @ w2 + b2
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_value(path: Path, params: np.ndarray, provenance: dict[str, object]) -> None:
+    """Write the value file ``strategies.value_model.load_value`` reads."""
+    lines = [
+        "# The learned value of a position (strategies/value.py); written by",
+        "# tools/train_value.py. Retrain rather than edit.",
+        "[model]",
+    ]
+    lines.append("features = [" + ", ".join(_toml_str(f) for f in FEATURES) + "]")
+    lines.append(f"hidden = {HIDDEN}")
+    lines.append("params = [")
+    for i in range(0, len(params), 4):
+        lines.append("  " + ", ".join(repr(float(v)) for v in params[i : i + 4]) + ",")
+    lines.append("]")
+    lines.append("")
+    lines.append("[provenance]")
+    for k, v in provenance.items():
+        lines.append(f"{k} = {_toml_str(str(v)) if not isinstance(v, int | float) else v}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)

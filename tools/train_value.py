@@ -28,8 +28,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sim.run.stats import brier_log_loss  # noqa: E402
 from sim.run.value_data import Positions, record_positions  # noqa: E402
-from strategies.value_features import FEATURES, HIDDEN, N_FEATURES  # noqa: E402
+from strategies.value_features import HIDDEN  # noqa: E402
+from strategies.value_model import predict, write_value  # noqa: E402
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
 HELD_OUT = 0.1  # the share of each run's games (its last ones) kept out of the fit
@@ -96,14 +98,6 @@ def fit(x: np.ndarray, y: np.ndarray, seed: int, max_iter: int) -> tuple[np.ndar
     return params, model
 
 
-def predict(params: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The value the kernel computes (``strategies.value.position_value``), in numpy."""
-    w1 = params[: N_FEATURES * HIDDEN].reshape(HIDDEN, N_FEATURES)
-    b1 = params[N_FEATURES * HIDDEN : N_FEATURES * HIDDEN + HIDDEN]
-    w2 = params[N_FEATURES * HIDDEN + HIDDEN : N_FEATURES * HIDDEN + 2 * HIDDEN]
-    b2 = params[-1]
-    z = np.tanh(x @ w1.T + b1) @ w2 + b2
-    return 1.0 / (1.0 + np.exp(-z))
 
 
 def _commit() -> str:
@@ -119,37 +113,10 @@ def _commit() -> str:
         return "unknown"
 
 
-def _toml_str(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def write_value(path: Path, params: np.ndarray, provenance: dict[str, object]) -> None:
-    """Write the value file ``strategies.value_model.load_value`` reads."""
-    lines = [
-        "# The learned value of a position (strategies/value.py); written by",
-        "# tools/train_value.py. Retrain rather than edit.",
-        "[model]",
-    ]
-    lines.append("features = [" + ", ".join(_toml_str(f) for f in FEATURES) + "]")
-    lines.append(f"hidden = {HIDDEN}")
-    lines.append("params = [")
-    for i in range(0, len(params), 4):
-        lines.append("  " + ", ".join(repr(float(v)) for v in params[i : i + 4]) + ",")
-    lines.append("]")
-    lines.append("")
-    lines.append("[provenance]")
-    for k, v in provenance.items():
-        lines.append(f"{k} = {_toml_str(str(v)) if not isinstance(v, int | float) else v}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(path)
 
 
-def scores(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Brier score and log loss of probabilities ``p`` for outcomes ``y``."""
-    q = np.clip(p, 1e-9, 1 - 1e-9)
-    return float(np.mean((p - y) ** 2)), float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,9 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     x, y, xt, yt = split(runs)
     print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
     params, model = fit(x, y, args.seed, args.max_iter)
-    brier, loss = scores(predict(params, xt), yt)
+    brier, loss = brier_log_loss(predict(params, xt), yt)
     base = float(np.mean(y))
-    brier0, loss0 = scores(np.full(len(yt), base), yt)
+    brier0, loss0 = brier_log_loss(np.full(len(yt), base), yt)
     print(f"held out: Brier {brier:.4f} (constant {brier0:.4f}), log loss {loss:.4f} ({loss0:.4f})")
     provenance = {
         "command": "python tools/train_value.py "

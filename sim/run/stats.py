@@ -371,6 +371,13 @@ def games_for_half_width(sd: float, half_width: float, z: float = Z95) -> float:
     return (z * sd / half_width) ** 2
 
 
+def brier_log_loss(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Brier score and log loss of probabilities ``p`` for 0/1 outcomes ``y`` (a value's
+    calibration: ``benchmarks/bench_value.py``, ``tools/train_value.py``)."""
+    q = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(np.mean((p - y) ** 2)), float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+
+
 # --- formats ----------------------------------------------------------------------------------
 
 
