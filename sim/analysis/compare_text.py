@@ -72,6 +72,7 @@ def format_result(result: Any) -> str:
             + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
         )
     lines.extend(result.flags())
+    lines.extend(result.play_changes())
     unpaired = [c for c in result.affected if c not in set(cards.card)]
     if unpaired:
         lines.append(f"  Only one run has {', '.join(unpaired)}: no paired win rate.")
