@@ -39,6 +39,25 @@ TAIL = 4_000
 """Characters of a command's stderr a record keeps (its last lines name the error)."""
 
 
+def _die_with_parent() -> Any:
+    """On Linux, a function for ``preexec_fn`` that asks the kernel to end the command when
+    the thread that started it dies: the desk stops its commands when it is stopped
+    cleanly, and this covers a desk that is killed outright. None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+    return lambda: prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+DIE_WITH_PARENT = _die_with_parent()
+
+
 def shown(args: list[str]) -> str:
     """The command a person types to get the same answer: ``omensim`` and ``args`` (after
     making the folder ``mixes`` writes its table into)."""
@@ -223,7 +242,8 @@ class Jobs:
         proc = subprocess.Popen(
             [self.python, "-m", "sim.cli", *args, *progress],
             cwd=self.ws.root, env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            process_group=0, preexec_fn=DIE_WITH_PARENT,
         )  # fmt: skip
         with self._lock:
             self._live.add(proc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -54,6 +55,34 @@ def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> N
         os.killpg(pid, 0)
     assert record(ws, name)["status"] == "cancelled"
     assert not (ws / "answers" / name).exists()
+
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
+def test_a_desk_killed_outright_leaves_no_command_behind(tmp_path: Path) -> None:
+    """SIGKILL gives the desk no chance to stop its commands: the command ends with it."""
+    import json
+    import time
+
+    ws = tmp_path / "ws"
+    with desk_process(ws) as d:
+        name = json.loads(
+            _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
+        )["name"]
+        pid = None
+        while pid is None:  # the command has started
+            pid = wait(ws, name, ("running",)).get("pid")
+        d.proc.kill()
+        d.proc.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
 
 
 def test_a_port_in_use_is_one_error_line(tmp_path: Path) -> None:
