@@ -117,6 +117,10 @@ MAX_MOVED = 8
 MOVED_N = take("MOVED_N")
 MOVED = take("MOVED", MAX_MOVED)  # MOVED + i: card id
 MOVE_TRIGGERED = take("MOVE_TRIGGERED")  # 1 while a moved Soldier's ability resolves
+# The units the move op resolving now has moved: each unit moves at most once per op
+# (MANEUVER, "move up to N of your units"), so a move op lists only the others.
+MOVED_NOW_N = take("MOVED_NOW_N")
+MOVED_NOW = take("MOVED_NOW", N_CITIES * N_SLOTS)  # MOVED_NOW + i: card id
 # Set-up: where a draft stands, so a look-ahead can finish it from any pick (sim.kernel.draft).
 OLDEST = take("OLDEST")  # the rulebooks' "oldest player": who starts unless a variant decides
 DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks

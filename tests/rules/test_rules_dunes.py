@@ -820,6 +820,65 @@ def test_maneuver_only_units_without_maneuver_into_or_out_of_its_city(
     refused_maneuver(sc, (a, c, card))
 
 
+@pytest.mark.parametrize("exact", [False, True])
+def test_maneuver_moves_each_unit_once(exact: bool) -> None:
+    """Dunes rulebook, Vizier: "the player may move units equal to the indicated number ... into
+    or out of the city into which it was played": N units, each moved once. Temple Servant moved
+    from city 0 into city 1 cannot then leave city 1 for city 2 (a transfer between two cities
+    neither of which is the Vizier's), under either ``maneuver_count`` reading."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    rules = {"RU_MANEUVER_EXACT": 1} if exact else None
+    sc = _maneuver_position(rules=rules)
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script("move", a=1, c=2, card=SERVANT)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+
+
+def test_maneuver_exactly_n_ends_when_no_other_unit_can_move() -> None:
+    """Dunes rulebook, Vizier, read as ``maneuver_count = "exactly"``: N units, or as many as
+    can move. With one unit able to move, MANEUVER 2 moves it once and ends: the unit that came
+    in is not offered again, so no second move (in or out) is asked of the player (strict: an
+    unscripted decision would fail the test)."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    sc = _maneuver_position(cities={0: {0: [SERVANT]}}, rules={"RU_MANEUVER_EXACT": 1})
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [] and sc.city(1, 0) == [SCROLLS, SERVANT]
+    done(sc)
+
+
+def test_move_up_to_n_moves_each_unit_once() -> None:
+    """Solar Barque of Ra ("move up to 2 of your units"): two units, each once. Moving Temple
+    Servant on a second time is not offered; moving a second unit is."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    sc = build(
+        cities={0: {0: [SERVANT, MARAUDER]}}, rewards={0: [(BARQUE, False)]},
+        stacks={0: [CROOK], 1: [WAS], 2: []},
+    )  # fmt: skip
+    sc.script_use_reward(BARQUE)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script("move", a=1, c=2, card=SERVANT)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    sc = build(
+        cities={0: {0: [SERVANT, MARAUDER]}}, rewards={0: [(BARQUE, False)]},
+        stacks={0: [CROOK], 1: [WAS], 2: []},
+    )  # fmt: skip
+    sc.script_use_reward(BARQUE)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script("move", a=0, c=2, card=MARAUDER)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(1, 0) == [SERVANT] and sc.city(2, 0) == [MARAUDER]
+    done(sc)
+
+
 def test_maneuver_respects_city_capacity() -> None:
     """Dunes rulebook, Surge Step: "A player cannot play, move, or use any ability that would add
     a unit to their side of a city that is at city capacity." (Scrolls, COLOSSAL, fills city 1 to

@@ -646,6 +646,24 @@ def test_moved_soldier_ability(on_move: bool) -> None:
 
 
 @pytest.mark.parametrize("on_move", [False, True])
+def test_moved_soldier_moves_once_per_ability(on_move: bool) -> None:
+    """The Chariot ("move up to 2 of your units") moves two units, each once: the Hoplite moved
+    into city 1 cannot be moved on to city 2 by the same ability, so under
+    ``soldier_ability_on_move`` its ability resolves once for the Chariot, never twice."""
+    sc = build(
+        cities={0: {0: [HOPLITE, AUGUR]}},
+        rewards={0: [(CHARIOT, False)]},
+        coins=(0, 4),
+        rules=ON_MOVE if on_move else None,
+    )
+    sc.script_use_reward(CHARIOT)
+    sc.script("move", a=0, c=1, card=HOPLITE)
+    sc.script("move", a=1, c=2, card=HOPLITE)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+
+
+@pytest.mark.parametrize("on_move", [False, True])
 def test_moved_enraged_soldier_resolves_nothing(on_move: bool) -> None:
     """Other rules, Enrage: an enraged unit "is treated as a strength-4 Beast and loses all its
     abilities", and stays enraged when moved (reading ``reign_enraged_type``): moving it
