@@ -465,12 +465,6 @@ RU_REVEAL_REPEATS = _p(
     "times the player may discard a neutral unit from hand to repeat the reveal",
     "dunes", default=0, hi=10, name="RU_REVEAL_REPEATS",
 )  # fmt: skip
-_ru.loader_only(
-    "build_from", "reading",
-    "where the cards placed under a structure come from; only `\"deck\"` (the top of the deck) "
-    "exists",
-    "dunes", default="deck", choices=("deck",),
-)  # fmt: skip
 RU_STRUCTS = _p(
     "structures_per_player", "int",
     "structures each player takes at setup: the first ones of their god in `[[structures]]` "
@@ -588,9 +582,44 @@ RU_WARTORN_EITHER = _p(
     "reading", default="opponent", choices=("opponent", "either_player"),
     name="RU_WARTORN_EITHER",
 )  # fmt: skip
+RU_BUILD_FROM_HAND = _p(
+    "build_from", "reading",
+    "Dunes, Offering Step build: where the cards put under the structure come from: "
+    "`\"deck\"`, the top of the deck; `\"hand\"`, the player's hand, chosen by the player "
+    "(as many as the hand holds)",
+    "reading", default="deck", choices=("deck", "hand"), name="RU_BUILD_FROM_HAND",
+)  # fmt: skip
+RU_STRUCT_EACH_SURGE = _p(
+    "structure_ability", "reading",
+    "Dunes: when a completed structure's ability resolves: `\"once\"`, when it is flipped; "
+    "`\"each_surge\"`, at the start of each of its owner's Surge steps from then on",
+    "reading", default="once", choices=("once", "each_surge"), name="RU_STRUCT_EACH_SURGE",
+)  # fmt: skip
+RU_STRUCT_CARDS_LEAVE = _p(
+    "structure_cards", "reading",
+    "Dunes: the cards under a structure when it is flipped to its completed side: "
+    "`\"stay\"`, out of the game for good; `\"leave\"`, to the discard pile",
+    "reading", default="stay", choices=("stay", "leave"), name="RU_STRUCT_CARDS_LEAVE",
+)  # fmt: skip
+RU_FEATS_EACH_STEP = _p(
+    "feat_timing", "reading",
+    "Reign: when a feat is completed: `\"feat_step\"`, in its owner's Feat step; "
+    "`\"each_step\"`, at the end of every step of either player's turn whose end finds its "
+    "condition met",
+    "reading", default="feat_step", choices=("feat_step", "each_step"),
+    name="RU_FEATS_EACH_STEP",
+)  # fmt: skip
+RU_DISCOUNT_ANY_DEVOTED = _p(
+    "discount_unit", "reading",
+    "Dunes: which unit takes the first-devoted-unit discount: `\"own_god\"`, the first unit "
+    "devoted to the player's god; `\"any_devoted\"`, the first unit devoted to any god",
+    "reading", default="own_god", choices=("own_god", "any_devoted"),
+    name="RU_DISCOUNT_ANY_DEVOTED",
+)  # fmt: skip
 READING_SWITCH_KEYS = (
     "reveal_repeat", "tribute_timing", "reveal_reshuffles", "emissary_favor", "maneuver_count",
-    "favor_flip", "feats_end", "war_torn_units",
+    "favor_flip", "feats_end", "war_torn_units", "build_from", "structure_ability",
+    "structure_cards", "feat_timing", "discount_unit",
 )  # fmt: skip
 """The readings above, each a rule switch with a test in both settings."""
 _ru.loader_only(

@@ -233,7 +233,14 @@ def _entomb(st, tab, fp, ask, p, c, o, src):
         if loc >= 0 and B.loc_seat(loc) == p:
             Z.put_under(st, p, s, B.city_take(st, tab, B.loc_city(loc), p, B.loc_slot(loc)))
         return
-    for _ in range(op_col(tab, o, L.OP_N)):
+    tuck_from_hand(st, tab, fp, ask, p, s, op_col(tab, o, L.OP_N))
+
+
+@kernel
+def tuck_from_hand(st, tab, fp, ask, p, s, n):
+    """Seat ``p`` chooses ``n`` cards of its hand (as many as it holds) and puts them under
+    its structure ``s`` (ENTOMB; a build under the reading ``build_from = "hand"``)."""
+    for _ in range(n):
         hn = st[L.HAND_N + p]
         if hn == 0:
             return
