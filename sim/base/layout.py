@@ -427,6 +427,12 @@ RU_EMISSARY_STRENGTH_TB = _p(
     "higher strength decides the first player before the oldest player does",
     "emissary", default=True, name="RU_EMISSARY_STRENGTH_TB",
 )  # fmt: skip
+RU_SECOND_COINS = _p(
+    "second_player_coins", "int",
+    "coins the second player takes at the end of set-up on top of `start_coins` (no rulebook "
+    "gives any: a designer's handicap for the first-player edge)",
+    "emissary", default=0, hi=99, name="RU_SECOND_COINS",
+)  # fmt: skip
 RU_END = _p(
     "end_conditions", "names", "`END_CONDITIONS` names; the game ends when any holds",
     "required", choices=("END_CONDITIONS",), name="RU_END",
@@ -453,6 +459,13 @@ RU_DEVOTED_DISCOUNT = _p(
     "the first unit devoted to your god that you play each turn costs this much less "
     "(never below 0)",
     "dunes", default=0, hi=99,
+)  # fmt: skip
+RU_FAVOR_START_FIRST = _p(
+    "favor_start", "reading",
+    "whose god the Favor card starts on: `\"second_player\"` (the rulebook, line 57) or "
+    "`\"first_player\"` (a designer's change, to measure what the rule is worth)",
+    "dunes", default="second_player", choices=("second_player", "first_player"),
+    name="RU_FAVOR_START_FIRST",
 )  # fmt: skip
 RU_WEALTH_REVEAL = _p(
     "wealth_reveal", "int",

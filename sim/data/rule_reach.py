@@ -89,6 +89,7 @@ RULE_NEEDS: dict[str, Need] = {
         "wealth_reveal = 1 (it repeats the reveal)", lambda f: bool(f.rules["wealth_reveal"])
     ),
     "build_from": Need("structures in the base set", lambda f: f.structures),
+    "favor_start": Need("gods = true (Heir to the Dunes)", lambda f: bool(f.rules["gods"])),
     "structure_ability": Need("structures in the base set", lambda f: f.structures),
     "structure_cards": Need("structures in the base set", lambda f: f.structures),
     "feat_timing": Need("feats (A Reign of War)", lambda f: f.feats),

@@ -1872,3 +1872,38 @@ def test_mix_aegean_base_end_conditions(stacks: dict, reason: str) -> None:
     sc.end_turn()
     assert sc.over is (reason != "none")
     assert sc.result()["end_reason"] == reason
+
+
+# =============================================================================
+# A designer's handicaps for the first-player edge (no rulebook gives them)
+# =============================================================================
+
+
+@pytest.mark.parametrize("first_favored", [False, True])
+def test_favor_start_switch(first_favored: bool) -> None:
+    """Dunes rulebook, Set Up: "Flip the Favor card to the side matching the god of the second
+    player." ``favor_start = "first_player"`` (a designer's change, to measure what the rule is
+    worth) starts it on the first player's god instead."""
+    # Checks heir-to-the-dunes.txt, line 57.
+    from sim.base import layout as L
+
+    rules = {"RU_FAVOR_START_FIRST": 1} if first_favored else None
+    for game in range(4):
+        sc = Scenario("dunes", rules=rules)
+        sc.setup(5, game)
+        favored = sc.first if first_favored else 1 - sc.first
+        assert sc.favor == sc.god(favored)
+        assert int(sc.st[L.FAVOR]) != 0
+
+
+@pytest.mark.parametrize("extra", [0, 2])
+def test_second_player_coins(extra: int) -> None:
+    """Dunes rulebook, Set Up: "Each player draws 4 cards from the deck and takes 4 coins from
+    the supply." ``second_player_coins = N`` gives the second player N more at the end of set-up
+    (a designer's handicap); the supply gives them up (20 coins in all)."""
+    # Checks heir-to-the-dunes.txt, line 53.
+    rules = {"RU_SECOND_COINS": extra} if extra else None
+    sc = Scenario("dunes", rules=rules)
+    sc.setup(5, 0)
+    assert sc.coins(sc.first) == 4 and sc.coins(1 - sc.first) == 4 + extra
+    assert sc.supply == 20 - 8 - extra
