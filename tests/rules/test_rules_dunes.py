@@ -147,6 +147,39 @@ def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> Non
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
 
 
+def test_setup_shuffles_all_unit_cards_into_one_deck() -> None:
+    """Dunes rulebook, Set Up 4: "Shuffle all unit cards and place them in a facedown deck": the
+    deck and the two hands hold every unit card of the set, once each, and the order differs
+    from deal to deal (four deals, four different decks)."""
+    # Checks heir-to-the-dunes.txt, line 50.
+    every = sorted(u["name"] for u in load_pool("dunes").units for _ in range(u["copies"]))
+    orders = set()
+    for game in range(4):
+        sc = Scenario.from_game("dunes", 1, game, strict=True)
+        deck = sc.deck_top(sc.deck_size())
+        assert sorted(deck + sc.hand(0) + sc.hand(1)) == every
+        orders.add(tuple(deck))
+    assert len(orders) == 4
+
+
+def test_devotion_by_unit_type() -> None:
+    """Dunes rulebook, Unit Card Anatomy: "Devotion: This icon indicates the god or gods to which
+    this unit is devoted"; Unit Card Types: Embalmed are "devoted to both gods", Followers "to one
+    god only", Initiates and Viziers "not devoted to either god". Every shipped unit's devotion,
+    the field the kernel reads for Favor and abilities, agrees with its type."""
+    # Checks heir-to-the-dunes.txt, lines 120, 149-152.
+    allowed = {
+        "embalmed": {"both"}, "follower": {"anubis", "horus"},
+        "initiate": {"neutral"}, "vizier": {"neutral"},
+    }  # fmt: skip
+    units = load_pool("dunes").units
+    assert {u["type"] for u in units} == set(allowed)
+    for u in units:
+        assert u["devotion"] in allowed[u["type"]], u["name"]
+    gods = {u["devotion"] for u in units if u["type"] == "follower"}
+    assert gods == {"anubis", "horus"}
+
+
 @pytest.mark.parametrize("first", ["p0", "p1"])
 def test_setup_gods_and_their_structures(first: str) -> None:
     """Dunes rulebook, Set Up 8-9: "Each player takes a god reference card and a set of 3
@@ -188,6 +221,17 @@ def test_emissary_greatest_value_goes_first() -> None:
     assert sc.discard_pile() == [GRAND] and sc.hand(1) == [BEARER]
     assert sorted(sc.hand(0)) == sorted([SERVANT, CHANNELER])
     done(sc)
+
+
+@pytest.mark.parametrize("oldest", [0, 1])
+def test_emissary_sum_counts_the_offering(oldest: int) -> None:
+    """Dunes rulebook, Emissary of War Variant: "sums the cost, offering, and strength values".
+    Vizier of the Scrolls 4 + 3 + 3 = 10 beats Overseer of the Necropolis 4 + 1 + 4 = 9 only
+    through its offering (cost and strength alone: 7 against 8), whoever is the oldest."""
+    # Checks heir-to-the-dunes.txt, line 59.
+    sc = build(hands={0: [SCROLLS], 1: [OVERSEER]})
+    assert sc.emissary(oldest=oldest) == 0
+    assert sc.discard_pile() == [SCROLLS] and sc.hand(1) == [OVERSEER]
 
 
 @pytest.mark.parametrize("oldest", [0, 1])
@@ -474,6 +518,22 @@ def test_wealth_after_reveal_three_actions_with_bonus() -> None:
     sc.wealth()
     assert sorted(sc.hand(0)) == sorted([CHANNELER, *TOP4])
     assert sc.coins(0) == 0
+    done(sc)
+
+
+@pytest.mark.parametrize(("cards", "d_hand", "d_coins"), [(0, 0, 4), (1, 1, 2), (2, 2, 1)])
+def test_wealth_coin_bonus_only_when_every_action_gains_coins(
+    cards: int, d_hand: int, d_coins: int
+) -> None:
+    """Dunes rulebook, Wealth Step: "If the active player uses all of their Wealth actions to gain
+    coins, they gain 1 additional coin." Three coins give four; a split gives no bonus either
+    way. (The reveal first: a Horus Follower is not Anubis's, so it is discarded.)"""
+    # Checks heir-to-the-dunes.txt, lines 102, 104.
+    sc = build(coins=(0, 0), deck_top=[BEARER, *TOP4])
+    sc.script_wealth(cards)
+    sc.wealth()
+    assert sorted(sc.hand(0)) == sorted(TOP4[:d_hand])
+    assert sc.coins(0) == d_coins and sc.discard_pile() == [BEARER]
     done(sc)
 
 
