@@ -300,8 +300,7 @@ READINGS: tuple[Reading, ...] = (
         "COLOSSAL is a keyword ability, and the abilities of such a unit cannot be resolved "
         "(line 69), so it counts as 1.",
         "Line 178 states a count ('counts as 2 units'), not something resolved; line 69 speaks of "
-        "'resolving abilities'. Not switchable: the count is fixed per card when it enters a "
-        "city.",
+        "'resolving abilities'. Not yet a switch (the count would depend on the owner's god).",
     ),
     Reading(
         "dunes_war_order",
@@ -325,7 +324,7 @@ READINGS: tuple[Reading, ...] = (
         "to a third).",
         "'move units equal to the indicated number ... into or out of the city' counts units; "
         "a unit moved in and out would make a transfer between two other cities that no single "
-        "move allows. Not switchable.",
+        "move allows. Not a switch: the other reading is what the move rules did before.",
     ),
     Reading(
         "build_strength",
@@ -333,7 +332,7 @@ READINGS: tuple[Reading, ...] = (
         "A build places cards equal to the revealed unit's printed strength.",
         "INVOCATION's +1 strength while Favored counts for the revealed Initiate too.",
         "Line 151 adds strength to 'a player's units with INVOCATION' for conflicts; a unit in "
-        "hand is in no conflict. Not switchable.",
+        "hand is in no conflict. Not yet a switch.",
     ),
     Reading(
         "all_structures_end",
@@ -343,7 +342,7 @@ READINGS: tuple[Reading, ...] = (
         "The game ends at the end of the Offering Step in which the last structure gets "
         "enough cards under it.",
         "Line 207: 'A structure is not considered complete until it has been flipped'. Not "
-        "switchable.",
+        "yet a switch.",
     ),
     Reading(
         "dunes_structure_target",
@@ -396,7 +395,7 @@ READINGS: tuple[Reading, ...] = (
         "Every Keres in play (both players') resolves at the end of each Surge, and any of the "
         "player's Keres meeting its condition may EXALT.",
         "The Surge is the active player's step and abilities are resolved by their owner; "
-        "EXALT follows 'After a Keres resolves its ability'. Not switchable.",
+        "EXALT follows 'After a Keres resolves its ability'. Not yet a switch.",
     ),
     Reading(
         "draft_passed_card",
@@ -405,7 +404,7 @@ READINGS: tuple[Reading, ...] = (
         "(it is dealt to them), so each ends with 30.",
         "The passed card goes back under the deck, or to the other player's next set of 3.",
         "The text says 'pass 1' to the other player and stops at 30 each; a passed card "
-        "kept by the receiver is what makes 30. Not switchable.",
+        "kept by the receiver is what makes 30. Not yet a switch.",
     ),
     # --- A Reign of War -----------------------------------------------------------------
     Reading(
