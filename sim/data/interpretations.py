@@ -335,6 +335,16 @@ READINGS: tuple[Reading, ...] = (
         "hand is in no conflict. Not yet a switch.",
     ),
     Reading(
+        "war_tie_printed_cost",
+        f"{AE}, line 130; {DU}, line 168",
+        "The war tie-break's 'highest total unit cost' adds the printed costs of the units in "
+        "the city (enraged units too).",
+        "It adds the costs as changed by ongoing cost effects or the discount a unit was "
+        "played with (what its owner paid).",
+        "A unit's cost is a printed value (Unit Card Anatomy: 'Amount of coins required to "
+        "play the unit'); what was paid is not recorded on the card. Not yet a switch.",
+    ),
+    Reading(
         "all_structures_end",
         f"{DU}, lines 92, 207 and 221",
         "'Built all of their structures' means all completed (flipped at the start of a "
