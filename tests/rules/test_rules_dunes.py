@@ -913,7 +913,8 @@ def test_maneuver_exactly_n_ends_when_no_other_unit_can_move() -> None:
     done(sc)
 
 
-def test_move_up_to_n_moves_each_unit_once() -> None:
+@pytest.mark.parametrize("twice", [True, False])
+def test_move_up_to_n_moves_each_unit_once(twice: bool) -> None:
     """Solar Barque of Ra ("move up to 2 of your units"): two units, each once. Moving Temple
     Servant on a second time is not offered; moving a second unit is."""
     # Checks heir-to-the-dunes.txt, line 152.
@@ -923,15 +924,11 @@ def test_move_up_to_n_moves_each_unit_once() -> None:
     )  # fmt: skip
     sc.script_use_reward(BARQUE)
     sc.script("move", a=0, c=1, card=SERVANT)
-    sc.script("move", a=1, c=2, card=SERVANT)
-    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
-        sc.surge()
-    sc = build(
-        cities={0: {0: [SERVANT, MARAUDER]}}, rewards={0: [(BARQUE, False)]},
-        stacks={0: [CROOK], 1: [WAS], 2: []},
-    )  # fmt: skip
-    sc.script_use_reward(BARQUE)
-    sc.script("move", a=0, c=1, card=SERVANT)
+    if twice:
+        sc.script("move", a=1, c=2, card=SERVANT)
+        with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+            sc.surge()
+        return
     sc.script("move", a=0, c=2, card=MARAUDER)
     sc.script_pass()
     sc.surge()

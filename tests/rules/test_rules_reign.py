@@ -662,18 +662,23 @@ def test_reward_cards_score_two_unused_one_used() -> None:
 ON_MOVE = {"RU_SOLDIER_ON_MOVE": 1}
 
 
+def _chariot_position(on_move: bool) -> Scenario:
+    """Seat 0: a Hoplite and a Temple Augur in city 0, the Chariot to use, no coins."""
+    return build(
+        cities={0: {0: [HOPLITE, AUGUR]}},
+        rewards={0: [(CHARIOT, False)]},
+        coins=(0, 4),
+        rules=ON_MOVE if on_move else None,
+    )
+
+
 @pytest.mark.parametrize("on_move", [False, True])
 def test_moved_soldier_ability(on_move: bool) -> None:
     """Off: a Soldier's ability resolves when it is played (reign-of-war.en.md, lines 85-87), so
     moving it by the Chariot resolves nothing. On: the Hoplite moved into another city resolves
     "Gain 1 coin" again there; the Oracle moved with it has no play ability (its ability waits
     for the Portent step, line 88), so it gives nothing either way."""
-    sc = build(
-        cities={0: {0: [HOPLITE, AUGUR]}},
-        rewards={0: [(CHARIOT, False)]},
-        coins=(0, 4),
-        rules=ON_MOVE if on_move else None,
-    )
+    sc = _chariot_position(on_move)
     sc.script_use_reward(CHARIOT)
     sc.script("move", a=0, c=1, card=HOPLITE)
     sc.script("move", a=0, c=2, card=AUGUR)
@@ -690,12 +695,7 @@ def test_moved_soldier_moves_once_per_ability(on_move: bool) -> None:
     """The Chariot ("move up to 2 of your units") moves two units, each once: the Hoplite moved
     into city 1 cannot be moved on to city 2 by the same ability, so under
     ``soldier_ability_on_move`` its ability resolves once for the Chariot, never twice."""
-    sc = build(
-        cities={0: {0: [HOPLITE, AUGUR]}},
-        rewards={0: [(CHARIOT, False)]},
-        coins=(0, 4),
-        rules=ON_MOVE if on_move else None,
-    )
+    sc = _chariot_position(on_move)
     sc.script_use_reward(CHARIOT)
     sc.script("move", a=0, c=1, card=HOPLITE)
     sc.script("move", a=1, c=2, card=HOPLITE)
