@@ -9,7 +9,8 @@ Run from the repository root::
 
 Each bug is one textual edit of one kernel line (two for a swapped pair of
 statements), named with the rulebook line it breaks. For each, the tree
-(``sim``, ``strategies``, ``tests``, ``configs``, ``pyproject.toml``) is copied
+(``sim``, ``strategies``, ``tests``, ``configs``, ``docs``, ``pyproject.toml``; a rule test
+reads the readings table in ``docs``) is copied
 into a temporary directory, the edit is made there (never in this checkout),
 and ``tests/rules`` runs in that copy with ``-x`` and its own empty
 ``NUMBA_CACHE_DIR``, so every mutant pays a cold compile of the kernel (about
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("sim", "strategies", "tests", "configs", "pyproject.toml")
+COPIED = ("sim", "strategies", "tests", "configs", "docs", "pyproject.toml")
 LEFT_OUT = ("tests/rules/test_golden.py", "tests/rules/test_rule_coverage.py")
 AE, DU, RE = "edge-of-the-aegean.txt", "heir-to-the-dunes.txt", "reign-of-war.en.md"
 
