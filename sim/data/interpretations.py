@@ -4,8 +4,10 @@ Each reading names the rulebook lines that leave it open, the default omensim
 plays and why, and the other reading. Where both can be played, ``switch``
 names the rule parameter (a ``--rules`` file; configs/README.md) that plays
 the other one. Every run's metadata holds :data:`INTERPRETATIONS` (one line of
-text per reading), so a dataset says which readings produced it; the table in
-docs/rules-coverage.md is :func:`readings_table`.
+text per reading) and :func:`readings_in_force` (which of the two each switch
+played), so a dataset says which readings produced it; the table in
+docs/rules-coverage.md is :func:`readings_table`, and ``omensim cards
+--readings`` prints :func:`readings_text`.
 """
 
 from __future__ import annotations
