@@ -10,7 +10,9 @@ Run from the repository root::
 The rulebooks are read from ``../shared/rules`` next to the repository root.
 A rulebook line is *rule-bearing* when it is a sentence or a bullet of at
 least five words outside the table of contents (headings, component counts
-and the translation's term table are not).
+and the translation's term table are not), or a shorter line that continues a
+rule-bearing line: the translation wraps its sentences, and the wrapped end of
+a rule ("cards and 4 coins.") is rule text too.
 
 A test covers a line only by *naming* it: a book's file name followed by
 ``line N`` or ``lines ...`` (a list of numbers and ranges joined by commas or
@@ -118,9 +120,11 @@ def rule_lines(path: Path) -> dict[int, str]:
     """``{line number: text}`` of the rule-bearing lines of one rulebook."""
     out: dict[int, str] = {}
     in_contents = False
+    previous = 0  # the line before, when it was rule-bearing (0: it was not, or blank)
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = raw.strip()
         if not line:
+            previous = 0
             continue
         if line.lower().startswith("table of contents"):
             in_contents = True
@@ -129,10 +133,17 @@ def rule_lines(path: Path) -> dict[int, str]:
             continue
         in_contents = False
         if line.startswith("#") or line.startswith("|"):
+            previous = 0
             continue  # Markdown headings and the translation's term table
         words = re.findall(r"[A-Za-z0-9\u4e00-\u9fff]+", line)
-        if len(words) >= MIN_WORDS:
+        # A short line that continues a rule-bearing line (a sentence wrapped in the
+        # Markdown translation, not a new bullet) carries the end of that rule's text.
+        wrapped = previous == n - 1 and words and not re.match(r"[-•*]\s|\d+\.\s", line)
+        if len(words) >= MIN_WORDS or wrapped:
             out[n] = line
+            previous = n
+        else:
+            previous = 0
     return out
 
 

@@ -9,7 +9,8 @@ Run from the repository root::
 
 Each bug is one textual edit of one kernel line (two for a swapped pair of
 statements), named with the rulebook line it breaks. For each, the tree
-(``sim``, ``strategies``, ``tests``, ``configs``, ``pyproject.toml``) is copied
+(``sim``, ``strategies``, ``tests``, ``configs``, ``docs``, ``pyproject.toml``; a rule test
+reads the readings table in ``docs``) is copied
 into a temporary directory, the edit is made there (never in this checkout),
 and ``tests/rules`` runs in that copy with ``-x`` and its own empty
 ``NUMBA_CACHE_DIR``, so every mutant pays a cold compile of the kernel (about
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("sim", "strategies", "tests", "configs", "pyproject.toml")
+COPIED = ("sim", "strategies", "tests", "configs", "docs", "pyproject.toml")
 LEFT_OUT = ("tests/rules/test_golden.py", "tests/rules/test_rule_coverage.py")
 AE, DU, RE = "edge-of-the-aegean.txt", "heir-to-the-dunes.txt", "reign-of-war.en.md"
 
@@ -288,6 +289,120 @@ BUGS: tuple[Bug, ...] = (
         "sim/kernel/draft.py",
         "PILE_LIMITS_SOLDIER = 6\n",
         "PILE_LIMITS_SOLDIER = 5\n",
+    ),
+    # --- the third pass: the move rules, the new readings and the repaired tests ------
+    Bug(
+        "maneuver_moves_a_unit_twice",
+        "abilities",
+        f"{DU}, line 152",
+        "sim/kernel/abilities.py",
+        "if B.has_kw(tab, card, V.KW_MANEUVER) or _moved_now(st, card):",
+        "if B.has_kw(tab, card, V.KW_MANEUVER):",
+    ),
+    Bug(
+        "move_op_moves_a_unit_twice",
+        "abilities",
+        f"{DU}, line 152 (move up to N of your units)",
+        "sim/kernel/abilities.py",
+        "                if _moved_now(st, card):\n                    continue\n",
+        "",
+    ),
+    Bug(
+        "build_from_hand_ignored",
+        "offering",
+        f"{DU}, line 200 (reading build_from)",
+        "sim/kernel/offering.py",
+        "    if rule(tab, L.RU_BUILD_FROM_HAND):\n",
+        "    if False:\n",
+    ),
+    Bug(
+        "structure_resolves_every_surge",
+        "surge",
+        f"{DU}, lines 88 and 125 (reading structure_ability)",
+        "sim/kernel/surge.py",
+        "    again = rule(tab, L.RU_STRUCT_EACH_SURGE)\n",
+        "    again = 1\n",
+    ),
+    Bug(
+        "structure_cards_never_leave",
+        "surge",
+        f"{DU}, lines 204-207 (reading structure_cards)",
+        "sim/kernel/surge.py",
+        "            if rule(tab, L.RU_STRUCT_CARDS_LEAVE):\n",
+        "            if False:\n",
+    ),
+    Bug(
+        "discount_for_any_devoted",
+        "surge",
+        f"{DU}, line 135 (reading discount_unit)",
+        "sim/kernel/surge.py",
+        "    if rule(tab, L.RU_DISCOUNT_ANY_DEVOTED):\n",
+        "    if True:\n",
+    ),
+    Bug(
+        "feats_only_in_feat_step",
+        "feats",
+        f"{RE}, lines 47-49 (reading feat_timing)",
+        "sim/kernel/feats.py",
+        "        if q == 1 and not rule(tab, L.RU_FEATS_EACH_STEP):\n",
+        "        if q == 1:\n",
+    ),
+    Bug(
+        "favor_start_ignored",
+        "set-up",
+        f"{DU}, line 57 (favor_start)",
+        "sim/kernel/game.py",
+        "(1 - second if rule(tab, L.RU_FAVOR_START_FIRST) else second)",
+        "second",
+    ),
+    Bug(
+        "second_coins_to_first",
+        "set-up",
+        f"{DU}, line 53 (second_player_coins)",
+        "sim/kernel/game.py",
+        "        Z.gain_coins(st, 1 - first, rule(tab, L.RU_SECOND_COINS))\n",
+        "        Z.gain_coins(st, first, rule(tab, L.RU_SECOND_COINS))\n",
+    ),
+    Bug(
+        "emissary_sum_without_offering",
+        "set-up",
+        f"{DU}, line 59",
+        "sim/kernel/game.py",
+        " + kind_col(tab, k, L.K_OFFERING) + kind_col(tab, k, L.K_STRENGTH)",
+        " + kind_col(tab, k, L.K_STRENGTH)",
+    ),
+    Bug(
+        "no_coin_bonus",
+        "wealth",
+        f"{DU}, line 104",
+        "sim/kernel/wealth.py",
+        "    elif total > 0 and coins == total:\n        coins += bonus\n",
+        "    elif total > 0 and coins == total:\n        coins += 0\n",
+    ),
+    Bug(
+        "war_order_offers_peaceful",
+        "war",
+        f"{AE}, line 120",
+        "sim/kernel/war.py",
+        "        if st[L.WARTORN + c]:\n            put_opt(st, n, c, 0, 0, 0)\n",
+        "        if True:\n            put_opt(st, n, c, 0, 0, 0)\n",
+    ),
+    Bug(
+        "deck_not_shuffled",
+        "set-up",
+        f"{DU}, line 50",
+        "sim/kernel/draft.py",
+        "    st[L.DECK_N] = cards\n    shuffle(st, L.DECK, cards, L.RNG_DECK)\n",
+        "    st[L.DECK_N] = cards\n",
+    ),
+    Bug(
+        "beast_counts_one_in_a_mix",
+        "board",
+        f"{RE}, lines 92-93",
+        "sim/kernel/board.py",
+        "card_col(tab, card, L.K_TYPE) == V.T_BEAST:\n        return 2",
+        "card_col(tab, card, L.K_TYPE) == V.T_BEAST and rule(tab, L.RU_COIN_SUPPLY) == 40:\n"
+        "        return 2",
     ),
 )
 

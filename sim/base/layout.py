@@ -117,6 +117,10 @@ MAX_MOVED = 8
 MOVED_N = take("MOVED_N")
 MOVED = take("MOVED", MAX_MOVED)  # MOVED + i: card id
 MOVE_TRIGGERED = take("MOVE_TRIGGERED")  # 1 while a moved Soldier's ability resolves
+# The units the move op resolving now has moved: each unit moves at most once per op
+# (MANEUVER, "move up to N of your units"), so a move op lists only the others.
+MOVED_NOW_N = take("MOVED_NOW_N")
+MOVED_NOW = take("MOVED_NOW", N_CITIES * N_SLOTS)  # MOVED_NOW + i: card id
 # Set-up: where a draft stands, so a look-ahead can finish it from any pick (sim.kernel.draft).
 OLDEST = take("OLDEST")  # the rulebooks' "oldest player": who starts unless a variant decides
 DRAFTING = take("DRAFTING")  # 1 while a draft is building the decks
@@ -413,6 +417,12 @@ RU_EMISSARY_STRENGTH_TB = _p(
     "higher strength decides the first player before the oldest player does",
     "emissary", default=True, name="RU_EMISSARY_STRENGTH_TB",
 )  # fmt: skip
+RU_SECOND_COINS = _p(
+    "second_player_coins", "int",
+    "coins the second player takes at the end of set-up on top of `start_coins` (no rulebook "
+    "gives any: a designer's handicap for the first-player edge)",
+    "emissary", default=0, hi=99, name="RU_SECOND_COINS",
+)  # fmt: skip
 RU_END = _p(
     "end_conditions", "names", "`END_CONDITIONS` names; the game ends when any holds",
     "required", choices=("END_CONDITIONS",), name="RU_END",
@@ -440,6 +450,13 @@ RU_DEVOTED_DISCOUNT = _p(
     "(never below 0)",
     "dunes", default=0, hi=99,
 )  # fmt: skip
+RU_FAVOR_START_FIRST = _p(
+    "favor_start", "reading",
+    "whose god the Favor card starts on: `\"second_player\"` (the rulebook, line 57) or "
+    "`\"first_player\"` (a designer's change, to measure what the rule is worth)",
+    "dunes", default="second_player", choices=("second_player", "first_player"),
+    name="RU_FAVOR_START_FIRST",
+)  # fmt: skip
 RU_WEALTH_REVEAL = _p(
     "wealth_reveal", "int",
     "at the start of the Wealth Step reveal this many top cards of the deck: a unit devoted to "
@@ -450,12 +467,6 @@ RU_REVEAL_REPEATS = _p(
     "wealth_reveal_repeats", "int",
     "times the player may discard a neutral unit from hand to repeat the reveal",
     "dunes", default=0, hi=10, name="RU_REVEAL_REPEATS",
-)  # fmt: skip
-_ru.loader_only(
-    "build_from", "reading",
-    "where the cards placed under a structure come from; only `\"deck\"` (the top of the deck) "
-    "exists",
-    "dunes", default="deck", choices=("deck",),
 )  # fmt: skip
 RU_STRUCTS = _p(
     "structures_per_player", "int",
@@ -574,9 +585,44 @@ RU_WARTORN_EITHER = _p(
     "reading", default="opponent", choices=("opponent", "either_player"),
     name="RU_WARTORN_EITHER",
 )  # fmt: skip
+RU_BUILD_FROM_HAND = _p(
+    "build_from", "reading",
+    "Dunes, Offering Step build: where the cards put under the structure come from: "
+    "`\"deck\"`, the top of the deck; `\"hand\"`, the player's hand, chosen by the player "
+    "(as many as the hand holds)",
+    "reading", default="deck", choices=("deck", "hand"), name="RU_BUILD_FROM_HAND",
+)  # fmt: skip
+RU_STRUCT_EACH_SURGE = _p(
+    "structure_ability", "reading",
+    "Dunes: when a completed structure's ability resolves: `\"once\"`, when it is flipped; "
+    "`\"each_surge\"`, at the start of each of its owner's Surge steps from then on",
+    "reading", default="once", choices=("once", "each_surge"), name="RU_STRUCT_EACH_SURGE",
+)  # fmt: skip
+RU_STRUCT_CARDS_LEAVE = _p(
+    "structure_cards", "reading",
+    "Dunes: the cards under a structure when it is flipped to its completed side: "
+    "`\"stay\"`, out of the game for good; `\"leave\"`, to the discard pile",
+    "reading", default="stay", choices=("stay", "leave"), name="RU_STRUCT_CARDS_LEAVE",
+)  # fmt: skip
+RU_FEATS_EACH_STEP = _p(
+    "feat_timing", "reading",
+    "Reign: when a feat is completed: `\"feat_step\"`, in its owner's Feat step; "
+    "`\"each_step\"`, at the end of every step of either player's turn whose end finds its "
+    "condition met",
+    "reading", default="feat_step", choices=("feat_step", "each_step"),
+    name="RU_FEATS_EACH_STEP",
+)  # fmt: skip
+RU_DISCOUNT_ANY_DEVOTED = _p(
+    "discount_unit", "reading",
+    "Dunes: which unit takes the first-devoted-unit discount: `\"own_god\"`, the first unit "
+    "devoted to the player's god; `\"any_devoted\"`, the first unit devoted to any god",
+    "reading", default="own_god", choices=("own_god", "any_devoted"),
+    name="RU_DISCOUNT_ANY_DEVOTED",
+)  # fmt: skip
 READING_SWITCH_KEYS = (
     "reveal_repeat", "tribute_timing", "reveal_reshuffles", "emissary_favor", "maneuver_count",
-    "favor_flip", "feats_end", "war_torn_units",
+    "favor_flip", "feats_end", "war_torn_units", "build_from", "structure_ability",
+    "structure_cards", "feat_timing", "discount_unit",
 )  # fmt: skip
 """The readings above, each a rule switch with a test in both settings."""
 _ru.loader_only(

@@ -57,7 +57,14 @@ def _card_table_text(frame: Any) -> str:
     is_flag=True,
     help="Only the learning-game units (as --variant learning would use).",
 )
-def cards_cmd(mix: str, seed: int, learning: bool) -> None:
+@click.option(
+    "--readings",
+    is_flag=True,
+    help="Instead of the cards, list every open reading of the rulebooks: its lines, which "
+    "one the mix plays (default, or the other one a switch sets), the other reading and the "
+    "--rules switch that plays it.",
+)
+def cards_cmd(mix: str, seed: int, learning: bool, readings: bool) -> None:
     """Print the compiled card table of a mix: every card the simulator will play with.
 
     One row per unit: its kind id (the number used in the played_p0/played_p1
@@ -70,6 +77,7 @@ def cards_cmd(mix: str, seed: int, learning: bool) -> None:
     Example:
       omensim cards --mix dunes+aegean
       omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
+      omensim cards --mix dunes --readings            # the readings the mix plays
     """
     from sim.data.cards import CardDataError, load_pool  # deferred: loads pyarrow
 
@@ -89,6 +97,11 @@ def cards_cmd(mix: str, seed: int, learning: bool) -> None:
     except OSError as exc:
         raise CliError(f"cannot read card data: {exc}", EXIT_ERROR) from None
 
+    if readings:
+        from sim.data.interpretations import readings_text
+
+        click.echo(readings_text(pool.rules))
+        return
     columns = [c for c in _CARD_COLUMNS if c in units.columns]
     columns += [c for c in units.columns if c not in columns]
     click.echo(_card_table_text(units[columns]))

@@ -4,13 +4,18 @@ Each reading names the rulebook lines that leave it open, the default omensim
 plays and why, and the other reading. Where both can be played, ``switch``
 names the rule parameter (a ``--rules`` file; configs/README.md) that plays
 the other one. Every run's metadata holds :data:`INTERPRETATIONS` (one line of
-text per reading), so a dataset says which readings produced it; the table in
-docs/rules-coverage.md is :func:`readings_table`.
+text per reading) and :func:`readings_in_force` (which of the two each switch
+played), so a dataset says which readings produced it; the table in
+docs/rules-coverage.md is :func:`readings_table`, and ``omensim cards
+--readings`` prints :func:`readings_text`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from sim.base.layout import RULE_PARAMS
 
 
 @dataclass(frozen=True)
@@ -24,6 +29,14 @@ class Reading:
     why: str  # why the default
     switch: str = ""  # ``rule = value`` (or a CLI option) that plays ``other``; "" when none
 
+    @property
+    def rule(self) -> str:
+        """The rule parameter the switch sets ("" when the reading has none, or a CLI option)."""
+        if not self.switch or self.switch.startswith("--"):
+            return ""
+        key = self.switch.split("=")[0].strip()
+        return key if key in _PARAM_DEFAULTS else ""
+
     def text(self) -> str:
         """The reading as one paragraph (the run metadata's value)."""
         if self.switch.startswith("--"):
@@ -35,6 +48,7 @@ class Reading:
         return f"{self.default} {playable} Why: {self.why} ({self.lines})"
 
 
+_PARAM_DEFAULTS: dict[str, Any] = {r.key: r.default for r in RULE_PARAMS}
 AE, DU, RE = "edge-of-the-aegean.txt", "heir-to-the-dunes.txt", "reign-of-war.en.md"
 
 READINGS: tuple[Reading, ...] = (
@@ -243,8 +257,104 @@ READINGS: tuple[Reading, ...] = (
         "build_from",
         f"{DU}, line 200",
         "Cards a build puts under a structure come from the top of the deck.",
-        "They come from the player's hand.",
-        "The rulebook does not say where from; the deck keeps a build from emptying the hand.",
+        "They come from the player's hand, chosen by the player (as many as the hand holds).",
+        "The rulebook does not say where from; the deck keeps a build from emptying the hand, "
+        "and line 200 says only that the revealed unit comes from the hand.",
+        'build_from = "hand"',
+    ),
+    Reading(
+        "structure_ability",
+        f"{DU}, lines 88, 116 and 125",
+        "A completed structure's ability resolves once, in the Surge Step it is flipped.",
+        "It resolves again at the start of each of its owner's later Surge Steps.",
+        "Line 125 joins the resolution to the flip ('flips the structure to its completed side "
+        "and resolves its ability'); line 88's turn summary ('Flip and resolve completed "
+        "structures') names both acts of that check.",
+        'structure_ability = "each_surge"',
+    ),
+    Reading(
+        "structure_cards",
+        f"{DU}, lines 81, 125 and 204-207",
+        "The cards under a completed structure stay there, out of the game, to its end.",
+        "They go to the discard pile when the structure is flipped to its completed side, so "
+        "line 205 ('never have cards under more than 1 of their structures at any time') holds "
+        "after a second structure is started.",
+        "Nothing in the rulebook moves them; 'cards under' a completed structure are read as "
+        "the structure's own, and line 205 as a rule about structures being built (line 204).",
+        'structure_cards = "leave"',
+    ),
+    Reading(
+        "discount_unit",
+        f"{DU}, lines 88 and 135",
+        "The first unit devoted to the player's own god (or to both) that they play each turn "
+        "costs 1 less.",
+        "The first devoted unit of any god costs 1 less (line 88: 'The cost of the first "
+        "devoted unit played on each turn is reduced by 1').",
+        "Line 135 is the rule's own paragraph and names the player's god; line 88 is the "
+        "turn summary.",
+        'discount_unit = "any_devoted"',
+    ),
+    Reading(
+        "colossal_opposed",
+        f"{DU}, lines 69, 129 and 176-178",
+        "A COLOSSAL unit devoted to the god its owner does not serve still counts as 2 units "
+        "(city capacity, war-torn test, the keep after a conflict).",
+        "COLOSSAL is a keyword ability, and the abilities of such a unit cannot be resolved "
+        "(line 69), so it counts as 1.",
+        "Line 178 states a count ('counts as 2 units'), not something resolved; line 69 speaks of "
+        "'resolving abilities'. Not yet a switch (the count would depend on the owner's god).",
+    ),
+    Reading(
+        "dunes_war_order",
+        f"{DU}, lines 166-172",
+        "A conflict is resolved whole before the next: the victor takes a tile, the victor "
+        "keeps 1 unit-slot and the loser 2 (a tie: both 2), the token turns peaceful, then the "
+        "next war-torn city.",
+        "The text's order: 'Repeat the above steps' (line 168) comes before the victor's and "
+        "loser's destruction (line 170), so every war-torn city would be fought before any "
+        "units were destroyed, and a city could stay war-torn and be fought again.",
+        "The repeated sentence is a printing slip (it appears twice, once mid-paragraph); the "
+        "worked example (lines 182-192) resolves one city whole. Not switchable: the literal "
+        "order has no end.",
+    ),
+    Reading(
+        "move_each_unit_once",
+        f"{DU}, line 152; {RE}, lines 60-61 (the move abilities of every set)",
+        "MANEUVER N and 'move up to N of your units' move N distinct units, each once; a "
+        "Soldier moved under soldier_ability_on_move resolves once per moving ability.",
+        "The same unit may be moved again by the same ability (into the Vizier's city and out "
+        "to a third).",
+        "'move units equal to the indicated number ... into or out of the city' counts units; "
+        "a unit moved in and out would make a transfer between two other cities that no single "
+        "move allows. Not a switch: the other reading is what the move rules did before.",
+    ),
+    Reading(
+        "build_strength",
+        f"{DU}, lines 151 and 200",
+        "A build places cards equal to the revealed unit's printed strength.",
+        "INVOCATION's +1 strength while Favored counts for the revealed Initiate too.",
+        "Line 151 adds strength to 'a player's units with INVOCATION' for conflicts; a unit in "
+        "hand is in no conflict. Not yet a switch.",
+    ),
+    Reading(
+        "war_tie_printed_cost",
+        f"{AE}, line 130; {DU}, line 168",
+        "The war tie-break's 'highest total unit cost' adds the printed costs of the units in "
+        "the city (enraged units too).",
+        "It adds the costs as changed by ongoing cost effects or the discount a unit was "
+        "played with (what its owner paid).",
+        "A unit's cost is a printed value (Unit Card Anatomy: 'Amount of coins required to "
+        "play the unit'); what was paid is not recorded on the card. Not yet a switch.",
+    ),
+    Reading(
+        "all_structures_end",
+        f"{DU}, lines 92, 207 and 221",
+        "'Built all of their structures' means all completed (flipped at the start of a "
+        "Surge Step), checked at the end of the active player's Offering Step.",
+        "The game ends at the end of the Offering Step in which the last structure gets "
+        "enough cards under it.",
+        "Line 207: 'A structure is not considered complete until it has been flipped'. Not "
+        "yet a switch.",
     ),
     Reading(
         "dunes_structure_target",
@@ -264,6 +374,49 @@ READINGS: tuple[Reading, ...] = (
         "Bring the Favor card and gods into the base set's game.",
         "'follow all rules for the included components': the gods come with the Dunes base, "
         "not with its units.",
+    ),
+    # --- combining sets ----------------------------------------------------------------
+    Reading(
+        "combine_fixed_rules",
+        f"{AE}, lines 161-163; {DU}, lines 237-239; {RE}, lines 92-93",
+        "In a mix the first set named is the base and supplies every fixed rule: the war "
+        "tie-break, the final tie-breaks, hand and coin limits, tiles per city, coins, set-up "
+        "and structures; the other sets add units and reward tiles.",
+        "Each rule comes from the set whose components it governs (e.g. Dunes tie-breaks "
+        "whenever Dunes units are in).",
+        "'follow all rules for the included components': fixed rules belong to no component, "
+        "so the base game's apply. A designer plays another base by naming it first.",
+        "--mix (the first set named)",
+    ),
+    Reading(
+        "combine_end_conditions",
+        f"{AE}, line 161; {DU}, line 239; {RE}, line 93",
+        "In a mix every included set's end conditions apply, whichever comes first.",
+        "Only the base set's end conditions apply.",
+        "'be sure to follow any alternate game end conditions from the content used in each "
+        "game' (Dunes line 239); Reign line 93 keeps a Beast's 2 unit-slots 'also when combined "
+        "with other games'.",
+        'end_conditions = [...] (a --rules file names the list)',
+    ),
+    # --- Edge of the Aegean, more ------------------------------------------------------
+    Reading(
+        "keres_whose",
+        f"{AE}, line 110",
+        "At the end of the active player's Surge only that player's Keres resolve, and the one "
+        "just resolved is the one that may EXALT.",
+        "Every Keres in play (both players') resolves at the end of each Surge, and any of the "
+        "player's Keres meeting its condition may EXALT.",
+        "The Surge is the active player's step and abilities are resolved by their owner; "
+        "EXALT follows 'After a Keres resolves its ability'. Not yet a switch.",
+    ),
+    Reading(
+        "draft_passed_card",
+        f"{AE}, line 171",
+        "Draft Variant 1: the card each player passes goes to the other player's kept cards "
+        "(it is dealt to them), so each ends with 30.",
+        "The passed card goes back under the deck, or to the other player's next set of 3.",
+        "The text says 'pass 1' to the other player and stops at 30 each; a passed card "
+        "kept by the receiver is what makes 30. Not yet a switch.",
     ),
     # --- A Reign of War -----------------------------------------------------------------
     Reading(
@@ -337,6 +490,17 @@ READINGS: tuple[Reading, ...] = (
         'two_stacks_empty_check = "after_war"',
     ),
     Reading(
+        "feat_timing",
+        f"{RE}, lines 47-49 and 108",
+        "A feat is completed only in its owner's Feat step, if its condition holds then.",
+        "A feat is completed whenever its condition is met (lines 47-49); omensim checks both "
+        "players' feats at the end of every step, so a condition met only inside one step is "
+        "still missed.",
+        "Line 108 is the step the turn gives feats ('Check your feat cards; turn face down each "
+        "one whose condition you now meet'); lines 47-49 describe the card.",
+        'feat_timing = "each_step"',
+    ),
+    Reading(
         "reign_drafts",
         f"{RE}, lines 204-211 and 224-228",
         "Pile draft: the younger player (the seat that does not start) picks first, the coin "
@@ -364,3 +528,37 @@ def readings_table() -> str:
         cell.append(f"`{r.switch}`" if r.switch else "none")
         out.append("| " + " | ".join(c.replace("|", "/") for c in cell) + " |")
     return "\n".join(out)
+
+
+def readings_in_force(rules: dict[str, Any]) -> dict[str, str]:
+    """Per reading, which one a game with ``rules`` plays: ``"default"``, or ``"other: KEY =
+    VALUE"`` when a switch is set to another value (every run's ``readings`` metadata)."""
+    out = {}
+    for r in READINGS:
+        key = r.rule
+        default = _PARAM_DEFAULTS.get(key)
+        if key and default is not None and key in rules and rules[key] != default:
+            out[r.key] = f"other: {key} = {_toml(rules[key])}"
+        else:
+            out[r.key] = "default"
+    return out
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def readings_text(rules: dict[str, Any]) -> str:
+    """The readings as ``omensim cards --readings`` prints them: one block per reading with its
+    lines, the one in force under ``rules``, the default and the other reading."""
+    force = readings_in_force(rules)
+    blocks = []
+    for r in READINGS:
+        switch = r.switch or "none"
+        blocks.append(
+            f"{r.key}  [{force[r.key]}]\n  lines: {r.lines}\n  default: {r.default}\n"
+            f"  other: {r.other}\n  switch: {switch}\n  why: {r.why}"
+        )
+    return "\n\n".join(blocks)

@@ -89,6 +89,14 @@ RULE_NEEDS: dict[str, Need] = {
         "wealth_reveal = 1 (it repeats the reveal)", lambda f: bool(f.rules["wealth_reveal"])
     ),
     "build_from": Need("structures in the base set", lambda f: f.structures),
+    "favor_start": Need("gods = true (Heir to the Dunes)", lambda f: bool(f.rules["gods"])),
+    "structure_ability": Need("structures in the base set", lambda f: f.structures),
+    "structure_cards": Need("structures in the base set", lambda f: f.structures),
+    "feat_timing": Need("feats (A Reign of War)", lambda f: f.feats),
+    "discount_unit": Need(
+        "units devoted to a god and gods = true (Heir to the Dunes)",
+        lambda f: f.devoted and bool(f.rules["gods"]) and bool(f.rules["devoted_discount"]),
+    ),
     "structures_per_player": Need("structures in the base set", lambda f: f.structures),
     "feats_to_end": _FEAT_END,
     "feat_step": Need("feats (A Reign of War)", lambda f: f.feats),

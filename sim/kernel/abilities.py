@@ -112,25 +112,47 @@ def _note_moved(st, tab, card):
         return
     if card_col(tab, card, L.K_TYPE) != V.T_SOLDIER or st[L.MOVED_N] >= L.MAX_MOVED:
         return
+    for j in range(st[L.MOVED_N]):
+        if st[L.MOVED + j] == card:
+            return  # queued already: a Soldier resolves once per moving ability
     st[L.MOVED + st[L.MOVED_N]] = card
     st[L.MOVED_N] += 1
 
 
 @kernel
+def _moved_now(st, card):
+    """Whether the move op resolving now has moved ``card`` already."""
+    for j in range(st[L.MOVED_NOW_N]):
+        if st[L.MOVED_NOW + j] == card:
+            return True
+    return False
+
+
+@kernel
 def _chosen_move(st, tab, fp, ask, p, n):
-    """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it."""
+    """Seat ``p`` picks one of the ``n`` move options (option 0: stop) and makes it.
+
+    The moved unit is noted, so the op's later choices leave it out: "move units
+    equal to the indicated number" moves that many units, each once (a unit moved
+    into a city and straight out again would be a transfer no single move allows).
+    """
     k = ask(st, tab, fp, p, D.D_MOVE, n)
     if opt(st, k, 0) < 0:
         return False
     B.city_move(st, tab, opt(st, k, 0), opt(st, k, 1), opt(st, k, 2), p)
+    if st[L.MOVED_NOW_N] < L.N_CITIES * L.N_SLOTS:
+        st[L.MOVED_NOW + st[L.MOVED_NOW_N]] = opt(st, k, 3)
+        st[L.MOVED_NOW_N] += 1
     _note_moved(st, tab, opt(st, k, 3))
     return True
 
 
 @kernel
 def _move(st, tab, fp, ask, p, c, o):
-    """Seat ``p`` moves up to N of its units from the origin city(ies) to others with room."""
+    """Seat ``p`` moves up to N of its units (each once) from the origin city(ies) to others
+    with room."""
     tg = op_col(tab, o, L.OP_TARGET)
+    st[L.MOVED_NOW_N] = 0
     for _ in range(op_col(tab, o, L.OP_N)):
         put_opt(st, 0, -1, 0, 0, 0)
         n = 1
@@ -139,6 +161,8 @@ def _move(st, tab, fp, ask, p, c, o):
                 continue
             for i in range(B.n_units(st, f, p)):
                 card = B.slot_card(st, f, p, i)
+                if _moved_now(st, card):
+                    continue
                 for t in range(L.N_CITIES):
                     if t != f and _room_for(st, tab, f, i, t, p):
                         put_opt(st, n, f, i, t, card)
@@ -169,7 +193,8 @@ def _take_discard(st, tab, fp, ask, p, o):
 
 @kernel
 def _maneuver(st, tab, fp, ask, p, c, o):
-    """MANEUVER n: move up to N of your units without MANEUVER into or out of city ``c``.
+    """MANEUVER n: move up to N of your units without MANEUVER into or out of city ``c``,
+    each unit once.
 
     Dunes, Unit Card Types (Vizier). Reading ``maneuver_count``: with
     RU_MANEUVER_EXACT a MANEUVER the player takes up moves N units, or as many
@@ -178,13 +203,14 @@ def _maneuver(st, tab, fp, ask, p, c, o):
     if c < 0:
         return
     first = 0 if rule(tab, L.RU_MANEUVER_EXACT) else 1
+    st[L.MOVED_NOW_N] = 0
     for _ in range(op_col(tab, o, L.OP_N)):
         put_opt(st, 0, -1, 0, 0, 0)
         n = first
         for f in range(L.N_CITIES):
             for i in range(B.n_units(st, f, p)):
                 card = B.slot_card(st, f, p, i)
-                if B.has_kw(tab, card, V.KW_MANEUVER):
+                if B.has_kw(tab, card, V.KW_MANEUVER) or _moved_now(st, card):
                     continue
                 for t in range(L.N_CITIES):
                     if t == f or (f != c and t != c):
@@ -207,7 +233,14 @@ def _entomb(st, tab, fp, ask, p, c, o, src):
         if loc >= 0 and B.loc_seat(loc) == p:
             Z.put_under(st, p, s, B.city_take(st, tab, B.loc_city(loc), p, B.loc_slot(loc)))
         return
-    for _ in range(op_col(tab, o, L.OP_N)):
+    tuck_from_hand(st, tab, fp, ask, p, s, op_col(tab, o, L.OP_N))
+
+
+@kernel
+def tuck_from_hand(st, tab, fp, ask, p, s, n):
+    """Seat ``p`` chooses ``n`` cards of its hand (as many as it holds) and puts them under
+    its structure ``s`` (ENTOMB; a build under the reading ``build_from = "hand"``)."""
+    for _ in range(n):
         hn = st[L.HAND_N + p]
         if hn == 0:
             return

@@ -8,7 +8,7 @@ from sim.base import vocab as V
 from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import trace as T
-from sim.kernel.tab import card_col, feat_col
+from sim.kernel.tab import card_col, feat_col, rule
 
 
 @kernel
@@ -53,12 +53,25 @@ def feat_met(st, tab, p, f):
 
 @kernel
 def feat_step(st, tab):
-    """Turn face down each feat whose condition the active player now meets."""
-    p = st[L.ACTIVE]
-    for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
-        if st[L.FEAT_DONE + p * L.MAX_FEATS + f] == 0 and feat_met(st, tab, p, f):
-            st[L.FEAT_DONE + p * L.MAX_FEATS + f] = 1
-            T.event(st, E.EV_FEAT, p, 1, f, 0, 0)
+    """Turn face down each feat whose condition the active player now meets.
+
+    Reading ``feat_timing``: with RU_FEATS_EACH_STEP a feat is completed whenever its
+    condition is met (reign-of-war.en.md, lines 47-49), checked at the end of every step
+    (``turn.run_step`` calls this after each one) for both players; the opponent's
+    "opponent discards" feat counts only on its owner's turn, where its count is kept.
+    """
+    for q in range(2):
+        p = st[L.ACTIVE] if q == 0 else 1 - st[L.ACTIVE]
+        if q == 1 and not rule(tab, L.RU_FEATS_EACH_STEP):
+            return
+        for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
+            if st[L.FEAT_DONE + p * L.MAX_FEATS + f] != 0:
+                continue
+            if q == 1 and feat_col(tab, f, L.FT_COND) == V.F_OPP_DISCARDED_GE:
+                continue
+            if feat_met(st, tab, p, f):
+                st[L.FEAT_DONE + p * L.MAX_FEATS + f] = 1
+                T.event(st, E.EV_FEAT, p, 1, f, 0, 0)
 
 
 @kernel

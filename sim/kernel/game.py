@@ -144,7 +144,10 @@ def begin_with(st, tab, first):
     st[L.FIRST] = first
     st[L.ACTIVE] = first
     second = 1 - st[L.OLDEST] if rule(tab, L.RU_FAVOR_BY_AGE) else 1 - first
-    st[L.FAVOR] = st[L.GOD + second]
+    # favor_start and second_player_coins: a designer's changes to the first-player edge.
+    st[L.FAVOR] = st[L.GOD + (1 - second if rule(tab, L.RU_FAVOR_START_FIRST) else second)]
+    if rule(tab, L.RU_SECOND_COINS):
+        Z.gain_coins(st, 1 - first, rule(tab, L.RU_SECOND_COINS))
 
 
 @kernel

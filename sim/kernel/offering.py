@@ -10,7 +10,7 @@ from sim.kernel import board as B
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel import zones as Z
-from sim.kernel.abilities import discard_from_hand, run_trigger
+from sim.kernel.abilities import discard_from_hand, run_trigger, tuck_from_hand
 from sim.kernel.tab import card_col, rule
 from sim.kernel.zones import opt, put_opt
 
@@ -53,13 +53,17 @@ def enforce_limits(st, tab, fp, ask, p):
 def build(st, tab, fp, ask, p, hand_i, s):
     """Dunes, Offering Step: reveal a unit to build structure ``s``.
 
-    Cards equal to its strength go under the structure (from the top of the
-    deck: the rulebook leaves the source open), then its LABOR resolves and
-    it goes on top of the discard pile.
+    Cards equal to its strength go under the structure, then its LABOR resolves
+    and it goes on top of the discard pile. Reading ``build_from``: the rulebook
+    leaves the source open; the cards come from the top of the deck, or with
+    RU_BUILD_FROM_HAND from the player's hand (the player chooses them).
     """
     card = Z.hand_take(st, p, hand_i)
     T.event(st, E.EV_OFFER, p, 1, card, 1, s)  # a build: the unit revealed for it
-    Z.build_from_deck(st, tab, p, s, card_col(tab, card, L.K_STRENGTH))
+    if rule(tab, L.RU_BUILD_FROM_HAND):
+        tuck_from_hand(st, tab, fp, ask, p, s, card_col(tab, card, L.K_STRENGTH))
+    else:
+        Z.build_from_deck(st, tab, p, s, card_col(tab, card, L.K_STRENGTH))
     run_trigger(st, tab, fp, ask, p, card, V.TR_LABOR, -1)
     Z.discard_card(st, p, card)
 

@@ -35,6 +35,21 @@ def mark_played(st, tab, p, card):
 
 
 @kernel
+def takes_discount(st, tab, p, card):
+    """Whether ``card`` is a unit the first-devoted-unit discount applies to, for seat ``p``.
+
+    Dunes, Devotion and Favor: "The first time during a player's turn that they play a
+    unit devoted to their god"; reading ``discount_unit``: with RU_DISCOUNT_ANY_DEVOTED,
+    line 88's "the first devoted unit played", devoted to either god.
+    """
+    if st[L.GOD + p] == 0:
+        return False
+    if rule(tab, L.RU_DISCOUNT_ANY_DEVOTED):
+        return card_col(tab, card, L.K_DEVOTION) != 0
+    return B.devoted_to_own(st, tab, p, card)
+
+
+@kernel
 def surge_options(st, tab, fp, ask, p):
     """Fill the legal Surge options; returns how many (option 0 is to pass)."""
     put_opt(st, 0, D.ACT_PASS, 0, 0, 0)
@@ -60,7 +75,7 @@ def surge_options(st, tab, fp, ask, p):
         w = B.weight(tab, card)
         base_cost = kind_col(tab, k, L.K_COST)
         # Dunes, Devotion and Favor: the first unit devoted to your god each turn.
-        if st[L.DISCOUNT_USED] == 0 and B.devoted_to_own(st, tab, p, card):
+        if st[L.DISCOUNT_USED] == 0 and takes_discount(st, tab, p, card):
             base_cost -= rule(tab, L.RU_DEVOTED_DISCOUNT)
         for c in range(L.N_CITIES):
             cost = max(base_cost + st[L.CITY_SCRATCH + 2 * c + 1], 0)
@@ -181,7 +196,7 @@ def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     B.city_add(st, tab, c, p, card)
     mark_played(st, tab, p, card)
     devoted = st[L.GOD + p] != 0 and B.devoted_to_own(st, tab, p, card)
-    if devoted:
+    if takes_discount(st, tab, p, card):
         st[L.DISCOUNT_USED] = 1
     flip_favor(st, tab, card)
     run_trigger(st, tab, fp, ask, p, card, V.TR_PLAY, c)
@@ -266,21 +281,51 @@ def unleash_beast(st, tab, fp, ask, p, hand_i, a, cost):
 
 
 @kernel
+def _resolve_structure(st, tab, fp, ask, p, row):
+    """Resolve the abilities of seat ``p``'s completed structure ``row``."""
+    prev = T.push_cause(st, E.CA_STRUCT, row)
+    a0 = struct_col(tab, row, L.S_ABIL_START)
+    for a in range(a0, a0 + struct_col(tab, row, L.S_ABIL_N)):
+        run_ability(st, tab, fp, ask, p, a, -1, -1)
+    T.pop_cause(st, prev)
+
+
+@kernel
+def _release_under(st, p, i):
+    """Reading ``structure_cards = "leave"``: the cards under structure slot ``i`` of seat
+    ``p`` go to the discard pile as it is flipped. Under that reading a structure's cards are
+    the last ones tucked (an earlier structure's left at its own flip)."""
+    k = st[L.STRUCT_UNDER + i]
+    for _ in range(min(k, st[L.UNDER_N + p])):
+        st[L.UNDER_N + p] -= 1
+        Z.discard_card(st, p, st[L.UNDER + p * L.MAX_CARDS + st[L.UNDER_N + p]])
+    st[L.STRUCT_UNDER + i] = 0
+
+
+@kernel
 def complete_structures(st, tab, fp, ask, p):
-    """Dunes, Surge Step: structures with at least their build cost underneath flip and resolve."""
+    """Dunes, Surge Step: structures with at least their build cost underneath flip and resolve.
+
+    Readings ``structure_ability`` and ``structure_cards``: with RU_STRUCT_EACH_SURGE a
+    completed structure's ability resolves again at the start of each later Surge step; with
+    RU_STRUCT_CARDS_LEAVE the cards under a structure go to the discard pile as it flips.
+    """
+    again = rule(tab, L.RU_STRUCT_EACH_SURGE)
     for s in range(L.MAX_STRUCTS):
         i = p * L.MAX_STRUCTS + s
         row = st[L.STRUCT_KIND + i]
-        if row < 0 or st[L.STRUCT_DONE + i]:
+        if row < 0:
+            continue
+        if st[L.STRUCT_DONE + i]:
+            if again:
+                _resolve_structure(st, tab, fp, ask, p, row)
             continue
         if st[L.STRUCT_UNDER + i] >= struct_col(tab, row, L.S_BUILD_COST):
             st[L.STRUCT_DONE + i] = 1
             T.event(st, E.EV_STRUCTURE, p, 1, row, s, 0)
-            prev = T.push_cause(st, E.CA_STRUCT, row)
-            a0 = struct_col(tab, row, L.S_ABIL_START)
-            for a in range(a0, a0 + struct_col(tab, row, L.S_ABIL_N)):
-                run_ability(st, tab, fp, ask, p, a, -1, -1)
-            T.pop_cause(st, prev)
+            if rule(tab, L.RU_STRUCT_CARDS_LEAVE):
+                _release_under(st, p, i)
+            _resolve_structure(st, tab, fp, ask, p, row)
 
 
 @kernel

@@ -133,6 +133,8 @@ def run_step(st, tab, fp, ask, s):
         war_step(st, tab, fp, ask)
     else:
         offering_step(st, tab, fp, ask)
+    if s != S_FEAT and rule(tab, L.RU_FEATS_EACH_STEP) and step_in_rules(tab, S_FEAT):
+        feat_step(st, tab)  # reading feat_timing: feats complete whenever met
 
 
 @kernel

@@ -22,7 +22,7 @@ from sim.base.tables import Tables, flatten
 from sim.data.cards import CardPool, load_pool, load_rule_overrides, with_run_rules
 from sim.data.changes import Changes
 from sim.data.decklist import load_decklists
-from sim.data.interpretations import INTERPRETATIONS
+from sim.data.interpretations import INTERPRETATIONS, readings_in_force
 from sim.data.spec import RunSpec
 from sim.data.variants import check_composition, check_reach
 from strategies.policy import dispatcher
@@ -93,6 +93,7 @@ class CompiledRun:
             "interpretations": json.dumps(
                 {**INTERPRETATIONS, **self.pool.interpretations}, sort_keys=True
             ),
+            "readings": json.dumps(readings_in_force(self.pool.rules), sort_keys=True),
         }
         if self.changes:
             meta["card_changes"] = self.changes.to_json()

@@ -276,7 +276,7 @@ def test_readings_are_house_rules(tmp_path: Path, text: str, slot: str, value: i
 
 
 @pytest.mark.parametrize(
-    "text", ['maneuver_units = "any"', 'build_from = "hand"', 'extra_wealth_bonus = "x"']
+    "text", ['maneuver_units = "any"', 'build_from = "discard"', 'extra_wealth_bonus = "x"']
 )
 def test_unplayable_readings_are_refused(tmp_path: Path, text: str) -> None:
     path = tmp_path / "r.toml"

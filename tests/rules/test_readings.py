@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import done
+from conftest import done, invoke
 
 from sim.data.cards import READING_SWITCHES, RULE_OPTIONAL, load_pool, load_rule_overrides
 from sim.data.interpretations import INTERPRETATIONS, READINGS
@@ -356,6 +356,122 @@ def test_war_torn_units(either: bool, mix: str) -> None:
     assert sc.war_torn(1) is either
 
 
+# --- Dunes, Offering Step: where the cards a build puts under a structure come from -----
+
+PYRAMID = "Pyramid of the Jackal"  # build cost 4, 3 VP; completed: gain 3 coins
+SEER = "Nomad Seer"
+
+
+@pytest.mark.parametrize("hand", [False, True])
+def test_build_from(hand: bool) -> None:
+    """heir-to-the-dunes.txt, line 200: "The unit is revealed and cards equal to the unit's
+    strength are placed under the structure" - from where, unsaid. Moonlight Channeler
+    (strength 2) builds the Pyramid: default (``build_from = "deck"``) the top 2 cards of the
+    deck; ``"hand"`` 2 cards of the player's hand, the player's choice; the deck untouched."""
+    top = [GRAND, BEARER, LABORER]
+    sc = _build(
+        "dunes", "build_from", hand, hands={0: [CHANNELER, SERVANT, MARAUDER, SCROLLS]},
+        coins=(0, 4), deck_top=top,
+    )  # fmt: skip
+    sc.script_build(CHANNELER, PYRAMID)
+    if hand:
+        sc.script_target("discard", MARAUDER)
+        sc.script_target("discard", SCROLLS)
+    sc.offering()
+    assert sc.under_cards(0) == ([MARAUDER, SCROLLS] if hand else top[:2])
+    assert sorted(sc.hand(0)) == sorted([SERVANT] if hand else [SERVANT, MARAUDER, SCROLLS])
+    assert sc.deck_top(3 if hand else 1) == (top if hand else top[2:])
+    assert sc.discard_pile() == [CHANNELER]
+    assert sc.structures(0)[1] == (PYRAMID, 2, False)
+    done(sc)
+
+
+def test_build_from_hand_takes_what_the_hand_holds() -> None:
+    """``build_from = "hand"``: a build for more cards than the hand holds tucks the whole hand
+    (a mandatory effect does as much as it can, reading ``ability_partial``)."""
+    sc = _build("dunes", "build_from", True, hands={0: [SCROLLS, SERVANT]}, coins=(0, 4))
+    sc.script_build(SCROLLS, PYRAMID)  # strength 3, one card left in hand
+    sc.offering()
+    assert sc.under_cards(0) == [SERVANT] and sc.hand(0) == []
+    assert sc.structures(0)[1] == (PYRAMID, 1, False)
+
+
+# --- Dunes, Surge Step: a completed structure's ability, once or every Surge -------------
+
+
+@pytest.mark.parametrize("each", [False, True])
+def test_structure_ability(each: bool) -> None:
+    """heir-to-the-dunes.txt, lines 88, 116 and 125: "Flip and resolve completed structures"
+    heads every Surge Step. The Pyramid (completed: gain 3 coins) completed on an earlier turn:
+    default (``structure_ability = "once"``) nothing; ``"each_surge"`` 3 coins again. Flipped
+    this Surge, it resolves once under both readings."""
+    sc = _build(
+        "dunes", "structure_ability", each, coins=(0, 4), under={0: {PYRAMID: 4}},
+        built={0: [PYRAMID]},
+    )  # fmt: skip
+    sc.surge()
+    assert sc.coins(0) == (3 if each else 0)
+    sc = _build("dunes", "structure_ability", each, coins=(0, 4), under={0: {PYRAMID: 4}})
+    sc.surge()
+    assert sc.coins(0) == 3 and sc.structures(0)[1] == (PYRAMID, 4, True)
+
+
+# --- Dunes, Structures: the cards under a structure once it is completed -----------------
+
+
+@pytest.mark.parametrize("leave", [False, True])
+def test_structure_cards(leave: bool) -> None:
+    """heir-to-the-dunes.txt, lines 81, 125 and 204-207: "A player can never have cards under more
+    than 1 of their structures at any time." Default (``structure_cards = "stay"``): the 4 cards
+    under the Pyramid stay out of the game when it completes; ``"leave"``: they go to the discard
+    pile, so the next structure is the only one with cards under it."""
+    sc = _build("dunes", "structure_cards", leave, coins=(0, 4), under={0: {PYRAMID: 4}})
+    under = sc.under_cards(0)
+    assert len(under) == 4
+    sc.surge()
+    assert sc.coins(0) == 3
+    assert sc.under_cards(0) == ([] if leave else under)
+    assert sorted(sc.discard_pile()) == (sorted(under) if leave else [])
+    assert sc.structures(0)[1] == (PYRAMID, 0 if leave else 4, True)
+
+
+# --- Dunes, Devotion and Favor: which unit takes the first-devoted-unit discount ---------
+
+
+@pytest.mark.parametrize("any_devoted", [False, True])
+def test_discount_unit(any_devoted: bool) -> None:
+    """heir-to-the-dunes.txt, line 88 ("The cost of the first devoted unit played on each turn is
+    reduced by 1") against line 135 ("play a unit devoted to their god"). Seat 0 serves Anubis
+    and plays Bearer of the Sun Disc (Horus, cost 2): default (``discount_unit = "own_god"``)
+    full price; ``"any_devoted"`` 1 coin, and the discount is spent."""
+    sc = _build("dunes", "discount_unit", any_devoted, hands={0: [BEARER]}, coins=(4, 4))
+    assert sc.god(0) == "anubis"
+    sc.script("surge", a=D.ACT_PLAY, c=0, d=1 if any_devoted else 2, card=BEARER)
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == (3 if any_devoted else 2)
+    done(sc)
+
+
+# --- A Reign of War: a feat completes in its Feat step or whenever met ------------------
+
+MUSTER = "Muster the Host"  # 5 unit-slots on one side of a city
+
+
+@pytest.mark.parametrize("each", [False, True])
+def test_feat_timing(each: bool) -> None:
+    """reign-of-war.en.md, lines 47-49 ("When a player meets the condition on one, they turn it
+    face down") against line 108 (4. Feat: "Check your feat cards; turn face down each one whose
+    condition you now meet"). The opponent (seat 1) holds 5 units in city 0 during seat 0's turn:
+    default (``feat_timing = "feat_step"``) it waits for its own Feat step; ``"each_step"``
+    completes it at the end of seat 0's Surge step."""
+    units = [HOPLITE] * 5
+    sc = _build("reign", "feat_timing", each, cities={0: {1: units}}, coins=(0, 0))
+    sc.surge()  # nothing in hand: a forced pass
+    assert sc.feats(1) == ([MUSTER] if each else [])
+    assert sc.feats(0) == []
+
+
 def test_the_docs_show_the_readings_table() -> None:
     from pathlib import Path
 
@@ -366,3 +482,35 @@ def test_the_docs_show_the_readings_table() -> None:
         "docs/rules-coverage.md readings table is stale: paste the output of "
         "`python -c 'from sim.data.interpretations import readings_table as t; print(t())'`"
     )
+
+
+# --- the readings in force: in every run's manifest, and listed by `omensim cards --readings` ---
+
+
+def test_cards_readings_lists_each_reading_with_its_lines() -> None:
+    result = invoke("cards", "--mix", "dunes", "--readings")
+    assert result.exit_code == 0, result.output
+    for r in READINGS:
+        assert f"{r.key}  [default]" in result.stdout
+        assert f"lines: {r.lines}" in result.stdout
+    assert "Moonlight Channeler" not in result.stdout  # the readings instead of the cards
+    help_text = invoke("cards", "--help").stdout
+    assert "--readings" in help_text and "open reading" in help_text
+
+
+def test_a_run_s_manifest_records_the_readings_in_force(tmp_path) -> None:
+    import json
+
+    rules = tmp_path / "r.toml"
+    rules.write_text('[rules]\nstructure_cards = "leave"\nbuild_from = "hand"\n')
+    out = tmp_path / "run"
+    result = invoke(
+        "run", "--games", "20", "--mix", "dunes", "--rules", str(rules), "--out", str(out), "-q"
+    )
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "_manifest.json").read_text())
+    force = json.loads(manifest["metadata"]["readings"])
+    assert set(force) == {r.key for r in READINGS}
+    assert force["structure_cards"] == 'other: structure_cards = "leave"'
+    assert force["build_from"] == 'other: build_from = "hand"'
+    assert force["structure_ability"] == "default"

@@ -147,6 +147,39 @@ def test_setup_three_tiles_per_city_cards_and_coins(seed: int, game: int) -> Non
     assert all(sc.city(c, p) == [] for c in range(3) for p in range(2))
 
 
+def test_setup_shuffles_all_unit_cards_into_one_deck() -> None:
+    """Dunes rulebook, Set Up 4: "Shuffle all unit cards and place them in a facedown deck": the
+    deck and the two hands hold every unit card of the set, once each, and the order differs
+    from deal to deal (four deals, four different decks)."""
+    # Checks heir-to-the-dunes.txt, line 50.
+    every = sorted(u["name"] for u in load_pool("dunes").units for _ in range(u["copies"]))
+    orders = set()
+    for game in range(4):
+        sc = Scenario.from_game("dunes", 1, game, strict=True)
+        deck = sc.deck_top(sc.deck_size())
+        assert sorted(deck + sc.hand(0) + sc.hand(1)) == every
+        orders.add(tuple(deck))
+    assert len(orders) == 4
+
+
+def test_devotion_by_unit_type() -> None:
+    """Dunes rulebook, Unit Card Anatomy: "Devotion: This icon indicates the god or gods to which
+    this unit is devoted"; Unit Card Types: Embalmed are "devoted to both gods", Followers "to one
+    god only", Initiates and Viziers "not devoted to either god". Every shipped unit's devotion,
+    the field the kernel reads for Favor and abilities, agrees with its type."""
+    # Checks heir-to-the-dunes.txt, lines 120, 149-152.
+    allowed = {
+        "embalmed": {"both"}, "follower": {"anubis", "horus"},
+        "initiate": {"neutral"}, "vizier": {"neutral"},
+    }  # fmt: skip
+    units = load_pool("dunes").units
+    assert {u["type"] for u in units} == set(allowed)
+    for u in units:
+        assert u["devotion"] in allowed[u["type"]], u["name"]
+    gods = {u["devotion"] for u in units if u["type"] == "follower"}
+    assert gods == {"anubis", "horus"}
+
+
 @pytest.mark.parametrize("first", ["p0", "p1"])
 def test_setup_gods_and_their_structures(first: str) -> None:
     """Dunes rulebook, Set Up 8-9: "Each player takes a god reference card and a set of 3
@@ -188,6 +221,17 @@ def test_emissary_greatest_value_goes_first() -> None:
     assert sc.discard_pile() == [GRAND] and sc.hand(1) == [BEARER]
     assert sorted(sc.hand(0)) == sorted([SERVANT, CHANNELER])
     done(sc)
+
+
+@pytest.mark.parametrize("oldest", [0, 1])
+def test_emissary_sum_counts_the_offering(oldest: int) -> None:
+    """Dunes rulebook, Emissary of War Variant: "sums the cost, offering, and strength values".
+    Vizier of the Scrolls 4 + 3 + 3 = 10 beats Overseer of the Necropolis 4 + 1 + 4 = 9 only
+    through its offering (cost and strength alone: 7 against 8), whoever is the oldest."""
+    # Checks heir-to-the-dunes.txt, line 59.
+    sc = build(hands={0: [SCROLLS], 1: [OVERSEER]})
+    assert sc.emissary(oldest=oldest) == 0
+    assert sc.discard_pile() == [SCROLLS] and sc.hand(1) == [OVERSEER]
 
 
 @pytest.mark.parametrize("oldest", [0, 1])
@@ -474,6 +518,22 @@ def test_wealth_after_reveal_three_actions_with_bonus() -> None:
     sc.wealth()
     assert sorted(sc.hand(0)) == sorted([CHANNELER, *TOP4])
     assert sc.coins(0) == 0
+    done(sc)
+
+
+@pytest.mark.parametrize(("cards", "d_hand", "d_coins"), [(0, 0, 4), (1, 1, 2), (2, 2, 1)])
+def test_wealth_coin_bonus_only_when_every_action_gains_coins(
+    cards: int, d_hand: int, d_coins: int
+) -> None:
+    """Dunes rulebook, Wealth Step: "If the active player uses all of their Wealth actions to gain
+    coins, they gain 1 additional coin." Three coins give four; a split gives no bonus either
+    way. (The reveal first: a Horus Follower is not Anubis's, so it is discarded.)"""
+    # Checks heir-to-the-dunes.txt, lines 102, 104.
+    sc = build(coins=(0, 0), deck_top=[BEARER, *TOP4])
+    sc.script_wealth(cards)
+    sc.wealth()
+    assert sorted(sc.hand(0)) == sorted(TOP4[:d_hand])
+    assert sc.coins(0) == d_coins and sc.discard_pile() == [BEARER]
     done(sc)
 
 
@@ -818,6 +878,62 @@ def test_maneuver_only_units_without_maneuver_into_or_out_of_its_city(
     # Checks heir-to-the-dunes.txt, line 152.
     sc = _maneuver_position()
     refused_maneuver(sc, (a, c, card))
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_maneuver_moves_each_unit_once(exact: bool) -> None:
+    """Dunes rulebook, Vizier: "the player may move units equal to the indicated number ... into
+    or out of the city into which it was played": N units, each moved once. Temple Servant moved
+    from city 0 into city 1 cannot then leave city 1 for city 2 (a transfer between two cities
+    neither of which is the Vizier's), under either ``maneuver_count`` reading."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    rules = {"RU_MANEUVER_EXACT": 1} if exact else None
+    sc = _maneuver_position(rules=rules)
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script("move", a=1, c=2, card=SERVANT)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+
+
+def test_maneuver_exactly_n_ends_when_no_other_unit_can_move() -> None:
+    """Dunes rulebook, Vizier, read as ``maneuver_count = "exactly"``: N units, or as many as
+    can move. With one unit able to move, MANEUVER 2 moves it once and ends: the unit that came
+    in is not offered again, so no second move (in or out) is asked of the player (strict: an
+    unscripted decision would fail the test)."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    sc = _maneuver_position(cities={0: {0: [SERVANT]}}, rules={"RU_MANEUVER_EXACT": 1})
+    play(sc, SCROLLS, city=1, cost=4)
+    sc.script_may(True)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [] and sc.city(1, 0) == [SCROLLS, SERVANT]
+    done(sc)
+
+
+@pytest.mark.parametrize("twice", [True, False])
+def test_move_up_to_n_moves_each_unit_once(twice: bool) -> None:
+    """Solar Barque of Ra ("move up to 2 of your units"): two units, each once. Moving Temple
+    Servant on a second time is not offered; moving a second unit is."""
+    # Checks heir-to-the-dunes.txt, line 152.
+    sc = build(
+        cities={0: {0: [SERVANT, MARAUDER]}}, rewards={0: [(BARQUE, False)]},
+        stacks={0: [CROOK], 1: [WAS], 2: []},
+    )  # fmt: skip
+    sc.script_use_reward(BARQUE)
+    sc.script("move", a=0, c=1, card=SERVANT)
+    if twice:
+        sc.script("move", a=1, c=2, card=SERVANT)
+        with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+            sc.surge()
+        return
+    sc.script("move", a=0, c=2, card=MARAUDER)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(1, 0) == [SERVANT] and sc.city(2, 0) == [MARAUDER]
+    done(sc)
 
 
 def test_maneuver_respects_city_capacity() -> None:
@@ -1813,3 +1929,38 @@ def test_mix_aegean_base_end_conditions(stacks: dict, reason: str) -> None:
     sc.end_turn()
     assert sc.over is (reason != "none")
     assert sc.result()["end_reason"] == reason
+
+
+# =============================================================================
+# A designer's handicaps for the first-player edge (no rulebook gives them)
+# =============================================================================
+
+
+@pytest.mark.parametrize("first_favored", [False, True])
+def test_favor_start_switch(first_favored: bool) -> None:
+    """Dunes rulebook, Set Up: "Flip the Favor card to the side matching the god of the second
+    player." ``favor_start = "first_player"`` (a designer's change, to measure what the rule is
+    worth) starts it on the first player's god instead."""
+    # Checks heir-to-the-dunes.txt, line 57.
+    from sim.base import layout as L
+
+    rules = {"RU_FAVOR_START_FIRST": 1} if first_favored else None
+    for game in range(4):
+        sc = Scenario("dunes", rules=rules)
+        sc.setup(5, game)
+        favored = sc.first if first_favored else 1 - sc.first
+        assert sc.favor == sc.god(favored)
+        assert int(sc.st[L.FAVOR]) != 0
+
+
+@pytest.mark.parametrize("extra", [0, 2])
+def test_second_player_coins(extra: int) -> None:
+    """Dunes rulebook, Set Up: "Each player draws 4 cards from the deck and takes 4 coins from
+    the supply." ``second_player_coins = N`` gives the second player N more at the end of set-up
+    (a designer's handicap); the supply gives them up (20 coins in all)."""
+    # Checks heir-to-the-dunes.txt, line 53.
+    rules = {"RU_SECOND_COINS": extra} if extra else None
+    sc = Scenario("dunes", rules=rules)
+    sc.setup(5, 0)
+    assert sc.coins(sc.first) == 4 and sc.coins(1 - sc.first) == 4 + extra
+    assert sc.supply == 20 - 8 - extra

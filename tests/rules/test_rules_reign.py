@@ -90,7 +90,7 @@ def test_setup_deals_rewards_cards_coins_and_feats(seed: int, game: int) -> None
     stacks are the cities and the reward cards form them (reign-of-war.en.md, lines 26-27, 38-39).
     Reading
     ``reward_deal``: the melee-only cards are extra cards outside the 12."""
-    # Checks reign-of-war.en.md, lines 25, 28, 43.
+    # Checks reign-of-war.en.md, lines 25, 28-29, 43.
     sc = Scenario.from_game("reign", seed, game, strict=True)
     assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
     tiles = sorted(t for c in range(3) for t in sc.stack(c))
@@ -212,6 +212,34 @@ def test_beast_counts_two_for_capacity() -> None:
     done(sc)
 
 
+@pytest.mark.parametrize(("mix", "tile"), [("aegean+reign", "Lyre of Orpheus"),
+                                           ("dunes+reign", "Was Scepter")])
+def test_beast_counts_two_when_combined_with_other_games(mix: str, tile: str) -> None:
+    """2. Surge: "a beast counts as 2 (also when combined with other games)": under an Aegean or
+    Dunes base a Beast still fills 2 unit-slots. It does not fit beside 4 units, it fits
+    beside 3, and the opponent's Hoplite and Beast (3 unit-slots) make a city war-torn."""
+    # Checks reign-of-war.en.md, lines 92-93.
+    four = [HOPLITE, HOPLITE, SHIELD, SHIELD]
+    stacks = {0: [tile], 1: [], 2: []}
+    sc = Scenario.build(mix, strict=True, hands={0: [BOAR]}, cities={0: {0: four}}, stacks=stacks)
+    sc.script_play(BOAR, city=0)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
+    sc = Scenario.build(
+        mix, strict=True, hands={0: [BOAR]}, cities={0: {0: four[:3]}}, coins=(4, 4),
+        stacks=stacks,
+    )  # fmt: skip
+    sc.script_play(BOAR, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(0, 0) == [*four[:3], BOAR]
+    done(sc)
+    cities = {0: {0: [HOPLITE, HOPLITE], 1: [HOPLITE, BOAR]}}
+    assert Scenario.build(mix, strict=True, cities=cities, stacks=stacks).war_torn(0)
+    cities = {0: {0: [HOPLITE, HOPLITE], 1: [HOPLITE, HOPLITE]}}
+    assert not Scenario.build(mix, strict=True, cities=cities, stacks=stacks).war_torn(0)
+
+
 @pytest.mark.parametrize(
     ("theirs", "mine", "torn"),
     [
@@ -226,7 +254,7 @@ def test_beast_counts_two_for_war_torn(theirs: list[str], mine: list[str], torn:
     """5. War: "A city is war-torn if the opponent has 3 or more units on their side of it, or
     both sides together hold 5 or more units (remember a beast counts as 2)." Complex rules:
     "A city can be war-torn even when the opponent has no units in it." """
-    # Checks reign-of-war.en.md, lines 112-113, 177.
+    # Checks reign-of-war.en.md, lines 112-114, 177.
     sc = build(cities={1: {0: mine, 1: theirs}})
     assert sc.war_torn(1) is torn
 
@@ -319,7 +347,7 @@ def test_portent_order_chosen_by_owner_enraged_oracle_skipped(first: str, coins:
 
 def test_portent_only_the_active_players_oracles() -> None:
     """3. Portent: "Resolve the ability of each of your oracles" (the active player's)."""
-    # Checks reign-of-war.en.md, line 104.
+    # Checks reign-of-war.en.md, lines 104-105.
     sc = build(cities={0: {0: [AUGUR], 1: [AUGUR]}, 1: {1: [AUGUR]}}, coins=(0, 0), supply=10)
     sc.portent()
     assert (sc.coins(0), sc.coins(1)) == (1, 0)
@@ -579,6 +607,18 @@ def test_war_city_without_rewards_never_war_torn() -> None:
     # Checks reign-of-war.en.md, lines 123-124.
     sc = build(cities={2: {1: [BOAR, EAGLE]}}, stacks={0: [SPEAR], 1: [], 2: []})
     assert not sc.war_torn(2)
+    # "Units may still be played into a city with no reward cards left": the Hoplite goes in,
+    # filling the city to 5 unit-slots (a Beast counts 2), and it is still not war-torn.
+    sc = build(
+        cities={2: {1: [BOAR, EAGLE]}}, stacks={0: [SPEAR], 1: [], 2: []},
+        hands={0: [HOPLITE]}, coins=(1, 4),
+    )  # fmt: skip
+    sc.script_play(HOPLITE, city=2)
+    sc.script_pass()
+    sc.surge()
+    assert sc.city(2, 0) == [HOPLITE] and sc.coins(0) == 1  # paid 1, gained 1
+    assert not sc.war_torn(2)
+    done(sc)
 
 
 # =============================================================================
@@ -622,18 +662,23 @@ def test_reward_cards_score_two_unused_one_used() -> None:
 ON_MOVE = {"RU_SOLDIER_ON_MOVE": 1}
 
 
+def _chariot_position(on_move: bool) -> Scenario:
+    """Seat 0: a Hoplite and a Temple Augur in city 0, the Chariot to use, no coins."""
+    return build(
+        cities={0: {0: [HOPLITE, AUGUR]}},
+        rewards={0: [(CHARIOT, False)]},
+        coins=(0, 4),
+        rules=ON_MOVE if on_move else None,
+    )
+
+
 @pytest.mark.parametrize("on_move", [False, True])
 def test_moved_soldier_ability(on_move: bool) -> None:
     """Off: a Soldier's ability resolves when it is played (reign-of-war.en.md, lines 85-87), so
     moving it by the Chariot resolves nothing. On: the Hoplite moved into another city resolves
     "Gain 1 coin" again there; the Oracle moved with it has no play ability (its ability waits
     for the Portent step, line 88), so it gives nothing either way."""
-    sc = build(
-        cities={0: {0: [HOPLITE, AUGUR]}},
-        rewards={0: [(CHARIOT, False)]},
-        coins=(0, 4),
-        rules=ON_MOVE if on_move else None,
-    )
+    sc = _chariot_position(on_move)
     sc.script_use_reward(CHARIOT)
     sc.script("move", a=0, c=1, card=HOPLITE)
     sc.script("move", a=0, c=2, card=AUGUR)
@@ -643,6 +688,19 @@ def test_moved_soldier_ability(on_move: bool) -> None:
     assert sc.city(1, 0) == [HOPLITE] and sc.city(2, 0) == [AUGUR]
     assert sc.coins(0) == int(on_move)
     check_invariants(sc)
+
+
+@pytest.mark.parametrize("on_move", [False, True])
+def test_moved_soldier_moves_once_per_ability(on_move: bool) -> None:
+    """The Chariot ("move up to 2 of your units") moves two units, each once: the Hoplite moved
+    into city 1 cannot be moved on to city 2 by the same ability, so under
+    ``soldier_ability_on_move`` its ability resolves once for the Chariot, never twice."""
+    sc = _chariot_position(on_move)
+    sc.script_use_reward(CHARIOT)
+    sc.script("move", a=0, c=1, card=HOPLITE)
+    sc.script("move", a=1, c=2, card=HOPLITE)
+    with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+        sc.surge()
 
 
 @pytest.mark.parametrize("on_move", [False, True])
@@ -935,7 +993,7 @@ def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
 def test_wealth_first_turn_two_actions_with_bonus() -> None:
     """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
     both are the same." (reign-of-war.en.md, lines 74-75.)"""
-    # Checks reign-of-war.en.md, line 163.
+    # Checks reign-of-war.en.md, lines 163-164.
     sc = build(coins=(4, 4), turn=0)
     sc.script_wealth(2)
     sc.wealth()
@@ -1021,7 +1079,7 @@ def test_emissary_tie_goes_to_oldest_without_strength_tiebreak(oldest: int) -> N
     """Variants, Emissary of War: "The owner of the higher total is the first player; on a tie the
     older player goes first. The first player discards their emissary; the second player takes
     theirs back into hand. (Unlike the later sets, no strength tie-break is stated.)" """
-    # Checks reign-of-war.en.md, lines 194-197.
+    # Checks reign-of-war.en.md, lines 194-198.
     # Shield Bearer 2 + 2 + 2 = 6 (Strength 2); Wild Boar 1 + 2 + 3 = 6 (Strength 3).
     sc = build(hands={0: [SHIELD], 1: [BOAR]})
     assert sc.emissary(oldest=oldest) == oldest
@@ -1112,7 +1170,7 @@ def test_simple_draft_gives_each_player_30_drafted_cards() -> None:
     the rest to the left, until the cards are gone; repeat until each player has 30 cards.
     Players shuffle and play normally, each with their own deck and discard pile." """
     sc = Scenario.from_game("reign", 2, 5, rules={"RU_SIMPLE_DRAFT": 1})
-    # Reward and feat cards are set up normally (reign-of-war.en.md, lines 224-227).
+    # Reward and feat cards are set up normally (reign-of-war.en.md, lines 224-228).
     assert [len(sc.stack(c)) for c in range(3)] == [4, 4, 4]
     assert sc.feats(0) == sc.feats(1) == []
     for p in range(2):
@@ -1154,7 +1212,7 @@ def test_pile_draft_gives_each_player_10_whole_piles_within_the_limits() -> None
     may take at most 6 soldier piles, 4 beast piles and 4 oracle piles. Piles not taken go
     back to the box. The game is then played normally, each player with their own deck and
     discard pile." """
-    # Checks reign-of-war.en.md, lines 205-210.
+    # Checks reign-of-war.en.md, lines 205-211.
     sc = Scenario.from_game("reign", 6, 2, rules={"RU_PILE_DRAFT": 1})
     kinds = sc.tables.card_kind
     types = [u["type"] for u in sc.pool.units]
