@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.base import layout as L
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 from sim.kernel.scoring import score_into, winner_of
 from strategies.greedy import FP_VALUE
 from strategies.value_features import HIDDEN, N_FEATURES, V_B1, V_B2, V_W1, V_W2, value_features

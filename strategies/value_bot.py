@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.kernel import decisions as D
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 from sim.kernel.zones import opt
 from strategies.lookahead import best_tallied, candidates, clear_tallies, tally
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.kernel.game import finish_game, setup
-from sim.kernel.jit import kernel
+from sim.compiler import kernel
 from sim.kernel.turn import play_turn
 from strategies.lookahead import rollout_value
 from strategies.value_features import N_FEATURES, value_features
