@@ -18,8 +18,8 @@ Draft picks and the decisions inside an ability's effect stay the heuristic's.
 from __future__ import annotations
 
 from sim.base import layout as L
-from sim.kernel import decisions as D
 from sim.compiler import kernel
+from sim.kernel import decisions as D
 from sim.kernel.zones import opt
 from strategies.lookahead import best_tallied, candidates, clear_tallies, tally
 

@@ -11,8 +11,8 @@ compared with, ``benchmarks/bench_value.py``). The game's output row says who wo
 from __future__ import annotations
 
 from sim.base import layout as L
-from sim.kernel.game import finish_game, setup
 from sim.compiler import kernel
+from sim.kernel.game import finish_game, setup
 from sim.kernel.turn import play_turn
 from strategies.lookahead import rollout_value
 from strategies.value_features import N_FEATURES, value_features

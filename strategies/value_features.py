@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from sim.base import layout as L
 from sim.base import vocab as V
-from sim.kernel import board as B
 from sim.compiler import kernel
+from sim.kernel import board as B
 from sim.kernel.scoring import rewards_used, treasured_in_hand
 from sim.kernel.tab import rule, struct_col
 
