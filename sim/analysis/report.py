@@ -37,6 +37,7 @@ from sim.base.errors import Error
 from sim.run import io
 from sim.run import progress as P
 from sim.run.gods import god_rows
+from sim.run.lock import locked
 from sim.run.margins import margin_row, moments_of_counts
 from sim.run.seats import SeatCounts, seat_rows
 
@@ -174,14 +175,15 @@ def build_report(
         out.mkdir(parents=True, exist_ok=True)
         final = out / REPORT_NAME
         tmp = out / f".{REPORT_NAME}.{os.getpid()}.tmp"
-        try:
-            tmp.write_text(text_html, encoding="utf-8")
-            with open(tmp, "rb") as fh:
-                os.fsync(fh.fileno())  # a full disk fails here, leaving the old page intact
-            os.replace(tmp, final)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        with locked(out):  # the one lock every writer of a folder takes
+            try:
+                tmp.write_text(text_html, encoding="utf-8")
+                with open(tmp, "rb") as fh:
+                    os.fsync(fh.fileno())  # a full disk fails here, leaving the old page intact
+                os.replace(tmp, final)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
         bar.advance(1)
     return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
 

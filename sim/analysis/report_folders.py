@@ -50,6 +50,7 @@ from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, jobs
+from sim.run.lock import locked
 from sim.run.margins import (
     SIDES,
     MarginMoments,
@@ -647,7 +648,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     out.mkdir(parents=True, exist_ok=True)
 
     page = out / "report.html"
-    with io.atomic_path(page) as tmp:
+    with locked(out), io.atomic_path(page) as tmp:  # the one lock every writer takes
         tmp.write_text(
             folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images, chart),
             "utf-8",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 import shutil
 import struct
 import zlib
@@ -28,6 +29,7 @@ from sim import analysis as A
 from sim.analysis.report import REPORT_NAME, build_report, write_report
 from sim.data.spec import RunSpec
 from sim.run import io
+from sim.run.lock import locked
 from sim.run.runner import RunError, run
 
 GAMES = 2000
@@ -159,6 +161,20 @@ def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path:
     assert page.stat().st_mtime_ns >= first
     check_page(out)
     no_temporaries(tmp_path)
+
+
+
+def test_a_second_writer_of_a_report_folder_is_refused_in_one_line(
+    runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Every command that writes a folder takes the same lock, the report included."""
+    out = tmp_path / "held"
+    out.mkdir()
+    with locked(out):  # another writer holds the folder
+        result = invoke("report", str(runs[0]), "--out", str(out))
+    assert_one_error_line(result)
+    assert str(os.getpid()) in result.stderr
+    assert not (out / REPORT_NAME).exists()
 
 
 def test_paired_estimate_for_duplicate_deals(runs: tuple[Path, Path], tmp_path: Path) -> None:
