@@ -98,7 +98,7 @@ def cards_cmd(mix: str, seed: int, learning: bool, readings: bool) -> None:
         raise CliError(f"cannot read card data: {exc}", EXIT_ERROR) from None
 
     if readings:
-        from sim.data.interpretations import readings_text
+        from sim.data.interpretations import readings_text  # deferred: only this listing
 
         click.echo(readings_text(pool.rules))
         return
