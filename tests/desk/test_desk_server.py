@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import invoke, one_error_line
@@ -32,9 +35,19 @@ def _post(url: str, body: bytes, token: str) -> str:
         return r.read().decode()
 
 
-def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    import json
+def _ask_a_long_question(d: Any, ws: Path) -> tuple[str, int]:
+    """Ask the desk a question that plays for long; its answer's name and the command's pid,
+    once the command has started."""
+    name = json.loads(
+        _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
+    )["name"]
+    pid = None
+    while pid is None:
+        pid = wait(ws, name, ("running",)).get("pid")
+    return name, pid
 
+
+def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     with desk_process(ws) as d:
         assert d.url.startswith("http://127.0.0.1:") and len(d.token) >= 24
@@ -43,12 +56,7 @@ def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> N
         status, page = _get(d.base + "/cards")
         assert status == 403 and "needs its access token" in page
         # A question is playing when Ctrl-C comes: the desk ends it with itself.
-        name = json.loads(
-            _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
-        )["name"]
-        pid = None
-        while pid is None:  # the command has started
-            pid = wait(ws, name, ("running",)).get("pid")
+        name, pid = _ask_a_long_question(d, ws)
         d.proc.send_signal(signal.SIGINT)
         assert d.proc.wait(timeout=60) == 0
     with pytest.raises(ProcessLookupError):
@@ -57,21 +65,13 @@ def test_the_desk_serves_with_its_token_and_stops_on_ctrl_c(tmp_path: Path) -> N
     assert not (ws / "answers" / name).exists()
 
 
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
 def test_a_desk_killed_outright_leaves_no_command_behind(tmp_path: Path) -> None:
     """SIGKILL gives the desk no chance to stop its commands: the command ends with it."""
-    import json
-    import time
 
     ws = tmp_path / "ws"
     with desk_process(ws) as d:
-        name = json.loads(
-            _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
-        )["name"]
-        pid = None
-        while pid is None:  # the command has started
-            pid = wait(ws, name, ("running",)).get("pid")
+        _, pid = _ask_a_long_question(d, ws)
         d.proc.kill()
         d.proc.wait(timeout=60)
         deadline = time.monotonic() + 30
