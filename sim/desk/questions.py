@@ -60,6 +60,7 @@ class Question:
     card: str = ""
     field: str = "cost"
     mixes: tuple[str, ...] = ()
+    tiers: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the answer's record."""
@@ -76,7 +77,7 @@ class Question:
             "strength": f"card strength in {self.mix}",
             "balance": f"balance {self.card}.{self.field} in {self.mix}",
         }[self.kind]
-        return f"{what} ({self.bot})"
+        return f"{what} ({' < '.join(self.tiers) if self.tiers else self.bot})"
 
 
 def _text(form: dict[str, Any], key: str, default: str = "") -> str:
@@ -123,6 +124,14 @@ def from_form(form: dict[str, Any], changes: tuple[str, ...] = ()) -> Question:
             raise SpecError(f"field {fld!r}: valid fields: {', '.join(FIELDS)}")
     if kind == "change" and not changes:
         raise SpecError("a card change needs a change set with at least one edit (Cards page)")
+    tiers: tuple[str, ...] = ()
+    if kind == "strength" and _text(form, "tiers"):
+        tiers = tuple(t for t in re.split(r"[\s,]+", _text(form, "tiers")) if t)
+        unknown = [t for t in tiers if t not in bots()]
+        if unknown:
+            raise SpecError(f"unknown tier {unknown[0]!r}; known: {', '.join(bots())}")
+        if len(tiers) < 2 or len(set(tiers)) != len(tiers):
+            raise SpecError("skill tiers: two or more different bots, weakest first")
     mixes: tuple[str, ...] = ()
     if kind == "mixes":
         mixes = tuple(m for m in re.split(r"[\s,]+", _text(form, "mixes").lower()) if m)
@@ -131,7 +140,7 @@ def from_form(form: dict[str, Any], changes: tuple[str, ...] = ()) -> Question:
     return Question(
         kind=kind, mix=mix, bot=bot, seed=int(seed_text), games=games, precision=precision,
         changes=changes if kind == "change" else (), change_set=_text(form, "change_set"),
-        card=card, field=fld, mixes=mixes,
+        card=card, field=fld, mixes=mixes, tiers=tiers,
     )  # fmt: skip
 
 
@@ -173,7 +182,8 @@ def command(q: Question, out: str, games: int | None = None) -> list[str]:
         return ["mixes", *q.mixes, "--bot", q.bot, "--games", str(n), "--seed", str(q.seed),
                 "--out", f"{out}/mixes.csv"]  # fmt: skip
     if q.kind == "strength":
-        return ["strength", "--mix", q.mix, "--panel", q.bot, "--games", str(n),
+        bots_ = ["--tiers", ",".join(q.tiers)] if q.tiers else ["--panel", q.bot]
+        return ["strength", "--mix", q.mix, *bots_, "--games", str(n),
                 "--seed", str(q.seed), "--out", out]  # fmt: skip
     # The race's first look: the CLI's default, or a quarter of a smaller budget.
     pilot = min(4_000, max(1, n // 4))
