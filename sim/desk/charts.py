@@ -1,7 +1,7 @@
 """An answer's charts, drawn on the server by matplotlib as inline SVG (no network, no
-script library): the paired shifts with their intervals, a balance race's candidates,
-every card's strength, the first player's win rate by game length, and the first
-player's VP margin. Each reads the answer folder's own files."""
+script library): the paired shifts with their intervals, a balance race's candidates and
+how they converged look by look, every card's strength, the first player's win rate by
+game length, and the first player's VP margin. Each reads the answer folder's own files."""
 
 from __future__ import annotations
 
@@ -89,6 +89,38 @@ def candidates(folder: Path) -> str:
     return _svg(fig)
 
 
+
+def convergence(folder: Path) -> str | None:
+    """A balance race converging: each candidate's rate and 95% interval at every look
+    (``decisions.jsonl``), against the games it had played, until it was dropped or won."""
+    import json
+
+    from sim.run.stats import Z95
+
+    path = folder / "decisions.jsonl"
+    if not path.is_file():
+        return None
+    looks = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    table = pd.read_csv(folder / "candidates.csv")
+    labels = dict(zip(table["candidate"], table["label"], strict=True))
+    fig, ax = _figure(height=3.6)
+    for j, label in labels.items():
+        points = [lk["estimates"][str(j)] for lk in looks if str(j) in lk["estimates"]]
+        if not points:
+            continue
+        games = np.array([p["games"] for p in points])
+        rate = np.array([p["rate"] for p in points]) * 100
+        half = np.array([p["se"] for p in points]) * 100 * Z95
+        ax.errorbar(games, rate, yerr=half, marker="o", ms=3, capsize=2, lw=1, label=label)
+    ax.axhline(50.0, color="#888", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("games each candidate had played at the look (log scale)")
+    ax.set_ylabel("holders' win rate (%, 95% CI)")
+    ax.legend(fontsize=7, ncols=4)
+    ax.set_title("The race converging: every candidate at every look, the target 50%")
+    return _svg(fig)
+
+
 def strength(folder: Path) -> str:
     """Every card's holders' win rate with its interval (strength.csv), best first."""
     t = pd.read_csv(folder / "strength.csv").sort_values("rate", ascending=False)
@@ -165,7 +197,7 @@ def for_answer(folder: Path, kind: str) -> list[str]:
     if kind == "compare":
         out.append(shifts(folder))
     if kind == "balance":
-        out.append(candidates(folder))
+        out += [candidates(folder), convergence(folder)]
     if kind == "strength":
         out.append(strength(folder))
     if kind in ("run", "compare", "strength"):

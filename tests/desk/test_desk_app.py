@@ -234,7 +234,7 @@ def test_desk_help_names_its_options() -> None:
             None,
         ),
         ({"kind": "mixes", "games": "200", "mixes": "aegean, dunes"}, "2 mixes, greedy", 0),
-        ({"kind": "balance", "games": "1000", "card": KER, "field": "cost"}, KER, 1),
+        ({"kind": "balance", "games": "1000", "card": KER, "field": "cost"}, KER, 2),
         (
             {"kind": "emissary", "games": "20000", "budget": "precision", "precision": "20"},
             "B with: variants",
