@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sim.desk.answers import run_dirs
-from sim.run.stats import wilson_interval
+from sim.run.stats import Z95, wilson_interval
 
 WIDTH_IN = 9.0
 """Inches at 100 dpi: a chart fits the page's 1,400 px column beside nothing else."""
@@ -94,8 +94,6 @@ def convergence(folder: Path) -> str | None:
     """A balance race converging: each candidate's rate and 95% interval at every look
     (``decisions.jsonl``), against the games it had played, until it was dropped or won."""
     import json
-
-    from sim.run.stats import Z95
 
     path = folder / "decisions.jsonl"
     if not path.is_file():
