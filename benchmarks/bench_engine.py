@@ -27,6 +27,7 @@ import json
 import math
 import os
 import platform
+import shlex
 import shutil
 import subprocess
 import sys
@@ -54,6 +55,7 @@ CSV_COLUMNS = [
     "seconds",
     "games_per_s",
     "peak_rss_mb",
+    "command",
 ]
 # Source whose changes make a recorded figure "+dirty" (benchmarks/ itself does not).
 CODE_PATHS = ["sim", "strategies", "configs", "pyproject.toml"]
@@ -519,28 +521,40 @@ def ratio_table(
     return "\n".join(lines)
 
 
-def record(figures: list[Figure], mix: str, commit: str, where: str) -> None:
-    date = datetime.now(UTC).isoformat(timespec="seconds")
+def command_line() -> str:
+    """The command that is measuring, as a reader would type it again."""
+    return shlex.join(["python", f"benchmarks/{Path(sys.argv[0]).name}", *sys.argv[1:]])
+
+
+def append_rows(rows: list[list[object]]) -> None:
+    """Append rows (every column but the command) to results.csv, each with this command."""
     new = not RESULTS_CSV.exists() or RESULTS_CSV.stat().st_size == 0
+    command = command_line()
     with RESULTS_CSV.open("a", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         if new:
             writer.writerow(CSV_COLUMNS)
-        for f in figures:
-            rate = f.games_per_s
-            writer.writerow(
-                [
-                    date,
-                    commit,
-                    where,
-                    f.benchmark,
-                    mix,
-                    f.games,
-                    f"{f.seconds:.4f}",
-                    "" if rate is None else f"{rate:.1f}",
-                    "" if f.peak_rss_mb is None else f"{f.peak_rss_mb:.1f}",
-                ]
-            )
+        writer.writerows([*row, command] for row in rows)
+
+
+def record(figures: list[Figure], mix: str, commit: str, where: str) -> None:
+    date = datetime.now(UTC).isoformat(timespec="seconds")
+    append_rows(
+        [
+            [
+                date,
+                commit,
+                where,
+                f.benchmark,
+                mix,
+                f.games,
+                f"{f.seconds:.4f}",
+                "" if f.games_per_s is None else f"{f.games_per_s:.1f}",
+                "" if f.peak_rss_mb is None else f"{f.peak_rss_mb:.1f}",
+            ]
+            for f in figures
+        ]
+    )
 
 
 # Run in a fresh interpreter: the kernel's games/s and the reference loop's, in that process.

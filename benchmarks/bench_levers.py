@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import argparse
 import ast
-import csv
 import datetime as dt
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -200,25 +198,22 @@ def main(argv: list[str] | None = None) -> int:
             f"{g['cpu']:.1f} s | {g['path']:.1f} s | {g['ratio']:.3f} | {lines_of(lever)} |"
         )
     if args.csv:
-        commit = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-        ).stdout.strip()
-        machine = f"nproc={os.cpu_count()} {platform.platform()}"
+        from bench_engine import append_rows, git_commit, machine
+
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        with open(ROOT / "benchmarks" / "results.csv", "a", newline="") as f:
-            w = csv.writer(f)
-            for lever, g in got.items():
-                name = f"levers_{lever}"
-                for bench, seconds, gps in (
-                    (f"{name}_cold_wall", f"{g['wall']:.4f}", ""),
-                    (f"{name}_cold_cpu", f"{g['cpu']:.4f}", ""),
-                    (f"{name}_cold_cpu_busier", f"{g['path']:.4f}", ""),
-                    (f"{name}_warm_kernel", "", f"{g['kgps']:.1f}"),
-                    (f"{name}_warm_reference", "", f"{g['rgps']:.1f}"),
-                ):
-                    w.writerow(
-                        [now, commit, machine, bench, args.mix, args.games, seconds, gps, ""]
-                    )
+        where, commit = machine(os.cpu_count() or 1), git_commit()
+        rows = []
+        for lever, g in got.items():
+            name = f"levers_{lever}"
+            for bench, seconds, gps in (
+                (f"{name}_cold_wall", f"{g['wall']:.4f}", ""),
+                (f"{name}_cold_cpu", f"{g['cpu']:.4f}", ""),
+                (f"{name}_cold_cpu_busier", f"{g['path']:.4f}", ""),
+                (f"{name}_warm_kernel", "", f"{g['kgps']:.1f}"),
+                (f"{name}_warm_reference", "", f"{g['rgps']:.1f}"),
+            ):
+                rows.append([now, commit, where, bench, args.mix, args.games, seconds, gps, ""])
+        append_rows(rows)
     return 0
 
 
