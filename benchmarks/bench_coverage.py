@@ -8,7 +8,7 @@
 ``--reps`` times on synthetic games with a planted answer, through the command's own
 stopping or selection code (:mod:`sim.analysis.coverage`), and prints the share of
 printed intervals that held the answer, with its Monte Carlo standard error, as the
-Markdown table of ``docs/statistics.md``. It asserts nothing: a share under 94% is for a
+Markdown table of ``docs/results.md``. It asserts nothing: a share under 94% is for a
 person to read (the lean test in ``tests/analysis/test_coverage.py`` is the CI check).
 """
 
