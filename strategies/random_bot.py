@@ -5,13 +5,13 @@
 city that has no reward tiles left (its other options, the pass or stopping
 among them, stay equally likely). Such a unit can never fight a war again,
 and a player that keeps doing it sinks its whole deck into dead cities: in
-`random` self-play that froze 0.61% of Aegean games and, with Dunes
-structures soaking up the rest of the deck, 1.47% of Dunes games with every
-card on the board or under a structure until the 200-turn cap (seed 1,
-20,000 games each); with the rule for plays alone, 0.00% and 0.14%. It is a
-floor for sanity checks, not a player. `python benchmarks/bench_bots.py --stalls` measures
-the turn-capped share of every pairing (docs/bots.md has the figures before and after the
-rule); tests/strategies/test_strategies.py checks the rule itself.
+`random` self-play that froze some Aegean games, and more Dunes games (Dunes
+structures soak up the rest of the deck), with every card on the board or under
+a structure until the 200-turn cap; the rule for plays alone removes nearly all
+of them. It is a floor for sanity checks, not a player.
+`python benchmarks/bench_bots.py --stalls` measures the turn-capped share of every
+pairing (docs/bots.md has the figures before and after the rule);
+tests/strategies/test_strategies.py checks the rule itself.
 """
 
 from __future__ import annotations

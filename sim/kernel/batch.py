@@ -196,10 +196,11 @@ def guided_bounds(n: int, n_blocks: int, threads: int) -> list[tuple[int, int]]:
 
     Threads take blocks as they come free, so they finish apart by up to the last
     block one of them took; with ``n_blocks`` even blocks the other threads wait
-    for about half a block at the end of every call (~3% of a 20,000-game call on
-    2 threads). Each block here takes ``1/(2*threads)`` of the games
-    left (guided scheduling), down to a quarter of an even block, so the last
-    blocks, which set the wait, are small. One thread plays the call as one block.
+    for about half a block at the end of every call (`benchmarks/bench_engine.py`'s
+    parallel efficiency measures what that costs). Each block here takes
+    ``1/(2*threads)`` of the games left (guided scheduling), down to a quarter of an
+    even block, so the last blocks, which set the wait, are small. One thread plays the
+    call as one block.
     """
     if threads <= 1 or n <= 1:
         return [(0, n)]

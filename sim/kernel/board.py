@@ -418,8 +418,8 @@ def cost_modifiers(st, tab, p, at, stride):
 
     One pass over the seat's units instead of one per city (the Surge asks for all
     three cities at every decision). The same integer sums as
-    ``cost_modifier``, added in another order. Inlined: as a call it cost Reign, where
-    no unit has an ongoing effect, 2% a turn.
+    ``cost_modifier``, added in another order. Inlined: as a call it slowed Reign, where
+    no unit has an ongoing effect (`benchmarks/bench_min.py --mix reign` times it).
     """
     for c in range(L.N_CITIES):
         st[at + stride * c] = 0
@@ -506,7 +506,8 @@ def _strength_ops(st, tab, p, cc, src):
     whom they reach: (every unit of its side, the source itself only, the others only).
 
     The same walk as ``_add_cost_ops`` with another op code, kept apart: one walk for both,
-    returning a fourth sum for the cost's own city, made the kernel about 2% slower."""
+    returning a fourth sum for the cost's own city, made the kernel slower
+    (`benchmarks/bench_min.py`)."""
     every = 0
     own = 0
     others = 0

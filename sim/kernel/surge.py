@@ -67,7 +67,7 @@ def surge_options(st, tab, fp, ask, p):
         k = card_kind(tab, card)
         # Two copies of a kind are the same play: offer only the first. A bit per
         # kind, not a rescan of the hand before it (two dependent loads a card,
-        # and a loop of data-dependent length: -2% a turn).
+        # and a loop of data-dependent length; `benchmarks/bench_min.py` times the turn).
         bit = 1 << (k & 31)
         if st[L.SEEN_KINDS + (k >> 5)] & bit:
             continue

@@ -81,8 +81,9 @@ MANIFEST_VERSION = 2
 COMPRESSION = "zstd"
 ROW_GROUP_ROWS = 8192
 """Rows per Parquet row group of a part. The writer buffers a whole row group before it
-flushes it: one 65,536-row group per part held ~30 MB more at a run's peak,
-for 1% smaller files. Readers see the same rows whatever the grouping."""
+flushes it: one 65,536-row group per part held more memory at a run's peak for
+barely smaller files (`benchmarks/bench_engine.py` measures a run's peak RSS). Readers
+see the same rows whatever the grouping."""
 
 # Keys pyarrow/pandas put in the schema metadata themselves; not run metadata.
 _RESERVED_KEYS = frozenset({b"ARROW:schema", b"pandas"})
