@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sim.base import events as E
 from sim.base import layout as L
 from sim.kernel import decisions as D
+
+if TYPE_CHECKING:
+    from sim.run.scenario import Scenario
 
 TOP_OPTIONS = 3
 """Options of a decision the story shows (the bot's best by value; the one taken always)."""
@@ -68,29 +71,6 @@ NOTHING = "nothing"
 """The ``event`` of a step in which nothing happened: the account of positions says so."""
 
 
-class Names(Protocol):
-    """What the narrator needs to name ids: a scenario (``sim.run.scenario.Scenario``)."""
-
-    pool: Any
-    tables: Any
-
-    def card_name(self, card: int) -> str:
-        """The name of physical card ``card``."""
-        ...
-
-    def tile_name(self, t: int) -> str:
-        """The name of physical reward tile ``t``."""
-        ...
-
-    def structures(self, p: int) -> list[tuple[str, int, bool]]:
-        """Seat ``p``'s structures by slot as (name, cards under it, completed)."""
-        ...
-
-    def rule(self, name: str) -> int:
-        """The value of rule ``name`` (``sim.base.layout.RU_*``) in force."""
-        ...
-
-
 def plural(n: int, word: str) -> str:
     """``"1 coin"``, ``"2 coins"``."""
     return f"{n} {word}{'' if abs(n) == 1 else 's'}"
@@ -107,9 +87,10 @@ def join(names: Sequence[str]) -> str:
 
 
 class Teller:
-    """Says each event of a step in words, with its cause."""
+    """Says each event of a step in words, with its cause; ``names`` is the scenario the
+    game is played in, read for names, structures and rules."""
 
-    def __init__(self, names: Names, reign: bool) -> None:
+    def __init__(self, names: Scenario, reign: bool) -> None:
         self.names = names
         self.tile = "reward card" if reign else "reward tile"
 
@@ -356,21 +337,41 @@ def _pays(nxt: np.ndarray, play: np.ndarray) -> bool:
     )
 
 
-def calm_event(teller: Teller, p: int, cards: list[int]) -> dict[str, Any]:
-    """Seat ``p``'s enraged units ``cards`` turning back in its Supply step (a rule step the
-    trace has no row for)."""
-    names = [teller.card(c) for c in cards]
-    verb = "turns" if len(names) == 1 else "turn"
-    text = f"P{p}'s enraged {join(names)} {verb} back"
-    return {"event": "calm", "text": text, "seat": p, "cause": "", "cards": names}
+def sides(sc: Scenario) -> dict[tuple[int, int], list[tuple[int, bool]]]:
+    """Every city side's units as ``(card, enraged)``, keyed ``(city, seat)``."""
+    return {
+        (c, p): list(zip(sc.side_ids(c, p), sc.enraged_flags(c, p), strict=True))
+        for c in range(L.N_CITIES)
+        for p in range(2)
+    }
 
 
-def keep_event(teller: Teller, p: int, c: int, cards: list[int]) -> dict[str, Any]:
-    """The units ``cards`` seat ``p`` kept in city ``c`` after its war (the trace records
-    the ones discarded)."""
-    names = [teller.card(x) for x in cards]
-    text = f"P{p} keeps {join(names) or 'nothing'} in city {c + 1}"
-    return {"event": "keep", "text": text, "seat": p, "cause": "", "city": c, "cards": names}
+def untraced(
+    teller: Teller, said: list[dict[str, Any]], before: dict, after: dict, step: str, p: int
+) -> list[dict[str, Any]]:
+    """A step's events ``said`` with those the trace has no row for, read from the city
+    sides before and after the step (:func:`sides`): first the active seat ``p``'s enraged
+    units turning back in its Offering (Supply) step, then after each run of a seat's units
+    discarded in one city in a war, the units that seat kept there."""
+    out = []
+    if step == "offering":
+        now = {card for c in range(L.N_CITIES) for card, on in after[c, p] if not on}
+        calm = [card for c in range(L.N_CITIES) for card, on in before[c, p] if on and card in now]
+        if calm:
+            names = [teller.card(x) for x in calm]
+            text = f"P{p}'s enraged {join(names)} turn{'s' if len(names) == 1 else ''} back"
+            out.append({"event": "calm", "text": text, "seat": p, "cause": "", "cards": names})
+    for e, nxt in zip(said, [*said[1:], None], strict=False):
+        out.append(e)
+        if step != "war" or e["event"] != "destroy":
+            continue
+        at = (e["city"], e["seat"])
+        if nxt is None or nxt["event"] != "destroy" or (nxt["city"], nxt["seat"]) != at:
+            now = {card for card, _on in after[at]}
+            names = [teller.card(x) for x, _on in before[at] if x in now]
+            text = f"P{at[1]} keeps {join(names) or 'nothing'} in city {at[0] + 1}"
+            out.append({**e, "event": "keep", "text": text, "cards": names, "cause": ""})
+    return out
 
 
 # --- the set-up and the end ----------------------------------------------------------

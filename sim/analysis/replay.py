@@ -30,7 +30,6 @@ import pandas as pd
 
 from sim.analysis import narrator as N
 from sim.base import events as E
-from sim.base import layout as L
 from sim.compiler.mode import HOOKS_ENV
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
@@ -207,8 +206,7 @@ def replay(
         turn, p = sc.turns_done + 1, sc.active
         for name, title in steps:
             title = "Supply Step" if name == "offering" and reign else title
-            enraged = _enraged(sc, p) if name == "offering" else []
-            sides = {(c, q): sc.side_ids(c, q) for c in range(L.N_CITIES) for q in range(2)}
+            before = N.sides(sc)
             if name == "end_turn":
                 sc.end_turn()
             else:
@@ -216,11 +214,7 @@ def replay(
             rows = sc.trace_events()[seen:]
             seen += len(rows)
             traced.append(TracedStep(turn, p, name, title, rows))
-            calmed = [c for c in enraged if c not in _enraged(sc, p) and c in _units(sc, p)]
-            said = [N.calm_event(teller, p, calmed)] if calmed else []
-            said += N.events(teller, rows, name, p)
-            if name == "war":
-                said = _with_keeps(teller, said, sides, sc)
+            said = N.untraced(teller, N.events(teller, rows, name, p), before, N.sides(sc), name, p)
             if not said and name != "end_turn":
                 said = [{"event": N.NOTHING, "text": "nothing happens"}]
             events += [
@@ -243,36 +237,3 @@ def replay(
             f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)
         )
     return r
-
-
-def _enraged(sc: Scenario, p: int) -> list[int]:
-    """Seat ``p``'s enraged units, city by city in slot order."""
-    return [
-        card
-        for c in range(L.N_CITIES)
-        for card, on in zip(sc.side_ids(c, p), sc.enraged_flags(c, p), strict=True)
-        if on
-    ]
-
-
-def _units(sc: Scenario, p: int) -> set[int]:
-    """Seat ``p``'s units in every city."""
-    return {card for c in range(L.N_CITIES) for card in sc.side_ids(c, p)}
-
-
-def _with_keeps(
-    teller: N.Teller, said: list[dict[str, Any]], before: dict[tuple, list[int]], sc: Scenario
-) -> list[dict[str, Any]]:
-    """A War step's events ``said`` with, after each run of a seat's units discarded in one
-    city, the units that seat kept there (``before``: each side's units before the step)."""
-    out = []
-    for e, nxt in zip(said, [*said[1:], None], strict=False):
-        out.append(e)
-        if e["event"] != "destroy":
-            continue
-        where = (e["city"], e["seat"])
-        if nxt is None or nxt["event"] != "destroy" or (nxt["city"], nxt["seat"]) != where:
-            now = sc.side_ids(*where)
-            kept = [x for x in before[where] if x in now]
-            out.append(N.keep_event(teller, e["seat"], e["city"], kept))
-    return out
