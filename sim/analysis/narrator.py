@@ -38,20 +38,23 @@ TOP_OPTIONS = 3
 GOD_NAMES = ("none", "Anubis", "Horus", "both gods")
 """The ``vocab.DEV_*`` codes a god or the Favor can hold, as a replay names them."""
 DECISION_WORDS = {code: name.replace("_", " ") for name, code in D.DECISIONS.items()}
-CARD_SENTENCES = {
-    E.EV_PLAY: "P{p} plays {card} into city {city}",
-    E.EV_BEAST: "P{p} unleashes the Beast {card} (discarded after its ability)",
-    E.EV_RETURN: "{card} (P{p}) returns from city {city} to P{p}'s hand",
-    E.EV_MOVE: "P{p} moves {card} from city {city} to city {to}",
-    E.EV_EXALT: "P{p} EXALTs {card} from city {city}: out of play",
-    E.EV_ENRAGE: "P{p} enrages {card} in city {city}",
-    E.EV_TAKE: "P{p} takes {card} into hand",
+SENTENCES = {
+    E.EV_PLAY: "P{p} plays {name} into city {city}",
+    E.EV_BEAST: "P{p} unleashes the Beast {name} (discarded after its ability)",
+    E.EV_RETURN: "{name} (P{p}) returns from city {city} to P{p}'s hand",
+    E.EV_MOVE: "P{p} moves {name} from city {city} to city {to}",
+    E.EV_EXALT: "P{p} EXALTs {name} from city {city}: out of play",
+    E.EV_ENRAGE: "P{p} enrages {name} in city {city}",
+    E.EV_TAKE: "P{p} takes {name} into hand",
+    E.EV_TILE: "P{p} takes the {tile} {name} from city {city}",
+    E.EV_USE: "P{p} uses the {tile} {name}",
+    E.EV_STRUCTURE: "P{p} completes the structure {name}",
+    E.EV_FEAT: "P{p} completes the feat {name}",
 }
-"""Events about one card said by one fixed sentence: ``{p}`` the seat, ``{card}``, ``{city}``
-(the event's first extra, the city), ``{to}`` (its second, a move's city)."""
-CARD_EVENTS = frozenset(
-    [*CARD_SENTENCES, E.EV_DRAW, E.EV_REVEAL, E.EV_DISCARD, E.EV_OFFER, E.EV_DESTROY, E.EV_UNDER]
-)
+"""Events said by one fixed sentence: ``{p}`` the seat, ``{name}`` the card, reward tile,
+structure or feat the event is about, ``{city}`` (the event's first extra, the city), ``{to}``
+(its second, a move's city), ``{tile}`` the set's word for a reward tile."""
+CARD_EVENTS = frozenset(k.code for k in E.EVENT_KINDS if k.target == "card")
 """Event kinds whose target is a physical card."""
 CITY_EVENTS = frozenset(
     [E.EV_PLAY, E.EV_DESTROY, E.EV_RETURN, E.EV_MOVE, E.EV_EXALT, E.EV_ENRAGE, E.EV_CONFLICT]
@@ -232,9 +235,15 @@ class Teller:
             if x0 == 1:
                 return f"P{p} reveals {self.card(t)} to build {self.slot_structure(p, x1)}"
             return f"P{p} offers {self.card(t)} (offering {self.offering(t)})"
-        said = CARD_SENTENCES.get(k)
+        said = SENTENCES.get(k)
         if said is not None:
-            return said.format(p=p, card=self.card(t), city=x0 + 1, to=x1 + 1)
+            name = {
+                E.EV_TILE: self.tile_name,
+                E.EV_USE: self.tile_name,
+                E.EV_STRUCTURE: self.structure,
+                E.EV_FEAT: self.feat,
+            }.get(k, self.card)(t)
+            return said.format(p=p, name=name, city=x0 + 1, to=x1 + 1, tile=self.tile)
         if k == E.EV_DESTROY:
             verb = "is discarded after the war" if step == "war" else "is destroyed"
             return f"{self.card(t)} (P{p}, city {x0 + 1}) {verb}"
@@ -243,14 +252,6 @@ class Teller:
             if x0 == x1:
                 verdict += " (strength tied: won on the tie-break)" if p >= 0 else " (a tie)"
             return f"city {t + 1} is war-torn: strength P0 {x0}, P1 {x1}; {verdict}"
-        if k == E.EV_TILE:
-            return f"P{p} takes the {self.tile} {self.tile_name(t)} from city {x0 + 1}"
-        if k == E.EV_USE:
-            return f"P{p} uses the {self.tile} {self.tile_name(t)}"
-        if k == E.EV_STRUCTURE:
-            return f"P{p} completes the structure {self.structure(t)}"
-        if k == E.EV_FEAT:
-            return f"P{p} completes the feat {self.feat(t)}"
         if k == E.EV_FAVOR:
             return f"the Favor turns to {GOD_NAMES[n]}"
         return E.EVENT_KINDS[k].name
