@@ -3,8 +3,8 @@ bot's decision is worded, for both texts of ``omensim replay``.
 
 :class:`Teller` names the ids of the rows one step of a game recorded (``sim.base.events``,
 written by ``sim.kernel.trace``) and :func:`events` turns them into event dicts, each with
-its sentence, such as "Ker of the Battlefield (P1) takes 2 coins from P0: P0 4 -> 2, P1 3 ->
-5": an event caused by a card's (reward tile's, structure's) ability names that cause first.
+its sentence, such as "Ker of the Spoils: P1 takes 1 coin from P0: P0 5 -> 4, P1 5 -> 6":
+an event caused by a card's (reward tile's, structure's) ability names that cause first.
 A bot's decision is one event with its best few options and their values: the greedy
 scorer's (every heuristic profile), or for a look-ahead seat's planned decisions the mean
 outcome of each option's rollouts. :func:`setup_events` says the set-up (which the trace
