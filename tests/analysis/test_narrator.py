@@ -97,7 +97,7 @@ def test_a_tied_conflict_says_the_tie_break_decided_it() -> None:
     """Aegean, War Step: "In the event of a tie, the player with the highest total unit cost
     in that city is the victor. If players are tied for total unit cost, neither player is the
     victor": a conflict at equal strength is said to be won on the tie-break, or a tie."""
-    # Checks edge-of-the-aegean.txt, line 129.
+    # Checks edge-of-the-aegean.txt, line 130.
     row = np.zeros(E.EV_W, np.int64)
     row[[E.F_KIND, E.F_SEAT, E.F_TARGET, E.F_X0, E.F_X1]] = [E.EV_CONFLICT, 1, 2, 5, 5]
     teller = N.Teller(Scenario.build("aegean"), reign=False)
