@@ -1,21 +1,13 @@
-"""Replay one game of a run, step by step, in the rulebooks' words.
+"""Replay one game of a run, step by step, told from the kernel's event trace.
 
 ``replay(spec, game)`` rebuilds game ``game`` of the run ``spec`` from its seed
-with :meth:`sim.run.scenario.Scenario.from_spec` and steps it exactly as the kernel's
+with :meth:`sim.run.scenario.Scenario.from_compiled` and steps it exactly as the kernel's
 turn loop does (Wealth, Surge, Portent and Feat when the rules have them, War,
-Offering, end of turn). Around every step it reads the whole position (where
-every physical card and reward tile is, coins, VP tokens, Favor, structures,
-feats, enraged units) and turns the differences into events: cards drawn,
-units played into a city, units destroyed, moved or returned, reward tiles won
-and used, conflicts and their victors, offerings, structures built, discards
-to the hand limit, and at the end the score with its components.
-
-The game is also played in the kernel's trace mode (``sim.kernel.trace``): every
-event in the order it happened, with the card, reward tile, structure or rule step
-that caused it, and each of the greedy bot's decisions with its options' values.
-:meth:`Replay.story` tells the game from that trace (``sim.analysis.story``), with
-the score after each turn and why the game was won; :meth:`Replay.text` is the
-step-by-step account of the positions. The replay only needs what the dataset
+Offering, end of turn) in the kernel's trace mode (``sim.kernel.trace``): every event in
+the order it happened, with the card, reward tile, structure or rule step that caused it,
+and each of the bots' decisions with its options' values. ``sim.analysis.narrator`` words
+them: :meth:`Replay.story` with the decisions, the score after each turn and why the game
+was won; :meth:`Replay.text` what each step changed. The replay only needs what the dataset
 already guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
 itself: the replayed game's dataset row (every column) is compared with the
 row :class:`sim.run.engine.Engine` plays for the same game, and a difference
@@ -36,8 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.positions_text import Describer, end_events, position, setup_events
-from sim.analysis.story import Teller, score_line, tell, why_won
+from sim.analysis import narrator as N
 from sim.base import events as E
 from sim.compiler.mode import HOOKS_ENV
 from sim.data.changes import Changes
@@ -60,13 +51,13 @@ class Replay:
     ``events`` is a list of dicts, one per thing that happened, in order, with
     the keys ``turn`` (0 for the set-up), ``active`` (the active seat, -1 at
     set-up and at the end), ``step`` (``setup``, ``wealth``, ``surge``,
-    ``portent``, ``feat``, ``war``, ``offering``, ``end``), ``event`` (a short
-    kind such as ``draw``, ``play``, ``destroy``, ``conflict``, ``offer``) and
-    ``text`` (the sentence :meth:`text` prints), plus event-specific fields
-    (``seat`` the event is about, ``cards``, ``city``, ``coins``, ...).
-    ``row`` is the replay's own dataset row (the columns ``Engine.play``
-    writes), ``expected`` the batch kernel's row for the same game,
-    ``mismatches`` the columns where they differ.
+    ``portent``, ``feat``, ``war``, ``offering``, ``end_turn``, ``end``), ``step_name``,
+    ``event`` (the trace's kind such as ``draw``, ``play``, ``destroy``, ``conflict``,
+    ``offer``; ``choice`` for a bot's decision) and ``text`` (its sentence), plus
+    event-specific fields (``seat`` the event is about, ``cause``, ``cards``, ...;
+    ``sim.analysis.narrator.events``). ``row`` is the replay's own dataset row (the
+    columns ``Engine.play`` writes), ``expected`` the batch kernel's row for the same
+    game, ``mismatches`` the columns where they differ.
     """
 
     spec: RunSpec
@@ -80,8 +71,6 @@ class Replay:
     """The trace, step by step: the events each step of each turn recorded."""
     scores: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The score (``Scenario.result()`` of the position) after each turn, by turn."""
-    teller: Teller | None = None
-    """Names the trace's ids in words (set by :func:`replay`)."""
 
     @property
     def matches(self) -> bool:
@@ -93,72 +82,35 @@ class Replay:
         return pd.DataFrame(self.events)
 
     def text(self) -> str:
-        """The game as readable text: a header, the set-up, each turn step by step, the score."""
+        """The game step by step: a header, the set-up, what each step of each turn changed
+        with its causes, the score (``omensim replay --positions``)."""
+        return self._told(story=False)
+
+    def story(self) -> str:
+        """The game as a story: the set-up, then each turn's events in the order they
+        happened with their causes and the bots' weighed options, the score after each
+        turn, and why the game was won (``omensim replay``)."""
+        return self._told(story=True)
+
+    def _told(self, story: bool) -> str:
         s = self.spec
-        lines = [
+        head = (
             f"Game {self.game} of seed {s.seed}: {s.mix}, {s.variant_label} rules, "
             f"P0 {s.p0} vs P1 {s.p1}, first player: {s.first}"
             + (", duplicate deals" if s.duplicate else "")
             + (f", house rules {s.rules}" if s.rules else "")
-        ]
-        heading = None
-        step = None
-        for ev in self.events:
-            key = (ev["turn"], ev["active"])
-            if key != heading:
-                heading = key
-                step = None
-                if ev["step"] == "setup":
-                    lines.append("\nSet-up")
-                elif ev["step"] == "end":
-                    lines.append("\nEnd of the game")
-                else:
-                    lines.append(f"\nTurn {ev['turn']}: P{ev['active']}")
-            if ev["step"] not in ("setup", "end") and ev["step"] != step:
-                step = ev["step"]
-                lines.append(f"  {ev['step_name']}")
-            indent = "  " if ev["step"] in ("setup", "end") else "    "
-            lines.append(f"{indent}{ev['text']}")
-        return "\n".join([*lines, *self._check_lines()]) + "\n"
-
-    def _check_lines(self) -> list[str]:
-        """The last line of both texts: whether the replay gave the dataset's row."""
-        if self.expected is None:
-            return []
-        if self.mismatches:
-            return ["\nDIFFERS from the dataset row in: " + ", ".join(self.mismatches)]
-        return ["\nMatches the dataset row (every column)."]
+        )
+        lines = N.render(head, self.events, self.scores, self.result, story)
+        if self.expected is not None and self.mismatches:
+            lines += ["", "DIFFERS from the dataset row in: " + ", ".join(self.mismatches)]
+        elif self.expected is not None:
+            lines += ["", "Matches the dataset row (every column)."]
+        return "\n".join(lines) + "\n"
 
     def trace(self) -> np.ndarray:
         """Every event of the game after set-up, in order (``sim.base.events`` rows)."""
         rows = [t.rows for t in self.steps]
         return np.concatenate(rows) if rows else np.zeros((0, E.EV_W), np.int64)
-
-    def story(self) -> str:
-        """The game as a story told from the kernel's trace: the set-up, then each turn's
-        events in the order they happened with their causes and the bot's weighed options,
-        the score after each turn, and why the game was won."""
-        lines = [self.text().split("\n", 1)[0], "", "Set-up"]
-        lines += [f"  {e['text']}" for e in self.events if e["step"] == "setup"]
-        if self.teller is None:
-            raise ValueError("this Replay has no trace to tell: make it with replay()")
-        turn = None
-        for t in self.steps:
-            if t.turn != turn:
-                if turn is not None:
-                    lines.append(f"  {score_line(self.scores[turn])}")
-                turn = t.turn
-                lines.append(f"\nTurn {t.turn}: P{t.active}")
-            said = tell(self.teller, t.rows, t.step, t.active)
-            if said and t.step != "end_turn":
-                lines.append(f"  {t.title}")
-            lines += [f"    {x}" for x in said]
-        if turn is not None:
-            lines.append(f"  {score_line(self.scores[turn])}")
-        lines.append("\nEnd of the game")
-        lines += [f"  {e['text']}" for e in self.events if e["step"] == "end"]
-        lines += ["", *why_won(self.result)]
-        return "\n".join([*lines, *self._check_lines()]) + "\n"
 
 
 @dataclass(frozen=True)
@@ -240,52 +192,46 @@ def replay(
     sc = Scenario.from_compiled(run)
     sc.st = with_trace(sc.st, TRACE_EVENTS)
     sc.setup(spec.seed, game)
-    d = Describer(sc)
+    reign = sc.pool.mix.split("+")[0].split(":")[0] == "reign"
+    teller = N.Teller(sc, reign)
+    events = [
+        {"turn": 0, "active": -1, "step": "setup", "step_name": "Set-up", **e}
+        for e in N.setup_events(sc, reign)
+    ]
     traced: list[TracedStep] = []
     scores: dict[int, dict[str, Any]] = {}
-    seen = sc.trace_count  # set-up's events: the set-up is described from the position
-    events: list[dict[str, Any]] = []
-
-    def add(evs: list[dict[str, Any]], turn: int, seat: int, step: str, step_name: str) -> None:
-        for e in evs:
-            events.append({"turn": turn, "active": seat, "step": step, "step_name": step_name, **e})
-
-    pos = position(sc)
-    add(setup_events(sc, d, pos), 0, -1, "setup", "Set-up")
-    steps = sc.turn_steps()
-    offering_name = "Supply Step" if d.reign else "Offering Step"
+    seen = sc.trace_count  # set-up's events: the set-up is told from the position
+    steps = [*((s.name, s.title) for s in sc.turn_steps()), ("end_turn", "End of turn")]
     while not sc.over:
-        turn = sc.turns_done + 1
-        p = sc.active
-        for step in steps:
-            getattr(sc, step.name)()
-            after = position(sc)
-            title = offering_name if step.name == "offering" else step.title
-            evs = d.diff(step.name, pos, after, p)
-            if not evs:
-                evs = [{"event": "nothing", "text": "nothing happens"}]
-            add(evs, turn, p, step.name, title)
-            pos = after
+        turn, p = sc.turns_done + 1, sc.active
+        for name, title in steps:
+            title = "Supply Step" if name == "offering" and reign else title
+            before = N.sides(sc)
+            if name == "end_turn":
+                sc.end_turn()
+            else:
+                getattr(sc, name)()
             rows = sc.trace_events()[seen:]
             seen += len(rows)
-            traced.append(TracedStep(turn, p, step.name, title, rows))
-        sc.end_turn()
-        after = position(sc)
-        evs = d.diff("end_turn", pos, after, p)
-        add(evs, turn, p, "end_turn", "End of turn")
-        pos = after
-        rows = sc.trace_events()[seen:]
-        seen += len(rows)
-        traced.append(TracedStep(turn, p, "end_turn", "End of turn", rows))
+            traced.append(TracedStep(turn, p, name, title, rows))
+            said = N.untraced(teller, N.events(teller, rows, name, p), before, N.sides(sc), name, p)
+            if not said and name != "end_turn":
+                said = [{"event": N.NOTHING, "text": "nothing happens"}]
+            events += [
+                {"turn": turn, "active": p, "step": name, "step_name": title, **e} for e in said
+            ]
         scores[turn] = sc.copy().result()
     res = sc.result()
     res["first_player"] = sc.first
     engine = Engine(run)
     row = engine.table(game, *sc.output()).to_pylist()[0]
-    add(end_events(res), int(res["turns"]), -1, "end", "End")
+    events += [
+        {"turn": int(res["turns"]), "active": -1, "step": "end", "step_name": "End", **e}
+        for e in N.end_events(res)
+    ]
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
-    r.steps, r.scores, r.teller = traced, scores, Teller(sc, d.reign)
+    r.steps, r.scores = traced, scores
     if check and r.mismatches:
         raise ReplayMismatch(
             f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)

@@ -24,8 +24,8 @@ from sim.data.spec import RunSpec, SpecError
 @click.option(
     "--positions",
     is_flag=True,
-    help="Print the step-by-step account of the positions (what each step changed) "
-    "instead of the story told from the kernel's event trace.",
+    help="Print what each step changed, from the same event trace, without the bots' "
+    "weighed options, the score after each turn and why the game was won.",
 )
 def replay_cmd(run_dir: Path, game: int, positions: bool) -> None:
     """Replay game GAME of the run directory RUN and print it turn by turn.

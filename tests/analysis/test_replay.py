@@ -121,8 +121,8 @@ def test_cli_replay(run_dir) -> None:
 
 def test_cli_replay_tells_the_story_and_positions_on_request(run_dir) -> None:
     """``omensim replay`` tells the game from the trace: the greedy seat's weighed options,
-    the score after every turn, why the game was won; ``--positions`` gives the account of
-    what each step changed instead."""
+    the score after every turn, why the game was won; ``--positions`` gives what each step
+    changed without them."""
     story = invoke("replay", str(run_dir), "--game", "7")
     assert story.exit_code == 0, story.stderr
     out = story.stdout

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim.analysis.story import Teller, tell
+from sim.analysis.narrator import Teller, tell
 from sim.base import events as E
 from sim.kernel import turn as T
 from sim.run.scenario import Scenario

@@ -1,10 +1,11 @@
 """Golden replays: a few seeded games per set, replayed and compared with checked-in text.
 
 Each file ``tests/golden/<mix>-s<seed>-g<game>[-<p0>-<p1>].txt`` is the full
-``omensim replay --positions`` text of one game (set-up, every step of every turn, the
-score); each ``story-*.txt`` the ``omensim replay`` story of one game of each set, told
-from the kernel's event trace (causes, the bots' options, the running score, why it was
-won). The test replays the game again and compares the text exactly, so any
+``omensim replay --positions`` text of one game (set-up, every event of every step of
+every turn with its cause, the score); each ``story-*.txt`` the ``omensim replay`` story
+of one game of each set (the same events, with the bots' options, the running score, why
+it was won). Both are told from the kernel's event trace (``sim.analysis.narrator``).
+The test replays the game again and compares the text exactly, so any
 change to the rules, the cards or the bots' play shows up as a readable diff
 of the game instead of a shifted win rate.
 
