@@ -4,7 +4,8 @@ An answer is the folder an ``omensim`` command wrote (a run, a compare, a balanc
 a strength table, a mix ranking). While the command plays, the Parquet parts it has
 finished are complete files (each is written in one step), so the running estimate is
 read from them: the first player's win rate with its Wilson interval for a run, the
-paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`).
+paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`),
+and for a balance race its newest look (the leader's rate and interval).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import paired_ratio_diff
-from sim.run.stats import wilson_interval
+from sim.run.io import JOB_MANIFEST_NAME
+from sim.run.stats import Z95, wilson_interval
 
 MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
+RACE_ROWS = "rows"
+"""A balance race's folder of paired rows, one Parquet file per candidate and round."""
 
 KIND_FILES = {
     "compare": "compare.json",
@@ -37,6 +41,21 @@ def kind_of(folder: Path) -> str | None:
         if (folder / name).is_file():
             return kind
     return None
+
+
+def folders(root: Path, depth: int = 3) -> list[Path]:
+    """Every answer folder under ``root`` at most ``depth`` levels down, by path: a folder
+    of a known kind is listed and not looked into; hidden folders are passed over."""
+    found, level = [], [root]
+    for _ in range(depth):
+        below = []
+        for folder in level:
+            for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+                if sub.name.startswith("."):
+                    continue
+                (found if kind_of(sub) else below).append(sub)
+        level = below
+    return sorted(found)
 
 
 def run_dirs(folder: Path) -> dict[str, Path]:
@@ -65,10 +84,12 @@ def _read(parts: list[Path], columns: list[str]) -> dict[str, np.ndarray]:
 
 
 def games_written(folder: Path) -> int:
-    """Games in the Parquet parts written so far under ``folder`` (every run in it)."""
+    """Games in the Parquet parts written so far under ``folder`` (every run in it, and a
+    balance race's rows of every candidate)."""
     import pyarrow.parquet as pq  # deferred: loads pyarrow
 
     parts = [*_parts(folder), *(p for sub in sorted(folder.glob("*/")) for p in _parts(sub))]
+    parts += sorted((folder / RACE_ROWS).glob("*.parquet"))
     total = 0
     for p in parts:
         try:
@@ -107,7 +128,32 @@ def running_estimate(folder: Path, kind: str) -> str | None:
             f"change {float(r['diff']) * 100:+.2f} points (95% CI {float(r['lo']) * 100:+.2f} "
             f"to {float(r['hi']) * 100:+.2f}) over {len(common):,} paired games"
         )
+    if kind == "balance":
+        return _race_so_far(folder)
     return None
+
+
+def _race_so_far(folder: Path) -> str | None:
+    """The race's newest look (``decisions.jsonl``, rewritten at every look): its leader's
+    rate with its interval, and the candidates still in the race."""
+    from sim.analysis.balance import DECISIONS  # deferred: loads the analysis layer
+    from sim.analysis.balance_question import Question
+
+    try:
+        lines = (folder / DECISIONS).read_text(encoding="utf-8").splitlines()
+        look = json.loads(lines[-1])
+        plan = json.loads((folder / JOB_MANIFEST_NAME).read_text(encoding="utf-8"))["plan"]
+        labels = Question.from_dict(plan["question"]).labels()
+    except (OSError, ValueError, IndexError, KeyError, TypeError):
+        return None  # no look yet, or a file being replaced: shown at the next tick
+    est = look["estimates"][str(look["leader"])]
+    half = Z95 * float(est["se"])
+    rate = float(est["rate"])
+    return (
+        f"look {look['look']}: the closest to the target, {labels[look['leader']]}: holders "
+        f"won {_pct(rate)} (95% CI {_pct(rate - half)} to {_pct(rate + half)}) of "
+        f"{int(est['games']):,} games; {len(look['alive'])} of {len(labels)} candidates left"
+    )
 
 
 def measured_speed(answers: Path, bot: str) -> float | None:
