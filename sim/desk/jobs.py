@@ -178,9 +178,10 @@ class Jobs:
         if (bot, mix) not in self._pilots:
             folder = Path(tempfile.mkdtemp(prefix=PILOT_PREFIX, dir=self.ws.root))
             try:
+                out = f"{self.ws.relative(folder)}/run"
                 args = ["run", "--mix", mix, "--p0", bot, "--p1", bot, "--seed", "0",
-                        "--games", str(PILOT_GAMES), "--out", f"{self.ws.relative(folder)}/run"]
-                done = self._run(args, timeout=600)  # fmt: skip
+                        "--games", str(PILOT_GAMES), "--out", out]  # fmt: skip
+                done = self._run(args, timeout=600)
                 manifest = folder / "run" / A.MANIFEST
                 if done.returncode != 0 or not manifest.is_file():
                     return _last_line(done.stderr)
