@@ -5,7 +5,8 @@ a strength table, a mix ranking). While the command plays, the Parquet parts it 
 finished are complete files (each is written in one step), so the running estimate is
 read from them: the first player's win rate with its Wilson interval for a run, the
 paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`),
-and for a balance race its newest look (the leader's rate and interval).
+the first player's win rate under each bot for a strength table, and for a balance
+race its newest look (the leader's rate and interval).
 """
 
 from __future__ import annotations
@@ -103,17 +104,25 @@ def _pct(x: float) -> str:
     return f"{x:.2%}"
 
 
+def _first_player(run: Path) -> str | None:
+    """The first player's win rate with its Wilson interval in ``run``'s parts so far."""
+    got = _read(_parts(run), ["first_player", "winner"])
+    n = len(got["winner"])
+    if n == 0:
+        return None
+    wins = int((got["winner"] == got["first_player"]).sum())
+    lo, hi = wilson_interval(wins, n)
+    return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+
+
 def running_estimate(folder: Path, kind: str) -> str | None:
     """The estimate so far, as a line, from the parts written; None before any."""
     cols = ["game_id", "first_player", "winner"]
     if kind == "first":
-        got = _read(_parts(folder), cols)
-        n = len(got["game_id"])
-        if n == 0:
-            return None
-        wins = int((got["winner"] == got["first_player"]).sum())
-        lo, hi = wilson_interval(wins, n)
-        return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+        return _first_player(folder)
+    if kind == "strength":  # one run per bot (tier), played one after another
+        bots = [(sub.name, _first_player(sub)) for sub in sorted(folder.glob("*/"))]
+        return "; ".join(f"{bot}: {line}" for bot, line in bots if line) or None
     if kind in ("emissary", "change"):
         a, b = (_read(_parts(folder / arm), cols) for arm in ("A", "B"))
         common, ia, ib = np.intersect1d(a["game_id"], b["game_id"], return_indices=True)

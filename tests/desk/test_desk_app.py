@@ -302,6 +302,11 @@ def test_every_question_is_answered_as_its_command_prints_it(
         assert leader is not None and leader[1] in rec["stdout"], last["estimate"]
     elif form["kind"] != "mixes":
         assert last["done"] == last["total"] > 0, last
+    if form.get("tiers"):  # the running estimate under each tier, each of its games
+        assert re.fullmatch(
+            r"economic: first player won .* of 300 games; greedy: first player won .* of 300 games",
+            last["estimate"],
+        ), last["estimate"]
     assert f"omensim {rec['args'][0]} " in rec["command"]
     if form.get("budget") == "precision":  # sized by the CLI's own plan, then played
         assert "For +/- 20.00 points" in rec["plan"]
