@@ -145,8 +145,8 @@ def running_estimate(folder: Path, kind: str) -> str | None:
 def _race_so_far(folder: Path) -> str | None:
     """The race's newest look (``decisions.jsonl``, rewritten at every look): its leader's
     rate with its interval, and the candidates still in the race."""
-    from sim.analysis.balance import DECISIONS  # deferred: loads the analysis layer
-    from sim.analysis.balance_question import Question
+    from sim.analysis.balance import DECISIONS  # deferred: loads the kernel
+    from sim.analysis.balance_question import Question  # deferred: loads the kernel
 
     try:
         lines = (folder / DECISIONS).read_text(encoding="utf-8").splitlines()
