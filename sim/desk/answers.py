@@ -4,7 +4,9 @@ An answer is the folder an ``omensim`` command wrote (a run, a compare, a balanc
 a strength table, a mix ranking). While the command plays, the Parquet parts it has
 finished are complete files (each is written in one step), so the running estimate is
 read from them: the first player's win rate with its Wilson interval for a run, the
-paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`).
+paired first-player shift with its interval for a compare (:mod:`sim.analysis.paired`),
+the first player's win rate under each bot for a strength table, and for a balance
+race its newest look (the leader's rate and interval).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import paired_ratio_diff
-from sim.run.stats import wilson_interval
+from sim.run.io import JOB_MANIFEST_NAME
+from sim.run.stats import Z95, wilson_interval
 
 MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
+RACE_ROWS = "rows"
+"""A balance race's folder of paired rows, one Parquet file per candidate and round."""
 
 KIND_FILES = {
     "compare": "compare.json",
@@ -37,6 +42,21 @@ def kind_of(folder: Path) -> str | None:
         if (folder / name).is_file():
             return kind
     return None
+
+
+def folders(root: Path, depth: int = 3) -> list[Path]:
+    """Every answer folder under ``root`` at most ``depth`` levels down, by path: a folder
+    of a known kind is listed and not looked into; hidden folders are passed over."""
+    found, level = [], [root]
+    for _ in range(depth):
+        below = []
+        for folder in level:
+            for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+                if sub.name.startswith("."):
+                    continue
+                (found if kind_of(sub) else below).append(sub)
+        level = below
+    return sorted(found)
 
 
 def run_dirs(folder: Path) -> dict[str, Path]:
@@ -65,10 +85,12 @@ def _read(parts: list[Path], columns: list[str]) -> dict[str, np.ndarray]:
 
 
 def games_written(folder: Path) -> int:
-    """Games in the Parquet parts written so far under ``folder`` (every run in it)."""
+    """Games in the Parquet parts written so far under ``folder`` (every run in it, and a
+    balance race's rows of every candidate)."""
     import pyarrow.parquet as pq  # deferred: loads pyarrow
 
     parts = [*_parts(folder), *(p for sub in sorted(folder.glob("*/")) for p in _parts(sub))]
+    parts += sorted((folder / RACE_ROWS).glob("*.parquet"))
     total = 0
     for p in parts:
         try:
@@ -82,17 +104,25 @@ def _pct(x: float) -> str:
     return f"{x:.2%}"
 
 
+def _first_player(run: Path) -> str | None:
+    """The first player's win rate with its Wilson interval in ``run``'s parts so far."""
+    got = _read(_parts(run), ["first_player", "winner"])
+    n = len(got["winner"])
+    if n == 0:
+        return None
+    wins = int((got["winner"] == got["first_player"]).sum())
+    lo, hi = wilson_interval(wins, n)
+    return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+
+
 def running_estimate(folder: Path, kind: str) -> str | None:
     """The estimate so far, as a line, from the parts written; None before any."""
     cols = ["game_id", "first_player", "winner"]
     if kind == "first":
-        got = _read(_parts(folder), cols)
-        n = len(got["game_id"])
-        if n == 0:
-            return None
-        wins = int((got["winner"] == got["first_player"]).sum())
-        lo, hi = wilson_interval(wins, n)
-        return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+        return _first_player(folder)
+    if kind == "strength":  # one run per bot (tier), played one after another
+        bots = [(sub.name, _first_player(sub)) for sub in sorted(folder.glob("*/"))]
+        return "; ".join(f"{bot}: {line}" for bot, line in bots if line) or None
     if kind in ("emissary", "change"):
         a, b = (_read(_parts(folder / arm), cols) for arm in ("A", "B"))
         common, ia, ib = np.intersect1d(a["game_id"], b["game_id"], return_indices=True)
@@ -107,7 +137,32 @@ def running_estimate(folder: Path, kind: str) -> str | None:
             f"change {float(r['diff']) * 100:+.2f} points (95% CI {float(r['lo']) * 100:+.2f} "
             f"to {float(r['hi']) * 100:+.2f}) over {len(common):,} paired games"
         )
+    if kind == "balance":
+        return _race_so_far(folder)
     return None
+
+
+def _race_so_far(folder: Path) -> str | None:
+    """The race's newest look (``decisions.jsonl``, rewritten at every look): its leader's
+    rate with its interval, and the candidates still in the race."""
+    from sim.analysis.balance import DECISIONS  # deferred: loads the kernel
+    from sim.analysis.balance_question import Question  # deferred: loads the kernel
+
+    try:
+        lines = (folder / DECISIONS).read_text(encoding="utf-8").splitlines()
+        look = json.loads(lines[-1])
+        plan = json.loads((folder / JOB_MANIFEST_NAME).read_text(encoding="utf-8"))["plan"]
+        labels = Question.from_dict(plan["question"]).labels()
+    except (OSError, ValueError, IndexError, KeyError, TypeError):
+        return None  # no look yet, or a file being replaced: shown at the next tick
+    est = look["estimates"][str(look["leader"])]
+    half = Z95 * float(est["se"])
+    rate = float(est["rate"])
+    return (
+        f"look {look['look']}: the closest to the target, {labels[look['leader']]}: holders "
+        f"won {_pct(rate)} (95% CI {_pct(rate - half)} to {_pct(rate + half)}) of "
+        f"{int(est['games']):,} games; {len(look['alive'])} of {len(labels)} candidates left"
+    )
 
 
 def measured_speed(answers: Path, bot: str) -> float | None:

@@ -122,6 +122,8 @@ async def edit(request: Request) -> Response:
     try:
         body = await _json(request)
         name = str(body.get("change_set", "")).strip()
+        if not name:
+            raise SpecError("name a change set first (the box above the table): edits go into it")
         mix = str(body.get("mix", "aegean")).strip()
         path = CS.path_of(ws, name)
         cs = CS.load(ws, name) if path.exists() else CS.ChangeSet(name, mix)
@@ -158,8 +160,8 @@ async def ask_page(request: Request) -> Response:
 
 
 def _estimate(jobs: Jobs, q: Q.Question) -> dict[str, Any]:
-    """The time a question will take: the CLI's ``--plan`` where it has one, else the
-    speed the newest answer of the same bot measured in this workspace."""
+    """The time a question will take: the CLI's ``--plan`` where it has one, else its
+    games at each bot's speed (:meth:`sim.desk.jobs.Jobs.speed`)."""
     if q.kind in Q.PLANNED:
         text = jobs.plan(q)
         got = Q.planned_games(text)
@@ -172,15 +174,17 @@ def _estimate(jobs: Jobs, q: Q.Question) -> dict[str, Any]:
             lines.append(f"With the budget of {games:,} games per run: about {seconds:,.1f} s "
                          "of play, plus the kernel's start-up.")  # fmt: skip
         return {"text": "\n".join(lines), "command": Q.plan_command(q)}
-    speed = A.measured_speed(jobs.ws.answers, q.bot)
-    games = Q.games_played(q, q.games)
     bound = "at most " if q.kind == "balance" or q.precision is not None else ""
-    if speed is None:
-        return {"text": f"{bound}{games:,} games; no answer with {q.bot} in this workspace has "
-                        "measured its speed yet, so no time is estimated."}  # fmt: skip
-    return {"text": f"{bound}{games:,} games, about {games / speed:,.0f} s of play at "
-                    f"{speed:,.0f} games/s (the newest {q.bot} answer here), plus the "
-                    "kernel's start-up."}  # fmt: skip
+    seconds, sources = 0.0, []
+    for bot, mix, games in Q.pieces(q):
+        got = jobs.speed(bot, mix)
+        if isinstance(got, str):
+            return {"error": f"the pilot that measures {bot}'s speed failed: {got}"}
+        seconds += games / got[0]
+        sources.append(f"{got[0]:,.0f} games/s ({got[1]})")
+    games = Q.games_played(q, q.games)
+    return {"text": f"{bound}{games:,} games, about {seconds:,.0f} s of play at "
+                    f"{'; '.join(sources)}, plus the kernel's start-up."}  # fmt: skip
 
 
 async def plan(request: Request) -> Response:
@@ -204,9 +208,16 @@ async def ask(request: Request) -> Response:
 
 # --- Answers --------------------------------------------------------------------------
 def _total_games(rec: dict[str, Any]) -> int:
+    """The games the answer's command writes in all, or 0 when that is not known before
+    it ends (a balance race stops when it is settled)."""
     args = rec["args"]
-    games = int(args[args.index("--games") + 1]) if "--games" in args else 0
-    return 2 * games if args[0] == "compare" else games
+    if "--games" not in args:
+        return 0
+    games = int(args[args.index("--games") + 1])
+    if args[0] == "strength":
+        bots = args[args.index("--tiers" if "--tiers" in args else "--panel") + 1]
+        return games * len(bots.split(","))
+    return {"compare": 2 * games, "mixes": 0}.get(args[0], games)
 
 
 def _progress(jobs: Jobs, rec: dict[str, Any]) -> dict[str, Any]:
@@ -287,13 +298,19 @@ async def cancel(request: Request) -> Response:
 
 # --- History --------------------------------------------------------------------------
 async def history(request: Request) -> Response:
-    """Every answer in the workspace, newest first."""
+    """Every answer in the workspace, newest first, then the answer folders the command
+    line wrote into it (found by what they hold)."""
     jobs: Jobs = request.app.state.jobs
     recs = []
     for name in jobs.names():
         with contextlib.suppress(OSError, ValueError):
             recs.append(jobs.record(name))
-    return _page(request, "history.html", recs=recs)
+    asked = {jobs.folder(r["name"]) for r in recs}
+    found = await run_in_threadpool(A.folders, jobs.ws.root)
+    others = [
+        {"path": jobs.ws.relative(f), "kind": A.kind_of(f)} for f in found if f not in asked
+    ]
+    return _page(request, "history.html", recs=recs, folders=others)
 
 
 async def open_folder(request: Request) -> Response:

@@ -1,7 +1,8 @@
 """An answer's charts, drawn on the server by matplotlib as inline SVG (no network, no
 script library): the paired shifts with their intervals, a balance race's candidates and
-how they converged look by look, every card's strength, the first player's win rate by
-game length, and the first player's VP margin. Each reads the answer folder's own files."""
+how they converged look by look, every card's strength (or its effect per skill tier),
+the first player's win rate by game length, and the first player's VP margin. Each reads
+the answer folder's own files."""
 
 from __future__ import annotations
 
@@ -89,7 +90,6 @@ def candidates(folder: Path) -> str:
     return _svg(fig)
 
 
-
 def convergence(folder: Path) -> str | None:
     """A balance race converging: each candidate's rate and 95% interval at every look
     (``decisions.jsonl``), against the games it had played, until it was dropped or won."""
@@ -129,6 +129,35 @@ def strength(folder: Path) -> str:
         ax, list(t["card"]), t["rate"].to_numpy() * 100, t["lo"].to_numpy() * 100,
         t["hi"].to_numpy() * 100, f"holders' win rate under {bot} (%, 95% CI)", 50.0,
     )  # fmt: skip
+    return _svg(fig)
+
+
+def tiers(folder: Path) -> str:
+    """Each card's effect per skill tier (tiers.csv: holders' win rate minus the other
+    player-games', points, 95% CI), one colour a tier, cards by their strongest tier's
+    effect; a card whose sign changes between tiers is named in red."""
+    t = pd.read_csv(folder / "tiers.csv")
+    bots = list(dict.fromkeys(t["bot"]))
+    order = t.groupby("card")["effect"].max().sort_values(ascending=False).index
+    flagged = set(t.loc[t["sign_change"].astype(bool), "card"])
+    fig, ax = _figure(height=0.26 * len(order) + 1.4)
+    y = {card: i for i, card in enumerate(order[::-1])}
+    step = 0.4 / max(1, len(bots) - 1)
+    for k, bot in enumerate(bots):
+        rows = t[t["bot"] == bot]
+        ys = np.array([y[c] for c in rows["card"]]) + 0.2 - k * step
+        ax.hlines(ys, rows["lo"] * 100, rows["hi"] * 100, color=f"C{k}", lw=1.2)
+        ax.scatter(rows["effect"] * 100, ys, color=f"C{k}", s=12, zorder=3, label=bot)
+    ax.axvline(0.0, color="#888", lw=0.8)
+    ax.set_yticks(list(y.values()), list(y))
+    for label in ax.get_yticklabels():
+        label.set_fontsize(8)
+        if label.get_text() in flagged:
+            label.set_color("#b03a2e")
+    ax.set_xlabel("holders' effect per tier (points, 95% CI)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(title="tier, weakest first", fontsize=8, loc="lower right")
+    ax.set_title("Every card's strength under each skill tier")
     return _svg(fig)
 
 
@@ -197,7 +226,7 @@ def for_answer(folder: Path, kind: str) -> list[str]:
     if kind == "balance":
         out += [candidates(folder), convergence(folder)]
     if kind == "strength":
-        out.append(strength(folder))
+        out.append(tiers(folder) if (folder / "tiers.csv").is_file() else strength(folder))
     if kind in ("run", "compare", "strength"):
         out += [by_turn(folder), margins(folder)]
     return [svg for svg in out if svg]

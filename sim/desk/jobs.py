@@ -20,12 +20,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sim.desk import answers as A
 from sim.desk import questions as Q
 from sim.desk.workspace import ANSWERS, Workspace
 
@@ -34,6 +36,12 @@ ENDED = ("done", "failed", "cancelled", "interrupted")
 
 GRACE_S = 5.0
 """Seconds a cancelled command gets to stop on Ctrl-C (SIGINT) before it is killed."""
+
+PILOT_GAMES = 2_000
+"""Games a pilot plays to measure a bot's speed, as ``compare --plan``'s pilot does."""
+
+PILOT_PREFIX = ".pilot-"
+"""The hidden folders of the workspace pilots play into (removed after each)."""
 
 TAIL = 4_000
 """Characters of a command's stderr a record keeps (its last lines name the error)."""
@@ -86,7 +94,10 @@ class Jobs:
         self._cancel: set[str] = set()
         self._bar: dict[str, str] = {}
         self._stopping = False
+        self._pilots: dict[tuple[str, str], float] = {}  # (bot, mix) -> games/s
         self._mark_interrupted()
+        for pilot in ws.root.glob(f"{PILOT_PREFIX}*"):  # a desk stopped while one played
+            shutil.rmtree(pilot, ignore_errors=True)
         self._worker = threading.Thread(target=self._work, name="omensim-desk-jobs", daemon=True)
         self._worker.start()
 
@@ -155,6 +166,30 @@ class Jobs:
         games), or its error line."""
         done = self._run(Q.plan_command(q), timeout=timeout)
         return done.stdout.strip() or _last_line(done.stderr)
+
+    def speed(self, bot: str, mix: str) -> tuple[float, str] | str:
+        """Games per second of ``bot`` in both seats, and where the figure comes from: the
+        newest finished answer of this workspace played by ``bot``, else a pilot of
+        :data:`PILOT_GAMES` games on ``mix`` (played into a hidden folder of the workspace
+        and removed; its speed kept while the desk runs). An error line when the pilot fails."""
+        got = A.measured_speed(self.ws.answers, bot)
+        if got is not None:
+            return got, f"the newest {bot} answer here"
+        if (bot, mix) not in self._pilots:
+            folder = Path(tempfile.mkdtemp(prefix=PILOT_PREFIX, dir=self.ws.root))
+            try:
+                out = f"{self.ws.relative(folder)}/run"
+                args = ["run", "--mix", mix, "--p0", bot, "--p1", bot, "--seed", "0",
+                        "--games", str(PILOT_GAMES), "--out", out]  # fmt: skip
+                done = self._run(args, timeout=600)
+                manifest = folder / "run" / A.MANIFEST
+                if done.returncode != 0 or not manifest.is_file():
+                    return _last_line(done.stderr)
+                speed = json.loads(manifest.read_text(encoding="utf-8"))["games_per_s"]
+                self._pilots[bot, mix] = float(speed)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        return self._pilots[bot, mix], f"a pilot of {PILOT_GAMES:,} {bot} games on {mix}"
 
     def cancel(self, name: str) -> None:
         """Stop answer ``name``: dropped from the queue, or its command interrupted."""

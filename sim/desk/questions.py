@@ -207,6 +207,16 @@ def planned_games(plan_text: str) -> tuple[int, float] | None:
     return int(m["games"].replace(",", "")), float(m["speed"].replace(",", ""))
 
 
+def pieces(q: Question) -> list[tuple[str, str, int]]:
+    """``(bot, mix, games)`` for each part of a question without a ``--plan`` in the CLI,
+    at the most it can play: each skill tier's games, each ranked mix's, or its one run."""
+    if q.kind == "strength" and q.tiers:
+        return [(bot, q.mix, q.games) for bot in q.tiers]
+    if q.kind == "mixes":
+        return [(q.bot, mix, q.games) for mix in q.mixes]
+    return [(q.bot, q.mix, games_played(q, q.games))]
+
+
 def games_played(q: Question, games: int) -> int:
     """Games the question plays in all for a budget of ``games`` (an upper bound for a
     race and for a precision run), to turn a speed into a time."""
@@ -214,6 +224,8 @@ def games_played(q: Question, games: int) -> int:
         return 2 * games
     if q.kind == "mixes":
         return games * len(q.mixes)
+    if q.kind == "strength":
+        return games * max(1, len(q.tiers))
     if q.kind == "balance":
         return games * 9  # the shipped value +/- the CLI's default span of 4
     return games

@@ -26,6 +26,8 @@ class Desk:
     url: str
     token: str
     workspace: Path
+    startup_s: float
+    """Seconds from starting ``omensim desk`` to the URL it prints."""
 
     @property
     def base(self) -> str:
@@ -38,12 +40,13 @@ def desk_process(workspace: Path, limit: float = 120) -> Iterator[Desk]:
     """``omensim desk --workspace WORKSPACE --port 0`` until the block ends (then Ctrl-C)."""
     pytest.importorskip("uvicorn", reason="the desk extra is not installed (.[desk])")
     env = {**os.environ, "OMENSIM_COMPILE_LATER": "0", "PYTHONUNBUFFERED": "1"}
+    started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "sim.cli", "desk", "--workspace", str(workspace), "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         start_new_session=True,
     )  # fmt: skip
-    deadline = time.monotonic() + limit
+    deadline = started + limit
     seen = []
     try:
         while True:
@@ -54,7 +57,7 @@ def desk_process(workspace: Path, limit: float = 120) -> Iterator[Desk]:
             if m:
                 break
             assert line and time.monotonic() < deadline, f"no URL from the desk: {seen}"
-        yield Desk(proc, m[1], m[2], workspace)
+        yield Desk(proc, m[1], m[2], workspace, time.monotonic() - started)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)

@@ -4,7 +4,10 @@ card edits checked as the CLI checks them, questions as commands, answers as fol
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
+import shutil
 import time
 from pathlib import Path
 
@@ -89,6 +92,8 @@ def test_a_malformed_edit_gets_the_clis_error_and_writes_nothing(tmp_path: Path)
             assert cli == f"Error: {r.json()['error']}"
         r = _edit(client, "3", card="Ker of the Spoilz")
         assert "did you mean 'Ker of the Spoils'" in r.json()["error"]
+        r = _edit(client, "3", name=" ")
+        assert r.json()["error"].startswith("name a change set first")
     assert not list((tmp_path / "changes").iterdir())
     assert hashlib.sha256((SETS_DIR / "aegean.toml").read_bytes()).hexdigest() == shipped
 
@@ -201,12 +206,45 @@ def test_a_restarted_desk_finds_its_answers(tmp_path: Path) -> None:
         '{"name": "stale", "title": "t", "status": "running", "args": ["run"], "command": "c",'
         ' "question": {"kind": "first"}}'
     )
+    # A folder the command line wrote into the workspace, with no desk record: the folders
+    # are the state, so the history finds it too.
+    shutil.copytree(tmp_path / "answers" / name, tmp_path / "results" / "by-hand")
+    (tmp_path / ".pilot-stopped" / "run").mkdir(parents=True)  # a desk stopped mid-pilot
     with desk(tmp_path) as client:
         history = client.get("/history").text
         assert record(tmp_path, "stale")["status"] == "interrupted"
         side = client.get("/compare", params={"a": name, "b": "stale"})
+        opened = client.get("/open", params={"path": "results/by-hand"}).text
     assert name in history and "stale" in history
+    assert not (tmp_path / ".pilot-stopped").exists()
+    assert '<a href="/open?path=results/by-hand">results/by-hand</a></td><td>run' in history
+    assert history.count("/open?path=") == 1  # the asked answer is listed once, as itself
     assert side.status_code == 200 and "first player won" in side.text
+    assert 'sim.analysis.load("results/by-hand")' in opened and opened.count("<svg") == 2
+
+
+def test_every_question_shows_its_time_before_it_starts(tmp_path: Path) -> None:
+    """In a fresh workspace no answer has measured a bot's speed: a pilot does, and leaves
+    nothing behind; a question whose command has a plan shows the plan's own figures."""
+    forms = [
+        {"kind": "first", "games": "30000"},
+        {"kind": "strength", "games": "1000", "tiers": "economic,greedy"},
+        {"kind": "mixes", "games": "500", "mixes": "aegean aegean"},
+        {"kind": "balance", "games": "1000", "card": KER, "field": "cost"},
+    ]
+    with desk(tmp_path) as client:
+        texts = [client.post("/api/plan", json=form).json()["text"] for form in forms]
+        emissary = client.post("/api/plan", json={"kind": "emissary", "games": "4000"}).json()
+    pilot = "a pilot of 2,000 {} games on aegean"
+    assert texts[0].startswith("30,000 games, about ") and pilot.format("greedy") in texts[0]
+    assert texts[1].startswith("2,000 games, about ")
+    assert pilot.format("economic") in texts[1] and pilot.format("greedy") in texts[1]
+    assert texts[2].startswith("1,000 games, about ")
+    assert texts[3].startswith("at most 9,000 games, about ")
+    assert all(" s of play at " in t for t in texts)
+    assert "games per run" in emissary["text"] and "4,000 games per run" in emissary["text"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answers", "changes"]
+    assert not any(tmp_path.rglob("*.*"))
 
 
 def test_desk_without_the_extra_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,7 +269,7 @@ def test_desk_help_names_its_options() -> None:
         (
             {"kind": "strength", "games": "300", "tiers": "economic,greedy"},
             "holders' effect per skill tier, weakest first",
-            None,
+            3,  # each card's effect per tier, then win rate by turn and the margin
         ),
         ({"kind": "mixes", "games": "200", "mixes": "aegean, dunes"}, "2 mixes, greedy", 0),
         ({"kind": "balance", "games": "1000", "card": KER, "field": "cost"}, KER, 2),
@@ -244,15 +282,31 @@ def test_desk_help_names_its_options() -> None:
     ids=["strength", "strength-tiers", "mixes", "balance", "emissary-until-ci"],
 )
 def test_every_question_is_answered_as_its_command_prints_it(
-    tmp_path: Path, form: dict[str, str], printed: str, svgs: int | None
+    tmp_path: Path, form: dict[str, str], printed: str, svgs: int
 ) -> None:
     with desk(tmp_path) as client:
         name = client.post("/api/ask", json={"pilot": "", **form}).json()["name"]
         rec = wait(tmp_path, name)
         page = client.get(f"/answers/{name}").text
+        events = client.get(f"/answers/{name}/events").text
     assert rec["status"] == "done", rec
     assert printed in rec["stdout"]
-    assert svgs is None or page.count("<svg") == svgs
+    assert page.count("<svg") == svgs
+    # The last progress message: every game the command played, of as many as it said.
+    last = json.loads(events.strip().splitlines()[-1].removeprefix("data: "))
+    if form["kind"] == "balance":  # no total known before a race ends; its games are counted
+        assert f"Games: {last['done']:,} in all" in rec["stdout"]
+        # The race's newest look, as the progress shows it while it plays: its leader's
+        # rate and interval, as the command prints the closest candidate.
+        leader = re.search(r"(\d+\.\d\d% \(95% CI [^)]*\))", last["estimate"])
+        assert leader is not None and leader[1] in rec["stdout"], last["estimate"]
+    elif form["kind"] != "mixes":
+        assert last["done"] == last["total"] > 0, last
+    if form.get("tiers"):  # the running estimate under each tier, each of its games
+        assert re.fullmatch(
+            r"economic: first player won .* of 300 games; greedy: first player won .* of 300 games",
+            last["estimate"],
+        ), last["estimate"]
     assert f"omensim {rec['args'][0]} " in rec["command"]
     if form.get("budget") == "precision":  # sized by the CLI's own plan, then played
         assert "For +/- 20.00 points" in rec["plan"]

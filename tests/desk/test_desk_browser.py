@@ -5,11 +5,16 @@ One desk and one browser for the module. A designer's loop end to end: open the 
 edit a card (a malformed value first: the command line's own error, inline, and nothing
 saved), ask what the change does for 20,000 greedy games, watch its progress, and read
 the answer, whose figures must equal what ``omensim compare`` prints for the same
-games; the time from opening the desk to that answer is measured and printed. Then the
-history, two answers side by side and a replayed game; and the refusals: no token, a
-path outside the workspace. With ``OMENSIM_UPDATE_SCREENSHOT=1`` the screenshots (every
-page at 1,400 px) replace ``docs/desk-*.png``. Skipped, with the reason, only where
-Chromium, chromedriver, Selenium or the desk extra are not installed.
+games, and which names the command that reproduces it. The time from starting
+``omensim desk`` to that answer is measured and printed (and kept as the test's
+``desk_loop_s`` property), not asserted: a busy host must not fail it. Then a long
+answer's running estimate, through a reload, and its cancel; the history, two answers
+side by side and games replayed one after another; a strength table under skill tiers
+and a balance race with their charts; and the refusals: no token, a path outside the
+workspace. Every question shows the time it will take before it starts. With
+``OMENSIM_UPDATE_SCREENSHOT=1`` the screenshots (every page at 1,400 px) replace
+``docs/desk-*.png``. Skipped, with the reason, only where Chromium, chromedriver,
+Selenium or the desk extra are not installed.
 """
 
 from __future__ import annotations
@@ -106,7 +111,11 @@ def test_refused_without_the_token(desk: Desk, browser: Any) -> None:
 
 
 def test_from_a_card_edit_to_its_paired_answer(
-    desk: Desk, browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    desk: Desk,
+    browser: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    record_testsuite_property: Any,
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -151,6 +160,12 @@ def test_from_a_card_edit_to_its_paired_answer(
     cost.send_keys(Keys.ENTER)
     _until("the saved edit", lambda: "Saved" in _text(browser, "edit-status"))
     assert (desk.workspace / "changes" / "cheaper-ker.toml").is_file()
+    # Sorting reads the values as they stand, the edit included.
+    browser.find_element(By.CSS_SELECTOR, 'th[data-col="cost"]').click()
+    rows = [(r.get_attribute("data-card"), int(r.find_element(By.CSS_SELECTOR, "td.cost input")
+             .get_attribute("value"))) for r in browser.find_elements(
+             By.CSS_SELECTOR, "#cards tbody tr")]  # fmt: skip
+    assert [c for _, c in rows] == sorted(c for _, c in rows) and (KER, 3) in rows
     browser.execute_script("window.scrollTo(0, 0)")
     _screenshot(browser, "desk-cards.png", tmp_path)
 
@@ -167,7 +182,8 @@ def test_from_a_card_edit_to_its_paired_answer(
     # The live answer: progress streams in until the page turns into the answer.
     _until("progress", lambda: "games written" in _text(browser, "games"), WAIT_S)
     printed = _until("the answer", lambda: _text(browser, "printed"), WAIT_S)
-    seconds = time.monotonic() - started
+    on_page = time.monotonic() - started
+    seconds = desk.startup_s + on_page
     command = _text(browser, "command")
     assert command.startswith("omensim compare --mix aegean --p0 greedy --p1 greedy --seed 0")
     assert f"--games {GAMES}" in command and f"--change '{KER}.cost=3'" in command
@@ -182,10 +198,15 @@ def test_from_a_card_edit_to_its_paired_answer(
     )).stdout  # fmt: skip
     assert _figures(printed) == _figures(cli)
     assert "Paired shifts, B - A:" in printed
+    # Measured, not asserted: the issue's yardstick is under a minute, and a slow or busy
+    # host must not fail the test for it. The figure is printed and kept in the test's
+    # report (``--junitxml``) as the property ``desk_loop_s``.
+    record_testsuite_property("desk_loop_s", round(seconds, 1))
     with capsys.disabled():
         print(
-            f"\ndesk: from opening the desk to the paired answer of a card edit "
-            f"({GAMES:,} greedy games per run): {seconds:.1f} s"
+            f"\ndesk: from `omensim desk` to the paired answer of a card edit "
+            f"({GAMES:,} greedy games per run): {seconds:.1f} s "
+            f"(the desk's start {desk.startup_s:.1f} s, then the page {on_page:.1f} s)"
         )
 
 
@@ -196,15 +217,30 @@ def _enter(browser: Any, desk: Desk) -> None:
     _until("the card table", lambda: _text(browser, "cards"))
 
 
-def _ask_first_player(browser: Any, desk: Desk, games: str, seed: str = "0") -> None:
+def _ask(browser: Any, desk: Desk, kind: str, **values: str) -> str:
+    """Ask a question of ``kind`` with the form's ``values`` (by field name) as a designer
+    does: Ask shows the time it will take first, and a second Ask starts it. Returns the
+    estimate the page showed."""
     from selenium.webdriver.common.by import By
 
     _enter(browser, desk)
     browser.get(desk.base + "/ask")
-    browser.find_element(By.CSS_SELECTOR, 'input[name=kind][value="first"]').click()
-    _type(browser, browser.find_element(By.NAME, "games"), games)
-    _type(browser, browser.find_element(By.NAME, "seed"), seed)
+    browser.find_element(By.CSS_SELECTOR, f'input[name=kind][value="{kind}"]').click()
+    for field, value in values.items():
+        _type(browser, browser.find_element(By.NAME, field), value)
+    asked = sorted((desk.workspace / "answers").glob("*.json"))
     browser.find_element(By.ID, "go").click()
+    _until("the time it will take", lambda: "Ask again" in _text(browser, "ask-status"), WAIT_S)
+    estimate = _text(browser, "plan")
+    assert " s of play at " in estimate
+    assert sorted((desk.workspace / "answers").glob("*.json")) == asked  # nothing started
+    browser.find_element(By.ID, "go").click()
+    _until("the answer's page", lambda: "/answers/" in browser.current_url)
+    return estimate
+
+
+def _ask_first_player(browser: Any, desk: Desk, games: str, seed: str = "0") -> None:
+    _ask(browser, desk, "first", games=games, seed=seed)
 
 
 def test_a_long_answer_streams_its_estimate_and_cancels(
@@ -213,8 +249,17 @@ def test_a_long_answer_streams_its_estimate_and_cancels(
     from selenium.webdriver.common.by import By
 
     _ask_first_player(browser, desk, "5e6")
+    estimate = re.compile(r"so far: first player won \d+\.\d\d% \(95% CI .* of ([\d,]+) games")
     so_far = _until("a running estimate", lambda: _text(browser, "estimate-now"), WAIT_S)
-    assert re.match(r"so far: first player won \d+\.\d\d% \(95% CI .* of [\d,]+ games", so_far)
+    assert estimate.match(so_far)
+    # A reload (or a page closed and opened again) finds the answer still playing.
+    browser.refresh()
+    def later() -> str:
+        m = estimate.match(_text(browser, "estimate-now"))
+        return m[0] if m and m[0] != so_far else ""
+
+    assert _until("the estimate after a reload", later, WAIT_S)
+    assert "games written" in _text(browser, "games")
     _screenshot(browser, "desk-progress.png", tmp_path)
     name = browser.current_url.rsplit("/", 1)[-1]
     browser.find_element(By.ID, "cancel").click()
@@ -258,6 +303,9 @@ def test_history_side_by_side_and_replay(desk: Desk, browser: Any, tmp_path: Pat
     story = _until("the replay", lambda: _text(browser, "replay"), limit=WAIT_S)
     assert "Matches game 5's row" in story
     _screenshot(browser, "desk-replay.png", tmp_path)
+    browser.find_element(By.ID, "next-game").click()  # game by game
+    story = _until("the next game", lambda: _text(browser, "replay"), limit=WAIT_S)
+    assert story.startswith("Game 6 of seed") and "Matches game 6's row" in story
 
 
 def test_a_path_outside_the_workspace_is_refused(desk: Desk, browser: Any) -> None:
@@ -272,3 +320,26 @@ def test_a_path_outside_the_workspace_is_refused(desk: Desk, browser: Any) -> No
     shown = _until("the refusal", lambda: _text(browser, "problem"))
     assert shown == "'../../etc' is outside the workspace; the desk opens nothing there"
     assert sorted(p.relative_to(desk.workspace) for p in desk.workspace.rglob("*")) == before
+
+
+def test_skill_tiers_and_a_balance_race_show_their_charts(
+    desk: Desk, browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    _ask(browser, desk, "strength", tiers="economic,greedy", games="2000")
+    printed = _until("the strength answer", lambda: _text(browser, "printed"), WAIT_S)
+    assert "holders' effect per skill tier, weakest first" in printed
+    assert "--tiers economic,greedy" in _text(browser, "command")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".charts svg")) == 3
+    assert layout_problems(browser) == []
+    _screenshot(browser, "desk-strength.png", tmp_path, whole=True)
+
+    _ask(browser, desk, "balance", card=KER, games="1000")
+    printed = _until("the race's answer", lambda: _text(browser, "printed"), WAIT_S)
+    assert "Race in answers/" in printed
+    assert _text(browser, "command").startswith("omensim balance --mix aegean --p0 greedy")
+    # The candidates with their intervals, and the race converging look by look.
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".charts svg")) == 2
+    assert layout_problems(browser) == []
+    _screenshot(browser, "desk-balance.png", tmp_path, whole=True)

@@ -15,7 +15,8 @@ function sortable(table) {
       th.classList.add(asc ? "asc" : "desc");
       const rows = Array.from(table.tBodies[0].rows);
       const key = function (r) {
-        const c = r.cells[col]; const v = c ? (c.dataset.sort || c.textContent.trim()) : "";
+        const c = r.cells[col]; const box = c ? c.querySelector("input") : null;
+        const v = box ? box.value : c ? (c.dataset.sort || c.textContent.trim()) : "";
         const n = parseFloat(v); return isNaN(n) ? v.toLowerCase() : n;
       };
       rows.sort(function (a, b) {
@@ -104,16 +105,30 @@ function askForm() {
   form.querySelectorAll("input[name=kind]").forEach(function (r) { r.addEventListener("change", show); });
   show();
   const busy = function (on) { form.querySelectorAll("button").forEach(function (b) { b.disabled = on; }); };
-  document.getElementById("estimate").addEventListener("click", function () {
+  // A question starts only once the time it will take is on the page for the values the
+  // form holds: Ask estimates first when it is not, and a changed value hides the estimate.
+  let planned = null;
+  const values = function () { return JSON.stringify(formData(form)); };
+  form.addEventListener("input", function () { planned = null; plan.hidden = true; });
+  form.addEventListener("change", function () { planned = null; plan.hidden = true; });
+  const estimate = function (then) {
     busy(true); status.className = "status"; status.textContent = "estimating (a short pilot) ...";
+    const asked = values();
     post("/api/plan", formData(form)).then(function (j) {
       busy(false);
       if (j.error) { status.className = "status error"; status.textContent = j.error; return; }
-      status.textContent = ""; plan.hidden = false; plan.textContent = j.text;
+      status.textContent = then || ""; plan.hidden = false; plan.textContent = j.text;
+      planned = asked;
     });
-  });
+  };
+  document.getElementById("estimate").addEventListener("click", function () { estimate(); });
   form.addEventListener("submit", function (e) {
-    e.preventDefault(); busy(true); status.textContent = "starting ...";
+    e.preventDefault();
+    if (planned !== values()) {
+      estimate("That is the time it will take: press Ask again to start it.");
+      return;
+    }
+    busy(true); status.textContent = "starting ...";
     post("/api/ask", formData(form)).then(function (j) {
       if (j.error) { busy(false); status.className = "status error"; status.textContent = j.error; return; }
       window.location = j.url;
@@ -131,7 +146,7 @@ function liveAnswer(section) {
     if (d.total) { bar.value = Math.min(1, d.done / d.total); }
     document.getElementById("games").textContent = d.total
       ? d.done.toLocaleString("en") + " of " + d.total.toLocaleString("en") + " games written"
-      : d.status;
+      : d.done ? d.done.toLocaleString("en") + " games written" : d.status;
     document.getElementById("estimate-now").textContent = d.estimate ? "so far: " + d.estimate : "";
     document.getElementById("bar").textContent = d.bar || "";
     if (["done", "failed", "cancelled", "interrupted"].indexOf(d.status) >= 0) {
