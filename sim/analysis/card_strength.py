@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.analysis.frames import card_names
-from sim.analysis.loading import run_margins
+from sim.analysis.loading import card_names, run_margins
 from sim.analysis.streaming import run_totals, strength_frame
 from sim.run import io
 from sim.run.margins import MarginMoments

@@ -34,12 +34,11 @@ import pyarrow.parquet as pq
 from sim.analysis.frames import (
     SCORE_WEIGHTS,
     card_frame,
-    card_names,
     difference_row,
     distinct_pairs,
     order_card_frames,
-    run_info,
 )
+from sim.analysis.loading import card_names, run_info
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.report_tables import (
@@ -554,13 +553,13 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
 def report_totals(
     paths: Sequence[Path | str], batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
-    """The runs' table (:func:`sim.analysis.frames.run_info`) and each run's totals.
+    """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
 
     With ``exclude_capped`` every total leaves the run's turn-capped games out.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.frames.load_runs` (every path is checked first).
+        :func:`sim.analysis.loading.load_runs` (every path is checked first).
     """
     info = run_info(paths)  # validates every path before any is read
     return info, [run_totals(p, batch_rows, exclude_capped) for p in info["path"]]
@@ -667,7 +666,7 @@ def report_tables(
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.frames.load_runs` (every path is checked first).
+        :func:`sim.analysis.loading.load_runs` (every path is checked first).
     """
     info, totals = report_totals(paths, batch_rows)
     return tables_from_totals(info, totals, min_games)
