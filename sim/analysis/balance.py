@@ -1,40 +1,13 @@
 """``omensim balance``: the value of a card field or a rule that brings a rate to a target.
 
-A *question* names what is searched and what is measured:
-
-* a card field (or several: every combination of their values), measured by
-  the card's **holders' win rate**: over every (game, seat) whose seat held
-  the card (was dealt it, drew it or took it back), the share that won
-  outright (:mod:`sim.analysis.paired`'s headline rate), target 50%;
-* a rule parameter (``--rule start_coins``) or a variant switched off and on
-  (``--variant emissary``), measured by the **first player's share of decisive
-  games** (shared victories left out), target 50%.
-
-Each candidate value is one run B of the same games as every other (the same
-seed and game indices 0..n-1: common random numbers); the shipped value is
-one of them (run A), so every candidate's shift from the shipped game is a
-paired B - A. The candidates race (:mod:`sim.analysis.race`): rounds of
-doubling game counts, candidates whose distance to the target is shown
-worse than another's dropped at each look with Holm's correction at
-``alpha / looks``, rivals shown at most ``precision`` closer than the leader
-resting (playing no more games while it leads), and the leader played on
-alone until its 95% interval is at most ``+/- precision``.
-
-With ``out`` the race is played into a folder as it goes::
-
-    OUT/_job.json            the question, spec, candidates, target, schedule, run key
-                             and, once finished, every file's checksum (sim.run.jobs)
-    OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den,
-                             margin (the first player's VP margin)
-    OUT/_job.jsonl           one checksummed line per rows file written: its checksum
-    OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
-    OUT/candidates.csv       the final table (one row per candidate)
-    OUT/balance.json         the result; its presence says the race is finished
-
-``resume_balance(out)`` replays the finished rows whose checksums the log holds (the
-decisions are a function of the rows, so they come out the same; a rows file edited
-since is refused) and plays only what is missing, so a resumed race equals an
-uninterrupted one.
+A question (:mod:`sim.analysis.balance_question`) names what is searched (card fields, a rule
+parameter, a variant off and on) and what is measured (the card's holders' win rate, or the
+first player's share of decisive games), target 50%. Each candidate is a run of the same
+games (common random numbers), the shipped value among them, so every shift from shipped is
+paired; the candidates race (:mod:`sim.analysis.race`). The race is played into a folder as
+it goes (:mod:`sim.run.jobs`; the files are listed in ``docs/balance.md``), and
+``resume_balance(out)`` replays the rows whose checksums the log holds and plays only what is
+missing, so a resumed race equals an uninterrupted one.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """The report's aggregates computed out of core: one pass over each run, batch by batch.
 
-:mod:`sim.analysis.frames` answers questions about a DataFrame of game rows,
-which must fit in memory (tens of GB at 1e8 games). Every table the report
-draws is a function of small *sufficient statistics* (counts, sums and value
-counts per run, and per card kind), so this module reads each run's Parquet
-parts in game order, a batch at a time and only the columns it needs
-(``pyarrow.parquet.ParquetFile.iter_batches`` with column projection), adds
-the batch into a :class:`RunTotals`, and builds tables with the same columns as
-the pandas helpers (``tests/analysis/test_streaming.py`` checks they agree). Peak memory
-is one batch plus the totals, whatever the number of games.
-
-Why pyarrow and not DuckDB: ``benchmarks/bench_scan.py`` times both, and their
-peak memory, over the same run; DuckDB is not faster enough to be worth a new
-dependency, pyarrow is already one, and the paired estimate needs deals in game order, which
-a part-by-part scan gives for free.
-``benchmarks/bench_scale.py`` measures the report's RSS.
+Every table the report draws is a function of small sufficient statistics (counts, sums and
+value counts per run and per card kind), so each run's Parquet parts are read in game order,
+a batch at a time and only the columns needed, into a :class:`RunTotals`; the tables have the
+columns of the :mod:`sim.analysis.frames` functions (``tests/analysis/test_streaming.py``
+checks they agree). pyarrow, not DuckDB: ``benchmarks/bench_scan.py`` compares them;
+``benchmarks/bench_scale.py`` measures the report's memory.
 """
 
 from __future__ import annotations

@@ -1,37 +1,13 @@
 """Round-robin tournaments between bots, with seats balanced.
 
-``play_tournament(mix, bots, games, seed)`` plays every *pairing* of the
-listed bots, each bot against every other and against itself, ``games``
-games per pairing, and returns a :class:`TournamentResult` of pandas
-DataFrames, so ``omensim tournament`` and a notebook get the same numbers.
-
-How a pairing is played (seats balanced, luck shared):
-
-* A pairing of two different bots A and B is two half-runs of ``games / 2``
-  games each with the same seed: A in seat 0 against B in seat 1, then B in
-  seat 0 against A in seat 1. Each half-run uses duplicate deals
-  (:class:`sim.data.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
-  deal, the other seat going first the second time). So every deal is played
-  four times, each bot taking it from each seat and going first in half of
-  them: a bot wins a pairing by playing better, not by being dealt better.
-  ``games`` must therefore be a multiple of 4.
-* A self-play pairing (A against A) is one run of ``games`` games with
-  duplicate deals; its interesting number is the first player's win rate.
-* Every pairing uses the same seed, hence the same deals (and, for a limited
-  mix such as ``dunes+aegean:10``, the same cards): differences between
-  pairings are not differences between deals.
-* With ``--variant emissary`` the Emissaries decide who goes first, which
-  duplicate deals cannot be combined with; there each half-run is an ordinary
-  run (same seed, bots swapped), which still balances the seats.
-
-Counting: a *win rate* is the share of games a bot won outright. Shared
-victories (``winner == -1``) count for neither bot and are reported on their
-own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
-``score`` column counts a shared victory as half a win for those who prefer
-that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
-Wilson intervals (:func:`sim.run.stats.wilson_interval`) that treat games as
-independent; duplicate deals cancel much of the deal-to-deal luck, so for
-the head-to-head rates they are, if anything, conservative.
+``play_tournament(mix, bots, games, seed)`` plays every pairing of the listed bots
+(each against every other and against itself, ``games`` games a pairing) and returns a
+:class:`TournamentResult` of DataFrames, so ``omensim tournament`` and a notebook get the
+same numbers. A pairing of two bots is two half-runs on one seed with the bots swapped,
+each on duplicate deals (ordinary runs under ``emissary``), so every deal is played from
+both seats, going first and second; every pairing shares the seed and so the deals.
+Shared victories count for neither bot (``score`` counts them as half a win). How it
+plays and what the intervals mean: ``docs/bots.md``, "Tournaments".
 """
 
 from __future__ import annotations
@@ -54,7 +30,7 @@ import pyarrow as pa
 import sim
 from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
-from sim.analysis.tournament_text import format_tournament, matrix_table, self_play_table
+from sim.analysis.tournament_text import format_tournament
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
@@ -165,11 +141,7 @@ class Pairing:
 
 def pairings(bots: Sequence[str]) -> list[Pairing]:
     """Every pairing of ``bots`` in list order: each self-play, then each pair once."""
-    out = []
-    for i, a in enumerate(bots):
-        for b in bots[i:]:
-            out.append(Pairing(a, b))
-    return out
+    return [Pairing(a, b) for i, a in enumerate(bots) for b in bots[i:]]
 
 
 @dataclass
@@ -365,39 +337,25 @@ def _matrices(bots: list[str], pairs: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
 
 
 def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
-    sp = pairs[pairs["self_play"]]
-    return pd.DataFrame(
-        {
-            "bot": sp["bot_a"].to_numpy(),
-            "games": sp["games"].to_numpy(),
-            "first_player_wins": sp["first_player_wins"].to_numpy(),
-            "rate": sp["first_player_rate"].to_numpy(),
-            "lo": sp["first_player_lo"].to_numpy(),
-            "hi": sp["first_player_hi"].to_numpy(),
-            "shared_rate": sp["shared_rate"].to_numpy(),
-            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("seat_")},
-            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("first_margin")},
-        }
-    )
+    """The self-play pairings' first-player figures, one row a bot."""
+    names = {"bot_a": "bot", "games": "games", "first_player_wins": "first_player_wins",
+             "first_player_rate": "rate", "first_player_lo": "lo", "first_player_hi": "hi",
+             "shared_rate": "shared_rate"}  # fmt: skip
+    cols = [*names, *(c for p in ("seat_", "first_margin") for c in pairs if c.startswith(p))]
+    sp = pairs.loc[pairs["self_play"].to_numpy(), cols].rename(columns=names)
+    return sp.reset_index(drop=True)
 
 
 def _specs(
     pairing: Pairing, games: int, mix: str, seed: int, variants: tuple[str, ...]
 ) -> list[RunSpec]:
-    duplicate = "emissary" not in variants
+    """The runs a pairing is made of: on duplicate deals, except where the Emissaries decide
+    who goes first."""
     return [
-        RunSpec(
-            games=n,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first="alternate",
-            variants=variants,
-            duplicate=duplicate,
-        )
+        RunSpec(games=n, mix=mix, seed=seed, p0=p0, p1=p1, first="alternate",
+                variants=variants, duplicate="emissary" not in variants)
         for p0, p1, n in pairing.halves(games)
-    ]
+    ]  # fmt: skip
 
 
 def play_tournament(
@@ -463,8 +421,10 @@ def play_tournament(
             )  # fmt: skip
         return dataclasses.replace(result, out=None)
     out = io.local_out(out)
-    if not resume:
-        check_tournament_out(out, force)
+    if not resume:  # absent or empty, or an earlier tournament with force
+        io.check_output_dir(
+            out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament"
+        )
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
@@ -482,7 +442,7 @@ def play_tournament(
         total = games * len(plan)
         check_projected_time(first_engine, total, n_threads, backend_workers(backend))
         metadata = dict(first_engine.metadata)
-        key = ledger_key(specs[0][0], metadata)
+        key = ledger.run_key(specs[0][0], metadata)  # the first half-run's
         if resume:
             job = stack.enter_context(jobs.Job.resume(out, KIND))
             job.check_key(key)
@@ -539,11 +499,6 @@ def play_tournament(
         write_tournament(result, out)
         job.finish()
     return result
-
-
-def ledger_key(spec: RunSpec, metadata: dict[str, Any]) -> dict[str, str]:
-    """The run key (:func:`sim.run.ledger.run_key`) of the tournament's first half-run."""
-    return ledger.run_key(spec, metadata)
 
 
 def _counts(entry: dict[str, Any]) -> _Counts:
@@ -655,26 +610,13 @@ def _result(
     """The result whose matrices and first-player table are read off ``pairs``."""
     matrix, lo, hi = _matrices(bots, pairs)
     return TournamentResult(
-        bots=bots,
-        pairs=pairs,
-        matrix=matrix,
-        matrix_lo=lo,
-        matrix_hi=hi,
-        first_player=_first_player_frame(pairs),
-        settings=settings,
-        out=out,
-        ratings=ratings,
+        bots, pairs, matrix, lo, hi, _first_player_frame(pairs), settings, out, ratings
     )
 
 
 TOURNAMENT_FILES = (
     PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR, PLAN_FILE, PAIRINGS_LOG,
 )  # fmt: skip
-
-
-def check_tournament_out(out: Path, force: bool) -> None:
-    """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
-    io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
 
 
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:
@@ -724,24 +666,3 @@ def read_ratings(out: Path | str) -> pd.DataFrame:
     """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
     return pd.read_parquet(Path(out) / RATINGS_FILE)
 
-
-__all__ = [
-    "DEFAULT_GAMES",
-    "Pairing",
-    "TournamentResult",
-    "check_games",
-    "default_out_dir",
-    "format_tournament",
-    "matrix_table",
-    "pairings",
-    "pairs_frame",
-    "parse_bots",
-    "play_tournament",
-    "read_pairs",
-    "read_ratings",
-    "read_tournament",
-    "resume_tournament",
-    "self_play_table",
-    "valid_bots",
-    "write_tournament",
-]
