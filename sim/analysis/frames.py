@@ -292,6 +292,23 @@ def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.
     return codes // width, codes % width
 
 
+def add_kinds(
+    counts: np.ndarray | None,
+    wins: np.ndarray | None,
+    rows: np.ndarray,
+    kinds: np.ndarray,
+    won: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per kind, ``counts`` plus the (row, kind) pairs of that kind, and ``wins`` plus those
+    whose row is ``won``; both grown to the kinds seen (``None``: nothing counted yet)."""
+    counts = np.zeros(0, np.int64) if counts is None else counts
+    wins = np.zeros(0, np.int64) if wins is None else wins
+    size = max(len(counts), int(kinds.max()) + 1 if len(kinds) else 0)
+    counts = np.pad(counts, (0, size - len(counts))) + np.bincount(kinds, minlength=size)
+    won_by = np.bincount(kinds, weights=won[rows], minlength=size).astype(np.int64)
+    return counts, np.pad(wins, (0, size - len(wins))) + won_by
+
+
 def played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """(row index, kind id) for every distinct card kind in each row of a column of lists
     (``played_p*``, ``held_p*``); a missing list holds nothing.
@@ -364,16 +381,10 @@ def card_impact(
         winner = part["winner"].to_numpy()
         total = 2 * len(part)
         total_wins = int((winner == 0).sum() + (winner == 1).sum())
-        played = np.zeros(0, np.int64)
-        played_wins = np.zeros(0, np.int64)
+        played, played_wins = np.zeros(0, np.int64), np.zeros(0, np.int64)
         for seat in (0, 1):
-            rows, kinds = played_pairs(part[f"played_p{seat}"])
-            size = max(len(played), int(kinds.max()) + 1 if len(kinds) else 0)
-            played = np.pad(played, (0, size - len(played)))
-            played_wins = np.pad(played_wins, (0, size - len(played_wins)))
-            played += np.bincount(kinds, minlength=size)
-            played_wins += np.bincount(kinds, weights=winner[rows] == seat, minlength=size).astype(
-                np.int64
+            played, played_wins = add_kinds(
+                played, played_wins, *played_pairs(part[f"played_p{seat}"]), winner == seat
             )
         frame = card_frame(played, played_wins, total, total_wins, names, min_games, z)
         for c, v in zip(cols, key, strict=True):

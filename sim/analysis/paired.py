@@ -267,8 +267,8 @@ def card_shifts(
         one run has NaN conditional rates.
     """
     a, b = pair(as_outcomes(a), as_outcomes(b))
-    names, ka, kb = _card_ids(kinds_a, kinds_b)
-    won_a, won_b, den = _holders(a, b, ka, kb)
+    names, ka, kb = card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = holders(a, b, ka, kb)
     itt = paired_ratio_diff(won_a, den, won_b, den, z)
     cond = paired_ratio_diff(
         kind_columns(a.wins, ka),
@@ -287,7 +287,7 @@ def card_shifts(
     return frame
 
 
-def _card_ids(
+def card_ids(
     kinds_a: Mapping[str, int], kinds_b: Mapping[str, int] | None
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """The card names both runs have and their kind ids in A and in B."""
@@ -306,7 +306,7 @@ def kind_columns(m: np.ndarray, ks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _holders(
+def holders(
     a: Outcomes, b: Outcomes, ka: np.ndarray, kb: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per game and card: the holders (in A or B) who won outright in A, in B, and the

@@ -204,7 +204,7 @@ def _seat_counts(
     Raises:
         ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
     """
-    seats = {str(run): t.seat_counts() for run, t in zip(info["run"], totals, strict=True)}
+    seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
     if exclude_capped:
         empty = [run for run, c in seats.items() if c.games == 0]
         if empty:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.analysis.paired import READ_COLUMNS, Outcomes, card_ids, holders
 from sim.run.stats import Z95, paired_ratio_diff
 
 PLAN_PILOT = 2_000
@@ -48,24 +48,11 @@ def headline_terms(
     """
     ones = np.ones(a.games, np.int8)
     out = {"first player": (a.first_win, ones, b.first_win, ones)} if first else {}
-    for name, ka in kinds_a.items():
-        kb = kinds_b.get(name)
-        if kb is None:
-            continue
-        u0 = _held(a.held0, ka) | _held(b.held0, kb)
-        u1 = _held(a.held1, ka) | _held(b.held1, kb)
-        den = (u0.astype(np.int8) + u1).astype(np.int8)
-        out[f"{name}: holders"] = (_won(a, u0, u1), den, _won(b, u0, u1), den)
+    names, ka, kb = card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = holders(a, b, ka, kb)
+    for i, name in enumerate(names):
+        out[f"{name}: holders"] = (won_a[:, i], den[:, i], won_b[:, i], den[:, i])
     return out
-
-
-def _held(m: np.ndarray, k: int) -> np.ndarray:
-    return m[:, k] if k < m.shape[1] else np.zeros(m.shape[0], bool)
-
-
-def _won(o: Outcomes, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
-    """Per game, how many of the seats ``u0``/``u1`` won outright."""
-    return ((u0 & (o.winner == 0)).astype(np.int8) + (u1 & (o.winner == 1))).astype(np.int8)
 
 
 def half_widths(

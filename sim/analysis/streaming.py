@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 from sim.analysis.frames import (
     SCORE_WEIGHTS,
+    add_kinds,
     card_frame,
     difference_row,
     distinct_pairs,
@@ -87,10 +88,6 @@ def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return distinct_pairs(rows, kinds)
 
 
-def _size(kinds: np.ndarray) -> int:
-    return int(kinds.max()) + 1 if len(kinds) else 0
-
-
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
     uniq, counts = np.unique(values, return_counts=True)
     for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
@@ -126,10 +123,6 @@ class RunTotals:
     """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
-    def seat_counts(self) -> SeatCounts:
-        """The run's :class:`SeatCounts` (after any capped games were left out)."""
-        return self.seats
-
     @property
     def games(self) -> int:
         """Games counted (after any capped games were left out)."""
@@ -160,26 +153,17 @@ class RunTotals:
                 if col in names:
                     self.points[comp] += w * int(_np(batch, col).sum())
         for seat in (0, 1):
-            col = f"played_p{seat}"
-            if col not in names:
-                continue
-            rows, kinds = played_kinds(batch.column(col))
-            size = max(len(self.played), int(kinds.max()) + 1 if len(kinds) else 0)
-            self.played = np.pad(self.played, (0, size - len(self.played)))
-            self.played_wins = np.pad(self.played_wins, (0, size - len(self.played_wins)))
-            self.played += np.bincount(kinds, minlength=size)
-            self.played_wins += np.bincount(
-                kinds, weights=winner[rows] == seat, minlength=size
-            ).astype(np.int64)
+            if f"played_p{seat}" in names:
+                self.played, self.played_wins = add_kinds(
+                    self.played, self.played_wins, *played_kinds(batch.column(f"played_p{seat}")),
+                    winner == seat,
+                )
         if "held_p0" in names and "held_p1" in names:
             for seat in (0, 1):
-                rows, kinds = played_kinds(batch.column(f"held_p{seat}"))
-                size = max(len(self.held) if self.held is not None else 0, _size(kinds))
-                held = np.zeros(0, np.int64) if self.held is None else self.held
-                wins = np.zeros(0, np.int64) if self.held_wins is None else self.held_wins
-                self.held = np.pad(held, (0, size - len(held))) + np.bincount(kinds, minlength=size)
-                held_won = np.bincount(kinds, weights=winner[rows] == seat, minlength=size)
-                self.held_wins = np.pad(wins, (0, size - len(wins))) + held_won.astype(np.int64)
+                self.held, self.held_wins = add_kinds(
+                    self.held, self.held_wins, *played_kinds(batch.column(f"held_p{seat}")),
+                    winner == seat,
+                )
         if "deal_id" in names:
             self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
 
