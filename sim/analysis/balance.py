@@ -40,7 +40,7 @@ from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import Z95
+from sim.run.stats import normal_interval
 
 DEFAULT_BOT = "greedy"
 """The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
@@ -528,7 +528,8 @@ def candidate_table(
         }
         if shipped is not None:
             d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
-            rec.update(shift=d, shift_lo=d - Z95 * se, shift_hi=d + Z95 * se)
+            lo, hi = normal_interval(d, se)
+            rec.update(shift=d, shift_lo=lo, shift_hi=hi)
             n = min(len(rows[shipped][2]), len(rows[j][2]))
             ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
             rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])

@@ -34,7 +34,7 @@ from sim.base import layout as L
 from sim.base.errors import FrameError
 from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import MarginMoments
-from sim.run.stats import Z95, newcombe_interval, wilson_interval
+from sim.run.stats import Z95, newcombe_interval, normal_interval, wilson_interval
 
 GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
 """Default grouping: what was played. Pass ``by=("run",)`` to keep runs apart."""
@@ -202,8 +202,8 @@ def paired_first_player_advantage(
     # With one deal the sample sd is undefined; report the widest honest answer then.
     sd = out["sd"].fillna(np.inf).to_numpy()
     out["se"] = sd / np.sqrt(out["deals"].to_numpy())
-    out["lo"] = np.clip(out["rate"] - z * out["se"], 0.0, 1.0)
-    out["hi"] = np.clip(out["rate"] + z * out["se"], 0.0, 1.0)
+    lo, hi = normal_interval(out["rate"], out["se"], z)
+    out["lo"], out["hi"] = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     wins = np.rint(2 * out["wins"].to_numpy()).astype(np.int64)
     out["unpaired_lo"], out["unpaired_hi"] = wilson_interval(wins, out["games"].to_numpy(), z)
     dropped = _finish(_groupby(per_deal, cols).agg(dropped_games=("_dropped", "sum")), cols)

@@ -22,6 +22,7 @@ import numpy as np
 from sim.run.stats import (
     Z95,
     holm,
+    normal_interval,
     normal_quantile,
     normal_sf,
     paired_ratio_se,
@@ -55,11 +56,13 @@ class Estimate:
 
     @property
     def lo(self) -> float:
-        return self.rate - Z95 * self.se
+        """The rate's 95% normal interval, low end."""
+        return normal_interval(self.rate, self.se)[0]
 
     @property
     def hi(self) -> float:
-        return self.rate + Z95 * self.se
+        """The rate's 95% normal interval, high end."""
+        return normal_interval(self.rate, self.se)[1]
 
 
 def estimate(num: np.ndarray, den: np.ndarray) -> Estimate:

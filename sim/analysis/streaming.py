@@ -44,7 +44,7 @@ from sim.run import io
 from sim.run.gods import GodCounts, gods_frame
 from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
-from sim.run.stats import Z95, wilson_interval
+from sim.run.stats import Z95, normal_interval, wilson_interval
 
 BATCH_ROWS = 1 << 16
 _BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
@@ -277,8 +277,8 @@ def paired_frame(
                 "deals": n,
                 "games": 2 * n,
                 "rate": rate,
-                "lo": float(np.clip(rate - z * se, 0.0, 1.0)),
-                "hi": float(np.clip(rate + z * se, 0.0, 1.0)),
+                "lo": float(np.clip(normal_interval(rate, se, z)[0], 0.0, 1.0)),
+                "hi": float(np.clip(normal_interval(rate, se, z)[1], 0.0, 1.0)),
                 "se": se,
                 "unpaired_lo": float(ulo),
                 "unpaired_hi": float(uhi),
