@@ -30,7 +30,6 @@ All write one self-contained ``report.html`` and return the same figures as text
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import json
 import math
@@ -44,7 +43,7 @@ from sim.analysis import tournament_text as TT
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
-from sim.analysis.report_html import html_table, margin_table, render
+from sim.analysis.report_html import folder_page, margin_table
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
@@ -537,43 +536,6 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             f"{len(held)} bots."
         )
     return "\n".join(lines), tables
-
-
-PROSE_CHARS = 40
-"""A table column with a cell longer than this may wrap on the page."""
-
-
-def folder_page(
-    title: str,
-    text: str,
-    tables: dict[str, pd.DataFrame],
-    images: dict[str, Path] | None = None,
-    chart: dict[str, str] | None = None,
-) -> str:
-    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
-    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
-    entries, rules = [], []
-    for i, (name, frame) in enumerate(tables.items()):
-        if frame.empty:
-            continue
-        # A column of sentences (a fate, what was dropped) may wrap; figures never do.
-        prose = [
-            j + 1
-            for j, c in enumerate(frame.columns)
-            if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
-        ]
-        if prose:
-            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
-        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
-    pngs = [
-        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
-        for caption, path in (images or {}).items()
-    ]
-    return render(
-        "folder.html", title=title, body_class="folder", text=text, chart=chart,
-        tables=entries, images=pngs, rules=rules,
-    )  # fmt: skip
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:

@@ -1,5 +1,7 @@
-"""The HTML of ``omensim report``: the report page about runs, and the one way every
-report page is made (:func:`render`: a jinja2 template of ``sim/analysis/templates/``).
+"""The HTML of ``omensim report``: the one way every report page is made (:func:`render`:
+a jinja2 template of ``sim/analysis/templates/``), the page about runs (:func:`page`) and the
+page about a command's folder (:func:`folder_page`, its parts from
+:mod:`sim.analysis.report_folders`).
 
 Every page is self-contained: the one stylesheet (``report.css``), the charts as data URIs
 and, on the runs page, the card table's few lines of script (sorting and filtering, no
@@ -8,8 +10,10 @@ library), so it needs no network.
 
 from __future__ import annotations
 
+import base64
 import math
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -321,4 +325,41 @@ def page(
         charts={k: charts.get(k) for k in (
             "outcomes", "fpa", "seats", "differences", "cards", "end_reasons", "lengths",
             "margins", "components")},
+    )  # fmt: skip
+
+
+PROSE_CHARS = 40
+"""A table column with a cell longer than this may wrap on the page."""
+
+
+def folder_page(
+    title: str,
+    text: str,
+    tables: dict[str, pd.DataFrame],
+    images: dict[str, Path] | None = None,
+    chart: dict[str, str] | None = None,
+) -> str:
+    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
+    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
+    entries, rules = [], []
+    for i, (name, frame) in enumerate(tables.items()):
+        if frame.empty:
+            continue
+        # A column of sentences (a fate, what was dropped) may wrap; figures never do.
+        prose = [
+            j + 1
+            for j, c in enumerate(frame.columns)
+            if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
+        ]
+        if prose:
+            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
+            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
+        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
+    pngs = [
+        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
+        for caption, path in (images or {}).items()
+    ]
+    return render(
+        "folder.html", title=title, body_class="folder", text=text, chart=chart,
+        tables=entries, images=pngs, rules=rules,
     )  # fmt: skip

@@ -44,7 +44,7 @@ from sim.run import io
 from sim.run.gods import GodCounts, gods_frame
 from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
-from sim.run.stats import Z95, normal_interval, wilson_interval
+from sim.run.stats import Z95, counts_quantile, normal_interval, wilson_interval
 
 BATCH_ROWS = 1 << 16
 _BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
@@ -430,17 +430,6 @@ def seats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """``np.quantile(data, q)`` (linear interpolation) of the data with these value counts."""
-    n = int(counts.sum())
-    h = (n - 1) * q
-    lo, hi = int(np.floor(h)), int(np.ceil(h))
-    ends = np.cumsum(counts)  # order statistic i is values[searchsorted(ends, i, "right")]
-    x_lo = values[np.searchsorted(ends, lo, side="right")]
-    x_hi = values[np.searchsorted(ends, hi, side="right")]
-    return float(x_lo + (h - lo) * (x_hi - x_lo))
-
-
 def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
     """:func:`sim.analysis.report_tables.length_quantiles` from the turn counts."""
     rows = []
@@ -449,7 +438,7 @@ def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Da
         counts = np.array([t.turns[int(v)] for v in values], np.int64)
         row: dict[str, Any] = {"run": label, "mean": t.turns_sum / t.games}
         for q in QUANTILES:
-            row[f"p{round(q * 100)}"] = _quantile(values, counts, q)
+            row[f"p{round(q * 100)}"] = counts_quantile(values, counts, q)
         row["max"] = int(values.max())
         rows.append(row)
     return pd.DataFrame(rows)

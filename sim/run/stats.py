@@ -314,6 +314,17 @@ def term_variances(n: int, sums: np.ndarray, products: np.ndarray) -> tuple[np.n
     return var_p, var_u
 
 
+def counts_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """``np.quantile(data, q)`` (linear interpolation) of the data with these value counts
+    (``values`` sorted), without expanding them."""
+    h = (int(counts.sum()) - 1) * q
+    lo, hi = int(np.floor(h)), int(np.ceil(h))
+    ends = np.cumsum(counts)  # order statistic i is values[searchsorted(ends, i, "right")]
+    x_lo = values[np.searchsorted(ends, lo, side="right")]
+    x_hi = values[np.searchsorted(ends, hi, side="right")]
+    return float(x_lo + (h - lo) * (x_hi - x_lo))
+
+
 def normal_interval(estimate: Any, se: Any, z: float = Z95) -> tuple[Any, Any]:
     """``(estimate - z se, estimate + z se)``: the normal interval of an estimate."""
     return estimate - z * se, estimate + z * se
