@@ -249,20 +249,11 @@ def race(
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` (see the module docstring).
 
-    Args:
-        q: from :func:`card_question`, :func:`rule_question` or :func:`variant_question`.
-        spec: the games (its seed; ``spec.games`` is ignored: the schedule decides).
-        base: card edits every candidate starts from.
-        target, tolerance: the rate wanted and how near counts as reaching it.
-        precision: the 95% half-width the chosen value's rate is settled to
-            (default: ``tolerance``).
-        pilot, ceiling: the first look's games and the most one candidate plays.
-        alpha: the chance of ever dropping the best candidate.
-        out: play into this folder (resumable with :func:`resume_balance`);
-            ``force`` replaces an earlier balance run there.
-        on_look: called with each look's decisions as they are made.
-        panel: called with the race's result before it is written; what it returns is
-            the result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
+    The options are ``omensim balance``'s (``spec.games`` is ignored: the schedule
+    decides; ``precision`` defaults to ``tolerance``). ``out`` plays into that folder
+    (resumable with :func:`resume_balance`); ``on_look`` is called with each look's
+    decisions; ``panel`` with the result before it is written, and what it returns is the
+    result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
 
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.

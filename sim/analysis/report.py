@@ -1,18 +1,9 @@
 """``omensim report``: one self-contained HTML page about one or more runs.
 
-The page is built only from :mod:`sim.analysis` tables, so every number on it
-can be reproduced in a notebook with the same functions. It is one file,
-``out_dir/report.html``: the charts are PNGs inlined as ``data:`` URIs and
-the card table's sorting and filtering is a small inline script, so the page
-can be moved, mailed or opened offline. The work is split by job:
-:mod:`~sim.analysis.report_tables` (the figures), :mod:`~sim.analysis.report_charts`
-(the charts) and :mod:`~sim.analysis.report_html` (the page); this module
-checks the inputs and writes the file.
-
-* Every input is loaded and checked before anything is written, so a bad run
-  directory leaves no output at all.
-* The page is written to a hidden temporary file and renamed into place, so a
-  crash never leaves half a page.
+Every figure comes from :mod:`sim.analysis` tables (:mod:`~sim.analysis.report_tables`),
+the charts from :mod:`~sim.analysis.report_charts`, the page from
+:mod:`~sim.analysis.report_html`; this module checks every input before anything is written
+and writes the page atomically, so a bad run leaves no output and a crash no half page.
 """
 
 from __future__ import annotations

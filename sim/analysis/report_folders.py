@@ -1,31 +1,7 @@
-"""``omensim report`` on a compare, balance, sweep or tournament folder: the answer the
-folder exists for.
-
-* A **compare** folder (``compare.json``, written by ``omensim compare --out``)
-  leads with what B changed (the run settings and card edits, and each changed
-  card's fields A -> B), then the paired shifts B - A with their 95% intervals:
-  the first-player win rate, each changed card's holders' win rate, and the
-  conditional (played-only) rate as a secondary line. A and B are shown side
-  by side only where they differ (the run settings and card fields B changed,
-  and the who-wins figures, whose every row differs in general).
-* A **balance** folder (``balance.json``, written by ``omensim balance --out``)
-  shows every candidate's rate with its interval and its paired shift from the
-  shipped value, the chosen value and whether it reaches the target, the looks
-  of the race (what was dropped when, and why) and the panel re-check.
-* A **sweep** folder (``sweep.parquet``, written by ``omensim sweep --out``) gives
-  the baseline's first-player VP margin, then every cell as ``omensim sweep`` prints
-  it (holders' shift, play count, conditional and first-player shifts, the first
-  player's VP margin shift with its paired t-interval), and the heat map.
-* A **tournament** folder (``_tournament.json``, written by ``omensim tournament``)
-  gives the win-rate matrix, the self-play first-player table with the VP margin and
-  the ratings.
-* A **balance set** folder (``balance_set.csv`` and ``balance_set.json``,
-  written by ``omensim balance --set --out``) shows the trade-off (edits made
-  vs the worst remaining deviation, measured and verified on a new seed) and
-  each verified proposal: the edit, the edited card's rate on the new seed
-  and its paired shift there.
-
-All write one self-contained ``report.html`` and return the same figures as text.
+"""``omensim report`` on a compare, balance, sweep, tournament or balance set folder: one
+part a kind (its lead text and its tables), each read from the folder's own files and shown
+as its command printed it; :func:`sim.analysis.report_html.folder_page` makes the page.
+What each part shows: ``docs/balance.md``, "Reports on compare and balance folders".
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """Sizing a paired question: play until the headline intervals are narrow, or plan the games.
 
-A paired comparison's *headlines* are the shifts ``omensim compare`` leads
-with: the first-player win rate and each changed card's holders' win rate
-(a sweep cell's headline is its card's holders' shift). Both helpers here
-play run A and run B in steps of one kernel call each (at most
-:data:`sim.run.engine.MAX_STEP` games, as ``run --until-ci`` looks), the two
-arms over the same game indices, and after each step compute every
-headline's paired 95% half-width (:func:`sim.run.stats.paired_ratio_diff`):
-
-* :func:`play_until` stops at the first step where every half-width is at most
-  ``until_ci`` (or at ``games``, the ceiling);
-* :func:`plan` plays a short pilot and scales each half-width by
-  ``1/sqrt(n)``: the games a run needs for ``width`` on every headline, and
-  the wall time that takes at the pilot's speed on this machine.
+The headlines are the shifts ``omensim compare`` leads with (the first-player win rate and
+each changed card's holders' win rate). Both arms play the same game indices a kernel call
+at a time; :func:`play_until` stops at the first step where every paired 95% half-width is
+at most ``until_ci``, and :func:`plan_pairs` scales a pilot's half-widths by ``1/sqrt(n)``
+into the games and time ``width`` needs.
 """
 
 from __future__ import annotations

@@ -376,30 +376,12 @@ def play_tournament(
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
-    Args:
-        mix: the card sets, as for ``omensim run --mix``.
-        bots: two or more distinct names from ``strategies.registry.STRATEGIES``.
-        games: games per pairing, a multiple of 4 (see the module docstring).
-        seed: the seed of every pairing (all pairings play the same deals).
-        variants: rule variants, as for ``omensim run --variant``.
-        out: if given, write ``tournament.parquet``, ``tournament.md`` and
-            ``_tournament.json`` there (it must be absent or empty); ``None``
-            writes nothing (use :func:`write_tournament` or
-            :func:`default_out_dir`).
-        keep_games: also write each half-run's games as a run directory under
-            ``out/games/`` (``<p0>-vs-<p1>``); needs ``out``.
-        threads: numba worker threads; ``None`` uses all cores.
-        progress: ``True`` always shows a status line on stderr, ``False``
-            never, ``None`` when stderr is a terminal.
-        on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
-        force: replace an earlier tournament in ``out`` (checked before anything is played).
-        backend: where the games are played (:mod:`sim.run.backends`); ``None``
-            plays them on this process's threads.
-        resume: ``out`` holds this tournament, interrupted: keep the pairings its
-            log records and play the others (use :func:`resume_tournament`).
-
-    Returns:
-        A :class:`TournamentResult`.
+    The options are ``omensim tournament``'s (``games`` per pairing, a multiple of 4). With
+    ``out`` the tables are written there as it goes (absent or empty, or an earlier
+    tournament with ``force``; ``keep_games`` adds each half-run's games under
+    ``out/games/``); without it a temporary folder is used. ``on_pairing(pairing, index,
+    total)`` is called before each pairing; ``resume`` keeps the pairings the log records
+    (use :func:`resume_tournament`).
 
     Raises:
         SpecError: bad bots, games, mix or variants (raised before anything is written).
