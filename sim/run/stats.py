@@ -163,6 +163,14 @@ def newcombe_interval(
     return np.asarray(lo), np.asarray(hi)
 
 
+def two_proportions_p(k1: int, n1: int, k2: int, n2: int) -> float:
+    """The two-sided p-value that ``k1/n1`` and ``k2/n2`` (independent samples) differ:
+    statsmodels' ``test_proportions_2indep`` with its defaults."""
+    from statsmodels.stats.proportion import test_proportions_2indep  # deferred: loads pandas
+
+    return float(test_proportions_2indep(int(k1), int(n1), int(k2), int(n2)).pvalue)
+
+
 # --- ratios of sums (delta method) ------------------------------------------------------------
 
 
