@@ -40,7 +40,7 @@ from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import normal_interval
+from sim.run.stats import normal_interval, paired_ratio_se
 
 DEFAULT_BOT = "greedy"
 """The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
@@ -518,7 +518,7 @@ def candidate_table(
             "margin_sd": m["sd"],
         }
         if shipped is not None:
-            d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
+            d, se = paired_ratio_se(*rows[shipped][:2], *rows[j][:2])
             lo, hi = normal_interval(d, se)
             rec.update(shift=d, shift_lo=lo, shift_hi=hi)
             n = min(len(rows[shipped][2]), len(rows[j][2]))

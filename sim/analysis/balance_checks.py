@@ -42,7 +42,13 @@ from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import normal_interval, normal_quantile, signed_text
+from sim.run.stats import (
+    distance_diff,
+    normal_interval,
+    normal_quantile,
+    paired_ratio_se,
+    signed_text,
+)
 from strategies.registry import resolve
 
 SET_TABLE = "balance_set.csv"
@@ -89,7 +95,7 @@ def panel_check(
                 chosen = player.play(result.chosen, 0, games, bar)
                 ship = chosen if shipped == result.chosen else player.play(shipped, 0, games, bar)
             e = R.estimate(*chosen[:2])
-            d, se = R.paired_diff(*ship[:2], *chosen[:2])
+            d, se = paired_ratio_se(*ship[:2], *chosen[:2])
             m = MarginShift.from_margins(ship[2], chosen[2]).figures()
             lo_band, hi_band = result.target - result.tolerance, result.target + result.tolerance
             rows.append(
@@ -323,7 +329,7 @@ def balance_set(
         if step_edit is not None and before is not None:
             label, kind, race_games = step_edit
             e = R.estimate(*_card_terms(after, kind))
-            d, se = R.paired_diff(*_card_terms(before, kind), *_card_terms(after, kind))
+            d, se = paired_ratio_se(*_card_terms(before, kind), *_card_terms(after, kind))
             s.edit, s.edited_card, s.race_games = label, names[kind], race_games
             s.verified_rate, s.verified_lo, s.verified_hi = e.rate, e.lo, e.hi
             s.verified_shift = d
@@ -358,7 +364,7 @@ def closer(target: float, before: tuple[Any, Any], after: tuple[Any, Any]) -> bo
     """Whether ``after``'s rate is shown nearer ``target`` than ``before``'s (paired over the
     same games, one-sided at 95%): an edit that overshoots the target by more than the card
     was off is not closer."""
-    gain, se = R.distance_diff(target, before, after)
+    gain, se = distance_diff(target, before, after)
     return bool(math.isfinite(gain) and math.isfinite(se) and gain + ONE_SIDED_95 * se < 0)
 
 
@@ -407,7 +413,7 @@ def set_panel(
         for card in dict.fromkeys(edited):
             k = kinds[card]
             b, a = R.estimate(*_card_terms(before, k)), R.estimate(*_card_terms(after, k))
-            d, se = R.paired_diff(*_card_terms(before, k), *_card_terms(after, k))
+            d, se = paired_ratio_se(*_card_terms(before, k), *_card_terms(after, k))
             lo, hi = normal_interval(d, se)
             rows.append(
                 {

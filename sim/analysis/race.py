@@ -21,13 +21,12 @@ import numpy as np
 
 from sim.run.stats import (
     Z95,
+    distance_diff,
     holm,
     normal_interval,
     normal_quantile,
     normal_sf,
-    paired_ratio_se,
     ratio_se,
-    ratio_terms,
 )
 
 ALPHA = 0.05
@@ -69,30 +68,6 @@ def estimate(num: np.ndarray, den: np.ndarray) -> Estimate:
     """The rate of ``sum(num) / sum(den)`` over the rows given, with its standard error."""
     rate, se = ratio_se(num, den)
     return Estimate(len(num), int(den.sum()), rate, se)
-
-
-paired_diff = paired_ratio_se
-"""``(rate_b - rate_a, its paired standard error)`` over the same games."""
-
-
-def distance_diff(
-    target: float, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
-) -> tuple[float, float]:
-    """``(d_b - d_a, standard error)``: how much farther from ``target`` B is than A.
-
-    ``d = |rate - target|``, linearised around each estimate (delta method):
-    each candidate's per-game terms carry the sign of its side of the target.
-    Paired over the games both played.
-    """
-    n = min(len(a[0]), len(b[0]))
-    ra, ta = ratio_terms(a[0][:n].astype(np.float64), a[1][:n].astype(np.float64))
-    rb, tb = ratio_terms(b[0][:n].astype(np.float64), b[1][:n].astype(np.float64))
-    if n < 2 or not (math.isfinite(ra) and math.isfinite(rb)):
-        return math.nan, math.nan
-    sa = 1.0 if ra >= target else -1.0
-    sb = 1.0 if rb >= target else -1.0
-    d = abs(rb - target) - abs(ra - target)
-    return d, float(np.sqrt(np.var(sb * tb - sa * ta, ddof=1) / n))
 
 
 @dataclass
