@@ -409,20 +409,11 @@ def _play(
             r += 1
         leader = looks[-1].leader
         table = candidate_table(q, rows, looks, leader, target, precision)
+        games = int(sum(len(v[0]) for v in rows.values()))
         result = BalanceResult(
-            question=q,
-            spec=spec,
-            target=target,
-            tolerance=float(plan["tolerance"]),
-            precision=precision,
-            table=table,
-            looks=looks,
-            chosen=leader,
-            settled=settled,
-            games=int(sum(len(v[0]) for v in rows.values())),
-            seconds=time.perf_counter() - t0,
-            out=out,
-        )
+            q, spec, target, float(plan["tolerance"]), precision, table, looks, leader, settled,
+            games, seconds=time.perf_counter() - t0, out=out,
+        )  # fmt: skip
         if panel is not None:
             result.panel = panel(result)
         write_balance(result, out)

@@ -112,5 +112,3 @@ def format_ratings(ratings: pd.DataFrame) -> str:
         lines.append(f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |")
     return "\n".join(lines)
 
-
-__all__ = ["ELO_BASE", "ELO_SCALE", "fit_ratings", "format_ratings"]

@@ -18,11 +18,7 @@ import pandas as pd
 from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
-from sim.analysis.report_tables import (
-    QUANTILES,
-    filled_lengths,
-    key_figures,
-)
+from sim.analysis.report_tables import key_figures
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.base.errors import Error
 from sim.run import io
@@ -31,17 +27,6 @@ from sim.run.gods import god_rows
 from sim.run.lock import locked
 from sim.run.margins import margin_row, moments_of_counts
 from sim.run.seats import SeatCounts, seat_rows
-
-__all__ = [
-    "QUANTILES",
-    "REPORT_NAME",
-    "Report",
-    "ReportError",
-    "build_report",
-    "filled_lengths",
-    "key_figures",
-    "write_report",
-]
 
 REPORT_NAME = "report.html"
 TOP_CARDS = 15
