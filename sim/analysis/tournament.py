@@ -40,6 +40,7 @@ from sim.run.margins import (
     MarginMoments,
     first_player_margins,
     margin_distribution,
+    moments_of_counts,
 )
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
@@ -156,16 +157,13 @@ class _Counts:
     a_seat0: int = 0  # games with a in seat 0
     a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
     seats: SeatCounts = field(default_factory=SeatCounts)  # by seat order, whoever sat there
-    # The first player's VP margins (MarginMoments' fields), whichever bot went first.
-    margin_games: int = 0
-    margin_total: int = 0
-    margin_squares: int = 0
-    margin_counts: dict[int, int] = field(default_factory=dict)  # games per margin
+    # Games per first-player VP margin, whichever bot went first.
+    margin_counts: dict[int, int] = field(default_factory=dict)
 
     @property
     def margins(self) -> MarginMoments:
         """The first player's VP margins over the pairing's games."""
-        return MarginMoments(self.margin_games, self.margin_total, self.margin_squares)
+        return moments_of_counts(self.margin_counts)
 
     def add(
         self,
@@ -186,8 +184,6 @@ class _Counts:
         self.a_first += int(np.count_nonzero(first == a_seat))
         self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
         if margin is not None:
-            m = self.margins + MarginMoments.from_margins(margin)
-            self.margin_games, self.margin_total, self.margin_squares = m.games, m.total, m.squares
             values, games = np.unique(margin, return_counts=True)
             for v, n in zip(values.tolist(), games.tolist(), strict=True):
                 self.margin_counts[v] = self.margin_counts.get(v, 0) + n
@@ -485,7 +481,8 @@ def play_tournament(
 
 def _counts(entry: dict[str, Any]) -> _Counts:
     """A pairing's counts back from its log entry."""
-    counts = dict(entry["counts"])
+    fields = {f.name for f in dataclasses.fields(_Counts)}
+    counts = {k: v for k, v in entry["counts"].items() if k in fields}
     counts["seats"] = SeatCounts(**counts["seats"])
     # JSON keys are text.
     counts["margin_counts"] = {int(k): int(v) for k, v in counts.get("margin_counts", {}).items()}
