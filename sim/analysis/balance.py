@@ -1,40 +1,13 @@
 """``omensim balance``: the value of a card field or a rule that brings a rate to a target.
 
-A *question* names what is searched and what is measured:
-
-* a card field (or several: every combination of their values), measured by
-  the card's **holders' win rate**: over every (game, seat) whose seat held
-  the card (was dealt it, drew it or took it back), the share that won
-  outright (:mod:`sim.analysis.paired`'s headline rate), target 50%;
-* a rule parameter (``--rule start_coins``) or a variant switched off and on
-  (``--variant emissary``), measured by the **first player's share of decisive
-  games** (shared victories left out), target 50%.
-
-Each candidate value is one run B of the same games as every other (the same
-seed and game indices 0..n-1: common random numbers); the shipped value is
-one of them (run A), so every candidate's shift from the shipped game is a
-paired B - A. The candidates race (:mod:`sim.analysis.race`): rounds of
-doubling game counts, candidates whose distance to the target is shown
-worse than another's dropped at each look with Holm's correction at
-``alpha / looks``, rivals shown at most ``precision`` closer than the leader
-resting (playing no more games while it leads), and the leader played on
-alone until its 95% interval is at most ``+/- precision``.
-
-With ``out`` the race is played into a folder as it goes::
-
-    OUT/_job.json            the question, spec, candidates, target, schedule, run key
-                             and, once finished, every file's checksum (sim.run.jobs)
-    OUT/rows/cNN-rMM.parquet candidate NN's paired rows of round MM: game_id, num, den,
-                             margin (the first player's VP margin)
-    OUT/_job.jsonl           one checksummed line per rows file written: its checksum
-    OUT/decisions.jsonl      one line per look: estimates, what was dropped and why
-    OUT/candidates.csv       the final table (one row per candidate)
-    OUT/balance.json         the result; its presence says the race is finished
-
-``resume_balance(out)`` replays the finished rows whose checksums the log holds (the
-decisions are a function of the rows, so they come out the same; a rows file edited
-since is refused) and plays only what is missing, so a resumed race equals an
-uninterrupted one.
+A question (:mod:`sim.analysis.balance_question`) names what is searched (card fields, a rule
+parameter, a variant off and on) and what is measured (the card's holders' win rate, or the
+first player's share of decisive games), target 50%. Each candidate is a run of the same
+games (common random numbers), the shipped value among them, so every shift from shipped is
+paired; the candidates race (:mod:`sim.analysis.race`). The race is played into a folder as
+it goes (:mod:`sim.run.jobs`; the files are listed in ``docs/balance.md``), and
+``resume_balance(out)`` replays the rows whose checksums the log holds and plays only what is
+missing, so a resumed race equals an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -67,7 +40,7 @@ from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import Z95
+from sim.run.stats import normal_interval, paired_ratio_se
 
 DEFAULT_BOT = "greedy"
 """The bot a balance question is asked under unless ``--p0/--p1`` say otherwise: the
@@ -124,23 +97,15 @@ class BalanceResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (``balance.json``)."""
         return {
-            "format": "omensim-balance",
-            "question": self.question.to_dict(),
-            "metric": self.question.metric,
-            "spec": dataclasses.asdict(self.spec),
-            "target": self.target,
-            "tolerance": self.tolerance,
-            "precision": self.precision,
-            "chosen": self.chosen,
-            "chosen_label": self.question.label(self.chosen),
-            "reached": self.reached,
-            "settled": self.settled,
-            "games": self.games,
-            "seconds": self.seconds,
-            "candidates": records(self.table),
+            "format": "omensim-balance", "question": self.question.to_dict(),
+            "metric": self.question.metric, "spec": dataclasses.asdict(self.spec),
+            "target": self.target, "tolerance": self.tolerance, "precision": self.precision,
+            "chosen": self.chosen, "chosen_label": self.question.label(self.chosen),
+            "reached": self.reached, "settled": self.settled, "games": self.games,
+            "seconds": self.seconds, "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
             "panel": None if self.panel is None else records(self.panel),
-        }
+        }  # fmt: skip
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -276,20 +241,11 @@ def race(
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` (see the module docstring).
 
-    Args:
-        q: from :func:`card_question`, :func:`rule_question` or :func:`variant_question`.
-        spec: the games (its seed; ``spec.games`` is ignored: the schedule decides).
-        base: card edits every candidate starts from.
-        target, tolerance: the rate wanted and how near counts as reaching it.
-        precision: the 95% half-width the chosen value's rate is settled to
-            (default: ``tolerance``).
-        pilot, ceiling: the first look's games and the most one candidate plays.
-        alpha: the chance of ever dropping the best candidate.
-        out: play into this folder (resumable with :func:`resume_balance`);
-            ``force`` replaces an earlier balance run there.
-        on_look: called with each look's decisions as they are made.
-        panel: called with the race's result before it is written; what it returns is
-            the result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
+    The options are ``omensim balance``'s (``spec.games`` is ignored: the schedule
+    decides; ``precision`` defaults to ``tolerance``). ``out`` plays into that folder
+    (resumable with :func:`resume_balance`); ``on_look`` is called with each look's
+    decisions; ``panel`` with the result before it is written, and what it returns is the
+    result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
 
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
@@ -297,17 +253,11 @@ def race(
     _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
     base = base or Changes()
     plan = {
-        "question": q.to_dict(),
-        "spec": dataclasses.asdict(spec),
-        "base": base.describe(),
-        "target": target,
-        "tolerance": tolerance,
-        "precision": tolerance if precision is None else precision,
-        "pilot": pilot,
-        "ceiling": ceiling,
-        "alpha": alpha,
-        "chunk_size": chunk_size,
-    }
+        "question": q.to_dict(), "spec": dataclasses.asdict(spec), "base": base.describe(),
+        "target": target, "tolerance": tolerance,
+        "precision": tolerance if precision is None else precision, "pilot": pilot,
+        "ceiling": ceiling, "alpha": alpha, "chunk_size": chunk_size,
+    }  # fmt: skip
     if out is None:  # one code path: a folder, a temporary one when none is asked for
         with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:
             result = _play(
@@ -445,20 +395,11 @@ def _play(
             r += 1
         leader = looks[-1].leader
         table = candidate_table(q, rows, looks, leader, target, precision)
+        games = int(sum(len(v[0]) for v in rows.values()))
         result = BalanceResult(
-            question=q,
-            spec=spec,
-            target=target,
-            tolerance=float(plan["tolerance"]),
-            precision=precision,
-            table=table,
-            looks=looks,
-            chosen=leader,
-            settled=settled,
-            games=int(sum(len(v[0]) for v in rows.values())),
-            seconds=time.perf_counter() - t0,
-            out=out,
-        )
+            q, spec, target, float(plan["tolerance"]), precision, table, looks, leader, settled,
+            games, seconds=time.perf_counter() - t0, out=out,
+        )  # fmt: skip
         if panel is not None:
             result.panel = panel(result)
         write_balance(result, out)
@@ -538,24 +479,15 @@ def candidate_table(
         e = R.estimate(*rows[j][:2])
         m = MarginMoments.from_margins(rows[j][2]).figures()
         rec: dict[str, Any] = {
-            "candidate": j,
-            "label": q.label(j),
-            **dict(zip(q.names, values, strict=True)),
-            "shipped": j == shipped,
-            "games": e.games,
-            "count": e.count,
-            "rate": e.rate,
-            "lo": e.lo,
-            "hi": e.hi,
-            "distance": abs(e.rate - target),
-            "margin": m["mean"],
-            "margin_lo": m["lo"],
-            "margin_hi": m["hi"],
-            "margin_sd": m["sd"],
-        }
+            "candidate": j, "label": q.label(j), **dict(zip(q.names, values, strict=True)),
+            "shipped": j == shipped, "games": e.games, "count": e.count, "rate": e.rate,
+            "lo": e.lo, "hi": e.hi, "distance": abs(e.rate - target), "margin": m["mean"],
+            "margin_lo": m["lo"], "margin_hi": m["hi"], "margin_sd": m["sd"],
+        }  # fmt: skip
         if shipped is not None:
-            d, se = R.paired_diff(*rows[shipped][:2], *rows[j][:2])
-            rec.update(shift=d, shift_lo=d - Z95 * se, shift_hi=d + Z95 * se)
+            d, se = paired_ratio_se(*rows[shipped][:2], *rows[j][:2])
+            lo, hi = normal_interval(d, se)
+            rec.update(shift=d, shift_lo=lo, shift_hi=hi)
             n = min(len(rows[shipped][2]), len(rows[j][2]))
             ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
             rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])

@@ -42,7 +42,13 @@ from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
 from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import Z95, normal_quantile, signed_text
+from sim.run.stats import (
+    distance_diff,
+    normal_interval,
+    normal_quantile,
+    paired_ratio_se,
+    signed_text,
+)
 from strategies.registry import resolve
 
 SET_TABLE = "balance_set.csv"
@@ -89,28 +95,18 @@ def panel_check(
                 chosen = player.play(result.chosen, 0, games, bar)
                 ship = chosen if shipped == result.chosen else player.play(shipped, 0, games, bar)
             e = R.estimate(*chosen[:2])
-            d, se = R.paired_diff(*ship[:2], *chosen[:2])
+            d, se = paired_ratio_se(*ship[:2], *chosen[:2])
             m = MarginShift.from_margins(ship[2], chosen[2]).figures()
             lo_band, hi_band = result.target - result.tolerance, result.target + result.tolerance
             rows.append(
                 {
-                    "bot": bot,
-                    "games": games,
-                    "rate": e.rate,
-                    "lo": e.lo,
-                    "hi": e.hi,
-                    "shift": d,
-                    "shift_lo": d - Z95 * se,
-                    "shift_hi": d + Z95 * se,
-                    "margin": m["b_mean"],
-                    "margin_lo": m["b_lo"],
-                    "margin_hi": m["b_hi"],
-                    "margin_shift": m["diff"],
-                    "margin_shift_lo": m["lo"],
-                    "margin_shift_hi": m["hi"],
-                    "holds": bool(e.lo <= hi_band and e.hi >= lo_band),
+                    "bot": bot, "games": games, "rate": e.rate, "lo": e.lo, "hi": e.hi,
+                    "shift": d, "shift_lo": (ci := normal_interval(d, se))[0], "shift_hi": ci[1],
+                    "margin": m["b_mean"], "margin_lo": m["b_lo"], "margin_hi": m["b_hi"],
+                    "margin_shift": m["diff"], "margin_shift_lo": m["lo"],
+                    "margin_shift_hi": m["hi"], "holds": bool(e.lo <= hi_band and e.hi >= lo_band),
                 }
-            )
+            )  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -173,36 +169,21 @@ class SetResult:
 
     def table(self) -> pd.DataFrame:
         """One row per step (edits made vs the worst remaining deviation)."""
+        copied = ("edited_card", "verified_rate", "verified_lo", "verified_hi", "verified_shift",
+                  "verified_shift_lo", "verified_shift_hi", "race_games", "first_margin",
+                  "first_margin_lo", "first_margin_hi", "verified_margin_shift",
+                  "verified_margin_shift_lo", "verified_margin_shift_hi", "games")  # fmt: skip
         return pd.DataFrame(
             [
                 {
-                    "edits": len(s.edits),
-                    "changes": "; ".join(s.edits),
-                    "edit": s.edit,
-                    "worst_card": s.worst_card,
-                    "worst_rate": s.worst_rate,
-                    "worst_lo": s.worst_lo,
-                    "worst_hi": s.worst_hi,
-                    "worst_deviation": abs(s.worst_rate - 0.5),
+                    "edits": len(s.edits), "changes": "; ".join(s.edits), "edit": s.edit,
+                    "worst_card": s.worst_card, "worst_rate": s.worst_rate, "worst_lo": s.worst_lo,
+                    "worst_hi": s.worst_hi, "worst_deviation": abs(s.worst_rate - 0.5),
                     "first_player_decisive": s.first_player,
                     "verified_worst_card": s.verified_worst_card,
                     "verified_worst_deviation": s.verified_worst,
                     "verified_first_player_decisive": s.verified_first,
-                    "edited_card": s.edited_card,
-                    "verified_rate": s.verified_rate,
-                    "verified_lo": s.verified_lo,
-                    "verified_hi": s.verified_hi,
-                    "verified_shift": s.verified_shift,
-                    "verified_shift_lo": s.verified_shift_lo,
-                    "verified_shift_hi": s.verified_shift_hi,
-                    "race_games": s.race_games,
-                    "first_margin": s.first_margin,
-                    "first_margin_lo": s.first_margin_lo,
-                    "first_margin_hi": s.first_margin_hi,
-                    "verified_margin_shift": s.verified_margin_shift,
-                    "verified_margin_shift_lo": s.verified_margin_shift_lo,
-                    "verified_margin_shift_hi": s.verified_margin_shift_hi,
-                    "games": s.games,
+                    **{k: getattr(s, k) for k in copied},
                     "within_bounds": bool(
                         abs(s.worst_rate - 0.5) <= self.threshold
                         and abs(s.first_player - 0.5) <= self.first_bound
@@ -210,7 +191,7 @@ class SetResult:
                 }
                 for s in self.steps
             ]
-        )
+        )  # fmt: skip
 
 
 def write_set(result: SetResult, out: Path | str) -> None:
@@ -348,11 +329,11 @@ def balance_set(
         if step_edit is not None and before is not None:
             label, kind, race_games = step_edit
             e = R.estimate(*_card_terms(after, kind))
-            d, se = R.paired_diff(*_card_terms(before, kind), *_card_terms(after, kind))
+            d, se = paired_ratio_se(*_card_terms(before, kind), *_card_terms(after, kind))
             s.edit, s.edited_card, s.race_games = label, names[kind], race_games
             s.verified_rate, s.verified_lo, s.verified_hi = e.rate, e.lo, e.hi
             s.verified_shift = d
-            s.verified_shift_lo, s.verified_shift_hi = d - Z95 * se, d + Z95 * se
+            s.verified_shift_lo, s.verified_shift_hi = normal_interval(d, se)
             ms = MarginShift.from_margins(before.margin, after.margin).figures()
             s.verified_margin_shift = ms["diff"]
             s.verified_margin_shift_lo, s.verified_margin_shift_hi = ms["lo"], ms["hi"]
@@ -383,7 +364,7 @@ def closer(target: float, before: tuple[Any, Any], after: tuple[Any, Any]) -> bo
     """Whether ``after``'s rate is shown nearer ``target`` than ``before``'s (paired over the
     same games, one-sided at 95%): an edit that overshoots the target by more than the card
     was off is not closer."""
-    gain, se = R.distance_diff(target, before, after)
+    gain, se = distance_diff(target, before, after)
     return bool(math.isfinite(gain) and math.isfinite(se) and gain + ONE_SIDED_95 * se < 0)
 
 
@@ -432,8 +413,8 @@ def set_panel(
         for card in dict.fromkeys(edited):
             k = kinds[card]
             b, a = R.estimate(*_card_terms(before, k)), R.estimate(*_card_terms(after, k))
-            d, se = R.paired_diff(*_card_terms(before, k), *_card_terms(after, k))
-            lo, hi = d - Z95 * se, d + Z95 * se
+            d, se = paired_ratio_se(*_card_terms(before, k), *_card_terms(after, k))
+            lo, hi = normal_interval(d, se)
             rows.append(
                 {
                     "bot": bot, "card": card, "games": games,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import Outcomes
+from sim.analysis.paired import Outcomes, holders
 from sim.analysis.sweep import select_kinds
 from sim.data import schema as S
 from sim.data.cards import load_rule_overrides
@@ -293,10 +293,8 @@ def candidate_run(
 def measure(q: Question, o: Outcomes) -> tuple[np.ndarray, np.ndarray]:
     """Per game ``(num, den)`` of the question's rate (int8 arrays, in game order)."""
     if q.kind == "card":
-        k = q.card_kind or 0
-        h0 = o.held0[:, k] if k < o.held0.shape[1] else np.zeros(o.games, bool)
-        h1 = o.held1[:, k] if k < o.held1.shape[1] else np.zeros(o.games, bool)
-        num = (h0 & (o.winner == 0)).astype(np.int8) + (h1 & (o.winner == 1))
-        return num.astype(np.int8), (h0.astype(np.int8) + h1).astype(np.int8)
+        k = np.array([q.card_kind or 0])
+        won, _, den = holders(o, o, k, k)
+        return won[:, 0], den[:, 0]
     decisive = (o.winner >= 0).astype(np.int8)
     return (o.first_win * decisive).astype(np.int8), decisive

@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from sim.analysis.frames import card_names
-from sim.analysis.loading import run_margins
+from sim.analysis.loading import card_names, run_margins
 from sim.analysis.streaming import run_totals, strength_frame
 from sim.run import io
 from sim.run.margins import MarginMoments
-from sim.run.stats import signed_text
+from sim.run.stats import adjust_p, newcombe_interval, signed_text, two_proportions_p
 
 STRENGTH_TABLE = "strength.csv"
 CORRELATION_TABLE = "rank_correlation.csv"
@@ -133,43 +133,34 @@ def tier_effects(paths: Mapping[str, Path | str], alpha: float = 0.05) -> pd.Dat
 
     A card's effect is its holders' win rate minus the win rate of the other
     player-games of the run (those that never held it), with Newcombe's 95% interval
-    and a two-sided p-value (statsmodels' two-sample proportion test); the
-    p-values are adjusted by Holm over every card and tier (``multipletests``).
+    and a two-sided p-value (:func:`sim.run.stats.two_proportions_p`); the p-values are
+    adjusted by Holm over every card and tier (:func:`sim.run.stats.adjust_p`).
     One row per (bot, card): ``bot``, ``kind``, ``card``, ``holders``, ``effect``,
     ``lo``, ``hi``, ``p_value``, ``p_adjusted``, ``significant``, and per card
     ``sign_change``: a significant effect of each sign under different tiers.
     """
-    import numpy as np
-    from statsmodels.stats.multitest import multipletests
-    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
-
     rows = []
     for bot, p in paths.items():
         t = run_totals(p)
         if t.held is None or t.held_wins is None or not t.games:
             continue
         names = card_names(p)
-        seats = 2 * t.games
-        wins = t.seat0_wins + t.seat1_wins
-        for kind, (held, won) in enumerate(zip(t.held, t.held_wins, strict=True)):
-            others = seats - int(held)
-            if held <= 0 or others <= 0:
-                continue
-            other_won = wins - int(won)
-            lo, hi = confint_proportions_2indep(
-                int(won), int(held), other_won, others, method="newcomb"
-            )
-            test = test_proportions_2indep(int(won), int(held), other_won, others)
+        held, won = t.held.astype(np.int64), t.held_wins.astype(np.int64)
+        others, other_won = 2 * t.games - held, t.seat0_wins + t.seat1_wins - won
+        kinds = np.nonzero((held > 0) & (others > 0))[0]
+        lo, hi = newcombe_interval(won[kinds], held[kinds], other_won[kinds], others[kinds])
+        for i, kind in enumerate(kinds.tolist()):
             rows.append({
                 "bot": bot, "kind": kind, "card": names.get(kind, f"kind {kind}"),
-                "holders": int(held), "effect": won / held - other_won / others,
-                "lo": float(lo), "hi": float(hi), "p_value": float(test.pvalue),
+                "holders": int(held[kind]),
+                "effect": won[kind] / held[kind] - other_won[kind] / others[kind],
+                "lo": float(lo[i]), "hi": float(hi[i]),
+                "p_value": two_proportions_p(won[kind], held[kind], other_won[kind], others[kind]),
             })  # fmt: skip
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    reject, adjusted, _, _ = multipletests(table["p_value"].to_numpy(), alpha, "holm")
-    table["p_adjusted"] = adjusted
+    reject, table["p_adjusted"] = adjust_p(table["p_value"], "holm", alpha)
     table["significant"] = reject
     sign = np.sign(table["effect"]) * table["significant"]
     up = sign.gt(0).groupby(table["kind"]).transform("any")

@@ -1,8 +1,8 @@
 """Questions analysts ask of runs, answered as tidy pandas tables with honest intervals.
 
-Every function takes a DataFrame of game rows (what :func:`sim.run.io.read_run`
-returns, or several runs concatenated by :func:`load_runs`, which adds a
-``run`` label column) and returns a new tidy DataFrame: one row per group (and
+Every function takes a DataFrame of game rows (what :func:`sim.analysis.load` returns,
+or several runs concatenated by :func:`sim.analysis.load_runs`, which adds a ``run``
+label column) and returns a new tidy DataFrame: one row per group (and
 per category, for distributions), plain columns, no index tricks. Nothing here
 plays games or touches numba, so it is cheap to import and easy to test on
 small synthetic frames.
@@ -22,9 +22,7 @@ Conventions used throughout:
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,156 +30,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
 from sim.base import layout as L
-from sim.base.errors import Error, FrameError
-from sim.run import io
+from sim.base.errors import FrameError
 from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import MarginMoments
-from sim.run.stats import Z95, newcombe_interval, wilson_interval
+from sim.run.stats import Z95, newcombe_interval, normal_interval, wilson_interval
 
 GROUP_COLS: tuple[str, ...] = ("mix", "variant", "strategy_p0", "strategy_p1")
 """Default grouping: what was played. Pass ``by=("run",)`` to keep runs apart."""
 
 SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
 """VP per unit of each score component, in the score's order (``sim.base.layout``)."""
-
-
-class RunLoadError(Error):
-    """A path that cannot be analysed as a finished run; the message is one line."""
-
-
-# --- loading ---------------------------------------------------------------------------------
-
-
-def _check_run_dir(path: Path) -> None:
-    """Refuse anything but a directory holding a finished run, with a one-line reason."""
-    try:
-        path.exists()
-    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
-        raise RunLoadError(
-            f"{str(path)[:200]!r}: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
-    if not path.exists():
-        raise RunLoadError(f"{path} does not exist")
-    if not path.is_dir():
-        raise RunLoadError(f"{path} is not a run directory (it is a file)")
-    if not (path / io.MANIFEST_NAME).exists():
-        raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
-    try:
-        # Parts checked against the manifest: a deleted, copied, damaged or foreign part
-        # would change the sample silently. An incomplete run is refused (a biased sample).
-        manifest = io.verify_run(path)
-    except io.IncompleteRunError:
-        raise
-    except (OSError, ValueError) as exc:
-        raise RunLoadError(f"{path}: {exc}") from None
-    if not manifest["parts"]:
-        raise RunLoadError(f"{path} is not a run directory (no {io.PART_GLOB} files)")
-
-
-def _run_labels(paths: Sequence[Path]) -> list[str]:
-    """Short labels for runs: the directory name, or the whole path when two names clash."""
-    names = [p.name for p in paths]
-    return [p.name if names.count(p.name) == 1 else str(p) for p in paths]
-
-
-def _normalise_paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
-    if isinstance(paths, str | Path):
-        paths = [paths]
-    out = [Path(p) for p in paths]
-    if not out:
-        raise RunLoadError("no run directories given")
-    seen: set[Path] = set()
-    for p in out:
-        try:
-            key = p.resolve()
-        except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a symlink loop
-            why = getattr(exc, "strerror", None) or exc
-            raise RunLoadError(f"{str(p)[:200]!r}: {why}") from None
-        if key in seen:
-            # The same games twice would silently halve every interval's width.
-            raise RunLoadError(f"{p} is given twice")
-        seen.add(key)
-    return out
-
-
-def run_info(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
-    """One row per run directory with what its manifest says about it.
-
-    Columns: ``run`` (label as in :func:`load_runs`), ``path``, ``mix``,
-    ``variant``, ``strategy_p0``, ``strategy_p1``, ``first``, ``seed``,
-    ``games``, ``duplicate`` (the run was played with ``--duplicate``: games
-    come in pairs sharing a deal), ``card_hash`` and ``omensim_version``.
-
-    Raises:
-        RunLoadError: a path that is missing, not a run directory, or given twice.
-        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
-    """
-    plist = _normalise_paths(paths)
-    rows = []
-    for path, label in zip(plist, _run_labels(plist), strict=True):
-        _check_run_dir(path)
-        manifest = io.read_manifest(path)
-        meta = manifest.get("metadata", {})
-        spec = manifest.get("spec", {}) or {}
-        rows.append(
-            {
-                "run": label,
-                "path": str(path),
-                "mix": meta.get("mix", spec.get("mix")),
-                "variant": meta.get("variant"),
-                "strategy_p0": meta.get("strategy_p0", spec.get("p0")),
-                "strategy_p1": meta.get("strategy_p1", spec.get("p1")),
-                "first": meta.get("first", spec.get("first")),
-                "seed": int(meta.get("seed", spec.get("seed", -1))),
-                "games": int(manifest.get("games", 0)),
-                # Older runs (before --duplicate existed) have no such key: not duplicate.
-                "duplicate": bool(spec.get("duplicate", False)),
-                "card_hash": meta.get("card_hash"),
-                "omensim_version": meta.get("omensim_version"),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def card_names(path: Path | str) -> dict[int, str]:
-    """``{kind id: unit name}`` from a run's metadata (the ids in ``played_p0/p1``)."""
-    meta = io.read_metadata(path)
-    table = json.loads(meta.get("card_table", "{}"))
-    return {k: str(u.get("name", f"kind {k}")) for k, u in enumerate(table.get("units", []))}
-
-
-def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
-    """Read finished runs into one DataFrame with a ``run`` label column.
-
-    Every path is checked before any is read, so a bad one fails fast. The
-    columns have the dtypes of :mod:`sim.analysis.columns`, as :func:`sim.analysis.load`
-    gives them: label columns (``mix``, ``variant``, strategies, ``end_reason``,
-    ``run``, the gods) are categoricals whose categories span every run, and the
-    columns of a set not in a run's mix are nulls in that run's rows.
-
-    The run metadata stays reachable: ``df.attrs["runs"]`` holds
-    :func:`run_info` as a list of dicts, and ``df.attrs["card_names"]`` maps
-    each mix to ``{kind id: name}`` (taken from the first run of that mix; kind
-    ids are positions in the mix's card table, so runs of one mix share them).
-
-    Raises:
-        RunLoadError: a path that is missing, not a run directory, or given twice.
-        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
-    """
-    plist = _normalise_paths(paths)
-    info = run_info(plist)  # validates every path first
-    tables = []
-    names: dict[str, dict[int, str]] = {}
-    for path, label, mix in zip(plist, info["run"], info["mix"], strict=True):
-        rows = prepare(io.read_run_table(path), mix_sets(str(mix)))
-        tables.append(with_run_label(rows, str(label)))
-        names.setdefault(str(mix), card_names(path))
-    out = to_frame(concat(tables))
-    out.attrs["runs"] = info.to_dict("records")
-    out.attrs["card_names"] = names
-    return out
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -343,8 +202,8 @@ def paired_first_player_advantage(
     # With one deal the sample sd is undefined; report the widest honest answer then.
     sd = out["sd"].fillna(np.inf).to_numpy()
     out["se"] = sd / np.sqrt(out["deals"].to_numpy())
-    out["lo"] = np.clip(out["rate"] - z * out["se"], 0.0, 1.0)
-    out["hi"] = np.clip(out["rate"] + z * out["se"], 0.0, 1.0)
+    lo, hi = normal_interval(out["rate"], out["se"], z)
+    out["lo"], out["hi"] = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     wins = np.rint(2 * out["wins"].to_numpy()).astype(np.int64)
     out["unpaired_lo"], out["unpaired_hi"] = wilson_interval(wins, out["games"].to_numpy(), z)
     dropped = _finish(_groupby(per_deal, cols).agg(dropped_games=("_dropped", "sum")), cols)
@@ -433,6 +292,23 @@ def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.
     return codes // width, codes % width
 
 
+def add_kinds(
+    counts: np.ndarray | None,
+    wins: np.ndarray | None,
+    rows: np.ndarray,
+    kinds: np.ndarray,
+    won: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per kind, ``counts`` plus the (row, kind) pairs of that kind, and ``wins`` plus those
+    whose row is ``won``; both grown to the kinds seen (``None``: nothing counted yet)."""
+    counts = np.zeros(0, np.int64) if counts is None else counts
+    wins = np.zeros(0, np.int64) if wins is None else wins
+    size = max(len(counts), int(kinds.max()) + 1 if len(kinds) else 0)
+    counts = np.pad(counts, (0, size - len(counts))) + np.bincount(kinds, minlength=size)
+    won_by = np.bincount(kinds, weights=won[rows], minlength=size).astype(np.int64)
+    return counts, np.pad(wins, (0, size - len(wins))) + won_by
+
+
 def played_pairs(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """(row index, kind id) for every distinct card kind in each row of a column of lists
     (``played_p*``, ``held_p*``); a missing list holds nothing.
@@ -482,7 +358,7 @@ def card_impact(
     Kind ids are positions in the mix's card table, so results are grouped by
     ``mix`` by default. ``cards`` names the kinds: ``{kind: name}`` or
     ``{mix: {kind: name}}``; default ``df.attrs["card_names"]`` from
-    :func:`load_runs` or ``df.attrs["cards"]`` from :func:`sim.analysis.load`, else
+    :func:`sim.analysis.load_runs` or ``df.attrs["cards"]`` from :func:`sim.analysis.load`, else
     ``"kind N"``.
 
     Returns:
@@ -505,16 +381,10 @@ def card_impact(
         winner = part["winner"].to_numpy()
         total = 2 * len(part)
         total_wins = int((winner == 0).sum() + (winner == 1).sum())
-        played = np.zeros(0, np.int64)
-        played_wins = np.zeros(0, np.int64)
+        played, played_wins = np.zeros(0, np.int64), np.zeros(0, np.int64)
         for seat in (0, 1):
-            rows, kinds = played_pairs(part[f"played_p{seat}"])
-            size = max(len(played), int(kinds.max()) + 1 if len(kinds) else 0)
-            played = np.pad(played, (0, size - len(played)))
-            played_wins = np.pad(played_wins, (0, size - len(played_wins)))
-            played += np.bincount(kinds, minlength=size)
-            played_wins += np.bincount(kinds, weights=winner[rows] == seat, minlength=size).astype(
-                np.int64
+            played, played_wins = add_kinds(
+                played, played_wins, *played_pairs(part[f"played_p{seat}"]), winner == seat
             )
         frame = card_frame(played, played_wins, total, total_wins, names, min_games, z)
         for c, v in zip(cols, key, strict=True):

@@ -1,14 +1,11 @@
-"""``load(dir)``: a run's games as a DataFrame that explains itself.
+"""The one loader of finished runs: every path checked, every part verified, one dtype set.
 
-:func:`sim.analysis.frames.load_runs` gives the rows of several runs for the
-analysis functions; :func:`load` is the notebook one-liner for one run on the
-same checked reads and the same dtypes (:mod:`sim.analysis.columns`): the run's
-metadata in ``df.attrs``, card names on request, and the columns of a set that
-is not in the mix as nulls, so "no Dunes in this game" never reads as "built
-zero structures".
-
-The pieces are separate functions (:func:`cards`, :func:`name_lists`,
-:func:`null_absent_sets`, :func:`run_attrs`) so any reader can reuse them.
+:func:`load` gives one run for a notebook (its manifest in ``df.attrs``, card names on
+request, an interrupted run's verified prefix on request); :func:`load_runs` gives several
+runs in one frame with a ``run`` label column. Both read each run through :func:`_read`
+and convert with :mod:`sim.analysis.columns`, so a run has the same columns and dtypes
+however it is loaded: the columns of a set not in the mix are nulls, so "no Dunes in this
+game" never reads as "built zero structures".
 """
 
 from __future__ import annotations
@@ -23,16 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis.columns import (
-    LIST_COLUMNS,
-    SET_COLUMNS,
-    mix_sets,
-    named_lists,
-    names_dictionary,
-    prepare,
-    to_frame,
-)
-from sim.analysis.frames import RunLoadError, run_info
+from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
+from sim.base.errors import Error
 from sim.data.cards import unit_table
 from sim.run import io, ledger
 from sim.run.margins import COLUMNS as MARGIN_COLUMNS
@@ -42,83 +31,130 @@ from sim.run.margins import first_player_margins
 _BULKY = ("card_table", "interpretations", "rules", "card_changes")
 
 
+class RunLoadError(Error):
+    """A path that cannot be analysed as a finished run; the message is one line."""
+
+
+def _check_run_dir(path: Path) -> None:
+    """Refuse anything but a directory holding a finished run, with a one-line reason."""
+    try:
+        path.exists()
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
+        raise RunLoadError(
+            f"{str(path)[:200]!r}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    if not path.exists():
+        raise RunLoadError(f"{path} does not exist")
+    if not path.is_dir():
+        raise RunLoadError(f"{path} is not a run directory (it is a file)")
+    if not (path / io.MANIFEST_NAME).exists():
+        raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
+    try:
+        # Parts checked against the manifest: a deleted, copied, damaged or foreign part
+        # would change the sample silently. An incomplete run is refused (a biased sample).
+        manifest = io.verify_run(path)
+    except io.IncompleteRunError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise RunLoadError(f"{path}: {exc}") from None
+    if not manifest["parts"]:
+        raise RunLoadError(f"{path} is not a run directory (no {io.PART_GLOB} files)")
+
+
+def _paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
+    """The run directories as paths, refusing none and the same one twice."""
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    out = [Path(p) for p in paths]
+    if not out:
+        raise RunLoadError("no run directories given")
+    seen: set[Path] = set()
+    for p in out:
+        try:
+            key = p.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a symlink loop
+            why = getattr(exc, "strerror", None) or exc
+            raise RunLoadError(f"{str(p)[:200]!r}: {why}") from None
+        if key in seen:
+            # The same games twice would silently halve every interval's width.
+            raise RunLoadError(f"{p} is given twice")
+        seen.add(key)
+    return out
+
+
+def run_info(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
+    """One row per run directory with what its manifest says about it.
+
+    Columns: ``run`` (label as in :func:`load_runs`: the directory name, or the whole
+    path when two names clash), ``path``, ``mix``, ``variant``, ``strategy_p0``,
+    ``strategy_p1``, ``first``, ``seed``, ``games``, ``duplicate`` (the run was played
+    with ``--duplicate``: games come in pairs sharing a deal), ``card_hash`` and
+    ``omensim_version``.
+
+    Raises:
+        RunLoadError: a path that is missing, not a run directory, or given twice.
+        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
+    """
+    plist = _paths(paths)
+    names = [p.name for p in plist]
+    rows = []
+    for path in plist:
+        _check_run_dir(path)
+        manifest = io.read_manifest(path)
+        meta = manifest.get("metadata", {})
+        spec = manifest.get("spec", {}) or {}
+        rows.append(
+            {
+                "run": path.name if names.count(path.name) == 1 else str(path),
+                "path": str(path),
+                "mix": meta.get("mix", spec.get("mix")),
+                "variant": meta.get("variant"),
+                "strategy_p0": meta.get("strategy_p0", spec.get("p0")),
+                "strategy_p1": meta.get("strategy_p1", spec.get("p1")),
+                "first": meta.get("first", spec.get("first")),
+                "seed": int(meta.get("seed", spec.get("seed", -1))),
+                "games": int(manifest.get("games", 0)),
+                # Older runs (before --duplicate existed) have no such key: not duplicate.
+                "duplicate": bool(spec.get("duplicate", False)),
+                "card_hash": meta.get("card_hash"),
+                "omensim_version": meta.get("omensim_version"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def card_names(path: Path | str) -> dict[int, str]:
+    """``{kind id: unit name}`` from a run's metadata (the ids in ``played_p0/p1``)."""
+    table = json.loads(io.read_metadata(path).get("card_table", "{}"))
+    return {k: str(u.get("name", f"kind {k}")) for k, u in enumerate(table.get("units", []))}
+
+
 def cards(path: Path | str, *, allow_incomplete: bool = False) -> pd.DataFrame:
     """The card kinds of a run: its ``_cards.parquet``, or (older runs) the same table
     rebuilt from the card table in the run metadata. Columns: ``sim.data.cards.CARD_COLUMNS``."""
     if not isinstance(path, str | Path):
         raise RunLoadError(f"cards needs a run directory (a path), got {type(path).__name__}")
     p = Path(path)
-    if allow_incomplete:  # the run is checked part by part by the caller (incomplete_parts)
+    if allow_incomplete:  # the run is checked part by part by the caller (:func:`_prefix`)
         manifest = io.read_manifest(p)
         io.check_cards(p, manifest, io.MANIFEST_DIGEST_KEY in manifest)
     else:
         run_info([p])  # a run directory, finished and verified (its card table's checksum too)
     if (p / io.CARDS_NAME).exists():
-        table = pq.read_table(p / io.CARDS_NAME)
-    else:
-        units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
-        table = unit_table(units)
-    return table.to_pandas()
+        return pq.read_table(p / io.CARDS_NAME).to_pandas()
+    units = json.loads(io.read_metadata(p).get("card_table", "{}")).get("units", [])
+    return unit_table(units).to_pandas()
 
 
-def name_lists(df: pd.DataFrame, names: dict[int, str]) -> pd.DataFrame:
-    """``df`` with the card-id list columns (:data:`LIST_COLUMNS`) holding card names
-    (Arrow lists of a dictionary: each element a categorical name)."""
-    out = df.copy(deep=False)
-    dictionary = names_dictionary(names)
-    for col in LIST_COLUMNS:
-        if col in out.columns:
-            ids = pa.chunked_array([pa.array(out[col], pa.list_(pa.int16()))])
-            out[col] = pd.Series(
-                pd.arrays.ArrowExtensionArray(named_lists(ids, dictionary)), index=out.index
-            )
-    return out
-
-
-def null_absent_sets(df: pd.DataFrame, sets: Iterable[str]) -> pd.DataFrame:
-    """``df`` with the columns of a set not in ``sets`` (see :data:`SET_COLUMNS`) as nulls
-    of the column's own dtype (nullable integers, categoricals, Arrow lists)."""
-    present = set(sets)
-    out = df.copy(deep=False)
-    for set_name, cols in SET_COLUMNS.items():
-        if set_name in present:
-            continue
-        for col in cols:
-            if col not in out.columns:
-                continue
-            dtype = out[col].dtype
-            if pd.api.types.is_integer_dtype(dtype) and not isinstance(dtype, pd.ArrowDtype):
-                dtype = pd.Int16Dtype() if dtype.itemsize >= 2 else pd.Int8Dtype()
-            out[col] = pd.Series(pd.array([None] * len(out), dtype=dtype), index=out.index)
-    return out
-
-
-def run_attrs(path: Path | str) -> dict[str, Any]:
-    """What a run's manifest says about it, small enough for ``df.attrs``.
-
-    The spec, counts and timings of the manifest, plus its metadata without the
-    bulky JSON blobs (the card table is ``cards(path)``; the rest is in
-    ``_manifest.json``), plus ``path`` and ``sets``.
-    """
-    manifest = io.read_manifest(path)
-    attrs = {k: v for k, v in manifest.items() if k not in ("metadata", "parts")}
-    meta = manifest.get("metadata", {})
-    attrs["metadata"] = {k: v for k, v in meta.items() if k not in _BULKY}
-    attrs["parts"] = len(manifest.get("parts", []))
-    attrs["path"] = str(path)
-    attrs["sets"] = sorted(mix_sets(str(meta.get("mix", ""))))
-    return attrs
-
-
-def incomplete_parts(path: Path) -> tuple[pa.Table, int]:
+def _prefix(path: Path) -> tuple[pa.Table, int]:
     """The games of a run that may not have finished: a complete prefix, verified.
 
-    A run whose manifest says complete is read whole (:func:`sim.run.io.read_run_table`).
-    Otherwise every part the manifest lists must verify (one that does not is refused,
-    never dropped), and the parts the writer logged after it
-    (:func:`sim.run.ledger.completed_parts`) extend them only as far as they run on
-    without a gap: the games returned are always games ``0 .. n-1``. A warning says how
-    many were found, since the first chunks of a run are a biased sample.
+    A run whose manifest says complete is read whole. Otherwise every part the manifest
+    lists must verify (one that does not is refused, never dropped), and the parts the
+    writer logged after it (:func:`sim.run.ledger.completed_parts`) extend them only as
+    far as they run on without a gap: the games returned are always games ``0 .. n-1``.
+    A warning says how many were found, since the first chunks of a run are a biased
+    sample.
     """
     if not io.is_regular(path / io.MANIFEST_NAME):
         raise RunLoadError(f"{path} is not a run directory (no {io.MANIFEST_NAME})")
@@ -153,9 +189,17 @@ def incomplete_parts(path: Path) -> tuple[pa.Table, int]:
     warnings.warn(
         f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
         f"parts (games 0..{games - 1}){skipped} (the first chunks of a run are a biased sample)",
-        stacklevel=3,
+        stacklevel=4,
     )
     return table, games
+
+
+def _read(path: Path, allow_incomplete: bool = False) -> tuple[pa.Table, int | None]:
+    """One run's raw rows, and with ``allow_incomplete`` the number of games of its verified
+    prefix (else ``None``: the run must have passed :func:`run_info`)."""
+    if allow_incomplete:
+        return _prefix(path)
+    return io.read_run_table(path), None
 
 
 def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
@@ -170,14 +214,14 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
             (Arrow lists of a dictionary, :mod:`sim.analysis.columns`); every other
             column has the same dtype either way.
         allow_incomplete: read an interrupted or still-running run anyway: every
-            verified part on disk (:func:`incomplete_parts`; the first chunks: a
-            biased sample); ``df.attrs["games_found"]`` says how many games.
+            verified part on disk that continues games ``0 .. n-1`` (the first chunks:
+            a biased sample); ``df.attrs["games_found"]`` says how many games.
 
     Returns:
-        The games, with ``df.attrs`` holding the run's metadata (see
-        :func:`run_attrs`; e.g. ``df.attrs["spec"]["seed"]``) and
-        ``df.attrs["cards"]`` the card table as a list of records, and the
-        columns of a set that is not in the mix as nulls (:func:`null_absent_sets`).
+        The games, with ``df.attrs`` holding what the manifest says (its spec, counts
+        and timings, its metadata without the bulky JSON blobs, ``parts`` the number of
+        parts, ``path`` and ``sets``; e.g. ``df.attrs["spec"]["seed"]``) and
+        ``df.attrs["cards"]`` the card table as a list of records.
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
@@ -186,23 +230,56 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     """
     if not isinstance(path, str | Path):
         raise RunLoadError(f"load needs a run directory (a path), got {type(path).__name__}")
-    found = None
-    if allow_incomplete:
-        raw, found = incomplete_parts(Path(path))
-    else:
+    if not allow_incomplete:
         run_info([path])  # a missing path or not a run directory: one RunLoadError
-        raw = io.read_run_table(path)
-    attrs = run_attrs(path)
+    raw, found = _read(Path(path), allow_incomplete)
+    manifest = io.read_manifest(path)
+    meta = manifest.get("metadata", {})
+    sets = mix_sets(str(meta.get("mix", "")))
+    table = cards(path, allow_incomplete=allow_incomplete)
+    ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
+    rows = prepare(raw, sets, ids)
+    attrs = {k: v for k, v in manifest.items() if k not in ("metadata", "parts")}
+    attrs["metadata"] = {k: v for k, v in meta.items() if k not in _BULKY}
+    attrs["parts"] = len(manifest.get("parts", []))
+    attrs["path"] = str(path)
+    attrs["sets"] = sorted(sets)
     if found is not None:
         attrs["games_found"] = found
         attrs["complete_prefix"] = True  # games 0 .. games_found-1, none missing
-    table = cards(path, allow_incomplete=allow_incomplete)
-    ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
-    rows = prepare(raw, attrs["sets"], ids)
     df = to_frame(rows)
     records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
     df.attrs = {**attrs, "cards": records}
     return df
+
+
+def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
+    """Read finished runs into one DataFrame with a ``run`` label column.
+
+    Every path is checked before any is read, so a bad one fails fast. The columns have
+    the dtypes :func:`load` gives them; label columns (``mix``, ``variant``, strategies,
+    ``end_reason``, ``run``, the gods) are categoricals whose categories span every run.
+
+    The run metadata stays reachable: ``df.attrs["runs"]`` holds :func:`run_info` as a
+    list of dicts, and ``df.attrs["card_names"]`` maps each mix to ``{kind id: name}``
+    (taken from the first run of that mix; kind ids are positions in the mix's card
+    table, so runs of one mix share them).
+
+    Raises:
+        RunLoadError: a path that is missing, not a run directory, or given twice.
+        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
+    """
+    info = run_info(paths)  # validates every path first
+    tables = []
+    names: dict[str, dict[int, str]] = {}
+    for path, label, mix in zip(info["path"], info["run"], info["mix"], strict=True):
+        rows = prepare(_read(Path(path))[0], mix_sets(str(mix)))
+        tables.append(with_run_label(rows, str(label)))
+        names.setdefault(str(mix), card_names(path))
+    out = to_frame(concat(tables))
+    out.attrs["runs"] = info.to_dict("records")
+    out.attrs["card_names"] = names
+    return out
 
 
 def run_margins(run_dir: Path | str) -> Any:
@@ -213,3 +290,4 @@ def run_margins(run_dir: Path | str) -> Any:
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
     rows = pq.read_table(files, columns=list(MARGIN_COLUMNS))
     return first_player_margins(*(rows.column(c).to_numpy() for c in MARGIN_COLUMNS))
+

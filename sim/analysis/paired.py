@@ -1,53 +1,25 @@
 """Paired (common-random-numbers) comparisons of two runs of the same games.
 
-Game ``i`` of a run depends only on ``(seed, i)``, so two runs with the same
-seed and different card tables deal the same decks, reward stacks and bot
-dice: a difference between them is the change, not luck of the deal. Pairing
-the games by ``game_id`` removes the variance the two runs share, so the
-interval of a difference is narrower than for two independent runs.
+Game ``i`` of a run depends only on ``(seed, i)``, so two runs with the same seed and
+different card tables deal the same games: pairing them by ``game_id`` removes the
+variance the runs share. Everything here takes what a run writes (a DataFrame or a pyarrow
+Table), so a notebook gets the numbers ``omensim compare`` prints
+(``compare_runs(a, b, kinds_a, kinds_b).table()``).
 
-Everything here works on what a run writes (a pandas DataFrame or a pyarrow
-Table with ``game_id``, ``winner``, ``first_player``, ``played_p0``,
-``played_p1``, ``held_p0``, ``held_p1``), so a notebook gets exactly the numbers ``omensim compare``
-prints::
-
-    import pandas as pd
-    from sim.analysis.paired import compare_runs
-    a, b = pd.read_parquet("out/A"), pd.read_parquet("out/B")
-    cmp = compare_runs(a, b, kinds_a, kinds_b)   # kinds: {card name: kind id}
-    cmp.table()
-
-The rates:
-
-* **first-player win rate**: games the seat that took the first turn won
-  outright (a shared victory is not a win), over games;
-* **a card's effect** (the headline, intention-to-treat): over every
-  (game, seat) that *held* a copy of the card (was dealt it, drew it or took
-  it back into hand) in run A *or* in run B, the share where that seat won
-  outright, A against B, paired by ``(game_id, seat)``. The population is the
-  same in both arms, so a change that makes the card played more or less
-  often, or by stronger or weaker positions, cannot move it: only the card's
-  power can.
-* **the conditional (played-only) rate**, kept as ``conditional_*`` columns:
-  over every (game, seat) where that seat *played* the card. Its population
-  moves with the change (a cheaper card is played in worse positions), so
-  its shift mixes the card's power with who plays it; read it as "how did the
-  card's players fare", not "is the card stronger". ``conditional_count_*``
-  are the play counts.
-
-All are ratios ``sum(wins) / sum(den)`` over games; the difference ``B - A``
-gets a delta-method interval computed from per-game terms, paired by game.
-``n_unpaired`` is how many games *per run* two independent runs would need
-for an interval as narrow: ``n * var_unpaired / var_paired``, from this run's
-own variances (``inf`` when the paired variance is zero, e.g. identical
-tables).
+A card's headline effect is intention-to-treat: over every (game, seat) that *held* the
+card in A or in B (the same population in both arms), the share that won outright; the
+played-only rate (its population moves with the change) is kept as ``conditional_*``.
+Every rate is a ratio of per-game sums, and ``B - A`` gets a delta-method interval paired by
+game (:func:`sim.run.stats.paired_ratio_diff`); ``n_unpaired`` is the games per run two
+independent runs would need for an interval as narrow. ``docs/usage.md`` says how to read
+them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -58,16 +30,8 @@ import pyarrow.compute as pc
 from sim.run.margins import MarginShift, first_player_margins
 from sim.run.stats import Z95, p_values, paired_ratio_diff
 
-COLUMNS = [
-    "game_id",
-    "winner",
-    "first_player",
-    "played_p0",
-    "played_p1",
-    "held_p0",
-    "held_p1",
-]
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
+COLUMNS = ["game_id", "winner", "first_player", *LIST_COLUMNS]
 READ_COLUMNS = [*COLUMNS, "end_reason", "score_p0", "score_p1"]
 """What pairing reads from a run: ``COLUMNS`` and, when present, ``end_reason`` and the
 scores (for the first player's VP margin)."""
@@ -136,16 +100,7 @@ class Outcomes:
     def take(self, index: np.ndarray) -> Outcomes:
         """The games at positions ``index``."""
         return Outcomes(
-            self.game_id[index],
-            self.first_win[index],
-            self.plays[index],
-            self.wins[index],
-            self.winner[index],
-            self.held0[index],
-            self.held1[index],
-            None if self.first is None else self.first[index],
-            None if self.capped is None else self.capped[index],
-            None if self.margin is None else self.margin[index],
+            **{k: None if v is None else v[index] for k, v in vars(self).items()}
         )
 
     @staticmethod
@@ -153,24 +108,15 @@ class Outcomes:
         """Chunks of one run (already in game order) joined together."""
         k = max(p.plays.shape[1] for p in parts)
 
-        def pad(m: np.ndarray) -> np.ndarray:
-            return np.pad(m, ((0, 0), (0, k - m.shape[1])))
+        def join(name: str) -> np.ndarray | None:
+            vs = [getattr(p, name) for p in parts]
+            if any(v is None for v in vs):
+                return None
+            return np.concatenate(
+                [np.pad(v, ((0, 0), (0, k - v.shape[1]))) if v.ndim == 2 else v for v in vs]
+            )
 
-        firsts = [p.first for p in parts]
-        caps = [p.capped for p in parts]
-        margins = [p.margin for p in parts]
-        return Outcomes(
-            np.concatenate([p.game_id for p in parts]),
-            np.concatenate([p.first_win for p in parts]),
-            np.concatenate([pad(p.plays) for p in parts]),
-            np.concatenate([pad(p.wins) for p in parts]),
-            np.concatenate([p.winner for p in parts]),
-            np.concatenate([pad(p.held0) for p in parts]),
-            np.concatenate([pad(p.held1) for p in parts]),
-            None if any(f is None for f in firsts) else np.concatenate(firsts),
-            None if any(c is None for c in caps) else np.concatenate(caps),
-            None if any(m is None for m in margins) else np.concatenate(margins),
-        )
+        return Outcomes(**{f.name: join(f.name) for f in fields(Outcomes)})
 
 
 def _capped(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
@@ -321,8 +267,8 @@ def card_shifts(
         one run has NaN conditional rates.
     """
     a, b = pair(as_outcomes(a), as_outcomes(b))
-    names, ka, kb = _card_ids(kinds_a, kinds_b)
-    won_a, won_b, den = _holders(a, b, ka, kb)
+    names, ka, kb = card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = holders(a, b, ka, kb)
     itt = paired_ratio_diff(won_a, den, won_b, den, z)
     cond = paired_ratio_diff(
         kind_columns(a.wins, ka),
@@ -341,7 +287,7 @@ def card_shifts(
     return frame
 
 
-def _card_ids(
+def card_ids(
     kinds_a: Mapping[str, int], kinds_b: Mapping[str, int] | None
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """The card names both runs have and their kind ids in A and in B."""
@@ -360,7 +306,7 @@ def kind_columns(m: np.ndarray, ks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _holders(
+def holders(
     a: Outcomes, b: Outcomes, ka: np.ndarray, kb: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per game and card: the holders (in A or B) who won outright in A, in B, and the

@@ -1,17 +1,9 @@
 """``omensim report --panel``: a bot panel's answers side by side, and whether they agree.
 
-``omensim run --panel`` and ``omensim compare --panel`` leave one run (or one
-A/B pair of runs) per bot under their output directory, plus ``panel.csv``.
-This module finds those runs and builds the panel's section of the report:
-
-* a ``run`` panel: the first-player question under each bot (recomputed from
-  the runs' own rows, so it follows ``--exclude-capped``) and the verdict
-  "first player favoured under every bot: yes/no";
-* a ``compare`` panel: each bot's paired shift B - A per measure, as the
-  comparison wrote them to ``panel.csv``, and per measure how many bots see it
-  move each way ("this change raises it under 3 of 3 bots").
-
-The report's other sections then show every bot's run side by side.
+``run --panel`` and ``compare --panel`` leave one run (or one A/B pair) per bot under their
+folder, plus ``panel.csv``. This module finds them and builds the report's panel section:
+the first-player question under each bot (recomputed from the runs' rows) with its verdict,
+or each bot's paired shifts per measure and how many bots see each move each way.
 """
 
 from __future__ import annotations

@@ -1,60 +1,14 @@
 """A race of candidates toward a target rate, paired on common random numbers.
 
-Every candidate (a value of a card field, of a rule parameter, a variant on or
-off) plays the same games ``0 .. n-1`` of one seed, so the candidates differ
-only by the value: the games they share are paired, and the difference of two
-candidates' rates has the narrow paired interval of
-:func:`sim.run.stats.paired_ratio_diff`.
-
-The race is a sequential elimination over a bounded number of *looks*. At look
-``r`` every surviving candidate has played the first ``n_r`` games, where
-``n_r`` doubles from a pilot (``pilot, 2 pilot, 4 pilot, ...`` up to a
-ceiling), so the number of looks ``L`` is fixed before the first game. At each
-look:
-
-* each survivor's rate ``r_j = sum(num) / sum(den)`` (the share of its
-  holders that won, or the first player's share of decisive games) and its
-  distance ``d_j = |r_j - target|``;
-* for every pair ``(i, j)`` the paired difference of distances
-  ``D_ij = d_j - d_i``, linearised by the delta method (the derivative of
-  ``|r - t|`` is the sign of ``r - t``), with its standard error from the
-  per-game terms of both candidates over their shared games; the one-sided
-  p-value that ``i`` is closer than ``j``;
-* candidate ``j``'s p-value of "``j`` is not the best" is the smallest of those
-  over ``i``, times the number of rivals (Bonferroni within the candidate);
-* Holm's step-down over the survivors at level ``alpha / L``: each rejected
-  candidate is dropped, with the rival that beat it as the reason. The leader
-  (the closest estimate) is never dropped.
-
-Spending ``alpha / L`` at each of the ``L`` looks (Bonferroni over looks, the
-simplest alpha-spending rule) bounds the chance that the race ever drops the
-best candidate by ``alpha`` in all, whatever happens at the looks in between;
-Holm is uniformly more powerful than Bonferroni within one look and needs no
-assumption on how the candidates' tests depend on each other. An
-anytime-valid bound would allow unbounded looks but costs wider intervals at
-the few looks a race of doubling rounds takes; with ``L <= 10`` the Bonferroni
-factor is small (``z`` of about 3.0 instead of 2.6 for 4 rivals).
-
-A survivor shown (one-sided, at the look's level, over the games it shares
-with the leader) to be at most ``precision`` closer to the target than the
-leader *rests*: it plays no further games while that candidate leads, because
-the question is only whether the leader is within ``precision`` of the best,
-and a rival nearly tied with the leader answers it long before the two could
-be told apart. If the lead passes to another candidate, every rival is tested
-against the new leader, and one that fails plays again, one doubling of its
-own games per look (not straight to the others' count: a rival that rested
-early usually rests again after one more round).
-
-The race is settled when one candidate is left (or every other survivor
-rests) and the leader's own 95% interval is at most ``+/- precision`` wide;
-the leader plays on alone, in rounds sized from its variance, until it is.
-Stopping when every rival rests is an intersection-union test (each rival at
-the look's level, no correction for their number): the chance that the race
-stops on a leader more than ``precision`` farther from the target than a
-survivor is at most ``alpha``, as is the chance that it ever drops the best
-candidate.
-
-Everything here works on arrays; :mod:`sim.analysis.balance` plays the games.
+Every candidate plays the same games ``0 .. n-1`` of one seed, so two candidates' rates
+differ by the paired interval of :func:`sim.run.stats.paired_ratio_diff`. The race is a
+sequential elimination over a bounded number of looks (doubling game counts): at each look a
+candidate shown farther from the target than a rival is dropped (Holm at ``alpha / looks``),
+a rival shown at most ``precision`` closer than the leader rests, and the race is settled when
+the leader alone is left (or every rival rests) and its 95% interval is at most
+``+/- precision`` wide. The tests, and why they hold the race's error rate at ``alpha``:
+``docs/balance.md``, "The race: which test, and why". Everything here works on arrays;
+:mod:`sim.analysis.balance` plays the games.
 """
 
 from __future__ import annotations
@@ -67,12 +21,12 @@ import numpy as np
 
 from sim.run.stats import (
     Z95,
+    distance_diff,
     holm,
+    normal_interval,
     normal_quantile,
     normal_sf,
-    paired_ratio_se,
     ratio_se,
-    ratio_terms,
 )
 
 ALPHA = 0.05
@@ -101,41 +55,19 @@ class Estimate:
 
     @property
     def lo(self) -> float:
-        return self.rate - Z95 * self.se
+        """The rate's 95% normal interval, low end."""
+        return normal_interval(self.rate, self.se)[0]
 
     @property
     def hi(self) -> float:
-        return self.rate + Z95 * self.se
+        """The rate's 95% normal interval, high end."""
+        return normal_interval(self.rate, self.se)[1]
 
 
 def estimate(num: np.ndarray, den: np.ndarray) -> Estimate:
     """The rate of ``sum(num) / sum(den)`` over the rows given, with its standard error."""
     rate, se = ratio_se(num, den)
     return Estimate(len(num), int(den.sum()), rate, se)
-
-
-paired_diff = paired_ratio_se
-"""``(rate_b - rate_a, its paired standard error)`` over the same games."""
-
-
-def distance_diff(
-    target: float, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
-) -> tuple[float, float]:
-    """``(d_b - d_a, standard error)``: how much farther from ``target`` B is than A.
-
-    ``d = |rate - target|``, linearised around each estimate (delta method):
-    each candidate's per-game terms carry the sign of its side of the target.
-    Paired over the games both played.
-    """
-    n = min(len(a[0]), len(b[0]))
-    ra, ta = ratio_terms(a[0][:n].astype(np.float64), a[1][:n].astype(np.float64))
-    rb, tb = ratio_terms(b[0][:n].astype(np.float64), b[1][:n].astype(np.float64))
-    if n < 2 or not (math.isfinite(ra) and math.isfinite(rb)):
-        return math.nan, math.nan
-    sa = 1.0 if ra >= target else -1.0
-    sb = 1.0 if rb >= target else -1.0
-    d = abs(rb - target) - abs(ra - target)
-    return d, float(np.sqrt(np.var(sb * tb - sa * ta, ddof=1) / n))
 
 
 @dataclass

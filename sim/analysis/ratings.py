@@ -1,30 +1,11 @@
 """Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale.
 
-A win-rate matrix answers "how often does A beat B"; a rating answers "how
-strong is A" with one number per bot, and says whether two bots differ. The
-Bradley-Terry model says bot ``i`` beats bot ``j`` with probability
-``1 / (1 + exp(-(b_i - b_j)))``. With one row per pairing (wins of ``a``,
-wins of ``b``) it is a binomial logistic regression of those counts on a
-design matrix with ``+1`` in ``a``'s column and ``-1`` in ``b``'s, without an
-intercept. We fit it with ``statsmodels``' GLM (binomial family, logit link):
-a maintained implementation that returns the maximum-likelihood estimate
-*and* its covariance matrix from the Fisher information, which the 95%
-intervals need; ``scipy.optimize`` would give the estimate only, leaving the
-Hessian and its inversion to us.
-
-Conventions:
-
-* Decisive games only: shared victories count for neither bot, as in the
-  tournament's win rates.
-* The first bot is the reference in the fit (``b = 0``); the ratings reported
-  are centred (their mean is 1500 Elo) and their intervals come from the
-  covariance of the centred coefficients, so every bot, the reference
-  included, has an interval.
-* Elo = 1500 + 400 / ln(10) * b: a 400-point gap means 10-to-1 odds.
-* A pairing one bot never lost gets half a win added to each side (the
-  Haldane correction) so the estimate stays finite; the table says how many
-  pairings needed it.
-* Self-play pairings carry no information about strength and are ignored.
+Bot ``i`` beats bot ``j`` with probability ``1 / (1 + exp(-(b_i - b_j)))``: a binomial
+logistic regression of each pairing's decisive counts on a ``+1``/``-1`` design, fitted with
+statsmodels' GLM for the estimate and its covariance. The ratings are centred on 1500 Elo
+(``Elo = 1500 + 400 / ln(10) * b``) so every bot has an interval; a pairing one bot never
+lost gets half a win on each side (Haldane); self-play is ignored. ``docs/bots.md``,
+"Ratings", says how to read them.
 """
 
 from __future__ import annotations
@@ -131,5 +112,3 @@ def format_ratings(ratings: pd.DataFrame) -> str:
         lines.append(f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |")
     return "\n".join(lines)
 
-
-__all__ = ["ELO_BASE", "ELO_SCALE", "fit_ratings", "format_ratings"]

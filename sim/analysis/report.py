@@ -1,18 +1,9 @@
 """``omensim report``: one self-contained HTML page about one or more runs.
 
-The page is built only from :mod:`sim.analysis` tables, so every number on it
-can be reproduced in a notebook with the same functions. It is one file,
-``out_dir/report.html``: the charts are PNGs inlined as ``data:`` URIs and
-the card table's sorting and filtering is a small inline script, so the page
-can be moved, mailed or opened offline. The work is split by job:
-:mod:`~sim.analysis.report_tables` (the figures), :mod:`~sim.analysis.report_charts`
-(the charts) and :mod:`~sim.analysis.report_html` (the page); this module
-checks the inputs and writes the file.
-
-* Every input is loaded and checked before anything is written, so a bad run
-  directory leaves no output at all.
-* The page is written to a hidden temporary file and renamed into place, so a
-  crash never leaves half a page.
+Every figure comes from :mod:`sim.analysis` tables (:mod:`~sim.analysis.report_tables`),
+the charts from :mod:`~sim.analysis.report_charts`, the page from
+:mod:`~sim.analysis.report_html`; this module checks every input before anything is written
+and writes the page atomically, so a bad run leaves no output and a crash no half page.
 """
 
 from __future__ import annotations
@@ -27,11 +18,7 @@ import pandas as pd
 from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import page
-from sim.analysis.report_tables import (
-    QUANTILES,
-    filled_lengths,
-    key_figures,
-)
+from sim.analysis.report_tables import key_figures
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.base.errors import Error
 from sim.run import io
@@ -40,17 +27,6 @@ from sim.run.gods import god_rows
 from sim.run.lock import locked
 from sim.run.margins import margin_row, moments_of_counts
 from sim.run.seats import SeatCounts, seat_rows
-
-__all__ = [
-    "QUANTILES",
-    "REPORT_NAME",
-    "Report",
-    "ReportError",
-    "build_report",
-    "filled_lengths",
-    "key_figures",
-    "write_report",
-]
 
 REPORT_NAME = "report.html"
 TOP_CARDS = 15
@@ -204,7 +180,7 @@ def _seat_counts(
     Raises:
         ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
     """
-    seats = {str(run): t.seat_counts() for run, t in zip(info["run"], totals, strict=True)}
+    seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
     if exclude_capped:
         empty = [run for run, c in seats.items() if c.games == 0]
         if empty:

@@ -1,36 +1,11 @@
-"""``omensim report`` on a compare, balance, sweep or tournament folder: the answer the
-folder exists for.
-
-* A **compare** folder (``compare.json``, written by ``omensim compare --out``)
-  leads with what B changed (the run settings and card edits, and each changed
-  card's fields A -> B), then the paired shifts B - A with their 95% intervals:
-  the first-player win rate, each changed card's holders' win rate, and the
-  conditional (played-only) rate as a secondary line. A and B are shown side
-  by side only where they differ (the run settings and card fields B changed,
-  and the who-wins figures, whose every row differs in general).
-* A **balance** folder (``balance.json``, written by ``omensim balance --out``)
-  shows every candidate's rate with its interval and its paired shift from the
-  shipped value, the chosen value and whether it reaches the target, the looks
-  of the race (what was dropped when, and why) and the panel re-check.
-* A **sweep** folder (``sweep.parquet``, written by ``omensim sweep --out``) gives
-  the baseline's first-player VP margin, then every cell as ``omensim sweep`` prints
-  it (holders' shift, play count, conditional and first-player shifts, the first
-  player's VP margin shift with its paired t-interval), and the heat map.
-* A **tournament** folder (``_tournament.json``, written by ``omensim tournament``)
-  gives the win-rate matrix, the self-play first-player table with the VP margin and
-  the ratings.
-* A **balance set** folder (``balance_set.csv`` and ``balance_set.json``,
-  written by ``omensim balance --set --out``) shows the trade-off (edits made
-  vs the worst remaining deviation, measured and verified on a new seed) and
-  each verified proposal: the edit, the edited card's rate on the new seed
-  and its paired shift there.
-
-All write one self-contained ``report.html`` and return the same figures as text.
+"""``omensim report`` on a compare, balance, sweep, tournament or balance set folder: one
+part a kind (its lead text and its tables), each read from the folder's own files and shown
+as its command printed it; :func:`sim.analysis.report_html.folder_page` makes the page.
+What each part shows: ``docs/balance.md``, "Reports on compare and balance folders".
 """
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import json
 import math
@@ -44,19 +19,14 @@ from sim.analysis import tournament_text as TT
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
-from sim.analysis.report_html import html_table, margin_table, render
+from sim.analysis.report_html import folder_page, margin_table
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, jobs
 from sim.run.lock import locked
-from sim.run.margins import (
-    SIDES,
-    MarginMoments,
-    margin_distribution,
-    margin_row,
-)
+from sim.run.margins import SIDES, MarginMoments, margin_distribution, margin_row
 from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
 
@@ -64,12 +34,8 @@ COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
 SWEEP_FILE = "sweep.parquet"
 TOURNAMENT_FILE = "_tournament.json"
-KIND_FILES = {
-    "compare": COMPARE_FILE,
-    "balance": BALANCE_FILE,
-    "sweep": SWEEP_FILE,
-    "tournament": TOURNAMENT_FILE,
-}
+KIND_FILES = {"compare": COMPARE_FILE, "balance": BALANCE_FILE, "sweep": SWEEP_FILE,
+              "tournament": TOURNAMENT_FILE}  # fmt: skip
 """The file whose presence says a folder is a finished output of that command."""
 JOB_KINDS = ("compare", "balance", "sweep", "tournament")
 """The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
@@ -97,6 +63,20 @@ def folder_kind(path: Path | str) -> str | None:
 def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
     f = points if pts else pct
     return f"{f(lo)} to {f(hi)}"
+
+
+def _rates(rate: Any, lo: Any, hi: Any) -> list[str]:
+    """Rates with their intervals: ``"52.10% (51.00% to 53.20%)"`` cells."""
+    return [f"{pct(r)} ({_ci(a, b, pts=False)})" for r, a, b in zip(rate, lo, hi, strict=True)]
+
+
+def _shifts(diff: Any, lo: Any, hi: Any) -> list[str]:
+    """Shifts in points with their intervals: ``"+1.20 (+0.10 to +2.30)"`` cells."""
+    return [f"{points(d)} ({_ci(a, b)})" for d, a, b in zip(diff, lo, hi, strict=True)]
+
+
+def _cis(lo: Any, hi: Any) -> list[str]:
+    return [_ci(a, b, pts=False) for a, b in zip(lo, hi, strict=True)]
 
 
 def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
@@ -323,10 +303,7 @@ def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
     cells (``"-"`` for a table written before it had them)."""
     if name not in t.columns:
         return "-"
-    return [
-        signed_text(m, lo, hi)
-        for m, lo, hi in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)
-    ]
+    return [signed_text(*v) for v in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)]
 
 
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
@@ -340,28 +317,17 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         {
             "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
             "rate": cands["rate"].map(pct),
-            "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(cands.lo, cands.hi, strict=True)],
+            "95% CI": _cis(cands.lo, cands.hi),
             "games": cands["games"].map("{:,}".format),
             "shift from shipped (points)": (
-                [
-                    f"{points(d)} ({_ci(lo, hi)})"
-                    for d, lo, hi in zip(
-                        cands["shift"], cands.shift_lo, cands.shift_hi, strict=True
-                    )
-                ]
-                if "shift" in cands
-                else "-"
+                _shifts(cands["shift"], cands.shift_lo, cands.shift_hi) if "shift" in cands else "-"
             ),
             "1st VP margin (95% CI)": _margin_column(cands, "margin"),
             "margin shift from shipped": (
                 [
-                    "-" if shipped else signed_text(m, lo, hi)
-                    for shipped, m, lo, hi in zip(
-                        cands.shipped,
-                        cands.margin_shift,
-                        cands.margin_shift_lo,
-                        cands.margin_shift_hi,
-                        strict=True,
+                    "-" if shipped else cell
+                    for shipped, cell in zip(
+                        cands.shipped, _margin_column(cands, "margin_shift"), strict=True
                     )
                 ]
                 if "margin_shift" in cands
@@ -439,11 +405,8 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             {
                 "bot": p.bot,
                 "rate": p.rate.map(pct),
-                "95% CI": [_ci(lo, hi, pts=False) for lo, hi in zip(p.lo, p.hi, strict=True)],
-                "shift from shipped": [
-                    f"{points(d)} ({_ci(lo, hi)})"
-                    for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
-                ],
+                "95% CI": _cis(p.lo, p.hi),
+                "shift from shipped": _shifts(p["shift"], p.shift_lo, p.shift_hi),
                 "1st VP margin (95% CI)": _margin_column(p, "margin"),
                 "holds": p.holds,
             }
@@ -466,13 +429,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             # The card and its figures in one cell, which may wrap: eleven columns of
             # figures that never wrap would not fit 1,400 px.
             "worst card, measured (95% CI)": [
-                f"{card} {pct(r)} ({_ci(lo, hi, pts=False)}), {dev * 100:.2f} points off"
-                for card, r, lo, hi, dev in zip(
-                    t.worst_card,
-                    t.worst_rate,
-                    t.worst_lo,
-                    t.worst_hi,
-                    t.worst_deviation,
+                f"{card} {rate}, {dev * 100:.2f} points off"
+                for card, rate, dev in zip(
+                    t.worst_card, _rates(t.worst_rate, t.worst_lo, t.worst_hi), t.worst_deviation,
                     strict=True,
                 )
             ],
@@ -491,18 +450,12 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         {
             "step": made.edits,
             "edit": made.edit,
-            "edited card on the new seed (95% CI)": [
-                f"{pct(r)} ({_ci(lo, hi, pts=False)})"
-                for r, lo, hi in zip(
-                    made.verified_rate, made.verified_lo, made.verified_hi, strict=True
-                )
-            ],
-            "paired shift (points, 95% CI)": [
-                f"{points(d)} ({_ci(lo, hi)})"
-                for d, lo, hi in zip(
-                    made.verified_shift, made.verified_shift_lo, made.verified_shift_hi, strict=True
-                )
-            ],
+            "edited card on the new seed (95% CI)": _rates(
+                made.verified_rate, made.verified_lo, made.verified_hi
+            ),
+            "paired shift (points, 95% CI)": _shifts(
+                made.verified_shift, made.verified_shift_lo, made.verified_shift_hi
+            ),
             "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
             "race games": made.race_games.map("{:,}".format),
         }
@@ -544,14 +497,8 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 "bot": p.bot,
                 "card": p.card,
                 "before": p.rate_before.map(pct),
-                "after (95% CI)": [
-                    f"{pct(r)} ({_ci(lo, hi, pts=False)})"
-                    for r, lo, hi in zip(p.rate_after, p.lo_after, p.hi_after, strict=True)
-                ],
-                "paired shift (points, 95% CI)": [
-                    f"{points(d)} ({_ci(lo, hi)})"
-                    for d, lo, hi in zip(p["shift"], p.shift_lo, p.shift_hi, strict=True)
-                ],
+                "after (95% CI)": _rates(p.rate_after, p.lo_after, p.hi_after),
+                "paired shift (points, 95% CI)": _shifts(p["shift"], p.shift_lo, p.shift_hi),
                 "closer to 50%": p.closer.map({True: "yes", False: "no"}),
                 "worst card after": [
                     f"{c} ({w * 100:.2f} points off)"
@@ -567,43 +514,6 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
-PROSE_CHARS = 40
-"""A table column with a cell longer than this may wrap on the page."""
-
-
-def folder_page(
-    title: str,
-    text: str,
-    tables: dict[str, pd.DataFrame],
-    images: dict[str, Path] | None = None,
-    chart: dict[str, str] | None = None,
-) -> str:
-    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
-    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
-    entries, rules = [], []
-    for i, (name, frame) in enumerate(tables.items()):
-        if frame.empty:
-            continue
-        # A column of sentences (a fate, what was dropped) may wrap; figures never do.
-        prose = [
-            j + 1
-            for j, c in enumerate(frame.columns)
-            if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
-        ]
-        if prose:
-            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
-        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
-    pngs = [
-        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
-        for caption, path in (images or {}).items()
-    ]
-    return render(
-        "folder.html", title=title, body_class="folder", text=text, chart=chart,
-        tables=entries, images=pngs, rules=rules,
-    )  # fmt: skip
-
-
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
     """Write ``out/report.html`` about a compare, balance, balance set, sweep or tournament
     folder; ``(page, text)``.
@@ -616,13 +526,8 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         raise ValueError(
             f"{folder} is not a compare, balance, balance set, sweep or tournament folder"
         )
-    parts = {
-        "compare": compare_parts,
-        "balance": balance_parts,
-        "sweep": sweep_parts,
-        "tournament": tournament_parts,
-        "balance set": set_parts,
-    }
+    parts = {"compare": compare_parts, "balance": balance_parts, "sweep": sweep_parts,
+             "tournament": tournament_parts, "balance set": set_parts}  # fmt: skip
     if kind in JOB_KINDS:  # every file checked against the folder's checksums first
         try:
             jobs.verify(folder, kind)

@@ -1,5 +1,7 @@
-"""The HTML of ``omensim report``: the report page about runs, and the one way every
-report page is made (:func:`render`: a jinja2 template of ``sim/analysis/templates/``).
+"""The HTML of ``omensim report``: the one way every report page is made (:func:`render`:
+a jinja2 template of ``sim/analysis/templates/``), the page about runs (:func:`page`) and the
+page about a command's folder (:func:`folder_page`, its parts from
+:mod:`sim.analysis.report_folders`).
 
 Every page is self-contained: the one stylesheet (``report.css``), the charts as data URIs
 and, on the runs page, the card table's few lines of script (sorting and filtering, no
@@ -8,8 +10,10 @@ library), so it needs no network.
 
 from __future__ import annotations
 
+import base64
 import math
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,8 +55,8 @@ def _pct(s: pd.Series) -> pd.Series:
     return s.map(pct)
 
 
-def _pp(s: pd.Series) -> pd.Series:
-    return s.map(points)
+def _count(s: pd.Series) -> pd.Series:
+    return s.map("{:,}".format)
 
 
 def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
@@ -61,8 +65,8 @@ def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
     return [f"{a * 100:.2f}-{b * 100:.2f}%" for a, b in zip(lo, hi, strict=True)]
 
 
-def _margins_view(t: Tables) -> pd.DataFrame:
-    return margin_table(margin_summary(t))
+def _vp_ci(lo: pd.Series, hi: pd.Series) -> list[str]:
+    return [f"{a:+.2f} to {b:+.2f}" for a, b in zip(lo, hi, strict=True)]
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
@@ -73,19 +77,13 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     quantiles = [c for c in m.columns if c.startswith("p") and c[1:].isdigit()]
     return pd.DataFrame(
         {
-            "run": m["run"],
-            "games": m["games"].map("{:,}".format),
+            "run": m["run"], "games": _count(m["games"]),
             "mean (VP)": m["mean"].map("{:+.2f}".format),
-            "95% t-interval": [
-                f"{a:+.2f} to {b:+.2f}" for a, b in zip(m["lo"], m["hi"], strict=True)
-            ],
-            "sd": m["sd"].map("{:.1f}".format),
+            "95% t-interval": _vp_ci(m["lo"], m["hi"]), "sd": m["sd"].map("{:.1f}".format),
             **{q: m[q].map("{:+d}".format) for q in quantiles},
-            "ahead": _pct(m["ahead"]),
-            "level": _pct(m["level"]),
-            "behind": _pct(m["behind"]),
+            **{side: _pct(m[side]) for side in ("ahead", "level", "behind")},
         }
-    )
+    )  # fmt: skip
 
 
 def _strength(t: Tables) -> list[dict[str, Any]]:
@@ -131,17 +129,14 @@ def _gods(t: Tables) -> pd.DataFrame:
     g = t.gods
     return pd.DataFrame(
         {
-            "run": g["run"],
-            "god": g["god"],
-            "games": g["games"].map("{:,}".format),
-            "win rate": _pct(g["rate"]),
-            "95% CI": _ci(g["lo"], g["hi"]),
+            "run": g["run"], "god": g["god"], "games": _count(g["games"]),
+            "win rate": _pct(g["rate"]), "95% CI": _ci(g["lo"], g["hi"]),
             "going first": _pct(g["first_rate"]),
             "95% CI (first)": _ci(g["first_lo"], g["first_hi"]),
             "going second": _pct(g["second_rate"]),
             "95% CI (second)": _ci(g["second_lo"], g["second_hi"]),
         }
-    )
+    )  # fmt: skip
 
 
 def score_formula(times: str = "*") -> str:
@@ -214,40 +209,29 @@ def page(
     )
     fpa_view = pd.DataFrame(
         {
-            "run": fpa["run"],
-            "games": fpa["games"].map("{:,}".format),
-            "first-player wins": fpa["first_player_wins"].map("{:,}".format),
-            "rate": _pct(fpa["rate"]),
-            "95% CI": _ci(fpa["lo"], fpa["hi"]),
-            "shared": _pct(fpa["shared"] / fpa["games"]),
+            "run": fpa["run"], "games": _count(fpa["games"]),
+            "first-player wins": _count(fpa["first_player_wins"]), "rate": _pct(fpa["rate"]),
+            "95% CI": _ci(fpa["lo"], fpa["hi"]), "shared": _pct(fpa["shared"] / fpa["games"]),
             "mean margin (VP)": fpa["mean_margin"].map("{:+.2f}".format),
-            "95% t-interval": [
-                f"{a:+.2f} to {b:+.2f}"
-                for a, b in zip(fpa["margin_lo"], fpa["margin_hi"], strict=True)
-            ],
+            "95% t-interval": _vp_ci(fpa["margin_lo"], fpa["margin_hi"]),
             "mean turns": fpa["mean_turns"].map("{:.1f}".format),
             "turn cap": _pct(fpa["turn_cap_share"]),
         }
-    )
+    )  # fmt: skip
     o = t.outcomes
     outcomes_view = pd.DataFrame(
         {
-            "run": o["run"],
-            "games": o["games"].map("{:,}".format),
+            "run": o["run"], "games": _count(o["games"]),
             **{
                 label: [
-                    f"{v:.2%} ({a * 100:.2f}-{b * 100:.2f}%)"
-                    for v, a, b in zip(o[k], o[f"{k}_lo"], o[f"{k}_hi"], strict=True)
+                    f"{v:.2%} ({c})"
+                    for v, c in zip(o[k], _ci(o[f"{k}_lo"], o[f"{k}_hi"]), strict=True)
                 ]
-                for k, label in (
-                    ("first", "first player won"),
-                    ("second", "second player won"),
-                    ("shared", "shared victory"),
-                    ("capped", "turn-capped"),
-                )
+                for k, label in (("first", "first player won"), ("second", "second player won"),
+                                 ("shared", "shared victory"), ("capped", "turn-capped"))
             },
         }
-    )
+    )  # fmt: skip
     boxes = [
         {
             "title": f"{r['run']}: first player won",
@@ -258,52 +242,43 @@ def page(
     ]
     paired = shifts = diffs = None
     if len(t.paired):
+        p = t.paired
         paired = pd.DataFrame(
             {
-                "run": t.paired["run"],
-                "deals": t.paired["deals"].map("{:,}".format),
-                "rate": _pct(t.paired["rate"]),
-                "paired 95% CI": _ci(t.paired["lo"], t.paired["hi"]),
-                "unpaired 95% CI": _ci(t.paired["unpaired_lo"], t.paired["unpaired_hi"]),
-                "games left out": t.paired["dropped_games"],
+                "run": p["run"], "deals": _count(p["deals"]), "rate": _pct(p["rate"]),
+                "paired 95% CI": _ci(p["lo"], p["hi"]),
+                "unpaired 95% CI": _ci(p["unpaired_lo"], p["unpaired_hi"]),
+                "games left out": p["dropped_games"],
             }
-        )
+        )  # fmt: skip
     if len(t.diffs):
+        d = t.diffs
         diffs = pd.DataFrame(
             {
-                "run": t.diffs["a"],
-                "compared with": t.diffs["b"],
-                "rate": _pct(t.diffs["rate_a"]),
-                "other rate": _pct(t.diffs["rate_b"]),
-                "difference (pp)": _pp(t.diffs["diff"]),
-                "95% CI (pp), independent": _ci(t.diffs["lo"], t.diffs["hi"], pp=True),
+                "run": d["a"], "compared with": d["b"], "rate": _pct(d["rate_a"]),
+                "other rate": _pct(d["rate_b"]), "difference (pp)": d["diff"].map(points),
+                "95% CI (pp), independent": _ci(d["lo"], d["hi"], pp=True),
             }
-        )
+        )  # fmt: skip
         if len(t.shifts):
             sh = t.shifts
             shifts = pd.DataFrame(
                 {
-                    "run": sh["a"],
-                    "compared with": sh["b"],
-                    "games paired": sh["games"].map("{:,}".format),
-                    "difference (pp)": _pp(sh["diff"]),
+                    "run": sh["a"], "compared with": sh["b"], "games paired": _count(sh["games"]),
+                    "difference (pp)": sh["diff"].map(points),
                     "paired 95% CI (pp)": _ci(sh["lo"], sh["hi"], pp=True),
                     "games an unpaired test would need": sh["n_unpaired"].map(
                         lambda v: f"{v:,.0f}" if np.isfinite(v) else ""
                     ),
                 }
-            )
+            )  # fmt: skip
     s = t.seats
     seats_view = pd.DataFrame(
         {
-            "run": s["run"],
-            "seat": s["seat"],
-            "games": s["games"].map("{:,}".format),
-            "wins": s["wins"].map("{:,}".format),
-            "win rate": _pct(s["rate"]),
-            "95% CI": _ci(s["lo"], s["hi"]),
+            "run": s["run"], "seat": s["seat"], "games": _count(s["games"]),
+            "wins": _count(s["wins"]), "win rate": _pct(s["rate"]), "95% CI": _ci(s["lo"], s["hi"]),
         }
-    )
+    )  # fmt: skip
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
@@ -313,7 +288,7 @@ def page(
     ends_view = t.ends.assign(
         share=_pct(t.ends["share"]),
         ci=_ci(t.ends["lo"], t.ends["hi"]),
-        games=t.ends["games"].map("{:,}".format),
+        games=_count(t.ends["games"]),
     )[["run", "end_reason", "games", "share", "ci"]].rename(
         columns={"end_reason": "end reason", "share": "% of games", "ci": "95% CI"}
     )
@@ -344,10 +319,47 @@ def page(
         strength=_strength(t),
         ends=table(ends_view),
         lengths=table(q_view),
-        margins=table(_margins_view(t)),
+        margins=table(margin_table(margin_summary(t))),
         formula=score_formula("\N{MULTIPLICATION SIGN}"),
         components=table(comp_view),
         charts={k: charts.get(k) for k in (
             "outcomes", "fpa", "seats", "differences", "cards", "end_reasons", "lengths",
             "margins", "components")},
+    )  # fmt: skip
+
+
+PROSE_CHARS = 40
+"""A table column with a cell longer than this may wrap on the page."""
+
+
+def folder_page(
+    title: str,
+    text: str,
+    tables: dict[str, pd.DataFrame],
+    images: dict[str, Path] | None = None,
+    chart: dict[str, str] | None = None,
+) -> str:
+    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
+    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
+    entries, rules = [], []
+    for i, (name, frame) in enumerate(tables.items()):
+        if frame.empty:
+            continue
+        # A column of sentences (a fate, what was dropped) may wrap; figures never do.
+        prose = [
+            j + 1
+            for j, c in enumerate(frame.columns)
+            if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
+        ]
+        if prose:
+            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
+            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
+        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
+    pngs = [
+        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
+        for caption, path in (images or {}).items()
+    ]
+    return render(
+        "folder.html", title=title, body_class="folder", text=text, chart=chart,
+        tables=entries, images=pngs, rules=rules,
     )  # fmt: skip

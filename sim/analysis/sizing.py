@@ -1,18 +1,10 @@
 """Sizing a paired question: play until the headline intervals are narrow, or plan the games.
 
-A paired comparison's *headlines* are the shifts ``omensim compare`` leads
-with: the first-player win rate and each changed card's holders' win rate
-(a sweep cell's headline is its card's holders' shift). Both helpers here
-play run A and run B in steps of one kernel call each (at most
-:data:`sim.run.engine.MAX_STEP` games, as ``run --until-ci`` looks), the two
-arms over the same game indices, and after each step compute every
-headline's paired 95% half-width (:func:`sim.run.stats.paired_ratio_diff`):
-
-* :func:`play_until` stops at the first step where every half-width is at most
-  ``until_ci`` (or at ``games``, the ceiling);
-* :func:`plan` plays a short pilot and scales each half-width by
-  ``1/sqrt(n)``: the games a run needs for ``width`` on every headline, and
-  the wall time that takes at the pilot's speed on this machine.
+The headlines are the shifts ``omensim compare`` leads with (the first-player win rate and
+each changed card's holders' win rate). Both arms play the same game indices a kernel call
+at a time; :func:`play_until` stops at the first step where every paired 95% half-width is
+at most ``until_ci``, and :func:`plan_pairs` scales a pilot's half-widths by ``1/sqrt(n)``
+into the games and time ``width`` needs.
 """
 
 from __future__ import annotations
@@ -25,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.analysis.paired import READ_COLUMNS, Outcomes, card_ids, holders
 from sim.run.stats import Z95, paired_ratio_diff
 
 PLAN_PILOT = 2_000
@@ -48,24 +40,11 @@ def headline_terms(
     """
     ones = np.ones(a.games, np.int8)
     out = {"first player": (a.first_win, ones, b.first_win, ones)} if first else {}
-    for name, ka in kinds_a.items():
-        kb = kinds_b.get(name)
-        if kb is None:
-            continue
-        u0 = _held(a.held0, ka) | _held(b.held0, kb)
-        u1 = _held(a.held1, ka) | _held(b.held1, kb)
-        den = (u0.astype(np.int8) + u1).astype(np.int8)
-        out[f"{name}: holders"] = (_won(a, u0, u1), den, _won(b, u0, u1), den)
+    names, ka, kb = card_ids(kinds_a, kinds_b)
+    won_a, won_b, den = holders(a, b, ka, kb)
+    for i, name in enumerate(names):
+        out[f"{name}: holders"] = (won_a[:, i], den[:, i], won_b[:, i], den[:, i])
     return out
-
-
-def _held(m: np.ndarray, k: int) -> np.ndarray:
-    return m[:, k] if k < m.shape[1] else np.zeros(m.shape[0], bool)
-
-
-def _won(o: Outcomes, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
-    """Per game, how many of the seats ``u0``/``u1`` won outright."""
-    return ((u0 & (o.winner == 0)).astype(np.int8) + (u1 & (o.winner == 1))).astype(np.int8)
 
 
 def half_widths(

@@ -1,20 +1,11 @@
 """The report's aggregates computed out of core: one pass over each run, batch by batch.
 
-:mod:`sim.analysis.frames` answers questions about a DataFrame of game rows,
-which must fit in memory (tens of GB at 1e8 games). Every table the report
-draws is a function of small *sufficient statistics* (counts, sums and value
-counts per run, and per card kind), so this module reads each run's Parquet
-parts in game order, a batch at a time and only the columns it needs
-(``pyarrow.parquet.ParquetFile.iter_batches`` with column projection), adds
-the batch into a :class:`RunTotals`, and builds tables with the same columns as
-the pandas helpers (``tests/analysis/test_streaming.py`` checks they agree). Peak memory
-is one batch plus the totals, whatever the number of games.
-
-Why pyarrow and not DuckDB: ``benchmarks/bench_scan.py`` times both, and their
-peak memory, over the same run; DuckDB is not faster enough to be worth a new
-dependency, pyarrow is already one, and the paired estimate needs deals in game order, which
-a part-by-part scan gives for free.
-``benchmarks/bench_scale.py`` measures the report's RSS.
+Every table the report draws is a function of small sufficient statistics (counts, sums and
+value counts per run and per card kind), so each run's Parquet parts are read in game order,
+a batch at a time and only the columns needed, into a :class:`RunTotals`; the tables have the
+columns of the :mod:`sim.analysis.frames` functions (``tests/analysis/test_streaming.py``
+checks they agree). pyarrow, not DuckDB: ``benchmarks/bench_scan.py`` compares them;
+``benchmarks/bench_scale.py`` measures the report's memory.
 """
 
 from __future__ import annotations
@@ -33,13 +24,13 @@ import pyarrow.parquet as pq
 
 from sim.analysis.frames import (
     SCORE_WEIGHTS,
+    add_kinds,
     card_frame,
-    card_names,
     difference_row,
     distinct_pairs,
     order_card_frames,
-    run_info,
 )
+from sim.analysis.loading import card_names, run_info
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.report_tables import (
@@ -53,7 +44,7 @@ from sim.run import io
 from sim.run.gods import GodCounts, gods_frame
 from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
-from sim.run.stats import Z95, wilson_interval
+from sim.run.stats import Z95, counts_quantile, normal_interval, wilson_interval
 
 BATCH_ROWS = 1 << 16
 _BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
@@ -97,10 +88,6 @@ def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return distinct_pairs(rows, kinds)
 
 
-def _size(kinds: np.ndarray) -> int:
-    return int(kinds.max()) + 1 if len(kinds) else 0
-
-
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
     uniq, counts = np.unique(values, return_counts=True)
     for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
@@ -136,10 +123,6 @@ class RunTotals:
     """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
-    def seat_counts(self) -> SeatCounts:
-        """The run's :class:`SeatCounts` (after any capped games were left out)."""
-        return self.seats
-
     @property
     def games(self) -> int:
         """Games counted (after any capped games were left out)."""
@@ -170,26 +153,17 @@ class RunTotals:
                 if col in names:
                     self.points[comp] += w * int(_np(batch, col).sum())
         for seat in (0, 1):
-            col = f"played_p{seat}"
-            if col not in names:
-                continue
-            rows, kinds = played_kinds(batch.column(col))
-            size = max(len(self.played), int(kinds.max()) + 1 if len(kinds) else 0)
-            self.played = np.pad(self.played, (0, size - len(self.played)))
-            self.played_wins = np.pad(self.played_wins, (0, size - len(self.played_wins)))
-            self.played += np.bincount(kinds, minlength=size)
-            self.played_wins += np.bincount(
-                kinds, weights=winner[rows] == seat, minlength=size
-            ).astype(np.int64)
+            if f"played_p{seat}" in names:
+                self.played, self.played_wins = add_kinds(
+                    self.played, self.played_wins, *played_kinds(batch.column(f"played_p{seat}")),
+                    winner == seat,
+                )
         if "held_p0" in names and "held_p1" in names:
             for seat in (0, 1):
-                rows, kinds = played_kinds(batch.column(f"held_p{seat}"))
-                size = max(len(self.held) if self.held is not None else 0, _size(kinds))
-                held = np.zeros(0, np.int64) if self.held is None else self.held
-                wins = np.zeros(0, np.int64) if self.held_wins is None else self.held_wins
-                self.held = np.pad(held, (0, size - len(held))) + np.bincount(kinds, minlength=size)
-                held_won = np.bincount(kinds, weights=winner[rows] == seat, minlength=size)
-                self.held_wins = np.pad(wins, (0, size - len(wins))) + held_won.astype(np.int64)
+                self.held, self.held_wins = add_kinds(
+                    self.held, self.held_wins, *played_kinds(batch.column(f"held_p{seat}")),
+                    winner == seat,
+                )
         if "deal_id" in names:
             self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
 
@@ -241,16 +215,9 @@ def run_totals(
     before it is counted (and counted in ``seats.excluded_capped``).
     """
     columns = [
-        *_BASE_COLUMNS,
-        "deal_id",
-        "played_p0",
-        "played_p1",
-        "held_p0",
-        "held_p1",
-        "god_p0",
-        "god_p1",
-        *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
-    ]
+        *_BASE_COLUMNS, "deal_id", "played_p0", "played_p1", "held_p0", "held_p1", "god_p0",
+        "god_p1", *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
+    ]  # fmt: skip
     totals = RunTotals()
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
@@ -298,20 +265,14 @@ def paired_frame(
         se = sd / np.sqrt(n)
         wins = int(np.rint(2 * t.deal_sum))
         ulo, uhi = wilson_interval(wins, 2 * n, z)
+        lo, hi = np.clip(normal_interval(rate, se, z), 0.0, 1.0)
         rows.append(
             {
-                "deals": n,
-                "games": 2 * n,
-                "rate": rate,
-                "lo": float(np.clip(rate - z * se, 0.0, 1.0)),
-                "hi": float(np.clip(rate + z * se, 0.0, 1.0)),
-                "se": se,
-                "unpaired_lo": float(ulo),
-                "unpaired_hi": float(uhi),
-                "dropped_games": t.deals_dropped,
-                "run": label,
+                "deals": n, "games": 2 * n, "rate": rate, "lo": float(lo), "hi": float(hi),
+                "se": se, "unpaired_lo": float(ulo), "unpaired_hi": float(uhi),
+                "dropped_games": t.deals_dropped, "run": label,
             }
-        )
+        )  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -411,14 +372,10 @@ def components_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.D
             pts = t.points[comp]
             rows.append(
                 {
-                    "run": label,
-                    "component": comp,
-                    "weight": w,
-                    "points": pts,
-                    "per_game": pts / t.games,
-                    "share": pts / total if total > 0 else 0.0,
+                    "run": label, "component": comp, "weight": w, "points": pts,
+                    "per_game": pts / t.games, "share": pts / total if total > 0 else 0.0,
                 }
-            )
+            )  # fmt: skip
     out = pd.DataFrame(rows)
     out["weight"] = out["weight"].astype(np.int64)
     out["points"] = out["points"].astype(np.int64)
@@ -431,12 +388,8 @@ def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Dat
     for label, t in zip(labels, totals, strict=True):
         n, first, shared = t.games, t.seats.first_wins, t.seats.shared
         row: dict[str, Any] = {"run": label, "games": n}
-        for name, k in (
-            ("first", first),
-            ("second", n - first - shared),
-            ("shared", shared),
-            ("capped", t.seats.capped),
-        ):
+        for name, k in (("first", first), ("second", n - first - shared), ("shared", shared),
+                        ("capped", t.seats.capped)):  # fmt: skip
             lo, hi = wilson_interval(k, n)
             row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
         rows.append(row)
@@ -456,17 +409,6 @@ def seats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """``np.quantile(data, q)`` (linear interpolation) of the data with these value counts."""
-    n = int(counts.sum())
-    h = (n - 1) * q
-    lo, hi = int(np.floor(h)), int(np.ceil(h))
-    ends = np.cumsum(counts)  # order statistic i is values[searchsorted(ends, i, "right")]
-    x_lo = values[np.searchsorted(ends, lo, side="right")]
-    x_hi = values[np.searchsorted(ends, hi, side="right")]
-    return float(x_lo + (h - lo) * (x_hi - x_lo))
-
-
 def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
     """:func:`sim.analysis.report_tables.length_quantiles` from the turn counts."""
     rows = []
@@ -475,7 +417,7 @@ def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Da
         counts = np.array([t.turns[int(v)] for v in values], np.int64)
         row: dict[str, Any] = {"run": label, "mean": t.turns_sum / t.games}
         for q in QUANTILES:
-            row[f"p{round(q * 100)}"] = _quantile(values, counts, q)
+            row[f"p{round(q * 100)}"] = counts_quantile(values, counts, q)
         row["max"] = int(values.max())
         rows.append(row)
     return pd.DataFrame(rows)
@@ -517,15 +459,8 @@ def _first_wins(run_dir: Path | str, exclude_capped: bool = False) -> Outcomes:
         winners.append(_np(b, "winner").astype(np.int8))
     game_id = np.concatenate(ids)
     none = np.zeros((len(game_id), 0), np.int8)
-    return Outcomes(
-        game_id=game_id,
-        first_win=np.concatenate(wins),
-        plays=none,
-        wins=none,
-        winner=np.concatenate(winners),
-        held0=none.astype(bool),
-        held1=none.astype(bool),
-    )
+    held = none.astype(bool)
+    return Outcomes(game_id, np.concatenate(wins), none, none, np.concatenate(winners), held, held)
 
 
 def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFrame:
@@ -554,13 +489,13 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
 def report_totals(
     paths: Sequence[Path | str], batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
-    """The runs' table (:func:`sim.analysis.frames.run_info`) and each run's totals.
+    """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
 
     With ``exclude_capped`` every total leaves the run's turn-capped games out.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.frames.load_runs` (every path is checked first).
+        :func:`sim.analysis.loading.load_runs` (every path is checked first).
     """
     info = run_info(paths)  # validates every path before any is read
     return info, [run_totals(p, batch_rows, exclude_capped) for p in info["path"]]
@@ -667,7 +602,7 @@ def report_tables(
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.frames.load_runs` (every path is checked first).
+        :func:`sim.analysis.loading.load_runs` (every path is checked first).
     """
     info, totals = report_totals(paths, batch_rows)
     return tables_from_totals(info, totals, min_games)

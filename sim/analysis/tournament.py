@@ -1,37 +1,13 @@
 """Round-robin tournaments between bots, with seats balanced.
 
-``play_tournament(mix, bots, games, seed)`` plays every *pairing* of the
-listed bots, each bot against every other and against itself, ``games``
-games per pairing, and returns a :class:`TournamentResult` of pandas
-DataFrames, so ``omensim tournament`` and a notebook get the same numbers.
-
-How a pairing is played (seats balanced, luck shared):
-
-* A pairing of two different bots A and B is two half-runs of ``games / 2``
-  games each with the same seed: A in seat 0 against B in seat 1, then B in
-  seat 0 against A in seat 1. Each half-run uses duplicate deals
-  (:class:`sim.data.spec.RunSpec` ``duplicate=True``: games 2k and 2k+1 are one
-  deal, the other seat going first the second time). So every deal is played
-  four times, each bot taking it from each seat and going first in half of
-  them: a bot wins a pairing by playing better, not by being dealt better.
-  ``games`` must therefore be a multiple of 4.
-* A self-play pairing (A against A) is one run of ``games`` games with
-  duplicate deals; its interesting number is the first player's win rate.
-* Every pairing uses the same seed, hence the same deals (and, for a limited
-  mix such as ``dunes+aegean:10``, the same cards): differences between
-  pairings are not differences between deals.
-* With ``--variant emissary`` the Emissaries decide who goes first, which
-  duplicate deals cannot be combined with; there each half-run is an ordinary
-  run (same seed, bots swapped), which still balances the seats.
-
-Counting: a *win rate* is the share of games a bot won outright. Shared
-victories (``winner == -1``) count for neither bot and are reported on their
-own, so ``rate[A, B] + rate[B, A] + shared_rate = 1`` for every pairing. A
-``score`` column counts a shared victory as half a win for those who prefer
-that convention (``score[A, B] + score[B, A] = 1``). Intervals are 95%
-Wilson intervals (:func:`sim.run.stats.wilson_interval`) that treat games as
-independent; duplicate deals cancel much of the deal-to-deal luck, so for
-the head-to-head rates they are, if anything, conservative.
+``play_tournament(mix, bots, games, seed)`` plays every pairing of the listed bots
+(each against every other and against itself, ``games`` games a pairing) and returns a
+:class:`TournamentResult` of DataFrames, so ``omensim tournament`` and a notebook get the
+same numbers. A pairing of two bots is two half-runs on one seed with the bots swapped,
+each on duplicate deals (ordinary runs under ``emissary``), so every deal is played from
+both seats, going first and second; every pairing shares the seed and so the deals.
+Shared victories count for neither bot (``score`` counts them as half a win). How it
+plays and what the intervals mean: ``docs/bots.md``, "Tournaments".
 """
 
 from __future__ import annotations
@@ -54,7 +30,7 @@ import pyarrow as pa
 import sim
 from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
-from sim.analysis.tournament_text import format_tournament, matrix_table, self_play_table
+from sim.analysis.tournament_text import format_tournament
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
@@ -64,6 +40,7 @@ from sim.run.margins import (
     MarginMoments,
     first_player_margins,
     margin_distribution,
+    moments_of_counts,
 )
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import CAPPED, SeatCounts, seat_columns
@@ -165,11 +142,7 @@ class Pairing:
 
 def pairings(bots: Sequence[str]) -> list[Pairing]:
     """Every pairing of ``bots`` in list order: each self-play, then each pair once."""
-    out = []
-    for i, a in enumerate(bots):
-        for b in bots[i:]:
-            out.append(Pairing(a, b))
-    return out
+    return [Pairing(a, b) for i, a in enumerate(bots) for b in bots[i:]]
 
 
 @dataclass
@@ -184,16 +157,13 @@ class _Counts:
     a_seat0: int = 0  # games with a in seat 0
     a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
     seats: SeatCounts = field(default_factory=SeatCounts)  # by seat order, whoever sat there
-    # The first player's VP margins (MarginMoments' fields), whichever bot went first.
-    margin_games: int = 0
-    margin_total: int = 0
-    margin_squares: int = 0
-    margin_counts: dict[int, int] = field(default_factory=dict)  # games per margin
+    # Games per first-player VP margin, whichever bot went first.
+    margin_counts: dict[int, int] = field(default_factory=dict)
 
     @property
     def margins(self) -> MarginMoments:
         """The first player's VP margins over the pairing's games."""
-        return MarginMoments(self.margin_games, self.margin_total, self.margin_squares)
+        return moments_of_counts(self.margin_counts)
 
     def add(
         self,
@@ -214,8 +184,6 @@ class _Counts:
         self.a_first += int(np.count_nonzero(first == a_seat))
         self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
         if margin is not None:
-            m = self.margins + MarginMoments.from_margins(margin)
-            self.margin_games, self.margin_total, self.margin_squares = m.games, m.total, m.squares
             values, games = np.unique(margin, return_counts=True)
             for v, n in zip(values.tolist(), games.tolist(), strict=True):
                 self.margin_counts[v] = self.margin_counts.get(v, 0) + n
@@ -308,44 +276,27 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         spread = c.margin_distribution()
         rows.append(
             {
-                "bot_a": p.a,
-                "bot_b": p.b,
-                "self_play": p.self_play,
-                "games": c.games,
-                "wins_a": c.wins_a,
-                "wins_b": c.wins_b,
-                "shared": c.shared,
-                "rate_a": c.wins_a / c.games,
-                "lo_a": lo_a,
-                "hi_a": hi_a,
-                "rate_b": c.wins_b / c.games,
-                "lo_b": lo_b,
-                "hi_b": hi_b,
+                "bot_a": p.a, "bot_b": p.b, "self_play": p.self_play, "games": c.games,
+                "wins_a": c.wins_a, "wins_b": c.wins_b, "shared": c.shared,
+                "rate_a": c.wins_a / c.games, "lo_a": lo_a, "hi_a": hi_a,
+                "rate_b": c.wins_b / c.games, "lo_b": lo_b, "hi_b": hi_b,
                 "shared_rate": c.shared / c.games,
                 "score_a": (c.wins_a + c.shared / 2) / c.games,
                 "score_b": (c.wins_b + c.shared / 2) / c.games,
                 "first_player_wins": c.first_player_wins,
                 "first_player_rate": c.first_player_wins / c.games,
-                "first_player_lo": lo_f,
-                "first_player_hi": hi_f,
-                "first_margin": margin["mean"],
-                "first_margin_lo": margin["lo"],
-                "first_margin_hi": margin["hi"],
-                "first_margin_sd": margin["sd"],
-                **{
-                    f"first_margin_{k}": spread[k]
-                    for k in spread
-                    if k.startswith("p") or k in SIDES
-                },
+                "first_player_lo": lo_f, "first_player_hi": hi_f,
+                "first_margin": margin["mean"], "first_margin_lo": margin["lo"],
+                "first_margin_hi": margin["hi"], "first_margin_sd": margin["sd"],
+                **{f"first_margin_{k}": v for k, v in spread.items() if k[0] == "p" or k in SIDES},
                 **{
                     f"seat_{k}": v
                     for k, v in seat_columns(c.seats).items()
                     if k != "games" and not k.startswith("first_player_")
                 },
-                "games_a_seat0": c.a_seat0,
-                "games_a_first": c.a_first,
+                "games_a_seat0": c.a_seat0, "games_a_first": c.a_first,
             }
-        )
+        )  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -365,39 +316,25 @@ def _matrices(bots: list[str], pairs: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
 
 
 def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
-    sp = pairs[pairs["self_play"]]
-    return pd.DataFrame(
-        {
-            "bot": sp["bot_a"].to_numpy(),
-            "games": sp["games"].to_numpy(),
-            "first_player_wins": sp["first_player_wins"].to_numpy(),
-            "rate": sp["first_player_rate"].to_numpy(),
-            "lo": sp["first_player_lo"].to_numpy(),
-            "hi": sp["first_player_hi"].to_numpy(),
-            "shared_rate": sp["shared_rate"].to_numpy(),
-            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("seat_")},
-            **{c: sp[c].to_numpy() for c in sp.columns if c.startswith("first_margin")},
-        }
-    )
+    """The self-play pairings' first-player figures, one row a bot."""
+    names = {"bot_a": "bot", "games": "games", "first_player_wins": "first_player_wins",
+             "first_player_rate": "rate", "first_player_lo": "lo", "first_player_hi": "hi",
+             "shared_rate": "shared_rate"}  # fmt: skip
+    cols = [*names, *(c for p in ("seat_", "first_margin") for c in pairs if c.startswith(p))]
+    sp = pairs.loc[pairs["self_play"].to_numpy(), cols].rename(columns=names)
+    return sp.reset_index(drop=True)
 
 
 def _specs(
     pairing: Pairing, games: int, mix: str, seed: int, variants: tuple[str, ...]
 ) -> list[RunSpec]:
-    duplicate = "emissary" not in variants
+    """The runs a pairing is made of: on duplicate deals, except where the Emissaries decide
+    who goes first."""
     return [
-        RunSpec(
-            games=n,
-            mix=mix,
-            seed=seed,
-            p0=p0,
-            p1=p1,
-            first="alternate",
-            variants=variants,
-            duplicate=duplicate,
-        )
+        RunSpec(games=n, mix=mix, seed=seed, p0=p0, p1=p1, first="alternate",
+                variants=variants, duplicate="emissary" not in variants)
         for p0, p1, n in pairing.halves(games)
-    ]
+    ]  # fmt: skip
 
 
 def play_tournament(
@@ -418,30 +355,12 @@ def play_tournament(
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
-    Args:
-        mix: the card sets, as for ``omensim run --mix``.
-        bots: two or more distinct names from ``strategies.registry.STRATEGIES``.
-        games: games per pairing, a multiple of 4 (see the module docstring).
-        seed: the seed of every pairing (all pairings play the same deals).
-        variants: rule variants, as for ``omensim run --variant``.
-        out: if given, write ``tournament.parquet``, ``tournament.md`` and
-            ``_tournament.json`` there (it must be absent or empty); ``None``
-            writes nothing (use :func:`write_tournament` or
-            :func:`default_out_dir`).
-        keep_games: also write each half-run's games as a run directory under
-            ``out/games/`` (``<p0>-vs-<p1>``); needs ``out``.
-        threads: numba worker threads; ``None`` uses all cores.
-        progress: ``True`` always shows a status line on stderr, ``False``
-            never, ``None`` when stderr is a terminal.
-        on_pairing: called as ``on_pairing(pairing, index, total)`` before each pairing.
-        force: replace an earlier tournament in ``out`` (checked before anything is played).
-        backend: where the games are played (:mod:`sim.run.backends`); ``None``
-            plays them on this process's threads.
-        resume: ``out`` holds this tournament, interrupted: keep the pairings its
-            log records and play the others (use :func:`resume_tournament`).
-
-    Returns:
-        A :class:`TournamentResult`.
+    The options are ``omensim tournament``'s (``games`` per pairing, a multiple of 4). With
+    ``out`` the tables are written there as it goes (absent or empty, or an earlier
+    tournament with ``force``; ``keep_games`` adds each half-run's games under
+    ``out/games/``); without it a temporary folder is used. ``on_pairing(pairing, index,
+    total)`` is called before each pairing; ``resume`` keeps the pairings the log records
+    (use :func:`resume_tournament`).
 
     Raises:
         SpecError: bad bots, games, mix or variants (raised before anything is written).
@@ -463,8 +382,10 @@ def play_tournament(
             )  # fmt: skip
         return dataclasses.replace(result, out=None)
     out = io.local_out(out)
-    if not resume:
-        check_tournament_out(out, force)
+    if not resume:  # absent or empty, or an earlier tournament with force
+        io.check_output_dir(
+            out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament"
+        )
     plan = pairings(bots)
     specs = [_specs(p, games, mix, seed, variants) for p in plan]
 
@@ -482,7 +403,7 @@ def play_tournament(
         total = games * len(plan)
         check_projected_time(first_engine, total, n_threads, backend_workers(backend))
         metadata = dict(first_engine.metadata)
-        key = ledger_key(specs[0][0], metadata)
+        key = ledger.run_key(specs[0][0], metadata)  # the first half-run's
         if resume:
             job = stack.enter_context(jobs.Job.resume(out, KIND))
             job.check_key(key)
@@ -541,14 +462,10 @@ def play_tournament(
     return result
 
 
-def ledger_key(spec: RunSpec, metadata: dict[str, Any]) -> dict[str, str]:
-    """The run key (:func:`sim.run.ledger.run_key`) of the tournament's first half-run."""
-    return ledger.run_key(spec, metadata)
-
-
 def _counts(entry: dict[str, Any]) -> _Counts:
     """A pairing's counts back from its log entry."""
-    counts = dict(entry["counts"])
+    fields = {f.name for f in dataclasses.fields(_Counts)}
+    counts = {k: v for k, v in entry["counts"].items() if k in fields}
     counts["seats"] = SeatCounts(**counts["seats"])
     # JSON keys are text.
     counts["margin_counts"] = {int(k): int(v) for k, v in counts.get("margin_counts", {}).items()}
@@ -655,26 +572,13 @@ def _result(
     """The result whose matrices and first-player table are read off ``pairs``."""
     matrix, lo, hi = _matrices(bots, pairs)
     return TournamentResult(
-        bots=bots,
-        pairs=pairs,
-        matrix=matrix,
-        matrix_lo=lo,
-        matrix_hi=hi,
-        first_player=_first_player_frame(pairs),
-        settings=settings,
-        out=out,
-        ratings=ratings,
+        bots, pairs, matrix, lo, hi, _first_player_frame(pairs), settings, out, ratings
     )
 
 
 TOURNAMENT_FILES = (
     PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR, PLAN_FILE, PAIRINGS_LOG,
 )  # fmt: skip
-
-
-def check_tournament_out(out: Path, force: bool) -> None:
-    """Refuse ``--out`` before playing: absent or empty, or an earlier tournament with ``force``."""
-    io.check_output_dir(out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament")
 
 
 def write_tournament(result: TournamentResult, out: Path | str) -> Path:
@@ -724,24 +628,3 @@ def read_ratings(out: Path | str) -> pd.DataFrame:
     """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
     return pd.read_parquet(Path(out) / RATINGS_FILE)
 
-
-__all__ = [
-    "DEFAULT_GAMES",
-    "Pairing",
-    "TournamentResult",
-    "check_games",
-    "default_out_dir",
-    "format_tournament",
-    "matrix_table",
-    "pairings",
-    "pairs_frame",
-    "parse_bots",
-    "play_tournament",
-    "read_pairs",
-    "read_ratings",
-    "read_tournament",
-    "resume_tournament",
-    "self_play_table",
-    "valid_bots",
-    "write_tournament",
-]

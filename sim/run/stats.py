@@ -163,6 +163,14 @@ def newcombe_interval(
     return np.asarray(lo), np.asarray(hi)
 
 
+def two_proportions_p(k1: int, n1: int, k2: int, n2: int) -> float:
+    """The two-sided p-value that ``k1/n1`` and ``k2/n2`` (independent samples) differ:
+    statsmodels' ``test_proportions_2indep`` with its defaults."""
+    from statsmodels.stats.proportion import test_proportions_2indep  # deferred: loads pandas
+
+    return float(test_proportions_2indep(int(k1), int(n1), int(k2), int(n2)).pvalue)
+
+
 # --- ratios of sums (delta method) ------------------------------------------------------------
 
 
@@ -193,6 +201,26 @@ def paired_ratio_se(
     r = paired_ratio_diff(num_a[:n], den_a[:n], num_b[:n], den_b[:n])
     diff, se = float(r["diff"]), float(r["se_paired"])
     return diff, (se if n > 1 and math.isfinite(diff) else math.nan)
+
+
+def distance_diff(
+    target: float, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> tuple[float, float]:
+    """``(d_b - d_a, standard error)``: how much farther from ``target`` B is than A.
+
+    ``d = |rate - target|``, linearised around each estimate (delta method):
+    each candidate's per-game terms carry the sign of its side of the target.
+    Paired over the games both played.
+    """
+    n = min(len(a[0]), len(b[0]))
+    ra, ta = ratio_terms(a[0][:n].astype(np.float64), a[1][:n].astype(np.float64))
+    rb, tb = ratio_terms(b[0][:n].astype(np.float64), b[1][:n].astype(np.float64))
+    if n < 2 or not (math.isfinite(ra) and math.isfinite(rb)):
+        return math.nan, math.nan
+    sa = 1.0 if ra >= target else -1.0
+    sb = 1.0 if rb >= target else -1.0
+    d = abs(rb - target) - abs(ra - target)
+    return d, float(np.sqrt(np.var(sb * tb - sa * ta, ddof=1) / n))
 
 
 def paired_ratio_diff(
@@ -312,6 +340,17 @@ def term_variances(n: int, sums: np.ndarray, products: np.ndarray) -> tuple[np.n
         var_p[j] = scale * paired / (ca**4 * cb**4 * m)
         var_u[j] = scale * aa / (ca**4 * m) + scale * bb / (cb**4 * m)
     return var_p, var_u
+
+
+def counts_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """``np.quantile(data, q)`` (linear interpolation) of the data with these value counts
+    (``values`` sorted), without expanding them."""
+    h = (int(counts.sum()) - 1) * q
+    lo, hi = int(np.floor(h)), int(np.ceil(h))
+    ends = np.cumsum(counts)  # order statistic i is values[searchsorted(ends, i, "right")]
+    x_lo = values[np.searchsorted(ends, lo, side="right")]
+    x_hi = values[np.searchsorted(ends, hi, side="right")]
+    return float(x_lo + (h - lo) * (x_hi - x_lo))
 
 
 def normal_interval(estimate: Any, se: Any, z: float = Z95) -> tuple[Any, Any]:

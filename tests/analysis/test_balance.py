@@ -19,6 +19,7 @@ from sim.analysis import balance_question as Q
 from sim.analysis import race as R
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import stats as S
 from sim.run.runner import RunError
 
 KER = "Ker of the Battlefield"  # aegean kind 11, cost 3: its holders win ~62% at cost 3
@@ -137,7 +138,7 @@ def test_distance_diff_is_signed_by_side_of_target() -> None:
     n = 1000
     low = (np.r_[np.ones(400), np.zeros(600)].astype(np.int8), np.ones(n, np.int8))
     high = (np.r_[np.ones(700), np.zeros(300)].astype(np.int8), np.ones(n, np.int8))
-    d, se = R.distance_diff(0.5, low, high)  # |0.7-0.5| - |0.4-0.5|
+    d, se = S.distance_diff(0.5, low, high)  # |0.7-0.5| - |0.4-0.5|
     assert d == pytest.approx(0.1)
     assert se > 0
 

@@ -308,7 +308,7 @@ def test_card_table_has_every_kind_with_names(runs: tuple[Path, Path], tmp_path:
 
 def test_lengths_are_filled_across_runs() -> None:
     """A run without games of some length has 0% there, not a line bridging the gap."""
-    from sim.analysis.report import filled_lengths
+    from sim.analysis.report_tables import filled_lengths
 
     lengths = pd.DataFrame(
         {"run": ["a", "a", "b", "b"], "turns": [10, 14, 10, 12], "games": [1, 1, 3, 1],

@@ -20,7 +20,7 @@ from sim.data.spec import MAX_GAMES, games_problem
 
 
 def test_the_project_error_is_a_value_error_every_layer_raises() -> None:
-    from sim.analysis.frames import RunLoadError
+    from sim.analysis.loading import RunLoadError
     from sim.data.cards import CardDataError
     from sim.data.schema import SchemaError
     from sim.data.spec import SpecError
