@@ -97,15 +97,23 @@ class BalanceResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (``balance.json``)."""
         return {
-            "format": "omensim-balance", "question": self.question.to_dict(),
-            "metric": self.question.metric, "spec": dataclasses.asdict(self.spec),
-            "target": self.target, "tolerance": self.tolerance, "precision": self.precision,
-            "chosen": self.chosen, "chosen_label": self.question.label(self.chosen),
-            "reached": self.reached, "settled": self.settled, "games": self.games,
-            "seconds": self.seconds, "candidates": records(self.table),
+            "format": "omensim-balance",
+            "question": self.question.to_dict(),
+            "metric": self.question.metric,
+            "spec": dataclasses.asdict(self.spec),
+            "target": self.target,
+            "tolerance": self.tolerance,
+            "precision": self.precision,
+            "chosen": self.chosen,
+            "chosen_label": self.question.label(self.chosen),
+            "reached": self.reached,
+            "settled": self.settled,
+            "games": self.games,
+            "seconds": self.seconds,
+            "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
             "panel": None if self.panel is None else records(self.panel),
-        }  # fmt: skip
+        }
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -253,11 +261,17 @@ def race(
     _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
     base = base or Changes()
     plan = {
-        "question": q.to_dict(), "spec": dataclasses.asdict(spec), "base": base.describe(),
-        "target": target, "tolerance": tolerance,
-        "precision": tolerance if precision is None else precision, "pilot": pilot,
-        "ceiling": ceiling, "alpha": alpha, "chunk_size": chunk_size,
-    }  # fmt: skip
+        "question": q.to_dict(),
+        "spec": dataclasses.asdict(spec),
+        "base": base.describe(),
+        "target": target,
+        "tolerance": tolerance,
+        "precision": tolerance if precision is None else precision,
+        "pilot": pilot,
+        "ceiling": ceiling,
+        "alpha": alpha,
+        "chunk_size": chunk_size,
+    }
     if out is None:  # one code path: a folder, a temporary one when none is asked for
         with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:
             result = _play(
@@ -479,11 +493,21 @@ def candidate_table(
         e = R.estimate(*rows[j][:2])
         m = MarginMoments.from_margins(rows[j][2]).figures()
         rec: dict[str, Any] = {
-            "candidate": j, "label": q.label(j), **dict(zip(q.names, values, strict=True)),
-            "shipped": j == shipped, "games": e.games, "count": e.count, "rate": e.rate,
-            "lo": e.lo, "hi": e.hi, "distance": abs(e.rate - target), "margin": m["mean"],
-            "margin_lo": m["lo"], "margin_hi": m["hi"], "margin_sd": m["sd"],
-        }  # fmt: skip
+            "candidate": j,
+            "label": q.label(j),
+            **dict(zip(q.names, values, strict=True)),
+            "shipped": j == shipped,
+            "games": e.games,
+            "count": e.count,
+            "rate": e.rate,
+            "lo": e.lo,
+            "hi": e.hi,
+            "distance": abs(e.rate - target),
+            "margin": m["mean"],
+            "margin_lo": m["lo"],
+            "margin_hi": m["hi"],
+            "margin_sd": m["sd"],
+        }
         if shipped is not None:
             d, se = paired_ratio_se(*rows[shipped][:2], *rows[j][:2])
             lo, hi = normal_interval(d, se)

@@ -107,9 +107,16 @@ def shift_chart(summary: dict[str, Any]) -> str:
     rows = [(label, r) for label, r in rows if r.get("diff") is not None]
     pts = {k: np.array([100 * r[k] for _, r in rows], float) for k in ("diff", "lo", "hi")}
     return _interval_chart(
-        [label for label, _ in rows], pts["diff"], pts["lo"], pts["hi"], 0.0, "0: no change",
-        "shift B - A, points (paired 95% CI)", "What the change moved", unit="",
-    )  # fmt: skip
+        [label for label, _ in rows],
+        pts["diff"],
+        pts["lo"],
+        pts["hi"],
+        0.0,
+        "0: no change",
+        "shift B - A, points (paired 95% CI)",
+        "What the change moved",
+        unit="",
+    )
 
 
 def _with_paired(
@@ -134,12 +141,23 @@ def _with_paired(
 
 def _chart_fpa(t: Tables) -> str:
     labels, est, lo, hi, markers = _with_paired(
-        list(t.fpa["run"]), t.fpa, t.paired, lambda f: [f"{r} (paired)" for r in f["run"]], "rate"
+        list(t.fpa["run"]),
+        t.fpa,
+        t.paired,
+        lambda f: [f"{r} (paired)" for r in f["run"]],
+        "rate",
     )
     return _interval_chart(
-        labels, est, lo, hi, 50.0, "50%: no first-player advantage",
-        "first-player win rate, % of games (95% CI)", "First-player advantage", markers,
-    )  # fmt: skip
+        labels,
+        est,
+        lo,
+        hi,
+        50.0,
+        "50%: no first-player advantage",
+        "first-player win rate, % of games (95% CI)",
+        "First-player advantage",
+        markers,
+    )
 
 
 def _chart_seats(t: Tables) -> str:
@@ -147,9 +165,15 @@ def _chart_seats(t: Tables) -> str:
     labels = [f"{r}: seat {seat}" for r, seat in zip(s["run"], s["seat"], strict=True)]
     est, lo, hi = (s[c].to_numpy() * 100 for c in ("rate", "lo", "hi"))
     return _interval_chart(
-        labels, est, lo, hi, 50.0, "50%: seats equal",
-        "win rate of the seat, % of games (95% CI)", "Seat balance",
-    )  # fmt: skip
+        labels,
+        est,
+        lo,
+        hi,
+        50.0,
+        "50%: seats equal",
+        "win rate of the seat, % of games (95% CI)",
+        "Seat balance",
+    )
 
 
 def _chart_diffs(t: Tables) -> str:
@@ -161,10 +185,17 @@ def _chart_diffs(t: Tables) -> str:
         "diff",
     )
     return _interval_chart(
-        labels, est, lo, hi, 0.0, "0: no difference",
+        labels,
+        est,
+        lo,
+        hi,
+        0.0,
+        "0: no difference",
         "difference in first-player win rate, percentage points (95% CI)",
-        "Differences between runs", markers, unit=" pp",
-    )  # fmt: skip
+        "Differences between runs",
+        markers,
+        unit=" pp",
+    )
 
 
 def _chart_cards(t: Tables, top: int) -> str | None:

@@ -215,9 +215,16 @@ def run_totals(
     before it is counted (and counted in ``seats.excluded_capped``).
     """
     columns = [
-        *_BASE_COLUMNS, "deal_id", "played_p0", "played_p1", "held_p0", "held_p1", "god_p0",
-        "god_p1", *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
-    ]  # fmt: skip
+        *_BASE_COLUMNS,
+        "deal_id",
+        "played_p0",
+        "played_p1",
+        "held_p0",
+        "held_p1",
+        "god_p0",
+        "god_p1",
+        *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
+    ]
     totals = RunTotals()
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
@@ -265,14 +272,20 @@ def paired_frame(
         se = sd / np.sqrt(n)
         wins = int(np.rint(2 * t.deal_sum))
         ulo, uhi = wilson_interval(wins, 2 * n, z)
-        lo, hi = np.clip(normal_interval(rate, se, z), 0.0, 1.0)
         rows.append(
             {
-                "deals": n, "games": 2 * n, "rate": rate, "lo": float(lo), "hi": float(hi),
-                "se": se, "unpaired_lo": float(ulo), "unpaired_hi": float(uhi),
-                "dropped_games": t.deals_dropped, "run": label,
+                "deals": n,
+                "games": 2 * n,
+                "rate": rate,
+                "lo": float(np.clip(normal_interval(rate, se, z)[0], 0.0, 1.0)),
+                "hi": float(np.clip(normal_interval(rate, se, z)[1], 0.0, 1.0)),
+                "se": se,
+                "unpaired_lo": float(ulo),
+                "unpaired_hi": float(uhi),
+                "dropped_games": t.deals_dropped,
+                "run": label,
             }
-        )  # fmt: skip
+        )
     return pd.DataFrame(rows)
 
 
@@ -372,10 +385,14 @@ def components_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.D
             pts = t.points[comp]
             rows.append(
                 {
-                    "run": label, "component": comp, "weight": w, "points": pts,
-                    "per_game": pts / t.games, "share": pts / total if total > 0 else 0.0,
+                    "run": label,
+                    "component": comp,
+                    "weight": w,
+                    "points": pts,
+                    "per_game": pts / t.games,
+                    "share": pts / total if total > 0 else 0.0,
                 }
-            )  # fmt: skip
+            )
     out = pd.DataFrame(rows)
     out["weight"] = out["weight"].astype(np.int64)
     out["points"] = out["points"].astype(np.int64)
@@ -388,8 +405,12 @@ def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.Dat
     for label, t in zip(labels, totals, strict=True):
         n, first, shared = t.games, t.seats.first_wins, t.seats.shared
         row: dict[str, Any] = {"run": label, "games": n}
-        for name, k in (("first", first), ("second", n - first - shared), ("shared", shared),
-                        ("capped", t.seats.capped)):  # fmt: skip
+        for name, k in (
+            ("first", first),
+            ("second", n - first - shared),
+            ("shared", shared),
+            ("capped", t.seats.capped),
+        ):
             lo, hi = wilson_interval(k, n)
             row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
         rows.append(row)
@@ -459,8 +480,15 @@ def _first_wins(run_dir: Path | str, exclude_capped: bool = False) -> Outcomes:
         winners.append(_np(b, "winner").astype(np.int8))
     game_id = np.concatenate(ids)
     none = np.zeros((len(game_id), 0), np.int8)
-    held = none.astype(bool)
-    return Outcomes(game_id, np.concatenate(wins), none, none, np.concatenate(winners), held, held)
+    return Outcomes(
+        game_id=game_id,
+        first_win=np.concatenate(wins),
+        plays=none,
+        wins=none,
+        winner=np.concatenate(winners),
+        held0=none.astype(bool),
+        held1=none.astype(bool),
+    )
 
 
 def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFrame:

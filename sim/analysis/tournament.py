@@ -276,27 +276,44 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         spread = c.margin_distribution()
         rows.append(
             {
-                "bot_a": p.a, "bot_b": p.b, "self_play": p.self_play, "games": c.games,
-                "wins_a": c.wins_a, "wins_b": c.wins_b, "shared": c.shared,
-                "rate_a": c.wins_a / c.games, "lo_a": lo_a, "hi_a": hi_a,
-                "rate_b": c.wins_b / c.games, "lo_b": lo_b, "hi_b": hi_b,
+                "bot_a": p.a,
+                "bot_b": p.b,
+                "self_play": p.self_play,
+                "games": c.games,
+                "wins_a": c.wins_a,
+                "wins_b": c.wins_b,
+                "shared": c.shared,
+                "rate_a": c.wins_a / c.games,
+                "lo_a": lo_a,
+                "hi_a": hi_a,
+                "rate_b": c.wins_b / c.games,
+                "lo_b": lo_b,
+                "hi_b": hi_b,
                 "shared_rate": c.shared / c.games,
                 "score_a": (c.wins_a + c.shared / 2) / c.games,
                 "score_b": (c.wins_b + c.shared / 2) / c.games,
                 "first_player_wins": c.first_player_wins,
                 "first_player_rate": c.first_player_wins / c.games,
-                "first_player_lo": lo_f, "first_player_hi": hi_f,
-                "first_margin": margin["mean"], "first_margin_lo": margin["lo"],
-                "first_margin_hi": margin["hi"], "first_margin_sd": margin["sd"],
-                **{f"first_margin_{k}": v for k, v in spread.items() if k[0] == "p" or k in SIDES},
+                "first_player_lo": lo_f,
+                "first_player_hi": hi_f,
+                "first_margin": margin["mean"],
+                "first_margin_lo": margin["lo"],
+                "first_margin_hi": margin["hi"],
+                "first_margin_sd": margin["sd"],
+                **{
+                    f"first_margin_{k}": spread[k]
+                    for k in spread
+                    if k.startswith("p") or k in SIDES
+                },
                 **{
                     f"seat_{k}": v
                     for k, v in seat_columns(c.seats).items()
                     if k != "games" and not k.startswith("first_player_")
                 },
-                "games_a_seat0": c.a_seat0, "games_a_first": c.a_first,
+                "games_a_seat0": c.a_seat0,
+                "games_a_first": c.a_first,
             }
-        )  # fmt: skip
+        )
     return pd.DataFrame(rows)
 
 
