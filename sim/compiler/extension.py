@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import pickle
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -63,6 +65,49 @@ def unwrapped_indices() -> Iterator[None]:
             yield
         finally:
             arrayobj.fix_integer_index = saved
+
+
+_SIGINT = {"deferring": False, "pending": False}
+
+
+def _note_interrupt(signum: int, frame: Any) -> None:
+    _SIGINT["pending"] = True
+
+
+def _raise_if_interrupted() -> None:
+    if _SIGINT["pending"]:
+        _SIGINT["pending"] = False
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """While it lasts, a Ctrl-C in the main thread is held until a kernel boundary: the
+    entry of the next kernel compiled, or the end of this block, where it raises as usual.
+
+    A ``KeyboardInterrupt`` raised at any other point of a compile may land inside Python
+    code that llvmlite runs while LLVM works: between the acquire and the release of its
+    lock (which then stays held, so any other thread that asks LLVM for an address waits
+    forever), or in a callback whose exceptions are printed and dropped (the Ctrl-C is then
+    lost and the command goes on). Outside the main thread, or under a SIGINT handler other
+    than Python's default, it does nothing.
+    """
+    if _SIGINT["deferring"]:
+        _raise_if_interrupted()
+        yield
+        return
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    _SIGINT.update(deferring=True, pending=False)
+    signal.signal(signal.SIGINT, _note_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _SIGINT["deferring"] = False
+    _raise_if_interrupted()
 
 
 TRACED_MARK = "-traced"
@@ -123,7 +168,7 @@ class KernelDispatcher(CPUDispatcher):
         function pointer needs.
         """
         args = kernel_args(sig)
-        with unwrapped_indices():
+        with interrupts_deferred(), unwrapped_indices():
             if args in self.overloads:
                 return super().compile(args)
             self.targetoptions["no_cfunc_wrapper"] = args != ASK_SIGNATURE.args
@@ -148,6 +193,10 @@ class KernelDispatcher(CPUDispatcher):
         entries = self.__dict__.setdefault("_python_entries", {})
         if args in entries:
             return entries[args]
+        with interrupts_deferred():
+            return self._new_python_entry(args, entries)
+
+    def _new_python_entry(self, args: tuple[Any, ...], entries: dict[Any, Any]) -> Any:
         self.compile(args)
         cres = self.overloads[args]
         if not materialised(cres.library):
@@ -219,8 +268,18 @@ def entry_point(dispatcher: Any, *args: Any) -> Callable:
     """The compiled entry of kernel ``dispatcher`` for arguments like ``args``, to call from
     Python without numba's dispatch (which matches every argument's type on every call and
     never matches a dispatcher passed as ``ask`` exactly: the slow path, with the GIL held).
-    Pass it arguments of the same types as ``args`` only."""
-    return dispatcher.python_entry(tuple(typeof(a) for a in args))
+    Pass it arguments of the same types as ``args`` only.
+
+    The addresses numba's unboxing of a kernel passed as ``ask`` looks up on every call are
+    resolved here, so the kernel threads that call the entry never wait on LLVM's lock.
+    """
+    entry = dispatcher.python_entry(tuple(typeof(a) for a in args))
+    with interrupts_deferred():
+        for ask in (a for a in args if isinstance(a, KernelDispatcher)):
+            cres = ask.get_compile_result(ASK_SIGNATURE)
+            cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+            cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+    return entry
 
 
 def ask_of(dispatcher: Any) -> Any:

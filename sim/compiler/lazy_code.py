@@ -140,7 +140,14 @@ class KernelLibrary(JITCodeLibrary):
 
     def get_pointer_to_function(self, name: str) -> int:
         """The address of function ``name``, 0 if this library does not define it; generates
-        the machine code only for a function it defines."""
+        the machine code only for a function it defines. Remembered: numba asks again at
+        every call from Python that passes a kernel as ``ask``, and asking LLVM takes its lock."""
+        addresses = self.__dict__.setdefault("_addresses", {})
+        if name not in addresses:
+            addresses[name] = self._address(name)
+        return addresses[name]
+
+    def _address(self, name: str) -> int:
         self._ensure_finalized()
         if not self.in_engine:
             try:
