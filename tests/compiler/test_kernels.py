@@ -2,7 +2,7 @@
 argument types its own (never read from its parameter names), no allocation, C's indices.
 
 Kernels here are made with each linkage the extension has (``sim.compiler.extension.
-compiled``) and must give Python's answers, compiled cold and loaded from the cache in
+kernel``) and must give Python's answers, compiled cold and loaded from the cache in
 fresh interpreters. Skipped in plain mode, which is numba's own.
 """
 
@@ -23,7 +23,7 @@ from sim.compiler import PLAIN, entry_point, kernel
 pytestmark = pytest.mark.skipif(PLAIN, reason="the extension's behaviour")
 
 if not PLAIN:
-    from sim.compiler.extension import compiled
+    from sim.compiler.extension import kernel as compiled
 
     FLAGS = {"inline": False, "into_caller": False}
 
