@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import types
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -113,12 +114,47 @@ REIGN_STEPS = ("sim.kernel.portent:portent_step", "sim.kernel.feats:feat_step")
 def work_of(top: Any, ask: Any) -> tuple[str, ...]:
     """:data:`WORK` with the set-up and Reign steps entry point ``top`` calls (read off its
     tree: each must be listed, or both would meet it unclaimed), then ``top`` and ``ask``."""
-    # Deferred: ``copies`` imports the extension, which imports this module.
-    from sim.compiler.copies import calls
-
     setup, reign = ([n for n in ns if calls(top, kernel_named(n))] for ns in (SETUPS, REIGN_STEPS))
     end = WORK.index("sim.kernel.turn:end_turn")
     return (*WORK[:1], *setup, *WORK[1:end], *reign, *WORK[end:], name_of(top), name_of(ask))
+
+
+def is_kernel(value: Any) -> bool:
+    """Whether ``value`` is a kernel of the extension (``@kernel``, with its flags)."""
+    return isinstance(getattr(value, "flags", None), dict) and hasattr(value, "py_func")
+
+
+def kernel_globals(fn: Any) -> dict[str, Any]:
+    """The kernels Python function ``fn`` names as globals, by name."""
+    g = fn.__globals__
+    return {n: g[n] for n in set(fn.__code__.co_names) if is_kernel(g.get(n))}
+
+
+def module_kernels(fn: Any) -> list[Any]:
+    """The kernels Python function ``fn`` may reach as attributes of a module global."""
+    names = set(fn.__code__.co_names)
+    modules = [m for n in names if isinstance(m := fn.__globals__.get(n), types.ModuleType)]
+    return [getattr(m, a) for m in modules for a in names if is_kernel(getattr(m, a, None))]
+
+
+def call_graph(disp: Any, attributes: bool = False) -> dict[int, tuple[Any, list[Any]]]:
+    """``disp`` and every kernel it calls, directly or not, by id: the kernel and those it
+    names as globals (with ``attributes``, and those it may reach as a module's attributes)."""
+    graph: dict[int, tuple[Any, list[Any]]] = {}
+    todo = [disp]
+    while todo:
+        d = todo.pop()
+        if id(d) not in graph:
+            callees = list(kernel_globals(d.py_func).values())
+            callees += module_kernels(d.py_func) if attributes else []
+            graph[id(d)] = (d, callees)
+            todo += callees
+    return graph
+
+
+def calls(disp: Any, target: Any) -> bool:
+    """Whether compiling kernel ``disp`` compiles kernel ``target``."""
+    return id(target) in call_graph(disp, attributes=True)
 
 
 def kernel_named(name: str) -> Any:

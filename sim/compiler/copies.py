@@ -9,53 +9,15 @@ them in files of their own; they play the same games (``tests/kernel/test_entry_
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 from sim.compiler import copy_function
+from sim.compiler.ahead import call_graph, kernel_globals, module_kernels
 from sim.compiler.extension import kernel
 from sim.compiler.mode import PLAIN
 
 COPIES: dict[tuple[int, str], Any] = {}
 """Each copy by (id of the kernel, the copy's name): one per process, shared by the trees."""
-
-
-def is_kernel(value: Any) -> bool:
-    """Whether ``value`` is a kernel of the extension (``@kernel``, with its flags)."""
-    return isinstance(getattr(value, "flags", None), dict) and hasattr(value, "py_func")
-
-
-def kernel_globals(fn: Any) -> dict[str, Any]:
-    """The kernels Python function ``fn`` names as globals, by name."""
-    g = fn.__globals__
-    return {n: g[n] for n in set(fn.__code__.co_names) if is_kernel(g.get(n))}
-
-
-def module_kernels(fn: Any) -> list[Any]:
-    """The kernels Python function ``fn`` may reach as attributes of a module global."""
-    names = set(fn.__code__.co_names)
-    modules = [m for n in names if isinstance(m := fn.__globals__.get(n), types.ModuleType)]
-    return [getattr(m, a) for m in modules for a in names if is_kernel(getattr(m, a, None))]
-
-
-def call_graph(disp: Any, attributes: bool = False) -> dict[int, tuple[Any, list[Any]]]:
-    """``disp`` and every kernel it calls, directly or not, by id: the kernel and those it
-    names as globals (with ``attributes``, and those it may reach as a module's attributes)."""
-    graph: dict[int, tuple[Any, list[Any]]] = {}
-    todo = [disp]
-    while todo:
-        d = todo.pop()
-        if id(d) not in graph:
-            callees = list(kernel_globals(d.py_func).values())
-            callees += module_kernels(d.py_func) if attributes else []
-            graph[id(d)] = (d, callees)
-            todo += callees
-    return graph
-
-
-def calls(disp: Any, target: Any) -> bool:
-    """Whether compiling kernel ``disp`` compiles kernel ``target``."""
-    return id(target) in call_graph(disp, attributes=True)
 
 
 def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
