@@ -50,7 +50,7 @@ LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("sim/run/engine.py", ("linked_cached", "LINKED_AT_GAMES")),
         ("sim/cli/compile.py", ()),
     ],
-    "two_process": [("sim/compiler/ahead.py", ()), ("sim/compiler/claims.py", ())],
+    "two_process": [("sim/compiler/ahead.py", ())],
     "lazy": [
         ("sim/compiler/lazy_code.py", ("KernelLibrary", "DeferredEnvs", "KernelCacheImpl")),
     ],

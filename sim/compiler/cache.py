@@ -1,19 +1,16 @@
 """Keep numba's on-disk cache honest about code in other files.
 
-Numba re-compiles a cached function when *its own* file changes, but not when
-a function it calls, or a constant it reads, changes in another file: the old
-machine code would keep running. Every kernel module is compiled with
-``cache=True``, so before any of them loads we hash the source of all kernel
-code (``sim/kernel``, ``strategies``, and the declarations in ``sim/base``) and, if the hash differs
-from the one stamped beside the cache, drop the cached files of those modules.
-
-Plain mode (``sim.compiler.mode``) caches in a directory of its own,
-:func:`plain_root`, which holds nothing but kernels; the extension's cache is
-numba's usual place (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the source).
+Numba compiles a cached function again when *its own* file changes, not when a kernel it
+calls or a constant it reads changes in another file. So before any kernel loads, the
+source of all kernel code (``sim/kernel``, ``strategies``, the declarations in ``sim/base``
+and this compiler) is hashed, and the kernels' cache files are dropped if the hash differs
+from the one stamped beside them. Plain mode caches in a directory of its own
+(:func:`plain_root`): numba's cache key does not record the extension's flags.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -27,22 +24,14 @@ from sim.compiler.mode import PLAIN, hooks_wanted
 
 _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
-# No kernels of their own, but part of the hash: the declarations the kernels read as frozen
-# globals, and the compiler, whose lowering numba's cache key does not record.
-DECLARATION_DIRS = (_SIM / "base", _SIM / "compiler")
+HASHED_DIRS = (*SOURCE_DIRS, _SIM / "base", _SIM / "compiler")
 STAMP = "omensim-kernel.sha256"
-PLAIN_DIR = "omensim-plain-numba"
-"""The name of plain mode's cache directory (see :func:`plain_root`)."""
-TRACED_SUFFIX = "-traced"
-"""Appended to :data:`PLAIN_DIR` for plain kernels with the trace hooks (``sim.kernel.trace``):
-plain numba's cache key cannot tell the two builds apart."""
 
 
 def source_digest() -> str:
     """Hash of every source file whose code or constants end up in compiled kernels."""
     h = hashlib.sha256()
-    files = sorted(p for d in SOURCE_DIRS + DECLARATION_DIRS for p in d.glob("*.py"))
-    for path in files:
+    for path in sorted(p for d in HASHED_DIRS for p in d.glob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -50,7 +39,6 @@ def source_digest() -> str:
 
 @functools.cache
 def _writable(d: Path) -> bool:
-    """Whether files can be made in ``d`` (made if missing); asked once per directory."""
     try:
         d.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=d):
@@ -60,27 +48,20 @@ def _writable(d: Path) -> bool:
 
 
 def plain_root() -> Path:
-    """Where plain mode keeps its machine code: ``$NUMBA_CACHE_DIR/omensim-plain-numba``,
-    else ``__pycache__/omensim-plain-numba`` in the ``sim`` package, else (a read-only
-    install) under the user's cache directory; with :data:`TRACED_SUFFIX` when the
-    process asks for the trace hooks."""
-    name = PLAIN_DIR + (TRACED_SUFFIX if hooks_wanted(os.environ) else "")
+    """Plain mode's cache: ``omensim-plain-numba`` in ``$NUMBA_CACHE_DIR``, else in the
+    ``sim`` package's ``__pycache__``, else (a read-only install) in the user's cache; a
+    directory apart for kernels with the trace hooks, which numba's key cannot tell apart."""
+    name = "omensim-plain-numba" + ("-traced" if hooks_wanted(os.environ) else "")
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
         return Path(root) / name
-    in_tree = _SIM / "__pycache__" / name
-    if _writable(in_tree):
-        return in_tree
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return user / "omensim" / name
+    if _writable(_SIM / "__pycache__" / name):
+        return _SIM / "__pycache__" / name
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "omensim" / name
 
 
 def cache_dirs() -> list[Path]:
-    """Where numba keeps the cache files of the kernel modules in this process's mode.
-
-    For the extension it mirrors numba's rule; plain mode's one directory holds them all
-    (numba adds a subdirectory per source directory).
-    """
+    """Where numba keeps the kernel modules' cache files in this process's mode."""
     if PLAIN:
         return [plain_root()]
     root = os.environ.get("NUMBA_CACHE_DIR")
@@ -92,8 +73,7 @@ def cache_dirs() -> list[Path]:
 
 
 def cache_files(d: Path, pattern: str) -> list[Path]:
-    """The files matching ``pattern`` in kernel cache directory ``d`` (and, in plain
-    mode, in its subdirectories)."""
+    """The files matching ``pattern`` in kernel cache directory ``d`` (plain mode's: below it)."""
     return list(d.rglob(pattern) if PLAIN else d.glob(pattern))
 
 
@@ -103,11 +83,9 @@ def ensure_fresh_cache() -> bool:
     dropped = False
     for d in cache_dirs():
         stamp = d / STAMP
-        try:
+        with contextlib.suppress(OSError):
             if stamp.read_text() == digest:
                 continue
-        except OSError:
-            pass
         try:
             for f in cache_files(d, "*.nbi") + cache_files(d, "*.nbc"):
                 f.unlink(missing_ok=True)
@@ -118,7 +96,6 @@ def ensure_fresh_cache() -> bool:
             pass  # a read-only cache only costs compile time, never correctness
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root and not _writable(Path(root)):
-        # numba then caches beside the source or in the user's cache, or not at all.
         print(
             f"omensim: cannot write the kernel cache folder NUMBA_CACHE_DIR={root}; "
             "numba caches the kernels elsewhere, or compiles them in every process",

@@ -1,28 +1,18 @@
 """omensim's extension of numba's compiler: leaner machine code and a shorter cold compile.
 
-What plain ``njit(cache=True)`` does differently (``benchmarks/bench_levers.py`` measures
-each part against its removal; ``sim.compiler.mode`` picks one of the two):
-
-* Literal arguments widened: numba compiles a copy of a function (and of its tree) for every
-  literal a call site passes (``f(st, 0)`` and ``f(st, p)``); here both call one compile of
-  the types numba infers.
-* No wrappers a kernel does not need (numba's C and Python wrappers), machine code only
-  for what runs (``sim.compiler.lazy_code``), and the linkage of ``sim.compiler.linkage``.
-* No reference counting and no wraparound of negative indices: a faster game.
-
-Kernel code indexes arrays as C does: a negative index is out of bounds, not Python's count
-from the end (:func:`unwrapped_indices`). Under ``NUMBA_BOUNDSCHECK=1`` a negative index
-raises ``IndexError`` like any other out-of-bounds one.
-
-Everything here applies to kernels only: numba's own members are replaced only while a
-kernel compiles, under numba's compiler lock, and put back after; other numba code in the
-process compiles as numba ships it.
+Beyond plain ``njit(cache=True)`` (``docs/compile.md``): one compile for every literal a call
+site passes, no wrappers a kernel does not need, machine code only for what runs
+(``sim.compiler.lazy_code``), the linkage of ``sim.compiler.linkage``, no reference counting,
+and a negative index out of bounds as in C. Numba's members are replaced only while a kernel
+compiles, under numba's compiler lock; other code compiles as numba ships it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import pickle
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -35,26 +25,19 @@ from numba.extending import intrinsic
 from numba.np import arrayobj
 
 import sim.compiler.mode as mode
-from sim.compiler.claims import claim, kernel_name
-from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler, KernelLibrary, materialised
-from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE, OFF, flags_of
+from sim.compiler.ahead import claim
+from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler, materialised
+from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE, OFF, flags_of, kernel_name
 
 
 def _index_as_is(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) -> Any:
-    """Numba's ``arrayobj.fix_integer_index`` without the wraparound of a negative index."""
     return context.cast(builder, idx, idxty, types.intp if idxty.signed else types.uintp)
 
 
 @contextlib.contextmanager
 def unwrapped_indices() -> Iterator[None]:
-    """While it lasts, numba lowers an integer array index without Python's wraparound.
-
-    Numba turns ``a[i]`` for a signed ``i`` into ``a[i + len(a) if i < 0 else i]`` unless it
-    can prove ``i >= 0``, which it seldom can: a compare, an add and a select on nearly
-    every state and table read. Kernel code never counts from the end
-    (``tests/code/test_code_rules.py`` rejects a negative literal index in a kernel). Held
-    under numba's compiler lock, so no other function is lowered meanwhile.
-    """
+    """While it lasts (under numba's compiler lock), an integer index is lowered without
+    Python's wraparound, a compare, an add and a select on nearly every read."""
     with global_compiler_lock:
         saved = arrayobj.fix_integer_index
         if "nrt" not in OFF:
@@ -65,16 +48,44 @@ def unwrapped_indices() -> Iterator[None]:
             arrayobj.fix_integer_index = saved
 
 
-TRACED_MARK = "-traced"
-"""Ends the names of the cache files of kernels built with the trace hooks
-(``sim.compiler.mode.HOOKS``): ``batch.play_range-12.py312-traced.nbi``."""
+_HELD: list[int] = []  # Ctrl-Cs held by :func:`interrupts_deferred`
+
+
+def _hold(signum: int, frame: Any) -> None:
+    _HELD.append(signum)
+
+
+def _raise_held() -> None:
+    if _HELD:
+        _HELD.clear()
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """While it lasts, a Ctrl-C in the main thread raises at the next kernel compile or at the
+    end of the block, never inside LLVM's work (``docs/compile.md``: it could leave llvmlite's
+    lock held, or be dropped). Only under Python's own SIGINT handler."""
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGINT) is _hold:  # within a compile: a boundary
+        _raise_held()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, _hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    _raise_held()
+
+
+TRACED_MARK = "-traced"  # ends the cache files' names of kernels with the trace hooks
 
 
 class KernelCache(FunctionCache):
-    """Numba's on-disk cache of a function, with files of its own (:data:`TRACED_MARK`) for
-    the build with the trace hooks, so that whether a build is cached can be read off the
-    file names (``sim.run.progress.kernel_needs_compile``). An entry may hold a kernel's IR
-    without machine code (``sim.compiler.lazy_code``)."""
+    """Numba's on-disk cache of a function, with files of their own for the build with the
+    trace hooks (so whether a build is cached reads off the file names)."""
 
     _impl_class = KernelCacheImpl
 
@@ -92,8 +103,7 @@ class KernelCache(FunctionCache):
         )
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
-        """Numba's cached compile of ``sig``, or None (compile it again) when its files
-        cannot be read back: cut short by a full disk, or damaged."""
+        """Numba's cached compile of ``sig``, or None (compile again) if it cannot be read."""
         try:
             return super().load_overload(sig, target_context)
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
@@ -101,29 +111,22 @@ class KernelCache(FunctionCache):
 
 
 def kernel_args(sig: Any) -> tuple[Any, ...]:
-    """The argument types a kernel is compiled for, from those of a call: literals widened
-    to their type, a jitted function passed as ``ask`` as the :data:`ASK_TYPE` pointer."""
+    """The argument types a kernel is compiled for, from those of a call: literals widened,
+    a jitted function passed as ``ask`` as the :data:`ASK_TYPE` pointer."""
     args = sig if isinstance(sig, tuple) else sigutils.normalize_signature(sig)[0]
     return tuple(ASK_TYPE if isinstance(a, types.Dispatcher) else types.unliteral(a) for a in args)
 
 
 class KernelDispatcher(CPUDispatcher):
-    """A dispatcher that compiles the types of a call with its literals widened (one
-    compile for ``f(st, 0)`` and ``f(st, p)``), without the wrappers it does not need."""
+    """A dispatcher that compiles a call's types with literals widened, without the wrappers
+    a kernel does not need; only a bot dispatcher (``ask``) gets numba's C wrapper."""
 
-    flags: dict[str, bool] = {}
-    """Its linkage (``sim.compiler.linkage.flags_of``)."""
+    flags: dict[str, bool] = {}  # its linkage (``sim.compiler.linkage.flags_of``)
 
     def compile(self, sig: Any) -> Any:
-        """Compile (or load from the cache) the kernel for :func:`kernel_args` of ``sig``.
-
-        A first compile holds the kernel's claim (``sim.compiler.claims``), so another
-        process filling the same cache compiles it only if this one did not. Only a bot
-        dispatcher (the ``ask`` signature) gets numba's C wrapper, which passing it as a
-        function pointer needs.
-        """
+        """Compile (or load) the kernel for ``sig``, holding its claim (``sim.compiler.ahead``)."""
         args = kernel_args(sig)
-        with unwrapped_indices():
+        with interrupts_deferred(), unwrapped_indices():
             if args in self.overloads:
                 return super().compile(args)
             self.targetoptions["no_cfunc_wrapper"] = args != ASK_SIGNATURE.args
@@ -131,66 +134,48 @@ class KernelDispatcher(CPUDispatcher):
                 return super().compile(args)
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
-        # Numba's C dispatcher calls this on a call from Python that its table does not
-        # match, and calls what it returns.
+        # Numba's C dispatcher calls this on a call from Python its table does not match.
         return self.python_entry(tuple(self.typeof_pyval(a) for a in args))
 
     def python_entry(self, sig: Any) -> Any:
-        """The entry for argument types ``sig`` callable from Python (compiled first).
-
-        Kernels are compiled without numba's Python wrapper (the code that unboxes each
-        argument): most are only ever called by other kernels. The first call from Python
-        builds one here, a module of the wrapper alone that calls the compiled function by
-        name, kept for the process and not cached.
-        """
+        """The entry for argument types ``sig`` callable from Python: numba's Python wrapper
+        in a module of its own, kept for the process, not cached."""
         args = kernel_args(sig)
         # Not set in __init__: numba rebuilds an unpickled dispatcher through it.
         entries = self.__dict__.setdefault("_python_entries", {})
-        if args in entries:
-            return entries[args]
-        self.compile(args)
-        cres = self.overloads[args]
-        if not materialised(cres.library):
-            # So far only linked into its callers: its own machine code now, and in the
-            # cache, so the next process that calls it from Python loads it.
-            cres.library.materialise()
-            self._cache.save_overload(args, cres)
-        entry = cres.entry_point
-        if self.targetoptions["no_cpython_wrapper"]:
-            ctx = self.targetctx
-            with global_compiler_lock:
-                library = ctx.codegen().create_library(f"{self.py_func.__qualname__}.python")
-                ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, None, True)
-                entry = ctx.get_executable(library, cres.fndesc, cres.environment)
-        self._insert([a._code for a in args], entry, False)
-        entries[args] = entry
-        return entry
+        if args not in entries:
+            with interrupts_deferred():
+                self.compile(args)
+                cres = self.overloads[args]
+                if not materialised(cres.library):
+                    # Only linked into callers so far: its machine code now, and in the cache.
+                    cres.library.materialise()
+                    self._cache.save_overload(args, cres)
+                entry = cres.entry_point
+                if self.targetoptions["no_cpython_wrapper"]:
+                    ctx = self.targetctx
+                    with global_compiler_lock:
+                        lib = ctx.codegen().create_library(f"{self.py_func.__qualname__}.python")
+                        ctx.create_cpython_wrapper(lib, cres.fndesc, cres.environment, None, True)
+                        entry = ctx.get_executable(lib, cres.fndesc, cres.environment)
+                self._insert([a._code for a in args], entry, False)
+                entries[args] = entry
+        return entries[args]
 
     def add_overload(self, cres: Any) -> None:
-        """Register a compiled (or cache-loaded) overload.
-
-        Numba's version also enters the overload in the C dispatcher's table for calls
-        from Python; with no Python wrapper that entry is null, so the table gets
-        ``python_entry``'s on first use. A kernel run from outside the kernels (as
-        ``ask``, from Python) gets its machine code now, before numba caches it.
-        """
+        """Register an overload (``python_entry`` fills the C dispatcher's table); one run
+        from outside the kernels gets its machine code now, before numba caches it."""
         self.overloads[tuple(cres.signature.args)] = cres
         options = self.targetoptions
-        if isinstance(cres.library, KernelLibrary) and not (
-            options["no_cfunc_wrapper"] and options["no_cpython_wrapper"]
-        ):
+        wrapped = not (options["no_cfunc_wrapper"] and options["no_cpython_wrapper"])
+        if wrapped and not materialised(cres.library):
             cres.library.materialise()
 
 
-def kernel(fn: Callable) -> Any:
-    """Jit ``fn`` as a kernel, with the linkage ``sim.compiler.linkage`` gives its name."""
-    return compiled(fn, flags_of(kernel_name(fn)))
-
-
-def compiled(fn: Callable, flags: dict[str, bool]) -> Any:
-    """Jit ``fn`` with ``cache=True`` as a kernel of linkage ``flags`` (``inline``:
-    ``alwaysinline`` in LLVM; ``into_caller``: numba's IR-level inlining; ``from_python``:
-    cached with its Python wrapper)."""
+def kernel(fn: Callable, flags: dict[str, bool] | None = None) -> Any:
+    """Jit ``fn`` as a cached kernel of linkage ``flags``, by default its name's in
+    ``sim.compiler.linkage``."""
+    flags = flags_of(kernel_name(fn)) if flags is None else flags
     disp = KernelDispatcher(
         py_func=fn,
         pipeline_class=KernelCompiler,
@@ -199,12 +184,12 @@ def compiled(fn: Callable, flags: dict[str, bool]) -> Any:
             "nopython": True,
             "boundscheck": None,
             "inline": "always" if flags.get("into_caller") else "never",
-            # Explicit even when False: numba otherwise lets a callee compiled inside a
-            # forceinline caller inherit the flag.
+            # Explicit when False too: numba lets a callee compiled in a forceinline caller
+            # inherit the flag.
             "forceinline": flags.get("inline", False),
             "nogil": True,
-            # No reference counting: kernels never allocate (the caller hands them every
-            # array), and NRT's atomic counts at each call cost a large share of a game.
+            # Kernels never allocate (the caller hands them every array), and NRT's atomic
+            # counts at each call cost a large share of a game.
             "_nrt": "nrt" in OFF,
             "no_cfunc_wrapper": True,
             "no_cpython_wrapper": not flags.get("from_python"),
@@ -216,33 +201,33 @@ def compiled(fn: Callable, flags: dict[str, bool]) -> Any:
 
 
 def entry_point(dispatcher: Any, *args: Any) -> Callable:
-    """The compiled entry of kernel ``dispatcher`` for arguments like ``args``, to call from
-    Python without numba's dispatch (which matches every argument's type on every call and
-    never matches a dispatcher passed as ``ask`` exactly: the slow path, with the GIL held).
-    Pass it arguments of the same types as ``args`` only."""
-    return dispatcher.python_entry(tuple(typeof(a) for a in args))
+    """The entry of kernel ``dispatcher`` for arguments of the types of ``args``, called from
+    Python without numba's dispatch (slow for ``ask``, with the GIL held). The addresses the
+    unboxing of an ``ask`` asks for are resolved here: kernel threads never take LLVM's lock."""
+    entry = dispatcher.python_entry(tuple(typeof(a) for a in args))
+    with interrupts_deferred():
+        for ask in (a for a in args if isinstance(a, KernelDispatcher)):
+            cres = ask.get_compile_result(ASK_SIGNATURE)
+            for name in (cres.fndesc.llvm_cfunc_wrapper_name, cres.fndesc.llvm_func_name):
+                cres.library.get_pointer_to_function(name)
+    return entry
 
 
 def ask_of(dispatcher: Any) -> Any:
-    """A jitted ``ask_of(dispatcher)()`` that returns ``dispatcher`` as an ``ask`` value.
-
-    For kernel code that hands a bot dispatcher on itself (the look-ahead's rollouts).
-    Numba's own cast of a global dispatcher to a first-class function stores its Python
-    address, which makes every caller uncacheable; this one links the compiled function by
-    name only, so the callers stay in the on-disk cache.
-    """
+    """A jitted ``ask_of(dispatcher)()`` returning ``dispatcher`` as an ``ask`` value, linked
+    by name (numba's own cast stores its address, which makes every caller uncacheable)."""
 
     @intrinsic
     def _ask(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             cres = dispatcher.get_compile_result(ASK_SIGNATURE)
-            llvoidptr = context.get_value_type(types.voidptr)
             sfunc = cgutils.create_struct_proxy(ASK_TYPE)(context, builder)
             sfunc.py_addr = context.get_constant_null(types.voidptr)
             llfnty = context.get_value_type(ASK_TYPE.ftype).pointee
             wrapper = cgutils.get_or_insert_function(
                 builder.module, llfnty, cres.fndesc.llvm_cfunc_wrapper_name
             )
+            llvoidptr = context.get_value_type(types.voidptr)
             sfunc.c_addr = builder.bitcast(wrapper, llvoidptr)
             fn = context.declare_function(builder.module, cres.fndesc)
             sfunc.jit_addr = builder.bitcast(fn, llvoidptr)

@@ -1,33 +1,10 @@
-"""Machine code only for the kernels something runs: the rest stay LLVM IR to link.
+"""Machine code only for the kernels something runs; the rest stay LLVM IR for callers to link.
 
-Numba finalises every function it compiles at once: it links the IR of every
-callee into the function's module, optimises that module, and generates
-machine code for all of it, callees included, then caches that machine code.
-Kernels are called by other kernels, whose modules link the callee's IR again
-(numba's ``_get_module_for_linking``), so a cold compile optimised and
-code-generated each function's whole tree of callees once per function above
-it, and the machine code of a kernel that only other kernels call never runs.
-
-:class:`KernelLibrary` links as numba does but leaves the module as its
-function passes left it; optimising the module and generating its machine code
-(:meth:`KernelLibrary.materialise`) wait until something asks for an address in
-it: a call from Python, a bot dispatcher passed as
-``ask``. Those roots are optimised once with their whole tree linked in, which
-LLVM's inliner works through bottom-up as it did level by level before (the
-rows are the same and the kernel as fast: ``docs/compile.md``). Roots are
-materialised before they are cached
-(``sim.compiler.extension.KernelDispatcher.add_overload``), so a warm start
-loads their machine code as before. A kernel that was never materialised is
-cached as its IR alone (:data:`IR_KIND`); a caller compiled in another process
-(the two-core compile's child, ``sim.compiler.ahead``) links it from there,
-and a later call from Python generates its machine code then and caches it.
-
-Numba's own work around a kernel's compile is trimmed where it does nothing for kernels:
-a pass manager built per function (:meth:`KernelLibrary._optimize_functions`), the type
-annotation rendered into every cache entry (:meth:`KernelCacheImpl.reduce`). Nothing here
-changes numba for code other than kernels.
-
-Only the extension uses it (``sim.compiler.mode``); plain mode is numba's own.
+Numba optimises and code-generates every function it compiles with its callees linked in, so
+a cold compile did each tree once per caller, for machine code most kernels never run.
+:class:`KernelLibrary` links as numba does, but optimises and generates machine code only when
+something asks for an address in it (a call from Python, a bot passed as ``ask``); a kernel
+never asked is cached as its IR alone (:data:`IR_KIND`) for its callers to link.
 """
 
 from __future__ import annotations
@@ -45,53 +22,33 @@ from sim.compiler.linkage import OFF
 
 
 def make_callees_private(module: Any, owner: str) -> int:
-    """Give every ``linkonce_odr`` function of ``module`` internal linkage before it is
-    optimised, once it is to become machine code.
+    """Give every ``linkonce_odr`` function of ``module`` internal linkage and a name unique to
+    it (tagged by ``owner`` and its external functions) before it is optimised.
 
-    Numba links each callee into its caller's module as ``linkonce_odr``: a definition
-    another module may replace, so LLVM may not change its signature, and every call that
-    stays a call passes numba's whole calling convention (each array as its seven or nine
-    fields, an exception pointer, a status the caller tests), where a kernel reads the data
-    pointer alone. Made internal, LLVM drops what is unused and passes the rest in
-    registers; the same operations run in the same order, so every game plays the same.
-    Each private definition is renamed with a tag of its module: numba's JIT puts local
-    symbols of a loaded object in its symbol table too, so a private copy named like a
-    shared definition would be found in its place by the next module that links it.
-
-    Gives every ``linkonce_odr`` function of ``module`` internal linkage and a name
-    unique to the module (tagged by ``owner``, the library's name, and the module's own
-    external functions); returns how many."""
-    own = sorted(
-        fn.name
-        for fn in module.functions
-        if not fn.is_declaration and fn.linkage == ll.Linkage.external
-    )
+    A ``linkonce_odr`` callee may be replaced by another module's, so LLVM keeps numba's whole
+    calling convention for it (each array as its seven or nine fields, an exception pointer, a
+    status); internal, it passes only what is used, in registers. Renamed because numba's JIT
+    puts a loaded object's local symbols in its symbol table, where others would find them."""
+    fns = list(module.functions)
+    own = sorted(f.name for f in fns if not f.is_declaration and f.linkage == ll.Linkage.external)
     tag = hashlib.sha256("\n".join([owner, *own]).encode()).hexdigest()[:12]
-    n = 0
-    for fn in module.functions:
+    for fn in fns:
         if fn.linkage == ll.Linkage.linkonce_odr:
-            fn.linkage = ll.Linkage.internal
-            fn.name = f"{fn.name}.{tag}"
-            n += 1
-    return n
+            fn.linkage, fn.name = ll.Linkage.internal, f"{fn.name}.{tag}"
 
 
 IR_KIND = "omensim-ir"
-"""The serialisation kind of a kernel cached without machine code: its final module's
-bitcode alone (numba's own kinds are ``object`` and ``bitcode``)."""
+"""The cache kind of a kernel without machine code: its final module's bitcode alone."""
 
 
 class KernelLibrary(JITCodeLibrary):
     """A kernel's code library whose machine code is generated on first use (module doc)."""
 
-    in_engine = False
-    """Whether the module was handed to numba's execution engine (machine code generated)."""
+    in_engine = False  # whether the module has its machine code
 
     @property
     def codegen(self) -> Any:
-        """Numba's code generator, through :class:`DeferredEnvs` until the module has machine
-        code: numba points each function's environment global at its ``Environment`` as
-        soon as it is compiled (``set_env``), which needs the global's address."""
+        """Numba's code generator; until there is machine code, one that keeps ``set_env``."""
         if self.in_engine:
             return self._codegen
         if "_deferred" not in self.__dict__:
@@ -99,17 +56,13 @@ class KernelLibrary(JITCodeLibrary):
         return self._deferred
 
     def finalize(self) -> None:
-        """Link the callees' IR in, as numba's ``finalize`` does, but neither optimise the
-        module nor generate machine code (:meth:`materialise` does both, when asked)."""
+        """Link the callees' IR in, as numba's ``finalize`` does; ``materialise`` does the rest."""
         require_global_compiler_lock()
         self._codegen._check_llvm_bugs()
         self._raise_if_finalized()
-        seen: set[Any] = set()
-        for library in self._linking_libraries:
-            if library not in seen:
-                self._reload_init.update(library._reload_init)
-                seen.add(library)
-                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        for library in dict.fromkeys(self._linking_libraries):  # each once, in order
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
         self._final_module.verify()
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
@@ -118,11 +71,8 @@ class KernelLibrary(JITCodeLibrary):
             self.materialise()
 
     def materialise(self) -> None:
-        """Optimise the module and generate its machine code (once): the rest of numba's
-        ``finalize``, with the linked callees made private to this code first
-        (``sim.compiler.lazy_code``)."""
-        # Also asked outside a compile (a call from Python, an ``ask`` unboxed): the engine is
-        # numba's, shared with any thread compiling.
+        """Optimise the module and generate its machine code, once (callees made private)."""
+        # Also asked outside a compile: the engine is numba's, shared with any thread compiling.
         with global_compiler_lock:
             self._ensure_finalized()
             if self.in_engine:
@@ -133,14 +83,18 @@ class KernelLibrary(JITCodeLibrary):
             self._optimize_final_module()
             self._dynamic_globals = []  # numba's step scans them again
             CPUCodeLibrary._finalize_final_module(self)
-            deferred = self.__dict__.pop("_deferred", None)
-            if deferred is not None:
-                for name, env in deferred.envs:
-                    self._codegen.set_env(name, env)
+            for name, env in getattr(self.__dict__.pop("_deferred", None), "envs", ()):
+                self._codegen.set_env(name, env)
 
     def get_pointer_to_function(self, name: str) -> int:
-        """The address of function ``name``, 0 if this library does not define it; generates
-        the machine code only for a function it defines."""
+        """The address of function ``name`` (0 if not defined here), remembered: numba asks at
+        every call from Python that passes ``ask``, and asking LLVM takes its lock."""
+        addresses = self.__dict__.setdefault("_addresses", {})
+        if name not in addresses:
+            addresses[name] = self._address(name)
+        return addresses[name]
+
+    def _address(self, name: str) -> int:
         self._ensure_finalized()
         if not self.in_engine:
             try:
@@ -153,8 +107,7 @@ class KernelLibrary(JITCodeLibrary):
         return super().get_pointer_to_function(name)
 
     def _optimize_functions(self, ll_module: Any) -> None:
-        # Numba's own builds a new pass manager (and its pass builder) for every function of
-        # every module it is handed; one per module runs the same passes on each function.
+        # Numba's builds a pass manager per function; one per module runs the same passes.
         ll_module.data_layout = self._codegen._data_layout
         fpm, pb = self._codegen._function_pass_manager()
         for func in ll_module.functions:
@@ -165,8 +118,7 @@ class KernelLibrary(JITCodeLibrary):
         return super()._get_compiled_object()
 
     def serialize_using_object_code(self) -> tuple[str, str, Any]:
-        """Numba's cached form of a library: machine code and linkable IR once materialised,
-        else the IR alone (:data:`IR_KIND`), so caching generates no machine code."""
+        """Numba's cached form of a library once materialised, else its IR (:data:`IR_KIND`)."""
         if self.in_engine:
             return super().serialize_using_object_code()
         self._ensure_finalized()
@@ -174,7 +126,7 @@ class KernelLibrary(JITCodeLibrary):
 
     @classmethod
     def from_ir(cls, codegen: Any, name: str, bitcode: bytes) -> KernelLibrary:
-        """A finalised library of the module in ``bitcode``, as :meth:`finalize` left it."""
+        """A finalised library of the module in ``bitcode``."""
         self = cls(codegen, name)
         self.enable_object_caching()
         self._final_module = ll.parse_bitcode(bitcode)
@@ -184,12 +136,10 @@ class KernelLibrary(JITCodeLibrary):
 
 
 class DeferredEnvs:
-    """A code generator's stand-in that keeps ``set_env`` calls for :meth:`KernelLibrary.
-    materialise` and passes everything else on."""
+    """A code generator that keeps ``set_env`` calls for :meth:`KernelLibrary.materialise`."""
 
     def __init__(self, codegen: Any) -> None:
-        self.real = codegen
-        self.envs: list[tuple[str, Any]] = []
+        self.real, self.envs = codegen, []
 
     def set_env(self, env_name: str, env: Any) -> None:
         """Point global ``env_name`` at ``env`` once the module has machine code."""
@@ -211,20 +161,14 @@ class KernelCompiler(compiler.Compiler):
 
 
 NO_ANNOTATION = "(not kept: numba's type annotation of a kernel is not cached)"
-"""What a kernel's cache entry holds in place of numba's type annotation (``inspect_types``)."""
 
 
 class KernelCacheImpl(CompileResultCacheImpl):
     """Numba's cache of compile results, which also loads a kernel cached as IR alone."""
 
     def reduce(self, cres: Any) -> Any:
-        """The cache entry of compile result ``cres``: numba's, without its type annotation.
-
-        Numba renders every cached function's annotated source (each line with the
-        types of its variables) as text into the entry, for ``inspect_types`` of a
-        loaded function only; for every kernel of a cold compile that was a large part of
-        saving it to the cache.
-        """
+        """Numba's entry without the annotated source it renders for ``inspect_types``: a large
+        part of saving a kernel."""
         return cres._replace(type_annotation=NO_ANNOTATION)._reduce()
 
     def rebuild(self, target_context: Any, payload: tuple[Any, ...]) -> Any:
@@ -232,29 +176,18 @@ class KernelCacheImpl(CompileResultCacheImpl):
         libdata = payload[0]
         if libdata[1] != IR_KIND:
             return super().rebuild(target_context, payload)
-        _, fndesc, env, signature, objectmode, lifted, typeann, reload_init, envs = payload
-        for fn in reload_init:
+        names = ("fndesc", "environment", "signature", "objectmode", "lifted", "type_annotation")
+        fields = dict(zip((*names, "reload_init", "referenced_envs"), payload[1:], strict=True))
+        for fn in fields["reload_init"]:
             fn()
-        name, _, bitcode = libdata
-        library = KernelLibrary.from_ir(target_context.codegen(), name, bitcode)
+        library = KernelLibrary.from_ir(target_context.codegen(), libdata[0], libdata[2])
+        entry = target_context.get_executable(library, fields["fndesc"], fields["environment"])
+        none = dict.fromkeys(("typing_error", "call_helper", "metadata"))
         result = compiler.CompileResult(
-            target_context=target_context,
-            typing_context=target_context.typing_context,
-            library=library,
-            environment=env,
-            entry_point=target_context.get_executable(library, fndesc, env),
-            fndesc=fndesc,
-            type_annotation=typeann,
-            signature=signature,
-            objectmode=objectmode,
-            lifted=lifted,
-            typing_error=None,
-            call_helper=None,
-            metadata=None,
-            reload_init=reload_init,
-            referenced_envs=envs,
-        )
-        for referenced in envs:
+            target_context=target_context, typing_context=target_context.typing_context,
+            library=library, entry_point=entry, **fields, **none,
+        )  # fmt: skip
+        for referenced in fields["referenced_envs"]:
             library.codegen.set_env(referenced.env_name, referenced)
         return result
 

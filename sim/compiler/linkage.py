@@ -1,119 +1,60 @@
-"""The compiler's policy: how each kernel is linked, and the few signatures declared by hand.
+"""The compiler's policy: how each kernel is linked, and the signatures declared by hand.
 
-Kernel code is decorated with a plain ``@kernel``. What the extension does with a kernel
-beyond its defaults (no wrappers, no reference counting, no index wraparound:
-``sim.compiler.extension``) is looked up here by the kernel's ``module:function`` name, so
-a rule author never needs to know it; a kernel named nowhere here is simply linked into
-its callers, as numba does. Argument types are numba's own inference from each call
-(literals widened: ``f(st, 0)`` and ``f(st, p)`` share one compile), except where a
-process must compile a kernel before anything calls it (:data:`SIGNATURES`).
+Kernel code uses a plain ``@kernel``; the extension looks its linkage up here by
+``module:function`` name. A kernel named nowhere here is linked into its callers, as in numba.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from numba import types
 
-INLINE = frozenset(
-    {
-        "sim.kernel.abilities:find_ability",
-        "sim.kernel.abilities:in_target",
-        "sim.kernel.abilities:run_trigger",
-        "sim.kernel.board:can_resolve",
-        "sim.kernel.board:cost_fx_in_play",
-        "sim.kernel.board:cost_modifiers",
-        "sim.kernel.board:cost_source",
-        "sim.kernel.board:devoted_to_own",
-        "sim.kernel.board:enraged",
-        "sim.kernel.board:favored",
-        "sim.kernel.board:has_kw",
-        "sim.kernel.board:is_war_torn",
-        "sim.kernel.board:loc_city",
-        "sim.kernel.board:loc_seat",
-        "sim.kernel.board:loc_slot",
-        "sim.kernel.board:n_units",
-        "sim.kernel.board:pack_loc",
-        "sim.kernel.board:place_unit",
-        "sim.kernel.board:room",
-        "sim.kernel.board:seat_total",
-        "sim.kernel.board:side",
-        "sim.kernel.board:side_cost",
-        "sim.kernel.board:side_strength",
-        "sim.kernel.board:side_weight",
-        "sim.kernel.board:slot_card",
-        "sim.kernel.board:slot_strength",
-        "sim.kernel.board:slot_weight",
-        "sim.kernel.board:soldiers",
-        "sim.kernel.board:tally",
-        "sim.kernel.board:total",
-        "sim.kernel.board:weight",
-        "sim.kernel.tab:abil_col",
-        "sim.kernel.tab:card_col",
-        "sim.kernel.tab:card_kind",
-        "sim.kernel.tab:feat_col",
-        "sim.kernel.tab:kind_col",
-        "sim.kernel.tab:n_cards",
-        "sim.kernel.tab:n_tiles",
-        "sim.kernel.tab:op_col",
-        "sim.kernel.tab:reward_col",
-        "sim.kernel.tab:rule",
-        "sim.kernel.tab:struct_col",
-        "sim.kernel.tab:tile_kind",
-        "sim.kernel.trace:event",
-        "sim.kernel.trace:option",
-        "sim.kernel.trace:pop_cause",
-        "sim.kernel.trace:push_cause",
-        "sim.kernel.trace:tracing",
-        "sim.kernel.turn:step_applies",
-        "sim.kernel.war:conflict_result",
-        "sim.kernel.zones:hand_card",
-        "sim.kernel.zones:opt",
-        "sim.kernel.zones:pile_of",
-        "sim.kernel.zones:put_opt",
-        "strategies.greedy:choose_greedy",
-        "strategies.greedy:coin_weight",
-        "strategies.greedy:decision_figures",
-        "strategies.greedy:keep_value",
-        "strategies.greedy:play_value",
-        "strategies.greedy:score_option",
-        "strategies.greedy:urgency",
-        "strategies.greedy:war_outcome",
-        "strategies.heuristic:choose_greedy_seats",
-        "strategies.lookahead:_copy_zone",
-        "strategies.search:_sum",
-        "strategies.search:_worlds",
-    }
+LINKAGE: dict[str, dict[str, str]] = {
+    # Small kernels LLVM inlines into every caller (``alwaysinline``): called per option.
+    "inline": {
+        "sim.kernel.abilities": "find_ability in_target run_trigger",
+        "sim.kernel.board": (
+            "can_resolve cost_fx_in_play cost_modifiers cost_source devoted_to_own "
+            "enraged favored has_kw is_war_torn loc_city loc_seat loc_slot n_units "
+            "pack_loc place_unit room seat_total side side_cost side_strength "
+            "side_weight slot_card slot_strength slot_weight soldiers tally total "
+            "weight"
+        ),
+        "sim.kernel.tab": (
+            "abil_col card_col card_kind feat_col kind_col n_cards n_tiles op_col "
+            "reward_col rule struct_col tile_kind"
+        ),
+        "sim.kernel.trace": "event option pop_cause push_cause tracing",
+        "sim.kernel.turn": "step_applies",
+        "sim.kernel.war": "conflict_result",
+        "sim.kernel.zones": "hand_card opt pile_of put_opt",
+        "strategies.greedy": (
+            "choose_greedy coin_weight decision_figures keep_value play_value "
+            "score_option urgency war_outcome"
+        ),
+        "strategies.heuristic": "choose_greedy_seats",
+        "strategies.lookahead": "_copy_zone",
+        "strategies.search": "_sum _worlds",
+    },
+    # Thin kernels at the top of the call chain copied into their callers at numba's IR
+    # level, never compiled alone: each level would otherwise link the whole tree again.
+    "into_caller": {
+        "sim.kernel.game": "play_game play_game_shared_deck play_on",
+        "sim.kernel.turn": "play_steps play_turn run_step",
+    },
+    # Kernels every run calls from Python: cached with numba's Python wrapper.
+    "from_python": {
+        "sim.kernel.batch": "play_range play_range_shared_deck",
+        "sim.kernel.draft": "builds_decks",
+        "strategies.greedy": "prepare",
+        "strategies.greedy_batch": "play_range_greedy_seats play_range_shared_deck_greedy_seats",
+    },
+}
+INLINE, INTO_CALLER, FROM_PYTHON = (
+    frozenset(f"{m}:{f}" for m, fs in LINKAGE[flag].items() for f in fs.split()) for flag in LINKAGE
 )
-"""Small kernels inlined by LLVM into every caller (``alwaysinline``), typed and compiled once:
-for functions called once per option in a hot loop."""
-
-INTO_CALLER = frozenset(
-    {
-        "sim.kernel.game:play_game",
-        "sim.kernel.game:play_game_shared_deck",
-        "sim.kernel.game:play_on",
-        "sim.kernel.turn:play_steps",
-        "sim.kernel.turn:play_turn",
-        "sim.kernel.turn:run_step",
-    }
-)
-"""Thin kernels at the top of the call chain copied into their callers at numba's IR level
-and never compiled on their own: each level would otherwise link and optimise the whole
-tree again."""
-
-FROM_PYTHON = frozenset(
-    {
-        "sim.kernel.batch:play_range",
-        "sim.kernel.batch:play_range_shared_deck",
-        "sim.kernel.draft:builds_decks",
-        "strategies.greedy:prepare",
-        "strategies.greedy_batch:play_range_greedy_seats",
-        "strategies.greedy_batch:play_range_shared_deck_greedy_seats",
-    }
-)
-"""Kernels every run calls from Python: cached with numba's Python wrapper, which the
-others build on a first call from Python (``KernelDispatcher.python_entry``)."""
 
 ASK_SIGNATURE = types.int64(
     types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
@@ -121,8 +62,7 @@ ASK_SIGNATURE = types.int64(
 """A bot dispatcher ``ask(st, tab, fp, p, dec, n)``: the index of the option seat ``p`` picks."""
 
 ASK_TYPE = types.FunctionType(ASK_SIGNATURE)
-"""The type of an ``ask`` argument: a function pointer, so one compiled kernel serves every
-dispatcher and stays in the on-disk cache (numba's per-dispatcher type would not)."""
+"""An ``ask`` argument's type: a function pointer, so one cached kernel serves every bot."""
 
 _I, _F = types.int64, types.float64
 _ST, _FP, _ROWS = types.int64[::1], types.float64[:, ::1], types.int64[:, ::1]
@@ -158,26 +98,23 @@ SIGNATURES: dict[str, tuple] = {
     "strategies.greedy_batch:play_range_greedy_seats": _ENTRY,
     "strategies.greedy_batch:play_range_shared_deck_greedy_seats": _ENTRY,
 }
-"""Argument types of the kernels a process compiles by name before anything calls them (the
-two-core compile's list, ``sim.compiler.ahead``; the entry points and bot dispatchers): the
-types a run's calls infer, which ``tests/compiler`` checks against a compiled run."""
+"""Argument types of the kernels compiled by name before anything calls them
+(``sim.compiler.ahead``): those a run's calls infer (``tests/compiler/test_ahead.py``)."""
 
 
 LEVERS_ENV = "OMENSIM_LEVERS_OFF"
-"""Names the extension's levers switched off, comma-separated: for ``benchmarks/bench_levers.py``,
-which measures each against its removal (a child process of a two-process compile inherits it)."""
+"""Levers switched off, comma-separated, for ``benchmarks/bench_levers.py``: ``nrt``
+(reference counting and index wraparound back), ``lazy`` (machine code for every kernel),
+``private`` (callees keep numba's linkage), ``two_process`` (a cold compile in one process)."""
 
 OFF: frozenset[str] = frozenset(filter(None, os.environ.get(LEVERS_ENV, "").split(",")))
-"""Levers switched off (:data:`LEVERS_ENV`): ``nrt`` (reference counting and index
-wraparound back), ``lazy`` (machine code for every
-kernel), ``private`` (callees keep numba's linkage), ``two_process`` (a cold compile in one
-process)."""
+
+
+def kernel_name(fn: Callable) -> str:
+    """``module:function`` of kernel function ``fn``: its name in these tables and claims."""
+    return f"{fn.__module__}:{fn.__qualname__}"
 
 
 def flags_of(name: str) -> dict[str, bool]:
-    """The linkage flags of kernel ``name`` (``module:function``) in the tables above."""
-    return {
-        "inline": name in INLINE,
-        "into_caller": name in INTO_CALLER,
-        "from_python": name in FROM_PYTHON,
-    }
+    """The linkage flags of kernel ``name`` (``module:function``) in :data:`LINKAGE`."""
+    return dict(zip(LINKAGE, (name in t for t in (INLINE, INTO_CALLER, FROM_PYTHON)), strict=True))

@@ -19,6 +19,7 @@ import pyarrow as pa
 from sim.base import layout as L
 from sim.base import vocab as V
 from sim.compiler import PLAIN
+from sim.compiler.ahead import AVAILABLE as CLAIMS
 from sim.compiler.ahead import (
     CompileAhead,
     compile_named,
@@ -26,7 +27,6 @@ from sim.compiler.ahead import (
     compiling_ahead,
     name_of,
 )
-from sim.compiler.claims import AVAILABLE as CLAIMS
 from sim.compiler.linkage import OFF
 from sim.data.cards import CardPool
 from sim.data.changes import Changes

@@ -1,4 +1,4 @@
-"""A cold compile on two processes (``sim.compiler.ahead``, ``sim.compiler.claims``).
+"""A cold compile on two processes (``sim.compiler.ahead``).
 
 Each kernel of the shared list is compiled once, by whichever process takes it first; the
 other one loads it. The list is compiled by name, for the argument types the compiler
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from fresh import in_fresh_interpreter
 
-import sim.compiler.claims as claims
+import sim.compiler.ahead as ahead
 from sim.compiler import PLAIN
 from sim.compiler.ahead import kernel_named, work_of
 from sim.compiler.linkage import SIGNATURES
@@ -46,14 +46,14 @@ def test_the_list_is_compiled_for_the_types_a_run_infers(tmp_path: Path) -> None
 
 def test_a_kernel_taken_or_done_elsewhere_is_not_taken_again(tmp_path: Path) -> None:
     name = "a.module:kernel"
-    with claims.claiming(tmp_path):
-        with claims.claim_if_free(name) as mine:
+    with ahead.claiming(tmp_path):
+        with ahead.claim_if_free(name) as mine:
             assert mine
             # The same name from another open file (as another process would): refused.
             with open(tmp_path / name, "w") as f, pytest.raises(BlockingIOError):
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            claims.mark_done(name)
-        with claims.claim_if_free(name) as again:
+            ahead.mark_done(name)
+        with ahead.claim_if_free(name) as again:
             assert not again
-        assert claims.is_done(name)
-    assert not claims.is_done(name)  # outside ``claiming``: nothing is claimed
+        assert ahead.is_done(name)
+    assert not ahead.is_done(name)  # outside ``claiming``: nothing is claimed

@@ -2,24 +2,28 @@
 argument types its own (never read from its parameter names), no allocation, C's indices.
 
 Kernels here are made with each linkage the extension has (``sim.compiler.extension.
-compiled``) and must give Python's answers, compiled cold and loaded from the cache in
+kernel``) and must give Python's answers, compiled cold and loaded from the cache in
 fresh interpreters. Skipped in plain mode, which is numba's own.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 from fresh import in_fresh_interpreter
+from numba.extending import overload
 
 from sim.compiler import PLAIN, entry_point, kernel
 
 pytestmark = pytest.mark.skipif(PLAIN, reason="the extension's behaviour")
 
 if not PLAIN:
-    from sim.compiler.extension import compiled
+    from sim.compiler.extension import kernel as compiled
 
     FLAGS = {"inline": False, "into_caller": False}
 
@@ -163,3 +167,38 @@ def test_one_compile_serves_every_bot_dispatcher() -> None:
     assert len(caller.overloads) == 1
     play = entry_point(caller, arr, arr, fp, first)
     assert play(arr, arr, fp, last) == 4
+
+
+def ctrl_c() -> None:
+    """Nothing when run; a Ctrl-C to this process while a kernel calling it is typed."""
+
+
+@overload(ctrl_c)
+def _ctrl_c_typed() -> object:
+    os.kill(os.getpid(), signal.SIGINT)
+    return lambda: None
+
+
+def interrupted(arr, n):
+    ctrl_c()
+    return arr[n] * 2
+
+
+def compile_through_a_ctrl_c() -> dict[str, object]:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a terminal's, not a test's
+    fn, arr = made(interrupted), np.arange(4, dtype=np.int64)
+    try:
+        fn(arr, 3)
+        raised = False
+    except KeyboardInterrupt:
+        raised = True
+    # Another thread compiles next, which takes LLVM's lock.
+    other = threading.Thread(target=made(reads), args=(arr, 1), daemon=True)
+    other.start()
+    other.join(120)
+    return {"raised": raised, "value": int(fn(arr, 3)), "llvm_free": not other.is_alive()}
+
+
+def test_a_ctrl_c_during_a_compile_stops_after_it_with_llvm_free(tmp_path: Path) -> None:
+    got = in_fresh_interpreter("test_kernels", "t.compile_through_a_ctrl_c()", tmp_path)
+    assert got == {"raised": True, "value": 6, "llvm_free": True}

@@ -89,11 +89,6 @@ def test_a_cold_api_run_leaves_no_process(tmp_path: Path) -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-# Left out of the default run: about one run in three, a Ctrl-C that lands while the kernel
-# threads of the first games are generating machine code leaves the process waiting on
-# llvmlite's lock, which a kernel thread needs (an open bug, not a flaky test). Run it with
-# -m slow while that is being fixed.
-@pytest.mark.slow
 def test_ctrl_c_during_a_cold_compile_leaves_no_process_and_a_cache_that_plays_true(
     tmp_path: Path,
 ) -> None:
