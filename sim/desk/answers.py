@@ -20,6 +20,8 @@ from sim.run.stats import wilson_interval
 
 MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
+STEPS = "steps"
+"""Where a command that decides look by look keeps each step's rows (sim.run.jobs.STEPS)."""
 
 KIND_FILES = {
     "compare": "compare.json",
@@ -50,8 +52,24 @@ def run_dirs(folder: Path) -> dict[str, Path]:
     }
 
 
+def row_dirs(folder: Path) -> dict[str, Path]:
+    """The folders of game rows inside an answer, by label: its runs (:func:`run_dirs`), or
+    the steps of a compare played until its intervals were narrow (``steps/A``,
+    ``steps/B``: each a folder of parts, as a run's are)."""
+    runs = run_dirs(folder)
+    steps = {arm: folder / STEPS / arm for arm in ("A", "B")}
+    if not runs and all(d.is_dir() for d in steps.values()):
+        return steps
+    return runs
+
+
 def _parts(run: Path) -> list[Path]:
     return sorted(run.glob(PART_GLOB)) if run.is_dir() else []
+
+
+def _arm_parts(folder: Path, arm: str) -> list[Path]:
+    """A compare arm's parts written so far: its run's, or its steps'."""
+    return _parts(folder / arm) or _parts(folder / STEPS / arm)
 
 
 def _read(parts: list[Path], columns: list[str]) -> dict[str, np.ndarray]:
@@ -68,7 +86,8 @@ def games_written(folder: Path) -> int:
     """Games in the Parquet parts written so far under ``folder`` (every run in it)."""
     import pyarrow.parquet as pq  # deferred: loads pyarrow
 
-    parts = [*_parts(folder), *(p for sub in sorted(folder.glob("*/")) for p in _parts(sub))]
+    subs = [*sorted(folder.glob("*/")), *sorted(folder.glob(f"{STEPS}/*/"))]
+    parts = [*_parts(folder), *(p for sub in subs for p in _parts(sub))]
     total = 0
     for p in parts:
         try:
@@ -94,7 +113,7 @@ def running_estimate(folder: Path, kind: str) -> str | None:
         lo, hi = wilson_interval(wins, n)
         return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
     if kind in ("emissary", "change"):
-        a, b = (_read(_parts(folder / arm), cols) for arm in ("A", "B"))
+        a, b = (_read(_arm_parts(folder, arm), cols) for arm in ("A", "B"))
         common, ia, ib = np.intersect1d(a["game_id"], b["game_id"], return_indices=True)
         if len(common) < 2:
             return None
