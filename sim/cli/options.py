@@ -494,10 +494,16 @@ def check_panel_seats(
 
 
 def check_until_ci_steps(ctx: click.Context, until_ci: float | None) -> None:
-    """Refuse ``--chunk-size`` beside ``--until-ci`` of ``compare`` and ``sweep``: they look
-    after every kernel call and keep each call's rows, so a chunk size would not apply."""
+    """Refuse ``--chunk-size`` and ``--backend dask`` beside ``--until-ci`` of ``compare`` and
+    ``sweep``: they look after every kernel call of this process and keep each call's rows,
+    so neither would apply (refused before a Dask cluster is started)."""
     from click.core import ParameterSource  # deferred: only with --until-ci
 
+    if until_ci is not None and ctx.params.get("backend") == "dask":
+        raise CliError(
+            "--until-ci looks after every kernel call in this process: drop --backend dask",
+            EXIT_USAGE,
+        )
     if until_ci is not None and ctx.get_parameter_source("chunk_size") not in (
         None,
         ParameterSource.DEFAULT,

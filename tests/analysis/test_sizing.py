@@ -134,3 +134,6 @@ def test_cli_until_ci_refuses_panel(tmp_path: Path) -> None:
         args = ["--until-ci", "0.01", "--chunk-size", "100", "--change", f"{KER}.cost=4"]
         line = one_error_line(invoke(command, *args[: 4 if command == "sweep" else 6]))
         assert "drop --chunk-size" in line
+        b_side = args[4:] if command == "compare" else []
+        line = one_error_line(invoke(command, *args[:2], "--backend", "dask", *b_side))
+        assert "drop --backend dask" in line
