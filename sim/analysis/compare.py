@@ -433,10 +433,13 @@ def _play_steps(
     pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
     names = changed_units(pool_a, pool_b)
     kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
-    with numba_threads(resolve_threads(threads)):
+    n_threads = resolve_threads(threads)
+    with numba_threads(n_threads):
         with P.kernel_ready(show):
             engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
             engines[0].warmup()
+        # --games is the ceiling of both arms: refused up front if it could take too long
+        runner.check_projected_time(engines[0], 2 * spec.games, n_threads)
         key = ledger.run_key(spec, engines[0].metadata)
         job.set_key(key) if fresh else job.check_key(key)
         with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
