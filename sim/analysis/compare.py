@@ -363,8 +363,8 @@ def _play_job(
 ) -> CompareResult:
     """Play (or finish) the comparison ``job`` plans, compare the arms, finish the job."""
     plan, out = job.plan, job.out
-    spec = _plan_spec(plan["spec"])
-    spec_b = _plan_spec(plan.get("spec_b") or plan["spec"])
+    spec = plan_spec(plan["spec"])
+    spec_b = plan_spec(plan.get("spec_b") or plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
     until_ci = plan.get("until_ci")
@@ -427,28 +427,35 @@ def _play_steps(
     """Both arms, a kernel call at a time, until every headline interval is narrow enough;
     each step's rows are ``job``'s tables, so a resumed comparison looks where it looked."""
     from sim.run import ledger
-    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     show = P.wanted(progress)
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
-    names = changed_units(pool_a, pool_b)
-    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     n_threads = resolve_threads(threads)
     with numba_threads(n_threads):
-        with P.kernel_ready(show):
-            engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
-            engines[0].warmup()
+        engines, kinds = _engines(spec, spec_b, base, changes, show)
         # --games is the ceiling of both arms: refused up front if it could take too long
         runner.check_projected_time(engines[0], 2 * spec.games, n_threads)
         key = ledger.run_key(spec, engines[0].metadata)
         job.set_key(key) if fresh else job.check_key(key)
+        arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
         with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
-            got = play_until(
-                [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)],
-                spec.games, float(job.plan["until_ci"]),
-                {n: kinds_a[n] for n in names if n in kinds_a}, kinds_b, bar,
-            )  # fmt: skip
+            got = play_until(arms, spec.games, float(job.plan["until_ci"]), *kinds, bar)
     return got.a, got.b
+
+
+def _engines(
+    spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes, show: bool
+) -> tuple[list[Any], tuple[dict[str, int], dict[str, int]]]:
+    """Both arms' engines (the kernel warmed up) and the kinds of their headline cards:
+    A's of the cards B changes, and all of B's."""
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
+    headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
+    with P.kernel_ready(show):
+        engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
+        engines[0].warmup()
+    return engines, (headline, kinds_b)
 
 
 def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
@@ -461,8 +468,8 @@ def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
         raise RunError(f"{run_dir} is not a run of this comparison's spec (copied in?)")
 
 
-def _plan_spec(d: dict[str, Any]) -> RunSpec:
-    """A :class:`RunSpec` back from its JSON form in a comparison plan."""
+def plan_spec(d: dict[str, Any]) -> RunSpec:
+    """A :class:`RunSpec` back from its JSON form in a job's plan."""
     return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
 
 
@@ -524,21 +531,13 @@ def plan_compare(
 ) -> Any:
     """A short pilot of A and B, and the games and time ``width`` on every headline needs
     (a :class:`sim.analysis.sizing.Plan`)."""
-    from sim.run.engine import Engine  # deferred: loads the batch kernel
-
     show = P.wanted(progress)
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
-    names = changed_units(pool_a, pool_b)
-    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
-        with P.kernel_ready(show):
-            engines = (Engine(spec, changes=base), Engine(spec_b, changes=changes))
-            engines[0].warmup()
+        engines, kinds = _engines(spec, spec_b, base, changes, show)
         with P.Bar(2 * pilot, show, desc="plan: pilot") as bar:
-            headline = {n: kinds_a[n] for n in names if n in kinds_a}
             pair = (engine_arm(engines[0]), engine_arm(engines[1]))
-            return plan_pairs([pair], [(headline, kinds_b)], pilot, width, runs=2, bar=bar)
+            return plan_pairs([pair], [kinds], pilot, width, runs=2, bar=bar)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -186,6 +186,7 @@ def rank_mixes(
             f"--subsets {subsets:,} is more than --games {games:,}: a partial mix splits "
             "its games over its subsets"
         )
+    check_subsets_time(mixes, subsets, seed, bot)
     plan = {
         "mixes": list(mixes), "games": games, "seed": seed, "bot": bot,
         "subsets": subsets, "subset_seed": subset_seed,

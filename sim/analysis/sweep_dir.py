@@ -37,7 +37,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.analysis.compare import read_outcomes, stored_arm
+from sim.analysis.compare import plan_spec, read_outcomes, stored_arm
 from sim.analysis.sizing import Arm, play_until
 from sim.analysis.sweep import (
     SWEEP_FILES,
@@ -160,7 +160,7 @@ def _play(
 ) -> SweepResult:
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    spec = plan_spec(plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
     pool, todo, skipped = plan_cells(
@@ -274,7 +274,7 @@ def read_sweep(out: Path | str) -> SweepResult:
     except FileNotFoundError:
         raise RunError(f"{out} holds no finished sweep ({PLAN_NAME})") from None
     table = pd.read_parquet(out / "sweep.parquet")
-    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    spec = plan_spec(plan["spec"])
     skipped_csv = out / "skipped.csv"
     skipped = pd.read_csv(skipped_csv).to_dict("records") if skipped_csv.is_file() else []
     return SweepResult(
