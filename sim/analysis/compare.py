@@ -291,11 +291,7 @@ def compare(
     run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
-    runner.check_until_ci(until_ci)
-    if until_ci is not None and backend is not None:
-        raise SpecError(
-            "--until-ci looks after every kernel call in this process: not with --backend dask"
-        )
+    check_until_ci(until_ci, backend)
     # What both runs are, so `compare --resume` can finish them after an interrupt.
     plan = {
         "spec": dataclasses.asdict(spec),
@@ -317,6 +313,20 @@ def compare(
     io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
     with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
         return _play_job(job, threads, progress, backend, fresh=True)
+
+
+def check_until_ci(until_ci: float | None, backend: Any) -> None:
+    """Refuse a bad ``until_ci``, and ``until_ci`` with a ``backend``: its looks fall after
+    every kernel call of this process (:func:`stored_arm`).
+
+    Raises:
+        RunError: a half-width outside (0, 0.5). SpecError: with a backend.
+    """
+    runner.check_until_ci(until_ci)
+    if until_ci is not None and backend is not None:
+        raise SpecError(
+            "--until-ci looks after every kernel call in this process: not with --backend dask"
+        )
 
 
 def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:

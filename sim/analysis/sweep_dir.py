@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -37,8 +38,8 @@ from typing import Any
 
 import pandas as pd
 
-from sim.analysis.compare import plan_spec, read_outcomes, stored_arm
-from sim.analysis.sizing import Arm, play_until
+from sim.analysis.compare import check_until_ci, plan_spec, read_outcomes, stored_arm
+from sim.analysis.sizing import play_until
 from sim.analysis.sweep import (
     SWEEP_FILES,
     SWEEP_STATE,
@@ -51,7 +52,7 @@ from sim.analysis.sweep import (
     write_outputs,
 )
 from sim.data.changes import Changes
-from sim.data.spec import RunSpec, SpecError
+from sim.data.spec import RunSpec
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.runner import DEFAULT_CHUNK_SIZE
@@ -102,11 +103,7 @@ def sweep(
     """
     base = base or Changes()
     plan_cells(spec, field, deltas, cards, base, chunk_size, correction)  # refuse bad input first
-    runner.check_until_ci(until_ci)
-    if until_ci is not None and backend is not None:
-        raise SpecError(
-            "--until-ci looks after every kernel call in this process: not with --backend dask"
-        )
+    check_until_ci(until_ci, backend)
     plan = {
         "spec": dataclasses.asdict(spec),
         "field": field,
@@ -189,7 +186,7 @@ def _play(
             _finish_run(out / BASELINE, spec, base, chunk, threads, show, backend)
             baseline = read_outcomes(out / BASELINE, len(pool.units))
         else:
-            recall = _recalled(stored_arm(job, BASELINE, engine))
+            recall = functools.cache(stored_arm(job, BASELINE, engine))  # every cell pairs with it
         bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
         for i, (k, d) in enumerate(todo):
             cell = out / CELLS / f"{i:05d}"
@@ -225,18 +222,6 @@ def _play(
         write_outputs(result, out)
         job.finish()
     return result
-
-
-def _recalled(arm: Arm) -> Arm:
-    """``arm`` with every step it played kept in memory (the baseline every cell pairs with)."""
-    seen: dict[tuple[int, int], Any] = {}
-
-    def recall(start: int, n: int) -> Any:
-        if (start, n) not in seen:
-            seen[(start, n)] = arm(start, n)
-        return seen[(start, n)]
-
-    return recall
 
 
 def _finish_run(
