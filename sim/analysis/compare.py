@@ -47,7 +47,6 @@ from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
-PLAN_NAME = jobs.JOB_NAME
 KIND = "compare"
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", *jobs.JOB_FILES)
 PANEL_HINT = (
@@ -309,8 +308,6 @@ def compare(
         ):
             result = _play_job(job, threads, progress, backend, fresh=True)
         return dataclasses.replace(result, out=None)
-    out = io.local_out(out)
-    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
     with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
         return _play_job(job, threads, progress, backend, fresh=True)
 

@@ -197,9 +197,6 @@ def rank_mixes(
             jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=(TABLE,)) as job,
         ):
             return _play(job, each, fresh=True)
-    out = io.local_out(out)
-    ours = (TABLE, *jobs.JOB_FILES)
-    io.check_output_dir(out, force, ours=lambda e: e.name in ours, what="mixes ranking")
     with jobs.Job.start(out, KIND, plan, force=force, ours=(TABLE,)) as job:
         return _play(job, each, fresh=True)
 

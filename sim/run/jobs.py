@@ -227,11 +227,31 @@ class Job:
         job = cls(out, kind, doc)
         job._lock()
         try:
-            job.logged()  # a log edited since is refused before anything is played
+            job._check_tables()  # a log or a kept step edited since is refused before play
         except loglines.LogLineError as exc:
             job.close()
             raise RunError(f"cannot resume {out}: {exc}") from None
+        except BaseException:
+            job.close()
+            raise
         return job
+
+    def _check_tables(self) -> None:
+        """Refuse a step table the log names that is missing or edited, unless its group
+        was dropped (:meth:`drop_tables`): a resume may never read it again, yet the
+        finished folder would carry it as fact."""
+        entries = self.logged().values()
+        dropped = {f"{STEPS}/{e['dropped']}/" for e in entries if "dropped" in e}
+        for e in entries:
+            rel = e.get("file")
+            if rel is None or any(rel.startswith(d) for d in dropped):
+                continue
+            path = self.out / rel
+            if not io.is_regular(path) or io.file_digest(path) != e["sha256"]:
+                raise RunError(
+                    f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
+                    f"SHA-256 is not the one {LOG_NAME} records)"
+                )
 
     def check_key(self, key: Mapping[str, str]) -> None:
         """Refuse to resume a job whose run key (code, cards, spec) differs from ``key``."""
@@ -310,9 +330,11 @@ class Job:
         return table
 
     def drop_tables(self, group: str) -> None:
-        """Delete the step tables of ``group`` (once what they decided is logged); their
-        log lines stay, naming files no reader needs again."""
-        shutil.rmtree(self.out / STEPS / group, ignore_errors=True)
+        """Delete the step tables of ``group`` once what they decided is logged (the log
+        says so first, so a resume does not look for them)."""
+        if (self.out / STEPS / group).exists():
+            self.append({"dropped": group})
+            shutil.rmtree(self.out / STEPS / group)
 
     def finish(self, extra: Mapping[str, Any] | None = None) -> None:
         """Record every file's checksum and mark the job finished (the last write)."""

@@ -4,6 +4,7 @@ tests beside them; this file holds compare's and the printed answers)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -114,6 +115,12 @@ def test_a_killed_sweep_until_ci_resumes_to_the_same_table(tmp_path: Path) -> No
         "sweep",
     )
     assert not (cut / "sweep.parquet").exists()
+    # A kept baseline step edited since is refused, though every cell might be logged.
+    edited = tmp_path / "edited"
+    shutil.copytree(cut, edited)
+    step = sorted((edited / jobs.STEPS / "baseline").glob("part-*"))[-1]
+    step.write_bytes(step.read_bytes()[:-8] + b"\0" * 8)
+    assert "edited or damaged" in one_error_line(invoke("sweep", "--resume", str(edited)))
     again = ok(invoke("sweep", "--resume", str(cut)))
     table = [line for line in first.output.splitlines() if not line.startswith("Wrote ")]
     assert [line for line in again.output.splitlines() if not line.startswith("Wrote ")] == table
