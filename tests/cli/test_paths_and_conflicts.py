@@ -69,6 +69,9 @@ def test_an_out_url_that_cannot_be_used_is_one_line(tmp_path: Path) -> None:
     assert "nosuchscheme://bucket/run" in line
     with pytest.raises(Error):
         api.run(games=10, out="nosuchscheme://bucket/run", progress=False)
+    for read in (A.run_totals, A.load, A.cards):  # a reader handed one: the same error class
+        with pytest.raises(Error):
+            read("nosuchscheme://bucket/run")
 
 
 def test_a_run_at_a_url_says_in_one_line_that_load_reads_local_runs() -> None:
