@@ -402,22 +402,38 @@ def _play_arms(
     An arm already finished must be the one this comparison logged (its manifest's
     checksum), or, killed before it was logged, a run of the planned spec: another run
     copied in is refused."""
-    out = job.out
     logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values()}
+    chunk = int(job.plan["chunk_size"])
     for i, (name, sp, ch) in enumerate(zip(("A", "B"), specs, edits, strict=True)):
-        run_dir = out / name
-        manifest = run_dir / io.MANIFEST_NAME
-        if io.is_complete(run_dir):
+        run_dir = job.out / name
+        if finish_run(run_dir, sp, ch, chunk, threads, progress, backend):
             _check_arm(run_dir, sp, logged.get(name))
-        elif manifest.exists():
-            runner.resume(run_dir, threads, progress, backend)
-        else:
-            runner.run(
-                sp, run_dir, threads, int(job.plan["chunk_size"]), True, progress, changes=ch,
-                backend=backend,
-            )  # fmt: skip
         if name not in logged:
-            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(manifest)})
+            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(run_dir / io.MANIFEST_NAME)})
+
+
+def finish_run(
+    run_dir: Path,
+    spec: RunSpec,
+    changes: Changes | None,
+    chunk: int,
+    threads: int | None,
+    progress: Any,
+    backend: Any,
+) -> bool:
+    """Make ``run_dir`` a complete run of a job: leave it (True: it was complete already),
+    resume it, or (re)start it."""
+    if io.is_complete(run_dir):
+        return True
+    if (run_dir / io.MANIFEST_NAME).exists():
+        runner.resume(run_dir, threads, progress, backend)
+        return False
+    # No manifest: killed before its first one, so whatever is there is ours to replace.
+    runner.run(
+        spec, run_dir, threads, chunk, force=True, progress=progress, changes=changes,
+        backend=backend,
+    )  # fmt: skip
+    return False
 
 
 def _play_steps(

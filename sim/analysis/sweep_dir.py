@@ -38,7 +38,13 @@ from typing import Any
 
 import pandas as pd
 
-from sim.analysis.compare import check_until_ci, plan_spec, read_outcomes, stored_arm
+from sim.analysis.compare import (
+    check_until_ci,
+    finish_run,
+    plan_spec,
+    read_outcomes,
+    stored_arm,
+)
 from sim.analysis.sizing import play_until
 from sim.analysis.sweep import (
     SWEEP_FILES,
@@ -183,7 +189,7 @@ def _play(
         rows = {e["cell"]: e["row"] for e in logged if "cell" in e}
         until_ci = plan.get("until_ci")
         if until_ci is None:
-            _finish_run(out / BASELINE, spec, base, chunk, threads, show, backend)
+            finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
             baseline = read_outcomes(out / BASELINE, len(pool.units))
         else:
             recall = functools.cache(stored_arm(job, BASELINE, engine))  # every cell pairs with it
@@ -198,7 +204,7 @@ def _play(
             unit = pool.units[k]
             edited = cell_changes(base, unit["name"], field, d)
             if until_ci is None:
-                _finish_run(cell, spec, edited, chunk, threads, show, backend)
+                finish_run(cell, spec, edited or None, chunk, threads, show, backend)
                 a, b = baseline, read_outcomes(cell, len(pool.units))
             else:
                 bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
@@ -222,28 +228,6 @@ def _play(
         write_outputs(result, out)
         job.finish()
     return result
-
-
-def _finish_run(
-    run_dir: Path,
-    spec: RunSpec,
-    changes: Changes,
-    chunk: int,
-    threads: int | None,
-    show: bool,
-    backend: Any,
-) -> None:
-    """Make ``run_dir`` a complete run: leave it, resume it, or (re)start it."""
-    if io.is_complete(run_dir):
-        return
-    if (run_dir / io.MANIFEST_NAME).exists():
-        runner.resume(run_dir, threads, show, backend)
-        return
-    # No manifest: killed before its first one, so whatever is there is ours to replace.
-    runner.run(
-        spec, run_dir, threads, chunk, force=True, progress=show, changes=changes or None,
-        backend=backend,
-    )  # fmt: skip
 
 
 def read_sweep(out: Path | str) -> SweepResult:
