@@ -376,9 +376,8 @@ SWEEP_STATE = (jobs.JOB_NAME, jobs.LOG_NAME, "baseline", "cells")
 
 def check_sweep_out(out: Path, force: bool) -> None:
     """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
-    io.check_output_dir(
-        out, force, ours=lambda e: e.name in SWEEP_FILES or e.name in SWEEP_STATE, what="sweep"
-    )
+    ours = {*SWEEP_FILES, *SWEEP_STATE, *jobs.JOB_FILES}
+    io.check_output_dir(out, force, ours=lambda e: e.name in ours, what="sweep")
 
 
 def write_outputs(result: SweepResult, out: Path) -> list[Path]:

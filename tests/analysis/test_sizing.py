@@ -97,6 +97,11 @@ def test_sweep_until_ci_sizes_each_cell(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(kept.table, result.table)
     assert [p.name for p in (tmp_path / "s" / "steps").iterdir()] == ["baseline"]
     jobs.verify(tmp_path / "s", "sweep")
+    # --force replaces it, steps and all.
+    again = sweep(spec, "cost", (1,), [KER], progress=False, until_ci=0.03, out=tmp_path / "s",
+                  force=True)  # fmt: skip
+    assert jobs.verify(tmp_path / "s", "sweep")["plan"]["until_ci"] == 0.03
+    assert len(again.table) == 1
 
 
 def test_cli_until_ci_and_plan() -> None:
