@@ -381,8 +381,7 @@ def _play_job(
         a = read_outcomes(out / "A", len(run_pool(spec, base).units))
         b = read_outcomes(out / "B", len(run_pool(spec_b, changes).units))
     else:
-        if backend is not None:
-            raise RunError("--until-ci looks after every kernel call here: drop --backend")
+        check_until_ci(until_ci, backend)  # a resume may be handed a backend
         a, b = _play_steps(job, spec, spec_b, base, changes, threads, progress, fresh=fresh)
     result = _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, out, until_ci)
     job.finish()

@@ -166,6 +166,7 @@ def _play(
     spec = plan_spec(plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
+    check_until_ci(plan.get("until_ci"), backend)  # a resume may be handed a backend
     pool, todo, skipped = plan_cells(
         spec, field, deltas, plan["cards"], base, chunk, plan["correction"]
     )
