@@ -40,7 +40,7 @@ from sim.analysis.signs import direction, flag_lines, play_change_line
 from sim.analysis.sizing import PLAN_PILOT, Arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, jobs, runner
+from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
@@ -308,6 +308,7 @@ def compare(
         ):
             result = _play_job(job, threads, progress, backend, fresh=True)
         return dataclasses.replace(result, out=None)
+    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
     with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
         return _play_job(job, threads, progress, backend, fresh=True)
 
@@ -448,8 +449,6 @@ def _play_steps(
 ) -> tuple[Outcomes, Outcomes]:
     """Both arms, a kernel call at a time, until every headline interval is narrow enough;
     each step's rows are ``job``'s tables, so a resumed comparison looks where it looked."""
-    from sim.run import ledger
-
     show = P.wanted(progress)
     n_threads = resolve_threads(threads)
     with numba_threads(n_threads):

@@ -44,7 +44,7 @@ import pandas as pd
 
 from sim.analysis.frames import newcombe_interval
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, jobs
+from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
 from sim.run.runner import MAX_RUN_DAYS, RunError
 from sim.run.stats import signed_text, t_quantile, wilson_interval
@@ -228,7 +228,6 @@ def read_mixes(out: Path | str) -> pd.DataFrame:
 
 def _play(job: jobs.Job, each: Callable[[str], None] | None, *, fresh: bool) -> pd.DataFrame:
     """Play (or read back from the log) every subset of every mix of ``job``'s plan."""
-    from sim.run import ledger
     from sim.run.engine import Engine  # deferred: loads numba
 
     p = job.plan
