@@ -17,8 +17,11 @@ unplayable), folder surgery (edits to the folders of ``compare``, ``sweep``, ``b
 and ``tournament``, read back by ``report`` and ``--resume``), API types (every reader
 and helper of ``sim.analysis`` and every path argument of ``sim.api`` with wrong values),
 paths and conflicts (empty, ``~``, URL, NUL and nested ``--out``; repeated or ignored
-options), and concurrency (a second writer of a folder another process holds). After
-every case the script looks for a process the case left running.
+options), and concurrency (a second writer of a folder another process holds). The job
+runner's folders include those a ``--until-ci`` compare or sweep keeps its steps in and
+a ``mixes`` ranking, and a last family plays the long commands without ``--out`` and looks
+for the temporary folder they must remove. After every case the script looks for a
+process the case left running.
 
 Outcomes:
 
@@ -30,9 +33,10 @@ Outcomes:
 * **silent no-op**: a rule accepted although the rows are those of the plain set;
 * **undetected edit**: a folder whose content was edited read back without an error (or
   a second writer of a held folder let through);
-* **lingering process**: a process the case started still running after it returned.
+* **lingering process**: a process the case started still running after it returned;
+* **left behind**: a command run without ``--out`` left its temporary folder.
 
-The last four should be 0. The script prints the counts per kind of input and the
+The last five should be 0. The script prints the counts per kind of input and the
 first example of every bad outcome, and exits 1 if there is one.
 """
 
@@ -64,6 +68,7 @@ from click.testing import CliRunner  # noqa: E402
 
 from sim import Error, api  # noqa: E402
 from sim import analysis as A  # noqa: E402
+from sim.analysis.mixes import read_mixes  # noqa: E402
 from sim.data import cards as C  # noqa: E402
 from sim.data import schema as S  # noqa: E402
 from sim.data.decklist import load_decklists  # noqa: E402
@@ -71,7 +76,9 @@ from sim.run import io, runner  # noqa: E402
 from sim.run.engine import Engine  # noqa: E402
 from strategies.profiles import load_profile  # noqa: E402
 
-BAD = ("traceback", "hang", "silent no-op", "undetected edit", "lingering process")
+BAD = (
+    "traceback", "hang", "silent no-op", "undetected edit", "lingering process", "left behind"
+)  # fmt: skip
 OUTCOMES = ("clean refusal", "accepted", *BAD)
 
 
@@ -637,7 +644,12 @@ def _refused(fn: Callable[..., Any], *args: Any) -> str:
 TALOS = "Talos, Bronze Guardian of Crete"
 JOB_COMMANDS = {
     "compare": ["compare", "--games", "200", "--chunk-size", "50", "--change", f"{TALOS}.cost=+1"],
+    "compare --until-ci": ["compare", "--games", "9000", "--until-ci", "0.02", "--change",
+                           f"{TALOS}.cost=+1"],
     "sweep": ["sweep", "--games", "200", "--chunk-size", "50", "--card", "0", "--delta", "+1"],
+    "sweep --until-ci": ["sweep", "--games", "5000", "--until-ci", "0.05", "--card", "0",
+                         "--card", "3", "--delta", "+1"],
+    "mixes": ["mixes", "aegean", "dunes+aegean:5", "--games", "200", "--subsets", "4"],
     "balance": ["balance", "--rule", "start_coins", "--values", "3-5", "--pilot", "200",
                 "--max-games", "400", "--chunk-size", "100"],
     "tournament": ["tournament", "--bots", "random,greedy", "--games", "200"],
@@ -648,7 +660,7 @@ def job_folders(tmp: Path) -> dict[str, Path]:
     """One finished folder of every long command, written once and copied for each edit."""
     out = {}
     for kind, args in JOB_COMMANDS.items():
-        out[kind] = tmp / f"job-{kind}"
+        out[kind] = tmp / f"job-{kind.replace(' ', '')}"
         cli(*args, "--seed", "3", "-q", "--out", str(out[kind]))
     return out
 
@@ -705,7 +717,31 @@ def job_edits(
             out.append(
                 (f"{arm} replaced by another run", lambda d, a=arm: _replace_dir(d / a, runs))
             )
+    steps = src / jobs.STEPS
+    if (steps / "A").is_dir():
+        out.append(("the steps of A and B swapped", _swap_arms))
+    for group in sorted(steps.iterdir()) if steps.is_dir() else []:
+        out.append(
+            (f"a step of {group.name} copied in", lambda d, g=group.name: _extra_step(d, g))
+        )
     return out
+
+
+def _swap_arms(d: Path) -> None:
+    from sim.run import jobs
+
+    steps = d / jobs.STEPS
+    (steps / "A").rename(steps / "X")
+    (steps / "B").rename(steps / "A")
+    (steps / "X").rename(steps / "B")
+
+
+def _extra_step(d: Path, group: str) -> None:
+    """The first step of ``group`` copied in again as a later one."""
+    from sim.run import jobs
+
+    parts = sorted((d / jobs.STEPS / group).glob("part-*.parquet"))
+    shutil.copy(parts[0], parts[0].with_name("part-999999999999-1.parquet"))
 
 
 def _replace_dir(target: Path, src: Path) -> None:
@@ -715,7 +751,10 @@ def _replace_dir(target: Path, src: Path) -> None:
 
 RESULT_TABLE = {
     "compare": "compare.parquet",
+    "compare --until-ci": "compare.parquet",
     "sweep": "sweep.parquet",
+    "sweep --until-ci": "sweep.parquet",
+    "mixes": "mixes.csv",
     "balance": "candidates.csv",
     "tournament": "tournament.parquet",
 }
@@ -750,19 +789,19 @@ def surgery_cases(b: Bench, rng: random.Random, runs: Path) -> None:
             if k % 2 == 0:
                 apply(d)
                 rep = str(b.tmp / f"surgery-rep-{kind}-{k}")
-                b.case(
-                    f"folder surgery: {kind} report",
-                    label,
-                    lambda d=d, rep=rep: (
-                        _refused(cli, "report", str(d), "--out", rep) and "undetected edit"
-                    ),
-                )
+
+                def read(d: Path = d, rep: str = rep, kind: str = kind) -> str:
+                    if kind == "mixes":  # no report of its own: its reader checks it
+                        return _refused(read_mixes, d) and "undetected edit"
+                    return _refused(cli, "report", str(d), "--out", rep) and "undetected edit"
+
+                b.case(f"folder surgery: {kind} report", label, read)
                 continue
             _unfinish(d)
             apply(d)
 
             def resume(d: Path = d, kind: str = kind, clean: pd.DataFrame = clean) -> str | None:
-                cli(kind, "--resume", str(d), "-q")
+                cli(kind.split()[0], "--resume", str(d), "-q")
                 same = _table(d / RESULT_TABLE[kind])
                 return None if frames_equal(same, clean) else "undetected edit"
 
@@ -846,11 +885,33 @@ def conflict_cases(b: Bench, rng: random.Random, n: int, run_dir: Path) -> None:
                                           "50"]),
         ("--until-ci 1e-200", ["run", "--games", "4", "--until-ci", "1e-200", "-q", "--out",
                                str(b.tmp / "ci-out")]),
+        ("compare --until-ci with --chunk-size", ["compare", "--games", "4", *change,
+                                                  "--until-ci", "0.01", "--chunk-size", "2"]),
+        ("sweep --until-ci with --chunk-size", ["sweep", "--games", "4", "--card", "0",
+                                                "--until-ci", "0.01", "--chunk-size", "2"]),
+        ("compare --until-ci with --backend dask", ["compare", "--games", "4", *change,
+                                                    "--until-ci", "0.01", "--backend", "dask"]),
+        ("sweep --until-ci with --backend dask", ["sweep", "--games", "4", "--card", "0",
+                                                  "--until-ci", "0.01", "--backend", "dask"]),
+        ("compare --until-ci 1e-200", ["compare", "--games", "4", *change, "--until-ci",
+                                       "1e-200", "-q", "--out", str(b.tmp / "ci-compare")]),
+        ("sweep --until-ci 1e-200", ["sweep", "--games", "4", "--card", "0", "--delta", "+1",
+                                     "--until-ci", "1e-200", "-q", "--out",
+                                     str(b.tmp / "ci-sweep")]),
+        ("mixes --out inside a run", ["mixes", "aegean", "--games", "4", "-q", "--out",
+                                      str(run_dir / "sub")]),
+        ("mixes --out ''", ["mixes", "aegean", "--games", "4", "-q", "--out", ""]),
+        ("mixes --resume with a MIX", ["mixes", "aegean", "--resume", str(run_dir)]),
+        ("mixes --resume of a run", ["mixes", "--resume", str(run_dir)]),
+        ("mixes --subsets past what they cost", ["mixes", "aegean+dunes:4", "--games", "1e12",
+                                                 "--subsets", str(10**11)]),
+        ("compare --resume of a run", ["compare", "--resume", str(run_dir)]),
     ]  # fmt: skip
     for i in range(n):
         label, args = cases[i % len(cases)]
-        if label == "--until-ci 1e-200":  # valid: plays the games it was asked
-            shutil.rmtree(b.tmp / "ci-out", ignore_errors=True)
+        if label.endswith("--until-ci 1e-200"):  # valid: plays the games it was asked
+            for name in ("ci-out", "ci-compare", "ci-sweep"):
+                shutil.rmtree(b.tmp / name, ignore_errors=True)
             b.case("paths and conflicts", label, lambda a=args: cli(*a))
             continue
         b.case("paths and conflicts", label, lambda a=args: _refused(cli, *a))
@@ -890,6 +951,12 @@ def concurrency_cases(b: Bench, n: int) -> None:
             ["tournament", "--resume", str(held), "-q"],
             ["balance", "--rule", "start_coins", "--values", "3-5", "--pilot", "100",
              "--max-games", "100", "-q", "--out", str(held), "--force"],
+            ["compare", "--games", "4", "-q", "--change", f"{TALOS}.cost=+1", "--until-ci",
+             "0.01", "--out", str(held), "--force"],
+            ["sweep", "--games", "4", "--card", "0", "--delta", "+1", "--until-ci", "0.01", "-q",
+             "--out", str(held), "--force"],
+            ["mixes", "aegean", "--games", "4", "-q", "--out", str(held), "--force"],
+            ["mixes", "--resume", str(held), "-q"],
         ]  # fmt: skip
         for i in range(n):
             args = writers[i % len(writers)]
@@ -906,6 +973,43 @@ def concurrency_cases(b: Bench, n: int) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+# --- temporary folders -------------------------------------------------------------------------
+
+
+def temporary_cases(b: Bench, n: int) -> None:
+    """The long commands without ``--out`` play into a temporary folder: it is gone once they
+    end, whether they finish or are refused part way (a folder left = "left behind")."""
+    change = ["--change", f"{TALOS}.cost=+1"]
+    commands = [
+        ["compare", "--games", "40", "-q", *change],
+        ["compare", "--games", "40", "-q", *change, "--until-ci", "0.05"],
+        ["sweep", "--games", "40", "-q", "--card", "0", "--delta", "+1"],
+        ["sweep", "--games", "40", "-q", "--card", "0", "--delta", "+1", "--until-ci", "0.05"],
+        ["mixes", "aegean", "aegean+dunes:4", "--games", "40", "--subsets", "2", "-q"],
+        ["tournament", "--bots", "random,greedy", "--games", "20", "-q"],
+        ["balance", "--rule", "start_coins", "--values", "3-4", "--pilot", "100",
+         "--max-games", "100", "-q"],
+        ["sweep", "--games", "40", "--card", "0", "--delta", "+150"],  # refused before play
+    ]  # fmt: skip
+    where = b.tmp / "tmpdir"
+    where.mkdir()
+    for i in range(n):
+        args = commands[i % len(commands)]
+
+        def play(a: list[str] = args) -> str | None:
+            tempfile.tempdir = str(where)
+            try:
+                cli(*a)
+            finally:
+                tempfile.tempdir = None
+                left = list(where.iterdir())
+                for p in left:
+                    shutil.rmtree(p, ignore_errors=True)
+            return "left behind" if left else None
+
+        b.case("temporary folders", " ".join(args[:1] + args[-2:]), play)
 
 
 def main() -> int:
@@ -940,6 +1044,7 @@ def main() -> int:
         api_type_cases(b, rng, 100, src)
         conflict_cases(b, rng, 66, src)
         concurrency_cases(b, 12)
+        temporary_cases(b, 24)
     seconds = time.perf_counter() - t0
     print(f"{b.n} hostile inputs in {seconds:,.0f} s (seed {opts.seed}; chunk {runner_chunk})")
     width = max(len(k) for k in b.counts)

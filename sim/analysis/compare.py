@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,23 +37,16 @@ from sim.analysis.paired import (
     pair,
 )
 from sim.analysis.signs import direction, flag_lines, play_change_line
-from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
+from sim.analysis.sizing import PLAN_PILOT, Arm, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, jobs, runner
+from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
-from sim.run.backends import play_columns
 from sim.run.compiled import run_pool
-from sim.run.runner import (
-    DEFAULT_CHUNK_SIZE,
-    RunError,
-    backend_workers,
-    check_projected_time,
-)
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
-PLAN_NAME = jobs.JOB_NAME
 KIND = "compare"
 COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", *jobs.JOB_FILES)
 PANEL_HINT = (
@@ -77,6 +71,13 @@ class CompareResult:
     seats_b: SeatCounts | None = None
     excluded_capped: int = 0
     """Games left out of every figure because either run hit the turn cap there."""
+    until_ci: float | None = None
+    """The half-width the arms were played to (``spec.games`` was then the ceiling)."""
+
+    @property
+    def played(self) -> int:
+        """Games each arm played (with ``until_ci``, at most ``spec.games``)."""
+        return self.comparison.first_player.games + self.excluded_capped
 
     @property
     def b_spec(self) -> RunSpec:
@@ -141,7 +142,9 @@ class CompareResult:
             "seats_b": None if self.seats_b is None else dataclasses.asdict(self.seats_b),
             "mix": spec.mix,
             "seed": spec.seed,
-            "games": spec.games,
+            "games": self.played if self.until_ci is not None else spec.games,
+            "until_ci": self.until_ci,
+            "games_ceiling": spec.games,
             "p0": spec.p0,
             "p1": spec.p1,
             "first": spec.first,
@@ -182,24 +185,13 @@ def _json_value(v: Any) -> Any:
 
 
 def play_outcomes(
-    engine: Any,
-    games: int,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    bar: Any = None,
-    backend: Any = None,
-    changes: Changes | None = None,
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
 ) -> Outcomes:
     """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
 
     ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
-    With a ``backend`` (:mod:`sim.run.backends`) the chunks are played there;
-    ``changes`` must then be the edits ``engine`` was built with.
     """
     n_kinds = len(engine.pool.units)
-    if backend is not None:
-        columns = READ_COLUMNS
-        tables = play_columns(backend, engine, columns, games, chunk_size, changes, bar=bar)
-        return Outcomes.concat([Outcomes.from_frame(t, n_kinds) for t in tables])
     parts = []
     tick = None
     if bar is not None:
@@ -213,6 +205,19 @@ def play_outcomes(
         table = table.select(READ_COLUMNS)
         parts.append(Outcomes.from_frame(table, n_kinds))
     return Outcomes.concat(parts)
+
+
+def stored_arm(job: jobs.Job, name: str, engine: Any) -> Arm:
+    """An arm (:data:`sim.analysis.sizing.Arm`) whose every step is a table of ``job``'s
+    (:meth:`sim.run.jobs.Job.table`) in ``steps/name``: the step's whole rows, played and
+    kept the first time, read back after; a folder of parts as a run's are."""
+    n_kinds = len(engine.pool.units)
+
+    def arm(start: int, n: int) -> Outcomes:
+        table = job.table(name, f"part-{start:012d}-{n}", lambda: engine.play(start, n))
+        return Outcomes.from_frame(table.select(READ_COLUMNS), n_kinds)
+
+    return arm
 
 
 def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
@@ -235,10 +240,6 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
     return run
 
 
-def _check_compare_out(out: Path, force: bool) -> None:
-    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
-
-
 def compare(
     spec: RunSpec,
     changes: Changes,
@@ -255,6 +256,9 @@ def compare(
 ) -> CompareResult:
     """Play ``spec`` with ``base`` (A) and ``spec_b`` with ``changes`` (B); compare them.
 
+    Always played into a folder (``out``, or a temporary one removed after), so
+    ``resume_compare`` can finish it after an interrupt.
+
     Args:
         spec: run A, and the games (both runs use its seed and game indices
             ``0..games-1``).
@@ -268,17 +272,17 @@ def compare(
         until_ci: stop at the first kernel call after which every headline's
             paired 95% half-width (the first-player shift, each changed card's
             holders' shift) is at most this (:func:`sim.analysis.sizing.play_until`);
-            ``spec.games`` is the ceiling. Played in memory: not with ``out``.
+            ``spec.games`` is the ceiling. Each step's rows are kept in
+            ``out/steps/A`` and ``out/steps/B`` in place of the runs ``out/A`` and ``out/B``.
         out: if given, write ``out/A`` and ``out/B`` (normal run directories)
             and ``out/compare.json`` / ``out/compare.parquet``.
         threads, chunk_size, force, progress, backend: as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
-        RunError: bad ``threads``/``chunk_size`` or output directory.
+        RunError: bad ``threads``/``chunk_size``/``until_ci`` or output directory.
     """
     base = base or Changes()
-    show = P.wanted(progress)
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
         raise SpecError("run B must play run A's games: the same --seed and --games")
@@ -286,30 +290,41 @@ def compare(
     run_pool(spec, base), run_pool(spec_b, changes)
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if until_ci is not None:
-        if out is not None:
-            raise SpecError(
-                "--until-ci plays in memory, not into --out: run it without --out, then "
-                "write the same games with --games N --out DIR"
-            )
-        a, b = _play_until(spec, spec_b, base, changes, threads, show, until_ci)
-        return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
-    if out is not None:
-        out = io.local_out(out)
-        _check_compare_out(out, force)
-        # What both runs are, so `compare --resume` can finish them after an interrupt.
-        plan = {
-            "spec": dataclasses.asdict(spec),
-            "spec_b": dataclasses.asdict(spec_b),
-            "base": base.describe(),
-            "changes": changes.describe(),
-            "chunk_size": chunk_size,
-            "exclude_capped": exclude_capped,
-        }
-        with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
-            return _play_arms(job, threads, show, backend)
-    a, b = _play_both((spec, spec_b), base, changes, threads, chunk_size, show, backend)
-    return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, None)
+    check_until_ci(until_ci, backend)
+    # What both runs are, so `compare --resume` can finish them after an interrupt.
+    plan = {
+        "spec": dataclasses.asdict(spec),
+        "spec_b": dataclasses.asdict(spec_b),
+        "base": base.describe(),
+        "changes": changes.describe(),
+        "chunk_size": chunk_size,
+        "exclude_capped": exclude_capped,
+        "until_ci": until_ci,
+    }
+    if out is None:  # one code path: a folder, a temporary one when none is asked for
+        with (
+            tempfile.TemporaryDirectory(prefix="omensim-compare-") as tmp,
+            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=COMPARE_FILES) as job,
+        ):
+            result = _play_job(job, threads, progress, backend, fresh=True)
+        return dataclasses.replace(result, out=None)
+    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
+    with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
+        return _play_job(job, threads, progress, backend, fresh=True)
+
+
+def check_until_ci(until_ci: float | None, backend: Any) -> None:
+    """Refuse a bad ``until_ci``, and ``until_ci`` with a ``backend``: its looks fall after
+    every kernel call of this process (:func:`stored_arm`).
+
+    Raises:
+        RunError: a half-width outside (0, 0.5). SpecError: with a backend.
+    """
+    runner.check_until_ci(until_ci)
+    if until_ci is not None and backend is not None:
+        raise SpecError(
+            "--until-ci looks after every kernel call in this process: not with --backend dask"
+        )
 
 
 def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:
@@ -340,45 +355,128 @@ def resume_compare(
     progress: bool | None = None,
     backend: Any = None,
 ) -> CompareResult:
-    """Finish a comparison in ``out`` that was interrupted: resume or start A and B, then compare.
+    """Finish a comparison in ``out`` that was interrupted: resume or start A and B (or,
+    with ``--until-ci``, replay its logged steps and play on), then compare.
 
     Raises:
         RunError: ``out`` holds no comparison plan, or a run cannot be resumed
             (see :func:`sim.run.runner.resume`).
     """
     with jobs.Job.resume(io.local_out(out), KIND) as job:
-        return _play_arms(job, threads, progress, backend)
+        return _play_job(job, threads, progress, backend, fresh=False)
 
 
-def _play_arms(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -> CompareResult:
-    """Finish both arms of the comparison in ``job``'s folder, compare them, finish the job.
+def _play_job(
+    job: jobs.Job, threads: int | None, progress: Any, backend: Any, *, fresh: bool
+) -> CompareResult:
+    """Play (or finish) the comparison ``job`` plans, compare the arms, finish the job."""
+    plan, out = job.plan, job.out
+    spec = plan_spec(plan["spec"])
+    spec_b = plan_spec(plan.get("spec_b") or plan["spec"])
+    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+    changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
+    until_ci = plan.get("until_ci")
+    exclude_capped = bool(plan.get("exclude_capped"))
+    if until_ci is None:
+        _play_arms(job, (spec, spec_b), (base, changes), threads, progress, backend)
+        a = read_outcomes(out / "A", len(run_pool(spec, base).units))
+        b = read_outcomes(out / "B", len(run_pool(spec_b, changes).units))
+    else:
+        check_until_ci(until_ci, backend)  # a resume may be handed a backend
+        a, b = _play_steps(job, spec, spec_b, base, changes, threads, progress, fresh=fresh)
+    result = _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, out, until_ci)
+    job.finish()
+    return result
+
+
+def _play_arms(
+    job: jobs.Job,
+    specs: tuple[RunSpec, RunSpec],
+    edits: tuple[Changes, Changes],
+    threads: int | None,
+    progress: Any,
+    backend: Any,
+) -> None:
+    """Finish both arms of the comparison in ``job``'s folder as run directories.
 
     An arm already finished must be the one this comparison logged (its manifest's
     checksum), or, killed before it was logged, a run of the planned spec: another run
     copied in is refused."""
-    plan, out = job.plan, job.out
-    spec = _plan_spec(plan["spec"])
-    spec_b = _plan_spec(plan.get("spec_b") or plan["spec"])
-    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
-    changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
     logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values()}
-    for i, (name, sp, ch) in enumerate((("A", spec, base), ("B", spec_b, changes))):
-        run_dir = out / name
-        manifest = run_dir / io.MANIFEST_NAME
-        if io.is_complete(run_dir):
+    chunk = int(job.plan["chunk_size"])
+    for i, (name, sp, ch) in enumerate(zip(("A", "B"), specs, edits, strict=True)):
+        run_dir = job.out / name
+        if finish_run(run_dir, sp, ch, chunk, threads, progress, backend):
             _check_arm(run_dir, sp, logged.get(name))
-        elif manifest.exists():
-            runner.resume(run_dir, threads, progress, backend)
-        else:
-            runner.run(
-                sp, run_dir, threads, int(plan["chunk_size"]), True, progress, changes=ch,
-                backend=backend,
-            )  # fmt: skip
         if name not in logged:
-            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(manifest)})
-    result = _compare_dirs(spec, spec_b, base, changes, out, bool(plan.get("exclude_capped")))
-    job.finish()
-    return result
+            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(run_dir / io.MANIFEST_NAME)})
+
+
+def finish_run(
+    run_dir: Path,
+    spec: RunSpec,
+    changes: Changes | None,
+    chunk: int,
+    threads: int | None,
+    progress: Any,
+    backend: Any,
+) -> bool:
+    """Make ``run_dir`` a complete run of a job: leave it (True: it was complete already),
+    resume it, or (re)start it."""
+    if io.is_complete(run_dir):
+        return True
+    if (run_dir / io.MANIFEST_NAME).exists():
+        runner.resume(run_dir, threads, progress, backend)
+        return False
+    # No manifest: killed before its first one, so whatever is there is ours to replace.
+    runner.run(
+        spec, run_dir, threads, chunk, force=True, progress=progress, changes=changes,
+        backend=backend,
+    )  # fmt: skip
+    return False
+
+
+def _play_steps(
+    job: jobs.Job,
+    spec: RunSpec,
+    spec_b: RunSpec,
+    base: Changes,
+    changes: Changes,
+    threads: int | None,
+    progress: Any,
+    *,
+    fresh: bool,
+) -> tuple[Outcomes, Outcomes]:
+    """Both arms, a kernel call at a time, until every headline interval is narrow enough;
+    each step's rows are ``job``'s tables, so a resumed comparison looks where it looked."""
+    show = P.wanted(progress)
+    n_threads = resolve_threads(threads)
+    with numba_threads(n_threads):
+        engines, kinds = _engines(spec, spec_b, base, changes, show)
+        # --games is the ceiling of both arms: refused up front if it could take too long
+        runner.check_projected_time(engines[0], 2 * spec.games, n_threads)
+        key = ledger.run_key(spec, engines[0].metadata)
+        job.set_key(key) if fresh else job.check_key(key)
+        arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
+        with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
+            got = play_until(arms, spec.games, float(job.plan["until_ci"]), *kinds, bar)
+    return got.a, got.b
+
+
+def _engines(
+    spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes, show: bool
+) -> tuple[list[Any], tuple[dict[str, int], dict[str, int]]]:
+    """Both arms' engines (the kernel warmed up) and the kinds of their headline cards:
+    A's of the cards B changes, and all of B's."""
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
+    headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
+    with P.kernel_ready(show):
+        engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
+        engines[0].warmup()
+    return engines, (headline, kinds_b)
 
 
 def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
@@ -391,23 +489,9 @@ def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
         raise RunError(f"{run_dir} is not a run of this comparison's spec (copied in?)")
 
 
-def _plan_spec(d: dict[str, Any]) -> RunSpec:
-    """A :class:`RunSpec` back from its JSON form in a comparison plan."""
+def plan_spec(d: dict[str, Any]) -> RunSpec:
+    """A :class:`RunSpec` back from its JSON form in a job's plan."""
     return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
-
-
-def _compare_dirs(
-    spec: RunSpec,
-    spec_b: RunSpec,
-    base: Changes,
-    changes: Changes,
-    out: Path,
-    exclude_capped: bool,
-) -> CompareResult:
-    """Compare the finished runs ``out/A`` and ``out/B`` and write the summary files."""
-    a = read_outcomes(out / "A", len(run_pool(spec, base).units))
-    b = read_outcomes(out / "B", len(run_pool(spec_b, changes).units))
-    return _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, out)
 
 
 def _paired_result(
@@ -419,6 +503,7 @@ def _paired_result(
     b: Outcomes,
     exclude_capped: bool,
     out: Path | None,
+    until_ci: float | None = None,
 ) -> CompareResult:
     """Pair A's and B's games (leaving out capped ones if asked), compare; write to ``out``."""
     pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
@@ -441,6 +526,7 @@ def _paired_result(
         seats_a=_seats(a, excluded),
         seats_b=_seats(b, excluded),
         excluded_capped=excluded,
+        until_ci=until_ci,
     )
     if out is not None:
         write_compare(result, out)
@@ -455,59 +541,6 @@ def _seats(o: Outcomes, excluded: int) -> SeatCounts | None:
     return dataclasses.replace(c, excluded_capped=excluded)
 
 
-def _play_both(
-    specs: tuple[RunSpec, RunSpec],
-    base: Changes,
-    changes: Changes,
-    threads: int | None,
-    chunk_size: int,
-    show: bool = False,
-    backend: Any = None,
-) -> tuple[Outcomes, Outcomes]:
-    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
-
-    n_threads = resolve_threads(threads if backend is None else None)
-    with numba_threads(n_threads):
-        with P.kernel_ready(show):
-            engines = [Engine(specs[0], changes=base), Engine(specs[1], changes=changes)]
-            engines[0].warmup()
-        games = specs[0].games
-        # A and B: twice the games, refused up front if too many
-        check_projected_time(engines[0], 2 * games, n_threads, backend_workers(backend))
-        with P.Bar(2 * games, show, desc="compare A and B") as bar:
-            return tuple(  # type: ignore[return-value]
-                play_outcomes(e, games, chunk_size, bar, backend, ch)
-                for e, ch in zip(engines, (base, changes), strict=True)
-            )
-
-
-def _play_until(
-    spec: RunSpec,
-    spec_b: RunSpec,
-    base: Changes,
-    changes: Changes,
-    threads: int | None,
-    show: bool,
-    until_ci: float,
-) -> tuple[Outcomes, Outcomes]:
-    """Both arms, a kernel call at a time, until every headline interval is narrow enough."""
-    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
-
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
-    names = changed_units(pool_a, pool_b)
-    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
-    with numba_threads(resolve_threads(threads)):
-        with P.kernel_ready(show):
-            engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
-            engines[0].warmup()
-        with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
-            got = play_until(
-                [engine_arm(e) for e in engines], spec.games, until_ci,
-                {n: kinds_a[n] for n in names if n in kinds_a}, kinds_b, bar,
-            )  # fmt: skip
-    return got.a, got.b
-
-
 def plan_compare(
     spec: RunSpec,
     spec_b: RunSpec,
@@ -519,21 +552,13 @@ def plan_compare(
 ) -> Any:
     """A short pilot of A and B, and the games and time ``width`` on every headline needs
     (a :class:`sim.analysis.sizing.Plan`)."""
-    from sim.run.engine import Engine  # deferred: loads the batch kernel
-
     show = P.wanted(progress)
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
-    names = changed_units(pool_a, pool_b)
-    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
-        with P.kernel_ready(show):
-            engines = (Engine(spec, changes=base), Engine(spec_b, changes=changes))
-            engines[0].warmup()
+        engines, kinds = _engines(spec, spec_b, base, changes, show)
         with P.Bar(2 * pilot, show, desc="plan: pilot") as bar:
-            headline = {n: kinds_a[n] for n in names if n in kinds_a}
             pair = (engine_arm(engines[0]), engine_arm(engines[1]))
-            return plan_pairs([pair], [(headline, kinds_b)], pilot, width, runs=2, bar=bar)
+            return plan_pairs([pair], [kinds], pilot, width, runs=2, bar=bar)
 
 
 def write_compare(result: CompareResult, out: Path) -> None:

@@ -87,8 +87,21 @@ def format_result(result: Any) -> str:
         "Intervals are 95%, paired by game_id; 'unpaired would need' is the games per run "
         "two independent runs would need for an interval as narrow."
     )
-    if result.out is not None:
+    if result.out is not None and result.until_ci is None:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
+    elif result.out is not None:
+        lines.append(f"Runs in {result.out}/steps, step by step; summary in compare.json.")
+    if result.until_ci is not None:
+        ceiling = result.spec.games
+        reached = (
+            "every headline interval reached"
+            if result.played < ceiling
+            else "--games came first at"
+        )
+        lines.append(
+            f"--until-ci {result.until_ci:g}: {reached} +/- {result.until_ci * 100:.2f} points "
+            f"after {result.played:,} of at most {ceiling:,} games per run."
+        )
     return "\n".join(lines)
 
 

@@ -17,23 +17,41 @@ the mean binomial variance of one subset's estimate, the subset part the rest of
 the observed variance (0 when the deals explain it all). Deals are shared between
 subsets, so deal noise partly cancels between them and the subset part is if
 anything understated.
+
+A ranking is played into a folder (``--out``, or a temporary one removed after) through
+the job runner (:mod:`sim.run.jobs`): its plan, lock and checksums, and one checksummed
+log line per subset played (a full mix is one), so ``mixes --resume`` finishes an
+interrupted ranking and :func:`read_mixes` refuses an edited table::
+
+    OUT/_job.json   the mixes, games, seeds, bot and subsets; once finished, every checksum
+    OUT/_job.jsonl  one line per (mix, subset) played: its counts
+    OUT/mixes.csv   the ranking, written last
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sim.analysis.frames import newcombe_interval
-from sim.data.spec import RunSpec
+from sim.data.spec import RunSpec, SpecError
+from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
+from sim.run.runner import MAX_RUN_DAYS, RunError
 from sim.run.stats import signed_text, t_quantile, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
+KIND = "mixes"
+TABLE = "mixes.csv"
 PARTIAL_UNITS = 10
 """Units of the added set in a default partial mix: the Heir to the Dunes rulebook
 recommends "no more than 10 units from other games"."""
@@ -67,6 +85,11 @@ class Counts:
     first_wins: int
     seat0_wins: int
     margin: MarginMoments = field(default_factory=MarginMoments)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Counts:
+        """Counts back from :func:`dataclasses.asdict` (a log line's)."""
+        return cls(d["decisive"], d["first_wins"], d["seat0_wins"], MarginMoments(**d["margin"]))
 
 
 def count_games(spec: RunSpec) -> Counts:
@@ -132,48 +155,144 @@ def rank_mixes(
     subsets: int = 8,
     subset_seed: int = 0,
     each: Callable[[str], None] | None = None,
+    out: Path | str | None = None,
+    force: bool = False,
 ) -> pd.DataFrame:
-    """Play and rank ``mixes``: one row per mix, sorted by the first player's share of
-    decisive games, highest first.
+    """Play and rank ``mixes`` into ``out`` (or a temporary folder): one row per mix, sorted
+    by the first player's share of decisive games, highest first.
 
     A full mix plays ``games`` games; a partial mix ``games // subsets`` on each of
     ``subsets`` subsets (so every mix costs the same). ``each(mix)`` is called
-    before each mix is played (a progress hook).
+    before each mix is played (a progress hook); ``force`` replaces an earlier ranking.
 
     Returns:
-        Columns ``mix``, ``subsets``, ``decisive``, ``first_wins``, ``seat0_wins``,
-        ``first``/``_lo``/``_hi``,
+        ``attrs["plan"]``: the options it was played with. Columns ``mix``,
+        ``subsets``, ``decisive``, ``first_wins``, ``seat0_wins``, ``first``/``_lo``/``_hi``,
         ``seat0``/``_lo``/``_hi`` (95%: Wilson for a full mix, a t-interval on the
         subset means for a partial one), ``margin``/``_lo``/``_hi`` (the first
         player's VP margin, 95% t-interval on the games or the subset means), for
         partial mixes ``*_subset_sd``, ``*_deal_sd`` and ``*_subset_share``,
         ``subset_seeds``, ``rank_first`` (1 = the largest first-player edge) and
         ``rank_balance`` (1 = seat 0's share nearest 50%).
+
+    Raises:
+        SpecError: more subsets than games. RunError: more subsets than the time limit
+            allows (:func:`check_subsets_time`), or a bad output folder.
     """
+    if subsets < 2:
+        raise SpecError(f"--subsets must be at least 2, got {subsets}")
+    if subsets > games and any(is_partial(m) for m in mixes):
+        raise SpecError(
+            f"--subsets {subsets:,} is more than --games {games:,}: a partial mix splits "
+            "its games over its subsets"
+        )
+    check_subsets_time(mixes, subsets, seed, bot)
+    plan = {
+        "mixes": list(mixes), "games": games, "seed": seed, "bot": bot,
+        "subsets": subsets, "subset_seed": subset_seed,
+    }  # fmt: skip
+    if out is None:  # one code path: a folder, a temporary one when none is asked for
+        with (
+            tempfile.TemporaryDirectory(prefix="omensim-mixes-") as tmp,
+            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=(TABLE,)) as job,
+        ):
+            return _play(job, each, fresh=True)
+    with jobs.Job.start(out, KIND, plan, force=force, ours=(TABLE,)) as job:
+        return _play(job, each, fresh=True)
+
+
+def resume_mixes(out: Path | str, each: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Finish the ranking in ``out``: its logged subsets are read back, the rest played.
+
+    Raises:
+        RunError: no ranking in ``out``, a finished one, one whose plan or log was edited,
+            or one whose run key differs from the current code's.
+    """
+    with jobs.Job.resume(io.local_out(out), KIND) as job:
+        return _play(job, each, fresh=False)
+
+
+def read_mixes(out: Path | str) -> pd.DataFrame:
+    """A finished ranking's table, its every file checked against the job's checksums.
+
+    Raises:
+        RunError: no ranking in ``out``. JobReadError: a file edited since, or unfinished.
+    """
+    out = Path(out)
+    try:
+        jobs.verify(out, KIND)
+    except FileNotFoundError:
+        raise RunError(f"{out} holds no mixes ranking ({jobs.JOB_NAME})") from None
+    return pd.read_csv(out / TABLE)
+
+
+def _play(job: jobs.Job, each: Callable[[str], None] | None, *, fresh: bool) -> pd.DataFrame:
+    """Play (or read back from the log) every subset of every mix of ``job``'s plan."""
+    from sim.run.engine import Engine  # deferred: loads numba
+
+    p = job.plan
+    games, seed, bot, subsets = p["games"], p["seed"], p["bot"], p["subsets"]
+    first = Engine(RunSpec(games=2, mix=p["mixes"][0], seed=seed, p0=bot, p1=bot))
+    key = ledger.run_key(first.spec, first.metadata)
+    job.set_key(key) if fresh else job.check_key(key)
+    done = {(e["mix"], e["subset"]): Counts.from_dict(e["counts"]) for e in job.logged().values()}
     rows = []
-    for mix in mixes:
+    for i, mix in enumerate(p["mixes"]):
         if each is not None:
             each(mix)
         base = RunSpec(games=games, mix=mix, seed=seed, p0=bot, p1=bot)
+        seeds: list[int | None] = [None]
         if is_partial(mix):
-            seeds: list[int | None] = list(subset_seeds(subset_seed, subsets))
-            n = max(games // subsets, 1)
-            counts = [count_games(RunSpec(**{**_fields(base), "games": n, "subset_seed": s}))
-                      for s in seeds]  # fmt: skip
-        else:
-            seeds, counts = [None], [count_games(base)]
+            seeds = list(subset_seeds(p["subset_seed"], subsets))
+        counts = []
+        for j, s in enumerate(seeds):
+            c = done.get((i, j))
+            if c is None:
+                spec = base if s is None else dataclasses.replace(
+                    base, games=max(games // subsets, 1), subset_seed=s
+                )  # fmt: skip
+                c = count_games(spec)
+                job.append({"mix": i, "subset": j, "counts": dataclasses.asdict(c)})
+            counts.append(c)
         rows.append(_row(mix, counts, seeds))
-    out = pd.DataFrame(rows).sort_values("first", ascending=False, kind="stable")
-    out["rank_first"] = np.arange(1, len(out) + 1)
-    balance = (out["seat0"] - 0.5).abs().rank(method="min").astype(np.int64)
-    out["rank_balance"] = balance
-    return out.reset_index(drop=True)
+    table = pd.DataFrame(rows).sort_values("first", ascending=False, kind="stable")
+    table["rank_first"] = np.arange(1, len(table) + 1)
+    balance = (table["seat0"] - 0.5).abs().rank(method="min").astype(np.int64)
+    table["rank_balance"] = balance
+    table = table.reset_index(drop=True)
+    with io.atomic_path(job.out / TABLE) as tmp:
+        table.to_csv(tmp, index=False)
+    job.finish()
+    table.attrs["plan"] = dict(p)
+    return table
 
 
-def _fields(spec: RunSpec) -> dict[str, object]:
-    import dataclasses
+def check_subsets_time(mixes: Sequence[str], subsets: int, seed: int, bot: str) -> None:
+    """Refuse ``subsets`` if setting them up alone would take longer than
+    :data:`sim.run.runner.MAX_RUN_DAYS`: every subset of a partial mix is its own card
+    pool and engine, whatever ``--games`` is, so a few are timed here.
 
-    return {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)}
+    Raises:
+        RunError: the projected set-up time, in one line.
+    """
+    from sim.run.engine import Engine  # deferred: loads numba
+
+    partial = [m for m in mixes if is_partial(m)]
+    if not partial:
+        return
+    times = []
+    for s in subset_seeds(seed, 3):  # the fastest of three: the host's load is not the cost
+        t0 = time.perf_counter()
+        Engine(RunSpec(games=2, mix=partial[0], seed=seed, p0=bot, p1=bot, subset_seed=s))
+        times.append(time.perf_counter() - t0)
+    each = min(times)
+    days = each * subsets * len(partial) / 86_400
+    if days > MAX_RUN_DAYS:
+        raise RunError(
+            f"--subsets {subsets:,} would take about {days:,.0f} days to set up here "
+            f"({each * 1000:,.0f} ms a subset, {len(partial)} partial mixes); the limit is "
+            f"{MAX_RUN_DAYS} days: draw fewer subsets"
+        )
 
 
 def format_mixes(table: pd.DataFrame) -> str:

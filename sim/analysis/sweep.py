@@ -10,11 +10,11 @@ interval. Significance marks are corrected for the number of cells swept
 so a map of 44 cells does not show two or three "significant" cells by chance.
 Each cell also carries the change in how often the card was played and the
 first-player shift. The kernel is compiled once: each variant is only a new card table.
+This module holds the cells, the table and its text; :mod:`sim.analysis.sweep_dir` plays them.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,21 +23,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
-from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
+from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import (
-    DEFAULT_CHUNK_SIZE,
-    RunError,
-    backend_workers,
-    check_projected_time,
-)
+from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
 from sim.run.stats import CORRECTIONS, adjust_p
 
@@ -161,97 +155,6 @@ def select_kinds(units: list[dict[str, Any]], cards: Sequence[str] = ()) -> list
         if k not in kinds:
             kinds.append(k)
     return kinds
-
-
-def sweep(
-    spec: RunSpec,
-    field: str,
-    deltas: Sequence[int],
-    cards: Sequence[str] = (),
-    base: Changes | None = None,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    progress: bool | None = None,
-    correction: str = "holm",
-    backend: Any = None,
-    until_ci: float | None = None,
-) -> SweepResult:
-    """Play the baseline once and each (card, delta) variant over the same games.
-
-    Args:
-        spec: the games (seed and ``0..games-1``) every variant plays.
-        field: one of :data:`sim.data.changes.FIELDS`.
-        deltas: amounts added to ``field``; a value that would leave the field's
-            range is skipped and listed in ``SweepResult.skipped``.
-        cards: restrict to these units (names or kind ids); default all.
-        base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
-        correction: how the ``significant`` column is corrected for the number
-            of cells (:data:`CORRECTIONS`).
-        until_ci: each cell stops at the first kernel call after which its
-            holders' shift has a paired 95% half-width of at most this
-            (``spec.games`` is the ceiling); the baseline is played only as far
-            as the longest cell needs. In memory only.
-
-    To play into a folder as the sweep goes, so that ``omensim sweep --resume`` can finish
-    it after an interrupt, call :func:`sim.analysis.sweep_dir.sweep_to_dir` instead.
-    """
-    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
-
-    pool, todo, skipped = plan_cells(spec, field, deltas, cards, base, chunk_size, correction)
-    base = base or Changes()
-    show = P.wanted(progress)
-    n_threads = resolve_threads(threads if backend is None else None)
-    rows = []
-    with numba_threads(n_threads), contextlib.ExitStack() as stack:
-        with P.kernel_ready(show):
-            engine = Engine(spec, changes=base)
-            engine.warmup()
-        # the baseline and every cell, refused up front if too many
-        total = (len(todo) + 1) * spec.games
-        check_projected_time(engine, total, n_threads, backend_workers(backend))
-        bar = P.Bar((len(todo) + 1) * spec.games, show, desc="sweep: baseline")
-        stack.callback(bar.close)
-        if until_ci is not None:
-            rows = _cells_until(spec, engine, pool, todo, field, base, until_ci, bar)
-            return finish(spec, field, deltas, rows, skipped, correction)
-        baseline = play_outcomes(engine, spec.games, chunk_size, bar, backend, base)
-        for i, (k, d) in enumerate(todo):
-            unit = pool.units[k]
-            bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
-            edited = cell_changes(base, unit["name"], field, d)
-            variant = Engine(spec, changes=edited)
-            played = play_outcomes(variant, spec.games, chunk_size, bar, backend, edited)
-            rows.append(cell_row(baseline, played, k, unit, field, d))
-    return finish(spec, field, deltas, rows, skipped, correction)
-
-
-def _cells_until(
-    spec: RunSpec,
-    engine: Any,
-    pool: Any,
-    todo: list[tuple[int, int]],
-    field: str,
-    base: Changes,
-    until_ci: float,
-    bar: P.Bar,
-) -> list[dict[str, Any]]:
-    """Each cell's row, played (with the baseline, recalled) until its interval is narrow."""
-    from sim.run.engine import Engine  # deferred: loads the batch kernel
-
-    baseline = cached_arm(engine)
-    rows = []
-    for i, (k, d) in enumerate(todo):
-        unit = pool.units[k]
-        bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d} until the CI")
-        variant = Engine(spec, changes=cell_changes(base, unit["name"], field, d))
-        kinds = {unit["name"]: k}
-        got = play_until(
-            [baseline, engine_arm(variant)], spec.games, until_ci, kinds, kinds, first=False
-        )
-        bar.advance(2 * got.games)
-        rows.append(cell_row(got.a, got.b, k, unit, field, d))
-    return rows
 
 
 def plan_sweep(
@@ -473,9 +376,8 @@ SWEEP_STATE = (jobs.JOB_NAME, jobs.LOG_NAME, "baseline", "cells")
 
 def check_sweep_out(out: Path, force: bool) -> None:
     """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
-    io.check_output_dir(
-        out, force, ours=lambda e: e.name in SWEEP_FILES or e.name in SWEEP_STATE, what="sweep"
-    )
+    ours = {*SWEEP_FILES, *SWEEP_STATE, *jobs.JOB_FILES}
+    io.check_output_dir(out, force, ours=lambda e: e.name in ours, what="sweep")
 
 
 def write_outputs(result: SweepResult, out: Path) -> list[Path]:

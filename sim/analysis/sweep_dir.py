@@ -1,9 +1,9 @@
 """A sweep played into its ``--out`` folder as it goes, so an interrupted one can be finished.
 
 A sweep is many runs (a baseline and one run per cell, i.e. per (card, delta)).
-With ``--out`` each of them is an ordinary run directory written by
-:func:`sim.run.runner.run` (so ``--backend dask`` workers write the parts), and
-the folder holds::
+Each of them is an ordinary run directory written by :func:`sim.run.runner.run` (so
+``--backend dask`` workers write the parts) in ``--out``, or in a temporary folder removed
+after, and the folder holds::
 
     OUT/_job.json          what the sweep is (spec, field, deltas, cards, base edits, chunk
                            size, correction), the baseline's run key and, once finished,
@@ -11,6 +11,9 @@ the folder holds::
     OUT/baseline/          the baseline run (kept: every cell is paired with it)
     OUT/cells/<n>/         the run of cell n while it plays (deleted once its row is logged)
     OUT/_job.jsonl         one checksummed line per finished cell: its table row
+    OUT/steps/             with ``--until-ci``, in place of the runs: each step's rows of the
+                           baseline (kept) and of the cell playing (deleted once its row is
+                           logged), so a resumed cell looks where it looked
     OUT/sweep.parquet ...  the table, written when every cell is done
 
 ``omensim sweep --resume OUT`` (:func:`resume_sweep`) reads the plan, refuses
@@ -26,14 +29,23 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import shutil
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from sim.analysis.compare import read_outcomes
+from sim.analysis.compare import (
+    check_until_ci,
+    finish_run,
+    plan_spec,
+    read_outcomes,
+    stored_arm,
+)
+from sim.analysis.sizing import play_until
 from sim.analysis.sweep import (
     SWEEP_FILES,
     SWEEP_STATE,
@@ -49,6 +61,7 @@ from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
+from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import RunError, numba_threads, resolve_threads
 
 PLAN_NAME, CELLS_LOG, BASELINE, CELLS = SWEEP_STATE
@@ -56,26 +69,47 @@ KIND = "sweep"
 SWEEP_OURS = (*SWEEP_FILES, *SWEEP_STATE)
 
 
-def sweep_to_dir(
-    out: Path | str,
+def sweep(
     spec: RunSpec,
     field: str,
     deltas: Sequence[int],
-    cards: Sequence[str],
-    base: Changes | None,
-    threads: int | None,
-    chunk_size: int,
-    progress: bool | None,
-    correction: str,
-    backend: Any,
+    cards: Sequence[str] = (),
+    base: Changes | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool | None = None,
+    correction: str = "holm",
+    backend: Any = None,
+    until_ci: float | None = None,
+    out: Path | str | None = None,
     force: bool = False,
 ) -> SweepResult:
-    """:func:`sim.analysis.sweep.sweep` played into ``out`` (see the module docstring), its
-    tables written there (:func:`sim.analysis.sweep.write_outputs`)."""
-    out = io.local_out(out)
+    """Play the baseline once and each (card, delta) variant over the same games, into
+    ``out`` (see the module docstring) or a temporary folder removed after.
+
+    Args:
+        spec: the games (seed and ``0..games-1``) every variant plays.
+        field: one of :data:`sim.data.changes.FIELDS`.
+        deltas: amounts added to ``field``; a value that would leave the field's
+            range is skipped and listed in ``SweepResult.skipped``.
+        cards: restrict to these units (names or kind ids); default all.
+        base: edits the baseline (and every variant) starts from.
+        threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
+        correction: how the ``significant`` column is corrected for the number
+            of cells (:data:`sim.run.stats.CORRECTIONS`).
+        until_ci: each cell stops at the first kernel call after which its
+            holders' shift has a paired 95% half-width of at most this
+            (``spec.games`` is the ceiling); the baseline is played only as far
+            as the longest cell needs.
+        out, force: the folder, and whether an earlier sweep there may be replaced.
+
+    Raises:
+        SpecError: a bad field, delta, card or correction. RunError: a bad chunk size,
+            ``until_ci`` or output folder, or more games than the time limit allows.
+    """
     base = base or Changes()
     plan_cells(spec, field, deltas, cards, base, chunk_size, correction)  # refuse bad input first
-    check_sweep_out(out, force)
+    check_until_ci(until_ci, backend)
     plan = {
         "spec": dataclasses.asdict(spec),
         "field": field,
@@ -84,7 +118,13 @@ def sweep_to_dir(
         "base": base.describe(),
         "chunk_size": chunk_size,
         "correction": correction,
+        "until_ci": until_ci,
     }
+    if out is None:  # one code path: a folder, a temporary one when none is asked for
+        with tempfile.TemporaryDirectory(prefix="omensim-sweep-") as tmp:
+            return _play(Path(tmp) / KIND, plan, threads, progress, backend, fresh=True)
+    out = io.local_out(out)
+    check_sweep_out(out, force)
     return _play(out, plan, threads, progress, backend, fresh=True, force=force)
 
 
@@ -123,40 +163,65 @@ def _play(
 ) -> SweepResult:
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    spec = plan_spec(plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
+    check_until_ci(plan.get("until_ci"), backend)  # a resume may be handed a backend
     pool, todo, skipped = plan_cells(
         spec, field, deltas, plan["cards"], base, chunk, plan["correction"]
     )
     show = P.wanted(progress)
     n_threads = resolve_threads(threads if backend is None else None)
-    with numba_threads(n_threads), P.kernel_ready(show):
-        engine = Engine(spec, changes=base)
-        engine.warmup()
+    with numba_threads(n_threads):
+        with P.kernel_ready(show):
+            engine = Engine(spec, changes=base)
+            engine.warmup()
+        # the baseline and every cell, refused up front if too many
+        total = (len(todo) + 1) * spec.games
+        runner.check_projected_time(engine, total, n_threads, runner.backend_workers(backend))
     key = ledger.run_key(spec, engine.metadata)
     if fresh:
         job = jobs.Job.start(out, KIND, plan, force=force, ours=SWEEP_OURS, key=key)
     else:
         job = jobs.Job.resume(out, KIND)
-    with job:
+    with job, numba_threads(n_threads):
         job.check_key(key)
-        _finish_run(out / BASELINE, spec, base, chunk, threads, show, backend)
-        baseline = read_outcomes(out / BASELINE, len(pool.units))
-        rows = {i: e["row"] for i, e in job.logged().items()}
+        logged = job.logged().values()
+        rows = {e["cell"]: e["row"] for e in logged if "cell" in e}
+        until_ci = plan.get("until_ci")
+        if until_ci is None:
+            finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
+            baseline = read_outcomes(out / BASELINE, len(pool.units))
+        else:
+            recall = functools.cache(stored_arm(job, BASELINE, engine))  # every cell pairs with it
+        bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
         for i, (k, d) in enumerate(todo):
             cell = out / CELLS / f"{i:05d}"
-            if i in rows:
-                shutil.rmtree(cell, ignore_errors=True)  # killed after logging its row
+            name = f"c{i:05d}"
+            if i in rows:  # killed after logging its row: drop what it left
+                shutil.rmtree(cell, ignore_errors=True)
+                job.drop_tables(name)
                 continue
             unit = pool.units[k]
             edited = cell_changes(base, unit["name"], field, d)
-            _finish_run(cell, spec, edited, chunk, threads, show, backend)
-            played = read_outcomes(cell, len(pool.units))
-            row = cell_row(baseline, played, k, unit, field, d)
+            if until_ci is None:
+                finish_run(cell, spec, edited or None, chunk, threads, show, backend)
+                a, b = baseline, read_outcomes(cell, len(pool.units))
+            else:
+                bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
+                arm = stored_arm(job, name, Engine(spec, changes=edited))
+                kinds = {unit["name"]: k}
+                got = play_until(
+                    [recall, arm], spec.games, until_ci, kinds, kinds, bar, first=False
+                )
+                a, b = got.a, got.b
+            row = cell_row(a, b, k, unit, field, d)
             plain = {k: v.item() if hasattr(v, "item") else v for k, v in row.items()}
-            rows[i] = job.log(i, {"row": plain})["row"]
-            shutil.rmtree(cell)  # its row is what the sweep keeps; the rows are big
+            rows[i] = job.append({"cell": i, "row": plain})["row"]
+            # its row is what the sweep keeps; the rows it was computed from are big
+            shutil.rmtree(cell, ignore_errors=True)
+            job.drop_tables(name)
+        bar.close()
         with contextlib.suppress(OSError):
             (out / CELLS).rmdir()
         ordered = [rows[i] for i in range(len(todo))]
@@ -164,28 +229,6 @@ def _play(
         write_outputs(result, out)
         job.finish()
     return result
-
-
-def _finish_run(
-    run_dir: Path,
-    spec: RunSpec,
-    changes: Changes,
-    chunk: int,
-    threads: int | None,
-    show: bool,
-    backend: Any,
-) -> None:
-    """Make ``run_dir`` a complete run: leave it, resume it, or (re)start it."""
-    if io.is_complete(run_dir):
-        return
-    if (run_dir / io.MANIFEST_NAME).exists():
-        runner.resume(run_dir, threads, show, backend)
-        return
-    # No manifest: killed before its first one, so whatever is there is ours to replace.
-    runner.run(
-        spec, run_dir, threads, chunk, force=True, progress=show, changes=changes or None,
-        backend=backend,
-    )  # fmt: skip
 
 
 def read_sweep(out: Path | str) -> SweepResult:
@@ -201,7 +244,7 @@ def read_sweep(out: Path | str) -> SweepResult:
     except FileNotFoundError:
         raise RunError(f"{out} holds no finished sweep ({PLAN_NAME})") from None
     table = pd.read_parquet(out / "sweep.parquet")
-    spec = RunSpec(**{**plan["spec"], "variants": tuple(plan["spec"].get("variants", ()))})
+    spec = plan_spec(plan["spec"])
     skipped_csv = out / "skipped.csv"
     skipped = pd.read_csv(skipped_csv).to_dict("records") if skipped_csv.is_file() else []
     return SweepResult(

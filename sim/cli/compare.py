@@ -17,6 +17,7 @@ from sim.cli.options import (
     change_options,
     check_panel_seats,
     check_resume_options,
+    check_until_ci_steps,
     exclude_capped_option,
     force_option,
     game_options,
@@ -132,6 +133,7 @@ def compare_cmd(
     from sim.data.changes import Changes  # deferred: loads pyarrow
 
     check_panel_seats(click.get_current_context(), panel, ("p0", "p1", "b_p0", "b_p1"))
+    check_until_ci_steps(click.get_current_context(), until_ci)
 
     if resume is not None:
         check_resume_options(resume)
@@ -193,17 +195,6 @@ def compare_cmd(
         )
     if not game.quiet:
         click.echo(format_result(result))
-        if until_ci is not None:
-            played = result.comparison.first_player.games + result.excluded_capped
-            reached = (
-                "every headline interval reached"
-                if played < spec.games
-                else "--games came first at"
-            )
-            click.echo(
-                f"--until-ci {until_ci:g}: {reached} +/- {until_ci * 100:.2f} points after "
-                f"{played:,} of at most {spec.games:,} games per run."
-            )
 
 
 PANEL_TABLE = "panel.csv"

@@ -7,11 +7,14 @@ from pathlib import Path
 import click
 
 from sim.cli.errors import EXIT_USAGE, CliError, user_errors
-from sim.cli.options import OutLocation, games_option, seed_option
-
-MAX_SUBSETS = 100_000
-"""The most card subsets a partial mix may be averaged over: each costs a pool and an
-engine set-up whatever --games is."""
+from sim.cli.options import (
+    check_resume_options,
+    force_option,
+    games_option,
+    out_option,
+    resume_option,
+    seed_option,
+)
 
 
 @click.command("mixes", short_help="Rank mixes by first-player edge and seat balance.")
@@ -28,21 +31,24 @@ engine set-up whatever --games is."""
 )
 @click.option(
     "--subsets",
-    type=click.IntRange(2, MAX_SUBSETS),
+    type=click.IntRange(min=2),
     default=8,
     show_default=True,
-    help="Card subsets a partial mix is averaged over (each costs a set-up whatever "
-    f"--games is, so at most {MAX_SUBSETS:,}, and at most --games).",
+    help="Card subsets a partial mix is averaged over (at most --games; each costs a "
+    "set-up whatever --games is, timed before any is played: refused if they would take "
+    "longer than a run may).",
 )
 @click.option("--bot", default="greedy", show_default=True, help="The bot in both seats.")
-@click.option(
-    "--out",
-    "-o",
-    type=OutLocation(file_okay=True),
-    default=None,
-    help="Also write the table to this CSV file (a new one, unless --force).",
+@out_option(
+    "Also keep the ranking in this folder: OUT/mixes.csv, with the plan, a log of every "
+    "subset played and their checksums (absent or empty unless --force)."
 )
-@click.option("--force", is_flag=True, help="Replace the file --out names if it exists.")
+@force_option("mixes ranking")
+@resume_option(
+    "DIR",
+    "Finish the interrupted ranking written to DIR (by --out): its logged subsets are read "
+    "back, the rest played, with the plan DIR records.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def mixes_cmd(
     mix_list: tuple[str, ...],
@@ -53,6 +59,7 @@ def mixes_cmd(
     bot: str,
     out: Path | None,
     force: bool,
+    resume: Path | None,
     quiet: bool,
 ) -> None:
     """Play each MIX in self-play and rank them.
@@ -67,50 +74,60 @@ def mixes_cmd(
     \b
     Example:
       omensim mixes --games 8000
-      omensim mixes aegean dunes+aegean dunes+aegean:10 --subsets 16 --out mixes.csv
+      omensim mixes aegean dunes+aegean dunes+aegean:10 --subsets 16 --out results/mixes
+      omensim mixes --resume results/mixes
     """
-    from sim.analysis.mixes import default_mixes, format_mixes, rank_mixes  # deferred: loads pandas
+    from sim.analysis.mixes import (  # deferred: loads pandas
+        default_mixes,
+        format_mixes,
+        rank_mixes,
+        resume_mixes,
+    )
     from sim.data.spec import RunSpec  # deferred: loads the data layer
     from sim.run import progress as P  # deferred: loads the run layer
     from sim.run.engine import Engine  # deferred: loads the batch kernel
-    from sim.run.io import atomic_path, check_out_file  # deferred: loads pyarrow
     from sim.run.runner import check_projected_time  # deferred: loads numba
     from sim.run.session import resolve_threads  # deferred: loads numba
     from strategies.registry import resolve  # deferred: loads numba
 
-    mixes = list(mix_list) or default_mixes()
-    with user_errors():
-        if subsets > games and any(":" in m for m in mixes):
-            raise CliError(
-                f"--subsets {subsets:,} is more than --games {games:,}: a partial mix splits "
-                "its games over its subsets", EXIT_USAGE,
-            )  # fmt: skip
+    def each(mix: str) -> None:
+        if not quiet:
+            click.echo(f"playing {mix}...", err=True)
+
+    if resume is not None:
         if out is not None:
-            check_out_file(out, force)
-        resolve(bot)
-        from sim.data.cards import load_pool  # deferred: loads pyarrow
+            raise CliError("--resume DIR names the ranking's folder; drop --out", EXIT_USAGE)
+        if mix_list:
+            raise CliError("--resume DIR plays the mixes it recorded; drop MIX", EXIT_USAGE)
+        check_resume_options(resume)
+        with user_errors(resume):
+            table = resume_mixes(resume, each)
+    else:
+        mixes = list(mix_list) or default_mixes()
+        interrupted = None if out is None else f"interrupted; resume: omensim mixes --resume {out}"
+        with user_errors(out, interrupted=interrupted):
+            resolve(bot)
+            from sim.data.cards import load_pool  # deferred: loads pyarrow
 
-        for mix in mixes:  # every mix is checked before any is played
-            load_pool(mix, seed)
-
-        def each(mix: str) -> None:
-            if not quiet:
-                click.echo(f"playing {mix}...", err=True)
-
-        with P.kernel_ready(not quiet):  # a cold cache compiles here, with its estimate shown
-            engine = Engine(
-                RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
+            for mix in mixes:  # every mix is checked before any is played
+                load_pool(mix, seed)
+            with P.kernel_ready(not quiet):  # a cold cache compiles here, its estimate shown
+                engine = Engine(
+                    RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
+                )
+                engine.warmup()
+            # every mix's games, at the first mix's speed: refused up front if too many (and
+            # every subset's set-up, in rank_mixes)
+            check_projected_time(engine, games * len(mixes), resolve_threads(None))
+            table = rank_mixes(
+                mixes, games, seed, bot, subsets, subset_seed, each, out=out, force=force
             )
-            engine.warmup()
-        # every mix's games, at the first mix's speed: refused up front if too many
-        check_projected_time(engine, games * len(mixes), resolve_threads(None))
-        table = rank_mixes(mixes, games, seed, bot, subsets, subset_seed, each)
-    if out is not None:
-        with user_errors(out), atomic_path(out) as tmp:
-            check_out_file(out, force)  # again: another command may have written it meanwhile
-            table.to_csv(tmp, index=False)
     if quiet:
         return
+    p = table.attrs["plan"]  # what was played (a resumed ranking's plan, not these options)
+    mixes, games, seed, subset_seed, subsets, bot = (
+        p["mixes"], p["games"], p["seed"], p["subset_seed"], p["subsets"], p["bot"]
+    )  # fmt: skip
     click.echo(
         f"{len(mixes)} mixes, {bot} in both seats, {games:,} games each, deal seed {seed}, "
         f"subset seed {subset_seed} ({subsets} subsets per partial mix)"

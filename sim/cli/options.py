@@ -92,8 +92,8 @@ def sizing_options(what: str) -> Callable[[Any], Any]:
             callback=check_until_ci,
             metavar="HALF_WIDTH",
             help=f"Stop once {what} have a 95% interval of at most +/- HALF_WIDTH (e.g. "
-            "0.005), checked after every kernel call; --games is the ceiling. Played in "
-            "memory (not with --out).",
+            "0.005), checked after every kernel call; --games is the ceiling. Resumable "
+            "with --out like any other run of the command.",
         )(f)
 
     return wrap
@@ -490,6 +490,28 @@ def check_panel_seats(
             f"--panel plays each bot against itself, so it cannot be combined with "
             f"{' and '.join(given)}; drop one or the other",
             ctx,
+        )
+
+
+def check_until_ci_steps(ctx: click.Context, until_ci: float | None) -> None:
+    """Refuse ``--chunk-size`` and ``--backend dask`` beside ``--until-ci`` of ``compare`` and
+    ``sweep``: they look after every kernel call of this process and keep each call's rows,
+    so neither would apply (refused before a Dask cluster is started)."""
+    from click.core import ParameterSource  # deferred: only with --until-ci
+
+    if until_ci is not None and ctx.params.get("backend") == "dask":
+        raise CliError(
+            "--until-ci looks after every kernel call in this process: drop --backend dask",
+            EXIT_USAGE,
+        )
+    if until_ci is not None and ctx.get_parameter_source("chunk_size") not in (
+        None,
+        ParameterSource.DEFAULT,
+    ):
+        raise CliError(
+            "--until-ci looks after every kernel call, whatever --chunk-size says; drop "
+            "--chunk-size",
+            EXIT_USAGE,
         )
 
 

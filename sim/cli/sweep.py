@@ -13,13 +13,13 @@ from sim.cli.options import (
     GameArgs,
     backend_options,
     check_resume_options,
+    check_until_ci_steps,
     force_option,
     game_options,
     out_option,
     resume_option,
     sizing_options,
 )
-from sim.data.spec import SpecError
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -101,13 +101,10 @@ def sweep_cmd(
       omensim sweep --mix aegean --games 1e6 --until-ci 0.01 --card 11
       omensim sweep --mix aegean --plan 0.005
     """
-    from sim.analysis.sweep import (  # deferred: loads numba
-        check_sweep_out,
-        parse_deltas,
-        sweep,
-    )
-    from sim.analysis.sweep_dir import output_paths, sweep_to_dir  # deferred: loads numba
+    from sim.analysis.sweep import parse_deltas  # deferred: loads numba
+    from sim.analysis.sweep_dir import output_paths, sweep  # deferred: loads numba
 
+    check_until_ci_steps(click.get_current_context(), until_ci)
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
@@ -123,11 +120,6 @@ def sweep_cmd(
     interrupted = None if out is None else f"interrupted; resume with: omensim sweep --resume {out}"
     with user_errors(out, interrupted=interrupted), backend.open(game.threads) as be:
         spec = game.spec()
-        if until_ci is not None and out is not None:
-            raise SpecError(
-                "--until-ci plays in memory, not into --out: run it without --out, then "
-                "write the same games with --games N --out DIR"
-            )
         if plan is not None:
             from sim.analysis.sweep import plan_sweep  # deferred: loads numba
 
@@ -138,19 +130,11 @@ def sweep_cmd(
                 click.echo("\n".join(sized.lines()))
             if until_ci is None:
                 return  # a plan alone plays nothing more; with --until-ci the sweep follows
-        if out is not None:
-            check_sweep_out(out, force)  # before playing: a refused --out loses no work
-        args = (spec, field.lower(), parse_deltas(deltas), cards)
-        if out is None:
-            result = sweep(
-                *args, threads=game.threads, backend=be, chunk_size=game.chunk_size,
-                progress=game.progress, correction=correction, until_ci=until_ci,
-            )  # fmt: skip
-        else:
-            result = sweep_to_dir(
-                out, *args, None, game.threads, game.chunk_size, game.progress, correction, be,
-                force,
-            )  # fmt: skip
+        result = sweep(
+            spec, field.lower(), parse_deltas(deltas), cards, threads=game.threads, backend=be,
+            chunk_size=game.chunk_size, progress=game.progress, correction=correction,
+            until_ci=until_ci, out=out, force=force,
+        )  # fmt: skip
         paths = output_paths(out) if out is not None else []
     _show(result, paths, game.quiet)
 

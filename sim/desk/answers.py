@@ -25,6 +25,8 @@ MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
 RACE_ROWS = "rows"
 """A balance race's folder of paired rows, one Parquet file per candidate and round."""
+STEPS = "steps"
+"""Where a command that decides look by look keeps each step's rows (sim.run.jobs.STEPS)."""
 
 KIND_FILES = {
     "compare": "compare.json",
@@ -70,8 +72,24 @@ def run_dirs(folder: Path) -> dict[str, Path]:
     }
 
 
+def row_dirs(folder: Path) -> dict[str, Path]:
+    """The folders of game rows inside an answer, by label: its runs (:func:`run_dirs`), or
+    the steps of a compare played until its intervals were narrow (``steps/A``,
+    ``steps/B``: each a folder of parts, as a run's are)."""
+    runs = run_dirs(folder)
+    steps = {arm: folder / STEPS / arm for arm in ("A", "B")}
+    if not runs and all(d.is_dir() for d in steps.values()):
+        return steps
+    return runs
+
+
 def _parts(run: Path) -> list[Path]:
     return sorted(run.glob(PART_GLOB)) if run.is_dir() else []
+
+
+def _arm_parts(folder: Path, arm: str) -> list[Path]:
+    """A compare arm's parts written so far: its run's, or its steps'."""
+    return _parts(folder / arm) or _parts(folder / STEPS / arm)
 
 
 def _read(parts: list[Path], columns: list[str]) -> dict[str, np.ndarray]:
@@ -89,7 +107,8 @@ def games_written(folder: Path) -> int:
     balance race's rows of every candidate)."""
     import pyarrow.parquet as pq  # deferred: loads pyarrow
 
-    parts = [*_parts(folder), *(p for sub in sorted(folder.glob("*/")) for p in _parts(sub))]
+    subs = [*sorted(folder.glob("*/")), *sorted(folder.glob(f"{STEPS}/*/"))]
+    parts = [*_parts(folder), *(p for sub in subs for p in _parts(sub))]
     parts += sorted((folder / RACE_ROWS).glob("*.parquet"))
     total = 0
     for p in parts:
@@ -124,7 +143,7 @@ def running_estimate(folder: Path, kind: str) -> str | None:
         bots = [(sub.name, _first_player(sub)) for sub in sorted(folder.glob("*/"))]
         return "; ".join(f"{bot}: {line}" for bot, line in bots if line) or None
     if kind in ("emissary", "change"):
-        a, b = (_read(_parts(folder / arm), cols) for arm in ("A", "B"))
+        a, b = (_read(_arm_parts(folder, arm), cols) for arm in ("A", "B"))
         common, ia, ib = np.intersect1d(a["game_id"], b["game_id"], return_indices=True)
         if len(common) < 2:
             return None

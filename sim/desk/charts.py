@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.desk.answers import run_dirs
+from sim.desk.answers import row_dirs
 from sim.run.stats import Z95, wilson_interval
 
 WIDTH_IN = 9.0
@@ -171,7 +171,7 @@ def _per_run(
 ) -> str | None:
     """One chart with ``draw(ax, label, rows)`` for each run of the answer; ``labels``:
     the x axis, the y axis and the title."""
-    runs = run_dirs(folder)
+    runs = row_dirs(folder)
     if not runs:
         return None
     fig, ax = _figure()

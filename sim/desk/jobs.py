@@ -67,13 +67,8 @@ DIE_WITH_PARENT = _die_with_parent()
 
 
 def shown(args: list[str]) -> str:
-    """The command a person types to get the same answer: ``omensim`` and ``args`` (after
-    making the folder ``mixes`` writes its table into)."""
-    command = shlex.join(["omensim", *args])
-    if args[0] == "mixes":
-        folder = args[args.index("--out") + 1].rsplit("/", 1)[0]
-        return f"mkdir -p {shlex.quote(folder)} && {command}"
-    return command
+    """The command a person types to get the same answer: ``omensim`` and ``args``."""
+    return shlex.join(["omensim", *args])
 
 
 def _now() -> str:
@@ -231,22 +226,8 @@ class Jobs:
         if name in self._cancel:
             self._update(name, status="cancelled", ended=_now())
             return
-        q = Q.Question(**{k: tuple(v) if isinstance(v, list) else v
-                          for k, v in rec["question"].items()})  # fmt: skip
         t0 = time.monotonic()
-        if q.precision is not None and q.kind in Q.PLANNED:
-            self._update(name, status="planning", started=_now())
-            plan = self.plan(q)
-            got = Q.planned_games(plan)
-            if got is None:
-                self._end(name, "failed", t0, error=plan)
-                return
-            games = min(got[0], q.games)
-            args = Q.command(q, f"{ANSWERS}/{name}", games=games)
-            rec = self._update(name, plan=plan, args=args, command=shown(args))
-        self._update(name, status="running", started=rec.get("started") or _now())
-        if rec["args"][0] == "mixes":  # it writes a table into the folder, not the folder
-            self.folder(name).mkdir(exist_ok=True)
+        self._update(name, status="running", started=_now())
         done = self._run(rec["args"], name=name)
         if name in self._cancel:
             self._remove_folder(name)

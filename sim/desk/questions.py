@@ -167,20 +167,20 @@ def plan_command(q: Question) -> list[str]:
     return ["compare", *_seats(q), "--games", str(q.games), *_b_side(q), "--plan", f"{width:g}"]
 
 
-def command(q: Question, out: str, games: int | None = None) -> list[str]:
+def command(q: Question, out: str) -> list[str]:
     """The ``omensim`` arguments that answer ``q`` into the folder ``out`` (workspace-
-    relative); ``games``: the games a precision compare plays (from its plan)."""
-    n = games if games is not None else q.games
+    relative); a precision question plays until its intervals are that narrow, its games
+    the ceiling."""
+    n = q.games
+    until = [] if q.precision is None else ["--until-ci", f"{q.precision / 100:g}"]
     if q.kind == "first":
-        args = ["run", *_seats(q), "--games", str(n), "--out", out, *_chunk(n)]
-        if q.precision is not None:
-            args += ["--until-ci", f"{q.precision / 100:g}"]
-        return args
+        return ["run", *_seats(q), "--games", str(n), "--out", out, *_chunk(n), *until]
     if q.kind in ("emissary", "change"):
-        return ["compare", *_seats(q), "--games", str(n), *_b_side(q), "--out", out, *_chunk(n)]
+        return ["compare", *_seats(q), "--games", str(n), *_b_side(q), "--out", out,
+                *(until or _chunk(n))]  # fmt: skip
     if q.kind == "mixes":
         return ["mixes", *q.mixes, "--bot", q.bot, "--games", str(n), "--seed", str(q.seed),
-                "--out", f"{out}/mixes.csv"]  # fmt: skip
+                "--out", out]  # fmt: skip
     if q.kind == "strength":
         bots_ = ["--tiers", ",".join(q.tiers)] if q.tiers else ["--panel", q.bot]
         return ["strength", "--mix", q.mix, *bots_, "--games", str(n),

@@ -10,6 +10,10 @@ Every long command that writes a folder (``compare``, ``sweep``, ``balance``,
     OUT/_job.jsonl    one line per finished step (a cell, a pairing, a look), each
                       with the SHA-256 of its own entry; appended and fsynced
     OUT/.omensim.lock held (:mod:`sim.run.lock`) by the one process writing the folder
+    OUT/steps/G/*.parquet the rows of each step of G (a run the command plays a step at a
+                      time, deciding look by look when to stop): written once, logged with
+                      its checksum, read back on resume so the looks fall where they fell
+                      (:meth:`Job.table`)
 
 A run directory inside the folder (``compare``'s ``A``/``B``, ``sweep``'s
 ``baseline``) keeps its own manifest, which records its parts' checksums; the job
@@ -30,10 +34,13 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sim.run import io, loglines
 from sim.run.lock import LOCK_NAME, FolderLockedError, locked
@@ -45,7 +52,8 @@ LOG_NAME = "_job.jsonl"
 JOB_FORMAT = "omensim-job"
 JOB_VERSION = 1
 DIGEST_KEY = "job_sha256"
-JOB_FILES = (JOB_NAME, LOG_NAME)
+STEPS = "steps"
+JOB_FILES = (JOB_NAME, LOG_NAME, STEPS)
 NOUNS = {"compare": "comparison"}
 """How a refusal names a job of a kind ("no comparison"), where not "<kind> run"."""
 
@@ -147,6 +155,7 @@ class Job:
         self.out, self.kind, self.doc = out, kind, doc
         self._stack = contextlib.ExitStack()
         self._next: int | None = None
+        self._tables: dict[str, str] | None = None
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -218,11 +227,31 @@ class Job:
         job = cls(out, kind, doc)
         job._lock()
         try:
-            job.logged()  # a log edited since is refused before anything is played
+            job._check_tables()  # a log or a kept step edited since is refused before play
         except loglines.LogLineError as exc:
             job.close()
             raise RunError(f"cannot resume {out}: {exc}") from None
+        except BaseException:
+            job.close()
+            raise
         return job
+
+    def _check_tables(self) -> None:
+        """Refuse a step table the log names that is missing or edited, unless its group
+        was dropped (:meth:`drop_tables`): a resume may never read it again, yet the
+        finished folder would carry it as fact."""
+        entries = self.logged().values()
+        dropped = {f"{STEPS}/{e['dropped']}/" for e in entries if "dropped" in e}
+        for e in entries:
+            rel = e.get("file")
+            if rel is None or not rel.startswith(f"{STEPS}/") or rel.startswith(tuple(dropped)):
+                continue  # not a step table (a race's rows are checked by the race), or dropped
+            path = self.out / rel
+            if not io.is_regular(path) or io.file_digest(path) != e["sha256"]:
+                raise RunError(
+                    f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
+                    f"SHA-256 is not the one {LOG_NAME} records)"
+                )
 
     def check_key(self, key: Mapping[str, str]) -> None:
         """Refuse to resume a job whose run key (code, cards, spec) differs from ``key``."""
@@ -271,6 +300,41 @@ class Job:
             fh.flush()
             os.fsync(fh.fileno())
         return json.loads(line)["entry"]
+
+    def table(self, group: str, name: str, make: Callable[[], pa.Table]) -> pa.Table:
+        """The step table ``steps/group/name.parquet``: read back (its checksum checked
+        against the log) when it is logged, else ``make()`` written atomically and logged.
+        A file that is there but not logged (killed between the two) is made again.
+
+        Raises:
+            RunError: the file of a logged step is missing, edited or damaged.
+        """
+        rel = f"{STEPS}/{group}/{name}.parquet"
+        path = self.out / rel
+        if self._tables is None:
+            self._tables = {e["file"]: e["sha256"] for e in self.logged().values() if "file" in e}
+        recorded = self._tables.get(rel)
+        if recorded is not None:
+            if not io.is_regular(path) or io.file_digest(path) != recorded:
+                raise RunError(
+                    f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
+                    f"SHA-256 is not the one {LOG_NAME} records)"
+                )
+            return pq.read_table(path)
+        table = make()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with io.atomic_path(path) as tmp:
+            io.write_parquet(table, tmp)
+        self._tables[rel] = io.file_digest(path)
+        self.append({"file": rel, "sha256": self._tables[rel]})
+        return table
+
+    def drop_tables(self, group: str) -> None:
+        """Delete the step tables of ``group`` once what they decided is logged (the log
+        says so first, so a resume does not look for them)."""
+        if (self.out / STEPS / group).exists():
+            self.append({"dropped": group})
+            shutil.rmtree(self.out / STEPS / group)
 
     def finish(self, extra: Mapping[str, Any] | None = None) -> None:
         """Record every file's checksum and mark the job finished (the last write)."""

@@ -18,7 +18,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from sim.base.errors import Error
 from sim.run.lock import LOCK_NAME, FolderLockedError
+
+
+class UrlError(Error, ValueError):
+    """A URL no installed fsspec backend can open (unknown scheme, backend missing)."""
 
 
 def is_url(out: str | Path) -> bool:
@@ -58,7 +63,10 @@ class UrlPath:
         if fs is None or path is None:
             import fsspec
 
-            fs, path = fsspec.core.url_to_fs(url)
+            try:
+                fs, path = fsspec.core.url_to_fs(url)
+            except (ValueError, ImportError) as exc:  # an unknown scheme, a missing backend
+                raise UrlError(f"cannot open {url}: {str(exc).splitlines()[0]}"[:300]) from None
         self.url = url.rstrip("/")
         self.fs = fs
         self.path = str(path).rstrip("/") or "/"

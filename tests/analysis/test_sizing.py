@@ -6,15 +6,17 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import invoke, ok, one_error_line
 
 from sim.analysis import sizing
 from sim.analysis.compare import compare, plan_compare
 from sim.analysis.paired import Outcomes
-from sim.analysis.sweep import sweep
+from sim.analysis.sweep_dir import sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import jobs
 from sim.run.engine import MAX_STEP
 
 KER = "Ker of the Battlefield"
@@ -48,11 +50,21 @@ def test_compare_until_ci_stops_at_the_first_narrow_step() -> None:
     assert max(_widths(a, b, n - MAX_STEP).values()) > width
 
 
-def test_compare_until_ci_hits_the_ceiling_and_refuses_out(tmp_path: Path) -> None:
+def test_compare_until_ci_hits_the_ceiling_and_writes_its_steps(tmp_path: Path) -> None:
     result = compare(RunSpec(games=500, seed=8), EDIT, progress=False, until_ci=0.001)
-    assert result.comparison.first_player.games == 500
-    with pytest.raises(SpecError, match="plays in memory"):
-        compare(SPEC, EDIT, progress=False, until_ci=0.01, out=tmp_path / "c")
+    assert result.comparison.first_player.games == 500 and result.out is None
+    spec = RunSpec(games=20_000, mix="aegean", seed=8)
+    kept = compare(spec, EDIT, progress=False, until_ci=0.02, out=tmp_path / "c")
+    played = compare(spec, EDIT, progress=False, until_ci=0.02)
+    assert kept.played == played.played < spec.games
+    pd.testing.assert_frame_equal(kept.table(), played.table())
+    for arm in ("A", "B"):  # each arm's steps are its rows, as a run's parts are
+        steps = pd.read_parquet(tmp_path / "c" / "steps" / arm)
+        assert (steps.game_id.to_numpy() == np.arange(kept.played)).all()
+    doc = jobs.verify(tmp_path / "c", "compare")
+    assert doc["plan"]["until_ci"] == 0.02 and not (tmp_path / "c" / "A").exists()
+    with pytest.raises(SpecError, match="not with --backend"):
+        compare(spec, EDIT, progress=False, until_ci=0.02, backend=object())
 
 
 def test_plan_scales_the_pilot_by_one_over_root_n() -> None:
@@ -66,13 +78,30 @@ def test_plan_scales_the_pilot_by_one_over_root_n() -> None:
     assert sizing.needed(0.001, 1000, 0.005) == 1000  # never fewer than the pilot
 
 
-def test_sweep_until_ci_sizes_each_cell() -> None:
+def test_sweep_until_ci_sizes_each_cell(tmp_path: Path) -> None:
     spec = RunSpec(games=30_000, mix="aegean", seed=8)
     result = sweep(spec, "cost", (1,), cards=[KER, "3"], progress=False, until_ci=0.02)
     t = result.table.set_index("card")
     assert ((t.hi - t.lo) / 2 <= 0.02).all() or (t.games == spec.games).any()
     assert (t.games < spec.games).any()
     assert (t.games % MAX_STEP == 0).all()
+    # Each cell stops where a pair of plain arms, looking after every kernel call, stops.
+    from sim.run.engine import Engine
+
+    edit = Changes.parse([f"{KER}.cost=+1"])
+    arms = [sizing.engine_arm(Engine(spec, changes=ch)) for ch in (Changes(), edit)]
+    got = sizing.play_until(arms, spec.games, 0.02, {KER: 11}, {KER: 11}, first=False)
+    assert t.loc[KER, "games"] == got.games
+    # Into a folder: the same table; the cells' steps are gone, the baseline's kept.
+    kept = sweep(spec, "cost", (1,), [KER, "3"], progress=False, until_ci=0.02, out=tmp_path / "s")
+    pd.testing.assert_frame_equal(kept.table, result.table)
+    assert [p.name for p in (tmp_path / "s" / "steps").iterdir()] == ["baseline"]
+    jobs.verify(tmp_path / "s", "sweep")
+    # --force replaces it, steps and all.
+    again = sweep(spec, "cost", (1,), [KER], progress=False, until_ci=0.03, out=tmp_path / "s",
+                  force=True)  # fmt: skip
+    assert jobs.verify(tmp_path / "s", "sweep")["plan"]["until_ci"] == 0.03
+    assert len(again.table) == 1
 
 
 def test_cli_until_ci_and_plan() -> None:
@@ -101,22 +130,15 @@ def test_cli_bad_widths(command: str, option: str) -> None:
     assert "half-width" in one_error_line(invoke(command, option, "0.7", *args))
 
 
-def test_cli_until_ci_refuses_out_and_panel(tmp_path: Path) -> None:
-    line = one_error_line(
-        invoke(
-            "compare",
-            "--until-ci",
-            "0.01",
-            "--change",
-            f"{KER}.cost=4",
-            "--out",
-            str(tmp_path / "o"),
-        )
-    )
-    assert "plays in memory" in line
+def test_cli_until_ci_refuses_panel(tmp_path: Path) -> None:
     line = one_error_line(
         invoke("compare", "--plan", "0.01", "--change", f"{KER}.cost=4", "--panel", "greedy,random")
     )
     assert "not with --panel" in line
-    line = one_error_line(invoke("sweep", "--until-ci", "0.01", "--out", str(tmp_path / "s")))
-    assert "plays in memory" in line
+    for command in ("compare", "sweep"):  # its looks fall after every kernel call
+        args = ["--until-ci", "0.01", "--chunk-size", "100", "--change", f"{KER}.cost=4"]
+        line = one_error_line(invoke(command, *args[: 4 if command == "sweep" else 6]))
+        assert "drop --chunk-size" in line
+        b_side = args[4:] if command == "compare" else []
+        line = one_error_line(invoke(command, *args[:2], "--backend", "dask", *b_side))
+        assert "drop --backend dask" in line

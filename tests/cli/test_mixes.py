@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from scipy import stats
 
-from sim.analysis.mixes import default_mixes, subset_seeds
+from sim.analysis.mixes import TABLE, default_mixes, read_mixes, subset_seeds
 from sim.data.spec import RunSpec
+from sim.run import jobs
 from sim.run.compiled import run_pool
 from sim.run.engine import Engine
+from sim.run.jobs import JobReadError
+from sim.run.lock import locked
 from sim.run.margins import first_player_margins
-from tests.conftest import invoke, ok, one_error_line
+from tests.conftest import invoke, kill_when, ok, one_error_line
 
 
 def test_mixes_ranks_and_records_the_subsets(tmp_path: Path) -> None:
-    csv = tmp_path / "m.csv"
+    out = tmp_path / "m"
     args = ["mixes", "aegean", "dunes+aegean:5", "-n", "400", "--subsets", "4", "--seed", "3"]
-    text = ok(invoke(*args, "--subset-seed", "9", "--out", str(csv))).output
-    table = pd.read_csv(csv).set_index("mix")
+    text = ok(invoke(*args, "--subset-seed", "9", "--out", str(out))).output
+    table = read_mixes(out).set_index("mix")
     # The full mix's figure is its rows' count.
     rows = Engine(RunSpec(games=400, mix="aegean", seed=3)).play(0, 400).to_pandas()
     decisive = rows[rows.winner >= 0]
@@ -84,3 +88,40 @@ def test_base_lines_compare_the_two_bases_of_a_pair() -> None:
         "base aegean rather than dunes: first of decisive -6.00 pp "
         f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f}; aegean+dunes 52.00%, dunes+aegean 58.00%)"
     ]
+
+
+def test_a_killed_ranking_resumes_to_the_same_table_and_an_edited_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    args = ["mixes", "aegean", "dunes+aegean:5", "-n", "2000", "--subsets", "40", "--seed", "2"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    first = ok(invoke(*args, "--out", str(whole)))
+    log = cut / jobs.LOG_NAME
+    kill_when(
+        [*args, "--out", str(cut), "-q"],
+        lambda: log.is_file() and len(log.read_text().splitlines()) >= 10,
+        "mixes",
+    )
+    assert not (cut / TABLE).exists()
+    assert "drop --games" in one_error_line(invoke("mixes", "--resume", str(cut), "-n", "9"))
+    assert "drop MIX" in one_error_line(invoke("mixes", "dunes", "--resume", str(cut)))
+    again = ok(invoke("mixes", "--resume", str(cut)))
+    assert again.stdout == first.stdout
+    pd.testing.assert_frame_equal(read_mixes(cut), read_mixes(whole))
+    # The same lock as every other writer, and the table's checksum.
+    with locked(cut):
+        assert "is being written by" in one_error_line(invoke(*args, "--out", str(cut), "--force"))
+    (cut / TABLE).write_text((cut / TABLE).read_text().replace("0.", "0.9", 1))
+    with pytest.raises(JobReadError, match=r"mixes\.csv was edited"):
+        read_mixes(cut)
+
+
+def test_mixes_without_out_leave_nothing_behind(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    tempfile.tempdir = None
+    try:
+        ok(invoke("mixes", "aegean", "-n", "40", "-q"))
+    finally:
+        tempfile.tempdir = None
+    assert list(tmp_path.iterdir()) == []
+
