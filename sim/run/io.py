@@ -923,19 +923,6 @@ def check_output_dir(
         )
 
 
-def check_out_file(out: Path, force: bool) -> None:
-    """Refuse an output *file* that exists (unless ``force``), that is not a regular file, or
-    that lies inside a run folder or another command's folder."""
-    _check_not_inside_a_run(out, force)
-    if out.is_dir():
-        raise RunError(f"--out {out} is a folder; name a file")
-    if out.exists() or out.is_symlink():
-        if not is_regular(out):
-            raise RunError(f"--out {out} exists and is not a regular file")
-        if not force:
-            raise RunError(f"--out {out} already exists; use --force to replace it")
-
-
 def _check_not_inside_a_run(out: Path, force: bool) -> None:
     """Refuse an ``--out`` inside a run folder (anything beside its parts makes it unreadable)
     and, without ``force``, inside the folder of a long command (its checksums would fail)."""
