@@ -64,7 +64,7 @@ FEATURES: tuple[str, ...] = (
     "feats",  # the rules: A Reign of War's feats
 )
 N_FEATURES = len(FEATURES)
-HIDDEN = 16
+HIDDEN = 16  # a multiple of 4: strategies.value reads four units at a time
 N_VALUE_PARAMS = N_FEATURES * HIDDEN + HIDDEN + HIDDEN + 1
 # Where each part of the weight row starts.
 V_W1 = 0
