@@ -182,7 +182,7 @@ def test_a_broken_shipped_value_is_a_spec_error_where_a_seat_reads_it(monkeypatc
 def test_feat_progress_counts_a_met_feat_as_one_and_a_completed_one_not_at_all() -> None:
     """A Reign of War's feats: the value reads how near each seat is to the feats it has not
     completed, each a share of its condition at most 1, so a met feat reads 1 and the sum
-    lies between the met ones and the open ones; a mix without feats reads 0."""
+    lies between the met ones and the open ones; completed feats read 0."""
     from sim.base import vocab as V
     from sim.kernel.feats import feat_met
     from sim.kernel.tab import feat_col
@@ -207,6 +207,22 @@ def test_feat_progress_counts_a_met_feat_as_one_and_a_completed_one_not_at_all()
                 assert met - 1e-9 <= got <= len(open_) + 1e-9, (got, met, len(open_))
                 seen = max(seen, got)
     assert seen > 0.5
-    sc = Scenario.from_game("aegean", 7, 0, bots=("greedy", "greedy"))
-    sc.turn()
-    assert float(feat_progress(sc.st, sc.tab, 0)) == 0.0
+    # Every feat completed: nothing left to be near.
+    done = sc.st.copy()
+    done[L.FEAT_DONE : L.FEAT_DONE + 2 * L.MAX_FEATS] = 1
+    assert float(feat_progress(done, sc.tab, 0)) == float(feat_progress(done, sc.tab, 1)) == 0.0
+
+
+def test_vsearch_plays_one_more_turn_only_where_feats_end_the_game() -> None:
+    """The learned-value search plays out the opponent's next turn too in A Reign of War,
+    where feats are completed over several turns; elsewhere, and for the reference
+    search, the profile's horizon stands."""
+    from strategies.search import FEATS_TURNS, play_out_turns
+
+    for mix, extra in (("reign", FEATS_TURNS), ("aegean", 0), ("dunes+aegean", 0)):
+        tab = np.asarray(Engine(RunSpec(games=1, mix=mix)).tab)
+        _, fp = strategy_arrays("vsearch", "search", tab)
+        vsearch, search = STRATEGIES["vsearch"], STRATEGIES["search"]
+        assert play_out_turns(tab, fp, 0) == vsearch.weights[SEARCH_KNOBS["horizon"]] + extra
+        assert play_out_turns(tab, fp, 1) == search.weights[SEARCH_KNOBS["horizon"]]
+    assert FEATS_TURNS > 0
