@@ -203,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"unknown section {sorted(unknown)[0]!r}; valid: {', '.join(sorted(known))}")
         return 2
+    try:
+        curve = curve_points(args.curve)
+    except ValueError:
+        msg = f"Error: bad --curve {args.curve!r}: each point is B or B:W, whole numbers"
+        print(msg, file=sys.stderr)
+        return 2
     shipped = shipped_budget()
     start_load = load_average()
     ref, _ = reference(2, REFERENCE_GAMES, 2)
@@ -231,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                     out.append(row(mix, top, (other, other), args.games, ref))
         if "curve" in sections:
             out += ["", f"strength/speed curve against {args.against}, {mixes[0]}", HEADER]
-            for b, w in curve_points(args.curve):
+            for b, w in curve:
                 label = f"{args.top} ({b})" if not w else f"{args.top} ({b}, width {w})"
                 point = (budget_profile(Path(tmp), b, args.top, w), label)
                 against = (args.against, args.against)

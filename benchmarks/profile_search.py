@@ -85,6 +85,7 @@ def time_parts(st, tab, fp, p: int, n: int, reps: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     """Time the parts on every position and print their means."""
+    from sim.data.spec import SpecError
     from sim.kernel.surge import surge_options
     from sim.run.view import StateView
     from strategies.policy import choose_heuristic
@@ -95,8 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot", default="search", help="the profile whose decision is timed")
     ap.add_argument("--reps", type=int, default=20, help="repetitions per part and position")
     args = ap.parse_args(argv)
+    try:
+        bot = resolve(args.bot).bot
+    except SpecError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return 2
     positions = decision_positions(args.mix)
-    bot = resolve(args.bot).bot
     parts = ["decision", "sample_world", "position_value"]
     parts += [f"play-out, horizon {h}" for h in HORIZONS]
     total = dict.fromkeys(parts, 0.0)
