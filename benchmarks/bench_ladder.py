@@ -18,8 +18,10 @@ played with either seat first), with the win rate's 95% interval:
 * ``reference``: ``value`` and ``--top`` against the fixed reference, the rollout
   search ``search`` (48) (target for ``--top``: at least 60% with ``--games`` >= 2,000);
 * ``versus``: ``--top`` against ``economic`` and against ``lookahead`` in every mix;
-* ``curve``: ``--top`` at each budget of ``--curve`` against ``--against`` (default
-  ``search``) in the first mix, ``--curve-games`` games per point; ``--small`` is the
+* ``curve``: ``--top`` at each budget of ``--curve`` (``B`` or ``B:W``, a budget and the
+  options searched) against ``--against`` (default
+  ``search``) in the first mix, ``--curve-games`` games per point, each point followed
+  by its self-play row (``--speed-games`` games: its speed); ``--small`` is the
   budget of the rollout search's small rung, kept for the old ladder (``search (S)``);
 * ``speed``: ``value``'s and ``--top``'s speed in every mix, against ``greedy`` and
   against itself, ``--speed-games`` games each (target for ``--top``: at least 2,000
@@ -60,19 +62,34 @@ CURVE = "4,12,24,48"
 DECISION_POSITIONS = 24  # mid-game positions each ms-per-decision figure is the mean over
 
 
-def budget_profile(tmp: Path, simulations: int, bot: str = "search") -> str:
-    """Write the shipped search profile ``bot`` with ``simulations`` play-outs per decision,
-    its other knobs kept; its path."""
+def budget_profile(tmp: Path, simulations: int, bot: str = "search", width: int = 0) -> str:
+    """Write the shipped search profile ``bot`` with ``simulations`` play-outs per decision
+    (and, if ``width`` is not 0, that many options searched), its other knobs kept; its
+    path."""
     from strategies.greedy import SEARCH_KNOBS
     from strategies.registry import STRATEGIES
 
     prof = STRATEGIES[bot]
     knobs = {k: int(prof.weights[i]) for k, i in SEARCH_KNOBS.items()}
     knobs["simulations"] = simulations
-    head = f'[strategy]\nname = "{bot}-{simulations}"\nbot = "search"\n[search]\n'
-    path = tmp / f"{bot}-{simulations}.toml"
+    if width:
+        knobs["width"] = width
+    name = f"{bot}-{simulations}" + (f"-w{width}" if width else "")
+    head = f'[strategy]\nname = "{name}"\nbot = "search"\n[search]\n'
+    path = tmp / f"{name}.toml"
     path.write_text(head + "".join(f"{k} = {v}\n" for k, v in knobs.items()))
     return str(path)
+
+
+def curve_points(spec: str) -> list[tuple[int, int]]:
+    """The curve's points, ``budget`` or ``budget:width`` each, comma-separated: (budget,
+    width) pairs, width 0 for the profile's own."""
+    points = []
+    for item in (x.strip() for x in spec.split(",")):
+        if item:
+            b, _, w = item.partition(":")
+            points.append((int(b), int(w) if w else 0))
+    return points
 
 
 def shipped_budget(bot: str = "search") -> int:
@@ -166,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rung-games", type=int, default=1000, help="games per ladder rung")
     ap.add_argument("--games", type=int, default=2000, help="games per versus match")
     ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
-    ap.add_argument("--curve", default=CURVE, help="search budgets of the curve")
+    ap.add_argument(
+        "--curve", default=CURVE, help="the curve's search budgets, each B or B:W (with width W)"
+    )
     ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
     ap.add_argument("--against", default="search", help="the curve's opponent")
     ap.add_argument("--top", default="vsearch", help="the top rung: a search profile")
@@ -183,6 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sections - known
     if unknown:
         print(f"unknown section {sorted(unknown)[0]!r}; valid: {', '.join(sorted(known))}")
+        return 2
+    try:
+        curve = curve_points(args.curve)
+    except ValueError:
+        msg = f"Error: bad --curve {args.curve!r}: each point is B or B:W, whole numbers"
+        print(msg, file=sys.stderr)
         return 2
     shipped = shipped_budget()
     start_load = load_average()
@@ -212,10 +237,13 @@ def main(argv: list[str] | None = None) -> int:
                     out.append(row(mix, top, (other, other), args.games, ref))
         if "curve" in sections:
             out += ["", f"strength/speed curve against {args.against}, {mixes[0]}", HEADER]
-            for b in (int(x) for x in args.curve.split(",") if x.strip()):
-                point = (budget_profile(Path(tmp), b, args.top), f"{args.top} ({b})")
+            for b, w in curve:
+                label = f"{args.top} ({b})" if not w else f"{args.top} ({b}, width {w})"
+                point = (budget_profile(Path(tmp), b, args.top, w), label)
                 against = (args.against, args.against)
                 out.append(row(mixes[0], point, against, args.curve_games, ref))
+                # The point's own speed, beside its strength: self-play, as the speed target.
+                out.append(row(mixes[0], point, point, args.speed_games, ref))
         if "speed" in sections:
             out += ["", "speed: value and the top rung, against greedy and themselves", HEADER]
             for mix in mixes:

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.data.spec import SpecError
-from strategies.greedy import FP_VALUE, FP_WIDTH, N_WEIGHTS, prepare
+from strategies.greedy import FP_VALUE, FP_WIDTH, N_WEIGHTS, P_LEAF_VALUE, prepare
+from strategies.heuristic import BOT_LOOKAHEAD, BOT_SEARCH, BOT_VALUE
 from strategies.profiles import Profile, ProfileError, load_profile, shipped_profiles
 from strategies.value_model import ValueFileError, shipped_value
 
@@ -38,6 +39,11 @@ def resolve(name: str, seat: int | None = None) -> Profile:
     )
 
 
+def _reads_value(bot: int, row: np.ndarray) -> bool:
+    """Whether a seat of bot id ``bot`` with parameter row ``row`` reads the learned value."""
+    return bot == BOT_VALUE or (bot in (BOT_SEARCH, BOT_LOOKAHEAD) and row[P_LEAF_VALUE] > 0)
+
+
 def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bot ids (int64[2]) and parameter rows (float64[2, FP_WIDTH]) for the two seats.
 
@@ -54,6 +60,9 @@ def strategy_arrays(p0: str, p1: str, tab: np.ndarray) -> tuple[np.ndarray, np.n
     try:
         fp[:, FP_VALUE:] = shipped_value()
     except ValueFileError as e:
-        raise SpecError(str(e)) from None
+        # Seats that never read the value play without it: the games that fit a new value
+        # (tools/train_value.py) must run when the shipped one no longer fits the features.
+        if any(_reads_value(bots[s], fp[s]) for s in range(2)):
+            raise SpecError(str(e)) from None
     prepare(tab, fp)
     return bots, fp

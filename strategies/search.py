@@ -24,7 +24,8 @@ A play-out is the look-ahead bot's (``strategies.lookahead``): the cards the
 seat cannot see are dealt again at random (``sample_world``, which never
 peeks), the option is taken and its step finished with the kernel's own
 continuation, and the game goes on for ``horizon`` more turns (``SEARCH_HORIZON``
-by default) with the heuristic answering for both seats (a draft pick's play-outs
+by default; ``FEATS_TURNS`` more for a learned-value search where feats end the game)
+with the heuristic answering for both seats (a draft pick's play-outs
 play the whole game). The position is then scored by ``rollout_value``, or, with
 the profile's ``value = 1``, by the learned value of the position
 (``strategies.value``): the ``vsearch`` profile searches every option that way. A
@@ -40,11 +41,13 @@ import numpy as np
 
 from sim.base import events as E
 from sim.base import layout as L
+from sim.base import vocab as V
 from sim.compiler import kernel
 from sim.kernel import decisions as D
 from sim.kernel import trace as T
+from sim.kernel.tab import rule
 from sim.kernel.zones import opt
-from strategies.greedy import P_SEARCH_HORIZON, P_SEARCH_SIMS, P_SEARCH_WIDTH
+from strategies.greedy import P_LEAF_VALUE, P_SEARCH_HORIZON, P_SEARCH_SIMS, P_SEARCH_WIDTH
 from strategies.lookahead import (
     DRAFT_HORIZON,
     best_tallied,
@@ -62,6 +65,12 @@ SEARCH_WIDTH = 3
 # ``horizon``). With three options, one turn played as strong as two at half the cost of
 # a play-out (the same tables).
 SEARCH_HORIZON = 1
+# Turns a play-out scored by the learned value plays beyond the profile's horizon where
+# completed feats end the game (A Reign of War): a feat is completed over several turns,
+# and the value at the end of the searcher's own turn sees too little of the race for
+# them. Elsewhere the extra turn played weaker and slower (docs/results.md, the skill
+# ladder), so it is the rule set's, not the profile's.
+FEATS_TURNS = 1
 # A decision of at most RACED options stops as soon as, after MIN_WORLDS worlds or more,
 # the leader's mean lead over the runner-up is LEAD_Z standard errors clear of 0 (the
 # error from the two options' per-world differences), or the two came out equal in every
@@ -70,6 +79,17 @@ SEARCH_HORIZON = 1
 RACED = 3
 MIN_WORLDS = 4
 LEAD_Z = 2.0
+
+
+@kernel
+def play_out_turns(tab, fp, r):
+    """Whole turns a play-out of parameter row ``r`` plays after the current one: the
+    profile's ``horizon``, and ``FEATS_TURNS`` more if its play-outs are scored by the
+    learned value where completed feats end the game."""
+    horizon = int(fp[r, P_SEARCH_HORIZON])
+    if fp[r, P_LEAF_VALUE] > 0 and rule(tab, L.RU_END) & V.END_FEATS:
+        horizon += FEATS_TURNS
+    return horizon
 
 
 @kernel
@@ -103,7 +123,7 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     if m == 1:
         return st[L.LA_SCRATCH]
     budget = max(int(fp[st[L.PROW + p], P_SEARCH_SIMS]), 1)
-    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else int(fp[st[L.PROW + p], P_SEARCH_HORIZON])
+    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else play_out_turns(tab, fp, st[L.PROW + p])
     rounds = 0
     while (1 << rounds) < m:
         rounds += 1

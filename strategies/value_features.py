@@ -22,7 +22,7 @@ from sim.base import vocab as V
 from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel.scoring import rewards_used, treasured_in_hand
-from sim.kernel.tab import rule, struct_col
+from sim.kernel.tab import card_col, feat_col, rule, struct_col
 
 _PER_CITY = ("tiles", "my_strength", "their_strength", "my_slots", "their_slots", "wartorn")
 FEATURES: tuple[str, ...] = (
@@ -62,9 +62,12 @@ FEATURES: tuple[str, ...] = (
     "their_played",
     "gods",  # the rules: Heir to the Dunes' gods
     "feats",  # the rules: A Reign of War's feats
+    "feats_to_end",  # completed feats that end the game (0: they never do)
+    "my_feat_progress",  # how near the seat is to its feats not yet completed, summed
+    "their_feat_progress",
 )
 N_FEATURES = len(FEATURES)
-HIDDEN = 16
+HIDDEN = 16  # a multiple of 4: strategies.value reads four units at a time
 N_VALUE_PARAMS = N_FEATURES * HIDDEN + HIDDEN + HIDDEN + 1
 # Where each part of the weight row starts.
 V_W1 = 0
@@ -119,6 +122,51 @@ def _feats(st, p):
     for f in range(L.MAX_FEATS):
         k += st[L.FEAT_DONE + p * L.MAX_FEATS + f]
     return k
+
+
+@kernel
+def _unit_type(st, tab, c, p, i):
+    """The type a feat counts unit ``i`` of seat ``p``'s side of city ``c`` as: a Beast while
+    enraged, else its card's."""
+    if B.enraged(st, c, p, i):
+        return V.T_BEAST
+    return card_col(tab, B.slot_card(st, c, p, i), L.K_TYPE)
+
+
+@kernel
+def feat_progress(st, tab, p):
+    """How near seat ``p`` is to the feats it has not completed: for each, the share of its
+    condition (``sim.kernel.feats.feat_met``) met now, at most 1, summed. A condition
+    counted only within one turn (the opponent's discards) reads 0: the value is asked
+    between turns."""
+    total = 0.0
+    for f in range(min(tab[L.TB_N_FEATS], L.MAX_FEATS)):
+        if st[L.FEAT_DONE + p * L.MAX_FEATS + f]:
+            continue
+        cond = feat_col(tab, f, L.FT_COND)
+        n = max(feat_col(tab, f, L.FT_N), 1)
+        got = 0
+        if cond == V.F_TYPE_EACH_CITY:
+            t = feat_col(tab, f, L.FT_TYPE)
+            n = L.N_CITIES
+            for c in range(L.N_CITIES):
+                for i in range(B.n_units(st, c, p)):
+                    if _unit_type(st, tab, c, p, i) == t:
+                        got += 1
+                        break
+        elif cond == V.F_UNITS_ONE_CITY_GE:
+            for c in range(L.N_CITIES):
+                got = max(got, B.side_weight(st, tab, c, p))
+        elif cond == V.F_REWARDS_GE:
+            got = st[L.REW_N + p]
+        elif cond == V.F_COINS_GE:
+            got = st[L.COINS + p]
+        elif cond == V.F_ENRAGED_GE:
+            for c in range(L.N_CITIES):
+                for i in range(B.n_units(st, c, p)):
+                    got += B.enraged(st, c, p, i) != 0
+        total += min(got / n, 1.0)
+    return total
 
 
 @kernel
@@ -188,3 +236,6 @@ def value_features(st, tab, p, par):
     par[f + 16] = st[L.PLAYED_N + q]
     par[f + 17] = 1.0 if rule(tab, L.RU_GODS) else 0.0
     par[f + 18] = 1.0 if rule(tab, L.RU_END) & V.END_FEATS else 0.0
+    par[f + 19] = rule(tab, L.RU_FEATS_TO_END)
+    par[f + 20] = feat_progress(st, tab, p)
+    par[f + 21] = feat_progress(st, tab, q)

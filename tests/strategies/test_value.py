@@ -162,12 +162,67 @@ def test_write_value_round_trips(tmp_path: Path) -> None:
     assert np.array_equal(load_value(tmp_path / "v.toml"), params)
 
 
-def test_a_broken_shipped_value_is_a_spec_error(monkeypatch, tmp_path: Path) -> None:
+def test_a_broken_shipped_value_is_a_spec_error_where_a_seat_reads_it(monkeypatch) -> None:
     import strategies.registry as R
 
     def broken() -> np.ndarray:
-        raise ValueFileError("value.toml: field 'model.params': must be 881 finite numbers")
+        raise ValueFileError("value.toml: field 'model.params': must be 929 finite numbers")
 
     monkeypatch.setattr(R, "shipped_value", broken)
-    with pytest.raises(SpecError, match=r"model\.params"):
-        R.strategy_arrays("greedy", "greedy", np.asarray(Engine(RunSpec(games=1)).tab))
+    tab = np.asarray(Engine(RunSpec(games=1)).tab)
+    for reader in ("value", "vsearch"):
+        with pytest.raises(SpecError, match=r"model\.params"):
+            R.strategy_arrays("greedy", reader, tab)
+    # Seats that never read the value play without it: the games a new value is fitted
+    # on (tools/train_value.py) run while the shipped one does not fit the features.
+    _, fp = R.strategy_arrays("greedy", "search", tab)
+    assert not np.any(fp[:, FP_VALUE:])
+
+
+def test_feat_progress_counts_a_met_feat_as_one_and_a_completed_one_not_at_all() -> None:
+    """A Reign of War's feats: the value reads how near each seat is to the feats it has not
+    completed, each a share of its condition at most 1, so a met feat reads 1 and the sum
+    lies between the met ones and the open ones; completed feats read 0."""
+    from sim.base import vocab as V
+    from sim.kernel.feats import feat_met
+    from sim.kernel.tab import feat_col
+    from strategies.value_features import feat_progress
+
+    seen = 0.0
+    for game in range(4):
+        sc = Scenario.from_game("reign", 7, game, bots=("greedy", "greedy"))
+        n_feats = int(sc.tab[L.TB_N_FEATS])
+        assert n_feats > 0
+        while not sc.over:
+            sc.turn()
+            for p in range(2):
+                base = L.FEAT_DONE + p * L.MAX_FEATS
+                open_ = [f for f in range(n_feats) if sc.st[base + f] == 0]
+                # A feat counted within one turn (the opponent's discards) reads 0.
+                counted = [
+                    f for f in open_ if feat_col(sc.tab, f, L.FT_COND) != V.F_OPP_DISCARDED_GE
+                ]
+                met = sum(bool(feat_met(sc.st, sc.tab, p, f)) for f in counted)
+                got = float(feat_progress(sc.st, sc.tab, p))
+                assert met - 1e-9 <= got <= len(open_) + 1e-9, (got, met, len(open_))
+                seen = max(seen, got)
+    assert seen > 0.5
+    # Every feat completed: nothing left to be near.
+    done = sc.st.copy()
+    done[L.FEAT_DONE : L.FEAT_DONE + 2 * L.MAX_FEATS] = 1
+    assert float(feat_progress(done, sc.tab, 0)) == float(feat_progress(done, sc.tab, 1)) == 0.0
+
+
+def test_vsearch_plays_one_more_turn_only_where_feats_end_the_game() -> None:
+    """The learned-value search plays out the opponent's next turn too in A Reign of War,
+    where feats are completed over several turns; elsewhere, and for the reference
+    search, the profile's horizon stands."""
+    from strategies.search import FEATS_TURNS, play_out_turns
+
+    for mix, extra in (("reign", FEATS_TURNS), ("aegean", 0), ("dunes+aegean", 0)):
+        tab = np.asarray(Engine(RunSpec(games=1, mix=mix)).tab)
+        _, fp = strategy_arrays("vsearch", "search", tab)
+        vsearch, search = STRATEGIES["vsearch"], STRATEGIES["search"]
+        assert play_out_turns(tab, fp, 0) == vsearch.weights[SEARCH_KNOBS["horizon"]] + extra
+        assert play_out_turns(tab, fp, 1) == search.weights[SEARCH_KNOBS["horizon"]]
+    assert FEATS_TURNS > 0

@@ -42,6 +42,9 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
         ("benchmarks/bench_bots.py",
          ("--stalls", "--bots", "random,greedy", "--only-with", "lookahead"),
          "Error: --only-with 'lookahead'"),
+        ("benchmarks/bench_ladder.py", ("--sections", "curve", "--curve", "48,8:x"),
+         "Error: bad --curve '48,8:x'"),
+        ("benchmarks/profile_search.py", ("--bot", "nobot"), "Error: unknown strategy 'nobot'"),
     ],
 )  # fmt: skip
 def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
