@@ -226,8 +226,21 @@ class Jobs:
         if name in self._cancel:
             self._update(name, status="cancelled", ended=_now())
             return
+        q = Q.Question(**{k: tuple(v) if isinstance(v, list) else v
+                          for k, v in rec["question"].items()})  # fmt: skip
         t0 = time.monotonic()
-        self._update(name, status="running", started=_now())
+        if q.precision is not None and q.kind in Q.PLANNED:
+            # The CLI's own plan sizes the games, then they are played as two whole runs,
+            # so the answer is run folders that load, report and replay like any other.
+            self._update(name, status="planning", started=_now())
+            plan = self.plan(q)
+            got = Q.planned_games(plan)
+            if got is None:
+                self._end(name, "failed", t0, error=plan)
+                return
+            args = Q.command(q, f"{ANSWERS}/{name}", games=min(got[0], q.games))
+            rec = self._update(name, plan=plan, args=args, command=shown(args))
+        self._update(name, status="running", started=rec.get("started") or _now())
         done = self._run(rec["args"], name=name)
         if name in self._cancel:
             self._remove_folder(name)

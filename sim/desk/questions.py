@@ -167,17 +167,16 @@ def plan_command(q: Question) -> list[str]:
     return ["compare", *_seats(q), "--games", str(q.games), *_b_side(q), "--plan", f"{width:g}"]
 
 
-def command(q: Question, out: str) -> list[str]:
+def command(q: Question, out: str, games: int | None = None) -> list[str]:
     """The ``omensim`` arguments that answer ``q`` into the folder ``out`` (workspace-
-    relative); a precision question plays until its intervals are that narrow, its games
-    the ceiling."""
-    n = q.games
-    until = [] if q.precision is None else ["--until-ci", f"{q.precision / 100:g}"]
+    relative); ``games``: the games a precision compare plays (from its plan). A precision
+    first-player question plays until its interval is that narrow, its games the ceiling."""
+    n = games if games is not None else q.games
     if q.kind == "first":
+        until = [] if q.precision is None else ["--until-ci", f"{q.precision / 100:g}"]
         return ["run", *_seats(q), "--games", str(n), "--out", out, *_chunk(n), *until]
     if q.kind in ("emissary", "change"):
-        return ["compare", *_seats(q), "--games", str(n), *_b_side(q), "--out", out,
-                *(until or _chunk(n))]  # fmt: skip
+        return ["compare", *_seats(q), "--games", str(n), *_b_side(q), "--out", out, *_chunk(n)]
     if q.kind == "mixes":
         return ["mixes", *q.mixes, "--bot", q.bot, "--games", str(n), "--seed", str(q.seed),
                 "--out", out]  # fmt: skip

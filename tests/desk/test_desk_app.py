@@ -309,8 +309,9 @@ def test_every_question_is_answered_as_its_command_prints_it(
             last["estimate"],
         ), last["estimate"]
     assert f"omensim {rec['args'][0]} " in rec["command"]
-    if form.get("budget") == "precision":  # played until its intervals are narrow enough
-        assert rec["args"][-2:] == ["--until-ci", "0.2"] and "plan" not in rec
-        assert "every headline interval reached +/- 20.00 points" in rec["stdout"]
-        played = pd.read_parquet(tmp_path / "answers" / name / "steps" / "A")
-        assert len(played) < 20_000 and f"{len(played):,} of at most 20,000" in rec["stdout"]
+    if form.get("budget") == "precision":  # sized by the CLI's own plan, then played
+        assert "For +/- 20.00 points" in rec["plan"]
+        games = int(rec["args"][rec["args"].index("--games") + 1])
+        assert games < 20_000 and "--until-ci" not in rec["args"]
+        played = pd.read_parquet(tmp_path / "answers" / name / "A")  # a whole run: A and B
+        assert len(played) == games
