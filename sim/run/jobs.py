@@ -246,12 +246,17 @@ class Job:
             rel = e.get("file")
             if rel is None or not rel.startswith(f"{STEPS}/") or rel.startswith(tuple(dropped)):
                 continue  # not a step table (a race's rows are checked by the race), or dropped
-            path = self.out / rel
-            if not io.is_regular(path) or io.file_digest(path) != e["sha256"]:
-                raise RunError(
-                    f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
-                    f"SHA-256 is not the one {LOG_NAME} records)"
-                )
+            self._check_step(rel, e["sha256"])
+
+    def _check_step(self, rel: str, recorded: str) -> Path:
+        """The path of logged step table ``rel``, refused unless its SHA-256 is ``recorded``."""
+        path = self.out / rel
+        if not io.is_regular(path) or io.file_digest(path) != recorded:
+            raise RunError(
+                f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
+                f"SHA-256 is not the one {LOG_NAME} records)"
+            )
+        return path
 
     def check_key(self, key: Mapping[str, str]) -> None:
         """Refuse to resume a job whose run key (code, cards, spec) differs from ``key``."""
@@ -315,12 +320,7 @@ class Job:
             self._tables = {e["file"]: e["sha256"] for e in self.logged().values() if "file" in e}
         recorded = self._tables.get(rel)
         if recorded is not None:
-            if not io.is_regular(path) or io.file_digest(path) != recorded:
-                raise RunError(
-                    f"cannot resume {self.out}: {rel} is missing, edited or damaged (its "
-                    f"SHA-256 is not the one {LOG_NAME} records)"
-                )
-            return pq.read_table(path)
+            return pq.read_table(self._check_step(rel, recorded))
         table = make()
         path.parent.mkdir(parents=True, exist_ok=True)
         with io.atomic_path(path) as tmp:
