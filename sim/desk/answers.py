@@ -19,7 +19,7 @@ import numpy as np
 
 from sim.analysis.paired import paired_ratio_diff
 from sim.run.io import JOB_MANIFEST_NAME
-from sim.run.stats import Z95, wilson_interval
+from sim.run.stats import normal_interval, wilson_interval
 
 MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
@@ -175,11 +175,11 @@ def _race_so_far(folder: Path) -> str | None:
     except (OSError, ValueError, IndexError, KeyError, TypeError):
         return None  # no look yet, or a file being replaced: shown at the next tick
     est = look["estimates"][str(look["leader"])]
-    half = Z95 * float(est["se"])
     rate = float(est["rate"])
+    lo, hi = normal_interval(rate, float(est["se"]))  # the interval the race itself prints
     return (
         f"look {look['look']}: the closest to the target, {labels[look['leader']]}: holders "
-        f"won {_pct(rate)} (95% CI {_pct(rate - half)} to {_pct(rate + half)}) of "
+        f"won {_pct(rate)} (95% CI {_pct(lo)} to {_pct(hi)}) of "
         f"{int(est['games']):,} games; {len(look['alive'])} of {len(labels)} candidates left"
     )
 

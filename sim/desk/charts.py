@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sim.desk.answers import row_dirs
-from sim.run.stats import Z95, wilson_interval
+from sim.run.stats import normal_interval, wilson_interval
 
 WIDTH_IN = 9.0
 """Inches at 100 dpi: a chart fits the page's 1,400 px column beside nothing else."""
@@ -108,8 +108,8 @@ def convergence(folder: Path) -> str | None:
             continue
         games = np.array([p["games"] for p in points])
         rate = np.array([p["rate"] for p in points]) * 100
-        half = np.array([p["se"] for p in points]) * 100 * Z95
-        ax.errorbar(games, rate, yerr=half, marker="o", ms=3, capsize=2, lw=1, label=label)
+        _, hi = normal_interval(rate, np.array([p["se"] for p in points]) * 100)
+        ax.errorbar(games, rate, yerr=hi - rate, marker="o", ms=3, capsize=2, lw=1, label=label)
     ax.axhline(50.0, color="#888", lw=0.8)
     ax.set_xscale("log")
     ax.set_xlabel("games each candidate had played at the look (log scale)")
