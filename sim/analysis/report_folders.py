@@ -19,13 +19,12 @@ from sim.analysis import tournament_text as TT
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
-from sim.analysis.report_html import folder_page, margin_table
+from sim.analysis.report_html import folder_page, margin_table, write_page
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.run import io, jobs
-from sim.run.lock import locked
+from sim.run import jobs
 from sim.run.margins import SIDES, MarginMoments, margin_distribution, margin_row
 from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
@@ -431,7 +430,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "worst card, measured (95% CI)": [
                 f"{card} {rate}, {dev * 100:.2f} points off"
                 for card, rate, dev in zip(
-                    t.worst_card, _rates(t.worst_rate, t.worst_lo, t.worst_hi), t.worst_deviation,
+                    t.worst_card,
+                    _rates(t.worst_rate, t.worst_lo, t.worst_hi),
+                    t.worst_deviation,
                     strict=True,
                 )
             ],
@@ -549,13 +550,5 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         }
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-
-    page = out / "report.html"
-    with locked(out), io.atomic_path(page) as tmp:  # the one lock every writer takes
-        tmp.write_text(
-            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images, chart),
-            "utf-8",
-        )
-    return page, text
+    title = f"omensim {kind}: {Path(folder).name}"
+    return write_page(Path(out), folder_page(title, text, tables, images, chart)), text

@@ -25,6 +25,8 @@ from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
+from sim.run import io
+from sim.run.lock import locked
 from sim.run.stats import pct, points
 
 FILTER_JS = (files("sim.analysis") / "templates" / "card_filter.js").read_text("utf-8")
@@ -239,6 +241,19 @@ def page(
         components=html_table(comp_view),
         charts=charts,
     )
+
+
+REPORT_NAME = "report.html"
+
+
+def write_page(out: Path, html: str) -> Path:
+    """Write ``html`` as ``out/report.html`` under the folder's lock (the one every writer
+    of a folder takes), atomically: a full disk or a crash leaves the old page intact."""
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / REPORT_NAME
+    with locked(out), io.atomic_path(page) as tmp:
+        tmp.write_text(html, encoding="utf-8")
+    return page
 
 
 PROSE_CHARS = 40

@@ -309,20 +309,13 @@ def _keyed(keys: pd.DataFrame, parts: Sequence[dict[str, Any] | pd.DataFrame]) -
 def fpa_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
     """The first player's wins of each group with their Wilson interval
     (:func:`sim.analysis.frames.first_player_advantage`)."""
-    rows = []
-    for t in totals:
-        lo, hi = wilson_interval(t.seats.first_wins, t.games, z)
-        rows.append(
-            {
-                "games": t.games,
-                "first_player_wins": t.seats.first_wins,
-                "shared": t.seats.shared,
-                "rate": t.seats.first_wins / t.games,
-                "lo": lo,
-                "hi": hi,
-            }
-        )
-    return _keyed(keys, rows)
+    games = np.array([t.games for t in totals], np.int64)
+    wins = np.array([t.seats.first_wins for t in totals], np.int64)
+    lo, hi = wilson_interval(wins, games, z)
+    shared = [t.seats.shared for t in totals]
+    return keys.assign(
+        games=games, first_player_wins=wins, shared=shared, rate=wins / games, lo=lo, hi=hi
+    )
 
 
 def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
@@ -453,19 +446,15 @@ def cards_frame(
 def stats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
     """Each group's mean first-player margin with its t-interval, and its games' length
     (:func:`sim.analysis.frames.summary_stats`)."""
-    rows = []
-    for t in totals:
-        m = moments_of_counts(t.margins).figures()
-        rows.append(
-            {
-                "games": t.games,
-                "mean_margin": t.margin_sum / t.games,
-                **{f"margin_{k}": m[k] for k in ("sd", "lo", "hi")},
-                "mean_turns": t.turns_sum / t.games,
-                "turn_cap_share": t.ends[CAPPED] / t.games,
-            }
-        )
-    return _keyed(keys, rows)
+    games = np.array([t.games for t in totals], np.int64)
+    margins = [moments_of_counts(t.margins).figures() for t in totals]
+    return keys.assign(
+        games=games,
+        mean_margin=np.array([t.margin_sum for t in totals]) / games,
+        **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
+        mean_turns=np.array([t.turns_sum for t in totals]) / games,
+        turn_cap_share=np.array([t.ends[CAPPED] for t in totals]) / games,
+    )
 
 
 def _counts(counter: Counter[Any], name: str) -> pd.DataFrame:
@@ -529,20 +518,20 @@ def outcomes_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFr
     """Per run: games, and the shares won by the first player, the second, shared,
     turn-capped, each with its Wilson interval. First + second + shared = 100%; ``capped``
     (games cut off by the turn cap, whoever won them) overlaps the others."""
-    rows = []
-    for t in totals:
-        n, first, shared = t.games, t.seats.first_wins, t.seats.shared
-        row: dict[str, Any] = {"games": n}
-        for name, k in (
-            ("first", first),
-            ("second", n - first - shared),
-            ("shared", shared),
-            ("capped", t.seats.capped),
-        ):
-            lo, hi = wilson_interval(k, n)
-            row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
-        rows.append(row)
-    return _keyed(keys, rows)
+    n = np.array([t.games for t in totals], np.int64)
+    first = np.array([t.seats.first_wins for t in totals], np.int64)
+    shared = np.array([t.seats.shared for t in totals], np.int64)
+    capped = np.array([t.seats.capped for t in totals], np.int64)
+    out = keys.assign(games=n)
+    for name, k in (
+        ("first", first),
+        ("second", n - first - shared),
+        ("shared", shared),
+        ("capped", capped),
+    ):
+        out[name] = k / n
+        out[f"{name}_lo"], out[f"{name}_hi"] = wilson_interval(k, n)
+    return out
 
 
 def seats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
