@@ -16,7 +16,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -55,7 +54,7 @@ def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
 
 def count(n: Any) -> str:
     """A count with thousands separators, ``"12,345"`` (blank when there is none)."""
-    return f"{n:,.0f}" if math.isfinite(n) else ""
+    return f"{n:,.0f}" if finite(n) else ""
 
 
 def rate_interval(lo: float, hi: float) -> str:
@@ -73,7 +72,19 @@ def vp_interval(lo: float, hi: float) -> str:
     return f"{lo:+.2f} to {hi:+.2f}"
 
 
+def sort_key(value: Any) -> str:
+    """What a number sorts by in a sortable table (``data-v``): blank when there is none."""
+    return repr(float(value)) if finite(value) else ""
+
+
+def finite(value: Any) -> bool:
+    """Whether ``value`` is a number that is not NaN or infinite."""
+    return value is not None and math.isfinite(value)
+
+
+_PAGES.tests["finite"] = finite
 _PAGES.filters.update(
+    sort_key=sort_key,
     count=count,
     pct=pct,
     points=points,
@@ -147,49 +158,6 @@ def score_formula(times: str = "*") -> str:
     )
 
 
-def _sort_key(value: Any) -> str:
-    """What a card table cell sorts by (``data-v``): blank when there is no value."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _cards(cards: pd.DataFrame) -> dict[str, Any]:
-    """The sortable, filterable card table: its heads and, per row, whether its sample is
-    too small to read and its cells ``(sort key, shown, class)``."""
-    several = not cards.empty and cards["mix"].nunique() > 1
-    hold = "hold_rate" in cards.columns
-    heads = [
-        "name", *(["mix"] if several else []), "set", "type", "cost", "strength", "offering",
-        "copies", "play rate", *(["hold rate"] if hold else []), "card effect (pp)",
-        "95% CI (pp)",
-    ]  # fmt: skip
-    text_cols = {"name", "mix", "set", "type"}
-    rows = []
-    for _, r in cards.iterrows():
-        eff = r["diff"]
-        has = eff is not None and np.isfinite(eff)
-        cells = [(r[c], str(r[c]), "text") for c in ("name", *(["mix"] if several else []))]
-        cells += [(r[c], str(r[c]), "text") for c in ("set", "type")]
-        cells += [
-            (int(r[c]), str(int(r[c])), "") for c in ("cost", "strength", "offering", "copies")
-        ]
-        cells.append((float(r["play_rate"]), f"{r['play_rate']:.1%}", ""))
-        if hold:
-            cells.append((float(r["hold_rate"]), f"{r['hold_rate']:.1%}", ""))
-        cells += [
-            (float(eff) if has else None, f"{eff * 100:+.2f}" if has else "", ""),
-            (
-                float(r["lo"]) if has else None,
-                f"{r['lo'] * 100:+.2f} to {r['hi'] * 100:+.2f}" if has else "",
-                "",
-            ),
-        ]
-        low = has and bool(r["low_sample"])
-        rows.append((low, [(_sort_key(v), shown, cls) for v, shown, cls in cells]))
-    return {"heads": [(h, h in text_cols) for h in heads], "rows": rows, "hold": hold}
-
-
 def page(
     t: Tables,
     charts: dict[str, str | None],
@@ -233,7 +201,11 @@ def page(
         text=text,
         fpa=fpa.to_dict("records"),
         **rows,
-        cards=_cards(t.card_table),
+        cards={
+            "rows": t.card_table.to_dict("records"),
+            "several": not t.card_table.empty and t.card_table["mix"].nunique() > 1,
+            "hold": "hold_rate" in t.card_table.columns,
+        },
         strength=_strength(t),
         lengths=html_table(q_view),
         margins=html_table(margin_table(margin_summary(t))),
