@@ -83,15 +83,8 @@ def finite(value: Any) -> bool:
 
 
 _PAGES.tests["finite"] = finite
-_PAGES.filters.update(
-    sort_key=sort_key,
-    count=count,
-    pct=pct,
-    points=points,
-    rate_interval=rate_interval,
-    points_interval=points_interval,
-    vp_interval=vp_interval,
-)
+_FORMATS = (count, pct, points, rate_interval, points_interval, vp_interval, sort_key)
+_PAGES.filters.update({f.__name__: f for f in _FORMATS})
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
