@@ -31,17 +31,18 @@ from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
-SWEEP_FILE = "sweep.parquet"
-TOURNAMENT_FILE = "_tournament.json"
-KIND_FILES = {"compare": COMPARE_FILE, "balance": BALANCE_FILE, "sweep": SWEEP_FILE,
-              "tournament": TOURNAMENT_FILE}  # fmt: skip
-"""The file whose presence says a folder is a finished output of that command."""
-JOB_KINDS = ("compare", "balance", "sweep", "tournament")
-"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
-
-
 SET_FILE = "balance_set.json"
 SET_TABLE = "balance_set.csv"
+KIND_FILES = {
+    "compare": (COMPARE_FILE,),
+    "balance": (BALANCE_FILE,),
+    "sweep": ("sweep.parquet",),
+    "tournament": ("_tournament.json",),
+    "balance set": (SET_FILE, SET_TABLE),
+}
+"""The files whose presence says a folder is a finished output of that command."""
+JOB_KINDS = ("compare", "balance", "sweep", "tournament")
+"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
 
 
 def folder_kind(path: Path | str) -> str | None:
@@ -49,11 +50,9 @@ def folder_kind(path: Path | str) -> str | None:
     for such an output folder, else ``None``."""
     p = Path(path)
     try:
-        for kind, name in KIND_FILES.items():
-            if (p / name).is_file():
+        for kind, names in KIND_FILES.items():
+            if all((p / name).is_file() for name in names):
                 return kind
-        if (p / SET_FILE).is_file() and (p / SET_TABLE).is_file():
-            return "balance set"
     except OSError:  # a name the file system refuses (too long): not such a folder
         pass
     return None
@@ -540,7 +539,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     try:
         text, tables = parts[kind](folder)
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise jobs.JobReadError(f"{folder}: its {KIND_FILES.get(kind, kind)} lacks {exc}") from None
+        raise jobs.JobReadError(f"{folder}: its {KIND_FILES[kind][0]} lacks {exc}") from None
     chart = None
     if kind == "compare":
         summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))

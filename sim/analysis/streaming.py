@@ -263,22 +263,9 @@ def run_totals(
     With ``exclude_capped`` turn-capped games are dropped from every batch
     before it is counted (and counted in ``seats.excluded_capped``).
     """
-    columns = [
-        "winner",
-        "first_player",
-        "score_p0",
-        "score_p1",
-        "turns",
-        "end_reason",
-        "deal_id",
-        "played_p0",
-        "played_p1",
-        "held_p0",
-        "held_p1",
-        "god_p0",
-        "god_p1",
-        *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
-    ]
+    columns = ["winner", "first_player", "score_p0", "score_p1", "turns", "end_reason", "deal_id"]
+    seated = ("played", "held", "god", *SCORE_WEIGHTS)
+    columns += [f"{c}_p{seat}" for c in seated for seat in (0, 1)]
     totals = RunTotals()
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
@@ -314,39 +301,32 @@ def fpa_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -
     lo, hi = wilson_interval(wins, games, z)
     shared = [t.seats.shared for t in totals]
     return keys.assign(
-        games=games, first_player_wins=wins, shared=shared, rate=wins / games, lo=lo, hi=hi
+        games=games,
+        first_player_wins=wins,
+        shared=shared,
+        rate=wins / games,
+        lo=lo,
+        hi=hi,
     )
 
 
 def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
     """The paired (duplicate-deal) estimate of each group that has deals played twice
     (:func:`sim.analysis.frames.paired_first_player_advantage`)."""
-    rows: list[dict[str, Any]] = []
-    for t in totals:
-        if t.deals == 0:
-            rows.append({})  # not a --duplicate run
-            continue
-        n = t.deals
-        rate = t.deal_sum / n
-        # With one deal the sample sd is undefined; report the widest honest answer then.
-        sd = np.sqrt(max(0.0, (t.deal_sq - n * rate * rate) / (n - 1))) if n > 1 else np.inf
-        se = sd / np.sqrt(n)
-        lo, hi = np.clip(normal_interval(rate, se, z), 0.0, 1.0)
-        ulo, uhi = wilson_interval(int(np.rint(2 * t.deal_sum)), 2 * n, z)
-        rows.append(
-            {
-                "deals": n,
-                "games": 2 * n,
-                "rate": rate,
-                "lo": float(lo),
-                "hi": float(hi),
-                "se": se,
-                "unpaired_lo": float(ulo),
-                "unpaired_hi": float(uhi),
-                "dropped_games": t.deals_dropped,
-            }
-        )
-    return _keyed(keys, rows)
+    paired = [t.deals > 0 for t in totals]  # the others are not --duplicate runs
+    keys, totals = keys.loc[paired].reset_index(drop=True), [t for t in totals if t.deals]
+    n = np.array([t.deals for t in totals], np.int64)
+    wins = np.array([t.deal_sum for t in totals], np.float64)
+    rate = wins / n
+    squares = np.array([t.deal_sq for t in totals], np.float64)
+    # With one deal the sample sd is undefined; report the widest honest answer then.
+    sd = np.sqrt(np.maximum(0.0, (squares - n * rate * rate) / np.maximum(n - 1, 1)))
+    se = np.where(n > 1, sd, np.inf) / np.sqrt(n)
+    lo, hi = np.clip(normal_interval(rate, se, z), 0.0, 1.0)
+    ulo, uhi = wilson_interval(np.rint(2 * wins).astype(np.int64), 2 * n, z)
+    out = keys.assign(deals=n, games=2 * n, rate=rate, lo=lo, hi=hi, se=se)
+    dropped = [t.deals_dropped for t in totals]
+    return out.assign(unpaired_lo=ulo, unpaired_hi=uhi, dropped_games=dropped)
 
 
 def difference_row(
@@ -378,7 +358,13 @@ def difference_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.D
     return pd.DataFrame(
         [
             difference_row(
-                "run", label, base, t.seats.first_wins, t.games, tb.seats.first_wins, tb.games
+                "run",
+                label,
+                base,
+                t.seats.first_wins,
+                t.games,
+                tb.seats.first_wins,
+                tb.games,
             )
             for label, t in zip(labels[1:], totals[1:], strict=True)
         ]
@@ -487,21 +473,12 @@ def ends_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) 
 def components_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
     """Each score component's points per group and share of all VP scored
     (:func:`sim.analysis.frames.score_components`)."""
+    weights = pd.DataFrame({"component": list(SCORE_WEIGHTS), "weight": SCORE_WEIGHTS.values()})
     parts = []
     for t in totals:
         points = np.array([t.points[c] for c in SCORE_WEIGHTS], np.int64)
-        total = points.sum()
-        parts.append(
-            pd.DataFrame(
-                {
-                    "component": list(SCORE_WEIGHTS),
-                    "weight": list(SCORE_WEIGHTS.values()),
-                    "points": points,
-                    "per_game": points / t.games,
-                    "share": points / total if total > 0 else 0.0,
-                }
-            )
-        )
+        share = points / points.sum() if points.sum() > 0 else 0.0
+        parts.append(weights.assign(points=points, per_game=points / t.games, share=share))
     return _keyed(keys, parts)
 
 
@@ -536,23 +513,12 @@ def outcomes_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFr
 
 def seats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
     """Per run and seat: the seat's win rate with its Wilson interval (shared is not a win)."""
-    parts = []
-    for t in totals:
-        wins = np.array([t.seat0_wins, t.seat1_wins], np.int64)
-        lo, hi = wilson_interval(wins, np.full(2, t.games))
-        parts.append(
-            pd.DataFrame(
-                {
-                    "seat": [0, 1],
-                    "games": t.games,
-                    "wins": wins,
-                    "rate": wins / t.games,
-                    "lo": lo,
-                    "hi": hi,
-                }
-            )
-        )
-    return _keyed(keys, parts)
+    games = np.repeat(np.array([t.games for t in totals], np.int64), 2)
+    wins = np.array([[t.seat0_wins, t.seat1_wins] for t in totals], np.int64).reshape(-1)
+    lo, hi = wilson_interval(wins, games)
+    seat = np.tile([0, 1], len(totals))
+    out = keys.loc[keys.index.repeat(2)].reset_index(drop=True)
+    return out.assign(seat=seat, games=games, wins=wins, rate=wins / games, lo=lo, hi=hi)
 
 
 def quantiles_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
@@ -635,7 +601,9 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
 
 
 def report_totals(
-    paths: Sequence[Path | str], batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
+    paths: Sequence[Path | str],
+    batch_rows: int = BATCH_ROWS,
+    exclude_capped: bool = False,
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
     """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
 
