@@ -8,8 +8,8 @@ comparisons), :mod:`~sim.analysis.compare` and :mod:`~sim.analysis.sweep` (card 
 :mod:`~sim.analysis.panel` (whether an answer holds under every bot of a panel),
 :mod:`~sim.analysis.tournament`, :mod:`~sim.analysis.report` (HTML) and
 :mod:`~sim.analysis.replay` (one game, step by step). ``A.report_tables`` and
-``A.run_totals`` (:mod:`~sim.analysis.streaming`) compute the same aggregates out of core,
-for runs too large for a DataFrame.
+``A.run_totals`` (:mod:`~sim.analysis.streaming`, whose totals the tidy tables are
+computed from too) read runs too large for a DataFrame out of core.
 """
 
 from __future__ import annotations

@@ -42,12 +42,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.frames import newcombe_interval
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
 from sim.run.runner import MAX_RUN_DAYS, RunError
-from sim.run.stats import signed_text, t_quantile, wilson_interval
+from sim.run.stats import newcombe_interval, signed_text, t_quantile, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
 KIND = "mixes"

@@ -8,7 +8,6 @@ and writes the page atomically, so a bad run leaves no output and a crash no hal
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,18 +16,16 @@ import pandas as pd
 
 from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
 from sim.analysis.report_charts import charts as draw
-from sim.analysis.report_html import page
+from sim.analysis.report_html import REPORT_NAME, page, write_page
 from sim.analysis.report_tables import key_figures
 from sim.analysis.streaming import RunTotals, report_totals, tables_from_totals
 from sim.base.errors import Error
 from sim.run import io
 from sim.run import progress as P
 from sim.run.gods import god_rows
-from sim.run.lock import locked
 from sim.run.margins import margin_row, moments_of_counts
 from sim.run.seats import SeatCounts, seat_rows
 
-REPORT_NAME = "report.html"
 TOP_CARDS = 15
 
 
@@ -147,19 +144,7 @@ def build_report(
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))
-        text_html = page(tables, images, text, panel=section)
-        out.mkdir(parents=True, exist_ok=True)
-        final = out / REPORT_NAME
-        tmp = out / f".{REPORT_NAME}.{os.getpid()}.tmp"
-        with locked(out):  # the one lock every writer of a folder takes
-            try:
-                tmp.write_text(text_html, encoding="utf-8")
-                with open(tmp, "rb") as fh:
-                    os.fsync(fh.fileno())  # a full disk fails here, leaving the old page intact
-                os.replace(tmp, final)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
+        final = write_page(out, page(tables, images, text, panel=section))
         bar.advance(1)
     return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
 

@@ -63,35 +63,27 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
     )
 
 
-def _interval_chart(
-    labels: list[str],
-    est: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    ref: float,
-    ref_label: str,
-    xlabel: str,
-    title: str,
-    markers: list[str] | None = None,
-    unit: str = "%",
-) -> str:
-    """Horizontal point-and-interval chart, one row per label, values written beside points."""
-    fig, ax = _figure(8, 1.3 + 0.45 * len(labels))
-    y = np.arange(len(labels))[::-1]
-    markers = markers or ["o"] * len(labels)
-    for yi, e, l, h, m in zip(y, est, lo, hi, markers, strict=True):
-        ax.errorbar(e, yi, xerr=[[e - l], [h - e]], fmt=m, color=OKABE_ITO[0], capsize=4)
+def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str, title: str) -> str:
+    """Horizontal point-and-interval chart, one row per ``label`` of ``rows`` (``est``,
+    ``lo``, ``hi`` in the chart's ``unit``, ``marker``), values written beside points."""
+    fig, ax = _figure(8, 1.3 + 0.45 * len(rows))
+    y = np.arange(len(rows))[::-1]
+    for yi, r in zip(y, rows.itertuples(), strict=True):
+        e = r.est
+        ax.errorbar(
+            e, yi, xerr=[[e - r.lo], [r.hi - e]], fmt=r.marker, color=OKABE_ITO[0], capsize=4
+        )
         ax.annotate(
-            f"{e:+.1f}{unit}" if ref == 0 else f"{e:.1f}{unit}",
-            (h, yi),
+            f"{e:+.1f}{r.unit}" if ref == 0 else f"{e:.1f}{r.unit}",
+            (r.hi, yi),
             xytext=(5, 0),
             textcoords="offset points",
             va="center",
             fontsize="small",
         )
     _reference_line(ax, ref, ref_label)
-    ax.set_yticks(y, labels)
-    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.set_yticks(y, list(rows["label"]))
+    ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.margins(x=0.22)  # room for the value written right of each interval
     ax.set_xlabel(xlabel)
     ax.set_title(title)
@@ -99,76 +91,53 @@ def _interval_chart(
     return _uri(fig)
 
 
+def _points(
+    frame: pd.DataFrame, labels: Any, col: str, marker: str = "o", unit: str = "%"
+) -> pd.DataFrame:
+    """``frame``'s estimates ``col`` with their ``lo``/``hi`` as an interval chart's rows, in
+    percent (or points); an empty table (no columns) gives no rows."""
+    if not len(frame):
+        return pd.DataFrame()
+    values = {k: frame[c].to_numpy() * 100 for k, c in (("est", col), ("lo", "lo"), ("hi", "hi"))}
+    return pd.DataFrame({"label": list(labels), **values, "marker": marker, "unit": unit})
+
+
 def shift_chart(summary: dict[str, Any]) -> str:
     """A compare's paired shifts, B - A, in points with their 95% intervals: the first-player
     win rate and each changed card's holders' win rate (from ``compare.json``)."""
     rows = [("first-player win rate", summary["first_player"])]
     rows += [(f"{c['card']}: holders", c) for c in summary.get("cards", [])]
-    rows = [(label, r) for label, r in rows if r.get("diff") is not None]
-    pts = {k: np.array([100 * r[k] for _, r in rows], float) for k in ("diff", "lo", "hi")}
+    shifts = pd.DataFrame([r for _, r in rows if r.get("diff") is not None])
+    labels = [label for label, r in rows if r.get("diff") is not None]
     return _interval_chart(
-        [label for label, _ in rows],
-        pts["diff"],
-        pts["lo"],
-        pts["hi"],
+        _points(shifts, labels, "diff", unit=""),
         0.0,
         "0: no change",
         "shift B - A, points (paired 95% CI)",
         "What the change moved",
-        unit="",
     )
-
-
-def _with_paired(
-    labels: list[str],
-    plain: pd.DataFrame,
-    paired: pd.DataFrame,
-    paired_labels: Callable[[pd.DataFrame], list[str]],
-    col: str,
-) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """An interval chart's rows in percent: the unpaired estimates (round markers), then,
-    when there are any, the paired ones (square markers; an empty table has no columns)."""
-    frames = [plain, paired] if len(paired) else [plain]
-    est, lo, hi = (
-        np.concatenate([f[c].to_numpy() * 100 for f in frames]) for c in (col, "lo", "hi")
-    )
-    markers = ["o"] * len(labels)
-    if len(paired):
-        labels = labels + paired_labels(paired)
-        markers += ["s"] * len(paired)
-    return labels, est, lo, hi, markers
 
 
 def _chart_fpa(t: Tables) -> str:
-    labels, est, lo, hi, markers = _with_paired(
-        list(t.fpa["run"]),
-        t.fpa,
-        t.paired,
-        lambda f: [f"{r} (paired)" for r in f["run"]],
-        "rate",
+    rows = pd.concat(
+        [
+            _points(t.fpa, t.fpa["run"], "rate"),
+            _points(t.paired, [f"{r} (paired)" for r in t.paired.get("run", [])], "rate", "s"),
+        ]
     )
     return _interval_chart(
-        labels,
-        est,
-        lo,
-        hi,
+        rows,
         50.0,
         "50%: no first-player advantage",
         "first-player win rate, % of games (95% CI)",
         "First-player advantage",
-        markers,
     )
 
 
 def _chart_seats(t: Tables) -> str:
-    s = t.seats
-    labels = [f"{r}: seat {seat}" for r, seat in zip(s["run"], s["seat"], strict=True)]
-    est, lo, hi = (s[c].to_numpy() * 100 for c in ("rate", "lo", "hi"))
+    labels = [f"{r}: seat {seat}" for r, seat in zip(t.seats["run"], t.seats["seat"], strict=True)]
     return _interval_chart(
-        labels,
-        est,
-        lo,
-        hi,
+        _points(t.seats, labels, "rate"),
         50.0,
         "50%: seats equal",
         "win rate of the seat, % of games (95% CI)",
@@ -176,25 +145,25 @@ def _chart_seats(t: Tables) -> str:
     )
 
 
+def _pairs(frame: pd.DataFrame, suffix: str = "") -> list[str]:
+    return [f"{a} - {b}{suffix}" for a, b in zip(frame["a"], frame["b"], strict=True)]
+
+
 def _chart_diffs(t: Tables) -> str:
-    labels, est, lo, hi, markers = _with_paired(
-        [f"{a} - {b}" for a, b in zip(t.diffs["a"], t.diffs["b"], strict=True)],
-        t.diffs,
-        t.shifts,
-        lambda f: [f"{a} - {b} (paired)" for a, b in zip(f["a"], f["b"], strict=True)],
-        "diff",
+    rows = pd.concat(
+        [
+            _points(t.diffs, _pairs(t.diffs), "diff", unit=" pp"),
+            _points(
+                t.shifts, _pairs(t.shifts, " (paired)") if len(t.shifts) else [], "diff", "s", " pp"
+            ),
+        ]
     )
     return _interval_chart(
-        labels,
-        est,
-        lo,
-        hi,
+        rows,
         0.0,
         "0: no difference",
         "difference in first-player win rate, percentage points (95% CI)",
         "Differences between runs",
-        markers,
-        unit=" pp",
     )
 
 
@@ -202,17 +171,12 @@ def _chart_cards(t: Tables, top: int) -> str | None:
     cards = top_cards(t, top)
     if cards.empty:
         return None
-    est, lo, hi = (cards[c].to_numpy() * 100 for c in ("diff", "lo", "hi"))
     return _interval_chart(
-        list(cards["label"]),
-        est,
-        lo,
-        hi,
+        _points(cards, cards["label"], "diff", unit=" pp"),
         0.0,
         "0: no difference",
         "win rate when played minus when not, percentage points (95% CI)",
         f"Card effect: the {len(cards)} largest differences",
-        unit=" pp",
     )
 
 

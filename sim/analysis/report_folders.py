@@ -19,30 +19,30 @@ from sim.analysis import tournament_text as TT
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
-from sim.analysis.report_html import folder_page, margin_table
+from sim.analysis.report_html import folder_page, margin_table, write_page
 from sim.analysis.sweep import cells_view, format_table
 from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.run import io, jobs
-from sim.run.lock import locked
+from sim.run import jobs
 from sim.run.margins import SIDES, MarginMoments, margin_distribution, margin_row
 from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
-SWEEP_FILE = "sweep.parquet"
-TOURNAMENT_FILE = "_tournament.json"
-KIND_FILES = {"compare": COMPARE_FILE, "balance": BALANCE_FILE, "sweep": SWEEP_FILE,
-              "tournament": TOURNAMENT_FILE}  # fmt: skip
-"""The file whose presence says a folder is a finished output of that command."""
-JOB_KINDS = ("compare", "balance", "sweep", "tournament")
-"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
-
-
 SET_FILE = "balance_set.json"
 SET_TABLE = "balance_set.csv"
+KIND_FILES = {
+    "compare": (COMPARE_FILE,),
+    "balance": (BALANCE_FILE,),
+    "sweep": ("sweep.parquet",),
+    "tournament": ("_tournament.json",),
+    "balance set": (SET_FILE, SET_TABLE),
+}
+"""The files whose presence says a folder is a finished output of that command."""
+JOB_KINDS = ("compare", "balance", "sweep", "tournament")
+"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
 
 
 def folder_kind(path: Path | str) -> str | None:
@@ -50,11 +50,9 @@ def folder_kind(path: Path | str) -> str | None:
     for such an output folder, else ``None``."""
     p = Path(path)
     try:
-        for kind, name in KIND_FILES.items():
-            if (p / name).is_file():
+        for kind, names in KIND_FILES.items():
+            if all((p / name).is_file() for name in names):
                 return kind
-        if (p / SET_FILE).is_file() and (p / SET_TABLE).is_file():
-            return "balance set"
     except OSError:  # a name the file system refuses (too long): not such a folder
         pass
     return None
@@ -431,7 +429,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             "worst card, measured (95% CI)": [
                 f"{card} {rate}, {dev * 100:.2f} points off"
                 for card, rate, dev in zip(
-                    t.worst_card, _rates(t.worst_rate, t.worst_lo, t.worst_hi), t.worst_deviation,
+                    t.worst_card,
+                    _rates(t.worst_rate, t.worst_lo, t.worst_hi),
+                    t.worst_deviation,
                     strict=True,
                 )
             ],
@@ -539,7 +539,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     try:
         text, tables = parts[kind](folder)
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise jobs.JobReadError(f"{folder}: its {KIND_FILES.get(kind, kind)} lacks {exc}") from None
+        raise jobs.JobReadError(f"{folder}: its {KIND_FILES[kind][0]} lacks {exc}") from None
     chart = None
     if kind == "compare":
         summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))
@@ -549,13 +549,5 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         }
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-
-    page = out / "report.html"
-    with locked(out), io.atomic_path(page) as tmp:  # the one lock every writer takes
-        tmp.write_text(
-            folder_page(f"omensim {kind}: {Path(folder).name}", text, tables, images, chart),
-            "utf-8",
-        )
-    return page, text
+    title = f"omensim {kind}: {Path(folder).name}"
+    return write_page(Path(out), folder_page(title, text, tables, images, chart)), text

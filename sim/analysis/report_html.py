@@ -16,7 +16,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -25,6 +24,8 @@ from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
+from sim.run import io
+from sim.run.lock import locked
 from sim.run.stats import pct, points
 
 FILTER_JS = (files("sim.analysis") / "templates" / "card_filter.js").read_text("utf-8")
@@ -51,22 +52,39 @@ def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
     )
 
 
-def _pct(s: pd.Series) -> pd.Series:
-    return s.map(pct)
+def count(n: Any) -> str:
+    """A count with thousands separators, ``"12,345"`` (blank when there is none)."""
+    return f"{n:,.0f}" if finite(n) else ""
 
 
-def _count(s: pd.Series) -> pd.Series:
-    return s.map("{:,}".format)
+def rate_interval(lo: float, hi: float) -> str:
+    """A rate's interval in percent, ``"51.00-53.20%"``."""
+    return f"{lo * 100:.2f}-{hi * 100:.2f}%"
 
 
-def _ci(lo: pd.Series, hi: pd.Series, pp: bool = False) -> list[str]:
-    if pp:
-        return [f"{a * 100:+.2f} to {b * 100:+.2f}" for a, b in zip(lo, hi, strict=True)]
-    return [f"{a * 100:.2f}-{b * 100:.2f}%" for a, b in zip(lo, hi, strict=True)]
+def points_interval(lo: float, hi: float) -> str:
+    """A difference's interval in signed points, ``"+0.10 to +2.30"``."""
+    return f"{lo * 100:+.2f} to {hi * 100:+.2f}"
 
 
-def _vp_ci(lo: pd.Series, hi: pd.Series) -> list[str]:
-    return [f"{a:+.2f} to {b:+.2f}" for a, b in zip(lo, hi, strict=True)]
+def vp_interval(lo: float, hi: float) -> str:
+    """A VP figure's interval, ``"+0.10 to +2.30"``."""
+    return f"{lo:+.2f} to {hi:+.2f}"
+
+
+def sort_key(value: Any) -> str:
+    """What a number sorts by in a sortable table (``data-v``): blank when there is none."""
+    return repr(float(value)) if finite(value) else ""
+
+
+def finite(value: Any) -> bool:
+    """Whether ``value`` is a number that is not NaN or infinite."""
+    return value is not None and math.isfinite(value)
+
+
+_PAGES.tests["finite"] = finite
+_FORMATS = (count, pct, points, rate_interval, points_interval, vp_interval, sort_key)
+_PAGES.filters.update({f.__name__: f for f in _FORMATS})
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
@@ -77,13 +95,15 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     quantiles = [c for c in m.columns if c.startswith("p") and c[1:].isdigit()]
     return pd.DataFrame(
         {
-            "run": m["run"], "games": _count(m["games"]),
+            "run": m["run"],
+            "games": m["games"].map(count),
             "mean (VP)": m["mean"].map("{:+.2f}".format),
-            "95% t-interval": _vp_ci(m["lo"], m["hi"]), "sd": m["sd"].map("{:.1f}".format),
+            "95% t-interval": list(map(vp_interval, m["lo"], m["hi"])),
+            "sd": m["sd"].map("{:.1f}".format),
             **{q: m[q].map("{:+d}".format) for q in quantiles},
-            **{side: _pct(m[side]) for side in ("ahead", "level", "behind")},
+            **{side: m[side].map(pct) for side in ("ahead", "level", "behind")},
         }
-    )  # fmt: skip
+    )
 
 
 def _strength(t: Tables) -> list[dict[str, Any]]:
@@ -124,69 +144,11 @@ def _strength(t: Tables) -> list[dict[str, Any]]:
     return groups
 
 
-def _gods(t: Tables) -> pd.DataFrame:
-    """Each Heir to the Dunes god's win rate, in all and going first or second."""
-    g = t.gods
-    return pd.DataFrame(
-        {
-            "run": g["run"], "god": g["god"], "games": _count(g["games"]),
-            "win rate": _pct(g["rate"]), "95% CI": _ci(g["lo"], g["hi"]),
-            "going first": _pct(g["first_rate"]),
-            "95% CI (first)": _ci(g["first_lo"], g["first_hi"]),
-            "going second": _pct(g["second_rate"]),
-            "95% CI (second)": _ci(g["second_lo"], g["second_hi"]),
-        }
-    )  # fmt: skip
-
-
 def score_formula(times: str = "*") -> str:
     """The score as a sum of weighted components, e.g. ``2*rewards_unused + rewards_used``."""
     return " + ".join(
         f"{t.weight}{times}{t.name}" if t.weight != 1 else t.name for t in SCORE_TERMS
     )
-
-
-def _sort_key(value: Any) -> str:
-    """What a card table cell sorts by (``data-v``): blank when there is no value."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _cards(cards: pd.DataFrame) -> dict[str, Any]:
-    """The sortable, filterable card table: its heads and, per row, whether its sample is
-    too small to read and its cells ``(sort key, shown, class)``."""
-    several = not cards.empty and cards["mix"].nunique() > 1
-    hold = "hold_rate" in cards.columns
-    heads = [
-        "name", *(["mix"] if several else []), "set", "type", "cost", "strength", "offering",
-        "copies", "play rate", *(["hold rate"] if hold else []), "card effect (pp)",
-        "95% CI (pp)",
-    ]  # fmt: skip
-    text_cols = {"name", "mix", "set", "type"}
-    rows = []
-    for _, r in cards.iterrows():
-        eff = r["diff"]
-        has = eff is not None and np.isfinite(eff)
-        cells = [(r[c], str(r[c]), "text") for c in ("name", *(["mix"] if several else []))]
-        cells += [(r[c], str(r[c]), "text") for c in ("set", "type")]
-        cells += [
-            (int(r[c]), str(int(r[c])), "") for c in ("cost", "strength", "offering", "copies")
-        ]
-        cells.append((float(r["play_rate"]), f"{r['play_rate']:.1%}", ""))
-        if hold:
-            cells.append((float(r["hold_rate"]), f"{r['hold_rate']:.1%}", ""))
-        cells += [
-            (float(eff) if has else None, f"{eff * 100:+.2f}" if has else "", ""),
-            (
-                float(r["lo"]) if has else None,
-                f"{r['lo'] * 100:+.2f} to {r['hi'] * 100:+.2f}" if has else "",
-                "",
-            ),
-        ]
-        low = has and bool(r["low_sample"])
-        rows.append((low, [(_sort_key(v), shown, cls) for v, shown, cls in cells]))
-    return {"heads": [(h, h in text_cols) for h in heads], "rows": rows, "hold": hold}
 
 
 def page(
@@ -207,125 +169,56 @@ def page(
         t.stats[["run", "mean_margin", "margin_lo", "margin_hi", "mean_turns", "turn_cap_share"]],
         on="run",
     )
-    fpa_view = pd.DataFrame(
-        {
-            "run": fpa["run"], "games": _count(fpa["games"]),
-            "first-player wins": _count(fpa["first_player_wins"]), "rate": _pct(fpa["rate"]),
-            "95% CI": _ci(fpa["lo"], fpa["hi"]), "shared": _pct(fpa["shared"] / fpa["games"]),
-            "mean margin (VP)": fpa["mean_margin"].map("{:+.2f}".format),
-            "95% t-interval": _vp_ci(fpa["margin_lo"], fpa["margin_hi"]),
-            "mean turns": fpa["mean_turns"].map("{:.1f}".format),
-            "turn cap": _pct(fpa["turn_cap_share"]),
-        }
-    )  # fmt: skip
-    o = t.outcomes
-    outcomes_view = pd.DataFrame(
-        {
-            "run": o["run"], "games": _count(o["games"]),
-            **{
-                label: [
-                    f"{v:.2%} ({c})"
-                    for v, c in zip(o[k], _ci(o[f"{k}_lo"], o[f"{k}_hi"]), strict=True)
-                ]
-                for k, label in (("first", "first player won"), ("second", "second player won"),
-                                 ("shared", "shared victory"), ("capped", "turn-capped"))
-            },
-        }
-    )  # fmt: skip
-    boxes = [
-        {
-            "title": f"{r['run']}: first player won",
-            "value": f"{r['first']:.2%}",
-            "sub": f"95% CI {r['first_lo']:.2%} to {r['first_hi']:.2%}, {int(r['games']):,} games",
-        }
-        for _, r in o.iterrows()
-    ]
-    paired = shifts = diffs = None
-    if len(t.paired):
-        p = t.paired
-        paired = pd.DataFrame(
-            {
-                "run": p["run"], "deals": _count(p["deals"]), "rate": _pct(p["rate"]),
-                "paired 95% CI": _ci(p["lo"], p["hi"]),
-                "unpaired 95% CI": _ci(p["unpaired_lo"], p["unpaired_hi"]),
-                "games left out": p["dropped_games"],
-            }
-        )  # fmt: skip
-    if len(t.diffs):
-        d = t.diffs
-        diffs = pd.DataFrame(
-            {
-                "run": d["a"], "compared with": d["b"], "rate": _pct(d["rate_a"]),
-                "other rate": _pct(d["rate_b"]), "difference (pp)": d["diff"].map(points),
-                "95% CI (pp), independent": _ci(d["lo"], d["hi"], pp=True),
-            }
-        )  # fmt: skip
-        if len(t.shifts):
-            sh = t.shifts
-            shifts = pd.DataFrame(
-                {
-                    "run": sh["a"], "compared with": sh["b"], "games paired": _count(sh["games"]),
-                    "difference (pp)": sh["diff"].map(points),
-                    "paired 95% CI (pp)": _ci(sh["lo"], sh["hi"], pp=True),
-                    "games an unpaired test would need": sh["n_unpaired"].map(
-                        lambda v: f"{v:,.0f}" if np.isfinite(v) else ""
-                    ),
-                }
-            )  # fmt: skip
-    s = t.seats
-    seats_view = pd.DataFrame(
-        {
-            "run": s["run"], "seat": s["seat"], "games": _count(s["games"]),
-            "wins": _count(s["wins"]), "win rate": _pct(s["rate"]), "95% CI": _ci(s["lo"], s["hi"]),
-        }
-    )  # fmt: skip
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
     comp = comp.loc[:, comp.sum() > 0]
-    comp_view = comp.apply(_pct).reset_index()
+    comp_view = comp.apply(lambda s: s.map(pct)).reset_index()
     comp_view.columns.name = None  # else to_html writes a header cell of its own for it
-    ends_view = t.ends.assign(
-        share=_pct(t.ends["share"]),
-        ci=_ci(t.ends["lo"], t.ends["hi"]),
-        games=_count(t.ends["games"]),
-    )[["run", "end_reason", "games", "share", "ci"]].rename(
-        columns={"end_reason": "end reason", "share": "% of games", "ci": "95% CI"}
-    )
     q = t.length_quantiles
     q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
-
-    def table(frame: pd.DataFrame | None, cls: str = "") -> Markup | None:
-        return None if frame is None else html_table(frame, cls)
-
+    rows = {
+        name: getattr(t, name).to_dict("records")
+        for name in ("outcomes", "paired", "seats", "gods", "diffs", "shifts", "ends")
+    }
     return render(
         "runs.html",
         title="omensim report",
         body_class="runs",
-        boxes=boxes,
-        info=table(info, "runs"),
+        info=html_table(info, "runs"),
         paths=list(zip(t.info["run"], t.info["path"], strict=True)),
         versions=", ".join(sorted({str(v) for v in t.info["omensim_version"]})),
-        panel=None if panel is None else {"table": table(panel[0], "panel"), "verdicts": panel[1]},
+        panel=None
+        if panel is None
+        else {"table": html_table(panel[0], "panel"), "verdicts": panel[1]},
         text=text,
-        outcomes=table(outcomes_view),
-        fpa=table(fpa_view),
-        paired=table(paired),
-        seats=table(seats_view),
-        gods=None if t.gods.empty else table(_gods(t)),
-        diffs=table(diffs),
-        shifts=table(shifts),
-        cards=_cards(t.card_table),
+        fpa=fpa.to_dict("records"),
+        **rows,
+        cards={
+            "rows": t.card_table.to_dict("records"),
+            "several": not t.card_table.empty and t.card_table["mix"].nunique() > 1,
+            "hold": "hold_rate" in t.card_table.columns,
+        },
         strength=_strength(t),
-        ends=table(ends_view),
-        lengths=table(q_view),
-        margins=table(margin_table(margin_summary(t))),
+        lengths=html_table(q_view),
+        margins=html_table(margin_table(margin_summary(t))),
         formula=score_formula("\N{MULTIPLICATION SIGN}"),
-        components=table(comp_view),
-        charts={k: charts.get(k) for k in (
-            "outcomes", "fpa", "seats", "differences", "cards", "end_reasons", "lengths",
-            "margins", "components")},
-    )  # fmt: skip
+        components=html_table(comp_view),
+        charts=charts,
+    )
+
+
+REPORT_NAME = "report.html"
+
+
+def write_page(out: Path, html: str) -> Path:
+    """Write ``html`` as ``out/report.html`` under the folder's lock (the one every writer
+    of a folder takes), atomically: a full disk or a crash leaves the old page intact."""
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / REPORT_NAME
+    with locked(out), io.atomic_path(page) as tmp:
+        tmp.write_text(html, encoding="utf-8")
+    return page
 
 
 PROSE_CHARS = 40

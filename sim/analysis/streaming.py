@@ -1,11 +1,13 @@
-"""The report's aggregates computed out of core: one pass over each run, batch by batch.
+"""The totals every table of runs is computed from, and the tables computed from them.
 
-Every table the report draws is a function of small sufficient statistics (counts, sums and
-value counts per run and per card kind), so each run's Parquet parts are read in game order,
-a batch at a time and only the columns needed, into a :class:`RunTotals`; the tables have the
-columns of the :mod:`sim.analysis.frames` functions (``tests/analysis/test_streaming.py``
-checks they agree). pyarrow, not DuckDB: ``benchmarks/bench_scan.py`` compares them;
-``benchmarks/bench_scale.py`` measures the report's memory.
+Every table of game rows is a function of small sufficient statistics (counts, sums and
+value counts, per card kind too), so a group of games is folded into a :class:`RunTotals`
+a batch of Arrow rows at a time and each table is built from the groups' totals, once:
+:func:`run_totals` folds a run's Parquet parts in game order, a batch at a time and only the
+columns needed (out of core: what ``omensim report`` reads); :mod:`sim.analysis.frames` folds
+the groups of a DataFrame, each as one batch. pyarrow, not DuckDB:
+``benchmarks/bench_scan.py`` compares them; ``benchmarks/bench_scale.py`` measures the
+report's memory.
 """
 
 from __future__ import annotations
@@ -22,14 +24,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.analysis.frames import (
-    SCORE_WEIGHTS,
-    add_kinds,
-    card_frame,
-    difference_row,
-    distinct_pairs,
-    order_card_frames,
-)
 from sim.analysis.loading import card_names, run_info
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import Outcomes, first_player_shift
@@ -40,14 +34,22 @@ from sim.analysis.report_tables import (
     shares_deals,
     with_impact,
 )
+from sim.base import layout as L
 from sim.run import io
-from sim.run.gods import GodCounts, gods_frame
+from sim.run.gods import GodCounts, god_figures
 from sim.run.margins import moments_of_counts
 from sim.run.seats import CAPPED, SeatCounts
-from sim.run.stats import Z95, counts_quantile, normal_interval, wilson_interval
+from sim.run.stats import (
+    Z95,
+    counts_quantile,
+    newcombe_interval,
+    normal_interval,
+    wilson_interval,
+)
 
 BATCH_ROWS = 1 << 16
-_BASE_COLUMNS = ("winner", "first_player", "score_p0", "score_p1", "turns", "end_reason")
+SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
+"""VP per unit of each score component, in the score's order (``sim.base.layout``)."""
 
 
 def scan(
@@ -80,12 +82,55 @@ def _np(batch: pa.RecordBatch, name: str) -> np.ndarray:
     return batch.column(name).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
+def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (row, kind) pairs among ``rows[i], kinds[i]``, sorted by row then kind.
+
+    A kind played (or held) twice in one game counts once: the question is "did
+    this player use the card", not how often.
+    """
+    if len(kinds) == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
+    # unique(axis=0), and than numpy 2's hash-based np.unique (which dominated a large
+    # streaming scan), on the tens of millions of pairs a large run has.
+    width = int(kinds.max()) + 1
+    codes = np.sort(rows.astype(np.int64) * width + kinds)
+    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    return codes // width, codes % width
+
+
 def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(row, kind) for every distinct kind in each row of a ``list<int16>`` column: the
-    Arrow face of :func:`sim.analysis.frames.distinct_pairs`."""
-    kinds = pc.list_flatten(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    """(row, kind) for every distinct card kind in each row of a column of card lists
+    (``played_p*``, ``held_p*``): kind ids, or card names whose dictionary index is the
+    kind id (``A.load(..., names=True)``); a missing list holds nothing."""
+    if pa.types.is_null(lists.type):  # a column of nothing but missing lists
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    values = pc.list_flatten(lists)
+    if pa.types.is_dictionary(values.type):
+        values = values.indices
+    kinds = values.to_numpy(zero_copy_only=False).astype(np.int64)
     rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
     return distinct_pairs(rows, kinds)
+
+
+def _pad(a: np.ndarray | None, size: int) -> np.ndarray:
+    """``a`` (``None``: nothing counted) grown with zeros to ``size`` kinds."""
+    a = np.zeros(0, np.int64) if a is None else a
+    return np.pad(a, (0, size - len(a)))
+
+
+def add_kinds(
+    counts: np.ndarray | None,
+    wins: np.ndarray | None,
+    rows: np.ndarray,
+    kinds: np.ndarray,
+    won: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per kind, ``counts`` plus the (row, kind) pairs of that kind, and ``wins`` plus those
+    whose row is ``won``; both grown to the kinds seen (``None``: nothing counted yet)."""
+    size = max(0 if counts is None else len(counts), int(kinds.max()) + 1 if len(kinds) else 0)
+    won_by = np.bincount(kinds, weights=won[rows], minlength=size).astype(np.int64)
+    return _pad(counts, size) + np.bincount(kinds, minlength=size), _pad(wins, size) + won_by
 
 
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
@@ -96,8 +141,10 @@ def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
 
 @dataclass
 class RunTotals:
-    """Sufficient statistics of one run for every table of the report."""
+    """Sufficient statistics of a group of games (a run) for every table of runs."""
 
+    games: int = 0
+    """Games counted (after any capped games were left out)."""
     seats: SeatCounts = field(default_factory=SeatCounts)
     """Outcomes by the seat that took the first turn (capped games counted, and any left
     out, as :class:`sim.run.seats.SeatCounts` counts them everywhere else)."""
@@ -123,49 +170,51 @@ class RunTotals:
     """Each Heir to the Dunes god's games and wins (none without gods)."""
     _carry: pa.Table | None = None
 
-    @property
-    def games(self) -> int:
-        """Games counted (after any capped games were left out)."""
-        return self.seats.games
-
     def add(self, batch: pa.RecordBatch) -> None:
-        """Fold one batch of game rows in."""
-        winner, first = _np(batch, "winner"), _np(batch, "first_player")
-        won = winner == first
-        ends = np.asarray(batch.column("end_reason").cast(pa.string()).to_numpy(False), object)
-        self.seats = self.seats + SeatCounts.from_arrays(winner, first, ends == CAPPED)
-        self.seat0_wins += int((winner == 0).sum())
-        self.seat1_wins += int((winner == 1).sum())
-        s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
-        margin = np.where(first == 0, s0 - s1, s1 - s0)
-        turns = _np(batch, "turns")
-        self.margin_sum += int(margin.sum())
-        self.turns_sum += int(turns.sum())
-        _add_counts(self.margins, margin)
-        _add_counts(self.turns, turns)
-        _add_counts(self.ends, ends.astype(str))
+        """Fold one batch of game rows in; what a batch lacks the columns for stays 0."""
         names = set(batch.schema.names)
-        if {"god_p0", "god_p1"} <= names:
+        self.games += batch.num_rows
+        if "end_reason" in names:
+            ends = batch.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False)
+            _add_counts(self.ends, np.asarray(ends, object).astype(str))
+        if "winner" in names:
+            winner = _np(batch, "winner")
+            self.seat0_wins += int((winner == 0).sum())
+            self.seat1_wins += int((winner == 1).sum())
+            for what, seat in (("played", 0), ("played", 1), ("held", 0), ("held", 1)):
+                if {f"{what}_p0", f"{what}_p1"} <= names:
+                    counts, wins = add_kinds(
+                        getattr(self, what),
+                        getattr(self, f"{what}_wins"),
+                        *played_kinds(batch.column(f"{what}_p{seat}")),
+                        winner == seat,
+                    )
+                    setattr(self, what, counts)
+                    setattr(self, f"{what}_wins", wins)
+        if "first_player" in names:
+            first = _np(batch, "first_player")
+        if {"winner", "first_player"} <= names:
+            capped = ends == CAPPED if "end_reason" in names else None
+            self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
             self.gods = self.gods + GodCounts.from_frame(pa.Table.from_batches([batch]))
+            if "deal_id" in names:
+                won = winner == first
+                self._add_deals(
+                    pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won})
+                )
+        if {"score_p0", "score_p1", "first_player"} <= names:
+            s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
+            margin = np.where(first == 0, s0 - s1, s1 - s0)
+            self.margin_sum += int(margin.sum())
+            _add_counts(self.margins, margin)
+        if "turns" in names:
+            turns = _np(batch, "turns")
+            self.turns_sum += int(turns.sum())
+            _add_counts(self.turns, turns)
         for comp, w in SCORE_WEIGHTS.items():
-            for seat in (0, 1):
-                col = f"{comp}_p{seat}"
-                if col in names:
-                    self.points[comp] += w * int(_np(batch, col).sum())
-        for seat in (0, 1):
-            if f"played_p{seat}" in names:
-                self.played, self.played_wins = add_kinds(
-                    self.played, self.played_wins, *played_kinds(batch.column(f"played_p{seat}")),
-                    winner == seat,
-                )
-        if "held_p0" in names and "held_p1" in names:
-            for seat in (0, 1):
-                self.held, self.held_wins = add_kinds(
-                    self.held, self.held_wins, *played_kinds(batch.column(f"held_p{seat}")),
-                    winner == seat,
-                )
-        if "deal_id" in names:
-            self._add_deals(pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won}))
+            for col in {f"{comp}_p0", f"{comp}_p1"} & names:
+                # A null is a component not in that game's mix: it scores no points.
+                self.points[comp] += w * int(pc.sum(batch.column(col)).as_py() or 0)
 
     def _add_deals(self, games: pa.Table) -> None:
         # Games of one deal are adjacent in game order; hold back the last deal of the
@@ -214,17 +263,9 @@ def run_totals(
     With ``exclude_capped`` turn-capped games are dropped from every batch
     before it is counted (and counted in ``seats.excluded_capped``).
     """
-    columns = [
-        *_BASE_COLUMNS,
-        "deal_id",
-        "played_p0",
-        "played_p1",
-        "held_p0",
-        "held_p1",
-        "god_p0",
-        "god_p1",
-        *(f"{c}_p{s}" for c in SCORE_WEIGHTS for s in (0, 1)),
-    ]
+    columns = ["winner", "first_player", "score_p0", "score_p1", "turns", "end_reason", "deal_id"]
+    seated = ("played", "held", "god", *SCORE_WEIGHTS)
+    columns += [f"{c}_p{seat}" for c in seated for seat in (0, 1)]
     totals = RunTotals()
     for batch in scan(run_dir, columns, batch_rows):
         if exclude_capped:
@@ -238,233 +279,277 @@ def run_totals(
     return totals
 
 
-# --- the report's tables ----------------------------------------------------------------
+# --- tables: one row, or one block of rows, per group --------------------------------------
 
 
-def fpa_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.first_player_advantage` by run, from totals."""
-    out = pd.DataFrame(
-        {
-            "run": list(labels),
-            "games": np.array([t.games for t in totals], np.int64),
-            "first_player_wins": np.array([t.seats.first_wins for t in totals], np.int64),
-            "shared": np.array([t.seats.shared for t in totals], np.int64),
-        }
+def _keyed(keys: pd.DataFrame, parts: Sequence[dict[str, Any] | pd.DataFrame]) -> pd.DataFrame:
+    """Each group's part (a row, or a table) with the group's key columns (``keys``, one row
+    a group) in front, every group in one table; a group whose part is empty has no rows."""
+    frames = []
+    for key, part in zip(keys.to_dict("records"), parts, strict=True):
+        frame = pd.DataFrame([part] if part else []) if isinstance(part, dict) else part
+        if len(frame):
+            frames.append(pd.DataFrame({**key, **frame}, index=frame.index))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=keys.columns)
+
+
+def fpa_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
+    """The first player's wins of each group with their Wilson interval
+    (:func:`sim.analysis.frames.first_player_advantage`)."""
+    games = np.array([t.games for t in totals], np.int64)
+    wins = np.array([t.seats.first_wins for t in totals], np.int64)
+    lo, hi = wilson_interval(wins, games, z)
+    shared = [t.seats.shared for t in totals]
+    return keys.assign(
+        games=games,
+        first_player_wins=wins,
+        shared=shared,
+        rate=wins / games,
+        lo=lo,
+        hi=hi,
     )
-    out["rate"] = out["first_player_wins"] / out["games"]
-    out["lo"], out["hi"] = wilson_interval(
-        out["first_player_wins"].to_numpy(), out["games"].to_numpy(), z
-    )
-    return out
 
 
-def paired_frame(
-    labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
-) -> pd.DataFrame:
-    """The paired (duplicate-deal) estimate of each run that has deals played twice."""
-    rows = []
-    for label, t in zip(labels, totals, strict=True):
-        if t.deals == 0:
-            continue  # not a --duplicate run
-        n = t.deals
-        rate = t.deal_sum / n
-        sd = np.sqrt(max(0.0, (t.deal_sq - n * rate * rate) / (n - 1))) if n > 1 else np.inf
-        se = sd / np.sqrt(n)
-        wins = int(np.rint(2 * t.deal_sum))
-        ulo, uhi = wilson_interval(wins, 2 * n, z)
-        rows.append(
-            {
-                "deals": n,
-                "games": 2 * n,
-                "rate": rate,
-                "lo": float(np.clip(normal_interval(rate, se, z)[0], 0.0, 1.0)),
-                "hi": float(np.clip(normal_interval(rate, se, z)[1], 0.0, 1.0)),
-                "se": se,
-                "unpaired_lo": float(ulo),
-                "unpaired_hi": float(uhi),
-                "dropped_games": t.deals_dropped,
-                "run": label,
-            }
-        )
-    return pd.DataFrame(rows)
+def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
+    """The paired (duplicate-deal) estimate of each group that has deals played twice
+    (:func:`sim.analysis.frames.paired_first_player_advantage`)."""
+    paired = [t.deals > 0 for t in totals]  # the others are not --duplicate runs
+    keys, totals = keys.loc[paired].reset_index(drop=True), [t for t in totals if t.deals]
+    n = np.array([t.deals for t in totals], np.int64)
+    wins = np.array([t.deal_sum for t in totals], np.float64)
+    rate = wins / n
+    squares = np.array([t.deal_sq for t in totals], np.float64)
+    # With one deal the sample sd is undefined; report the widest honest answer then.
+    sd = np.sqrt(np.maximum(0.0, (squares - n * rate * rate) / np.maximum(n - 1, 1)))
+    se = np.where(n > 1, sd, np.inf) / np.sqrt(n)
+    lo, hi = np.clip(normal_interval(rate, se, z), 0.0, 1.0)
+    ulo, uhi = wilson_interval(np.rint(2 * wins).astype(np.int64), 2 * n, z)
+    out = keys.assign(deals=n, games=2 * n, rate=rate, lo=lo, hi=hi, se=se)
+    dropped = [t.deals_dropped for t in totals]
+    return out.assign(unpaired_lo=ulo, unpaired_hi=uhi, dropped_games=dropped)
 
 
-def difference_frame(
-    labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95
-) -> pd.DataFrame:
+def difference_row(
+    group_col: str, a: Any, b: Any, ka: int, na: int, kb: int, nb: int, z: float = Z95
+) -> dict[str, Any]:
+    """One row of :func:`sim.analysis.frames.difference` from counts: ``ka`` first-player
+    wins of ``na`` games under ``a`` against ``kb`` of ``nb`` under ``b``, with Newcombe's
+    interval."""
+    lo, hi = newcombe_interval(ka, na, kb, nb, z)
+    return {
+        "group_col": group_col,
+        "a": str(a),
+        "b": str(b),
+        "games_a": na,
+        "wins_a": ka,
+        "rate_a": ka / na,
+        "games_b": nb,
+        "wins_b": kb,
+        "rate_b": kb / nb,
+        "diff": ka / na - kb / nb,
+        "lo": float(lo),
+        "hi": float(hi),
+    }
+
+
+def difference_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
     """:func:`sim.analysis.frames.difference` of every run against the first one."""
-    rows = []
     base, tb = labels[0], totals[0]
-    for label, t in zip(labels[1:], totals[1:], strict=True):
-        rows.append(
+    return pd.DataFrame(
+        [
             difference_row(
-                "run", label, base, t.seats.first_wins, t.games, tb.seats.first_wins, tb.games, z
+                "run",
+                label,
+                base,
+                t.seats.first_wins,
+                t.games,
+                tb.seats.first_wins,
+                tb.games,
             )
-        )
-    return pd.DataFrame(rows)
+            for label, t in zip(labels[1:], totals[1:], strict=True)
+        ]
+    )
+
+
+CARD_COLUMNS = (
+    "kind",
+    "card",
+    "played",
+    "share",
+    "win_played",
+    "not_played",
+    "win_not",
+    "diff",
+    "lo",
+    "hi",
+    "low_sample",
+)
+"""Columns of :func:`cards_frame` after the group's."""
 
 
 def cards_frame(
-    mixes: Sequence[str],
-    totals: Sequence[RunTotals],
-    names: dict[str, dict[int, str]],
+    keys: pd.DataFrame,
+    groups: Sequence[Sequence[RunTotals]],
+    names: Sequence[Mapping[int, str]],
     min_games: int = 200,
     z: float = Z95,
 ) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.card_impact` by mix (runs of one mix pooled)."""
-    frames = []
-    for mix in sorted(set(mixes)):
-        group = [t for m, t in zip(mixes, totals, strict=True) if m == mix]
+    """:func:`sim.analysis.frames.card_impact` of each group (its runs' totals pooled; kind
+    ``k`` is named ``names[group][k]``): largest ``|diff|`` first, low samples last."""
+    parts = []
+    for group, named in zip(groups, names, strict=True):
         size = max(len(t.played) for t in group)
-        played = sum((np.pad(t.played, (0, size - len(t.played))) for t in group), np.zeros(size))
-        wins = sum(
-            (np.pad(t.played_wins, (0, size - len(t.played_wins))) for t in group), np.zeros(size)
-        )
-        frame = card_frame(
-            played.astype(np.int64),
-            wins.astype(np.int64),
-            2 * sum(t.games for t in group),
-            sum(t.seats.decisive for t in group),
-            names.get(mix, {}),
-            min_games,
-            z,
-        )
-        frame["mix"] = mix
-        frames.append(frame)
-    return order_card_frames(frames, ["mix"])
+        played = sum((_pad(t.played, size) for t in group), np.zeros(size, np.int64))
+        wins = sum((_pad(t.played_wins, size) for t in group), np.zeros(size, np.int64))
+        total = 2 * sum(t.games for t in group)
+        total_wins = sum(t.seat0_wins + t.seat1_wins for t in group)
+        kind = np.nonzero(played)[0]
+        n1, k1 = played[kind], wins[kind]
+        n0, k0 = total - n1, total_wins - k1
+        lo, hi = newcombe_interval(k1, n1, k0, n0, z)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            frame = pd.DataFrame(
+                {
+                    "kind": kind.astype(np.int64),
+                    "card": [named.get(int(k), f"kind {k}") for k in kind],
+                    "played": n1,
+                    "share": n1 / total,
+                    "win_played": k1 / n1,
+                    "not_played": n0,
+                    "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
+                }
+            )
+        frame["diff"] = frame["win_played"] - frame["win_not"]
+        frame["lo"], frame["hi"] = lo, hi
+        frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+        parts.append(frame)
+    out = _keyed(keys, parts).reindex(columns=[*keys.columns, *CARD_COLUMNS])
+    out["_abs"] = out["diff"].abs()
+    out = out.sort_values(["low_sample", "_abs"], ascending=[True, False], kind="stable")
+    return out.drop(columns="_abs").reset_index(drop=True)
 
 
-def stats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.summary_stats` by run."""
+def stats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Each group's mean first-player margin with its t-interval, and its games' length
+    (:func:`sim.analysis.frames.summary_stats`)."""
     games = np.array([t.games for t in totals], np.int64)
     margins = [moments_of_counts(t.margins).figures() for t in totals]
-    return pd.DataFrame(
-        {
-            "run": list(labels),
-            "games": games,
-            "mean_margin": np.array([t.margin_sum for t in totals]) / games,
-            **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
-            "mean_turns": np.array([t.turns_sum for t in totals]) / games,
-            "turn_cap_share": np.array([t.seats.capped for t in totals]) / games,
-        }
+    return keys.assign(
+        games=games,
+        mean_margin=np.array([t.margin_sum for t in totals]) / games,
+        **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
+        mean_turns=np.array([t.turns_sum for t in totals]) / games,
+        turn_cap_share=np.array([t.ends[CAPPED] for t in totals]) / games,
     )
 
 
+def _counts(counter: Counter[Any], name: str) -> pd.DataFrame:
+    """``counter`` (``{value: games}``) as ``name``, ``games``, ``share`` rows, by value."""
+    values = sorted(counter)
+    games = np.array([counter[v] for v in values], np.int64)
+    values = np.array(values, object if name == "end_reason" else np.int64)
+    return pd.DataFrame({name: values, "games": games, "share": games / games.sum()})
+
+
 def distribution_frame(
-    labels: Sequence[str], counters: Sequence[Counter[Any]], name: str
+    keys: pd.DataFrame, counters: Sequence[Counter[Any]], name: str
 ) -> pd.DataFrame:
-    """Counts and shares of one value per run (the tidy form every histogram is drawn from)."""
-    frames = []
-    for label, counter in zip(labels, counters, strict=True):
-        values = sorted(counter)
-        games = np.array([counter[v] for v in values], np.int64)
-        frames.append(
-            pd.DataFrame({"run": label, name: values, "games": games, "share": games / games.sum()})
-        )
-    out = pd.concat(frames, ignore_index=True)
-    if name != "end_reason":
-        out[name] = out[name].astype(np.int64)
+    """Counts and shares of one value per group (the tidy form every histogram is drawn
+    from): ``name``, ``games``, ``share``."""
+    return _keyed(keys, [_counts(c, name) for c in counters])
+
+
+def ends_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
+    """How each group's games ended, with a Wilson interval on each share
+    (:func:`sim.analysis.frames.end_reasons`)."""
+    parts = []
+    for t in totals:
+        part = _counts(t.ends, "end_reason")
+        part["lo"], part["hi"] = wilson_interval(part["games"].to_numpy(), t.games, z)
+        parts.append(part)
+    return _keyed(keys, parts)
+
+
+def components_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Each score component's points per group and share of all VP scored
+    (:func:`sim.analysis.frames.score_components`)."""
+    weights = pd.DataFrame({"component": list(SCORE_WEIGHTS), "weight": SCORE_WEIGHTS.values()})
+    parts = []
+    for t in totals:
+        points = np.array([t.points[c] for c in SCORE_WEIGHTS], np.int64)
+        share = points / points.sum() if points.sum() > 0 else 0.0
+        parts.append(weights.assign(points=points, per_game=points / t.games, share=share))
+    return _keyed(keys, parts)
+
+
+def gods_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Each Heir to the Dunes god's win rate per group (:func:`sim.run.gods.god_figures`);
+    groups without gods have no rows."""
+    return _keyed(keys, [pd.DataFrame(god_figures(t.gods)) for t in totals])
+
+
+# --- the report's tables ----------------------------------------------------------------
+
+
+def outcomes_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Per run: games, and the shares won by the first player, the second, shared,
+    turn-capped, each with its Wilson interval. First + second + shared = 100%; ``capped``
+    (games cut off by the turn cap, whoever won them) overlaps the others."""
+    n = np.array([t.games for t in totals], np.int64)
+    first = np.array([t.seats.first_wins for t in totals], np.int64)
+    shared = np.array([t.seats.shared for t in totals], np.int64)
+    capped = np.array([t.seats.capped for t in totals], np.int64)
+    out = keys.assign(games=n)
+    for name, k in (
+        ("first", first),
+        ("second", n - first - shared),
+        ("shared", shared),
+        ("capped", capped),
+    ):
+        out[name] = k / n
+        out[f"{name}_lo"], out[f"{name}_hi"] = wilson_interval(k, n)
     return out
 
 
-def ends_frame(labels: Sequence[str], totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.end_reasons` by run."""
-    out = distribution_frame(labels, [t.ends for t in totals], "end_reason")
-    games_of = dict(zip(labels, (t.games for t in totals), strict=True))
-    total = out["run"].map(games_of).to_numpy().astype(np.int64)
-    out["lo"], out["hi"] = wilson_interval(out["games"].to_numpy(), total, z)
-    return out
+def seats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Per run and seat: the seat's win rate with its Wilson interval (shared is not a win)."""
+    games = np.repeat(np.array([t.games for t in totals], np.int64), 2)
+    wins = np.array([[t.seat0_wins, t.seat1_wins] for t in totals], np.int64).reshape(-1)
+    lo, hi = wilson_interval(wins, games)
+    seat = np.tile([0, 1], len(totals))
+    out = keys.loc[keys.index.repeat(2)].reset_index(drop=True)
+    return out.assign(seat=seat, games=games, wins=wins, rate=wins / games, lo=lo, hi=hi)
 
 
-def components_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.score_components` by run."""
+def quantiles_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
+    """Per run: mean, the :data:`QUANTILES` and the maximum of game length in turns."""
     rows = []
-    for label, t in zip(labels, totals, strict=True):
-        total = sum(t.points.values())
-        for comp, w in SCORE_WEIGHTS.items():
-            pts = t.points[comp]
-            rows.append(
-                {
-                    "run": label,
-                    "component": comp,
-                    "weight": w,
-                    "points": pts,
-                    "per_game": pts / t.games,
-                    "share": pts / total if total > 0 else 0.0,
-                }
-            )
-    out = pd.DataFrame(rows)
-    out["weight"] = out["weight"].astype(np.int64)
-    out["points"] = out["points"].astype(np.int64)
-    return out
-
-
-def outcomes_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.report_tables.outcome_shares` from totals."""
-    rows = []
-    for label, t in zip(labels, totals, strict=True):
-        n, first, shared = t.games, t.seats.first_wins, t.seats.shared
-        row: dict[str, Any] = {"run": label, "games": n}
-        for name, k in (
-            ("first", first),
-            ("second", n - first - shared),
-            ("shared", shared),
-            ("capped", t.seats.capped),
-        ):
-            lo, hi = wilson_interval(k, n)
-            row |= {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def seats_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.report_tables.seat_balance` from totals."""
-    rows = []
-    for label, t in zip(labels, totals, strict=True):
-        for seat, k in ((0, t.seat0_wins), (1, t.seat1_wins)):
-            lo, hi = wilson_interval(k, t.games)
-            rows.append(
-                {"run": label, "seat": seat, "games": t.games, "wins": k, "rate": k / t.games,
-                 "lo": lo, "hi": hi}
-            )  # fmt: skip
-    return pd.DataFrame(rows)
-
-
-def quantiles_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.report_tables.length_quantiles` from the turn counts."""
-    rows = []
-    for label, t in zip(labels, totals, strict=True):
+    for t in totals:
         values = np.array(sorted(t.turns), np.float64)
         counts = np.array([t.turns[int(v)] for v in values], np.int64)
-        row: dict[str, Any] = {"run": label, "mean": t.turns_sum / t.games}
+        row: dict[str, Any] = {"mean": t.turns_sum / t.games}
         for q in QUANTILES:
             row[f"p{round(q * 100)}"] = counts_quantile(values, counts, q)
-        row["max"] = int(values.max())
-        rows.append(row)
-    return pd.DataFrame(rows)
+        rows.append(row | {"max": int(values.max())})
+    return _keyed(keys, rows)
 
 
 def card_table_frame(
     info: pd.DataFrame, totals: Sequence[RunTotals], impact: pd.DataFrame
 ) -> pd.DataFrame:
-    """:func:`sim.analysis.report_tables.card_table` from totals."""
+    """One row per card kind of each mix: its printed figures, the share of player-games
+    (two per game) in which it was played (``play_rate``) and held at some point
+    (``hold_rate``, when the runs have ``held_p0/p1``), and its card effect (``impact``)."""
     frames = []
     for mix, runs in info.groupby("mix", sort=False):
         group = [totals[i] for i in runs.index]
         cards = run_cards(runs["path"].iloc[0])
-        n = len(cards)
-        player_games = 2 * sum(t.games for t in group)
-
-        def share(arrays: list[np.ndarray], n: int = n, total: int = player_games) -> np.ndarray:
-            counts = np.zeros(n, np.int64)
-            for a in arrays:
-                m = min(n, len(a))
-                counts[:m] += a[:m]
-            return counts / max(total, 1)
-
-        cards["play_rate"] = share([t.played for t in group])
-        if all(t.held is not None for t in group):
-            cards["hold_rate"] = share([t.held for t in group if t.held is not None])
+        player_games = max(2 * sum(t.games for t in group), 1)
+        for what, col in (("played", "play_rate"), ("held", "hold_rate")):
+            if all(getattr(t, what) is not None for t in group):
+                size = max(len(cards), *(len(getattr(t, what)) for t in group))
+                counts = sum(_pad(getattr(t, what), size) for t in group)
+                cards[col] = counts[: len(cards)] / player_games
         frames.append(with_impact(cards, impact, mix))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
@@ -492,7 +577,8 @@ def _first_wins(run_dir: Path | str, exclude_capped: bool = False) -> Outcomes:
 
 
 def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFrame:
-    """:func:`sim.analysis.report_tables.run_shifts`, reading only game ids and outcomes.
+    """Each run minus the first, paired by game, for the runs that deal its games
+    (:func:`sim.analysis.report_tables.shares_deals`), reading only game ids and outcomes.
 
     Pairing by game needs both runs' per-game outcomes at once: 10 bytes a game.
     With ``exclude_capped`` each run's turn-capped games are left out first.
@@ -515,7 +601,9 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
 
 
 def report_totals(
-    paths: Sequence[Path | str], batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
+    paths: Sequence[Path | str],
+    batch_rows: int = BATCH_ROWS,
+    exclude_capped: bool = False,
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
     """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
 
@@ -537,36 +625,53 @@ def tables_from_totals(
 ) -> Tables:
     """The report's tables from :func:`report_totals` (``exclude_capped`` as given there)."""
     labels = [str(r) for r in info["run"]]
+    runs = pd.DataFrame({"run": labels})
     mixes = [str(m) for m in info["mix"]]
     names: dict[str, dict[int, str]] = {}
     for path, mix in zip(info["path"], mixes, strict=True):
         names.setdefault(mix, card_names(path))
-    impact = cards_frame(mixes, totals, names, min_games)
+    # Runs of one mix share kind ids (and usually differ in what is compared), so card
+    # impact pools them per mix: more player-games, tighter intervals.
+    by_mix = sorted(names)
+    impact = cards_frame(
+        pd.DataFrame({"mix": by_mix}),
+        [[t for m, t in zip(mixes, totals, strict=True) if m == mix] for mix in by_mix],
+        [names[mix] for mix in by_mix],
+        min_games,
+    )
     return Tables(
         info=info,
-        fpa=fpa_frame(labels, totals),
-        paired=paired_frame(labels, totals),
+        fpa=fpa_frame(runs, totals),
+        paired=paired_frame(runs, totals),
         diffs=difference_frame(labels, totals),
         shifts=shifts_frame(info, exclude_capped),
         cards=impact,
         card_table=card_table_frame(info, totals, impact),
-        stats=stats_frame(labels, totals),
-        outcomes=outcomes_frame(labels, totals),
-        seats=seats_frame(labels, totals),
-        margins=distribution_frame(labels, [t.margins for t in totals], "margin"),
-        lengths=filled_lengths(distribution_frame(labels, [t.turns for t in totals], "turns")),
-        length_quantiles=quantiles_frame(labels, totals),
-        ends=ends_frame(labels, totals),
-        components=components_frame(labels, totals),
-        gods=gods_frame(labels, [t.gods for t in totals]),
+        stats=stats_frame(runs, totals),
+        outcomes=outcomes_frame(runs, totals),
+        seats=seats_frame(runs, totals),
+        margins=distribution_frame(runs, [t.margins for t in totals], "margin"),
+        lengths=filled_lengths(distribution_frame(runs, [t.turns for t in totals], "turns")),
+        length_quantiles=quantiles_frame(runs, totals),
+        ends=ends_frame(runs, totals),
+        components=components_frame(runs, totals),
+        gods=gods_frame(runs, totals),
         strength=_strength_by_mix(labels, mixes, totals, names),
     )
 
 
 STRENGTH_COLUMNS = (
-    "bot", "kind", "card", "holders", "holder_wins", "rate", "lo", "hi", "played_per_game",
+    "bot",
+    "kind",
+    "card",
+    "holders",
+    "holder_wins",
+    "rate",
+    "lo",
+    "hi",
+    "played_per_game",
     "rank",
-)  # fmt: skip
+)
 """Columns of :func:`strength_frame` (``bot`` is the run's label)."""
 
 
@@ -579,9 +684,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
         if t.held is None or t.held_wins is None or not t.games:
             continue
         size = max(n_kinds, len(t.held), len(t.played))
-        held = np.pad(t.held, (0, size - len(t.held)))
-        wins = np.pad(t.held_wins, (0, size - len(t.held_wins)))
-        played = np.pad(t.played, (0, size - len(t.played)))
+        held, wins = _pad(t.held, size), _pad(t.held_wins, size)
         lo, hi = wilson_interval(wins, held)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
@@ -595,7 +698,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
                 "rate": rate,
                 "lo": np.where(held > 0, lo, np.nan),
                 "hi": np.where(held > 0, hi, np.nan),
-                "played_per_game": played / t.games,
+                "played_per_game": _pad(t.played, size) / t.games,
             }
         )
         frame["rank"] = frame["rate"].rank(ascending=False, method="min").astype("Int64")

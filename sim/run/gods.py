@@ -167,15 +167,3 @@ def god_rows(c: GodCounts) -> list[tuple[str, str]]:
         )
         for row in god_figures(c)
     ]
-
-
-def gods_frame(labels: list[str], counts: list[GodCounts]) -> pd.DataFrame:
-    """One row per run and god in play (:func:`god_figures` plus ``run``); empty without gods."""
-    import pandas as pd
-
-    rows = [
-        {"run": label, **row}
-        for label, c in zip(labels, counts, strict=True)
-        for row in god_figures(c)
-    ]
-    return pd.DataFrame(rows)

@@ -1,5 +1,5 @@
-"""The report's tables computed in pandas from the loaded rows: the oracle the out-of-core
-tables (``sim.analysis.streaming``) are checked against, independent of them."""
+"""The report's tables computed in pandas from the loaded rows: the oracle the tables read
+batch by batch from Parquet (``sim.analysis.streaming``) are checked against."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from sim import analysis as A
-from sim.analysis.frames import played_pairs
 from sim.analysis.loading import cards as run_cards
 from sim.analysis.paired import first_player_shift
 from sim.analysis.report_tables import QUANTILES, Tables, filled_lengths, shares_deals, with_impact
+from sim.analysis.streaming import played_kinds
 
 
 def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
@@ -24,7 +25,8 @@ def _paired_by_run(df: pd.DataFrame) -> pd.DataFrame:
     frames = []
     for run, part in df.groupby("run", sort=False):
         try:
-            frames.append(A.paired_first_player_advantage(part, by=None).assign(run=run))
+            frames.append(A.paired_first_player_advantage(part, by=None))
+            frames[-1].insert(0, "run", run)
         except ValueError:
             continue  # not a --duplicate run: no pairs, nothing to pair
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
@@ -109,7 +111,7 @@ def run_shifts(df: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
 
 def _list_share(lists: pd.Series, n_kinds: int) -> np.ndarray:
     """Per kind id: the share of rows whose list holds it (at least once)."""
-    _, kinds = played_pairs(lists)
+    _, kinds = played_kinds(pa.chunked_array(pa.array(lists)).combine_chunks())
     counts = np.bincount(kinds, minlength=n_kinds)
     if len(counts) > n_kinds:
         raise IndexError(f"kind id {len(counts) - 1} is past the mix's {n_kinds} card kinds")

@@ -1,4 +1,5 @@
-"""The report's out-of-core tables agree with the pandas helpers on the same runs."""
+"""The report's tables read from Parquet batches equal the pandas helpers' from the loaded
+rows, and the independent oracle's (``report_oracle``)."""
 
 from __future__ import annotations
 

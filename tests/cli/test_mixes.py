@@ -70,8 +70,8 @@ def test_the_default_list_and_a_bad_mix() -> None:
 
 
 def test_base_lines_compare_the_two_bases_of_a_pair() -> None:
-    from sim.analysis.frames import newcombe_interval
     from sim.analysis.mixes import base_lines
+    from sim.run.stats import newcombe_interval
 
     table = pd.DataFrame(
         {
