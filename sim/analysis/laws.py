@@ -129,18 +129,14 @@ def play_laws(
     """Play every cell under ``bot`` in both seats, each against the shipped cards on the
     same games (common random numbers); one row per cell (columns :data:`LAW_COLUMNS`,
     ``p_adjusted``/``significant``/``wrong_sign`` filled by :func:`judge`)."""
-    from sim.analysis.compare import play_outcomes  # deferred: loads numba
-    from sim.run.engine import Engine  # deferred: loads numba
+    from sim.analysis.balance_checks import play_set  # deferred: loads numba
 
     rows = []
     for mix in dict.fromkeys(c.mix for c in cells):
         spec = RunSpec(games=games, mix=mix, seed=seed, p0=bot, p1=bot)
-        engine = Engine(spec)
-        engine.warmup()
-        baseline = play_outcomes(engine, games)
+        baseline, _ = play_set(spec, Changes(), games, progress=False)
         for cell in (c for c in cells if c.mix == mix):
-            changes = Changes(cell.edits)
-            played = play_outcomes(Engine(spec, changes=changes), games)
+            played, _ = play_set(spec, Changes(cell.edits), games, progress=False)
             s = card_shifts(baseline, played, {cell.card: cell.kind}).iloc[0]
             rows.append(
                 {

@@ -106,17 +106,10 @@ def decide(
     est = {j: estimate(*rows[j]) for j in alive}
     finite = [j for j in alive if math.isfinite(est[j].rate)]
     leader = min(finite, key=lambda j: (abs(est[j].rate - target), j)) if finite else alive[0]
-    result = Look(
-        look=look,
-        games=games,
-        alive=alive,
-        level=level,
-        leader=leader,
-        estimates={
-            j: {"rate": e.rate, "se": e.se, "count": e.count, "games": e.games}
-            for j, e in est.items()
-        },
-    )
+    shown = {
+        j: {k: getattr(e, k) for k in ("rate", "se", "count", "games")} for j, e in est.items()
+    }
+    result = Look(look, games, alive, shown, level=level, leader=leader)
     p: dict[int, float] = {}
     beaten_by: dict[int, tuple[int, float, float]] = {}
     rivals = max(1, len(alive) - 1)
