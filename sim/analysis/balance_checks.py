@@ -300,13 +300,10 @@ def set_panel(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """The proposed edits, all together, against the cards they started from, under each
-    bot in self-play on a new seed (``games`` each, the same games for both).
-
-    One row per (bot, edited card): its holders' rate before and after with 95%
-    intervals, the paired shift, and ``closer`` (:func:`closer` to 50%); and per bot the
-    worst card after, the first player's decisive share and VP margin after, and the
-    margin's paired shift.
+    """The proposed edits together against the cards they started from, under each bot in
+    self-play on a new seed: one row per (bot, edited card), its holders' rate before and
+    after, the paired shift and whether it is :func:`closer` to 50%, and the bot's worst
+    card, first player's share and VP margin after.
 
     Raises:
         SpecError: an unknown bot.

@@ -180,11 +180,8 @@ def card_moves_question(
     span: int = DEFAULT_SPAN,
     base: Changes | None = None,
 ) -> Question:
-    """One card's single-field moves: the current values, and each of ``fields`` moved alone
-    to current +/- ``span`` (inside the schema's bounds), the others kept.
-
-    Every candidate but the current one is one edit, so a race over them picks the
-    one edit that brings the card closest to the target, whichever field it moves.
+    """One card's single-field moves (each candidate but the current values is one edit):
+    each of ``fields`` moved alone to current +/- ``span``, inside the schema's bounds.
 
     Raises:
         SpecError: as :func:`card_question`.
