@@ -1,18 +1,13 @@
 """``omensim balance``: the value of a card field or a rule that brings a rate to a target.
 
-A question (:mod:`sim.analysis.balance_question`) names what is searched (card fields, a rule
-parameter, a variant off and on) and what is measured (the card's holders' win rate, or the
-first player's share of decisive games), target 50%. Each candidate is a run of the same
-games (common random numbers), the shipped value among them, so every shift from shipped is
-paired; the candidates race (:mod:`sim.analysis.race`). The race is played into a folder as
-it goes (:mod:`sim.run.jobs`; the files are listed in ``docs/balance.md``), and
-``resume_balance(out)`` replays the rows whose checksums the log holds and plays only what is
-missing, so a resumed race equals an uninterrupted one.
+Every candidate of a question (:mod:`sim.analysis.balance_question`), the shipped value
+among them, plays the same games, so each shift from shipped is paired; they race
+(:mod:`sim.analysis.race`) in a job folder (:mod:`sim.run.jobs`) whose kept rows let a cut
+race resume to the same answer. The method and the files: ``docs/balance.md``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import math
@@ -26,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
 from sim.analysis.balance_text import format_result as format_result
+from sim.analysis.compare import plan_spec
 from sim.analysis.paired import READ_COLUMNS, Outcomes
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
@@ -51,13 +46,12 @@ DEFAULT_TOLERANCE = 0.0025
 DEFAULT_PILOT = 4_000
 DEFAULT_CEILING = 400_000
 """Most games one candidate plays (the last look of the doubling schedule)."""
-PLAN_NAME = jobs.JOB_NAME
 KIND = "balance"
 ROWS = "rows"
 DECISIONS = "decisions.jsonl"
 TABLE = "candidates.csv"
 RESULT = "balance.json"
-BALANCE_FILES = (*jobs.JOB_FILES, ROWS, DECISIONS, TABLE, RESULT, "rules")
+BALANCE_FILES = (ROWS, DECISIONS, TABLE, RESULT, "rules")
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
 (int8) and the first player's VP margin (int16), in game order."""
@@ -126,6 +120,41 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
+def rate_figures(rows: Rows) -> dict[str, float]:
+    """The games, the rate's denominator, the rate with its 95% interval, and the first
+    player's mean VP margin with its 95% t-interval and sd, over ``rows``."""
+    e = R.estimate(*rows[:2])
+    m = MarginMoments.from_margins(rows[2]).figures()
+    return {
+        "games": e.games,
+        "count": e.count,
+        "rate": e.rate,
+        "lo": e.lo,
+        "hi": e.hi,
+        "margin": m["mean"],
+        "margin_lo": m["lo"],
+        "margin_hi": m["hi"],
+        "margin_sd": m["sd"],
+    }
+
+
+def paired_shift(before: Rows, after: Rows) -> dict[str, float]:
+    """The rate's and the first player's VP margin's shift from ``before`` to ``after``,
+    paired over the games both played, each with its 95% interval."""
+    d, se = paired_ratio_se(*before[:2], *after[:2])
+    lo, hi = normal_interval(d, se)
+    n = min(len(before[2]), len(after[2]))
+    m = MarginShift.from_margins(before[2][:n], after[2][:n]).figures()
+    return {
+        "shift": d,
+        "shift_lo": lo,
+        "shift_hi": hi,
+        "margin_shift": m["diff"],
+        "margin_shift_lo": m["lo"],
+        "margin_shift_hi": m["hi"],
+    }
+
+
 class CandidatePlayer:
     """Plays a question's candidate runs over game ranges, one engine per candidate (the
     kernel compiled once); ``key`` is the first candidate's run key."""
@@ -141,7 +170,7 @@ class CandidatePlayer:
     ) -> None:
         from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-        self.q, self.chunk, self.show = q, chunk_size, show
+        self.q, self.chunk = q, chunk_size
         self.runs = [candidate_run(q, spec, base, j, rules_dir) for j in range(len(q.candidates))]
         for sp, ch in self.runs:  # every candidate is checked before any game is played
             run_pool(sp, ch)
@@ -154,6 +183,7 @@ class CandidatePlayer:
         self.key = ledger.run_key(spec, first.metadata)
 
     def engine(self, j: int) -> Any:
+        """Candidate ``j``'s engine, built on first use."""
         if j not in self._engines:
             sp, ch = self.runs[j]
             self._engines[j] = self._engine_cls(sp, changes=ch)
@@ -174,58 +204,6 @@ class CandidatePlayer:
             o = Outcomes.from_frame(table, self.n_kinds)
             parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16)))
         return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
-
-
-def _rows_path(out: Path, j: int, r: int) -> Path:
-    return out / ROWS / f"c{j:02d}-r{r:02d}.parquet"
-
-
-def _save_rows(
-    out: Path,
-    j: int,
-    r: int,
-    start: int,
-    num: np.ndarray,
-    den: np.ndarray,
-    margin: np.ndarray,
-) -> Path:
-    path = _rows_path(out, j, r)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    cols = {
-        "game_id": pa.array(np.arange(start, start + len(num), dtype=np.int64)),
-        "candidate": pa.array(np.full(len(num), j, np.int16)),
-        "num": pa.array(num),
-        "den": pa.array(den),
-        "margin": pa.array(margin),
-    }
-    table = pa.table(cols)
-    with io.atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-    return path
-
-
-def _load_rows(
-    out: Path, j: int, r: int, start: int, stop: int, saved: dict[str, str]
-) -> tuple | None:
-    """Round ``r``'s rows of candidate ``j`` as a cut race saved them, if the log records
-    the file (``saved``: file -> SHA-256); a file it does not record is played again."""
-    path = _rows_path(out, j, r)
-    rel = path.relative_to(out).as_posix()
-    if rel not in saved or not path.exists():
-        return None
-    if io.file_digest(path) != saved[rel]:
-        raise RunError(f"cannot resume {out}: {rel} was edited since the race wrote it")
-    t = pq.read_table(path)
-    ids = t.column("game_id").to_numpy()
-    if len(ids) != stop - start or (len(ids) and (ids[0] != start or ids[-1] != stop - 1)):
-        return None  # not this round's games: play them again
-    if "margin" not in t.column_names:
-        return None  # written before the rows kept the margin: play them again
-    return (
-        t.column("num").to_numpy().astype(np.int8),
-        t.column("den").to_numpy().astype(np.int8),
-        t.column("margin").to_numpy().astype(np.int16),
-    )
 
 
 def race(
@@ -259,11 +237,10 @@ def race(
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
     """
     _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
-    base = base or Changes()
     plan = {
         "question": q.to_dict(),
         "spec": dataclasses.asdict(spec),
-        "base": base.describe(),
+        "base": (base or Changes()).describe(),
         "target": target,
         "tolerance": tolerance,
         "precision": tolerance if precision is None else precision,
@@ -272,17 +249,15 @@ def race(
         "alpha": alpha,
         "chunk_size": chunk_size,
     }
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:
-            result = _play(
-                plan, Path(tmp) / KIND, threads, progress, fresh=True, on_look=on_look, panel=panel
-            )
-        return dataclasses.replace(result, out=None)
-    out = io.local_out(out)
-    check_balance_out(out, force)
-    return _play(
-        plan, out, threads, progress, fresh=True, on_look=on_look, force=force, panel=panel
-    )
+
+    def play(folder: Path | str) -> BalanceResult:
+        job = jobs.Job.start(folder, KIND, plan, force=force, ours=BALANCE_FILES)
+        return _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
+
+    if out is not None:
+        return play(out)
+    with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:  # one code path
+        return dataclasses.replace(play(Path(tmp) / KIND), out=None)
 
 
 def _check_numbers(
@@ -312,11 +287,6 @@ def _check_numbers(
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
 
 
-def check_balance_out(out: Path, force: bool) -> None:
-    """Refuse ``out`` before playing: absent or empty, or an earlier balance run with ``force``."""
-    io.check_output_dir(out, force, ours=lambda e: e.name in BALANCE_FILES, what="balance")
-
-
 def resume_balance(
     out: Path | str, threads: int | None = None, progress: bool | None = None
 ) -> BalanceResult:
@@ -326,74 +296,52 @@ def resume_balance(
         RunError: ``out`` holds no balance plan, a finished one, or one whose run key
             differs from the current code's.
     """
-    out = io.local_out(out)
-    with jobs.Job.resume(out, KIND) as job:  # checked (and released) before playing
-        plan = job.plan
-    return _play(plan, out, threads, progress, fresh=False)
-
-
-def _spec(d: dict[str, Any]) -> RunSpec:
-    return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
+    return _play(jobs.Job.resume(out, KIND), threads, progress, fresh=False)
 
 
 def _play(
-    plan: dict[str, Any],
-    out: Path,
+    job: jobs.Job,
     threads: int | None,
     progress: bool | None,
     *,
     fresh: bool,
     on_look: Callable[[R.Look], None] | None = None,
-    force: bool = False,
     panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
-    q = Question.from_dict(plan["question"])
-    spec = _spec(plan["spec"])
-    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
-    target, precision = float(plan["target"]), float(plan["precision"])
-    looks_n = R.schedule(int(plan["pilot"]), int(plan["ceiling"]))
-    level = float(plan["alpha"]) / len(looks_n)
-    labels = q.labels()
-    show = P.wanted(progress)
     t0 = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(numba_threads(resolve_threads(threads)))
-        if fresh:
-            job = jobs.Job.start(out, KIND, plan, force=force, ours=BALANCE_FILES)
-        else:
-            job = jobs.Job.resume(out, KIND)
-        stack.enter_context(job)
+    with job, numba_threads(resolve_threads(threads)):
+        plan, out = job.plan, job.out
+        q = Question.from_dict(plan["question"])
+        spec = plan_spec(plan["spec"])
+        base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+        target, precision = float(plan["target"]), float(plan["precision"])
+        looks_n = R.schedule(int(plan["pilot"]), int(plan["ceiling"]))
+        level = float(plan["alpha"]) / len(looks_n)
+        show, labels = P.wanted(progress), q.labels()
         player = CandidatePlayer(q, spec, base, out / "rules", int(plan["chunk_size"]), show)
-        if fresh:
-            job.set_key(player.key)
-        job.check_key(player.key)
-        saved = {e["file"]: e["sha256"] for e in job.logged().values()}
+        job.set_key(player.key) if fresh else job.check_key(player.key)
         rows: dict[int, Rows] = {}
         alive = list(range(len(q.candidates)))
         playing = list(alive)
         looks: list[R.Look] = []
         r, goal = 0, looks_n[0]
-        settled: str | None = None
         while True:
             have = {j: len(rows[j][0]) if j in rows else 0 for j in alive}
-            front = max(have.values())
-            to = {j: _catch_up(looks_n, have[j], front, goal) for j in playing}
-            todo = sum(to[j] - have[j] for j in playing)
+            to = {j: _catch_up(looks_n, have[j], max(have.values()), goal) for j in playing}
             desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
-            with P.Bar(todo, show, desc=desc) as bar:
+            with P.Bar(sum(to[j] - have[j] for j in playing), show, desc=desc) as bar:
                 for j in playing:
-                    rows[j] = _extend(player, job, saved, rows.get(j), j, r, to[j], bar)
-            rates = {j: rows[j][:2] for j in alive}
-            look = R.decide(r + 1, rates, labels, target, precision, level)
+                    rows[j] = _extend(player, job, rows.get(j), j, r, to[j], bar)
+            look = R.decide(
+                r + 1, {j: rows[j][:2] for j in alive}, labels, target, precision, level
+            )
             looks.append(look)
-            _write_decisions(out, looks)
+            with io.atomic_path(out / DECISIONS) as tmp:
+                tmp.write_text("".join(json.dumps(lk.to_dict()) + "\n" for lk in looks))
             if on_look is not None:
                 on_look(look)
             alive = [j for j in alive if j not in look.dropped]
-            if look.settled is not None:
-                settled = look.settled
-                break
-            if goal >= looks_n[-1]:
+            if look.settled is not None or goal >= looks_n[-1]:
                 break
             # A resting rival plays again only once it no longer rests (a new leader), one
             # doubling of its own games per look. The goal moves along the schedule whenever
@@ -407,16 +355,23 @@ def _play(
             else:
                 goal = next(n for n in looks_n if n > goal)
             r += 1
-        leader = looks[-1].leader
-        table = candidate_table(q, rows, looks, leader, target, precision)
-        games = int(sum(len(v[0]) for v in rows.values()))
         result = BalanceResult(
-            q, spec, target, float(plan["tolerance"]), precision, table, looks, leader, settled,
-            games, seconds=time.perf_counter() - t0, out=out,
-        )  # fmt: skip
+            q,
+            spec,
+            target,
+            float(plan["tolerance"]),
+            precision,
+            candidate_table(q, rows, looks, look.leader, target, precision),
+            looks,
+            look.leader,
+            look.settled,
+            int(sum(len(v[0]) for v in rows.values())),
+            seconds=time.perf_counter() - t0,
+            out=out,
+        )
         if panel is not None:
             result.panel = panel(result)
-        write_balance(result, out)
+        write_answer(out, {TABLE: result.table}, RESULT, result.to_dict())
         job.finish()
     return result
 
@@ -431,32 +386,27 @@ def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
 
 
 def _extend(
-    player: CandidatePlayer,
-    job: jobs.Job,
-    saved: dict[str, str],
-    have: Rows | None,
-    j: int,
-    r: int,
-    goal: int,
-    bar: P.Bar,
+    player: CandidatePlayer, job: jobs.Job, have: Rows | None, j: int, r: int, goal: int, bar: P.Bar
 ) -> Rows:
-    """Candidate ``j``'s rows extended to ``goal`` games: round ``r``'s rows read back from
-    the job folder when a cut race already played them (``saved``: the files its log
-    records, with their checksums), else played, saved and logged."""
+    """Candidate ``j``'s rows extended to ``goal`` games by round ``r``'s: played and kept
+    in the job folder, or read back when a cut race already played them."""
     start = 0 if have is None else len(have[0])
     if start >= goal:
         return have  # type: ignore[return-value]
-    got = _load_rows(job.out, j, r, start, goal, saved)
-    if got is None:
-        got = player.play(j, start, goal, bar)
-        path = _save_rows(job.out, j, r, start, *got)
-        rel = path.relative_to(job.out).as_posix()
-        saved[rel] = io.file_digest(path)
-        job.append({"file": rel, "sha256": saved[rel]})
-    else:
-        bar.advance(goal - start)
+
+    def make() -> pa.Table:
+        num, den, margin = player.play(j, start, goal, bar)
+        ids = np.arange(start, goal, dtype=np.int64)
+        candidate = np.full(goal - start, j, np.int16)
+        cols = {"game_id": ids, "candidate": candidate, "num": num, "den": den, "margin": margin}
+        return pa.table(cols)
+
+    done = bar.done
+    table = job.kept(f"{ROWS}/c{j:02d}-r{r:02d}.parquet", make)
+    bar.advance(goal - start - (bar.done - done))  # the games of rows read back
+    got = tuple(table.column(c).to_numpy() for c in ("num", "den", "margin"))
     if have is None:
-        return got
+        return got  # type: ignore[return-value]
     return tuple(np.concatenate([h, g]) for h, g in zip(have, got, strict=True))  # type: ignore[return-value]
 
 
@@ -468,68 +418,43 @@ def candidate_table(
     target: float,
     precision: float = DEFAULT_TOLERANCE,
 ) -> pd.DataFrame:
-    """One row per candidate: values, games, rate with 95% interval, distance to the target,
-    the paired shift from the shipped value, the first player's mean VP margin with its 95%
-    t-interval (``margin``, ``margin_lo``, ``margin_hi``, ``margin_sd``) and its paired shift
-    from the shipped value (``margin_shift``, ``_lo``, ``_hi``, over the games both played),
-    and what the race decided about it (chosen, dropped, rested: shown at most
-    ``precision`` closer than the leader, or survivor)."""
-    shipped = q.candidates.index(q.shipped) if q.shipped in q.candidates else None
-    fate: dict[int, tuple[str, int | None, str]] = {}
-    for lk in looks:
-        for j, why in lk.dropped.items():
-            fate[j] = ("dropped", lk.look, why)
-    if looks:
-        last = looks[-1]
-        for j in last.resting:
-            fate[j] = (
-                "rested",
-                None,
-                f"at most {precision * 100:.2f} points closer to the target than "
-                f"{q.label(last.leader)} (paired, one-sided)",
-            )
+    """One row per candidate: its values, :func:`rate_figures`, distance to the target,
+    :func:`paired_shift` from the shipped value, and what the race decided about it
+    (chosen, dropped, rested: shown at most ``precision`` closer than the leader, or
+    survivor)."""
+    shipped = rows[q.candidates.index(q.shipped)]
+    fate = {j: ("dropped", lk.look, why) for lk in looks for j, why in lk.dropped.items()}
+    rest = (
+        f"at most {precision * 100:.2f} points closer to the target than "
+        f"{q.label(looks[-1].leader)} (paired, one-sided)"
+    )
+    fate |= {j: ("rested", None, rest) for j in looks[-1].resting}
     recs = []
     for j, values in enumerate(q.candidates):
-        e = R.estimate(*rows[j][:2])
-        m = MarginMoments.from_margins(rows[j][2]).figures()
-        rec: dict[str, Any] = {
-            "candidate": j,
-            "label": q.label(j),
-            **dict(zip(q.names, values, strict=True)),
-            "shipped": j == shipped,
-            "games": e.games,
-            "count": e.count,
-            "rate": e.rate,
-            "lo": e.lo,
-            "hi": e.hi,
-            "distance": abs(e.rate - target),
-            "margin": m["mean"],
-            "margin_lo": m["lo"],
-            "margin_hi": m["hi"],
-            "margin_sd": m["sd"],
-        }
-        if shipped is not None:
-            d, se = paired_ratio_se(*rows[shipped][:2], *rows[j][:2])
-            lo, hi = normal_interval(d, se)
-            rec.update(shift=d, shift_lo=lo, shift_hi=hi)
-            n = min(len(rows[shipped][2]), len(rows[j][2]))
-            ms = MarginShift.from_margins(rows[shipped][2][:n], rows[j][2][:n]).figures()
-            rec.update(margin_shift=ms["diff"], margin_shift_lo=ms["lo"], margin_shift_hi=ms["hi"])
         status, look, why = fate.get(j, ("survivor", None, ""))
-        rec.update(status="chosen" if j == chosen else status, dropped_at_look=look, reason=why)
-        recs.append(rec)
+        figures = rate_figures(rows[j])
+        recs.append(
+            {
+                "candidate": j,
+                "label": q.label(j),
+                **dict(zip(q.names, values, strict=True)),
+                "shipped": values == q.shipped,
+                **figures,
+                "distance": abs(figures["rate"] - target),
+                **paired_shift(shipped, rows[j]),
+                "status": "chosen" if j == chosen else status,
+                "dropped_at_look": look,
+                "reason": why,
+            }
+        )
     return pd.DataFrame(recs)
 
 
-def _write_decisions(out: Path, looks: list[R.Look]) -> None:
-    with io.atomic_path(out / DECISIONS) as tmp:
-        tmp.write_text("".join(json.dumps(lk.to_dict()) + "\n" for lk in looks), encoding="utf-8")
-
-
-def write_balance(result: BalanceResult, out: Path) -> None:
-    """``candidates.csv`` and, last (its presence says the race is finished), ``balance.json``."""
+def write_answer(out: Path, tables: dict[str, pd.DataFrame], name: str, body: Any) -> None:
+    """Each of ``tables`` as CSV and, last (its presence says the answer is finished),
+    ``body`` as the JSON file ``name``; every file written atomically."""
     out.mkdir(parents=True, exist_ok=True)
-    with io.atomic_path(out / TABLE) as tmp:
-        result.table.to_csv(tmp, index=False)
-    with io.atomic_path(out / RESULT) as tmp:
-        tmp.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+    for file, frame in tables.items():
+        with io.atomic_path(out / file) as tmp:
+            frame.to_csv(tmp, index=False)
+    io.write_json_atomic(out / name, body)

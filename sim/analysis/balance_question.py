@@ -1,12 +1,9 @@
 """The questions ``omensim balance`` asks: what is searched, over which values, measured how.
 
-A :class:`Question` names a card's fields (measured by the card's holders' win
-rate), rule parameters, or a variant off and on (both measured by the first
-player's share of decisive games), and lists the candidate values: the legal
-values from the schema's bounds (``sim/data/schema.py``) around the shipped
-one, or those given. :func:`candidate_run` turns a candidate into the spec and
-card edits it plays; :func:`measure` reads its rate's per-game terms from a
-run's outcomes.
+A :class:`Question` names a card's fields (measured by its holders' win rate), rule
+parameters or a variant off and on (measured by the first player's share of decisive
+games), and its candidate values: those given, or the schema's legal values around the
+shipped one.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import Outcomes, holders
-from sim.analysis.sweep import select_kinds
+from sim.analysis.sweep import parse_numbers, select_kinds
 from sim.data import schema as S
 from sim.data.cards import load_rule_overrides
 from sim.data.changes import FIELDS, CardChange, Changes
@@ -32,7 +29,6 @@ from sim.run.compiled import run_pool
 DEFAULT_SPAN = 4
 """Without ``--values``: the shipped value +/- this many, inside the schema's bounds."""
 MAX_CANDIDATES = 40
-RULE_FIELDS = tuple(S.RULE_INTS)
 
 
 @dataclass(frozen=True)
@@ -68,21 +64,14 @@ class Question:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (:meth:`from_dict` rebuilds it)."""
-        d = dataclasses.asdict(self)
-        d["candidates"] = [list(c) for c in self.candidates]
-        return d
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Question:
         """The inverse of :meth:`to_dict`."""
-        return cls(
-            kind=d["kind"],
-            names=tuple(d["names"]),
-            candidates=tuple(tuple(int(v) for v in c) for c in d["candidates"]),
-            shipped=tuple(int(v) for v in d["shipped"]),
-            card=d.get("card"),
-            card_kind=d.get("card_kind"),
-        )
+        candidates = tuple(tuple(c) for c in d["candidates"])
+        names, shipped = tuple(d["names"]), tuple(d["shipped"])
+        return cls(**{**d, "names": names, "candidates": candidates, "shipped": shipped})
 
 
 def parse_values(text: str) -> tuple[int, ...]:
@@ -91,27 +80,24 @@ def parse_values(text: str) -> tuple[int, ...]:
     Raises:
         SpecError: anything else.
     """
-    out: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        bounds = part.split("-", 1) if "-" in part[1:] else [part]
-        try:
-            if len(bounds) == 2 and bounds[0]:
-                lo, hi = int(bounds[0]), int(bounds[1])
-                values = list(range(lo, hi + 1))
-            else:
-                values = [int(part)]
-        except ValueError:
-            raise SpecError(
-                f"--values {text!r}: {part!r} is not a whole number or a range like 1-4"
-            ) from None
-        if not values:
-            raise SpecError(f"--values {text!r}: the range {part!r} is empty")
-        for v in values:
-            if v in out:
-                raise SpecError(f"--values {text!r}: {v} is given twice")
-            out.append(v)
-    return tuple(out)
+    return parse_numbers(text, "--values")
+
+
+def checked_names(
+    given: Sequence[str], valid: Collection[str], option: str, what: str
+) -> tuple[str, ...]:
+    """``given`` stripped and lower-cased, each one of ``valid`` and named once.
+
+    Raises:
+        SpecError: a name not in ``valid`` (listed after ``what``), or one named twice.
+    """
+    names = tuple(n.strip().lower() for n in given)
+    for n in names:
+        if n not in valid:
+            raise SpecError(f"{option} {n!r}: {what}: {', '.join(valid)}")
+    if len(set(names)) != len(names):
+        raise SpecError(f"{option}: each {option[2:]} once")
+    return names
 
 
 def _range(
@@ -125,9 +111,23 @@ def _range(
     return values
 
 
-def _product(
-    names: Sequence[str], ranges: Sequence[tuple[int, ...]], shipped: tuple[int, ...]
+def _grid(
+    names: Sequence[str],
+    shipped: tuple[int, ...],
+    bounds: Sequence[tuple[int, int]],
+    values: Sequence[tuple[int, ...] | None],
+    span: int,
+    option: str,
 ) -> tuple[tuple[int, ...], ...]:
+    """Every combination of each name's values (``values``, or shipped +/- ``span`` inside
+    its ``bounds``), and the shipped one, in order."""
+    if len(values) > len(names):
+        raise SpecError(f"--values is given more often than {option}")
+    given = [*values, *[None] * (len(names) - len(values))]
+    ranges = [
+        _range(n, s, lo, hi, v, span)
+        for n, s, (lo, hi), v in zip(names, shipped, bounds, given, strict=True)
+    ]
     combos = list(itertools.product(*ranges))
     if shipped not in combos:
         combos.insert(0, shipped)
@@ -156,13 +156,8 @@ def card_question(
             many or too few candidates.
     """
     fields, name, kind, shipped = _card_fields(spec, card, fields, base)
-    given = list(values) + [None] * (len(fields) - len(values))
-    if len(given) > len(fields):
-        raise SpecError("--values is given more often than --field")
-    ranges = [
-        _range(f, s, *FIELDS[f], v, span) for f, s, v in zip(fields, shipped, given, strict=True)
-    ]
-    return Question("card", fields, _product(fields, ranges, shipped), shipped, name, kind)
+    grid = _grid(fields, shipped, [FIELDS[f] for f in fields], values, span, "--field")
+    return Question("card", fields, grid, shipped, name, kind)
 
 
 def _card_fields(
@@ -171,12 +166,7 @@ def _card_fields(
     """``(fields, card's name, its kind, its current values of fields)``, checked."""
     if not fields:
         raise SpecError("--card needs --field (cost, offering, strength or copies)")
-    names = tuple(f.strip().lower() for f in fields)
-    for f in names:
-        if f not in FIELDS:
-            raise SpecError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}")
-    if len(set(names)) != len(names):
-        raise SpecError("--field: each field once")
+    names = checked_names(fields, FIELDS, "--field", "valid fields")
     pool = run_pool(spec, base or Changes())
     kind = select_kinds(pool.units, [card])[0]
     unit = pool.units[kind]
@@ -190,11 +180,8 @@ def card_moves_question(
     span: int = DEFAULT_SPAN,
     base: Changes | None = None,
 ) -> Question:
-    """One card's single-field moves: the current values, and each of ``fields`` moved alone
-    to current +/- ``span`` (inside the schema's bounds), the others kept.
-
-    Every candidate but the current one is one edit, so a race over them picks the
-    one edit that brings the card closest to the target, whichever field it moves.
+    """One card's single-field moves (each candidate but the current values is one edit):
+    each of ``fields`` moved alone to current +/- ``span``, inside the schema's bounds.
 
     Raises:
         SpecError: as :func:`card_question`.
@@ -226,22 +213,10 @@ def rule_question(
     Raises:
         SpecError: an unknown or non-numeric rule, a value out of its bounds.
     """
-    rules = [r.strip().lower() for r in rules]
-    for r in rules:
-        if r not in S.RULE_INTS:
-            raise SpecError(f"--rule {r!r}: numeric rule parameters: {', '.join(RULE_FIELDS)}")
-    if len(set(rules)) != len(rules):
-        raise SpecError("--rule: each rule once")
-    pool_rules = run_pool(spec).rules
-    shipped = tuple(int(pool_rules[r]) for r in rules)
-    given = list(values) + [None] * (len(rules) - len(values))
-    if len(given) > len(rules):
-        raise SpecError("--values is given more often than --rule")
-    ranges = [
-        _range(r, s, int(S.RULE_INTS[r].lo), int(S.RULE_INTS[r].hi), v, span)
-        for r, s, v in zip(rules, shipped, given, strict=True)
-    ]
-    return Question("rule", tuple(rules), _product(rules, ranges, shipped), shipped)
+    rules = checked_names(rules, S.RULE_INTS, "--rule", "numeric rule parameters")
+    shipped = tuple(int(run_pool(spec).rules[r]) for r in rules)
+    bounds = [(int(S.RULE_INTS[r].lo), int(S.RULE_INTS[r].hi)) for r in rules]
+    return Question("rule", rules, _grid(rules, shipped, bounds, values, span, "--rule"), shipped)
 
 
 def variant_question(spec: RunSpec, variant: str) -> Question:
@@ -292,9 +267,17 @@ def candidate_run(
 
 def measure(q: Question, o: Outcomes) -> tuple[np.ndarray, np.ndarray]:
     """Per game ``(num, den)`` of the question's rate (int8 arrays, in game order)."""
-    if q.kind == "card":
-        k = np.array([q.card_kind or 0])
-        won, _, den = holders(o, o, k, k)
-        return won[:, 0], den[:, 0]
+    return card_terms(o, q.card_kind or 0) if q.kind == "card" else first_terms(o)
+
+
+def card_terms(o: Outcomes, kind: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per game, the holders of card ``kind`` who won outright, and its holders."""
+    k = np.array([kind])
+    won, _, den = holders(o, o, k, k)
+    return won[:, 0], den[:, 0]
+
+
+def first_terms(o: Outcomes) -> tuple[np.ndarray, np.ndarray]:
+    """Per game, whether the first player won a decisive game, and whether it was decisive."""
     decisive = (o.winner >= 0).astype(np.int8)
     return (o.first_win * decisive).astype(np.int8), decisive

@@ -1,14 +1,8 @@
-"""How often the intervals printed after a data-dependent stop hold the planted answer.
+"""How often the 95% intervals printed after a data-dependent stop hold the planted answer.
 
-``run --until-ci`` and ``compare --until-ci`` stop once an interval is narrow enough,
-and ``balance`` prints the interval of the candidate it chose among several: each is a
-selection, so its 95% interval is only as good as a check says. Each check here feeds
-synthetic games with a known answer through the command's own stopping or selection
-code (the run's stop rule :func:`sim.run.runner.until_ci_reached`,
-:func:`sim.analysis.sizing.play_until` with the paired shift compare prints, and
-:func:`sim.analysis.balance.race` with a stand-in for the engine), many times, and
-returns the share of printed intervals that held the answer. ``benchmarks/bench_coverage.py``
-prints the table (``docs/statistics.md``); a lean test runs each check in CI.
+Each check feeds synthetic games with a known answer through a command's own stopping or
+selection code, many times, and counts the printed intervals that held the answer
+(``benchmarks/bench_coverage.py`` prints the table; ``docs/statistics.md`` reads it).
 """
 
 from __future__ import annotations
@@ -70,18 +64,16 @@ def run_until_ci(p: float, until_ci: float, reps: int, seed: int = 0) -> Coverag
 def _outcomes(first_win: np.ndarray, start: int) -> Outcomes:
     """Rows of ``len(first_win)`` games that only say whether the first player won."""
     n = len(first_win)
-    seat0_first = np.zeros(n, np.int8)
-    winner = np.where(first_win, 0, 1).astype(np.int8)
     none = np.zeros((n, 1), np.int8)
     return Outcomes(
         game_id=np.arange(start, start + n, dtype=np.int64),
         first_win=first_win.astype(np.int8),
         plays=none,
         wins=none,
-        winner=winner,
+        winner=np.where(first_win, 0, 1).astype(np.int8),
         held0=none.astype(bool),
         held1=none.astype(bool),
-        first=seat0_first,
+        first=np.zeros(n, np.int8),
     )
 
 

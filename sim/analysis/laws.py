@@ -1,16 +1,11 @@
 """Laws a strictly weaker card must obey: known answers for a card's effect under a bot.
 
-A card made strictly weaker (less strength, a smaller Offering, nothing else
-changed) cannot help the players who hold it, and one made strictly stronger
-cannot hurt them, whatever the bot: a bot that plays well simply uses the
-better card. When a paired comparison says otherwise, significantly, the
-answer is about the bot's misplay, not the card. The direction of every card
-field is declared once (:data:`sim.analysis.signs.FIELD_DIRECTION`); this module builds the
-panel of pure nerfs and buffs (:func:`law_cells`), plays it under any bot in
-self-play on common random numbers (:func:`play_laws`) and counts the
-significant wrong-sign results per bot, Holm-corrected over the bot's panel
-(:func:`law_summary`). ``benchmarks/bench_laws.py`` prints the table;
-``tests/analysis/test_laws.py`` runs a lean panel in CI.
+A card made strictly weaker (less strength, a smaller Offering, nothing else changed)
+cannot help its holders, and one made strictly stronger cannot hurt them, whatever the
+bot; a significant answer that says otherwise is about the bot's misplay. This module
+builds that panel of pure nerfs and buffs (:func:`law_cells`), plays it under a bot
+(:func:`play_laws`) and counts the wrong signs, Holm-corrected per bot
+(:func:`law_summary`); ``benchmarks/bench_laws.py`` prints the table.
 """
 
 from __future__ import annotations
@@ -25,6 +20,7 @@ from sim.analysis.paired import card_shifts
 from sim.data.cards import load_pool
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec
+from sim.run.stats import Z95, adjust_p
 
 STRENGTH_MIN = 1  # the weakest printed unit: a nerf stops there, never at a 0-strength unit
 NERF = {"strength": -2, "offering": -1}
@@ -133,18 +129,14 @@ def play_laws(
     """Play every cell under ``bot`` in both seats, each against the shipped cards on the
     same games (common random numbers); one row per cell (columns :data:`LAW_COLUMNS`,
     ``p_adjusted``/``significant``/``wrong_sign`` filled by :func:`judge`)."""
-    from sim.analysis.compare import play_outcomes  # deferred: loads numba
-    from sim.run.engine import Engine  # deferred: loads numba
+    from sim.analysis.balance_checks import play_set  # deferred: loads numba
 
     rows = []
     for mix in dict.fromkeys(c.mix for c in cells):
         spec = RunSpec(games=games, mix=mix, seed=seed, p0=bot, p1=bot)
-        engine = Engine(spec)
-        engine.warmup()
-        baseline = play_outcomes(engine, games)
+        baseline, _ = play_set(spec, Changes(), games, progress=False)
         for cell in (c for c in cells if c.mix == mix):
-            changes = Changes(cell.edits)
-            played = play_outcomes(Engine(spec, changes=changes), games)
+            played, _ = play_set(spec, Changes(cell.edits), games, progress=False)
             s = card_shifts(baseline, played, {cell.card: cell.kind}).iloc[0]
             rows.append(
                 {
@@ -155,19 +147,14 @@ def play_laws(
                     "change": cell.label,
                     "expected": cell.expected,
                     "games": games,
-                    "diff": s["diff"],
-                    "lo": s["lo"],
-                    "hi": s["hi"],
-                    "p_value": s["p_value"],
+                    **s[["diff", "lo", "hi", "p_value"]].to_dict(),
                     "plays_a": int(s["conditional_count_a"]),
                     "plays_b": int(s["conditional_count_b"]),
                 }
             )
             if progress:
-                r = rows[-1]
                 print(
-                    f"  {bot} {cell.card}: {cell.label}: {r['diff'] * 100:+.2f} points",
-                    flush=True,
+                    f"  {bot} {cell.card}: {cell.label}: {s['diff'] * 100:+.2f} points", flush=True
                 )
     return judge(pd.DataFrame(rows, columns=LAW_COLUMNS))
 
@@ -175,13 +162,11 @@ def play_laws(
 def judge(table: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Fill ``p_adjusted`` and ``significant`` (Holm over each bot's panel) and
     ``wrong_sign``: significant, with the sign the change forbids."""
-    from sim.analysis.sweep import adjust  # deferred: loads numba
-
     table = table.copy()
     table["p_adjusted"] = np.nan
     table["significant"] = False
     for _, idx in table.groupby("bot").groups.items():
-        reject, adjusted = adjust(table.loc[idx, "p_value"].to_numpy(), "holm", alpha)
+        reject, adjusted = adjust_p(table.loc[idx, "p_value"].to_numpy(), "holm", alpha)
         table.loc[idx, "p_adjusted"] = adjusted
         table.loc[idx, "significant"] = reject
     table["significant"] = table["significant"].astype(bool)
@@ -209,6 +194,6 @@ def law_summary(table: pd.DataFrame) -> pd.DataFrame:
 def law_z_penalty(table: pd.DataFrame) -> float:
     """A smooth wrong-sign score for tuning: the sum over cells of how many standard errors
     the estimate lies on the forbidden side of zero (0 when every estimate has its sign)."""
-    se = (table["hi"] - table["lo"]) / (2 * 1.959963984540054)
+    se = (table["hi"] - table["lo"]) / (2 * Z95)
     z = (table["diff"] * table["expected"] / se.where(se > 0)).fillna(0.0)
     return float(np.clip(-z, 0, None).sum())

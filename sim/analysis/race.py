@@ -1,18 +1,16 @@
 """A race of candidates toward a target rate, paired on common random numbers.
 
-Every candidate plays the same games ``0 .. n-1`` of one seed, so two candidates' rates
-differ by the paired interval of :func:`sim.run.stats.paired_ratio_diff`. The race is a
-sequential elimination over a bounded number of looks (doubling game counts): at each look a
-candidate shown farther from the target than a rival is dropped (Holm at ``alpha / looks``),
-a rival shown at most ``precision`` closer than the leader rests, and the race is settled when
-the leader alone is left (or every rival rests) and its 95% interval is at most
-``+/- precision`` wide. The tests, and why they hold the race's error rate at ``alpha``:
-``docs/balance.md``, "The race: which test, and why". Everything here works on arrays;
-:mod:`sim.analysis.balance` plays the games.
+Every candidate plays the same games, and over looks of doubling game counts a candidate
+shown farther from the target than a rival is dropped (Holm at ``alpha / looks``), one shown
+at most ``precision`` closer than the leader rests, and the race settles once the leader's
+95% interval is ``+/- precision``. Which tests and why they hold the race's error rate at
+``alpha``: ``docs/balance.md``. Everything here works on arrays; :mod:`sim.analysis.balance`
+plays the games.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,29 +43,21 @@ def schedule(pilot: int, ceiling: int) -> list[int]:
 
 @dataclass
 class Estimate:
-    """One candidate's rate over the games it played."""
+    """One candidate's rate over the games it played, with its 95% normal interval."""
 
     games: int
     count: int
     """Denominator: (game, seat) holders, or decisive games."""
     rate: float
     se: float
-
-    @property
-    def lo(self) -> float:
-        """The rate's 95% normal interval, low end."""
-        return normal_interval(self.rate, self.se)[0]
-
-    @property
-    def hi(self) -> float:
-        """The rate's 95% normal interval, high end."""
-        return normal_interval(self.rate, self.se)[1]
+    lo: float
+    hi: float
 
 
 def estimate(num: np.ndarray, den: np.ndarray) -> Estimate:
     """The rate of ``sum(num) / sum(den)`` over the rows given, with its standard error."""
     rate, se = ratio_se(num, den)
-    return Estimate(len(num), int(den.sum()), rate, se)
+    return Estimate(len(num), int(den.sum()), rate, se, *normal_interval(rate, se))
 
 
 @dataclass
@@ -92,18 +82,8 @@ class Look:
     play no further games while that candidate leads."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "look": self.look,
-            "games": self.games,
-            "alive": self.alive,
-            "estimates": {str(k): v for k, v in self.estimates.items()},
-            "dropped": {str(k): v for k, v in self.dropped.items()},
-            "settled": self.settled,
-            "level": self.level,
-            "leader": self.leader,
-            "resting": self.resting,
-        }
+        """JSON-ready (its candidate keys become strings in JSON)."""
+        return dataclasses.asdict(self)
 
 
 def decide(
@@ -126,17 +106,10 @@ def decide(
     est = {j: estimate(*rows[j]) for j in alive}
     finite = [j for j in alive if math.isfinite(est[j].rate)]
     leader = min(finite, key=lambda j: (abs(est[j].rate - target), j)) if finite else alive[0]
-    result = Look(
-        look=look,
-        games=games,
-        alive=alive,
-        level=level,
-        leader=leader,
-        estimates={
-            j: {"rate": e.rate, "se": e.se, "count": e.count, "games": e.games}
-            for j, e in est.items()
-        },
-    )
+    shown = {
+        j: {k: getattr(e, k) for k in ("rate", "se", "count", "games")} for j, e in est.items()
+    }
+    result = Look(look, games, alive, shown, level=level, leader=leader)
     p: dict[int, float] = {}
     beaten_by: dict[int, tuple[int, float, float]] = {}
     rivals = max(1, len(alive) - 1)

@@ -1,11 +1,8 @@
 """Which way a card change should move its holders, and the flags a result earns when not.
 
-A change has a known direction when every edit pushes the card the same way
-(:data:`FIELD_DIRECTION`: more strength or a bigger Offering is a buff, a higher
-cost a nerf). ``compare`` and ``sweep`` flag a significant result of the wrong
-sign: the answer is about how the bot misplays the card. A change that moves the
-card's play count by more than :data:`PLAYS_MOVED` is reported as the change in
-play, not flagged: a bot adapting its play to a changed card is what a player does.
+``compare`` and ``sweep`` flag a significant result of the sign a change forbids (it says
+how the bot misplays the card); a change in how often the card is played is reported as
+such, not flagged: a bot adapting its play to a changed card is what a player does.
 """
 
 from __future__ import annotations
@@ -23,11 +20,8 @@ copies also changes who holds it)."""
 
 
 def direction(edits: Iterable[CardChange], old: dict[str, dict[str, int]]) -> int:
-    """The known sign of a set of edits on one or more cards: +1 buff, -1 nerf, 0 unknown.
-
-    ``old`` maps a card name to its fields before the edits. Edits that all push
-    the same way give that sign; mixed, unknown-direction or no-op edits give 0.
-    """
+    """The sign of edits that all push the same way (+1 buff, -1 nerf); 0 for mixed,
+    unknown-direction or no-op edits. ``old``: each card's fields before the edits."""
     signs = set()
     for e in edits:
         if e.card not in old or e.field not in old[e.card]:
@@ -64,11 +58,8 @@ def flag_lines(
     significant: bool,
     panel_hint: str,
 ) -> list[str]:
-    """The warnings a card's result earns, each one line (none: the answer reads as the card's):
-    a significant shift with the sign the change forbids.
-
-    ``panel_hint`` is the command to rerun under other bots (``--panel greedy,economic``).
-    """
+    """One line when the result is :func:`wrong_sign` (none: the answer reads as the card's),
+    ending with ``panel_hint``, the command to rerun it under other bots."""
     if not wrong_sign(expected, diff, significant):
         return []
     what = "a nerf that helps its holders" if expected < 0 else "a buff that hurts them"

@@ -1,16 +1,10 @@
 """Sweep one card field over every unit kind: which cards are sensitive to what.
 
-For each unit kind of the pool and each delta, ``field += delta`` is applied
-to that one kind and the same games are played (common random numbers: same
-seed, same game indices) as the baseline; the result is, per card and delta,
-the shift of that card's effect (:mod:`sim.analysis.paired`): the win rate of every
-(game, seat) that held the card in either arm, paired by (game, seat), with a paired
-interval. Significance marks are corrected for the number of cells swept
-(Holm's step-down method by default, ``statsmodels.stats.multitest.multipletests``),
-so a map of 44 cells does not show two or three "significant" cells by chance.
-Each cell also carries the change in how often the card was played and the
-first-player shift. The kernel is compiled once: each variant is only a new card table.
-This module holds the cells, the table and its text; :mod:`sim.analysis.sweep_dir` plays them.
+Each cell (card, delta) plays the baseline's games with ``field += delta`` on that one
+card (common random numbers), and its row is the shift of the card's holders' win rate
+(:func:`sim.analysis.paired.card_shifts`) with the play count's and the first player's,
+marked significant after a correction for the number of cells (``--correction``). This
+module holds the cells, the table and its text; :mod:`sim.analysis.sweep_dir` plays them.
 """
 
 from __future__ import annotations
@@ -33,10 +27,15 @@ from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.session import numba_threads, resolve_threads
-from sim.run.stats import CORRECTIONS, adjust_p
+from sim.run.stats import CORRECTIONS, adjust_p, pct, points, signed_text
 
-# card_shifts' columns a sweep row copies, in three groups the row's own columns go between.
-_SHIFT_COLUMNS = [
+SWEEP_COLUMNS = [
+    "kind",
+    "card",
+    "field",
+    "base_value",
+    "delta",
+    "new_value",
     "games",
     "count_a",
     "count_b",
@@ -49,43 +48,37 @@ _SHIFT_COLUMNS = [
     "se_unpaired",
     "n_unpaired",
     "p_value",
-]
-_CONDITIONAL_COUNTS = ["conditional_count_a", "conditional_count_b"]
-_CONDITIONAL_SHIFT = [
+    "p_adjusted",
+    "significant",
+    "conditional_count_a",
+    "conditional_count_b",
+    "plays_change",
     "conditional_rate_a",
     "conditional_rate_b",
     "conditional_diff",
     "conditional_lo",
     "conditional_hi",
     "conditional_p_value",
-]
-MARGIN_COLUMNS = ["margin_a", "margin_b", "margin_diff", "margin_lo", "margin_hi"]
-"""The first player's mean VP margin in the baseline and the cell, and its paired shift with
-the 95% paired t-interval (:class:`sim.run.margins.MarginShift`)."""
-SWEEP_COLUMNS = [
-    "kind",
-    "card",
-    "field",
-    "base_value",
-    "delta",
-    "new_value",
-    *_SHIFT_COLUMNS,
-    "p_adjusted",
-    "significant",
-    *_CONDITIONAL_COUNTS,
-    "plays_change",
-    *_CONDITIONAL_SHIFT,
     "first_player_diff",
     "first_player_lo",
     "first_player_hi",
-    *MARGIN_COLUMNS,
+    "margin_a",
+    "margin_b",
+    "margin_diff",
+    "margin_lo",
+    "margin_hi",
     "expected_sign",
     "wrong_sign",
     "plays_moved",
 ]
-"""``expected_sign``: +1 when the cell is a buff, -1 a nerf, 0 no known direction
-(:data:`sim.analysis.signs.FIELD_DIRECTION`); ``wrong_sign``: significant with the sign
-the change forbids; ``plays_moved``: the play count moved by more than a third."""
+"""The columns of :func:`sim.analysis.paired.card_shifts` for the card's holders, its
+corrected ``p_adjusted`` and ``significant``, the first player's win-rate shift and VP
+margin (``margin_*``: baseline, cell, paired shift and its t-interval), and
+``expected_sign`` (+1 a buff, -1 a nerf, 0 unknown: :data:`sim.analysis.signs.FIELD_DIRECTION`),
+``wrong_sign`` (significant against it) and ``plays_moved`` (the play count moved by more
+than a third)."""
+
+
 @dataclass
 class SweepResult:
     """One row per (card, delta) played, and the (card, delta) pairs skipped."""
@@ -101,15 +94,32 @@ class SweepResult:
     """How ``significant`` was decided: a key of :data:`CORRECTIONS`."""
 
 
-def adjust(p_values: Sequence[float], method: str = "holm", alpha: float = 0.05) -> tuple:
-    """``(reject, p_adjusted)`` for the cells' p-values under ``method`` (NaN never rejects).
+def parse_numbers(text: str, option: str) -> tuple[int, ...]:
+    """``"-1,+1"`` -> ``(-1, 1)``, ``"1-4"`` -> ``(1, 2, 3, 4)``: whole numbers, distinct, in
+    the order given.
 
     Raises:
-        SpecError: ``method`` is not a key of :data:`CORRECTIONS`.
+        SpecError: anything else, naming ``option``.
     """
-    if method not in CORRECTIONS:
-        raise SpecError(f"--correction {method!r}: choose one of {', '.join(CORRECTIONS)}")
-    return adjust_p(p_values, method, alpha)
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        bounds = part.split("-", 1) if "-" in part[1:] else [part]
+        try:
+            if len(bounds) == 2 and bounds[0]:
+                values = list(range(int(bounds[0]), int(bounds[1]) + 1))
+            else:
+                values = [int(part)]
+        except ValueError:
+            raise SpecError(
+                f"{option} {text!r}: {part!r} is not a whole number or a range like 1-4"
+            ) from None
+        if not values:
+            raise SpecError(f"{option} {text!r}: the range {part!r} is empty")
+        for v in values:
+            if v in out:
+                raise SpecError(f"{option} {text!r}: {v} is given twice")
+            out.append(v)
+    return tuple(out)
 
 
 def parse_deltas(text: str) -> tuple[int, ...]:
@@ -118,21 +128,10 @@ def parse_deltas(text: str) -> tuple[int, ...]:
     Raises:
         SpecError: anything else.
     """
-    out: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            d = int(part)
-        except ValueError:
-            raise SpecError(
-                f"--delta {text!r}: {part!r} is not a whole number (write e.g. -1,+1)"
-            ) from None
-        if d == 0:
-            raise SpecError(f"--delta {text!r}: a delta of 0 changes nothing")
-        if d in out:
-            raise SpecError(f"--delta {text!r}: {d:+d} is given twice")
-        out.append(d)
-    return tuple(out)
+    deltas = parse_numbers(text, "--delta")
+    if 0 in deltas:
+        raise SpecError(f"--delta {text!r}: a delta of 0 changes nothing")
+    return deltas
 
 
 def select_kinds(units: list[dict[str, Any]], cards: Sequence[str] = ()) -> list[int]:
@@ -206,25 +205,20 @@ def plan_cells(
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
     if chunk_size < 1:
         raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
-    adjust([], correction)  # refuse a bad --correction before any game is played
+    if correction not in CORRECTIONS:
+        raise SpecError(f"--correction {correction!r}: choose one of {', '.join(CORRECTIONS)}")
     pool = run_pool(spec, base or Changes())
-    kinds = select_kinds(pool.units, cards)
     lo, hi = FIELDS[field]
     todo, skipped = [], []
-    for k in kinds:
+    for k in select_kinds(pool.units, cards):
         unit = pool.units[k]
         for d in deltas:
             new = unit[field] + d
             if lo <= new <= hi:
                 todo.append((k, d))
             else:
-                skipped.append(
-                    {
-                        "card": unit["name"],
-                        "delta": d,
-                        "reason": f"{field} would be {new}, outside {lo}..{hi}",
-                    }
-                )
+                why = f"{field} would be {new}, outside {lo}..{hi}"
+                skipped.append({"card": unit["name"], "delta": d, "reason": why})
     if not todo:
         raise SpecError(
             f"every cell is out of range: no card's {field} stays within {lo}..{hi} after "
@@ -242,25 +236,27 @@ def cell_row(
     baseline: Any, played: Any, kind: int, unit: dict[str, Any], field: str, delta: int
 ) -> dict[str, Any]:
     """One cell's table row (without the corrected ``p_adjusted`` and ``significant``)."""
-    name = unit["name"]
-    shift = card_shifts(baseline, played, {name: kind}).iloc[0]
+    shift = card_shifts(baseline, played, {unit["name"]: kind}).iloc[0]
     fp = first_player_shift(baseline, played)
     margin = margin_shift(baseline, played)
-    figures = {} if margin is None else margin.figures()
-    keys = ("a_mean", "b_mean", "diff", "lo", "hi")
+    m = {} if margin is None else margin.figures()
     return {
         "kind": kind,
-        "card": name,
+        "card": unit["name"],
         "field": field,
         "base_value": unit[field],
         "delta": delta,
         "new_value": unit[field] + delta,
-        **{c: shift[c] for c in (*_SHIFT_COLUMNS, *_CONDITIONAL_COUNTS, *_CONDITIONAL_SHIFT)},
+        **shift.drop(["card", "kind_a", "kind_b"]).to_dict(),
         "plays_change": int(shift["conditional_count_b"]) - int(shift["conditional_count_a"]),
         "first_player_diff": fp.diff,
         "first_player_lo": fp.lo,
         "first_player_hi": fp.hi,
-        **{c: figures.get(k, np.nan) for c, k in zip(MARGIN_COLUMNS, keys, strict=True)},
+        "margin_a": m.get("a_mean", np.nan),
+        "margin_b": m.get("b_mean", np.nan),
+        "margin_diff": m.get("diff", np.nan),
+        "margin_lo": m.get("lo", np.nan),
+        "margin_hi": m.get("hi", np.nan),
     }
 
 
@@ -273,42 +269,28 @@ def finish(
     correction: str,
 ) -> SweepResult:
     """The sweep's table from its cells' rows, with the multiple-testing correction applied."""
-    table = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
-    reject, adjusted = adjust(table["p_value"].to_numpy(), correction)
-    table["p_adjusted"] = adjusted
-    table["significant"] = reject
-    table["expected_sign"] = np.sign(table["delta"]).astype(int) * FIELD_DIRECTION[field]
-    table["wrong_sign"] = [
-        wrong_sign(e, d, s)
-        for e, d, s in zip(table.expected_sign, table["diff"], table.significant, strict=True)
-    ]
-    table["plays_moved"] = [
-        plays_moved(int(a), int(b))
-        for a, b in zip(table.conditional_count_a, table.conditional_count_b, strict=True)
-    ]
-    table["wrong_sign"] = table["wrong_sign"].astype(bool)
-    table["plays_moved"] = table["plays_moved"].astype(bool)
-    return SweepResult(
-        spec=spec,
-        field=field,
-        deltas=tuple(deltas),
-        table=table,
-        skipped=skipped,
-        correction=correction,
-    )
+    t = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+    t["significant"], t["p_adjusted"] = adjust_p(t["p_value"].to_numpy(), correction)
+    t["expected_sign"] = np.sign(t["delta"]).astype(int) * FIELD_DIRECTION[field]
+    cells = zip(t.expected_sign, t["diff"], t.significant, strict=True)
+    t["wrong_sign"] = np.array([wrong_sign(e, d, s) for e, d, s in cells], bool)
+    plays = zip(t.conditional_count_a, t.conditional_count_b, strict=True)
+    t["plays_moved"] = np.array([plays_moved(int(a), int(b)) for a, b in plays], bool)
+    return SweepResult(spec, field, tuple(deltas), t, skipped, correction)
 
 
 def cells_view(result: SweepResult) -> pd.DataFrame:
     """The sweep's cells as text columns, one row per (card, delta): what ``omensim sweep``
     prints and the report shows."""
     t = result.table
+    margins = zip(t.margin_diff, t.margin_lo, t.margin_hi, strict=True)
     return pd.DataFrame(
         {
             "kind": t.kind,
             "card": t.card,
             result.field: [f"{b}->{n}" for b, n in zip(t.base_value, t.new_value, strict=True)],
-            "holders win": [f"{r:.2%}" if np.isfinite(r) else "-" for r in t.rate_a],
-            "shift (pts)": [f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t["diff"]],
+            "holders win": t.rate_a.map(pct),
+            "shift (pts)": t["diff"].map(points),
             "95% CI": [
                 f"{lo * 100:+.2f} to {hi * 100:+.2f}" if np.isfinite(lo) else "-"
                 for lo, hi in zip(t.lo, t.hi, strict=True)
@@ -319,16 +301,9 @@ def cells_view(result: SweepResult) -> pd.DataFrame:
                 f"{b:,} ({d:+,})"
                 for b, d in zip(t.conditional_count_b, t.plays_change, strict=True)
             ],
-            "cond. shift": [
-                f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t.conditional_diff
-            ],
-            "1st-player shift": [
-                f"{d * 100:+.2f}" if np.isfinite(d) else "-" for d in t.first_player_diff
-            ],
-            "1st VP margin shift (95% CI)": [
-                f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" if np.isfinite(d) else "-"
-                for d, lo, hi in zip(t.margin_diff, t.margin_lo, t.margin_hi, strict=True)
-            ],
+            "cond. shift": t.conditional_diff.map(points),
+            "1st-player shift": t.first_player_diff.map(points),
+            "1st VP margin shift (95% CI)": [signed_text(*m) for m in margins],
         }
     )
 
@@ -338,9 +313,8 @@ def format_table(result: SweepResult) -> str:
     t = result.table
     if t.empty:
         return "Nothing to play: every (card, delta) was out of range."
-    show = cells_view(result)
     with pd.option_context("display.max_rows", None, "display.width", None):
-        text = show.to_string(index=False)
+        text = cells_view(result).to_string(index=False)
     lines = [line.rstrip() for line in text.splitlines()]
     lines.append(
         "shift: change in the win rate of every (game, seat) that held the card in either run "
@@ -358,13 +332,8 @@ def format_table(result: SweepResult) -> str:
             f'--change "{row.card}.{result.field}={row.delta:+d}" --panel '
             "greedy,economic,aggressive,defensive"
         )
-        lines += flag_lines(
-            f"{row.card} {result.field} {row.delta:+d}",
-            int(row.expected_sign),
-            row.diff,
-            bool(row.significant),
-            hint,
-        )
+        change = f"{row.card} {result.field} {row.delta:+d}"
+        lines += flag_lines(change, int(row.expected_sign), row.diff, bool(row.significant), hint)
     return "\n".join(lines)
 
 
@@ -380,81 +349,55 @@ def check_sweep_out(out: Path, force: bool) -> None:
     io.check_output_dir(out, force, ours=lambda e: e.name in ours, what="sweep")
 
 
-def write_outputs(result: SweepResult, out: Path) -> list[Path]:
-    """``sweep.csv``, ``skipped.csv`` (if any), ``sweep.png`` and, last, ``sweep.parquet``.
-
-    Each file is written atomically (:func:`sim.run.io.atomic_path`); the table
-    comes last because its presence says the sweep in ``out`` is finished.
-    """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
+def write_outputs(result: SweepResult, out: Path) -> None:
+    """``sweep.csv``, ``skipped.csv`` (if any), ``sweep.png`` and, last (its presence says
+    the sweep is finished), ``sweep.parquet``; each written atomically."""
     with io.atomic_path(out / "sweep.csv") as tmp:
         result.table.to_csv(tmp, index=False)
-    paths.append(out / "sweep.csv")
     if result.skipped:
         with io.atomic_path(out / "skipped.csv") as tmp:
             pd.DataFrame(result.skipped).to_csv(tmp, index=False)
-        paths.append(out / "skipped.csv")
     with io.atomic_path(out / "sweep.png") as tmp:
         heatmap(result, tmp)
-    paths.append(out / "sweep.png")
     with io.atomic_path(out / "sweep.parquet") as tmp:
         result.table.to_parquet(tmp, index=False)
-    return [out / "sweep.parquet", *paths]
 
 
 def heatmap(result: SweepResult, path: Path) -> Path:
-    """A PNG heat map: cards down, deltas across, colour = holders' win-rate shift in points.
-
-    Cells significant after the sweep's multiple-testing correction are marked
-    with ``*``; each cell also shows the play-count change and the first-player
-    shift. Text is white on dark cells so every label stays readable.
-    """
+    """A PNG heat map: cards down, deltas across, colour = holders' win-rate shift in points;
+    ``*`` marks a cell significant after the correction, and each cell shows its play-count
+    change and first-player shift (white text on the dark cells)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     t = result.table
-    cards = list(dict.fromkeys(t.card))
-    deltas = list(result.deltas)
+    cards, deltas = list(dict.fromkeys(t.card)), list(result.deltas)
     grid = np.full((len(cards), len(deltas)), np.nan)
-    sig = np.zeros_like(grid, bool)
-    note = np.full(grid.shape, "", object)
     for row in t.itertuples():
-        i, j = cards.index(row.card), deltas.index(row.delta)
-        grid[i, j] = row.diff * 100
-        sig[i, j] = bool(row.significant)
-        base_plays = row.conditional_count_a
-        plays = f"{row.plays_change / base_plays:+.0%}" if base_plays else f"{row.plays_change:+d}"
-        note[i, j] = f"plays {plays}, 1st {row.first_player_diff * 100:+.1f}"
+        grid[cards.index(row.card), deltas.index(row.delta)] = row.diff * 100
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     lim = lim or 1.0
     fig, ax = plt.subplots(figsize=(3.5 + 2.0 * len(deltas), 1.2 + 0.42 * len(cards)))
     im = ax.imshow(grid, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
     ax.set_xticks(range(len(deltas)), [f"{result.field} {d:+d}" for d in deltas])
     ax.set_yticks(range(len(cards)), cards, fontsize=8)
-    for i in range(len(cards)):
-        for j in range(len(deltas)):
-            if np.isfinite(grid[i, j]):
-                mark = "*" if sig[i, j] else ""
-                # RdBu_r is dark at both ends: white text there, black in the pale middle.
-                colour = "white" if abs(grid[i, j]) > 0.55 * lim else "black"
-                ax.text(
-                    j,
-                    i,
-                    f"{grid[i, j]:+.1f}{mark}\n{note[i, j]}",
-                    ha="center",
-                    va="center",
-                    fontsize=6.5,
-                    color=colour,
-                )
+    for row in t.itertuples():
+        i, j = cards.index(row.card), deltas.index(row.delta)
+        if not np.isfinite(grid[i, j]):
+            continue
+        base = row.conditional_count_a
+        plays = f"{row.plays_change / base:+.0%}" if base else f"{row.plays_change:+d}"
+        text = f"{grid[i, j]:+.1f}{'*' if row.significant else ''}\nplays {plays}, "
+        text += f"1st {row.first_player_diff * 100:+.1f}"
+        # RdBu_r is dark at both ends: white text there, black in the pale middle.
+        colour = "white" if abs(grid[i, j]) > 0.55 * lim else "black"
+        ax.text(j, i, text, ha="center", va="center", fontsize=6.5, color=colour)
     fig.colorbar(im, ax=ax, label="win-rate shift (points)")
-    spec = result.spec
     ax.set_title(
-        f"{spec.mix}: win rate of the card's holders, {spec.games:,} paired games\n"
-        f"(* = significant after {result.correction}; seed {spec.seed})",
+        f"{result.spec.mix}: win rate of the card's holders, {result.spec.games:,} paired "
+        f"games\n(* = significant after {result.correction}; seed {result.spec.seed})",
         fontsize=9,
     )
     fig.tight_layout()

@@ -1,28 +1,10 @@
-"""A sweep played into its ``--out`` folder as it goes, so an interrupted one can be finished.
+"""A sweep played into a job folder (:mod:`sim.run.jobs`), so a cut one can be finished.
 
-A sweep is many runs (a baseline and one run per cell, i.e. per (card, delta)).
-Each of them is an ordinary run directory written by :func:`sim.run.runner.run` (so
-``--backend dask`` workers write the parts) in ``--out``, or in a temporary folder removed
-after, and the folder holds::
-
-    OUT/_job.json          what the sweep is (spec, field, deltas, cards, base edits, chunk
-                           size, correction), the baseline's run key and, once finished,
-                           every file's checksum (:mod:`sim.run.jobs`)
-    OUT/baseline/          the baseline run (kept: every cell is paired with it)
-    OUT/cells/<n>/         the run of cell n while it plays (deleted once its row is logged)
-    OUT/_job.jsonl         one checksummed line per finished cell: its table row
-    OUT/steps/             with ``--until-ci``, in place of the runs: each step's rows of the
-                           baseline (kept) and of the cell playing (deleted once its row is
-                           logged), so a resumed cell looks where it looked
-    OUT/sweep.parquet ...  the table, written when every cell is done
-
-``omensim sweep --resume OUT`` (:func:`resume_sweep`) reads the plan, refuses
-in one line an edited plan or log line, or a baseline's run key (spec, card hash,
-kernel source digest, version; :func:`sim.run.ledger.run_key`) that differs from
-the current code's, skips every logged cell, resumes the baseline or a cell whose run
-was cut short (:func:`sim.run.runner.resume`: only its missing chunks), and plays the
-rest. A cell's row is a function of the two runs' rows, which depend only on
-the plan, so the resumed table equals an uninterrupted sweep's.
+The baseline and each cell (card, delta) are ordinary run folders (``baseline``, then
+``cells/<n>`` until the cell's row is logged), or with ``--until-ci`` the step tables of
+the job; each finished cell's row is a line of the job's log. A cell's row depends only on
+the plan, so ``omensim sweep --resume OUT`` (:func:`resume_sweep`) skips the logged cells,
+finishes a cut run and plays the rest to the table an uninterrupted sweep writes.
 """
 
 from __future__ import annotations
@@ -85,23 +67,15 @@ def sweep(
     force: bool = False,
 ) -> SweepResult:
     """Play the baseline once and each (card, delta) variant over the same games, into
-    ``out`` (see the module docstring) or a temporary folder removed after.
+    ``out`` or a temporary folder removed after.
 
-    Args:
-        spec: the games (seed and ``0..games-1``) every variant plays.
-        field: one of :data:`sim.data.changes.FIELDS`.
-        deltas: amounts added to ``field``; a value that would leave the field's
-            range is skipped and listed in ``SweepResult.skipped``.
-        cards: restrict to these units (names or kind ids); default all.
-        base: edits the baseline (and every variant) starts from.
-        threads, chunk_size, progress, backend: as for :func:`sim.run.runner.run`.
-        correction: how the ``significant`` column is corrected for the number
-            of cells (:data:`sim.run.stats.CORRECTIONS`).
-        until_ci: each cell stops at the first kernel call after which its
-            holders' shift has a paired 95% half-width of at most this
-            (``spec.games`` is the ceiling); the baseline is played only as far
-            as the longest cell needs.
-        out, force: the folder, and whether an earlier sweep there may be replaced.
+    ``spec`` names the games (seed and ``0..games-1``); ``field`` one of
+    :data:`sim.data.changes.FIELDS`, ``deltas`` the amounts added to it (a value out of the
+    field's range is skipped and listed in ``SweepResult.skipped``); ``cards`` restricts the
+    sweep to these units; ``base`` the edits every run starts from; ``correction`` a key of
+    :data:`sim.run.stats.CORRECTIONS`. ``until_ci`` stops each cell at the first kernel call
+    after which its holders' shift has a paired 95% half-width of at most this
+    (``spec.games`` is the ceiling). The rest is as for :func:`sim.run.runner.run`.
 
     Raises:
         SpecError: a bad field, delta, card or correction. RunError: a bad chunk size,
@@ -166,7 +140,8 @@ def _play(
     spec = plan_spec(plan["spec"])
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
-    check_until_ci(plan.get("until_ci"), backend)  # a resume may be handed a backend
+    until_ci = plan.get("until_ci")
+    check_until_ci(until_ci, backend)  # a resume may be handed a backend
     pool, todo, skipped = plan_cells(
         spec, field, deltas, plan["cards"], base, chunk, plan["correction"]
     )
@@ -186,46 +161,43 @@ def _play(
         job = jobs.Job.resume(out, KIND)
     with job, numba_threads(n_threads):
         job.check_key(key)
-        logged = job.logged().values()
-        rows = {e["cell"]: e["row"] for e in logged if "cell" in e}
-        until_ci = plan.get("until_ci")
+        rows = {e["cell"]: e["row"] for e in job.logged().values() if "cell" in e}
         if until_ci is None:
             finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
             baseline = read_outcomes(out / BASELINE, len(pool.units))
         else:
             recall = functools.cache(stored_arm(job, BASELINE, engine))  # every cell pairs with it
         bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
-        for i, (k, d) in enumerate(todo):
-            cell = out / CELLS / f"{i:05d}"
-            name = f"c{i:05d}"
-            if i in rows:  # killed after logging its row: drop what it left
-                shutil.rmtree(cell, ignore_errors=True)
-                job.drop_tables(name)
-                continue
+
+        def play_cell(i: int, k: int, d: int) -> dict[str, Any]:
             unit = pool.units[k]
             edited = cell_changes(base, unit["name"], field, d)
             if until_ci is None:
-                finish_run(cell, spec, edited or None, chunk, threads, show, backend)
-                a, b = baseline, read_outcomes(cell, len(pool.units))
-            else:
-                bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
-                arm = stored_arm(job, name, Engine(spec, changes=edited))
-                kinds = {unit["name"]: k}
-                got = play_until(
-                    [recall, arm], spec.games, until_ci, kinds, kinds, bar, first=False
-                )
-                a, b = got.a, got.b
-            row = cell_row(a, b, k, unit, field, d)
-            plain = {k: v.item() if hasattr(v, "item") else v for k, v in row.items()}
-            rows[i] = job.append({"cell": i, "row": plain})["row"]
+                run_dir = out / CELLS / f"{i:05d}"
+                finish_run(run_dir, spec, edited or None, chunk, threads, show, backend)
+                played = read_outcomes(run_dir, len(pool.units))
+                return cell_row(baseline, played, k, unit, field, d)
+            bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
+            arm = stored_arm(job, f"c{i:05d}", Engine(spec, changes=edited))
+            kinds = {unit["name"]: k}
+            got = play_until([recall, arm], spec.games, until_ci, kinds, kinds, bar, first=False)
+            return cell_row(got.a, got.b, k, unit, field, d)
+
+        for i, (k, d) in enumerate(todo):
+            if i not in rows:
+                row = {
+                    c: v.item() if hasattr(v, "item") else v for c, v in play_cell(i, k, d).items()
+                }
+                rows[i] = job.append({"cell": i, "row": row})["row"]
             # its row is what the sweep keeps; the rows it was computed from are big
-            shutil.rmtree(cell, ignore_errors=True)
-            job.drop_tables(name)
+            shutil.rmtree(out / CELLS / f"{i:05d}", ignore_errors=True)
+            job.drop_tables(f"c{i:05d}")
         bar.close()
         with contextlib.suppress(OSError):
             (out / CELLS).rmdir()
-        ordered = [rows[i] for i in range(len(todo))]
-        result = finish(spec, field, deltas, ordered, skipped, plan["correction"])
+        result = finish(
+            spec, field, deltas, [rows[i] for i in range(len(todo))], skipped, plan["correction"]
+        )
         write_outputs(result, out)
         job.finish()
     return result
@@ -244,14 +216,7 @@ def read_sweep(out: Path | str) -> SweepResult:
     except FileNotFoundError:
         raise RunError(f"{out} holds no finished sweep ({PLAN_NAME})") from None
     table = pd.read_parquet(out / "sweep.parquet")
-    spec = plan_spec(plan["spec"])
     skipped_csv = out / "skipped.csv"
     skipped = pd.read_csv(skipped_csv).to_dict("records") if skipped_csv.is_file() else []
-    return SweepResult(
-        spec=spec,
-        field=plan["field"],
-        deltas=tuple(plan["deltas"]),
-        table=table,
-        skipped=skipped,
-        correction=plan["correction"],
-    )
+    field, deltas, correction = plan["field"], tuple(plan["deltas"]), plan["correction"]
+    return SweepResult(plan_spec(plan["spec"]), field, deltas, table, skipped, correction)

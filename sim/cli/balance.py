@@ -295,6 +295,7 @@ def _balance_set(
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
     from sim.analysis import balance_checks as C  # deferred: loads numba
+    from sim.analysis import balance_question as Q  # deferred: loads numba
     from sim.run import io  # deferred: loads pyarrow
 
     out = kw["out"]
@@ -303,12 +304,7 @@ def _balance_set(
             out, kw["force"], ours=lambda e: e.name in C.SET_FILES, what="balance set"
         )
 
-    fields = tuple(f.strip().lower() for f in kw["fields"]) or ("cost",)
-    for f in fields:
-        if f not in FIELDS:
-            raise CliError(f"--field {f!r}: valid fields: {', '.join(FIELDS)}", EXIT_USAGE)
-    if len(set(fields)) != len(fields):
-        raise CliError("--field: each field once", EXIT_USAGE)
+    fields = Q.checked_names(kw["fields"], FIELDS, "--field", "valid fields") or ("cost",)
     echo = None if quiet else click.echo
     if echo is not None:
         echo(

@@ -36,8 +36,8 @@ from sim.cli.options import (
     default="-1,+1",
     show_default=True,
     metavar="D[,D]",
-    help="Amounts added to the field, comma-separated, e.g. -1,+1. Values that would leave "
-    "the field's range are skipped and listed.",
+    help="Amounts added to the field, comma-separated, e.g. -1,+1, or a range such as 1-3. "
+    "Values that would leave the field's range are skipped and listed.",
 )
 @click.option(
     "--card",

@@ -244,8 +244,8 @@ class Job:
         dropped = {f"{STEPS}/{e['dropped']}/" for e in entries if "dropped" in e}
         for e in entries:
             rel = e.get("file")
-            if rel is None or not rel.startswith(f"{STEPS}/") or rel.startswith(tuple(dropped)):
-                continue  # not a step table (a race's rows are checked by the race), or dropped
+            if rel is None or rel.startswith(tuple(dropped)):
+                continue  # not a kept table, or dropped
             self._check_step(rel, e["sha256"])
 
     def _check_step(self, rel: str, recorded: str) -> Path:
@@ -307,14 +307,17 @@ class Job:
         return json.loads(line)["entry"]
 
     def table(self, group: str, name: str, make: Callable[[], pa.Table]) -> pa.Table:
-        """The step table ``steps/group/name.parquet``: read back (its checksum checked
-        against the log) when it is logged, else ``make()`` written atomically and logged.
-        A file that is there but not logged (killed between the two) is made again.
+        """The step table ``steps/group/name.parquet`` (:meth:`kept`)."""
+        return self.kept(f"{STEPS}/{group}/{name}.parquet", make)
+
+    def kept(self, rel: str, make: Callable[[], pa.Table]) -> pa.Table:
+        """The Parquet table ``rel`` of the folder: read back (its checksum checked against
+        the log) when it is logged, else ``make()`` written atomically and logged. A file
+        that is there but not logged (killed between the two) is made again.
 
         Raises:
             RunError: the file of a logged step is missing, edited or damaged.
         """
-        rel = f"{STEPS}/{group}/{name}.parquet"
         path = self.out / rel
         if self._tables is None:
             self._tables = {e["file"]: e["sha256"] for e in self.logged().values() if "file" in e}

@@ -19,6 +19,7 @@ from sim.analysis import balance_question as Q
 from sim.analysis import race as R
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
+from sim.run import jobs
 from sim.run import stats as S
 from sim.run.runner import RunError
 
@@ -237,10 +238,11 @@ def test_race_writes_its_data_and_resumes_to_the_same_result(tmp_path: Path) -> 
     saved = json.loads((out / B.RESULT).read_text())
     assert saved["format"] == "omensim-balance" and saved["games"] == whole.games
 
-    # Cut it short: the result and the last round's rows are gone, as after a kill.
+    # Cut it short as a kill leaves it: no result, and the last rows file and its log line gone.
     cut_job(out, B.RESULT)
-    last = sorted((out / B.ROWS).iterdir())[-1]
-    last.unlink()
+    log = (out / jobs.LOG_NAME).read_text().splitlines(keepends=True)
+    (out / json.loads(log[-1])["entry"]["file"]).unlink()
+    (out / jobs.LOG_NAME).write_text("".join(log[:-1]))
     resumed = B.resume_balance(out, progress=False)
     pd.testing.assert_frame_equal(resumed.table, whole.table)
     assert [lk.to_dict() for lk in resumed.looks] == [lk.to_dict() for lk in whole.looks]

@@ -113,7 +113,7 @@ def test_a_cut_race_whose_rows_file_was_edited_is_refused_by_resume(raced, tmp_p
     cut_job(old, B.RESULT)
     f = sorted((old / B.ROWS).iterdir())[0]
     pq.write_table(pq.read_table(f).drop_columns(["margin"]), f)
-    with pytest.raises(RunError, match="was edited since the race wrote it"):
+    with pytest.raises(RunError, match="edited or damaged"):
         B.resume_balance(old, progress=False)
 
 
@@ -138,7 +138,7 @@ def test_each_set_step_gives_the_margin_and_its_verified_shift() -> None:
         SPEC, max_edits=1, measure_games=n, span=1, threshold=0.001, first_bound=0.4,
         pilot=200, ceiling=400, progress=False,
     )  # fmt: skip
-    assert len(res.steps) == 2 and res.steps[1].edit
+    assert len(res.steps) == 2 and res.steps[1]["edit"]
     t = res.table()
     before = _margins_of(SPEC, res.base, n)
     mean, lo, hi = _t_interval(before)

@@ -20,6 +20,7 @@ EUDORUS = "Eudorus, Swift Runner"  # kind 0, cost 2
 def test_parse_deltas() -> None:
     assert parse_deltas("-1,+1") == (-1, 1)
     assert parse_deltas(" 2 ") == (2,)
+    assert parse_deltas("1-3,-1") == (1, 2, 3, -1)
     for bad, text in [("0", "changes nothing"), ("1,x", "not a whole number"), ("1,1", "twice")]:
         with pytest.raises(SpecError, match=text):
             parse_deltas(bad)
