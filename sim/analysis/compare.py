@@ -400,7 +400,7 @@ def finish_run(
 
 
 class KeptSteps:
-    """``engine``, its games the step tables ``job`` keeps in ``steps/name``
+    """``engine`` whose games are step tables ``job`` keeps in ``steps/name``
     (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after."""
 
     def __init__(self, job: jobs.Job, name: str, engine: Any) -> None:

@@ -33,13 +33,11 @@ def format_result(result: Any) -> str:
             "out of every figure (--exclude-capped)."
         )
     margin = result.comparison.margin
-    arms = (("A", result.seats_a, spec), ("B", result.seats_b, spec_b))
-    for (name, seats, sp), m in zip(
-        arms, (None, None) if margin is None else (margin.a, margin.b), strict=True
-    ):
+    for name, seats, sp in (("A", result.seats_a, spec), ("B", result.seats_b, spec_b)):
         if seats is not None:
+            rows = [] if margin is None else [margin_row(getattr(margin, name.lower()))]
             lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
-            lines.extend(seat_lines(seats, "    ", [] if m is None else [margin_row(m)]))
+            lines.extend(seat_lines(seats, "    ", rows))
     lines.append("Paired shifts, B - A:")
     lines.append(
         f"  first-player win rate: {rate_shift_text(fp)}"

@@ -48,13 +48,11 @@ def panel_dir_names(bots: Sequence[str]) -> dict[str, str]:
     ``-3``, ... so every bot keeps its own run directory.
     """
     out: dict[str, str] = {}
-    used: set[str] = set()
     for bot in bots:
         base = Path(bot).stem if bot.endswith(".toml") else bot
         name, k = base, 2
-        while name in used:
+        while name in out.values():
             name, k = f"{base}-{k}", k + 1
-        used.add(name)
         out[bot] = name
     return out
 

@@ -1,9 +1,7 @@
 """``omensim report --panel``: a bot panel's answers side by side, and whether they agree.
 
-``run --panel`` and ``compare --panel`` leave one run (or one A/B pair) per bot under their
-folder, plus ``panel.csv``. This module finds them and builds the report's panel section:
-the first-player question under each bot (recomputed from the runs' rows) with its verdict,
-or each bot's paired shifts per measure and how many bots see each move each way.
+Finds the run (or A/B pair) per bot that ``run --panel`` and ``compare --panel`` leave beside
+``panel.csv``, and builds the report's panel section from them.
 """
 
 from __future__ import annotations
@@ -35,12 +33,8 @@ class PanelError(Error):
 
 @dataclass
 class PanelRuns:
-    """Where a panel's runs are: ``kind`` is ``"run"`` or ``"compare"``.
-
-    ``runs[bot]`` lists the bot's run directories: one for a ``run`` panel,
-    ``A`` then ``B`` for a ``compare`` panel. ``shifts`` is a compare panel's
-    ``panel.csv`` (empty for a run panel).
-    """
+    """Where a ``"run"`` or ``"compare"`` panel's runs are: ``runs[bot]`` is the bot's run
+    directory, or its ``A`` and ``B``; ``shifts`` a compare panel's ``panel.csv``."""
 
     kind: str
     runs: dict[str, list[Path]]

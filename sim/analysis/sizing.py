@@ -32,13 +32,9 @@ def headline_terms(
     kinds_b: Mapping[str, int],
     first: bool = True,
 ) -> dict[str, Terms]:
-    """Per game ``(num_a, den_a, num_b, den_b)`` of every headline of the pair ``a``, ``b``.
-
-    The first-player win rate (``"first player"``, unless ``first`` is False) and,
-    for each card of ``kinds_a`` (present in ``kinds_b``), the holders' win rate over
-    the seats that held it in A or in B, as :func:`sim.analysis.paired.card_shifts`
-    counts it.
-    """
+    """The :data:`Terms` of every headline of the pair ``a``, ``b``: the first-player win rate
+    (``"first player"``, unless ``first`` is False) and each card's holders' win rate, as
+    :func:`sim.analysis.paired.card_shifts` counts it."""
     ones = np.ones(a.games, np.int8)
     out = {"first player": (a.first_win, ones, b.first_win, ones)} if first else {}
     names, ka, kb = card_ids(kinds_a, kinds_b)
