@@ -151,10 +151,8 @@ def first_player_verdict(table: pd.DataFrame) -> str:
     head = f"first player favoured under every bot: {'yes' if n and fav.all() else 'no'}"
     line = f"{head} (significant under {sig} of {n})"
     if n and not fav.all():
-        others = [
+        others = [  # "neither" is never significant: its share is one half
             f"{row.bot}: {row.favoured} favoured{' (significant)' if row.significant else ''}"
-            if row.favoured != "neither"
-            else f"{row.bot}: neither favoured"
             for row in table.itertuples()
             if row.favoured != "first"
         ]

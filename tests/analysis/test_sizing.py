@@ -75,6 +75,8 @@ def test_compare_until_ci_hits_the_ceiling_and_leaves_its_arms_as_runs(tmp_path:
     assert reports[0].replace("rc", "rp") == reports[1]
     page = (tmp_path / "rc" / "report.html").read_text()
     assert "VP margin: distribution" in page
+    replays = [ok(invoke("replay", str(tmp_path / d / "B"), "--game", "3")).output for d in "cp"]
+    assert replays[0].replace(str(tmp_path / "c"), str(tmp_path / "p")) == replays[1]
     with pytest.raises(SpecError, match="not with --backend"):
         compare(spec, EDIT, progress=False, until_ci=0.02, backend=object())
 
