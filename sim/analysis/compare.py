@@ -1,22 +1,16 @@
 """Play the same games under two specs and compare them, paired by game.
 
-``compare(spec, changes)`` plays games ``0 .. spec.games-1`` with the shipped
-cards (run A) and with ``changes`` applied (run B), same seed, so both runs
-deal the same games (common random numbers), and returns a
-:class:`CompareResult`: the change of the first-player win rate and of every
-changed card's effect with paired intervals (:mod:`sim.analysis.paired`).
-Run B may differ from A in anything a run takes, not only cards: pass
-``spec_b`` with other variants (``emissary``), a house-rules file, or other
-bots; the seed and game indices stay A's, so the deals are the same.
-With ``out`` both runs are written as ordinary run directories ``out/A`` and
-``out/B`` and the comparison as ``out/compare.json`` and ``out/compare.parquet``.
+``compare(spec, changes)`` plays games ``0 .. spec.games-1`` as run A (``base`` cards) and as
+run B (``changes``, and ``spec_b`` when B differs in more than cards: variants, house rules,
+bots), with A's seed, so both deal the same games (common random numbers), and returns a
+:class:`CompareResult`. Both runs are run folders ``out/A`` and ``out/B`` beside
+``out/compare.json`` and ``out/compare.parquet`` (a temporary folder without ``out``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +27,7 @@ from sim.analysis.paired import (
     Comparison,
     Outcomes,
     compare_runs,
+    json_value,
     kinds_of,
     pair,
 )
@@ -42,6 +37,7 @@ from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
+from sim.run.backends import LocalBackend
 from sim.run.compiled import run_pool
 from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
 from sim.run.seats import SeatCounts
@@ -84,11 +80,21 @@ class CompareResult:
         """The spec run B played."""
         return self.spec_b or self.spec
 
+    @property
+    def rows(self) -> Any:
+        """The affected cards' rows of the comparison's cards (a pandas DataFrame)."""
+        return self.comparison.cards[self.comparison.cards.card.isin(self.affected)]
+
     def spec_differences(self) -> list[str]:
         """``field: A → B`` for every run setting B changes, as a person reads the values
         (``variants: none → emissary``); cards are listed apart."""
         a, b = dataclasses.asdict(self.spec), dataclasses.asdict(self.b_spec)
         return [f"{k}: {setting_text(a[k])} → {setting_text(b[k])}" for k in a if a[k] != b[k]]
+
+    def differences(self) -> list[str]:
+        """Everything B changes: the run settings, then the card edits and card files."""
+        described = self.changes.describe()
+        return [*self.spec_differences(), *described["change"], *described["cards"]]
 
     def table(self) -> Any:
         """The first-player row and the affected cards' rows (a pandas DataFrame)."""
@@ -110,9 +116,8 @@ class CompareResult:
         significant (95% interval clear of 0) with the sign the change forbids
         (:func:`sim.analysis.signs.flag_lines`)."""
         signs = self.expected_signs()
-        cards = self.comparison.cards
         out = []
-        for row in cards[cards.card.isin(self.affected)].itertuples():
+        for row in self.rows.itertuples():
             significant = bool(row.lo > 0 or row.hi < 0)
             out += flag_lines(row.card, signs.get(row.card, 0), row.diff, significant, panel_hint)
         return out
@@ -120,10 +125,9 @@ class CompareResult:
     def play_changes(self) -> list[str]:
         """One line per affected card whose play count the change moved by more than a third
         (:func:`sim.analysis.signs.play_change_line`): the change in play, not a warning."""
-        cards = self.comparison.cards
         lines = (
             play_change_line(row.card, int(row.conditional_count_a), int(row.conditional_count_b))
-            for row in cards[cards.card.isin(self.affected)].itertuples()
+            for row in self.rows.itertuples()
         )
         return [line for line in lines if line is not None]
 
@@ -133,8 +137,8 @@ class CompareResult:
         return {
             "format": "omensim-compare",
             "arms": {
-                "A": {"spec": arm_spec(self.spec), "changes": self.base.describe()},
-                "B": {"spec": arm_spec(self.b_spec), "changes": self.changes.describe()},
+                "A": {"spec": dataclasses.asdict(self.spec), "changes": self.base.describe()},
+                "B": {"spec": dataclasses.asdict(self.b_spec), "changes": self.changes.describe()},
             },
             "spec_differences": self.spec_differences(),
             "excluded_capped": self.excluded_capped,
@@ -155,89 +159,43 @@ class CompareResult:
             "first_player": self.comparison.first_player.to_dict(),
             "margin": None
             if self.comparison.margin is None
-            else {k: _json_value(v) for k, v in self.comparison.margin.figures().items()},
+            else {k: json_value(v) for k, v in self.comparison.margin.figures().items()},
             "expected_signs": self.expected_signs(),
             "flags": self.flags(),
             "play_changes": self.play_changes(),
             "cards": [
-                {k: _json_value(v) for k, v in row.items()}
-                for row in self.comparison.cards[
-                    self.comparison.cards.card.isin(self.affected)
-                ].to_dict("records")
+                {k: json_value(v) for k, v in row.items()} for row in self.rows.to_dict("records")
             ],
             "written": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
 
-def arm_spec(spec: RunSpec) -> dict[str, Any]:
-    """An arm's RunSpec as JSON (``RunSpec(**arm_spec(s))`` rebuilds it)."""
-    d = dataclasses.asdict(spec)
-    d["variants"] = list(d["variants"])
-    return d
-
-
-def _json_value(v: Any) -> Any:
-    if hasattr(v, "item"):
-        v = v.item()
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
-
-
 def play_outcomes(
     engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
 ) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory; keep what pairing needs.
-
-    ``bar`` (a :class:`sim.run.progress.Bar`) advances every few thousand games.
-    """
-    n_kinds = len(engine.pool.units)
-    parts = []
-    tick = None
-    if bar is not None:
-
-        def tick(rows: Any) -> bool:
-            bar.advance(len(rows))
-            return False
-
-    for start in range(0, games, chunk_size):
-        table = engine.play(start, min(chunk_size, games - start), tick=tick)
-        table = table.select(READ_COLUMNS)
-        parts.append(Outcomes.from_frame(table, n_kinds))
-    return Outcomes.concat(parts)
-
-
-def stored_arm(job: jobs.Job, name: str, engine: Any) -> Arm:
-    """An arm (:data:`sim.analysis.sizing.Arm`) whose every step is a table of ``job``'s
-    (:meth:`sim.run.jobs.Job.table`) in ``steps/name``: the step's whole rows, played and
-    kept the first time, read back after; a folder of parts as a run's are."""
-    n_kinds = len(engine.pool.units)
-
-    def arm(start: int, n: int) -> Outcomes:
-        table = job.table(name, f"part-{start:012d}-{n}", lambda: engine.play(start, n))
-        return Outcomes.from_frame(table.select(READ_COLUMNS), n_kinds)
-
-    return arm
+    """Play games ``0 .. games-1`` of ``engine`` in memory, ``chunk_size`` at a time (an
+    :func:`sim.analysis.sizing.engine_arm`); keep what pairing needs. ``bar`` advances."""
+    arm = engine_arm(engine, bar)
+    return Outcomes.concat(
+        [arm(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+    )
 
 
 def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
-    """The columns pairing needs from a written run directory."""
+    """The columns pairing needs from a written run directory, part by part (Arrow holds one
+    part's lists at a time, not the whole run's)."""
     try:
         manifest = io.verify_run(run_dir)
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
-    files = [str(run_dir / p["file"]) for p in manifest["parts"]]
-    columns = READ_COLUMNS
-    if not files:
-        return Outcomes.from_frame(pq.read_table(files, columns=columns), n_kinds)
-    # Part by part: Arrow holds one part's lists at a time, not the whole run's.
     run = Outcomes.concat(
-        [Outcomes.from_frame(pq.read_table(f, columns=columns), n_kinds) for f in files]
+        [
+            Outcomes.from_frame(pq.read_table(run_dir / p["file"], columns=READ_COLUMNS), n_kinds)
+            for p in manifest["parts"]
+        ]
     )
     ids = run.game_id
-    if not np.all(ids[1:] > ids[:-1]):
-        run = run.take(np.argsort(ids, kind="stable"))
-    return run
+    return run if np.all(ids[1:] > ids[:-1]) else run.take(np.argsort(ids, kind="stable"))
 
 
 def compare(
@@ -254,29 +212,14 @@ def compare(
     backend: Any = None,
     until_ci: float | None = None,
 ) -> CompareResult:
-    """Play ``spec`` with ``base`` (A) and ``spec_b`` with ``changes`` (B); compare them.
+    """Play ``spec`` with ``base`` (A, default the shipped cards) and ``spec_b`` (default
+    ``spec``; it must have A's seed and games) with ``changes`` (B); compare them.
 
-    Always played into a folder (``out``, or a temporary one removed after), so
-    ``resume_compare`` can finish it after an interrupt.
-
-    Args:
-        spec: run A, and the games (both runs use its seed and game indices
-            ``0..games-1``).
-        changes: the edits run B plays with.
-        base: edits run A plays with (default: the shipped cards).
-        spec_b: run B's spec when it differs from A's in more than cards
-            (variants, house rules, bots, first player); it must have A's
-            seed and games. Default: ``spec``.
-        exclude_capped: leave out of every figure the games either run ended
-            at the turn cap (the runs written to ``out`` keep them).
-        until_ci: stop at the first kernel call after which every headline's
-            paired 95% half-width (the first-player shift, each changed card's
-            holders' shift) is at most this (:func:`sim.analysis.sizing.play_until`);
-            ``spec.games`` is the ceiling. Each step's rows are kept in
-            ``out/steps/A`` and ``out/steps/B`` in place of the runs ``out/A`` and ``out/B``.
-        out: if given, write ``out/A`` and ``out/B`` (normal run directories)
-            and ``out/compare.json`` / ``out/compare.parquet``.
-        threads, chunk_size, force, progress, backend: as for :func:`sim.run.runner.run`.
+    ``exclude_capped`` leaves out of every figure the games either run ended at the turn
+    cap. ``until_ci`` stops once every headline's paired 95% half-width is at most it
+    (:func:`sim.analysis.sizing.play_until`; ``spec.games`` is then the ceiling). The rest
+    is as for :func:`sim.run.runner.run`. Always played into a folder (``out``, or a
+    temporary one), so :func:`resume_compare` can finish it after an interrupt.
 
     Raises:
         SpecError: a bad spec or edit. CardDataError: a bad card file.
@@ -306,20 +249,16 @@ def compare(
             tempfile.TemporaryDirectory(prefix="omensim-compare-") as tmp,
             jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=COMPARE_FILES) as job,
         ):
-            result = _play_job(job, threads, progress, backend, fresh=True)
+            result = _play_job(job, threads, progress, backend)
         return dataclasses.replace(result, out=None)
     io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
     with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
-        return _play_job(job, threads, progress, backend, fresh=True)
+        return _play_job(job, threads, progress, backend)
 
 
 def check_until_ci(until_ci: float | None, backend: Any) -> None:
-    """Refuse a bad ``until_ci``, and ``until_ci`` with a ``backend``: its looks fall after
-    every kernel call of this process (:func:`stored_arm`).
-
-    Raises:
-        RunError: a half-width outside (0, 0.5). SpecError: with a backend.
-    """
+    """Refuse a bad ``until_ci`` (a RunError), and ``until_ci`` with a ``backend`` (a SpecError:
+    its looks fall after every kernel call of this process)."""
     runner.check_until_ci(until_ci)
     if until_ci is not None and backend is not None:
         raise SpecError(
@@ -363,28 +302,47 @@ def resume_compare(
             (see :func:`sim.run.runner.resume`).
     """
     with jobs.Job.resume(io.local_out(out), KIND) as job:
-        return _play_job(job, threads, progress, backend, fresh=False)
+        return _play_job(job, threads, progress, backend)
 
 
-def _play_job(
-    job: jobs.Job, threads: int | None, progress: Any, backend: Any, *, fresh: bool
-) -> CompareResult:
+def _play_job(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -> CompareResult:
     """Play (or finish) the comparison ``job`` plans, compare the arms, finish the job."""
     plan, out = job.plan, job.out
-    spec = plan_spec(plan["spec"])
-    spec_b = plan_spec(plan.get("spec_b") or plan["spec"])
-    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
-    changes = Changes.parse(plan["changes"]["change"], plan["changes"]["cards"])
+    specs = plan_spec(plan["spec"]), plan_spec(plan.get("spec_b") or plan["spec"])
+    edits = tuple(Changes.parse(plan[k]["change"], plan[k]["cards"]) for k in ("base", "changes"))
+    pools = [run_pool(sp, ch) for sp, ch in zip(specs, edits, strict=True)]
     until_ci = plan.get("until_ci")
-    exclude_capped = bool(plan.get("exclude_capped"))
-    if until_ci is None:
-        _play_arms(job, (spec, spec_b), (base, changes), threads, progress, backend)
-        a = read_outcomes(out / "A", len(run_pool(spec, base).units))
-        b = read_outcomes(out / "B", len(run_pool(spec_b, changes).units))
-    else:
+    arms, backends = specs, (backend, backend)
+    if until_ci is not None:
         check_until_ci(until_ci, backend)  # a resume may be handed a backend
-        a, b = _play_steps(job, spec, spec_b, base, changes, threads, progress, fresh=fresh)
-    result = _paired_result(spec, spec_b, base, changes, a, b, exclude_capped, out, until_ci)
+        # The steps go once both arms are runs (logged first), and then decide nothing more.
+        if not any("dropped" in e for e in job.logged().values()):
+            games = _play_steps(job, specs, edits, threads, progress)
+            arms = tuple(dataclasses.replace(sp, games=games) for sp in specs)
+        backends = tuple(_StepsBackend(job, name, resolve_threads(threads)) for name in "AB")
+    _play_arms(job, arms, edits, threads, progress, backends)
+    for name in "AB" if until_ci is not None else ():
+        job.drop_tables(name)
+    a, b = pair(*(read_outcomes(out / n, len(p.units)) for n, p in zip("AB", pools, strict=True)))
+    excluded = 0
+    if plan.get("exclude_capped") and a.capped is not None and b.capped is not None:
+        keep = ~(a.capped | b.capped)
+        excluded = int((~keep).sum())
+        a, b = a.take(keep), b.take(keep)
+    result = CompareResult(
+        spec=specs[0],
+        base=edits[0],
+        changes=edits[1],
+        comparison=compare_runs(a, b, *(kinds_of(p.units) for p in pools)),
+        affected=changed_units(*pools),
+        out=out,
+        spec_b=None if specs[1] == specs[0] else specs[1],
+        seats_a=_seats(a, excluded),
+        seats_b=_seats(b, excluded),
+        excluded_capped=excluded,
+        until_ci=until_ci,
+    )
+    write_compare(result, out)
     job.finish()
     return result
 
@@ -392,24 +350,29 @@ def _play_job(
 def _play_arms(
     job: jobs.Job,
     specs: tuple[RunSpec, RunSpec],
-    edits: tuple[Changes, Changes],
+    edits: tuple[Changes, ...],
     threads: int | None,
     progress: Any,
-    backend: Any,
+    backends: tuple[Any, Any],
 ) -> None:
     """Finish both arms of the comparison in ``job``'s folder as run directories.
 
     An arm already finished must be the one this comparison logged (its manifest's
     checksum), or, killed before it was logged, a run of the planned spec: another run
     copied in is refused."""
-    logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values()}
-    chunk = int(job.plan["chunk_size"])
-    for i, (name, sp, ch) in enumerate(zip(("A", "B"), specs, edits, strict=True)):
+    logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values() if "arm" in e}
+    for name, sp, ch, backend in zip("AB", specs, edits, backends, strict=True):
         run_dir = job.out / name
-        if finish_run(run_dir, sp, ch, chunk, threads, progress, backend):
-            _check_arm(run_dir, sp, logged.get(name))
+        chunk = backend.step if isinstance(backend, _StepsBackend) else int(job.plan["chunk_size"])
+        done = finish_run(run_dir, sp, ch, chunk, threads, progress, backend)
+        digest = io.file_digest(run_dir / io.MANIFEST_NAME)
+        if done and name in logged and digest != logged[name]:
+            raise RunError(f"{run_dir} is not the run this comparison played (replaced?)")
         if name not in logged:
-            job.log(i, {"arm": name, "manifest_sha256": io.file_digest(run_dir / io.MANIFEST_NAME)})
+            spec = json.loads(json.dumps(dataclasses.asdict(sp)))
+            if done and io.read_manifest(run_dir).get("spec") != spec:
+                raise RunError(f"{run_dir} is not a run of this comparison's spec (copied in?)")
+            job.append({"arm": name, "manifest_sha256": digest})
 
 
 def finish_run(
@@ -436,101 +399,88 @@ def finish_run(
     return False
 
 
+class KeptSteps:
+    """``engine`` whose games are step tables ``job`` keeps in ``steps/name``
+    (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after."""
+
+    def __init__(self, job: jobs.Job, name: str, engine: Any) -> None:
+        self.job, self.name, self.engine = job, name, engine
+
+    def play(self, start: int, n: int, tick: Any = None) -> Any:
+        """Games ``start .. start+n-1``, one step (``tick`` is not called)."""
+        return self.job.table(
+            self.name, f"part-{start:012d}-{n}", lambda: self.engine.play(start, n)
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def stored_arm(job: jobs.Job, name: str, engine: Any) -> Arm:
+    """An arm (:data:`sim.analysis.sizing.Arm`) whose every step is one of :class:`KeptSteps`,
+    so a resumed command looks where it looked."""
+    return engine_arm(KeptSteps(job, name, engine))
+
+
+class _StepsBackend(LocalBackend):
+    """Writes an arm's run from the steps ``job`` kept of it, a part a step, so the run folder
+    holds the very rows the looks read and nothing is played again."""
+
+    ticks = False
+
+    def __init__(self, job: jobs.Job, name: str, threads: int) -> None:
+        from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
+
+        super().__init__(threads)
+        self.job, self.arm, self.step = job, name, MAX_STEP
+
+    def map_chunks(self, job: Any, chunks: Any, engine: Any, tick: Any = None) -> Any:
+        """The chunks (each a step) written from the kept steps; see ``LocalBackend``."""
+        return super().map_chunks(job, chunks, KeptSteps(self.job, self.arm, engine))
+
+
 def _play_steps(
     job: jobs.Job,
-    spec: RunSpec,
-    spec_b: RunSpec,
-    base: Changes,
-    changes: Changes,
+    specs: tuple[RunSpec, RunSpec],
+    edits: tuple[Changes, ...],
     threads: int | None,
     progress: Any,
-    *,
-    fresh: bool,
-) -> tuple[Outcomes, Outcomes]:
-    """Both arms, a kernel call at a time, until every headline interval is narrow enough;
-    each step's rows are ``job``'s tables, so a resumed comparison looks where it looked."""
+) -> int:
+    """Both arms, a step at a time, until every headline interval is narrow enough; the
+    games each played. Each step's rows are ``job``'s tables (:class:`KeptSteps`)."""
     show = P.wanted(progress)
     n_threads = resolve_threads(threads)
+    games = specs[0].games
     with numba_threads(n_threads):
-        engines, kinds = _engines(spec, spec_b, base, changes, show)
+        engines, kinds = _engines(specs, edits, show)
         # --games is the ceiling of both arms: refused up front if it could take too long
-        runner.check_projected_time(engines[0], 2 * spec.games, n_threads)
-        key = ledger.run_key(spec, engines[0].metadata)
-        job.set_key(key) if fresh else job.check_key(key)
+        runner.check_projected_time(engines[0], 2 * games, n_threads)
+        key = ledger.run_key(specs[0], engines[0].metadata)
+        job.check_key(key) if "key" in job.doc else job.set_key(key)
         arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
-        with P.Bar(2 * spec.games, show, desc="compare A and B until the CI") as bar:
-            got = play_until(arms, spec.games, float(job.plan["until_ci"]), *kinds, bar)
-    return got.a, got.b
+        with P.Bar(2 * games, show, desc="compare A and B until the CI") as bar:
+            return play_until(arms, games, float(job.plan["until_ci"]), *kinds, bar).games
 
 
 def _engines(
-    spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes, show: bool
+    specs: tuple[RunSpec, RunSpec], edits: tuple[Changes, ...], show: bool
 ) -> tuple[list[Any], tuple[dict[str, int], dict[str, int]]]:
     """Both arms' engines (the kernel warmed up) and the kinds of their headline cards:
     A's of the cards B changes, and all of B's."""
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
+    pool_a, pool_b = (run_pool(sp, ch) for sp, ch in zip(specs, edits, strict=True))
     kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
     with P.kernel_ready(show):
-        engines = [Engine(spec, changes=base), Engine(spec_b, changes=changes)]
+        engines = [Engine(sp, changes=ch) for sp, ch in zip(specs, edits, strict=True)]
         engines[0].warmup()
     return engines, (headline, kinds_b)
-
-
-def _check_arm(run_dir: Path, spec: RunSpec, logged: str | None) -> None:
-    """Refuse a finished arm that is not the one this comparison played."""
-    if logged is not None:
-        if io.file_digest(run_dir / io.MANIFEST_NAME) != logged:
-            raise RunError(f"{run_dir} is not the run this comparison played (replaced?)")
-        return
-    if io.read_manifest(run_dir).get("spec") != json.loads(json.dumps(dataclasses.asdict(spec))):
-        raise RunError(f"{run_dir} is not a run of this comparison's spec (copied in?)")
 
 
 def plan_spec(d: dict[str, Any]) -> RunSpec:
     """A :class:`RunSpec` back from its JSON form in a job's plan."""
     return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
-
-
-def _paired_result(
-    spec: RunSpec,
-    spec_b: RunSpec,
-    base: Changes,
-    changes: Changes,
-    a: Outcomes,
-    b: Outcomes,
-    exclude_capped: bool,
-    out: Path | None,
-    until_ci: float | None = None,
-) -> CompareResult:
-    """Pair A's and B's games (leaving out capped ones if asked), compare; write to ``out``."""
-    pool_a, pool_b = run_pool(spec, base), run_pool(spec_b, changes)
-    a, b = pair(a, b)
-    excluded = 0
-    if exclude_capped and a.capped is not None and b.capped is not None:
-        keep = ~(a.capped | b.capped)
-        excluded = int((~keep).sum())
-        a, b = a.take(keep), b.take(keep)
-    kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
-    affected = changed_units(pool_a, pool_b)
-    result = CompareResult(
-        spec=spec,
-        base=base,
-        changes=changes,
-        comparison=compare_runs(a, b, kinds_a, kinds_b),
-        affected=affected,
-        out=out,
-        spec_b=None if spec_b == spec else spec_b,
-        seats_a=_seats(a, excluded),
-        seats_b=_seats(b, excluded),
-        excluded_capped=excluded,
-        until_ci=until_ci,
-    )
-    if out is not None:
-        write_compare(result, out)
-    return result
 
 
 def _seats(o: Outcomes, excluded: int) -> SeatCounts | None:
@@ -555,7 +505,7 @@ def plan_compare(
     show = P.wanted(progress)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
-        engines, kinds = _engines(spec, spec_b, base, changes, show)
+        engines, kinds = _engines((spec, spec_b), (base, changes), show)
         with P.Bar(2 * pilot, show, desc="plan: pilot") as bar:
             pair = (engine_arm(engines[0]), engine_arm(engines[1]))
             return plan_pairs([pair], [kinds], pilot, width, runs=2, bar=bar)
@@ -563,7 +513,6 @@ def plan_compare(
 
 def write_compare(result: CompareResult, out: Path) -> None:
     """``out/compare.json`` (summary) and ``out/compare.parquet`` (every card's row)."""
-    out.mkdir(parents=True, exist_ok=True)
     with io.atomic_path(out / "compare.parquet") as tmp:
         result.comparison.table().to_parquet(tmp, index=False)
     # The summary last: its presence says the comparison is whole.

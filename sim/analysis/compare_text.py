@@ -21,11 +21,9 @@ def format_result(result: Any) -> str:
     """The comparison as lines a person reads."""
     spec, spec_b = result.spec, result.b_spec
     fp = result.comparison.first_player
-    described = result.changes.describe()
-    what = [*result.spec_differences(), *described["change"], *described["cards"]]
-    games = fp.games
+    what = result.differences()
     lines = [
-        f"{games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}, "
+        f"{fp.games:,} games of {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}, "
         f"{spec.variant_label} rules, {first_player_label(spec.first, spec.variants)}), "
         f"each played as A and as B, B with: {'; '.join(what) or 'nothing different'}.",
     ]
@@ -35,16 +33,14 @@ def format_result(result: Any) -> str:
             "out of every figure (--exclude-capped)."
         )
     margin = result.comparison.margin
-    arms = (("A", result.seats_a, spec), ("B", result.seats_b, spec_b))
-    for (name, seats, sp), m in zip(
-        arms, (None, None) if margin is None else (margin.a, margin.b), strict=True
-    ):
+    for name, seats, sp in (("A", result.seats_a, spec), ("B", result.seats_b, spec_b)):
         if seats is not None:
+            rows = [] if margin is None else [margin_row(getattr(margin, name.lower()))]
             lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
-            lines.extend(seat_lines(seats, "    ", [] if m is None else [margin_row(m)]))
+            lines.extend(seat_lines(seats, "    ", rows))
     lines.append("Paired shifts, B - A:")
     lines.append(
-        _line("first-player win rate", fp.rate_a, fp.rate_b, fp.diff, fp.lo, fp.hi)
+        f"  first-player win rate: {rate_shift_text(fp)}"
         + f"  (unpaired would need {_games(fp.n_unpaired)} games per run"
         + _saved(fp.se_paired, fp.se_unpaired)
         + ")"
@@ -52,25 +48,13 @@ def format_result(result: Any) -> str:
     if margin is not None:
         lines.append(f"  first player's VP margin: {margin.text()}")
     cards = result.comparison.cards
-    for row in cards[cards.card.isin(result.affected)].itertuples():
-        lines.append(
-            _line(
-                f"{row.card}: holders' win rate", row.rate_a, row.rate_b, row.diff, row.lo, row.hi
-            )
-            + f"  [{row.count_a:,} (game, seat) holders; unpaired would need "
-            f"{_games(row.n_unpaired)} games per run]"
-        )
-        lines.append(
-            _line(
-                "    conditional: players' win rate",
-                row.conditional_rate_a,
-                row.conditional_rate_b,
-                row.conditional_diff,
-                row.conditional_lo,
-                row.conditional_hi,
-            )
-            + f"  [plays {row.conditional_count_a:,} -> {row.conditional_count_b:,}]"
-        )
+    for r in result.rows.itertuples():
+        lines += [
+            f"  {r.card}: holders' win rate: {rate_shift_text(r)}  [{r.count_a:,} (game, seat) "
+            f"holders; unpaired would need {_games(r.n_unpaired)} games per run]",
+            f"      conditional: players' win rate: {rate_shift_text(r, 'conditional_')}  "
+            f"[plays {r.conditional_count_a:,} -> {r.conditional_count_b:,}]",
+        ]
     lines.extend(result.flags())
     lines.extend(result.play_changes())
     unpaired = [c for c in result.affected if c not in set(cards.card)]
@@ -87,10 +71,8 @@ def format_result(result: Any) -> str:
         "Intervals are 95%, paired by game_id; 'unpaired would need' is the games per run "
         "two independent runs would need for an interval as narrow."
     )
-    if result.out is not None and result.until_ci is None:
+    if result.out is not None:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
-    elif result.out is not None:
-        lines.append(f"Runs in {result.out}/steps, step by step; summary in compare.json.")
     if result.until_ci is not None:
         ceiling = result.spec.games
         reached = (
@@ -112,10 +94,12 @@ def _saved(se_paired: float, se_unpaired: float) -> str:
     return f"; pairing saved {1 - (se_paired / se_unpaired) ** 2:.0%} of the variance"
 
 
-def _line(label: str, a: float, b: float, d: float, lo: float, hi: float) -> str:
+def rate_shift_text(r: Any, prefix: str = "", ci: str = "95% CI ") -> str:
+    """``"55.00% -> 56.10%, change +1.10 points (95% CI -0.40 to +2.60)"``: the paired shift
+    ``r`` holds (its ``rate_a``, ``rate_b``, ``diff``, ``lo``, ``hi``, each after ``prefix``)."""
+    a, b, d, lo, hi = (getattr(r, prefix + k) for k in ("rate_a", "rate_b", "diff", "lo", "hi"))
     return (
-        f"  {label}: {a:.2%} -> {b:.2%}, change {d * 100:+.2f} points "
-        f"(95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
+        f"{a:.2%} -> {b:.2%}, change {d * 100:+.2f} points ({ci}{lo * 100:+.2f} to {hi * 100:+.2f})"
     )
 
 

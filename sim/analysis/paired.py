@@ -1,18 +1,10 @@
 """Paired (common-random-numbers) comparisons of two runs of the same games.
 
-Game ``i`` of a run depends only on ``(seed, i)``, so two runs with the same seed and
-different card tables deal the same games: pairing them by ``game_id`` removes the
-variance the runs share. Everything here takes what a run writes (a DataFrame or a pyarrow
-Table), so a notebook gets the numbers ``omensim compare`` prints
-(``compare_runs(a, b, kinds_a, kinds_b).table()``).
-
-A card's headline effect is intention-to-treat: over every (game, seat) that *held* the
-card in A or in B (the same population in both arms), the share that won outright; the
-played-only rate (its population moves with the change) is kept as ``conditional_*``.
-Every rate is a ratio of per-game sums, and ``B - A`` gets a delta-method interval paired by
-game (:func:`sim.run.stats.paired_ratio_diff`); ``n_unpaired`` is the games per run two
-independent runs would need for an interval as narrow. ``docs/usage.md`` says how to read
-them.
+Game ``i`` depends only on ``(seed, i)``, so two runs with one seed deal the same games and
+pairing them by ``game_id`` removes the variance they share. A card's headline is its
+holders' win rate (intention-to-treat: every (game, seat) that held it in A or B); the
+played-only rate is kept as ``conditional_*``. Intervals come from
+:func:`sim.run.stats.paired_ratio_diff`; ``docs/usage.md`` says how to read them.
 """
 
 from __future__ import annotations
@@ -64,7 +56,9 @@ class Outcomes:
     @classmethod
     def from_frame(cls, frame: pd.DataFrame | pa.Table, n_kinds: int | None = None) -> Outcomes:
         """From a run's rows (pandas or pyarrow); ``n_kinds`` defaults to the largest id + 1."""
-        table = frame if isinstance(frame, pa.Table) else _to_arrow(frame)
+        if not isinstance(frame, pa.Table):
+            frame = pa.Table.from_pandas(frame[[c for c in READ_COLUMNS if c in frame.columns]])
+        table = frame
         missing = [c for c in COLUMNS if c not in table.column_names]
         if missing:
             raise ValueError(f"the run's rows lack column(s) {', '.join(missing)}")
@@ -75,17 +69,14 @@ class Outcomes:
         order: Any = slice(None) if in_order else np.argsort(ids, kind="stable")
         winner = _np(table, "winner")[order].astype(np.int8)
         first = _np(table, "first_player")[order].astype(np.int8)
-        lists = {c: _played_matrix(table.column(c), n_kinds) for c in LIST_COLUMNS}
-        k = max(n_kinds or 0, *(m.shape[1] for m in lists.values()))
-        lists = {
-            c: (m if m.shape[1] == k else np.pad(m, ((0, 0), (0, k - m.shape[1]))))[order]
-            for c, m in lists.items()
-        }
+        flat = [pc.max(pc.list_flatten(table.column(c))).as_py() for c in LIST_COLUMNS]
+        k = max([n_kinds or 0, *(m + 1 for m in flat if m is not None)])
+        lists = {c: _played_matrix(table.column(c), k)[order] for c in LIST_COLUMNS}
         played = [lists["played_p0"], lists["played_p1"]]
         plays = (played[0].astype(np.int8) + played[1]).astype(np.int8)
         wins = (played[0] & (winner == 0)[:, None]) | (played[1] & (winner == 1)[:, None])
         return cls(
-            game_id=_np(table, "game_id")[order].astype(np.int64),
+            game_id=ids[order].astype(np.int64),
             first_win=(winner == first).astype(np.int8),
             plays=plays,
             wins=wins.astype(np.int8),
@@ -99,9 +90,7 @@ class Outcomes:
 
     def take(self, index: np.ndarray) -> Outcomes:
         """The games at positions ``index``."""
-        return Outcomes(
-            **{k: None if v is None else v[index] for k, v in vars(self).items()}
-        )
+        return Outcomes(**{k: None if v is None else v[index] for k, v in vars(self).items()})
 
     @staticmethod
     def concat(parts: list[Outcomes]) -> Outcomes:
@@ -123,9 +112,7 @@ def _capped(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
     """Turn-capped flags in ``order``, or None when the rows have no ``end_reason``."""
     if "end_reason" not in table.column_names:
         return None
-    er = table.column("end_reason")
-    if pa.types.is_dictionary(er.type):
-        er = er.cast(pa.string())
+    er = table.column("end_reason").cast(pa.string())
     return np.asarray(pc.equal(er, "turn_cap").to_numpy(zero_copy_only=False), bool)[order]
 
 
@@ -137,47 +124,31 @@ def _margin(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
     return first_player_margins(*cols)[order]
 
 
-def _to_arrow(df: pd.DataFrame) -> pa.Table:
-    cols = {}
-    for c in READ_COLUMNS:
-        if c not in df.columns:
-            continue
-        s = df[c]
-        if c in LIST_COLUMNS:
-            cols[c] = pa.array([np.asarray(v, np.int16) for v in s], pa.list_(pa.int16()))
-        elif c == "end_reason":
-            cols[c] = pa.array(s.astype(str).tolist(), pa.string())
-        else:
-            cols[c] = pa.array(np.asarray(s))
-    return pa.table(cols)
-
-
 def _np(table: pa.Table, name: str) -> np.ndarray:
     return table.column(name).to_numpy()
 
 
-def _played_matrix(col: pa.ChunkedArray | pa.Array, n_kinds: int | None) -> np.ndarray:
-    """bool[n, K]: whether each row's list holds kind k."""
-    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+def _played_matrix(col: pa.ChunkedArray, k: int) -> np.ndarray:
+    """bool[n, k]: whether each row's list holds kind k."""
+    arr = col.combine_chunks()
     kinds = pc.list_flatten(arr).to_numpy(zero_copy_only=False).astype(np.int64)
     rows = pc.list_parent_indices(arr).to_numpy(zero_copy_only=False).astype(np.int64)
-    k = max(n_kinds or 0, int(kinds.max()) + 1 if len(kinds) else 0)
     out = np.zeros((len(arr), k), bool)
     out[rows, kinds] = True
     return out
 
 
-def as_outcomes(run: Outcomes | pd.DataFrame | pa.Table) -> Outcomes:
-    """Accept :class:`Outcomes` or a run's rows."""
-    return run if isinstance(run, Outcomes) else Outcomes.from_frame(run)
+Rows = Outcomes | pd.DataFrame | pa.Table
+"""A run's outcomes, or its rows (pandas or pyarrow)."""
 
 
-def pair(a: Outcomes, b: Outcomes) -> tuple[Outcomes, Outcomes]:
+def pair(a: Rows, b: Rows) -> tuple[Outcomes, Outcomes]:
     """The games both runs played, in the same order (paired by ``game_id``).
 
     Raises:
         ValueError: the runs share no game.
     """
+    a, b = (r if isinstance(r, Outcomes) else Outcomes.from_frame(r) for r in (a, b))
     if np.array_equal(a.game_id, b.game_id):
         return a, b
     common, ia, ib = np.intersect1d(a.game_id, b.game_id, return_indices=True)
@@ -211,20 +182,18 @@ class PairedDiff:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (non-finite numbers become ``None``)."""
-        return {k: _finite(v) for k, v in asdict(self).items()}
+        return {k: json_value(v) for k, v in asdict(self).items()}
 
 
-def _finite(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
+def json_value(v: Any) -> Any:
+    """A number as JSON holds it: a numpy scalar as Python's, a non-finite float as None."""
+    v = v.item() if hasattr(v, "item") else v
+    return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
-def first_player_shift(
-    a: Outcomes | pd.DataFrame | pa.Table, b: Outcomes | pd.DataFrame | pa.Table, z: float = Z95
-) -> PairedDiff:
+def first_player_shift(a: Rows, b: Rows, z: float = Z95) -> PairedDiff:
     """Change of the first-player win rate from run A to run B, paired by game."""
-    a, b = pair(as_outcomes(a), as_outcomes(b))
+    a, b = pair(a, b)
     ones = np.ones(a.games)
     r = paired_ratio_diff(a.first_win, ones, b.first_win, ones, z)
     return PairedDiff(
@@ -235,51 +204,27 @@ def first_player_shift(
 
 
 def card_shifts(
-    a: Outcomes | pd.DataFrame | pa.Table,
-    b: Outcomes | pd.DataFrame | pa.Table,
+    a: Rows,
+    b: Rows,
     kinds_a: Mapping[str, int],
     kinds_b: Mapping[str, int] | None = None,
     z: float = Z95,
 ) -> pd.DataFrame:
-    """Change of each card's effect from run A to run B, paired by (game, seat).
+    """Change of each card's holders' win rate (and ``conditional_*`` played-only rate) from
+    run A to run B, paired by (game, seat), for the cards ``kinds_a`` names (``{card: kind
+    id}``, :func:`kinds_of`) that ``kinds_b`` (B's ids, default A's) has too.
 
-    The headline columns are intention-to-treat: the population is every
-    (game, seat) that held the card in A or in B, the same in both arms, and
-    the rate is the share of those seats that won outright. The old
-    played-only rate follows as ``conditional_*`` columns (see the module
-    docstring for why it misleads when a change moves who plays the card).
-
-    Args:
-        a, b: the two runs (same seed, overlapping game ids).
-        kinds_a: ``{card name: kind id in A}`` for the cards wanted, e.g.
-            ``{u["name"]: k for k, u in enumerate(pool.units)}``.
-        kinds_b: the same names' ids in B; defaults to ``kinds_a`` (edits
-            never move a kind). Names missing from B are left out.
-
-    Returns:
-        One row per card: ``card``, ``kind_a``, ``kind_b``, ``games``, the
-        columns of :func:`paired_ratio_diff` for the held population
-        (``count_a == count_b``: (game, seat) pairs that held the card in
-        either run), ``p_value`` (two-sided, of ``diff``), and
-        ``conditional_count_a/b`` (play counts: (game, seat) pairs that played
-        it), ``conditional_rate_a/b``, ``conditional_diff``,
-        ``conditional_lo/hi``, ``conditional_p_value``. A card never played in
-        one run has NaN conditional rates.
+    One row per card: ``card``, ``kind_a``, ``kind_b``, ``games``, the columns of
+    :func:`paired_ratio_diff` over the holders, ``p_value``, and the ``conditional_``
+    ``count_a/b`` (plays), ``rate_a/b``, ``diff``, ``lo/hi`` and ``p_value``.
     """
-    a, b = pair(as_outcomes(a), as_outcomes(b))
+    a, b = pair(a, b)
     names, ka, kb = card_ids(kinds_a, kinds_b)
     won_a, won_b, den = holders(a, b, ka, kb)
     itt = paired_ratio_diff(won_a, den, won_b, den, z)
-    cond = paired_ratio_diff(
-        kind_columns(a.wins, ka),
-        kind_columns(a.plays, ka),
-        kind_columns(b.wins, kb),
-        kind_columns(b.plays, kb),
-        z,
-    )
-    frame = pd.DataFrame({"card": names, "kind_a": ka, "kind_b": kb, "games": a.games})
-    for key, values in itt.items():
-        frame[key] = values
+    played = ((a.wins, ka), (a.plays, ka), (b.wins, kb), (b.plays, kb))
+    cond = paired_ratio_diff(*(kind_columns(m, k) for m, k in played), z)
+    frame = pd.DataFrame({"card": names, "kind_a": ka, "kind_b": kb, "games": a.games, **itt})
     frame["p_value"] = p_values(itt["diff"], itt["se_paired"])
     for key in ("count_a", "count_b", "rate_a", "rate_b", "diff", "lo", "hi"):
         frame[f"conditional_{key}"] = cond[key]
@@ -341,24 +286,22 @@ class Comparison:
 
 
 def compare_runs(
-    a: Outcomes | pd.DataFrame | pa.Table,
-    b: Outcomes | pd.DataFrame | pa.Table,
+    a: Rows,
+    b: Rows,
     kinds_a: Mapping[str, int],
     kinds_b: Mapping[str, int] | None = None,
     z: float = Z95,
 ) -> Comparison:
     """Both comparisons at once; see :func:`first_player_shift` and :func:`card_shifts`."""
-    a, b = pair(as_outcomes(a), as_outcomes(b))
+    a, b = pair(a, b)
     return Comparison(
         first_player_shift(a, b, z), card_shifts(a, b, kinds_a, kinds_b, z), margin_shift(a, b)
     )
 
 
-def margin_shift(
-    a: Outcomes | pd.DataFrame | pa.Table, b: Outcomes | pd.DataFrame | pa.Table
-) -> MarginShift | None:
+def margin_shift(a: Rows, b: Rows) -> MarginShift | None:
     """The first player's VP margin in A and B, paired by game (None when either lacks scores)."""
-    a, b = pair(as_outcomes(a), as_outcomes(b))
+    a, b = pair(a, b)
     if a.margin is None or b.margin is None:
         return None
     return MarginShift.from_margins(a.margin, b.margin)

@@ -1,22 +1,10 @@
-"""Bot sensitivity: the same question answered under several bots, and whether the answer holds.
+"""Bot sensitivity: the same question under several bots, each in self-play on the same games,
+and whether the answer holds (a fact about the game, or about one bot's play).
 
-A balance figure is measured with some bot at the table. A panel replays the
-same games (same seed, same game indices) once per bot in self-play, so a
-designer can see whether "the first player is favoured" is a fact about the
-game or about one bot's play.
-
-Everything here is a pure function over counts or game rows; the CLI only
-plays the runs and prints what these return.
-
-Conventions, as in :mod:`sim.analysis.frames`:
-
-* A shared victory (``winner == -1``) is a win for neither seat.
-* A game is *decisive* when one seat won outright (shared victories are not).
-  Turn-capped games still have a winner on points and count as decisive; their
-  share is reported so a reader can see how much of a figure rests on them.
-* Which seat is *favoured* is read from the decisive games only: the first
-  player is favoured when it wins more than half of them, and the lean is
-  *significant* when the 95% Wilson interval of that share excludes one half.
+Pure functions over counts or game rows. As in :mod:`sim.analysis.frames`: a shared victory
+is a win for neither seat; a game is *decisive* when one seat won outright (turn-capped games
+too); the first player is *favoured* when it wins more than half of the decisive games, and
+*significantly* so when the 95% Wilson interval of that share excludes one half.
 """
 
 from __future__ import annotations
@@ -28,9 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.run.margins import MarginMoments, first_player_margins, margin_text, shift_text
+from sim.analysis.compare_text import rate_shift_text
+from sim.run.margins import MarginMoments, margin_text, shift_text
+from sim.run.seats import SeatCounts
 from sim.run.stats import Z95, wilson_interval
 
+PANEL_TABLE = "panel.csv"
+"""The table ``run --panel`` and ``compare --panel`` write beside the bots' runs."""
 COUNT_COLS = ("bot", "games", "first_wins", "second_wins", "shared", "turn_capped")
 MARGIN_COUNT_COLS = ("margin_games", "margin_total", "margin_squares")
 """Optional count columns: the :class:`sim.run.margins.MarginMoments` of the first player's
@@ -56,94 +48,62 @@ def panel_dir_names(bots: Sequence[str]) -> dict[str, str]:
     ``-3``, ... so every bot keeps its own run directory.
     """
     out: dict[str, str] = {}
-    used: set[str] = set()
     for bot in bots:
         base = Path(bot).stem if bot.endswith(".toml") else bot
         name, k = base, 2
-        while name in used:
+        while name in out.values():
             name, k = f"{base}-{k}", k + 1
-        used.add(name)
         out[bot] = name
     return out
 
 
 def outcome_counts(df: pd.DataFrame, by: str = "bot") -> pd.DataFrame:
-    """Per ``by`` group, the outcome counts a panel table is built from.
+    """:func:`counts_table` of game rows (a run's columns and a ``by`` column naming the bot),
+    a row per bot in order of first appearance; margins when the rows have scores."""
+    scores = {"score_p0", "score_p1"} <= set(df.columns)
+    rows = []
+    for bot, g in df.groupby(df[by].astype(str), sort=False):
+        c, margins = SeatCounts.from_frame(g), MarginMoments.from_frame(g) if scores else None
+        rows.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
+    return counts_table(rows)
 
-    Args:
-        df: game rows with ``winner``, ``first_player`` and ``end_reason`` (as a
-            run's Parquet has them) and a ``by`` column naming the bot.
 
-    Returns:
-        Columns ``bot, games, first_wins, second_wins, shared, turn_capped``, one
-        row per group in order of first appearance.
-    """
-    winner = df["winner"].to_numpy()
-    first = df["first_player"].to_numpy()
-    work = pd.DataFrame(
-        {
-            "bot": df[by].astype(str).to_numpy(),
-            "first_wins": winner == first,
-            "second_wins": (winner != first) & (winner != -1),
-            "shared": winner == -1,
-            "turn_capped": df["end_reason"].astype(str).to_numpy() == "turn_cap",
-        }
-    )
-    margins = {"score_p0", "score_p1"} <= set(df.columns)
-    if margins:
-        m = first_player_margins(first, df["score_p0"], df["score_p1"])
-        work["margin_total"], work["margin_squares"] = m, m * m
-    g = work.groupby("bot", sort=False)
-    summed = ["first_wins", "second_wins", "shared", "turn_capped"]
-    summed += ["margin_total", "margin_squares"] if margins else []
-    out = g[summed].sum().astype(np.int64)
-    out.insert(0, "games", g.size().astype(np.int64))
-    if margins:
-        out.insert(len(COUNT_COLS) - 1, "margin_games", out["games"])
-    return out.reset_index()[[*COUNT_COLS, *(MARGIN_COUNT_COLS if margins else ())]]
+def counts_table(rows: Sequence[tuple[str, int, int, int, int, Any]]) -> pd.DataFrame:
+    """The :data:`COUNT_COLS` from each bot's ``(bot, games, first-player wins, shared,
+    turn-capped, margins)``, and the :data:`MARGIN_COUNT_COLS` when every row has its
+    :class:`sim.run.margins.MarginMoments`."""
+    margins = bool(rows) and all(r[-1] is not None for r in rows)
+    cols = [*COUNT_COLS, *(MARGIN_COUNT_COLS if margins else ())]
+    data = [
+        [bot, n, first, n - first - shared, shared, capped]
+        + ([m.games, m.total, m.squares] if margins else [])
+        for bot, n, first, shared, capped, m in rows
+    ]
+    return pd.DataFrame(data, columns=cols).astype({c: np.int64 for c in cols[1:]})
 
 
 def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
-    """Outcome counts from finished runs' summaries (``{bot: RunResult}``), no Parquet read.
+    """:func:`counts_table` of finished runs' summaries (``{bot: RunResult}``: ``games``,
+    ``first_player_wins``, ``shared``, ``turn_capped``, and ``outcomes`` for margins)."""
+    return counts_table(
+        [
+            (bot, r.games, r.first_player_wins, r.shared, r.turn_capped, _margins(r))
+            for bot, r in results.items()
+        ]
+    )
 
-    Each result needs ``games``, ``first_player_wins``, ``shared`` and ``turn_capped``
-    (as :class:`sim.run.runner.RunResult` has them); when every result has its
-    ``outcomes`` the first player's margins are counted too (:data:`MARGIN_COUNT_COLS`).
-    """
-    rows = [
-        (
-            bot,
-            r.games,
-            r.first_player_wins,
-            r.games - r.first_player_wins - r.shared,
-            r.shared,
-            r.turn_capped,
-        )
-        for bot, r in results.items()
-    ]
-    out = pd.DataFrame(rows, columns=list(COUNT_COLS)).astype({c: np.int64 for c in COUNT_COLS[1:]})
-    if results and all(getattr(r, "outcomes", None) is not None for r in results.values()):
-        m = [r.outcomes.margins for r in results.values()]
-        for col, key in zip(MARGIN_COUNT_COLS, ("games", "total", "squares"), strict=True):
-            out[col] = np.array([getattr(x, key) for x in m], np.int64)
-    return out
+
+def _margins(result: Any) -> MarginMoments | None:
+    outcomes = getattr(result, "outcomes", None)
+    return None if outcomes is None else outcomes.margins
 
 
 def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
-    """The first-player question, one row per bot, with intervals and the lean.
-
-    Args:
-        counts: columns as :func:`outcome_counts` returns (built from game rows
-            or from run summaries).
-
-    Returns:
-        ``counts`` plus ``rate, lo, hi`` (first-player wins over all games, Wilson),
-        ``decisive, decisive_share``, ``first_share, first_lo, first_hi`` (first-player
-        wins over decisive games, Wilson), ``shared_share, capped_share``,
-        ``favoured`` ("first", "second" or "neither") and ``significant`` (the
-        decisive-share interval excludes one half); with :data:`MARGIN_COUNT_COLS` in
-        ``counts`` also ``margin, margin_lo, margin_hi, margin_sd`` (the first player's
-        mean VP margin and its 95% t-interval).
+    """The first-player question, one row per bot of ``counts`` (:func:`outcome_counts`,
+    :func:`counts_from_results`): ``counts`` plus ``rate, lo, hi`` (first-player wins over all
+    games, Wilson), ``decisive, decisive_share``, ``first_share, first_lo, first_hi`` (over
+    decisive games), ``shared_share, capped_share``, ``favoured`` ("first", "second" or
+    "neither"), ``significant``, and with margins ``margin, margin_lo, margin_hi, margin_sd``.
     """
     has_margins = set(MARGIN_COUNT_COLS) <= set(counts.columns)
     cols = [*COUNT_COLS, *(MARGIN_COUNT_COLS if has_margins else ())]
@@ -165,22 +125,18 @@ def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     out["favoured"] = np.select([first > second, second > first], ["first", "second"], "neither")
     out["significant"] = (decisive > 0) & ((out["first_lo"] > 0.5) | (out["first_hi"] < 0.5))
     if has_margins:
-        figures = [
-            MarginMoments(int(n), int(t), int(q)).figures()
-            for n, t, q in out[list(MARGIN_COUNT_COLS)].itertuples(index=False)
-        ]
-        for col, key in (("margin", "mean"), ("margin_lo", "lo"), ("margin_hi", "hi")):
-            out[col] = [f[key] for f in figures]
-        out["margin_sd"] = [f["sd"] for f in figures]
+        figures = pd.DataFrame([m.figures() for m in _moments(out)])[["mean", "lo", "hi", "sd"]]
+        out[["margin", "margin_lo", "margin_hi", "margin_sd"]] = figures.to_numpy()
     return out
+
+
+def _moments(table: pd.DataFrame) -> list[MarginMoments]:
+    return [MarginMoments(*map(int, r)) for r in table[list(MARGIN_COUNT_COLS)].itertuples(False)]
 
 
 def margin_cell(table: pd.DataFrame) -> list[str]:
     """Per row of :func:`first_player_panel`, ``"+0.80 (+0.33 to +1.27)"`` (VP)."""
-    return [
-        margin_text(MarginMoments(int(n), int(t), int(q)))
-        for n, t, q in table[list(MARGIN_COUNT_COLS)].itertuples(index=False)
-    ]
+    return [margin_text(m) for m in _moments(table)]
 
 
 def first_player_verdict(table: pd.DataFrame) -> str:
@@ -195,10 +151,8 @@ def first_player_verdict(table: pd.DataFrame) -> str:
     head = f"first player favoured under every bot: {'yes' if n and fav.all() else 'no'}"
     line = f"{head} (significant under {sig} of {n})"
     if n and not fav.all():
-        others = [
+        others = [  # "neither" is never significant: its share is one half
             f"{row.bot}: {row.favoured} favoured{' (significant)' if row.significant else ''}"
-            if row.favoured != "neither"
-            else f"{row.bot}: neither favoured"
             for row in table.itertuples()
             if row.favoured != "first"
         ]
@@ -206,35 +160,39 @@ def first_player_verdict(table: pd.DataFrame) -> str:
     return line
 
 
+def first_player_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """Every row of :func:`first_player_panel` as cells: the text table shows all but
+    ``favoured`` and ``significant``, the report's page all but ``decisive`` and ``shared``."""
+    rows = list(table.itertuples())
+    cells = pd.DataFrame(
+        {
+            "bot": table["bot"].astype(str),
+            "games": table["games"].map("{:,}".format),
+            "first player won (95% CI)": [f"{r.rate:.2%} ({r.lo:.2%} to {r.hi:.2%})" for r in rows],
+            "decisive": table["decisive_share"].map("{:.2%}".format),
+            "first of decisive (95% CI)": [
+                f"{r.first_share:.2%} ({r.first_lo:.2%} to {r.first_hi:.2%})"
+                if r.decisive
+                else "n/a"
+                for r in rows
+            ],
+            "shared": table["shared_share"].map("{:.2%}".format),
+            "favoured": table["favoured"],
+            "significant": table["significant"].map({True: "yes", False: "no"}),
+            "turn-capped": table["capped_share"].map("{:.2%}".format),
+        }
+    )
+    if "margin" in table.columns:
+        cells["first VP margin (95% CI)"] = margin_cell(table)
+    return cells
+
+
 def format_first_player_panel(table: pd.DataFrame) -> str:
     """An aligned text table of :func:`first_player_panel`, then its verdict line."""
-    head = ("bot", "games", "first player won (95% CI)", "decisive", "first of decisive (95% CI)",
-            "shared", "turn-capped")  # fmt: skip
-    margins = "margin" in table.columns
-    if margins:
-        head = (*head, "first VP margin (95% CI)")
-    cells = margin_cell(table) if margins else [None] * len(table)
-    rows = [head]
-    for r, margin in zip(table.itertuples(), cells, strict=True):
-        of_decisive = (
-            f"{r.first_share:.2%} ({r.first_lo:.2%} to {r.first_hi:.2%})"
-            f"{' *' if r.significant else ''}"
-            if r.decisive
-            else "n/a"
-        )
-        rows.append(
-            (
-                str(r.bot),
-                f"{r.games:,}",
-                f"{r.rate:.2%} ({r.lo:.2%} to {r.hi:.2%})",
-                f"{r.decisive_share:.2%}",
-                of_decisive,
-                f"{r.shared_share:.2%}",
-                f"{r.capped_share:.2%}",
-                *(() if margin is None else (margin,)),
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    cells = first_player_cells(table).drop(columns=["favoured", "significant"])
+    cells["first of decisive (95% CI)"] += np.where(table["significant"], " *", "")
+    rows = [tuple(cells.columns), *cells.itertuples(index=False)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(cells.columns))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in rows
@@ -245,18 +203,9 @@ def format_first_player_panel(table: pd.DataFrame) -> str:
 
 
 def effect_panel(effects: pd.DataFrame) -> pd.DataFrame:
-    """Per measure, how many bots see a change move it up or down, and how many significantly.
-
-    Args:
-        effects: one row per (bot, measure) with ``bot``, ``metric``, ``diff``
-            (B - A), ``lo`` and ``hi`` (its interval), as the per-bot
-            ``CompareResult.table()`` rows stacked with a ``bot`` column.
-
-    Returns:
-        One row per ``metric`` in order of first appearance: ``bots``, ``up``,
-        ``down``, ``up_significant``, ``down_significant`` (the interval is above
-        or below zero), and ``same_sign`` (every bot moved it the same way).
-    """
+    """Per measure of ``effects`` (each bot's ``CompareResult.table()`` rows with a ``bot``
+    column), in order of first appearance: ``bots``, ``up``, ``down``, ``up_significant``,
+    ``down_significant`` (the interval clear of zero) and ``same_sign`` (every bot agrees)."""
     work = pd.DataFrame(
         {
             "metric": effects["metric"].astype(str).to_numpy(),
@@ -274,30 +223,22 @@ def effect_panel(effects: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-METRIC_LABELS = {"first_player_win_rate": "the first-player win rate"}
-
-
-def format_shifts(effects: pd.DataFrame) -> list[str]:
-    """One line per (bot, measure) row of a compare panel: A -> B and the paired shift.
-
-    ``"greedy: the first-player win rate: 55.00% -> 56.10%, change +1.10 points
-    (-0.40 to +2.60)"``; ``effects`` as :func:`effect_panel` takes them, with
-    ``rate_a`` and ``rate_b``.
-    """
+def shift_lines(effects: pd.DataFrame, margins: pd.DataFrame) -> list[str]:
+    """A compare panel in lines: each (bot, measure) row of ``effects`` (as :func:`effect_panel`
+    takes them, with ``rate_a`` and ``rate_b``) A -> B with its paired shift, each bot's row of
+    ``margins`` (a ``bot`` column and :meth:`sim.run.margins.MarginShift.figures`), then the
+    verdict per measure (:func:`effect_verdicts`)."""
     return [
-        f"{row.bot}: {metric_label(str(row.metric))}: {row.rate_a:.2%} -> {row.rate_b:.2%}, "
-        f"change {row.diff * 100:+.2f} points ({row.lo * 100:+.2f} to {row.hi * 100:+.2f})"
-        for row in effects.itertuples()
-    ]
-
-
-def margin_lines(shifts: pd.DataFrame) -> list[str]:
-    """``"greedy: the first player's VP margin: +0.80 -> +0.88 VP, change +0.08 VP (95% paired
-    t-interval -0.13 to +0.29)"``: one line per row of ``shifts`` (a ``bot`` column and the
-    :meth:`sim.run.margins.MarginShift.figures` columns)."""
-    return [
-        f"{row['bot']}: the first player's VP margin: {shift_text(row)}"
-        for row in shifts.to_dict("records")
+        "Paired shifts, B - A, per bot (95% CI):",
+        *(
+            f"  {r.bot}: {metric_label(str(r.metric))}: {rate_shift_text(r, ci='')}"
+            for r in effects.itertuples()
+        ),
+        *(
+            f"  {row['bot']}: the first player's VP margin: {shift_text(row)}"
+            for row in margins.to_dict("records")
+        ),
+        *effect_verdicts(effect_panel(effects)),
     ]
 
 
@@ -327,9 +268,7 @@ def effect_verdicts(panel: pd.DataFrame) -> list[str]:
 
 def metric_label(metric: str) -> str:
     """A compare table's ``metric`` in words (``card_win_rate: X`` -> ``X's holders' win rate``)."""
-    if metric in METRIC_LABELS:
-        return METRIC_LABELS[metric]
-    prefix = "card_win_rate: "
-    if metric.startswith(prefix):
-        return f"{metric[len(prefix) :]}'s holders' win rate"
-    return metric
+    if metric == "first_player_win_rate":
+        return "the first-player win rate"
+    card = metric.removeprefix("card_win_rate: ")
+    return metric if card == metric else f"{card}'s holders' win rate"

@@ -1,9 +1,7 @@
 """``omensim report --panel``: a bot panel's answers side by side, and whether they agree.
 
-``run --panel`` and ``compare --panel`` leave one run (or one A/B pair) per bot under their
-folder, plus ``panel.csv``. This module finds them and builds the report's panel section:
-the first-player question under each bot (recomputed from the runs' rows) with its verdict,
-or each bot's paired shifts per measure and how many bots see each move each way.
+Finds the run (or A/B pair) per bot that ``run --panel`` and ``compare --panel`` leave beside
+``panel.csv``, and builds the report's panel section from them.
 """
 
 from __future__ import annotations
@@ -16,12 +14,13 @@ from pathlib import Path
 import pandas as pd
 
 from sim.analysis import panel as P
+from sim.analysis.report_folders import margin_shift_row
 from sim.base.errors import Error
 from sim.run import io
 from sim.run.margins import MarginMoments
 from sim.run.seats import SeatCounts
+from sim.run.stats import pct, points
 
-PANEL_TABLE = "panel.csv"
 COMPARE_FILE = "compare.json"
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).
 RUN_COLUMNS = ("bot", "games", "favoured")
@@ -34,12 +33,8 @@ class PanelError(Error):
 
 @dataclass
 class PanelRuns:
-    """Where a panel's runs are: ``kind`` is ``"run"`` or ``"compare"``.
-
-    ``runs[bot]`` lists the bot's run directories: one for a ``run`` panel,
-    ``A`` then ``B`` for a ``compare`` panel. ``shifts`` is a compare panel's
-    ``panel.csv`` (empty for a run panel).
-    """
+    """Where a ``"run"`` or ``"compare"`` panel's runs are: ``runs[bot]`` is the bot's run
+    directory, or its ``A`` and ``B``; ``shifts`` a compare panel's ``panel.csv``."""
 
     kind: str
     runs: dict[str, list[Path]]
@@ -67,12 +62,12 @@ def find_panel(panel_dir: Path | str) -> PanelRuns:
     base = Path(panel_dir)
     if not base.is_dir():
         raise PanelError(f"--panel {base} is not a directory")
-    table = base / PANEL_TABLE
+    table = base / P.PANEL_TABLE
     try:
         df = pd.read_csv(table)
     except (OSError, ValueError) as exc:
         raise PanelError(
-            f"--panel {base} has no readable {PANEL_TABLE} ({type(exc).__name__}): it is not "
+            f"--panel {base} has no readable {P.PANEL_TABLE} ({type(exc).__name__}): it is not "
             "the output of run --panel or compare --panel"
         ) from None
     if set(COMPARE_COLUMNS) <= set(df.columns):
@@ -106,16 +101,11 @@ def first_player_table(
     already left out when the report leaves them out); ``margins[path]``, when
     given, the first player's VP margins of the same games.
     """
-    rows = []
+    counts = []
     for bot, (path,) in panel.runs.items():
-        c = seats[path]
-        row = [bot, c.games, c.first_wins, c.second_wins, c.shared, c.capped]
-        if margins is not None:
-            m = margins[path]
-            row += [m.games, m.total, m.squares]
-        rows.append(row)
-    cols = [*P.COUNT_COLS, *(P.MARGIN_COUNT_COLS if margins is not None else ())]
-    return P.first_player_panel(pd.DataFrame(rows, columns=cols))
+        c, m = seats[path], None if margins is None else margins[path]
+        counts.append((bot, c.games, c.first_wins, c.shared, c.capped, m))
+    return P.first_player_panel(P.counts_table(counts))
 
 
 def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
@@ -143,14 +133,8 @@ def panel_text(
         head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
         table = first_player_table(panel, seats, margins)
         return head + "\n" + P.format_first_player_panel(table)
-    lines = [
-        f"bot panel: {len(panel.runs)} bots, each in self-play in both runs",
-        "Paired shifts, B - A, per bot (95% CI):",
-        *("  " + line for line in P.format_shifts(panel.shifts)),
-        *("  " + line for line in P.margin_lines(margin_shifts(panel))),
-        *P.effect_verdicts(P.effect_panel(panel.shifts)),
-    ]
-    return "\n".join(lines)
+    head = f"bot panel: {len(panel.runs)} bots, each in self-play in both runs"
+    return "\n".join([head, *P.shift_lines(panel.shifts, margin_shifts(panel))])
 
 
 def panel_frames(
@@ -162,53 +146,20 @@ def panel_frames(
     its verdict lines."""
     if panel.kind == "run":
         t = first_player_table(panel, seats, margins)
-        view = pd.DataFrame(
-            {
-                "bot": t["bot"],
-                "games": t["games"].map("{:,}".format),
-                "first player won (95% CI)": [
-                    f"{r:.2%} ({lo:.2%} to {hi:.2%})"
-                    for r, lo, hi in zip(t["rate"], t["lo"], t["hi"], strict=True)
-                ],
-                "first of decisive (95% CI)": [
-                    f"{r:.2%} ({lo:.2%} to {hi:.2%})" if d else "n/a"
-                    for r, lo, hi, d in zip(
-                        t["first_share"], t["first_lo"], t["first_hi"], t["decisive"], strict=True
-                    )
-                ],
-                "favoured": t["favoured"],
-                "significant": t["significant"].map({True: "yes", False: "no"}),
-                "turn-capped": t["capped_share"].map("{:.2%}".format),
-            }
-        )
-        if "margin" in t.columns:
-            view["first VP margin (95% CI)"] = P.margin_cell(t)
+        view = P.first_player_cells(t).drop(columns=["decisive", "shared"])
         return view, [P.first_player_verdict(t)]
-    s = panel.shifts
-    view = pd.DataFrame(
+    rows = [
         {
-            "bot": s["bot"].astype(str),
-            "measure": s["metric"].astype(str).map(P.metric_label),
-            "A": s["rate_a"].map("{:.2%}".format),
-            "B": s["rate_b"].map("{:.2%}".format),
-            "B - A": s["diff"].map(lambda v: f"{v * 100:+.2f} points"),
-            "95% CI": [
-                f"{lo * 100:+.2f} to {hi * 100:+.2f}"
-                for lo, hi in zip(s["lo"], s["hi"], strict=True)
-            ],
+            "bot": str(r["bot"]),
+            "measure": P.metric_label(str(r["metric"])),
+            "A": pct(r["rate_a"]),
+            "B": pct(r["rate_b"]),
+            "shift": f"{points(r['diff'])} points",
+            "95% CI": f"{points(r['lo'])} to {points(r['hi'])}",
         }
-    )
-    m = margin_shifts(panel)
-    if not m.empty:
-        vp = pd.DataFrame(
-            {
-                "bot": m["bot"].astype(str),
-                "measure": "the first player's VP margin",
-                "A": m["a_mean"].map("{:+.2f} VP".format),
-                "B": m["b_mean"].map("{:+.2f} VP".format),
-                "B - A": m["diff"].map("{:+.2f} VP".format),
-                "95% CI": [f"{lo:+.2f} to {hi:+.2f}" for lo, hi in zip(m.lo, m.hi, strict=True)],
-            }
-        )
-        view = pd.concat([view, vp], ignore_index=True)
-    return view, P.effect_verdicts(P.effect_panel(s))
+        for r in panel.shifts.to_dict("records")
+    ]
+    for r in margin_shifts(panel).to_dict("records"):
+        rows.append({"bot": str(r["bot"]), **margin_shift_row(r)})
+    view = pd.DataFrame(rows).drop(columns="kind", errors="ignore")  # the folder page's column
+    return view, P.effect_verdicts(P.effect_panel(panel.shifts))

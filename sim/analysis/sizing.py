@@ -1,14 +1,11 @@
-"""Sizing a paired question: play until the headline intervals are narrow, or plan the games.
-
-The headlines are the shifts ``omensim compare`` leads with (the first-player win rate and
-each changed card's holders' win rate). Both arms play the same game indices a kernel call
-at a time; :func:`play_until` stops at the first step where every paired 95% half-width is
-at most ``until_ci``, and :func:`plan_pairs` scales a pilot's half-widths by ``1/sqrt(n)``
-into the games and time ``width`` needs.
+"""Sizing a paired question by its headlines (the first-player shift, each changed card's
+holders' shift): :func:`play_until` plays both arms until every 95% half-width is narrow
+enough; :func:`plan_pairs` scales a pilot's half-widths by ``1/sqrt(n)`` into games and time.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,20 +21,20 @@ PLAN_PILOT = 2_000
 """Games per arm of ``--plan``'s pilot (fewer when ``--games`` is smaller)."""
 
 
+Terms = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A headline's per-game ``(num_a, den_a, num_b, den_b)``."""
+
+
 def headline_terms(
     a: Outcomes,
     b: Outcomes,
     kinds_a: Mapping[str, int],
     kinds_b: Mapping[str, int],
     first: bool = True,
-) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Per game ``(num_a, den_a, num_b, den_b)`` of every headline of the pair ``a``, ``b``.
-
-    The first-player win rate (``"first player"``, unless ``first`` is False) and,
-    for each card of ``kinds_a`` (present in ``kinds_b``), the holders' win rate over
-    the seats that held it in A or in B, as :func:`sim.analysis.paired.card_shifts`
-    counts it.
-    """
+) -> dict[str, Terms]:
+    """The :data:`Terms` of every headline of the pair ``a``, ``b``: the first-player win rate
+    (``"first player"``, unless ``first`` is False) and each card's holders' win rate, as
+    :func:`sim.analysis.paired.card_shifts` counts it."""
     ones = np.ones(a.games, np.int8)
     out = {"first player": (a.first_win, ones, b.first_win, ones)} if first else {}
     names, ka, kb = card_ids(kinds_a, kinds_b)
@@ -47,9 +44,7 @@ def headline_terms(
     return out
 
 
-def half_widths(
-    terms: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
-) -> dict[str, float]:
+def half_widths(terms: Mapping[str, Terms]) -> dict[str, float]:
     """Each headline's paired 95% half-width (``inf`` while it is undefined)."""
     out = {}
     for name, (na, da, nb, db) in terms.items():
@@ -59,46 +54,17 @@ def half_widths(
     return out
 
 
-class _Paired:
-    """Both arms' rows, grown a step at a time, with their headlines' per-game terms."""
-
-    def __init__(self, kinds_a: Mapping[str, int], kinds_b: Mapping[str, int], first: bool) -> None:
-        self.kinds_a, self.kinds_b, self.first = kinds_a, kinds_b, first
-        self.parts: list[tuple[Outcomes, Outcomes]] = []
-        self.terms: dict[str, list[tuple[np.ndarray, ...]]] = {}
-
-    def add(self, a: Outcomes, b: Outcomes) -> None:
-        self.parts.append((a, b))
-        for name, t in headline_terms(a, b, self.kinds_a, self.kinds_b, self.first).items():
-            self.terms.setdefault(name, []).append(t)
-
-    @property
-    def games(self) -> int:
-        return sum(p[0].games for p in self.parts)
-
-    def widths(self) -> dict[str, float]:
-        joined = {
-            name: tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
-            for name, parts in self.terms.items()
-        }
-        return half_widths(joined)  # type: ignore[arg-type]
-
-    def outcomes(self) -> tuple[Outcomes, Outcomes]:
-        return (
-            Outcomes.concat([p[0] for p in self.parts]),
-            Outcomes.concat([p[1] for p in self.parts]),
-        )
-
-
 Arm = Callable[[int, int], Outcomes]
 """One arm of a pair: ``arm(start, n)`` plays (or recalls) games ``start .. start+n-1``."""
 
 
-def engine_arm(engine: Any) -> Arm:
-    """An arm that plays ``engine``, one kernel call per request."""
+def engine_arm(engine: Any, bar: Any = None) -> Arm:
+    """An arm that plays ``engine``: one kernel call a request, or with ``bar`` (a
+    :class:`sim.run.progress.Bar`) calls of a fraction of a second that each advance it."""
+    tick = None if bar is None else (lambda rows: bar.advance(len(rows)))
 
     def arm(start: int, n: int) -> Outcomes:
-        table = engine.play(start, n).select(READ_COLUMNS)
+        table = engine.play(start, n, tick=tick).select(READ_COLUMNS)
         return Outcomes.from_frame(table, len(engine.pool.units))
 
     return arm
@@ -107,15 +73,7 @@ def engine_arm(engine: Any) -> Arm:
 def cached_arm(engine: Any) -> Arm:
     """An arm that plays each ``(start, n)`` once and recalls it after (a sweep's baseline,
     which every cell pairs with)."""
-    play = engine_arm(engine)
-    seen: dict[tuple[int, int], Outcomes] = {}
-
-    def arm(start: int, n: int) -> Outcomes:
-        if (start, n) not in seen:
-            seen[(start, n)] = play(start, n)
-        return seen[(start, n)]
-
-    return arm
+    return functools.cache(engine_arm(engine))
 
 
 @dataclass
@@ -149,21 +107,28 @@ def play_until(
         from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
 
         step = MAX_STEP
-    acc = _Paired(kinds_a, kinds_b, first)
+    parts: tuple[list[Outcomes], list[Outcomes]] = ([], [])
+    terms: dict[str, list[Terms]] = {}  # each headline's, step by step
     widths: dict[str, float] = {}
-    while acc.games < games:
-        start = acc.games
+    start = 0
+    while start < games:
         n = min(step, games - start)
-        a, b = (arm(start, n) for arm in arms)
-        acc.add(a, b)
+        a, b = arms[0](start, n), arms[1](start, n)
+        parts[0].append(a)
+        parts[1].append(b)
+        start += n
+        for name, t in headline_terms(a, b, kinds_a, kinds_b, first).items():
+            terms.setdefault(name, []).append(t)
         if bar is not None:
             bar.advance(2 * n)
-        widths = acc.widths()
+        widths = half_widths(
+            {k: [np.concatenate(c) for c in zip(*t, strict=True)] for k, t in terms.items()}
+        )
         if all(w <= until_ci for w in widths.values()):
             break
-    a, b = acc.outcomes()
+    a, b = Outcomes.concat(parts[0]), Outcomes.concat(parts[1])
     reached = bool(widths) and all(w <= until_ci for w in widths.values())
-    return Stopped(a, b, acc.games, reached, widths)
+    return Stopped(a, b, start, reached, widths)
 
 
 @dataclass
@@ -193,7 +158,7 @@ class Plan:
     def lines(self) -> list[str]:
         """The plan as lines a person reads."""
         worst = max(self.widths, key=lambda k: self.widths[k]) if self.widths else "-"
-        out = [
+        return [
             f"plan: a pilot of {self.pilot:,} games per run gave these 95% half-widths:",
             *(f"  {k}: +/- {w * 100:.2f} points" for k, w in self.widths.items()),
             f"For +/- {self.width * 100:.2f} points on every headline (the widest: {worst}): "
@@ -201,7 +166,6 @@ class Plan:
             f"about {_duration(self.seconds)} on this machine "
             f"({self.games_per_second:,.0f} games/s in the pilot).",
         ]
-        return out
 
 
 def _duration(seconds: float) -> str:
@@ -237,14 +201,12 @@ def plan_pairs(
     """
     widths: dict[str, float] = {}
     t0 = time.perf_counter()
-    played = 0
     for (arm_a, arm_b), (ka, kb) in zip(pairs, kinds, strict=True):
         a, b = arm_a(0, pilot), arm_b(0, pilot)
-        played += 2 * pilot
         if bar is not None:
             bar.advance(2 * pilot)
         for name, w in half_widths(headline_terms(a, b, ka, kb, first)).items():
             widths[name] = max(widths.get(name, 0.0), w)
-    speed = played / max(time.perf_counter() - t0, 1e-9)
+    speed = 2 * pilot * len(pairs) / max(time.perf_counter() - t0, 1e-9)
     games = max((needed(w, pilot, width) for w in widths.values()), default=pilot)
     return Plan(pilot, widths, width, games, runs, speed)

@@ -197,9 +197,6 @@ def compare_cmd(
         click.echo(format_result(result))
 
 
-PANEL_TABLE = "panel.csv"
-
-
 def _compare_panel(
     panel: tuple[str, ...],
     spec: RunSpec,
@@ -224,7 +221,7 @@ def _compare_panel(
         resolve(bot)
     dirs = P.panel_dir_names(panel)
     if out is not None:
-        ours = {*dirs.values(), PANEL_TABLE}
+        ours = {*dirs.values(), P.PANEL_TABLE}
         io.check_output_dir(
             out, kwargs["force"], ours=lambda e: e.name in ours, what="panel comparison"
         )
@@ -240,31 +237,25 @@ def _compare_panel(
         [r.table().assign(bot=bot) for bot, r in results.items()], ignore_index=True
     )
     if out is not None:
-        with io.atomic_path(out / PANEL_TABLE) as tmp:
+        with io.atomic_path(out / P.PANEL_TABLE) as tmp:
             effects.to_csv(tmp, index=False)
     if quiet:
         return
-    first = next(iter(results.values()))
-    described = changes.describe()
-    what = [*first.spec_differences(), *described["change"], *described["cards"]]
+    what = next(iter(results.values())).differences()
     click.echo(
         f"panel of {len(panel)} bots, each in self-play in both runs: {spec.games:,} games of "
         f"{spec.mix} (seed {spec.seed}), B with: {'; '.join(what) or 'nothing different'}."
     )
-    click.echo("Paired shifts, B - A, per bot (95% CI):")
-    for line in P.format_shifts(effects):
-        click.echo(f"  {line}")
     margins = [
         {"bot": bot, **r.comparison.margin.figures()}
         for bot, r in results.items()
         if r.comparison.margin is not None
     ]
-    for line in P.margin_lines(pd.DataFrame(margins)):
-        click.echo(f"  {line}")
-    for line in P.effect_verdicts(P.effect_panel(effects)):
-        click.echo(line)
+    click.echo("\n".join(P.shift_lines(effects, pd.DataFrame(margins))))
     for bot, r in results.items():
         for line in r.flags(panel_hint="compare the bots' shifts above") + r.play_changes():
             click.echo(f"{bot}: {line}")
     if out is not None:
-        click.echo(f"Runs in {out}/<bot>/A and {out}/<bot>/B; every shift in {out / PANEL_TABLE}.")
+        click.echo(
+            f"Runs in {out}/<bot>/A and {out}/<bot>/B; every shift in {out / P.PANEL_TABLE}."
+        )

@@ -338,6 +338,8 @@ class Job:
         if (self.out / STEPS / group).exists():
             self.append({"dropped": group})
             shutil.rmtree(self.out / STEPS / group)
+            with contextlib.suppress(OSError):  # the last group goes with its folder
+                (self.out / STEPS).rmdir()
 
     def finish(self, extra: Mapping[str, Any] | None = None) -> None:
         """Record every file's checksum and mark the job finished (the last write)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -50,7 +51,11 @@ def test_compare_until_ci_stops_at_the_first_narrow_step() -> None:
     assert max(_widths(a, b, n - MAX_STEP).values()) > width
 
 
-def test_compare_until_ci_hits_the_ceiling_and_writes_its_steps(tmp_path: Path) -> None:
+def test_compare_until_ci_hits_the_ceiling_and_leaves_its_arms_as_runs(tmp_path: Path) -> None:
+    """After the stop the kept steps are the parts of the run folders A and B: the folder
+    loads and reports as a plain compare of the games played does."""
+    from sim.api import load
+
     result = compare(RunSpec(games=500, seed=8), EDIT, progress=False, until_ci=0.001)
     assert result.comparison.first_player.games == 500 and result.out is None
     spec = RunSpec(games=20_000, mix="aegean", seed=8)
@@ -58,11 +63,20 @@ def test_compare_until_ci_hits_the_ceiling_and_writes_its_steps(tmp_path: Path) 
     played = compare(spec, EDIT, progress=False, until_ci=0.02)
     assert kept.played == played.played < spec.games
     pd.testing.assert_frame_equal(kept.table(), played.table())
-    for arm in ("A", "B"):  # each arm's steps are its rows, as a run's parts are
-        steps = pd.read_parquet(tmp_path / "c" / "steps" / arm)
-        assert (steps.game_id.to_numpy() == np.arange(kept.played)).all()
+    compare(dataclasses.replace(spec, games=kept.played), EDIT, progress=False, out=tmp_path / "p")
+    for arm in ("A", "B"):
+        pd.testing.assert_frame_equal(load(tmp_path / "c" / arm), load(tmp_path / "p" / arm))
     doc = jobs.verify(tmp_path / "c", "compare")
-    assert doc["plan"]["until_ci"] == 0.02 and not (tmp_path / "c" / "A").exists()
+    assert doc["plan"]["until_ci"] == 0.02 and not (tmp_path / "c" / jobs.STEPS).exists()
+    reports = [
+        ok(invoke("report", str(tmp_path / d), "--out", str(tmp_path / f"r{d}"))).output
+        for d in ("c", "p")
+    ]
+    assert reports[0].replace("rc", "rp") == reports[1]
+    page = (tmp_path / "rc" / "report.html").read_text()
+    assert "VP margin: distribution" in page
+    replays = [ok(invoke("replay", str(tmp_path / d / "B"), "--game", "3")).output for d in "cp"]
+    assert replays[0].replace(str(tmp_path / "c"), str(tmp_path / "p")) == replays[1]
     with pytest.raises(SpecError, match="not with --backend"):
         compare(spec, EDIT, progress=False, until_ci=0.02, backend=object())
 
