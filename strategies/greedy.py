@@ -67,8 +67,6 @@ P_SEARCH_SIMS = 24  # search: sampled continuations per decision, over all its o
 P_SEARCH_WIDTH = 25  # search: options searched per decision (the heuristic's best)
 P_SEARCH_HORIZON = 26  # search: whole turns a play-out plays after the current one
 P_LEAF_VALUE = 27  # search and value bots: 1 scores a play-out's end by the learned value
-P_SEARCH_SCREEN = 28  # search: options kept after one world of every option (0: no screen)
-P_SEARCH_MARGIN = 29  # search: a screened leader this far clear (value points) is played at once
 
 # Profile names of the weights (configs/strategies/*.toml, [weights] table).
 WEIGHTS: dict[str, int] = {
@@ -104,13 +102,11 @@ SEARCH_KNOBS: dict[str, int] = {
     "width": P_SEARCH_WIDTH,
     "horizon": P_SEARCH_HORIZON,
     "value": P_LEAF_VALUE,
-    "screen": P_SEARCH_SCREEN,
-    "margin": P_SEARCH_MARGIN,
 }
 
 # Values that depend only on a card kind and the weights are worked out once per
 # run by ``prepare`` and kept in each seat's parameter row, after the weights.
-N_WEIGHTS = 30
+N_WEIGHTS = 28
 FP_PLAY = N_WEIGHTS  # + kind: what its abilities add when played
 FP_KEEP = FP_PLAY + 32 * L.MASK_WORDS  # + kind: how much it is worth keeping in hand
 FP_REWARD = FP_KEEP + 32 * L.MASK_WORDS  # + reward kind: its ability's worth

@@ -58,8 +58,6 @@ SEARCH_DEFAULTS: dict[str, int] = {
     "width": SEARCH_WIDTH,
     "horizon": SEARCH_HORIZON,
     "value": 0,
-    "screen": 0,
-    "margin": 0,
 }
 KNOB_MAX: dict[str, int] = {k: int(b.hi) for k, b in S.KNOBS.items()}
 

@@ -47,14 +47,7 @@ from sim.kernel import decisions as D
 from sim.kernel import trace as T
 from sim.kernel.tab import rule
 from sim.kernel.zones import opt
-from strategies.greedy import (
-    P_LEAF_VALUE,
-    P_SEARCH_HORIZON,
-    P_SEARCH_MARGIN,
-    P_SEARCH_SCREEN,
-    P_SEARCH_SIMS,
-    P_SEARCH_WIDTH,
-)
+from strategies.greedy import P_LEAF_VALUE, P_SEARCH_HORIZON, P_SEARCH_SIMS, P_SEARCH_WIDTH
 from strategies.lookahead import (
     DRAFT_HORIZON,
     best_tallied,
@@ -86,9 +79,6 @@ FEATS_TURNS = 1
 RACED = 3
 MIN_WORLDS = 4
 LEAD_Z = 2.0
-# A screened search whose first race world gives every option still in the running the
-# outcome its screen world gave stops there: nothing hidden reached the play-outs' ends.
-SAME_STOP = True
 
 
 @kernel
@@ -128,70 +118,29 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
     The budget (``simulations`` play-outs) is split evenly over the rounds and,
     within a round, over the options still in the running; every survivor has
     met the same worlds, so their sums compare fairly. A decision of at most
-    ``RACED`` options stops as soon as ``lead_is_clear`` says so. With the profile's
-    ``screen`` set, every option first meets one world (``_screen``): a leader
-    ``margin`` points clear of the rest is played at once, else the best ``screen``
-    go on, halved while more than ``RACED`` are left, then raced with the early stop.
+    ``RACED`` options stops as soon as ``lead_is_clear`` says so.
     """
     if m == 1:
         return st[L.LA_SCRATCH]
-    r = st[L.PROW + p]
-    budget = max(int(fp[r, P_SEARCH_SIMS]), 1)
-    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else play_out_turns(tab, fp, r)
+    budget = max(int(fp[st[L.PROW + p], P_SEARCH_SIMS]), 1)
+    horizon = DRAFT_HORIZON if dec == D.D_DRAFT else play_out_turns(tab, fp, st[L.PROW + p])
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
     clear_tallies(st, m)
-    listed = m
+    alive = m
+    rnd = 0
     met = 0  # worlds each option still in the running has met
     # Summed squares of the per-world differences of options (0, 1), (0, 2) and (1, 2):
     # with at most three options, enough to know the noise of any two's comparison.
     q01 = q02 = q12 = 0.0
     decided = False
-    first = 0  # worlds every listed option met before the halving: the screen's
-    screen = int(fp[r, P_SEARCH_SCREEN])
-    if screen > 0:
-        m = _screen(st, tab, fp, p, dec, m, actions, total, horizon, screen)
-        met = first = 1
-        budget = max(budget - listed, 1)
-        s0, s1, s2 = _sum(st, 0, m), _sum(st, 1, m), _sum(st, 2, m)
-        q01, q02, q12 = (s0 - s1) ** 2, (s0 - s2) ** 2, (s1 - s2) ** 2
-        decided = m == 1 or s0 - s1 > fp[r, P_SEARCH_MARGIN]
-        if SAME_STOP and not decided:
-            # A second world for the ones kept: if each comes out as in the first, nothing
-            # hidden reaches the play-outs' ends, and more worlds would only repeat it.
-            for j in range(m):  # the first world's sums, kept where candidates' marks were
-                st[L.TMP2 + j] = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
-            tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
-            met = 2
-            first = 2
-            budget = max(budget - m, 1)
-            decided = _repeated(st, m)
-            t0, t1, t2 = _sum(st, 0, m) - s0, _sum(st, 1, m) - s1, _sum(st, 2, m) - s2
-            q01 += (t0 - t1) ** 2
-            q02 += (t0 - t2) ** 2
-            q12 += (t1 - t2) ** 2
-    rounds = 0
-    while (1 << rounds) < m:
-        rounds += 1
-    alive = m
-    rnd = 0
-    # A screened search halves while more than RACED are left, then races those; the
-    # race's early stop reads only its own worlds (``set_aside``: the sums before it).
-    raced = screen == 0 or m <= RACED
-    set_aside0 = set_aside1 = set_aside2 = 0
-    met0 = 0
     while alive > 1 and not decided:
         worlds = _worlds(budget, rounds, alive)
-        if (m if screen == 0 else alive) > RACED:  # no early stop: the round's worlds at once
+        if m > RACED:  # no early stop: the round's worlds at once
             tally(st, tab, fp, p, dec, m, actions, total, horizon, worlds)
             met += worlds
         else:
-            if not raced:
-                raced = True
-                q01 = q02 = q12 = 0.0
-                _to_front(st, m)
-                set_aside0, set_aside1, set_aside2 = _set_aside(st, 0), _set_aside(st, 1), 0
-                if alive > 2:
-                    set_aside2 = _set_aside(st, 2)
-                met0 = met
             for _ in range(worlds):
                 v0, v1, v2 = _sum(st, 0, m), _sum(st, 1, m), _sum(st, 2, m)
                 tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
@@ -200,73 +149,16 @@ def best_by_halving(st, tab, fp, p, dec, n, m, actions, total):
                 q01 += (d0 - d1) ** 2
                 q02 += (d0 - d2) ** 2
                 q12 += (d1 - d2) ** 2
-                if met - met0 >= MIN_WORLDS and lead_is_clear(st, m, met - met0, q01, q02, q12):
+                if met >= MIN_WORLDS and lead_is_clear(st, m, met, q01, q02, q12):
                     decided = True
                     break
         if not decided:
             alive = _drop_worse_half(st, m, alive, rnd)
         rnd += 1
-    st[L.LA_SCRATCH + L.LA_MAX_WIDTH] += set_aside0
-    st[L.LA_SCRATCH + L.LA_MAX_WIDTH + 1] += set_aside1
-    st[L.LA_SCRATCH + L.LA_MAX_WIDTH + 2] += set_aside2
     best = best_tallied(st, m)
     if T.tracing(st):
-        _record_weighed(st, p, dec, n, m, listed, budget, met, best, first)
+        _record_weighed(st, p, dec, n, m, budget, met, best)
     return st[L.LA_SCRATCH + best]
-
-
-@kernel
-def _to_front(st, m):
-    """Move the options still in the running among the ``m`` listed to the front of the list,
-    in their order (each with its sum and mark)."""
-    k = 0
-    for j in range(m):
-        if st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j] == 0:
-            for col in (0, L.LA_MAX_WIDTH, 2 * L.LA_MAX_WIDTH):
-                a = st[L.LA_SCRATCH + col + k]
-                st[L.LA_SCRATCH + col + k] = st[L.LA_SCRATCH + col + j]
-                st[L.LA_SCRATCH + col + j] = a
-            k += 1
-
-
-@kernel
-def _set_aside(st, j):
-    """Option ``j``'s summed value so far, in thousandths, taken off its tally."""
-    v = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j]
-    st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] = 0
-    return v
-
-
-@kernel
-def _screen(st, tab, fp, p, dec, m, actions, total, horizon, keep):
-    """Play each of the ``m`` listed options in one sampled world, then move the best
-    ``keep`` of them, best first, to the front of the list (the rest keep their one-world
-    sums behind them); how many are kept.
-
-    Among equal values the one the heuristic listed first goes first.
-    """
-    tally(st, tab, fp, p, dec, m, actions, total, horizon, 1)
-    kept = min(keep, m)
-    for j in range(kept):
-        best = j
-        for i in range(j + 1, m):
-            if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + i] > st[L.LA_SCRATCH + L.LA_MAX_WIDTH + best]:
-                best = i
-        for col in (0, L.LA_MAX_WIDTH):
-            a = st[L.LA_SCRATCH + col + j]
-            st[L.LA_SCRATCH + col + j] = st[L.LA_SCRATCH + col + best]
-            st[L.LA_SCRATCH + col + best] = a
-    return kept
-
-
-@kernel
-def _repeated(st, m):
-    """Whether each of the ``m`` listed options, having met two worlds, summed exactly twice
-    what it got in the first (kept at ``st[TMP2:]``): the second repeated the first."""
-    for j in range(m):
-        if st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] != 2 * st[L.TMP2 + j]:
-            return False
-    return True
 
 
 @kernel
@@ -310,19 +202,18 @@ def _worlds(budget, rounds, alive):
 
 
 @kernel
-def _record_weighed(st, p, dec, n, m, listed, budget, met, best, first):
-    """Trace the ``listed`` options searched, each with its mean play-out value over the
-    worlds it met (``met`` for the ones still in the running, fewer for a dropped one; one
-    for those a screen dropped, past the ``m`` it kept; ``first`` before the halving), and
-    the choice: the replay's weighed options."""
+def _record_weighed(st, p, dec, n, m, budget, met, best):
+    """Trace the ``m`` options searched, each with its mean play-out value over the worlds
+    it met (``met`` for the ones still in the running, fewer for a dropped one), and the
+    choice: the replay's weighed options."""
     rounds = 0
     while (1 << rounds) < m:
         rounds += 1
-    for j in range(listed):
+    for j in range(m):
         last = st[L.LA_SCRATCH + 2 * L.LA_MAX_WIDTH + j]  # round it was dropped after, + 1
         alive = m
-        worlds = 1 if j >= m else (met if last == 0 else first)
-        for _ in range(last if j < m else 0):
+        worlds = met if last == 0 else 0
+        for _ in range(last):
             worlds += _worlds(budget, rounds, alive)
             alive -= alive // 2
         mean = st[L.LA_SCRATCH + L.LA_MAX_WIDTH + j] / 1000.0 / worlds

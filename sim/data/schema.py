@@ -116,10 +116,6 @@ SEARCH_KNOBS: dict[str, Bound] = {
     "width": _b(1, L.LA_MAX_WIDTH, "options searched per decision, the heuristic's best"),
     "horizon": _b(0, 50, "whole turns a play-out plays after the current one"),
     "value": _b(0, 1, "1: score a play-out's end by the learned value"),
-    "screen": _b(0, L.LA_MAX_WIDTH, "options kept after one world of every option (0: none)"),
-    "margin": _b(
-        0, 100, "a screened leader this many points clear is played (value: 1 = 1% of a win)"
-    ),
 }
 DECK_PILES = L.N_DECK_PILES
 DECK_LIMITS: dict[str, int] = {"soldier": 6, "beast": 4, "oracle": 4}

@@ -226,29 +226,3 @@ def test_vsearch_plays_one_more_turn_only_where_feats_end_the_game() -> None:
         assert play_out_turns(tab, fp, 0) == vsearch.weights[SEARCH_KNOBS["horizon"]] + extra
         assert play_out_turns(tab, fp, 1) == search.weights[SEARCH_KNOBS["horizon"]]
     assert FEATS_TURNS > 0
-
-
-def _screened(tmp_path: Path, screen: int, margin: int) -> str:
-    """A learned-value search profile that screens every option with one world, keeps the
-    best ``screen`` and plays a leader ``margin`` value points clear at once; its path."""
-    path = tmp_path / f"screen{screen}-{margin}.toml"
-    path.write_text(
-        f'[strategy]\nname = "s"\nbot = "search"\n[search]\nwidth = {L.LA_MAX_WIDTH}\n'
-        f"horizon = 0\nvalue = 1\nscreen = {screen}\nmargin = {margin}\n"
-    )
-    return str(path)
-
-
-def _rows(p0: str) -> pd.DataFrame:
-    """Twelve aegean games of ``p0`` against greedy: every column but the bots' names."""
-    rows = Engine(RunSpec(games=12, mix="aegean", seed=5, p0=p0, p1="greedy")).play(0, 12)
-    return rows.to_pandas().drop(columns=["strategy_p0", "strategy_p1"])
-
-
-def test_a_search_screened_down_to_one_option_plays_the_value_bots_games(tmp_path) -> None:
-    """Every option meets one world and only the best goes on: the value bot's choice, in
-    the value bot's world (aegean has no draft and no feats, so both play to the turn's
-    end); a screen of three with a margin no lead clears searches on, and plays otherwise."""
-    value = _rows("value")
-    pd.testing.assert_frame_equal(_rows(_screened(tmp_path, 1, 0)), value)
-    assert not _rows(_screened(tmp_path, 3, 100)).equals(value)
