@@ -45,7 +45,11 @@ def claim(name: str, wait: bool = True) -> Iterator[bool]:
         yield True
         return
     done = _FOLDER[-1] / f"{name}.done"
-    fd = os.open(_FOLDER[-1] / name, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(_FOLDER[-1] / name, os.O_RDWR | os.O_CREAT, 0o600)
+    except FileNotFoundError:  # the folder was removed (a temporary-files cleaner): unclaimed
+        yield True
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -132,13 +136,27 @@ def compile_free(names: Iterable[str]) -> None:
                 compile_named([name])
 
 
+def claims_folder() -> Path:
+    """A new claims folder, named for this process; those of processes no longer running
+    (killed before they could remove theirs) are removed first."""
+    prefix = "omensim-claims-"
+    for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
+        try:
+            os.kill(int(folder.name.split("-")[2]), 0)  # signal 0: only whether it runs
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, IndexError, OSError):
+            continue  # not named by this function, or another user's live process
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+
+
 @contextlib.contextmanager
 def compiling_ahead() -> Iterator[Callable[..., None]]:
     """While it lasts, a child compiles :data:`WORK` and every kernel compiled here is claimed
     (cold cache only); it yields ``finish``, which compiles entry point ``top`` and bot
     dispatcher ``ask`` with the child, calling each of ``meanwhile`` (a run's warm-ups) first.
     On leaving, waits for the child (killed first if the block raised, a Ctrl-C included)."""
-    folder = Path(tempfile.mkdtemp(prefix="omensim-claims-"))
+    folder = claims_folder()
     child = subprocess.Popen(
         # -P: a checkout in the working directory cannot stand in for the code this one runs.
         [sys.executable, "-P", "-m", __name__, str(folder), *WORK],

@@ -9,6 +9,10 @@ compile copies nobody calls.
 from __future__ import annotations
 
 import fcntl
+import signal
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -56,3 +60,18 @@ def test_a_kernel_taken_or_done_elsewhere_is_not_taken_again(tmp_path: Path) -> 
             assert not again
     with ahead.claim(name, wait=False) as unclaimed:  # outside ``claiming``: compiled here
         assert unclaimed
+
+
+def test_claims_left_by_a_killed_compile_go_at_the_next_one_and_a_live_ones_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    live = ahead.claims_folder()
+    code = "import os, signal; from sim.compiler import ahead; ahead.claims_folder(); "
+    code += "os.kill(os.getpid(), signal.SIGKILL)"
+    killed = subprocess.run([sys.executable, "-c", code], cwd=Path(ahead.__file__).parents[2])
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = set(tmp_path.iterdir()) - {live}
+    assert ahead.claims_folder().exists() and live.exists()
+    assert not left.exists()
