@@ -5,7 +5,7 @@ that one compiled kernel serves every dispatcher; a call through it passes numba
 calling convention, and a run of two greedy seats makes about eight calls to the bot a turn.
 These entry points play the same games as ``play_range`` and ``play_range_shared_deck``
 with ``choose_greedy_seats`` linked in by ``ask_of`` and inlined at each decision
-(``sim.compiler.linkage.INLINE``), so LLVM may drop the fields it never reads and pass the
+(``sim.compiler.linkage.LINKAGE``), so LLVM may drop the fields it never reads and pass the
 rest in registers. The set-up still gets the run's ``ask``.
 
 ``strategies.policy`` hands ``choose_greedy_seats`` to the kernel for such runs, and

@@ -1,10 +1,7 @@
 """The compiler of the game kernel: ``@kernel``, by omensim's extension of numba or plain numba.
 
-Kernel code (``sim.kernel``, ``strategies``) decorates every kernel with a plain ``@kernel``
-and calls the few names below; ``sim.compiler.mode`` picks the compiler once per process:
-the extension (``sim.compiler.extension``) on the numba releases it is tested on, else plain
-``numba.njit(cache=True)``, cached in a directory of its own (``sim.compiler.cache``). Both
-play the same games; nothing here changes numba for other code in the process.
+Kernel code decorates every kernel with a plain ``@kernel`` and calls the few names below;
+``sim.compiler.mode`` picks the compiler once per process (``docs/compile.md``).
 """
 
 from __future__ import annotations
@@ -28,18 +25,12 @@ __all__ += ["kernel"]
 
 
 def plain_cached(decorate: Callable[[], Any]) -> Any:
-    """``decorate()``, with numba's cache directory ``plain_root()`` while it runs (numba reads
-    ``numba.config.CACHE_DIR`` when a function is decorated)."""
+    """``decorate()`` with numba's cache directory ``plain_root()``, read when it decorates."""
     saved, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(plain_root())
     try:
         return decorate()
     finally:
         numba.config.CACHE_DIR = saved
-
-
-def plain_kernel(fn: Callable) -> Any:
-    """``numba.njit(cache=True, nogil=True)(fn)``, cached under ``plain_root()``."""
-    return plain_cached(lambda: numba.njit(cache=True, nogil=True)(fn))
 
 
 def copy_function(fn: Callable, globs: dict[str, Any], qualname: str) -> Callable:
@@ -61,24 +52,9 @@ def _plain_ask(dispatcher: Any) -> Any:
 
 
 def as_ask(dispatcher: Any) -> Any:
-    """Bot dispatcher ``dispatcher`` as the run layer passes it to the kernel as ``ask``: itself
-    under the extension, a C callback of it in plain mode (one per process)."""
+    """Bot dispatcher ``dispatcher`` as the kernel takes it as ``ask``: itself under the
+    extension, a C callback of it in plain mode."""
     return _plain_ask(dispatcher) if PLAIN else dispatcher
-
-
-def plain_ask_of(dispatcher: Any) -> Callable[[], Any]:
-    """Plain mode's :func:`ask_of`: kernel code calling it gets :func:`as_ask`'s callback,
-    whose address is a constant of the caller's machine code (so the caller is not cached)."""
-
-    def value() -> Any:
-        raise TypeError("ask_of(...)() is callable from kernel code only")
-
-    @overload(value)
-    def _value() -> Any:
-        callback = _plain_ask(dispatcher)
-        return lambda: callback
-
-    return value
 
 
 _NOTE = fallback_note(os.environ, numba.__version__)
@@ -86,8 +62,24 @@ if _NOTE:
     print(_NOTE, file=sys.stderr)
 
 if PLAIN:
-    kernel = plain_kernel
-    ask_of = plain_ask_of
+
+    def kernel(fn: Callable) -> Any:
+        """``numba.njit(cache=True, nogil=True)(fn)``, cached under ``plain_root()``."""
+        return plain_cached(lambda: numba.njit(cache=True, nogil=True)(fn))
+
+    def ask_of(dispatcher: Any) -> Callable[[], Any]:
+        """Plain mode's ``ask_of``: kernel code calling it gets :func:`as_ask`'s callback,
+        whose address is a constant of the caller's machine code (so the caller is not cached)."""
+
+        def value() -> Any:
+            raise TypeError("ask_of(...)() is callable from kernel code only")
+
+        @overload(value)
+        def _value() -> Any:
+            callback = _plain_ask(dispatcher)
+            return lambda: callback
+
+        return value
 
     def entry_point(dispatcher: Any, *args: Any) -> Callable:
         """Kernel ``dispatcher`` as called from Python: in plain mode, itself."""

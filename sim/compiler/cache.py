@@ -1,12 +1,5 @@
-"""Keep numba's on-disk cache honest about code in other files.
-
-Numba compiles a cached function again when *its own* file changes, not when a kernel it
-calls or a constant it reads changes in another file. So before any kernel loads, the
-source of all kernel code (``sim/kernel``, ``strategies``, the declarations in ``sim/base``
-and this compiler) is hashed, and the kernels' cache files are dropped if the hash differs
-from the one stamped beside them. Plain mode caches in a directory of its own
-(:func:`plain_root`): numba's cache key does not record the extension's flags.
-"""
+"""Keep numba's on-disk cache honest about code in other files: numba compiles a cached function
+again only when its own file changes, so the kernels' cache files go when any kernel code does."""
 
 from __future__ import annotations
 
@@ -48,9 +41,8 @@ def _writable(d: Path) -> bool:
 
 
 def plain_root() -> Path:
-    """Plain mode's cache: ``omensim-plain-numba`` in ``$NUMBA_CACHE_DIR``, else in the
-    ``sim`` package's ``__pycache__``, else (a read-only install) in the user's cache; a
-    directory apart for kernels with the trace hooks, which numba's key cannot tell apart."""
+    """Plain mode's cache, apart (numba's key records neither the extension nor the hooks): in
+    ``$NUMBA_CACHE_DIR``, else the ``sim`` package's ``__pycache__``, else the user's cache."""
     name = "omensim-plain-numba" + ("-traced" if hooks_wanted(os.environ) else "")
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
@@ -72,24 +64,17 @@ def cache_dirs() -> list[Path]:
     return [d / "__pycache__" for d in SOURCE_DIRS]
 
 
-def cache_files(d: Path, pattern: str) -> list[Path]:
-    """The files matching ``pattern`` in kernel cache directory ``d`` (plain mode's: below it)."""
-    return list(d.rglob(pattern) if PLAIN else d.glob(pattern))
-
-
-def ensure_fresh_cache() -> bool:
-    """Drop stale kernel cache files; returns True when something was dropped."""
+def ensure_fresh_cache() -> None:
+    """Drop stale kernel cache files, and say so in one line if the cache cannot be written."""
     digest = source_digest()
-    dropped = False
     for d in cache_dirs():
         stamp = d / STAMP
         with contextlib.suppress(OSError):
             if stamp.read_text() == digest:
                 continue
         try:
-            for f in cache_files(d, "*.nbi") + cache_files(d, "*.nbc"):
+            for f in d.rglob("*.nb[ic]"):
                 f.unlink(missing_ok=True)
-                dropped = True
             d.mkdir(parents=True, exist_ok=True)
             stamp.write_text(digest)
         except OSError:
@@ -101,4 +86,3 @@ def ensure_fresh_cache() -> bool:
             "numba caches the kernels elsewhere, or compiles them in every process",
             file=sys.stderr,
         )
-    return dropped

@@ -1,18 +1,12 @@
-"""A kernel's tree copied with some of its callees replaced, from the same Python functions.
-
-An entry point of rules without A Reign of War's Portent and Feat steps (``sim.kernel.batch``)
-is :func:`with_replaced` of the general one: the kernels from the entry point down to the
-steps are copied, their globals pointing at the copies and the steps at empty kernels, so a
-first run of those sets never compiles the steps. The copies are named apart, so numba caches
-them in files of their own; they play the same games (``tests/kernel/test_entry_points.py``).
-"""
+"""A kernel's tree copied with some of its callees replaced, from the same Python functions:
+so a first run compiles only the steps its rules have (``docs/compile.md``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sim.compiler import copy_function
-from sim.compiler.ahead import call_graph, kernel_globals, module_kernels
+from sim.compiler.ahead import call_graph, kernel_globals
 from sim.compiler.extension import kernel
 from sim.compiler.mode import PLAIN
 
@@ -21,9 +15,9 @@ COPIES: dict[tuple[int, str], Any] = {}
 
 
 def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
-    """Kernel ``disp``'s tree with each kernel that is a key of ``replace`` replaced, where it
-    is called, by its value: ``disp`` is copied as ``qualname``, every kernel between it and
-    such a call with ``.without-`` and the replaced kernels' names. In plain mode, ``disp``."""
+    """Kernel ``disp``'s tree with each key of ``replace`` called by a global name replaced by
+    its value: ``disp`` copied as ``qualname``, every kernel between with ``.without-`` and the
+    replaced kernels' names, so numba caches the copies apart. In plain mode, ``disp``."""
     if PLAIN:
         return disp
     targets = {id(k): v for k, v in replace.items()}
@@ -32,13 +26,6 @@ def with_replaced(disp: Any, replace: dict[Any, Any], qualname: str) -> Any:
     reach = set(targets) & set(graph)
     while new := {k for k, (_, cs) in graph.items() if any(id(c) in reach for c in cs)} - reach:
         reach |= new
-    for d, _ in graph.values():
-        for callee in module_kernels(d.py_func):
-            if id(callee) in reach or id(callee) in targets:
-                raise TypeError(
-                    f"{d.py_func.__qualname__} reaches {callee.py_func.__qualname__}, which "
-                    "its copy must replace, through a module attribute: import it by name"
-                )
 
     def copy_of(d: Any, name: str) -> Any:
         if id(d) in targets or id(d) not in reach:

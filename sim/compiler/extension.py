@@ -1,10 +1,7 @@
 """omensim's extension of numba's compiler: leaner machine code and a shorter cold compile.
 
-Beyond plain ``njit(cache=True)`` (``docs/compile.md``): one compile for every literal a call
-site passes, no wrappers a kernel does not need, machine code only for what runs
-(``sim.compiler.lazy_code``), the linkage of ``sim.compiler.linkage``, no reference counting,
-and a negative index out of bounds as in C. Numba's members are replaced only while a kernel
-compiles, under numba's compiler lock; other code compiles as numba ships it.
+What it changes from plain ``njit(cache=True)`` is listed in ``docs/compile.md``. Numba's
+members are replaced only while a kernel compiles, under numba's compiler lock.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from numba.np import arrayobj
 
 import sim.compiler.mode as mode
 from sim.compiler.ahead import claim
-from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler, materialised
+from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler
 from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE, OFF, flags_of, kernel_name
 
 
@@ -37,7 +34,7 @@ def _index_as_is(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) ->
 @contextlib.contextmanager
 def unwrapped_indices() -> Iterator[None]:
     """While it lasts (under numba's compiler lock), an integer index is lowered without
-    Python's wraparound, a compare, an add and a select on nearly every read."""
+    Python's wraparound (a compare, an add and a select on nearly every read)."""
     with global_compiler_lock:
         saved = arrayobj.fix_integer_index
         if "nrt" not in OFF:
@@ -55,29 +52,23 @@ def _hold(signum: int, frame: Any) -> None:
     _HELD.append(signum)
 
 
-def _raise_held() -> None:
-    if _HELD:
-        _HELD.clear()
-        raise KeyboardInterrupt
-
-
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
-    """While it lasts, a Ctrl-C in the main thread raises at the next kernel compile or at the
-    end of the block, never inside LLVM's work (``docs/compile.md``: it could leave llvmlite's
-    lock held, or be dropped). Only under Python's own SIGINT handler."""
+    """While it lasts, a Ctrl-C in the main thread (under Python's own handler) raises at the
+    next kernel compile or the block's end, never inside LLVM's work (``docs/compile.md``)."""
     main = threading.current_thread() is threading.main_thread()
-    if main and signal.getsignal(signal.SIGINT) is _hold:  # within a compile: a boundary
-        _raise_held()
-    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    handler = signal.getsignal(signal.SIGINT) if main else None
+    if handler is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _hold)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    elif handler is not _hold or not _HELD:  # held within a compile: raised at this boundary
         yield
-        return
-    signal.signal(signal.SIGINT, _hold)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    _raise_held()
+    if _HELD and handler in (_hold, signal.default_int_handler):
+        _HELD.clear()
+        raise KeyboardInterrupt
 
 
 TRACED_MARK = "-traced"  # ends the cache files' names of kernels with the trace hooks
@@ -91,16 +82,12 @@ class KernelCache(FunctionCache):
 
     @property
     def _cache_file(self) -> Any:
-        return self._traced_file if mode.HOOKS else self._plain_file
+        return self._files[mode.HOOKS]
 
     @_cache_file.setter
     def _cache_file(self, plain: Any) -> None:  # numba sets it once, in __init__
-        self._plain_file = plain
-        self._traced_file = IndexDataCacheFile(
-            cache_path=self._cache_path,
-            filename_base=self._impl.filename_base + TRACED_MARK,
-            source_stamp=plain._source_stamp,
-        )
+        base = self._impl.filename_base + TRACED_MARK
+        self._files = (plain, IndexDataCacheFile(self._cache_path, base, plain._source_stamp))
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         """Numba's cached compile of ``sig``, or None (compile again) if it cannot be read."""
@@ -138,8 +125,8 @@ class KernelDispatcher(CPUDispatcher):
         return self.python_entry(tuple(self.typeof_pyval(a) for a in args))
 
     def python_entry(self, sig: Any) -> Any:
-        """The entry for argument types ``sig`` callable from Python: numba's Python wrapper
-        in a module of its own, kept for the process, not cached."""
+        """The entry for argument types ``sig`` callable from Python (numba's Python wrapper
+        in a module of its own, kept for the process, not cached)."""
         args = kernel_args(sig)
         # Not set in __init__: numba rebuilds an unpickled dispatcher through it.
         entries = self.__dict__.setdefault("_python_entries", {})
@@ -147,7 +134,7 @@ class KernelDispatcher(CPUDispatcher):
             with interrupts_deferred():
                 self.compile(args)
                 cres = self.overloads[args]
-                if not materialised(cres.library):
+                if not getattr(cres.library, "in_engine", True):
                     # Only linked into callers so far: its machine code now, and in the cache.
                     cres.library.materialise()
                     self._cache.save_overload(args, cres)
@@ -163,18 +150,17 @@ class KernelDispatcher(CPUDispatcher):
         return entries[args]
 
     def add_overload(self, cres: Any) -> None:
-        """Register an overload (``python_entry`` fills the C dispatcher's table); one run
-        from outside the kernels gets its machine code now, before numba caches it."""
+        """Register an overload (``python_entry`` fills the C dispatcher's table), with its
+        machine code if anything outside the kernels runs it."""
         self.overloads[tuple(cres.signature.args)] = cres
         options = self.targetoptions
         wrapped = not (options["no_cfunc_wrapper"] and options["no_cpython_wrapper"])
-        if wrapped and not materialised(cres.library):
+        if wrapped and not getattr(cres.library, "in_engine", True):  # numba's have machine code
             cres.library.materialise()
 
 
 def kernel(fn: Callable, flags: dict[str, bool] | None = None) -> Any:
-    """Jit ``fn`` as a cached kernel of linkage ``flags``, by default its name's in
-    ``sim.compiler.linkage``."""
+    """Jit ``fn`` as a cached kernel of linkage ``flags`` (default: its name's in ``LINKAGE``)."""
     flags = flags_of(kernel_name(fn)) if flags is None else flags
     disp = KernelDispatcher(
         py_func=fn,
@@ -184,12 +170,10 @@ def kernel(fn: Callable, flags: dict[str, bool] | None = None) -> Any:
             "nopython": True,
             "boundscheck": None,
             "inline": "always" if flags.get("into_caller") else "never",
-            # Explicit when False too: numba lets a callee compiled in a forceinline caller
-            # inherit the flag.
+            # Explicit when False too, or a callee compiled in a forceinline caller inherits it.
             "forceinline": flags.get("inline", False),
             "nogil": True,
-            # Kernels never allocate (the caller hands them every array), and NRT's atomic
-            # counts at each call cost a large share of a game.
+            # Kernels never allocate, and NRT's atomic counts cost a large share of a game.
             "_nrt": "nrt" in OFF,
             "no_cfunc_wrapper": True,
             "no_cpython_wrapper": not flags.get("from_python"),
@@ -202,8 +186,8 @@ def kernel(fn: Callable, flags: dict[str, bool] | None = None) -> Any:
 
 def entry_point(dispatcher: Any, *args: Any) -> Callable:
     """The entry of kernel ``dispatcher`` for arguments of the types of ``args``, called from
-    Python without numba's dispatch (slow for ``ask``, with the GIL held). The addresses the
-    unboxing of an ``ask`` asks for are resolved here: kernel threads never take LLVM's lock."""
+    Python without numba's dispatch; the addresses an ``ask`` among them needs are resolved
+    here, so kernel threads never take LLVM's lock (``docs/compile.md``)."""
     entry = dispatcher.python_entry(tuple(typeof(a) for a in args))
     with interrupts_deferred():
         for ask in (a for a in args if isinstance(a, KernelDispatcher)):

@@ -1,11 +1,6 @@
-"""Machine code only for the kernels something runs; the rest stay LLVM IR for callers to link.
-
-Numba optimises and code-generates every function it compiles with its callees linked in, so
-a cold compile did each tree once per caller, for machine code most kernels never run.
-:class:`KernelLibrary` links as numba does, but optimises and generates machine code only when
-something asks for an address in it (a call from Python, a bot passed as ``ask``); a kernel
-never asked is cached as its IR alone (:data:`IR_KIND`) for its callers to link.
-"""
+"""Machine code only for the kernels something runs; the rest stay LLVM IR for callers to link,
+and are cached as IR (:data:`IR_KIND`): numba would optimise every tree once per caller
+(``docs/compile.md``)."""
 
 from __future__ import annotations
 
@@ -21,14 +16,10 @@ from numba.core.compiler_lock import global_compiler_lock, require_global_compil
 from sim.compiler.linkage import OFF
 
 
-def make_callees_private(module: Any, owner: str) -> int:
-    """Give every ``linkonce_odr`` function of ``module`` internal linkage and a name unique to
-    it (tagged by ``owner`` and its external functions) before it is optimised.
-
-    A ``linkonce_odr`` callee may be replaced by another module's, so LLVM keeps numba's whole
-    calling convention for it (each array as its seven or nine fields, an exception pointer, a
-    status); internal, it passes only what is used, in registers. Renamed because numba's JIT
-    puts a loaded object's local symbols in its symbol table, where others would find them."""
+def make_callees_private(module: Any, owner: str) -> None:
+    """Give every ``linkonce_odr`` function of ``module`` internal linkage, so LLVM may trim
+    numba's calling convention to what it uses, and a name unique to it (tagged by ``owner``
+    and its external functions): numba's JIT lists a loaded object's local symbols too."""
     fns = list(module.functions)
     own = sorted(f.name for f in fns if not f.is_declaration and f.linkage == ll.Linkage.external)
     tag = hashlib.sha256("\n".join([owner, *own]).encode()).hexdigest()[:12]
@@ -51,9 +42,7 @@ class KernelLibrary(JITCodeLibrary):
         """Numba's code generator; until there is machine code, one that keeps ``set_env``."""
         if self.in_engine:
             return self._codegen
-        if "_deferred" not in self.__dict__:
-            self._deferred = DeferredEnvs(self._codegen)
-        return self._deferred
+        return self.__dict__.setdefault("_deferred", DeferredEnvs(self._codegen))
 
     def finalize(self) -> None:
         """Link the callees' IR in, as numba's ``finalize`` does; ``materialise`` does the rest."""
@@ -91,20 +80,16 @@ class KernelLibrary(JITCodeLibrary):
         every call from Python that passes ``ask``, and asking LLVM takes its lock."""
         addresses = self.__dict__.setdefault("_addresses", {})
         if name not in addresses:
-            addresses[name] = self._address(name)
+            self._ensure_finalized()
+            if not self.in_engine:
+                try:
+                    fn = self._final_module.get_function(name)
+                except NameError:  # not in the module
+                    fn = None
+                if fn is not None and not fn.is_declaration:
+                    self.materialise()
+            addresses[name] = super().get_pointer_to_function(name) if self.in_engine else 0
         return addresses[name]
-
-    def _address(self, name: str) -> int:
-        self._ensure_finalized()
-        if not self.in_engine:
-            try:
-                fn = self._final_module.get_function(name)
-            except NameError:
-                return 0
-            if fn.is_declaration:
-                return 0
-            self.materialise()
-        return super().get_pointer_to_function(name)
 
     def _optimize_functions(self, ll_module: Any) -> None:
         # Numba's builds a pass manager per function; one per module runs the same passes.
@@ -123,16 +108,6 @@ class KernelLibrary(JITCodeLibrary):
             return super().serialize_using_object_code()
         self._ensure_finalized()
         return (self.name, IR_KIND, self._final_module.as_bitcode())
-
-    @classmethod
-    def from_ir(cls, codegen: Any, name: str, bitcode: bytes) -> KernelLibrary:
-        """A finalised library of the module in ``bitcode``."""
-        self = cls(codegen, name)
-        self.enable_object_caching()
-        self._final_module = ll.parse_bitcode(bitcode)
-        self._finalize_dynamic_globals()
-        self._finalized = True
-        return self
 
 
 class DeferredEnvs:
@@ -160,38 +135,38 @@ class KernelCompiler(compiler.Compiler):
         return super().compile_extra(func)
 
 
-NO_ANNOTATION = "(not kept: numba's type annotation of a kernel is not cached)"
-
-
 class KernelCacheImpl(CompileResultCacheImpl):
     """Numba's cache of compile results, which also loads a kernel cached as IR alone."""
 
     def reduce(self, cres: Any) -> Any:
         """Numba's entry without the annotated source it renders for ``inspect_types``: a large
         part of saving a kernel."""
-        return cres._replace(type_annotation=NO_ANNOTATION)._reduce()
+        return cres._replace(type_annotation="(not cached)")._reduce()
 
     def rebuild(self, target_context: Any, payload: tuple[Any, ...]) -> Any:
         """The compile result of a cache entry (numba's ``CompileResult._rebuild``)."""
-        libdata = payload[0]
-        if libdata[1] != IR_KIND:
+        (name, kind, bitcode), *rest = payload
+        if kind != IR_KIND:
             return super().rebuild(target_context, payload)
         names = ("fndesc", "environment", "signature", "objectmode", "lifted", "type_annotation")
-        fields = dict(zip((*names, "reload_init", "referenced_envs"), payload[1:], strict=True))
+        fields = dict(zip((*names, "reload_init", "referenced_envs"), rest, strict=True))
         for fn in fields["reload_init"]:
             fn()
-        library = KernelLibrary.from_ir(target_context.codegen(), libdata[0], libdata[2])
-        entry = target_context.get_executable(library, fields["fndesc"], fields["environment"])
-        none = dict.fromkeys(("typing_error", "call_helper", "metadata"))
+        library = KernelLibrary(target_context.codegen(), name)
+        library.enable_object_caching()
+        library._final_module = ll.parse_bitcode(bitcode)
+        library._finalize_dynamic_globals()
+        library._finalized = True
         result = compiler.CompileResult(
-            target_context=target_context, typing_context=target_context.typing_context,
-            library=library, entry_point=entry, **fields, **none,
-        )  # fmt: skip
+            target_context=target_context,
+            typing_context=target_context.typing_context,
+            library=library,
+            entry_point=target_context.get_executable(
+                library, fields["fndesc"], fields["environment"]
+            ),
+            **fields,
+            **dict.fromkeys(("typing_error", "call_helper", "metadata")),
+        )
         for referenced in fields["referenced_envs"]:
             library.codegen.set_env(referenced.env_name, referenced)
         return result
-
-
-def materialised(library: Any) -> bool:
-    """Whether ``library`` has its machine code (numba's own libraries always do)."""
-    return not isinstance(library, KernelLibrary) or library.in_engine

@@ -52,9 +52,6 @@ LINKAGE: dict[str, dict[str, str]] = {
         "strategies.greedy_batch": "play_range_greedy_seats play_range_shared_deck_greedy_seats",
     },
 }
-INLINE, INTO_CALLER, FROM_PYTHON = (
-    frozenset(f"{m}:{f}" for m, fs in LINKAGE[flag].items() for f in fs.split()) for flag in LINKAGE
-)
 
 ASK_SIGNATURE = types.int64(
     types.int64[::1], types.int64[::1], types.float64[:, ::1], types.int64, types.int64, types.int64
@@ -111,10 +108,12 @@ OFF: frozenset[str] = frozenset(filter(None, os.environ.get(LEVERS_ENV, "").spli
 
 
 def kernel_name(fn: Callable) -> str:
-    """``module:function`` of kernel function ``fn``: its name in these tables and claims."""
+    """``module:function`` of kernel ``fn`` (its dispatcher or Python function): its name in
+    these tables, in claims and on the compile child's command line."""
     return f"{fn.__module__}:{fn.__qualname__}"
 
 
 def flags_of(name: str) -> dict[str, bool]:
     """The linkage flags of kernel ``name`` (``module:function``) in :data:`LINKAGE`."""
-    return dict(zip(LINKAGE, (name in t for t in (INLINE, INTO_CALLER, FROM_PYTHON)), strict=True))
+    module, _, function = name.partition(":")
+    return {flag: function in table.get(module, "").split() for flag, table in LINKAGE.items()}

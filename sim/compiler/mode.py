@@ -1,8 +1,7 @@
 """Which compiler builds the kernels, read once at import: omensim's extension or plain numba.
 
-``OMENSIM_PLAIN_NUMBA=1`` asks for plain ``numba.njit(cache=True)``; the extension reaches into
-numba's compiler, so any numba release it is not tested on (:data:`EXTENSION_RELEASES`) gets
-plain mode too, with one line saying why. Both play the same games (``docs/numba.md``).
+``OMENSIM_PLAIN_NUMBA=1`` asks for plain ``numba.njit(cache=True)``, and so does a numba
+release the extension is not tested on, with one line saying why (``docs/numba.md``).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ def _switch(environ: Mapping[str, str], name: str) -> bool:
 
 def plain_wanted(environ: Mapping[str, str], version: str) -> bool:
     """Whether kernels compile with plain ``njit``: asked for, or the extension untested on
-    numba ``version``; ``ValueError`` for a value of :data:`PLAIN_ENV` other than 0 or 1."""
+    numba ``version``; ``ValueError`` for a bad value of :data:`PLAIN_ENV`."""
     return _switch(environ, PLAIN_ENV) or release(version) not in EXTENSION_RELEASES
 
 
@@ -47,8 +46,7 @@ def hooks_wanted(environ: Mapping[str, str]) -> bool:
 PLAIN: bool = plain_wanted(os.environ, numba.__version__)
 MODE = "plain" if PLAIN else "extension"  # in every run's manifest and ``omensim --version``
 HOOKS: bool = hooks_wanted(os.environ)
-"""Whether the kernels have the trace hooks compiled in; set before the first kernel compiles
-(``sim.kernel.trace.use_hooks``); it picks the kernels' cache files."""
+"""Whether the kernels have the trace hooks compiled in (``sim.kernel.trace.use_hooks``)."""
 
 
 def fallback_note(environ: Mapping[str, str], version: str) -> str | None:

@@ -1,6 +1,6 @@
 """Readers of the flat card table ``tab`` (see ``sim.base.tables.flatten``).
 
-Inlined into their callers by LLVM (``sim.compiler.linkage.INLINE``), so
+Inlined into their callers by LLVM (``sim.compiler.linkage.LINKAGE``), so
 ``kind_col(tab, k, K_COST)`` costs what an array index costs. They were
 numba-IR-inlined until ``card_col`` became one load: as LLVM-inlined kernels
 they then cost a measurable share of a turn; since, they cost nothing and

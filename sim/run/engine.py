@@ -20,14 +20,8 @@ from sim.base import layout as L
 from sim.base import vocab as V
 from sim.compiler import PLAIN
 from sim.compiler.ahead import AVAILABLE as CLAIMS
-from sim.compiler.ahead import (
-    CompileAhead,
-    compile_named,
-    compile_on_two_cores,
-    compiling_ahead,
-    name_of,
-)
-from sim.compiler.linkage import OFF
+from sim.compiler.ahead import compile_named, compiling_ahead
+from sim.compiler.linkage import OFF, kernel_name
 from sim.data.cards import CardPool
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
@@ -157,7 +151,7 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
 def entry_names(engine: Engine) -> tuple[str, str]:
     """``module:function`` of the entry point and the bot dispatcher ``engine`` plays."""
     top = engine.top if engine.top is not None else range_kernel(engine.tab)
-    return name_of(top), name_of(engine.ask)
+    return kernel_name(top), kernel_name(engine.ask)
 
 
 PROBE_GAMES = 16
@@ -206,9 +200,9 @@ class Engine:
             engine = cls(run, changes)
             engine.warmup()
             return engine
-        with compiling_ahead() as ahead:
+        with compiling_ahead() as finish:
             engine = cls(run, changes)
-            engine.warmup(ahead)
+            engine.warmup(finish)
         return engine
 
     @property
@@ -217,12 +211,12 @@ class Engine:
         never differs from them)."""
         return RunArgs(self.tab, self.fp, self.bots, self.ask, self.spec.seed, self.top)
 
-    def warmup(self, ahead: CompileAhead | None = None, linked: bool | None = None) -> None:
+    def warmup(self, ahead: Callable[..., None] | None = None, linked: bool | None = None) -> None:
         """Load (or compile) the jitted kernel so the first chunk is not slowed by it.
 
-        A cold compile with more than one thread runs on two cores: with the child
-        ``ahead`` started already (:meth:`ready`), or one started here
-        (:func:`sim.compiler.ahead.compile_on_two_cores`). A bot with a linked build
+        A cold compile with more than one thread runs on two cores: with a child started
+        already (:meth:`ready`, ``ahead`` its ``finish``), or one started here
+        (:func:`sim.compiler.ahead.compiling_ahead`). A bot with a linked build
         (``sim.kernel.batch.linked_run``) plays it if it is cached, or if the run is long
         enough to repay its compile (:data:`LINKED_AT_GAMES`, compiled here, before the
         first games). ``linked=True``: this process compiles it now and plays it;
@@ -237,11 +231,12 @@ class Engine:
             )
         plays_build = build is not None and bool(linked)
         if ahead is not None:
-            ahead.finish(self.ask, top, meanwhile=(bitlists.warmup,))
+            ahead(self.ask, top, meanwhile=(bitlists.warmup,))
         elif not plays_build and two_core_compile_due(top.py_func.__qualname__):
-            compile_on_two_cores(self.ask, top, meanwhile=(bitlists.warmup,))
+            with compiling_ahead() as finish:
+                finish(self.ask, top, meanwhile=(bitlists.warmup,))
         if plays_build:
-            compile_named([name_of(k) for k in build])
+            compile_named([kernel_name(k) for k in build])
             self.top, self.ask = build
         play_batch(self.args, 0, 2, 2)
         bitlists.warmup()

@@ -109,10 +109,10 @@ def kernel_needs_compile(entry: str = "*", module: str = "batch") -> bool:
     """
     if _READY.is_set() and entry == "*" and module == "batch":
         return False  # this process has played a game already
-    from sim.compiler.cache import cache_dirs, cache_files  # deferred: refreshes the cache stamp
+    from sim.compiler.cache import cache_dirs  # deferred: refreshes the cache stamp
     from sim.compiler.mode import HOOKS, PLAIN  # deferred: with the line above
 
-    files = [f for d in cache_dirs() for f in cache_files(d, f"{module}.{entry}-*.nbi")]
+    files = [f for d in cache_dirs() for f in d.rglob(f"{module}.{entry}-*.nbi")]
     if PLAIN:
         return not files  # plain mode keeps the traced build in a directory of its own
     # The extension keeps it in files of its own.

@@ -17,7 +17,7 @@ def test_compile_names_what_it_compiled_and_how_long_it_took() -> None:
 
 @pytest.mark.skipif(PLAIN, reason="plain numba has no linked builds")
 def test_compile_linked_names_the_linked_build() -> None:
-    from sim.compiler.ahead import name_of
+    from sim.compiler.linkage import kernel_name
     from sim.data.spec import RunSpec
     from sim.kernel.batch import linked_run
     from sim.run.compiled import compile_run
@@ -25,7 +25,7 @@ def test_compile_linked_names_the_linked_build() -> None:
     run = compile_run(RunSpec(mix="aegean"))
     top, ask = linked_run(run.tab, run.ask)
     out = ok(invoke("compile", "--mix", "aegean", "--linked")).output
-    assert out.startswith(f"compiled {name_of(top)}, {name_of(ask)} in ")
+    assert out.startswith(f"compiled {kernel_name(top)}, {kernel_name(ask)} in ")
 
 
 def test_compile_of_an_unknown_mix_is_one_error_line() -> None:

@@ -9,6 +9,10 @@ compile copies nobody calls.
 from __future__ import annotations
 
 import fcntl
+import signal
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -47,13 +51,27 @@ def test_the_list_is_compiled_for_the_types_a_run_infers(tmp_path: Path) -> None
 def test_a_kernel_taken_or_done_elsewhere_is_not_taken_again(tmp_path: Path) -> None:
     name = "a.module:kernel"
     with ahead.claiming(tmp_path):
-        with ahead.claim_if_free(name) as mine:
+        with ahead.claim(name, wait=False) as mine:
             assert mine
             # The same name from another open file (as another process would): refused.
             with open(tmp_path / name, "w") as f, pytest.raises(BlockingIOError):
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            ahead.mark_done(name)
-        with ahead.claim_if_free(name) as again:
+        with ahead.claim(name, wait=False) as again:
             assert not again
-        assert ahead.is_done(name)
-    assert not ahead.is_done(name)  # outside ``claiming``: nothing is claimed
+    with ahead.claim(name, wait=False) as unclaimed:  # outside ``claiming``: compiled here
+        assert unclaimed
+
+
+def test_claims_left_by_a_killed_compile_go_at_the_next_one_and_a_live_ones_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    live = ahead.claims_folder()
+    code = "import os, signal; from sim.compiler import ahead; ahead.claims_folder(); "
+    code += "os.kill(os.getpid(), signal.SIGKILL)"
+    killed = subprocess.run([sys.executable, "-c", code], cwd=Path(ahead.__file__).parents[2])
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = set(tmp_path.iterdir()) - {live}
+    assert ahead.claims_folder().exists() and live.exists()
+    assert not left.exists()
