@@ -16,7 +16,7 @@ from typing import Any
 import numba
 from numba.extending import overload
 
-from sim.compiler.cache import plain_root
+from sim.compiler.cache import ReadableCache, plain_root
 from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE
 from sim.compiler.mode import MODE, PLAIN, fallback_note
 
@@ -64,8 +64,10 @@ if _NOTE:
 if PLAIN:
 
     def kernel(fn: Callable) -> Any:
-        """``numba.njit(cache=True, nogil=True)(fn)``, cached under ``plain_root()``."""
-        return plain_cached(lambda: numba.njit(cache=True, nogil=True)(fn))
+        """``numba.njit(nogil=True)(fn)``, cached under ``plain_root()`` by a ReadableCache."""
+        dispatcher = numba.njit(nogil=True)(fn)
+        plain_cached(lambda: setattr(dispatcher, "_cache", ReadableCache(fn)))
+        return dispatcher
 
     def ask_of(dispatcher: Any) -> Callable[[], Any]:
         """Plain mode's ``ask_of``: kernel code calling it gets :func:`as_ask`'s callback,

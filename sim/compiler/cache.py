@@ -7,11 +7,12 @@ import contextlib
 import functools
 import hashlib
 import os
+import pickle
 import sys
 import tempfile
 from pathlib import Path
 
-from numba.core.caching import _CacheLocator
+from numba.core.caching import FunctionCache, _CacheLocator
 
 from sim.compiler.mode import PLAIN, hooks_wanted
 
@@ -19,6 +20,17 @@ _SIM = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (_SIM / "kernel", _SIM.parent / "strategies")
 HASHED_DIRS = (*SOURCE_DIRS, _SIM / "base", _SIM / "compiler")
 STAMP = "omensim-kernel.sha256"
+
+
+class ReadableCache(FunctionCache):
+    """Numba's on-disk cache of a function; a file it cannot read means a compile, not an error."""
+
+    def load_overload(self, sig: object, target_context: object) -> object:
+        """Numba's cached compile of ``sig``, or None (compile again) if it cannot be read."""
+        try:
+            return super().load_overload(sig, target_context)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+            return None
 
 
 def source_digest() -> str:

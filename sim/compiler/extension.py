@@ -7,7 +7,6 @@ members are replaced only while a kernel compiles, under numba's compiler lock.
 from __future__ import annotations
 
 import contextlib
-import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -15,7 +14,7 @@ from typing import Any
 
 from numba import typeof, types
 from numba.core import cgutils, sigutils
-from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.caching import IndexDataCacheFile
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
@@ -23,6 +22,7 @@ from numba.np import arrayobj
 
 import sim.compiler.mode as mode
 from sim.compiler.ahead import claim
+from sim.compiler.cache import ReadableCache
 from sim.compiler.lazy_code import KernelCacheImpl, KernelCompiler
 from sim.compiler.linkage import ASK_SIGNATURE, ASK_TYPE, OFF, flags_of, kernel_name
 
@@ -74,7 +74,7 @@ def interrupts_deferred() -> Iterator[None]:
 TRACED_MARK = "-traced"  # ends the cache files' names of kernels with the trace hooks
 
 
-class KernelCache(FunctionCache):
+class KernelCache(ReadableCache):
     """Numba's on-disk cache of a function, with files of their own for the build with the
     trace hooks (so whether a build is cached reads off the file names)."""
 
@@ -88,13 +88,6 @@ class KernelCache(FunctionCache):
     def _cache_file(self, plain: Any) -> None:  # numba sets it once, in __init__
         base = self._impl.filename_base + TRACED_MARK
         self._files = (plain, IndexDataCacheFile(self._cache_path, base, plain._source_stamp))
-
-    def load_overload(self, sig: Any, target_context: Any) -> Any:
-        """Numba's cached compile of ``sig``, or None (compile again) if it cannot be read."""
-        try:
-            return super().load_overload(sig, target_context)
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-            return None
 
 
 def kernel_args(sig: Any) -> tuple[Any, ...]:

@@ -81,13 +81,9 @@ class KernelLibrary(JITCodeLibrary):
         addresses = self.__dict__.setdefault("_addresses", {})
         if name not in addresses:
             self._ensure_finalized()
-            if not self.in_engine:
-                try:
-                    fn = self._final_module.get_function(name)
-                except NameError:  # not in the module
-                    fn = None
-                if fn is not None and not fn.is_declaration:
-                    self.materialise()
+            fns = () if self.in_engine else self._final_module.functions
+            if any(fn.name == name and not fn.is_declaration for fn in fns):
+                self.materialise()
             addresses[name] = super().get_pointer_to_function(name) if self.in_engine else 0
         return addresses[name]
 
