@@ -33,7 +33,7 @@ from sim.run.stats import pct, points, signed_text
 COMPARE_FILE = "compare.json"
 BALANCE_FILE = "balance.json"
 SWEEP_FILE = "sweep.parquet"
-TOURNAMENT_FILE = "_tournament.json"
+TOURNAMENT_FILE = "tournament.parquet"
 KIND_FILES = {"compare": COMPARE_FILE, "balance": BALANCE_FILE, "sweep": SWEEP_FILE,
               "tournament": TOURNAMENT_FILE}  # fmt: skip
 """The file whose presence says a folder is a finished output of that command."""
