@@ -117,12 +117,8 @@ def check_games(games: int) -> None:
 def default_out_dir(
     mix: str, seed: int, root: Path = RESULTS_ROOT, now: datetime | None = None
 ) -> Path:
-    """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
-
-    Named like :func:`sim.run.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
-    ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
-    second apart).
-    """
+    """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``, named like
+    :func:`sim.run.runner.default_out_dir`."""
     return runner.fresh_dir(root, f"tournament-{runner.mix_label(mix)}-s{seed}", now)
 
 
@@ -317,29 +313,20 @@ def play_tournament(
     check_games(games)
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with tempfile.TemporaryDirectory(prefix="omensim-tournament-") as tmp:
-            result = play_tournament(
-                mix,
-                bots,
-                games,
-                seed,
-                variants,
-                out=Path(tmp) / KIND,
-                threads=threads,
-                progress=progress,
-                on_pairing=on_pairing,
-                backend=backend,
-            )
-        return dataclasses.replace(result, out=None)
-    out = io.local_out(out)
-    ours = (*TOURNAMENT_FILES, *jobs.JOB_FILES)
-    io.check_output_dir(out, force, ours=lambda e: e.name in ours, what=KIND)  # before compiling
+    temporary = out is None
+    with contextlib.ExitStack() as stack:
+        if out is None:  # one code path: a folder, a temporary one when none is asked for
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="omensim-tournament-"))
+            out = Path(tmp) / KIND
+        where = io.local_out(out)
+        ours = (*TOURNAMENT_FILES, *jobs.JOB_FILES)
+        io.check_output_dir(where, force, ours=lambda e: e.name in ours, what=KIND)  # early
 
-    def start(key: dict[str, str]) -> jobs.Job:
-        return jobs.Job.start(out, KIND, plan, force=force, ours=TOURNAMENT_FILES, key=key)
+        def start(key: dict[str, str]) -> jobs.Job:
+            return jobs.Job.start(where, KIND, plan, force=force, ours=TOURNAMENT_FILES, key=key)
 
-    return _play(plan, start, threads, progress, on_pairing, backend)
+        result = _play(plan, start, threads, progress, on_pairing, backend)
+        return dataclasses.replace(result, out=None) if temporary else result
 
 
 def resume_tournament(

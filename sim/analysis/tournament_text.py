@@ -44,24 +44,17 @@ def matrix_table(result: Any) -> pd.DataFrame:
 def self_play_table(result: Any) -> pd.DataFrame:
     """The self-play pairings as text cells: who won (each share with its 95% Wilson
     interval) and the first player's mean VP margin with its 95% t-interval."""
+    seat = ("second_player", "shared", "capped", "first_of_decisive")
     rows = [
         [
             r.bot,
             f"{r.games:,}",
             rate_cell(r.rate, r.lo, r.hi),
-            rate_cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
-            rate_cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
-            rate_cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
-            rate_cell(
-                r.seat_first_of_decisive_rate,
-                r.seat_first_of_decisive_lo,
-                r.seat_first_of_decisive_hi,
+            *(
+                rate_cell(*(getattr(r, f"seat_{k}_{x}") for x in ("rate", "lo", "hi")))
+                for k in seat
             ),
-            signed_text(
-                getattr(r, "first_margin", math.nan),
-                getattr(r, "first_margin_lo", math.nan),
-                getattr(r, "first_margin_hi", math.nan),
-            ),
+            signed_text(*(getattr(r, f"first_margin{x}", math.nan) for x in ("", "_lo", "_hi"))),
         ]
         for r in result.first_player.itertuples(index=False)
     ]
@@ -78,11 +71,8 @@ def format_tournament(result: Any) -> str:
     """The matrix and the first-player table as Markdown (also readable as plain text)."""
     s = result.settings
     shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
-    shared_text = (
-        f"{shared.min():.1%}"
-        if f"{shared.min():.1%}" == f"{shared.max():.1%}"
-        else f"{shared.min():.1%} to {shared.max():.1%}"
-    )
+    least, most = f"{shared.min():.1%}", f"{shared.max():.1%}"
+    shared_text = least if least == most else f"{least} to {most}"
     return "\n".join(
         [
             f"# Tournament: {s['mix']} ({s['variant']} rules), seed {s['seed']}",
