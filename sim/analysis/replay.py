@@ -55,8 +55,8 @@ class Replay:
     row: dict[str, Any]
     expected: dict[str, Any] | None = None
     mismatches: list[str] = field(default_factory=list)
-    steps: list[TracedStep] = field(default_factory=list)
-    """The trace, step by step: the events each step of each turn recorded."""
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, E.EV_W), np.int64))
+    """Every event of the trace after set-up, in order (``sim.base.events`` rows)."""
     scores: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The score (``Scenario.result()`` of the position) after each turn, by turn."""
 
@@ -97,19 +97,7 @@ class Replay:
 
     def trace(self) -> np.ndarray:
         """Every event of the game after set-up, in order (``sim.base.events`` rows)."""
-        rows = [t.rows for t in self.steps]
-        return np.concatenate(rows) if rows else np.zeros((0, E.EV_W), np.int64)
-
-
-@dataclass(frozen=True)
-class TracedStep:
-    """The events one step of one turn recorded in the kernel's trace."""
-
-    turn: int
-    active: int
-    step: str
-    title: str
-    rows: np.ndarray
+        return self.rows
 
 
 TRACE_EVENTS = 50_000
@@ -182,7 +170,7 @@ def replay(
         {"turn": 0, "active": -1, "step": "setup", "step_name": "Set-up", **e}
         for e in N.setup_events(sc, reign)
     ]
-    traced: list[TracedStep] = []
+    traced = [np.zeros((0, E.EV_W), np.int64)]
     scores: dict[int, dict[str, Any]] = {}
     seen = sc.trace_count  # set-up's events: the set-up is told from the position
     steps = [*((s.name, s.title) for s in sc.turn_steps()), ("end_turn", "End of turn")]
@@ -197,7 +185,7 @@ def replay(
                 getattr(sc, name)()
             rows = sc.trace_events()[seen:]
             seen += len(rows)
-            traced.append(TracedStep(turn, p, name, title, rows))
+            traced.append(rows)
             said = N.untraced(teller, N.events(teller, rows, name, p), before, N.sides(sc), name, p)
             if not said and name != "end_turn":
                 said = [{"event": N.NOTHING, "text": "nothing happens"}]
@@ -215,7 +203,7 @@ def replay(
     ]
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
-    r.steps, r.scores = traced, scores
+    r.rows, r.scores = np.concatenate(traced), scores
     if check and r.mismatches:
         raise ReplayMismatch(
             f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)

@@ -26,16 +26,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 def matrix_table(result: Any) -> pd.DataFrame:
     """The win-rate matrix as text cells: the row bot's outright win rate against the
     column bot with its 95% Wilson interval (``-`` on the diagonal)."""
+    m, lo, hi = result.matrix, result.matrix_lo, result.matrix_hi
     rows = [
-        [bot]
-        + [
-            rate_cell(
-                result.matrix.at[bot, col],
-                result.matrix_lo.at[bot, col],
-                result.matrix_hi.at[bot, col],
-            )
-            for col in result.bots
-        ]
+        [bot, *(rate_cell(m.at[bot, c], lo.at[bot, c], hi.at[bot, c]) for c in result.bots)]
         for bot in result.bots
     ]
     return pd.DataFrame(rows, columns=["bot \\ opponent", *result.bots])
