@@ -7,7 +7,7 @@ set not in the mix nullable and null. Which dtypes and why: ``docs/analysis-desk
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -48,15 +48,9 @@ def mix_sets(mix: str) -> set[str]:
     return {part.split(":")[0].strip().lower() for part in mix.split("+") if part.strip()}
 
 
-def names_dictionary(names: Mapping[int, str]) -> pa.Array:
-    """Card names indexed by kind id (``"kind N"`` for an id the mapping lacks)."""
-    size = max(names, default=-1) + 1
-    return pa.array([names.get(k, f"kind {k}") for k in range(size)], pa.string())
-
-
 def named_lists(col: pa.ChunkedArray, dictionary: pa.Array) -> pa.ChunkedArray:
     """A list column of kind ids as lists of card names (dictionary-encoded, no copy of
-    the ids): ``dictionary`` is :func:`names_dictionary` of the run's cards."""
+    the ids): ``dictionary`` holds the run's card names by kind id."""
     chunks = []
     for a in col.chunks:
         ids = a.values.cast(pa.int16())
@@ -88,7 +82,8 @@ def prepare(
     (``{kind id: name}``) the card lists holding names."""
     table = _absent(table, sets)
     if names is not None:
-        dictionary = names_dictionary(names)
+        kinds = range(max(names, default=-1) + 1)  # "kind N" for an id the mapping lacks
+        dictionary = pa.array([names.get(k, f"kind {k}") for k in kinds], pa.string())
         for col in LIST_COLUMNS:
             if col in table.column_names:
                 i = table.schema.get_field_index(col)
@@ -102,13 +97,6 @@ def with_run_label(table: pa.Table, label: str) -> pa.Table:
         pa.array(np.zeros(table.num_rows, np.int32)), pa.array([label], pa.string())
     )
     return table.append_column(RUN_COLUMN, run)
-
-
-def concat(tables: Sequence[pa.Table]) -> pa.Table:
-    """Runs' rows, one after the other (dictionaries merged by :func:`to_frame`)."""
-    if len(tables) == 1:
-        return tables[0]
-    return pa.concat_tables(tables, promote_options="permissive")
 
 
 def to_frame(table: pa.Table) -> pd.DataFrame:

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
+from sim.analysis.columns import mix_sets, prepare, to_frame, with_run_label
 from sim.base.errors import Error
 from sim.data.cards import unit_table
 from sim.run import io, ledger
@@ -262,7 +262,8 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
         rows = prepare(io.read_run_table(Path(path)), mix_sets(str(mix)))
         tables.append(with_run_label(rows, str(label)))
         names.setdefault(str(mix), card_names(path))
-    out = to_frame(concat(tables))
+    # Dictionaries (categories) merged by to_frame.
+    out = to_frame(pa.concat_tables(tables, promote_options="permissive"))
     out.attrs["runs"] = info.to_dict("records")
     out.attrs["card_names"] = names
     return out

@@ -106,14 +106,6 @@ class Teller:
         """The name of seat ``p``'s structure in slot ``s``."""
         return self.names.structures(p)[s][0]
 
-    def feat(self, f: int) -> str:
-        """The name of feat row ``f`` of the pool."""
-        return self.names.pool.feats[int(f)]["name"]
-
-    def offering(self, card: int) -> int:
-        """The printed offering value of physical card ``card``."""
-        return int(self.names.pool.units[int(self.names.tables.card_kind[card])]["offering"])
-
     def cause(self, ev: np.ndarray) -> str:
         """The card, tile or structure whose ability caused ``ev`` ("" for a rule step)."""
         kind, ident = int(ev[E.F_CAUSE]), int(ev[E.F_CAUSE_ID])
@@ -225,14 +217,15 @@ class Teller:
         if k == E.EV_OFFER:
             if x0 == 1:
                 return f"P{p} reveals {self.card(t)} to build {self.slot_structure(p, x1)}"
-            return f"P{p} offers {self.card(t)} (offering {self.offering(t)})"
+            unit = self.names.pool.units[int(self.names.tables.card_kind[t])]
+            return f"P{p} offers {self.card(t)} (offering {unit['offering']})"
         said = SENTENCES.get(k)
         if said is not None:
             name = {
                 E.EV_TILE: self.tile_name,
                 E.EV_USE: self.tile_name,
                 E.EV_STRUCTURE: self.structure,
-                E.EV_FEAT: self.feat,
+                E.EV_FEAT: lambda f: self.names.pool.feats[int(f)]["name"],
             }.get(k, self.card)(t)
             return said.format(p=p, name=name, city=x0 + 1, to=x1 + 1, tile=self.tile)
         if k == E.EV_DESTROY:

@@ -66,16 +66,13 @@ def format_tournament(result: Any) -> str:
     shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
     least, most = f"{shared.min():.1%}", f"{shared.max():.1%}"
     shared_text = least if least == most else f"{least} to {most}"
+    deals = "duplicate deals: " if s["duplicate_deals"] else ""
     return "\n".join(
         [
             f"# Tournament: {s['mix']} ({s['variant']} rules), seed {s['seed']}",
             "",
-            f"{s['games_per_pairing']:,} games per pairing, seats balanced"
-            + (
-                " (duplicate deals: each bot plays every deal from both seats)."
-                if s["duplicate_deals"]
-                else " (each bot plays every deal from both seats)."
-            ),
+            f"{s['games_per_pairing']:,} games per pairing, seats balanced ({deals}each bot "
+            "plays every deal from both seats).",
             "",
             "## Win rate of the row bot against the column bot",
             "",
@@ -88,20 +85,15 @@ def format_tournament(result: Any) -> str:
             "",
             _md_frame(self_play_table(result)),
             "",
-            SELF_PLAY_NOTE,
+            # What the self-play table's columns mean.
+            "Each with its 95% Wilson interval. First among decisive: first-player wins over "
+            "games someone won outright (50% = no first-player edge, whatever the ties). "
+            "First VP margin: the first player's score minus the second's, mean with its "
+            "95% t-interval. Turn-capped games are included, scored as they stood.",
             "",
             *_ratings_section(result),
         ]
     )
-
-
-SELF_PLAY_NOTE = (
-    "Each with its 95% Wilson interval. First among decisive: first-player wins over "
-    "games someone won outright (50% = no first-player edge, whatever the ties). "
-    "First VP margin: the first player's score minus the second's, mean with its "
-    "95% t-interval. Turn-capped games are included, scored as they stood."
-)
-"""What the self-play table's columns mean (the Markdown and the report say it)."""
 
 
 def _ratings_section(result: Any) -> list[str]:
