@@ -1,44 +1,37 @@
 """One conversion from a run's Arrow rows to pandas, so a run loads with the same dtypes
-however it is loaded (``A.load``, ``A.load(names=True)``, ``A.load_runs``).
-
-* Label columns (``mix``, ``variant``, the strategies, ``end_reason``, ``god_*``,
-  ``favored_at_end``) stay categoricals, as Parquet's dictionary encoding has them;
-  several runs concatenate on the Arrow side, so their categories are merged, never
-  turned into strings.
-* Card lists (``played_p*``, ``held_p*``, ``feat_ids_p*``) are Arrow-backed list columns
-  (``pd.ArrowDtype``): kind ids, or with names the card names as a dictionary
-  (a categorical per element), converted without a Python loop.
-* The columns of a set (:data:`SET_COLUMNS`) are nullable in every run (``Int8``/``Int16``,
-  categoricals with missing values), and null when the set is not in the run's mix,
-  so "no Dunes in this game" never reads as "built zero structures" and no null is
-  ever cast to an integer.
+however it is loaded (``A.load``, ``A.load(names=True)``, ``A.load_runs``): label columns
+stay categoricals, card lists Arrow-backed lists (of names on request), and the columns of a
+set not in the mix nullable and null. Which dtypes and why: ``docs/analysis-desk.md``,
+"Loading a run"; which columns a set owns: ``sim.base.layout.OUT_COLUMNS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
+from sim.base.layout import OUT_COLUMNS
+
+LIST_COLUMNS = tuple(
+    f"{c.name}_p{p}" for c in OUT_COLUMNS if c.dtype in ("played", "held") for p in (0, 1)
+)
 """List columns holding card kind ids (``id`` in ``_cards.parquet``); runs written
 before ``held_p0/p1`` existed simply lack those."""
 
 SET_COLUMNS: dict[str, tuple[str, ...]] = {
-    "dunes": (
-        "structures_built_p0", "structures_built_p1", "structures_vp_p0", "structures_vp_p1",
-        "god_p0", "god_p1", "favored_at_end",
-    ),
-    "reign": (
-        "feats_p0", "feats_p1", "feat_ids_p0", "feat_ids_p1", "rewards_in_hand_p0",
-        "rewards_in_hand_p1", "enraged_total_p0", "enraged_total_p1",
-    ),
-}  # fmt: skip
-"""Columns that only mean something when the set is in the mix (Heir to the Dunes,
-A Reign of War); elsewhere they are written as zeros/``none`` and loaded as nulls."""
+    s: tuple(
+        name
+        for c in OUT_COLUMNS
+        if c.only_in == s
+        for name in ([f"{c.name}_p0", f"{c.name}_p1"] if c.per_seat else [c.name])
+    )
+    for s in sorted({c.only_in for c in OUT_COLUMNS} - {""})
+}
+"""Each set's columns (``OutColumn.only_in``), loaded as nulls where the set is not played."""
 
 RUN_COLUMN = "run"
 
@@ -55,15 +48,9 @@ def mix_sets(mix: str) -> set[str]:
     return {part.split(":")[0].strip().lower() for part in mix.split("+") if part.strip()}
 
 
-def names_dictionary(names: Mapping[int, str]) -> pa.Array:
-    """Card names indexed by kind id (``"kind N"`` for an id the mapping lacks)."""
-    size = max(names, default=-1) + 1
-    return pa.array([names.get(k, f"kind {k}") for k in range(size)], pa.string())
-
-
 def named_lists(col: pa.ChunkedArray, dictionary: pa.Array) -> pa.ChunkedArray:
     """A list column of kind ids as lists of card names (dictionary-encoded, no copy of
-    the ids): ``dictionary`` is :func:`names_dictionary` of the run's cards."""
+    the ids): ``dictionary`` holds the run's card names by kind id."""
     chunks = []
     for a in col.chunks:
         ids = a.values.cast(pa.int16())
@@ -95,7 +82,8 @@ def prepare(
     (``{kind id: name}``) the card lists holding names."""
     table = _absent(table, sets)
     if names is not None:
-        dictionary = names_dictionary(names)
+        kinds = range(max(names, default=-1) + 1)  # "kind N" for an id the mapping lacks
+        dictionary = pa.array([names.get(k, f"kind {k}") for k in kinds], pa.string())
         for col in LIST_COLUMNS:
             if col in table.column_names:
                 i = table.schema.get_field_index(col)
@@ -109,13 +97,6 @@ def with_run_label(table: pa.Table, label: str) -> pa.Table:
         pa.array(np.zeros(table.num_rows, np.int32)), pa.array([label], pa.string())
     )
     return table.append_column(RUN_COLUMN, run)
-
-
-def concat(tables: Sequence[pa.Table]) -> pa.Table:
-    """Runs' rows, one after the other (dictionaries merged by :func:`to_frame`)."""
-    if len(tables) == 1:
-        return tables[0]
-    return pa.concat_tables(tables, promote_options="permissive")
 
 
 def to_frame(table: pa.Table) -> pd.DataFrame:

@@ -1,11 +1,5 @@
-"""The one loader of finished runs: every path checked, every part verified, one dtype set.
-
-:func:`load` gives one run for a notebook (its manifest in ``df.attrs``, card names on
-request, an interrupted run's verified prefix on request); :func:`load_runs` gives several
-runs in one frame with a ``run`` label column. Both read each run through :func:`_read`
-and convert with :mod:`sim.analysis.columns`, so a run has the same columns and dtypes
-however it is loaded: the columns of a set not in the mix are nulls, so "no Dunes in this
-game" never reads as "built zero structures".
+"""The one loader of finished runs: every path checked, every part verified, one dtype set
+(:mod:`sim.analysis.columns`), however a run is loaded (:func:`load`, :func:`load_runs`).
 """
 
 from __future__ import annotations
@@ -20,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.analysis.columns import concat, mix_sets, prepare, to_frame, with_run_label
+from sim.analysis.columns import mix_sets, prepare, to_frame, with_run_label
 from sim.base.errors import Error
 from sim.data.cards import unit_table
 from sim.run import io, ledger
@@ -189,17 +183,9 @@ def _prefix(path: Path) -> tuple[pa.Table, int]:
     warnings.warn(
         f"{path} is an incomplete run: read {games:,} games from {len(tables)} verified "
         f"parts (games 0..{games - 1}){skipped} (the first chunks of a run are a biased sample)",
-        stacklevel=4,
+        stacklevel=3,
     )
     return table, games
-
-
-def _read(path: Path, allow_incomplete: bool = False) -> tuple[pa.Table, int | None]:
-    """One run's raw rows, and with ``allow_incomplete`` the number of games of its verified
-    prefix (else ``None``: the run must have passed :func:`run_info`)."""
-    if allow_incomplete:
-        return _prefix(path)
-    return io.read_run_table(path), None
 
 
 def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
@@ -232,7 +218,7 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
         raise RunLoadError(f"load needs a run directory (a path), got {type(path).__name__}")
     if not allow_incomplete:
         run_info([path])  # a missing path or not a run directory: one RunLoadError
-    raw, found = _read(Path(path), allow_incomplete)
+    raw, found = _prefix(Path(path)) if allow_incomplete else (io.read_run_table(path), None)
     manifest = io.read_manifest(path)
     meta = manifest.get("metadata", {})
     sets = mix_sets(str(meta.get("mix", "")))
@@ -273,10 +259,11 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     tables = []
     names: dict[str, dict[int, str]] = {}
     for path, label, mix in zip(info["path"], info["run"], info["mix"], strict=True):
-        rows = prepare(_read(Path(path))[0], mix_sets(str(mix)))
+        rows = prepare(io.read_run_table(Path(path)), mix_sets(str(mix)))
         tables.append(with_run_label(rows, str(label)))
         names.setdefault(str(mix), card_names(path))
-    out = to_frame(concat(tables))
+    # Dictionaries (categories) merged by to_frame.
+    out = to_frame(pa.concat_tables(tables, promote_options="permissive"))
     out.attrs["runs"] = info.to_dict("records")
     out.attrs["card_names"] = names
     return out
@@ -290,4 +277,3 @@ def run_margins(run_dir: Path | str) -> Any:
     files = [str(run_dir / p["file"]) for p in manifest["parts"]]
     rows = pq.read_table(files, columns=list(MARGIN_COLUMNS))
     return first_player_margins(*(rows.column(c).to_numpy() for c in MARGIN_COLUMNS))
-

@@ -1,31 +1,12 @@
 """Rank mixes of sets by the first player's edge and by seat balance (``omensim mixes``).
 
-Every mix is played in self-play by one bot on the same deal seed. For each:
-
-* **first of decisive**: the first player's share of the games someone won outright
-  (50% is no first-player advantage);
-* **seat 0 of decisive**: seat 0's share of them (50% is seat balance);
-* **first VP margin**: the first player's mean score minus the second's, with its
-  95% t-interval (on the games of a full mix, on the subset means of a partial one).
-
-A partial mix (``SET:N``, N random units of a set) depends on which units were
-drawn, so it is played on ``subsets`` card subsets drawn from ``subset_seed``
-(recorded), each on the same deals (``seed``), and its figure is the mean over
-subsets with a t-interval on the subset means. The spread of the subset means is
-split into what the subset explains and what the deals explain: the deal part is
-the mean binomial variance of one subset's estimate, the subset part the rest of
-the observed variance (0 when the deals explain it all). Deals are shared between
-subsets, so deal noise partly cancels between them and the subset part is if
-anything understated.
-
-A ranking is played into a folder (``--out``, or a temporary one removed after) through
-the job runner (:mod:`sim.run.jobs`): its plan, lock and checksums, and one checksummed
-log line per subset played (a full mix is one), so ``mixes --resume`` finishes an
-interrupted ranking and :func:`read_mixes` refuses an edited table::
-
-    OUT/_job.json   the mixes, games, seeds, bot and subsets; once finished, every checksum
-    OUT/_job.jsonl  one line per (mix, subset) played: its counts
-    OUT/mixes.csv   the ranking, written last
+Every mix is played in self-play by one bot on the same deal seed; a partial mix
+(``SET:N``) is the mean over ``subsets`` card subsets with a t-interval on the subset means,
+its spread split into what the subset and what the deals explain. What each column means
+and why: ``docs/analysis-desk.md``, "Ranking mixes". A ranking is a job (:mod:`sim.run.jobs`)
+in its folder (``--out``, or a temporary one removed after): one checksummed log line per
+subset played (a full mix is one), ``mixes.csv`` written last, so ``mixes --resume``
+finishes an interrupted ranking and :func:`read_mixes` refuses an edited table.
 """
 
 from __future__ import annotations
@@ -46,7 +27,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
 from sim.run.runner import MAX_RUN_DAYS, RunError
-from sim.run.stats import newcombe_interval, signed_text, t_quantile, wilson_interval
+from sim.run.stats import newcombe_interval, signed_text, t_interval, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
 KIND = "mixes"
@@ -121,29 +102,26 @@ def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, o
         played = [c for c in counts if c.decisive]
         rates = np.array([getattr(c, attr) / c.decisive for c in played])
         n = np.array([c.decisive for c in played])
-        mean = float(rates.mean())
+        row |= _mean_interval(key, rates)
         between = float(rates.var(ddof=1))
         deal = float(np.mean(rates * (1 - rates) / n))
-        half = t_quantile(len(rates) - 1) * math.sqrt(between / len(rates))
         subset = max(between - deal, 0.0)
-        row |= {key: mean, f"{key}_lo": mean - half, f"{key}_hi": mean + half}
         row |= {f"{key}_subset_sd": math.sqrt(subset), f"{key}_deal_sd": math.sqrt(deal)}
         row[f"{key}_subset_share"] = subset / (subset + deal) if subset + deal > 0 else 0.0
-    row |= _margin(counts)
+    if len(counts) == 1:  # the first player's VP margin: a t-interval on the games
+        f = counts[0].margin.figures()
+        row |= {"margin": f["mean"], "margin_lo": f["lo"], "margin_hi": f["hi"]}
+    else:  # on the subset means
+        row |= _mean_interval("margin", np.array([c.margin.mean for c in counts if c.margin.games]))
     row["subset_seeds"] = ",".join(str(s) for s in seeds if s is not None)
     return row
 
 
-def _margin(counts: list[Counts]) -> dict[str, float]:
-    """``margin``, ``margin_lo``, ``margin_hi``: the first player's mean VP margin and its
-    95% t-interval, on the games (one entry) or on the subset means (several)."""
-    if len(counts) == 1:
-        f = counts[0].margin.figures()
-        return {"margin": f["mean"], "margin_lo": f["lo"], "margin_hi": f["hi"]}
-    means = np.array([c.margin.mean for c in counts if c.margin.games])
-    mean = float(means.mean())
-    half = t_quantile(len(means) - 1) * float(means.std(ddof=1)) / math.sqrt(len(means))
-    return {"margin": mean, "margin_lo": mean - half, "margin_hi": mean + half}
+def _mean_interval(key: str, values: np.ndarray) -> dict[str, float]:
+    """``key``, ``key_lo``, ``key_hi``: the mean of ``values`` and its 95% t-interval."""
+    mean = float(values.mean())
+    lo, hi = t_interval(mean, float(values.std(ddof=1)), len(values))
+    return {key: mean, f"{key}_lo": lo, f"{key}_hi": hi}
 
 
 def rank_mixes(
@@ -165,14 +143,10 @@ def rank_mixes(
     before each mix is played (a progress hook); ``force`` replaces an earlier ranking.
 
     Returns:
-        ``attrs["plan"]``: the options it was played with. Columns ``mix``,
-        ``subsets``, ``decisive``, ``first_wins``, ``seat0_wins``, ``first``/``_lo``/``_hi``,
-        ``seat0``/``_lo``/``_hi`` (95%: Wilson for a full mix, a t-interval on the
-        subset means for a partial one), ``margin``/``_lo``/``_hi`` (the first
-        player's VP margin, 95% t-interval on the games or the subset means), for
-        partial mixes ``*_subset_sd``, ``*_deal_sd`` and ``*_subset_share``,
-        ``subset_seeds``, ``rank_first`` (1 = the largest first-player edge) and
-        ``rank_balance`` (1 = seat 0's share nearest 50%).
+        The ranking (``attrs["plan"]``: the options it was played with): the first player's
+        and seat 0's share of decisive games and the first player's VP margin, each with its
+        95% interval, ``rank_first`` (1 = the largest first-player edge) and ``rank_balance``
+        (1 = seat 0's share nearest 50%); every column: ``docs/analysis-desk.md``.
 
     Raises:
         SpecError: more subsets than games. RunError: more subsets than the time limit
@@ -239,18 +213,13 @@ def _play(job: jobs.Job, each: Callable[[str], None] | None, *, fresh: bool) -> 
     for i, mix in enumerate(p["mixes"]):
         if each is not None:
             each(mix)
-        base = RunSpec(games=games, mix=mix, seed=seed, p0=bot, p1=bot)
-        seeds: list[int | None] = [None]
-        if is_partial(mix):
-            seeds = list(subset_seeds(p["subset_seed"], subsets))
+        seeds = [*subset_seeds(p["subset_seed"], subsets)] if is_partial(mix) else [None]
+        n = max(games // subsets, 1) if is_partial(mix) else games
         counts = []
         for j, s in enumerate(seeds):
             c = done.get((i, j))
             if c is None:
-                spec = base if s is None else dataclasses.replace(
-                    base, games=max(games // subsets, 1), subset_seed=s
-                )  # fmt: skip
-                c = count_games(spec)
+                c = count_games(RunSpec(games=n, mix=mix, seed=seed, p0=bot, p1=bot, subset_seed=s))
                 job.append({"mix": i, "subset": j, "counts": dataclasses.asdict(c)})
             counts.append(c)
         rows.append(_row(mix, counts, seeds))

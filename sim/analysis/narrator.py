@@ -1,20 +1,11 @@
 """One game told in words from the kernel's event trace: the one place an event, a cause or a
-bot's decision is worded, for both texts of ``omensim replay``.
+bot's decision is worded, for both texts of ``omensim replay`` (``docs/replay.md``).
 
-:class:`Teller` names the ids of the rows one step of a game recorded (``sim.base.events``,
-written by ``sim.kernel.trace``) and :func:`events` turns them into event dicts, each with
-its sentence, such as "Ker of the Spoils: P1 takes 1 coin from P0: P0 5 -> 4, P1 5 -> 6":
-an event caused by a card's (reward tile's, structure's) ability names that cause first.
-A bot's decision is one event with its best few options and their values: the greedy
-scorer's (every heuristic profile), or for a look-ahead seat's planned decisions the mean
-outcome of each option's rollouts. :func:`setup_events` says the set-up (which the trace
-does not cover), :func:`end_events` the score with its components, :func:`why_won` which
-components (``sim.base.layout.SCORE_TERMS``) set the two seats apart.
-
-:func:`render` prints the events either as the story (every decision, the score after each
-turn, why the game was won) or as the account of the positions (what each step changed,
-"nothing happens" for a step that changed nothing). The replay (``sim.analysis.replay``)
-plays the game; nothing here plays one.
+:class:`Teller` names the ids in the trace's rows (``sim.base.events``) and :func:`events`
+turns one step's rows into event dicts, each with its sentence (an event a card's ability
+caused names that card first); :func:`setup_events` and :func:`end_events` say the set-up
+and the end, which the trace does not cover; :func:`render` prints them as the story or as
+the account of the positions. The replay (``sim.analysis.replay``) plays the game.
 """
 
 from __future__ import annotations
@@ -114,14 +105,6 @@ class Teller:
     def slot_structure(self, p: int, s: int) -> str:
         """The name of seat ``p``'s structure in slot ``s``."""
         return self.names.structures(p)[s][0]
-
-    def feat(self, f: int) -> str:
-        """The name of feat row ``f`` of the pool."""
-        return self.names.pool.feats[int(f)]["name"]
-
-    def offering(self, card: int) -> int:
-        """The printed offering value of physical card ``card``."""
-        return int(self.names.pool.units[int(self.names.tables.card_kind[card])]["offering"])
 
     def cause(self, ev: np.ndarray) -> str:
         """The card, tile or structure whose ability caused ``ev`` ("" for a rule step)."""
@@ -234,14 +217,15 @@ class Teller:
         if k == E.EV_OFFER:
             if x0 == 1:
                 return f"P{p} reveals {self.card(t)} to build {self.slot_structure(p, x1)}"
-            return f"P{p} offers {self.card(t)} (offering {self.offering(t)})"
+            unit = self.names.pool.units[int(self.names.tables.card_kind[t])]
+            return f"P{p} offers {self.card(t)} (offering {unit['offering']})"
         said = SENTENCES.get(k)
         if said is not None:
             name = {
                 E.EV_TILE: self.tile_name,
                 E.EV_USE: self.tile_name,
                 E.EV_STRUCTURE: self.structure,
-                E.EV_FEAT: self.feat,
+                E.EV_FEAT: lambda f: self.names.pool.feats[int(f)]["name"],
             }.get(k, self.card)(t)
             return said.format(p=p, name=name, city=x0 + 1, to=x1 + 1, tile=self.tile)
         if k == E.EV_DESTROY:

@@ -1,11 +1,6 @@
-"""Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale.
-
-Bot ``i`` beats bot ``j`` with probability ``1 / (1 + exp(-(b_i - b_j)))``: a binomial
-logistic regression of each pairing's decisive counts on a ``+1``/``-1`` design, fitted with
-statsmodels' GLM for the estimate and its covariance. The ratings are centred on 1500 Elo
-(``Elo = 1500 + 400 / ln(10) * b``) so every bot has an interval; a pairing one bot never
-lost gets half a win on each side (Haldane); self-play is ignored. ``docs/bots.md``,
-"Ratings", says how to read them.
+"""Bradley-Terry ratings of bots from head-to-head counts, on the Elo scale: a binomial GLM
+(statsmodels) of each pairing's decisive counts, centred on 1500 Elo so every bot has an
+interval. How it is fitted and read: ``docs/bots.md``, "Ratings".
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """Replay one game of a run, step by step, told from the kernel's event trace.
 
-``replay(spec, game)`` rebuilds game ``game`` of the run ``spec`` from its seed
-with :meth:`sim.run.scenario.Scenario.from_compiled` and steps it exactly as the kernel's
-turn loop does (Wealth, Surge, Portent and Feat when the rules have them, War,
-Offering, end of turn) in the kernel's trace mode (``sim.kernel.trace``): every event in
-the order it happened, with the card, reward tile, structure or rule step that caused it,
-and each of the bots' decisions with its options' values. ``sim.analysis.narrator`` words
-them: :meth:`Replay.story` with the decisions, the score after each turn and why the game
-was won; :meth:`Replay.text` what each step changed. The replay only needs what the dataset
-already guarantees, that game ``i`` depends on ``(seed, i)`` alone; and it checks
-itself: the replayed game's dataset row (every column) is compared with the
-row :class:`sim.run.engine.Engine` plays for the same game, and a difference
-raises :class:`ReplayMismatch` (or is listed in ``Replay.mismatches`` with
-``check=False``).
+``replay(spec, game)`` rebuilds game ``game`` from the run's seed
+(:meth:`sim.run.scenario.Scenario.from_compiled`) and steps it as the kernel's turn loop
+does, in the kernel's trace mode (``sim.kernel.trace``); ``sim.analysis.narrator`` words
+the events. It needs only what the dataset guarantees (game ``i`` depends on ``(seed, i)``
+alone) and checks itself: the replayed game's row must equal the row
+:class:`sim.run.engine.Engine` plays for it (:class:`ReplayMismatch` otherwise). What it
+tells: ``docs/replay.md``.
 
 >>> r = replay(RunSpec(games=10, mix="aegean", seed=7), 3)  # doctest: +SKIP
 >>> print(r.text())  # doctest: +SKIP
@@ -48,16 +42,10 @@ class ReplayMismatch(AssertionError):
 class Replay:
     """A replayed game: its events, its final result and the dataset-row check.
 
-    ``events`` is a list of dicts, one per thing that happened, in order, with
-    the keys ``turn`` (0 for the set-up), ``active`` (the active seat, -1 at
-    set-up and at the end), ``step`` (``setup``, ``wealth``, ``surge``,
-    ``portent``, ``feat``, ``war``, ``offering``, ``end_turn``, ``end``), ``step_name``,
-    ``event`` (the trace's kind such as ``draw``, ``play``, ``destroy``, ``conflict``,
-    ``offer``; ``choice`` for a bot's decision) and ``text`` (its sentence), plus
-    event-specific fields (``seat`` the event is about, ``cause``, ``cards``, ...;
-    ``sim.analysis.narrator.events``). ``row`` is the replay's own dataset row (the
-    columns ``Engine.play`` writes), ``expected`` the batch kernel's row for the same
-    game, ``mismatches`` the columns where they differ.
+    ``events``: one dict per thing that happened, in order: ``turn`` (0 for the set-up),
+    ``active`` (-1 at set-up and at the end), ``step``, ``step_name`` and the keys of
+    :func:`sim.analysis.narrator.events`. ``row`` is the replay's own dataset row,
+    ``expected`` the batch kernel's for the same game, ``mismatches`` where they differ.
     """
 
     spec: RunSpec
@@ -67,8 +55,8 @@ class Replay:
     row: dict[str, Any]
     expected: dict[str, Any] | None = None
     mismatches: list[str] = field(default_factory=list)
-    steps: list[TracedStep] = field(default_factory=list)
-    """The trace, step by step: the events each step of each turn recorded."""
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, E.EV_W), np.int64))
+    """Every event of the trace after set-up, in order (``sim.base.events`` rows)."""
     scores: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The score (``Scenario.result()`` of the position) after each turn, by turn."""
 
@@ -109,19 +97,7 @@ class Replay:
 
     def trace(self) -> np.ndarray:
         """Every event of the game after set-up, in order (``sim.base.events`` rows)."""
-        rows = [t.rows for t in self.steps]
-        return np.concatenate(rows) if rows else np.zeros((0, E.EV_W), np.int64)
-
-
-@dataclass(frozen=True)
-class TracedStep:
-    """The events one step of one turn recorded in the kernel's trace."""
-
-    turn: int
-    active: int
-    step: str
-    title: str
-    rows: np.ndarray
+        return self.rows
 
 
 TRACE_EVENTS = 50_000
@@ -175,14 +151,10 @@ def replay(
 ) -> Replay:
     """Replay game ``game`` of the run ``spec`` step by step and describe it.
 
-    The game is played by the same kernel step functions as a run, with the
-    run's cards, variants and bots, in the kernel's trace mode: in a new process
-    when this one's kernels were compiled without the trace hooks (a run played
-    first; ``sim.kernel.trace``), which re-imports a script's ``__main__`` as
-    ``multiprocessing``'s spawn does. With ``check`` (the default) the replayed
-    result is compared with the dataset row ``Engine(spec).play(game, 1)`` gives,
-    and any difference raises :class:`ReplayMismatch`; with ``check=False`` the
-    differences are only listed in ``Replay.mismatches``.
+    Played by the kernel's own step functions with the run's cards, variants and bots, in
+    trace mode: in a new (spawned) process when this one's kernels were compiled without
+    the trace hooks. With ``check`` a difference from ``Engine(spec).play(game, 1)``'s row
+    raises :class:`ReplayMismatch`; without, it is listed in ``Replay.mismatches``.
     """
     if not 0 <= game < spec.games:
         raise ValueError(f"game {game} is not in the run: its games are 0 .. {spec.games - 1}")
@@ -198,7 +170,7 @@ def replay(
         {"turn": 0, "active": -1, "step": "setup", "step_name": "Set-up", **e}
         for e in N.setup_events(sc, reign)
     ]
-    traced: list[TracedStep] = []
+    traced = [np.zeros((0, E.EV_W), np.int64)]
     scores: dict[int, dict[str, Any]] = {}
     seen = sc.trace_count  # set-up's events: the set-up is told from the position
     steps = [*((s.name, s.title) for s in sc.turn_steps()), ("end_turn", "End of turn")]
@@ -213,7 +185,7 @@ def replay(
                 getattr(sc, name)()
             rows = sc.trace_events()[seen:]
             seen += len(rows)
-            traced.append(TracedStep(turn, p, name, title, rows))
+            traced.append(rows)
             said = N.untraced(teller, N.events(teller, rows, name, p), before, N.sides(sc), name, p)
             if not said and name != "end_turn":
                 said = [{"event": N.NOTHING, "text": "nothing happens"}]
@@ -231,7 +203,7 @@ def replay(
     ]
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
-    r.steps, r.scores = traced, scores
+    r.rows, r.scores = np.concatenate(traced), scores
     if check and r.mismatches:
         raise ReplayMismatch(
             f"replay of game {game} differs from the dataset row: " + "; ".join(r.mismatches)

@@ -37,7 +37,7 @@ KIND_FILES = {
     "compare": (COMPARE_FILE,),
     "balance": (BALANCE_FILE,),
     "sweep": ("sweep.parquet",),
-    "tournament": ("_tournament.json",),
+    "tournament": ("tournament.parquet",),
     "balance set": (SET_FILE, SET_TABLE),
 }
 """The files whose presence says a folder is a finished output of that command."""

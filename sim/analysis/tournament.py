@@ -8,6 +8,12 @@ each on duplicate deals (ordinary runs under ``emissary``), so every deal is pla
 both seats, going first and second; every pairing shares the seed and so the deals.
 Shared victories count for neither bot (``score`` counts them as half a win). How it
 plays and what the intervals mean: ``docs/bots.md``, "Tournaments".
+
+A tournament is a job (:mod:`sim.run.jobs`) in its folder (``--out``, or a temporary one
+removed after): each half-run is an ordinary run directory under ``OUT/games/`` (kept with
+``--keep-games``), counted from its parts; each pairing's counts are one checksummed log
+line, so ``--resume`` finishes a killed tournament; ``tournament.parquet`` (with the
+settings in its metadata), ``ratings.parquet`` and ``tournament.md`` are written last.
 """
 
 from __future__ import annotations
@@ -15,9 +21,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 import sim
 from sim.analysis.ratings import fit_ratings
@@ -34,31 +43,28 @@ from sim.analysis.tournament_text import format_tournament
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
-from sim.run.backends import play_columns
-from sim.run.margins import (
-    SIDES,
-    MarginMoments,
-    first_player_margins,
-    margin_distribution,
-    moments_of_counts,
-)
+from sim.run.margins import COLUMNS as MARGIN_COLUMNS
+from sim.run.margins import SIDES, first_player_margins, margin_distribution
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
-from sim.run.seats import CAPPED, SeatCounts, seat_columns
-from sim.run.session import RunError, numba_threads, resolve_threads
+from sim.run.seats import SeatCounts, seat_columns
+from sim.run.session import RunError, resolve_threads
 from sim.run.stats import wilson_interval
 
 DEFAULT_GAMES = 20_000
-CHUNK_SIZE = 1 << 16
 PAIRS_FILE = "tournament.parquet"
 RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
-MANIFEST_FILE = "_tournament.json"
 GAMES_DIR = "games"
 PLAN_FILE = jobs.JOB_NAME
-"""What the tournament is, written before the first pairing (:mod:`sim.run.jobs`)."""
 PAIRINGS_LOG = jobs.LOG_NAME
-"""One checksummed line per finished pairing: its counts (:meth:`sim.run.jobs.Job.log`)."""
 KIND = "tournament"
+TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, GAMES_DIR, "_tournament.json")
+"""What a tournament writes in its folder besides the job's own files (the last, by older
+versions: ``--force`` replaces their folders too)."""
+SETTINGS_KEY = b"omensim_tournament"
+"""The key of the settings in ``tournament.parquet``'s metadata."""
+COUNT_COLUMNS = ["winner", "first_player", "end_reason", "score_p0", "score_p1"]
+"""What a pairing's counts read of each game."""
 
 
 def valid_bots() -> list[str]:
@@ -112,12 +118,8 @@ def check_games(games: int) -> None:
 def default_out_dir(
     mix: str, seed: int, root: Path = RESULTS_ROOT, now: datetime | None = None
 ) -> Path:
-    """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``.
-
-    Named like :func:`sim.run.runner.default_out_dir` (``+`` becomes ``_``, ``:`` becomes
-    ``-``, and a ``-2``, ``-3``, ... suffix keeps two tournaments started in one
-    second apart).
-    """
+    """A fresh directory ``results/tournament-<mix>-s<seed>-<YYYYMMDD-HHMMSS>``, named like
+    :func:`sim.run.runner.default_out_dir`."""
     return runner.fresh_dir(root, f"tournament-{runner.mix_label(mix)}-s{seed}", now)
 
 
@@ -149,49 +151,25 @@ def pairings(bots: Sequence[str]) -> list[Pairing]:
 class _Counts:
     """Outcome counts of one pairing, from bot ``a``'s point of view."""
 
-    games: int = 0
     wins_a: int = 0
     wins_b: int = 0
-    shared: int = 0
-    first_player_wins: int = 0
     a_seat0: int = 0  # games with a in seat 0
     a_first: int = 0  # games a took the first turn (seat 0 of the first half in self-play)
     seats: SeatCounts = field(default_factory=SeatCounts)  # by seat order, whoever sat there
     # Games per first-player VP margin, whichever bot went first.
     margin_counts: dict[int, int] = field(default_factory=dict)
 
-    @property
-    def margins(self) -> MarginMoments:
-        """The first player's VP margins over the pairing's games."""
-        return moments_of_counts(self.margin_counts)
-
-    def add(
-        self,
-        winner: np.ndarray,
-        first: np.ndarray,
-        a_seat: int,
-        capped: np.ndarray | None = None,
-        margin: np.ndarray | None = None,
-    ) -> None:
-        n = len(winner)
-        b_seat = 1 - a_seat
-        self.games += n
+    def add(self, table: pa.Table, a_seat: int) -> None:
+        """Count games (:data:`COUNT_COLUMNS`) in which bot ``a`` sat in seat ``a_seat``."""
+        winner = table.column("winner").to_numpy().astype(np.int64)
+        first = table.column("first_player").to_numpy().astype(np.int64)
         self.wins_a += int(np.count_nonzero(winner == a_seat))
-        self.wins_b += int(np.count_nonzero(winner == b_seat))
-        self.shared += int(np.count_nonzero(winner == -1))
-        self.first_player_wins += int(np.count_nonzero(winner == first))
-        self.a_seat0 += n if a_seat == 0 else 0
+        self.wins_b += int(np.count_nonzero(winner == 1 - a_seat))
+        self.a_seat0 += len(winner) if a_seat == 0 else 0
         self.a_first += int(np.count_nonzero(first == a_seat))
-        self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
-        if margin is not None:
-            values, games = np.unique(margin, return_counts=True)
-            for v, n in zip(values.tolist(), games.tolist(), strict=True):
-                self.margin_counts[v] = self.margin_counts.get(v, 0) + n
-
-    def margin_distribution(self) -> dict[str, Any]:
-        """:func:`sim.run.margins.margin_distribution` of the pairing's first-player margins."""
-        counts = self.margin_counts
-        return margin_distribution(list(counts), list(counts.values()))
+        self.seats += SeatCounts.from_frame(table)
+        margins = first_player_margins(*(table.column(c).to_numpy() for c in MARGIN_COLUMNS))
+        self.margin_counts = dict(Counter(self.margin_counts) + Counter(margins.tolist()))
 
 
 @dataclass(frozen=True)
@@ -223,122 +201,73 @@ class TournamentResult:
 
     def head_to_head(self) -> pd.DataFrame:
         """One row per ordered pair (bot, opponent), self-play left out: the matrix, tidy."""
-        rows = []
-        for r in self.pairs.itertuples(index=False):
-            if r.self_play:
-                continue
-            for me, them, side, other in (
-                (r.bot_a, r.bot_b, "a", "b"),
-                (r.bot_b, r.bot_a, "b", "a"),
-            ):
-                d = r._asdict()
-                rows.append(
-                    {
-                        "bot": me,
-                        "opponent": them,
-                        "games": r.games,
-                        "wins": d[f"wins_{side}"],
-                        "losses": d[f"wins_{other}"],
-                        "shared": r.shared,
-                        "rate": d[f"rate_{side}"],
-                        "lo": d[f"lo_{side}"],
-                        "hi": d[f"hi_{side}"],
-                        "score": d[f"score_{side}"],
-                    }
-                )
-        return pd.DataFrame(rows)
+        return _head_to_head(self.pairs)
+
+
+def _head_to_head(pairs: pd.DataFrame) -> pd.DataFrame:
+    head = pairs[~pairs["self_play"]].reset_index(drop=True)
+    sides = []
+    for me, them in (("a", "b"), ("b", "a")):
+        names = {f"bot_{me}": "bot", f"bot_{them}": "opponent", "games": "games"}
+        names |= {f"wins_{me}": "wins", f"wins_{them}": "losses", "shared": "shared"}
+        names |= {f"{k}_{me}": k for k in ("rate", "lo", "hi", "score")}
+        sides.append(head[list(names)].rename(columns=names))
+    return pd.concat(sides).sort_index(kind="stable").reset_index(drop=True)
 
 
 def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
-    """The tidy per-pairing table.
+    """The tidy per-pairing table; its columns are listed in ``docs/bots.md``, "Tournaments".
 
-    Columns: ``bot_a``, ``bot_b``, ``self_play``, ``games``, ``wins_a``,
-    ``wins_b``, ``shared``; ``rate_a``/``lo_a``/``hi_a`` (a's outright win
-    rate and its 95% Wilson interval) and the same for ``b``; ``shared_rate``;
-    ``score_a``/``score_b`` (shared victories as half a win);
-    ``first_player_wins``, ``first_player_rate``, ``first_player_lo``,
-    ``first_player_hi``; ``first_margin``, ``first_margin_lo``, ``first_margin_hi``,
-    ``first_margin_sd`` (the first player's mean VP margin and its 95% t-interval,
-    :class:`sim.run.margins.MarginMoments`), ``first_margin_p10`` ... ``first_margin_p90``
-    and ``first_margin_ahead``, ``_level``, ``_behind`` (its quantiles and the shares of
-    games the first player ended ahead, level and behind:
-    :func:`sim.run.margins.margin_distribution`); ``games_a_seat0`` and ``games_a_first`` (how many
-    games a sat in seat 0 and took the first turn: half of ``games`` in a
-    pairing of two bots). In self-play ``a`` is seat 0 and ``b`` seat 1.
-    :func:`play_tournament` adds ``mix``, ``variant`` and ``seed``.
+    Rates come with their 95% Wilson interval, the first player's VP margin with its 95%
+    t-interval and its distribution (:func:`sim.run.margins.margin_distribution`). In
+    self-play ``a`` is seat 0 and ``b`` seat 1. :func:`play_tournament` adds ``mix``,
+    ``variant`` and ``seed``.
     """
     rows = []
     for p, c in counts:
-        lo_a, hi_a = wilson_interval(c.wins_a, c.games)
-        lo_b, hi_b = wilson_interval(c.wins_b, c.games)
-        lo_f, hi_f = wilson_interval(c.first_player_wins, c.games)
-        margin = c.margins.figures()
-        spread = c.margin_distribution()
-        rows.append(
-            {
-                "bot_a": p.a,
-                "bot_b": p.b,
-                "self_play": p.self_play,
-                "games": c.games,
-                "wins_a": c.wins_a,
-                "wins_b": c.wins_b,
-                "shared": c.shared,
-                "rate_a": c.wins_a / c.games,
-                "lo_a": lo_a,
-                "hi_a": hi_a,
-                "rate_b": c.wins_b / c.games,
-                "lo_b": lo_b,
-                "hi_b": hi_b,
-                "shared_rate": c.shared / c.games,
-                "score_a": (c.wins_a + c.shared / 2) / c.games,
-                "score_b": (c.wins_b + c.shared / 2) / c.games,
-                "first_player_wins": c.first_player_wins,
-                "first_player_rate": c.first_player_wins / c.games,
-                "first_player_lo": lo_f,
-                "first_player_hi": hi_f,
-                "first_margin": margin["mean"],
-                "first_margin_lo": margin["lo"],
-                "first_margin_hi": margin["hi"],
-                "first_margin_sd": margin["sd"],
-                **{
-                    f"first_margin_{k}": spread[k]
-                    for k in spread
-                    if k.startswith("p") or k in SIDES
-                },
-                **{
-                    f"seat_{k}": v
-                    for k, v in seat_columns(c.seats).items()
-                    if k != "games" and not k.startswith("first_player_")
-                },
-                "games_a_seat0": c.a_seat0,
-                "games_a_first": c.a_first,
-            }
-        )
+        n, seats = c.seats.games, seat_columns(c.seats)
+        row = {"bot_a": p.a, "bot_b": p.b, "self_play": p.self_play, "games": n}
+        row |= {"wins_a": c.wins_a, "wins_b": c.wins_b, "shared": c.seats.shared}
+        for side, wins in (("a", c.wins_a), ("b", c.wins_b)):
+            row[f"rate_{side}"] = wins / n
+            row[f"lo_{side}"], row[f"hi_{side}"] = wilson_interval(wins, n)
+        row["shared_rate"] = c.seats.shared / n
+        row |= {
+            f"score_{s}": (w + c.seats.shared / 2) / n
+            for s, w in (("a", c.wins_a), ("b", c.wins_b))
+        }
+        row["first_player_wins"] = c.seats.first_wins
+        row |= {f"first_player_{k}": seats[f"first_player_{k}"] for k in ("rate", "lo", "hi")}
+        values = sorted(c.margin_counts)
+        spread = margin_distribution(values, [c.margin_counts[v] for v in values])
+        row |= {"first_margin": spread["mean"]}
+        row |= {f"first_margin_{k}": spread[k] for k in ("lo", "hi", "sd")}
+        row |= {f"first_margin_{k}": v for k, v in spread.items() if k[0] == "p" or k in SIDES}
+        row |= {
+            f"seat_{k}": v for k, v in seats.items() if k != "games" and "first_player" not in k
+        }
+        row |= {"games_a_seat0": c.a_seat0, "games_a_first": c.a_first}
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
 def _matrices(bots: list[str], pairs: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
-    shape = (len(bots), len(bots))
-    mats = [np.full(shape, np.nan) for _ in range(3)]
-    index = {b: i for i, b in enumerate(bots)}
-    for r in pairs.itertuples(index=False):
-        if r.self_play:
-            continue
-        i, j = index[r.bot_a], index[r.bot_b]
-        for m, (x, y) in zip(
-            mats, ((r.rate_a, r.rate_b), (r.lo_a, r.lo_b), (r.hi_a, r.hi_b)), strict=True
-        ):
-            m[i, j], m[j, i] = x, y
-    return tuple(pd.DataFrame(m, index=pd.Index(bots, name="bot"), columns=bots) for m in mats)
+    """The row bot's outright win rate against the column bot, and its interval's ends."""
+    tidy = _head_to_head(pairs)
+    return tuple(
+        tidy.pivot(index="bot", columns="opponent", values=v)
+        .reindex(index=pd.Index(bots, name="bot"), columns=pd.Index(bots))
+        .astype(float)
+        for v in ("rate", "lo", "hi")
+    )
 
 
 def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
     """The self-play pairings' first-player figures, one row a bot."""
-    names = {"bot_a": "bot", "games": "games", "first_player_wins": "first_player_wins",
-             "first_player_rate": "rate", "first_player_lo": "lo", "first_player_hi": "hi",
-             "shared_rate": "shared_rate"}  # fmt: skip
-    cols = [*names, *(c for p in ("seat_", "first_margin") for c in pairs if c.startswith(p))]
-    sp = pairs.loc[pairs["self_play"].to_numpy(), cols].rename(columns=names)
+    figures = {f"first_player_{k}": k for k in ("rate", "lo", "hi")}
+    cols = ["bot_a", "games", "first_player_wins", *figures, "shared_rate"]
+    cols += [c for p in ("seat_", "first_margin") for c in pairs if c.startswith(p)]
+    sp = pairs.loc[pairs["self_play"].to_numpy(), cols].rename(columns={"bot_a": "bot", **figures})
     return sp.reset_index(drop=True)
 
 
@@ -347,11 +276,9 @@ def _specs(
 ) -> list[RunSpec]:
     """The runs a pairing is made of: on duplicate deals, except where the Emissaries decide
     who goes first."""
-    return [
-        RunSpec(games=n, mix=mix, seed=seed, p0=p0, p1=p1, first="alternate",
-                variants=variants, duplicate="emissary" not in variants)
-        for p0, p1, n in pairing.halves(games)
-    ]  # fmt: skip
+    spec = RunSpec(games=games, mix=mix, seed=seed, variants=variants)
+    spec = dataclasses.replace(spec, duplicate="emissary" not in variants)
+    return [dataclasses.replace(spec, games=n, p0=p0, p1=p1) for p0, p1, n in pairing.halves(games)]
 
 
 def play_tournament(
@@ -368,125 +295,39 @@ def play_tournament(
     on_pairing: Callable[[Pairing, int, int], None] | None = None,
     force: bool = False,
     backend: Any = None,
-    resume: bool = False,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` (including self-play), ``games`` games each.
 
-    The options are ``omensim tournament``'s (``games`` per pairing, a multiple of 4). With
-    ``out`` the tables are written there as it goes (absent or empty, or an earlier
-    tournament with ``force``; ``keep_games`` adds each half-run's games under
-    ``out/games/``); without it a temporary folder is used. ``on_pairing(pairing, index,
-    total)`` is called before each pairing; ``resume`` keeps the pairings the log records
-    (use :func:`resume_tournament`).
+    The options are ``omensim tournament``'s (``games`` per pairing, a multiple of 4). The
+    tournament is played into ``out`` (absent or empty, or an earlier tournament with
+    ``force``), or into a temporary folder removed after; ``keep_games`` keeps each
+    half-run's games under ``out/games/``. ``on_pairing(pairing, index, total)`` is called
+    before each pairing is played.
 
     Raises:
         SpecError: bad bots, games, mix or variants (raised before anything is written).
         sim.data.cards.CardDataError: invalid card data.
         RunError: bad ``threads`` or an output directory that must not be used.
     """
-
-    bots = parse_bots(list(bots))
+    plan = {"mix": mix, "bots": parse_bots(list(bots)), "games": games, "seed": seed}
+    plan |= {"variants": list(variants), "keep_games": keep_games}
     check_games(games)
-    variants = tuple(variants)
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    n_threads = resolve_threads(threads if backend is None else None)
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with tempfile.TemporaryDirectory(prefix="omensim-tournament-") as tmp:
-            result = play_tournament(
-                mix, bots, games, seed, variants, out=Path(tmp) / KIND, threads=threads,
-                progress=progress, on_pairing=on_pairing, backend=backend,
-            )  # fmt: skip
-        return dataclasses.replace(result, out=None)
-    out = io.local_out(out)
-    if not resume:  # absent or empty, or an earlier tournament with force
-        io.check_output_dir(
-            out, force, ours=lambda e: e.name in TOURNAMENT_FILES, what="tournament"
-        )
-    plan = pairings(bots)
-    specs = [_specs(p, games, mix, seed, variants) for p in plan]
+    temporary = out is None
+    with contextlib.ExitStack() as stack:
+        if out is None:  # one code path: a folder, a temporary one when none is asked for
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="omensim-tournament-"))
+            out = Path(tmp) / KIND
+        where = io.local_out(out)
+        ours = (*TOURNAMENT_FILES, *jobs.JOB_FILES)
+        io.check_output_dir(where, force, ours=lambda e: e.name in ours, what=KIND)  # early
 
-    started = datetime.now(UTC).isoformat(timespec="seconds")
-    t0 = time.perf_counter()
-    with numba_threads(n_threads), contextlib.ExitStack() as stack:
-        show = P.wanted(progress)
-        with P.kernel_ready(show):
-            from sim.run.engine import Engine  # deferred: importing it loads numba code
+        def start(key: dict[str, str]) -> jobs.Job:
+            return jobs.Job.start(where, KIND, plan, force=force, ours=TOURNAMENT_FILES, key=key)
 
-            # Validate mix, variants and cards before any directory is made.
-            first_engine = Engine(specs[0][0])
-            first_engine.warmup()
-        # Every pairing's games, at the first pairing's speed: refused up front if too many.
-        total = games * len(plan)
-        check_projected_time(first_engine, total, n_threads, backend_workers(backend))
-        metadata = dict(first_engine.metadata)
-        key = ledger.run_key(specs[0][0], metadata)  # the first half-run's
-        if resume:
-            job = stack.enter_context(jobs.Job.resume(out, KIND))
-            job.check_key(key)
-        else:
-            doc = {"mix": mix, "bots": bots, "games": games, "seed": seed}
-            doc |= {"variants": list(variants), "keep_games": keep_games}
-            job = stack.enter_context(
-                jobs.Job.start(out, KIND, doc, force=force, ours=TOURNAMENT_FILES, key=key)
-            )
-        logged = {i: _counts(e) for i, e in job.logged().items()}
-        bar = stack.enter_context(P.Bar(games * len(plan), show, desc=KIND))
-        bar.advance(games * len(logged))
-        results: list[tuple[Pairing, _Counts]] = []
-        for index, (pairing, halves) in enumerate(zip(plan, specs, strict=True)):
-            if index in logged:
-                results.append((pairing, logged[index]))
-                continue
-            if on_pairing is not None:
-                on_pairing(pairing, index, len(plan))
-            bar.describe(f"tournament {index + 1}/{len(plan)}: {pairing.a} vs {pairing.b}")
-            counts = _Counts()
-            for half, spec in enumerate(halves):
-                engine = first_engine if (index, half) == (0, 0) else Engine(spec)
-                a_seat = 0 if half == 0 else 1
-                run_dir = out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}" if keep_games else None
-                for winner, first, capped, margin in _play(
-                    engine, spec, run_dir, n_threads, bar, backend
-                ):
-                    counts.add(winner, first, a_seat, capped, margin)
-            results.append((pairing, counts))
-            job.log(index, {"counts": dataclasses.asdict(counts)})
-        seconds = time.perf_counter() - t0
-
-        pairs = pairs_frame(results)
-        # Say what was played in every row, so tables of several tournaments concatenate.
-        pairs["mix"] = metadata.get("mix", mix)
-        pairs["variant"] = ",".join(sorted(variants)) or "standard"
-        pairs["seed"] = seed
-        settings: dict[str, Any] = {
-            "omensim_version": sim.__version__,
-            "mix": metadata.get("mix", mix),
-            "variant": ",".join(sorted(variants)) or "standard",
-            "bots": bots,
-            "games_per_pairing": games,
-            "pairings": len(plan),
-            "seed": seed,
-            "duplicate_deals": "emissary" not in variants,
-            "card_hash": metadata.get("card_hash", ""),
-            "started": started,
-            "seconds": round(seconds, 3),
-            "threads": n_threads,
-        }
-        result = _result(bots, pairs, settings, out, fit_ratings(pairs, bots))
-        write_tournament(result, out)
-        job.finish()
-    return result
-
-
-def _counts(entry: dict[str, Any]) -> _Counts:
-    """A pairing's counts back from its log entry."""
-    fields = {f.name for f in dataclasses.fields(_Counts)}
-    counts = {k: v for k, v in entry["counts"].items() if k in fields}
-    counts["seats"] = SeatCounts(**counts["seats"])
-    # JSON keys are text.
-    counts["margin_counts"] = {int(k): int(v) for k, v in counts.get("margin_counts", {}).items()}
-    return _Counts(**counts)
+        result = _play(plan, start, threads, progress, on_pairing, backend)
+        return dataclasses.replace(result, out=None) if temporary else result
 
 
 def resume_tournament(
@@ -497,86 +338,123 @@ def resume_tournament(
 ) -> TournamentResult:
     """Finish the tournament in ``out``: keep its logged pairings, play the others.
 
-    A pairing cut short is played again from its first game (with ``keep_games``
-    its half-runs are rewritten). The tables equal an uninterrupted tournament's.
+    A pairing cut short is played again from its first game. The tables equal an
+    uninterrupted tournament's.
 
     Raises:
         RunError: no tournament plan in ``out``, a finished tournament, or a run key
             (spec, card hash, kernel source digest, version) that differs from the code's.
     """
-    out = io.local_out(out)
-    with jobs.Job.resume(out, KIND) as job:  # checked (and released) before playing
-        plan = job.plan
-    return play_tournament(
-        plan["mix"], plan["bots"], int(plan["games"]), int(plan["seed"]),
-        tuple(plan.get("variants", ())), out=out, keep_games=bool(plan.get("keep_games")),
-        threads=threads, progress=progress, backend=backend, resume=True,
-    )  # fmt: skip
+    with jobs.Job.resume(io.local_out(out), KIND) as job:
 
+        def held(key: dict[str, str]) -> jobs.Job:
+            job.check_key(key)
+            return job
 
-COUNT_COLUMNS = ["winner", "first_player", "end_reason", "score_p0", "score_p1"]
-"""What a pairing's counts read of each game."""
+        return _play(job.plan, held, threads, progress, None, backend)
 
 
 def _play(
-    engine: Any,
-    spec: RunSpec,
-    run_dir: Path | None,
-    n_threads: int,
-    bar: P.Bar,
-    backend: Any = None,
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Yield ``(winner, first_player, capped, margin)`` arrays of ``spec``'s games, chunk by
-    chunk (``margin``: the first player's VP margin).
+    plan: dict[str, Any],
+    open_job: Callable[[dict[str, str]], jobs.Job],
+    threads: int | None,
+    progress: bool | None,
+    on_pairing: Callable[[Pairing, int, int], None] | None,
+    backend: Any,
+) -> TournamentResult:
+    """Play (or read back from the job's log) every pairing of ``plan``; ``open_job(key)``
+    gives the job once the first engine has checked the mix, variants and cards."""
+    mix, bots, games, seed = plan["mix"], plan["bots"], int(plan["games"]), int(plan["seed"])
+    variants = tuple(plan["variants"])
+    order = pairings(bots)
+    specs = [_specs(p, games, mix, seed, variants) for p in order]
+    n_threads = resolve_threads(threads if backend is None else None)
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        show = P.wanted(progress)
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it loads numba code
 
-    With ``run_dir`` the games are written there as an ordinary run directory
-    (by :func:`sim.run.runner.run`) and read back; otherwise they are played in memory.
-    """
-    if run_dir is not None:
-        runner.run(spec, run_dir, threads=n_threads, progress=False, force=True, backend=backend)
-        bar.advance(spec.games)
-        if not io.is_complete(run_dir):
-            raise io.IncompleteRunError(f"{run_dir} did not complete")
-        # A few columns, a batch at a time: the counts need nothing else.
-        tables: Any = scan(run_dir, COUNT_COLUMNS)
-    elif backend is not None:
-        tables = play_columns(backend, engine, COUNT_COLUMNS, spec.games, CHUNK_SIZE, bar=bar)
-    else:
-        tables = (
-            engine.play(
-                start, min(CHUNK_SIZE, spec.games - start), tick=lambda rows: bar.advance(len(rows))
-            ).select(COUNT_COLUMNS)
-            for start in range(0, spec.games, CHUNK_SIZE)
-        )
-    for table in tables:
-        first = table.column("first_player").to_numpy().astype(np.int64)
-        yield (
-            table.column("winner").to_numpy().astype(np.int64),
-            first,
-            table.column("end_reason").cast(pa.string()).to_numpy(zero_copy_only=False) == CAPPED,
-            first_player_margins(
-                first, table.column("score_p0").to_numpy(), table.column("score_p1").to_numpy()
-            ),
-        )
+            engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
+            engine.warmup()
+        # Every pairing's games, at the first pairing's speed: refused up front if too many.
+        check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
+        job = stack.enter_context(open_job(ledger.run_key(specs[0][0], engine.metadata)))
+        logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}
+        bar = stack.enter_context(P.Bar(games * len(order), show, desc=KIND))
+        bar.advance(games * len(logged))
+        results: list[tuple[Pairing, _Counts]] = []
+        for index, (pairing, halves) in enumerate(zip(order, specs, strict=True)):
+            counts = logged.get(index)
+            if counts is None:
+                if on_pairing is not None:
+                    on_pairing(pairing, index, len(order))
+                bar.describe(f"tournament {index + 1}/{len(order)}: {pairing.a} vs {pairing.b}")
+                counts = _Counts()
+                for a_seat, spec in enumerate(halves):
+                    # Each half is an ordinary run, counted from its parts a batch at a time.
+                    run_dir = job.out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}"
+                    runner.run(
+                        spec, run_dir, n_threads, progress=False, force=True, backend=backend
+                    )
+                    for batch in scan(run_dir, COUNT_COLUMNS):
+                        counts.add(pa.Table.from_batches([batch]), a_seat)
+                    bar.advance(spec.games)
+                if not plan["keep_games"]:
+                    shutil.rmtree(job.out / GAMES_DIR)
+                job.log(index, {"counts": dataclasses.asdict(counts)})
+            results.append((pairing, counts))
+        seconds = time.perf_counter() - t0
+
+        pairs = pairs_frame(results)
+        # Say what was played in every row, so tables of several tournaments concatenate.
+        variant = specs[0][0].variant_label
+        pairs["mix"] = engine.metadata.get("mix", mix)
+        pairs["variant"] = variant
+        pairs["seed"] = seed
+        settings: dict[str, Any] = {
+            "omensim_version": sim.__version__,
+            "mix": engine.metadata.get("mix", mix),
+            "variant": variant,
+            "bots": bots,
+            "games_per_pairing": games,
+            "pairings": len(order),
+            "seed": seed,
+            "duplicate_deals": "emissary" not in variants,
+            "card_hash": engine.metadata.get("card_hash", ""),
+            "started": started,
+            "seconds": round(seconds, 3),
+            "threads": n_threads,
+        }
+        result = _result(bots, pairs, settings, job.out, fit_ratings(pairs, bots))
+        _write(result, job.out)
+        job.finish()
+    return result
+
+
+def _counts(logged: dict[str, Any]) -> _Counts:
+    """A pairing's counts back from its log entry (JSON keys are text)."""
+    margins = {int(k): int(v) for k, v in logged["margin_counts"].items()}
+    return _Counts(**{**logged, "seats": SeatCounts(**logged["seats"]), "margin_counts": margins})
 
 
 def read_tournament(out: Path | str) -> TournamentResult:
     """A finished tournament directory back as a :class:`TournamentResult` (its tables and
-    settings; ``pairs`` as ``tournament.parquet`` holds them).
+    settings), every file checked against the job's checksums.
 
     Raises:
-        RunError: ``out`` holds no finished tournament (``_tournament.json``).
+        RunError: ``out`` holds no tournament. JobReadError: a file edited, or unfinished.
     """
     out = Path(out)
     try:
         jobs.verify(out, KIND)
-        manifest = io.read_json_file(out / MANIFEST_FILE)
     except FileNotFoundError:
-        raise RunError(f"{out} holds no finished tournament ({MANIFEST_FILE})") from None
-    skip = {"format", "format_version", "ratings", "files", "finished"}
-    settings = {k: v for k, v in manifest.items() if k not in skip}
+        raise RunError(f"{out} holds no finished tournament ({jobs.JOB_NAME})") from None
+    table = pq.read_table(out / PAIRS_FILE)
+    settings = json.loads(table.schema.metadata[SETTINGS_KEY])
     ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
-    return _result(list(manifest["bots"]), read_pairs(out), settings, out, ratings)
+    return _result(list(settings["bots"]), table.to_pandas(), settings, out, ratings)
 
 
 def _result(
@@ -593,47 +471,16 @@ def _result(
     )
 
 
-TOURNAMENT_FILES = (
-    PAIRS_FILE, RATINGS_FILE, TABLE_FILE, MANIFEST_FILE, GAMES_DIR, PLAN_FILE, PAIRINGS_LOG,
-)  # fmt: skip
-
-
-def write_tournament(result: TournamentResult, out: Path | str) -> Path:
-    """Write ``tournament.parquet`` (the pairs), ``tournament.md`` and ``_tournament.json``.
-
-    The settings go into the Parquet file's key-value metadata too. Returns ``out``.
-    """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+def _write(result: TournamentResult, out: Path) -> None:
+    """Write the tables: the pairs with the settings in the Parquet file's key-value metadata,
+    the ratings, and the text. The job's last write (:meth:`sim.run.jobs.Job.finish`) says
+    they are whole; a resume writes them again."""
     table = pa.Table.from_pandas(result.pairs, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[b"omensim_tournament"] = json.dumps(result.settings).encode()
-    # Each file atomically; the manifest last, so its presence says the tables are whole.
-    with io.atomic_path(out / PAIRS_FILE) as tmp:
-        io.write_parquet(table.replace_schema_metadata(meta), tmp)
-    files = [PAIRS_FILE, TABLE_FILE]
-    ratings: list[dict[str, Any]] = []
+    meta = {**(table.schema.metadata or {}), SETTINGS_KEY: json.dumps(result.settings).encode()}
+    io.write_parquet(table.replace_schema_metadata(meta), out / PAIRS_FILE)
     if result.ratings is not None:
-        with io.atomic_path(out / RATINGS_FILE) as tmp:
-            result.ratings.to_parquet(tmp, index=False)
-        files.append(RATINGS_FILE)
-        ratings = [
-            {"bot": r.bot, "elo": round(r.elo, 1), "lo": round(r.lo, 1), "hi": round(r.hi, 1)}
-            for r in result.ratings.itertuples(index=False)
-        ]
-    with io.atomic_path(out / TABLE_FILE) as tmp:
-        tmp.write_text(format_tournament(result), encoding="utf-8")
-    manifest = {
-        "format": "omensim-tournament",
-        "format_version": 1,
-        **result.settings,
-        "ratings": ratings,
-        "files": files,
-        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    with io.atomic_path(out / MANIFEST_FILE) as tmp:
-        tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    return out
+        result.ratings.to_parquet(out / RATINGS_FILE, index=False)
+    (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
 
 
 def read_pairs(out: Path | str) -> pd.DataFrame:
@@ -644,4 +491,3 @@ def read_pairs(out: Path | str) -> pd.DataFrame:
 def read_ratings(out: Path | str) -> pd.DataFrame:
     """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
     return pd.read_parquet(Path(out) / RATINGS_FILE)
-

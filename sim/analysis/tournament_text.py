@@ -26,16 +26,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 def matrix_table(result: Any) -> pd.DataFrame:
     """The win-rate matrix as text cells: the row bot's outright win rate against the
     column bot with its 95% Wilson interval (``-`` on the diagonal)."""
+    m, lo, hi = result.matrix, result.matrix_lo, result.matrix_hi
     rows = [
-        [bot]
-        + [
-            rate_cell(
-                result.matrix.at[bot, col],
-                result.matrix_lo.at[bot, col],
-                result.matrix_hi.at[bot, col],
-            )
-            for col in result.bots
-        ]
+        [bot, *(rate_cell(m.at[bot, c], lo.at[bot, c], hi.at[bot, c]) for c in result.bots)]
         for bot in result.bots
     ]
     return pd.DataFrame(rows, columns=["bot \\ opponent", *result.bots])
@@ -44,24 +37,17 @@ def matrix_table(result: Any) -> pd.DataFrame:
 def self_play_table(result: Any) -> pd.DataFrame:
     """The self-play pairings as text cells: who won (each share with its 95% Wilson
     interval) and the first player's mean VP margin with its 95% t-interval."""
+    seat = ("second_player", "shared", "capped", "first_of_decisive")
     rows = [
         [
             r.bot,
             f"{r.games:,}",
             rate_cell(r.rate, r.lo, r.hi),
-            rate_cell(r.seat_second_player_rate, r.seat_second_player_lo, r.seat_second_player_hi),
-            rate_cell(r.seat_shared_rate, r.seat_shared_lo, r.seat_shared_hi),
-            rate_cell(r.seat_capped_rate, r.seat_capped_lo, r.seat_capped_hi),
-            rate_cell(
-                r.seat_first_of_decisive_rate,
-                r.seat_first_of_decisive_lo,
-                r.seat_first_of_decisive_hi,
+            *(
+                rate_cell(*(getattr(r, f"seat_{k}_{x}") for x in ("rate", "lo", "hi")))
+                for k in seat
             ),
-            signed_text(
-                getattr(r, "first_margin", math.nan),
-                getattr(r, "first_margin_lo", math.nan),
-                getattr(r, "first_margin_hi", math.nan),
-            ),
+            signed_text(*(getattr(r, f"first_margin{x}", math.nan) for x in ("", "_lo", "_hi"))),
         ]
         for r in result.first_player.itertuples(index=False)
     ]
@@ -78,21 +64,15 @@ def format_tournament(result: Any) -> str:
     """The matrix and the first-player table as Markdown (also readable as plain text)."""
     s = result.settings
     shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
-    shared_text = (
-        f"{shared.min():.1%}"
-        if f"{shared.min():.1%}" == f"{shared.max():.1%}"
-        else f"{shared.min():.1%} to {shared.max():.1%}"
-    )
+    least, most = f"{shared.min():.1%}", f"{shared.max():.1%}"
+    shared_text = least if least == most else f"{least} to {most}"
+    deals = "duplicate deals: " if s["duplicate_deals"] else ""
     return "\n".join(
         [
             f"# Tournament: {s['mix']} ({s['variant']} rules), seed {s['seed']}",
             "",
-            f"{s['games_per_pairing']:,} games per pairing, seats balanced"
-            + (
-                " (duplicate deals: each bot plays every deal from both seats)."
-                if s["duplicate_deals"]
-                else " (each bot plays every deal from both seats)."
-            ),
+            f"{s['games_per_pairing']:,} games per pairing, seats balanced ({deals}each bot "
+            "plays every deal from both seats).",
             "",
             "## Win rate of the row bot against the column bot",
             "",
@@ -105,20 +85,15 @@ def format_tournament(result: Any) -> str:
             "",
             _md_frame(self_play_table(result)),
             "",
-            SELF_PLAY_NOTE,
+            # What the self-play table's columns mean.
+            "Each with its 95% Wilson interval. First among decisive: first-player wins over "
+            "games someone won outright (50% = no first-player edge, whatever the ties). "
+            "First VP margin: the first player's score minus the second's, mean with its "
+            "95% t-interval. Turn-capped games are included, scored as they stood.",
             "",
             *_ratings_section(result),
         ]
     )
-
-
-SELF_PLAY_NOTE = (
-    "Each with its 95% Wilson interval. First among decisive: first-player wins over "
-    "games someone won outright (50% = no first-player edge, whatever the ties). "
-    "First VP margin: the first player's score minus the second's, mean with its "
-    "95% t-interval. Turn-capped games are included, scored as they stood."
-)
-"""What the self-play table's columns mean (the Markdown and the report say it)."""
 
 
 def _ratings_section(result: Any) -> list[str]:

@@ -729,6 +729,9 @@ class OutColumn:
     with_previous: bool = False
     """Written in one block with the column before it, seat by seat (``x_p0, y_p0, x_p1,
     y_p1``) rather than column by column."""
+    only_in: str = ""
+    """The set whose games give the column a meaning (``dunes``, ``reign``); in other games
+    it holds zeros (``none``), which a load turns into nulls (``sim.analysis.columns``)."""
 
 
 class _Out(_Regions):
@@ -781,31 +784,35 @@ _o.alias(
 )  # fmt: skip
 _o.alias(-1, "held", True, "held", "kinds that were ever in the seat's hand")
 O_ERROR = _o.take("O_ERROR")  # non-zero: a scripted choice matched no legal option
-O_GOD = _o.col("O_GOD", "god", True, "god", "the god the seat serves (Dunes)")
+O_GOD = _o.col("O_GOD", "god", True, "god", "the god the seat serves (Dunes)", only_in="dunes")
 O_STRUCT_N = _o.col(
     "O_STRUCT_N", "structures_built", True, "int8", "structures completed (Dunes)",
-    with_previous=True,
+    with_previous=True, only_in="dunes",
 )  # fmt: skip
 O_STRUCT_VP = _o.col(
     "O_STRUCT_VP", "structures_vp", True, "int16", "VP of the completed structures (Dunes)",
     weight=1, with_previous=True, label="{n} structures", count="structures_built",
+    only_in="dunes",
 )  # fmt: skip
-O_FAVOR = _o.col("O_FAVOR", "favored_at_end", False, "god", "the Favored god at the end (Dunes)")
+O_FAVOR = _o.col(
+    "O_FAVOR", "favored_at_end", False, "god", "the Favored god at the end (Dunes)", only_in="dunes"
+)
 O_FEATS = _o.col(
     "O_FEATS", "feats", True, "int8", "feats completed (Reign)", weight=2,
+    only_in="reign",
     label="{n} feats x{w}",
 )  # fmt: skip
 O_FEAT_MASK = _o.col(
     "O_FEAT_MASK", "feat_ids", True, "feat_ids", "ids of the feats completed (bit f: feat f)",
-    with_previous=True,
+    with_previous=True, only_in="reign",
 )  # fmt: skip
 _o.alias(
     O_REW_UNUSED, "rewards_in_hand", True, "int16", "Reign's name for rewards_unused: reward "
-    "cards kept in hand", with_previous=True,
+    "cards kept in hand", with_previous=True, only_in="reign",
 )  # fmt: skip
 O_ENRAGED = _o.col(
     "O_ENRAGED", "enraged_total", True, "int16", "units the seat enraged (Reign)",
-    with_previous=True,
+    with_previous=True, only_in="reign",
 )  # fmt: skip
 O_COLS = _o.next
 OUT_COLUMNS: tuple[OutColumn, ...] = tuple(_o.columns)

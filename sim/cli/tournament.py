@@ -46,7 +46,7 @@ from sim.cli.options import (
 @seed_option("Seed of every pairing (all pairings play the same deals).")
 @variant_option()
 @out_option(
-    "Directory for tournament.parquet, tournament.md and _tournament.json (absent "
+    "Directory for tournament.parquet, ratings.parquet and tournament.md (absent "
     "or empty unless --force; checked before playing). "
     "Default: a new results/tournament-<mix>-s<seed>-<date>-<time>."
 )
@@ -88,8 +88,8 @@ def tournament_cmd(
     the row bot's win rate against the column bot with 95% Wilson intervals
     (shared victories count for neither bot; the Parquet file has them and a
     score counting them as half) and the first player's win rate in each
-    self-play pairing. Writes a tidy tournament.parquet (one row per pairing),
-    tournament.md (the same tables) and _tournament.json to --out.
+    self-play pairing. Writes a tidy tournament.parquet (one row per pairing, the
+    settings in its metadata), ratings.parquet and tournament.md (the same tables) to --out.
 
     \b
     Example:

@@ -2,7 +2,7 @@
 
 A run is a list of :class:`Chunk` (global game indices ``start .. start+games-1``)
 and one :class:`ChunkJob` saying what every chunk needs (the spec and card
-edits, and whether to write a Parquet part or hand columns back). A backend
+edits, and where to write its Parquet parts). A backend
 plays the chunks and yields one :class:`ChunkDone` per chunk as it finishes:
 
 * :class:`LocalBackend` (the default) plays them in order in this process on
@@ -45,7 +45,6 @@ import sim
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import io, storage
-from sim.run.ledger import run_key
 from sim.run.parts import part_metadata, write_part
 from sim.run.session import RunError, resolve_threads
 
@@ -132,21 +131,19 @@ class ChunkJob:
     """:func:`canary_digest` of the client's engine."""
     identity: dict[str, str] = field(default_factory=dict)
     """Version, kernel digest and card hash of the client, for error messages."""
-    out: str | None = None
-    """Run directory (path or fsspec URL) the parts go to; ``None``: return ``columns``."""
+    out: str = ""
+    """Run directory (path or fsspec URL) the parts go to."""
     metadata: dict[str, str] = field(default_factory=dict)
     """Key-value metadata of every part."""
     width: int = 5
     """Digits of the part number (:func:`sim.run.ledger.part_width`)."""
-    columns: tuple[str, ...] = ()
-    """With ``out=None``: the columns each :class:`ChunkDone` carries back."""
     until_ci: float | None = None
     """The run's ``--until-ci``: parts say the games they hold; chunks carry ``won``."""
 
 
 @dataclass(frozen=True)
 class ChunkDone:
-    """One finished chunk: its outcome counts and its part file or columns."""
+    """One finished chunk: its outcome counts and its part file."""
 
     index: int
     start: int
@@ -155,7 +152,6 @@ class ChunkDone:
     shared: int
     capped: int = 0
     file: str | None = None
-    table: pa.Table | None = None
     won: np.ndarray | None = None
     """With ``until_ci``: per game, whether the first player won (``np.packbits``)."""
     capped_first_wins: int = 0
@@ -248,13 +244,12 @@ def make_job(
     key: str,
     *,
     changes: Changes | None = None,
-    out: Any = None,
+    out: Any,
     width: int = 5,
-    columns: Sequence[str] = (),
     until_ci: float | None = None,
     metadata: dict[str, str] | None = None,
 ) -> ChunkJob:
-    """The job for ``engine``'s games: parts into ``out``, or ``columns`` back to the client.
+    """The job for ``engine``'s games: parts into ``out``.
 
     ``metadata`` (default ``engine.metadata``) goes into every part written.
     """
@@ -264,12 +259,9 @@ def make_job(
         key=key,
         canary=canary_digest(engine),
         identity=identity(engine),
-        out=None if out is None else str(out),
-        metadata=(metadata if metadata is not None else dict(engine.metadata))
-        if out is not None
-        else {},
+        out=str(out),
+        metadata=metadata if metadata is not None else dict(engine.metadata),
         width=width,
-        columns=tuple(columns),
         until_ci=until_ci,
     )
 
@@ -290,23 +282,18 @@ def _play(engine: Any, chunk: Chunk, tick: Any = None) -> tuple[pa.Table, int, i
 
 
 def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap: int) -> ChunkDone:
-    """Write the chunk's part (or select its columns) and describe it."""
+    """Write the chunk's part and describe it."""
     n = table.num_rows
     won = None
     if job.until_ci is not None:
         first_won = pc.equal(table.column("winner"), table.column("first_player"))
         won = np.packbits(first_won.to_numpy(zero_copy_only=False))
     cfw, csh = capped_outcomes(table) if cap else (0, 0)
-    rows: dict[str, Any]  # the selected columns in memory, or the part written for them
-    if job.out is None:
-        rows = {"table": table.select(job.columns)}
-    else:
-        name = io.part_name(chunk.index, job.width)
-        info = {"first_game": chunk.start, "games": n}
-        last = chunk.start + n >= job.spec.games
-        meta = part_metadata(job.metadata, info, job.until_ci, last)
-        write_part(table, job.out, name, meta)
-        rows = {"file": name, "sha256": io.file_digest(storage.location(job.out) / name)}
+    name = io.part_name(chunk.index, job.width)
+    info = {"first_game": chunk.start, "games": n}
+    last = chunk.start + n >= job.spec.games
+    write_part(table, job.out, name, part_metadata(job.metadata, info, job.until_ci, last))
+    digest = io.file_digest(storage.location(job.out) / name)
     return ChunkDone(
         chunk.index,
         chunk.start,
@@ -317,7 +304,8 @@ def _finish(job: ChunkJob, chunk: Chunk, table: pa.Table, fw: int, sh: int, cap:
         won=won,
         capped_first_wins=cfw,
         capped_shared=csh,
-        **rows,
+        file=name,
+        sha256=digest,
     )
 
 
@@ -329,7 +317,6 @@ class _StreamedPart:
     """One chunk's part, written group by group on the writer thread (``LocalBackend``)."""
 
     def __init__(self, job: ChunkJob, chunk: Chunk) -> None:
-        assert job.out is not None
         self.chunk = chunk
         self.name = io.part_name(chunk.index, job.width)
         self.part = io.PartWriter(job.out, self.name, job.metadata)
@@ -449,11 +436,11 @@ class LocalBackend:
 
         A part in a local folder is written group by group as its games are played
         (:func:`_stream_parts`), so memory holds a few groups of rows, never a chunk.
-        Otherwise (a URL, columns handed back, ``--until-ci``, whose parts' metadata
+        Otherwise (a URL, or ``--until-ci``, whose parts' metadata
         depends on where the run stops) a chunk is written whole while the next one
         plays, so memory holds two chunks.
         """
-        local = job.out is not None and not storage.is_url(job.out)
+        local = not storage.is_url(job.out)
         if tick is not None and local and job.until_ci is None:
             yield from _stream_parts(job, chunks, engine, tick)
             return
@@ -726,21 +713,6 @@ def make_backend(
     return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
 
 
-def ordered(done: Iterable[ChunkDone], chunks: Sequence[Chunk]) -> Iterator[ChunkDone]:
-    """``done`` re-ordered into the order of ``chunks`` (for callers that concatenate columns).
-
-    Holds at most the chunks that finished ahead of the oldest unfinished one,
-    which :class:`DaskBackend`'s window bounds.
-    """
-    held: dict[int, ChunkDone] = {}
-    nxt = 0
-    for d in done:
-        held[d.index] = d
-        while nxt < len(chunks) and chunks[nxt].index in held:
-            yield held.pop(chunks[nxt].index)
-            nxt += 1
-
-
 @contextlib.contextmanager
 def open_backend(
     name: str = "local",
@@ -760,29 +732,3 @@ def open_backend(
         yield backend
     finally:
         backend.close()
-
-
-def play_columns(
-    backend: Backend,
-    engine: Any,
-    columns: Sequence[str],
-    games: int,
-    chunk_size: int,
-    changes: Changes | None = None,
-    bar: Any = None,
-) -> Iterator[pa.Table]:
-    """``columns`` of games ``0 .. games-1`` of ``engine``'s spec, chunk by chunk in game order.
-
-    For the commands that pair or count games in memory (compare, sweep,
-    tournament) rather than writing a run directory. ``bar`` (a
-    :class:`sim.run.progress.Bar`) advances as chunks arrive.
-    """
-    job = make_job(
-        engine, run_key(engine.spec, engine.metadata)["digest"], changes=changes, columns=columns
-    )
-    chunks = chunks_of(games, chunk_size)
-    for done in ordered(backend.map_chunks(job, chunks, engine), chunks):
-        assert done.table is not None
-        if bar is not None:
-            bar.advance(done.games)
-        yield done.table

@@ -6,7 +6,6 @@ the tables are read back with pandas, as an analyst would.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 
@@ -59,7 +58,7 @@ def test_one_row_per_pairing(pairs: pd.DataFrame) -> None:
     assert (pairs.seed == 3).all()
 
 
-def test_directory_holds_tables_manifest_and_games(played: tuple[Path, Result]) -> None:
+def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) -> None:
     out, _ = played
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(
@@ -67,15 +66,14 @@ def test_directory_holds_tables_manifest_and_games(played: tuple[Path, Result]) 
             tournament.PAIRS_FILE,
             tournament.RATINGS_FILE,
             tournament.TABLE_FILE,
-            tournament.MANIFEST_FILE,
             tournament.PLAN_FILE,
             tournament.PAIRINGS_LOG,
             "games",
         ]
     )
-    manifest = json.loads((out / tournament.MANIFEST_FILE).read_text())
-    assert manifest["bots"] == BOTS and manifest["games_per_pairing"] == GAMES
-    assert manifest["seed"] == 3 and manifest["mix"] == "aegean"
+    settings = tournament.read_tournament(out).settings
+    assert settings["bots"] == BOTS and settings["games_per_pairing"] == GAMES
+    assert settings["seed"] == 3 and settings["mix"] == "aegean"
     runs = sorted(p.name for p in (out / "games").iterdir())
     assert runs == ["greedy-vs-greedy", "greedy-vs-random", "random-vs-greedy", "random-vs-random"]
     assert all(io.is_complete(out / "games" / r) for r in runs)
@@ -146,7 +144,7 @@ def test_tables_are_printed_and_written(played: tuple[Path, Result], pairs: pd.D
 
 
 def test_ratings_are_printed_and_written(played: tuple[Path, Result]) -> None:
-    """Greedy outrates random; the Parquet, the JSON manifest and the table agree."""
+    """Greedy outrates random; the Parquet, the result read back and the table agree."""
     out, result = played
     ratings = tournament.read_ratings(out)
     assert ratings.bot.tolist() == ["greedy", "random"]
@@ -154,9 +152,7 @@ def test_ratings_are_printed_and_written(played: tuple[Path, Result]) -> None:
     g, r = ratings.itertuples(index=False)
     assert g.lo > r.hi, "greedy's interval must clear random's"
     assert (ratings.lo < ratings.elo).all() and (ratings.elo < ratings.hi).all()
-    manifest = json.loads((out / tournament.MANIFEST_FILE).read_text())
-    assert [x["bot"] for x in manifest["ratings"]] == ["greedy", "random"]
-    assert manifest["ratings"][0]["elo"] == pytest.approx(g.elo, abs=0.1)
+    pd.testing.assert_frame_equal(tournament.read_tournament(out).ratings, ratings)
     assert "## Ratings" in result.stdout
     assert f"| 1 | greedy | {g.elo:.0f} | {g.lo:.0f} to {g.hi:.0f} |" in result.stdout
 
@@ -308,6 +304,17 @@ def test_refuses_a_non_empty_out(played: tuple[Path, Result]) -> None:
     assert_one_error_line(result)
     assert result.exit_code == 1
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+
+
+def test_force_replaces_a_tournament_folder_of_an_older_version(tmp_path: Path) -> None:
+    """Older versions kept the settings in ``_tournament.json``: still the tournament's own."""
+    out = tmp_path / "old"
+    out.mkdir()
+    (out / "_tournament.json").write_text("{}")
+    (out / tournament.PAIRS_FILE).write_text("")
+    ok(invoke("tournament", "--bots", "greedy,random", "-n", "8", "-o", str(out), "-q", "--force"))
+    assert not (out / "_tournament.json").exists()
+    assert len(tournament.read_pairs(out)) == 3
 
 
 def test_help_documents_every_option() -> None:

@@ -45,7 +45,7 @@ def test_a_killed_tournament_resumes_to_the_same_tables(
 ) -> None:
     out = tmp_path / "t"
     kill_when([*ARGS, "--out", str(out)], lambda: logged(out) >= 1, "tournament")
-    assert 1 <= logged(out) < 3 and not (out / tournament.MANIFEST_FILE).exists()
+    assert 1 <= logged(out) < 3 and not (out / tournament.PAIRS_FILE).exists()
 
     r = invoke("tournament", "--resume", str(out), "-q")
     assert r.exit_code == 0, r.output

@@ -75,7 +75,6 @@ def test_a_worker_whose_canary_differs_is_refused(cluster: DaskBackend) -> None:
         key="canary-test",
         canary="0" * 64,
         identity={"version": "client"},
-        columns=("winner",),
     )
     with pytest.raises(CanaryMismatch, match="plays different games than the client"):
         list(cluster.map_chunks(job, chunks_of(40, 20), None))
