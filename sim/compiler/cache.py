@@ -84,13 +84,11 @@ def ensure_fresh_cache() -> None:
         with contextlib.suppress(OSError):
             if stamp.read_text() == digest:
                 continue
-        try:
+        with contextlib.suppress(OSError):  # a read-only cache costs compile time, not rows
             for f in d.rglob("*.nb[ic]"):
                 f.unlink(missing_ok=True)
             d.mkdir(parents=True, exist_ok=True)
             stamp.write_text(digest)
-        except OSError:
-            pass  # a read-only cache only costs compile time, never correctness
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root and not _writable(Path(root)):
         print(

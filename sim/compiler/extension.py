@@ -178,9 +178,8 @@ def kernel(fn: Callable, flags: dict[str, bool] | None = None) -> Any:
 
 
 def entry_point(dispatcher: Any, *args: Any) -> Callable:
-    """The entry of kernel ``dispatcher`` for arguments of the types of ``args``, called from
-    Python without numba's dispatch; the addresses an ``ask`` among them needs are resolved
-    here, so kernel threads never take LLVM's lock (``docs/compile.md``)."""
+    """Kernel ``dispatcher``'s entry for the types of ``args``, called without numba's dispatch;
+    an ``ask`` among them has its addresses resolved here, so kernel threads never lock LLVM."""
     entry = dispatcher.python_entry(tuple(typeof(a) for a in args))
     with interrupts_deferred():
         for ask in (a for a in args if isinstance(a, KernelDispatcher)):

@@ -1,6 +1,5 @@
-"""Machine code only for the kernels something runs; the rest stay LLVM IR for callers to link,
-and are cached as IR (:data:`IR_KIND`): numba would optimise every tree once per caller
-(``docs/compile.md``)."""
+"""Machine code only for kernels something runs; the rest stay LLVM IR (cached as such) for
+callers to link: numba would optimise every tree once per caller (``docs/compile.md``)."""
 
 from __future__ import annotations
 
@@ -81,9 +80,13 @@ class KernelLibrary(JITCodeLibrary):
         addresses = self.__dict__.setdefault("_addresses", {})
         if name not in addresses:
             self._ensure_finalized()
-            fns = () if self.in_engine else self._final_module.functions
-            if any(fn.name == name and not fn.is_declaration for fn in fns):
-                self.materialise()
+            if not self.in_engine:
+                try:
+                    fn = self._final_module.get_function(name)
+                except NameError:  # not in the module
+                    fn = None
+                if fn is not None and not fn.is_declaration:
+                    self.materialise()
             addresses[name] = super().get_pointer_to_function(name) if self.in_engine else 0
         return addresses[name]
 
