@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
+from sim.analysis.compare_text import rate_shift_text
 from sim.analysis.paired import paired_ratio_diff
 from sim.run.io import JOB_MANIFEST_NAME
-from sim.run.stats import normal_interval, wilson_interval
+from sim.run.stats import normal_interval, pct, wilson_interval
 
 MANIFEST = "_manifest.json"
 PART_GLOB = "part-*.parquet"
@@ -119,10 +121,6 @@ def games_written(folder: Path) -> int:
     return total
 
 
-def _pct(x: float) -> str:
-    return f"{x:.2%}"
-
-
 def _first_player(run: Path) -> str | None:
     """The first player's win rate with its Wilson interval in ``run``'s parts so far."""
     got = _read(_parts(run), ["first_player", "winner"])
@@ -131,7 +129,7 @@ def _first_player(run: Path) -> str | None:
         return None
     wins = int((got["winner"] == got["first_player"]).sum())
     lo, hi = wilson_interval(wins, n)
-    return f"first player won {_pct(wins / n)} (95% CI {_pct(lo)} to {_pct(hi)}) of {n:,} games"
+    return f"first player won {pct(wins / n)} (95% CI {pct(lo)} to {pct(hi)}) of {n:,} games"
 
 
 def running_estimate(folder: Path, kind: str) -> str | None:
@@ -150,12 +148,8 @@ def running_estimate(folder: Path, kind: str) -> str | None:
         fa = (a["winner"][ia] == a["first_player"][ia]).astype(np.int8)
         fb = (b["winner"][ib] == b["first_player"][ib]).astype(np.int8)
         ones = np.ones(len(common), np.int8)
-        r = paired_ratio_diff(fa, ones, fb, ones)
-        return (
-            f"first-player win rate {_pct(float(r['rate_a']))} -> {_pct(float(r['rate_b']))}, "
-            f"change {float(r['diff']) * 100:+.2f} points (95% CI {float(r['lo']) * 100:+.2f} "
-            f"to {float(r['hi']) * 100:+.2f}) over {len(common):,} paired games"
-        )
+        r = SimpleNamespace(**paired_ratio_diff(fa, ones, fb, ones))
+        return f"first-player win rate {rate_shift_text(r)} over {len(common):,} paired games"
     if kind == "balance":
         return _race_so_far(folder)
     return None
@@ -179,7 +173,7 @@ def _race_so_far(folder: Path) -> str | None:
     lo, hi = normal_interval(rate, float(est["se"]))  # the interval the race itself prints
     return (
         f"look {look['look']}: the closest to the target, {labels[look['leader']]}: holders "
-        f"won {_pct(rate)} (95% CI {_pct(lo)} to {_pct(hi)}) of "
+        f"won {pct(rate)} (95% CI {pct(lo)} to {pct(hi)}) of "
         f"{int(est['games']):,} games; {len(look['alive'])} of {len(labels)} candidates left"
     )
 
@@ -223,7 +217,7 @@ def summary(folder: Path) -> dict[str, Any]:
         if games:
             lo, hi = wilson_interval(wins, games)
             out[f"{label}: first player won"] = (
-                f"{_pct(wins / games)} ({_pct(lo)} to {_pct(hi)}) of {games:,}"
+                f"{pct(wins / games)} ({pct(lo)} to {pct(hi)}) of {games:,}"
             )
     return out
 

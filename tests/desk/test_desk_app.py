@@ -315,3 +315,18 @@ def test_every_question_is_answered_as_its_command_prints_it(
         assert games < 20_000 and "--until-ci" not in rec["args"]
         played = pd.read_parquet(tmp_path / "answers" / name / "A")  # a whole run: A and B
         assert len(played) == games
+
+
+def test_a_compares_running_estimate_is_the_compares_own_first_player_line(
+    tmp_path: Path,
+) -> None:
+    """Once both arms are written, the estimate the desk streams is the line compare prints."""
+    from sim.desk.answers import running_estimate
+
+    out = tmp_path / "c"
+    args = ["compare", "--mix", "aegean", "--games", "600", "--seed", "2", "--threads", "1"]
+    done = invoke(*args, "--change", "Ker of the Spoils.cost=+1", "--out", str(out))
+    assert done.exit_code == 0, done.output
+    printed = re.search(r"first-player win rate: (\S+ -> \S+, change .*?\))", done.stdout)
+    got = running_estimate(out, "change")
+    assert got == f"first-player win rate {printed[1]} over 600 paired games"
