@@ -230,7 +230,6 @@ def run_cmd(
         click.echo(runner.summary(result, exclude_capped=exclude_capped))
 
 
-
 def _run_extras(
     change: tuple[str, ...], card_files: tuple[str, ...], until_ci: float | None
 ) -> dict[str, Any]:
@@ -244,9 +243,6 @@ def _run_extras(
     if until_ci is not None:
         extras["until_ci"] = until_ci
     return extras
-
-
-PANEL_TABLE = "panel.csv"
 
 
 def _run_panel(
@@ -271,7 +267,7 @@ def _run_panel(
         specs = {bot: game_spec(p0=bot, p1=bot, **games) for bot in panel}
         base = out if out is not None else runner.default_out_dir(specs[panel[0]])
         dirs = P.panel_dir_names(panel)
-        ours = {*dirs.values(), PANEL_TABLE}
+        ours = {*dirs.values(), P.PANEL_TABLE}
         io.check_output_dir(base, run_args["force"], ours=lambda e: e.name in ours, what="panel")
     results = {}
     for bot, spec in specs.items():
@@ -279,7 +275,7 @@ def _run_panel(
         with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
             results[bot] = runner.run(spec, sub, **run_args)
     table = P.first_player_panel(P.counts_from_results(results))
-    with user_errors(base), io.atomic_path(base / PANEL_TABLE) as tmp:
+    with user_errors(base), io.atomic_path(base / P.PANEL_TABLE) as tmp:
         table.to_csv(tmp, index=False)
     if quiet:
         return
@@ -289,4 +285,4 @@ def _run_panel(
         f"{first.variant_label}, first: {first.first}, seed {first.seed}"
     )
     click.echo(P.format_first_player_panel(table))
-    click.echo(f"data: {base}/<bot>/ (one run per bot), table: {base / PANEL_TABLE}")
+    click.echo(f"data: {base}/<bot>/ (one run per bot), table: {base / P.PANEL_TABLE}")
