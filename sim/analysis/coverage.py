@@ -17,6 +17,7 @@ from sim.analysis import balance as B
 from sim.analysis import balance_question as Q
 from sim.analysis.paired import Outcomes, first_player_shift
 from sim.analysis.sizing import play_until
+from sim.analysis.streaming import first_win_outcomes
 from sim.data.spec import RunSpec
 from sim.run.runner import games_to_play, until_ci_reached
 from sim.run.stats import wilson_interval
@@ -62,19 +63,9 @@ def run_until_ci(p: float, until_ci: float, reps: int, seed: int = 0) -> Coverag
 
 
 def _outcomes(first_win: np.ndarray, start: int) -> Outcomes:
-    """Rows of ``len(first_win)`` games that only say whether the first player won."""
+    """Rows of ``len(first_win)`` games that only say whether the first player (seat 0) won."""
     n = len(first_win)
-    none = np.zeros((n, 1), np.int8)
-    return Outcomes(
-        game_id=np.arange(start, start + n, dtype=np.int64),
-        first_win=first_win.astype(np.int8),
-        plays=none,
-        wins=none,
-        winner=np.where(first_win, 0, 1).astype(np.int8),
-        held0=none.astype(bool),
-        held1=none.astype(bool),
-        first=np.zeros(n, np.int8),
-    )
+    return first_win_outcomes(np.arange(start, start + n), np.where(first_win, 0, 1), np.zeros(n))
 
 
 class _PairedStream:

@@ -1,24 +1,12 @@
 """Questions analysts ask of runs, answered as tidy pandas tables with honest intervals.
 
-Every function takes a DataFrame of game rows (what :func:`sim.analysis.load` returns,
-or several runs concatenated by :func:`sim.analysis.load_runs`, which adds a ``run``
-label column) and returns a new tidy DataFrame: one row per group (and
-per category, for distributions), plain columns, no index tricks. Each group's rows are
-folded into the totals the report reads out of core (``RunTotals``), and every table is
-computed from them by :mod:`sim.analysis.streaming`, so each figure has one code path.
-Nothing here plays games or touches numba, so it is cheap to import and easy to test on
-small synthetic frames.
-
-Conventions used throughout:
-
-* **A shared victory (``winner == -1``) is not a win** for the first player,
-  nor for any seat. A rate of 50% therefore means balance only when shared
-  victories are rare; the ``shared`` column says how rare.
-* Intervals are two-sided 95% (``z = Z95``, :mod:`sim.run.stats`) unless a ``z`` argument says
-  otherwise: Wilson for one proportion, Newcombe's hybrid score interval
-  (his method 10) for a difference of two independent proportions, and a
-  normal interval from the deal-level variance for the paired (duplicate)
-  estimate.
+Every function takes a DataFrame of game rows (:func:`sim.analysis.load`, or several runs
+from :func:`sim.analysis.load_runs` with its ``run`` column) and returns a new tidy
+DataFrame: one row per group (and per category, for distributions). Each group's rows are
+folded into a ``RunTotals`` and every table is computed from it by
+:mod:`sim.analysis.streaming`, as the report's are, so each figure has one code path. A
+shared victory (``winner == -1``) is a win for no seat; intervals are two-sided 95% (``z``),
+of the kinds ``docs/statistics.md`` lists.
 """
 
 from __future__ import annotations
@@ -35,7 +23,7 @@ from sim.analysis.streaming import (
     RunTotals,
     cards_frame,
     components_frame,
-    difference_row,
+    difference_frame,
     distribution_frame,
     ends_frame,
     fpa_frame,
@@ -201,14 +189,14 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
         raise FrameError(f"no column {group_col!r} to compare")
     labels = df[group_col].astype(str).to_numpy()
     won = first_player_won(df)
-    counts = {}
-    for name, value in (("a", a), ("b", b)):
+    wins, games = [], []
+    for value in (a, b):
         mask = labels == str(value)
         if not mask.any():
             raise FrameError(f"no games with {group_col} == {value!r}")
-        counts[name] = (int(won[mask].sum()), int(mask.sum()))
-    (ka, na), (kb, nb) = counts["a"], counts["b"]
-    return pd.DataFrame([difference_row(group_col, a, b, ka, na, kb, nb, z)])
+        wins.append(int(won[mask].sum()))
+        games.append(int(mask.sum()))
+    return difference_frame(group_col, [b, a], wins[::-1], games[::-1], z)
 
 
 # --- cards -----------------------------------------------------------------------------------

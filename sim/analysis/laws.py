@@ -37,27 +37,9 @@ LEAN_CARDS = (
 """The lean panel CI plays: Dunes units whose nerf helped their holders, significantly,
 under the shipped ``economic`` or the old ``greedy`` (``bench_laws.py`` at 10,000 games)."""
 LEAN_GAMES = 10_000
-"""Games a lean cell plays: enough that ``economic``'s Oasis Merchant nerf, about +1.5
-points for its holders, is significant after Holm over the eight cells (at 4,000 it was
-not), so the lean test catches the misplaying bot the full panel names."""
-LAW_COLUMNS = [
-    "bot",
-    "set",
-    "mix",
-    "card",
-    "change",
-    "expected",
-    "games",
-    "diff",
-    "lo",
-    "hi",
-    "p_value",
-    "p_adjusted",
-    "significant",
-    "wrong_sign",
-    "plays_a",
-    "plays_b",
-]
+"""Games a lean cell plays: enough that ``economic``'s Oasis Merchant nerf is significant
+after Holm over the eight cells, so the lean test catches the misplaying bot the full panel
+names (``bench_laws.py --lean``)."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +109,7 @@ def play_laws(
     progress: bool = False,
 ) -> pd.DataFrame:
     """Play every cell under ``bot`` in both seats, each against the shipped cards on the
-    same games (common random numbers); one row per cell (columns :data:`LAW_COLUMNS`,
-    ``p_adjusted``/``significant``/``wrong_sign`` filled by :func:`judge`)."""
+    same games (common random numbers); one row per cell, judged by :func:`judge`."""
     from sim.analysis.balance_checks import play_set  # deferred: loads numba
 
     rows = []
@@ -156,22 +137,17 @@ def play_laws(
                 print(
                     f"  {bot} {cell.card}: {cell.label}: {s['diff'] * 100:+.2f} points", flush=True
                 )
-    return judge(pd.DataFrame(rows, columns=LAW_COLUMNS))
+    return judge(pd.DataFrame(rows))
 
 
 def judge(table: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Fill ``p_adjusted`` and ``significant`` (Holm over each bot's panel) and
     ``wrong_sign``: significant, with the sign the change forbids."""
-    table = table.copy()
-    table["p_adjusted"] = np.nan
-    table["significant"] = False
-    for _, idx in table.groupby("bot").groups.items():
-        reject, adjusted = adjust_p(table.loc[idx, "p_value"].to_numpy(), "holm", alpha)
-        table.loc[idx, "p_adjusted"] = adjusted
-        table.loc[idx, "significant"] = reject
-    table["significant"] = table["significant"].astype(bool)
-    table["wrong_sign"] = table["significant"] & (np.sign(table["diff"]) == -table["expected"])
-    return table
+    reject, adjusted = pd.Series(False, table.index), pd.Series(np.nan, table.index)
+    for _, p in table.groupby("bot")["p_value"]:
+        reject[p.index], adjusted[p.index] = adjust_p(p.to_numpy(), "holm", alpha)
+    wrong = reject & (np.sign(table["diff"]) == -table["expected"])
+    return table.assign(p_adjusted=adjusted, significant=reject, wrong_sign=wrong)
 
 
 def law_summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -430,11 +430,6 @@ def end_events(res: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def score_line(res: dict[str, Any]) -> str:
-    """Both seats' score as it stands (``res``: ``Scenario.result()``)."""
-    return f"score: P0 {res['score_p0']} VP, P1 {res['score_p1']} VP"
-
-
 def why_won(res: dict[str, Any]) -> list[str]:
     """Why the game was won: the score, then each score component (``SCORE_TERMS``) that
     differed between the seats, with the VP it was worth to the seat ahead on it."""
@@ -489,8 +484,9 @@ def render(
         first, *rest = group
         said = [e["text"] for e in (first, *rest) if e["event"] not in hidden]
         if n != turn or step == "end":
-            if turn is not None and turn > 0:
-                lines += [f"  {score_line(scores[turn])}"] if story else []
+            if turn is not None and turn > 0 and story:
+                res = scores[turn]
+                lines.append(f"  score: P0 {res['score_p0']} VP, P1 {res['score_p1']} VP")
             turn = n
             title = {"setup": "Set-up", "end": "End of the game"}.get(step)
             lines += ["", title or f"Turn {n}: P{first['active']}"]

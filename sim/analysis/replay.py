@@ -104,25 +104,14 @@ TRACE_EVENTS = 50_000
 """Events a replayed game's trace holds (a long Reign game reports a few thousand)."""
 
 
-def _plain(value: Any) -> Any:
-    """A dataset cell as a plain Python value (numpy scalars and arrays, categories, NaN)."""
-    if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
-    """Columns where two dataset rows differ, as ``"col: got != want"`` (empty if identical)."""
-    diffs = []
-    for col in want:
-        g, w = _plain(got.get(col, "<missing>")), _plain(want[col])
-        if g != w:
-            diffs.append(f"{col}: replay {g!r} != dataset {w!r}")
-    return diffs
+    """Columns where two dataset rows (plain values, as ``Table.to_pylist`` gives them)
+    differ, as ``"col: replay got != dataset want"`` (empty if identical)."""
+    return [
+        f"{col}: replay {got.get(col, '<missing>')!r} != dataset {w!r}"
+        for col, w in want.items()
+        if got.get(col, "<missing>") != w
+    ]
 
 
 # --- replaying ----------------------------------------------------------------------------

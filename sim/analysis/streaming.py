@@ -148,8 +148,6 @@ class RunTotals:
     seats: SeatCounts = field(default_factory=SeatCounts)
     """Outcomes by the seat that took the first turn (capped games counted, and any left
     out, as :class:`sim.run.seats.SeatCounts` counts them everywhere else)."""
-    margin_sum: int = 0
-    turns_sum: int = 0
     margins: Counter[int] = field(default_factory=Counter)
     turns: Counter[int] = field(default_factory=Counter)
     ends: Counter[str] = field(default_factory=Counter)
@@ -205,12 +203,9 @@ class RunTotals:
         if {"score_p0", "score_p1", "first_player"} <= names:
             s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
             margin = np.where(first == 0, s0 - s1, s1 - s0)
-            self.margin_sum += int(margin.sum())
             _add_counts(self.margins, margin)
         if "turns" in names:
-            turns = _np(batch, "turns")
-            self.turns_sum += int(turns.sum())
-            _add_counts(self.turns, turns)
+            _add_counts(self.turns, _np(batch, "turns"))
         for comp, w in SCORE_WEIGHTS.items():
             for col in {f"{comp}_p0", f"{comp}_p1"} & names:
                 # A null is a component not in that game's mix: it scores no points.
@@ -329,45 +324,28 @@ def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95
     return out.assign(unpaired_lo=ulo, unpaired_hi=uhi, dropped_games=dropped)
 
 
-def difference_row(
-    group_col: str, a: Any, b: Any, ka: int, na: int, kb: int, nb: int, z: float = Z95
-) -> dict[str, Any]:
-    """One row of :func:`sim.analysis.frames.difference` from counts: ``ka`` first-player
-    wins of ``na`` games under ``a`` against ``kb`` of ``nb`` under ``b``, with Newcombe's
-    interval."""
+def difference_frame(
+    group_col: str, labels: Sequence[Any], wins: Sequence[int], games: Sequence[int], z: float = Z95
+) -> pd.DataFrame:
+    """:func:`sim.analysis.frames.difference` of each group against the first one (``a`` is
+    each later label, ``b`` the first), from the groups' first-player ``wins`` of ``games``."""
+    ka, na, kb, nb = np.asarray(wins[1:]), np.asarray(games[1:]), wins[0], games[0]
     lo, hi = newcombe_interval(ka, na, kb, nb, z)
-    return {
-        "group_col": group_col,
-        "a": str(a),
-        "b": str(b),
-        "games_a": na,
-        "wins_a": ka,
-        "rate_a": ka / na,
-        "games_b": nb,
-        "wins_b": kb,
-        "rate_b": kb / nb,
-        "diff": ka / na - kb / nb,
-        "lo": float(lo),
-        "hi": float(hi),
-    }
-
-
-def difference_frame(labels: Sequence[str], totals: Sequence[RunTotals]) -> pd.DataFrame:
-    """:func:`sim.analysis.frames.difference` of every run against the first one."""
-    base, tb = labels[0], totals[0]
     return pd.DataFrame(
-        [
-            difference_row(
-                "run",
-                label,
-                base,
-                t.seats.first_wins,
-                t.games,
-                tb.seats.first_wins,
-                tb.games,
-            )
-            for label, t in zip(labels[1:], totals[1:], strict=True)
-        ]
+        {
+            "group_col": group_col,
+            "a": [str(x) for x in labels[1:]],
+            "b": str(labels[0]),
+            "games_a": na,
+            "wins_a": ka,
+            "rate_a": ka / na,
+            "games_b": nb,
+            "wins_b": kb,
+            "rate_b": kb / nb,
+            "diff": ka / na - kb / nb,
+            "lo": lo,
+            "hi": hi,
+        }
     )
 
 
@@ -436,9 +414,9 @@ def stats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame
     margins = [moments_of_counts(t.margins).figures() for t in totals]
     return keys.assign(
         games=games,
-        mean_margin=np.array([t.margin_sum for t in totals]) / games,
+        mean_margin=[m["mean"] for m in margins],
         **{f"margin_{k}": [m[k] for m in margins] for k in ("sd", "lo", "hi")},
-        mean_turns=np.array([t.turns_sum for t in totals]) / games,
+        mean_turns=[moments_of_counts(t.turns).mean for t in totals],
         turn_cap_share=np.array([t.ends[CAPPED] for t in totals]) / games,
     )
 
@@ -527,7 +505,7 @@ def quantiles_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataF
     for t in totals:
         values = np.array(sorted(t.turns), np.float64)
         counts = np.array([t.turns[int(v)] for v in values], np.int64)
-        row: dict[str, Any] = {"mean": t.turns_sum / t.games}
+        row: dict[str, Any] = {"mean": moments_of_counts(t.turns).mean}
         for q in QUANTILES:
             row[f"p{round(q * 100)}"] = counts_quantile(values, counts, q)
         rows.append(row | {"max": int(values.max())})
@@ -535,15 +513,15 @@ def quantiles_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataF
 
 
 def card_table_frame(
-    info: pd.DataFrame, totals: Sequence[RunTotals], impact: pd.DataFrame
+    info: pd.DataFrame, groups: Mapping[str, Sequence[RunTotals]], impact: pd.DataFrame
 ) -> pd.DataFrame:
-    """One row per card kind of each mix: its printed figures, the share of player-games
-    (two per game) in which it was played (``play_rate``) and held at some point
-    (``hold_rate``, when the runs have ``held_p0/p1``), and its card effect (``impact``)."""
+    """One row per card kind of each mix (``groups``: its runs' totals): its printed figures,
+    the share of player-games (two per game) in which it was played (``play_rate``) and held
+    at some point (``hold_rate``, when the runs have ``held_p0/p1``), and its card effect
+    (``impact``)."""
     frames = []
-    for mix, runs in info.groupby("mix", sort=False):
-        group = [totals[i] for i in runs.index]
-        cards = run_cards(runs["path"].iloc[0])
+    for mix, group in groups.items():
+        cards = run_cards(info["path"][info["mix"].astype(str) == mix].iloc[0])
         player_games = max(2 * sum(t.games for t in group), 1)
         for what, col in (("played", "play_rate"), ("held", "hold_rate")):
             if all(getattr(t, what) is not None for t in group):
@@ -554,26 +532,29 @@ def card_table_frame(
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _first_wins(run_dir: Path | str, exclude_capped: bool = False) -> Outcomes:
-    """Game ids and first-player wins of a run: all :func:`first_player_shift` needs."""
-    ids, wins, winners = [], [], []
-    for b in scan(run_dir, ["game_id", "winner", "first_player", "end_reason"]):
-        if exclude_capped:
-            b = b.filter(pc.invert(_capped(b)))
-        ids.append(_np(b, "game_id"))
-        wins.append((_np(b, "winner") == _np(b, "first_player")).astype(np.int8))
-        winners.append(_np(b, "winner").astype(np.int8))
-    game_id = np.concatenate(ids)
+def first_win_outcomes(game_id: np.ndarray, winner: np.ndarray, first: np.ndarray) -> Outcomes:
+    """:class:`Outcomes` of games known only by who won and who went first: all
+    :func:`first_player_shift` needs (no card columns)."""
     none = np.zeros((len(game_id), 0), np.int8)
     return Outcomes(
-        game_id=game_id,
-        first_win=np.concatenate(wins),
+        game_id=game_id.astype(np.int64),
+        first_win=(winner == first).astype(np.int8),
         plays=none,
         wins=none,
-        winner=np.concatenate(winners),
+        winner=winner.astype(np.int8),
         held0=none.astype(bool),
         held1=none.astype(bool),
+        first=first.astype(np.int8),
     )
+
+
+def _first_wins(run_dir: Path | str, exclude_capped: bool = False) -> Outcomes:
+    """:func:`first_win_outcomes` of a run, reading only those columns."""
+    parts = []
+    for b in scan(run_dir, ["game_id", "winner", "first_player", "end_reason"]):
+        b = b.filter(pc.invert(_capped(b))) if exclude_capped else b
+        parts.append([_np(b, c) for c in ("game_id", "winner", "first_player")])
+    return first_win_outcomes(*(np.concatenate(c) for c in zip(*parts, strict=True)))
 
 
 def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFrame:
@@ -626,27 +607,34 @@ def tables_from_totals(
     """The report's tables from :func:`report_totals` (``exclude_capped`` as given there)."""
     labels = [str(r) for r in info["run"]]
     runs = pd.DataFrame({"run": labels})
-    mixes = [str(m) for m in info["mix"]]
+    of_mix: dict[str, dict[str, RunTotals]] = {}  # in order of first appearance
     names: dict[str, dict[int, str]] = {}
-    for path, mix in zip(info["path"], mixes, strict=True):
+    mixes = info["mix"].astype(str)
+    for label, path, mix, t in zip(labels, info["path"], mixes, totals, strict=True):
+        of_mix.setdefault(mix, {})[label] = t
         names.setdefault(mix, card_names(path))
     # Runs of one mix share kind ids (and usually differ in what is compared), so card
     # impact pools them per mix: more player-games, tighter intervals.
-    by_mix = sorted(names)
+    by_mix = sorted(of_mix)
     impact = cards_frame(
         pd.DataFrame({"mix": by_mix}),
-        [[t for m, t in zip(mixes, totals, strict=True) if m == mix] for mix in by_mix],
+        [list(of_mix[mix].values()) for mix in by_mix],
         [names[mix] for mix in by_mix],
         min_games,
     )
+    strength = [strength_frame(of_mix[m], names[m]).assign(mix=m) for m in of_mix]
+    strength = [f for f in strength if not f.empty]
+    groups = {mix: list(runs.values()) for mix, runs in of_mix.items()}
     return Tables(
         info=info,
         fpa=fpa_frame(runs, totals),
         paired=paired_frame(runs, totals),
-        diffs=difference_frame(labels, totals),
+        diffs=difference_frame(
+            "run", labels, [t.seats.first_wins for t in totals], [t.games for t in totals]
+        ),
         shifts=shifts_frame(info, exclude_capped),
         cards=impact,
-        card_table=card_table_frame(info, totals, impact),
+        card_table=card_table_frame(info, groups, impact),
         stats=stats_frame(runs, totals),
         outcomes=outcomes_frame(runs, totals),
         seats=seats_frame(runs, totals),
@@ -656,7 +644,7 @@ def tables_from_totals(
         ends=ends_frame(runs, totals),
         components=components_frame(runs, totals),
         gods=gods_frame(runs, totals),
-        strength=_strength_by_mix(labels, mixes, totals, names),
+        strength=pd.concat(strength, ignore_index=True) if strength else pd.DataFrame(),
     )
 
 
@@ -706,22 +694,6 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
     if not frames:
         return pd.DataFrame(columns=list(STRENGTH_COLUMNS))
     return pd.concat(frames, ignore_index=True)[list(STRENGTH_COLUMNS)]
-
-
-def _strength_by_mix(
-    labels: Sequence[str],
-    mixes: Sequence[str],
-    totals: Sequence[RunTotals],
-    names: dict[str, dict[int, str]],
-) -> pd.DataFrame:
-    """:func:`strength_frame` per mix, with a ``mix`` column."""
-    frames = []
-    for mix in dict.fromkeys(mixes):
-        runs = {lb: t for lb, m, t in zip(labels, mixes, totals, strict=True) if m == mix}
-        frame = strength_frame(runs, names[mix])
-        if not frame.empty:
-            frames.append(frame.assign(mix=mix))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def report_tables(

@@ -100,7 +100,7 @@ def replay_cmd(run_dir: Path, game: int, positions: bool) -> None:
 
 def _dataset_row(run_dir: Path, manifest: dict[str, Any], game: int) -> dict[str, Any]:
     """Game ``game``'s row read back from the run's Parquet part, as plain Python values."""
-    import pandas as pd
+    import pyarrow.parquet as pq
 
     parts = [
         p
@@ -110,14 +110,10 @@ def _dataset_row(run_dir: Path, manifest: dict[str, Any], game: int) -> dict[str
     if not parts or not (run_dir / parts[0]["file"]).is_file():
         raise CliError(f"game {game} is not in the dataset in {run_dir} (no part holds it)")
     try:
-        df = pd.read_parquet(run_dir / parts[0]["file"], filters=[("game_id", "==", game)])
+        table = pq.read_table(run_dir / parts[0]["file"], filters=[("game_id", "==", game)])
     except Exception as exc:  # pyarrow raises many types for a broken file
         raise CliError(f"cannot read {run_dir / parts[0]['file']}: {exc}") from None
-    if len(df) != 1:
-        raise CliError(f"game {game} is not in the dataset in {run_dir} ({len(df)} rows found)")
-    out = {}
-    for col, value in df.iloc[0].items():
-        if isinstance(df[col].dtype, pd.CategoricalDtype):
-            value = str(value)
-        out[str(col)] = value
-    return out
+    rows = table.to_pylist()
+    if len(rows) != 1:
+        raise CliError(f"game {game} is not in the dataset in {run_dir} ({len(rows)} rows found)")
+    return rows[0]
