@@ -1,15 +1,8 @@
-"""Replay one game of a run, step by step, told from the kernel's event trace.
+"""Replay one game of a run in the kernel's trace mode (``sim.kernel.trace``) and tell it
+with :mod:`sim.analysis.narrator` (what it tells: ``docs/replay.md``).
 
-``replay(spec, game)`` rebuilds game ``game`` from the run's seed
-(:meth:`sim.run.scenario.Scenario.from_compiled`) and steps it as the kernel's turn loop
-does, in the kernel's trace mode (``sim.kernel.trace``); ``sim.analysis.narrator`` words
-the events. It needs only what the dataset guarantees (game ``i`` depends on ``(seed, i)``
-alone) and checks itself: the replayed game's row must equal the row
-:class:`sim.run.engine.Engine` plays for it (:class:`ReplayMismatch` otherwise). What it
-tells: ``docs/replay.md``.
-
->>> r = replay(RunSpec(games=10, mix="aegean", seed=7), 3)  # doctest: +SKIP
->>> print(r.text())  # doctest: +SKIP
+Game ``i`` depends on ``(seed, i)`` alone, so :func:`replay` rebuilds it from the run's spec
+and checks itself: its row must equal the row :class:`sim.run.engine.Engine` plays for it.
 """
 
 from __future__ import annotations

@@ -82,27 +82,11 @@ def _np(batch: pa.RecordBatch, name: str) -> np.ndarray:
     return batch.column(name).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def distinct_pairs(rows: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct (row, kind) pairs among ``rows[i], kinds[i]``, sorted by row then kind.
-
-    A kind played (or held) twice in one game counts once: the question is "did
-    this player use the card", not how often.
-    """
-    if len(kinds) == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
-    # unique(axis=0), and than numpy 2's hash-based np.unique (which dominated a large
-    # streaming scan), on the tens of millions of pairs a large run has.
-    width = int(kinds.max()) + 1
-    codes = np.sort(rows.astype(np.int64) * width + kinds)
-    codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
-    return codes // width, codes % width
-
-
 def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(row, kind) for every distinct card kind in each row of a column of card lists
-    (``played_p*``, ``held_p*``): kind ids, or card names whose dictionary index is the
-    kind id (``A.load(..., names=True)``); a missing list holds nothing."""
+    (``played_p*``, ``held_p*``), sorted by row then kind: kind ids, or card names whose
+    dictionary index is the kind id (``A.load(..., names=True)``). A missing list holds
+    nothing; a kind listed twice in a row counts once (did this player use the card)."""
     if pa.types.is_null(lists.type):  # a column of nothing but missing lists
         return np.empty(0, np.int64), np.empty(0, np.int64)
     values = pc.list_flatten(lists)
@@ -110,27 +94,19 @@ def played_kinds(lists: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         values = values.indices
     kinds = values.to_numpy(zero_copy_only=False).astype(np.int64)
     rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
-    return distinct_pairs(rows, kinds)
+    # One int64 code per (row, kind), sorted and de-duplicated by hand: much faster than
+    # unique(axis=0), and than numpy 2's hash-based np.unique (which dominated a large
+    # streaming scan), on the tens of millions of pairs a large run has.
+    width = int(kinds.max(initial=0)) + 1
+    codes = np.sort(rows * width + kinds)
+    codes = codes[np.diff(codes, prepend=-1) != 0]
+    return codes // width, codes % width
 
 
 def _pad(a: np.ndarray | None, size: int) -> np.ndarray:
     """``a`` (``None``: nothing counted) grown with zeros to ``size`` kinds."""
     a = np.zeros(0, np.int64) if a is None else a
     return np.pad(a, (0, size - len(a)))
-
-
-def add_kinds(
-    counts: np.ndarray | None,
-    wins: np.ndarray | None,
-    rows: np.ndarray,
-    kinds: np.ndarray,
-    won: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per kind, ``counts`` plus the (row, kind) pairs of that kind, and ``wins`` plus those
-    whose row is ``won``; both grown to the kinds seen (``None``: nothing counted yet)."""
-    size = max(0 if counts is None else len(counts), int(kinds.max()) + 1 if len(kinds) else 0)
-    won_by = np.bincount(kinds, weights=won[rows], minlength=size).astype(np.int64)
-    return _pad(counts, size) + np.bincount(kinds, minlength=size), _pad(wins, size) + won_by
 
 
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
@@ -181,14 +157,12 @@ class RunTotals:
             self.seat1_wins += int((winner == 1).sum())
             for what, seat in (("played", 0), ("played", 1), ("held", 0), ("held", 1)):
                 if {f"{what}_p0", f"{what}_p1"} <= names:
-                    counts, wins = add_kinds(
-                        getattr(self, what),
-                        getattr(self, f"{what}_wins"),
-                        *played_kinds(batch.column(f"{what}_p{seat}")),
-                        winner == seat,
-                    )
-                    setattr(self, what, counts)
-                    setattr(self, f"{what}_wins", wins)
+                    rows, kinds = played_kinds(batch.column(f"{what}_p{seat}"))
+                    counts, wins = getattr(self, what), getattr(self, f"{what}_wins")
+                    size = max(0 if counts is None else len(counts), int(kinds.max(initial=-1)) + 1)
+                    won = np.bincount(kinds, weights=(winner == seat)[rows], minlength=size)
+                    setattr(self, what, _pad(counts, size) + np.bincount(kinds, minlength=size))
+                    setattr(self, f"{what}_wins", _pad(wins, size) + won.astype(np.int64))
         if "first_player" in names:
             first = _np(batch, "first_player")
         if {"winner", "first_player"} <= names:
