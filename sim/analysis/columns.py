@@ -36,10 +36,7 @@ SET_COLUMNS: dict[str, tuple[str, ...]] = {
 RUN_COLUMN = "run"
 
 _NULLABLE = {
-    pa.int8(): pd.Int8Dtype(),
-    pa.int16(): pd.Int16Dtype(),
-    pa.int32(): pd.Int32Dtype(),
-    pa.int64(): pd.Int64Dtype(),
+    pa.from_numpy_dtype(f"int{b}"): pd.api.types.pandas_dtype(f"Int{b}") for b in (8, 16, 32, 64)
 }
 
 
@@ -93,27 +90,20 @@ def prepare(
 
 def with_run_label(table: pa.Table, label: str) -> pa.Table:
     """``table`` with a ``run`` column holding ``label`` (dictionary-encoded)."""
-    run = pa.DictionaryArray.from_arrays(
-        pa.array(np.zeros(table.num_rows, np.int32)), pa.array([label], pa.string())
-    )
-    return table.append_column(RUN_COLUMN, run)
+    zeros = pa.array(np.zeros(table.num_rows, np.int32))
+    return table.append_column(RUN_COLUMN, pa.DictionaryArray.from_arrays(zeros, [label]))
 
 
 def to_frame(table: pa.Table) -> pd.DataFrame:
     """The rows as pandas with this module's dtypes (see the module docstring)."""
-
-    def mapper(typ: pa.DataType) -> object:
-        if pa.types.is_list(typ) or pa.types.is_large_list(typ):
-            return pd.ArrowDtype(typ)
-        return None
-
     set_ints = [
         c
         for cols in SET_COLUMNS.values()
         for c in cols
         if c in table.column_names and pa.types.is_integer(table.schema.field(c).type)
     ]
-    df = table.to_pandas(types_mapper=mapper)
+    lists = (pa.ListType, pa.LargeListType)
+    df = table.to_pandas(types_mapper=lambda t: pd.ArrowDtype(t) if isinstance(t, lists) else None)
     for c in set_ints:
         df[c] = table.column(c).to_pandas(types_mapper=_NULLABLE.get).array
     return df

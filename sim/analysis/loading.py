@@ -29,8 +29,8 @@ class RunLoadError(Error):
     """A path that cannot be analysed as a finished run; the message is one line."""
 
 
-def _check_run_dir(path: Path) -> None:
-    """Refuse anything but a directory holding a finished run, with a one-line reason."""
+def _check_run_dir(path: Path) -> dict[str, Any]:
+    """The manifest of a finished run; anything else refused with a one-line reason."""
     try:
         path.exists()
     except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
@@ -53,6 +53,7 @@ def _check_run_dir(path: Path) -> None:
         raise RunLoadError(f"{path}: {exc}") from None
     if not manifest["parts"]:
         raise RunLoadError(f"{path} is not a run directory (no {io.PART_GLOB} files)")
+    return manifest
 
 
 def _paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
@@ -93,8 +94,7 @@ def run_info(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     names = [p.name for p in plist]
     rows = []
     for path in plist:
-        _check_run_dir(path)
-        manifest = io.read_manifest(path)
+        manifest = _check_run_dir(path)
         meta = manifest.get("metadata", {})
         spec = manifest.get("spec", {}) or {}
         rows.append(
