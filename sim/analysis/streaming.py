@@ -251,14 +251,14 @@ def run_totals(
 # --- tables: one row, or one block of rows, per group --------------------------------------
 
 
-def _keyed(keys: pd.DataFrame, parts: Sequence[dict[str, Any] | pd.DataFrame]) -> pd.DataFrame:
-    """Each group's part (a row, or a table) with the group's key columns (``keys``, one row
-    a group) in front, every group in one table; a group whose part is empty has no rows."""
-    frames = []
-    for key, part in zip(keys.to_dict("records"), parts, strict=True):
-        frame = pd.DataFrame([part] if part else []) if isinstance(part, dict) else part
-        if len(frame):
-            frames.append(pd.DataFrame({**key, **frame}, index=frame.index))
+def _keyed(keys: pd.DataFrame, parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Each group's table with the group's key columns (``keys``, one row a group) in front,
+    every group in one table; a group whose table is empty has no rows."""
+    frames = [
+        pd.DataFrame({**key, **part}, index=part.index)
+        for key, part in zip(keys.to_dict("records"), parts, strict=True)
+        if len(part)
+    ]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=keys.columns)
 
 
@@ -475,15 +475,11 @@ def seats_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame
 
 def quantiles_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFrame:
     """Per run: mean, the :data:`QUANTILES` and the maximum of game length in turns."""
-    rows = []
-    for t in totals:
-        values = np.array(sorted(t.turns), np.float64)
-        counts = np.array([t.turns[int(v)] for v in values], np.int64)
-        row: dict[str, Any] = {"mean": moments_of_counts(t.turns).mean}
-        for q in QUANTILES:
-            row[f"p{round(q * 100)}"] = counts_quantile(values, counts, q)
-        rows.append(row | {"max": int(values.max())})
-    return _keyed(keys, rows)
+    out = keys.assign(mean=[moments_of_counts(t.turns).mean for t in totals])
+    hists = [np.array(sorted(t.turns.items()), np.int64).T for t in totals]  # values, counts
+    for q in QUANTILES:
+        out[f"p{round(q * 100)}"] = [counts_quantile(v.astype(float), c, q) for v, c in hists]
+    return out.assign(max=[int(v.max()) for v, _ in hists])
 
 
 def card_table_frame(
@@ -539,8 +535,6 @@ def shifts_frame(info: pd.DataFrame, exclude_capped: bool = False) -> pd.DataFra
     With ``exclude_capped`` each run's turn-capped games are left out first.
     """
     runs = info["run"].tolist()
-    if len(runs) < 2:
-        return pd.DataFrame()
     base = None
     rows = []
     for i in range(1, len(runs)):
