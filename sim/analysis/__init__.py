@@ -1,15 +1,9 @@
 """Answers built on finished runs: statistics, paired comparisons, reports, replays.
 
-``from sim import analysis as A`` gives the loader (:mod:`sim.analysis.loading`:
-``A.load``, ``A.load_runs``) and the tidy-table functions of :mod:`sim.analysis.frames`
-(``A.first_player_advantage``, ...). The other modules each answer one kind of question:
-:mod:`~sim.run.stats` (intervals), :mod:`~sim.analysis.paired` (common-random-number
-comparisons), :mod:`~sim.analysis.compare` and :mod:`~sim.analysis.sweep` (card changes),
-:mod:`~sim.analysis.panel` (whether an answer holds under every bot of a panel),
-:mod:`~sim.analysis.tournament`, :mod:`~sim.analysis.report` (HTML) and
-:mod:`~sim.analysis.replay` (one game, step by step). ``A.report_tables`` and
-``A.run_totals`` (:mod:`~sim.analysis.streaming`, whose totals the tidy tables are
-computed from too) read runs too large for a DataFrame out of core.
+``from sim import analysis as A`` gives the loader (``A.load``, ``A.load_runs``), the
+tidy-table functions of :mod:`sim.analysis.frames` and the out-of-core ``A.report_tables``
+and ``A.run_totals`` (:mod:`sim.analysis.streaming`); ``docs/architecture.md`` says what
+each other module answers.
 """
 
 from __future__ import annotations

@@ -245,14 +245,10 @@ def card_impact(
 
 def _names_for(cards: Mapping[Any, Any], key: Mapping[str, Any]) -> dict[int, str]:
     """Pick the ``{kind: name}`` map for one group from either accepted shape of ``cards``."""
-    if not cards:
-        return {}
-    first = next(iter(cards.values()))
-    if isinstance(first, Mapping):  # {mix: {kind: name}}
+    if cards and isinstance(next(iter(cards.values())), Mapping):  # {mix: {kind: name}}
         mix = key.get("mix")
-        if mix is None and len(cards) == 1:
-            return {int(k): str(v) for k, v in first.items()}
-        return {int(k): str(v) for k, v in cards.get(str(mix), {}).items()}
+        only = mix is None and len(cards) == 1
+        cards = next(iter(cards.values())) if only else cards.get(str(mix), {})
     return {int(k): str(v) for k, v in cards.items()}
 
 

@@ -1,11 +1,9 @@
 """One game told in words from the kernel's event trace: the one place an event, a cause or a
 bot's decision is worded, for both texts of ``omensim replay`` (``docs/replay.md``).
 
-:class:`Teller` names the ids in the trace's rows (``sim.base.events``) and :func:`events`
-turns one step's rows into event dicts, each with its sentence (an event a card's ability
-caused names that card first); :func:`setup_events` and :func:`end_events` say the set-up
-and the end, which the trace does not cover; :func:`render` prints them as the story or as
-the account of the positions. The replay (``sim.analysis.replay``) plays the game.
+:class:`Teller` names the ids in the trace's rows (``sim.base.events``), :func:`events` says
+one step's rows, :func:`setup_events` and :func:`end_events` the set-up and the end (which
+the trace does not cover), and :func:`render` prints them as the story or the positions.
 """
 
 from __future__ import annotations
