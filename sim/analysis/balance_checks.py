@@ -1,9 +1,6 @@
-"""``omensim balance --panel`` and ``--set``: a choice re-checked per bot, a set made fair.
-
-:func:`panel_check` re-plays a race's choice against the shipped value under each bot;
-:func:`balance_set` fixes the worst card with one edit and re-measures, each step verified
-on games no race played; :func:`set_panel` re-checks the proposed edits together under
-each bot. Why each check and how to read it: ``docs/balance.md``.
+"""``omensim balance --panel`` and ``--set``: a choice re-checked per bot (:func:`panel_check`),
+a set made fair an edit at a time (:func:`balance_set`) and its edits re-checked together per
+bot (:func:`set_panel`). Why each check and how to read it: ``docs/balance.md``.
 """
 
 from __future__ import annotations
@@ -63,11 +60,8 @@ VERIFIED += ("margin_shift", "margin_shift_lo", "margin_shift_hi")
 
 
 def _self_play(spec: RunSpec, bots: Sequence[str], offset: int) -> list[RunSpec]:
-    """``spec`` under each bot in both seats, on seed + ``offset``.
-
-    Raises:
-        SpecError: an unknown bot (before any game is played).
-    """
+    """``spec`` under each bot in both seats, on seed + ``offset``; refuses an unknown bot
+    (SpecError) before any game is played."""
     for bot in bots:
         resolve(bot)
     return [dataclasses.replace(spec, p0=b, p1=b, seed=spec.seed + offset) for b in bots]
@@ -83,16 +77,10 @@ def panel_check(
     progress: bool | None = None,
     base: Changes | None = None,
 ) -> pd.DataFrame:
-    """The chosen value and the shipped one re-played under each bot in self-play.
-
-    New seeds (the race's seed + 1), ``games`` each; one row per bot: the chosen value's
-    :func:`sim.analysis.balance.rate_figures`, its :func:`sim.analysis.balance.paired_shift`
-    from the shipped value, and ``holds``: whether the target +/- tolerance overlaps the
-    chosen value's interval (the choice is not refuted under that bot).
-
-    Raises:
-        SpecError: an unknown bot.
-    """
+    """The chosen value and the shipped one re-played under each bot in self-play on seed + 1,
+    ``games`` each: per bot the chosen value's :func:`rate_figures`, its :func:`paired_shift`
+    from shipped, and whether target +/- tolerance overlaps its interval (``holds``).
+    Refuses an unknown bot (SpecError)."""
     q, show = result.question, P.wanted(progress)
     shipped = q.candidates.index(q.shipped)
     band = (result.target - result.tolerance, result.target + result.tolerance)
@@ -293,13 +281,9 @@ def set_panel(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """The proposed edits together against the cards they started from, under each bot in
-    self-play on a new seed: one row per (bot, edited card), its holders' rate before and
-    after, the paired shift and whether it is :func:`closer` to 50%, and the bot's worst
-    card, first player's share and VP margin after.
-
-    Raises:
-        SpecError: an unknown bot.
-    """
+    self-play on a new seed: per (bot, edited card) its rate before and after, the paired
+    shift, whether it is :func:`closer` to 50%, and the bot's worst card, first player's
+    share and VP margin after. Refuses an unknown bot (SpecError)."""
     edited = dict.fromkeys(e.card for e in result.changes.edits[len(result.base.edits) :])
     kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
     rows = []
