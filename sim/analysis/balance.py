@@ -196,14 +196,29 @@ def race(
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
     """
-    _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
+    precision = tolerance if precision is None else precision  # a tolerance is checked first
+    for ok, message in (
+        (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
+        (
+            0 < tolerance < 0.5,
+            f"--tolerance must be between 0 and 0.5 (0.0025 = 0.25 points); got {tolerance:g}",
+        ),
+        (0 < precision < 0.5, f"--precision must be between 0 and 0.5; got {precision:g}"),
+        (pilot >= 100, f"--pilot must be at least 100 games, got {pilot}"),
+        (ceiling >= pilot, f"--max-games ({ceiling}) must be at least --pilot ({pilot})"),
+        (0 < alpha < 0.5, f"--alpha must be between 0 and 0.5, got {alpha:g}"),
+    ):
+        if not ok:
+            raise SpecError(message)
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     plan = {
         "question": q.to_dict(),
         "spec": dataclasses.asdict(spec),
         "base": (base or Changes()).describe(),
         "target": target,
         "tolerance": tolerance,
-        "precision": tolerance if precision is None else precision,
+        "precision": precision,
         "pilot": pilot,
         "ceiling": ceiling,
         "alpha": alpha,
@@ -218,33 +233,6 @@ def race(
         return play(out)
     with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:  # one code path
         return dataclasses.replace(play(Path(tmp) / KIND), out=None)
-
-
-def _check_numbers(
-    target: float,
-    tolerance: float,
-    precision: float | None,
-    pilot: int,
-    ceiling: int,
-    alpha: float,
-    chunk_size: int,
-) -> None:
-    prec = tolerance if precision is None else precision  # a tolerance is checked first
-    for ok, message in (
-        (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
-        (
-            0 < tolerance < 0.5,
-            f"--tolerance must be between 0 and 0.5 (0.0025 = 0.25 points); got {tolerance:g}",
-        ),
-        (0 < prec < 0.5, f"--precision must be between 0 and 0.5; got {prec:g}"),
-        (pilot >= 100, f"--pilot must be at least 100 games, got {pilot}"),
-        (ceiling >= pilot, f"--max-games ({ceiling}) must be at least --pilot ({pilot})"),
-        (0 < alpha < 0.5, f"--alpha must be between 0 and 0.5, got {alpha:g}"),
-    ):
-        if not ok:
-            raise SpecError(message)
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
 
 
 def resume_balance(
