@@ -55,6 +55,7 @@ BALANCE_FILES = (ROWS, DECISIONS, TABLE, RESULT, "rules")
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
 (int8) and the first player's VP margin (int16), in game order."""
+NO_ROWS: Rows = (np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int16))
 
 
 @dataclass
@@ -268,18 +269,18 @@ def _play(
         show, labels = P.wanted(progress), q.labels()
         player = CandidatePlayer(q, spec, base, out / "rules", int(plan["chunk_size"]), show)
         job.set_key(player.key) if fresh else job.check_key(player.key)
-        rows: dict[int, Rows] = {}
         alive = list(range(len(q.candidates)))
+        rows: dict[int, Rows] = dict.fromkeys(alive, NO_ROWS)
         playing = list(alive)
         looks: list[R.Look] = []
         r, goal = 0, looks_n[0]
         while True:
-            have = {j: len(rows[j][0]) if j in rows else 0 for j in alive}
+            have = {j: len(rows[j][0]) for j in alive}
             to = {j: _catch_up(looks_n, have[j], max(have.values()), goal) for j in playing}
             desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(sum(to[j] - have[j] for j in playing), show, desc=desc) as bar:
                 for j in playing:
-                    rows[j] = _extend(player, job, rows.get(j), j, r, to[j], bar)
+                    rows[j] = _extend(player, job, rows[j], j, r, to[j], bar)
             look = R.decide(
                 r + 1, {j: rows[j][:2] for j in alive}, labels, target, precision, level
             )
@@ -331,13 +332,13 @@ def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
 
 
 def _extend(
-    player: CandidatePlayer, job: jobs.Job, have: Rows | None, j: int, r: int, goal: int, bar: P.Bar
+    player: CandidatePlayer, job: jobs.Job, have: Rows, j: int, r: int, goal: int, bar: P.Bar
 ) -> Rows:
     """Candidate ``j``'s rows extended to ``goal`` games by round ``r``'s: played and kept
     in the job folder, or read back when a cut race already played them."""
-    start = 0 if have is None else len(have[0])
+    start = len(have[0])
     if start >= goal:
-        return have  # type: ignore[return-value]
+        return have
 
     def make() -> pa.Table:
         num, den, margin = player.play(j, start, goal, bar)
@@ -349,9 +350,7 @@ def _extend(
     done = bar.done
     table = job.kept(f"{ROWS}/c{j:02d}-r{r:02d}.parquet", make)
     bar.advance(goal - start - (bar.done - done))  # the games of rows read back
-    got = tuple(table.column(c).to_numpy() for c in ("num", "den", "margin"))
-    if have is None:
-        return got  # type: ignore[return-value]
+    got = (table.column(c).to_numpy() for c in ("num", "den", "margin"))
     return tuple(np.concatenate([h, g]) for h, g in zip(have, got, strict=True))  # type: ignore[return-value]
 
 
