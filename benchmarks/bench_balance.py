@@ -52,6 +52,7 @@ def main() -> None:
 
     from sim.analysis import balance as B
     from sim.analysis import balance_question as Q
+    from sim.analysis.sweep import parse_numbers
     from sim.data.spec import RunSpec
     from sim.run.session import numba_threads, resolve_threads
 
@@ -62,7 +63,7 @@ def main() -> None:
     with numba_threads(threads):
         for name in args.question or list(QUESTIONS):
             kind, what, values = QUESTIONS[name]
-            vals = [Q.parse_values(values)]
+            vals = [parse_numbers(values, "--values")]
             if kind == "card":
                 q = Q.card_question(spec, what, ["cost"], vals)
             else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import tempfile
 import time
 from collections.abc import Callable
@@ -26,7 +25,8 @@ from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
 from sim.analysis.balance_text import format_result as format_result
 from sim.analysis.compare import plan_spec
-from sim.analysis.paired import READ_COLUMNS, Outcomes
+from sim.analysis.paired import Outcomes, json_value
+from sim.analysis.sizing import engine_arm
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
@@ -55,6 +55,7 @@ BALANCE_FILES = (ROWS, DECISIONS, TABLE, RESULT, "rules")
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A candidate's per-game ``(num, den, margin)``: its rate's numerator and denominator
 (int8) and the first player's VP margin (int16), in game order."""
+NO_ROWS: Rows = (np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int16))
 
 
 @dataclass
@@ -95,15 +96,9 @@ class BalanceResult:
             "question": self.question.to_dict(),
             "metric": self.question.metric,
             "spec": dataclasses.asdict(self.spec),
-            "target": self.target,
-            "tolerance": self.tolerance,
-            "precision": self.precision,
-            "chosen": self.chosen,
+            **{k: getattr(self, k) for k in ("target", "tolerance", "precision", "chosen")},
             "chosen_label": self.question.label(self.chosen),
-            "reached": self.reached,
-            "settled": self.settled,
-            "games": self.games,
-            "seconds": self.seconds,
+            **{k: getattr(self, k) for k in ("reached", "settled", "games", "seconds")},
             "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
             "panel": None if self.panel is None else records(self.panel),
@@ -112,12 +107,7 @@ class BalanceResult:
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """The frame's rows as JSON-ready dicts (numpy scalars made plain, NaN as ``None``)."""
-
-    def clean(v: Any) -> Any:
-        v = v.item() if hasattr(v, "item") else v
-        return None if isinstance(v, float) and not math.isfinite(v) else v
-
-    return [{k: clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def rate_figures(rows: Rows) -> dict[str, float]:
@@ -125,17 +115,8 @@ def rate_figures(rows: Rows) -> dict[str, float]:
     player's mean VP margin with its 95% t-interval and sd, over ``rows``."""
     e = R.estimate(*rows[:2])
     m = MarginMoments.from_margins(rows[2]).figures()
-    return {
-        "games": e.games,
-        "count": e.count,
-        "rate": e.rate,
-        "lo": e.lo,
-        "hi": e.hi,
-        "margin": m["mean"],
-        "margin_lo": m["lo"],
-        "margin_hi": m["hi"],
-        "margin_sd": m["sd"],
-    }
+    margin = {"margin": m["mean"], "margin_lo": m["lo"], "margin_hi": m["hi"], "margin_sd": m["sd"]}
+    return {k: getattr(e, k) for k in ("games", "count", "rate", "lo", "hi")} | margin
 
 
 def paired_shift(before: Rows, after: Rows) -> dict[str, float]:
@@ -145,14 +126,8 @@ def paired_shift(before: Rows, after: Rows) -> dict[str, float]:
     lo, hi = normal_interval(d, se)
     n = min(len(before[2]), len(after[2]))
     m = MarginShift.from_margins(before[2][:n], after[2][:n]).figures()
-    return {
-        "shift": d,
-        "shift_lo": lo,
-        "shift_hi": hi,
-        "margin_shift": m["diff"],
-        "margin_shift_lo": m["lo"],
-        "margin_shift_hi": m["hi"],
-    }
+    margin = {f"margin_shift{s}": m[k] for s, k in (("", "diff"), ("_lo", "lo"), ("_hi", "hi"))}
+    return {"shift": d, "shift_lo": lo, "shift_hi": hi} | margin
 
 
 class CandidatePlayer:
@@ -168,15 +143,11 @@ class CandidatePlayer:
         chunk_size: int,
         show: bool,
     ) -> None:
-        from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
-
         self.q, self.chunk = q, chunk_size
         self.runs = [candidate_run(q, spec, base, j, rules_dir) for j in range(len(q.candidates))]
         for sp, ch in self.runs:  # every candidate is checked before any game is played
             run_pool(sp, ch)
-        self._engine_cls = Engine
         self._engines: dict[int, Any] = {}
-        self.n_kinds = len(run_pool(spec, base).units)
         with P.kernel_ready(show):
             first = self.engine(0)
             first.warmup()
@@ -185,25 +156,18 @@ class CandidatePlayer:
     def engine(self, j: int) -> Any:
         """Candidate ``j``'s engine, built on first use."""
         if j not in self._engines:
-            sp, ch = self.runs[j]
-            self._engines[j] = self._engine_cls(sp, changes=ch)
+            from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+            self._engines[j] = Engine(*self.runs[j])
         return self._engines[j]
 
     def play(self, j: int, start: int, stop: int, bar: P.Bar) -> Rows:
         """Candidate ``j``'s ``(num, den, margin)`` over games ``start .. stop-1``."""
-        eng = self.engine(j)
-        parts = []
-
-        def tick(rows: Any) -> bool:
-            bar.advance(len(rows))
-            return False
-
-        for s in range(start, stop, self.chunk):
-            n = min(self.chunk, stop - s)
-            table = eng.play(s, n, tick=tick).select(READ_COLUMNS)
-            o = Outcomes.from_frame(table, self.n_kinds)
-            parts.append((*measure(self.q, o), np.asarray(o.margin, np.int16)))
-        return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
+        arm = engine_arm(self.engine(j), bar)
+        o = Outcomes.concat(
+            [arm(s, min(self.chunk, stop - s)) for s in range(start, stop, self.chunk)]
+        )
+        return (*measure(self.q, o), o.margin.astype(np.int16))  # type: ignore[union-attr]
 
 
 def race(
@@ -225,25 +189,37 @@ def race(
     on_look: Callable[[R.Look], None] | None = None,
     panel: Callable[[BalanceResult], Any] | None = None,
 ) -> BalanceResult:
-    """Race the question's candidates toward ``target`` (see the module docstring).
-
-    The options are ``omensim balance``'s (``spec.games`` is ignored: the schedule
-    decides; ``precision`` defaults to ``tolerance``). ``out`` plays into that folder
-    (resumable with :func:`resume_balance`); ``on_look`` is called with each look's
-    decisions; ``panel`` with the result before it is written, and what it returns is the
-    result's ``panel`` (e.g. :func:`sim.analysis.balance_checks.panel_check`).
+    """Race the question's candidates toward ``target`` with ``omensim balance``'s options
+    (``spec.games`` is ignored). ``out`` plays into that folder (resumable with
+    :func:`resume_balance`); ``on_look`` is called with each look; ``panel`` with the
+    result before it is written, and its answer is the result's ``panel``.
 
     Raises:
         SpecError: a bad argument. RunError: a bad output folder or chunk size.
     """
-    _check_numbers(target, tolerance, precision, pilot, ceiling, alpha, chunk_size)
+    precision = tolerance if precision is None else precision  # a tolerance is checked first
+    for ok, message in (
+        (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
+        (
+            0 < tolerance < 0.5,
+            f"--tolerance must be between 0 and 0.5 (0.0025 = 0.25 points); got {tolerance:g}",
+        ),
+        (0 < precision < 0.5, f"--precision must be between 0 and 0.5; got {precision:g}"),
+        (pilot >= 100, f"--pilot must be at least 100 games, got {pilot}"),
+        (ceiling >= pilot, f"--max-games ({ceiling}) must be at least --pilot ({pilot})"),
+        (0 < alpha < 0.5, f"--alpha must be between 0 and 0.5, got {alpha:g}"),
+    ):
+        if not ok:
+            raise SpecError(message)
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     plan = {
         "question": q.to_dict(),
         "spec": dataclasses.asdict(spec),
         "base": (base or Changes()).describe(),
         "target": target,
         "tolerance": tolerance,
-        "precision": tolerance if precision is None else precision,
+        "precision": precision,
         "pilot": pilot,
         "ceiling": ceiling,
         "alpha": alpha,
@@ -258,33 +234,6 @@ def race(
         return play(out)
     with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:  # one code path
         return dataclasses.replace(play(Path(tmp) / KIND), out=None)
-
-
-def _check_numbers(
-    target: float,
-    tolerance: float,
-    precision: float | None,
-    pilot: int,
-    ceiling: int,
-    alpha: float,
-    chunk_size: int,
-) -> None:
-    if not 0 < target < 1:
-        raise SpecError(f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}")
-    if not 0 < tolerance < 0.5:
-        raise SpecError(
-            f"--tolerance must be between 0 and 0.5 (0.0025 = 0.25 points); got {tolerance:g}"
-        )
-    if precision is not None and not 0 < precision < 0.5:
-        raise SpecError(f"--precision must be between 0 and 0.5; got {precision:g}")
-    if pilot < 100:
-        raise SpecError(f"--pilot must be at least 100 games, got {pilot}")
-    if ceiling < pilot:
-        raise SpecError(f"--max-games ({ceiling}) must be at least --pilot ({pilot})")
-    if not 0 < alpha < 0.5:
-        raise SpecError(f"--alpha must be between 0 and 0.5, got {alpha:g}")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
 
 
 def resume_balance(
@@ -320,18 +269,18 @@ def _play(
         show, labels = P.wanted(progress), q.labels()
         player = CandidatePlayer(q, spec, base, out / "rules", int(plan["chunk_size"]), show)
         job.set_key(player.key) if fresh else job.check_key(player.key)
-        rows: dict[int, Rows] = {}
         alive = list(range(len(q.candidates)))
+        rows: dict[int, Rows] = dict.fromkeys(alive, NO_ROWS)
         playing = list(alive)
         looks: list[R.Look] = []
         r, goal = 0, looks_n[0]
         while True:
-            have = {j: len(rows[j][0]) if j in rows else 0 for j in alive}
+            have = {j: len(rows[j][0]) for j in alive}
             to = {j: _catch_up(looks_n, have[j], max(have.values()), goal) for j in playing}
             desc = f"balance look {r + 1}: {len(playing)} candidates to {goal:,} games"
             with P.Bar(sum(to[j] - have[j] for j in playing), show, desc=desc) as bar:
                 for j in playing:
-                    rows[j] = _extend(player, job, rows.get(j), j, r, to[j], bar)
+                    rows[j] = _extend(player, job, rows[j], j, r, to[j], bar)
             look = R.decide(
                 r + 1, {j: rows[j][:2] for j in alive}, labels, target, precision, level
             )
@@ -343,11 +292,8 @@ def _play(
             alive = [j for j in alive if j not in look.dropped]
             if look.settled is not None or goal >= looks_n[-1]:
                 break
-            # A resting rival plays again only once it no longer rests (a new leader), one
-            # doubling of its own games per look. The goal moves along the schedule whenever
-            # more than the leader plays, so new games reach two candidates at once only at
-            # the schedule's L looks (a round of the leader alone leaves every pair's shared
-            # games as they were).
+            # A resting rival plays again once a new leader leads; the goal leaves the
+            # schedule only for the leader alone (docs/balance.md, "The race").
             playing = [j for j in alive if j not in look.resting]
             if playing == [look.leader]:
                 lead = R.estimate(*rows[look.leader][:2])
@@ -386,13 +332,13 @@ def _catch_up(looks_n: list[int], have: int, front: int, goal: int) -> int:
 
 
 def _extend(
-    player: CandidatePlayer, job: jobs.Job, have: Rows | None, j: int, r: int, goal: int, bar: P.Bar
+    player: CandidatePlayer, job: jobs.Job, have: Rows, j: int, r: int, goal: int, bar: P.Bar
 ) -> Rows:
     """Candidate ``j``'s rows extended to ``goal`` games by round ``r``'s: played and kept
     in the job folder, or read back when a cut race already played them."""
-    start = 0 if have is None else len(have[0])
+    start = len(have[0])
     if start >= goal:
-        return have  # type: ignore[return-value]
+        return have
 
     def make() -> pa.Table:
         num, den, margin = player.play(j, start, goal, bar)
@@ -404,9 +350,7 @@ def _extend(
     done = bar.done
     table = job.kept(f"{ROWS}/c{j:02d}-r{r:02d}.parquet", make)
     bar.advance(goal - start - (bar.done - done))  # the games of rows read back
-    got = tuple(table.column(c).to_numpy() for c in ("num", "den", "margin"))
-    if have is None:
-        return got  # type: ignore[return-value]
+    got = (table.column(c).to_numpy() for c in ("num", "den", "margin"))
     return tuple(np.concatenate([h, g]) for h, g in zip(have, got, strict=True))  # type: ignore[return-value]
 
 

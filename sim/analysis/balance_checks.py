@@ -1,9 +1,6 @@
-"""``omensim balance --panel`` and ``--set``: a choice re-checked per bot, a set made fair.
-
-:func:`panel_check` re-plays a race's choice against the shipped value under each bot;
-:func:`balance_set` fixes the worst card with one edit and re-measures, each step verified
-on games no race played; :func:`set_panel` re-checks the proposed edits together under
-each bot. Why each check and how to read it: ``docs/balance.md``.
+"""``omensim balance --panel`` and ``--set``: a choice re-checked per bot (:func:`panel_check`),
+a set made fair an edit at a time (:func:`balance_set`) and its edits re-checked together per
+bot (:func:`set_panel`). Why each check and how to read it: ``docs/balance.md``.
 """
 
 from __future__ import annotations
@@ -33,6 +30,7 @@ from sim.analysis.balance import (
     write_answer,
 )
 from sim.analysis.balance_question import card_moves_question, card_terms, first_terms
+from sim.analysis.balance_text import ci_text, shift_text
 from sim.analysis.compare import play_outcomes
 from sim.analysis.paired import Outcomes
 from sim.data.changes import CardChange, Changes
@@ -62,11 +60,8 @@ VERIFIED += ("margin_shift", "margin_shift_lo", "margin_shift_hi")
 
 
 def _self_play(spec: RunSpec, bots: Sequence[str], offset: int) -> list[RunSpec]:
-    """``spec`` under each bot in both seats, on seed + ``offset``.
-
-    Raises:
-        SpecError: an unknown bot (before any game is played).
-    """
+    """``spec`` under each bot in both seats, on seed + ``offset``; refuses an unknown bot
+    (SpecError) before any game is played."""
     for bot in bots:
         resolve(bot)
     return [dataclasses.replace(spec, p0=b, p1=b, seed=spec.seed + offset) for b in bots]
@@ -82,16 +77,10 @@ def panel_check(
     progress: bool | None = None,
     base: Changes | None = None,
 ) -> pd.DataFrame:
-    """The chosen value and the shipped one re-played under each bot in self-play.
-
-    New seeds (the race's seed + 1), ``games`` each; one row per bot: the chosen value's
-    :func:`sim.analysis.balance.rate_figures`, its :func:`sim.analysis.balance.paired_shift`
-    from the shipped value, and ``holds``: whether the target +/- tolerance overlaps the
-    chosen value's interval (the choice is not refuted under that bot).
-
-    Raises:
-        SpecError: an unknown bot.
-    """
+    """The chosen value and the shipped one re-played under each bot in self-play on seed + 1,
+    ``games`` each: per bot the chosen value's :func:`rate_figures`, its :func:`paired_shift`
+    from shipped, and whether target +/- tolerance overlaps its interval (``holds``).
+    Refuses an unknown bot (SpecError)."""
     q, show = result.question, P.wanted(progress)
     shipped = q.candidates.index(q.shipped)
     band = (result.target - result.tolerance, result.target + result.tolerance)
@@ -210,16 +199,10 @@ def balance_set(
     echo: Callable[[str], None] | None = None,
     base: Changes | None = None,
 ) -> SetResult:
-    """Greedy: fix the worst card with one edit, re-measure, repeat.
-
-    Starts from ``base`` (default: the shipped cards). Each step races the worst card's
-    single-field moves (:func:`card_moves_question` over ``fields``, +/- ``span``) toward
-    50% and keeps the chosen move as one edit; a card's field is raced once. Stops when
-    every card's holders' rate is within ``threshold`` of 50% and the first player's
-    decisive share within ``first_bound``, after ``max_edits``, or when no card has a
-    field left to race. Each step is verified on seed + :data:`VERIFY_SEED_OFFSET`: the
-    worst card there, and the edited card's rate and its paired shift from the previous
-    step (the same games, one edit apart).
+    """Greedy: fix the worst card with one edit (a race of its single-field moves over
+    ``fields``, +/- ``span``), re-measure, repeat; each step verified on seed +
+    :data:`VERIFY_SEED_OFFSET`. Starts from ``base`` (default: the shipped cards). When it
+    stops and what the verification pairs: ``docs/balance.md``, section 3.
     """
     changes = base or Changes()
     res = SetResult(
@@ -228,6 +211,7 @@ def balance_set(
     edits: list[str] = []
     raced: set[tuple[str, str]] = set()
     kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
+    race_kw = dict(tolerance=tolerance, pilot=pilot, ceiling=ceiling, **kw)
     fresh = dataclasses.replace(spec, seed=spec.seed + VERIFY_SEED_OFFSET)
     verified: dict[str, Any] = {"edit": "", "edited_card": ""}
     verified |= {f"verified_{k}": math.nan for k in VERIFIED} | {"race_games": 0}
@@ -250,18 +234,14 @@ def balance_set(
             "edits": len(edits),
             "changes": "; ".join(edits),
             "worst_card": worst.card,
-            "worst_rate": worst.rate,
-            "worst_lo": worst.lo,
-            "worst_hi": worst.hi,
+            **{f"worst_{k}": worst[k] for k in ("rate", "lo", "hi")},
             "worst_deviation": worst.dev,
             "first_player_decisive": fp,
             "verified_worst_card": str(vworst.card),
             "verified_worst_deviation": float(vworst.dev),
             "verified_first_player_decisive": vfp,
             **verified,
-            "first_margin": m["mean"],
-            "first_margin_lo": m["lo"],
-            "first_margin_hi": m["hi"],
+            **{f"first_margin{x}": m[k] for x, k in (("", "mean"), ("_lo", "lo"), ("_hi", "hi"))},
             "games": res.games,
             "within_bounds": done,
         }
@@ -271,7 +251,7 @@ def balance_set(
             echo(format_set_step(s))
         if done or step == max_edits:
             break
-        edit = _next_edit(spec, rates, changes, res, raced, span, tolerance, pilot, ceiling, kw)
+        edit = _next_edit(spec, rates, changes, res.fields, raced, span, race_kw)
         if edit is None:
             break
         change, race_games = edit
@@ -301,13 +281,9 @@ def set_panel(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """The proposed edits together against the cards they started from, under each bot in
-    self-play on a new seed: one row per (bot, edited card), its holders' rate before and
-    after, the paired shift and whether it is :func:`closer` to 50%, and the bot's worst
-    card, first player's share and VP margin after.
-
-    Raises:
-        SpecError: an unknown bot.
-    """
+    self-play on a new seed: per (bot, edited card) its rate before and after, the paired
+    shift, whether it is :func:`closer` to 50%, and the bot's worst card, first player's
+    share and VP margin after. Refuses an unknown bot (SpecError)."""
     edited = dict.fromkeys(e.card for e in result.changes.edits[len(result.base.edits) :])
     kw = dict(threads=threads, chunk_size=chunk_size, progress=progress)
     rows = []
@@ -319,31 +295,19 @@ def set_panel(
         for card in edited:
             b, a = _card_rows(before, names.index(card)), _card_rows(after, names.index(card))
             fb, fa, s = rate_figures(b), rate_figures(a), paired_shift(b, a)
+            row = {"bot": spec.p0, "card": card, "games": games}
+            for when, f in (("before", fb), ("after", fa)):
+                row |= {f"{k}_{when}": f[k] for k in ("rate", "lo", "hi")}
+            row |= {k: s[k] for k in ("shift", "shift_lo", "shift_hi")}
+            row |= {
+                "closer": closer(0.5, b[:2], a[:2]),
+                "worst_card_after": str(worst.card),
+                "worst_deviation_after": float(worst.dev),
+                "first_player_after": afp,
+            }
+            row |= {f"first_margin_after{x}": fa[f"margin{x}"] for x in ("", "_lo", "_hi")}
             rows.append(
-                {
-                    "bot": spec.p0,
-                    "card": card,
-                    "games": games,
-                    "rate_before": fb["rate"],
-                    "lo_before": fb["lo"],
-                    "hi_before": fb["hi"],
-                    "rate_after": fa["rate"],
-                    "lo_after": fa["lo"],
-                    "hi_after": fa["hi"],
-                    "shift": s["shift"],
-                    "shift_lo": s["shift_lo"],
-                    "shift_hi": s["shift_hi"],
-                    "closer": closer(0.5, b[:2], a[:2]),
-                    "worst_card_after": str(worst.card),
-                    "worst_deviation_after": float(worst.dev),
-                    "first_player_after": afp,
-                    "first_margin_after": fa["margin"],
-                    "first_margin_after_lo": fa["margin_lo"],
-                    "first_margin_after_hi": fa["margin_hi"],
-                    "first_margin_shift": s["margin_shift"],
-                    "first_margin_shift_lo": s["margin_shift_lo"],
-                    "first_margin_shift_hi": s["margin_shift_hi"],
-                }
+                row | {f"first_margin_shift{x}": s[f"margin_shift{x}"] for x in ("", "_lo", "_hi")}
             )
     return pd.DataFrame(rows)
 
@@ -363,10 +327,9 @@ def format_set_panel(panel: pd.DataFrame) -> list[str]:
         ]
         for row in g.itertuples():
             lines.append(
-                f"    {row.card}: {row.rate_before:.2%} -> {row.rate_after:.2%} (95% CI "
-                f"{row.lo_after:.2%} to {row.hi_after:.2%}), paired shift "
-                f"{row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
-                f"{row.shift_hi * 100:+.2f}): "
+                f"    {row.card}: {row.rate_before:.2%} -> "
+                f"{ci_text(row.rate_after, row.lo_after, row.hi_after)}, paired shift "
+                f"{shift_text(row.shift, row.shift_lo, row.shift_hi)}: "
                 f"{'closer to' if row.closer else 'not shown closer to'} 50%"
             )
     held = panel.groupby("bot").closer.all()
@@ -380,13 +343,10 @@ def _next_edit(
     spec: RunSpec,
     rates: pd.DataFrame,
     changes: Changes,
-    res: SetResult,
+    fields: Sequence[str],
     raced: set[tuple[str, str]],
     span: int,
-    tolerance: float,
-    pilot: int,
-    ceiling: int,
-    kw: dict[str, Any],
+    race_kw: dict[str, Any],
 ) -> tuple[CardChange, int] | None:
     """The next edit and the games its races played: the worst card (``rates`` are in
     order) with a field not raced yet, its fields raced at once (single-field moves);
@@ -394,12 +354,12 @@ def _next_edit(
     raced and goes on to the next card."""
     spent = 0
     for row in rates.itertuples():
-        left = [f for f in res.fields if (row.card, f) not in raced]
+        left = [f for f in fields if (row.card, f) not in raced]
         if not left:
             continue
         raced.update((row.card, f) for f in left)
         q = card_moves_question(spec, row.card, left, span=span, base=changes)
-        r = race(q, spec, base=changes, tolerance=tolerance, pilot=pilot, ceiling=ceiling, **kw)
+        r = race(q, spec, base=changes, **race_kw)
         spent += r.games
         chosen = q.candidates[r.chosen]
         moved = [i for i, (v, c) in enumerate(zip(chosen, q.shipped, strict=True)) if v != c]
@@ -413,7 +373,7 @@ def format_set_step(s: dict[str, Any]) -> str:
     its verified effect."""
     line = (
         f"  {s['edits']} edit(s) [{s['changes'] or 'none'}]: worst card {s['worst_card']} "
-        f"{s['worst_rate']:.2%} (95% CI {s['worst_lo']:.2%} to {s['worst_hi']:.2%}), "
+        f"{ci_text(s['worst_rate'], s['worst_lo'], s['worst_hi'])}, "
         f"{s['worst_deviation'] * 100:.2f} points off; first player "
         f"{s['first_player_decisive']:.2%} of decisive games, first VP margin "
         f"{signed_text(s['first_margin'], s['first_margin_lo'], s['first_margin_hi'])} VP; "
@@ -425,9 +385,9 @@ def format_set_step(s: dict[str, Any]) -> str:
         v = {k: s[f"verified_{k}"] for k in VERIFIED}
         margin = signed_text(v["margin_shift"], v["margin_shift_lo"], v["margin_shift_hi"])
         line += (
-            f"\n      verified edit {s['edit']}: {s['edited_card']} {v['rate']:.2%} (95% CI "
-            f"{v['lo']:.2%} to {v['hi']:.2%}), paired shift {v['shift'] * 100:+.2f} points "
-            f"({v['shift_lo'] * 100:+.2f} to {v['shift_hi'] * 100:+.2f}) on the same new "
+            f"\n      verified edit {s['edit']}: {s['edited_card']} "
+            f"{ci_text(v['rate'], v['lo'], v['hi'])}, paired shift "
+            f"{shift_text(v['shift'], v['shift_lo'], v['shift_hi'])} on the same new "
             f"games; first VP margin shift {margin} VP"
         )
     return line

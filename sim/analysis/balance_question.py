@@ -1,9 +1,6 @@
-"""The questions ``omensim balance`` asks: what is searched, over which values, measured how.
-
-A :class:`Question` names a card's fields (measured by its holders' win rate), rule
-parameters or a variant off and on (measured by the first player's share of decisive
-games), and its candidate values: those given, or the schema's legal values around the
-shipped one.
+"""The questions ``omensim balance`` asks (:class:`Question`): a card's fields (measured by
+its holders' win rate), rule parameters or a variant off and on (the first player's share of
+decisive games), and the candidate values: those given, or the legal ones around shipped.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.paired import Outcomes, holders
-from sim.analysis.sweep import parse_numbers, select_kinds
+from sim.analysis.sweep import select_kinds
 from sim.data import schema as S
 from sim.data.cards import load_rule_overrides
 from sim.data.changes import FIELDS, CardChange, Changes
@@ -72,15 +69,6 @@ class Question:
         candidates = tuple(tuple(c) for c in d["candidates"])
         names, shipped = tuple(d["names"]), tuple(d["shipped"])
         return cls(**{**d, "names": names, "candidates": candidates, "shipped": shipped})
-
-
-def parse_values(text: str) -> tuple[int, ...]:
-    """``"1,2,3"`` or ``"1-4"`` -> whole numbers, distinct, in the order given.
-
-    Raises:
-        SpecError: anything else.
-    """
-    return parse_numbers(text, "--values")
 
 
 def checked_names(

@@ -23,10 +23,7 @@ def format_result(result: Any) -> str:
         head = f"  {row.label:<24}{' (shipped)' if row.shipped else '':<11}"
         shift = margin = ""
         if not row.shipped and math.isfinite(row.shift):
-            shift = (
-                f"  shift from shipped {row.shift * 100:+.2f} points "
-                f"({row.shift_lo * 100:+.2f} to {row.shift_hi * 100:+.2f})"
-            )
+            shift = f"  shift from shipped {shift_text(row.shift, row.shift_lo, row.shift_hi)}"
         if not row.shipped and math.isfinite(row.margin_shift):
             margin = (
                 f"  shift {margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}"
@@ -40,7 +37,7 @@ def format_result(result: Any) -> str:
         )
         margins.append(f"{head}{margin_cell(row.margin, row.margin_lo, row.margin_hi)}{margin}")
     c = result.chosen_row
-    chosen = f"{q.label(result.chosen)}, {pct(c.rate)} (95% CI {pct(c.lo)} to {pct(c.hi)})"
+    chosen = f"{q.label(result.chosen)}, {ci_text(c.rate, c.lo, c.hi)}"
     lines += [
         *margins,
         f"Chosen: {chosen}, within {result.tolerance * 100:.2f} points of {result.target:.2%}."
@@ -61,6 +58,16 @@ def format_result(result: Any) -> str:
     return "\n".join(lines)
 
 
+def ci_text(rate: float, lo: float, hi: float) -> str:
+    """``"50.12% (95% CI 49.80% to 50.44%)"``."""
+    return f"{pct(rate)} (95% CI {pct(lo)} to {pct(hi)})"
+
+
+def shift_text(shift: float, lo: float, hi: float) -> str:
+    """``"+1.20 points (+0.50 to +1.90)"``: a shift of a rate and its 95% interval."""
+    return f"{shift * 100:+.2f} points ({lo * 100:+.2f} to {hi * 100:+.2f})"
+
+
 def margin_cell(mean: float, lo: float, hi: float) -> str:
     """``"+0.75 VP (+0.68 to +0.81)"``, or ``"-"`` without a figure (nan)."""
     return f"{signed_text(mean, lo, hi)} VP" if math.isfinite(mean) else "-"
@@ -73,9 +80,9 @@ def format_panel(result: Any) -> list[str]:
     lines = [f"Panel: {label} re-played under each bot in self-play (new seed):"]
     for row in p.itertuples():
         lines += [
-            f"  {row.bot:<12}{pct(row.rate)} (95% CI {pct(row.lo)} to {pct(row.hi)}), shift "
-            f"from shipped {row.shift * 100:+.2f} points ({row.shift_lo * 100:+.2f} to "
-            f"{row.shift_hi * 100:+.2f}): {'consistent with' if row.holds else 'off'} the target",
+            f"  {row.bot:<12}{ci_text(row.rate, row.lo, row.hi)}, shift from shipped "
+            f"{shift_text(row.shift, row.shift_lo, row.shift_hi)}: "
+            f"{'consistent with' if row.holds else 'off'} the target",
             f"  {'':<12}first VP margin {margin_cell(row.margin, row.margin_lo, row.margin_hi)}"
             f", shift from shipped "
             f"{margin_cell(row.margin_shift, row.margin_shift_lo, row.margin_shift_hi)}",

@@ -1,17 +1,6 @@
-"""Card strength per bot: each card's holders' win rate, how often it is played, its rank.
-
-The unit is the player-game (two per game). A card's *holders* are the player-games
-in which that player held it at some point (dealt, drawn or returned to hand:
-``held_p0/p1``); their win rate, with a 95% Wilson interval, says how the card's
-holders fare, whether or not they played it. *Played per game* is the player-games
-in which it was played divided by the games (0 to 2). Cards are ranked by holders'
-win rate, 1 the highest, within each bot; :func:`rank_correlation` is Spearman's
-correlation of those rates between every two bots, over the cards both saw: near 1
-when the bots agree which cards are strong, lower when the answer is about the bot.
-
-Like every holder figure this is an association: a card held in long games is held
-by both players more often.
-"""
+"""Card strength per bot: each card's holders' win rate, how often it is played, its rank,
+the rank correlation between bots, and each card's effect per skill tier. What each figure
+means: ``docs/analysis-desk.md``, "Card strength per bot"."""
 
 from __future__ import annotations
 
@@ -129,16 +118,9 @@ TIERS_TABLE = "tiers.csv"
 
 def tier_effects(paths: Mapping[str, Path | str], alpha: float = 0.05) -> pd.DataFrame:
     """Each card's holders' effect under each bot (a skill tier), ``{bot: run directory}``
-    from the weakest tier to the strongest.
-
-    A card's effect is its holders' win rate minus the win rate of the other
-    player-games of the run (those that never held it), with Newcombe's 95% interval
-    and a two-sided p-value (:func:`sim.run.stats.two_proportions_p`); the p-values are
-    adjusted by Holm over every card and tier (:func:`sim.run.stats.adjust_p`).
-    One row per (bot, card): ``bot``, ``kind``, ``card``, ``holders``, ``effect``,
-    ``lo``, ``hi``, ``p_value``, ``p_adjusted``, ``significant``, and per card
-    ``sign_change``: a significant effect of each sign under different tiers.
-    """
+    from the weakest tier to the strongest, with Newcombe's interval and Holm-adjusted
+    p-values (``docs/analysis-desk.md``): one row per (bot, card), the columns of
+    ``tiers.csv``."""
     rows = []
     for bot, p in paths.items():
         t = run_totals(p)

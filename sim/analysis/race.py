@@ -1,11 +1,8 @@
-"""A race of candidates toward a target rate, paired on common random numbers.
-
-Every candidate plays the same games, and over looks of doubling game counts a candidate
-shown farther from the target than a rival is dropped (Holm at ``alpha / looks``), one shown
-at most ``precision`` closer than the leader rests, and the race settles once the leader's
-95% interval is ``+/- precision``. Which tests and why they hold the race's error rate at
-``alpha``: ``docs/balance.md``. Everything here works on arrays; :mod:`sim.analysis.balance`
-plays the games.
+"""A race of candidates toward a target rate, paired on common random numbers: at looks of
+doubling game counts a candidate shown farther from the target than a rival is dropped, one
+shown at most ``precision`` closer than the leader rests. The tests, and why they hold the
+race's error rate at ``alpha``: ``docs/balance.md``, "The race". Everything here works on
+arrays; :mod:`sim.analysis.balance` plays the games.
 """
 
 from __future__ import annotations
@@ -94,13 +91,9 @@ def decide(
     precision: float,
     level: float,
 ) -> Look:
-    """One look's eliminations and stop decision over the survivors' rows.
-
-    ``rows[j] = (num, den)`` per game for every surviving candidate ``j`` (games
-    ``0 .. n_j - 1``; a resting candidate has fewer than the others, and each pair
-    is compared over the games both played); ``level`` is this look's share of
-    ``alpha``.
-    """
+    """One look's eliminations and stop decision over the survivors' ``rows[j] = (num, den)``
+    per game (a resting candidate has fewer; a pair is compared over the games both played);
+    ``level`` is this look's share of ``alpha``."""
     alive = sorted(rows)
     games = max(len(rows[j][0]) for j in alive)
     est = {j: estimate(*rows[j]) for j in alive}
@@ -119,16 +112,12 @@ def decide(
         if not math.isfinite(est[j].rate):
             p[j], beaten_by[j] = 0.0, (leader, math.nan, math.nan)
             continue
-        best = (1.0, leader, math.nan, math.nan)
+        tests = [(1.0, leader, math.nan, math.nan)]  # the smallest p that a rival is closer
         for i in alive:
-            if i == j:
-                continue
-            d, se = distance_diff(target, rows[i], rows[j])
-            if not (math.isfinite(d) and math.isfinite(se)):
-                continue
-            pij = (1.0 if d <= 0 else 0.0) if se == 0 else normal_sf(d / se)
-            if pij < best[0]:
-                best = (pij, i, d, se)
+            d, se = distance_diff(target, rows[i], rows[j]) if i != j else (math.nan, math.nan)
+            if math.isfinite(d) and math.isfinite(se):
+                tests.append(((1.0 if d <= 0 else 0.0) if se == 0 else normal_sf(d / se), i, d, se))
+        best = min(tests, key=lambda t: t[0])
         p[j] = min(1.0, rivals * best[0])
         beaten_by[j] = best[1:]
     for j in sorted(holm(p, level)):
@@ -138,11 +127,8 @@ def decide(
             why += f" by {d * 100:.2f} points (SE {se * 100:.2f}, adjusted p {p[j]:.2g})"
         result.dropped[j] = why
     survivors = [j for j in alive if j not in result.dropped]
-    # One-sided: "j is at most precision closer than the leader". Only that matters for
-    # the choice, so a rival nearly tied with the leader needs no more games than it
-    # takes to show it cannot beat the leader by precision. The race stops only when
-    # every rival rests, an intersection-union test: each rival at the look's level,
-    # with no correction for their number.
+    # One-sided: "j is at most precision closer than the leader", each rival at the look's
+    # level (an intersection-union test: docs/balance.md).
     rivals_left = [j for j in survivors if j != leader]
     z = normal_quantile(1 - level)
     for j in rivals_left:

@@ -83,9 +83,6 @@ class Stopped:
     a: Outcomes
     b: Outcomes
     games: int
-    reached: bool
-    """Every headline got to ``until_ci`` (else the ceiling ``games`` came first)."""
-    widths: dict[str, float]
 
 
 def play_until(
@@ -109,7 +106,6 @@ def play_until(
         step = MAX_STEP
     parts: tuple[list[Outcomes], list[Outcomes]] = ([], [])
     terms: dict[str, list[Terms]] = {}  # each headline's, step by step
-    widths: dict[str, float] = {}
     start = 0
     while start < games:
         n = min(step, games - start)
@@ -126,9 +122,7 @@ def play_until(
         )
         if all(w <= until_ci for w in widths.values()):
             break
-    a, b = Outcomes.concat(parts[0]), Outcomes.concat(parts[1])
-    reached = bool(widths) and all(w <= until_ci for w in widths.values())
-    return Stopped(a, b, start, reached, widths)
+    return Stopped(Outcomes.concat(parts[0]), Outcomes.concat(parts[1]), start)
 
 
 @dataclass

@@ -266,7 +266,9 @@ def balance_cmd(**kw: Any) -> None:
         if kw["whole_set"]:
             _balance_set(kw, spec, base, common, quiet)
             return
-        values = [Q.parse_values(v) for v in kw["values"]]
+        from sim.analysis.sweep import parse_numbers  # deferred: loads numba
+
+        values = [parse_numbers(v, "--values") for v in kw["values"]]
         span = kw["span"] or Q.DEFAULT_SPAN
         if kw["card"]:
             q = Q.card_question(spec, kw["card"], kw["fields"], values, span, base)

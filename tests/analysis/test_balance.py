@@ -17,6 +17,7 @@ from sim.analysis import balance as B
 from sim.analysis import balance_checks as C
 from sim.analysis import balance_question as Q
 from sim.analysis import race as R
+from sim.analysis.sweep import parse_numbers
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import jobs
@@ -145,12 +146,12 @@ def test_distance_diff_is_signed_by_side_of_target() -> None:
 
 
 def test_parse_values() -> None:
-    assert Q.parse_values("1-4") == (1, 2, 3, 4)
-    assert Q.parse_values("2, 5,3") == (2, 5, 3)
-    assert Q.parse_values("-1") == (-1,)
+    assert parse_numbers("1-4", "--values") == (1, 2, 3, 4)
+    assert parse_numbers("2, 5,3", "--values") == (2, 5, 3)
+    assert parse_numbers("-1", "--values") == (-1,)
     for bad, text in [("1,1", "twice"), ("x", "not a whole number"), ("4-1", "empty")]:
         with pytest.raises(SpecError, match=text):
-            Q.parse_values(bad)
+            parse_numbers(bad, "--values")
 
 
 def test_card_question_candidates_are_the_schema_window() -> None:
