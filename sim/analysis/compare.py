@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +43,7 @@ from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
 KIND = "compare"
-COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", *jobs.JOB_FILES)
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 PANEL_HINT = (
     "rerun with --panel greedy,economic,aggressive,defensive to see whether other bots agree"
 )
@@ -244,16 +243,12 @@ def compare(
         "exclude_capped": exclude_capped,
         "until_ci": until_ci,
     }
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with (
-            tempfile.TemporaryDirectory(prefix="omensim-compare-") as tmp,
-            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=COMPARE_FILES) as job,
-        ):
-            result = _play_job(job, threads, progress, backend)
-        return dataclasses.replace(result, out=None)
-    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
-    with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
-        return _play_job(job, threads, progress, backend)
+    with (
+        jobs.folder(out, KIND) as where,
+        jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job,
+    ):
+        result = _play_job(job, threads, progress, backend)
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
 def check_until_ci(until_ci: float | None, backend: Any) -> None:
@@ -301,7 +296,7 @@ def resume_compare(
         RunError: ``out`` holds no comparison plan, or a run cannot be resumed
             (see :func:`sim.run.runner.resume`).
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
+    with jobs.Job.resume(out, KIND) as job:
         return _play_job(job, threads, progress, backend)
 
 
@@ -456,7 +451,7 @@ def _play_steps(
         # --games is the ceiling of both arms: refused up front if it could take too long
         runner.check_projected_time(engines[0], 2 * games, n_threads)
         key = ledger.run_key(specs[0], engines[0].metadata)
-        job.check_key(key) if "key" in job.doc else job.set_key(key)
+        job.keyed(key)
         arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
         with P.Bar(2 * games, show, desc="compare A and B until the CI") as bar:
             return play_until(arms, games, float(job.plan["until_ci"]), *kinds, bar).games

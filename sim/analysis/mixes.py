@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -164,14 +163,11 @@ def rank_mixes(
         "mixes": list(mixes), "games": games, "seed": seed, "bot": bot,
         "subsets": subsets, "subset_seed": subset_seed,
     }  # fmt: skip
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with (
-            tempfile.TemporaryDirectory(prefix="omensim-mixes-") as tmp,
-            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=(TABLE,)) as job,
-        ):
-            return _play(job, each, fresh=True)
-    with jobs.Job.start(out, KIND, plan, force=force, ours=(TABLE,)) as job:
-        return _play(job, each, fresh=True)
+    with (
+        jobs.folder(out, KIND) as where,
+        jobs.Job.start(where, KIND, plan, force=force, ours=(TABLE,)) as job,
+    ):
+        return _play(job, each)
 
 
 def resume_mixes(out: Path | str, each: Callable[[str], None] | None = None) -> pd.DataFrame:
@@ -181,8 +177,8 @@ def resume_mixes(out: Path | str, each: Callable[[str], None] | None = None) -> 
         RunError: no ranking in ``out``, a finished one, one whose plan or log was edited,
             or one whose run key differs from the current code's.
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
-        return _play(job, each, fresh=False)
+    with jobs.Job.resume(out, KIND) as job:
+        return _play(job, each)
 
 
 def read_mixes(out: Path | str) -> pd.DataFrame:
@@ -191,23 +187,18 @@ def read_mixes(out: Path | str) -> pd.DataFrame:
     Raises:
         RunError: no ranking in ``out``. JobReadError: a file edited since, or unfinished.
     """
-    out = Path(out)
-    try:
-        jobs.verify(out, KIND)
-    except FileNotFoundError:
-        raise RunError(f"{out} holds no mixes ranking ({jobs.JOB_NAME})") from None
-    return pd.read_csv(out / TABLE)
+    jobs.read_finished(out, KIND)
+    return pd.read_csv(Path(out) / TABLE)
 
 
-def _play(job: jobs.Job, each: Callable[[str], None] | None, *, fresh: bool) -> pd.DataFrame:
+def _play(job: jobs.Job, each: Callable[[str], None] | None) -> pd.DataFrame:
     """Play (or read back from the log) every subset of every mix of ``job``'s plan."""
     from sim.run.engine import Engine  # deferred: loads numba
 
     p = job.plan
     games, seed, bot, subsets = p["games"], p["seed"], p["bot"], p["subsets"]
     first = Engine(RunSpec(games=2, mix=p["mixes"][0], seed=seed, p0=bot, p1=bot))
-    key = ledger.run_key(first.spec, first.metadata)
-    job.set_key(key) if fresh else job.check_key(key)
+    job.keyed(ledger.run_key(first.spec, first.metadata))
     done = {(e["mix"], e["subset"]): Counts.from_dict(e["counts"]) for e in job.logged().values()}
     rows = []
     for i, mix in enumerate(p["mixes"]):

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -314,20 +314,13 @@ def play_tournament(
     check_games(games)
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    temporary = out is None
-    with contextlib.ExitStack() as stack:
-        if out is None:  # one code path: a folder, a temporary one when none is asked for
-            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="omensim-tournament-"))
-            out = Path(tmp) / KIND
-        where = io.local_out(out)
-        ours = (*TOURNAMENT_FILES, *jobs.JOB_FILES)
-        io.check_output_dir(where, force, ours=lambda e: e.name in ours, what=KIND)  # early
-
-        def start(key: dict[str, str]) -> jobs.Job:
-            return jobs.Job.start(where, KIND, plan, force=force, ours=TOURNAMENT_FILES, key=key)
-
+    with jobs.folder(out, KIND) as where:
+        jobs.check_out(where, KIND, force, TOURNAMENT_FILES)  # before the engine is built
+        start = functools.partial(
+            jobs.Job.start, where, KIND, plan, force=force, ours=TOURNAMENT_FILES
+        )
         result = _play(plan, start, threads, progress, on_pairing, backend)
-        return dataclasses.replace(result, out=None) if temporary else result
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
 def resume_tournament(
@@ -345,18 +338,13 @@ def resume_tournament(
         RunError: no tournament plan in ``out``, a finished tournament, or a run key
             (spec, card hash, kernel source digest, version) that differs from the code's.
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
-
-        def held(key: dict[str, str]) -> jobs.Job:
-            job.check_key(key)
-            return job
-
-        return _play(job.plan, held, threads, progress, None, backend)
+    with jobs.Job.resume(out, KIND) as job:
+        return _play(job.plan, job.keyed, threads, progress, None, backend)
 
 
 def _play(
     plan: dict[str, Any],
-    open_job: Callable[[dict[str, str]], jobs.Job],
+    open_job: Callable[..., jobs.Job],
     threads: int | None,
     progress: bool | None,
     on_pairing: Callable[[Pairing, int, int], None] | None,
@@ -380,7 +368,7 @@ def _play(
             engine.warmup()
         # Every pairing's games, at the first pairing's speed: refused up front if too many.
         check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
-        job = stack.enter_context(open_job(ledger.run_key(specs[0][0], engine.metadata)))
+        job = stack.enter_context(open_job(key=ledger.run_key(specs[0][0], engine.metadata)))
         logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}
         bar = stack.enter_context(P.Bar(games * len(order), show, desc=KIND))
         bar.advance(games * len(logged))
@@ -447,10 +435,7 @@ def read_tournament(out: Path | str) -> TournamentResult:
         RunError: ``out`` holds no tournament. JobReadError: a file edited, or unfinished.
     """
     out = Path(out)
-    try:
-        jobs.verify(out, KIND)
-    except FileNotFoundError:
-        raise RunError(f"{out} holds no finished tournament ({jobs.JOB_NAME})") from None
+    jobs.read_finished(out, KIND)
     table = pq.read_table(out / PAIRS_FILE)
     settings = json.loads(table.schema.metadata[SETTINGS_KEY])
     ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
