@@ -18,7 +18,7 @@ from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, in
 from sim.analysis import tournament
 from sim.cli.tournament import tournament_cmd
 from sim.data.spec import SpecError
-from sim.run import io
+from sim.run import io, jobs
 from sim.run.runner import RunError
 from strategies.registry import STRATEGIES
 
@@ -66,8 +66,8 @@ def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) 
             tournament.PAIRS_FILE,
             tournament.RATINGS_FILE,
             tournament.TABLE_FILE,
-            tournament.PLAN_FILE,
-            tournament.PAIRINGS_LOG,
+            jobs.JOB_NAME,
+            jobs.LOG_NAME,
             "games",
         ]
     )
@@ -115,7 +115,8 @@ def test_seats_are_balanced(played: tuple[Path, Result], pairs: pd.DataFrame) ->
 
 
 def test_matrix_is_consistent(pairs: pd.DataFrame) -> None:
-    matrix, lo, hi = tournament._matrices(BOTS, pairs)
+    t = tournament.TournamentResult(BOTS, pairs, {})
+    matrix, lo, hi = t.matrix, t.matrix_lo, t.matrix_hi
     assert np.isnan(matrix.loc["greedy", "greedy"]) and np.isnan(matrix.loc["random", "random"])
     shared = pair(pairs, "random", "greedy").shared_rate
     assert matrix.loc["greedy", "random"] + matrix.loc["random", "greedy"] + shared == (
