@@ -31,7 +31,7 @@ from sim.analysis.paired import (
     pair,
 )
 from sim.analysis.signs import direction, flag_lines, play_change_line
-from sim.analysis.sizing import PLAN_PILOT, Arm, engine_arm, plan_pairs, play_until
+from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
@@ -230,9 +230,7 @@ def compare(
         raise SpecError("run B must play run A's games: the same --seed and --games")
     # Built now so a bad spec or edit fails before any directory work or play.
     run_pool(spec, base), run_pool(spec_b, changes)
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
-    check_until_ci(until_ci, backend)
+    check_play(chunk_size, until_ci, backend)
     # What both runs are, so `compare --resume` can finish them after an interrupt.
     plan = {
         "spec": dataclasses.asdict(spec),
@@ -251,9 +249,11 @@ def compare(
     return result if out is not None else dataclasses.replace(result, out=None)
 
 
-def check_until_ci(until_ci: float | None, backend: Any) -> None:
-    """Refuse a bad ``until_ci`` (a RunError), and ``until_ci`` with a ``backend`` (a SpecError:
-    its looks fall after every kernel call of this process)."""
+def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
+    """Refuse a bad ``chunk_size`` or ``until_ci`` (a RunError), and ``until_ci`` with a
+    ``backend`` (a SpecError: its looks fall after every kernel call of this process)."""
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     runner.check_until_ci(until_ci)
     if until_ci is not None and backend is not None:
         raise SpecError(
@@ -309,7 +309,7 @@ def _play_job(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -
     until_ci = plan.get("until_ci")
     arms, backends = specs, (backend, backend)
     if until_ci is not None:
-        check_until_ci(until_ci, backend)  # a resume may be handed a backend
+        check_play(1, until_ci, backend)  # a resume may be handed a backend
         # The steps go once both arms are runs (logged first), and then decide nothing more.
         if not any("dropped" in e for e in job.logged().values()):
             games = _play_steps(job, specs, edits, threads, progress)
@@ -396,7 +396,8 @@ def finish_run(
 
 class KeptSteps:
     """``engine`` whose games are step tables ``job`` keeps in ``steps/name``
-    (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after."""
+    (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after, so
+    a resumed command looks where it looked."""
 
     def __init__(self, job: jobs.Job, name: str, engine: Any) -> None:
         self.job, self.name, self.engine = job, name, engine
@@ -409,12 +410,6 @@ class KeptSteps:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
-
-
-def stored_arm(job: jobs.Job, name: str, engine: Any) -> Arm:
-    """An arm (:data:`sim.analysis.sizing.Arm`) whose every step is one of :class:`KeptSteps`,
-    so a resumed command looks where it looked."""
-    return engine_arm(KeptSteps(job, name, engine))
 
 
 class _StepsBackend(LocalBackend):
@@ -452,7 +447,7 @@ def _play_steps(
         runner.check_projected_time(engines[0], 2 * games, n_threads)
         key = ledger.run_key(specs[0], engines[0].metadata)
         job.keyed(key)
-        arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
+        arms = [engine_arm(KeptSteps(job, n, e)) for n, e in zip("AB", engines, strict=True)]
         with P.Bar(2 * games, show, desc="compare A and B until the CI") as bar:
             return play_until(arms, games, float(job.plan["until_ci"]), *kinds, bar).games
 

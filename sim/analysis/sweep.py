@@ -28,11 +28,11 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare import (
-    check_until_ci,
+    KeptSteps,
+    check_play,
     finish_run,
     plan_spec,
     read_outcomes,
-    stored_arm,
 )
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
@@ -42,7 +42,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
 from sim.run.stats import CORRECTIONS, adjust_p, pct, points, signed_text
 
@@ -186,7 +186,7 @@ def plan_sweep(
     ``width`` on every cell's holders' shift (a :class:`sim.analysis.sizing.Plan`)."""
     from sim.run.engine import Engine  # deferred: loads the batch kernel
 
-    pool, todo, _ = plan_cells(spec, field, deltas, cards, None, DEFAULT_CHUNK_SIZE, "holm")
+    pool, todo, _ = plan_cells(spec, field, deltas, cards, None, "holm")
     show = P.wanted(progress)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
@@ -210,18 +210,15 @@ def plan_cells(
     deltas: Sequence[int],
     cards: Sequence[str],
     base: Changes | None,
-    chunk_size: int,
     correction: str,
 ) -> tuple[Any, list[tuple[int, int]], list[dict[str, Any]]]:
     """Check the arguments and list the cells: ``(pool, [(kind, delta)], skipped)``.
 
     Raises:
-        SpecError: a bad field, correction or card. RunError: a bad chunk size.
+        SpecError: a bad field, correction or card.
     """
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if correction not in CORRECTIONS:
         raise SpecError(f"--correction {correction!r}: choose one of {', '.join(CORRECTIONS)}")
     pool = run_pool(spec, base or Changes())
@@ -449,8 +446,8 @@ def sweep(
             ``until_ci`` or output folder, or more games than the time limit allows.
     """
     base = base or Changes()
-    plan_cells(spec, field, deltas, cards, base, chunk_size, correction)  # refuse bad input first
-    check_until_ci(until_ci, backend)
+    plan_cells(spec, field, deltas, cards, base, correction)  # refuse bad input first
+    check_play(chunk_size, until_ci, backend)
     plan = {
         "spec": dataclasses.asdict(spec),
         "field": field,
@@ -503,10 +500,8 @@ def _play(
     base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
     field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
     until_ci = plan.get("until_ci")
-    check_until_ci(until_ci, backend)  # a resume may be handed a backend
-    pool, todo, skipped = plan_cells(
-        spec, field, deltas, plan["cards"], base, chunk, plan["correction"]
-    )
+    check_play(chunk, until_ci, backend)  # a resume may be handed a backend
+    pool, todo, skipped = plan_cells(spec, field, deltas, plan["cards"], base, plan["correction"])
     show = P.wanted(progress)
     n_threads = resolve_threads(threads if backend is None else None)
     with numba_threads(n_threads):
@@ -523,7 +518,8 @@ def _play(
             finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
             baseline = read_outcomes(out / BASELINE, len(pool.units))
         else:
-            recall = functools.cache(stored_arm(job, BASELINE, engine))  # every cell pairs with it
+            # every cell pairs with the baseline's steps: played once, kept for the rest
+            recall = functools.cache(engine_arm(KeptSteps(job, BASELINE, engine)))
         bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
 
         def play_cell(i: int, k: int, d: int) -> dict[str, Any]:
@@ -535,7 +531,7 @@ def _play(
                 played = read_outcomes(run_dir, len(pool.units))
                 return cell_row(baseline, played, k, unit, field, d)
             bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
-            arm = stored_arm(job, f"c{i:05d}", Engine(spec, changes=edited))
+            arm = engine_arm(KeptSteps(job, f"c{i:05d}", Engine(spec, changes=edited)))
             kinds = {unit["name"]: k}
             got = play_until([recall, arm], spec.games, until_ci, kinds, kinds, bar, first=False)
             return cell_row(got.a, got.b, k, unit, field, d)
