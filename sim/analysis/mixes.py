@@ -1,12 +1,9 @@
 """Rank mixes of sets by the first player's edge and by seat balance (``omensim mixes``).
 
 Every mix is played in self-play by one bot on the same deal seed; a partial mix
-(``SET:N``) is the mean over ``subsets`` card subsets with a t-interval on the subset means,
-its spread split into what the subset and what the deals explain. What each column means
-and why: ``docs/analysis-desk.md``, "Ranking mixes". A ranking is a job (:mod:`sim.run.jobs`)
-in its folder (``--out``, or a temporary one removed after): one checksummed log line per
-subset played (a full mix is one), ``mixes.csv`` written last, so ``mixes --resume``
-finishes an interrupted ranking and :func:`read_mixes` refuses an edited table.
+(``SET:N``) is the mean over ``subsets`` card subsets. A ranking is a job
+(:mod:`sim.run.jobs`): a log line per subset played, ``mixes.csv`` last. What each column
+means and why: ``docs/analysis-desk.md``, "Ranking mixes".
 """
 
 from __future__ import annotations
@@ -26,6 +23,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
 from sim.run.runner import MAX_RUN_DAYS, RunError
+from sim.run.seats import SeatCounts
 from sim.run.stats import newcombe_interval, signed_text, t_interval, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
@@ -76,15 +74,9 @@ def count_games(spec: RunSpec) -> Counts:
     from sim.run.engine import Engine  # deferred: loads numba
 
     table = Engine(spec).play(0, spec.games)
-    winner = table.column("winner").to_numpy()
-    first = table.column("first_player").to_numpy()
-    decisive = winner >= 0
-    return Counts(
-        int(decisive.sum()),
-        int((winner == first).sum()),
-        int((winner == 0).sum()),
-        MarginMoments.from_frame(table),
-    )
+    seats, margin = SeatCounts.from_frame(table), MarginMoments.from_frame(table)
+    seat0_wins = int(np.count_nonzero(table.column("winner").to_numpy() == 0))
+    return Counts(seats.decisive, seats.first_wins, seat0_wins, margin)
 
 
 def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, object]:

@@ -1,16 +1,12 @@
 """Sweep one card field over every unit kind: which cards are sensitive to what.
 
 Each cell (card, delta) plays the baseline's games with ``field += delta`` on that one
-card (common random numbers), and its row is the shift of the card's holders' win rate
-(:func:`sim.analysis.paired.card_shifts`) with the play count's and the first player's,
-marked significant after a correction for the number of cells (``--correction``).
-
-A sweep is a job (:mod:`sim.run.jobs`) in its folder (``--out``, or a temporary one removed
-after): the baseline and each cell are ordinary run folders (``baseline``, then
-``cells/<n>`` until the cell's row is logged), or with ``--until-ci`` the job's step tables;
-each finished cell's row is a line of the job's log, so ``omensim sweep --resume OUT``
-(:func:`resume_sweep`) skips the logged cells, finishes a cut run and plays the rest to the
-table an uninterrupted sweep writes.
+card (common random numbers); its row is the shift of the card's holders' win rate
+(:func:`sim.analysis.paired.card_shifts`), marked significant after a correction for the
+number of cells. A sweep is a job (:mod:`sim.run.jobs`): the baseline and each cell are
+run folders (``baseline``, ``cells/<n>``; with ``--until-ci`` the job's step tables), and
+each finished cell's row a line of its log, so ``--resume`` (:func:`resume_sweep`) plays
+only what is missing.
 """
 
 from __future__ import annotations
@@ -37,6 +33,7 @@ from sim.analysis.compare import (
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
+from sim.data.cards import name_key
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
@@ -152,25 +149,20 @@ def parse_deltas(text: str) -> tuple[int, ...]:
 
 
 def select_kinds(units: list[dict[str, Any]], cards: Sequence[str] = ()) -> list[int]:
-    """Kind ids to sweep: all, or those named (exact or case-insensitive name, or kind id)."""
+    """Kind ids to sweep: all, or those named (a name as ``--change`` finds it:
+    :func:`sim.data.cards.name_key`; or a kind id), each once."""
     if not cards:
         return list(range(len(units)))
-    names = [u["name"] for u in units]
-    folded = [n.casefold() for n in names]
+    keys = [name_key(u["name"]) for u in units]
     kinds: list[int] = []
-    for c in cards:
-        c = c.strip()
-        if c in names:
-            k = names.index(c)
-        elif c.casefold() in folded:
-            k = folded.index(c.casefold())
+    for c in (c.strip() for c in cards):
+        if name_key(c) in keys:
+            kinds.append(keys.index(name_key(c)))
         elif c.isdigit() and int(c) < len(units):
-            k = int(c)
+            kinds.append(int(c))
         else:
             raise SpecError(f"--card {c!r}: no unit of that name or kind id in this mix")
-        if k not in kinds:
-            kinds.append(k)
-    return kinds
+    return list(dict.fromkeys(kinds))
 
 
 def plan_sweep(
@@ -518,8 +510,7 @@ def _play(
             finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
             baseline = read_outcomes(out / BASELINE, len(pool.units))
         else:
-            # every cell pairs with the baseline's steps: played once, kept for the rest
-            recall = functools.cache(engine_arm(KeptSteps(job, BASELINE, engine)))
+            recall = cached_arm(KeptSteps(job, BASELINE, engine))  # every cell pairs with it
         bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
 
         def play_cell(i: int, k: int, d: int) -> dict[str, Any]:

@@ -164,20 +164,11 @@ class _Counts:
 
 @dataclass(frozen=True)
 class TournamentResult:
-    """The numbers of a finished tournament, as DataFrames a notebook can use.
-
-    Attributes:
-        bots: the bots, in the order given (the matrix's row and column order).
-        pairs: one row per pairing (see :func:`pairs_frame` for the columns).
-        settings: what was played (mix, variants, seed, games per pairing, ...).
-        out: the directory the tables were written to, if any.
-        ratings: one Bradley-Terry rating per bot on the Elo scale with its 95%
-            interval, strongest first (:func:`sim.analysis.ratings.fit_ratings`).
-        matrix: row bot's outright win rate against the column bot (``NaN`` on
-            the diagonal); ``matrix_lo``/``matrix_hi`` hold its 95% interval.
-        first_player: one row per self-play pairing: the first player's
-            outright win rate with its 95% interval.
-    """
+    """The numbers of a finished tournament, as DataFrames a notebook can use: ``pairs``
+    (:func:`pairs_frame`), the ``ratings`` (:func:`sim.analysis.ratings.fit_ratings`), and
+    read off the pairs the row bot's outright win rate against the column bot (``matrix``,
+    with ``matrix_lo``/``matrix_hi``; rows and columns in the order of ``bots``) and the
+    self-play pairings' first-player figures (``first_player``); see ``docs/bots.md``."""
 
     bots: list[str]
     pairs: pd.DataFrame
@@ -418,7 +409,7 @@ def read_tournament(out: Path | str) -> TournamentResult:
     jobs.read_finished(out, KIND)
     table = pq.read_table(out / PAIRS_FILE)
     settings = json.loads(table.schema.metadata[SETTINGS_KEY])
-    ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
+    ratings = pd.read_parquet(out / RATINGS_FILE) if (out / RATINGS_FILE).is_file() else None
     return TournamentResult(list(settings["bots"]), table.to_pandas(), settings, out, ratings)
 
 
@@ -432,13 +423,3 @@ def _write(result: TournamentResult, out: Path) -> None:
     if result.ratings is not None:
         result.ratings.to_parquet(out / RATINGS_FILE, index=False)
     (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
-
-
-def read_pairs(out: Path | str) -> pd.DataFrame:
-    """The per-pairing table of a tournament directory (``tournament.parquet``)."""
-    return pd.read_parquet(Path(out) / PAIRS_FILE)
-
-
-def read_ratings(out: Path | str) -> pd.DataFrame:
-    """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
-    return pd.read_parquet(Path(out) / RATINGS_FILE)

@@ -147,7 +147,7 @@ def test_tables_are_printed_and_written(played: tuple[Path, Result], pairs: pd.D
 def test_ratings_are_printed_and_written(played: tuple[Path, Result]) -> None:
     """Greedy outrates random; the Parquet, the result read back and the table agree."""
     out, result = played
-    ratings = tournament.read_ratings(out)
+    ratings = tournament.read_tournament(out).ratings
     assert ratings.bot.tolist() == ["greedy", "random"]
     assert ratings.elo.mean() == pytest.approx(1500.0)
     g, r = ratings.itertuples(index=False)
@@ -253,7 +253,7 @@ def test_cli_default_out_is_new_under_results(
     ok(invoke("tournament", "--bots", "random,greedy", "--games", "8", "--seed", "4", "-q"))
     (made,) = (tmp_path / "results").iterdir()
     assert made.name.startswith("tournament-aegean-s4-")
-    assert len(tournament.read_pairs(made)) == 3
+    assert len(tournament.read_tournament(made).pairs) == 3
 
 
 def test_quiet_prints_nothing(tmp_path: Path) -> None:
@@ -315,7 +315,7 @@ def test_force_replaces_a_tournament_folder_of_an_older_version(tmp_path: Path) 
     (out / tournament.PAIRS_FILE).write_text("")
     ok(invoke("tournament", "--bots", "greedy,random", "-n", "8", "-o", str(out), "-q", "--force"))
     assert not (out / "_tournament.json").exists()
-    assert len(tournament.read_pairs(out)) == 3
+    assert len(tournament.read_tournament(out).pairs) == 3
 
 
 def test_help_documents_every_option() -> None:
