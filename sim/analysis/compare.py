@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow.parquet as pq
 
 from sim.analysis.compare_text import format_result as format_result
@@ -187,14 +186,12 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
         manifest = io.verify_run(run_dir)
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
-    run = Outcomes.concat(
+    return Outcomes.concat(
         [
             Outcomes.from_frame(pq.read_table(run_dir / p["file"], columns=READ_COLUMNS), n_kinds)
             for p in manifest["parts"]
         ]
-    )
-    ids = run.game_id
-    return run if np.all(ids[1:] > ids[:-1]) else run.take(np.argsort(ids, kind="stable"))
+    ).in_game_order()
 
 
 def compare(
@@ -473,10 +470,9 @@ def plan_spec(d: dict[str, Any]) -> RunSpec:
     return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
 
 
-def _seats(o: Outcomes, excluded: int) -> SeatCounts | None:
-    """The first-player figures of one arm's (paired) games."""
-    if o.first is None:
-        return None
+def _seats(o: Outcomes, excluded: int) -> SeatCounts:
+    """The first-player figures of one arm's (paired) games (read from a run: ``first`` is
+    always there)."""
     c = SeatCounts.from_arrays(o.winner, o.first, o.capped)
     return dataclasses.replace(c, excluded_capped=excluded)
 

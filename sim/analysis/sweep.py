@@ -246,6 +246,8 @@ def cell_row(
     fp = first_player_shift(baseline, played)
     margin = margin_shift(baseline, played)
     m = {} if margin is None else margin.figures()
+    margins = {"margin_a": "a_mean", "margin_b": "b_mean", "margin_diff": "diff"}
+    margins |= {"margin_lo": "lo", "margin_hi": "hi"}
     return {
         "kind": kind,
         "card": unit["name"],
@@ -255,14 +257,8 @@ def cell_row(
         "new_value": unit[field] + delta,
         **shift.drop(["card", "kind_a", "kind_b"]).to_dict(),
         "plays_change": int(shift["conditional_count_b"]) - int(shift["conditional_count_a"]),
-        "first_player_diff": fp.diff,
-        "first_player_lo": fp.lo,
-        "first_player_hi": fp.hi,
-        "margin_a": m.get("a_mean", np.nan),
-        "margin_b": m.get("b_mean", np.nan),
-        "margin_diff": m.get("diff", np.nan),
-        "margin_lo": m.get("lo", np.nan),
-        "margin_hi": m.get("hi", np.nan),
+        **{f"first_player_{k}": getattr(fp, k) for k in ("diff", "lo", "hi")},
+        **{column: m.get(key, np.nan) for column, key in margins.items()},
     }
 
 
