@@ -93,11 +93,9 @@ def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.Da
 
 def format_ratings(ratings: pd.DataFrame) -> str:
     """The ratings as a Markdown table (also readable as plain text)."""
-    lines = [
-        "| rank | bot | Elo | 95% CI |",
-        "| ---: | --- | ---: | --- |",
+    rows = [
+        f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |"
+        for k, r in enumerate(ratings.itertuples(index=False), 1)
     ]
-    for k, r in enumerate(ratings.itertuples(index=False), 1):
-        lines.append(f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |")
-    return "\n".join(lines)
+    return "\n".join(["| rank | bot | Elo | 95% CI |", "| ---: | --- | ---: | --- |", *rows])
 

@@ -10,7 +10,6 @@ of DataFrames. How it plays, its files and what the intervals mean: ``docs/bots.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import json
@@ -330,18 +329,17 @@ def _play(
     n_threads = resolve_threads(threads if backend is None else None)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        show = P.wanted(progress)
-        with P.kernel_ready(show):
-            from sim.run.engine import Engine  # deferred: importing it loads numba code
+    show = P.wanted(progress)
+    with P.kernel_ready(show):
+        from sim.run.engine import Engine  # deferred: importing it loads numba code
 
-            engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
-            engine.warmup()
-        # Every pairing's games, at the first pairing's speed: refused up front if too many.
-        check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
-        job = stack.enter_context(open_job(key=ledger.run_key(specs[0][0], engine.metadata)))
+        engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
+        engine.warmup()
+    # Every pairing's games, at the first pairing's speed: refused up front if too many.
+    check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
+    key = ledger.run_key(specs[0][0], engine.metadata)
+    with open_job(key=key) as job, P.Bar(games * len(order), show, desc=KIND) as bar:
         logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}
-        bar = stack.enter_context(P.Bar(games * len(order), show, desc=KIND))
         bar.advance(games * len(logged))
         results: list[tuple[Pairing, _Counts]] = []
         for index, (pairing, halves) in enumerate(zip(order, specs, strict=True)):
