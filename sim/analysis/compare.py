@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow.parquet as pq
 
 from sim.analysis.compare_text import format_result as format_result
@@ -32,7 +30,7 @@ from sim.analysis.paired import (
     pair,
 )
 from sim.analysis.signs import direction, flag_lines, play_change_line
-from sim.analysis.sizing import PLAN_PILOT, Arm, engine_arm, plan_pairs, play_until
+from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
 from sim.data.changes import Changes, changed_units
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
@@ -44,7 +42,7 @@ from sim.run.seats import SeatCounts
 from sim.run.session import numba_threads, resolve_threads
 
 KIND = "compare"
-COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet", *jobs.JOB_FILES)
+COMPARE_FILES = ("A", "B", "compare.json", "compare.parquet")
 PANEL_HINT = (
     "rerun with --panel greedy,economic,aggressive,defensive to see whether other bots agree"
 )
@@ -188,14 +186,12 @@ def read_outcomes(run_dir: Path, n_kinds: int) -> Outcomes:
         manifest = io.verify_run(run_dir)
     except (OSError, ValueError) as exc:
         raise RunError(f"{run_dir} is not a complete run: {exc}") from None
-    run = Outcomes.concat(
+    return Outcomes.concat(
         [
             Outcomes.from_frame(pq.read_table(run_dir / p["file"], columns=READ_COLUMNS), n_kinds)
             for p in manifest["parts"]
         ]
-    )
-    ids = run.game_id
-    return run if np.all(ids[1:] > ids[:-1]) else run.take(np.argsort(ids, kind="stable"))
+    ).in_game_order()
 
 
 def compare(
@@ -231,9 +227,7 @@ def compare(
         raise SpecError("run B must play run A's games: the same --seed and --games")
     # Built now so a bad spec or edit fails before any directory work or play.
     run_pool(spec, base), run_pool(spec_b, changes)
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
-    check_until_ci(until_ci, backend)
+    check_play(chunk_size, until_ci, backend)
     # What both runs are, so `compare --resume` can finish them after an interrupt.
     plan = {
         "spec": dataclasses.asdict(spec),
@@ -244,21 +238,19 @@ def compare(
         "exclude_capped": exclude_capped,
         "until_ci": until_ci,
     }
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with (
-            tempfile.TemporaryDirectory(prefix="omensim-compare-") as tmp,
-            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=COMPARE_FILES) as job,
-        ):
-            result = _play_job(job, threads, progress, backend)
-        return dataclasses.replace(result, out=None)
-    io.check_output_dir(out, force, ours=lambda e: e.name in COMPARE_FILES, what="comparison")
-    with jobs.Job.start(out, KIND, plan, force=force, ours=COMPARE_FILES) as job:
-        return _play_job(job, threads, progress, backend)
+    with (
+        jobs.folder(out, KIND) as where,
+        jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job,
+    ):
+        result = _play_job(job, threads, progress, backend)
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
-def check_until_ci(until_ci: float | None, backend: Any) -> None:
-    """Refuse a bad ``until_ci`` (a RunError), and ``until_ci`` with a ``backend`` (a SpecError:
-    its looks fall after every kernel call of this process)."""
+def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
+    """Refuse a bad ``chunk_size`` or ``until_ci`` (a RunError), and ``until_ci`` with a
+    ``backend`` (a SpecError: its looks fall after every kernel call of this process)."""
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     runner.check_until_ci(until_ci)
     if until_ci is not None and backend is not None:
         raise SpecError(
@@ -301,7 +293,7 @@ def resume_compare(
         RunError: ``out`` holds no comparison plan, or a run cannot be resumed
             (see :func:`sim.run.runner.resume`).
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
+    with jobs.Job.resume(out, KIND) as job:
         return _play_job(job, threads, progress, backend)
 
 
@@ -314,7 +306,7 @@ def _play_job(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -
     until_ci = plan.get("until_ci")
     arms, backends = specs, (backend, backend)
     if until_ci is not None:
-        check_until_ci(until_ci, backend)  # a resume may be handed a backend
+        check_play(1, until_ci, backend)  # a resume may be handed a backend
         # The steps go once both arms are runs (logged first), and then decide nothing more.
         if not any("dropped" in e for e in job.logged().values()):
             games = _play_steps(job, specs, edits, threads, progress)
@@ -401,7 +393,8 @@ def finish_run(
 
 class KeptSteps:
     """``engine`` whose games are step tables ``job`` keeps in ``steps/name``
-    (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after."""
+    (:meth:`sim.run.jobs.Job.table`): played and kept the first time, read back after, so
+    a resumed command looks where it looked."""
 
     def __init__(self, job: jobs.Job, name: str, engine: Any) -> None:
         self.job, self.name, self.engine = job, name, engine
@@ -414,12 +407,6 @@ class KeptSteps:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
-
-
-def stored_arm(job: jobs.Job, name: str, engine: Any) -> Arm:
-    """An arm (:data:`sim.analysis.sizing.Arm`) whose every step is one of :class:`KeptSteps`,
-    so a resumed command looks where it looked."""
-    return engine_arm(KeptSteps(job, name, engine))
 
 
 class _StepsBackend(LocalBackend):
@@ -456,8 +443,8 @@ def _play_steps(
         # --games is the ceiling of both arms: refused up front if it could take too long
         runner.check_projected_time(engines[0], 2 * games, n_threads)
         key = ledger.run_key(specs[0], engines[0].metadata)
-        job.check_key(key) if "key" in job.doc else job.set_key(key)
-        arms = [stored_arm(job, name, e) for name, e in zip("AB", engines, strict=True)]
+        job.keyed(key)
+        arms = [engine_arm(KeptSteps(job, n, e)) for n, e in zip("AB", engines, strict=True)]
         with P.Bar(2 * games, show, desc="compare A and B until the CI") as bar:
             return play_until(arms, games, float(job.plan["until_ci"]), *kinds, bar).games
 
@@ -483,10 +470,9 @@ def plan_spec(d: dict[str, Any]) -> RunSpec:
     return RunSpec(**{**d, "variants": tuple(d.get("variants", ()))})
 
 
-def _seats(o: Outcomes, excluded: int) -> SeatCounts | None:
-    """The first-player figures of one arm's (paired) games."""
-    if o.first is None:
-        return None
+def _seats(o: Outcomes, excluded: int) -> SeatCounts:
+    """The first-player figures of one arm's (paired) games (read from a run: ``first`` is
+    always there)."""
     c = SeatCounts.from_arrays(o.winner, o.first, o.capped)
     return dataclasses.replace(c, excluded_capped=excluded)
 

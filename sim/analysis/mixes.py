@@ -1,19 +1,15 @@
 """Rank mixes of sets by the first player's edge and by seat balance (``omensim mixes``).
 
 Every mix is played in self-play by one bot on the same deal seed; a partial mix
-(``SET:N``) is the mean over ``subsets`` card subsets with a t-interval on the subset means,
-its spread split into what the subset and what the deals explain. What each column means
-and why: ``docs/analysis-desk.md``, "Ranking mixes". A ranking is a job (:mod:`sim.run.jobs`)
-in its folder (``--out``, or a temporary one removed after): one checksummed log line per
-subset played (a full mix is one), ``mixes.csv`` written last, so ``mixes --resume``
-finishes an interrupted ranking and :func:`read_mixes` refuses an edited table.
+(``SET:N``) is the mean over ``subsets`` card subsets. A ranking is a job
+(:mod:`sim.run.jobs`): a log line per subset played, ``mixes.csv`` last. What each column
+means and why: ``docs/analysis-desk.md``, "Ranking mixes".
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +23,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
 from sim.run.runner import MAX_RUN_DAYS, RunError
+from sim.run.seats import SeatCounts
 from sim.run.stats import newcombe_interval, signed_text, t_interval, wilson_interval
 
 SETS = ("aegean", "dunes", "reign")
@@ -77,15 +74,9 @@ def count_games(spec: RunSpec) -> Counts:
     from sim.run.engine import Engine  # deferred: loads numba
 
     table = Engine(spec).play(0, spec.games)
-    winner = table.column("winner").to_numpy()
-    first = table.column("first_player").to_numpy()
-    decisive = winner >= 0
-    return Counts(
-        int(decisive.sum()),
-        int((winner == first).sum()),
-        int((winner == 0).sum()),
-        MarginMoments.from_frame(table),
-    )
+    seats, margin = SeatCounts.from_frame(table), MarginMoments.from_frame(table)
+    seat0_wins = int(np.count_nonzero(table.column("winner").to_numpy() == 0))
+    return Counts(seats.decisive, seats.first_wins, seat0_wins, margin)
 
 
 def _row(mix: str, counts: list[Counts], seeds: list[int | None]) -> dict[str, object]:
@@ -164,14 +155,11 @@ def rank_mixes(
         "mixes": list(mixes), "games": games, "seed": seed, "bot": bot,
         "subsets": subsets, "subset_seed": subset_seed,
     }  # fmt: skip
-    if out is None:  # one code path: a folder, a temporary one when none is asked for
-        with (
-            tempfile.TemporaryDirectory(prefix="omensim-mixes-") as tmp,
-            jobs.Job.start(Path(tmp) / KIND, KIND, plan, ours=(TABLE,)) as job,
-        ):
-            return _play(job, each, fresh=True)
-    with jobs.Job.start(out, KIND, plan, force=force, ours=(TABLE,)) as job:
-        return _play(job, each, fresh=True)
+    with (
+        jobs.folder(out, KIND) as where,
+        jobs.Job.start(where, KIND, plan, force=force, ours=(TABLE,)) as job,
+    ):
+        return _play(job, each)
 
 
 def resume_mixes(out: Path | str, each: Callable[[str], None] | None = None) -> pd.DataFrame:
@@ -181,8 +169,8 @@ def resume_mixes(out: Path | str, each: Callable[[str], None] | None = None) -> 
         RunError: no ranking in ``out``, a finished one, one whose plan or log was edited,
             or one whose run key differs from the current code's.
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
-        return _play(job, each, fresh=False)
+    with jobs.Job.resume(out, KIND) as job:
+        return _play(job, each)
 
 
 def read_mixes(out: Path | str) -> pd.DataFrame:
@@ -191,23 +179,18 @@ def read_mixes(out: Path | str) -> pd.DataFrame:
     Raises:
         RunError: no ranking in ``out``. JobReadError: a file edited since, or unfinished.
     """
-    out = Path(out)
-    try:
-        jobs.verify(out, KIND)
-    except FileNotFoundError:
-        raise RunError(f"{out} holds no mixes ranking ({jobs.JOB_NAME})") from None
-    return pd.read_csv(out / TABLE)
+    jobs.read_finished(out, KIND)
+    return pd.read_csv(Path(out) / TABLE)
 
 
-def _play(job: jobs.Job, each: Callable[[str], None] | None, *, fresh: bool) -> pd.DataFrame:
+def _play(job: jobs.Job, each: Callable[[str], None] | None) -> pd.DataFrame:
     """Play (or read back from the log) every subset of every mix of ``job``'s plan."""
     from sim.run.engine import Engine  # deferred: loads numba
 
     p = job.plan
     games, seed, bot, subsets = p["games"], p["seed"], p["bot"], p["subsets"]
     first = Engine(RunSpec(games=2, mix=p["mixes"][0], seed=seed, p0=bot, p1=bot))
-    key = ledger.run_key(first.spec, first.metadata)
-    job.set_key(key) if fresh else job.check_key(key)
+    job.keyed(ledger.run_key(first.spec, first.metadata))
     done = {(e["mix"], e["subset"]): Counts.from_dict(e["counts"]) for e in job.logged().values()}
     rows = []
     for i, mix in enumerate(p["mixes"]):

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sim.run.margins import MarginShift, first_player_margins
+from sim.run.seats import CAPPED
 from sim.run.stats import Z95, p_values, paired_ratio_diff
 
 LIST_COLUMNS = ("played_p0", "played_p1", "held_p0", "held_p1")
@@ -62,21 +63,16 @@ class Outcomes:
         missing = [c for c in COLUMNS if c not in table.column_names]
         if missing:
             raise ValueError(f"the run's rows lack column(s) {', '.join(missing)}")
-        ids = _np(table, "game_id")
-        # A run's parts are in game order: a slice then keeps each matrix a view, where an
-        # index array would copy every one of them.
-        in_order = bool(np.all(ids[1:] > ids[:-1]))
-        order: Any = slice(None) if in_order else np.argsort(ids, kind="stable")
-        winner = _np(table, "winner")[order].astype(np.int8)
-        first = _np(table, "first_player")[order].astype(np.int8)
+        winner = _np(table, "winner").astype(np.int8)
+        first = _np(table, "first_player").astype(np.int8)
         flat = [pc.max(pc.list_flatten(table.column(c))).as_py() for c in LIST_COLUMNS]
         k = max([n_kinds or 0, *(m + 1 for m in flat if m is not None)])
-        lists = {c: _played_matrix(table.column(c), k)[order] for c in LIST_COLUMNS}
+        lists = {c: _played_matrix(table.column(c), k) for c in LIST_COLUMNS}
         played = [lists["played_p0"], lists["played_p1"]]
         plays = (played[0].astype(np.int8) + played[1]).astype(np.int8)
         wins = (played[0] & (winner == 0)[:, None]) | (played[1] & (winner == 1)[:, None])
         return cls(
-            game_id=ids[order].astype(np.int64),
+            game_id=_np(table, "game_id").astype(np.int64),
             first_win=(winner == first).astype(np.int8),
             plays=plays,
             wins=wins.astype(np.int8),
@@ -84,9 +80,15 @@ class Outcomes:
             held0=lists["held_p0"],
             held1=lists["held_p1"],
             first=first,
-            capped=_capped(table, order),
-            margin=_margin(table, order),
-        )
+            capped=_capped(table),
+            margin=_margin(table),
+        ).in_game_order()
+
+    def in_game_order(self) -> Outcomes:
+        """These games by ``game_id``: themselves when they are in order already (a run's
+        parts are), so no matrix is copied."""
+        ids = self.game_id
+        return self if np.all(ids[1:] > ids[:-1]) else self.take(np.argsort(ids, kind="stable"))
 
     def take(self, index: np.ndarray) -> Outcomes:
         """The games at positions ``index``."""
@@ -108,20 +110,20 @@ class Outcomes:
         return Outcomes(**{f.name: join(f.name) for f in fields(Outcomes)})
 
 
-def _capped(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
-    """Turn-capped flags in ``order``, or None when the rows have no ``end_reason``."""
+def _capped(table: pa.Table) -> np.ndarray | None:
+    """Turn-capped flags, or None when the rows have no ``end_reason``."""
     if "end_reason" not in table.column_names:
         return None
     er = table.column("end_reason").cast(pa.string())
-    return np.asarray(pc.equal(er, "turn_cap").to_numpy(zero_copy_only=False), bool)[order]
+    return np.asarray(pc.equal(er, CAPPED).to_numpy(zero_copy_only=False), bool)
 
 
-def _margin(table: pa.Table, order: np.ndarray | slice) -> np.ndarray | None:
-    """The first player's VP margins in ``order``, or None when the rows have no scores."""
+def _margin(table: pa.Table) -> np.ndarray | None:
+    """The first player's VP margins, or None when the rows have no scores."""
     if not {"score_p0", "score_p1"} <= set(table.column_names):
         return None
     cols = [_np(table, c) for c in ("first_player", "score_p0", "score_p1")]
-    return first_player_margins(*cols)[order]
+    return first_player_margins(*cols)
 
 
 def _np(table: pa.Table, name: str) -> np.ndarray:

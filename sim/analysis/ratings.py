@@ -52,22 +52,16 @@ def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.Da
     if unknown:
         raise ValueError(f"pairings name bots not being rated: {', '.join(unknown)}")
     n = len(bots)
-    x = np.zeros((len(head), n))
-    counts = np.zeros((len(head), 2))
-    games = np.zeros(n)
-    corrected = 0
-    if float(head["wins_a"].sum() + head["wins_b"].sum()) == 0.0:
+    counts = np.array(head[["wins_a", "wins_b"]], float)
+    if counts.sum() == 0.0:
         raise ValueError("no decisive games to rate")
-    for row, r in enumerate(head.itertuples(index=False)):
-        i, j = index[r.bot_a], index[r.bot_b]
-        x[row, i], x[row, j] = 1.0, -1.0
-        wa, wb = float(r.wins_a), float(r.wins_b)
-        games[i] += wa + wb
-        games[j] += wa + wb
-        if wa == 0.0 or wb == 0.0:
-            wa, wb = wa + 0.5, wb + 0.5
-            corrected += 1
-        counts[row] = wa, wb
+    i, j = (head[c].map(index).to_numpy() for c in ("bot_a", "bot_b"))
+    x = np.zeros((len(head), n))
+    x[np.arange(len(head)), i], x[np.arange(len(head)), j] = 1.0, -1.0
+    games = np.bincount(i, counts.sum(axis=1), n) + np.bincount(j, counts.sum(axis=1), n)
+    one_sided = (counts == 0.0).any(axis=1)
+    counts[one_sided] += 0.5
+    corrected = int(one_sided.sum())
     # Column 0 (the first bot) is the reference, fixed at 0. The binomial scale is 1;
     # statsmodels' residual-based summaries warn when there are no residual degrees
     # of freedom (two bots), which concerns nothing used here.
@@ -99,11 +93,9 @@ def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.Da
 
 def format_ratings(ratings: pd.DataFrame) -> str:
     """The ratings as a Markdown table (also readable as plain text)."""
-    lines = [
-        "| rank | bot | Elo | 95% CI |",
-        "| ---: | --- | ---: | --- |",
+    rows = [
+        f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |"
+        for k, r in enumerate(ratings.itertuples(index=False), 1)
     ]
-    for k, r in enumerate(ratings.itertuples(index=False), 1):
-        lines.append(f"| {k} | {r.bot} | {r.elo:.0f} | {r.lo:.0f} to {r.hi:.0f} |")
-    return "\n".join(lines)
+    return "\n".join(["| rank | bot | Elo | 95% CI |", "| ---: | --- | ---: | --- |", *rows])
 

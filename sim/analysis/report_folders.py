@@ -20,8 +20,7 @@ from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
 from sim.analysis.report_html import folder_page, margin_table, write_page
-from sim.analysis.sweep import cells_view, format_table
-from sim.analysis.sweep_dir import read_sweep
+from sim.analysis.sweep import cells_view, format_table, read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import jobs

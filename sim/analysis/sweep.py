@@ -1,15 +1,21 @@
 """Sweep one card field over every unit kind: which cards are sensitive to what.
 
 Each cell (card, delta) plays the baseline's games with ``field += delta`` on that one
-card (common random numbers), and its row is the shift of the card's holders' win rate
-(:func:`sim.analysis.paired.card_shifts`) with the play count's and the first player's,
-marked significant after a correction for the number of cells (``--correction``). This
-module holds the cells, the table and its text; :mod:`sim.analysis.sweep_dir` plays them.
+card (common random numbers); its row is the shift of the card's holders' win rate
+(:func:`sim.analysis.paired.card_shifts`), marked significant after a correction for the
+number of cells. A sweep is a job (:mod:`sim.run.jobs`): the baseline and each cell are
+run folders (``baseline``, ``cells/<n>``; with ``--until-ci`` the job's step tables), and
+each finished cell's row a line of its log, so ``--resume`` (:func:`resume_sweep`) plays
+only what is missing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import dataclasses
+import functools
+import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,15 +23,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.analysis.compare import (
+    KeptSteps,
+    check_play,
+    finish_run,
+    plan_spec,
+    read_outcomes,
+)
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
-from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs
+from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
+from sim.data.cards import name_key
 from sim.data.changes import FIELDS, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, jobs
+from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.compiled import run_pool
-from sim.run.runner import DEFAULT_CHUNK_SIZE, RunError
+from sim.run.runner import DEFAULT_CHUNK_SIZE
 from sim.run.session import numba_threads, resolve_threads
 from sim.run.stats import CORRECTIONS, adjust_p, pct, points, signed_text
 
@@ -135,25 +149,20 @@ def parse_deltas(text: str) -> tuple[int, ...]:
 
 
 def select_kinds(units: list[dict[str, Any]], cards: Sequence[str] = ()) -> list[int]:
-    """Kind ids to sweep: all, or those named (exact or case-insensitive name, or kind id)."""
+    """Kind ids to sweep: all, or those named (a name as ``--change`` finds it:
+    :func:`sim.data.cards.name_key`; or a kind id), each once."""
     if not cards:
         return list(range(len(units)))
-    names = [u["name"] for u in units]
-    folded = [n.casefold() for n in names]
+    keys = [name_key(u["name"]) for u in units]
     kinds: list[int] = []
-    for c in cards:
-        c = c.strip()
-        if c in names:
-            k = names.index(c)
-        elif c.casefold() in folded:
-            k = folded.index(c.casefold())
+    for c in (c.strip() for c in cards):
+        if name_key(c) in keys:
+            kinds.append(keys.index(name_key(c)))
         elif c.isdigit() and int(c) < len(units):
-            k = int(c)
+            kinds.append(int(c))
         else:
             raise SpecError(f"--card {c!r}: no unit of that name or kind id in this mix")
-        if k not in kinds:
-            kinds.append(k)
-    return kinds
+    return list(dict.fromkeys(kinds))
 
 
 def plan_sweep(
@@ -169,7 +178,7 @@ def plan_sweep(
     ``width`` on every cell's holders' shift (a :class:`sim.analysis.sizing.Plan`)."""
     from sim.run.engine import Engine  # deferred: loads the batch kernel
 
-    pool, todo, _ = plan_cells(spec, field, deltas, cards, None, DEFAULT_CHUNK_SIZE, "holm")
+    pool, todo, _ = plan_cells(spec, field, deltas, cards, None, "holm")
     show = P.wanted(progress)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
@@ -193,18 +202,15 @@ def plan_cells(
     deltas: Sequence[int],
     cards: Sequence[str],
     base: Changes | None,
-    chunk_size: int,
     correction: str,
 ) -> tuple[Any, list[tuple[int, int]], list[dict[str, Any]]]:
     """Check the arguments and list the cells: ``(pool, [(kind, delta)], skipped)``.
 
     Raises:
-        SpecError: a bad field, correction or card. RunError: a bad chunk size.
+        SpecError: a bad field, correction or card.
     """
     if field not in FIELDS:
         raise SpecError(f"--field {field!r}: valid fields: {', '.join(FIELDS)}")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size must be at least 1, got {chunk_size}")
     if correction not in CORRECTIONS:
         raise SpecError(f"--correction {correction!r}: choose one of {', '.join(CORRECTIONS)}")
     pool = run_pool(spec, base or Changes())
@@ -240,6 +246,8 @@ def cell_row(
     fp = first_player_shift(baseline, played)
     margin = margin_shift(baseline, played)
     m = {} if margin is None else margin.figures()
+    margins = {"margin_a": "a_mean", "margin_b": "b_mean", "margin_diff": "diff"}
+    margins |= {"margin_lo": "lo", "margin_hi": "hi"}
     return {
         "kind": kind,
         "card": unit["name"],
@@ -249,14 +257,8 @@ def cell_row(
         "new_value": unit[field] + delta,
         **shift.drop(["card", "kind_a", "kind_b"]).to_dict(),
         "plays_change": int(shift["conditional_count_b"]) - int(shift["conditional_count_a"]),
-        "first_player_diff": fp.diff,
-        "first_player_lo": fp.lo,
-        "first_player_hi": fp.hi,
-        "margin_a": m.get("a_mean", np.nan),
-        "margin_b": m.get("b_mean", np.nan),
-        "margin_diff": m.get("diff", np.nan),
-        "margin_lo": m.get("lo", np.nan),
-        "margin_hi": m.get("hi", np.nan),
+        **{f"first_player_{k}": getattr(fp, k) for k in ("diff", "lo", "hi")},
+        **{column: m.get(key, np.nan) for column, key in margins.items()},
     }
 
 
@@ -337,16 +339,11 @@ def format_table(result: SweepResult) -> str:
     return "\n".join(lines)
 
 
+KIND, BASELINE, CELLS = "sweep", "baseline", "cells"
 SWEEP_FILES = ("sweep.csv", "skipped.csv", "sweep.png", "sweep.parquet")
 """The tables of a finished sweep, in the order :func:`write_outputs` writes them."""
-SWEEP_STATE = (jobs.JOB_NAME, jobs.LOG_NAME, "baseline", "cells")
-"""What a sweep keeps in ``--out`` while it plays (:mod:`sim.analysis.sweep_dir`)."""
-
-
-def check_sweep_out(out: Path, force: bool) -> None:
-    """Refuse ``--out`` before playing: absent or empty, or an earlier sweep with ``force``."""
-    ours = {*SWEEP_FILES, *SWEEP_STATE, *jobs.JOB_FILES}
-    io.check_output_dir(out, force, ours=lambda e: e.name in ours, what="sweep")
+SWEEP_OURS = (*SWEEP_FILES, BASELINE, CELLS)
+"""What a sweep writes in ``--out`` besides the job's own files."""
 
 
 def write_outputs(result: SweepResult, out: Path) -> None:
@@ -404,3 +401,159 @@ def heatmap(result: SweepResult, path: Path) -> Path:
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
+
+
+def sweep(
+    spec: RunSpec,
+    field: str,
+    deltas: Sequence[int],
+    cards: Sequence[str] = (),
+    base: Changes | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool | None = None,
+    correction: str = "holm",
+    backend: Any = None,
+    until_ci: float | None = None,
+    out: Path | str | None = None,
+    force: bool = False,
+) -> SweepResult:
+    """Play the baseline once and each (card, delta) variant over the same games, into
+    ``out`` or a temporary folder removed after.
+
+    ``spec`` names the games (seed and ``0..games-1``); ``field`` one of
+    :data:`sim.data.changes.FIELDS`, ``deltas`` the amounts added to it (a value out of the
+    field's range is skipped and listed in ``SweepResult.skipped``); ``cards`` restricts the
+    sweep to these units; ``base`` the edits every run starts from; ``correction`` a key of
+    :data:`sim.run.stats.CORRECTIONS`. ``until_ci`` stops each cell at the first kernel call
+    after which its holders' shift has a paired 95% half-width of at most this
+    (``spec.games`` is the ceiling). The rest is as for :func:`sim.run.runner.run`.
+
+    Raises:
+        SpecError: a bad field, delta, card or correction. RunError: a bad chunk size,
+            ``until_ci`` or output folder, or more games than the time limit allows.
+    """
+    base = base or Changes()
+    plan_cells(spec, field, deltas, cards, base, correction)  # refuse bad input first
+    check_play(chunk_size, until_ci, backend)
+    plan = {
+        "spec": dataclasses.asdict(spec),
+        "field": field,
+        "deltas": list(deltas),
+        "cards": list(cards),
+        "base": base.describe(),
+        "chunk_size": chunk_size,
+        "correction": correction,
+        "until_ci": until_ci,
+    }
+    with jobs.folder(out, KIND) as where:
+        jobs.check_out(where, KIND, force, SWEEP_OURS)  # before the engine is built
+        start = functools.partial(jobs.Job.start, where, KIND, plan, force=force, ours=SWEEP_OURS)
+        return _play(plan, start, threads, progress, backend)
+
+
+def resume_sweep(
+    out: Path | str,
+    threads: int | None = None,
+    progress: bool | None = None,
+    backend: Any = None,
+) -> SweepResult:
+    """Finish the sweep in ``out``: skip its logged cells, finish its cut runs, play the rest.
+
+    Raises:
+        RunError: ``out`` holds no sweep, a finished sweep, one whose plan or log was
+            edited, or one whose run key differs from the current code's (one line).
+    """
+    with jobs.Job.resume(out, KIND) as job:
+        return _play(job.plan, job.keyed, threads, progress, backend)
+
+
+def output_paths(out: Path) -> list[Path]:
+    """The tables a finished sweep folder holds, in the order they were written."""
+    return [out / name for name in SWEEP_FILES if (out / name).is_file()]
+
+
+def _play(
+    plan: dict[str, Any],
+    open_job: Callable[..., jobs.Job],
+    threads: int | None,
+    progress: bool | None,
+    backend: Any,
+) -> SweepResult:
+    """Play (or read back from the job's log) every cell of ``plan``; ``open_job(key=...)``
+    gives the job once the engine has checked the cards and the time the sweep needs."""
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    spec = plan_spec(plan["spec"])
+    base = Changes.parse(plan["base"]["change"], plan["base"]["cards"])
+    field, deltas, chunk = plan["field"], tuple(plan["deltas"]), int(plan["chunk_size"])
+    until_ci = plan.get("until_ci")
+    check_play(chunk, until_ci, backend)  # a resume may be handed a backend
+    pool, todo, skipped = plan_cells(spec, field, deltas, plan["cards"], base, plan["correction"])
+    show = P.wanted(progress)
+    n_threads = resolve_threads(threads if backend is None else None)
+    with numba_threads(n_threads):
+        with P.kernel_ready(show):
+            engine = Engine(spec, changes=base)
+            engine.warmup()
+        # the baseline and every cell, refused up front if too many
+        total = (len(todo) + 1) * spec.games
+        runner.check_projected_time(engine, total, n_threads, runner.backend_workers(backend))
+    with open_job(key=ledger.run_key(spec, engine.metadata)) as job, numba_threads(n_threads):
+        out = job.out
+        rows = {e["cell"]: e["row"] for e in job.logged().values() if "cell" in e}
+        if until_ci is None:
+            finish_run(out / BASELINE, spec, base or None, chunk, threads, show, backend)
+            baseline = read_outcomes(out / BASELINE, len(pool.units))
+        else:
+            recall = cached_arm(KeptSteps(job, BASELINE, engine))  # every cell pairs with it
+        bar = P.Bar(len(todo) * spec.games * 2, show and until_ci is not None, desc="sweep")
+
+        def play_cell(i: int, k: int, d: int) -> dict[str, Any]:
+            unit = pool.units[k]
+            edited = cell_changes(base, unit["name"], field, d)
+            if until_ci is None:
+                run_dir = out / CELLS / f"{i:05d}"
+                finish_run(run_dir, spec, edited or None, chunk, threads, show, backend)
+                played = read_outcomes(run_dir, len(pool.units))
+                return cell_row(baseline, played, k, unit, field, d)
+            bar.describe(f"sweep {i + 1}/{len(todo)}: {unit['name']} {field} {d:+d}")
+            arm = engine_arm(KeptSteps(job, f"c{i:05d}", Engine(spec, changes=edited)))
+            kinds = {unit["name"]: k}
+            got = play_until([recall, arm], spec.games, until_ci, kinds, kinds, bar, first=False)
+            return cell_row(got.a, got.b, k, unit, field, d)
+
+        for i, (k, d) in enumerate(todo):
+            if i not in rows:
+                row = {
+                    c: v.item() if hasattr(v, "item") else v for c, v in play_cell(i, k, d).items()
+                }
+                rows[i] = job.append({"cell": i, "row": row})["row"]
+            # its row is what the sweep keeps; the rows it was computed from are big
+            shutil.rmtree(out / CELLS / f"{i:05d}", ignore_errors=True)
+            job.drop_tables(f"c{i:05d}")
+        bar.close()
+        with contextlib.suppress(OSError):
+            (out / CELLS).rmdir()
+        result = finish(
+            spec, field, deltas, [rows[i] for i in range(len(todo))], skipped, plan["correction"]
+        )
+        write_outputs(result, out)
+        job.finish()
+    return result
+
+
+def read_sweep(out: Path | str) -> SweepResult:
+    """A finished sweep folder back as a :class:`SweepResult`: its plan
+    (the spec, field, deltas, correction), ``sweep.parquet`` and ``skipped.csv``.
+
+    Raises:
+        RunError: ``out`` holds no finished sweep. JobReadError: a file edited since.
+    """
+    out = Path(out)
+    plan = jobs.read_finished(out, KIND)["plan"]
+    table = pd.read_parquet(out / "sweep.parquet")
+    skipped_csv = out / "skipped.csv"
+    skipped = pd.read_csv(skipped_csv).to_dict("records") if skipped_csv.is_file() else []
+    field, deltas, correction = plan["field"], tuple(plan["deltas"]), plan["correction"]
+    return SweepResult(plan_spec(plan["spec"]), field, deltas, table, skipped, correction)

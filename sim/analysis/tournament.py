@@ -1,28 +1,19 @@
-"""Round-robin tournaments between bots, with seats balanced.
+"""Round-robin tournaments between bots, with seats balanced (``omensim tournament``).
 
-``play_tournament(mix, bots, games, seed)`` plays every pairing of the listed bots
-(each against every other and against itself, ``games`` games a pairing) and returns a
-:class:`TournamentResult` of DataFrames, so ``omensim tournament`` and a notebook get the
-same numbers. A pairing of two bots is two half-runs on one seed with the bots swapped,
-each on duplicate deals (ordinary runs under ``emissary``), so every deal is played from
-both seats, going first and second; every pairing shares the seed and so the deals.
-Shared victories count for neither bot (``score`` counts them as half a win). How it
-plays and what the intervals mean: ``docs/bots.md``, "Tournaments".
-
-A tournament is a job (:mod:`sim.run.jobs`) in its folder (``--out``, or a temporary one
-removed after): each half-run is an ordinary run directory under ``OUT/games/`` (kept with
-``--keep-games``), counted from its parts; each pairing's counts are one checksummed log
-line, so ``--resume`` finishes a killed tournament; ``tournament.parquet`` (with the
-settings in its metadata), ``ratings.parquet`` and ``tournament.md`` are written last.
+:func:`play_tournament` plays every pairing of the bots (each against every other and
+itself, on shared deals) into a job folder (:mod:`sim.run.jobs`: ``--out`` or a temporary
+one), each half-run an ordinary run under ``OUT/games/``, each pairing's counts one log
+line, so ``--resume`` finishes a killed tournament; it returns a :class:`TournamentResult`
+of DataFrames. How it plays, its files and what the intervals mean: ``docs/bots.md``,
+"Tournaments".
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
+import functools
 import json
 import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -55,8 +46,6 @@ PAIRS_FILE = "tournament.parquet"
 RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 GAMES_DIR = "games"
-PLAN_FILE = jobs.JOB_NAME
-PAIRINGS_LOG = jobs.LOG_NAME
 KIND = "tournament"
 TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, GAMES_DIR, "_tournament.json")
 """What a tournament writes in its folder besides the job's own files (the last, by older
@@ -174,45 +163,46 @@ class _Counts:
 
 @dataclass(frozen=True)
 class TournamentResult:
-    """The numbers of a finished tournament, as DataFrames a notebook can use.
-
-    Attributes:
-        bots: the bots, in the order given (the matrix's row and column order).
-        pairs: one row per pairing (see :func:`pairs_frame` for the columns).
-        matrix: row bot's outright win rate against the column bot (``NaN`` on
-            the diagonal); ``matrix_lo``/``matrix_hi`` hold its 95% interval.
-        first_player: one row per self-play pairing: the first player's
-            outright win rate with its 95% interval.
-        settings: what was played (mix, variants, seed, games per pairing, ...).
-        out: the directory the tables were written to, if any.
-        ratings: one Bradley-Terry rating per bot on the Elo scale with its 95%
-            interval, strongest first (:func:`sim.analysis.ratings.fit_ratings`).
-    """
+    """The numbers of a finished tournament, as DataFrames a notebook can use: ``pairs``
+    (:func:`pairs_frame`), the ``ratings`` (:func:`sim.analysis.ratings.fit_ratings`), and
+    read off the pairs the row bot's outright win rate against the column bot (``matrix``,
+    with ``matrix_lo``/``matrix_hi``; rows and columns in the order of ``bots``) and the
+    self-play pairings' first-player figures (``first_player``); see ``docs/bots.md``."""
 
     bots: list[str]
     pairs: pd.DataFrame
-    matrix: pd.DataFrame
-    matrix_lo: pd.DataFrame
-    matrix_hi: pd.DataFrame
-    first_player: pd.DataFrame
     settings: dict[str, Any]
     out: Path | None = None
     ratings: pd.DataFrame | None = None
+    matrix: pd.DataFrame = field(init=False)
+    matrix_lo: pd.DataFrame = field(init=False)
+    matrix_hi: pd.DataFrame = field(init=False)
+    first_player: pd.DataFrame = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Read the matrices and the first-player table off ``pairs``."""
+        tidy, bots = self.head_to_head(), pd.Index(self.bots)
+        for name, v in (("matrix", "rate"), ("matrix_lo", "lo"), ("matrix_hi", "hi")):
+            m = tidy.pivot(index="bot", columns="opponent", values=v)
+            m = m.reindex(index=bots.rename("bot"), columns=bots).astype(float)
+            object.__setattr__(self, name, m)
+        figures = {f"first_player_{k}": k for k in ("rate", "lo", "hi")}
+        cols = ["bot_a", "games", "first_player_wins", *figures, "shared_rate"]
+        cols += [c for p in ("seat_", "first_margin") for c in self.pairs if c.startswith(p)]
+        sp = self.pairs.loc[self.pairs["self_play"].to_numpy(), cols]
+        sp = sp.rename(columns={"bot_a": "bot", **figures}).reset_index(drop=True)
+        object.__setattr__(self, "first_player", sp)
 
     def head_to_head(self) -> pd.DataFrame:
         """One row per ordered pair (bot, opponent), self-play left out: the matrix, tidy."""
-        return _head_to_head(self.pairs)
-
-
-def _head_to_head(pairs: pd.DataFrame) -> pd.DataFrame:
-    head = pairs[~pairs["self_play"]].reset_index(drop=True)
-    sides = []
-    for me, them in (("a", "b"), ("b", "a")):
-        names = {f"bot_{me}": "bot", f"bot_{them}": "opponent", "games": "games"}
-        names |= {f"wins_{me}": "wins", f"wins_{them}": "losses", "shared": "shared"}
-        names |= {f"{k}_{me}": k for k in ("rate", "lo", "hi", "score")}
-        sides.append(head[list(names)].rename(columns=names))
-    return pd.concat(sides).sort_index(kind="stable").reset_index(drop=True)
+        head = self.pairs[~self.pairs["self_play"]].reset_index(drop=True)
+        sides = []
+        for me, them in (("a", "b"), ("b", "a")):
+            names = {f"bot_{me}": "bot", f"bot_{them}": "opponent", "games": "games"}
+            names |= {f"wins_{me}": "wins", f"wins_{them}": "losses", "shared": "shared"}
+            names |= {f"{k}_{me}": k for k in ("rate", "lo", "hi", "score")}
+            sides.append(head[list(names)].rename(columns=names))
+        return pd.concat(sides).sort_index(kind="stable").reset_index(drop=True)
 
 
 def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
@@ -249,26 +239,6 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         row |= {"games_a_seat0": c.a_seat0, "games_a_first": c.a_first}
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _matrices(bots: list[str], pairs: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
-    """The row bot's outright win rate against the column bot, and its interval's ends."""
-    tidy = _head_to_head(pairs)
-    return tuple(
-        tidy.pivot(index="bot", columns="opponent", values=v)
-        .reindex(index=pd.Index(bots, name="bot"), columns=pd.Index(bots))
-        .astype(float)
-        for v in ("rate", "lo", "hi")
-    )
-
-
-def _first_player_frame(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The self-play pairings' first-player figures, one row a bot."""
-    figures = {f"first_player_{k}": k for k in ("rate", "lo", "hi")}
-    cols = ["bot_a", "games", "first_player_wins", *figures, "shared_rate"]
-    cols += [c for p in ("seat_", "first_margin") for c in pairs if c.startswith(p)]
-    sp = pairs.loc[pairs["self_play"].to_numpy(), cols].rename(columns={"bot_a": "bot", **figures})
-    return sp.reset_index(drop=True)
 
 
 def _specs(
@@ -314,20 +284,13 @@ def play_tournament(
     check_games(games)
     if keep_games and out is None:
         raise RunError("keeping each pairing's games needs an output directory")
-    temporary = out is None
-    with contextlib.ExitStack() as stack:
-        if out is None:  # one code path: a folder, a temporary one when none is asked for
-            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="omensim-tournament-"))
-            out = Path(tmp) / KIND
-        where = io.local_out(out)
-        ours = (*TOURNAMENT_FILES, *jobs.JOB_FILES)
-        io.check_output_dir(where, force, ours=lambda e: e.name in ours, what=KIND)  # early
-
-        def start(key: dict[str, str]) -> jobs.Job:
-            return jobs.Job.start(where, KIND, plan, force=force, ours=TOURNAMENT_FILES, key=key)
-
+    with jobs.folder(out, KIND) as where:
+        jobs.check_out(where, KIND, force, TOURNAMENT_FILES)  # before the engine is built
+        start = functools.partial(
+            jobs.Job.start, where, KIND, plan, force=force, ours=TOURNAMENT_FILES
+        )
         result = _play(plan, start, threads, progress, on_pairing, backend)
-        return dataclasses.replace(result, out=None) if temporary else result
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
 def resume_tournament(
@@ -345,18 +308,13 @@ def resume_tournament(
         RunError: no tournament plan in ``out``, a finished tournament, or a run key
             (spec, card hash, kernel source digest, version) that differs from the code's.
     """
-    with jobs.Job.resume(io.local_out(out), KIND) as job:
-
-        def held(key: dict[str, str]) -> jobs.Job:
-            job.check_key(key)
-            return job
-
-        return _play(job.plan, held, threads, progress, None, backend)
+    with jobs.Job.resume(out, KIND) as job:
+        return _play(job.plan, job.keyed, threads, progress, None, backend)
 
 
 def _play(
     plan: dict[str, Any],
-    open_job: Callable[[dict[str, str]], jobs.Job],
+    open_job: Callable[..., jobs.Job],
     threads: int | None,
     progress: bool | None,
     on_pairing: Callable[[Pairing, int, int], None] | None,
@@ -371,18 +329,17 @@ def _play(
     n_threads = resolve_threads(threads if backend is None else None)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        show = P.wanted(progress)
-        with P.kernel_ready(show):
-            from sim.run.engine import Engine  # deferred: importing it loads numba code
+    show = P.wanted(progress)
+    with P.kernel_ready(show):
+        from sim.run.engine import Engine  # deferred: importing it loads numba code
 
-            engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
-            engine.warmup()
-        # Every pairing's games, at the first pairing's speed: refused up front if too many.
-        check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
-        job = stack.enter_context(open_job(ledger.run_key(specs[0][0], engine.metadata)))
+        engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
+        engine.warmup()
+    # Every pairing's games, at the first pairing's speed: refused up front if too many.
+    check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
+    key = ledger.run_key(specs[0][0], engine.metadata)
+    with open_job(key=key) as job, P.Bar(games * len(order), show, desc=KIND) as bar:
         logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}
-        bar = stack.enter_context(P.Bar(games * len(order), show, desc=KIND))
         bar.advance(games * len(logged))
         results: list[tuple[Pairing, _Counts]] = []
         for index, (pairing, halves) in enumerate(zip(order, specs, strict=True)):
@@ -427,7 +384,7 @@ def _play(
             "seconds": round(seconds, 3),
             "threads": n_threads,
         }
-        result = _result(bots, pairs, settings, job.out, fit_ratings(pairs, bots))
+        result = TournamentResult(bots, pairs, settings, job.out, fit_ratings(pairs, bots))
         _write(result, job.out)
         job.finish()
     return result
@@ -447,28 +404,11 @@ def read_tournament(out: Path | str) -> TournamentResult:
         RunError: ``out`` holds no tournament. JobReadError: a file edited, or unfinished.
     """
     out = Path(out)
-    try:
-        jobs.verify(out, KIND)
-    except FileNotFoundError:
-        raise RunError(f"{out} holds no finished tournament ({jobs.JOB_NAME})") from None
+    jobs.read_finished(out, KIND)
     table = pq.read_table(out / PAIRS_FILE)
     settings = json.loads(table.schema.metadata[SETTINGS_KEY])
-    ratings = read_ratings(out) if (out / RATINGS_FILE).is_file() else None
-    return _result(list(settings["bots"]), table.to_pandas(), settings, out, ratings)
-
-
-def _result(
-    bots: list[str],
-    pairs: pd.DataFrame,
-    settings: dict[str, Any],
-    out: Path | None,
-    ratings: pd.DataFrame | None,
-) -> TournamentResult:
-    """The result whose matrices and first-player table are read off ``pairs``."""
-    matrix, lo, hi = _matrices(bots, pairs)
-    return TournamentResult(
-        bots, pairs, matrix, lo, hi, _first_player_frame(pairs), settings, out, ratings
-    )
+    ratings = pd.read_parquet(out / RATINGS_FILE) if (out / RATINGS_FILE).is_file() else None
+    return TournamentResult(list(settings["bots"]), table.to_pandas(), settings, out, ratings)
 
 
 def _write(result: TournamentResult, out: Path) -> None:
@@ -481,13 +421,3 @@ def _write(result: TournamentResult, out: Path) -> None:
     if result.ratings is not None:
         result.ratings.to_parquet(out / RATINGS_FILE, index=False)
     (out / TABLE_FILE).write_text(format_tournament(result), encoding="utf-8")
-
-
-def read_pairs(out: Path | str) -> pd.DataFrame:
-    """The per-pairing table of a tournament directory (``tournament.parquet``)."""
-    return pd.read_parquet(Path(out) / PAIRS_FILE)
-
-
-def read_ratings(out: Path | str) -> pd.DataFrame:
-    """The ratings of a tournament directory (``ratings.parquet``), strongest first."""
-    return pd.read_parquet(Path(out) / RATINGS_FILE)

@@ -13,14 +13,13 @@ from sim.analysis.ratings import format_ratings
 from sim.run.stats import rate_cell, signed_text
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    sep = "| " + " | ".join("-" * w for w in widths) + " |"
-    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+def _md_frame(frame: pd.DataFrame) -> str:
+    """A frame of text cells as a Markdown table, each column as wide as its widest cell."""
+    rows = [[str(c) for c in frame.columns], *frame.astype(str).values.tolist()]
+    widths = [max(len(r[i]) for r in rows) for i in range(frame.shape[1])]
+    lines = [f"| {' | '.join(c.ljust(w) for c, w in zip(r, widths, strict=True))} |" for r in rows]
+    lines.insert(1, f"| {' | '.join('-' * w for w in widths)} |")
+    return "\n".join(lines)
 
 
 def matrix_table(result: Any) -> pd.DataFrame:
@@ -54,10 +53,6 @@ def self_play_table(result: Any) -> pd.DataFrame:
     head = ["bot", "games", "first player wins", "second player wins", "shared", "turn-capped",
             "first among decisive", "first VP margin"]  # fmt: skip
     return pd.DataFrame(rows, columns=head)
-
-
-def _md_frame(frame: pd.DataFrame) -> str:
-    return _md_table([str(c) for c in frame.columns], frame.astype(str).values.tolist())
 
 
 def format_tournament(result: Any) -> str:

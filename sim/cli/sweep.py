@@ -101,15 +101,14 @@ def sweep_cmd(
       omensim sweep --mix aegean --games 1e6 --until-ci 0.01 --card 11
       omensim sweep --mix aegean --plan 0.005
     """
-    from sim.analysis.sweep import parse_deltas  # deferred: loads numba
-    from sim.analysis.sweep_dir import output_paths, sweep  # deferred: loads numba
+    from sim.analysis.sweep import output_paths, parse_deltas, sweep  # deferred: loads numba
 
     check_until_ci_steps(click.get_current_context(), until_ci)
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
         check_resume_options(resume)
-        from sim.analysis.sweep_dir import output_paths, resume_sweep  # deferred: loads numba
+        from sim.analysis.sweep import resume_sweep  # deferred: loads numba
 
         interrupted = f"interrupted; the sweep in {resume} is incomplete"
         with user_errors(resume, interrupted=interrupted), backend.open(game.threads) as be:

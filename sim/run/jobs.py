@@ -34,6 +34,7 @@ import contextlib
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,7 +55,7 @@ JOB_VERSION = 1
 DIGEST_KEY = "job_sha256"
 STEPS = "steps"
 JOB_FILES = (JOB_NAME, LOG_NAME, STEPS)
-NOUNS = {"compare": "comparison"}
+NOUNS = {"compare": "comparison", "mixes": "mixes ranking"}
 """How a refusal names a job of a kind ("no comparison"), where not "<kind> run"."""
 
 
@@ -141,6 +142,37 @@ def verify(out: Path | str, kind: str | None = None) -> dict[str, Any]:
     return doc
 
 
+def read_finished(out: Path | str, kind: str) -> dict[str, Any]:
+    """:func:`verify` a finished job folder of ``kind``; no manifest is a one-line RunError."""
+    try:
+        return verify(out, kind)
+    except FileNotFoundError:
+        raise RunError(f"{out} holds no finished {NOUNS.get(kind, kind)} ({JOB_NAME})") from None
+
+
+def check_out(
+    out: Path | str, kind: str, force: bool, ours: Sequence[str] = (), held: bool = False
+) -> Path:
+    """Refuse ``out`` for a new job of ``kind`` (:func:`sim.run.io.check_output_dir`; ``ours``
+    as for :meth:`Job.start`) before anything is played; return it as a local path."""
+    out = io.local_out(out)
+    names = {*ours, *JOB_FILES}
+    what = NOUNS.get(kind, kind)
+    io.check_output_dir(out, force, ours=lambda e: e.name in names, what=what, held=held)
+    return out
+
+
+@contextlib.contextmanager
+def folder(out: Path | str | None, kind: str) -> Iterator[Path | str]:
+    """``out``, or when it is ``None`` a temporary folder removed on exit: every long command
+    plays into a folder, so it has one code path."""
+    if out is not None:
+        yield out
+        return
+    with tempfile.TemporaryDirectory(prefix=f"omensim-{kind}-") as tmp:
+        yield Path(tmp) / kind
+
+
 def is_job(out: Path | str) -> bool:
     """Whether ``out`` is a folder with a job manifest (finished or not, verified or not)."""
     return io.is_regular(Path(out) / JOB_NAME)
@@ -175,17 +207,14 @@ class Job:
     ) -> Job:
         """Make ``out`` this job's folder: check it, lock it, clear an earlier one (``force``),
         write the plan. ``ours``: the names the command writes there besides the job's own."""
-        out = io.local_out(out)
+        out = check_out(out, kind, force, ours)
         names = {*ours, *JOB_FILES}
-        io.check_output_dir(out, force, ours=lambda e: e.name in names, what=kind)
         out.mkdir(parents=True, exist_ok=True)
         job = cls(out, kind, {})
         job._lock()
         try:
             if force:
-                io.check_output_dir(
-                    out, force, ours=lambda e: e.name in names, what=kind, held=True
-                )
+                check_out(out, kind, force, ours, held=True)
                 for entry in out.iterdir():
                     if entry.name in names:
                         shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
@@ -270,6 +299,12 @@ class Job:
         """Record the run key once the command has built its first engine."""
         self.doc["key"] = dict(key)
         self._write()
+
+    def keyed(self, key: Mapping[str, str]) -> Job:
+        """This job, after :meth:`check_key` if it recorded its run key, else :meth:`set_key`
+        (it stopped before it built its first engine)."""
+        self.check_key(key) if "key" in self.doc else self.set_key(key)
+        return self
 
     def _lock(self) -> None:
         try:

@@ -25,7 +25,7 @@ import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from sim.analysis.sweep_dir import sweep
+from sim.analysis.sweep import sweep
 from sim.data.cards import load_pool
 from sim.data.spec import RunSpec
 

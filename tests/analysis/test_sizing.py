@@ -14,7 +14,7 @@ from conftest import invoke, ok, one_error_line
 from sim.analysis import sizing
 from sim.analysis.compare import compare, plan_compare
 from sim.analysis.paired import Outcomes
-from sim.analysis.sweep_dir import sweep
+from sim.analysis.sweep import sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import jobs

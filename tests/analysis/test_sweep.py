@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 from conftest import invoke
 
-from sim.analysis.sweep import SWEEP_COLUMNS, parse_deltas, select_kinds
-from sim.analysis.sweep_dir import sweep
+from sim.analysis.sweep import SWEEP_COLUMNS, parse_deltas, select_kinds, sweep
 from sim.data.cards import load_pool
 from sim.data.spec import RunSpec, SpecError
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import kill_when
 
-from sim.analysis import sweep_dir
+from sim.analysis import sweep as sweep_mod
 from sim.cli import main
 from sim.run import io, jobs
 
@@ -33,7 +33,7 @@ def lines(path: Path) -> int:
 
 def cut_cell(out: Path) -> Path | None:
     """A cell whose run has logged at least two parts and is not finished, if any."""
-    for cell in sorted((out / sweep_dir.CELLS).glob("*")):
+    for cell in sorted((out / sweep_mod.CELLS).glob("*")):
         if lines(cell / io.PARTS_LOG_NAME) >= 2:
             return cell
     return None
@@ -43,7 +43,7 @@ def kill_part_way(out: Path) -> None:
     """SIGKILL `omensim sweep` once one cell is logged and the next one's run is half written."""
     kill_when(
         ["sweep", *ARGS, "--out", str(out)],
-        lambda: lines(out / sweep_dir.CELLS_LOG) >= 1 and cut_cell(out) is not None,
+        lambda: lines(out / jobs.LOG_NAME) >= 1 and cut_cell(out) is not None,
         "sweep",
     )
 
@@ -54,9 +54,9 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     r = invoke("sweep", *ARGS, "--out", str(out))
     assert r.exit_code == 0, r.output
     # A finished sweep keeps its baseline run and the cell log, not the cells' runs.
-    assert io.is_complete(out / sweep_dir.BASELINE)
-    assert not (out / sweep_dir.CELLS).exists()
-    assert lines(out / sweep_dir.CELLS_LOG) == 4
+    assert io.is_complete(out / sweep_mod.BASELINE)
+    assert not (out / sweep_mod.CELLS).exists()
+    assert lines(out / jobs.LOG_NAME) == 4
     return pd.read_parquet(out / "sweep.parquet")
 
 
@@ -66,7 +66,7 @@ def test_a_killed_sweep_resumes_to_the_same_table(
     out = tmp_path / "sweep"
     kill_part_way(out)
     assert not (out / "sweep.parquet").exists()
-    logged = lines(out / sweep_dir.CELLS_LOG)
+    logged = lines(out / jobs.LOG_NAME)
     assert 1 <= logged < 4
     cut = cut_cell(out)
     assert cut is not None and not io.is_complete(cut)
@@ -74,8 +74,8 @@ def test_a_killed_sweep_resumes_to_the_same_table(
     r = invoke("sweep", "--resume", str(out), "-q")
     assert r.exit_code == 0, r.output
     pd.testing.assert_frame_equal(pd.read_parquet(out / "sweep.parquet"), uninterrupted)
-    assert lines(out / sweep_dir.CELLS_LOG) == 4
-    assert not (out / sweep_dir.CELLS).exists()
+    assert lines(out / jobs.LOG_NAME) == 4
+    assert not (out / sweep_mod.CELLS).exists()
     # A finished sweep is not resumed again.
     r = invoke("sweep", "--resume", str(out))
     assert r.exit_code == 1 and "already complete" in r.output
@@ -94,13 +94,13 @@ def test_resume_refuses_a_key_mismatch_in_one_line(tmp_path: Path) -> None:
         "correction": "holm",
     }
     key = {"version": "0.0.0-elsewhere", "digest": "x"}
-    with jobs.Job.start(out, sweep_dir.KIND, plan, key=key):
+    with jobs.Job.start(out, sweep_mod.KIND, plan, key=key):
         pass  # the plan a sweep of other code wrote, signed
     r = invoke("sweep", "--resume", str(out))
     assert r.exit_code == 1
     assert r.output.startswith("Error: cannot resume") and "version changed" in r.output
     assert len(r.output.strip().splitlines()) == 1
-    assert sorted(p.name for p in out.iterdir()) == [sweep_dir.PLAN_NAME]  # nothing played
+    assert sorted(p.name for p in out.iterdir()) == [jobs.JOB_NAME]  # nothing played
 
 
 @pytest.mark.parametrize(

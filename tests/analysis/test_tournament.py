@@ -18,7 +18,7 @@ from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, in
 from sim.analysis import tournament
 from sim.cli.tournament import tournament_cmd
 from sim.data.spec import SpecError
-from sim.run import io
+from sim.run import io, jobs
 from sim.run.runner import RunError
 from strategies.registry import STRATEGIES
 
@@ -66,8 +66,8 @@ def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) 
             tournament.PAIRS_FILE,
             tournament.RATINGS_FILE,
             tournament.TABLE_FILE,
-            tournament.PLAN_FILE,
-            tournament.PAIRINGS_LOG,
+            jobs.JOB_NAME,
+            jobs.LOG_NAME,
             "games",
         ]
     )
@@ -115,7 +115,8 @@ def test_seats_are_balanced(played: tuple[Path, Result], pairs: pd.DataFrame) ->
 
 
 def test_matrix_is_consistent(pairs: pd.DataFrame) -> None:
-    matrix, lo, hi = tournament._matrices(BOTS, pairs)
+    t = tournament.TournamentResult(BOTS, pairs, {})
+    matrix, lo, hi = t.matrix, t.matrix_lo, t.matrix_hi
     assert np.isnan(matrix.loc["greedy", "greedy"]) and np.isnan(matrix.loc["random", "random"])
     shared = pair(pairs, "random", "greedy").shared_rate
     assert matrix.loc["greedy", "random"] + matrix.loc["random", "greedy"] + shared == (
@@ -146,7 +147,7 @@ def test_tables_are_printed_and_written(played: tuple[Path, Result], pairs: pd.D
 def test_ratings_are_printed_and_written(played: tuple[Path, Result]) -> None:
     """Greedy outrates random; the Parquet, the result read back and the table agree."""
     out, result = played
-    ratings = tournament.read_ratings(out)
+    ratings = tournament.read_tournament(out).ratings
     assert ratings.bot.tolist() == ["greedy", "random"]
     assert ratings.elo.mean() == pytest.approx(1500.0)
     g, r = ratings.itertuples(index=False)
@@ -252,7 +253,7 @@ def test_cli_default_out_is_new_under_results(
     ok(invoke("tournament", "--bots", "random,greedy", "--games", "8", "--seed", "4", "-q"))
     (made,) = (tmp_path / "results").iterdir()
     assert made.name.startswith("tournament-aegean-s4-")
-    assert len(tournament.read_pairs(made)) == 3
+    assert len(tournament.read_tournament(made).pairs) == 3
 
 
 def test_quiet_prints_nothing(tmp_path: Path) -> None:
@@ -314,7 +315,7 @@ def test_force_replaces_a_tournament_folder_of_an_older_version(tmp_path: Path) 
     (out / tournament.PAIRS_FILE).write_text("")
     ok(invoke("tournament", "--bots", "greedy,random", "-n", "8", "-o", str(out), "-q", "--force"))
     assert not (out / "_tournament.json").exists()
-    assert len(tournament.read_pairs(out)) == 3
+    assert len(tournament.read_tournament(out).pairs) == 3
 
 
 def test_help_documents_every_option() -> None:

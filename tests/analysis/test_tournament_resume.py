@@ -13,6 +13,7 @@ from tamper import resign_job
 
 from sim.analysis import tournament
 from sim.cli import main
+from sim.run import jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 # Three pairings (random-random, random-greedy, greedy-greedy) of 4,000 games each.
@@ -26,7 +27,7 @@ def invoke(*args: str) -> Result:
 
 def logged(out: Path) -> int:
     try:
-        return len((out / tournament.PAIRINGS_LOG).read_text().splitlines())
+        return len((out / jobs.LOG_NAME).read_text().splitlines())
     except FileNotFoundError:
         return 0
 
@@ -65,12 +66,12 @@ def test_a_killed_tournament_resumes_to_the_same_tables(
 def test_resume_refuses_a_key_mismatch_in_one_line(tmp_path: Path, uninterrupted: Path) -> None:
     out = tmp_path / "t"
     out.mkdir()
-    plan = json.loads((uninterrupted / tournament.PLAN_FILE).read_text())
+    plan = json.loads((uninterrupted / jobs.JOB_NAME).read_text())
     plan["complete"] = False
-    (out / tournament.PLAN_FILE).write_text(json.dumps(plan))
+    (out / jobs.JOB_NAME).write_text(json.dumps(plan))
     resign_job(out, lambda d: d["key"].update(card_hash="0" * 64, digest="0" * 64))
     r = invoke("tournament", "--resume", str(out))
     assert r.exit_code == 1, r.output
     assert r.output.startswith("Error: cannot resume") and "card table changed" in r.output
     assert len(r.output.strip().splitlines()) == 1
-    assert sorted(p.name for p in out.iterdir()) == [tournament.PLAN_FILE]
+    assert sorted(p.name for p in out.iterdir()) == [jobs.JOB_NAME]

@@ -186,6 +186,27 @@ def test_force_replaces_an_earlier_job_and_keeps_nothing_of_it(tmp_path: Path) -
     assert sorted(p.name for p in out.iterdir()) == [jobs.JOB_NAME]
 
 
+def test_a_job_without_a_key_records_the_first_and_refuses_another(tmp_path: Path) -> None:
+    """A command killed before it built its engine recorded no run key: the resume's is kept."""
+    jobs.Job.start(tmp_path / "j", "sweep", PLAN).close()
+    with jobs.Job.resume(tmp_path / "j", "sweep") as job:
+        assert job.keyed({"digest": "k"}) is job
+    with jobs.Job.resume(tmp_path / "j", "sweep") as job:
+        job.keyed({"digest": "k"})
+        with pytest.raises(RunError, match="cannot resume"):
+            job.keyed({"digest": "other", "version": "0"})
+
+
+def test_a_job_without_out_plays_in_a_temporary_folder_removed_after(tmp_path: Path) -> None:
+    with jobs.folder(None, "sweep") as where, jobs.Job.start(where, "sweep", PLAN) as job:
+        assert job.out.is_dir()
+    assert not job.out.exists() and not job.out.parent.exists()
+    with jobs.folder(tmp_path / "kept", "sweep") as where:
+        assert where == tmp_path / "kept"
+    with pytest.raises(RunError, match="holds no finished sweep"):
+        jobs.read_finished(tmp_path, "sweep")
+
+
 def test_options_given_with_resume_must_equal_the_recorded_plan() -> None:
     assert jobs.given_options(PLAN, {"games": 400, "seed": 3}) is None
     assert jobs.given_options(PLAN, {"variants": ("emissary",)}) is None

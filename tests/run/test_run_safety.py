@@ -314,9 +314,11 @@ def test_report_refuses_an_earlier_report_without_force(
 
 
 def test_one_output_folder_check_serves_every_command() -> None:
-    """The three copies (runner, compare, tournament) became io.check_output_dir."""
-    for path in ("sim/run/runner.py", "sim/analysis/compare.py", "sim/analysis/tournament.py",
-                 "sim/analysis/sweep.py", "sim/analysis/report.py"):  # fmt: skip
+    """The three copies (runner, compare, tournament) became io.check_output_dir, which
+    every job's folder goes through (sim/run/jobs.py)."""
+    for path in ("sim/run/runner.py", "sim/run/jobs.py", "sim/analysis/compare.py",
+                 "sim/analysis/tournament.py", "sim/analysis/sweep.py",
+                 "sim/analysis/report.py"):  # fmt: skip
         text = (ROOT / path).read_text()
-        assert "io.check_output_dir(" in text, path
+        assert ("io.check_output_dir(" in text) == ("/run/" in path or "report" in path), path
         assert "already exists and is not empty" not in text, path
