@@ -32,14 +32,19 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
     return fig, fig.add_subplot()
 
 
+def png_uri(png: bytes) -> str:
+    """A PNG image as a ``data:`` URI, to inline in a page."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
 def _uri(fig: Any) -> str:
-    """The figure as a PNG ``data:`` URI, to inline in the page."""
+    """The figure as a PNG ``data:`` URI."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)  # Agg: renders to PNG without any display
     buf = _bytes_io.BytesIO()
     fig.savefig(buf, format="png")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return png_uri(buf.getvalue())
 
 
 def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from sim.analysis.sweep_dir import read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import jobs
-from sim.run.margins import SIDES, MarginMoments, margin_distribution, margin_row
+from sim.run.margins import MarginMoments, margin_distribution, margin_row
 from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
 
@@ -58,23 +59,22 @@ def folder_kind(path: Path | str) -> str | None:
     return None
 
 
-def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
-    f = points if pts else pct
+def _span(f: Callable[[Any], str], lo: Any, hi: Any) -> str:
     return f"{f(lo)} to {f(hi)}"
 
 
-def _rates(rate: Any, lo: Any, hi: Any) -> list[str]:
-    """Rates with their intervals: ``"52.10% (51.00% to 53.20%)"`` cells."""
-    return [f"{pct(r)} ({_ci(a, b, pts=False)})" for r, a, b in zip(rate, lo, hi, strict=True)]
+def _cells(f: Callable[[Any], str], est: Any, lo: Any, hi: Any) -> list[str]:
+    """Figures with their intervals, each written by ``f``: ``"+1.20 (+0.10 to +2.30)"``."""
+    return [f"{f(e)} ({_span(f, a, b)})" for e, a, b in zip(est, lo, hi, strict=True)]
 
 
-def _shifts(diff: Any, lo: Any, hi: Any) -> list[str]:
-    """Shifts in points with their intervals: ``"+1.20 (+0.10 to +2.30)"`` cells."""
-    return [f"{points(d)} ({_ci(a, b)})" for d, a, b in zip(diff, lo, hi, strict=True)]
+def _spans(lo: Any, hi: Any) -> list[str]:
+    """Rates' intervals: ``"51.00% to 53.20%"`` cells."""
+    return [_span(pct, a, b) for a, b in zip(lo, hi, strict=True)]
 
 
-def _cis(lo: Any, hi: Any) -> list[str]:
-    return [_ci(a, b, pts=False) for a, b in zip(lo, hi, strict=True)]
+def _json(folder: Path | str, name: str) -> dict[str, Any]:
+    return json.loads((Path(folder) / name).read_text(encoding="utf-8"))
 
 
 def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
@@ -95,10 +95,11 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
                 {"card": name, "field": "(present)", "A": ua is not None, "B": ub is not None}
             )
             continue
-        for key in ua:
-            if key in ("name",) or ua[key] == ub.get(key):
-                continue
-            rows.append({"card": name, "field": key, "A": ua[key], "B": ub.get(key)})
+        rows += [
+            {"card": name, "field": k, "A": v, "B": ub.get(k)}
+            for k, v in ua.items()
+            if k != "name" and v != ub.get(k)
+        ]
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
 
 
@@ -117,15 +118,16 @@ def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
 MARGIN_TITLE = "The first player's VP margin: distribution"
 
 
-def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dict[str, str]:
-    """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
+def shift_row(measure: str, rec: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """One paired shift of ``compare.json`` (``prefix``: "" or, for a secondary one,
+    "conditional_") as a table row: A's and B's rates, the shift in points, its interval."""
     return {
         "measure": measure,
         "A": pct(rec[f"{prefix}rate_a"]),
         "B": pct(rec[f"{prefix}rate_b"]),
         "shift": f"{points(rec[f'{prefix}diff'])} points",
-        "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
-        "kind": kind,
+        "95% CI": _span(points, rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
+        "kind": "secondary" if prefix else "headline",
     }
 
 
@@ -138,10 +140,10 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
     A's and B's mean first-player VP margin with their t-intervals, and the paired shift."""
     return {
         "measure": "first player's VP margin",
-        "A": f"{_vp(rec['a_mean'])} VP ({_vp(rec['a_lo'])} to {_vp(rec['a_hi'])})",
-        "B": f"{_vp(rec['b_mean'])} VP ({_vp(rec['b_lo'])} to {_vp(rec['b_hi'])})",
+        "A": f"{_vp(rec['a_mean'])} VP ({_span(_vp, rec['a_lo'], rec['a_hi'])})",
+        "B": f"{_vp(rec['b_mean'])} VP ({_span(_vp, rec['b_lo'], rec['b_hi'])})",
         "shift": f"{_vp(rec['diff'])} VP",
-        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])}, paired t",
+        "95% CI": f"{_span(_vp, rec['lo'], rec['hi'])}, paired t",
         "kind": "headline",
     }
 
@@ -149,32 +151,26 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
 def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The compare folder's lead text and its tables (changes, shifts, side by side)."""
     folder = Path(folder)
-    s = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
+    s = _json(folder, COMPARE_FILE)
     what = [*s.get("spec_differences", []), *s["changes"]["change"], *s["changes"]["cards"]]
-    shifts = [_shift_row("first-player win rate", s["first_player"], "", "headline")]
+    shifts = [shift_row("first-player win rate", s["first_player"])]
     if s.get("margin"):
         shifts.append(margin_shift_row(s["margin"]))
     for c in s.get("cards", []):
-        shifts.append(_shift_row(f"{c['card']}: holders' win rate", c, "", "headline"))
-        shifts.append(
-            _shift_row(
-                f"{c['card']}: conditional (players' win rate)", c, "conditional_", "secondary"
-            )
-        )
-    spec_rows = []
+        shifts.append(shift_row(f"{c['card']}: holders' win rate", c))
+        shifts.append(shift_row(f"{c['card']}: conditional (players' win rate)", c, "conditional_"))
     a_spec, b_spec = s["arms"]["A"]["spec"], s["arms"]["B"]["spec"]
-    for k in a_spec:
-        if a_spec[k] != b_spec.get(k):
-            spec_rows.append(
-                {"setting": k, "A": setting_text(a_spec[k]), "B": setting_text(b_spec.get(k))}
-            )
+    spec_rows = [
+        {"setting": k, "A": setting_text(v), "B": setting_text(b_spec.get(k))}
+        for k, v in a_spec.items()
+        if v != b_spec.get(k)
+    ]
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
-        ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
-        for f in dataclasses.fields(SeatCounts):
-            va, vb = getattr(ca, f.name), getattr(cb, f.name)
-            if va != vb:
-                seats.append({"count": f.name.replace("_", " "), "A": va, "B": vb})
+        ca, cb = (dataclasses.asdict(SeatCounts(**s[k])) for k in ("seats_a", "seats_b"))
+        seats = [
+            {"count": k.replace("_", " "), "A": v, "B": cb[k]} for k, v in ca.items() if v != cb[k]
+        ]
     tables = {
         "What B changed: card fields": changed_fields(s),
         "What B changed: run settings": pd.DataFrame(spec_rows, columns=["setting", "A", "B"]),
@@ -202,7 +198,6 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The sweep folder's text (as ``omensim sweep`` prints it, after the baseline's
     first-player figures) and its cells table."""
-
     folder = Path(folder)
     result = read_sweep(folder)
     spec = result.spec
@@ -230,17 +225,9 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
-def _spread_column(name: str) -> bool:
-    """A tournament pairs column of the margin's quantiles or sides (``first_margin_p10``)."""
-
-    key = name.removeprefix("first_margin_")
-    return key != name and (key in SIDES or (key[:1] == "p" and key[1:].isdigit()))
-
-
 def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The tournament folder's text (``tournament.md``'s) and its tables: the win-rate
     matrix, the self-play first-player table (with the VP margin) and the ratings."""
-
     result = T.read_tournament(folder)
     tables = {
         "Win rate of the row bot against the column bot": TT.matrix_table(result),
@@ -248,18 +235,11 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     }
     fp = result.first_player
     if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
-        spread = {c.removeprefix("first_margin_"): fp[c] for c in fp.columns if _spread_column(c)}
-        table = pd.DataFrame(
-            {
-                "run": fp["bot"],
-                "games": fp["games"],
-                "mean": fp["first_margin"],
-                "lo": fp["first_margin_lo"],
-                "hi": fp["first_margin_hi"],
-                "sd": fp["first_margin_sd"],
-                **spread,
-            }
+        # first_margin, first_margin_lo, ... as margin_distribution's mean, lo, ...
+        spread = fp.filter(regex="^first_margin").rename(
+            columns=lambda c: c.removeprefix("first_margin").lstrip("_") or "mean"
         )
+        table = spread.assign(run=fp["bot"], games=fp["games"])
         tables[f"{MARGIN_TITLE} in self-play"] = margin_table(table)
     if result.ratings is not None:
         r = result.ratings
@@ -278,65 +258,48 @@ def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
     """Per candidate of a balance folder (``labels[j]`` names candidate ``j``), the first
     player's VP margin in every game it played, read from ``rows/`` (``{}`` for a race
     whose rows predate the margin)."""
-    import numpy as np
-    import pyarrow.parquet as pq
-
-    files = sorted((Path(folder) / "rows").glob("c*-r*.parquet"))
-    tables = [pq.read_table(f) for f in files]
-    if not tables or any("margin" not in t.column_names for t in tables):
+    rows = pd.read_parquet(Path(folder) / "rows")
+    if "margin" not in rows:
         return {}
-    by: dict[int, list[Any]] = {}
-    for t in tables:
-        by.setdefault(int(t.column("candidate")[0].as_py()), []).append(t)
-    out = {}
-    for j, label in enumerate(labels):
-        parts = sorted(by.get(j, []), key=lambda t: int(t.column("game_id")[0].as_py()))
-        if parts:
-            out[label] = np.concatenate([t.column("margin").to_numpy() for t in parts])
-    return out
+    return {labels[j]: part["margin"].to_numpy() for j, part in rows.groupby("candidate")}
 
 
 def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
     """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
-    cells (``"-"`` for a table written before it had them)."""
+    cells (``"-"`` for a table written before it had them, or where it is NaN)."""
     if name not in t.columns:
         return "-"
     return [signed_text(*v) for v in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)]
 
 
+FATES = {"dropped": "dropped at look {k:.0f}: {why}", "rested": "rested: {why}"}
+"""How the candidates table says a candidate's fate (any other status as it is)."""
+
+
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance folder's lead text and its tables (candidates, looks, panel, and the
     first player's VP margin: per candidate in the candidates table, its distribution)."""
-    folder = Path(folder)
-    s = json.loads((folder / BALANCE_FILE).read_text(encoding="utf-8"))
+    s = _json(folder, BALANCE_FILE)
     cands = pd.DataFrame(s["candidates"])
     has_margin = "margin" in cands.columns
+    labels = cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""})
+    if "margin_shift" in cands:  # the shipped candidate's shift from itself is no figure
+        cands["margin_shift"] = cands["margin_shift"].mask(cands["shipped"])
     shown = pd.DataFrame(
         {
-            "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
+            "candidate": labels,
             "rate": cands["rate"].map(pct),
-            "95% CI": _cis(cands.lo, cands.hi),
+            "95% CI": _spans(cands.lo, cands.hi),
             "games": cands["games"].map("{:,}".format),
             "shift from shipped (points)": (
-                _shifts(cands["shift"], cands.shift_lo, cands.shift_hi) if "shift" in cands else "-"
-            ),
-            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
-            "margin shift from shipped": (
-                [
-                    "-" if shipped else cell
-                    for shipped, cell in zip(
-                        cands.shipped, _margin_column(cands, "margin_shift"), strict=True
-                    )
-                ]
-                if "margin_shift" in cands
+                _cells(points, cands["shift"], cands.shift_lo, cands.shift_hi)
+                if "shift" in cands
                 else "-"
             ),
+            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
+            "margin shift from shipped": _margin_column(cands, "margin_shift"),
             "fate": [
-                f"dropped at look {int(k)}: {why}"
-                if st == "dropped"
-                else f"rested: {why}"
-                if st == "rested"
-                else st
+                FATES.get(st, st).format(k=k, why=why)
                 for st, k, why in zip(
                     cands.status, cands.dropped_at_look, cands.reason, strict=True
                 )
@@ -360,11 +323,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         ]
     )
     tables = {"Candidates": shown, "The race, look by look": looks}
-    labels = [
-        f"{lb}{' (shipped)' if sh else ''}"
-        for lb, sh in zip(cands.label, cands.shipped, strict=True)
-    ]
-    margins = balance_margins(folder, labels)
+    margins = balance_margins(folder, list(labels))
     if margins:
         tables[f"{MARGIN_TITLE} per candidate"] = margin_frame(margins)
     c = cands.iloc[s["chosen"]]
@@ -378,7 +337,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
-        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
+        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_span(pct, c.lo, c.hi)}); "
         f"it {verdict}.",
         "Settled: " + s["settled"]
         if s["settled"]
@@ -403,8 +362,8 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             {
                 "bot": p.bot,
                 "rate": p.rate.map(pct),
-                "95% CI": _cis(p.lo, p.hi),
-                "shift from shipped": _shifts(p["shift"], p.shift_lo, p.shift_hi),
+                "95% CI": _spans(p.lo, p.hi),
+                "shift from shipped": _cells(points, p["shift"], p.shift_lo, p.shift_hi),
                 "1st VP margin (95% CI)": _margin_column(p, "margin"),
                 "holds": p.holds,
             }
@@ -413,13 +372,18 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
+def _off(cards: Any, deviations: Any) -> list[str]:
+    """``"Talos, 1.20 points off"`` cells: a card and how far its rate is from 50%."""
+    return [f"{c}, {d * 100:.2f} points off" for c, d in zip(cards, deviations, strict=True)]
+
+
 def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance set folder's lead text and its tables (the trade-off, the proposals)."""
-    folder = Path(folder)
-    s = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
-    t = pd.read_csv(folder / SET_TABLE, keep_default_na=False, na_values=[""])
+    s = _json(folder, SET_FILE)
+    t = pd.read_csv(Path(folder) / SET_TABLE, keep_default_na=False, na_values=[""])
     t["changes"] = t["changes"].fillna("").astype(str)
     t["edit"] = t["edit"].fillna("").astype(str)
+    yes_no = {True: "yes", False: "no"}
     trade = pd.DataFrame(
         {
             "edits": t.edits,
@@ -430,19 +394,16 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 f"{card} {rate}, {dev * 100:.2f} points off"
                 for card, rate, dev in zip(
                     t.worst_card,
-                    _rates(t.worst_rate, t.worst_lo, t.worst_hi),
+                    _cells(pct, t.worst_rate, t.worst_lo, t.worst_hi),
                     t.worst_deviation,
                     strict=True,
                 )
             ],
             "first player (decisive)": t.first_player_decisive.map(pct),
             "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
-            "verified: worst card": [
-                f"{card}, {dev * 100:.2f} points off"
-                for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
-            ],
+            "verified: worst card": _off(t.verified_worst_card, t.verified_worst_deviation),
             "verified: first player": t.verified_first_player_decisive.map(pct),
-            "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
+            "within the bounds": t.within_bounds.map(yes_no),
         }
     )
     made = t[t.edit != ""]
@@ -450,11 +411,11 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         {
             "step": made.edits,
             "edit": made.edit,
-            "edited card on the new seed (95% CI)": _rates(
-                made.verified_rate, made.verified_lo, made.verified_hi
+            "edited card on the new seed (95% CI)": _cells(
+                pct, made.verified_rate, made.verified_lo, made.verified_hi
             ),
-            "paired shift (points, 95% CI)": _shifts(
-                made.verified_shift, made.verified_shift_lo, made.verified_shift_hi
+            "paired shift (points, 95% CI)": _cells(
+                points, made.verified_shift, made.verified_shift_lo, made.verified_shift_hi
             ),
             "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
             "race games": made.race_games.map("{:,}".format),
@@ -481,7 +442,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         lines.append(
             f"Proposal {row.edits}: {row.edit}: {row.edited_card} {pct(row.verified_rate)} on "
             f"the new seed, paired shift {points(row.verified_shift)} points "
-            f"({_ci(row.verified_shift_lo, row.verified_shift_hi)})."
+            f"({_span(points, row.verified_shift_lo, row.verified_shift_hi)})."
         )
     reached = t[t.within_bounds]
     lines.append(
@@ -497,9 +458,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 "bot": p.bot,
                 "card": p.card,
                 "before": p.rate_before.map(pct),
-                "after (95% CI)": _rates(p.rate_after, p.lo_after, p.hi_after),
-                "paired shift (points, 95% CI)": _shifts(p["shift"], p.shift_lo, p.shift_hi),
-                "closer to 50%": p.closer.map({True: "yes", False: "no"}),
+                "after (95% CI)": _cells(pct, p.rate_after, p.lo_after, p.hi_after),
+                "paired shift (points, 95% CI)": _cells(points, p["shift"], p.shift_lo, p.shift_hi),
+                "closer to 50%": p.closer.map(yes_no),
                 "worst card after": [
                     f"{c} ({w * 100:.2f} points off)"
                     for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
@@ -514,6 +475,16 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
+PARTS = {
+    "compare": compare_parts,
+    "balance": balance_parts,
+    "sweep": sweep_parts,
+    "tournament": tournament_parts,
+    "balance set": set_parts,
+}
+"""Each folder kind's lead text and tables."""
+
+
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
     """Write ``out/report.html`` about a compare, balance, balance set, sweep or tournament
     folder; ``(page, text)``.
@@ -526,8 +497,6 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         raise ValueError(
             f"{folder} is not a compare, balance, balance set, sweep or tournament folder"
         )
-    parts = {"compare": compare_parts, "balance": balance_parts, "sweep": sweep_parts,
-             "tournament": tournament_parts, "balance set": set_parts}  # fmt: skip
     if kind in JOB_KINDS:  # every file checked against the folder's checksums first
         try:
             jobs.verify(folder, kind)
@@ -537,16 +506,10 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
                 "or not finished; run the command again"
             ) from None
     try:
-        text, tables = parts[kind](folder)
+        text, tables = PARTS[kind](folder)
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         raise jobs.JobReadError(f"{folder}: its {KIND_FILES[kind][0]} lacks {exc}") from None
-    chart = None
-    if kind == "compare":
-        summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))
-        chart = {
-            "uri": shift_chart(summary),
-            "caption": "Paired shifts, B - A, with their 95% intervals",
-        }
+    chart = shift_chart(_json(folder, COMPARE_FILE)) if kind == "compare" else None
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
     title = f"omensim {kind}: {Path(folder).name}"

@@ -10,7 +10,6 @@ library), so it needs no network.
 
 from __future__ import annotations
 
-import base64
 import math
 from importlib.resources import files
 from pathlib import Path
@@ -22,6 +21,7 @@ from markupsafe import Markup
 
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
+from sim.analysis.report_charts import png_uri
 from sim.analysis.report_tables import Tables, margin_summary
 from sim.base.layout import SCORE_TERMS
 from sim.run import io
@@ -230,10 +230,10 @@ def folder_page(
     text: str,
     tables: dict[str, pd.DataFrame],
     images: dict[str, Path] | None = None,
-    chart: dict[str, str] | None = None,
+    chart: str | None = None,
 ) -> str:
-    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
-    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
+    """A self-contained HTML page: the lead text, a compare's shift ``chart`` (a data URI)
+    when given, each non-empty table, then each PNG of ``images`` (``{caption: path}``)."""
     entries, rules = [], []
     for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
@@ -248,11 +248,14 @@ def folder_page(
             cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
             rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
         entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
-    pngs = [
-        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
-        for caption, path in (images or {}).items()
-    ]
+    pngs = [(caption, png_uri(path.read_bytes())) for caption, path in (images or {}).items()]
     return render(
-        "folder.html", title=title, body_class="folder", text=text, chart=chart,
-        tables=entries, images=pngs, rules=rules,
-    )  # fmt: skip
+        "folder.html",
+        title=title,
+        body_class="folder",
+        text=text,
+        chart=chart,
+        tables=entries,
+        images=pngs,
+        rules=rules,
+    )
