@@ -14,14 +14,12 @@ from pathlib import Path
 import pandas as pd
 
 from sim.analysis import panel as P
-from sim.analysis.report_folders import margin_shift_row
+from sim.analysis.report_folders import COMPARE_FILE, margin_shift_row, shift_row
 from sim.base.errors import Error
 from sim.run import io
 from sim.run.margins import MarginMoments
 from sim.run.seats import SeatCounts
-from sim.run.stats import pct, points
 
-COMPARE_FILE = "compare.json"
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).
 RUN_COLUMNS = ("bot", "games", "favoured")
 COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
@@ -90,25 +88,7 @@ def find_panel(panel_dir: Path | str) -> PanelRuns:
     return PanelRuns(kind, runs, df if kind == "compare" else pd.DataFrame())
 
 
-def first_player_table(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> pd.DataFrame:
-    """A run panel's :func:`sim.analysis.panel.first_player_panel` from each run's counts.
-
-    ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games
-    already left out when the report leaves them out); ``margins[path]``, when
-    given, the first player's VP margins of the same games.
-    """
-    counts = []
-    for bot, (path,) in panel.runs.items():
-        c, m = seats[path], None if margins is None else margins[path]
-        counts.append((bot, c.games, c.first_wins, c.shared, c.capped, m))
-    return P.first_player_panel(P.counts_table(counts))
-
-
-def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
+def _margin_shifts(panel: PanelRuns) -> pd.DataFrame:
     """A compare panel's first-player VP margin per bot: A, B and the paired shift, as each
     bot's ``compare.json`` holds them (:meth:`sim.run.margins.MarginShift.figures`); no
     rows when the comparisons predate the margin."""
@@ -123,43 +103,33 @@ def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def panel_text(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> str:
-    """The panel as the report prints it: the table per bot, then the verdict line(s)."""
+def panel_section(
+    panel: PanelRuns, seats: Mapping[Path, SeatCounts], margins: Mapping[Path, MarginMoments]
+) -> tuple[str, tuple[pd.DataFrame, list[str]]]:
+    """The panel as the report gives it: its text (the table per bot, then the verdict
+    lines), and for the HTML page its table (one row per bot, or per bot and measure) and
+    verdict lines.
+
+    ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games already left
+    out when the report leaves them out); ``margins[path]`` the first player's VP margins of
+    the same games.
+    """
     if panel.kind == "run":
+        counts = [
+            (bot, seats[p].games, seats[p].first_wins, seats[p].shared, seats[p].capped, margins[p])
+            for bot, (p,) in panel.runs.items()
+        ]
+        t = P.first_player_panel(P.counts_table(counts))
         head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
-        table = first_player_table(panel, seats, margins)
-        return head + "\n" + P.format_first_player_panel(table)
-    head = f"bot panel: {len(panel.runs)} bots, each in self-play in both runs"
-    return "\n".join([head, *P.shift_lines(panel.shifts, margin_shifts(panel))])
-
-
-def panel_frames(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> tuple[pd.DataFrame, list[str]]:
-    """The panel's table for the HTML page (one row per bot, or per bot and measure) and
-    its verdict lines."""
-    if panel.kind == "run":
-        t = first_player_table(panel, seats, margins)
         view = P.first_player_cells(t).drop(columns=["decisive", "shared"])
-        return view, [P.first_player_verdict(t)]
+        return f"{head}\n{P.format_first_player_panel(t)}", (view, [P.first_player_verdict(t)])
+    shifts = _margin_shifts(panel)
+    head = f"bot panel: {len(panel.runs)} bots, each in self-play in both runs"
     rows = [
-        {
-            "bot": str(r["bot"]),
-            "measure": P.metric_label(str(r["metric"])),
-            "A": pct(r["rate_a"]),
-            "B": pct(r["rate_b"]),
-            "shift": f"{points(r['diff'])} points",
-            "95% CI": f"{points(r['lo'])} to {points(r['hi'])}",
-        }
+        {"bot": str(r["bot"]), **shift_row(P.metric_label(str(r["metric"])), r)}
         for r in panel.shifts.to_dict("records")
     ]
-    for r in margin_shifts(panel).to_dict("records"):
-        rows.append({"bot": str(r["bot"]), **margin_shift_row(r)})
-    view = pd.DataFrame(rows).drop(columns="kind", errors="ignore")  # the folder page's column
-    return view, P.effect_verdicts(P.effect_panel(panel.shifts))
+    rows += [{"bot": str(r["bot"]), **margin_shift_row(r)} for r in shifts.to_dict("records")]
+    view = pd.DataFrame(rows).drop(columns="kind")  # the folder page's column
+    verdicts = P.effect_verdicts(P.effect_panel(panel.shifts))
+    return "\n".join([head, *P.shift_lines(panel.shifts, shifts)]), (view, verdicts)

@@ -8,13 +8,11 @@ and writes the page atomically, so a bad run leaves no output and a crash no hal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
+from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_section
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import REPORT_NAME, page, write_page
 from sim.analysis.report_tables import key_figures
@@ -35,14 +33,11 @@ class ReportError(Error):
 
 @dataclass
 class Report:
-    """What :func:`build_report` made: the page and the key figures as text.
-
-    ``images`` names the charts inlined in the page (none are separate files).
-    """
+    """What :func:`build_report` made: the page (its charts inlined) and the key figures as
+    text."""
 
     html: Path
-    images: list[str] = field(default_factory=list)
-    text: str = ""
+    text: str
 
 
 def _is_report_file(entry: Path) -> bool:
@@ -122,7 +117,13 @@ def build_report(
         info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
         if found is not None:
             info = info.assign(run=found.labels)  # "greedy/A", not the whole path
-        seats = _seat_counts(info, totals, exclude_capped)
+        seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
+        empty = [run for run, c in seats.items() if c.games == 0]
+        if exclude_capped and empty:
+            raise ReportError(
+                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
+                "with --exclude-capped"
+            )
         bar.advance(1)
         bar.describe("report: analysing")
         tables = tables_from_totals(info, totals, min_games, exclude_capped)
@@ -139,14 +140,14 @@ def build_report(
             margins = {
                 p: moments_of_counts(t.margins) for p, t in zip(run_paths, totals, strict=True)
             }
-            text = panel_text(found, by_path, margins) + "\n\n" + text
-            section = panel_frames(found, by_path, margins)
+            panel_lines, section = panel_section(found, by_path, margins)
+            text = panel_lines + "\n\n" + text
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))
         final = write_page(out, page(tables, images, text, panel=section))
         bar.advance(1)
-    return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
+    return Report(html=final, text=text)
 
 
 def _who_wins_lines(c: SeatCounts, t: RunTotals, indent: str = "  ") -> list[str]:
@@ -155,40 +156,3 @@ def _who_wins_lines(c: SeatCounts, t: RunTotals, indent: str = "  ") -> list[str
     rows = [*seat_rows(c), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
     width = max(len(label) for label, _ in rows)
     return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
-
-
-def _seat_counts(
-    info: pd.DataFrame, totals: Sequence[RunTotals], exclude_capped: bool
-) -> dict[str, SeatCounts]:
-    """Each run's :class:`SeatCounts` (turn-capped games already left out if asked).
-
-    Raises:
-        ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
-    """
-    seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
-    if exclude_capped:
-        empty = [run for run, c in seats.items() if c.games == 0]
-        if empty:
-            raise ReportError(
-                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
-                "with --exclude-capped"
-            )
-    return seats
-
-
-def write_report(
-    paths: Iterable[Path | str] | Path | str,
-    out_dir: Path | str,
-    *,
-    echo: Callable[[str], None] | None = None,
-    force: bool = False,
-) -> Path:
-    """Write ``out_dir/report.html`` about the runs in ``paths``.
-
-    ``echo`` (e.g. ``print``) receives the key figures as text. Returns the
-    page's path; see :func:`build_report` for the errors.
-    """
-    report = build_report(paths, out_dir, force=force)
-    if echo is not None:
-        echo(report.text)
-    return report.html
