@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.report_tables import Tables, top_cards
+from sim.analysis.report_tables import Tables
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 """Colour-blind-safe palette (Okabe & Ito, 2008), in the order series use it."""
@@ -68,9 +68,12 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
     )
 
 
-def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str, title: str) -> str:
-    """Horizontal point-and-interval chart, one row per ``label`` of ``rows`` (``est``,
-    ``lo``, ``hi`` in the chart's ``unit``, ``marker``), values written beside points."""
+def _interval_chart(
+    parts: list[pd.DataFrame], unit: str, ref: float, ref_label: str, xlabel: str, title: str
+) -> str:
+    """Horizontal point-and-interval chart, one row per ``label`` of the ``parts`` (rows of
+    :func:`_points`), values in ``unit`` written beside points."""
+    rows = pd.concat(parts)
     fig, ax = _figure(8, 1.3 + 0.45 * len(rows))
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows.itertuples(), strict=True):
@@ -79,7 +82,7 @@ def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str,
             e, yi, xerr=[[e - r.lo], [r.hi - e]], fmt=r.marker, color=OKABE_ITO[0], capsize=4
         )
         ax.annotate(
-            f"{e:+.1f}{r.unit}" if ref == 0 else f"{e:.1f}{r.unit}",
+            f"{e:+.1f}{unit}" if ref == 0 else f"{e:.1f}{unit}",
             (r.hi, yi),
             xytext=(5, 0),
             textcoords="offset points",
@@ -96,15 +99,13 @@ def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str,
     return _uri(fig)
 
 
-def _points(
-    frame: pd.DataFrame, labels: Any, col: str, marker: str = "o", unit: str = "%"
-) -> pd.DataFrame:
+def _points(frame: pd.DataFrame, labels: Any, col: str, marker: str = "o") -> pd.DataFrame:
     """``frame``'s estimates ``col`` with their ``lo``/``hi`` as an interval chart's rows, in
     percent (or points); an empty table (no columns) gives no rows."""
     if not len(frame):
         return pd.DataFrame()
     values = {k: frame[c].to_numpy() * 100 for k, c in (("est", col), ("lo", "lo"), ("hi", "hi"))}
-    return pd.DataFrame({"label": list(labels), **values, "marker": marker, "unit": unit})
+    return pd.DataFrame({"label": list(labels), **values, "marker": marker})
 
 
 def shift_chart(summary: dict[str, Any]) -> str:
@@ -112,41 +113,11 @@ def shift_chart(summary: dict[str, Any]) -> str:
     win rate and each changed card's holders' win rate (from ``compare.json``)."""
     rows = [("first-player win rate", summary["first_player"])]
     rows += [(f"{c['card']}: holders", c) for c in summary.get("cards", [])]
-    shifts = pd.DataFrame([r for _, r in rows if r.get("diff") is not None])
-    labels = [label for label, r in rows if r.get("diff") is not None]
+    rows = [(label, r) for label, r in rows if r.get("diff") is not None]
+    shifts = _points(pd.DataFrame([r for _, r in rows]), [label for label, _ in rows], "diff")
+    title = "What the change moved"
     return _interval_chart(
-        _points(shifts, labels, "diff", unit=""),
-        0.0,
-        "0: no change",
-        "shift B - A, points (paired 95% CI)",
-        "What the change moved",
-    )
-
-
-def _chart_fpa(t: Tables) -> str:
-    rows = pd.concat(
-        [
-            _points(t.fpa, t.fpa["run"], "rate"),
-            _points(t.paired, [f"{r} (paired)" for r in t.paired.get("run", [])], "rate", "s"),
-        ]
-    )
-    return _interval_chart(
-        rows,
-        50.0,
-        "50%: no first-player advantage",
-        "first-player win rate, % of games (95% CI)",
-        "First-player advantage",
-    )
-
-
-def _chart_seats(t: Tables) -> str:
-    labels = [f"{r}: seat {seat}" for r, seat in zip(t.seats["run"], t.seats["seat"], strict=True)]
-    return _interval_chart(
-        _points(t.seats, labels, "rate"),
-        50.0,
-        "50%: seats equal",
-        "win rate of the seat, % of games (95% CI)",
-        "Seat balance",
+        [shifts], "", 0.0, "0: no change", "shift B - A, points (paired 95% CI)", title
     )
 
 
@@ -154,30 +125,17 @@ def _pairs(frame: pd.DataFrame, suffix: str = "") -> list[str]:
     return [f"{a} - {b}{suffix}" for a, b in zip(frame["a"], frame["b"], strict=True)]
 
 
-def _chart_diffs(t: Tables) -> str:
-    rows = pd.concat(
-        [
-            _points(t.diffs, _pairs(t.diffs), "diff", unit=" pp"),
-            _points(
-                t.shifts, _pairs(t.shifts, " (paired)") if len(t.shifts) else [], "diff", "s", " pp"
-            ),
-        ]
-    )
-    return _interval_chart(
-        rows,
-        0.0,
-        "0: no difference",
-        "difference in first-player win rate, percentage points (95% CI)",
-        "Differences between runs",
-    )
-
-
 def _chart_cards(t: Tables, top: int) -> str | None:
-    cards = top_cards(t, top)
+    """The ``top`` cards with the largest effect (enough player-games on both sides)."""
+    cards = t.cards[~t.cards["low_sample"]].head(top)
     if cards.empty:
         return None
+    several = t.cards["mix"].nunique() > 1
+    pairs = zip(cards["card"], cards["mix"], strict=True)
+    labels = [f"{c} ({m})" if several else str(c) for c, m in pairs]
     return _interval_chart(
-        _points(cards, cards["label"], "diff", unit=" pp"),
+        [_points(cards, labels, "diff")],
+        " pp",
         0.0,
         "0: no difference",
         "win rate when played minus when not, percentage points (95% CI)",
@@ -224,12 +182,6 @@ def _stacked(
     return _uri(fig)
 
 
-def _chart_outcomes(t: Tables) -> str:
-    wide = t.outcomes.set_index("run")[["first", "second", "shared"]]
-    wide.columns = ["first player won", "second player won", "shared victory"]
-    return _stacked(wide, "Who wins", "% of games", (50.0, "50%"))
-
-
 def _chart_shares(frame: pd.DataFrame, category: str, title: str, xlabel: str) -> str:
     wide = frame.pivot_table(
         index="run", columns=category, values="share", aggfunc="sum", fill_value=0.0, sort=False
@@ -272,11 +224,48 @@ def _chart_distribution(
 
 def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | None]:
     """Every chart of the page as a data URI (None where there is nothing to draw)."""
+    paired = [f"{r} (paired)" for r in t.paired.get("run", [])]
+    seats = [f"{r}: seat {seat}" for r, seat in zip(t.seats["run"], t.seats["seat"], strict=True)]
+    outcomes = t.outcomes.set_index("run")[["first", "second", "shared"]]
+    outcomes.columns = ["first player won", "second player won", "shared victory"]
     makers: dict[str, Callable[[], str | None]] = {
-        "outcomes": lambda: _chart_outcomes(t),
-        "fpa": lambda: _chart_fpa(t),
-        "seats": lambda: _chart_seats(t),
-        "differences": lambda: _chart_diffs(t) if len(t.diffs) else None,
+        "outcomes": lambda: _stacked(outcomes, "Who wins", "% of games", (50.0, "50%")),
+        "fpa": lambda: _interval_chart(
+            [_points(t.fpa, t.fpa["run"], "rate"), _points(t.paired, paired, "rate", "s")],
+            "%",
+            50.0,
+            "50%: no first-player advantage",
+            "first-player win rate, % of games (95% CI)",
+            "First-player advantage",
+        ),
+        "seats": lambda: _interval_chart(
+            [_points(t.seats, seats, "rate")],
+            "%",
+            50.0,
+            "50%: seats equal",
+            "win rate of the seat, % of games (95% CI)",
+            "Seat balance",
+        ),
+        "differences": lambda: (
+            None
+            if t.diffs.empty
+            else _interval_chart(
+                [
+                    _points(t.diffs, _pairs(t.diffs), "diff"),
+                    _points(
+                        t.shifts,
+                        _pairs(t.shifts, " (paired)") if len(t.shifts) else [],
+                        "diff",
+                        "s",
+                    ),
+                ],
+                " pp",
+                0.0,
+                "0: no difference",
+                "difference in first-player win rate, percentage points (95% CI)",
+                "Differences between runs",
+            )
+        ),
         "cards": lambda: _chart_cards(t, top),
         "margins": lambda: _chart_distribution(
             t.margins,

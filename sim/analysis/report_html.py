@@ -22,10 +22,11 @@ from markupsafe import Markup
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
 from sim.analysis.report_charts import png_uri
-from sim.analysis.report_tables import Tables, margin_summary
+from sim.analysis.report_tables import Tables
 from sim.base.layout import SCORE_TERMS
 from sim.run import io
 from sim.run.lock import locked
+from sim.run.margins import margin_distribution
 from sim.run.stats import pct, points
 
 FILTER_JS = (files("sim.analysis") / "templates" / "card_filter.js").read_text("utf-8")
@@ -177,6 +178,10 @@ def page(
     comp_view.columns.name = None  # else to_html writes a header cell of its own for it
     q = t.length_quantiles
     q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
+    margins = [
+        {"run": run, **margin_distribution(part["margin"], part["games"])}
+        for run, part in t.margins.groupby("run", sort=False)
+    ]
     rows = {
         name: getattr(t, name).to_dict("records")
         for name in ("outcomes", "paired", "seats", "gods", "diffs", "shifts", "ends")
@@ -201,7 +206,7 @@ def page(
         },
         strength=_strength(t),
         lengths=html_table(q_view),
-        margins=html_table(margin_table(margin_summary(t))),
+        margins=html_table(margin_table(pd.DataFrame(margins))),
         formula=score_formula("\N{MULTIPLICATION SIGN}"),
         components=html_table(comp_view),
         charts=charts,

@@ -7,13 +7,11 @@ draws or writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sim.run.margins import MARGIN_QUANTILES, margin_distribution
 from sim.run.stats import diff_ci, rate_ci
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
@@ -86,16 +84,6 @@ def with_impact(cards: pd.DataFrame, impact: pd.DataFrame, mix: str) -> pd.DataF
     return cards
 
 
-def margin_summary(t: Tables, qs: Iterable[float] = MARGIN_QUANTILES) -> pd.DataFrame:
-    """Per run, :func:`sim.run.margins.margin_distribution` of its first player's VP
-    margins."""
-    rows = [
-        {"run": run, **margin_distribution(part["margin"], part["games"], qs)}
-        for run, part in t.margins.groupby("run", sort=False)
-    ]
-    return pd.DataFrame(rows)
-
-
 def key_figures(t: Tables, top: int = 3) -> str:
     """The report's headline numbers as plain text lines, for the terminal."""
     lines = []
@@ -142,12 +130,3 @@ def key_figures(t: Tables, top: int = 3) -> str:
         )
         lines.append(f"{mix}: cards whose players' win rate differs most: {best}")
     return "\n".join(lines)
-
-
-def top_cards(t: Tables, top: int) -> pd.DataFrame:
-    """The ``top`` cards with the largest effect (enough player-games on both sides)."""
-    cards = t.cards[~t.cards["low_sample"]].head(top).copy()
-    several = t.cards["mix"].nunique() > 1
-    pairs = zip(cards["card"], cards["mix"], strict=True)
-    cards["label"] = [f"{c} ({m})" if several else str(c) for c, m in pairs]
-    return cards
