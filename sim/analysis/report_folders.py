@@ -254,16 +254,6 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return TT.format_tournament(result), tables
 
 
-def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
-    """Per candidate of a balance folder (``labels[j]`` names candidate ``j``), the first
-    player's VP margin in every game it played, read from ``rows/`` (``{}`` for a race
-    whose rows predate the margin)."""
-    rows = pd.read_parquet(Path(folder) / "rows")
-    if "margin" not in rows:
-        return {}
-    return {labels[j]: part["margin"].to_numpy() for j, part in rows.groupby("candidate")}
-
-
 def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
     """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
     cells (``"-"`` for a table written before it had them, or where it is NaN)."""
@@ -281,20 +271,17 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     first player's VP margin: per candidate in the candidates table, its distribution)."""
     s = _json(folder, BALANCE_FILE)
     cands = pd.DataFrame(s["candidates"])
-    has_margin = "margin" in cands.columns
     labels = cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""})
-    if "margin_shift" in cands:  # the shipped candidate's shift from itself is no figure
-        cands["margin_shift"] = cands["margin_shift"].mask(cands["shipped"])
+    # The shipped candidate's shift from itself is no figure.
+    cands["margin_shift"] = cands["margin_shift"].mask(cands["shipped"])
     shown = pd.DataFrame(
         {
             "candidate": labels,
             "rate": cands["rate"].map(pct),
             "95% CI": _spans(cands.lo, cands.hi),
             "games": cands["games"].map("{:,}".format),
-            "shift from shipped (points)": (
-                _cells(points, cands["shift"], cands.shift_lo, cands.shift_hi)
-                if "shift" in cands
-                else "-"
+            "shift from shipped (points)": _cells(
+                points, cands["shift"], cands.shift_lo, cands.shift_hi
             ),
             "1st VP margin (95% CI)": _margin_column(cands, "margin"),
             "margin shift from shipped": _margin_column(cands, "margin_shift"),
@@ -322,10 +309,14 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
             for lk in s["looks"]
         ]
     )
-    tables = {"Candidates": shown, "The race, look by look": looks}
-    margins = balance_margins(folder, list(labels))
-    if margins:
-        tables[f"{MARGIN_TITLE} per candidate"] = margin_frame(margins)
+    # Each candidate's games' first-player VP margins, for their distribution.
+    rows = pd.read_parquet(Path(folder) / "rows", columns=["candidate", "margin"])
+    margins = {labels[j]: part["margin"].to_numpy() for j, part in rows.groupby("candidate")}
+    tables = {
+        "Candidates": shown,
+        "The race, look by look": looks,
+        f"{MARGIN_TITLE} per candidate": margin_frame(margins),
+    }
     c = cands.iloc[s["chosen"]]
     verdict = (
         f"reaches {s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
@@ -333,29 +324,21 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         else f"is the closest; no candidate reaches {s['target']:.2%} within "
         f"{s['tolerance'] * 100:.2f} points"
     )
+    shift = signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)
     lines = [
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
         f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_span(pct, c.lo, c.hi)}); "
         f"it {verdict}.",
+        f"First player's VP margin under {s['chosen_label']}: "
+        f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
+        + ("" if c.shipped else f", {shift} VP from shipped (paired)")
+        + ".",
         "Settled: " + s["settled"]
         if s["settled"]
         else "Not settled: the games ceiling came first.",
     ]
-    if has_margin:
-        lines.insert(
-            2,
-            f"First player's VP margin under {s['chosen_label']}: "
-            f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
-            + (
-                f", {signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
-                "from shipped (paired)"
-                if "margin_shift" in cands and not c.shipped
-                else ""
-            )
-            + ".",
-        )
     if s.get("panel"):
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check"] = pd.DataFrame(
