@@ -17,6 +17,7 @@ import pandas as pd
 
 from sim.analysis import tournament as T
 from sim.analysis import tournament_text as TT
+from sim.analysis.balance_checks import format_set_panel, format_set_step
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
@@ -413,20 +414,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         "verifications.",
         f"Each step verified on seed {s['verify_seed']} (games no race played), paired with "
         "the step before.",
-        "Edits made vs the worst remaining deviation (measured; verified):",
+        "Edits made vs the worst remaining deviation:",
+        *map(format_set_step, t.to_dict("records")),
     ]
-    for row in t.itertuples():
-        lines.append(
-            f"  {row.edits} edit(s) [{row.changes or 'none'}]: worst {row.worst_card} "
-            f"{row.worst_deviation * 100:.2f} points off; verified: worst "
-            f"{row.verified_worst_card} {row.verified_worst_deviation * 100:.2f} points off"
-        )
-    for row in made.itertuples():
-        lines.append(
-            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {pct(row.verified_rate)} on "
-            f"the new seed, paired shift {points(row.verified_shift)} points "
-            f"({_span(points, row.verified_shift_lo, row.verified_shift_hi)})."
-        )
     reached = t[t.within_bounds]
     lines.append(
         f"The bounds hold after {int(reached.edits.iloc[0])} edit(s)."
@@ -450,11 +440,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
                 ],
             }
         )
-        held = p.groupby("bot").closer.all()
-        lines.append(
-            f"Panel: every edit brings its card closer to 50% under {int(held.sum())} of "
-            f"{len(held)} bots."
-        )
+        lines += format_set_panel(p)
     return "\n".join(lines), tables
 
 
