@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_section
+from sim.analysis.panel_report import PanelRuns, find_panel, panel_section
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import REPORT_NAME, page, write_page
 from sim.analysis.report_tables import key_figures
@@ -75,29 +75,21 @@ def build_report(
 ) -> Report:
     """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
 
-    ``panel``: the output directory of ``run --panel`` or ``compare --panel``
-    instead of ``paths`` (pass ``[]``): every bot's run is analysed side by
-    side, and the page and text open with the panel's answers per bot and the
-    across-bots verdicts (:mod:`sim.analysis.panel_report`).
-
-    ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
-    The text ends with each run's first-player figures
-    (:func:`sim.run.seats.seat_rows`), its mean VP margin and each god's win rate;
-    with ``exclude_capped`` every figure and chart leaves turn-capped games out, and the
-    text says how many per run.
-    ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
-    replaced); that is checked before any run is read.
+    ``panel``: the folder of ``run --panel`` or ``compare --panel`` instead of ``paths``
+    (pass ``[]``); the page and text then open with the panel's answers per bot
+    (:mod:`sim.analysis.panel_report`). ``progress`` draws a bar of the steps on stderr.
+    The text ends with each run's seat figures, mean VP margin and gods' win rates; with
+    ``exclude_capped`` every figure leaves turn-capped games out. ``out_dir`` must be absent
+    or empty unless ``force``, checked before any run is read; nothing is written unless
+    every run loads.
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
         sim.run.io.IncompleteRunError: a run that did not finish.
-        ReportError: ``out_dir`` cannot hold a report, or ``panel`` is not a finished
-            panel (:class:`sim.analysis.panel_report.PanelError`), or both ``paths``
-            and ``panel`` are given.
+        sim.analysis.panel_report.PanelError: ``panel`` is not a finished panel.
+        ReportError: ``out_dir`` cannot hold a report, or both ``paths`` and ``panel``.
         sim.run.io.RunError: ``out_dir`` holds something and ``force`` is not set.
         OSError: ``out_dir`` cannot be written.
-
-    Nothing is written unless every run loads.
     """
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
@@ -105,10 +97,7 @@ def build_report(
     if panel is not None:
         if run_paths:
             raise ReportError("give either run directories or --panel, not both")
-        try:
-            found = find_panel(panel)
-        except PanelError as exc:
-            raise ReportError(str(exc)) from None
+        found = find_panel(panel)
         run_paths = found.paths
     _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:

@@ -47,7 +47,9 @@ def render(template: str, **context: Any) -> str:
 
 
 def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
-    """``frame`` as an HTML table, its text escaped (``kw`` to :meth:`DataFrame.to_html`)."""
+    """``frame`` as an HTML table, its text escaped (``kw`` to :meth:`DataFrame.to_html`);
+    a name of its columns' index (a pivot's) would be a header cell of its own, so none."""
+    frame = frame.rename_axis(columns=None)
     return Markup(
         frame.to_html(index=False, escape=True, border=0, na_rep="", classes=cls or None, **kw)
     )
@@ -129,12 +131,10 @@ def _strength(t: Tables) -> list[dict[str, Any]]:
         )[runs]
         first = part[part["bot"] == runs[0]]["kind"].tolist()
         wide = wide.reindex(first, level="kind").reset_index().drop(columns="kind")
-        wide.columns.name = None
         corr = None
         if len(runs) > 1:
-            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format).reset_index()
-            corr.columns.name = None
-            corr = html_table(corr.rename(columns={"bot": "run"}))
+            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format)
+            corr = html_table(corr.rename_axis("run").reset_index())
         groups.append(
             {
                 "mix": str(mix) if cells["mix"].nunique() > 1 else None,
@@ -143,13 +143,6 @@ def _strength(t: Tables) -> list[dict[str, Any]]:
             }
         )
     return groups
-
-
-def score_formula(times: str = "*") -> str:
-    """The score as a sum of weighted components, e.g. ``2*rewards_unused + rewards_used``."""
-    return " + ".join(
-        f"{t.weight}{times}{t.name}" if t.weight != 1 else t.name for t in SCORE_TERMS
-    )
 
 
 def page(
@@ -175,7 +168,6 @@ def page(
     ).reindex(columns=list(A.SCORE_WEIGHTS))
     comp = comp.loc[:, comp.sum() > 0]
     comp_view = comp.apply(lambda s: s.map(pct)).reset_index()
-    comp_view.columns.name = None  # else to_html writes a header cell of its own for it
     q = t.length_quantiles
     q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
     margins = [
@@ -207,7 +199,10 @@ def page(
         strength=_strength(t),
         lengths=html_table(q_view),
         margins=html_table(margin_table(pd.DataFrame(margins))),
-        formula=score_formula("\N{MULTIPLICATION SIGN}"),
+        formula=" + ".join(
+            f"{t.weight}\N{MULTIPLICATION SIGN}{t.name}" if t.weight != 1 else t.name
+            for t in SCORE_TERMS
+        ),
         components=html_table(comp_view),
         charts=charts,
     )
