@@ -64,14 +64,14 @@ def _span(f: Callable[[Any], str], lo: Any, hi: Any) -> str:
     return f"{f(lo)} to {f(hi)}"
 
 
-def _cells(f: Callable[[Any], str], est: Any, lo: Any, hi: Any) -> list[str]:
-    """Figures with their intervals, each written by ``f``: ``"+1.20 (+0.10 to +2.30)"``."""
-    return [f"{f(e)} ({_span(f, a, b)})" for e, a, b in zip(est, lo, hi, strict=True)]
+def _ci(f: Callable[[Any], str], est: Any, lo: Any, hi: Any) -> str:
+    """A figure with its interval, each written by ``f``: ``"+1.20 (+0.10 to +2.30)"``."""
+    return f"{f(est)} ({_span(f, lo, hi)})"
 
 
-def _spans(lo: Any, hi: Any) -> list[str]:
-    """Rates' intervals: ``"51.00% to 53.20%"`` cells."""
-    return [_span(pct, a, b) for a, b in zip(lo, hi, strict=True)]
+def _off(deviation: float) -> str:
+    """How far a rate is from 50%: ``"1.20 points off"``."""
+    return f"{deviation * 100:.2f} points off"
 
 
 def _json(folder: Path | str, name: str) -> dict[str, Any]:
@@ -255,16 +255,13 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return TT.format_tournament(result), tables
 
 
-def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
-    """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
-    cells (``"-"`` for a table written before it had them, or where it is NaN)."""
-    if name not in t.columns:
-        return "-"
-    return [signed_text(*v) for v in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)]
-
-
 FATES = {"dropped": "dropped at look {k:.0f}: {why}", "rested": "rested: {why}"}
 """How the candidates table says a candidate's fate (any other status as it is)."""
+
+
+def _margin(r: Any, name: str = "margin") -> str:
+    """Row ``r``'s VP figure ``name`` with its interval, ``"+0.75 (+0.68 to +0.81)"``."""
+    return signed_text(*(getattr(r, f"{name}{end}") for end in ("", "_lo", "_hi")))
 
 
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
@@ -273,42 +270,33 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     s = _json(folder, BALANCE_FILE)
     cands = pd.DataFrame(s["candidates"])
     labels = cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""})
-    # The shipped candidate's shift from itself is no figure.
-    cands["margin_shift"] = cands["margin_shift"].mask(cands["shipped"])
     shown = pd.DataFrame(
         {
-            "candidate": labels,
-            "rate": cands["rate"].map(pct),
-            "95% CI": _spans(cands.lo, cands.hi),
-            "games": cands["games"].map("{:,}".format),
-            "shift from shipped (points)": _cells(
-                points, cands["shift"], cands.shift_lo, cands.shift_hi
-            ),
-            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
-            "margin shift from shipped": _margin_column(cands, "margin_shift"),
-            "fate": [
-                FATES.get(st, st).format(k=k, why=why)
-                for st, k, why in zip(
-                    cands.status, cands.dropped_at_look, cands.reason, strict=True
-                )
-            ],
+            "candidate": label,
+            "rate": pct(r.rate),
+            "95% CI": _span(pct, r.lo, r.hi),
+            "games": f"{r.games:,}",
+            "shift from shipped (points)": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+            "1st VP margin (95% CI)": _margin(r),
+            # The shipped candidate's shift from itself is no figure.
+            "margin shift from shipped": "-" if r.shipped else _margin(r, "margin_shift"),
+            "fate": FATES.get(r.status, r.status).format(k=r.dropped_at_look, why=r.reason),
         }
+        for label, r in zip(labels, cands.itertuples(), strict=True)
     )
     looks = pd.DataFrame(
-        [
-            {
-                "look": lk["look"],
-                "games (most played)": f"{lk['games']:,}",
-                "candidates in": len(lk["alive"]),
-                "dropped": "; ".join(
-                    f"{cands.label[int(j)]} ({why})" for j, why in lk["dropped"].items()
-                )
-                or "-",
-                "resting": "; ".join(cands.label[int(j)] for j in lk.get("resting", [])) or "-",
-                "settled": lk["settled"] or "-",
-            }
-            for lk in s["looks"]
-        ]
+        {
+            "look": lk["look"],
+            "games (most played)": f"{lk['games']:,}",
+            "candidates in": len(lk["alive"]),
+            "dropped": "; ".join(
+                f"{cands.label[int(j)]} ({why})" for j, why in lk["dropped"].items()
+            )
+            or "-",
+            "resting": "; ".join(cands.label[int(j)] for j in lk.get("resting", [])) or "-",
+            "settled": lk["settled"] or "-",
+        }
+        for lk in s["looks"]
     )
     # Each candidate's games' first-player VP margins, for their distribution.
     rows = pd.read_parquet(Path(folder) / "rows", columns=["candidate", "margin"])
@@ -325,16 +313,14 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         else f"is the closest; no candidate reaches {s['target']:.2%} within "
         f"{s['tolerance'] * 100:.2f} points"
     )
-    shift = signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)
     lines = [
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
         f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_span(pct, c.lo, c.hi)}); "
         f"it {verdict}.",
-        f"First player's VP margin under {s['chosen_label']}: "
-        f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
-        + ("" if c.shipped else f", {shift} VP from shipped (paired)")
+        f"First player's VP margin under {s['chosen_label']}: {_margin(c)} VP (95% t-interval)"
+        + ("" if c.shipped else f", {_margin(c, 'margin_shift')} VP from shipped (paired)")
         + ".",
         "Settled: " + s["settled"]
         if s["settled"]
@@ -344,21 +330,17 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check"] = pd.DataFrame(
             {
-                "bot": p.bot,
-                "rate": p.rate.map(pct),
-                "95% CI": _spans(p.lo, p.hi),
-                "shift from shipped": _cells(points, p["shift"], p.shift_lo, p.shift_hi),
-                "1st VP margin (95% CI)": _margin_column(p, "margin"),
-                "holds": p.holds,
+                "bot": r.bot,
+                "rate": pct(r.rate),
+                "95% CI": _span(pct, r.lo, r.hi),
+                "shift from shipped": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+                "1st VP margin (95% CI)": _margin(r),
+                "holds": r.holds,
             }
+            for r in p.itertuples()
         )
         lines.append(f"Panel: the conclusion holds under {int(p.holds.sum())} of {len(p)} bots.")
     return "\n".join(lines), tables
-
-
-def _off(cards: Any, deviations: Any) -> list[str]:
-    """``"Talos, 1.20 points off"`` cells: a card and how far its rate is from 50%."""
-    return [f"{c}, {d * 100:.2f} points off" for c, d in zip(cards, deviations, strict=True)]
 
 
 def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
@@ -370,40 +352,35 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     yes_no = {True: "yes", False: "no"}
     trade = pd.DataFrame(
         {
-            "edits": t.edits,
-            "changes": [c or "none" for c in t.changes],
+            "edits": r.edits,
+            "changes": r.changes or "none",
             # The card and its figures in one cell, which may wrap: eleven columns of
             # figures that never wrap would not fit 1,400 px.
-            "worst card, measured (95% CI)": [
-                f"{card} {rate}, {dev * 100:.2f} points off"
-                for card, rate, dev in zip(
-                    t.worst_card,
-                    _cells(pct, t.worst_rate, t.worst_lo, t.worst_hi),
-                    t.worst_deviation,
-                    strict=True,
-                )
-            ],
-            "first player (decisive)": t.first_player_decisive.map(pct),
-            "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
-            "verified: worst card": _off(t.verified_worst_card, t.verified_worst_deviation),
-            "verified: first player": t.verified_first_player_decisive.map(pct),
-            "within the bounds": t.within_bounds.map(yes_no),
+            "worst card, measured (95% CI)": f"{r.worst_card} "
+            f"{_ci(pct, r.worst_rate, r.worst_lo, r.worst_hi)}, {_off(r.worst_deviation)}",
+            "first player (decisive)": pct(r.first_player_decisive),
+            "1st VP margin (95% CI)": _margin(r, "first_margin"),
+            "verified: worst card": f"{r.verified_worst_card}, {_off(r.verified_worst_deviation)}",
+            "verified: first player": pct(r.verified_first_player_decisive),
+            "within the bounds": yes_no[r.within_bounds],
         }
+        for r in t.itertuples()
     )
     made = t[t.edit != ""]
     proposals = pd.DataFrame(
         {
-            "step": made.edits,
-            "edit": made.edit,
-            "edited card on the new seed (95% CI)": _cells(
-                pct, made.verified_rate, made.verified_lo, made.verified_hi
+            "step": r.edits,
+            "edit": r.edit,
+            "edited card on the new seed (95% CI)": _ci(
+                pct, r.verified_rate, r.verified_lo, r.verified_hi
             ),
-            "paired shift (points, 95% CI)": _cells(
-                points, made.verified_shift, made.verified_shift_lo, made.verified_shift_hi
+            "paired shift (points, 95% CI)": _ci(
+                points, r.verified_shift, r.verified_shift_lo, r.verified_shift_hi
             ),
-            "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
-            "race games": made.race_games.map("{:,}".format),
+            "1st VP margin shift (95% CI)": _margin(r, "verified_margin_shift"),
+            "race games": f"{r.race_games:,}",
         }
+        for r in made.itertuples()
     )
     spec = s["spec"]
     lines = [
@@ -428,17 +405,15 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check: the edits together, per bot"] = pd.DataFrame(
             {
-                "bot": p.bot,
-                "card": p.card,
-                "before": p.rate_before.map(pct),
-                "after (95% CI)": _cells(pct, p.rate_after, p.lo_after, p.hi_after),
-                "paired shift (points, 95% CI)": _cells(points, p["shift"], p.shift_lo, p.shift_hi),
-                "closer to 50%": p.closer.map(yes_no),
-                "worst card after": [
-                    f"{c} ({w * 100:.2f} points off)"
-                    for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
-                ],
+                "bot": r.bot,
+                "card": r.card,
+                "before": pct(r.rate_before),
+                "after (95% CI)": _ci(pct, r.rate_after, r.lo_after, r.hi_after),
+                "paired shift (points, 95% CI)": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+                "closer to 50%": yes_no[r.closer],
+                "worst card after": f"{r.worst_card_after} ({_off(r.worst_deviation_after)})",
             }
+            for r in p.itertuples()
         )
         lines += format_set_panel(p)
     return "\n".join(lines), tables
