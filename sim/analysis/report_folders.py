@@ -15,9 +15,10 @@ from typing import Any
 
 import pandas as pd
 
+from sim.analysis import balance as B
 from sim.analysis import tournament as T
 from sim.analysis import tournament_text as TT
-from sim.analysis.balance_checks import format_set_panel, format_set_step
+from sim.analysis.balance_checks import SET_RESULT, SET_TABLE, format_set_panel, format_set_step
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
@@ -32,19 +33,6 @@ from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
-BALANCE_FILE = "balance.json"
-SET_FILE = "balance_set.json"
-SET_TABLE = "balance_set.csv"
-KIND_FILES = {
-    "compare": (COMPARE_FILE,),
-    "balance": (BALANCE_FILE,),
-    "sweep": ("sweep.parquet",),
-    "tournament": ("tournament.parquet",),
-    "balance set": (SET_FILE, SET_TABLE),
-}
-"""The files whose presence says a folder is a finished output of that command."""
-JOB_KINDS = ("compare", "balance", "sweep", "tournament")
-"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
 
 
 def folder_kind(path: Path | str) -> str | None:
@@ -52,7 +40,7 @@ def folder_kind(path: Path | str) -> str | None:
     for such an output folder, else ``None``."""
     p = Path(path)
     try:
-        for kind, names in KIND_FILES.items():
+        for kind, (_, *names) in KINDS.items():
             if all((p / name).is_file() for name in names):
                 return kind
     except OSError:  # a name the file system refuses (too long): not such a folder
@@ -267,7 +255,7 @@ def _margin(r: Any, name: str = "margin") -> str:
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance folder's lead text and its tables (candidates, looks, panel, and the
     first player's VP margin: per candidate in the candidates table, its distribution)."""
-    s = _json(folder, BALANCE_FILE)
+    s = _json(folder, B.RESULT)
     cands = pd.DataFrame(s["candidates"])
     labels = cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""})
     shown = pd.DataFrame(
@@ -345,7 +333,7 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
 def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance set folder's lead text and its tables (the trade-off, the proposals)."""
-    s = _json(folder, SET_FILE)
+    s = _json(folder, SET_RESULT)
     t = pd.read_csv(Path(folder) / SET_TABLE, keep_default_na=False, na_values=[""])
     t["changes"] = t["changes"].fillna("").astype(str)
     t["edit"] = t["edit"].fillna("").astype(str)
@@ -419,14 +407,15 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     return "\n".join(lines), tables
 
 
-PARTS = {
-    "compare": compare_parts,
-    "balance": balance_parts,
-    "sweep": sweep_parts,
-    "tournament": tournament_parts,
-    "balance set": set_parts,
+KINDS = {
+    "compare": (compare_parts, COMPARE_FILE),
+    "balance": (balance_parts, B.RESULT),
+    "sweep": (sweep_parts, "sweep.parquet"),
+    "tournament": (tournament_parts, T.PAIRS_FILE),
+    "balance set": (set_parts, SET_RESULT, SET_TABLE),
 }
-"""Each folder kind's lead text and tables."""
+"""Each kind of output folder: what gives its lead text and tables, and the files whose
+presence says a folder is a finished output of that command."""
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
@@ -441,7 +430,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         raise ValueError(
             f"{folder} is not a compare, balance, balance set, sweep or tournament folder"
         )
-    if kind in JOB_KINDS:  # every file checked against the folder's checksums first
+    if kind != "balance set":  # a job's folder (sim.run.jobs): its checksums checked first
         try:
             jobs.verify(folder, kind)
         except FileNotFoundError:
@@ -450,9 +439,9 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
                 "or not finished; run the command again"
             ) from None
     try:
-        text, tables = PARTS[kind](folder)
+        text, tables = KINDS[kind][0](folder)
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise jobs.JobReadError(f"{folder}: its {KIND_FILES[kind][0]} lacks {exc}") from None
+        raise jobs.JobReadError(f"{folder}: its {KINDS[kind][1]} lacks {exc}") from None
     chart = shift_chart(_json(folder, COMPARE_FILE)) if kind == "compare" else None
     heatmap = Path(folder) / "sweep.png"
     images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
