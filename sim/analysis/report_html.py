@@ -174,10 +174,6 @@ def page(
         {"run": run, **margin_distribution(part["margin"], part["games"])}
         for run, part in t.margins.groupby("run", sort=False)
     ]
-    rows = {
-        name: getattr(t, name).to_dict("records")
-        for name in ("outcomes", "paired", "seats", "gods", "diffs", "shifts", "ends")
-    }
     return render(
         "runs.html",
         title="omensim report",
@@ -190,7 +186,7 @@ def page(
         else {"table": html_table(panel[0], "panel"), "verdicts": panel[1]},
         text=text,
         fpa=fpa.to_dict("records"),
-        **rows,
+        t=t,
         cards={
             "rows": t.card_table.to_dict("records"),
             "several": not t.card_table.empty and t.card_table["mix"].nunique() > 1,
