@@ -109,20 +109,21 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _strength(t: Tables) -> list[dict[str, Any]]:
-    """The "Card strength" groups, one a mix: holders' win rate, plays and rank per run,
-    and the rank correlation between runs of the mix."""
+def _strength(t: Tables) -> list[tuple[str | None, Markup, Markup | None]]:
+    """The "Card strength" groups, one a mix (named when there are several): holders' win
+    rate, plays and rank per run, and the rank correlation between runs of the mix."""
     st = t.strength
     if st.empty:
         return []
     cells = st.assign(
         shown=[
-            f"{r:.1%} ({a:.1%}-{b:.1%}), {p:.2f}/g, #{k}" if pd.notna(r) else ""
-            for r, a, b, p, k in zip(
-                st["rate"], st["lo"], st["hi"], st["played_per_game"], st["rank"], strict=True
-            )
+            f"{r.rate:.1%} ({r.lo:.1%}-{r.hi:.1%}), {r.played_per_game:.2f}/g, #{r.rank}"
+            if pd.notna(r.rate)
+            else ""
+            for r in st.itertuples()
         ]
     )
+    several = cells["mix"].nunique() > 1
     groups = []
     for mix, part in cells.groupby("mix", sort=False):
         runs = list(dict.fromkeys(part["bot"]))
@@ -135,13 +136,7 @@ def _strength(t: Tables) -> list[dict[str, Any]]:
         if len(runs) > 1:
             corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format)
             corr = html_table(corr.rename_axis("run").reset_index())
-        groups.append(
-            {
-                "mix": str(mix) if cells["mix"].nunique() > 1 else None,
-                "table": html_table(wide),
-                "corr": corr,
-            }
-        )
+        groups.append((str(mix) if several else None, html_table(wide), corr))
     return groups
 
 
@@ -246,12 +241,5 @@ def folder_page(
         entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
     pngs = [(caption, png_uri(path.read_bytes())) for caption, path in (images or {}).items()]
     return render(
-        "folder.html",
-        title=title,
-        body_class="folder",
-        text=text,
-        chart=chart,
-        tables=entries,
-        images=pngs,
-        rules=rules,
+        "folder.html", title=title, text=text, chart=chart, tables=entries, images=pngs, rules=rules
     )
