@@ -69,10 +69,12 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
 
 
 def _interval_chart(
-    parts: list[pd.DataFrame], unit: str, ref: float, ref_label: str, xlabel: str, title: str
+    parts: list[pd.DataFrame], unit: str, ref_label: str, xlabel: str, title: str
 ) -> str:
     """Horizontal point-and-interval chart, one row per ``label`` of the ``parts`` (rows of
-    :func:`_points`), values in ``unit`` written beside points."""
+    :func:`_points`), values in ``unit`` written beside points; a rate (``unit`` "%") is
+    drawn against a line at 50%, a difference against 0."""
+    ref = 50.0 if unit == "%" else 0.0
     rows = pd.concat(parts)
     fig, ax = _figure(8, 1.3 + 0.45 * len(rows))
     y = np.arange(len(rows))[::-1]
@@ -91,10 +93,8 @@ def _interval_chart(
         )
     _reference_line(ax, ref, ref_label)
     ax.set_yticks(y, list(rows["label"]))
-    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set(ylim=(-0.7, len(rows) - 0.3), xlabel=xlabel, title=title)
     ax.margins(x=0.22)  # room for the value written right of each interval
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
@@ -117,7 +117,7 @@ def shift_chart(summary: dict[str, Any]) -> str:
     shifts = _points(pd.DataFrame([r for _, r in rows]), [label for label, _ in rows], "diff")
     title = "What the change moved"
     return _interval_chart(
-        [shifts], "", 0.0, "0: no change", "shift B - A, points (paired 95% CI)", title
+        [shifts], "", "0: no change", "shift B - A, points (paired 95% CI)", title
     )
 
 
@@ -136,7 +136,6 @@ def _chart_cards(t: Tables, top: int) -> str | None:
     return _interval_chart(
         [_points(cards, labels, "diff")],
         " pp",
-        0.0,
         "0: no difference",
         "win rate when played minus when not, percentage points (95% CI)",
         f"Card effect: the {len(cards)} largest differences",
@@ -172,9 +171,7 @@ def _stacked(
     if ref is not None:
         _reference_line(ax, *ref, on_top=True)
     ax.set_yticks(y, [str(r) for r in wide.index])
-    ax.set_xlim(0, 100)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set(xlim=(0, 100), xlabel=xlabel, title=title)
     # Below the plot, outside the axes: a legend must never cover bars or axis labels.
     fig.legend(
         loc="outside lower center", ncol=min(4, len(wide.columns)), fontsize="small", frameon=False
@@ -215,9 +212,7 @@ def _chart_distribution(
         fig.legend(
             loc="outside lower center", ncol=min(4, len(runs)), fontsize="small", frameon=False
         )
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("% of games")
-    ax.set_title(title)
+    ax.set(xlabel=xlabel, ylabel="% of games", title=title)
     ax.grid(axis="y", alpha=0.3)
     return _uri(fig)
 
@@ -233,7 +228,6 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
         "fpa": lambda: _interval_chart(
             [_points(t.fpa, t.fpa["run"], "rate"), _points(t.paired, paired, "rate", "s")],
             "%",
-            50.0,
             "50%: no first-player advantage",
             "first-player win rate, % of games (95% CI)",
             "First-player advantage",
@@ -241,7 +235,6 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
         "seats": lambda: _interval_chart(
             [_points(t.seats, seats, "rate")],
             "%",
-            50.0,
             "50%: seats equal",
             "win rate of the seat, % of games (95% CI)",
             "Seat balance",
@@ -260,7 +253,6 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
                     ),
                 ],
                 " pp",
-                0.0,
                 "0: no difference",
                 "difference in first-player win rate, percentage points (95% CI)",
                 "Differences between runs",
