@@ -99,30 +99,30 @@ def _interval_chart(
     return _uri(fig)
 
 
-def _points(frame: pd.DataFrame, labels: Any, col: str, marker: str = "o") -> pd.DataFrame:
+def _points(frame: pd.DataFrame, label: str, col: str, marker: str = "o") -> pd.DataFrame:
     """``frame``'s estimates ``col`` with their ``lo``/``hi`` as an interval chart's rows, in
-    percent (or points); an empty table (no columns) gives no rows."""
+    percent (or points), each labelled ``label`` formatted with its row's columns; an empty
+    table (no columns) gives no rows."""
     if not len(frame):
         return pd.DataFrame()
     values = {k: frame[c].to_numpy() * 100 for k, c in (("est", col), ("lo", "lo"), ("hi", "hi"))}
-    return pd.DataFrame({"label": list(labels), **values, "marker": marker})
+    labels = [label.format(**r) for r in frame.to_dict("records")]
+    return pd.DataFrame({"label": labels, **values, "marker": marker})
 
 
 def shift_chart(summary: dict[str, Any]) -> str:
     """A compare's paired shifts, B - A, in points with their 95% intervals: the first-player
     win rate and each changed card's holders' win rate (from ``compare.json``)."""
-    rows = [("first-player win rate", summary["first_player"])]
-    rows += [(f"{c['card']}: holders", c) for c in summary.get("cards", [])]
-    rows = [(label, r) for label, r in rows if r.get("diff") is not None]
-    shifts = _points(pd.DataFrame([r for _, r in rows]), [label for label, _ in rows], "diff")
-    title = "What the change moved"
+    rows = [{**summary["first_player"], "label": "first-player win rate"}]
+    rows += [{**c, "label": f"{c['card']}: holders"} for c in summary.get("cards", [])]
+    shifts = pd.DataFrame([r for r in rows if r.get("diff") is not None])
     return _interval_chart(
-        [shifts], "", "0: no change", "shift B - A, points (paired 95% CI)", title
+        [_points(shifts, "{label}", "diff")],
+        "",
+        "0: no change",
+        "shift B - A, points (paired 95% CI)",
+        "What the change moved",
     )
-
-
-def _pairs(frame: pd.DataFrame, suffix: str = "") -> list[str]:
-    return [f"{a} - {b}{suffix}" for a, b in zip(frame["a"], frame["b"], strict=True)]
 
 
 def _chart_cards(t: Tables, top: int) -> str | None:
@@ -130,11 +130,8 @@ def _chart_cards(t: Tables, top: int) -> str | None:
     cards = t.cards[~t.cards["low_sample"]].head(top)
     if cards.empty:
         return None
-    several = t.cards["mix"].nunique() > 1
-    pairs = zip(cards["card"], cards["mix"], strict=True)
-    labels = [f"{c} ({m})" if several else str(c) for c, m in pairs]
     return _interval_chart(
-        [_points(cards, labels, "diff")],
+        [_points(cards, "{card} ({mix})" if t.cards["mix"].nunique() > 1 else "{card}", "diff")],
         " pp",
         "0: no difference",
         "win rate when played minus when not, percentage points (95% CI)",
@@ -151,14 +148,8 @@ def _stacked(
     y = np.arange(len(wide))[::-1]
     for i, col in enumerate(wide.columns):
         vals = wide[col].to_numpy() * 100
-        bars = ax.barh(
-            y,
-            vals,
-            left=left,
-            label=str(col),
-            color=OKABE_ITO[i % len(OKABE_ITO)],
-            edgecolor="white",
-        )
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        bars = ax.barh(y, vals, left=left, label=str(col), color=colour, edgecolor="white")
         # A value on every segment wide enough to hold it; the tables have them all.
         ax.bar_label(
             bars,
@@ -219,21 +210,19 @@ def _chart_distribution(
 
 def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | None]:
     """Every chart of the page as a data URI (None where there is nothing to draw)."""
-    paired = [f"{r} (paired)" for r in t.paired.get("run", [])]
-    seats = [f"{r}: seat {seat}" for r, seat in zip(t.seats["run"], t.seats["seat"], strict=True)]
     outcomes = t.outcomes.set_index("run")[["first", "second", "shared"]]
     outcomes.columns = ["first player won", "second player won", "shared victory"]
     makers: dict[str, Callable[[], str | None]] = {
         "outcomes": lambda: _stacked(outcomes, "Who wins", "% of games", (50.0, "50%")),
         "fpa": lambda: _interval_chart(
-            [_points(t.fpa, t.fpa["run"], "rate"), _points(t.paired, paired, "rate", "s")],
+            [_points(t.fpa, "{run}", "rate"), _points(t.paired, "{run} (paired)", "rate", "s")],
             "%",
             "50%: no first-player advantage",
             "first-player win rate, % of games (95% CI)",
             "First-player advantage",
         ),
         "seats": lambda: _interval_chart(
-            [_points(t.seats, seats, "rate")],
+            [_points(t.seats, "{run}: seat {seat}", "rate")],
             "%",
             "50%: seats equal",
             "win rate of the seat, % of games (95% CI)",
@@ -244,13 +233,8 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
             if t.diffs.empty
             else _interval_chart(
                 [
-                    _points(t.diffs, _pairs(t.diffs), "diff"),
-                    _points(
-                        t.shifts,
-                        _pairs(t.shifts, " (paired)") if len(t.shifts) else [],
-                        "diff",
-                        "s",
-                    ),
+                    _points(t.diffs, "{a} - {b}", "diff"),
+                    _points(t.shifts, "{a} - {b} (paired)", "diff", "s"),
                 ],
                 " pp",
                 "0: no difference",
