@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -31,24 +31,14 @@ class PanelError(Error):
 
 @dataclass
 class PanelRuns:
-    """Where a ``"run"`` or ``"compare"`` panel's runs are: ``runs[bot]`` is the bot's run
-    directory, or its ``A`` and ``B``; ``shifts`` a compare panel's ``panel.csv``."""
+    """A ``"run"`` or ``"compare"`` panel: ``dirs[bot]`` is the bot's run directory, or the
+    folder of its ``A`` and ``B``; ``runs`` each run directory by a short label (the bot, or
+    ``bot/A`` and ``bot/B``); ``shifts`` a compare panel's ``panel.csv``."""
 
     kind: str
-    runs: dict[str, list[Path]]
-    shifts: pd.DataFrame = field(default_factory=pd.DataFrame)
-
-    @property
-    def paths(self) -> list[Path]:
-        """Every run directory, bot by bot."""
-        return [p for paths in self.runs.values() for p in paths]
-
-    @property
-    def labels(self) -> list[str]:
-        """A short label per run of :attr:`paths`: the bot, or ``bot/A`` and ``bot/B``."""
-        if self.kind == "run":
-            return list(self.runs)
-        return [f"{bot}/{p.name}" for bot, paths in self.runs.items() for p in paths]
+    dirs: dict[str, Path]
+    runs: dict[str, Path]
+    shifts: pd.DataFrame
 
 
 def find_panel(panel_dir: Path | str) -> PanelRuns:
@@ -77,15 +67,12 @@ def find_panel(panel_dir: Path | str) -> PanelRuns:
     bots = list(dict.fromkeys(str(b) for b in df["bot"]))
     if not bots:
         raise PanelError(f"{table} names no bot")
-    dirs = P.panel_dir_names(bots)
-    runs: dict[str, list[Path]] = {}
-    for bot in bots:
-        paths = [base / dirs[bot] / arm if arm else base / dirs[bot] for arm in arms]
-        for path in paths:
-            if not (path / io.MANIFEST_NAME).is_file():
-                raise PanelError(f"--panel {base}: the run of {bot} is missing ({path})")
-        runs[bot] = paths
-    return PanelRuns(kind, runs, df if kind == "compare" else pd.DataFrame())
+    dirs = {bot: base / name for bot, name in P.panel_dir_names(bots).items()}
+    runs = {f"{bot}/{arm}" if arm else bot: d / arm for bot, d in dirs.items() for arm in arms}
+    for label, path in runs.items():
+        if not (path / io.MANIFEST_NAME).is_file():
+            raise PanelError(f"--panel {base}: the run of {label} is missing ({path})")
+    return PanelRuns(kind, dirs, runs, df if kind == "compare" else pd.DataFrame())
 
 
 def _margin_shifts(panel: PanelRuns) -> pd.DataFrame:
@@ -93,9 +80,9 @@ def _margin_shifts(panel: PanelRuns) -> pd.DataFrame:
     bot's ``compare.json`` holds them (:meth:`sim.run.margins.MarginShift.figures`); no
     rows when the comparisons predate the margin."""
     rows = []
-    for bot, paths in panel.runs.items():
+    for bot, folder in panel.dirs.items():
         try:
-            summary = json.loads((paths[0].parent / COMPARE_FILE).read_text(encoding="utf-8"))
+            summary = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if summary.get("margin"):
@@ -117,14 +104,14 @@ def panel_section(
     if panel.kind == "run":
         counts = [
             (bot, seats[p].games, seats[p].first_wins, seats[p].shared, seats[p].capped, margins[p])
-            for bot, (p,) in panel.runs.items()
+            for bot, p in panel.runs.items()
         ]
         t = P.first_player_panel(P.counts_table(counts))
-        head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
+        head = f"bot panel: {len(panel.dirs)} bots, each in self-play on the same games"
         view = P.first_player_cells(t).drop(columns=["decisive", "shared"])
         return f"{head}\n{P.format_first_player_panel(t)}", (view, [P.first_player_verdict(t)])
     shifts = _margin_shifts(panel)
-    head = f"bot panel: {len(panel.runs)} bots, each in self-play in both runs"
+    head = f"bot panel: {len(panel.dirs)} bots, each in self-play in both runs"
     rows = [
         {"bot": str(r["bot"]), **shift_row(P.metric_label(str(r["metric"])), r)}
         for r in panel.shifts.to_dict("records")

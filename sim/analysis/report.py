@@ -98,14 +98,14 @@ def build_report(
         if run_paths:
             raise ReportError("give either run directories or --panel, not both")
         found = find_panel(panel)
-        run_paths = found.paths
+        run_paths = list(found.runs.values())
     _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
         # Out of core: each run is read once, a batch of the columns needed at a time.
         info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
         if found is not None:
-            info = info.assign(run=found.labels)  # "greedy/A", not the whole path
+            info = info.assign(run=list(found.runs))  # "greedy/A", not the whole path
         seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
         empty = [run for run, c in seats.items() if c.games == 0]
         if exclude_capped and empty:
