@@ -15,10 +15,10 @@ import pandas as pd
 
 from sim.analysis import panel as P
 from sim.analysis.report_folders import COMPARE_FILE, margin_shift_row, shift_row
+from sim.analysis.streaming import RunTotals
 from sim.base.errors import Error
 from sim.run import io
-from sim.run.margins import MarginMoments
-from sim.run.seats import SeatCounts
+from sim.run.margins import moments_of_counts
 
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).
 RUN_COLUMNS = ("bot", "games", "favoured")
@@ -91,21 +91,18 @@ def _margin_shifts(panel: PanelRuns) -> pd.DataFrame:
 
 
 def panel_section(
-    panel: PanelRuns, seats: Mapping[Path, SeatCounts], margins: Mapping[Path, MarginMoments]
+    panel: PanelRuns, totals: Mapping[str, RunTotals]
 ) -> tuple[str, tuple[pd.DataFrame, list[str]]]:
     """The panel as the report gives it: its text (the table per bot, then the verdict
     lines), and for the HTML page its table (one row per bot, or per bot and measure) and
-    verdict lines.
-
-    ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games already left
-    out when the report leaves them out); ``margins[path]`` the first player's VP margins of
-    the same games.
-    """
+    verdict lines. ``totals[label]`` counts the games of the run ``label`` of
+    :attr:`PanelRuns.runs` (turn-capped games already left out when the report leaves them
+    out)."""
     if panel.kind == "run":
-        counts = [
-            (bot, seats[p].games, seats[p].first_wins, seats[p].shared, seats[p].capped, margins[p])
-            for bot, p in panel.runs.items()
-        ]
+        counts = []
+        for bot, run in totals.items():
+            c, margins = run.seats, moments_of_counts(run.margins)
+            counts.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
         t = P.first_player_panel(P.counts_table(counts))
         head = f"bot panel: {len(panel.dirs)} bots, each in self-play on the same games"
         view = P.first_player_cells(t).drop(columns=["decisive", "shared"])

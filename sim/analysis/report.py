@@ -22,7 +22,7 @@ from sim.run import io
 from sim.run import progress as P
 from sim.run.gods import god_rows
 from sim.run.margins import margin_row, moments_of_counts
-from sim.run.seats import SeatCounts, seat_rows
+from sim.run.seats import seat_rows
 
 TOP_CARDS = 15
 
@@ -106,8 +106,8 @@ def build_report(
         info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
         if found is not None:
             info = info.assign(run=list(found.runs))  # "greedy/A", not the whole path
-        seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
-        empty = [run for run, c in seats.items() if c.games == 0]
+        runs = dict(zip(map(str, info["run"]), totals, strict=True))
+        empty = [run for run, t in runs.items() if t.seats.games == 0]
         if exclude_capped and empty:
             raise ReportError(
                 f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
@@ -116,20 +116,10 @@ def build_report(
         bar.advance(1)
         bar.describe("report: analysing")
         tables = tables_from_totals(info, totals, min_games, exclude_capped)
-        text = "\n".join(
-            [key_figures(tables)]
-            + [
-                f"{run}: who wins\n" + "\n".join(_who_wins_lines(c, t))
-                for (run, c), t in zip(seats.items(), totals, strict=True)
-            ]
-        )
+        text = "\n".join([key_figures(tables), *(_who_wins(run, t) for run, t in runs.items())])
         section = None
         if found is not None:
-            by_path = dict(zip(run_paths, seats.values(), strict=True))
-            margins = {
-                p: moments_of_counts(t.margins) for p, t in zip(run_paths, totals, strict=True)
-            }
-            panel_lines, section = panel_section(found, by_path, margins)
+            panel_lines, section = panel_section(found, dict(zip(found.runs, totals, strict=True)))
             text = panel_lines + "\n\n" + text
         bar.advance(1)
         bar.describe("report: drawing charts")
@@ -139,9 +129,9 @@ def build_report(
     return Report(html=final, text=text)
 
 
-def _who_wins_lines(c: SeatCounts, t: RunTotals, indent: str = "  ") -> list[str]:
-    """The seat figures, the first player's margin and each god's win rate, aligned as the
-    run summary prints them."""
-    rows = [*seat_rows(c), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
+def _who_wins(run: str, t: RunTotals) -> str:
+    """The run's seat figures, its first player's margin and each god's win rate, aligned as
+    the run summary prints them."""
+    rows = [*seat_rows(t.seats), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
     width = max(len(label) for label, _ in rows)
-    return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
+    return "\n".join([f"{run}: who wins", *(f"  {k.ljust(width)}  {v}" for k, v in rows)])
