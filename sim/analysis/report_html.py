@@ -161,10 +161,8 @@ def page(
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
-    comp = comp.loc[:, comp.sum() > 0]
-    comp_view = comp.apply(lambda s: s.map(pct)).reset_index()
-    q = t.length_quantiles
-    q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
+    comp_view = comp.loc[:, comp.sum() > 0].map(pct).reset_index()
+    q_view = t.length_quantiles.set_index("run").map("{:.1f}".format).reset_index()
     margins = [
         {"run": run, **margin_distribution(part["margin"], part["games"])}
         for run, part in t.margins.groupby("run", sort=False)
