@@ -1,10 +1,7 @@
-"""``omensim report``: one self-contained HTML page about one or more runs.
-
-Every figure comes from :mod:`sim.analysis` tables (:mod:`~sim.analysis.report_tables`),
-the charts from :mod:`~sim.analysis.report_charts`, the page from
-:mod:`~sim.analysis.report_html`; this module checks every input before anything is written
-and writes the page atomically, so a bad run leaves no output and a crash no half page.
-"""
+"""``omensim report``: one self-contained HTML page about one or more runs, from the tables
+of :mod:`~sim.analysis.report_tables`, the charts of :mod:`~sim.analysis.report_charts` and
+the page of :mod:`~sim.analysis.report_html`; every input is checked before anything is
+written, and the page is written atomically."""
 
 from __future__ import annotations
 

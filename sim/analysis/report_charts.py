@@ -1,12 +1,6 @@
-"""The charts of ``omensim report``, drawn with matplotlib and returned as PNG data URIs.
-
-Conventions designers expect: labelled axes, values written on bars and
-beside points, a dashed reference line (50%, or 0 for a difference) labelled
-on the chart and explained in the page, legends outside the plot so they
-never cover bars or labels, and the Okabe-Ito palette, which stays readable
-with colour-blindness. matplotlib is used through its object API on the Agg
-canvas (no pyplot, no display, no global state), imported only when drawing.
-"""
+"""The charts of ``omensim report`` as PNG data URIs, drawn by matplotlib's object API on
+the Agg canvas (no pyplot, no display), imported only when drawing. The conventions they
+keep (palette, labels, reference lines): ``docs/usage.md``, "Reading the results"."""
 
 from __future__ import annotations
 

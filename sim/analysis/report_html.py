@@ -1,12 +1,7 @@
-"""The HTML of ``omensim report``: the one way every report page is made (:func:`render`:
-a jinja2 template of ``sim/analysis/templates/``), the page about runs (:func:`page`) and the
-page about a command's folder (:func:`folder_page`, its parts from
-:mod:`sim.analysis.report_folders`).
-
-Every page is self-contained: the one stylesheet (``report.css``), the charts as data URIs
-and, on the runs page, the card table's few lines of script (sorting and filtering, no
-library), so it needs no network.
-"""
+"""The HTML of ``omensim report``: every page is a jinja2 template of
+``sim/analysis/templates/`` (:func:`render`), self-contained (one stylesheet, charts as data
+URIs, the card table's few lines of script): the page about runs (:func:`page`) and the
+page about a command's folder (:func:`folder_page`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The tables behind ``omensim report``: every figure the page shows, computed once.
-
-:class:`Tables` holds them (``sim.analysis.streaming.report_tables`` computes them
-out of core), and :func:`key_figures` says the headline numbers as text. Nothing here
-draws or writes.
-"""
+"""The tables behind ``omensim report`` (:class:`Tables`, computed out of core by
+``sim.analysis.streaming.report_tables``) and its headline numbers as text
+(:func:`key_figures`)."""
 
 from __future__ import annotations
 
