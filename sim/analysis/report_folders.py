@@ -70,15 +70,15 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     """Each changed card's fields that differ between A and B: ``card, field, A, B``."""
     from sim.run.compiled import run_pool  # deferred: loads numba
 
-    pools = []
+    units = []
     for arm in ("A", "B"):
         a = summary["arms"][arm]
         spec = RunSpec(**{**a["spec"], "variants": tuple(a["spec"].get("variants", ()))})
-        pools.append(run_pool(spec, Changes.parse(a["changes"]["change"], a["changes"]["cards"])))
-    by_name = [{u["name"]: u for u in p.units} for p in pools]
+        pool = run_pool(spec, Changes.parse(a["changes"]["change"], a["changes"]["cards"]))
+        units.append({u["name"]: u for u in pool.units})
     rows = []
     for name in summary.get("affected_cards", []):
-        ua, ub = by_name[0].get(name), by_name[1].get(name)
+        ua, ub = (by_name.get(name) for by_name in units)
         if ua is None or ub is None:
             rows.append(
                 {"card": name, "field": "(present)", "A": ua is not None, "B": ub is not None}
@@ -230,15 +230,10 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         )
         table = spread.assign(run=fp["bot"], games=fp["games"])
         tables[f"{MARGIN_TITLE} in self-play"] = margin_table(table)
-    if result.ratings is not None:
-        r = result.ratings
+    if result.ratings is not None:  # the cells of ratings.format_ratings
         tables["Ratings (Bradley-Terry, Elo scale)"] = pd.DataFrame(
-            {
-                "rank": range(1, len(r) + 1),
-                "bot": r["bot"],
-                "Elo": r["elo"].map("{:.0f}".format),
-                "95% CI": [f"{lo:.0f} to {hi:.0f}" for lo, hi in zip(r.lo, r.hi, strict=True)],
-            }
+            {"rank": k, "bot": r.bot, "Elo": f"{r.elo:.0f}", "95% CI": f"{r.lo:.0f} to {r.hi:.0f}"}
+            for k, r in enumerate(result.ratings.itertuples(), 1)
         )
     return TT.format_tournament(result), tables
 
