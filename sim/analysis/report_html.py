@@ -50,29 +50,9 @@ def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
     )
 
 
-def count(n: Any) -> str:
-    """A count with thousands separators, ``"12,345"`` (blank when there is none)."""
-    return f"{n:,.0f}" if finite(n) else ""
-
-
-def rate_interval(lo: float, hi: float) -> str:
-    """A rate's interval in percent, ``"51.00-53.20%"``."""
-    return f"{lo * 100:.2f}-{hi * 100:.2f}%"
-
-
-def points_interval(lo: float, hi: float) -> str:
-    """A difference's interval in signed points, ``"+0.10 to +2.30"``."""
-    return f"{lo * 100:+.2f} to {hi * 100:+.2f}"
-
-
 def vp_interval(lo: float, hi: float) -> str:
     """A VP figure's interval, ``"+0.10 to +2.30"``."""
     return f"{lo:+.2f} to {hi:+.2f}"
-
-
-def sort_key(value: Any) -> str:
-    """What a number sorts by in a sortable table (``data-v``): blank when there is none."""
-    return repr(float(value)) if finite(value) else ""
 
 
 def finite(value: Any) -> bool:
@@ -81,8 +61,16 @@ def finite(value: Any) -> bool:
 
 
 _PAGES.tests["finite"] = finite
-_FORMATS = (count, pct, points, rate_interval, points_interval, vp_interval, sort_key)
-_PAGES.filters.update({f.__name__: f for f in _FORMATS})
+# How the templates write a figure or an interval (pct and points: the statistics module's).
+_PAGES.filters.update(
+    pct=pct,
+    points=points,
+    vp_interval=vp_interval,
+    count=lambda n: f"{n:,.0f}" if finite(n) else "",  # "12,345"
+    rate_interval=lambda lo, hi: f"{lo * 100:.2f}-{hi * 100:.2f}%",  # "51.00-53.20%"
+    points_interval=lambda lo, hi: f"{lo * 100:+.2f} to {hi * 100:+.2f}",  # "+0.10 to +2.30"
+    sort_key=lambda v: repr(float(v)) if finite(v) else "",  # a sortable column's data-v
+)
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
@@ -94,7 +82,7 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "run": m["run"],
-            "games": m["games"].map(count),
+            "games": m["games"].map("{:,.0f}".format),
             "mean (VP)": m["mean"].map("{:+.2f}".format),
             "95% t-interval": list(map(vp_interval, m["lo"], m["hi"])),
             "sd": m["sd"].map("{:.1f}".format),
