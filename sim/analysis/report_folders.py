@@ -166,9 +166,7 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         "Paired shifts, B - A": pd.DataFrame(shifts),
         "A and B side by side, where they differ": pd.DataFrame(seats, columns=["count", "A", "B"]),
     }
-    arms = {arm: folder / arm for arm in ("A", "B") if (folder / arm / "_manifest.json").is_file()}
-    if len(arms) == 2:
-        tables[MARGIN_TITLE] = margin_frame({a: run_margins(d) for a, d in arms.items()})
+    tables[MARGIN_TITLE] = margin_frame({arm: run_margins(folder / arm) for arm in "AB"})
     lines = [
         f"Comparison of {s['games']:,} games of {s['mix']} (seed {s['seed']}), each played as A "
         f"and as B. B changed: {'; '.join(what) or 'nothing'}.",
@@ -190,17 +188,14 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     folder = Path(folder)
     result = read_sweep(folder)
     spec = result.spec
+    margins = run_margins(folder / "baseline")
+    label, value = margin_row(MarginMoments.from_margins(margins))
     lines = [
         f"Sweep of {result.field} on {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}): "
-        f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's."
+        f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's.",
+        f"baseline {label}: {value}",
+        format_table(result),
     ]
-    baseline = folder / "baseline"
-    margins = {}
-    if (baseline / "_manifest.json").is_file():
-        margins["baseline"] = run_margins(baseline)
-        label, value = margin_row(MarginMoments.from_margins(margins["baseline"]))
-        lines.append(f"baseline {label}: {value}")
-    lines.append(format_table(result))
     cells = cells_view(result)
     # The text marks only what is flagged; a page column of nothing but blanks reads as
     # missing data, so the page says "no" and "-".
@@ -209,8 +204,7 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     tables = {"Cells: each (card, change) against the baseline": cells}
     if result.skipped:
         tables["Skipped (out of the field's range)"] = pd.DataFrame(result.skipped)
-    if margins:
-        tables[f"{MARGIN_TITLE} (baseline)"] = margin_frame(margins)
+    tables[f"{MARGIN_TITLE} (baseline)"] = margin_frame({"baseline": margins})
     return "\n".join(lines), tables
 
 
