@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sim.analysis import balance as B
@@ -95,8 +96,6 @@ def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
 def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
     """``{label: per-game margins}`` as the report's margin distribution table (one row per
     label: :func:`sim.run.margins.margin_distribution`)."""
-    import numpy as np
-
     rows = [
         {"run": label, **margin_distribution(*np.unique(m, return_counts=True))}
         for label, m in margins.items()

@@ -206,7 +206,7 @@ def folder_page(
 ) -> str:
     """A self-contained HTML page: the lead text, a compare's shift ``chart`` (a data URI)
     when given, each non-empty table, then each PNG of ``images`` (``{caption: path}``)."""
-    entries, rules = [], []
+    entries = []
     for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
             continue
@@ -216,11 +216,7 @@ def folder_page(
             for j, c in enumerate(frame.columns)
             if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
         ]
-        if prose:
-            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
-        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
+        html = html_table(frame, table_id=f"t{i}")
+        entries.append({"name": name, "id": f"t{i}", "html": html, "prose": prose})
     pngs = [(caption, png_uri(path.read_bytes())) for caption, path in (images or {}).items()]
-    return render(
-        "folder.html", title=title, text=text, chart=chart, tables=entries, images=pngs, rules=rules
-    )
+    return render("folder.html", title=title, text=text, chart=chart, tables=entries, images=pngs)
