@@ -64,12 +64,14 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
 
 def _interval_chart(
     parts: list[pd.DataFrame], unit: str, ref_label: str, xlabel: str, title: str
-) -> str:
+) -> str | None:
     """Horizontal point-and-interval chart, one row per ``label`` of the ``parts`` (rows of
     :func:`_points`), values in ``unit`` written beside points; a rate (``unit`` "%") is
-    drawn against a line at 50%, a difference against 0."""
+    drawn against a line at 50%, a difference against 0. None when there are no rows."""
     ref = 50.0 if unit == "%" else 0.0
     rows = pd.concat(parts)
+    if rows.empty:
+        return None
     fig, ax = _figure(8, 1.3 + 0.45 * len(rows))
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows.itertuples(), strict=True):
@@ -104,7 +106,7 @@ def _points(frame: pd.DataFrame, label: str, col: str, marker: str = "o") -> pd.
     return pd.DataFrame({"label": labels, **values, "marker": marker})
 
 
-def shift_chart(summary: dict[str, Any]) -> str:
+def shift_chart(summary: dict[str, Any]) -> str | None:
     """A compare's paired shifts, B - A, in points with their 95% intervals: the first-player
     win rate and each changed card's holders' win rate (from ``compare.json``)."""
     rows = [{**summary["first_player"], "label": "first-player win rate"}]
@@ -116,20 +118,6 @@ def shift_chart(summary: dict[str, Any]) -> str:
         "0: no change",
         "shift B - A, points (paired 95% CI)",
         "What the change moved",
-    )
-
-
-def _chart_cards(t: Tables, top: int) -> str | None:
-    """The ``top`` cards with the largest effect (enough player-games on both sides)."""
-    cards = t.cards[~t.cards["low_sample"]].head(top)
-    if cards.empty:
-        return None
-    return _interval_chart(
-        [_points(cards, "{card} ({mix})" if t.cards["mix"].nunique() > 1 else "{card}", "diff")],
-        " pp",
-        "0: no difference",
-        "win rate when played minus when not, percentage points (95% CI)",
-        f"Card effect: the {len(cards)} largest differences",
     )
 
 
@@ -204,6 +192,9 @@ def _chart_distribution(
 
 def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | None]:
     """Every chart of the page as a data URI (None where there is nothing to draw)."""
+    # The cards with the largest effect (enough player-games on both sides).
+    cards = t.cards[~t.cards["low_sample"]].head(top)
+    card_label = "{card} ({mix})" if t.cards["mix"].nunique() > 1 else "{card}"
     outcomes = t.outcomes.set_index("run")[["first", "second", "shared"]]
     outcomes.columns = ["first player won", "second player won", "shared victory"]
     makers: dict[str, Callable[[], str | None]] = {
@@ -222,21 +213,23 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
             "win rate of the seat, % of games (95% CI)",
             "Seat balance",
         ),
-        "differences": lambda: (
-            None
-            if t.diffs.empty
-            else _interval_chart(
-                [
-                    _points(t.diffs, "{a} - {b}", "diff"),
-                    _points(t.shifts, "{a} - {b} (paired)", "diff", "s"),
-                ],
-                " pp",
-                "0: no difference",
-                "difference in first-player win rate, percentage points (95% CI)",
-                "Differences between runs",
-            )
+        "differences": lambda: _interval_chart(
+            [
+                _points(t.diffs, "{a} - {b}", "diff"),
+                _points(t.shifts, "{a} - {b} (paired)", "diff", "s"),
+            ],
+            " pp",
+            "0: no difference",
+            "difference in first-player win rate, percentage points (95% CI)",
+            "Differences between runs",
         ),
-        "cards": lambda: _chart_cards(t, top),
+        "cards": lambda: _interval_chart(
+            [_points(cards, card_label, "diff")],
+            " pp",
+            "0: no difference",
+            "win rate when played minus when not, percentage points (95% CI)",
+            f"Card effect: the {len(cards)} largest differences",
+        ),
         "margins": lambda: _chart_distribution(
             t.margins,
             "margin",
