@@ -323,8 +323,7 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance set folder's lead text and its tables (the trade-off, the proposals)."""
     s = _json(folder, SET_RESULT)
     t = pd.read_csv(Path(folder) / SET_TABLE, keep_default_na=False, na_values=[""])
-    t["changes"] = t["changes"].fillna("").astype(str)
-    t["edit"] = t["edit"].fillna("").astype(str)
+    t[["changes", "edit"]] = t[["changes", "edit"]].fillna("").astype(str)
     yes_no = {True: "yes", False: "no"}
     trade = pd.DataFrame(
         {
@@ -431,7 +430,6 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         raise jobs.JobReadError(f"{folder}: its {KINDS[kind][1]} lacks {exc}") from None
     chart = shift_chart(_json(folder, COMPARE_FILE)) if kind == "compare" else None
-    heatmap = Path(folder) / "sweep.png"
-    images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
+    images = {"Heat map": Path(folder) / "sweep.png"} if kind == "sweep" else {}
     title = f"omensim {kind}: {Path(folder).name}"
     return write_page(Path(out), folder_page(title, text, tables, images, chart)), text

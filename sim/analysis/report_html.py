@@ -70,6 +70,7 @@ _PAGES.filters.update(
     rate_interval=lambda lo, hi: f"{lo * 100:.2f}-{hi * 100:.2f}%",  # "51.00-53.20%"
     points_interval=lambda lo, hi: f"{lo * 100:+.2f} to {hi * 100:+.2f}",  # "+0.10 to +2.30"
     sort_key=lambda v: repr(float(v)) if finite(v) else "",  # a sortable column's data-v
+    html_table=html_table,
 )
 
 
@@ -157,9 +158,7 @@ def page(
         info=html_table(info, "runs"),
         paths=list(zip(t.info["run"], t.info["path"], strict=True)),
         versions=", ".join(sorted({str(v) for v in t.info["omensim_version"]})),
-        panel=None
-        if panel is None
-        else {"table": html_table(panel[0], "panel"), "verdicts": panel[1]},
+        panel=panel,
         text=text,
         fpa=fpa.to_dict("records"),
         t=t,

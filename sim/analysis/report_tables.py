@@ -59,8 +59,7 @@ def filled_lengths(lengths: pd.DataFrame) -> pd.DataFrame:
 def shares_deals(info: pd.DataFrame, i: int) -> bool:
     """Whether run ``i`` of ``info`` deals the same games as run 0: the same seed and the
     same mix (a run of another mix deals other cards: it is an independent run)."""
-    same = ("seed", "mix")
-    return all(info[c].iloc[i] == info[c].iloc[0] for c in same)
+    return all(info[c].iloc[i] == info[c].iloc[0] for c in ("seed", "mix"))
 
 
 def with_impact(cards: pd.DataFrame, impact: pd.DataFrame, mix: str) -> pd.DataFrame:
