@@ -16,7 +16,6 @@ from sim.analysis.report_tables import Tables
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 """Colour-blind-safe palette (Okabe & Ito, 2008), in the order series use it."""
-NEUTRAL = "#999999"
 
 
 def _figure(width: float, height: float) -> tuple[Any, Any]:
@@ -46,7 +45,7 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
 
     ``on_top`` draws it over bars (stacked bars would hide it otherwise).
     """
-    colour = "#333333" if on_top else NEUTRAL
+    colour = "#333333" if on_top else "#999999"
     ax.axvline(ref, color=colour, linestyle="--", linewidth=1, zorder=3 if on_top else 0)
     ax.annotate(
         label,

@@ -153,20 +153,12 @@ def page(
     ]
     return render(
         "runs.html",
-        title="omensim report",
-        body_class="runs",
         info=html_table(info, "runs"),
-        paths=list(zip(t.info["run"], t.info["path"], strict=True)),
         versions=", ".join(sorted({str(v) for v in t.info["omensim_version"]})),
         panel=panel,
         text=text,
         fpa=fpa.to_dict("records"),
         t=t,
-        cards={
-            "rows": t.card_table.to_dict("records"),
-            "several": not t.card_table.empty and t.card_table["mix"].nunique() > 1,
-            "hold": "hold_rate" in t.card_table.columns,
-        },
         strength=_strength(t),
         lengths=html_table(q_view),
         margins=html_table(margin_table(pd.DataFrame(margins))),
