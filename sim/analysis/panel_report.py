@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from sim.analysis import panel as P
-from sim.analysis.report_folders import margin_shift_row
+from sim.analysis.report_folders import COMPARE_FILE, margin_shift_row, shift_row
+from sim.analysis.streaming import RunTotals
 from sim.base.errors import Error
 from sim.run import io
-from sim.run.margins import MarginMoments
-from sim.run.seats import SeatCounts
-from sim.run.stats import pct, points
+from sim.run.margins import moments_of_counts
 
-COMPARE_FILE = "compare.json"
 # The columns each kind of panel.csv has (as run --panel and compare --panel write them).
 RUN_COLUMNS = ("bot", "games", "favoured")
 COMPARE_COLUMNS = ("bot", "metric", "rate_a", "rate_b", "diff", "lo", "hi")
@@ -33,24 +31,14 @@ class PanelError(Error):
 
 @dataclass
 class PanelRuns:
-    """Where a ``"run"`` or ``"compare"`` panel's runs are: ``runs[bot]`` is the bot's run
-    directory, or its ``A`` and ``B``; ``shifts`` a compare panel's ``panel.csv``."""
+    """A ``"run"`` or ``"compare"`` panel: ``dirs[bot]`` is the bot's run directory, or the
+    folder of its ``A`` and ``B``; ``runs`` each run directory by a short label (the bot, or
+    ``bot/A`` and ``bot/B``); ``shifts`` a compare panel's ``panel.csv``."""
 
     kind: str
-    runs: dict[str, list[Path]]
-    shifts: pd.DataFrame = field(default_factory=pd.DataFrame)
-
-    @property
-    def paths(self) -> list[Path]:
-        """Every run directory, bot by bot."""
-        return [p for paths in self.runs.values() for p in paths]
-
-    @property
-    def labels(self) -> list[str]:
-        """A short label per run of :attr:`paths`: the bot, or ``bot/A`` and ``bot/B``."""
-        if self.kind == "run":
-            return list(self.runs)
-        return [f"{bot}/{p.name}" for bot, paths in self.runs.items() for p in paths]
+    dirs: dict[str, Path]
+    runs: dict[str, Path]
+    shifts: pd.DataFrame
 
 
 def find_panel(panel_dir: Path | str) -> PanelRuns:
@@ -79,43 +67,22 @@ def find_panel(panel_dir: Path | str) -> PanelRuns:
     bots = list(dict.fromkeys(str(b) for b in df["bot"]))
     if not bots:
         raise PanelError(f"{table} names no bot")
-    dirs = P.panel_dir_names(bots)
-    runs: dict[str, list[Path]] = {}
-    for bot in bots:
-        paths = [base / dirs[bot] / arm if arm else base / dirs[bot] for arm in arms]
-        for path in paths:
-            if not (path / io.MANIFEST_NAME).is_file():
-                raise PanelError(f"--panel {base}: the run of {bot} is missing ({path})")
-        runs[bot] = paths
-    return PanelRuns(kind, runs, df if kind == "compare" else pd.DataFrame())
+    dirs = {bot: base / name for bot, name in P.panel_dir_names(bots).items()}
+    runs = {f"{bot}/{arm}" if arm else bot: d / arm for bot, d in dirs.items() for arm in arms}
+    for label, path in runs.items():
+        if not (path / io.MANIFEST_NAME).is_file():
+            raise PanelError(f"--panel {base}: the run of {label} is missing ({path})")
+    return PanelRuns(kind, dirs, runs, df if kind == "compare" else pd.DataFrame())
 
 
-def first_player_table(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> pd.DataFrame:
-    """A run panel's :func:`sim.analysis.panel.first_player_panel` from each run's counts.
-
-    ``seats[path]`` holds the counts of the run in ``path`` (turn-capped games
-    already left out when the report leaves them out); ``margins[path]``, when
-    given, the first player's VP margins of the same games.
-    """
-    counts = []
-    for bot, (path,) in panel.runs.items():
-        c, m = seats[path], None if margins is None else margins[path]
-        counts.append((bot, c.games, c.first_wins, c.shared, c.capped, m))
-    return P.first_player_panel(P.counts_table(counts))
-
-
-def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
+def _margin_shifts(panel: PanelRuns) -> pd.DataFrame:
     """A compare panel's first-player VP margin per bot: A, B and the paired shift, as each
     bot's ``compare.json`` holds them (:meth:`sim.run.margins.MarginShift.figures`); no
     rows when the comparisons predate the margin."""
     rows = []
-    for bot, paths in panel.runs.items():
+    for bot, folder in panel.dirs.items():
         try:
-            summary = json.loads((paths[0].parent / COMPARE_FILE).read_text(encoding="utf-8"))
+            summary = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if summary.get("margin"):
@@ -123,43 +90,30 @@ def margin_shifts(panel: PanelRuns) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def panel_text(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> str:
-    """The panel as the report prints it: the table per bot, then the verdict line(s)."""
+def panel_section(
+    panel: PanelRuns, totals: Mapping[str, RunTotals]
+) -> tuple[str, tuple[pd.DataFrame, list[str]]]:
+    """The panel as the report gives it: its text (the table per bot, then the verdict
+    lines), and for the HTML page its table (one row per bot, or per bot and measure) and
+    verdict lines. ``totals[label]`` counts the games of the run ``label`` of
+    :attr:`PanelRuns.runs` (turn-capped games already left out when the report leaves them
+    out)."""
     if panel.kind == "run":
-        head = f"bot panel: {len(panel.runs)} bots, each in self-play on the same games"
-        table = first_player_table(panel, seats, margins)
-        return head + "\n" + P.format_first_player_panel(table)
-    head = f"bot panel: {len(panel.runs)} bots, each in self-play in both runs"
-    return "\n".join([head, *P.shift_lines(panel.shifts, margin_shifts(panel))])
-
-
-def panel_frames(
-    panel: PanelRuns,
-    seats: Mapping[Path, SeatCounts],
-    margins: Mapping[Path, MarginMoments] | None = None,
-) -> tuple[pd.DataFrame, list[str]]:
-    """The panel's table for the HTML page (one row per bot, or per bot and measure) and
-    its verdict lines."""
-    if panel.kind == "run":
-        t = first_player_table(panel, seats, margins)
+        counts = []
+        for bot, run in totals.items():
+            c, margins = run.seats, moments_of_counts(run.margins)
+            counts.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
+        t = P.first_player_panel(P.counts_table(counts))
+        head = f"bot panel: {len(panel.dirs)} bots, each in self-play on the same games"
         view = P.first_player_cells(t).drop(columns=["decisive", "shared"])
-        return view, [P.first_player_verdict(t)]
+        return f"{head}\n{P.format_first_player_panel(t)}", (view, [P.first_player_verdict(t)])
+    shifts = _margin_shifts(panel)
+    head = f"bot panel: {len(panel.dirs)} bots, each in self-play in both runs"
     rows = [
-        {
-            "bot": str(r["bot"]),
-            "measure": P.metric_label(str(r["metric"])),
-            "A": pct(r["rate_a"]),
-            "B": pct(r["rate_b"]),
-            "shift": f"{points(r['diff'])} points",
-            "95% CI": f"{points(r['lo'])} to {points(r['hi'])}",
-        }
+        {"bot": str(r["bot"]), **shift_row(P.metric_label(str(r["metric"])), r)}
         for r in panel.shifts.to_dict("records")
     ]
-    for r in margin_shifts(panel).to_dict("records"):
-        rows.append({"bot": str(r["bot"]), **margin_shift_row(r)})
-    view = pd.DataFrame(rows).drop(columns="kind", errors="ignore")  # the folder page's column
-    return view, P.effect_verdicts(P.effect_panel(panel.shifts))
+    rows += [{"bot": str(r["bot"]), **margin_shift_row(r)} for r in shifts.to_dict("records")]
+    view = pd.DataFrame(rows).drop(columns="kind")  # the folder page's column
+    verdicts = P.effect_verdicts(P.effect_panel(panel.shifts))
+    return "\n".join([head, *P.shift_lines(panel.shifts, shifts)]), (view, verdicts)

@@ -1,20 +1,15 @@
-"""``omensim report``: one self-contained HTML page about one or more runs.
-
-Every figure comes from :mod:`sim.analysis` tables (:mod:`~sim.analysis.report_tables`),
-the charts from :mod:`~sim.analysis.report_charts`, the page from
-:mod:`~sim.analysis.report_html`; this module checks every input before anything is written
-and writes the page atomically, so a bad run leaves no output and a crash no half page.
-"""
+"""``omensim report``: one self-contained HTML page about one or more runs, from the tables
+of :mod:`~sim.analysis.report_tables`, the charts of :mod:`~sim.analysis.report_charts` and
+the page of :mod:`~sim.analysis.report_html`; every input is checked before anything is
+written, and the page is written atomically."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from sim.analysis.panel_report import PanelError, PanelRuns, find_panel, panel_frames, panel_text
+from sim.analysis.panel_report import PanelRuns, find_panel, panel_section
 from sim.analysis.report_charts import charts as draw
 from sim.analysis.report_html import REPORT_NAME, page, write_page
 from sim.analysis.report_tables import key_figures
@@ -24,7 +19,7 @@ from sim.run import io
 from sim.run import progress as P
 from sim.run.gods import god_rows
 from sim.run.margins import margin_row, moments_of_counts
-from sim.run.seats import SeatCounts, seat_rows
+from sim.run.seats import seat_rows
 
 TOP_CARDS = 15
 
@@ -35,14 +30,11 @@ class ReportError(Error):
 
 @dataclass
 class Report:
-    """What :func:`build_report` made: the page and the key figures as text.
-
-    ``images`` names the charts inlined in the page (none are separate files).
-    """
+    """What :func:`build_report` made: the page (its charts inlined) and the key figures as
+    text."""
 
     html: Path
-    images: list[str] = field(default_factory=list)
-    text: str = ""
+    text: str
 
 
 def _is_report_file(entry: Path) -> bool:
@@ -80,29 +72,21 @@ def build_report(
 ) -> Report:
     """Analyse the runs in ``paths`` and write the self-contained ``out_dir/report.html``.
 
-    ``panel``: the output directory of ``run --panel`` or ``compare --panel``
-    instead of ``paths`` (pass ``[]``): every bot's run is analysed side by
-    side, and the page and text open with the panel's answers per bot and the
-    across-bots verdicts (:mod:`sim.analysis.panel_report`).
-
-    ``progress`` draws a bar of the steps (loading, analysing, each chart) on stderr.
-    The text ends with each run's first-player figures
-    (:func:`sim.run.seats.seat_rows`), its mean VP margin and each god's win rate;
-    with ``exclude_capped`` every figure and chart leaves turn-capped games out, and the
-    text says how many per run.
-    ``out_dir`` must be absent or empty unless ``force`` (an earlier report is then
-    replaced); that is checked before any run is read.
+    ``panel``: the folder of ``run --panel`` or ``compare --panel`` instead of ``paths``
+    (pass ``[]``); the page and text then open with the panel's answers per bot
+    (:mod:`sim.analysis.panel_report`). ``progress`` draws a bar of the steps on stderr.
+    The text ends with each run's seat figures, mean VP margin and gods' win rates; with
+    ``exclude_capped`` every figure leaves turn-capped games out. ``out_dir`` must be absent
+    or empty unless ``force``, checked before any run is read; nothing is written unless
+    every run loads.
 
     Raises:
         sim.analysis.RunLoadError: a path that is missing or not a run directory.
         sim.run.io.IncompleteRunError: a run that did not finish.
-        ReportError: ``out_dir`` cannot hold a report, or ``panel`` is not a finished
-            panel (:class:`sim.analysis.panel_report.PanelError`), or both ``paths``
-            and ``panel`` are given.
+        sim.analysis.panel_report.PanelError: ``panel`` is not a finished panel.
+        ReportError: ``out_dir`` cannot hold a report, or both ``paths`` and ``panel``.
         sim.run.io.RunError: ``out_dir`` holds something and ``force`` is not set.
         OSError: ``out_dir`` cannot be written.
-
-    Nothing is written unless every run loads.
     """
     run_paths = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
     out = Path(out_dir)
@@ -110,85 +94,41 @@ def build_report(
     if panel is not None:
         if run_paths:
             raise ReportError("give either run directories or --panel, not both")
-        try:
-            found = find_panel(panel)
-        except PanelError as exc:
-            raise ReportError(str(exc)) from None
-        run_paths = found.paths
+        found = find_panel(panel)
+        run_paths = list(found.runs.values())
     _check_out_dir(out, run_paths, force)
     with P.Bar(12, progress, desc="report", unit="steps") as bar:
         bar.describe("report: loading runs")
         # Out of core: each run is read once, a batch of the columns needed at a time.
         info, totals = report_totals(run_paths, exclude_capped=exclude_capped)
         if found is not None:
-            info = info.assign(run=found.labels)  # "greedy/A", not the whole path
-        seats = _seat_counts(info, totals, exclude_capped)
+            info = info.assign(run=list(found.runs))  # "greedy/A", not the whole path
+        runs = dict(zip(map(str, info["run"]), totals, strict=True))
+        empty = [run for run, t in runs.items() if t.seats.games == 0]
+        if exclude_capped and empty:
+            raise ReportError(
+                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
+                "with --exclude-capped"
+            )
         bar.advance(1)
         bar.describe("report: analysing")
         tables = tables_from_totals(info, totals, min_games, exclude_capped)
-        text = "\n".join(
-            [key_figures(tables)]
-            + [
-                f"{run}: who wins\n" + "\n".join(_who_wins_lines(c, t))
-                for (run, c), t in zip(seats.items(), totals, strict=True)
-            ]
-        )
+        text = "\n".join([key_figures(tables), *(_who_wins(run, t) for run, t in runs.items())])
         section = None
         if found is not None:
-            by_path = dict(zip(run_paths, seats.values(), strict=True))
-            margins = {
-                p: moments_of_counts(t.margins) for p, t in zip(run_paths, totals, strict=True)
-            }
-            text = panel_text(found, by_path, margins) + "\n\n" + text
-            section = panel_frames(found, by_path, margins)
+            panel_lines, section = panel_section(found, dict(zip(found.runs, totals, strict=True)))
+            text = panel_lines + "\n\n" + text
         bar.advance(1)
         bar.describe("report: drawing charts")
         images = draw(tables, top_cards, lambda: bar.advance(1))
         final = write_page(out, page(tables, images, text, panel=section))
         bar.advance(1)
-    return Report(html=final, images=[k for k, v in images.items() if v is not None], text=text)
+    return Report(html=final, text=text)
 
 
-def _who_wins_lines(c: SeatCounts, t: RunTotals, indent: str = "  ") -> list[str]:
-    """The seat figures, the first player's margin and each god's win rate, aligned as the
-    run summary prints them."""
-    rows = [*seat_rows(c), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
+def _who_wins(run: str, t: RunTotals) -> str:
+    """The run's seat figures, its first player's margin and each god's win rate, aligned as
+    the run summary prints them."""
+    rows = [*seat_rows(t.seats), margin_row(moments_of_counts(t.margins)), *god_rows(t.gods)]
     width = max(len(label) for label, _ in rows)
-    return [f"{indent}{label.ljust(width)}  {value}" for label, value in rows]
-
-
-def _seat_counts(
-    info: pd.DataFrame, totals: Sequence[RunTotals], exclude_capped: bool
-) -> dict[str, SeatCounts]:
-    """Each run's :class:`SeatCounts` (turn-capped games already left out if asked).
-
-    Raises:
-        ReportError: ``exclude_capped`` and a run whose every game hit the turn cap.
-    """
-    seats = {str(run): t.seats for run, t in zip(info["run"], totals, strict=True)}
-    if exclude_capped:
-        empty = [run for run, c in seats.items() if c.games == 0]
-        if empty:
-            raise ReportError(
-                f"every game of {empty[0]} ended at the turn cap: nothing is left to report "
-                "with --exclude-capped"
-            )
-    return seats
-
-
-def write_report(
-    paths: Iterable[Path | str] | Path | str,
-    out_dir: Path | str,
-    *,
-    echo: Callable[[str], None] | None = None,
-    force: bool = False,
-) -> Path:
-    """Write ``out_dir/report.html`` about the runs in ``paths``.
-
-    ``echo`` (e.g. ``print``) receives the key figures as text. Returns the
-    page's path; see :func:`build_report` for the errors.
-    """
-    report = build_report(paths, out_dir, force=force)
-    if echo is not None:
-        echo(report.text)
-    return report.html
+    return "\n".join([f"{run}: who wins", *(f"  {k.ljust(width)}  {v}" for k, v in rows)])

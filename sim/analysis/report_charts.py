@@ -1,12 +1,6 @@
-"""The charts of ``omensim report``, drawn with matplotlib and returned as PNG data URIs.
-
-Conventions designers expect: labelled axes, values written on bars and
-beside points, a dashed reference line (50%, or 0 for a difference) labelled
-on the chart and explained in the page, legends outside the plot so they
-never cover bars or labels, and the Okabe-Ito palette, which stays readable
-with colour-blindness. matplotlib is used through its object API on the Agg
-canvas (no pyplot, no display, no global state), imported only when drawing.
-"""
+"""The charts of ``omensim report`` as PNG data URIs, drawn by matplotlib's object API on
+the Agg canvas (no pyplot, no display), imported only when drawing. The conventions they
+keep (palette, labels, reference lines): ``docs/usage.md``, "Reading the results"."""
 
 from __future__ import annotations
 
@@ -18,11 +12,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.report_tables import Tables, top_cards
+from sim.analysis.report_tables import Tables
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 """Colour-blind-safe palette (Okabe & Ito, 2008), in the order series use it."""
-NEUTRAL = "#999999"
 
 
 def _figure(width: float, height: float) -> tuple[Any, Any]:
@@ -32,14 +25,19 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
     return fig, fig.add_subplot()
 
 
+def png_uri(png: bytes) -> str:
+    """A PNG image as a ``data:`` URI, to inline in a page."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
 def _uri(fig: Any) -> str:
-    """The figure as a PNG ``data:`` URI, to inline in the page."""
+    """The figure as a PNG ``data:`` URI."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)  # Agg: renders to PNG without any display
     buf = _bytes_io.BytesIO()
     fig.savefig(buf, format="png")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return png_uri(buf.getvalue())
 
 
 def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> None:
@@ -47,7 +45,7 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
 
     ``on_top`` draws it over bars (stacked bars would hide it otherwise).
     """
-    colour = "#333333" if on_top else NEUTRAL
+    colour = "#333333" if on_top else "#999999"
     ax.axvline(ref, color=colour, linestyle="--", linewidth=1, zorder=3 if on_top else 0)
     ax.annotate(
         label,
@@ -63,9 +61,16 @@ def _reference_line(ax: Any, ref: float, label: str, on_top: bool = False) -> No
     )
 
 
-def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str, title: str) -> str:
-    """Horizontal point-and-interval chart, one row per ``label`` of ``rows`` (``est``,
-    ``lo``, ``hi`` in the chart's ``unit``, ``marker``), values written beside points."""
+def _interval_chart(
+    parts: list[pd.DataFrame], unit: str, ref_label: str, xlabel: str, title: str
+) -> str | None:
+    """Horizontal point-and-interval chart, one row per ``label`` of the ``parts`` (rows of
+    :func:`_points`), values in ``unit`` written beside points; a rate (``unit`` "%") is
+    drawn against a line at 50%, a difference against 0. None when there are no rows."""
+    ref = 50.0 if unit == "%" else 0.0
+    rows = pd.concat(parts)
+    if rows.empty:
+        return None
     fig, ax = _figure(8, 1.3 + 0.45 * len(rows))
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows.itertuples(), strict=True):
@@ -74,7 +79,7 @@ def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str,
             e, yi, xerr=[[e - r.lo], [r.hi - e]], fmt=r.marker, color=OKABE_ITO[0], capsize=4
         )
         ax.annotate(
-            f"{e:+.1f}{r.unit}" if ref == 0 else f"{e:.1f}{r.unit}",
+            f"{e:+.1f}{unit}" if ref == 0 else f"{e:.1f}{unit}",
             (r.hi, yi),
             xytext=(5, 0),
             textcoords="offset points",
@@ -83,100 +88,35 @@ def _interval_chart(rows: pd.DataFrame, ref: float, ref_label: str, xlabel: str,
         )
     _reference_line(ax, ref, ref_label)
     ax.set_yticks(y, list(rows["label"]))
-    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set(ylim=(-0.7, len(rows) - 0.3), xlabel=xlabel, title=title)
     ax.margins(x=0.22)  # room for the value written right of each interval
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
 
-def _points(
-    frame: pd.DataFrame, labels: Any, col: str, marker: str = "o", unit: str = "%"
-) -> pd.DataFrame:
+def _points(frame: pd.DataFrame, label: str, col: str, marker: str = "o") -> pd.DataFrame:
     """``frame``'s estimates ``col`` with their ``lo``/``hi`` as an interval chart's rows, in
-    percent (or points); an empty table (no columns) gives no rows."""
+    percent (or points), each labelled ``label`` formatted with its row's columns; an empty
+    table (no columns) gives no rows."""
     if not len(frame):
         return pd.DataFrame()
     values = {k: frame[c].to_numpy() * 100 for k, c in (("est", col), ("lo", "lo"), ("hi", "hi"))}
-    return pd.DataFrame({"label": list(labels), **values, "marker": marker, "unit": unit})
+    labels = [label.format(**r) for r in frame.to_dict("records")]
+    return pd.DataFrame({"label": labels, **values, "marker": marker})
 
 
-def shift_chart(summary: dict[str, Any]) -> str:
+def shift_chart(summary: dict[str, Any]) -> str | None:
     """A compare's paired shifts, B - A, in points with their 95% intervals: the first-player
     win rate and each changed card's holders' win rate (from ``compare.json``)."""
-    rows = [("first-player win rate", summary["first_player"])]
-    rows += [(f"{c['card']}: holders", c) for c in summary.get("cards", [])]
-    shifts = pd.DataFrame([r for _, r in rows if r.get("diff") is not None])
-    labels = [label for label, r in rows if r.get("diff") is not None]
+    rows = [{**summary["first_player"], "label": "first-player win rate"}]
+    rows += [{**c, "label": f"{c['card']}: holders"} for c in summary.get("cards", [])]
+    shifts = pd.DataFrame([r for r in rows if r.get("diff") is not None])
     return _interval_chart(
-        _points(shifts, labels, "diff", unit=""),
-        0.0,
+        [_points(shifts, "{label}", "diff")],
+        "",
         "0: no change",
         "shift B - A, points (paired 95% CI)",
         "What the change moved",
-    )
-
-
-def _chart_fpa(t: Tables) -> str:
-    rows = pd.concat(
-        [
-            _points(t.fpa, t.fpa["run"], "rate"),
-            _points(t.paired, [f"{r} (paired)" for r in t.paired.get("run", [])], "rate", "s"),
-        ]
-    )
-    return _interval_chart(
-        rows,
-        50.0,
-        "50%: no first-player advantage",
-        "first-player win rate, % of games (95% CI)",
-        "First-player advantage",
-    )
-
-
-def _chart_seats(t: Tables) -> str:
-    labels = [f"{r}: seat {seat}" for r, seat in zip(t.seats["run"], t.seats["seat"], strict=True)]
-    return _interval_chart(
-        _points(t.seats, labels, "rate"),
-        50.0,
-        "50%: seats equal",
-        "win rate of the seat, % of games (95% CI)",
-        "Seat balance",
-    )
-
-
-def _pairs(frame: pd.DataFrame, suffix: str = "") -> list[str]:
-    return [f"{a} - {b}{suffix}" for a, b in zip(frame["a"], frame["b"], strict=True)]
-
-
-def _chart_diffs(t: Tables) -> str:
-    rows = pd.concat(
-        [
-            _points(t.diffs, _pairs(t.diffs), "diff", unit=" pp"),
-            _points(
-                t.shifts, _pairs(t.shifts, " (paired)") if len(t.shifts) else [], "diff", "s", " pp"
-            ),
-        ]
-    )
-    return _interval_chart(
-        rows,
-        0.0,
-        "0: no difference",
-        "difference in first-player win rate, percentage points (95% CI)",
-        "Differences between runs",
-    )
-
-
-def _chart_cards(t: Tables, top: int) -> str | None:
-    cards = top_cards(t, top)
-    if cards.empty:
-        return None
-    return _interval_chart(
-        _points(cards, cards["label"], "diff", unit=" pp"),
-        0.0,
-        "0: no difference",
-        "win rate when played minus when not, percentage points (95% CI)",
-        f"Card effect: the {len(cards)} largest differences",
     )
 
 
@@ -189,14 +129,8 @@ def _stacked(
     y = np.arange(len(wide))[::-1]
     for i, col in enumerate(wide.columns):
         vals = wide[col].to_numpy() * 100
-        bars = ax.barh(
-            y,
-            vals,
-            left=left,
-            label=str(col),
-            color=OKABE_ITO[i % len(OKABE_ITO)],
-            edgecolor="white",
-        )
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        bars = ax.barh(y, vals, left=left, label=str(col), color=colour, edgecolor="white")
         # A value on every segment wide enough to hold it; the tables have them all.
         ax.bar_label(
             bars,
@@ -209,20 +143,12 @@ def _stacked(
     if ref is not None:
         _reference_line(ax, *ref, on_top=True)
     ax.set_yticks(y, [str(r) for r in wide.index])
-    ax.set_xlim(0, 100)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set(xlim=(0, 100), xlabel=xlabel, title=title)
     # Below the plot, outside the axes: a legend must never cover bars or axis labels.
     fig.legend(
         loc="outside lower center", ncol=min(4, len(wide.columns)), fontsize="small", frameon=False
     )
     return _uri(fig)
-
-
-def _chart_outcomes(t: Tables) -> str:
-    wide = t.outcomes.set_index("run")[["first", "second", "shared"]]
-    wide.columns = ["first player won", "second player won", "shared victory"]
-    return _stacked(wide, "Who wins", "% of games", (50.0, "50%"))
 
 
 def _chart_shares(frame: pd.DataFrame, category: str, title: str, xlabel: str) -> str:
@@ -258,21 +184,51 @@ def _chart_distribution(
         fig.legend(
             loc="outside lower center", ncol=min(4, len(runs)), fontsize="small", frameon=False
         )
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("% of games")
-    ax.set_title(title)
+    ax.set(xlabel=xlabel, ylabel="% of games", title=title)
     ax.grid(axis="y", alpha=0.3)
     return _uri(fig)
 
 
 def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | None]:
     """Every chart of the page as a data URI (None where there is nothing to draw)."""
+    # The cards with the largest effect (enough player-games on both sides).
+    cards = t.cards[~t.cards["low_sample"]].head(top)
+    card_label = "{card} ({mix})" if t.cards["mix"].nunique() > 1 else "{card}"
+    outcomes = t.outcomes.set_index("run")[["first", "second", "shared"]]
+    outcomes.columns = ["first player won", "second player won", "shared victory"]
     makers: dict[str, Callable[[], str | None]] = {
-        "outcomes": lambda: _chart_outcomes(t),
-        "fpa": lambda: _chart_fpa(t),
-        "seats": lambda: _chart_seats(t),
-        "differences": lambda: _chart_diffs(t) if len(t.diffs) else None,
-        "cards": lambda: _chart_cards(t, top),
+        "outcomes": lambda: _stacked(outcomes, "Who wins", "% of games", (50.0, "50%")),
+        "fpa": lambda: _interval_chart(
+            [_points(t.fpa, "{run}", "rate"), _points(t.paired, "{run} (paired)", "rate", "s")],
+            "%",
+            "50%: no first-player advantage",
+            "first-player win rate, % of games (95% CI)",
+            "First-player advantage",
+        ),
+        "seats": lambda: _interval_chart(
+            [_points(t.seats, "{run}: seat {seat}", "rate")],
+            "%",
+            "50%: seats equal",
+            "win rate of the seat, % of games (95% CI)",
+            "Seat balance",
+        ),
+        "differences": lambda: _interval_chart(
+            [
+                _points(t.diffs, "{a} - {b}", "diff"),
+                _points(t.shifts, "{a} - {b} (paired)", "diff", "s"),
+            ],
+            " pp",
+            "0: no difference",
+            "difference in first-player win rate, percentage points (95% CI)",
+            "Differences between runs",
+        ),
+        "cards": lambda: _interval_chart(
+            [_points(cards, card_label, "diff")],
+            " pp",
+            "0: no difference",
+            "win rate when played minus when not, percentage points (95% CI)",
+            f"Card effect: the {len(cards)} largest differences",
+        ),
         "margins": lambda: _chart_distribution(
             t.margins,
             "margin",

@@ -9,13 +9,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from sim.analysis import balance as B
 from sim.analysis import tournament as T
 from sim.analysis import tournament_text as TT
+from sim.analysis.balance_checks import SET_RESULT, SET_TABLE, format_set_panel, format_set_step
 from sim.analysis.compare_text import setting_text
 from sim.analysis.loading import run_margins
 from sim.analysis.report_charts import shift_chart
@@ -24,24 +28,11 @@ from sim.analysis.sweep import cells_view, format_table, read_sweep
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.run import jobs
-from sim.run.margins import SIDES, MarginMoments, margin_distribution, margin_row
+from sim.run.margins import MarginMoments, margin_distribution, margin_row
 from sim.run.seats import SeatCounts
 from sim.run.stats import pct, points, signed_text
 
 COMPARE_FILE = "compare.json"
-BALANCE_FILE = "balance.json"
-SET_FILE = "balance_set.json"
-SET_TABLE = "balance_set.csv"
-KIND_FILES = {
-    "compare": (COMPARE_FILE,),
-    "balance": (BALANCE_FILE,),
-    "sweep": ("sweep.parquet",),
-    "tournament": ("tournament.parquet",),
-    "balance set": (SET_FILE, SET_TABLE),
-}
-"""The files whose presence says a folder is a finished output of that command."""
-JOB_KINDS = ("compare", "balance", "sweep", "tournament")
-"""The folders a job writes (:mod:`sim.run.jobs`): checked against their checksums."""
 
 
 def folder_kind(path: Path | str) -> str | None:
@@ -49,7 +40,7 @@ def folder_kind(path: Path | str) -> str | None:
     for such an output folder, else ``None``."""
     p = Path(path)
     try:
-        for kind, names in KIND_FILES.items():
+        for kind, (_, *names) in KINDS.items():
             if all((p / name).is_file() for name in names):
                 return kind
     except OSError:  # a name the file system refuses (too long): not such a folder
@@ -57,55 +48,53 @@ def folder_kind(path: Path | str) -> str | None:
     return None
 
 
-def _ci(lo: Any, hi: Any, pts: bool = True) -> str:
-    f = points if pts else pct
+def _span(f: Callable[[Any], str], lo: Any, hi: Any) -> str:
     return f"{f(lo)} to {f(hi)}"
 
 
-def _rates(rate: Any, lo: Any, hi: Any) -> list[str]:
-    """Rates with their intervals: ``"52.10% (51.00% to 53.20%)"`` cells."""
-    return [f"{pct(r)} ({_ci(a, b, pts=False)})" for r, a, b in zip(rate, lo, hi, strict=True)]
+def _ci(f: Callable[[Any], str], est: Any, lo: Any, hi: Any) -> str:
+    """A figure with its interval, each written by ``f``: ``"+1.20 (+0.10 to +2.30)"``."""
+    return f"{f(est)} ({_span(f, lo, hi)})"
 
 
-def _shifts(diff: Any, lo: Any, hi: Any) -> list[str]:
-    """Shifts in points with their intervals: ``"+1.20 (+0.10 to +2.30)"`` cells."""
-    return [f"{points(d)} ({_ci(a, b)})" for d, a, b in zip(diff, lo, hi, strict=True)]
+def _off(deviation: float) -> str:
+    """How far a rate is from 50%: ``"1.20 points off"``."""
+    return f"{deviation * 100:.2f} points off"
 
 
-def _cis(lo: Any, hi: Any) -> list[str]:
-    return [_ci(a, b, pts=False) for a, b in zip(lo, hi, strict=True)]
+def _json(folder: Path | str, name: str) -> dict[str, Any]:
+    return json.loads((Path(folder) / name).read_text(encoding="utf-8"))
 
 
 def changed_fields(summary: dict[str, Any]) -> pd.DataFrame:
     """Each changed card's fields that differ between A and B: ``card, field, A, B``."""
     from sim.run.compiled import run_pool  # deferred: loads numba
 
-    pools = []
+    units = []
     for arm in ("A", "B"):
         a = summary["arms"][arm]
         spec = RunSpec(**{**a["spec"], "variants": tuple(a["spec"].get("variants", ()))})
-        pools.append(run_pool(spec, Changes.parse(a["changes"]["change"], a["changes"]["cards"])))
-    by_name = [{u["name"]: u for u in p.units} for p in pools]
+        pool = run_pool(spec, Changes.parse(a["changes"]["change"], a["changes"]["cards"]))
+        units.append({u["name"]: u for u in pool.units})
     rows = []
     for name in summary.get("affected_cards", []):
-        ua, ub = by_name[0].get(name), by_name[1].get(name)
+        ua, ub = (by_name.get(name) for by_name in units)
         if ua is None or ub is None:
             rows.append(
                 {"card": name, "field": "(present)", "A": ua is not None, "B": ub is not None}
             )
             continue
-        for key in ua:
-            if key in ("name",) or ua[key] == ub.get(key):
-                continue
-            rows.append({"card": name, "field": key, "A": ua[key], "B": ub.get(key)})
+        rows += [
+            {"card": name, "field": k, "A": v, "B": ub.get(k)}
+            for k, v in ua.items()
+            if k != "name" and v != ub.get(k)
+        ]
     return pd.DataFrame(rows, columns=["card", "field", "A", "B"])
 
 
 def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
     """``{label: per-game margins}`` as the report's margin distribution table (one row per
     label: :func:`sim.run.margins.margin_distribution`)."""
-    import numpy as np
-
     rows = [
         {"run": label, **margin_distribution(*np.unique(m, return_counts=True))}
         for label, m in margins.items()
@@ -116,15 +105,16 @@ def margin_frame(margins: dict[str, Any]) -> pd.DataFrame:
 MARGIN_TITLE = "The first player's VP margin: distribution"
 
 
-def _shift_row(measure: str, rec: dict[str, Any], prefix: str, kind: str) -> dict[str, str]:
-    """One paired shift of ``compare.json`` (``prefix``: "" or "conditional_") as a table row."""
+def shift_row(measure: str, rec: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """One paired shift of ``compare.json`` (``prefix``: "" or, for a secondary one,
+    "conditional_") as a table row: A's and B's rates, the shift in points, its interval."""
     return {
         "measure": measure,
         "A": pct(rec[f"{prefix}rate_a"]),
         "B": pct(rec[f"{prefix}rate_b"]),
         "shift": f"{points(rec[f'{prefix}diff'])} points",
-        "95% CI": _ci(rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
-        "kind": kind,
+        "95% CI": _span(points, rec[f"{prefix}lo"], rec[f"{prefix}hi"]),
+        "kind": "secondary" if prefix else "headline",
     }
 
 
@@ -137,10 +127,10 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
     A's and B's mean first-player VP margin with their t-intervals, and the paired shift."""
     return {
         "measure": "first player's VP margin",
-        "A": f"{_vp(rec['a_mean'])} VP ({_vp(rec['a_lo'])} to {_vp(rec['a_hi'])})",
-        "B": f"{_vp(rec['b_mean'])} VP ({_vp(rec['b_lo'])} to {_vp(rec['b_hi'])})",
+        "A": f"{_vp(rec['a_mean'])} VP ({_span(_vp, rec['a_lo'], rec['a_hi'])})",
+        "B": f"{_vp(rec['b_mean'])} VP ({_span(_vp, rec['b_lo'], rec['b_hi'])})",
         "shift": f"{_vp(rec['diff'])} VP",
-        "95% CI": f"{_vp(rec['lo'])} to {_vp(rec['hi'])}, paired t",
+        "95% CI": f"{_span(_vp, rec['lo'], rec['hi'])}, paired t",
         "kind": "headline",
     }
 
@@ -148,41 +138,33 @@ def margin_shift_row(rec: dict[str, Any]) -> dict[str, str]:
 def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The compare folder's lead text and its tables (changes, shifts, side by side)."""
     folder = Path(folder)
-    s = json.loads((folder / COMPARE_FILE).read_text(encoding="utf-8"))
+    s = _json(folder, COMPARE_FILE)
     what = [*s.get("spec_differences", []), *s["changes"]["change"], *s["changes"]["cards"]]
-    shifts = [_shift_row("first-player win rate", s["first_player"], "", "headline")]
+    shifts = [shift_row("first-player win rate", s["first_player"])]
     if s.get("margin"):
         shifts.append(margin_shift_row(s["margin"]))
     for c in s.get("cards", []):
-        shifts.append(_shift_row(f"{c['card']}: holders' win rate", c, "", "headline"))
-        shifts.append(
-            _shift_row(
-                f"{c['card']}: conditional (players' win rate)", c, "conditional_", "secondary"
-            )
-        )
-    spec_rows = []
+        shifts.append(shift_row(f"{c['card']}: holders' win rate", c))
+        shifts.append(shift_row(f"{c['card']}: conditional (players' win rate)", c, "conditional_"))
     a_spec, b_spec = s["arms"]["A"]["spec"], s["arms"]["B"]["spec"]
-    for k in a_spec:
-        if a_spec[k] != b_spec.get(k):
-            spec_rows.append(
-                {"setting": k, "A": setting_text(a_spec[k]), "B": setting_text(b_spec.get(k))}
-            )
+    spec_rows = [
+        {"setting": k, "A": setting_text(v), "B": setting_text(b_spec.get(k))}
+        for k, v in a_spec.items()
+        if v != b_spec.get(k)
+    ]
     seats = []
     if s.get("seats_a") and s.get("seats_b"):
-        ca, cb = SeatCounts(**s["seats_a"]), SeatCounts(**s["seats_b"])
-        for f in dataclasses.fields(SeatCounts):
-            va, vb = getattr(ca, f.name), getattr(cb, f.name)
-            if va != vb:
-                seats.append({"count": f.name.replace("_", " "), "A": va, "B": vb})
+        ca, cb = (dataclasses.asdict(SeatCounts(**s[k])) for k in ("seats_a", "seats_b"))
+        seats = [
+            {"count": k.replace("_", " "), "A": v, "B": cb[k]} for k, v in ca.items() if v != cb[k]
+        ]
     tables = {
         "What B changed: card fields": changed_fields(s),
         "What B changed: run settings": pd.DataFrame(spec_rows, columns=["setting", "A", "B"]),
         "Paired shifts, B - A": pd.DataFrame(shifts),
         "A and B side by side, where they differ": pd.DataFrame(seats, columns=["count", "A", "B"]),
     }
-    arms = {arm: folder / arm for arm in ("A", "B") if (folder / arm / "_manifest.json").is_file()}
-    if len(arms) == 2:
-        tables[MARGIN_TITLE] = margin_frame({a: run_margins(d) for a, d in arms.items()})
+    tables[MARGIN_TITLE] = margin_frame({arm: run_margins(folder / arm) for arm in "AB"})
     lines = [
         f"Comparison of {s['games']:,} games of {s['mix']} (seed {s['seed']}), each played as A "
         f"and as B. B changed: {'; '.join(what) or 'nothing'}.",
@@ -201,21 +183,17 @@ def compare_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The sweep folder's text (as ``omensim sweep`` prints it, after the baseline's
     first-player figures) and its cells table."""
-
     folder = Path(folder)
     result = read_sweep(folder)
     spec = result.spec
+    margins = run_margins(folder / "baseline")
+    label, value = margin_row(MarginMoments.from_margins(margins))
     lines = [
         f"Sweep of {result.field} on {spec.mix} (seed {spec.seed}, {spec.p0} vs {spec.p1}): "
-        f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's."
+        f"{len(result.table)} cells, each {spec.games:,} games paired with the baseline's.",
+        f"baseline {label}: {value}",
+        format_table(result),
     ]
-    baseline = folder / "baseline"
-    margins = {}
-    if (baseline / "_manifest.json").is_file():
-        margins["baseline"] = run_margins(baseline)
-        label, value = margin_row(MarginMoments.from_margins(margins["baseline"]))
-        lines.append(f"baseline {label}: {value}")
-    lines.append(format_table(result))
     cells = cells_view(result)
     # The text marks only what is flagged; a page column of nothing but blanks reads as
     # missing data, so the page says "no" and "-".
@@ -224,22 +202,13 @@ def sweep_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     tables = {"Cells: each (card, change) against the baseline": cells}
     if result.skipped:
         tables["Skipped (out of the field's range)"] = pd.DataFrame(result.skipped)
-    if margins:
-        tables[f"{MARGIN_TITLE} (baseline)"] = margin_frame(margins)
+    tables[f"{MARGIN_TITLE} (baseline)"] = margin_frame({"baseline": margins})
     return "\n".join(lines), tables
-
-
-def _spread_column(name: str) -> bool:
-    """A tournament pairs column of the margin's quantiles or sides (``first_margin_p10``)."""
-
-    key = name.removeprefix("first_margin_")
-    return key != name and (key in SIDES or (key[:1] == "p" and key[1:].isdigit()))
 
 
 def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The tournament folder's text (``tournament.md``'s) and its tables: the win-rate
     matrix, the self-play first-player table (with the VP margin) and the ratings."""
-
     result = T.read_tournament(folder)
     tables = {
         "Win rate of the row bot against the column bot": TT.matrix_table(result),
@@ -247,125 +216,71 @@ def tournament_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     }
     fp = result.first_player
     if "first_margin_ahead" in fp and fp["first_margin_ahead"].notna().all():
-        spread = {c.removeprefix("first_margin_"): fp[c] for c in fp.columns if _spread_column(c)}
-        table = pd.DataFrame(
-            {
-                "run": fp["bot"],
-                "games": fp["games"],
-                "mean": fp["first_margin"],
-                "lo": fp["first_margin_lo"],
-                "hi": fp["first_margin_hi"],
-                "sd": fp["first_margin_sd"],
-                **spread,
-            }
+        # first_margin, first_margin_lo, ... as margin_distribution's mean, lo, ...
+        spread = fp.filter(regex="^first_margin").rename(
+            columns=lambda c: c.removeprefix("first_margin").lstrip("_") or "mean"
         )
+        table = spread.assign(run=fp["bot"], games=fp["games"])
         tables[f"{MARGIN_TITLE} in self-play"] = margin_table(table)
-    if result.ratings is not None:
-        r = result.ratings
+    if result.ratings is not None:  # the cells of ratings.format_ratings
         tables["Ratings (Bradley-Terry, Elo scale)"] = pd.DataFrame(
-            {
-                "rank": range(1, len(r) + 1),
-                "bot": r["bot"],
-                "Elo": r["elo"].map("{:.0f}".format),
-                "95% CI": [f"{lo:.0f} to {hi:.0f}" for lo, hi in zip(r.lo, r.hi, strict=True)],
-            }
+            {"rank": k, "bot": r.bot, "Elo": f"{r.elo:.0f}", "95% CI": f"{r.lo:.0f} to {r.hi:.0f}"}
+            for k, r in enumerate(result.ratings.itertuples(), 1)
         )
     return TT.format_tournament(result), tables
 
 
-def balance_margins(folder: Path | str, labels: list[str]) -> dict[str, Any]:
-    """Per candidate of a balance folder (``labels[j]`` names candidate ``j``), the first
-    player's VP margin in every game it played, read from ``rows/`` (``{}`` for a race
-    whose rows predate the margin)."""
-    import numpy as np
-    import pyarrow.parquet as pq
-
-    files = sorted((Path(folder) / "rows").glob("c*-r*.parquet"))
-    tables = [pq.read_table(f) for f in files]
-    if not tables or any("margin" not in t.column_names for t in tables):
-        return {}
-    by: dict[int, list[Any]] = {}
-    for t in tables:
-        by.setdefault(int(t.column("candidate")[0].as_py()), []).append(t)
-    out = {}
-    for j, label in enumerate(labels):
-        parts = sorted(by.get(j, []), key=lambda t: int(t.column("game_id")[0].as_py()))
-        if parts:
-            out[label] = np.concatenate([t.column("margin").to_numpy() for t in parts])
-    return out
+FATES = {"dropped": "dropped at look {k:.0f}: {why}", "rested": "rested: {why}"}
+"""How the candidates table says a candidate's fate (any other status as it is)."""
 
 
-def _margin_column(t: pd.DataFrame, name: str) -> list[str] | str:
-    """Column ``name`` of ``t`` with its ``_lo``/``_hi`` as ``"+0.75 (+0.68 to +0.81)"``
-    cells (``"-"`` for a table written before it had them)."""
-    if name not in t.columns:
-        return "-"
-    return [signed_text(*v) for v in zip(t[name], t[f"{name}_lo"], t[f"{name}_hi"], strict=True)]
+def _margin(r: Any, name: str = "margin") -> str:
+    """Row ``r``'s VP figure ``name`` with its interval, ``"+0.75 (+0.68 to +0.81)"``."""
+    return signed_text(*(getattr(r, f"{name}{end}") for end in ("", "_lo", "_hi")))
 
 
 def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance folder's lead text and its tables (candidates, looks, panel, and the
     first player's VP margin: per candidate in the candidates table, its distribution)."""
-    folder = Path(folder)
-    s = json.loads((folder / BALANCE_FILE).read_text(encoding="utf-8"))
+    s = _json(folder, B.RESULT)
     cands = pd.DataFrame(s["candidates"])
-    has_margin = "margin" in cands.columns
+    labels = cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""})
     shown = pd.DataFrame(
         {
-            "candidate": cands["label"] + cands["shipped"].map({True: " (shipped)", False: ""}),
-            "rate": cands["rate"].map(pct),
-            "95% CI": _cis(cands.lo, cands.hi),
-            "games": cands["games"].map("{:,}".format),
-            "shift from shipped (points)": (
-                _shifts(cands["shift"], cands.shift_lo, cands.shift_hi) if "shift" in cands else "-"
-            ),
-            "1st VP margin (95% CI)": _margin_column(cands, "margin"),
-            "margin shift from shipped": (
-                [
-                    "-" if shipped else cell
-                    for shipped, cell in zip(
-                        cands.shipped, _margin_column(cands, "margin_shift"), strict=True
-                    )
-                ]
-                if "margin_shift" in cands
-                else "-"
-            ),
-            "fate": [
-                f"dropped at look {int(k)}: {why}"
-                if st == "dropped"
-                else f"rested: {why}"
-                if st == "rested"
-                else st
-                for st, k, why in zip(
-                    cands.status, cands.dropped_at_look, cands.reason, strict=True
-                )
-            ],
+            "candidate": label,
+            "rate": pct(r.rate),
+            "95% CI": _span(pct, r.lo, r.hi),
+            "games": f"{r.games:,}",
+            "shift from shipped (points)": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+            "1st VP margin (95% CI)": _margin(r),
+            # The shipped candidate's shift from itself is no figure.
+            "margin shift from shipped": "-" if r.shipped else _margin(r, "margin_shift"),
+            "fate": FATES.get(r.status, r.status).format(k=r.dropped_at_look, why=r.reason),
         }
+        for label, r in zip(labels, cands.itertuples(), strict=True)
     )
     looks = pd.DataFrame(
-        [
-            {
-                "look": lk["look"],
-                "games (most played)": f"{lk['games']:,}",
-                "candidates in": len(lk["alive"]),
-                "dropped": "; ".join(
-                    f"{cands.label[int(j)]} ({why})" for j, why in lk["dropped"].items()
-                )
-                or "-",
-                "resting": "; ".join(cands.label[int(j)] for j in lk.get("resting", [])) or "-",
-                "settled": lk["settled"] or "-",
-            }
-            for lk in s["looks"]
-        ]
+        {
+            "look": lk["look"],
+            "games (most played)": f"{lk['games']:,}",
+            "candidates in": len(lk["alive"]),
+            "dropped": "; ".join(
+                f"{cands.label[int(j)]} ({why})" for j, why in lk["dropped"].items()
+            )
+            or "-",
+            "resting": "; ".join(cands.label[int(j)] for j in lk.get("resting", [])) or "-",
+            "settled": lk["settled"] or "-",
+        }
+        for lk in s["looks"]
     )
-    tables = {"Candidates": shown, "The race, look by look": looks}
-    labels = [
-        f"{lb}{' (shipped)' if sh else ''}"
-        for lb, sh in zip(cands.label, cands.shipped, strict=True)
-    ]
-    margins = balance_margins(folder, labels)
-    if margins:
-        tables[f"{MARGIN_TITLE} per candidate"] = margin_frame(margins)
+    # Each candidate's games' first-player VP margins, for their distribution.
+    rows = pd.read_parquet(Path(folder) / "rows", columns=["candidate", "margin"])
+    margins = {labels[j]: part["margin"].to_numpy() for j, part in rows.groupby("candidate")}
+    tables = {
+        "Candidates": shown,
+        "The race, look by look": looks,
+        f"{MARGIN_TITLE} per candidate": margin_frame(margins),
+    }
     c = cands.iloc[s["chosen"]]
     verdict = (
         f"reaches {s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
@@ -377,36 +292,27 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "
         f"{s['games']:,} games in all.",
-        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_ci(c.lo, c.hi, pts=False)}); "
+        f"Chosen: {s['chosen_label']}, {pct(c.rate)} (95% CI {_span(pct, c.lo, c.hi)}); "
         f"it {verdict}.",
+        f"First player's VP margin under {s['chosen_label']}: {_margin(c)} VP (95% t-interval)"
+        + ("" if c.shipped else f", {_margin(c, 'margin_shift')} VP from shipped (paired)")
+        + ".",
         "Settled: " + s["settled"]
         if s["settled"]
         else "Not settled: the games ceiling came first.",
     ]
-    if has_margin:
-        lines.insert(
-            2,
-            f"First player's VP margin under {s['chosen_label']}: "
-            f"{signed_text(c.margin, c.margin_lo, c.margin_hi)} VP (95% t-interval)"
-            + (
-                f", {signed_text(c.margin_shift, c.margin_shift_lo, c.margin_shift_hi)} VP "
-                "from shipped (paired)"
-                if "margin_shift" in cands and not c.shipped
-                else ""
-            )
-            + ".",
-        )
     if s.get("panel"):
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check"] = pd.DataFrame(
             {
-                "bot": p.bot,
-                "rate": p.rate.map(pct),
-                "95% CI": _cis(p.lo, p.hi),
-                "shift from shipped": _shifts(p["shift"], p.shift_lo, p.shift_hi),
-                "1st VP margin (95% CI)": _margin_column(p, "margin"),
-                "holds": p.holds,
+                "bot": r.bot,
+                "rate": pct(r.rate),
+                "95% CI": _span(pct, r.lo, r.hi),
+                "shift from shipped": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+                "1st VP margin (95% CI)": _margin(r),
+                "holds": r.holds,
             }
+            for r in p.itertuples()
         )
         lines.append(f"Panel: the conclusion holds under {int(p.holds.sum())} of {len(p)} bots.")
     return "\n".join(lines), tables
@@ -414,50 +320,41 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
 
 def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
     """The balance set folder's lead text and its tables (the trade-off, the proposals)."""
-    folder = Path(folder)
-    s = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
-    t = pd.read_csv(folder / SET_TABLE, keep_default_na=False, na_values=[""])
-    t["changes"] = t["changes"].fillna("").astype(str)
-    t["edit"] = t["edit"].fillna("").astype(str)
+    s = _json(folder, SET_RESULT)
+    t = pd.read_csv(Path(folder) / SET_TABLE, keep_default_na=False, na_values=[""])
+    t[["changes", "edit"]] = t[["changes", "edit"]].fillna("").astype(str)
+    yes_no = {True: "yes", False: "no"}
     trade = pd.DataFrame(
         {
-            "edits": t.edits,
-            "changes": [c or "none" for c in t.changes],
+            "edits": r.edits,
+            "changes": r.changes or "none",
             # The card and its figures in one cell, which may wrap: eleven columns of
             # figures that never wrap would not fit 1,400 px.
-            "worst card, measured (95% CI)": [
-                f"{card} {rate}, {dev * 100:.2f} points off"
-                for card, rate, dev in zip(
-                    t.worst_card,
-                    _rates(t.worst_rate, t.worst_lo, t.worst_hi),
-                    t.worst_deviation,
-                    strict=True,
-                )
-            ],
-            "first player (decisive)": t.first_player_decisive.map(pct),
-            "1st VP margin (95% CI)": _margin_column(t, "first_margin"),
-            "verified: worst card": [
-                f"{card}, {dev * 100:.2f} points off"
-                for card, dev in zip(t.verified_worst_card, t.verified_worst_deviation, strict=True)
-            ],
-            "verified: first player": t.verified_first_player_decisive.map(pct),
-            "within the bounds": t.within_bounds.map({True: "yes", False: "no"}),
+            "worst card, measured (95% CI)": f"{r.worst_card} "
+            f"{_ci(pct, r.worst_rate, r.worst_lo, r.worst_hi)}, {_off(r.worst_deviation)}",
+            "first player (decisive)": pct(r.first_player_decisive),
+            "1st VP margin (95% CI)": _margin(r, "first_margin"),
+            "verified: worst card": f"{r.verified_worst_card}, {_off(r.verified_worst_deviation)}",
+            "verified: first player": pct(r.verified_first_player_decisive),
+            "within the bounds": yes_no[r.within_bounds],
         }
+        for r in t.itertuples()
     )
     made = t[t.edit != ""]
     proposals = pd.DataFrame(
         {
-            "step": made.edits,
-            "edit": made.edit,
-            "edited card on the new seed (95% CI)": _rates(
-                made.verified_rate, made.verified_lo, made.verified_hi
+            "step": r.edits,
+            "edit": r.edit,
+            "edited card on the new seed (95% CI)": _ci(
+                pct, r.verified_rate, r.verified_lo, r.verified_hi
             ),
-            "paired shift (points, 95% CI)": _shifts(
-                made.verified_shift, made.verified_shift_lo, made.verified_shift_hi
+            "paired shift (points, 95% CI)": _ci(
+                points, r.verified_shift, r.verified_shift_lo, r.verified_shift_hi
             ),
-            "1st VP margin shift (95% CI)": _margin_column(made, "verified_margin_shift"),
-            "race games": made.race_games.map("{:,}".format),
+            "1st VP margin shift (95% CI)": _margin(r, "verified_margin_shift"),
+            "race games": f"{r.race_games:,}",
         }
+        for r in made.itertuples()
     )
     spec = s["spec"]
     lines = [
@@ -468,20 +365,9 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         "verifications.",
         f"Each step verified on seed {s['verify_seed']} (games no race played), paired with "
         "the step before.",
-        "Edits made vs the worst remaining deviation (measured; verified):",
+        "Edits made vs the worst remaining deviation:",
+        *map(format_set_step, t.to_dict("records")),
     ]
-    for row in t.itertuples():
-        lines.append(
-            f"  {row.edits} edit(s) [{row.changes or 'none'}]: worst {row.worst_card} "
-            f"{row.worst_deviation * 100:.2f} points off; verified: worst "
-            f"{row.verified_worst_card} {row.verified_worst_deviation * 100:.2f} points off"
-        )
-    for row in made.itertuples():
-        lines.append(
-            f"Proposal {row.edits}: {row.edit}: {row.edited_card} {pct(row.verified_rate)} on "
-            f"the new seed, paired shift {points(row.verified_shift)} points "
-            f"({_ci(row.verified_shift_lo, row.verified_shift_hi)})."
-        )
     reached = t[t.within_bounds]
     lines.append(
         f"The bounds hold after {int(reached.edits.iloc[0])} edit(s)."
@@ -493,24 +379,29 @@ def set_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         p = pd.DataFrame(s["panel"])
         tables["Panel re-check: the edits together, per bot"] = pd.DataFrame(
             {
-                "bot": p.bot,
-                "card": p.card,
-                "before": p.rate_before.map(pct),
-                "after (95% CI)": _rates(p.rate_after, p.lo_after, p.hi_after),
-                "paired shift (points, 95% CI)": _shifts(p["shift"], p.shift_lo, p.shift_hi),
-                "closer to 50%": p.closer.map({True: "yes", False: "no"}),
-                "worst card after": [
-                    f"{c} ({w * 100:.2f} points off)"
-                    for c, w in zip(p.worst_card_after, p.worst_deviation_after, strict=True)
-                ],
+                "bot": r.bot,
+                "card": r.card,
+                "before": pct(r.rate_before),
+                "after (95% CI)": _ci(pct, r.rate_after, r.lo_after, r.hi_after),
+                "paired shift (points, 95% CI)": _ci(points, r.shift, r.shift_lo, r.shift_hi),
+                "closer to 50%": yes_no[r.closer],
+                "worst card after": f"{r.worst_card_after} ({_off(r.worst_deviation_after)})",
             }
+            for r in p.itertuples()
         )
-        held = p.groupby("bot").closer.all()
-        lines.append(
-            f"Panel: every edit brings its card closer to 50% under {int(held.sum())} of "
-            f"{len(held)} bots."
-        )
+        lines += format_set_panel(p)
     return "\n".join(lines), tables
+
+
+KINDS = {
+    "compare": (compare_parts, COMPARE_FILE),
+    "balance": (balance_parts, B.RESULT),
+    "sweep": (sweep_parts, "sweep.parquet"),
+    "tournament": (tournament_parts, T.PAIRS_FILE),
+    "balance set": (set_parts, SET_RESULT, SET_TABLE),
+}
+"""Each kind of output folder: what gives its lead text and tables, and the files whose
+presence says a folder is a finished output of that command."""
 
 
 def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]:
@@ -525,9 +416,7 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
         raise ValueError(
             f"{folder} is not a compare, balance, balance set, sweep or tournament folder"
         )
-    parts = {"compare": compare_parts, "balance": balance_parts, "sweep": sweep_parts,
-             "tournament": tournament_parts, "balance set": set_parts}  # fmt: skip
-    if kind in JOB_KINDS:  # every file checked against the folder's checksums first
+    if kind != "balance set":  # a job's folder (sim.run.jobs): its checksums checked first
         try:
             jobs.verify(folder, kind)
         except FileNotFoundError:
@@ -536,17 +425,10 @@ def write_folder_report(folder: Path | str, out: Path | str) -> tuple[Path, str]
                 "or not finished; run the command again"
             ) from None
     try:
-        text, tables = parts[kind](folder)
+        text, tables = KINDS[kind][0](folder)
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise jobs.JobReadError(f"{folder}: its {KIND_FILES[kind][0]} lacks {exc}") from None
-    chart = None
-    if kind == "compare":
-        summary = json.loads((Path(folder) / COMPARE_FILE).read_text(encoding="utf-8"))
-        chart = {
-            "uri": shift_chart(summary),
-            "caption": "Paired shifts, B - A, with their 95% intervals",
-        }
-    heatmap = Path(folder) / "sweep.png"
-    images = {"Heat map": heatmap} if kind == "sweep" and heatmap.is_file() else {}
+        raise jobs.JobReadError(f"{folder}: its {KINDS[kind][1]} lacks {exc}") from None
+    chart = shift_chart(_json(folder, COMPARE_FILE)) if kind == "compare" else None
+    images = {"Heat map": Path(folder) / "sweep.png"} if kind == "sweep" else {}
     title = f"omensim {kind}: {Path(folder).name}"
     return write_page(Path(out), folder_page(title, text, tables, images, chart)), text

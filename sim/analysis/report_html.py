@@ -1,16 +1,10 @@
-"""The HTML of ``omensim report``: the one way every report page is made (:func:`render`:
-a jinja2 template of ``sim/analysis/templates/``), the page about runs (:func:`page`) and the
-page about a command's folder (:func:`folder_page`, its parts from
-:mod:`sim.analysis.report_folders`).
-
-Every page is self-contained: the one stylesheet (``report.css``), the charts as data URIs
-and, on the runs page, the card table's few lines of script (sorting and filtering, no
-library), so it needs no network.
-"""
+"""The HTML of ``omensim report``: every page is a jinja2 template of
+``sim/analysis/templates/`` (:func:`render`), self-contained (one stylesheet, charts as data
+URIs, the card table's few lines of script): the page about runs (:func:`page`) and the
+page about a command's folder (:func:`folder_page`)."""
 
 from __future__ import annotations
 
-import base64
 import math
 from importlib.resources import files
 from pathlib import Path
@@ -22,10 +16,12 @@ from markupsafe import Markup
 
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
-from sim.analysis.report_tables import Tables, margin_summary
+from sim.analysis.report_charts import png_uri
+from sim.analysis.report_tables import Tables
 from sim.base.layout import SCORE_TERMS
 from sim.run import io
 from sim.run.lock import locked
+from sim.run.margins import margin_distribution
 from sim.run.stats import pct, points
 
 FILTER_JS = (files("sim.analysis") / "templates" / "card_filter.js").read_text("utf-8")
@@ -46,35 +42,17 @@ def render(template: str, **context: Any) -> str:
 
 
 def html_table(frame: pd.DataFrame, cls: str = "", **kw: Any) -> Markup:
-    """``frame`` as an HTML table, its text escaped (``kw`` to :meth:`DataFrame.to_html`)."""
+    """``frame`` as an HTML table, its text escaped (``kw`` to :meth:`DataFrame.to_html`);
+    a name of its columns' index (a pivot's) would be a header cell of its own, so none."""
+    frame = frame.rename_axis(columns=None)
     return Markup(
         frame.to_html(index=False, escape=True, border=0, na_rep="", classes=cls or None, **kw)
     )
 
 
-def count(n: Any) -> str:
-    """A count with thousands separators, ``"12,345"`` (blank when there is none)."""
-    return f"{n:,.0f}" if finite(n) else ""
-
-
-def rate_interval(lo: float, hi: float) -> str:
-    """A rate's interval in percent, ``"51.00-53.20%"``."""
-    return f"{lo * 100:.2f}-{hi * 100:.2f}%"
-
-
-def points_interval(lo: float, hi: float) -> str:
-    """A difference's interval in signed points, ``"+0.10 to +2.30"``."""
-    return f"{lo * 100:+.2f} to {hi * 100:+.2f}"
-
-
 def vp_interval(lo: float, hi: float) -> str:
     """A VP figure's interval, ``"+0.10 to +2.30"``."""
     return f"{lo:+.2f} to {hi:+.2f}"
-
-
-def sort_key(value: Any) -> str:
-    """What a number sorts by in a sortable table (``data-v``): blank when there is none."""
-    return repr(float(value)) if finite(value) else ""
 
 
 def finite(value: Any) -> bool:
@@ -83,8 +61,17 @@ def finite(value: Any) -> bool:
 
 
 _PAGES.tests["finite"] = finite
-_FORMATS = (count, pct, points, rate_interval, points_interval, vp_interval, sort_key)
-_PAGES.filters.update({f.__name__: f for f in _FORMATS})
+# How the templates write a figure or an interval (pct and points: the statistics module's).
+_PAGES.filters.update(
+    pct=pct,
+    points=points,
+    vp_interval=vp_interval,
+    count=lambda n: f"{n:,.0f}" if finite(n) else "",  # "12,345"
+    rate_interval=lambda lo, hi: f"{lo * 100:.2f}-{hi * 100:.2f}%",  # "51.00-53.20%"
+    points_interval=lambda lo, hi: f"{lo * 100:+.2f} to {hi * 100:+.2f}",  # "+0.10 to +2.30"
+    sort_key=lambda v: repr(float(v)) if finite(v) else "",  # a sortable column's data-v
+    html_table=html_table,
+)
 
 
 def margin_table(m: pd.DataFrame) -> pd.DataFrame:
@@ -96,7 +83,7 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "run": m["run"],
-            "games": m["games"].map(count),
+            "games": m["games"].map("{:,.0f}".format),
             "mean (VP)": m["mean"].map("{:+.2f}".format),
             "95% t-interval": list(map(vp_interval, m["lo"], m["hi"])),
             "sd": m["sd"].map("{:.1f}".format),
@@ -106,20 +93,21 @@ def margin_table(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _strength(t: Tables) -> list[dict[str, Any]]:
-    """The "Card strength" groups, one a mix: holders' win rate, plays and rank per run,
-    and the rank correlation between runs of the mix."""
+def _strength(t: Tables) -> list[tuple[str | None, Markup, Markup | None]]:
+    """The "Card strength" groups, one a mix (named when there are several): holders' win
+    rate, plays and rank per run, and the rank correlation between runs of the mix."""
     st = t.strength
     if st.empty:
         return []
     cells = st.assign(
         shown=[
-            f"{r:.1%} ({a:.1%}-{b:.1%}), {p:.2f}/g, #{k}" if pd.notna(r) else ""
-            for r, a, b, p, k in zip(
-                st["rate"], st["lo"], st["hi"], st["played_per_game"], st["rank"], strict=True
-            )
+            f"{r.rate:.1%} ({r.lo:.1%}-{r.hi:.1%}), {r.played_per_game:.2f}/g, #{r.rank}"
+            if pd.notna(r.rate)
+            else ""
+            for r in st.itertuples()
         ]
     )
+    several = cells["mix"].nunique() > 1
     groups = []
     for mix, part in cells.groupby("mix", sort=False):
         runs = list(dict.fromkeys(part["bot"]))
@@ -128,27 +116,12 @@ def _strength(t: Tables) -> list[dict[str, Any]]:
         )[runs]
         first = part[part["bot"] == runs[0]]["kind"].tolist()
         wide = wide.reindex(first, level="kind").reset_index().drop(columns="kind")
-        wide.columns.name = None
         corr = None
         if len(runs) > 1:
-            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format).reset_index()
-            corr.columns.name = None
-            corr = html_table(corr.rename(columns={"bot": "run"}))
-        groups.append(
-            {
-                "mix": str(mix) if cells["mix"].nunique() > 1 else None,
-                "table": html_table(wide),
-                "corr": corr,
-            }
-        )
+            corr = rank_correlation(st[st["mix"] == mix]).map("{:.2f}".format)
+            corr = html_table(corr.rename_axis("run").reset_index())
+        groups.append((str(mix) if several else None, html_table(wide), corr))
     return groups
-
-
-def score_formula(times: str = "*") -> str:
-    """The score as a sum of weighted components, e.g. ``2*rewards_unused + rewards_used``."""
-    return " + ".join(
-        f"{t.weight}{times}{t.name}" if t.weight != 1 else t.name for t in SCORE_TERMS
-    )
 
 
 def page(
@@ -172,37 +145,27 @@ def page(
     comp = t.components.pivot_table(
         index="run", columns="component", values="share", sort=False
     ).reindex(columns=list(A.SCORE_WEIGHTS))
-    comp = comp.loc[:, comp.sum() > 0]
-    comp_view = comp.apply(lambda s: s.map(pct)).reset_index()
-    comp_view.columns.name = None  # else to_html writes a header cell of its own for it
-    q = t.length_quantiles
-    q_view = q.assign(**{c: q[c].map("{:.1f}".format) for c in q.columns if c != "run"})
-    rows = {
-        name: getattr(t, name).to_dict("records")
-        for name in ("outcomes", "paired", "seats", "gods", "diffs", "shifts", "ends")
-    }
+    comp_view = comp.loc[:, comp.sum() > 0].map(pct).reset_index()
+    q_view = t.length_quantiles.set_index("run").map("{:.1f}".format).reset_index()
+    margins = [
+        {"run": run, **margin_distribution(part["margin"], part["games"])}
+        for run, part in t.margins.groupby("run", sort=False)
+    ]
     return render(
         "runs.html",
-        title="omensim report",
-        body_class="runs",
         info=html_table(info, "runs"),
-        paths=list(zip(t.info["run"], t.info["path"], strict=True)),
         versions=", ".join(sorted({str(v) for v in t.info["omensim_version"]})),
-        panel=None
-        if panel is None
-        else {"table": html_table(panel[0], "panel"), "verdicts": panel[1]},
+        panel=panel,
         text=text,
         fpa=fpa.to_dict("records"),
-        **rows,
-        cards={
-            "rows": t.card_table.to_dict("records"),
-            "several": not t.card_table.empty and t.card_table["mix"].nunique() > 1,
-            "hold": "hold_rate" in t.card_table.columns,
-        },
+        t=t,
         strength=_strength(t),
         lengths=html_table(q_view),
-        margins=html_table(margin_table(margin_summary(t))),
-        formula=score_formula("\N{MULTIPLICATION SIGN}"),
+        margins=html_table(margin_table(pd.DataFrame(margins))),
+        formula=" + ".join(
+            f"{t.weight}\N{MULTIPLICATION SIGN}{t.name}" if t.weight != 1 else t.name
+            for t in SCORE_TERMS
+        ),
         components=html_table(comp_view),
         charts=charts,
     )
@@ -230,11 +193,11 @@ def folder_page(
     text: str,
     tables: dict[str, pd.DataFrame],
     images: dict[str, Path] | None = None,
-    chart: dict[str, str] | None = None,
+    chart: str | None = None,
 ) -> str:
-    """A self-contained HTML page: the lead text, a ``chart`` (``{"uri", "caption"}``) when
-    given, each non-empty table, then each PNG of ``images`` (``{caption: path}``) inlined."""
-    entries, rules = [], []
+    """A self-contained HTML page: the lead text, a compare's shift ``chart`` (a data URI)
+    when given, each non-empty table, then each PNG of ``images`` (``{caption: path}``)."""
+    entries = []
     for i, (name, frame) in enumerate(tables.items()):
         if frame.empty:
             continue
@@ -244,15 +207,7 @@ def folder_page(
             for j, c in enumerate(frame.columns)
             if j and frame[c].astype(str).str.len().max() > PROSE_CHARS
         ]
-        if prose:
-            cells = ",".join(f"#t{i} td:nth-child({j})" for j in prose)
-            rules.append(f"{cells} {{ white-space: normal; min-width: 16em; }}")
-        entries.append({"name": name, "html": html_table(frame, table_id=f"t{i}")})
-    pngs = [
-        (caption, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii"))
-        for caption, path in (images or {}).items()
-    ]
-    return render(
-        "folder.html", title=title, body_class="folder", text=text, chart=chart,
-        tables=entries, images=pngs, rules=rules,
-    )  # fmt: skip
+        html = html_table(frame, table_id=f"t{i}")
+        entries.append({"name": name, "id": f"t{i}", "html": html, "prose": prose})
+    pngs = [(caption, png_uri(path.read_bytes())) for caption, path in (images or {}).items()]
+    return render("folder.html", title=title, text=text, chart=chart, tables=entries, images=pngs)

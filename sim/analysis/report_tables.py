@@ -1,27 +1,18 @@
-"""The tables behind ``omensim report``: every figure the page shows, computed once.
-
-:class:`Tables` holds them (``sim.analysis.streaming.report_tables`` computes them
-out of core), and :func:`key_figures` says the headline numbers as text. Nothing here
-draws or writes.
-"""
+"""The tables behind ``omensim report`` (:class:`Tables`, computed out of core by
+``sim.analysis.streaming.report_tables``) and its headline numbers as text
+(:func:`key_figures`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sim.run.margins import MARGIN_QUANTILES, margin_distribution
 from sim.run.stats import diff_ci, rate_ci
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
 """Game-length quantiles the page lists (p10 ... p99)."""
-
-
-def _run_label(row: pd.Series) -> str:
-    return f"{row['mix']}, {row['variant']}, {row['strategy_p0']} vs {row['strategy_p1']}"
 
 
 @dataclass
@@ -60,20 +51,15 @@ def filled_lengths(lengths: pd.DataFrame) -> pd.DataFrame:
     if lengths.empty:
         return lengths
     turns = np.arange(int(lengths["turns"].min()), int(lengths["turns"].max()) + 1)
-    frames = []
-    for run, part in lengths.groupby("run", sort=False):
-        full = part.set_index("turns")[["games", "share"]].reindex(turns, fill_value=0)
-        frames.append(full.reset_index().assign(run=run))
-    out = pd.concat(frames, ignore_index=True)
-    out["games"] = out["games"].astype(np.int64)
-    return out[["run", "turns", "games", "share"]]
+    every = pd.MultiIndex.from_product([lengths["run"].unique(), turns], names=["run", "turns"])
+    full = lengths.set_index(["run", "turns"])[["games", "share"]].reindex(every, fill_value=0)
+    return full.reset_index().astype({"games": np.int64})
 
 
 def shares_deals(info: pd.DataFrame, i: int) -> bool:
     """Whether run ``i`` of ``info`` deals the same games as run 0: the same seed and the
     same mix (a run of another mix deals other cards: it is an independent run)."""
-    same = ("seed", "mix")
-    return all(info[c].iloc[i] == info[c].iloc[0] for c in same)
+    return all(info[c].iloc[i] == info[c].iloc[0] for c in ("seed", "mix"))
 
 
 def with_impact(cards: pd.DataFrame, impact: pd.DataFrame, mix: str) -> pd.DataFrame:
@@ -86,68 +72,45 @@ def with_impact(cards: pd.DataFrame, impact: pd.DataFrame, mix: str) -> pd.DataF
     return cards
 
 
-def margin_summary(t: Tables, qs: Iterable[float] = MARGIN_QUANTILES) -> pd.DataFrame:
-    """Per run, :func:`sim.run.margins.margin_distribution` of its first player's VP
-    margins."""
-    rows = [
-        {"run": run, **margin_distribution(part["margin"], part["games"], qs)}
-        for run, part in t.margins.groupby("run", sort=False)
-    ]
-    return pd.DataFrame(rows)
-
-
 def key_figures(t: Tables, top: int = 3) -> str:
     """The report's headline numbers as plain text lines, for the terminal."""
+    info, stats = t.info.set_index("run"), t.stats.set_index("run")
     lines = []
-    stats = t.stats.set_index("run")
-    for _, row in t.fpa.iterrows():
-        info = t.info.set_index("run").loc[row["run"]]
-        s = stats.loc[row["run"]]
+    for r in t.fpa.itertuples():
+        i, s = info.loc[r.run], stats.loc[r.run]
         lines.append(
-            f"{row['run']} ({_run_label(info)}): {int(row['games']):,} games; "
-            f"first player won {rate_ci(row['rate'], row['lo'], row['hi'])}; "
-            f"shared {row['shared'] / row['games']:.2%}; "
+            f"{r.run} ({i['mix']}, {i['variant']}, {i['strategy_p0']} vs {i['strategy_p1']}): "
+            f"{int(r.games):,} games; first player won {rate_ci(r.rate, r.lo, r.hi)}; "
+            f"shared {r.shared / r.games:.2%}; "
             f"mean first-player margin {s['mean_margin']:+.2f} VP "
             f"(95% t-interval {s['margin_lo']:+.2f} to {s['margin_hi']:+.2f}); "
             f"mean length {s['mean_turns']:.1f} turns"
         )
-    for _, row in t.gods.iterrows():
-        lines.append(
-            f"{row['run']}: {row['god']} won {rate_ci(row['rate'], row['lo'], row['hi'])}; "
-            f"going first {rate_ci(row['first_rate'], row['first_lo'], row['first_hi'])}"
-        )
-    for _, row in t.paired.iterrows():
-        lines.append(
-            f"{row['run']} paired over {int(row['deals']):,} deals: "
-            f"{rate_ci(row['rate'], row['lo'], row['hi'])} "
-            f"(unpaired 95% CI {row['unpaired_lo'] * 100:.2f}-{row['unpaired_hi'] * 100:.2f}%)"
-        )
+    lines += [
+        f"{r.run}: {r.god} won {rate_ci(r.rate, r.lo, r.hi)}; "
+        f"going first {rate_ci(r.first_rate, r.first_lo, r.first_hi)}"
+        for r in t.gods.itertuples()
+    ]
+    lines += [
+        f"{r.run} paired over {int(r.deals):,} deals: {rate_ci(r.rate, r.lo, r.hi)} "
+        f"(unpaired 95% CI {r.unpaired_lo * 100:.2f}-{r.unpaired_hi * 100:.2f}%)"
+        for r in t.paired.itertuples()
+    ]
     paired = set(zip(t.shifts["a"], t.shifts["b"], strict=True)) if len(t.shifts) else set()
-    for _, row in t.diffs.iterrows():
-        alone = "" if (row["a"], row["b"]) in paired else ", independent runs (unpaired)"
-        lines.append(
-            f"{row['a']} minus {row['b']}: first-player win rate "
-            f"{diff_ci(row['diff'], row['lo'], row['hi'])}{alone}"
-        )
-    for _, row in t.shifts.iterrows():
-        lines.append(
-            f"{row['a']} minus {row['b']}, paired over {int(row['games']):,} games with the "
-            f"same seed: {diff_ci(row['diff'], row['lo'], row['hi'])}"
-        )
+    lines += [
+        f"{r.a} minus {r.b}: first-player win rate {diff_ci(r.diff, r.lo, r.hi)}"
+        + ("" if (r.a, r.b) in paired else ", independent runs (unpaired)")
+        for r in t.diffs.itertuples()
+    ]
+    lines += [
+        f"{r.a} minus {r.b}, paired over {int(r.games):,} games with the same seed: "
+        f"{diff_ci(r.diff, r.lo, r.hi)}"
+        for r in t.shifts.itertuples()
+    ]
     cards = t.cards[~t.cards["low_sample"]]
     for mix, part in cards.groupby("mix", sort=False):
         best = "; ".join(
-            f"{r['card']} {diff_ci(r['diff'], r['lo'], r['hi'])}"
-            for _, r in part.head(top).iterrows()
+            f"{r.card} {diff_ci(r.diff, r.lo, r.hi)}" for r in part.head(top).itertuples()
         )
         lines.append(f"{mix}: cards whose players' win rate differs most: {best}")
     return "\n".join(lines)
-
-
-def top_cards(t: Tables, top: int) -> pd.DataFrame:
-    """The ``top`` cards with the largest effect (enough player-games on both sides)."""
-    cards = t.cards[~t.cards["low_sample"]].head(top).copy()
-    several = t.cards["mix"].nunique() > 1
-    pairs = zip(cards["card"], cards["mix"], strict=True)
-    cards["label"] = [f"{c} ({m})" if several else str(c) for c, m in pairs]
-    return cards

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from sim import analysis
+from sim.base.errors import Error
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
 from sim.cli.options import (
     OutLocation,
@@ -125,7 +125,7 @@ def report_cmd(
             exclude_capped=exclude_capped,
             panel=panel_dir,
         )
-    except (analysis.RunLoadError, io.RunReadError, io.RunError, report.ReportError) as exc:
+    except Error as exc:  # every failure a user can cause, the panel's included
         raise CliError(str(exc), EXIT_ERROR) from None
     except OSError as exc:
         where = exc.filename if exc.filename is not None else out

@@ -26,7 +26,7 @@ from conftest import assert_one_error_line, invoke
 from tamper import resign
 
 from sim import analysis as A
-from sim.analysis.report import REPORT_NAME, build_report, write_report
+from sim.analysis.report import REPORT_NAME, build_report
 from sim.data.spec import RunSpec
 from sim.run import io
 from sim.run.lock import locked
@@ -148,20 +148,19 @@ def test_report_of_two_runs(runs: tuple[Path, Path], tmp_path: Path) -> None:
 
 def test_report_of_one_run_and_rerun_in_place(runs: tuple[Path, Path], tmp_path: Path) -> None:
     out = tmp_path / "one"
-    lines: list[str] = []
-    page = write_report(runs[0], out, echo=lines.append)
+    made = build_report(runs[0], out)
+    page = made.html
     assert page == out / REPORT_NAME
     parser = check_page(out)
     assert "differences in first-player win rate" not in parser.alts  # one run: no comparison
-    assert "first player won" in lines[0]
+    assert "first player won" in made.text.splitlines()[0]
     first = page.stat().st_mtime_ns
     with pytest.raises(RunError, match="use --force to replace the report"):
-        write_report(runs[0], out)  # never overwritten without --force
-    page = write_report(runs[0], out, force=True)  # an existing report directory is refreshed
+        build_report(runs[0], out)  # never overwritten without --force
+    page = build_report(runs[0], out, force=True).html  # an existing report is refreshed
     assert page.stat().st_mtime_ns >= first
     check_page(out)
     no_temporaries(tmp_path)
-
 
 
 def test_a_second_writer_of_a_report_folder_is_refused_in_one_line(

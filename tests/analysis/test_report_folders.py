@@ -135,7 +135,7 @@ def test_balance_set_report_shows_the_trade_off_and_the_verified_proposals(
     saved = pd.read_csv(out / "balance_set_panel.csv")
     assert list(panel.card) == list(saved.card) and set(panel.bot) == {"random"}
     assert list(panel["closer to 50%"]) == ["yes" if t else "no" for t in saved.closer]
-    assert "Panel: every edit brings its card closer to 50% under" in r.output
+    assert "Every edit brings its card closer to 50% under" in r.output
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "Edits made vs the worst remaining deviation" in page and "Verified proposals" in page
     assert "Panel re-check" in page
