@@ -11,6 +11,7 @@ import multiprocessing
 import os
 from dataclasses import dataclass, field
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -116,16 +117,10 @@ def _replay_in_traced_process(
     """:func:`replay` in a new process whose kernels have the trace hooks, for a process
     that compiled its own without them (``sim.kernel.trace.use_hooks``): numba cannot
     compile a second copy of a kernel in one process. Its errors are raised here."""
-    saved = os.environ.get(HOOKS_ENV)
-    os.environ[HOOKS_ENV] = "1"  # the spawned process reads it at start-up
-    try:
-        with multiprocessing.get_context("spawn").Pool(1) as pool:
-            return pool.apply(replay, (spec, game), {"check": check, "changes": changes})
-    finally:
-        if saved is None:
-            del os.environ[HOOKS_ENV]
-        else:
-            os.environ[HOOKS_ENV] = saved
+    # The spawned process reads it at start-up; it is restored after.
+    spawn = multiprocessing.get_context("spawn")
+    with mock.patch.dict(os.environ, {HOOKS_ENV: "1"}), spawn.Pool(1) as pool:
+        return pool.apply(replay, (spec, game), {"check": check, "changes": changes})
 
 
 def replay(

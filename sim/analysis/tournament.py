@@ -35,7 +35,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.margins import COLUMNS as MARGIN_COLUMNS
-from sim.run.margins import SIDES, first_player_margins, margin_distribution
+from sim.run.margins import first_player_margins, margin_distribution
 from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
 from sim.run.seats import SeatCounts, seat_columns
 from sim.run.session import RunError, resolve_threads
@@ -230,9 +230,8 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         row |= {f"first_player_{k}": seats[f"first_player_{k}"] for k in ("rate", "lo", "hi")}
         values = sorted(c.margin_counts)
         spread = margin_distribution(values, [c.margin_counts[v] for v in values])
-        row |= {"first_margin": spread["mean"]}
-        row |= {f"first_margin_{k}": spread[k] for k in ("lo", "hi", "sd")}
-        row |= {f"first_margin_{k}": v for k, v in spread.items() if k[0] == "p" or k in SIDES}
+        spread.pop("games")
+        row |= {f"first_margin_{k}".removesuffix("_mean"): v for k, v in spread.items()}
         row |= {
             f"seat_{k}": v for k, v in seats.items() if k != "games" and "first_player" not in k
         }
@@ -366,14 +365,11 @@ def _play(
 
         pairs = pairs_frame(results)
         # Say what was played in every row, so tables of several tournaments concatenate.
-        variant = specs[0][0].variant_label
-        pairs["mix"] = engine.metadata.get("mix", mix)
-        pairs["variant"] = variant
-        pairs["seed"] = seed
+        played = {"mix": engine.metadata.get("mix", mix), "variant": specs[0][0].variant_label}
+        pairs = pairs.assign(**played, seed=seed)
         settings: dict[str, Any] = {
             "omensim_version": sim.__version__,
-            "mix": engine.metadata.get("mix", mix),
-            "variant": variant,
+            **played,
             "bots": bots,
             "games_per_pairing": games,
             "pairings": len(order),
