@@ -269,8 +269,8 @@ def events(teller: Teller, rows: np.ndarray, step: str, active: int) -> list[dic
         cause = teller.cause(ev)
         said: dict[str, Any] = {"event": E.EVENT_KINDS[k].name, "seat": p, "cause": cause}
         if k in (E.EV_DRAW, E.EV_UNDER):
-            j = i
-            while j < len(rows) and _same(rows[j], ev, k):
+            j, same = i, [E.F_KIND, E.F_SEAT, E.F_CAUSE, E.F_CAUSE_ID]  # one seat, one cause
+            while j < len(rows) and (rows[j][same] == ev[same]).all():
                 j += 1
             said["cards"] = [teller.card(int(r[E.F_TARGET])) for r in rows[i - 1 : j]]
             if k == E.EV_DRAW:
@@ -300,15 +300,6 @@ def events(teller: Teller, rows: np.ndarray, step: str, active: int) -> list[dic
 def tell(teller: Teller, rows: np.ndarray, step: str, active: int) -> list[str]:
     """The lines of one step's events (:func:`events`), in the order they happened."""
     return [e["text"] for e in events(teller, rows, step, active)]
-
-
-def _same(a: np.ndarray, b: np.ndarray, kind: int) -> bool:
-    return (
-        int(a[E.F_KIND]) == kind
-        and a[E.F_SEAT] == b[E.F_SEAT]
-        and a[E.F_CAUSE] == b[E.F_CAUSE]
-        and a[E.F_CAUSE_ID] == b[E.F_CAUSE_ID]
-    )
 
 
 def _pays(nxt: np.ndarray, play: np.ndarray) -> bool:

@@ -111,6 +111,11 @@ def compare_rows(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 # --- replaying ----------------------------------------------------------------------------
 
 
+def _placed(said: list[dict[str, Any]], turn: int, active: int, step: str, title: str) -> list:
+    """The events ``said`` with where in the game they happened (the keys of ``Replay.events``)."""
+    return [{"turn": turn, "active": active, "step": step, "step_name": title, **e} for e in said]
+
+
 def _replay_in_traced_process(
     spec: RunSpec, game: int, check: bool, changes: Changes | None
 ) -> Replay:
@@ -143,10 +148,7 @@ def replay(
     sc.setup(spec.seed, game)
     reign = sc.pool.mix.split("+")[0].split(":")[0] == "reign"
     teller = N.Teller(sc, reign)
-    events = [
-        {"turn": 0, "active": -1, "step": "setup", "step_name": "Set-up", **e}
-        for e in N.setup_events(sc, reign)
-    ]
+    events = _placed(N.setup_events(sc, reign), 0, -1, "setup", "Set-up")
     traced = [np.zeros((0, E.EV_W), np.int64)]
     scores: dict[int, dict[str, Any]] = {}
     seen = sc.trace_count  # set-up's events: the set-up is told from the position
@@ -166,18 +168,13 @@ def replay(
             said = N.untraced(teller, N.events(teller, rows, name, p), before, N.sides(sc), name, p)
             if not said and name != "end_turn":
                 said = [{"event": N.NOTHING, "text": "nothing happens"}]
-            events += [
-                {"turn": turn, "active": p, "step": name, "step_name": title, **e} for e in said
-            ]
+            events += _placed(said, turn, p, name, title)
         scores[turn] = sc.copy().result()
     res = sc.result()
     res["first_player"] = sc.first
     engine = Engine(run)
     row = engine.table(game, *sc.output()).to_pylist()[0]
-    events += [
-        {"turn": int(res["turns"]), "active": -1, "step": "end", "step_name": "End", **e}
-        for e in N.end_events(res)
-    ]
+    events += _placed(N.end_events(res), int(res["turns"]), -1, "end", "End")
     expected = engine.play(game, 1).to_pylist()[0]
     r = Replay(spec, game, events, res, row, expected, compare_rows(row, expected))
     r.rows, r.scores = np.concatenate(traced), scores
