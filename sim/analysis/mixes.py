@@ -207,10 +207,9 @@ def _play(job: jobs.Job, each: Callable[[str], None] | None) -> pd.DataFrame:
             counts.append(c)
         rows.append(_row(mix, counts, seeds))
     table = pd.DataFrame(rows).sort_values("first", ascending=False, kind="stable")
-    table["rank_first"] = np.arange(1, len(table) + 1)
-    balance = (table["seat0"] - 0.5).abs().rank(method="min").astype(np.int64)
-    table["rank_balance"] = balance
     table = table.reset_index(drop=True)
+    table["rank_first"] = np.arange(1, len(table) + 1)
+    table["rank_balance"] = (table["seat0"] - 0.5).abs().rank(method="min").astype(np.int64)
     with io.atomic_path(job.out / TABLE) as tmp:
         table.to_csv(tmp, index=False)
     job.finish()

@@ -98,4 +98,3 @@ def format_ratings(ratings: pd.DataFrame) -> str:
         for k, r in enumerate(ratings.itertuples(index=False), 1)
     ]
     return "\n".join(["| rank | bot | Elo | 95% CI |", "| ---: | --- | ---: | --- |", *rows])
-

@@ -95,17 +95,13 @@ def _ratings_section(result: Any) -> list[str]:
     if result.ratings is None:
         return []
     corrected = int(result.ratings["corrected"].iloc[0])
-    note = (
-        f" {corrected} pairing(s) one bot never lost got half a win added to each side."
-        if corrected
-        else ""
-    )
+    note = f" {corrected} pairing(s) one bot never lost got half a win added to each side."
     return [
         "## Ratings",
         "",
         "Bradley-Terry fit of every head-to-head pairing (decisive games; statsmodels "
         "binomial GLM), on the Elo scale: mean 1500, 400 points = 10-to-1 odds, 95% "
-        f"intervals.{note}",
+        f"intervals.{note if corrected else ''}",
         "",
         format_ratings(result.ratings),
         "",
