@@ -157,8 +157,7 @@ class Teller:
 
     def decision(self, seat: int, options: list[np.ndarray], choice: np.ndarray) -> str:
         """A bot's decision: its best few options with their values, the one taken marked."""
-        dec = int(choice[E.F_X0])
-        pick = int(choice[E.F_TARGET])
+        dec, pick = int(choice[E.F_X0]), int(choice[E.F_TARGET])
         ranked = sorted(options, key=lambda o: (-int(o[E.F_AMOUNT]), int(o[E.F_TARGET])))
         shown = ranked[:TOP_OPTIONS]
         if all(int(o[E.F_TARGET]) != pick for o in shown):
@@ -181,11 +180,8 @@ class Teller:
 
     def sentence(self, ev: np.ndarray, step: str, active: int) -> str:
         """One event in words (the decision and coin folding is :func:`events`')."""
-        k = int(ev[E.F_KIND])
-        p = int(ev[E.F_SEAT])
-        n = int(ev[E.F_AMOUNT])
-        t = int(ev[E.F_TARGET])
-        x0, x1 = int(ev[E.F_X0]), int(ev[E.F_X1])
+        fields = [E.F_KIND, E.F_SEAT, E.F_AMOUNT, E.F_TARGET, E.F_X0, E.F_X1]
+        k, p, n, t, x0, x1 = map(int, ev[fields])
         by_step = int(ev[E.F_CAUSE]) == E.CA_STEP
         if k == E.EV_COINS:
             if n > 0:
@@ -254,8 +250,7 @@ def events(teller: Teller, rows: np.ndarray, step: str, active: int) -> list[dic
     i = 0
     while i < len(rows):
         ev = rows[i]
-        k = int(ev[E.F_KIND])
-        p = int(ev[E.F_SEAT])
+        k, p = int(ev[E.F_KIND]), int(ev[E.F_SEAT])
         i += 1
         if k == E.EV_OPTION:
             options.append(ev)
@@ -288,8 +283,7 @@ def events(teller: Teller, rows: np.ndarray, step: str, active: int) -> list[dic
                 said["city"] = int(ev[E.F_X0] if k != E.EV_CONFLICT else ev[E.F_TARGET])
             nxt = rows[i] if i < len(rows) else None
             if k in (E.EV_PLAY, E.EV_BEAST) and nxt is not None and _pays(nxt, ev):
-                coins = int(nxt[E.F_X0])
-                cost = int(ev[E.F_AMOUNT])
+                coins, cost = int(nxt[E.F_X0]), int(ev[E.F_AMOUNT])
                 text += f" for {plural(cost, 'coin')}: {coins + cost} -> {coins}"
                 i += 1
         said["text"] = f"{cause}: {text}" if cause else text
