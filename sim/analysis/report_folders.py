@@ -282,12 +282,8 @@ def balance_parts(folder: Path | str) -> tuple[str, dict[str, pd.DataFrame]]:
         f"{MARGIN_TITLE} per candidate": margin_frame(margins),
     }
     c = cands.iloc[s["chosen"]]
-    verdict = (
-        f"reaches {s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
-        if s["reached"]
-        else f"is the closest; no candidate reaches {s['target']:.2%} within "
-        f"{s['tolerance'] * 100:.2f} points"
-    )
+    goal = f"{s['target']:.2%} within {s['tolerance'] * 100:.2f} points"
+    verdict = f"reaches {goal}" if s["reached"] else f"is the closest; no candidate reaches {goal}"
     lines = [
         f"Balance of {s['metric']} on {s['spec']['mix']} (seed {s['spec']['seed']}, "
         f"{s['spec']['p0']} vs {s['spec']['p1']}): {len(cands)} candidates, "

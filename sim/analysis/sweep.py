@@ -242,10 +242,10 @@ def finish(
     t = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
     t["significant"], t["p_adjusted"] = adjust_p(t["p_value"].to_numpy(), correction)
     t["expected_sign"] = np.sign(t["delta"]).astype(int) * FIELD_DIRECTION[field]
-    cells = zip(t.expected_sign, t["diff"], t.significant, strict=True)
-    t["wrong_sign"] = np.array([wrong_sign(e, d, s) for e, d, s in cells], bool)
-    plays = zip(t.conditional_count_a, t.conditional_count_b, strict=True)
-    t["plays_moved"] = np.array([plays_moved(int(a), int(b)) for a, b in plays], bool)
+    cells = t.expected_sign, t["diff"], t.significant
+    t["wrong_sign"] = np.array(list(map(wrong_sign, *cells)), bool)
+    counts = t.conditional_count_a.astype(int), t.conditional_count_b.astype(int)
+    t["plays_moved"] = np.array(list(map(plays_moved, *counts)), bool)
     return SweepResult(spec, field, tuple(deltas), t, skipped, correction)
 
 
@@ -339,9 +339,8 @@ def heatmap(result: SweepResult, path: Path) -> Path:
 
     t = result.table
     cards, deltas = list(dict.fromkeys(t.card)), list(result.deltas)
-    grid = np.full((len(cards), len(deltas)), np.nan)
-    for row in t.itertuples():
-        grid[cards.index(row.card), deltas.index(row.delta)] = row.diff * 100
+    grid = t.pivot(index="card", columns="delta", values="diff").reindex(cards, columns=deltas)
+    grid = grid.to_numpy(float) * 100
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     lim = lim or 1.0
     fig, ax = plt.subplots(figsize=(3.5 + 2.0 * len(deltas), 1.2 + 0.42 * len(cards)))
