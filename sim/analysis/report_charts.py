@@ -230,10 +230,7 @@ def charts(t: Tables, top: int, tick: Callable[[], None]) -> dict[str, str | Non
             f"Card effect: the {len(cards)} largest differences",
         ),
         "margins": lambda: _chart_distribution(
-            t.margins,
-            "margin",
-            "first player's score minus second player's (VP)",
-            "Score margins",
+            t.margins, "margin", "first player's score minus second player's (VP)", "Score margins"
         ),
         "lengths": lambda: _chart_distribution(
             t.lengths,

@@ -23,13 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis.compare import (
-    KeptSteps,
-    check_play,
-    finish_run,
-    plan_spec,
-    read_outcomes,
-)
+from sim.analysis.compare import KeptSteps, check_play, finish_run, plan_spec, read_outcomes
 from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
@@ -420,10 +414,7 @@ def sweep(
 
 
 def resume_sweep(
-    out: Path | str,
-    threads: int | None = None,
-    progress: bool | None = None,
-    backend: Any = None,
+    out: Path | str, threads: int | None = None, progress: bool | None = None, backend: Any = None
 ) -> SweepResult:
     """Finish the sweep in ``out``: skip its logged cells, finish its cut runs, play the rest.
 

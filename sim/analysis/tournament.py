@@ -293,10 +293,7 @@ def play_tournament(
 
 
 def resume_tournament(
-    out: Path | str,
-    threads: int | None = None,
-    progress: bool | None = None,
-    backend: Any = None,
+    out: Path | str, threads: int | None = None, progress: bool | None = None, backend: Any = None
 ) -> TournamentResult:
     """Finish the tournament in ``out``: keep its logged pairings, play the others.
 
