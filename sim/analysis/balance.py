@@ -24,9 +24,8 @@ import pyarrow as pa
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
 from sim.analysis.balance_text import format_result as format_result
-from sim.analysis.compare import plan_spec
-from sim.analysis.paired import Outcomes, json_value
-from sim.analysis.sizing import engine_arm
+from sim.analysis.compare import plan_spec, play_outcomes
+from sim.analysis.paired import records
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
@@ -105,11 +104,6 @@ class BalanceResult:
         }
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The frame's rows as JSON-ready dicts (numpy scalars made plain, NaN as ``None``)."""
-    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
-
-
 def rate_figures(rows: Rows) -> dict[str, float]:
     """The games, the rate's denominator, the rate with its 95% interval, and the first
     player's mean VP margin with its 95% t-interval and sd, over ``rows``."""
@@ -163,10 +157,7 @@ class CandidatePlayer:
 
     def play(self, j: int, start: int, stop: int, bar: P.Bar) -> Rows:
         """Candidate ``j``'s ``(num, den, margin)`` over games ``start .. stop-1``."""
-        arm = engine_arm(self.engine(j), bar)
-        o = Outcomes.concat(
-            [arm(s, min(self.chunk, stop - s)) for s in range(start, stop, self.chunk)]
-        )
+        o = play_outcomes(self.engine(j), stop, self.chunk, bar, start)
         return (*measure(self.q, o), o.margin.astype(np.int16))  # type: ignore[union-attr]
 
 

@@ -26,13 +26,12 @@ from sim.analysis.balance import (
     paired_shift,
     race,
     rate_figures,
-    records,
     write_answer,
 )
 from sim.analysis.balance_question import card_moves_question, card_terms, first_terms
 from sim.analysis.balance_text import ci_text, shift_text
 from sim.analysis.compare import play_outcomes
-from sim.analysis.paired import Outcomes
+from sim.analysis.paired import Outcomes, records
 from sim.data.changes import CardChange, Changes
 from sim.data.spec import RunSpec
 from sim.run import progress as P

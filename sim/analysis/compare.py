@@ -28,6 +28,7 @@ from sim.analysis.paired import (
     json_value,
     kinds_of,
     pair,
+    records,
 )
 from sim.analysis.signs import direction, flag_lines, play_change_line
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
@@ -161,21 +162,19 @@ class CompareResult:
             "expected_signs": self.expected_signs(),
             "flags": self.flags(),
             "play_changes": self.play_changes(),
-            "cards": [
-                {k: json_value(v) for k, v in row.items()} for row in self.rows.to_dict("records")
-            ],
+            "cards": records(self.rows),
             "written": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
 
 def play_outcomes(
-    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None, start: int = 0
 ) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory, ``chunk_size`` at a time (an
+    """Play games ``start .. games-1`` of ``engine`` in memory, ``chunk_size`` at a time (an
     :func:`sim.analysis.sizing.engine_arm`); keep what pairing needs. ``bar`` advances."""
     arm = engine_arm(engine, bar)
     return Outcomes.concat(
-        [arm(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+        [arm(s, min(chunk_size, games - s)) for s in range(start, games, chunk_size)]
     )
 
 
