@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -217,14 +216,10 @@ def race(
         "chunk_size": chunk_size,
     }
 
-    def play(folder: Path | str) -> BalanceResult:
-        job = jobs.Job.start(folder, KIND, plan, force=force, ours=BALANCE_FILES)
-        return _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
-
-    if out is not None:
-        return play(out)
-    with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:  # one code path
-        return dataclasses.replace(play(Path(tmp) / KIND), out=None)
+    with jobs.folder(out, KIND) as where:
+        job = jobs.Job.start(where, KIND, plan, force=force, ours=BALANCE_FILES)
+        result = _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
 def resume_balance(

@@ -156,8 +156,7 @@ def play_set(
     show = P.wanted(progress)
     with numba_threads(resolve_threads(threads)):
         with P.kernel_ready(show):
-            eng = Engine(spec, changes=changes)
-            eng.warmup()
+            eng = Engine.ready(spec, changes)
         with P.Bar(games, show, desc="measure every card") as bar:
             o = play_outcomes(eng, games, chunk_size, bar)
     return o, [u["name"] for u in run_pool(spec, changes).units]

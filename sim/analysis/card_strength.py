@@ -84,8 +84,8 @@ def format_strength(table: pd.DataFrame) -> str:
     interval, played per game and rank; cards in the first bot's rank order."""
     if table.empty:
         return "no card was held (the runs have no held_p0/p1 columns)"
-    bots = list(dict.fromkeys(table["bot"]))
-    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    by = {b: g.set_index("kind") for b, g in table.groupby("bot", sort=False)}
+    bots = list(by)
     order = by[bots[0]].index
     width = max(len(str(c)) for c in table["card"])
     head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:30]:<30}" for b in bots)
@@ -157,8 +157,8 @@ def format_tiers(table: pd.DataFrame) -> str:
     changes sign between tiers; cards by the last tier's effect, strongest first."""
     if table.empty:
         return "no card was held (the runs have no held_p0/p1 columns)"
-    bots = list(dict.fromkeys(table["bot"]))
-    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    by = {b: g.set_index("kind") for b, g in table.groupby("bot", sort=False)}
+    bots = list(by)
     order = by[bots[-1]].sort_values("effect", ascending=False).index
     width = max(len(str(c)) for c in table["card"])
     head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:26]:<26}" for b in bots) + "  flag"

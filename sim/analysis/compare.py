@@ -459,8 +459,7 @@ def _engines(
     kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
     with P.kernel_ready(show):
-        engines = [Engine(sp, changes=ch) for sp, ch in zip(specs, edits, strict=True)]
-        engines[0].warmup()
+        engines = [Engine.ready(specs[0], edits[0]), Engine(specs[1], changes=edits[1])]
     return engines, (headline, kinds_b)
 
 

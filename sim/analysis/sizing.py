@@ -104,14 +104,13 @@ def play_until(
         from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
 
         step = MAX_STEP
-    parts: tuple[list[Outcomes], list[Outcomes]] = ([], [])
+    parts: list[tuple[Outcomes, Outcomes]] = []
     terms: dict[str, list[Terms]] = {}  # each headline's, step by step
     start = 0
     while start < games:
         n = min(step, games - start)
         a, b = arms[0](start, n), arms[1](start, n)
-        parts[0].append(a)
-        parts[1].append(b)
+        parts.append((a, b))
         start += n
         for name, t in headline_terms(a, b, kinds_a, kinds_b, first).items():
             terms.setdefault(name, []).append(t)
@@ -122,7 +121,7 @@ def play_until(
         )
         if all(w <= until_ci for w in widths.values()):
             break
-    return Stopped(Outcomes.concat(parts[0]), Outcomes.concat(parts[1]), start)
+    return Stopped(*(Outcomes.concat(list(arm)) for arm in zip(*parts, strict=True)), start)
 
 
 @dataclass
