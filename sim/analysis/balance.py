@@ -182,11 +182,8 @@ def race(
     """Race the question's candidates toward ``target`` with ``omensim balance``'s options
     (``spec.games`` is ignored). ``out`` plays into that folder (resumable with
     :func:`resume_balance`); ``on_look`` is called with each look; ``panel`` with the
-    result before it is written, and its answer is the result's ``panel``.
-
-    Raises:
-        SpecError: a bad argument. RunError: a bad output folder or chunk size.
-    """
+    result before it is written, and its answer is the result's ``panel``. Refuses a bad
+    argument (SpecError), a bad output folder or chunk size (RunError)."""
     precision = tolerance if precision is None else precision  # a tolerance is checked first
     for ok, message in (
         (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
@@ -225,12 +222,8 @@ def race(
 def resume_balance(
     out: Path | str, threads: int | None = None, progress: bool | None = None
 ) -> BalanceResult:
-    """Finish the balance race in ``out``: reuse its rows, play what is missing.
-
-    Raises:
-        RunError: ``out`` holds no balance plan, a finished one, or one whose run key
-            differs from the current code's.
-    """
+    """Finish the balance race in ``out``: reuse its rows, play what is missing. A RunError
+    when ``out`` holds no balance plan, a finished one, or one of another run key."""
     return _play(jobs.Job.resume(out, KIND), threads, progress, fresh=False)
 
 

@@ -297,16 +297,11 @@ def set_panel(
             for when, f in (("before", fb), ("after", fa)):
                 row |= {f"{k}_{when}": f[k] for k in ("rate", "lo", "hi")}
             row |= {k: s[k] for k in ("shift", "shift_lo", "shift_hi")}
-            row |= {
-                "closer": closer(0.5, b[:2], a[:2]),
-                "worst_card_after": str(worst.card),
-                "worst_deviation_after": float(worst.dev),
-                "first_player_after": afp,
-            }
+            row |= {"closer": closer(0.5, b[:2], a[:2]), "worst_card_after": str(worst.card)}
+            row |= {"worst_deviation_after": float(worst.dev), "first_player_after": afp}
             row |= {f"first_margin_after{x}": fa[f"margin{x}"] for x in ("", "_lo", "_hi")}
-            rows.append(
-                row | {f"first_margin_shift{x}": s[f"margin_shift{x}"] for x in ("", "_lo", "_hi")}
-            )
+            row |= {f"first_margin_shift{x}": s[f"margin_shift{x}"] for x in ("", "_lo", "_hi")}
+            rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -37,12 +37,8 @@ def strength_runs(folder: Path | str) -> list[Path] | None:
 
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
-    """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``.
-
-    Raises:
-        ValueError: runs of different mixes (their kind ids do not match).
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for ``A.load``.
-    """
+    """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``; a
+    ValueError for runs of different mixes (their kind ids do not match)."""
     mixes = {str(io.read_metadata(p).get("mix")) for p in paths.values()}
     if len(mixes) > 1:
         raise ValueError(f"strength compares bots on one mix; got {', '.join(sorted(mixes))}")

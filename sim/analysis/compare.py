@@ -214,12 +214,9 @@ def compare(
     cap. ``until_ci`` stops once every headline's paired 95% half-width is at most it
     (:func:`sim.analysis.sizing.play_until`; ``spec.games`` is then the ceiling). The rest
     is as for :func:`sim.run.runner.run`. Always played into a folder (``out``, or a
-    temporary one), so :func:`resume_compare` can finish it after an interrupt.
-
-    Raises:
-        SpecError: a bad spec or edit. CardDataError: a bad card file.
-        RunError: bad ``threads``/``chunk_size``/``until_ci`` or output directory.
-    """
+    temporary one), so :func:`resume_compare` can finish it after an interrupt. Refuses a
+    bad spec, edit (SpecError) or card file (CardDataError), and bad ``threads``,
+    ``chunk_size``, ``until_ci`` or output directory (RunError)."""
     base = base or Changes()
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
@@ -258,12 +255,9 @@ def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
 
 
 def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:
-    """Refuse a comparison whose B would play exactly A's games (the CLI's and the API's
-    one check), and a bad spec or edit of either arm.
-
-    Raises:
-        SpecError: nothing differs, or B compiles to exactly A.
-    """
+    """Refuse (SpecError) a comparison whose B would play exactly A's games, nothing
+    differing or B compiling to exactly A (the CLI's and the API's one check), and a bad
+    spec or edit of either arm."""
     from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
 
     run_pool(spec, base), run_pool(spec_b, changes)
@@ -286,12 +280,8 @@ def resume_compare(
     backend: Any = None,
 ) -> CompareResult:
     """Finish a comparison in ``out`` that was interrupted: resume or start A and B (or,
-    with ``--until-ci``, replay its logged steps and play on), then compare.
-
-    Raises:
-        RunError: ``out`` holds no comparison plan, or a run cannot be resumed
-            (see :func:`sim.run.runner.resume`).
-    """
+    with ``--until-ci``, replay its logged steps and play on), then compare. A RunError
+    when ``out`` holds no comparison plan or a run cannot be resumed."""
     with jobs.Job.resume(out, KIND) as job:
         return _play_job(job, threads, progress, backend)
 

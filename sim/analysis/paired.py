@@ -136,11 +136,8 @@ Rows = Outcomes | pd.DataFrame | pa.Table
 
 
 def pair(a: Rows, b: Rows) -> tuple[Outcomes, Outcomes]:
-    """The games both runs played, in the same order (paired by ``game_id``).
-
-    Raises:
-        ValueError: the runs share no game.
-    """
+    """The games both runs played, in the same order (paired by ``game_id``); a ValueError
+    when they share none."""
     a, b = (r if isinstance(r, Outcomes) else Outcomes.from_frame(r) for r in (a, b))
     if np.array_equal(a.game_id, b.game_id):
         return a, b

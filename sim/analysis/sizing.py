@@ -187,11 +187,8 @@ def plan_pairs(
     bar: Any = None,
     first: bool = True,
 ) -> Plan:
-    """Play ``pilot`` games of each ``(arm A, arm B)`` pair and plan for ``width``.
-
-    A run shared by several pairs (a sweep's baseline) is a :func:`cached_arm`
-    passed once per pair. ``runs``: how many runs the real question plays.
-    """
+    """Play ``pilot`` games of each ``(arm A, arm B)`` pair (a run several pairs share, a
+    sweep's baseline, is one :func:`cached_arm`) and plan ``runs`` runs for ``width``."""
     widths: dict[str, float] = {}
     t0 = time.perf_counter()
     for (arm_a, arm_b), (ka, kb) in zip(pairs, kinds, strict=True):
