@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,9 +23,8 @@ import pyarrow as pa
 from sim.analysis import race as R
 from sim.analysis.balance_question import Question, candidate_run, measure
 from sim.analysis.balance_text import format_result as format_result
-from sim.analysis.compare import plan_spec
-from sim.analysis.paired import Outcomes, json_value
-from sim.analysis.sizing import engine_arm
+from sim.analysis.compare import plan_spec, play_outcomes
+from sim.analysis.paired import records
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
@@ -105,11 +103,6 @@ class BalanceResult:
         }
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The frame's rows as JSON-ready dicts (numpy scalars made plain, NaN as ``None``)."""
-    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
-
-
 def rate_figures(rows: Rows) -> dict[str, float]:
     """The games, the rate's denominator, the rate with its 95% interval, and the first
     player's mean VP margin with its 95% t-interval and sd, over ``rows``."""
@@ -163,10 +156,7 @@ class CandidatePlayer:
 
     def play(self, j: int, start: int, stop: int, bar: P.Bar) -> Rows:
         """Candidate ``j``'s ``(num, den, margin)`` over games ``start .. stop-1``."""
-        arm = engine_arm(self.engine(j), bar)
-        o = Outcomes.concat(
-            [arm(s, min(self.chunk, stop - s)) for s in range(start, stop, self.chunk)]
-        )
+        o = play_outcomes(self.engine(j), stop, self.chunk, bar, start)
         return (*measure(self.q, o), o.margin.astype(np.int16))  # type: ignore[union-attr]
 
 
@@ -192,11 +182,8 @@ def race(
     """Race the question's candidates toward ``target`` with ``omensim balance``'s options
     (``spec.games`` is ignored). ``out`` plays into that folder (resumable with
     :func:`resume_balance`); ``on_look`` is called with each look; ``panel`` with the
-    result before it is written, and its answer is the result's ``panel``.
-
-    Raises:
-        SpecError: a bad argument. RunError: a bad output folder or chunk size.
-    """
+    result before it is written, and its answer is the result's ``panel``. Refuses a bad
+    argument (SpecError), a bad output folder or chunk size (RunError)."""
     precision = tolerance if precision is None else precision  # a tolerance is checked first
     for ok, message in (
         (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
@@ -226,25 +213,17 @@ def race(
         "chunk_size": chunk_size,
     }
 
-    def play(folder: Path | str) -> BalanceResult:
-        job = jobs.Job.start(folder, KIND, plan, force=force, ours=BALANCE_FILES)
-        return _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
-
-    if out is not None:
-        return play(out)
-    with tempfile.TemporaryDirectory(prefix="omensim-balance-") as tmp:  # one code path
-        return dataclasses.replace(play(Path(tmp) / KIND), out=None)
+    with jobs.folder(out, KIND) as where:
+        job = jobs.Job.start(where, KIND, plan, force=force, ours=BALANCE_FILES)
+        result = _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
+    return result if out is not None else dataclasses.replace(result, out=None)
 
 
 def resume_balance(
     out: Path | str, threads: int | None = None, progress: bool | None = None
 ) -> BalanceResult:
-    """Finish the balance race in ``out``: reuse its rows, play what is missing.
-
-    Raises:
-        RunError: ``out`` holds no balance plan, a finished one, or one whose run key
-            differs from the current code's.
-    """
+    """Finish the balance race in ``out``: reuse its rows, play what is missing. A RunError
+    when ``out`` holds no balance plan, a finished one, or one of another run key."""
     return _play(jobs.Job.resume(out, KIND), threads, progress, fresh=False)
 
 

@@ -26,13 +26,12 @@ from sim.analysis.balance import (
     paired_shift,
     race,
     rate_figures,
-    records,
     write_answer,
 )
 from sim.analysis.balance_question import card_moves_question, card_terms, first_terms
 from sim.analysis.balance_text import ci_text, shift_text
 from sim.analysis.compare import play_outcomes
-from sim.analysis.paired import Outcomes
+from sim.analysis.paired import Outcomes, records
 from sim.data.changes import CardChange, Changes
 from sim.data.spec import RunSpec
 from sim.run import progress as P
@@ -157,8 +156,7 @@ def play_set(
     show = P.wanted(progress)
     with numba_threads(resolve_threads(threads)):
         with P.kernel_ready(show):
-            eng = Engine(spec, changes=changes)
-            eng.warmup()
+            eng = Engine.ready(spec, changes)
         with P.Bar(games, show, desc="measure every card") as bar:
             o = play_outcomes(eng, games, chunk_size, bar)
     return o, [u["name"] for u in run_pool(spec, changes).units]
@@ -299,16 +297,11 @@ def set_panel(
             for when, f in (("before", fb), ("after", fa)):
                 row |= {f"{k}_{when}": f[k] for k in ("rate", "lo", "hi")}
             row |= {k: s[k] for k in ("shift", "shift_lo", "shift_hi")}
-            row |= {
-                "closer": closer(0.5, b[:2], a[:2]),
-                "worst_card_after": str(worst.card),
-                "worst_deviation_after": float(worst.dev),
-                "first_player_after": afp,
-            }
+            row |= {"closer": closer(0.5, b[:2], a[:2]), "worst_card_after": str(worst.card)}
+            row |= {"worst_deviation_after": float(worst.dev), "first_player_after": afp}
             row |= {f"first_margin_after{x}": fa[f"margin{x}"] for x in ("", "_lo", "_hi")}
-            rows.append(
-                row | {f"first_margin_shift{x}": s[f"margin_shift{x}"] for x in ("", "_lo", "_hi")}
-            )
+            row |= {f"first_margin_shift{x}": s[f"margin_shift{x}"] for x in ("", "_lo", "_hi")}
+            rows.append(row)
     return pd.DataFrame(rows)
 
 

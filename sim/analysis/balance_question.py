@@ -74,11 +74,8 @@ class Question:
 def checked_names(
     given: Sequence[str], valid: Collection[str], option: str, what: str
 ) -> tuple[str, ...]:
-    """``given`` stripped and lower-cased, each one of ``valid`` and named once.
-
-    Raises:
-        SpecError: a name not in ``valid`` (listed after ``what``), or one named twice.
-    """
+    """``given`` stripped and lower-cased, each one of ``valid`` and named once; a SpecError
+    names one not in ``valid`` (listed after ``what``) or named twice."""
     names = tuple(n.strip().lower() for n in given)
     for n in names:
         if n not in valid:
@@ -138,11 +135,8 @@ def card_question(
     base: Changes | None = None,
 ) -> Question:
     """The candidates of one card's ``fields``: ``values`` per field, or shipped +/- ``span``.
-
-    Raises:
-        SpecError: an unknown card or field, a value out of the schema's bounds, or too
-            many or too few candidates.
-    """
+    Refuses (SpecError) an unknown card or field, a value out of the schema's bounds, or
+    too many or too few candidates."""
     fields, name, kind, shipped = _card_fields(spec, card, fields, base)
     grid = _grid(fields, shipped, [FIELDS[f] for f in fields], values, span, "--field")
     return Question("card", fields, grid, shipped, name, kind)
@@ -170,10 +164,7 @@ def card_moves_question(
 ) -> Question:
     """One card's single-field moves (each candidate but the current values is one edit):
     each of ``fields`` moved alone to current +/- ``span``, inside the schema's bounds.
-
-    Raises:
-        SpecError: as :func:`card_question`.
-    """
+    Refuses what :func:`card_question` refuses."""
     names, name, kind, current = _card_fields(spec, card, fields, base)
     moves = [current]
     for i, f in enumerate(names):
@@ -196,11 +187,8 @@ def rule_question(
     values: Sequence[tuple[int, ...] | None] = (),
     span: int = DEFAULT_SPAN,
 ) -> Question:
-    """The candidates of rule parameters (``start_coins``, ``tiles_per_city`` ...).
-
-    Raises:
-        SpecError: an unknown or non-numeric rule, a value out of its bounds.
-    """
+    """The candidates of rule parameters (``start_coins``, ``tiles_per_city`` ...); refuses
+    (SpecError) an unknown or non-numeric rule, a value out of its bounds."""
     rules = checked_names(rules, S.RULE_INTS, "--rule", "numeric rule parameters")
     shipped = tuple(int(run_pool(spec).rules[r]) for r in rules)
     bounds = [(int(S.RULE_INTS[r].lo), int(S.RULE_INTS[r].hi)) for r in rules]
@@ -208,11 +196,8 @@ def rule_question(
 
 
 def variant_question(spec: RunSpec, variant: str) -> Question:
-    """A variant off and on (the spec's own setting is the shipped one).
-
-    Raises:
-        SpecError: an unknown variant.
-    """
+    """A variant off and on (the spec's own setting is the shipped one); refuses (SpecError)
+    an unknown variant."""
     variant = variant.strip().lower()
     if variant not in VARIANTS:
         raise SpecError(f"--variant-choice {variant!r}: known variants: {', '.join(VARIANTS)}")
@@ -223,11 +208,9 @@ def variant_question(spec: RunSpec, variant: str) -> Question:
 def candidate_run(
     q: Question, spec: RunSpec, base: Changes, j: int, rules_dir: Path
 ) -> tuple[RunSpec, Changes]:
-    """The spec and card edits candidate ``j`` plays.
-
-    A rule candidate's house rules are written to ``rules_dir/cNN.toml`` (the
-    spec's own ``--rules`` merged in, the candidate's values winning).
-    """
+    """The spec and card edits candidate ``j`` plays. A rule candidate's house rules are
+    written to ``rules_dir/cNN.toml`` (the spec's own ``--rules`` merged in, the candidate's
+    values winning)."""
     values = q.candidates[j]
     if q.kind == "card":
         edits = [CardChange(q.card or "", f, v) for f, v in zip(q.names, values, strict=True)]

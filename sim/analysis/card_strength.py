@@ -37,12 +37,8 @@ def strength_runs(folder: Path | str) -> list[Path] | None:
 
 
 def strength(paths: Mapping[str, Path | str]) -> pd.DataFrame:
-    """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``.
-
-    Raises:
-        ValueError: runs of different mixes (their kind ids do not match).
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for ``A.load``.
-    """
+    """:func:`strength_frame` of finished runs of one mix, ``{bot: run directory}``; a
+    ValueError for runs of different mixes (their kind ids do not match)."""
     mixes = {str(io.read_metadata(p).get("mix")) for p in paths.values()}
     if len(mixes) > 1:
         raise ValueError(f"strength compares bots on one mix; got {', '.join(sorted(mixes))}")
@@ -84,8 +80,8 @@ def format_strength(table: pd.DataFrame) -> str:
     interval, played per game and rank; cards in the first bot's rank order."""
     if table.empty:
         return "no card was held (the runs have no held_p0/p1 columns)"
-    bots = list(dict.fromkeys(table["bot"]))
-    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    by = {b: g.set_index("kind") for b, g in table.groupby("bot", sort=False)}
+    bots = list(by)
     order = by[bots[0]].index
     width = max(len(str(c)) for c in table["card"])
     head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:30]:<30}" for b in bots)
@@ -157,8 +153,8 @@ def format_tiers(table: pd.DataFrame) -> str:
     changes sign between tiers; cards by the last tier's effect, strongest first."""
     if table.empty:
         return "no card was held (the runs have no held_p0/p1 columns)"
-    bots = list(dict.fromkeys(table["bot"]))
-    by = {b: table[table["bot"] == b].set_index("kind") for b in bots}
+    by = {b: g.set_index("kind") for b, g in table.groupby("bot", sort=False)}
+    bots = list(by)
     order = by[bots[-1]].sort_values("effect", ascending=False).index
     width = max(len(str(c)) for c in table["card"])
     head = f"{'card'.ljust(width)}  " + "  ".join(f"{b[:26]:<26}" for b in bots) + "  flag"

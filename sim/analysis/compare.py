@@ -28,6 +28,7 @@ from sim.analysis.paired import (
     json_value,
     kinds_of,
     pair,
+    records,
 )
 from sim.analysis.signs import direction, flag_lines, play_change_line
 from sim.analysis.sizing import PLAN_PILOT, engine_arm, plan_pairs, play_until
@@ -161,21 +162,19 @@ class CompareResult:
             "expected_signs": self.expected_signs(),
             "flags": self.flags(),
             "play_changes": self.play_changes(),
-            "cards": [
-                {k: json_value(v) for k, v in row.items()} for row in self.rows.to_dict("records")
-            ],
+            "cards": records(self.rows),
             "written": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
 
 def play_outcomes(
-    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None
+    engine: Any, games: int, chunk_size: int = DEFAULT_CHUNK_SIZE, bar: Any = None, start: int = 0
 ) -> Outcomes:
-    """Play games ``0 .. games-1`` of ``engine`` in memory, ``chunk_size`` at a time (an
+    """Play games ``start .. games-1`` of ``engine`` in memory, ``chunk_size`` at a time (an
     :func:`sim.analysis.sizing.engine_arm`); keep what pairing needs. ``bar`` advances."""
     arm = engine_arm(engine, bar)
     return Outcomes.concat(
-        [arm(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+        [arm(s, min(chunk_size, games - s)) for s in range(start, games, chunk_size)]
     )
 
 
@@ -215,12 +214,9 @@ def compare(
     cap. ``until_ci`` stops once every headline's paired 95% half-width is at most it
     (:func:`sim.analysis.sizing.play_until`; ``spec.games`` is then the ceiling). The rest
     is as for :func:`sim.run.runner.run`. Always played into a folder (``out``, or a
-    temporary one), so :func:`resume_compare` can finish it after an interrupt.
-
-    Raises:
-        SpecError: a bad spec or edit. CardDataError: a bad card file.
-        RunError: bad ``threads``/``chunk_size``/``until_ci`` or output directory.
-    """
+    temporary one), so :func:`resume_compare` can finish it after an interrupt. Refuses a
+    bad spec, edit (SpecError) or card file (CardDataError), and bad ``threads``,
+    ``chunk_size``, ``until_ci`` or output directory (RunError)."""
     base = base or Changes()
     spec_b = spec_b or spec
     if (spec_b.seed, spec_b.games) != (spec.seed, spec.games):
@@ -259,12 +255,9 @@ def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
 
 
 def check_difference(spec: RunSpec, spec_b: RunSpec, base: Changes, changes: Changes) -> None:
-    """Refuse a comparison whose B would play exactly A's games (the CLI's and the API's
-    one check), and a bad spec or edit of either arm.
-
-    Raises:
-        SpecError: nothing differs, or B compiles to exactly A.
-    """
+    """Refuse (SpecError) a comparison whose B would play exactly A's games, nothing
+    differing or B compiling to exactly A (the CLI's and the API's one check), and a bad
+    spec or edit of either arm."""
     from sim.run.compiled import compile_run, plays_the_same  # deferred: loads numba
 
     run_pool(spec, base), run_pool(spec_b, changes)
@@ -287,12 +280,8 @@ def resume_compare(
     backend: Any = None,
 ) -> CompareResult:
     """Finish a comparison in ``out`` that was interrupted: resume or start A and B (or,
-    with ``--until-ci``, replay its logged steps and play on), then compare.
-
-    Raises:
-        RunError: ``out`` holds no comparison plan, or a run cannot be resumed
-            (see :func:`sim.run.runner.resume`).
-    """
+    with ``--until-ci``, replay its logged steps and play on), then compare. A RunError
+    when ``out`` holds no comparison plan or a run cannot be resumed."""
     with jobs.Job.resume(out, KIND) as job:
         return _play_job(job, threads, progress, backend)
 
@@ -460,8 +449,7 @@ def _engines(
     kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
     with P.kernel_ready(show):
-        engines = [Engine(sp, changes=ch) for sp, ch in zip(specs, edits, strict=True)]
-        engines[0].warmup()
+        engines = [Engine.ready(specs[0], edits[0]), Engine(specs[1], changes=edits[1])]
     return engines, (headline, kinds_b)
 
 

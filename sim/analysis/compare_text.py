@@ -38,12 +38,13 @@ def format_result(result: Any) -> str:
             rows = [] if margin is None else [margin_row(getattr(margin, name.lower()))]
             lines.append(f"Run {name} ({first_player_label(sp.first, sp.variants)}):")
             lines.extend(seat_lines(seats, "    ", rows))
+    saved = ""
+    if fp.se_unpaired > 0 and math.isfinite(fp.se_paired):
+        saved = f"; pairing saved {1 - (fp.se_paired / fp.se_unpaired) ** 2:.0%} of the variance"
     lines.append("Paired shifts, B - A:")
     lines.append(
         f"  first-player win rate: {rate_shift_text(fp)}"
-        + f"  (unpaired would need {_games(fp.n_unpaired)} games per run"
-        + _saved(fp.se_paired, fp.se_unpaired)
-        + ")"
+        f"  (unpaired would need {_games(fp.n_unpaired)} games per run{saved})"
     )
     if margin is not None:
         lines.append(f"  first player's VP margin: {margin.text()}")
@@ -75,23 +76,14 @@ def format_result(result: Any) -> str:
         lines.append(f"Runs in {result.out}/A and {result.out}/B; summary in compare.json.")
     if result.until_ci is not None:
         ceiling = result.spec.games
-        reached = (
-            "every headline interval reached"
-            if result.played < ceiling
-            else "--games came first at"
-        )
+        reached = "--games came first at"
+        if result.played < ceiling:
+            reached = "every headline interval reached"
         lines.append(
             f"--until-ci {result.until_ci:g}: {reached} +/- {result.until_ci * 100:.2f} points "
             f"after {result.played:,} of at most {ceiling:,} games per run."
         )
     return "\n".join(lines)
-
-
-def _saved(se_paired: float, se_unpaired: float) -> str:
-    """``"; pairing saved 63% of the variance"`` (empty when undefined)."""
-    if not (se_unpaired > 0 and math.isfinite(se_paired)):
-        return ""
-    return f"; pairing saved {1 - (se_paired / se_unpaired) ** 2:.0%} of the variance"
 
 
 def rate_shift_text(r: Any, prefix: str = "", ci: str = "95% CI ") -> str:

@@ -57,14 +57,21 @@ class Outcomes:
     @classmethod
     def from_frame(cls, frame: pd.DataFrame | pa.Table, n_kinds: int | None = None) -> Outcomes:
         """From a run's rows (pandas or pyarrow); ``n_kinds`` defaults to the largest id + 1."""
-        if not isinstance(frame, pa.Table):
-            frame = pa.Table.from_pandas(frame[[c for c in READ_COLUMNS if c in frame.columns]])
         table = frame
-        missing = [c for c in COLUMNS if c not in table.column_names]
+        if not isinstance(table, pa.Table):
+            table = pa.Table.from_pandas(frame[[c for c in READ_COLUMNS if c in frame.columns]])
+        names = set(table.column_names)
+        missing = [c for c in COLUMNS if c not in names]
         if missing:
             raise ValueError(f"the run's rows lack column(s) {', '.join(missing)}")
         winner = _np(table, "winner").astype(np.int8)
         first = _np(table, "first_player").astype(np.int8)
+        capped = margin = None
+        if "end_reason" in names:  # else: not known
+            capped = pc.equal(table.column("end_reason").cast(pa.string()), CAPPED)
+            capped = np.asarray(capped.to_numpy(zero_copy_only=False), bool)
+        if {"score_p0", "score_p1"} <= names:  # else: no scores
+            margin = first_player_margins(first, _np(table, "score_p0"), _np(table, "score_p1"))
         flat = [pc.max(pc.list_flatten(table.column(c))).as_py() for c in LIST_COLUMNS]
         k = max([n_kinds or 0, *(m + 1 for m in flat if m is not None)])
         lists = {c: _played_matrix(table.column(c), k) for c in LIST_COLUMNS}
@@ -80,8 +87,8 @@ class Outcomes:
             held0=lists["held_p0"],
             held1=lists["held_p1"],
             first=first,
-            capped=_capped(table),
-            margin=_margin(table),
+            capped=capped,
+            margin=margin,
         ).in_game_order()
 
     def in_game_order(self) -> Outcomes:
@@ -110,22 +117,6 @@ class Outcomes:
         return Outcomes(**{f.name: join(f.name) for f in fields(Outcomes)})
 
 
-def _capped(table: pa.Table) -> np.ndarray | None:
-    """Turn-capped flags, or None when the rows have no ``end_reason``."""
-    if "end_reason" not in table.column_names:
-        return None
-    er = table.column("end_reason").cast(pa.string())
-    return np.asarray(pc.equal(er, CAPPED).to_numpy(zero_copy_only=False), bool)
-
-
-def _margin(table: pa.Table) -> np.ndarray | None:
-    """The first player's VP margins, or None when the rows have no scores."""
-    if not {"score_p0", "score_p1"} <= set(table.column_names):
-        return None
-    cols = [_np(table, c) for c in ("first_player", "score_p0", "score_p1")]
-    return first_player_margins(*cols)
-
-
 def _np(table: pa.Table, name: str) -> np.ndarray:
     return table.column(name).to_numpy()
 
@@ -145,11 +136,8 @@ Rows = Outcomes | pd.DataFrame | pa.Table
 
 
 def pair(a: Rows, b: Rows) -> tuple[Outcomes, Outcomes]:
-    """The games both runs played, in the same order (paired by ``game_id``).
-
-    Raises:
-        ValueError: the runs share no game.
-    """
+    """The games both runs played, in the same order (paired by ``game_id``); a ValueError
+    when they share none."""
     a, b = (r if isinstance(r, Outcomes) else Outcomes.from_frame(r) for r in (a, b))
     if np.array_equal(a.game_id, b.game_id):
         return a, b
@@ -191,6 +179,11 @@ def json_value(v: Any) -> Any:
     """A number as JSON holds it: a numpy scalar as Python's, a non-finite float as None."""
     v = v.item() if hasattr(v, "item") else v
     return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The frame's rows as JSON-ready dicts (:func:`json_value` of each cell)."""
+    return [{k: json_value(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def first_player_shift(a: Rows, b: Rows, z: float = Z95) -> PairedDiff:

@@ -106,13 +106,9 @@ def decide(
     p: dict[int, float] = {}
     beaten_by: dict[int, tuple[int, float, float]] = {}
     rivals = max(1, len(alive) - 1)
-    for j in alive:
-        if j == leader:
-            continue
-        if not math.isfinite(est[j].rate):
-            p[j], beaten_by[j] = 0.0, (leader, math.nan, math.nan)
-            continue
-        tests = [(1.0, leader, math.nan, math.nan)]  # the smallest p that a rival is closer
+    for j in (j for j in alive if j != leader):
+        # The smallest p that a rival is closer (0 when j has no rate: dropped at once).
+        tests = [(1.0 if math.isfinite(est[j].rate) else 0.0, leader, math.nan, math.nan)]
         for i in alive:
             d, se = distance_diff(target, rows[i], rows[j]) if i != j else (math.nan, math.nan)
             if math.isfinite(d) and math.isfinite(se):

@@ -104,14 +104,13 @@ def play_until(
         from sim.run.engine import MAX_STEP  # deferred: importing it loads the batch kernel
 
         step = MAX_STEP
-    parts: tuple[list[Outcomes], list[Outcomes]] = ([], [])
+    parts: list[tuple[Outcomes, Outcomes]] = []
     terms: dict[str, list[Terms]] = {}  # each headline's, step by step
     start = 0
     while start < games:
         n = min(step, games - start)
         a, b = arms[0](start, n), arms[1](start, n)
-        parts[0].append(a)
-        parts[1].append(b)
+        parts.append((a, b))
         start += n
         for name, t in headline_terms(a, b, kinds_a, kinds_b, first).items():
             terms.setdefault(name, []).append(t)
@@ -122,7 +121,7 @@ def play_until(
         )
         if all(w <= until_ci for w in widths.values()):
             break
-    return Stopped(Outcomes.concat(parts[0]), Outcomes.concat(parts[1]), start)
+    return Stopped(*(Outcomes.concat(list(arm)) for arm in zip(*parts, strict=True)), start)
 
 
 @dataclass
@@ -188,11 +187,8 @@ def plan_pairs(
     bar: Any = None,
     first: bool = True,
 ) -> Plan:
-    """Play ``pilot`` games of each ``(arm A, arm B)`` pair and plan for ``width``.
-
-    A run shared by several pairs (a sweep's baseline) is a :func:`cached_arm`
-    passed once per pair. ``runs``: how many runs the real question plays.
-    """
+    """Play ``pilot`` games of each ``(arm A, arm B)`` pair (a run several pairs share, a
+    sweep's baseline, is one :func:`cached_arm`) and plan ``runs`` runs for ``width``."""
     widths: dict[str, float] = {}
     t0 = time.perf_counter()
     for (arm_a, arm_b), (ka, kb) in zip(pairs, kinds, strict=True):
