@@ -85,17 +85,11 @@ def counts_table(rows: Sequence[tuple[str, int, int, int, int, Any]]) -> pd.Data
 def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
     """:func:`counts_table` of finished runs' summaries (``{bot: RunResult}``: ``games``,
     ``first_player_wins``, ``shared``, ``turn_capped``, and ``outcomes`` for margins)."""
-    return counts_table(
-        [
-            (bot, r.games, r.first_player_wins, r.shared, r.turn_capped, _margins(r))
-            for bot, r in results.items()
-        ]
-    )
-
-
-def _margins(result: Any) -> MarginMoments | None:
-    outcomes = getattr(result, "outcomes", None)
-    return None if outcomes is None else outcomes.margins
+    rows = []
+    for bot, r in results.items():
+        o = getattr(r, "outcomes", None)
+        rows.append((bot, r.games, r.first_player_wins, r.shared, r.turn_capped, o and o.margins))
+    return counts_table(rows)
 
 
 def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:

@@ -269,14 +269,8 @@ def fpa_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -
     wins = np.array([t.seats.first_wins for t in totals], np.int64)
     lo, hi = wilson_interval(wins, games, z)
     shared = [t.seats.shared for t in totals]
-    return keys.assign(
-        games=games,
-        first_player_wins=wins,
-        shared=shared,
-        rate=wins / games,
-        lo=lo,
-        hi=hi,
-    )
+    out = keys.assign(games=games, first_player_wins=wins, shared=shared, rate=wins / games)
+    return out.assign(lo=lo, hi=hi)
 
 
 def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
@@ -324,16 +318,7 @@ def difference_frame(
 
 
 CARD_COLUMNS = (
-    "kind",
-    "card",
-    "played",
-    "share",
-    "win_played",
-    "not_played",
-    "win_not",
-    "diff",
-    "lo",
-    "hi",
+    "kind", "card", "played", "share", "win_played", "not_played", "win_not", "diff", "lo", "hi",
     "low_sample",
 )
 """Columns of :func:`cards_frame` after the group's."""
@@ -448,16 +433,10 @@ def outcomes_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFr
     turn-capped, each with its Wilson interval. First + second + shared = 100%; ``capped``
     (games cut off by the turn cap, whoever won them) overlaps the others."""
     n = np.array([t.games for t in totals], np.int64)
-    first = np.array([t.seats.first_wins for t in totals], np.int64)
-    shared = np.array([t.seats.shared for t in totals], np.int64)
-    capped = np.array([t.seats.capped for t in totals], np.int64)
     out = keys.assign(games=n)
-    for name, k in (
-        ("first", first),
-        ("second", n - first - shared),
-        ("shared", shared),
-        ("capped", capped),
-    ):
+    named = {"first": "first_wins", "second": "second_wins", "shared": "shared", "capped": "capped"}
+    for name, counted in named.items():
+        k = np.array([getattr(t.seats, counted) for t in totals], np.int64)
         out[name] = k / n
         out[f"{name}_lo"], out[f"{name}_hi"] = wilson_interval(k, n)
     return out
@@ -617,16 +596,7 @@ def tables_from_totals(
 
 
 STRENGTH_COLUMNS = (
-    "bot",
-    "kind",
-    "card",
-    "holders",
-    "holder_wins",
-    "rate",
-    "lo",
-    "hi",
-    "played_per_game",
-    "rank",
+    "bot", "kind", "card", "holders", "holder_wins", "rate", "lo", "hi", "played_per_game", "rank",
 )
 """Columns of :func:`strength_frame` (``bot`` is the run's label)."""
 
