@@ -61,14 +61,10 @@ def named_lists(col: pa.ChunkedArray, dictionary: pa.Array) -> pa.ChunkedArray:
 def _absent(table: pa.Table, sets: Iterable[str]) -> pa.Table:
     """``table`` with the columns of a set not in ``sets`` replaced by nulls of their type."""
     present = set(sets)
-    for set_name, cols in SET_COLUMNS.items():
-        if set_name in present:
-            continue
-        for col in cols:
-            if col in table.column_names:
-                i = table.schema.get_field_index(col)
-                typ = table.schema.field(col).type
-                table = table.set_column(i, col, pa.nulls(table.num_rows, typ))
+    for s, cols in SET_COLUMNS.items():
+        for col in [c for c in cols if s not in present and c in table.column_names]:
+            i = table.schema.get_field_index(col)
+            table = table.set_column(i, col, pa.nulls(table.num_rows, table.schema.field(i).type))
     return table
 
 

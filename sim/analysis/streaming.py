@@ -318,7 +318,16 @@ def difference_frame(
 
 
 CARD_COLUMNS = (
-    "kind", "card", "played", "share", "win_played", "not_played", "win_not", "diff", "lo", "hi",
+    "kind",
+    "card",
+    "played",
+    "share",
+    "win_played",
+    "not_played",
+    "win_not",
+    "diff",
+    "lo",
+    "hi",
     "low_sample",
 )
 """Columns of :func:`cards_frame` after the group's."""
@@ -596,7 +605,16 @@ def tables_from_totals(
 
 
 STRENGTH_COLUMNS = (
-    "bot", "kind", "card", "holders", "holder_wins", "rate", "lo", "hi", "played_per_game", "rank",
+    "bot",
+    "kind",
+    "card",
+    "holders",
+    "holder_wins",
+    "rate",
+    "lo",
+    "hi",
+    "played_per_game",
+    "rank",
 )
 """Columns of :func:`strength_frame` (``bot`` is the run's label)."""
 
@@ -637,9 +655,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
 def report_tables(
     paths: Sequence[Path | str], min_games: int = 200, batch_rows: int = BATCH_ROWS
 ) -> Tables:
-    """The report's tables for finished runs, reading each run once, batch by batch.
-
-    Every table the report shows, computed without loading the rows whole.
+    """Every table the report shows for finished runs, reading each run once, batch by batch.
 
     Raises:
         sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
