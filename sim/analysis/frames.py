@@ -112,10 +112,8 @@ def first_player_won(df: pd.DataFrame) -> pd.Series:
 def first_player_advantage(
     df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
 ) -> pd.DataFrame:
-    """First-player win rate per group with its Wilson interval.
-
-    A shared victory counts as *not* a first-player win (it is not a win for
-    either seat); ``shared`` reports how many games that affected.
+    """First-player win rate per group with its Wilson interval (``shared``: games won by
+    neither seat, so not first-player wins).
 
     Returns:
         Columns: the ``by`` columns, ``games``, ``first_player_wins``,
@@ -134,9 +132,9 @@ def paired_first_player_advantage(
     Per deal ``d`` is the share of its two games the first player won (0, 0.5 or 1); the
     estimate is ``mean(d)``, its interval ``mean ± z * sd(d)/sqrt(deals)`` (normal: a run has
     thousands of deals). The deal's luck cancels inside a pair, so this interval is usually
-    narrower than the unpaired Wilson one (``unpaired_lo``/``unpaired_hi``). Shared victories
-    count as not-a-win. Deals are ``(run, seed, deal_id)`` where those columns exist; games
-    not in a deal played exactly twice with different first players are ``dropped_games``.
+    narrower than the unpaired Wilson one (``unpaired_lo``/``unpaired_hi``). Deals are
+    ``(run, seed, deal_id)`` where those columns exist; games not in a deal played exactly
+    twice with different first players are ``dropped_games``.
 
     Returns:
         Columns: the ``by`` columns, ``deals``, ``games``, ``rate``, ``lo``,
@@ -167,7 +165,7 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
 
     For example ``difference(df, "variant", "emissary", "standard")``. The interval is
     Newcombe's (:func:`sim.run.stats.newcombe_interval`), for independent samples (different
-    runs, or different games of one run). Shared victories count as not-a-win.
+    runs, or different games of one run).
 
     Returns:
         One row: ``group_col``, ``a``, ``b``, ``games_a``, ``wins_a``,
@@ -178,16 +176,13 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
     """
     if group_col not in df.columns:
         raise FrameError(f"no column {group_col!r} to compare")
-    labels = df[group_col].astype(str).to_numpy()
-    won = first_player_won(df)
-    wins, games = [], []
-    for value in (a, b):
-        mask = labels == str(value)
+    labels, won = df[group_col].astype(str).to_numpy(), first_player_won(df)
+    masks = [labels == str(value) for value in (b, a)]
+    for value, mask in zip((a, b), masks[::-1], strict=True):
         if not mask.any():
             raise FrameError(f"no games with {group_col} == {value!r}")
-        wins.append(int(won[mask].sum()))
-        games.append(int(mask.sum()))
-    return difference_frame(group_col, [b, a], wins[::-1], games[::-1], z)
+    wins, games = [int(won[m].sum()) for m in masks], [int(m.sum()) for m in masks]
+    return difference_frame(group_col, [b, a], wins, games, z)
 
 
 # --- cards -----------------------------------------------------------------------------------
@@ -205,8 +200,7 @@ def card_impact(
     Per *player-game* (two a game): ``played`` player-games in which that seat played the
     kind at least once (``share`` of all), their win rate ``win_played``, that of the others
     ``win_not``, and ``diff = win_played - win_not`` with Newcombe's interval (approximate:
-    the two seats of a game are not independent). Shared victories are not wins. An
-    association, not a causal effect.
+    the two seats of a game are not independent). An association, not a causal effect.
 
     Kind ids are positions in the mix's card table, hence grouped by ``mix`` by default.
     ``cards`` names them, ``{kind: name}`` or ``{mix: {kind: name}}``; default the frame's

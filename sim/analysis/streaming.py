@@ -73,8 +73,7 @@ def scan(
         pf = pq.ParquetFile(
             **(part.parquet_args() if hasattr(part, "parquet_args") else {"source": part})
         )
-        names = set(pf.schema_arrow.names)
-        wanted = [c for c in columns if c in names]
+        wanted = [c for c in columns if c in pf.schema_arrow.names]
         yield from pf.iter_batches(batch_size=batch_rows, columns=wanted)
 
 
@@ -170,10 +169,8 @@ class RunTotals:
             self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
             self.gods = self.gods + GodCounts.from_frame(pa.Table.from_batches([batch]))
             if "deal_id" in names:
-                won = winner == first
-                self._add_deals(
-                    pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won})
-                )
+                deals = {"deal": batch.column("deal_id"), "fp": first, "win": winner == first}
+                self._add_deals(pa.table(deals))
         if {"score_p0", "score_p1", "first_player"} <= names:
             s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
             margin = np.where(first == 0, s0 - s1, s1 - s0)
@@ -191,8 +188,7 @@ class RunTotals:
         if self._carry is not None:
             games = pa.concat_tables([self._carry, games])
         deal = games.column("deal").to_numpy()
-        last = deal[-1]
-        keep = deal != last
+        keep = deal != deal[-1]
         self._carry = games.filter(pa.array(~keep))
         self._fold_deals(games.filter(pa.array(keep)))
 
