@@ -349,21 +349,22 @@ def cards_frame(
         n1, k1 = played[kind], wins[kind]
         n0, k0 = total - n1, total_wins - k1
         lo, hi = newcombe_interval(k1, n1, k0, n0, z)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            frame = pd.DataFrame(
-                {
-                    "kind": kind.astype(np.int64),
-                    "card": [named.get(int(k), f"kind {k}") for k in kind],
-                    "played": n1,
-                    "share": n1 / total,
-                    "win_played": k1 / n1,
-                    "not_played": n0,
-                    "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
-                }
-            )
-        frame["diff"] = frame["win_played"] - frame["win_not"]
-        frame["lo"], frame["hi"] = lo, hi
-        frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+        win_not = np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan)
+        frame = pd.DataFrame(
+            {
+                "kind": kind.astype(np.int64),
+                "card": [named.get(int(k), f"kind {k}") for k in kind],
+                "played": n1,
+                "share": n1 / total,
+                "win_played": k1 / n1,
+                "not_played": n0,
+                "win_not": win_not,
+                "diff": k1 / n1 - win_not,
+                "lo": lo,
+                "hi": hi,
+                "low_sample": (n1 < min_games) | (n0 < min_games),
+            }
+        )
         parts.append(frame)
     out = _keyed(keys, parts).reindex(columns=[*keys.columns, *CARD_COLUMNS])
     out["_abs"] = out["diff"].abs()
@@ -626,8 +627,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
         size = max(n_kinds, len(t.held), len(t.played))
         held, wins = _pad(t.held, size), _pad(t.held_wins, size)
         lo, hi = wilson_interval(wins, held)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
+        rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
         frame = pd.DataFrame(
             {
                 "bot": label,
@@ -651,11 +651,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
 def report_tables(
     paths: Sequence[Path | str], min_games: int = 200, batch_rows: int = BATCH_ROWS
 ) -> Tables:
-    """Every table the report shows for finished runs, reading each run once, batch by batch.
-
-    Raises:
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.loading.load_runs` (every path is checked first).
-    """
+    """Every table the report shows for finished runs, reading each run once, batch by batch
+    (raising as :func:`report_totals`)."""
     info, totals = report_totals(paths, batch_rows)
     return tables_from_totals(info, totals, min_games)
