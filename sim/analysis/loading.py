@@ -224,7 +224,6 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     sets = mix_sets(str(meta.get("mix", "")))
     table = cards(path, allow_incomplete=allow_incomplete)
     ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
-    rows = prepare(raw, sets, ids)
     attrs = {k: v for k, v in manifest.items() if k not in ("metadata", "parts")}
     attrs["metadata"] = {k: v for k, v in meta.items() if k not in _BULKY}
     attrs["parts"] = len(manifest.get("parts", []))
@@ -233,9 +232,9 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     if found is not None:
         attrs["games_found"] = found
         attrs["complete_prefix"] = True  # games 0 .. games_found-1, none missing
-    df = to_frame(rows)
-    records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
-    df.attrs = {**attrs, "cards": records}
+    attrs["cards"] = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
+    df = to_frame(prepare(raw, sets, ids))
+    df.attrs = attrs
     return df
 
 

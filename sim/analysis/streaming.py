@@ -110,8 +110,7 @@ def _pad(a: np.ndarray | None, size: int) -> np.ndarray:
 
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
     uniq, counts = np.unique(values, return_counts=True)
-    for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
-        into[v] += c
+    into.update(dict(zip(uniq.tolist(), counts.tolist(), strict=True)))
 
 
 @dataclass
