@@ -1,13 +1,11 @@
 """The totals every table of runs is computed from, and the tables computed from them.
 
 Every table of game rows is a function of small sufficient statistics (counts, sums and
-value counts, per card kind too), so a group of games is folded into a :class:`RunTotals`
-a batch of Arrow rows at a time and each table is built from the groups' totals, once:
-:func:`run_totals` folds a run's Parquet parts in game order, a batch at a time and only the
-columns needed (out of core: what ``omensim report`` reads); :mod:`sim.analysis.frames` folds
-the groups of a DataFrame, each as one batch. pyarrow, not DuckDB:
-``benchmarks/bench_scan.py`` compares them; ``benchmarks/bench_scale.py`` measures the
-report's memory.
+value counts, per card kind too), folded into a :class:`RunTotals` a batch of Arrow rows at
+a time: :func:`run_totals` reads a run's Parquet parts in game order, only the columns
+needed (out of core: what ``omensim report`` reads); :mod:`sim.analysis.frames` folds each
+group of a DataFrame as one batch. pyarrow, not DuckDB: ``benchmarks/bench_scan.py``
+compares them; ``benchmarks/bench_scale.py`` measures the report's memory.
 """
 
 from __future__ import annotations
