@@ -61,23 +61,23 @@ def outcome_counts(df: pd.DataFrame, by: str = "bot") -> pd.DataFrame:
     """:func:`counts_table` of game rows (a run's columns and a ``by`` column naming the bot),
     a row per bot in order of first appearance; margins when the rows have scores."""
     scores = {"score_p0", "score_p1"} <= set(df.columns)
-    rows = []
-    for bot, g in df.groupby(df[by].astype(str), sort=False):
-        c, margins = SeatCounts.from_frame(g), MarginMoments.from_frame(g) if scores else None
-        rows.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
-    return counts_table(rows)
+    return counts_table(
+        [
+            (bot, SeatCounts.from_frame(g), MarginMoments.from_frame(g) if scores else None)
+            for bot, g in df.groupby(df[by].astype(str), sort=False)
+        ]
+    )
 
 
-def counts_table(rows: Sequence[tuple[str, int, int, int, int, Any]]) -> pd.DataFrame:
-    """The :data:`COUNT_COLS` from each bot's ``(bot, games, first-player wins, shared,
-    turn-capped, margins)``, and the :data:`MARGIN_COUNT_COLS` when every row has its
-    :class:`sim.run.margins.MarginMoments`."""
+def counts_table(rows: Sequence[tuple[str, SeatCounts, MarginMoments | None]]) -> pd.DataFrame:
+    """The :data:`COUNT_COLS` from each bot's ``(bot, seat counts, margins)``, and the
+    :data:`MARGIN_COUNT_COLS` when every row has its :class:`sim.run.margins.MarginMoments`."""
     margins = bool(rows) and all(r[-1] is not None for r in rows)
     cols = [*COUNT_COLS, *(MARGIN_COUNT_COLS if margins else ())]
     data = [
-        [bot, n, first, n - first - shared, shared, capped]
+        [bot, c.games, c.first_wins, c.games - c.first_wins - c.shared, c.shared, c.capped]
         + ([m.games, m.total, m.squares] if margins else [])
-        for bot, n, first, shared, capped, m in rows
+        for bot, c, m in rows
     ]
     return pd.DataFrame(data, columns=cols).astype({c: np.int64 for c in cols[1:]})
 
@@ -87,8 +87,9 @@ def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
     ``first_player_wins``, ``shared``, ``turn_capped``, and ``outcomes`` for margins)."""
     rows = []
     for bot, r in results.items():
+        c = SeatCounts(r.games, r.first_player_wins, shared=r.shared, capped=r.turn_capped)
         o = getattr(r, "outcomes", None)
-        rows.append((bot, r.games, r.first_player_wins, r.shared, r.turn_capped, o and o.margins))
+        rows.append((bot, c, o and o.margins))
     return counts_table(rows)
 
 
