@@ -66,9 +66,7 @@ def needs(*columns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def _by(df: pd.DataFrame, by: Sequence[str] | str | None) -> list[str]:
     """The grouping columns that exist in ``df`` (a run without a column simply lacks it)."""
-    if by is None:
-        return []
-    cols = [by] if isinstance(by, str) else list(by)
+    cols = [] if by is None else [by] if isinstance(by, str) else list(by)
     missing = [c for c in cols if c not in df.columns]
     if missing:
         raise FrameError(f"no column {', '.join(map(repr, missing))} to group by")

@@ -536,14 +536,9 @@ def report_totals(
     batch_rows: int = BATCH_ROWS,
     exclude_capped: bool = False,
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
-    """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
-
-    With ``exclude_capped`` every total leaves the run's turn-capped games out.
-
-    Raises:
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.loading.load_runs` (every path is checked first).
-    """
+    """The runs' table (:func:`sim.analysis.loading.run_info`, which checks every path first
+    and raises as it does) and each run's totals, without the turn-capped games when
+    ``exclude_capped``."""
     info = run_info(paths)  # validates every path before any is read
     return info, [run_totals(p, batch_rows, exclude_capped) for p in info["path"]]
 
@@ -623,7 +618,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
             continue
         size = max(n_kinds, len(t.held), len(t.played))
         held, wins = _pad(t.held, size), _pad(t.held_wins, size)
-        lo, hi = wilson_interval(wins, held)
+        lo, hi = np.where(held > 0, wilson_interval(wins, held), np.nan)
         rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
         frame = pd.DataFrame(
             {
@@ -633,8 +628,8 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
                 "holders": held.astype(np.int64),
                 "holder_wins": wins.astype(np.int64),
                 "rate": rate,
-                "lo": np.where(held > 0, lo, np.nan),
-                "hi": np.where(held > 0, hi, np.nan),
+                "lo": lo,
+                "hi": hi,
                 "played_per_game": _pad(t.played, size) / t.games,
             }
         )
