@@ -53,12 +53,9 @@ SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
 def scan(
     run_dir: Path | str, columns: Sequence[str], batch_rows: int = BATCH_ROWS
 ) -> Iterator[pa.RecordBatch]:
-    """Record batches of ``columns`` of a run directory's parts, in game order.
-
-    The run is verified first (:func:`sim.run.io.verify_run`). Columns a part lacks
-    (e.g. ``feats_p0`` outside A Reign of War) are left out
-    of its batches rather than failing.
-    """
+    """Record batches of ``columns`` of a run directory's parts, in game order, the run
+    verified first (:func:`sim.run.io.verify_run`). Columns a part lacks (e.g. ``feats_p0``
+    outside A Reign of War) are left out of its batches rather than failing."""
     if not isinstance(run_dir, str | Path | io.storage.UrlPath) or run_dir == "":
         raise io.RunReadError(f"a run directory (a path) is needed, got {run_dir!r}"[:200])
     try:
@@ -220,11 +217,8 @@ def _capped(batch: pa.RecordBatch) -> pa.Array:
 def run_totals(
     run_dir: Path | str, batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
 ) -> RunTotals:
-    """:class:`RunTotals` of one finished run, read batch by batch.
-
-    With ``exclude_capped`` turn-capped games are dropped from every batch
-    before it is counted (and counted in ``seats.excluded_capped``).
-    """
+    """:class:`RunTotals` of one finished run, read batch by batch; with ``exclude_capped``
+    its turn-capped games left out (and counted in ``seats.excluded_capped``)."""
     columns = ["winner", "first_player", "score_p0", "score_p1", "turns", "end_reason", "deal_id"]
     seated = ("played", "held", "god", *SCORE_WEIGHTS)
     columns += [f"{c}_p{seat}" for c in seated for seat in (0, 1)]
