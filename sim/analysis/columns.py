@@ -61,14 +61,10 @@ def named_lists(col: pa.ChunkedArray, dictionary: pa.Array) -> pa.ChunkedArray:
 def _absent(table: pa.Table, sets: Iterable[str]) -> pa.Table:
     """``table`` with the columns of a set not in ``sets`` replaced by nulls of their type."""
     present = set(sets)
-    for set_name, cols in SET_COLUMNS.items():
-        if set_name in present:
-            continue
-        for col in cols:
-            if col in table.column_names:
-                i = table.schema.get_field_index(col)
-                typ = table.schema.field(col).type
-                table = table.set_column(i, col, pa.nulls(table.num_rows, typ))
+    for s, cols in SET_COLUMNS.items():
+        for col in [c for c in cols if s not in present and c in table.column_names]:
+            i = table.schema.get_field_index(col)
+            table = table.set_column(i, col, pa.nulls(table.num_rows, table.schema.field(i).type))
     return table
 
 
@@ -81,10 +77,9 @@ def prepare(
     if names is not None:
         kinds = range(max(names, default=-1) + 1)  # "kind N" for an id the mapping lacks
         dictionary = pa.array([names.get(k, f"kind {k}") for k in kinds], pa.string())
-        for col in LIST_COLUMNS:
-            if col in table.column_names:
-                i = table.schema.get_field_index(col)
-                table = table.set_column(i, col, named_lists(table.column(col), dictionary))
+        for col in [c for c in LIST_COLUMNS if c in table.column_names]:
+            i = table.schema.get_field_index(col)
+            table = table.set_column(i, col, named_lists(table.column(col), dictionary))
     return table
 
 
@@ -96,12 +91,8 @@ def with_run_label(table: pa.Table, label: str) -> pa.Table:
 
 def to_frame(table: pa.Table) -> pd.DataFrame:
     """The rows as pandas with this module's dtypes (see the module docstring)."""
-    set_ints = [
-        c
-        for cols in SET_COLUMNS.values()
-        for c in cols
-        if c in table.column_names and pa.types.is_integer(table.schema.field(c).type)
-    ]
+    present = [c for cols in SET_COLUMNS.values() for c in cols if c in table.column_names]
+    set_ints = [c for c in present if pa.types.is_integer(table.schema.field(c).type)]
     lists = (pa.ListType, pa.LargeListType)
     df = table.to_pandas(types_mapper=lambda t: pd.ArrowDtype(t) if isinstance(t, lists) else None)
     for c in set_ints:

@@ -66,9 +66,7 @@ def needs(*columns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def _by(df: pd.DataFrame, by: Sequence[str] | str | None) -> list[str]:
     """The grouping columns that exist in ``df`` (a run without a column simply lacks it)."""
-    if by is None:
-        return []
-    cols = [by] if isinstance(by, str) else list(by)
+    cols = [] if by is None else [by] if isinstance(by, str) else list(by)
     missing = [c for c in cols if c not in df.columns]
     if missing:
         raise FrameError(f"no column {', '.join(map(repr, missing))} to group by")
@@ -112,10 +110,8 @@ def first_player_won(df: pd.DataFrame) -> pd.Series:
 def first_player_advantage(
     df: pd.DataFrame, by: Sequence[str] | str | None = GROUP_COLS, z: float = Z95
 ) -> pd.DataFrame:
-    """First-player win rate per group with its Wilson interval.
-
-    A shared victory counts as *not* a first-player win (it is not a win for
-    either seat); ``shared`` reports how many games that affected.
+    """First-player win rate per group with its Wilson interval (``shared``: games won by
+    neither seat, so not first-player wins).
 
     Returns:
         Columns: the ``by`` columns, ``games``, ``first_player_wins``,
@@ -130,20 +126,13 @@ def paired_first_player_advantage(
 ) -> pd.DataFrame:
     """First-player win rate from duplicate deals, with the paired interval.
 
-    In a ``--duplicate`` run every deal is played twice, once with each seat
-    going first; the two games share a ``deal_id``. Per deal,
-    ``d = mean over its games of 1[winner == first_player]`` (so 0, 0.5 or 1);
-    the estimate is ``mean(d)`` and its interval ``mean ± z * sd(d)/sqrt(deals)``
-    (normal approximation: with the thousands of deals a run has, the t quantile
-    is all but the normal one). Because the deal's luck cancels inside
-    a pair, this interval is usually narrower than the unpaired Wilson interval
-    over the same games (``unpaired_lo``/``unpaired_hi``, given for comparison).
-    Shared victories count as not-a-win.
-
-    Deals are identified by ``(run, seed, deal_id)`` where those columns exist,
-    so concatenated runs never merge their deals. Only deals played exactly
-    twice with different first players are used; other games are counted in
-    ``dropped_games``.
+    In a ``--duplicate`` run every deal is played twice, once with each seat going first.
+    Per deal ``d`` is the share of its two games the first player won (0, 0.5 or 1); the
+    estimate is ``mean(d)``, its interval ``mean ± z * sd(d)/sqrt(deals)`` (normal: a run has
+    thousands of deals). The deal's luck cancels inside a pair, so this interval is usually
+    narrower than the unpaired Wilson one (``unpaired_lo``/``unpaired_hi``). Deals are
+    ``(run, seed, deal_id)`` where those columns exist; games not in a deal played exactly
+    twice with different first players are ``dropped_games``.
 
     Returns:
         Columns: the ``by`` columns, ``deals``, ``games``, ``rate``, ``lo``,
@@ -172,11 +161,9 @@ def paired_first_player_advantage(
 def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95) -> pd.DataFrame:
     """Difference in first-player win rate between two groups, ``rate(a) - rate(b)``.
 
-    For example ``difference(df, "variant", "emissary", "standard")`` or
-    ``difference(df, "run", "new-card", "baseline")``. The interval is
-    Newcombe's hybrid score interval (:func:`newcombe_interval`), which treats
-    the two groups' games as independent samples (true for different runs or
-    different games of one run). Shared victories count as not-a-win.
+    For example ``difference(df, "variant", "emissary", "standard")``. The interval is
+    Newcombe's (:func:`sim.run.stats.newcombe_interval`), for independent samples (different
+    runs, or different games of one run).
 
     Returns:
         One row: ``group_col``, ``a``, ``b``, ``games_a``, ``wins_a``,
@@ -187,16 +174,13 @@ def difference(df: pd.DataFrame, group_col: str, a: Any, b: Any, z: float = Z95)
     """
     if group_col not in df.columns:
         raise FrameError(f"no column {group_col!r} to compare")
-    labels = df[group_col].astype(str).to_numpy()
-    won = first_player_won(df)
-    wins, games = [], []
-    for value in (a, b):
-        mask = labels == str(value)
+    labels, won = df[group_col].astype(str).to_numpy(), first_player_won(df)
+    masks = [labels == str(value) for value in (b, a)]
+    for value, mask in zip((a, b), masks[::-1], strict=True):
         if not mask.any():
             raise FrameError(f"no games with {group_col} == {value!r}")
-        wins.append(int(won[mask].sum()))
-        games.append(int(mask.sum()))
-    return difference_frame(group_col, [b, a], wins[::-1], games[::-1], z)
+    wins, games = [int(won[m].sum()) for m in masks], [int(m.sum()) for m in masks]
+    return difference_frame(group_col, [b, a], wins, games, z)
 
 
 # --- cards -----------------------------------------------------------------------------------
@@ -211,20 +195,14 @@ def card_impact(
 ) -> pd.DataFrame:
     """Per card kind: how often it is played and how its players fare.
 
-    The unit of analysis is the *player-game* (each game gives two: seat 0 and
-    seat 1). For each kind: ``played`` player-games in which that seat played
-    it at least once (``share`` of all player-games), the win rate of those
-    (``win_played``) and of all other player-games (``win_not``), and
-    ``diff = win_played - win_not`` with Newcombe's interval. Shared victories
-    are not wins. This is an association, not a causal effect: strong players'
-    positions may simply let them play a card. The two seats of one game are
-    not independent, so treat the interval as approximate.
+    Per *player-game* (two a game): ``played`` player-games in which that seat played the
+    kind at least once (``share`` of all), their win rate ``win_played``, that of the others
+    ``win_not``, and ``diff = win_played - win_not`` with Newcombe's interval (approximate:
+    the two seats of a game are not independent). An association, not a causal effect.
 
-    Kind ids are positions in the mix's card table, so results are grouped by
-    ``mix`` by default. ``cards`` names the kinds: ``{kind: name}`` or
-    ``{mix: {kind: name}}``; default ``df.attrs["card_names"]`` from
-    :func:`sim.analysis.load_runs` or ``df.attrs["cards"]`` from :func:`sim.analysis.load`, else
-    ``"kind N"``.
+    Kind ids are positions in the mix's card table, hence grouped by ``mix`` by default.
+    ``cards`` names them, ``{kind: name}`` or ``{mix: {kind: name}}``; default the frame's
+    ``attrs`` (:func:`sim.analysis.load_runs`, :func:`sim.analysis.load`), else ``"kind N"``.
 
     Returns:
         Columns: the ``by`` columns, ``kind``, ``card``, ``played``, ``share``,

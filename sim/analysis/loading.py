@@ -30,13 +30,8 @@ class RunLoadError(Error):
 
 
 def _check_run_dir(path: Path) -> dict[str, Any]:
-    """The manifest of a finished run; anything else refused with a one-line reason."""
-    try:
-        path.exists()
-    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
-        raise RunLoadError(
-            f"{str(path)[:200]!r}: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
+    """The manifest of a finished run (a path :func:`_paths` took); anything else refused with
+    a one-line reason."""
     if not path.exists():
         raise RunLoadError(f"{path} does not exist")
     if not path.is_dir():
@@ -65,9 +60,10 @@ def _paths(paths: Iterable[Path | str] | Path | str) -> list[Path]:
         raise RunLoadError("no run directories given")
     seen: set[Path] = set()
     for p in out:
-        try:
+        try:  # a symlink loop (RuntimeError), a name too long for the file system, a NUL byte
             key = p.resolve()
-        except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a symlink loop
+            p.exists()
+        except (OSError, RuntimeError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or exc
             raise RunLoadError(f"{str(p)[:200]!r}: {why}") from None
         if key in seen:
@@ -224,7 +220,6 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     sets = mix_sets(str(meta.get("mix", "")))
     table = cards(path, allow_incomplete=allow_incomplete)
     ids = dict(zip(table["id"].astype(int), table["name"], strict=True)) if names else None
-    rows = prepare(raw, sets, ids)
     attrs = {k: v for k, v in manifest.items() if k not in ("metadata", "parts")}
     attrs["metadata"] = {k: v for k, v in meta.items() if k not in _BULKY}
     attrs["parts"] = len(manifest.get("parts", []))
@@ -233,9 +228,9 @@ def load(path: Path | str, *, names: bool = False, allow_incomplete: bool = Fals
     if found is not None:
         attrs["games_found"] = found
         attrs["complete_prefix"] = True  # games 0 .. games_found-1, none missing
-    df = to_frame(rows)
-    records = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
-    df.attrs = {**attrs, "cards": records}
+    attrs["cards"] = table.assign(keywords=table["keywords"].map(list)).to_dict("records")
+    df = to_frame(prepare(raw, sets, ids))
+    df.attrs = attrs
     return df
 
 
@@ -249,11 +244,7 @@ def load_runs(paths: Iterable[Path | str] | Path | str) -> pd.DataFrame:
     The run metadata stays reachable: ``df.attrs["runs"]`` holds :func:`run_info` as a
     list of dicts, and ``df.attrs["card_names"]`` maps each mix to ``{kind id: name}``
     (taken from the first run of that mix; kind ids are positions in the mix's card
-    table, so runs of one mix share them).
-
-    Raises:
-        RunLoadError: a path that is missing, not a run directory, or given twice.
-        sim.run.io.IncompleteRunError: a run whose manifest does not say complete.
+    table, so runs of one mix share them). Raises as :func:`run_info`.
     """
     info = run_info(paths)  # validates every path first
     tables = []

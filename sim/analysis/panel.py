@@ -61,23 +61,23 @@ def outcome_counts(df: pd.DataFrame, by: str = "bot") -> pd.DataFrame:
     """:func:`counts_table` of game rows (a run's columns and a ``by`` column naming the bot),
     a row per bot in order of first appearance; margins when the rows have scores."""
     scores = {"score_p0", "score_p1"} <= set(df.columns)
-    rows = []
-    for bot, g in df.groupby(df[by].astype(str), sort=False):
-        c, margins = SeatCounts.from_frame(g), MarginMoments.from_frame(g) if scores else None
-        rows.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
-    return counts_table(rows)
+    return counts_table(
+        [
+            (bot, SeatCounts.from_frame(g), MarginMoments.from_frame(g) if scores else None)
+            for bot, g in df.groupby(df[by].astype(str), sort=False)
+        ]
+    )
 
 
-def counts_table(rows: Sequence[tuple[str, int, int, int, int, Any]]) -> pd.DataFrame:
-    """The :data:`COUNT_COLS` from each bot's ``(bot, games, first-player wins, shared,
-    turn-capped, margins)``, and the :data:`MARGIN_COUNT_COLS` when every row has its
-    :class:`sim.run.margins.MarginMoments`."""
+def counts_table(rows: Sequence[tuple[str, SeatCounts, MarginMoments | None]]) -> pd.DataFrame:
+    """The :data:`COUNT_COLS` from each bot's ``(bot, seat counts, margins)``, and the
+    :data:`MARGIN_COUNT_COLS` when every row has its :class:`sim.run.margins.MarginMoments`."""
     margins = bool(rows) and all(r[-1] is not None for r in rows)
     cols = [*COUNT_COLS, *(MARGIN_COUNT_COLS if margins else ())]
     data = [
-        [bot, n, first, n - first - shared, shared, capped]
+        [bot, c.games, c.first_wins, c.games - c.first_wins - c.shared, c.shared, c.capped]
         + ([m.games, m.total, m.squares] if margins else [])
-        for bot, n, first, shared, capped, m in rows
+        for bot, c, m in rows
     ]
     return pd.DataFrame(data, columns=cols).astype({c: np.int64 for c in cols[1:]})
 
@@ -85,17 +85,12 @@ def counts_table(rows: Sequence[tuple[str, int, int, int, int, Any]]) -> pd.Data
 def counts_from_results(results: Mapping[str, Any]) -> pd.DataFrame:
     """:func:`counts_table` of finished runs' summaries (``{bot: RunResult}``: ``games``,
     ``first_player_wins``, ``shared``, ``turn_capped``, and ``outcomes`` for margins)."""
-    return counts_table(
-        [
-            (bot, r.games, r.first_player_wins, r.shared, r.turn_capped, _margins(r))
-            for bot, r in results.items()
-        ]
-    )
-
-
-def _margins(result: Any) -> MarginMoments | None:
-    outcomes = getattr(result, "outcomes", None)
-    return None if outcomes is None else outcomes.margins
+    rows = []
+    for bot, r in results.items():
+        c = SeatCounts(r.games, r.first_player_wins, shared=r.shared, capped=r.turn_capped)
+        o = getattr(r, "outcomes", None)
+        rows.append((bot, c, o and o.margins))
+    return counts_table(rows)
 
 
 def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
@@ -117,9 +112,8 @@ def first_player_panel(counts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     out["decisive"] = decisive
     out["decisive_share"] = decisive / np.maximum(games, 1)
     out["first_share"] = np.where(decisive > 0, first / np.maximum(decisive, 1), np.nan)
-    lo, hi = wilson_interval(first, np.maximum(decisive, 1), z)
-    out["first_lo"] = np.where(decisive > 0, lo, np.nan)
-    out["first_hi"] = np.where(decisive > 0, hi, np.nan)
+    bounds = np.where(decisive > 0, wilson_interval(first, np.maximum(decisive, 1), z), np.nan)
+    out["first_lo"], out["first_hi"] = bounds
     out["shared_share"] = out["shared"] / np.maximum(games, 1)
     out["capped_share"] = out["turn_capped"] / np.maximum(games, 1)
     out["favoured"] = np.select([first > second, second > first], ["first", "second"], "neither")

@@ -99,10 +99,7 @@ def panel_section(
     :attr:`PanelRuns.runs` (turn-capped games already left out when the report leaves them
     out)."""
     if panel.kind == "run":
-        counts = []
-        for bot, run in totals.items():
-            c, margins = run.seats, moments_of_counts(run.margins)
-            counts.append((bot, c.games, c.first_wins, c.shared, c.capped, margins))
+        counts = [(bot, run.seats, moments_of_counts(run.margins)) for bot, run in totals.items()]
         t = P.first_player_panel(P.counts_table(counts))
         head = f"bot panel: {len(panel.dirs)} bots, each in self-play on the same games"
         view = P.first_player_cells(t).drop(columns=["decisive", "shared"])

@@ -1,13 +1,11 @@
 """The totals every table of runs is computed from, and the tables computed from them.
 
 Every table of game rows is a function of small sufficient statistics (counts, sums and
-value counts, per card kind too), so a group of games is folded into a :class:`RunTotals`
-a batch of Arrow rows at a time and each table is built from the groups' totals, once:
-:func:`run_totals` folds a run's Parquet parts in game order, a batch at a time and only the
-columns needed (out of core: what ``omensim report`` reads); :mod:`sim.analysis.frames` folds
-the groups of a DataFrame, each as one batch. pyarrow, not DuckDB:
-``benchmarks/bench_scan.py`` compares them; ``benchmarks/bench_scale.py`` measures the
-report's memory.
+value counts, per card kind too), folded into a :class:`RunTotals` a batch of Arrow rows at
+a time: :func:`run_totals` reads a run's Parquet parts in game order, only the columns
+needed (out of core: what ``omensim report`` reads); :mod:`sim.analysis.frames` folds each
+group of a DataFrame as one batch. pyarrow, not DuckDB: ``benchmarks/bench_scan.py``
+compares them; ``benchmarks/bench_scale.py`` measures the report's memory.
 """
 
 from __future__ import annotations
@@ -55,12 +53,9 @@ SCORE_WEIGHTS: dict[str, int] = {t.name: t.weight for t in L.SCORE_TERMS}
 def scan(
     run_dir: Path | str, columns: Sequence[str], batch_rows: int = BATCH_ROWS
 ) -> Iterator[pa.RecordBatch]:
-    """Record batches of ``columns`` of a run directory's parts, in game order.
-
-    The run is verified first (:func:`sim.run.io.verify_run`). Columns a part lacks
-    (e.g. ``feats_p0`` outside A Reign of War) are left out
-    of its batches rather than failing.
-    """
+    """Record batches of ``columns`` of a run directory's parts, in game order, the run
+    verified first (:func:`sim.run.io.verify_run`). Columns a part lacks (e.g. ``feats_p0``
+    outside A Reign of War) are left out of its batches rather than failing."""
     if not isinstance(run_dir, str | Path | io.storage.UrlPath) or run_dir == "":
         raise io.RunReadError(f"a run directory (a path) is needed, got {run_dir!r}"[:200])
     try:
@@ -73,8 +68,7 @@ def scan(
         pf = pq.ParquetFile(
             **(part.parquet_args() if hasattr(part, "parquet_args") else {"source": part})
         )
-        names = set(pf.schema_arrow.names)
-        wanted = [c for c in columns if c in names]
+        wanted = [c for c in columns if c in pf.schema_arrow.names]
         yield from pf.iter_batches(batch_size=batch_rows, columns=wanted)
 
 
@@ -111,8 +105,7 @@ def _pad(a: np.ndarray | None, size: int) -> np.ndarray:
 
 def _add_counts(into: Counter[Any], values: np.ndarray) -> None:
     uniq, counts = np.unique(values, return_counts=True)
-    for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
-        into[v] += c
+    into.update(dict(zip(uniq.tolist(), counts.tolist(), strict=True)))
 
 
 @dataclass
@@ -170,10 +163,8 @@ class RunTotals:
             self.seats = self.seats + SeatCounts.from_arrays(winner, first, capped)
             self.gods = self.gods + GodCounts.from_frame(pa.Table.from_batches([batch]))
             if "deal_id" in names:
-                won = winner == first
-                self._add_deals(
-                    pa.table({"deal": batch.column("deal_id"), "fp": first, "win": won})
-                )
+                deals = {"deal": batch.column("deal_id"), "fp": first, "win": winner == first}
+                self._add_deals(pa.table(deals))
         if {"score_p0", "score_p1", "first_player"} <= names:
             s0, s1 = _np(batch, "score_p0"), _np(batch, "score_p1")
             margin = np.where(first == 0, s0 - s1, s1 - s0)
@@ -191,8 +182,7 @@ class RunTotals:
         if self._carry is not None:
             games = pa.concat_tables([self._carry, games])
         deal = games.column("deal").to_numpy()
-        last = deal[-1]
-        keep = deal != last
+        keep = deal != deal[-1]
         self._carry = games.filter(pa.array(~keep))
         self._fold_deals(games.filter(pa.array(keep)))
 
@@ -227,11 +217,8 @@ def _capped(batch: pa.RecordBatch) -> pa.Array:
 def run_totals(
     run_dir: Path | str, batch_rows: int = BATCH_ROWS, exclude_capped: bool = False
 ) -> RunTotals:
-    """:class:`RunTotals` of one finished run, read batch by batch.
-
-    With ``exclude_capped`` turn-capped games are dropped from every batch
-    before it is counted (and counted in ``seats.excluded_capped``).
-    """
+    """:class:`RunTotals` of one finished run, read batch by batch; with ``exclude_capped``
+    its turn-capped games left out (and counted in ``seats.excluded_capped``)."""
     columns = ["winner", "first_player", "score_p0", "score_p1", "turns", "end_reason", "deal_id"]
     seated = ("played", "held", "god", *SCORE_WEIGHTS)
     columns += [f"{c}_p{seat}" for c in seated for seat in (0, 1)]
@@ -269,14 +256,8 @@ def fpa_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -
     wins = np.array([t.seats.first_wins for t in totals], np.int64)
     lo, hi = wilson_interval(wins, games, z)
     shared = [t.seats.shared for t in totals]
-    return keys.assign(
-        games=games,
-        first_player_wins=wins,
-        shared=shared,
-        rate=wins / games,
-        lo=lo,
-        hi=hi,
-    )
+    out = keys.assign(games=games, first_player_wins=wins, shared=shared, rate=wins / games)
+    return out.assign(lo=lo, hi=hi)
 
 
 def paired_frame(keys: pd.DataFrame, totals: Sequence[RunTotals], z: float = Z95) -> pd.DataFrame:
@@ -359,21 +340,22 @@ def cards_frame(
         n1, k1 = played[kind], wins[kind]
         n0, k0 = total - n1, total_wins - k1
         lo, hi = newcombe_interval(k1, n1, k0, n0, z)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            frame = pd.DataFrame(
-                {
-                    "kind": kind.astype(np.int64),
-                    "card": [named.get(int(k), f"kind {k}") for k in kind],
-                    "played": n1,
-                    "share": n1 / total,
-                    "win_played": k1 / n1,
-                    "not_played": n0,
-                    "win_not": np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan),
-                }
-            )
-        frame["diff"] = frame["win_played"] - frame["win_not"]
-        frame["lo"], frame["hi"] = lo, hi
-        frame["low_sample"] = (frame["played"] < min_games) | (frame["not_played"] < min_games)
+        win_not = np.where(n0 > 0, k0 / np.maximum(n0, 1), np.nan)
+        frame = pd.DataFrame(
+            {
+                "kind": kind.astype(np.int64),
+                "card": [named.get(int(k), f"kind {k}") for k in kind],
+                "played": n1,
+                "share": n1 / total,
+                "win_played": k1 / n1,
+                "not_played": n0,
+                "win_not": win_not,
+                "diff": k1 / n1 - win_not,
+                "lo": lo,
+                "hi": hi,
+                "low_sample": (n1 < min_games) | (n0 < min_games),
+            }
+        )
         parts.append(frame)
     out = _keyed(keys, parts).reindex(columns=[*keys.columns, *CARD_COLUMNS])
     out["_abs"] = out["diff"].abs()
@@ -448,16 +430,10 @@ def outcomes_frame(keys: pd.DataFrame, totals: Sequence[RunTotals]) -> pd.DataFr
     turn-capped, each with its Wilson interval. First + second + shared = 100%; ``capped``
     (games cut off by the turn cap, whoever won them) overlaps the others."""
     n = np.array([t.games for t in totals], np.int64)
-    first = np.array([t.seats.first_wins for t in totals], np.int64)
-    shared = np.array([t.seats.shared for t in totals], np.int64)
-    capped = np.array([t.seats.capped for t in totals], np.int64)
     out = keys.assign(games=n)
-    for name, k in (
-        ("first", first),
-        ("second", n - first - shared),
-        ("shared", shared),
-        ("capped", capped),
-    ):
+    named = {"first": "first_wins", "second": "second_wins", "shared": "shared", "capped": "capped"}
+    for name, counted in named.items():
+        k = np.array([getattr(t.seats, counted) for t in totals], np.int64)
         out[name] = k / n
         out[f"{name}_lo"], out[f"{name}_hi"] = wilson_interval(k, n)
     return out
@@ -554,14 +530,9 @@ def report_totals(
     batch_rows: int = BATCH_ROWS,
     exclude_capped: bool = False,
 ) -> tuple[pd.DataFrame, list[RunTotals]]:
-    """The runs' table (:func:`sim.analysis.loading.run_info`) and each run's totals.
-
-    With ``exclude_capped`` every total leaves the run's turn-capped games out.
-
-    Raises:
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.loading.load_runs` (every path is checked first).
-    """
+    """The runs' table (:func:`sim.analysis.loading.run_info`, which checks every path first
+    and raises as it does) and each run's totals, without the turn-capped games when
+    ``exclude_capped``."""
     info = run_info(paths)  # validates every path before any is read
     return info, [run_totals(p, batch_rows, exclude_capped) for p in info["path"]]
 
@@ -641,9 +612,8 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
             continue
         size = max(n_kinds, len(t.held), len(t.played))
         held, wins = _pad(t.held, size), _pad(t.held_wins, size)
-        lo, hi = wilson_interval(wins, held)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
+        lo, hi = np.where(held > 0, wilson_interval(wins, held), np.nan)
+        rate = np.where(held > 0, wins / np.maximum(held, 1), np.nan)
         frame = pd.DataFrame(
             {
                 "bot": label,
@@ -652,8 +622,8 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
                 "holders": held.astype(np.int64),
                 "holder_wins": wins.astype(np.int64),
                 "rate": rate,
-                "lo": np.where(held > 0, lo, np.nan),
-                "hi": np.where(held > 0, hi, np.nan),
+                "lo": lo,
+                "hi": hi,
                 "played_per_game": _pad(t.played, size) / t.games,
             }
         )
@@ -667,13 +637,7 @@ def strength_frame(totals: Mapping[str, RunTotals], names: Mapping[int, str]) ->
 def report_tables(
     paths: Sequence[Path | str], min_games: int = 200, batch_rows: int = BATCH_ROWS
 ) -> Tables:
-    """The report's tables for finished runs, reading each run once, batch by batch.
-
-    Every table the report shows, computed without loading the rows whole.
-
-    Raises:
-        sim.analysis.RunLoadError, sim.run.io.IncompleteRunError: as for
-        :func:`sim.analysis.loading.load_runs` (every path is checked first).
-    """
+    """Every table the report shows for finished runs, reading each run once, batch by batch
+    (raising as :func:`report_totals`)."""
     info, totals = report_totals(paths, batch_rows)
     return tables_from_totals(info, totals, min_games)
