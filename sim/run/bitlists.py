@@ -20,6 +20,8 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from sim.compiler.extension import interrupts_deferred
+
 WORD_BITS = 32
 """Bits the kernel uses in each int64 mask word (higher bits are not read)."""
 
@@ -123,5 +125,9 @@ def bit_values(words: np.ndarray, first: int, n_words: int, value_of: np.ndarray
 
 
 def warmup() -> None:
-    """Load (or compile) the compiled reader, so the first table is not slowed by it."""
-    bit_values(np.ones((1, 1), np.int64), 0, 1, np.arange(WORD_BITS))
+    """Load (or compile) the compiled reader, so the first table is not slowed by it.
+
+    Its compile defers a Ctrl-C to its end, as a kernel's does (``docs/compile.md``): one
+    arriving while LLVM calls back into Python would otherwise be dropped there."""
+    with interrupts_deferred():
+        bit_values(np.ones((1, 1), np.int64), 0, 1, np.arange(WORD_BITS))
