@@ -303,7 +303,10 @@ class Job:
     def keyed(self, key: Mapping[str, str]) -> Job:
         """This job, after :meth:`check_key` if it recorded its run key, else :meth:`set_key`
         (it stopped before it built its first engine)."""
-        self.check_key(key) if "key" in self.doc else self.set_key(key)
+        if "key" in self.doc:
+            self.check_key(key)
+        else:
+            self.set_key(key)
         return self
 
     def _lock(self) -> None:
