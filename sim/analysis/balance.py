@@ -94,9 +94,15 @@ class BalanceResult:
             "question": self.question.to_dict(),
             "metric": self.question.metric,
             "spec": dataclasses.asdict(self.spec),
-            **{k: getattr(self, k) for k in ("target", "tolerance", "precision", "chosen")},
+            "target": self.target,
+            "tolerance": self.tolerance,
+            "precision": self.precision,
+            "chosen": self.chosen,
             "chosen_label": self.question.label(self.chosen),
-            **{k: getattr(self, k) for k in ("reached", "settled", "games", "seconds")},
+            "reached": self.reached,
+            "settled": self.settled,
+            "games": self.games,
+            "seconds": self.seconds,
             "candidates": records(self.table),
             "looks": [lk.to_dict() for lk in self.looks],
             "panel": None if self.panel is None else records(self.panel),
@@ -119,7 +125,7 @@ def paired_shift(before: Rows, after: Rows) -> dict[str, float]:
     lo, hi = normal_interval(d, se)
     n = min(len(before[2]), len(after[2]))
     m = MarginShift.from_margins(before[2][:n], after[2][:n]).figures()
-    margin = {f"margin_shift{s}": m[k] for s, k in (("", "diff"), ("_lo", "lo"), ("_hi", "hi"))}
+    margin = {"margin_shift": m["diff"], "margin_shift_lo": m["lo"], "margin_shift_hi": m["hi"]}
     return {"shift": d, "shift_lo": lo, "shift_hi": hi} | margin
 
 

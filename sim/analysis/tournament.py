@@ -230,8 +230,8 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         row |= {f"first_player_{k}": seats[f"first_player_{k}"] for k in ("rate", "lo", "hi")}
         values = sorted(c.margin_counts)
         spread = margin_distribution(values, [c.margin_counts[v] for v in values])
-        spread.pop("games")
-        row |= {f"first_margin_{k}".removesuffix("_mean"): v for k, v in spread.items()}
+        row["first_margin"] = spread.pop("mean")
+        row |= {f"first_margin_{k}": v for k, v in spread.items() if k != "games"}
         row |= {
             f"seat_{k}": v for k, v in seats.items() if k != "games" and "first_player" not in k
         }
