@@ -106,14 +106,22 @@ def decide(
     p: dict[int, float] = {}
     beaten_by: dict[int, tuple[int, float, float]] = {}
     rivals = max(1, len(alive) - 1)
-    for j in (j for j in alive if j != leader):
-        # The smallest p that a rival is closer (0 when j has no rate: dropped at once).
-        tests = [(1.0 if math.isfinite(est[j].rate) else 0.0, leader, math.nan, math.nan)]
+    for j in alive:
+        if j == leader:
+            continue
+        if not math.isfinite(est[j].rate):
+            p[j], beaten_by[j] = 0.0, (leader, math.nan, math.nan)
+            continue
+        best = (1.0, leader, math.nan, math.nan)
         for i in alive:
-            d, se = distance_diff(target, rows[i], rows[j]) if i != j else (math.nan, math.nan)
-            if math.isfinite(d) and math.isfinite(se):
-                tests.append(((1.0 if d <= 0 else 0.0) if se == 0 else normal_sf(d / se), i, d, se))
-        best = min(tests, key=lambda t: t[0])
+            if i == j:
+                continue
+            d, se = distance_diff(target, rows[i], rows[j])
+            if not (math.isfinite(d) and math.isfinite(se)):
+                continue
+            pij = (1.0 if d <= 0 else 0.0) if se == 0 else normal_sf(d / se)
+            if pij < best[0]:
+                best = (pij, i, d, se)
         p[j] = min(1.0, rivals * best[0])
         beaten_by[j] = best[1:]
     for j in sorted(holm(p, level)):
