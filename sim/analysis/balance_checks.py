@@ -239,7 +239,9 @@ def balance_set(
             "verified_worst_deviation": float(vworst.dev),
             "verified_first_player_decisive": vfp,
             **verified,
-            **{f"first_margin{x}": m[k] for x, k in (("", "mean"), ("_lo", "lo"), ("_hi", "hi"))},
+            "first_margin": m["mean"],
+            "first_margin_lo": m["lo"],
+            "first_margin_hi": m["hi"],
             "games": res.games,
             "within_bounds": done,
         }
