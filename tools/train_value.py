@@ -1,6 +1,7 @@
 """Fit the learned value of a position from self-play, from nothing, seeded.
 
-    python tools/train_value.py --out DIR --seed 1 --games 6000 --search-games 600
+    python tools/train_value.py --out DIR --seed 1 --games 6000 --search-games 600 \
+        [--vsearch-games 1500]
 
 plays, in each mix of ``--mixes``, ``--games`` greedy self-play games and
 ``--search-games`` search self-play games (run seed ``--seed``), records every
@@ -11,7 +12,10 @@ games, prints its Brier score and log loss on that tenth, and writes
 ``DIR/value.toml``: the weights (the inputs' scaling folded into the first layer,
 so the kernel reads raw features) and their provenance. Copy it to
 ``configs/values/value.toml`` to ship it. Every random choice follows ``--seed``.
-"""
+
+``--vsearch-games N`` adds a second round: ``N`` self-play games a mix of ``vsearch``
+reading the first fit's value (run seed ``--seed`` + 1, other deals), and the value is
+fitted again on every game of both rounds: the stronger bot's games teach the next value."""
 
 from __future__ import annotations
 
@@ -38,16 +42,20 @@ HELD_OUT = 0.1  # the share of each run's games (its last ones) kept out of the 
 
 
 def collect(
-    mixes: list[str], games: int, search_games: int, seed: int
+    mixes: list[str],
+    bots: tuple[tuple[str, int], ...],
+    seed: int,
+    weights: np.ndarray | None = None,
 ) -> list[tuple[str, Positions]]:
-    """Each (mix, bots) run's positions: greedy and search self-play."""
+    """Each (mix, bot) run's positions: ``n`` self-play games of each (bot, n) of ``bots``,
+    reading value ``weights`` if given (else the shipped one)."""
     runs = []
     for mix in mixes:
-        for bot, n in (("greedy", games), ("search", search_games)):
+        for bot, n in bots:
             if n <= 0:
                 continue
             t = time.perf_counter()
-            pos = record_positions(mix, bot, bot, n, seed)
+            pos = record_positions(mix, bot, bot, n, seed, weights=weights)
             print(
                 f"  {mix:<14} {bot:<7} {n:>6,} games  {len(pos.won):>8,} positions"
                 f"  {time.perf_counter() - t:6.1f} s",
@@ -128,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="run seed of the games and of the fit")
     ap.add_argument("--games", type=int, default=6000, help="greedy self-play games per mix")
     ap.add_argument("--search-games", type=int, default=600, help="search self-play games per mix")
+    ap.add_argument(
+        "--vsearch-games",
+        type=int,
+        default=0,
+        help="vsearch self-play games per mix for a second round, reading the first fit",
+    )
     ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
     ap.add_argument("--max-iter", type=int, default=40, help="training epochs at most")
     args = ap.parse_args(argv)
@@ -139,10 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     print(f"collecting positions (seed {args.seed})", flush=True)
-    runs = collect(mixes, args.games, args.search_games, args.seed)
+    runs = collect(mixes, (("greedy", args.games), ("search", args.search_games)), args.seed)
     x, y, xt, yt = split(runs)
     print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
     params, model = fit(x, y, args.seed, args.max_iter)
+    if args.vsearch_games > 0:
+        brier, loss = brier_log_loss(predict(params, xt), yt)
+        print(f"first round, held out: Brier {brier:.4f}, log loss {loss:.4f}", flush=True)
+        print(f"second round: vsearch reading the first fit (seed {args.seed + 1})", flush=True)
+        runs += collect(mixes, (("vsearch", args.vsearch_games),), args.seed + 1, params)
+        x, y, xt, yt = split(runs)
+        print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
+        params, model = fit(x, y, args.seed, args.max_iter)
     brier, loss = brier_log_loss(predict(params, xt), yt)
     base = float(np.mean(y))
     brier0, loss0 = brier_log_loss(np.full(len(yt), base), yt)
@@ -153,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "games_per_mix": args.games,
         "search_games_per_mix": args.search_games,
+        "vsearch_games_per_mix": args.vsearch_games,
         "mixes": ",".join(mixes),
         "positions": len(y),
         "epochs": int(model.n_iter_),

@@ -15,6 +15,7 @@ from sim.base import layout as L
 from sim.data.spec import RunSpec
 from sim.kernel.batch import scratch_states
 from sim.run.compiled import compile_run
+from strategies.greedy import FP_VALUE
 from strategies.value_data import ROW_ROLLOUT, ROW_SEAT, ROW_W, record_game
 from strategies.value_features import N_FEATURES
 
@@ -38,11 +39,22 @@ class Positions(NamedTuple):
 
 
 def record_positions(
-    mix: str, p0: str, p1: str, games: int, seed: int, start: int = 0
+    mix: str,
+    p0: str,
+    p1: str,
+    games: int,
+    seed: int,
+    start: int = 0,
+    weights: np.ndarray | None = None,
 ) -> Positions:
     """Every turn start of games ``start .. start+games-1`` of run ``seed`` (``p0`` against
-    ``p1`` on ``mix``), from both seats' view, with the outcome."""
+    ``p1`` on ``mix``), from both seats' view, with the outcome; bots that read the learned
+    value read ``weights`` (a row of ``strategies.value_features``' layout) if given."""
     run = compile_run(RunSpec(games=max(games, 1), mix=mix, seed=seed, p0=p0, p1=p1))
+    fp = run.fp
+    if weights is not None:
+        fp = fp.copy()  # the compiled run's rows are shared
+        fp[:, FP_VALUE:] = weights
     st = scratch_states(run.bots, 1)[0]
     out = np.zeros(L.O_COLS, np.int64)
     mask = np.zeros(4 * L.MASK_WORDS, np.int64)
@@ -50,7 +62,7 @@ def record_positions(
     parts, won, games_of = [], [], []
     for g in range(start, start + games):
         n = int(
-            record_game(st, run.tab, run.fp, run.ask, seed, g, out, mask, buf, MAX_ROWS_PER_GAME)
+            record_game(st, run.tab, fp, run.ask, seed, g, out, mask, buf, MAX_ROWS_PER_GAME)
         )
         rows = buf[: n * ROW_W].reshape(n, ROW_W).copy()
         parts.append(rows)

@@ -149,6 +149,18 @@ def test_the_value_is_live_in_the_value_bots_choices() -> None:
     assert not a.play(0, 20).to_pandas().equals(b.play(0, 20).to_pandas())
 
 
+def test_recorded_positions_follow_the_weights_the_bots_are_given() -> None:
+    """Self-play positions for a value fit are played with the weights asked for: the
+    shipped ones by default, other games under other weights."""
+    shipped = record_positions("aegean", "value", "value", 6, 4)
+    same = record_positions("aegean", "value", "value", 6, 4, weights=shipped_value())
+    assert np.array_equal(shipped.x, same.x) and np.array_equal(shipped.won, same.won)
+    losing = shipped_value().copy()
+    losing[V_W2:] = -losing[V_W2:]  # a value of 1 - V: it prefers losing
+    other = record_positions("aegean", "value", "value", 6, 4, weights=losing)
+    assert shipped.x.shape != other.x.shape or not np.array_equal(shipped.x, other.x)
+
+
 def test_the_value_bot_beats_greedy() -> None:
     """Lean strength check (the ladder's rung above greedy): the interval's low end above
     60% over 400 seat-balanced duplicate deals of aegean."""
