@@ -106,6 +106,15 @@ def fit(x: np.ndarray, y: np.ndarray, seed: int, max_iter: int) -> tuple[np.ndar
     return params, model
 
 
+def fit_runs(
+    runs: list[tuple[str, Positions]], seed: int, max_iter: int
+) -> tuple[np.ndarray, object, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`fit` on ``runs`` but each run's held-out games: the weights, the model, the
+    fitted outcomes and the held-out positions and outcomes."""
+    x, y, xt, yt = split(runs)
+    print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
+    params, model = fit(x, y, seed, max_iter)
+    return params, model, y, xt, yt
 
 
 def _commit() -> str:
@@ -119,12 +128,6 @@ def _commit() -> str:
         return out.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-
-
-
-
-
-
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,17 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     print(f"collecting positions (seed {args.seed})", flush=True)
     runs = collect(mixes, (("greedy", args.games), ("search", args.search_games)), args.seed)
-    x, y, xt, yt = split(runs)
-    print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
-    params, model = fit(x, y, args.seed, args.max_iter)
+    params, model, y, xt, yt = fit_runs(runs, args.seed, args.max_iter)
     if args.vsearch_games > 0:
         brier, loss = brier_log_loss(predict(params, xt), yt)
         print(f"first round, held out: Brier {brier:.4f}, log loss {loss:.4f}", flush=True)
         print(f"second round: vsearch reading the first fit (seed {args.seed + 1})", flush=True)
         runs += collect(mixes, (("vsearch", args.vsearch_games),), args.seed + 1, params)
-        x, y, xt, yt = split(runs)
-        print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
-        params, model = fit(x, y, args.seed, args.max_iter)
+        params, model, y, xt, yt = fit_runs(runs, args.seed, args.max_iter)
     brier, loss = brier_log_loss(predict(params, xt), yt)
     base = float(np.mean(y))
     brier0, loss0 = brier_log_loss(np.full(len(yt), base), yt)
