@@ -230,7 +230,7 @@ def legs(mix: str) -> int:
                 mark("child started")
 
     from sim.data.spec import RunSpec
-    from sim.run.engine import Engine
+    from sim.run.engine import CHILD_WARMUPS, Engine
 
     numba.set_num_threads(2)
     mark("imported")
@@ -238,7 +238,7 @@ def legs(mix: str) -> int:
     bitlists.warmup = timed_warm
     compile_ahead.subprocess.Popen = Child  # type: ignore[misc]
     try:
-        with compile_ahead.compiling_ahead() as ahead:
+        with compile_ahead.compiling_ahead(CHILD_WARMUPS) as ahead:
             engine = Engine(RunSpec(games=2, mix=mix, seed=1))
             mark("engine built (bots' figures compiled)")
             engine.warmup(ahead)

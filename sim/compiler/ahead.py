@@ -117,7 +117,7 @@ def call_graph(disp: Any) -> dict[int, tuple[Any, list[Any]]]:
 
 
 def kernel_named(name: str) -> Any:
-    """The kernel (dispatcher) ``module:function`` names."""
+    """The kernel (dispatcher), or the warm-up, ``module:function`` names."""
     module, _, attr = name.partition(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -151,15 +151,15 @@ def claims_folder() -> Path:
 
 
 @contextlib.contextmanager
-def compiling_ahead() -> Iterator[Callable[..., None]]:
-    """While it lasts, a child compiles :data:`WORK` and every kernel compiled here is claimed
-    (cold cache only); it yields ``finish``, which compiles entry point ``top`` and bot
-    dispatcher ``ask`` with the child, calling each of ``meanwhile`` (a run's warm-ups) first.
-    On leaving, waits for the child (killed first if the block raised, a Ctrl-C included)."""
+def compiling_ahead(then: Iterable[str] = ()) -> Iterator[Callable[..., None]]:
+    """While it lasts (cold cache only), a child compiles :data:`WORK`, then calls each
+    ``module:function`` of ``then`` (warm-ups needed here only after ``top``); yields ``finish``,
+    which compiles entry point ``top`` and bot dispatcher ``ask`` with the child, claiming each
+    kernel. On leaving, waits for the child (killed first if the block raised or on Ctrl-C)."""
     folder = claims_folder()
     child = subprocess.Popen(
         # -P: a checkout in the working directory cannot stand in for the code this one runs.
-        [sys.executable, "-P", "-m", __name__, str(folder), *WORK],
+        [sys.executable, "-P", "-m", __name__, str(folder), ",".join(then), *WORK],
         env=os.environ.copy(),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
@@ -167,13 +167,11 @@ def compiling_ahead() -> Iterator[Callable[..., None]]:
         text=True,
     )
 
-    def finish(ask: Any, top: Any, meanwhile: Iterable[Callable[[], None]] = ()) -> None:
+    def finish(ask: Any, top: Any) -> None:
         work = work_of(top, ask)
         with contextlib.suppress(OSError):  # a child that died gets nothing: done here
             child.stdin.write("".join(f"{name}\n" for name in work))
             child.stdin.close()  # nothing more: it exits once its work is done
-        for warm in meanwhile:
-            warm()
         compile_free(work)
         compile_named([kernel_name(top), kernel_name(ask)])
 
@@ -190,12 +188,14 @@ def compiling_ahead() -> Iterator[Callable[..., None]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def child_main(folder: str, names: list[str]) -> None:
-    """The child: compile ``names``, then each name its parent sends, until it is done."""
+def child_main(folder: str, calls: str, names: list[str]) -> None:
+    """The child: compile ``names``, then each name its parent sends, then call ``calls``."""
     with claiming(Path(folder)):
         compile_free(names)
         compile_free(line.strip() for line in sys.stdin if line.strip())
+    for name in filter(None, calls.split(",")):
+        kernel_named(name)()
 
 
 if __name__ == "__main__":
-    child_main(sys.argv[1], sys.argv[2:])
+    child_main(sys.argv[1], sys.argv[2], sys.argv[3:])

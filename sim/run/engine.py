@@ -101,6 +101,10 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
+CHILD_WARMUPS = ("sim.run.bitlists:warmup",)
+"""What a cold compile's child loads after its kernels: this process needs them only after
+its entry point, so they fill the cache while it compiles that (``sim.compiler.ahead``)."""
+
 _IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
 
 
@@ -200,7 +204,7 @@ class Engine:
             engine = cls(run, changes)
             engine.warmup()
             return engine
-        with compiling_ahead() as finish:
+        with compiling_ahead(CHILD_WARMUPS) as finish:
             engine = cls(run, changes)
             engine.warmup(finish)
         return engine
@@ -231,10 +235,10 @@ class Engine:
             )
         plays_build = build is not None and bool(linked)
         if ahead is not None:
-            ahead(self.ask, top, meanwhile=(bitlists.warmup,))
+            ahead(self.ask, top)
         elif not plays_build and two_core_compile_due(top.py_func.__qualname__):
-            with compiling_ahead() as finish:
-                finish(self.ask, top, meanwhile=(bitlists.warmup,))
+            with compiling_ahead(CHILD_WARMUPS) as finish:
+                finish(self.ask, top)
         if plays_build:
             compile_named([kernel_name(k) for k in build])
             self.top, self.ask = build

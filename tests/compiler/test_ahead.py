@@ -9,6 +9,7 @@ compile copies nobody calls.
 from __future__ import annotations
 
 import fcntl
+import os
 import signal
 import subprocess
 import sys
@@ -75,3 +76,19 @@ def test_claims_left_by_a_killed_compile_go_at_the_next_one_and_a_live_ones_stay
     (left,) = set(tmp_path.iterdir()) - {live}
     assert ahead.claims_folder().exists() and live.exists()
     assert not left.exists()
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba compiles in one process")
+def test_the_child_makes_the_calls_it_is_given_before_the_block_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run's warm-ups are called by module:function name in the child, after its kernels,
+    # and the block waits for them: their cache files are whole when this process reads them.
+    (tmp_path / "mark_call.py").write_text(
+        "import os, pathlib\n\ndef call():\n    pathlib.Path(os.environ['MARK']).touch()\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    monkeypatch.setenv("MARK", str(tmp_path / "called"))
+    with ahead.compiling_ahead(then=("mark_call:call",)):
+        assert not (tmp_path / "called").exists()
+    assert (tmp_path / "called").exists()
