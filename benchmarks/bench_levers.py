@@ -2,7 +2,7 @@
 """What each lever of the compiler extension buys: each one removed, against the whole, in one run.
 
     python benchmarks/bench_levers.py [--games 2000] [--mix dunes+aegean] [--repeats 300]
-                                      [--levers whole,two_process,...] [--csv]
+                                      [--cold-runs 1] [--levers whole,two_process,...] [--csv]
 
 For each configuration (the whole extension, then each lever switched off through
 ``OMENSIM_LEVERS_OFF``, ``sim.compiler.linkage.LEVERS_ENV``):
@@ -10,7 +10,9 @@ For each configuration (the whole extension, then each lever switched off throug
 * **cold first run**: ``omensim run --games G --mix M`` in a fresh interpreter with an empty
   ``NUMBA_CACHE_DIR``: wall seconds, CPU seconds (user + system, the compile's child
   process included), and the CPU of the busier of the two processes: what a first run
-  waits for on two free cores, which a busy host's wall time cannot show;
+  waits for on two free cores, which a busy host's wall time cannot show; with
+  ``--cold-runs N``, the median of N such runs (and the range of their walls), each
+  configuration's runs alternating with the others';
 * **warm kernel**: in another fresh interpreter on that cache, the kernel against the
   reference loop (``benchmarks/reference_loop.py``) in the same process, best of
   ``--repeats`` small batches each, as a ratio of turns per second (as ``bench_min.py``):
@@ -31,6 +33,8 @@ import datetime as dt
 import json
 import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -170,29 +174,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games of the first run")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
     parser.add_argument("--repeats", type=int, default=300, help="warm batches (default 300)")
+    parser.add_argument(
+        "--cold-runs", type=int, default=1, help="cold first runs per configuration (median)"
+    )
     parser.add_argument("--levers", default=",".join(LEVERS), help="configurations to run")
     parser.add_argument("--csv", action="store_true", help="append to benchmarks/results.csv")
     args = parser.parse_args(argv)
     levers = args.levers.split(",")
+    if args.cold_runs < 1:
+        print("Error: --cold-runs must be at least 1", file=sys.stderr)
+        return 2
+    runs: dict[str, list[dict[str, float]]] = {lever: [] for lever in levers}
     got: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="omensim-levers-") as tmp:
-        for lever in levers:
-            cache = Path(tmp) / lever / "cache"
-            cache.parent.mkdir(parents=True)
+        for r in range(args.cold_runs):
+            for lever in levers:
+                cache = Path(tmp) / lever / "cache"
+                shutil.rmtree(cache.parent, ignore_errors=True)  # empty again: a first run
+                cache.parent.mkdir(parents=True)
+                runs[lever].append(cold(lever, cache, args.games, args.mix))
+                print(f"{lever} cold {r + 1}: {runs[lever][-1]}", file=sys.stderr, flush=True)
+        for lever in levers:  # on the cache its last first run filled
+            walls = [run["wall"] for run in runs[lever]]
             got[lever] = {
-                **cold(lever, cache, args.games, args.mix),
-                **warm(lever, cache, args.mix, args.repeats),
+                **{k: statistics.median(run[k] for run in runs[lever]) for k in runs[lever][0]},
+                "low": min(walls),
+                "high": max(walls),
+                **warm(lever, Path(tmp) / lever / "cache", args.mix, args.repeats),
             }
             print(f"{lever}: {got[lever]}", file=sys.stderr, flush=True)
     base = got.get("whole")
-    print(
-        "| lever removed | cold wall | cold CPU | CPU, busier process | warm / reference | lines |"
-    )
+    wall = "cold wall" if args.cold_runs == 1 else f"cold wall (median of {args.cold_runs}; range)"
+    print(f"| lever removed | {wall} | cold CPU | CPU, busier process | warm / reference | lines |")
     print("|---|---:|---:|---:|---:|---:|")
     for lever, g in got.items():
         rel = ""
         if base and lever != "whole":
             rel = f" ({g['wall'] / base['wall']:.2f}x)"
+        if args.cold_runs > 1:
+            rel += f"; {g['low']:.1f} to {g['high']:.1f} s"
         print(
             f"| {'none (the whole)' if lever == 'whole' else lever} | {g['wall']:.1f} s{rel} | "
             f"{g['cpu']:.1f} s | {g['path']:.1f} s | {g['ratio']:.3f} | {lines_of(lever)} |"
