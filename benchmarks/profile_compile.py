@@ -21,7 +21,7 @@ cores (this process and the child of ``sim/compiler/ahead.py``), and prints
 the wall and CPU seconds of each leg: the child's start, building the engine
 (the bots' figures compile), the warm-ups, this process's share of the list
 both walk (the top of the tree and the dispatcher at its end), the first games,
-and the child's exit (which a run does not wait for); and the child's CPU
+and the child's exit (which the run's compile waits for); and the child's CPU
 seconds. On a quiet host a first run waits for this process's legs; on a busy
 one wall and CPU seconds both mostly measure the other work.
 """
@@ -248,7 +248,7 @@ def legs(mix: str) -> int:
         bitlists.warmup = warm
         compile_ahead.subprocess.Popen = popen  # type: ignore[misc]
     for child_process in children:
-        child_process.wait()  # for its CPU seconds: a run lets it exit on its own
+        child_process.wait()  # exited already (the block waits for it): for its CPU seconds
     mark("child exited")
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"two-core first-run compile, {mix}: child CPU {child.ru_utime + child.ru_stime:.1f} s")
