@@ -4,8 +4,9 @@
   (``from sim.run.runner import _Progress``); third-party privates are not checked.
 - Only ``sim/kernel/``, ``strategies/``, ``sim/run/view.py`` (the
   :class:`sim.run.view.StateView` that reads and writes the state by name for everyone
-  else), ``tests/data/test_layout.py`` (which tests the offsets) and the njit profiler
-  ``benchmarks/profile_kernel.py`` name a state offset: a ``layout`` region, ``HEADER``,
+  else), ``tests/data/test_layout.py`` (which tests the offsets), the njit profiler
+  ``benchmarks/profile_kernel.py`` and the luck benchmark ``benchmarks/bench_luck.py``
+  name a state offset: a ``layout`` region, ``HEADER``,
   ``GAME_SIZE`` or ``STATE_SIZE``, as ``L.X`` or ``from sim.base.layout import X``.
   Table columns (``K_*``, ``RU_*``, ``O_*``, ``TB_*``) and sizes (``N_CITIES``) are not
   state offsets and stay allowed. Nor may anyone else index ``st`` or ``x.st`` with a
@@ -43,6 +44,7 @@ OFFSET_USERS = (
     "tests/data/test_layout.py",
     "tests/strategies/test_search.py",  # a decision's tallies, laid out as the search keeps them
     "benchmarks/profile_kernel.py",
+    "benchmarks/bench_luck.py",  # kernel code that plays each turn again from a copy
     "benchmarks/reference_loop.py",  # the yardstick: its own state, a copy of the shared file
 )
 
