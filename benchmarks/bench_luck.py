@@ -40,9 +40,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import sys
 import threading
 
+import numba
 import numpy as np
 from numba.core.caching import NullCache
 
@@ -108,23 +110,19 @@ def luck_range(st, alt, tab, fp, ask, seed, lo, hi, alts, out, res):
 seat0_value._cache = luck_range._cache = NullCache()
 
 
-def play(spec: RunSpec, changes: Changes | None, alts: int, threads: int = 2) -> np.ndarray:
-    """Result rows (``R_*`` columns) of ``spec``'s games, on ``threads`` threads."""
+def play(spec: RunSpec, changes: Changes | None, alts: int) -> np.ndarray:
+    """Result rows (``R_*`` columns) of ``spec``'s games, on numba's threads."""
     run = compile_run(spec, changes)
     res = np.zeros((spec.games, 4), np.float64)
-    cuts = np.linspace(0, spec.games, threads + 1).astype(np.int64)
 
-    def part(k: int) -> None:
+    def part(lo: int, hi: int) -> None:
         st, alt = scratch_states(run.bots, 2)
         out = np.zeros(L.O_COLS, np.int64)
-        luck_range(st, alt, run.tab, run.fp, run.ask, spec.seed, cuts[k], cuts[k + 1], alts,
-                   out, res)  # fmt: skip
+        luck_range(st, alt, run.tab, run.fp, run.ask, spec.seed, lo, hi, alts, out, res)
 
-    empty = np.zeros((0, 4), np.float64)  # compiled here once, not by two threads at once
-    st, alt = scratch_states(run.bots, 2)
-    luck_range(st, alt, run.tab, run.fp, run.ask, spec.seed, 0, 0, alts,
-               np.zeros(L.O_COLS, np.int64), empty)  # fmt: skip
-    workers = [threading.Thread(target=part, args=(k,)) for k in range(threads)]
+    part(0, 0)  # compiled here, once, not by every thread at once
+    cuts = np.linspace(0, spec.games, numba.get_num_threads() + 1).astype(np.int64)
+    workers = [threading.Thread(target=part, args=bounds) for bounds in itertools.pairwise(cuts)]
     for w in workers:
         w.start()
     for w in workers:
