@@ -225,12 +225,12 @@ def legs(mix: str) -> int:
 
         def __init__(self, argv: list[str], *args: object, **kwargs: object) -> None:
             super().__init__(argv, *args, **kwargs)
-            if compile_ahead.__name__ in argv:
+            if compile_ahead.CHILD_CODE in argv:
                 children.append(self)
                 mark("child started")
 
     from sim.data.spec import RunSpec
-    from sim.run.engine import CHILD_WARMUPS, Engine
+    from sim.run.engine import WARMUPS, Engine
 
     numba.set_num_threads(2)
     mark("imported")
@@ -238,7 +238,7 @@ def legs(mix: str) -> int:
     bitlists.warmup = timed_warm
     compile_ahead.subprocess.Popen = Child  # type: ignore[misc]
     try:
-        with compile_ahead.compiling_ahead(CHILD_WARMUPS) as ahead:
+        with compile_ahead.compiling_ahead(WARMUPS) as ahead:
             engine = Engine(RunSpec(games=2, mix=mix, seed=1))
             mark("engine built (bots' figures compiled)")
             engine.warmup(ahead)

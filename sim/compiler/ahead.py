@@ -23,6 +23,8 @@ except ImportError:  # not POSIX
 
 AVAILABLE = fcntl is not None  # not POSIX: the compile stays in one process
 
+CHILD_CODE = f"import sys; from {__name__} import child_main; child_main(sys.argv[1], sys.argv[2:])"
+"""What the child runs (``python -P -c CHILD_CODE folder names...``)."""
 _FOLDER: list[Path] = []
 _HELD: set[str] = set()
 
@@ -129,11 +131,14 @@ def compile_named(names: Iterable[str]) -> None:
 
 
 def compile_free(names: Iterable[str]) -> None:
-    """Compile each named kernel no process claiming beside this one has taken or compiled."""
+    """Compile each named kernel no process claiming beside this one has taken or compiled;
+    a name without declared types is a warm-up, called instead."""
     for name in names:
         with claim(name, wait=False) as mine:
-            if mine:
+            if mine and name in SIGNATURES:
                 compile_named([name])
+            elif mine:
+                kernel_named(name)()
 
 
 def claims_folder() -> Path:
@@ -152,14 +157,15 @@ def claims_folder() -> Path:
 
 @contextlib.contextmanager
 def compiling_ahead(then: Iterable[str] = ()) -> Iterator[Callable[..., None]]:
-    """While it lasts (cold cache only), a child compiles :data:`WORK`, then calls each
-    ``module:function`` of ``then`` (warm-ups needed here only after ``top``); yields ``finish``,
-    which compiles entry point ``top`` and bot dispatcher ``ask`` with the child, claiming each
-    kernel. On leaving, waits for the child (killed first if the block raised or on Ctrl-C)."""
+    """While it lasts (cold cache only), a child compiles :data:`WORK` and every kernel compiled
+    here is claimed; yields ``finish``, which compiles entry point ``top`` and bot dispatcher
+    ``ask`` with the child, then the ``module:function`` warm-ups of ``then`` (needed only after
+    ``top``). On leaving, waits for the child (killed first if the block raised or on Ctrl-C)."""
     folder = claims_folder()
     child = subprocess.Popen(
-        # -P: a checkout in the working directory cannot stand in for the code this one runs.
-        [sys.executable, "-P", "-m", __name__, str(folder), ",".join(then), *WORK],
+        # -P: a checkout in the working directory cannot stand in for the code this one runs;
+        # -c, not -m: as __main__ this file would be a copy whose claims the kernels never see.
+        [sys.executable, "-P", "-c", CHILD_CODE, str(folder), *WORK],
         env=os.environ.copy(),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
@@ -168,7 +174,7 @@ def compiling_ahead(then: Iterable[str] = ()) -> Iterator[Callable[..., None]]:
     )
 
     def finish(ask: Any, top: Any) -> None:
-        work = work_of(top, ask)
+        work = (*work_of(top, ask), *then)  # whichever process is free takes the next
         with contextlib.suppress(OSError):  # a child that died gets nothing: done here
             child.stdin.write("".join(f"{name}\n" for name in work))
             child.stdin.close()  # nothing more: it exits once its work is done
@@ -188,14 +194,8 @@ def compiling_ahead(then: Iterable[str] = ()) -> Iterator[Callable[..., None]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def child_main(folder: str, calls: str, names: list[str]) -> None:
-    """The child: compile ``names``, then each name its parent sends, then call ``calls``."""
+def child_main(folder: str, names: list[str]) -> None:
+    """The child: compile ``names``, then each name its parent sends, until it is done."""
     with claiming(Path(folder)):
         compile_free(names)
         compile_free(line.strip() for line in sys.stdin if line.strip())
-    for name in filter(None, calls.split(",")):
-        kernel_named(name)()
-
-
-if __name__ == "__main__":
-    child_main(sys.argv[1], sys.argv[2], sys.argv[3:])

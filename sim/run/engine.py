@@ -101,9 +101,9 @@ def _constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value]))
 
 
-CHILD_WARMUPS = ("sim.run.bitlists:warmup",)
-"""What a cold compile's child loads after its kernels: this process needs them only after
-its entry point, so they fill the cache while it compiles that (``sim.compiler.ahead``)."""
+WARMUPS = ("sim.run.bitlists:warmup",)
+"""A run's warm-ups, last on a cold compile's list: needed only after the entry point, they
+are made by whichever process is not compiling that (``sim.compiler.ahead``)."""
 
 _IDENTITY = np.arange(L.MASK_WORDS * bitlists.WORD_BITS)
 
@@ -204,7 +204,7 @@ class Engine:
             engine = cls(run, changes)
             engine.warmup()
             return engine
-        with compiling_ahead(CHILD_WARMUPS) as finish:
+        with compiling_ahead(WARMUPS) as finish:
             engine = cls(run, changes)
             engine.warmup(finish)
         return engine
@@ -237,7 +237,7 @@ class Engine:
         if ahead is not None:
             ahead(self.ask, top)
         elif not plays_build and two_core_compile_due(top.py_func.__qualname__):
-            with compiling_ahead(CHILD_WARMUPS) as finish:
+            with compiling_ahead(WARMUPS) as finish:
                 finish(self.ask, top)
         if plays_build:
             compile_named([kernel_name(k) for k in build])

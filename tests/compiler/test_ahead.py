@@ -21,7 +21,7 @@ from fresh import in_fresh_interpreter
 
 import sim.compiler.ahead as ahead
 from sim.compiler import PLAIN
-from sim.compiler.ahead import kernel_named, work_of
+from sim.compiler.ahead import CHILD_CODE, kernel_named, work_of
 from sim.compiler.linkage import SIGNATURES
 from sim.data.spec import RunSpec
 from sim.kernel.batch import range_kernel
@@ -79,16 +79,40 @@ def test_claims_left_by_a_killed_compile_go_at_the_next_one_and_a_live_ones_stay
 
 
 @pytest.mark.skipif(PLAIN, reason="plain numba compiles in one process")
-def test_the_child_makes_the_calls_it_is_given_before_the_block_ends(
+def test_a_warm_up_is_made_once_by_either_process_before_the_block_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A run's warm-ups are called by module:function name in the child, after its kernels,
-    # and the block waits for them: their cache files are whole when this process reads them.
+    # A run's warm-ups (named module:function) join the list both processes walk: whichever
+    # is free makes each, once, and the block waits for the child's.
     (tmp_path / "mark_call.py").write_text(
-        "import os, pathlib\n\ndef call():\n    pathlib.Path(os.environ['MARK']).touch()\n"
+        "import os\n\ndef call():\n    with open(os.environ['MARK'], 'a') as f:\n"
+        "        f.write(f'{os.getpid()}\\n')\n"
     )
     monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
-    monkeypatch.setenv("MARK", str(tmp_path / "called"))
-    with ahead.compiling_ahead(then=("mark_call:call",)):
-        assert not (tmp_path / "called").exists()
-    assert (tmp_path / "called").exists()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("MARK", str(tmp_path / "calls"))
+    from sim.run.engine import Engine
+
+    engine = Engine(RunSpec(games=2, mix="aegean"))
+    with ahead.compiling_ahead(then=("mark_call:call",)) as finish:
+        finish(engine.ask, range_kernel(engine.tab))
+    assert len((tmp_path / "calls").read_text().split()) == 1
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba compiles in one process")
+def test_every_kernel_the_child_compiles_is_claimed_its_callees_too(tmp_path: Path) -> None:
+    # A callee the child compiled unclaimed could be compiled by both processes at once, each
+    # unaware of the other (as when the child ran as ``-m``, a second copy of its module).
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    subprocess.run(
+        [sys.executable, "-P", "-c", CHILD_CODE, str(claims), "sim.kernel.turn:end_turn"],
+        input="",
+        text=True,
+        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")},  # all compiled here
+        check=True,
+        timeout=600,
+    )
+    done = {path.name.removesuffix(".done") for path in claims.glob("*.done")}
+    assert "sim.kernel.turn:end_turn" in done
+    assert len(done) > 1, "the callees of end_turn were compiled without a claim"
