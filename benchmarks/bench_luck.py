@@ -46,6 +46,7 @@ import threading
 
 import numba
 import numpy as np
+import scipy.stats
 from numba.core.caching import NullCache
 
 from sim.base import layout as L
@@ -141,12 +142,16 @@ def first_won(res: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def ratio(y: np.ndarray, luck: np.ndarray, rng: np.random.Generator) -> str:
-    """``var(y) / var(y - luck)`` with a 95% bootstrap interval over games."""
-    point = y.var() / (y - luck).var()
-    idx = rng.integers(0, len(y), (1000, len(y)))
-    boot = y[idx].var(axis=1) / (y[idx] - luck[idx]).var(axis=1)
-    lo, hi = np.quantile(boot, [0.025, 0.975])
-    return f"{point:.2f} ({lo:.2f} to {hi:.2f})"
+    """``var(y) / var(y - luck)`` with a 95% percentile bootstrap interval over games."""
+
+    def of(y: np.ndarray, luck: np.ndarray, axis: int = -1) -> np.ndarray:
+        return y.var(axis=axis) / (y - luck).var(axis=axis)
+
+    boot = scipy.stats.bootstrap(
+        (y, luck), of, paired=True, n_resamples=1000, method="percentile", random_state=rng
+    )
+    ci = boot.confidence_interval
+    return f"{of(y, luck):.2f} ({ci.low:.2f} to {ci.high:.2f})"
 
 
 def main(argv: list[str] | None = None) -> int:
