@@ -49,6 +49,7 @@ import numpy as np
 import scipy.stats
 from numba.core.caching import NullCache
 
+from sim.analysis.streaming import first_win_outcomes
 from sim.base import layout as L
 from sim.compiler import kernel
 from sim.data.changes import Changes
@@ -132,10 +133,10 @@ def play(spec: RunSpec, changes: Changes | None, alts: int) -> np.ndarray:
 
 
 def first_won(res: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first player's win (1, 0, or 0.5 for a shared victory) and the luck in its terms."""
-    winner, first = res[:, R_WINNER], res[:, R_FIRST]
-    won0 = np.where(winner == 0, 1.0, np.where(winner == 1, 0.0, 0.5))
-    y = np.where(first == 0, won0, 1.0 - won0)
+    """The first player's win, as the first-player rate counts it (a shared victory is none:
+    ``sim.analysis.streaming.first_win_outcomes``), and the luck in its terms."""
+    first = res[:, R_FIRST]
+    y = first_win_outcomes(np.arange(len(res)), res[:, R_WINNER], first).first_win.astype(float)
     deal = np.where(first == 0, res[:, R_DEAL], 1.0 - res[:, R_DEAL])
     turns = np.where(first == 0, res[:, R_LUCK], -res[:, R_LUCK])
     return y, deal - deal.mean() + turns
