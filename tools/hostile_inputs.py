@@ -721,9 +721,7 @@ def job_edits(
     if (steps / "A").is_dir():
         out.append(("the steps of A and B swapped", _swap_arms))
     for group in sorted(steps.iterdir()) if steps.is_dir() else []:
-        out.append(
-            (f"a step of {group.name} copied in", lambda d, g=group.name: _extra_step(d, g))
-        )
+        out.append((f"a step of {group.name} copied in", lambda d, g=group.name: _extra_step(d, g)))
     return out
 
 

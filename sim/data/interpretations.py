@@ -396,7 +396,7 @@ READINGS: tuple[Reading, ...] = (
         "'be sure to follow any alternate game end conditions from the content used in each "
         "game' (Dunes line 239); Reign line 93 keeps a Beast's 2 unit-slots 'also when combined "
         "with other games'.",
-        'end_conditions = [...] (a --rules file names the list)',
+        "end_conditions = [...] (a --rules file names the list)",
     ),
     # --- Edge of the Aegean, more ------------------------------------------------------
     Reading(

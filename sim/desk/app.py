@@ -307,9 +307,7 @@ async def history(request: Request) -> Response:
             recs.append(jobs.record(name))
     asked = {jobs.folder(r["name"]) for r in recs}
     found = await run_in_threadpool(A.folders, jobs.ws.root)
-    others = [
-        {"path": jobs.ws.relative(f), "kind": A.kind_of(f)} for f in found if f not in asked
-    ]
+    others = [{"path": jobs.ws.relative(f), "kind": A.kind_of(f)} for f in found if f not in asked]
     return _page(request, "history.html", recs=recs, folders=others)
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the run path counts from Arrow tables and never imports pan
 COLUMNS: tuple[str, ...] = ("first_player", "score_p0", "score_p1")
 """The columns :meth:`MarginMoments.from_frame` reads."""
 
+
 def first_player_margins(first: Any, score_p0: Any, score_p1: Any) -> np.ndarray:
     """Per game, the first player's score minus the second player's (int64)."""
     s0 = np.asarray(score_p0, np.int64)

@@ -64,9 +64,9 @@ def p_values(diff: ArrayLike, se: ArrayLike) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         zs = np.abs(d) / s
     zs = np.where((s == 0) & (d == 0), 0.0, zs)
-    return np.array(
-        [2 * normal_sf(x) if np.isfinite(x) else np.nan for x in zs.ravel()]
-    ).reshape(zs.shape)
+    return np.array([2 * normal_sf(x) if np.isfinite(x) else np.nan for x in zs.ravel()]).reshape(
+        zs.shape
+    )
 
 
 def t_quantile(df: int, level: float = LEVEL) -> float:
@@ -456,4 +456,3 @@ def rate_ci(rate: float, lo: float, hi: float, digits: int = 2) -> str:
 def diff_ci(diff: float, lo: float, hi: float) -> str:
     """``"-2.80 pp (95% CI -5.31 to -0.29)"``: a difference of rates in points, in a sentence."""
     return f"{diff * 100:+.2f} pp (95% CI {lo * 100:+.2f} to {hi * 100:+.2f})"
-

@@ -61,9 +61,7 @@ def record_positions(
     buf = np.zeros(MAX_ROWS_PER_GAME * ROW_W, np.float64)
     parts, won, games_of = [], [], []
     for g in range(start, start + games):
-        n = int(
-            record_game(st, run.tab, fp, run.ask, seed, g, out, mask, buf, MAX_ROWS_PER_GAME)
-        )
+        n = int(record_game(st, run.tab, fp, run.ask, seed, g, out, mask, buf, MAX_ROWS_PER_GAME))
         rows = buf[: n * ROW_W].reshape(n, ROW_W).copy()
         parts.append(rows)
         seat = rows[:, ROW_SEAT].astype(np.int64)

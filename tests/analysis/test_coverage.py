@@ -41,4 +41,3 @@ def test_balance_chosen_interval_covers() -> None:
     rate, shift = C.balance_choice([0.44, 0.48, 0.52, 0.56], 0.01, 200, seed=13)
     assert rate.share >= BOUND, rate
     assert shift.share >= BOUND, shift
-

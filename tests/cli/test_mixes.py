@@ -124,4 +124,3 @@ def test_mixes_without_out_leave_nothing_behind(tmp_path: Path, monkeypatch) -> 
     finally:
         tempfile.tempdir = None
     assert list(tmp_path.iterdir()) == []
-

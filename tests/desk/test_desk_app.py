@@ -261,8 +261,6 @@ def test_desk_help_names_its_options() -> None:
     assert "--workspace" in out and "--port" in out and "token" in out
 
 
-
-
 @pytest.mark.parametrize(
     ("form", "printed", "svgs"),
     [

@@ -146,6 +146,7 @@ def test_from_a_card_edit_to_its_paired_answer(
     # A malformed edit: the command line's own error, inline, and nothing saved.
     _type(browser, cost, "two")
     cost.send_keys(Keys.ENTER)
+
     def refused() -> str:
         text = _text(browser, "edit-status")
         return text if text.startswith("Refused") else ""
@@ -254,6 +255,7 @@ def test_a_long_answer_streams_its_estimate_and_cancels(
     assert estimate.match(so_far)
     # A reload (or a page closed and opened again) finds the answer still playing.
     browser.refresh()
+
     def later() -> str:
         m = estimate.match(_text(browser, "estimate-now"))
         return m[0] if m and m[0] != so_far else ""

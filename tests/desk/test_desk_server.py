@@ -38,9 +38,9 @@ def _post(url: str, body: bytes, token: str) -> str:
 def _ask_a_long_question(d: Any, ws: Path) -> tuple[str, int]:
     """Ask the desk a question that plays for long; its answer's name and the command's pid,
     once the command has started."""
-    name = json.loads(
-        _post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token)
-    )["name"]
+    name = json.loads(_post(d.base + "/api/ask", b'{"kind": "first", "games": "5e6"}', d.token))[
+        "name"
+    ]
     pid = None
     while pid is None:
         pid = wait(ws, name, ("running",)).get("pid")

@@ -212,8 +212,9 @@ def test_beast_counts_two_for_capacity() -> None:
     done(sc)
 
 
-@pytest.mark.parametrize(("mix", "tile"), [("aegean+reign", "Lyre of Orpheus"),
-                                           ("dunes+reign", "Was Scepter")])
+@pytest.mark.parametrize(
+    ("mix", "tile"), [("aegean+reign", "Lyre of Orpheus"), ("dunes+reign", "Was Scepter")]
+)
 def test_beast_counts_two_when_combined_with_other_games(mix: str, tile: str) -> None:
     """2. Surge: "a beast counts as 2 (also when combined with other games)": under an Aegean or
     Dunes base a Beast still fills 2 unit-slots. It does not fit beside 4 units, it fits

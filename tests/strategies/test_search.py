@@ -140,8 +140,6 @@ def test_a_search_seats_weighed_options_are_in_the_replay() -> None:
     assert "[P0 weighs surge by rollouts (" in r.story()
 
 
-
-
 def _tallied(sums: list[float], dropped: tuple[int, ...] = ()) -> np.ndarray:
     """A state whose search tallies hold ``sums`` (VP) for the listed options, with the
     options ``dropped`` out of the running."""

@@ -281,8 +281,6 @@ def test_lookahead_draft_knob_plans_the_picks() -> None:
     assert (sc.result()["score_p0"], sc.result()["turns"]) == (row.score_p0, row.turns)
 
 
-
-
 @pytest.mark.parametrize("mix", ["aegean", "reign"])
 def test_greedy_war_estimate_agrees_with_the_war_step(mix: str) -> None:
     """The greedy bot's estimate of a war in a war-torn city is the War step's verdict,
@@ -344,6 +342,3 @@ def test_random_never_plays_into_a_city_without_tiles() -> None:
             played[c] += len(sc.city(c, 0))
     assert played[0] == 0, played
     assert played[1] > 0 and played[2] > 0, played
-
-
-
