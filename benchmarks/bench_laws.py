@@ -3,7 +3,8 @@
 
     python benchmarks/bench_laws.py [--bots greedy,economic] [--games N] [--seed S]
                                     [--sets aegean,dunes,reign] [--reign-kinds 10]
-                                    [--cards NAME,NAME] [--lean] [--csv FILE]
+                                    [--cards NAME,NAME] [--lean] [--one-field]
+                                    [--csv FILE]
 
 For every unit of each set (ten Reign kinds), a pure nerf (strength -2, not
 below 1; Offering -1) and a pure buff (strength +2; Offering +1) are each
@@ -11,7 +12,9 @@ played as a paired comparison against the shipped cards, the bot in both
 seats, ``--games`` games on the same deals (:mod:`sim.analysis.laws`). A bot
 that plays well cannot make a weaker card help its holders: every result
 significant (Holm over the bot's panel) with the forbidden sign is the bot's
-misplay. Prints one line per wrong-sign cell and a summary table per bot; exits
+misplay. ``--one-field`` plays each field's change alone (strength -2, then
+Offering -1, and the buffs), twice the cells: a wrong sign of one field can hide
+in a cell that changes both. Prints one line per wrong-sign cell and a summary table per bot; exits
 1 when any bot has a wrong-sign result, so ``--lean`` (the few cards and games
 ``tests/analysis/test_laws.py`` plays) works as a check on any bot, the search
 bot included.
@@ -46,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reign-kinds", type=int, default=REIGN_KINDS)
     ap.add_argument("--cards", default="", help="only these units (comma-separated names)")
     ap.add_argument("--lean", action="store_true", help="the CI panel: a few Dunes cards")
+    ap.add_argument(
+        "--one-field",
+        action="store_true",
+        help="a cell for each field's change alone (strength, Offering) instead of both at once",
+    )
     ap.add_argument("--csv", default="", help="also write every cell's row to this CSV")
     args = ap.parse_args(argv)
     if args.lean:
@@ -58,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"--sets: unknown set {bad[0]!r}; valid: {', '.join(SETS)}", file=sys.stderr)
         return 2
-    cells = law_cells(sets, args.reign_kinds, cards)
+    cells = law_cells(sets, args.reign_kinds, cards, args.one_field)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         for bot in bots:

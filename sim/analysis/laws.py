@@ -69,14 +69,26 @@ def _edits(unit: dict, steps: dict[str, int]) -> tuple[tuple[CardChange, ...], s
     return tuple(out), ", ".join(words)
 
 
+def _cell_steps(one_field: bool) -> list[tuple[int, dict[str, int]]]:
+    """Each cell of a unit as (the sign its effect must have, the steps it takes): the nerf
+    and the buff with both fields at once, or each field alone."""
+    both = [(-1, NERF), (1, BUFF)]
+    if not one_field:
+        return both
+    return [(expected, {fld: steps[fld]}) for fld in NERF for expected, steps in both]
+
+
 def law_cells(
     sets: Sequence[str] = tuple(SETS),
     reign_kinds: int = REIGN_KINDS,
     cards: Sequence[str] = (),
+    one_field: bool = False,
 ) -> list[LawCell]:
     """The panel: for every unit of each set (``reign_kinds`` Reign kinds, spread over the
     kind order), a pure nerf (strength -2, not below 1; Offering -1) and a pure buff
-    (strength +2; Offering +1). ``cards`` keeps only the units named."""
+    (strength +2; Offering +1). ``cards`` keeps only the units named. ``one_field`` makes
+    a cell of each field's step alone instead, so a wrong sign of one field cannot hide
+    behind the other's right one."""
     out = []
     for set_name in sets:
         mix = SETS[set_name]
@@ -89,7 +101,7 @@ def law_cells(
             unit = pool.units[k]
             if cards and unit["name"] not in cards:
                 continue
-            for expected, steps in ((-1, NERF), (1, BUFF)):
+            for expected, steps in _cell_steps(one_field):
                 edits, label = _edits(unit, steps)
                 if edits:
                     out.append(LawCell(set_name, mix, unit["name"], k, expected, edits, label))

@@ -67,6 +67,30 @@ def test_the_panel_covers_every_unit_with_a_pure_nerf_and_buff() -> None:
             assert abs(e.value - units[c.card][e.field]) <= 2
 
 
+def test_the_one_field_panel_changes_each_field_alone() -> None:
+    both = law_cells(("aegean",))
+    apart = law_cells(("aegean",), one_field=True)
+    units = {u["name"]: u for u in load_pool("aegean").units}
+    assert all(len(c.edits) == 1 for c in apart)
+    assert all(direction(c.edits, units) == c.expected for c in apart)
+    # Every field a cell of both changes, a cell of its own changes alone, with the same sign.
+    split = {(c.card, c.expected, e) for c in both for e in c.edits}
+    assert split == {(c.card, c.expected, c.edits[0]) for c in apart}
+    eagle = {c.label for c in apart if c.card == "Bronze Eagle of the Caucasus"}
+    assert eagle == {"strength 5->3", "strength 5->7", "offering 1->0", "offering 1->2"}
+
+
+def test_a_one_field_cell_sees_greedys_misplay_of_the_bronze_eagle() -> None:
+    """Bronze Eagle of the Caucasus with 2 less strength, its Offering kept: under greedy
+    its holders win more, significantly (greedy plays the card half as often then), a wrong
+    sign the cell of both fields dilutes below the full panel's Holm bar. So a one-field
+    panel can fail where the panel of both fields passes."""
+    cells = law_cells(("aegean",), cards=("Bronze Eagle of the Caucasus",), one_field=True)
+    nerf = [c for c in cells if c.label == "strength 5->3"]
+    t = play_laws("greedy", nerf, LEAN_GAMES)
+    assert bool(t.wrong_sign.iloc[0]) and t.lo.iloc[0] > 0, t[["change", "diff", "lo", "hi"]]
+
+
 def test_judge_counts_only_significant_results_of_the_forbidden_sign() -> None:
     t = pd.DataFrame(
         {
