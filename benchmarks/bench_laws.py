@@ -13,9 +13,10 @@ seats, ``--games`` games on the same deals (:mod:`sim.analysis.laws`). A bot
 that plays well cannot make a weaker card help its holders: every result
 significant (Holm over the bot's panel) with the forbidden sign is the bot's
 misplay. ``--one-field`` plays each field's change alone (strength -2, then
-Offering -1, and the buffs), twice the cells: a wrong sign of one field can hide
-in a cell that changes both. Prints one line per wrong-sign cell and a summary table per bot; exits
-1 when any bot has a wrong-sign result, so ``--lean`` (the few cards and games
+Offering -1, and the buffs; a field already at its bound has no cell), since a
+wrong sign of one field can hide in a cell that changes both. Prints one line per
+wrong-sign cell and a summary table per bot; exits 1 when any bot has a
+wrong-sign result, so ``--lean`` (the few cards and games
 ``tests/analysis/test_laws.py`` plays) works as a check on any bot, the search
 bot included.
 """
