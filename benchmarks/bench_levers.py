@@ -17,7 +17,9 @@ For each configuration (the whole extension, then each lever switched off throug
   reference loop (``benchmarks/reference_loop.py``) in the same process, best of
   ``--repeats`` small batches each, as a ratio of turns per second (as ``bench_min.py``):
   greedy vs greedy, the build a run plays once cached (the entry points with the bot
-  linked in, ``strategies.greedy_batch``; for ``twins``, the first run's tree);
+  linked in, ``strategies.greedy_batch``; for ``twins``, the first run's tree); and the
+  ``value`` bot's self-play in aegean (its play-outs are most of a learned bot's time) as a
+  ratio of games per second;
 * **lines**: the lines of ``sim/compiler`` and its glue the lever costs (``LEVER_CODE``).
 
 Configurations alternate in one run, so a busy host slows them alike; read the ratios,
@@ -43,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LEVERS = ("whole", "twins", "two_process", "lazy", "private", "nrt")
+LEVERS = ("whole", "twins", "two_process", "lazy", "private", "nrt", "pipeline")
 """``whole``: every lever on; each other name: that lever off."""
 
 LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
@@ -60,8 +62,10 @@ LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     ],
     "private": [("sim/compiler/lazy_code.py", ("make_callees_private",))],
     "nrt": [("sim/compiler/extension.py", ("_index_as_is", "unwrapped_indices"))],
+    "pipeline": [("sim/compiler/lazy_code.py", ("KernelLibrary._optimize_final_module",))],
 }
-"""Where each lever's code is: whole files (no names) or the named top-level definitions."""
+"""Where each lever's code is: whole files (no names), or the named top-level definitions
+and methods (``Class.method``)."""
 
 
 def lines_of(lever: str) -> int:
@@ -72,7 +76,15 @@ def lines_of(lever: str) -> int:
         if not names:
             total += len(text.splitlines())
             continue
-        for node in ast.parse(text).body:
+        tree = ast.parse(text).body
+        methods = [
+            (f"{c.name}.{getattr(m, 'name', '')}", m)
+            for c in tree
+            if isinstance(c, ast.ClassDef)
+            for m in c.body
+        ]
+        total += sum(m.end_lineno - m.lineno + 1 for n, m in methods if n in names)  # type: ignore[operator]
+        for node in tree:
             targets = [getattr(node, "name", None)]
             if isinstance(node, ast.Assign | ast.AnnAssign):
                 t = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -103,26 +115,34 @@ from sim.data.spec import RunSpec
 from sim.kernel.batch import output_arrays, range_kernel, scratch_states
 from sim.run.engine import Engine
 numba.set_num_threads(1)
-games, repeats = 100, int(sys.argv[2])
-engine = Engine(RunSpec(games=games, mix=sys.argv[1], seed=1))
-engine.warmup(linked=sys.argv[3] == "1")
-top = engine.top or range_kernel(engine.tab)
-state = scratch_states(engine.bots, 1)[0]
-rows, masks = output_arrays(games)
-args = (engine.tab, engine.fp, engine.ask, 1, 0, 0, games, state, rows, masks)
-play = entry_point(top, *args)
 out, turns = np.empty(300, np.int64), np.empty(300, np.int64)
-play(*args)
-k_turns = int(rows[:, L.O_TURNS].sum())
+
+def best(spec, linked, repeats):
+    engine = Engine(spec)
+    engine.warmup(linked=linked)
+    top = engine.top or range_kernel(engine.tab)
+    state = scratch_states(engine.bots, 1)[0]
+    rows, masks = output_arrays(spec.games)
+    args = (engine.tab, engine.fp, engine.ask, 1, 0, 0, spec.games, state, rows, masks)
+    play = entry_point(top, *args)
+    play(*args)
+    best_k = best_r = float("inf")
+    for _ in range(repeats):  # alternating, so a busy host slows both alike
+        t0 = time.perf_counter(); play(*args); best_k = min(best_k, time.perf_counter() - t0)
+        t0 = time.perf_counter(); R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
+        best_r = min(best_r, time.perf_counter() - t0)
+    return int(rows[:, L.O_TURNS].sum()), best_k, best_r
+
+repeats = int(sys.argv[2])
+spec = RunSpec(games=100, mix=sys.argv[1], seed=1)
+k_turns, best_k, best_r = best(spec, sys.argv[3] == "1", repeats)
 R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
 r_turns = int(turns.sum())
-best_k = best_r = float("inf")
-for _ in range(repeats):
-    t0 = time.perf_counter(); play(*args); best_k = min(best_k, time.perf_counter() - t0)
-    t0 = time.perf_counter(); R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
-    best_r = min(best_r, time.perf_counter() - t0)
-print(json.dumps({"ratio": (k_turns / best_k) / (r_turns / best_r), "kgps": games / best_k,
-                  "rgps": 300 / best_r}))
+bots = RunSpec(games=40, mix="aegean", seed=1, p0="value", p1="value")
+_, best_v, best_vr = best(bots, False, max(5, repeats // 20))
+print(json.dumps({"ratio": (k_turns / best_k) / (r_turns / best_r), "kgps": 100 / best_k,
+                  "rgps": 300 / best_r, "value": (40 / best_v) / (300 / best_vr),
+                  "vgps": 40 / best_v}))
 """
 
 
@@ -205,8 +225,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{lever}: {got[lever]}", file=sys.stderr, flush=True)
     base = got.get("whole")
     wall = "cold wall" if args.cold_runs == 1 else f"cold wall (median of {args.cold_runs}; range)"
-    print(f"| lever removed | {wall} | cold CPU | CPU, busier process | warm / reference | lines |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        f"| lever removed | {wall} | cold CPU | CPU, busier process | warm / reference "
+        "| value bot / reference | lines |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for lever, g in got.items():
         rel = ""
         if base and lever != "whole":
@@ -215,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             rel += f"; {g['low']:.1f} to {g['high']:.1f} s"
         print(
             f"| {'none (the whole)' if lever == 'whole' else lever} | {g['wall']:.1f} s{rel} | "
-            f"{g['cpu']:.1f} s | {g['path']:.1f} s | {g['ratio']:.3f} | {lines_of(lever)} |"
+            f"{g['cpu']:.1f} s | {g['path']:.1f} s | {g['ratio']:.3f} | {g['value']:.2e} | "
+            f"{lines_of(lever)} |"
         )
     if args.csv:
         from bench_engine import append_rows, git_commit, machine
@@ -231,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                 (f"{name}_cold_cpu_busier", f"{g['path']:.4f}", ""),
                 (f"{name}_warm_kernel", "", f"{g['kgps']:.1f}"),
                 (f"{name}_warm_reference", "", f"{g['rgps']:.1f}"),
+                (f"{name}_warm_value_bot", "", f"{g['vgps']:.1f}"),
             ):
                 rows.append([now, commit, where, bench, args.mix, args.games, seconds, gps, ""])
         append_rows(rows)
