@@ -45,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LEVERS = ("whole", "twins", "two_process", "lazy", "private", "nrt", "pipeline")
+LEVERS = ("whole", "twins", "two_process", "lazy", "private", "nrt")
 """``whole``: every lever on; each other name: that lever off."""
 
 LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
@@ -62,10 +62,8 @@ LEVER_CODE: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     ],
     "private": [("sim/compiler/lazy_code.py", ("make_callees_private",))],
     "nrt": [("sim/compiler/extension.py", ("_index_as_is", "unwrapped_indices"))],
-    "pipeline": [("sim/compiler/lazy_code.py", ("KernelLibrary._optimize_final_module",))],
 }
-"""Where each lever's code is: whole files (no names), or the named top-level definitions
-and methods (``Class.method``)."""
+"""Where each lever's code is: whole files (no names) or the named top-level definitions."""
 
 
 def lines_of(lever: str) -> int:
@@ -76,15 +74,7 @@ def lines_of(lever: str) -> int:
         if not names:
             total += len(text.splitlines())
             continue
-        tree = ast.parse(text).body
-        methods = [
-            (f"{c.name}.{getattr(m, 'name', '')}", m)
-            for c in tree
-            if isinstance(c, ast.ClassDef)
-            for m in c.body
-        ]
-        total += sum(m.end_lineno - m.lineno + 1 for n, m in methods if n in names)  # type: ignore[operator]
-        for node in tree:
+        for node in ast.parse(text).body:
             targets = [getattr(node, "name", None)]
             if isinstance(node, ast.Assign | ast.AnnAssign):
                 t = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -90,20 +90,6 @@ class KernelLibrary(JITCodeLibrary):
             addresses[name] = super().get_pointer_to_function(name) if self.in_engine else 0
         return addresses[name]
 
-    def _optimize_final_module(self) -> None:
-        """Numba's two module passes, the full one LLVM's O2 pipeline without loop unrolling:
-        quicker to compile and to run for these kernels (``bench_levers.py``, ``pipeline``)."""
-        if "pipeline" in OFF:
-            return super()._optimize_final_module()
-        cheap, cheap_builder = self._codegen._module_pass_manager(
-            loop_vectorize=False, slp_vectorize=False, opt=0, cost="cheap"
-        )
-        cheap.run(self._final_module, cheap_builder)
-        tuning = ll.create_pipeline_tuning_options(speed_level=2)
-        tuning.loop_unrolling, tuning.loop_vectorization = False, True  # numba's: True
-        builder = ll.create_pass_builder(self._codegen._tm, tuning)
-        builder.getModulePassManager().run(self._final_module, builder)
-
     def _optimize_functions(self, ll_module: Any) -> None:
         # Numba's builds a pass manager per function; one per module runs the same passes.
         ll_module.data_layout = self._codegen._data_layout

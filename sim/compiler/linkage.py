@@ -102,8 +102,7 @@ SIGNATURES: dict[str, tuple] = {
 LEVERS_ENV = "OMENSIM_LEVERS_OFF"
 """Levers switched off, comma-separated, for ``benchmarks/bench_levers.py``: ``nrt``
 (reference counting and index wraparound back), ``lazy`` (machine code for every kernel),
-``private`` (callees keep numba's linkage), ``two_process`` (a cold compile in one process),
-``pipeline`` (numba's own LLVM pipeline)."""
+``private`` (callees keep numba's linkage), ``two_process`` (a cold compile in one process)."""
 
 OFF: frozenset[str] = frozenset(filter(None, os.environ.get(LEVERS_ENV, "").split(",")))
 
