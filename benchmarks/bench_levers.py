@@ -194,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.cold_runs < 1:
         print("Error: --cold-runs must be at least 1", file=sys.stderr)
         return 2
+    unknown = [lever for lever in levers if lever not in LEVERS]
+    if unknown:
+        print(f"Error: unknown lever {unknown[0]!r} (one of {', '.join(LEVERS)})", file=sys.stderr)
+        return 2
     runs: dict[str, list[dict[str, float]]] = {lever: [] for lever in levers}
     got: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="omensim-levers-") as tmp:

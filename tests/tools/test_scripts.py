@@ -47,6 +47,8 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
         ("benchmarks/profile_search.py", ("--bot", "nobot"), "Error: unknown strategy 'nobot'"),
         ("benchmarks/bench_levers.py", ("--cold-runs", "0"),
          "Error: --cold-runs must be at least 1"),
+        ("benchmarks/bench_levers.py", ("--levers", "whole,pipeline"),
+         "Error: unknown lever 'pipeline'"),
         ("benchmarks/bench_luck.py", ("--alts", "0"),
          "Error: --games must be at least 2 and --alts at least 1"),
     ],
