@@ -121,18 +121,18 @@ def best(spec, linked, repeats):
         t0 = time.perf_counter(); play(*args); best_k = min(best_k, time.perf_counter() - t0)
         t0 = time.perf_counter(); R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
         best_r = min(best_r, time.perf_counter() - t0)
-    return int(rows[:, L.O_TURNS].sum()), best_k, best_r
+    # turns played, then the kernel's and the reference loop's best games/s
+    return int(rows[:, L.O_TURNS].sum()), spec.games / best_k, 300 / best_r
 
 repeats = int(sys.argv[2])
 spec = RunSpec(games=100, mix=sys.argv[1], seed=1)
-k_turns, best_k, best_r = best(spec, sys.argv[3] == "1", repeats)
+k_turns, kgps, rgps = best(spec, sys.argv[3] == "1", repeats)
 R.run(300, 1, R.COST, R.OFFER, R.STR, R.COLO, out, turns)
-r_turns = int(turns.sum())
+r_tpg, k_tpg = int(turns.sum()) / 300, k_turns / spec.games  # turns per game
 bots = RunSpec(games=40, mix="aegean", seed=1, p0="value", p1="value")
-_, best_v, best_vr = best(bots, False, max(5, repeats // 20))
-print(json.dumps({"ratio": (k_turns / best_k) / (r_turns / best_r), "kgps": 100 / best_k,
-                  "rgps": 300 / best_r, "value": (40 / best_v) / (300 / best_vr),
-                  "vgps": 40 / best_v}))
+_, vgps, vrgps = best(bots, False, max(5, repeats // 20))
+print(json.dumps({"ratio": (kgps * k_tpg) / (rgps * r_tpg), "kgps": kgps, "rgps": rgps,
+                  "value": vgps / vrgps, "vgps": vgps}))
 """
 
 
