@@ -20,6 +20,7 @@ from sim.cli.options import (
     progress_option,
     resume_option,
     rules_option,
+    seat_help,
     seed_option,
     show_progress,
     split_variants,
@@ -66,8 +67,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.command("balance", short_help="Find the value that brings a card or rule to a target.")
 @mix_option("Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'.")
 @seed_option("Seed of the race's games (every candidate plays the same games).")
-@click.option("--p0", default=_default_bot, show_default=_BOT, help="Strategy of seat 0.")
-@click.option("--p1", default=_default_bot, show_default=_BOT, help="Strategy of seat 1.")
+@click.option("--p0", default=_default_bot, show_default=_BOT, help=seat_help(0))
+@click.option("--p1", default=_default_bot, show_default=_BOT, help=seat_help(1))
 @first_option()
 @variant_option("Rule variant(s) every candidate plays with.")
 @rules_option("House-rules file every candidate plays with (a --rule candidate's value wins).")

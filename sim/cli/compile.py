@@ -7,15 +7,13 @@ import time
 import click
 
 from sim.cli.errors import user_errors
-from sim.cli.options import mix_option
-
-_BOTS = "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml"
+from sim.cli.options import mix_option, seat_help
 
 
 @click.command("compile", short_help="Compile the game kernel into the cache now.")
 @mix_option("Card sets whose entry point to compile, e.g. 'dunes+aegean'.")
-@click.option("--p0", default="greedy", show_default=True, help=f"Strategy of seat 0 {_BOTS}.")
-@click.option("--p1", default="greedy", show_default=True, help=f"Strategy of seat 1 {_BOTS}.")
+@click.option("--p0", default="greedy", show_default=True, help=seat_help(0))
+@click.option("--p1", default="greedy", show_default=True, help=seat_help(1))
 @click.option(
     "--linked",
     is_flag=True,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sim.cli.errors import EXIT_USAGE, CliError
+from sim.data.cards import CONFIG_DIR
 from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
 from sim.run.progress import wanted
 
@@ -108,6 +109,15 @@ VARIANT_HELP = (
 def mix_option(help: str) -> Any:
     """``--mix``: the card sets of the games (each command says what they are for)."""
     return click.option("--mix", default="aegean", show_default=True, help=help)
+
+
+def seat_help(seat: int) -> str:
+    """The help of a seat's strategy option: the bots it takes, named from the profiles in
+    ``configs/strategies`` (and the built-in ``random``), so a new profile is listed too."""
+    names = ", ".join(
+        ["random", *sorted(p.stem for p in (CONFIG_DIR / "strategies").glob("*.toml"))]
+    )
+    return f"Strategy of seat {seat}: a bot ({names}) or the path of a profile .toml."
 
 
 def first_option(help: str = "Who takes the first turn.") -> Any:
@@ -355,8 +365,8 @@ def game_options(default_games: int) -> Any:
             ),
             mix_option("Card sets, joined by '+', e.g. 'aegean' or 'dunes+aegean'."),
             seed_option("Seed shared by all tables."),
-            click.option("--p0", default="greedy", show_default=True, help="Strategy of seat 0."),
-            click.option("--p1", default="greedy", show_default=True, help="Strategy of seat 1."),
+            click.option("--p0", default="greedy", show_default=True, help=seat_help(0)),
+            click.option("--p1", default="greedy", show_default=True, help=seat_help(1)),
             first_option(),
             gods_option(),
             variant_option(f"Rule variant(s); known: {', '.join(VARIANTS)}."),

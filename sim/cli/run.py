@@ -28,6 +28,7 @@ from sim.cli.options import (
     progress_option,
     resume_option,
     rules_option,
+    seat_help,
     seed_option,
     show_progress,
     threads_option,
@@ -59,15 +60,13 @@ from sim.cli.options import (
     "--p0",
     default="greedy",
     show_default=True,
-    help="Strategy for player 0 (seat 0): a profile of configs/strategies "
-    "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
+    help=seat_help(0),
 )
 @click.option(
     "--p1",
     default="greedy",
     show_default=True,
-    help="Strategy for player 1 (seat 1): a profile of configs/strategies "
-    "(random, greedy, aggressive, economic, defensive, lookahead, search) or a profile .toml path.",
+    help=seat_help(1),
 )
 @panel_option()
 @first_option(

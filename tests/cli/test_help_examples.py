@@ -73,3 +73,13 @@ def test_an_example_that_writes_a_folder_the_readme_writes_can_run_again() -> No
             words = shlex.split(line.split("  #")[0])
             if _written(words) == "results/demo":
                 assert "--force" in words, line
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "sweep", "balance", "compile"])
+def test_seat_options_name_every_shipped_bot(command: str) -> None:
+    from strategies.profiles import shipped_profiles
+
+    text = " ".join(invoke(command, "--help").output.split())
+    seat = text.split("--p0 TEXT", 1)[1].split("[default", 1)[0]
+    for name in shipped_profiles():
+        assert re.search(rf"\b{name}\b", seat), f"{command} --help: --p0 does not name {name}"
