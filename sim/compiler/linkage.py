@@ -19,7 +19,7 @@ LINKAGE: dict[str, dict[str, str]] = {
             "can_resolve cost_fx_in_play cost_modifiers cost_source devoted_to_own "
             "enraged favored has_kw is_war_torn loc_city loc_seat loc_slot n_units "
             "pack_loc place_unit room seat_total side side_cost side_strength "
-            "side_weight slot_card slot_strength slot_weight soldiers tally total "
+            "side_weight slot_card slot_strength slot_type slot_weight soldiers tally total "
             "weight"
         ),
         "sim.kernel.tab": (
@@ -27,7 +27,7 @@ LINKAGE: dict[str, dict[str, str]] = {
             "reward_col rule struct_col tile_kind"
         ),
         "sim.kernel.trace": "event option pop_cause push_cause tracing",
-        "sim.kernel.turn": "step_applies",
+        "sim.kernel.turn": "empty_stacks step_applies",
         "sim.kernel.war": "conflict_result",
         "sim.kernel.zones": "hand_card opt pile_of put_opt",
         "strategies.greedy": (

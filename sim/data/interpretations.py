@@ -453,11 +453,22 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "reign_enraged_type",
         f"{RE}, lines 120 and 148-152",
-        "An enraged Soldier or Oracle counts as a Beast for feats and the Soldier war "
-        "tie-break, keeps its enraged state when moved, and turns back in its owner's Supply "
-        "step.",
-        "An enraged unit keeps its printed type for feats and the tie-break.",
+        "An enraged Soldier or Oracle counts as a Beast for feats, the Soldier war "
+        "tie-break and a card's 'another Soldier here', keeps its enraged state when moved, "
+        "and turns back in its owner's Supply step.",
+        "An enraged unit keeps its printed type for feats, the tie-break and card texts.",
         "'it counts as a beast of strength 4 with no abilities'.",
+    ),
+    Reading(
+        "units_in_card_texts",
+        f"{RE}, lines 91-92, 148-152 and 165; {AE}, lines 96 and 122; {DU}, lines 129 and 178",
+        "A card or feat text that counts units ('1 coin for each of your units here', 'N or "
+        "more units here', 'N units in one city') counts them as the city's capacity does: a "
+        "Beast, an enraged unit and a COLOSSAL unit are 2 units.",
+        "The Aegean and Dunes rulebooks give a COLOSSAL unit 2 'for the purpose of' the "
+        "capacity, the war-torn test and the keep, so a card text would count it as 1.",
+        "Reign: 'a beast always counts as 2 units', also in a mix; the capacity is what makes "
+        "a side's 5 units, so one count serves every text and every set.",
     ),
     Reading(
         "extra_wealth_bonus",

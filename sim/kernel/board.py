@@ -59,6 +59,14 @@ def enraged(st, c, p, i):
 
 
 @kernel
+def slot_type(st, tab, c, p, i):
+    """The type (``vocab.T_*``) of the unit in a slot: an enraged unit is a Beast."""
+    if enraged(st, c, p, i):
+        return V.T_BEAST
+    return card_col(tab, slot_card(st, c, p, i), L.K_TYPE)
+
+
+@kernel
 def slot_weight(st, tab, c, p, i):
     """Unit-slots the unit in a slot fills: an enraged unit is a Beast and counts 2."""
     if enraged(st, c, p, i):
@@ -302,6 +310,7 @@ def condition(st, tab, p, c, src, cond, n):
         return st[L.STACK_N + c] > 0
     if cond == V.C_CITY_NO_TILES:
         return st[L.STACK_N + c] == 0
+    # Reading units_in_card_texts: a card's count of units is the capacity's.
     if cond == V.C_OWN_UNITS_GE:
         return side_weight(st, tab, c, p) >= n
     if cond == V.C_ENEMY_UNITS_GE:
@@ -309,11 +318,11 @@ def condition(st, tab, p, c, src, cond, n):
     if cond == V.C_ENEMY_PRESENT:
         return n_units(st, c, 1 - p) > 0
     if cond == V.C_OWN_TYPE_HERE_GE:
+        # Reading reign_enraged_type: an enraged Soldier is a Beast, not "another Soldier".
         t = card_col(tab, src, L.K_TYPE)
         k = 0
         for i in range(n_units(st, c, p)):
-            u = slot_card(st, c, p, i)
-            if u != src and card_col(tab, u, L.K_TYPE) == t:
+            if slot_card(st, c, p, i) != src and slot_type(st, tab, c, p, i) == t:
                 k += 1
         return k >= n
     return False

@@ -8,7 +8,7 @@ from sim.base import vocab as V
 from sim.compiler import kernel
 from sim.kernel import board as B
 from sim.kernel import trace as T
-from sim.kernel.tab import card_col, feat_col, rule
+from sim.kernel.tab import feat_col, rule
 
 
 @kernel
@@ -21,10 +21,7 @@ def feat_met(st, tab, p, f):
         for c in range(L.N_CITIES):
             found = False
             for i in range(B.n_units(st, c, p)):
-                card = B.slot_card(st, c, p, i)
-                rage = B.enraged(st, c, p, i)
-                kind_type = V.T_BEAST if rage else card_col(tab, card, L.K_TYPE)
-                if kind_type == t:
+                if B.slot_type(st, tab, c, p, i) == t:
                     found = True
                     break
             if not found:

@@ -17,12 +17,19 @@ from sim.kernel.wealth import wealth_step
 
 
 @kernel
-def end_reason(st, tab):
-    """Whether the game ends now (at the end of a turn), as a vocab.ER_* code."""
+def empty_stacks(st):
+    """How many cities' reward stacks are empty."""
     empty = 0
     for c in range(L.N_CITIES):
         if st[L.STACK_N + c] == 0:
             empty += 1
+    return empty
+
+
+@kernel
+def end_reason(st, tab):
+    """Whether the game ends now (at the end of a turn), as a vocab.ER_* code."""
+    empty = empty_stacks(st)
     ends = rule(tab, L.RU_END)
     if ends & V.END_ALL_CITIES_EMPTY and empty == L.N_CITIES:
         return V.ER_ALL_CITIES_EMPTY
@@ -108,12 +115,12 @@ def step_applies(st, tab, s):
     """Whether step ``s`` is played now: it is in the set's turn and the game goes on.
 
     Reading ``two_stacks_empty_check``: with RU_END_AFTER_WAR the game ends as soon as
-    the War step leaves two stacks empty, without the Offering (Supply) step.
+    the War step leaves two stacks (or all three) empty, without the Offering (Supply) step.
     """
     if not step_in_rules(tab, s):
         return False
     if s == S_OFFERING and rule(tab, L.RU_END_AFTER_WAR):
-        return end_reason(st, tab) != V.ER_TWO_CITIES_EMPTY
+        return not (rule(tab, L.RU_END) & V.END_TWO_CITIES_EMPTY and empty_stacks(st) >= 2)
     return True
 
 

@@ -1392,13 +1392,16 @@ def test_patroclus_rally_returns_enemy_to_owners_hand() -> None:
 
 
 def test_phoenix_rally_coin_per_unit_here() -> None:
-    """Card ability (Phoenix, RALLY 2: gain 1 coin for each of your units here)."""
+    """Card ability (Phoenix, RALLY 2: gain 1 coin for each of your units here). Reading
+    ``units_in_card_texts``: the units are counted as the city's capacity counts them, where
+    "COLOSSAL units (Automatons) count as 2 units": Talos 2, Lachesis 1, Phoenix 1."""
+    # Checks edge-of-the-aegean.txt, line 96.
     sc = build(hands={0: [PHOENIX]}, coins=(4, 4), cities={0: {0: [TALOS, LACHESIS]}})
     sc.script_play(PHOENIX, city=0)
     sc.script("rally", card=PHOENIX)
     sc.script_pass()
     sc.surge()
-    assert sc.coins(0) == 4 - 2 - 2 + 3
+    assert sc.coins(0) == 4 - 2 - 2 + 4
     done(sc)
 
 

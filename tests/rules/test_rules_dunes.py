@@ -709,14 +709,15 @@ def test_reinforce_after_a_unit_devoted_to_both() -> None:
 def test_reinforce_colossal_overseer_coin_per_unit() -> None:
     """Dunes rulebook, COLOSSAL Units: "All Vizier units and some Follower units have the keyword
     ability COLOSSAL" (Overseer of the Necropolis, REINFORCE: gain 1 coin per unit of yours
-    here; it counts 2 unit-slots, so 4 slots hold 3 cards)."""
+    here). Reading ``units_in_card_texts``: the units are counted as the capacity counts them,
+    so the Overseer is 2 of the 4 units its 3 cards make."""
     # Checks heir-to-the-dunes.txt, line 178.
     sc = build(hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER]}})
     play(sc, OVERSEER, city=1, cost=3)
     sc.script("reinforce", card=OVERSEER)
     sc.script_pass()
     sc.surge()
-    assert sc.coins(0) == 3
+    assert sc.coins(0) == 4
     done(sc)
     # ... and at 4 unit-slots a COLOSSAL unit no longer fits (capacity 5).
     sc = build(hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER, GRANARIES]}})

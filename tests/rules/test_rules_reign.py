@@ -991,6 +991,76 @@ def test_two_stacks_empty_check_reading(reading: int, offered: bool) -> None:
     done(sc)
 
 
+def test_two_stacks_empty_after_war_also_when_the_war_empties_all_three() -> None:
+    """Reading ``two_stacks_empty_check`` = "after_war" in a mix with Aegean's end (all three
+    stacks empty): a War that empties the last two stacks ends the game at once, no Supply."""
+    # Checks reign-of-war.en.md, line 134.
+    sc = Scenario.build(
+        "reign+aegean",
+        strict=True,
+        hands={0: [QUARTERMASTER]},
+        cities={
+            1: {0: ["Spartan Veteran", "Spartan Veteran"], 1: [HOPLITE] * 3},
+            2: {0: ["Warlord of Argos"], 1: [SLINGER] * 3},
+        },
+        stacks={0: [], 1: [NET], 2: [SPEAR]},
+        coins=(0, 4),
+        rules={"RU_END_AFTER_WAR": 1},
+    )
+    sc.script_wealth(0)
+    sc.script_pass()
+    sc.script("war_order", a=1)
+    sc.script_keep(1, [0])  # the winner keeps one unit
+    sc.script_keep(1, [0, 1])  # the loser two
+    sc.script_keep(2, [0])
+    sc.script_keep(2, [0, 1])
+    sc.script_offer(QUARTERMASTER, cards=0)  # taken only if the Supply step were played
+    sc.turn()
+    assert sc.over
+    assert [len(sc.stack(c)) for c in range(3)] == [0, 0, 0]
+    assert QUARTERMASTER not in sc.discard_pile()
+
+
+def test_coins_per_unit_count_a_beast_as_two_units() -> None:
+    """Complex rules: "A beast always counts as 2 units." Quartermaster ("Gain 1 coin for each
+    of your units here") beside a Wild Boar: 3 units, 3 coins (reading ``units_in_card_texts``)."""
+    # Checks reign-of-war.en.md, lines 91-92, 165.
+    sc = build(hands={0: [QUARTERMASTER]}, cities={0: {0: [BOAR]}}, coins=(2, 4))
+    sc.script_play(QUARTERMASTER, city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == 2 - 2 + 3
+    done(sc)
+
+
+def test_coins_per_unit_count_an_enraged_unit_as_two_units() -> None:
+    """Other rules: an enraged unit "counts as a beast", and a beast always counts as 2 units:
+    Haruspex beside an enraged Hoplite Recruit gains 3 coins in the Portent step."""
+    # Checks reign-of-war.en.md, lines 148-150.
+    sc = build(cities={0: {0: ["Haruspex", HOPLITE]}}, enraged={0: {0: [1]}}, coins=(0, 4))
+    sc.portent()
+    assert sc.coins(0) == 3
+    done(sc)
+
+
+def test_an_enraged_soldier_is_not_another_soldier() -> None:
+    """Other rules: an enraged unit "counts as a beast of strength 4 ... with no abilities"
+    (reading ``reign_enraged_type``), so Standard Bearer's "If you have another Soldier here"
+    is not met by an enraged Hoplite Recruit, and nothing is enraged."""
+    # Checks reign-of-war.en.md, lines 148-150.
+    sc = build(
+        hands={0: ["Standard Bearer"]},
+        cities={0: {0: [HOPLITE]}},
+        enraged={0: {0: [0]}},
+        coins=(3, 4),
+    )
+    sc.script_play("Standard Bearer", city=0)
+    sc.script_pass()
+    sc.surge()
+    assert sc.enraged(0, 0) == [True, False]
+    done(sc)
+
+
 def test_wealth_first_turn_two_actions_with_bonus() -> None:
     """Complex rules: "The first player's first turn has only 2 wealth actions, with the bonus if
     both are the same." (reign-of-war.en.md, lines 74-75.)"""
