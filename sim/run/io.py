@@ -713,7 +713,8 @@ def verify_run(run_dir: Path | str, *, allow_incomplete: bool = False) -> dict[s
     if not allow_incomplete and not manifest.get("complete", False):
         raise IncompleteRunError(
             f"{d} is an incomplete run (its {MANIFEST_NAME} does not say complete); "
-            "pass allow_incomplete=True to read the parts it has"
+            "finish it with the command's --resume, or read the parts it has with "
+            "sim.analysis.load(..., allow_incomplete=True)"
         )
     parts = part_entries(manifest, where)
     meta = manifest.get("metadata", {})

@@ -226,7 +226,8 @@ def test_bad_runs_give_one_line_and_write_nothing(
         (inputs / "empty").mkdir()
         bad, message = [str(inputs / "empty")], "is not a run directory"
     elif case == "incomplete":
-        bad, message = [str(incomplete_copy(runs[0], inputs / "partial"))], "incomplete run"
+        # ... and says how to finish it, in the command's words
+        bad, message = [str(incomplete_copy(runs[0], inputs / "partial"))], "--resume"
     else:
         bad, message = [str(runs[0]), str(runs[0])], "given twice"
     out = tmp_path / "out" / "rep"
