@@ -8,7 +8,7 @@ import click
 
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
 from sim.cli.options import mix_option, seed_option
-from sim.data.spec import SpecError
+from sim.data.spec import SpecError, check_seed
 
 # Columns `omensim cards` shows, in order; any others the compiler adds follow them.
 _CARD_COLUMNS = [
@@ -82,6 +82,7 @@ def cards_cmd(mix: str, seed: int, learning: bool, readings: bool) -> None:
     from sim.data.cards import CardDataError, load_pool  # deferred: loads pyarrow
 
     try:
+        check_seed("--seed", seed)  # as a run checks it: the cards shown are a run's
         pool = load_pool(mix, seed=seed, learning=learning)
         if learning and not any(u["learning"] for u in pool.units):
             raise SpecError(

@@ -62,6 +62,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def check_seed(option: str, seed: int) -> None:
+    """Raise :class:`SpecError` unless ``seed`` is a seed the kernel's streams take."""
+    if not 0 <= seed < 2**63:
+        raise SpecError(f"{option} must be between 0 and 2**63-1, got {seed}")
+
+
 def games_problem(value: Any) -> tuple[int, str]:
     """``value`` read as a number of games: ``(n, "")``, or ``(0, what is wrong)``.
 
@@ -156,12 +162,11 @@ class RunSpec:
         for name in ("decks", "rules"):
             _typed(f"--{name}", getattr(self, name), (str, type(None)), "a path or None")
         _typed("--duplicate", self.duplicate, bool, "true or false")
-        if not 0 <= self.seed < 2**63:
-            raise SpecError(f"--seed must be between 0 and 2**63-1, got {self.seed}")
+        check_seed("--seed", self.seed)
         if self.first not in FIRST_MODES:
             raise SpecError(f"--first must be one of {', '.join(FIRST_MODES)}, got {self.first!r}")
-        if self.subset_seed is not None and not 0 <= self.subset_seed < 2**63:
-            raise SpecError(f"--subset-seed must be between 0 and 2**63-1, got {self.subset_seed}")
+        if self.subset_seed is not None:
+            check_seed("--subset-seed", self.subset_seed)
         if self.gods not in GOD_MODES:
             raise SpecError(
                 f"--gods must be one of {', '.join(GOD_MODES)} (seat 0's god first), "

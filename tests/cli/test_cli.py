@@ -284,6 +284,19 @@ def test_bad_input_is_one_error_line_and_creates_nothing(tmp_path: Path, args: l
     assert_usage_error_wrote_nothing(result, out)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["cards", "--mix", "aegean", "--seed", "-1"], "--seed must be between 0"),
+        (["mixes", "aegean", "AEGEAN", "--games", "40"], "named twice"),
+    ],
+)
+def test_other_commands_refuse_what_a_run_refuses(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert_one_error_line(result)
+    assert result.exit_code == 2 and message in result.stderr
+
+
 def test_out_is_a_file(tmp_path: Path) -> None:
     target = tmp_path / "file"
     target.write_text("x")
