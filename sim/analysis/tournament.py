@@ -332,7 +332,9 @@ def _play(
         engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
         engine.warmup()
     # Every pairing's games, at the first pairing's speed: refused up front if too many.
-    check_projected_time(engine, games * len(order), n_threads, backend_workers(backend))
+    check_projected_time(
+        engine, games * len(order), n_threads, backend_workers(backend), until_ci=False
+    )
     key = ledger.run_key(specs[0][0], engine.metadata)
     with open_job(key=key) as job, P.Bar(games * len(order), show, desc=KIND) as bar:
         logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}

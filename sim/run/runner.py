@@ -390,9 +390,12 @@ def backend_workers(backend: Any) -> int:
     return max(1, int(getattr(backend, "workers", 1) or 1)) if backend is not None else 1
 
 
-def check_projected_time(engine: Any, games: int, threads: int, workers: int = 1) -> None:
-    """Refuse ``games`` if, at the speed measured on a short probe, they would take longer
-    than :data:`MAX_RUN_DAYS` (with the projected time in the message).
+def check_projected_time(
+    engine: Any, games: int, threads: int, workers: int = 1, *, until_ci: bool = True
+) -> None:
+    """Refuse ``games`` (every game the command would play) if, at the speed measured on a
+    short probe, they would take longer than :data:`MAX_RUN_DAYS` (with the projected time
+    in the message; ``until_ci``: the command has ``--until-ci``, so the message offers it).
 
     ``workers`` (:func:`backend_workers`): the Dask workers the games are shared by,
     each taken to be as fast as this process's probe. That projection is generous, so
@@ -413,10 +416,11 @@ def check_projected_time(engine: Any, games: int, threads: int, workers: int = 1
         n *= 4
     if days > MAX_RUN_DAYS:
         where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
+        stop = ", or use --until-ci to stop when the interval is narrow enough"
         raise RunError(
-            f"--games {games:,} would take about {days:,.0f} days here ({rate:,.0f} games/s "
+            f"{games:,} games would take about {days:,.0f} days here ({rate:,.0f} games/s "
             f"measured on {where}); the limit is {MAX_RUN_DAYS} days: play fewer "
-            "games, or use --until-ci to stop when the interval is narrow enough"
+            f"games{stop if until_ci else ''}"
         )
 
 

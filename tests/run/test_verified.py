@@ -253,6 +253,7 @@ def test_a_tournament_that_cannot_finish_is_refused_up_front(tmp_path: Path) -> 
     args = ["tournament", "--mix", "aegean", "--bots", "random,greedy", "--games", "1e12"]
     line = one_error_line(invoke(*args, "--out", str(out), "-q"))
     assert "would take about" in line and "days" in line and "limit is" in line
+    assert "--until-ci" not in line  # a tournament has no such option to offer
     assert not out.exists() or not any(out.iterdir())
 
 
