@@ -7,9 +7,12 @@ and checks itself: its row must equal the row :class:`sim.run.engine.Engine` pla
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -19,10 +22,11 @@ import pandas as pd
 from sim.analysis import narrator as N
 from sim.base import events as E
 from sim.compiler.mode import HOOKS_ENV
+from sim.data.cards import SETS_DIR, load_rule_overrides, load_set, parse_mix
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from sim.kernel.trace import use_hooks
-from sim.run.compiled import compile_run
+from sim.run.compiled import compile_run, run_pool
 from sim.run.engine import Engine
 from sim.run.scenario import Scenario
 from sim.run.view import with_trace
@@ -126,6 +130,74 @@ def _replay_in_traced_process(
     spawn = multiprocessing.get_context("spawn")
     with mock.patch.dict(os.environ, {HOOKS_ENV: "1"}), spawn.Pool(1) as pool:
         return pool.apply(replay, (spec, game), {"check": check, "changes": changes})
+
+
+_ENTRY_LISTS = ("units", "rewards", "structures", "feats")
+
+
+def changed_input(
+    spec: RunSpec, changes: Changes | None, metadata: Mapping[str, Any]
+) -> str | None:
+    """``None`` when the cards and house rules a replay of ``spec`` would read now are the
+    ones the run recorded in its ``metadata`` (``card_hash``, ``rule_overrides``); else why
+    not, naming the file that changed.
+
+    A replay rebuilds the cards from the files the run named (``--cards``, the shipped
+    sets, ``--rules``), which may have been edited since: replaying other cards would tell
+    another game than the one in the dataset. A run recorded without a card hash (an older
+    omensim) is not checked.
+
+    Raises:
+        SpecError, CardDataError, OSError: a file that no longer loads, as the replay would.
+    """
+    overrides = load_rule_overrides(spec.rules) if spec.rules is not None else {}
+    recorded = metadata.get("rule_overrides")
+    if recorded is not None and recorded != json.dumps(overrides, sort_keys=True):
+        return f"{spec.rules} has changed since the run: its house rules are not the ones it played"
+    was = metadata.get("card_hash")
+    if not was:
+        return None
+    pool = run_pool(spec, changes, overrides)
+    now = pool.card_hash()
+    if now == was:
+        return None
+    files = _changed_set_files(spec, changes, metadata.get("card_table"), pool.to_json())
+    return (
+        f"{' or '.join(str(f) for f in files)} has changed since the run: the cards it gives "
+        f"are not the ones the run played (card hash {was[:12]} then, {now[:12]} now)"
+    )
+
+
+def _changed_set_files(
+    spec: RunSpec, changes: Changes | None, recorded: str | None, current: str
+) -> list[Path]:
+    """The set files of ``spec``'s mix holding a card whose entry differs between the
+    ``recorded`` and ``current`` card tables (JSON of ``CardPool.to_json``); every set file
+    of the mix when that cannot be told (no recorded table, or only rules differ)."""
+    files = {p.name: SETS_DIR / f"{p.name}.toml" for p in parse_mix(spec.mix)}
+    for path in changes.card_files if changes else ():
+        files[load_set(path).name] = path
+    try:
+        then = json.loads(recorded or "{}")
+    except ValueError:
+        then = {}
+    now = json.loads(current)
+    differ: set[str] = set()
+    sets: set[str] = set()  # units and rewards say which set they come from
+    for key in _ENTRY_LISTS:
+        old = {e.get("name"): e for e in then.get(key, []) if isinstance(e, dict)}
+        new = {e.get("name"): e for e in now.get(key, [])}
+        for name in old.keys() | new.keys():
+            if old.get(name) != new.get(name):
+                differ.add(name)
+                sets |= {e["set"] for e in (old.get(name), new.get(name)) if e and "set" in e}
+    named = [
+        path
+        for set_name, path in files.items()
+        if set_name in sets
+        or any(e["name"] in differ for key in _ENTRY_LISTS for e in getattr(load_set(path), key))
+    ]
+    return named or list(files.values())
 
 
 def replay(

@@ -267,4 +267,41 @@ def test_cli_replay_detects_a_changed_row(run_dir, tmp_path) -> None:
     # The part's checksum names the edit first; re-signed, the replay still finds the row.
     _one_error(invoke("replay", str(bad), "--game", "7"), "was edited, damaged or replaced")
     resign(bad)
-    _one_error(invoke("replay", str(bad), "--game", "7"), "turns: replay")
+    res = invoke("replay", str(bad), "--game", "7")
+    _one_error(res, "turns: replay")
+    # The story is still told, but nothing in it says the row matched.
+    assert res.stdout.startswith("Game 7 of seed 21") and "Matches" not in res.stdout
+
+
+def test_cli_replay_refuses_card_and_rule_files_edited_since_the_run(tmp_path) -> None:
+    """The replay rebuilds the cards from the files the run named; one edited since is
+    refused before anything is told, naming it, and the run replays again once restored."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    cards, rules = tmp_path / "aegean.toml", tmp_path / "rules.toml"
+    shipped = (root / "configs/sets/aegean.toml").read_text()
+    cards.write_text(shipped)
+    rules.write_text("[rules]\nstart_coins = 5\n")
+    out = tmp_path / "run"
+    args = ("--games", "20", "--mix", "aegean", "--seed", "1", "--quiet")
+    res = invoke("run", *args, "--cards", str(cards), "--rules", str(rules), "--out", str(out))
+    assert res.exit_code == 0, res.stderr
+
+    first = shipped.index("\ncost = ")  # the first unit's cost
+    old = shipped[first : shipped.index("\n", first + 1)]
+    cards.write_text(shipped.replace(old, "\ncost = 5", 1))
+    res = invoke("replay", str(out), "--game", "3")
+    _one_error(res, f"{cards} has changed since the run")
+    assert res.exit_code == 1 and res.stdout == ""
+
+    cards.write_text(shipped)
+    rules.write_text("[rules]\nstart_coins = 6\n")
+    res = invoke("replay", str(out), "--game", "3")
+    _one_error(res, f"{rules} has changed since the run")
+    assert res.stdout == ""
+
+    rules.write_text("[rules]\nstart_coins = 5\n")
+    res = invoke("replay", str(out), "--game", "3")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.rstrip().endswith(f"Matches game 3's row in {out} (every column).")
