@@ -13,11 +13,20 @@ EXTRA = ("starlette", "uvicorn", "jinja2")
 """The modules of the optional extra ``omensim[desk]``."""
 
 
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    # An empty --host binds every interface (and prints a URL with no host); an empty
+    # --workspace is the current folder. Neither is what an empty value asks for.
+    if not value.strip():
+        raise click.BadParameter("must not be empty", ctx, param)
+    return value
+
+
 @click.command("desk", short_help="The designer's desk in the browser (a local web app).")
 @click.option(
     "--workspace",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("desk"),
+    type=click.Path(file_okay=False),
+    default="desk",
+    callback=_not_empty,
     show_default=True,
     help="The folder the desk keeps its change sets (changes/) and answers (answers/) in, "
     "created if absent; it opens nothing outside it.",
@@ -33,10 +42,11 @@ EXTRA = ("starlette", "uvicorn", "jinja2")
     "--host",
     default="127.0.0.1",
     show_default=True,
+    callback=_not_empty,
     help="The address to bind. The default answers this machine only; any other exposes "
     "the desk (still behind its token) to the network.",
 )
-def desk_cmd(workspace: Path, port: int, host: str) -> None:
+def desk_cmd(workspace: str, port: int, host: str) -> None:
     """Start the desk: edit cards, ask questions, watch answers come in, in the browser.
 
     Prints a URL with a random access token (requests without it are refused) and
@@ -49,6 +59,13 @@ def desk_cmd(workspace: Path, port: int, host: str) -> None:
       omensim desk
       omensim desk --workspace my-desk --port 0
     """
+    from sim.desk.workspace import NotAWorkspace, check_root
+
+    try:
+        # Before anything is created or bound: the folder must not be a command's output.
+        check_root(workspace)
+    except NotAWorkspace as exc:
+        raise CliError(f"--workspace: {exc}", EXIT_USAGE) from None
     missing = [m for m in EXTRA if importlib.util.find_spec(m) is None]
     if missing:
         raise CliError(
@@ -59,7 +76,7 @@ def desk_cmd(workspace: Path, port: int, host: str) -> None:
     from sim.desk.server import serve  # deferred: loads the web framework
 
     try:
-        serve(workspace, host, port, lambda line: click.echo(line))
+        serve(Path(workspace), host, port, lambda line: click.echo(line))
     except OSError as exc:
         raise CliError(
             f"cannot serve on {host}:{port}: {exc.strerror or exc} (try another --port; "

@@ -12,8 +12,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sim.run.io import JOB_MANIFEST_NAME, MANIFEST_NAME, PARTS_LOG_NAME
+from sim.run.lock import LOCK_NAME
+
 ANSWERS = "answers"
 CHANGES = "changes"
+
+OUTPUT_MARKS = (MANIFEST_NAME, JOB_MANIFEST_NAME, PARTS_LOG_NAME, LOCK_NAME)
+"""Files only a command's output folder holds: a run's manifest, a long command's job
+file, a run's parts log and lock while it writes."""
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """A name the desk gives a folder or file: letters, digits, ``_.-``, no path separator."""
@@ -23,11 +30,36 @@ class OutsideWorkspace(ValueError):
     """A path that would leave the workspace, or a name that is not a plain name."""
 
 
+class NotAWorkspace(ValueError):
+    """A folder the desk must not make its workspace."""
+
+
+def check_root(root: Path | str) -> Path:
+    """``root`` resolved, if the desk may make it its workspace.
+
+    Raises:
+        NotAWorkspace: ``root`` is, or is inside, a folder an omensim command wrote
+            (:data:`OUTPUT_MARKS`). Every such folder lists the files it holds and
+            refuses any other, so ``answers/`` and ``changes/`` created there would break
+            every later reading of it (``omensim report`` names them as unlisted files).
+    """
+    path = Path(root).expanduser().resolve()
+    for folder in (path, *path.parents):
+        mark = next((m for m in OUTPUT_MARKS if (folder / m).exists()), None)
+        if mark is not None:
+            where = "is" if folder == path else f"is inside {folder}, which is"
+            raise NotAWorkspace(
+                f"{root} {where} the output folder of an omensim command (it holds {mark}); "
+                "the desk would add answers/ and changes/ to it: choose another folder"
+            )
+    return path
+
+
 class Workspace:
     """The folder ``root`` (created if absent) and the safe paths inside it."""
 
     def __init__(self, root: Path | str) -> None:
-        self.root = Path(root).expanduser().resolve()
+        self.root = check_root(root)
         for sub in (ANSWERS, CHANGES):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
 

@@ -102,3 +102,53 @@ def test_a_host_this_machine_does_not_have_is_one_error_line(tmp_path: Path) -> 
         invoke("desk", "--workspace", str(tmp_path), "--host", "203.0.113.1", "--port", "0")
     )
     assert line.startswith("Error: cannot serve on 203.0.113.1:0:")
+
+
+@pytest.fixture
+def taken_port() -> Any:
+    """A port listening on every IPv4 address: a desk that got past its checks fails to bind
+    it at once instead of serving."""
+    with socket.socket() as taken:
+        taken.bind(("", 0))
+        taken.listen()
+        yield str(taken.getsockname()[1])
+
+
+def test_a_workspace_in_a_command_output_folder_is_one_error_line(
+    tmp_path: Path, taken_port: str
+) -> None:
+    """A finished run (its manifest) or a long command's folder (its job file), or a folder
+    inside either, is refused before anything is created: each lists its files, and an
+    ``answers/`` or ``changes/`` in it would break every later reading of it."""
+    from sim.desk.workspace import NotAWorkspace, Workspace
+
+    run, job = tmp_path / "run", tmp_path / "job"
+    for folder, mark in ((run, "_manifest.json"), (job, "_job.json")):
+        folder.mkdir()
+        (folder / mark).write_text("{}")
+    for ws, holder in ((run, run), (job, job), (run / "sub", run), (job / "a" / "b", job)):
+        res = invoke("desk", "--workspace", str(ws), "--port", taken_port)
+        line = one_error_line(res)
+        assert res.exit_code == 2 and line.startswith(f"Error: --workspace: {ws} is")
+        assert "output folder of an omensim command" in line and str(holder) in line
+        with pytest.raises(NotAWorkspace):
+            Workspace(ws)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "_job.json",
+        "_manifest.json",
+        "job",
+        "run",
+    ]
+
+
+@pytest.mark.parametrize("option", ["--workspace", "--host"])
+def test_an_empty_workspace_or_host_is_one_error_line(
+    tmp_path: Path, taken_port: str, option: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty ``--host`` would bind every interface (and print a URL without a host), an
+    empty ``--workspace`` would be the current folder: both are refused."""
+    monkeypatch.chdir(tmp_path)
+    res = invoke("desk", option, "", "--port", taken_port)
+    assert res.exit_code == 2
+    assert one_error_line(res) == f"Error: Invalid value for '{option}': must not be empty"
+    assert list(tmp_path.iterdir()) == []
