@@ -112,13 +112,13 @@ def mixes_cmd(
             named: dict[str, str] = {}
             for mix in mixes:  # every mix is checked before any is played
                 load_pool(mix, seed)
-                if mix.strip().lower() in named:
+                key = mix.strip().lower()
+                if key in named:
                     raise CliError(
-                        f"mix {mix!r} is named twice (also as {named[mix.strip().lower()]!r}); "
-                        "name each mix once",
+                        f"mix {mix!r} is named twice (also as {named[key]!r}); name each mix once",
                         EXIT_USAGE,
                     )
-                named[mix.strip().lower()] = mix
+                named[key] = mix
             with P.kernel_ready(not quiet):  # a cold cache compiles here, its estimate shown
                 engine = Engine(
                     RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
