@@ -27,7 +27,7 @@ from sim.analysis.compare import plan_spec, play_outcomes
 from sim.analysis.paired import records
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec, SpecError
-from sim.run import io, jobs, ledger
+from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.compiled import run_pool
 from sim.run.margins import MarginMoments, MarginShift
@@ -184,12 +184,15 @@ def race(
     force: bool = False,
     on_look: Callable[[R.Look], None] | None = None,
     panel: Callable[[BalanceResult], Any] | None = None,
+    after: int = 0,
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` with ``omensim balance``'s options
     (``spec.games`` is ignored). ``out`` plays into that folder (resumable with
     :func:`resume_balance`); ``on_look`` is called with each look; ``panel`` with the
-    result before it is written, and its answer is the result's ``panel``. Refuses a bad
-    argument (SpecError), a bad output folder or chunk size (RunError)."""
+    result before it is written, and its answer is the result's ``panel``; ``after``: the
+    games ``panel`` plays, counted in the race's projected time. Refuses a bad argument
+    (SpecError), a bad output folder or chunk size, or a race (every candidate to
+    ``ceiling``, and ``after``) that could not finish in time (RunError)."""
     precision = tolerance if precision is None else precision  # a tolerance is checked first
     for ok, message in (
         (0 < target < 1, f"--target must be a rate between 0 and 1, e.g. 0.5; got {target:g}"),
@@ -200,7 +203,10 @@ def race(
         (0 < precision < 0.5, f"--precision must be between 0 and 0.5; got {precision:g}"),
         (pilot >= 100, f"--pilot must be at least 100 games, got {pilot}"),
         (ceiling >= pilot, f"--max-games ({ceiling}) must be at least --pilot ({pilot})"),
-        (0 < alpha < 0.5, f"--alpha must be between 0 and 0.5, got {alpha:g}"),
+        (
+            R.MIN_ALPHA <= alpha < 0.5,
+            f"--alpha must be from {R.MIN_ALPHA:g} up to 0.5 (exclusive), got {alpha:g}",
+        ),
     ):
         if not ok:
             raise SpecError(message)
@@ -219,10 +225,48 @@ def race(
         "chunk_size": chunk_size,
     }
 
+    most = len(q.candidates) * ceiling + after
+    panel_games = f", and {after:,} games of --panel" if after else ""
     with jobs.folder(out, KIND) as where:
+        jobs.check_out(where, KIND, force, BALANCE_FILES)  # before the engine is built
+        check_time(
+            spec,
+            base,
+            most,
+            f"a race of {len(q.candidates)} candidates to --max-games {ceiling:,} "
+            f"({most:,} games at most{panel_games})",
+            "lower --max-games (and --pilot with it)" + (" or --panel-games" if after else ""),
+            threads,
+            progress,
+        )
         job = jobs.Job.start(where, KIND, plan, force=force, ours=BALANCE_FILES)
         result = _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
     return result if out is not None else dataclasses.replace(result, out=None)
+
+
+def check_time(
+    spec: RunSpec,
+    base: Changes | None,
+    games: int,
+    what: str,
+    fix: str,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> None:
+    """Refuse, before any game is played or written, ``games`` (the most a balance command
+    plays) that would take longer than :data:`sim.run.runner.MAX_RUN_DAYS` at the speed of
+    ``spec`` with ``base`` (the shipped candidate): the limit ``run``, ``compare`` and
+    ``sweep`` apply to ``--games``. ``what`` names the games in the message; ``fix`` says
+    which options lower them."""
+    if games < runner.PROBE_FROM:
+        return  # never probed: no engine to build
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    n_threads = resolve_threads(threads)
+    with numba_threads(n_threads):
+        with P.kernel_ready(P.wanted(progress)):
+            engine = Engine.ready(spec, base or None)
+        runner.check_projected_time(engine, games, n_threads, what=what, fix=fix)
 
 
 def resume_balance(

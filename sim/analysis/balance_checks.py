@@ -23,6 +23,7 @@ from sim.analysis.balance import (
     BalanceResult,
     CandidatePlayer,
     Rows,
+    check_time,
     paired_shift,
     race,
     rate_figures,
@@ -196,12 +197,32 @@ def balance_set(
     progress: bool | None = None,
     echo: Callable[[str], None] | None = None,
     base: Changes | None = None,
+    after: int = 0,
 ) -> SetResult:
     """Greedy: fix the worst card with one edit (a race of its single-field moves over
     ``fields``, +/- ``span``), re-measure, repeat; each step verified on seed +
     :data:`VERIFY_SEED_OFFSET`. Starts from ``base`` (default: the shipped cards). When it
-    stops and what the verification pairs: ``docs/balance.md``, section 3.
+    stops and what the verification pairs: ``docs/balance.md``, section 3. ``after``: the
+    games the caller plays after it (``--panel``), counted in its projected time.
+
+    Refuses (RunError), before any game, a loop that could not finish in time: every
+    step's measurements, each edit's race of at least two candidates to ``ceiling``, and
+    ``after`` (each race is projected again, with all its candidates, when it starts).
     """
+    most = 2 * measure_games * (max_edits + 1) + 2 * ceiling * max_edits + after
+    panel_games = f", {after:,} games of --panel" if after else ""
+    check_time(
+        spec,
+        base,
+        most,
+        f"--set's {most:,} games ({max_edits + 1} steps of 2 x --measure-games "
+        f"{measure_games:,}, {max_edits} races of two candidates to --max-games "
+        f"{ceiling:,}{panel_games})",
+        "lower --measure-games, --max-games (and --pilot with it) or --max-edits"
+        + (" or --panel-games" if after else ""),
+        threads,
+        progress,
+    )
     changes = base or Changes()
     res = SetResult(
         spec, threshold, first_bound, fields=tuple(f.lower() for f in fields), base=changes

@@ -26,6 +26,11 @@ from sim.run.stats import (
 
 ALPHA = 0.05
 """Chance, over the whole race, of dropping the best candidate."""
+MIN_ALPHA = 1e-9
+"""The smallest ``alpha`` the tests can use: a look tests at ``alpha / looks`` (at most 57
+looks, doubling from a pilot of 100 to 2**62 games) through the normal quantile of
+``1 - alpha / looks``, which is 1.0 in floating point below about 1e-16 (the quantile
+undefined) and loses digits near it; from 1e-9 it is exact to five digits."""
 
 
 def schedule(pilot: int, ceiling: int) -> list[int]:

@@ -28,7 +28,7 @@ from sim.analysis.paired import card_shifts, first_player_shift, margin_shift
 from sim.analysis.signs import FIELD_DIRECTION, flag_lines, plays_moved, wrong_sign
 from sim.analysis.sizing import PLAN_PILOT, cached_arm, engine_arm, plan_pairs, play_until
 from sim.data.cards import name_key
-from sim.data.changes import FIELDS, CardChange, Changes
+from sim.data.changes import FIELDS, MAX_VALUES, CardChange, Changes
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
@@ -72,29 +72,35 @@ class SweepResult:
 
 def parse_numbers(text: str, option: str) -> tuple[int, ...]:
     """``"-1,+1"`` -> ``(-1, 1)``, ``"1-4"`` -> ``(1, 2, 3, 4)``: whole numbers, distinct, in
-    the order given.
+    the order given, at most :data:`sim.data.changes.MAX_VALUES` of them.
 
     Raises:
         SpecError: anything else, naming ``option``.
     """
-    out: list[int] = []
+    out: dict[int, None] = {}  # insertion-ordered, and a repeat is found in constant time
     for part in (p.strip() for p in text.split(",")):
         bounds = part.split("-", 1) if "-" in part[1:] else [part]
         try:
             if len(bounds) == 2 and bounds[0]:
-                values = list(range(int(bounds[0]), int(bounds[1]) + 1))
+                lo, hi = int(bounds[0]), int(bounds[1])
             else:
-                values = [int(part)]
+                lo = hi = int(part)
         except ValueError:
             raise SpecError(
                 f"{option} {text!r}: {part!r} is not a whole number or a range like 1-4"
             ) from None
-        if not values:
+        if hi < lo:
             raise SpecError(f"{option} {text!r}: the range {part!r} is empty")
-        for v in values:
+        # Counted before the range is built: "1-99999999999999" would fill memory first.
+        if len(out) + hi - lo + 1 > MAX_VALUES:
+            raise SpecError(
+                f"{option} {text!r}: more than {MAX_VALUES:,} values, more than any rule or "
+                "card field can take"
+            )
+        for v in range(lo, hi + 1):
             if v in out:
                 raise SpecError(f"{option} {text!r}: {v} is given twice")
-            out.append(v)
+            out[v] = None
     return tuple(out)
 
 

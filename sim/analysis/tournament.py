@@ -333,7 +333,7 @@ def _play(
         engine.warmup()
     # Every pairing's games, at the first pairing's speed: refused up front if too many.
     check_projected_time(
-        engine, games * len(order), n_threads, backend_workers(backend), until_ci=False
+        engine, games * len(order), n_threads, backend_workers(backend), fix="play fewer games"
     )
     key = ledger.run_key(specs[0][0], engine.metadata)
     with open_job(key=key) as job, P.Bar(games * len(order), show, desc=KIND) as bar:

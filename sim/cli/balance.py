@@ -27,7 +27,7 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
-from sim.data.changes import FIELDS
+from sim.data.changes import FIELDS, MAX_VALUES
 from sim.data.spec import RunSpec
 
 _BOT = "the balance default bot (sim.analysis.balance.DEFAULT_BOT)"
@@ -104,7 +104,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     multiple=True,
     metavar="V[,V]|LO-HI",
     help="Values to try, one --values per --field or --rule in the same order (e.g. "
-    "'1-6' or '2,3,5'). Default: the shipped value +/- --span, inside the schema's bounds.",
+    f"'1-6' or '2,3,5'; at most {MAX_VALUES:,}, the most a rule or card field takes). "
+    "Default: the shipped value +/- --span, inside the schema's bounds.",
 )
 @_number_option(
     "--span",
@@ -140,7 +141,10 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--max-games", GameCount(), 400_000, "Most games one candidate plays (the last look)."
 )
 @_number_option(
-    "--alpha", float, 0.05, "Chance, over the whole race, of dropping the best candidate."
+    "--alpha",
+    float,
+    0.05,
+    "Chance, over the whole race, of dropping the best candidate (from 1e-9 up to 0.5).",
 )
 @click.option(
     "--set",
@@ -264,8 +268,10 @@ def balance_cmd(**kw: Any) -> None:
             tolerance=kw["tolerance"], pilot=kw["pilot"], ceiling=kw["max_games"],
             threads=kw["threads"], chunk_size=kw["chunk_size"], progress=progress,
         )  # fmt: skip
+        # --panel plays its games after the race or the set: they count in its projected time
+        after = 2 * kw["panel_games"] * len(kw["panel"] or ())
         if kw["whole_set"]:
-            _balance_set(kw, spec, base, common, quiet)
+            _balance_set(kw, spec, base, common, quiet, after)
             return
         from sim.analysis.sweep import parse_numbers  # deferred: loads numba
 
@@ -287,14 +293,15 @@ def balance_cmd(**kw: Any) -> None:
 
         result = B.race(
             q, spec, base=base, target=target, precision=kw["precision"], alpha=kw["alpha"],
-            out=out, force=kw["force"], panel=panel if kw["panel"] else None, **common,
+            out=out, force=kw["force"], panel=panel if kw["panel"] else None, after=after,
+            **common,
         )  # fmt: skip
     if not quiet:
         click.echo(B.format_result(result))
 
 
 def _balance_set(
-    kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool
+    kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool, after: int
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
     from sim.analysis import balance_checks as C  # deferred: loads numba
@@ -308,13 +315,20 @@ def _balance_set(
         )
 
     fields = Q.checked_names(kw["fields"], FIELDS, "--field", "valid fields") or ("cost",)
-    echo = None if quiet else click.echo
-    if echo is not None:
-        echo(
-            f"balance --set on {spec.mix}: every card's holders' rate within "
-            f"{kw['threshold'] * 100:.2f} points of 50%, the first player's within "
-            f"{kw['first_bound'] * 100:.2f}; edits made vs the worst remaining deviation:"
-        )
+    # The heading waits for the set's first line: a set refused before it plays (its
+    # projected time) prints its one error line and nothing else.
+    heading = [
+        f"balance --set on {spec.mix}: every card's holders' rate within "
+        f"{kw['threshold'] * 100:.2f} points of 50%, the first player's within "
+        f"{kw['first_bound'] * 100:.2f}; edits made vs the worst remaining deviation:"
+    ]
+
+    def echo_lines(line: str) -> None:
+        while heading:
+            click.echo(heading.pop())
+        click.echo(line)
+
+    echo = None if quiet else echo_lines
     result = C.balance_set(
         spec,
         threshold=kw["threshold"],
@@ -325,6 +339,7 @@ def _balance_set(
         span=kw["span"] or 2,
         echo=echo,
         base=base,
+        after=after,
         **common,
     )
     if kw["panel"] and len(result.changes.edits) == len(result.base.edits):

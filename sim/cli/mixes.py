@@ -126,7 +126,9 @@ def mixes_cmd(
                 engine.warmup()
             # every mix's games, at the first mix's speed: refused up front if too many (and
             # every subset's set-up, in rank_mixes)
-            check_projected_time(engine, games * len(mixes), resolve_threads(None), until_ci=False)
+            check_projected_time(
+                engine, games * len(mixes), resolve_threads(None), fix="play fewer games"
+            )
             table = rank_mixes(
                 mixes, games, seed, bot, subsets, subset_seed, each, out=out, force=force
             )

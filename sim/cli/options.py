@@ -71,6 +71,27 @@ def check_until_ci(ctx: click.Context, param: click.Parameter, value: float | No
     return value
 
 
+PLAN_FLOOR = 1e-19
+"""The narrowest ``--plan`` half-width: over the at most 2**62 games of a run, an interval
+that varies at all is never narrower (about 1.96 / 2**62, 4e-19, when a single game
+differs), and from it up the pilot's scaling ``(pilot width / HALF_WIDTH)**2`` stays a
+finite float."""
+
+
+def check_plan(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """``--until-ci``'s bounds, and :data:`PLAN_FLOOR` below: a plan prints the games the
+    half-width needs, which must be a number."""
+    check_until_ci(ctx, param, value)
+    if value is not None and value < PLAN_FLOOR:
+        raise click.BadParameter(
+            f"must be a half-width of at least {PLAN_FLOOR:g} (no interval over the at most "
+            f"2**62 games of a run is narrower), got {value:g}",
+            ctx,
+            param,
+        )
+    return value
+
+
 def sizing_options(what: str) -> Callable[[Any], Any]:
     """``--until-ci HALF_WIDTH`` and ``--plan HALF_WIDTH`` of ``compare`` and ``sweep``
     (:mod:`sim.analysis.sizing`); ``what`` names the command's headline intervals."""
@@ -80,10 +101,11 @@ def sizing_options(what: str) -> Callable[[Any], Any]:
             "--plan",
             type=float,
             default=None,
-            callback=check_until_ci,
+            callback=check_plan,
             metavar="HALF_WIDTH",
             help=f"Play a short pilot, then print the games {what} need for a 95% interval "
-            "of +/- HALF_WIDTH each (e.g. 0.005) and the time that takes on this machine; "
+            f"of +/- HALF_WIDTH each (e.g. 0.005; from {PLAN_FLOOR:g} up to 0.5) and the time "
+            "that takes on this machine; "
             "nothing else is played, unless --until-ci is also given (then it follows).",
         )(f)
         return click.option(

@@ -20,6 +20,7 @@ from sim.cli.options import (
     resume_option,
     sizing_options,
 )
+from sim.data.changes import MAX_VALUES
 
 
 @click.command("sweep", short_help="Shift one field of every card and measure each effect.")
@@ -36,8 +37,9 @@ from sim.cli.options import (
     default="-1,+1",
     show_default=True,
     metavar="D[,D]",
-    help="Amounts added to the field, comma-separated, e.g. -1,+1, or a range such as 1-3. "
-    "Values that would leave the field's range are skipped and listed.",
+    help="Amounts added to the field, comma-separated, e.g. -1,+1, or a range such as 1-3 "
+    f"(at most {MAX_VALUES:,} in all). Values that would leave the field's range are skipped "
+    "and listed.",
 )
 @click.option(
     "--card",

@@ -51,6 +51,15 @@ FIELDS: dict[str, tuple[int, int]] = {
     k: (int(b.lo), int(min(b.hi, S.SMALL))) for k, b in S.UNIT_INTS.items()
 }
 
+# The most numbers a list of values to try (``balance --values``, ``sweep --delta``) may
+# hold: the legal values of the widest rule (0..999) or the deltas of a card field
+# (-99..+99). A longer list cannot all be legal, so it is refused before it is built: a
+# range of billions would otherwise fill memory before any bound was checked.
+MAX_VALUES = max(
+    *(int(b.hi - b.lo) + 1 for b in S.RULE_INTS.values()),
+    *(2 * (hi - lo) + 1 for lo, hi in FIELDS.values()),
+)
+
 _CHANGE = re.compile(r"^(?P<card>.+)\.\s*(?P<field>[A-Za-z_]+)\s*(?P<op>[+-]?=)\s*(?P<value>.*)$")
 
 

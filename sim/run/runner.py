@@ -391,15 +391,22 @@ def backend_workers(backend: Any) -> int:
 
 
 def check_projected_time(
-    engine: Any, games: int, threads: int, workers: int = 1, *, until_ci: bool = True
+    engine: Any,
+    games: int,
+    threads: int,
+    workers: int = 1,
+    what: str | None = None,
+    fix: str = "play fewer games, or use --until-ci to stop when the interval is narrow enough",
 ) -> None:
     """Refuse ``games`` (every game the command would play) if, at the speed measured on a
     short probe, they would take longer than :data:`MAX_RUN_DAYS` (with the projected time
-    in the message; ``until_ci``: the command has ``--until-ci``, so the message offers it).
+    in the message).
 
     ``workers`` (:func:`backend_workers`): the Dask workers the games are shared by,
     each taken to be as fast as this process's probe. That projection is generous, so
-    only a request that cannot finish in time on any such cluster is refused."""
+    only a request that cannot finish in time on any such cluster is refused.
+    ``what``: the games as the message names them (default ``N games``); ``fix``: what
+    the message advises (a command without ``--until-ci`` must not offer it)."""
     if games < PROBE_FROM:
         return
     n = 16 * threads
@@ -416,11 +423,10 @@ def check_projected_time(
         n *= 4
     if days > MAX_RUN_DAYS:
         where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
-        stop = ", or use --until-ci to stop when the interval is narrow enough"
+        what = f"{games:,} games" if what is None else what
         raise RunError(
-            f"{games:,} games would take about {days:,.0f} days here ({rate:,.0f} games/s "
-            f"measured on {where}); the limit is {MAX_RUN_DAYS} days: play fewer "
-            f"games{stop if until_ci else ''}"
+            f"{what} would take about {days:,.0f} days here ({rate:,.0f} games/s "
+            f"measured on {where}); the limit is {MAX_RUN_DAYS} days: {fix}"
         )
 
 

@@ -152,6 +152,14 @@ def test_parse_values() -> None:
     for bad, text in [("1,1", "twice"), ("x", "not a whole number"), ("4-1", "empty")]:
         with pytest.raises(SpecError, match=text):
             parse_numbers(bad, "--values")
+    # The widest legal list (a rule of 0..999) is read; one more value, or a range of
+    # billions, is refused before it is built.
+    assert parse_numbers("0-999", "--values") == tuple(range(1000))
+    for bad in ("0-1000", "0-499,500-1000", "3-99999999999999"):
+        with pytest.raises(SpecError, match="more than 1,000 values"):
+            parse_numbers(bad, "--values")
+    with pytest.raises(SpecError, match="998 is given twice"):
+        parse_numbers("0-998,998", "--values")
 
 
 def test_card_question_candidates_are_the_schema_window() -> None:
@@ -191,6 +199,7 @@ def test_race_refuses_bad_numbers() -> None:
         ({"pilot": 10}, "--pilot"),
         ({"pilot": 1000, "ceiling": 500}, "--max-games"),
         ({"alpha": 0.9}, "--alpha"),
+        ({"alpha": 1e-20}, "--alpha"),
     ]:
         with pytest.raises(SpecError, match=text):
             B.race(q, SPEC, progress=False, **kw)

@@ -148,6 +148,11 @@ def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
             "--max-games",
         ),
         (("--card", KER, "--field", "cost", "--alpha", "0.7"), "--alpha"),
+        # below 1e-9 the race's quantile of 1 - alpha/looks is 1.0: no StatisticsError
+        (("--rule", "start_coins", "--values", "3-4", *TINY, "--alpha", "1e-20"), "--alpha"),
+        # refused before a range of billions is built (a MemoryError) or deduplicated
+        (("--rule", "start_coins", "--values", "3-99999999999999"), "more than 1,000 values"),
+        (("--card", KER, "--field", "cost", "--values", "0-1000000"), "more than 1,000 values"),
         (("--card", KER, "--field", "cost", "--p0", "nobot"), "nobot"),
         (("--card", KER, "--field", "cost", "--panel", "greedy,nobot"), "nobot"),
         (("--resume", "/nonexistent/balance"), "holds no balance run"),
@@ -157,6 +162,36 @@ def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
 )
 def test_bad_input_is_one_line(args: tuple[str, ...], text: str) -> None:
     assert text in one_error_line(invoke("balance", *args))
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("--rule", "start_coins", "--values", "3-4", "--pilot", "1e12", "--max-games", "1e13"),
+         "--max-games"),
+        (("--rule", "start_coins", "--values", "3-4", *TINY, "--panel", "greedy",
+          "--panel-games", "1e13"), "--panel-games"),
+        (("--set", "--measure-games", "1e13"), "--measure-games"),
+    ],
+)  # fmt: skip
+def test_games_that_cannot_finish_in_time_are_refused_before_any_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], option: str
+) -> None:
+    """The 30-day limit run, compare and sweep apply to --games, on the most games the race,
+    the set and the panel may play; checked by a probe before any game of theirs (a game
+    played here fails the test at once, so it cannot hang)."""
+    from sim.analysis import balance as B
+    from sim.analysis import balance_checks as C
+
+    def no_game(*args: object, **kw: object) -> None:
+        raise AssertionError("a game was played before the time limit was checked")
+
+    monkeypatch.setattr(B, "play_outcomes", no_game)
+    monkeypatch.setattr(C, "play_outcomes", no_game)
+    out = tmp_path / "b"
+    line = one_error_line(invoke("balance", *args, "--out", str(out), "-q"))
+    assert "would take about" in line and "limit is 30 days" in line and option in line
+    assert not out.exists()
 
 
 def test_out_holding_something_else_is_refused(tmp_path: Path) -> None:

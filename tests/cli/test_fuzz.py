@@ -23,7 +23,7 @@ from pathlib import Path
 import hypothesis.strategies as hs
 import pytest
 from click.testing import Result
-from conftest import invoke
+from conftest import invoke, one_error_line
 from hypothesis import HealthCheck, given, settings
 from rows import check_rows
 
@@ -255,7 +255,7 @@ OPTION_VALUES: dict[str, list[str]] = {
     "--threads": ["1", "0", "999"],
     "--chunk-size": ["3", "0", "-5"],
     "--until-ci": ["0.2", "0", "0.5", "nan", "-1"],
-    "--delta": ["+1", "-1,+1", "x", ""],
+    "--delta": ["+1", "-1,+1", "x", "", "1-99999999999999"],
     "--field": ["cost", "copies", "colour"],
     "--card": ["0", "999", "Nobody"],
     "--bots": ["random,greedy", "random", "random,random", "nobody,greedy"],
@@ -299,6 +299,26 @@ def test_fuzzed_command_line_is_exit_0_or_one_error_line(args: list[str]) -> Non
             args += ["--card", "0"]
         result = invoke(*args, "-q") if args[0] != "cards" else invoke(*args)
         outcome_ok(result, out if args[0] == "run" else None)
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        (["sweep", "--card", "0", "--delta", "1-99999999999999"], "more than 1,000 values"),
+        (["sweep", "--games", "20", "--card", "0", "--delta", "1-200000"], "more than 1,000"),
+        (["compare", "--games", "20", "--b-p0", "random", "--plan", "1e-300"], "at least 1e-19"),
+        (["sweep", "--games", "20", "--card", "0", "--delta", "+1", "--plan", "1e-300"],
+         "at least 1e-19"),
+    ],
+)  # fmt: skip
+def test_a_size_no_run_can_reach_is_one_usage_line_before_any_game(
+    args: list[str], text: str
+) -> None:
+    """A range of billions of deltas (once a MemoryError, or minutes of deduplication) and a
+    --plan half-width whose games overflow a float: refused as the options are read."""
+    result = invoke(*args, "-q")
+    assert text in one_error_line(result)
+    assert result.exit_code == 2
 
 
 @FUZZ
