@@ -1,94 +1,53 @@
 """The ``omensim`` command line: one module per command, one error handler.
 
-:mod:`sim.cli.errors` turns every error a user can cause into one ``Error:``
-line and an exit status; :mod:`sim.cli.options` holds the option types and
-groups several commands share. Heavy modules (numba, the engine) are imported
-inside the commands so that ``omensim --help`` answers at once.
+:mod:`sim.cli.group` holds the command group (:data:`main`, also importable from here);
+:mod:`sim.cli.errors` turns every error a user can cause into one ``Error:`` line and an
+exit status; :mod:`sim.cli.options` holds the option types and groups several commands
+share.
+
+This module imports nothing else: :func:`console`, the console script, is in place
+before click, pyarrow and the commands are imported (a third of a second), so a Ctrl-C
+then ends the command as one during it does, not with the import's traceback.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 
-import click
-
-from sim import __version__
-from sim.cli.balance import balance_cmd
-from sim.cli.cards import cards_cmd
-from sim.cli.compare import compare_cmd
-from sim.cli.compile import compile_cmd
-from sim.cli.desk import desk_cmd
-from sim.cli.errors import OneLineErrorsGroup
-from sim.cli.mixes import mixes_cmd
-from sim.cli.replay import replay_cmd
-from sim.cli.report import report_cmd
-from sim.cli.run import run_cmd
-from sim.cli.strength import strength_cmd
-from sim.cli.sweep import sweep_cmd
-from sim.cli.tournament import tournament_cmd
+TYPE_CHECKING = False  # typing itself takes a while to import, inside the window above
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 
-def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    from sim.compiler.mode import describe  # deferred: imports numba
+def __getattr__(name: str) -> Any:
+    # ``from sim.cli import main``, which tests and scripts use, still works.
+    if name == "main":
+        from sim.cli.group import main  # deferred: imports click and every command
 
-    click.echo(f"omensim, version {__version__} ({describe()})")
-    ctx.exit()
-
-
-@click.group(cls=OneLineErrorsGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--version",
-    "-V",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_print_version,
-    help="Show the version, numba's and the kernel's compile mode, and exit.",
-)
-def main() -> None:
-    """Monte Carlo simulator for the Omen card games.
-
-    Plays many bot-vs-bot games of Omen (A Reign of War, Edge of the Aegean,
-    Heir to the Dunes and mixes of them) and writes one row per game to
-    Parquet, ready for pandas.
-
-    \b
-    Examples:
-      omensim run --games 1e6 --mix aegean --seed 1
-      omensim cards --mix dunes+aegean
-      omensim compare --mix aegean --games 2e5 --change "Talos, Bronze Guardian of Crete.cost=+1"
-      omensim sweep --mix aegean --field cost --delta -1,+1 --games 5e4 --out results/sweep
-      omensim report results/demo --out reports/demo
-      omensim tournament --mix aegean --bots random,greedy --games 2000
-      omensim replay results/demo --game 123
-      omensim strength --mix aegean --panel greedy,economic --games 2e4
-      omensim compile --mix dunes+aegean --linked
-      omensim desk
-    """
+        return main
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-for _command in (
-    run_cmd,
-    cards_cmd,
-    tournament_cmd,
-    compare_cmd,
-    sweep_cmd,
-    report_cmd,
-    replay_cmd,
-    strength_cmd,
-    mixes_cmd,
-    balance_cmd,
-    compile_cmd,
-    desk_cmd,
-):
-    main.add_command(_command)
+def _interrupted() -> NoReturn:
+    """End the process as a Ctrl-C inside a command does (click's new line, then the error
+    line of :class:`sim.cli.errors.OneLineErrorsGroup`), without a traceback."""
+    import signal
+
+    # A further Ctrl-C while this one is reported would print a traceback of its own; at
+    # this point nothing is running that it could still stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr.write("\nError: interrupted\n")
+    sys.stderr.flush()
+    sys.exit(130)  # sim.cli.errors.EXIT_INTERRUPTED, whose module imports click
 
 
 def console() -> None:
     """The ``omensim`` console script (and ``python -m sim.cli``): :data:`main` for a
     process that ends with it.
+
+    A Ctrl-C while the commands are imported, or anywhere outside the commands' own
+    handling, ends the process with one line and status 130, as one inside does.
 
     The interpreter's shutdown runs full garbage collections over the whole heap,
     numba's thousands of type and dispatcher objects included: a noticeable part
@@ -98,6 +57,10 @@ def console() -> None:
     it returns. Tests call :data:`main` itself, so their process keeps collecting.
     """
     try:
+        from sim.cli.group import main  # deferred: imports click and every command
+
         main()
+    except KeyboardInterrupt:
+        _interrupted()
     finally:
         gc.freeze()

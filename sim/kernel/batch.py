@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple
 
@@ -145,9 +145,31 @@ class Batch:
 
     def cancel(self) -> None:
         """Drop the blocks not yet started; wait for the ones running (errors ignored)."""
-        # A cancelled future only counts as done for ``wait`` once a thread has dequeued it:
-        # wait for the blocks that could not be cancelled (running or finished) only.
-        wait([f for f in self.futures if not f.cancel()])
+        cancel_all([self])
+
+
+def cancel_all(batches: Iterable[Batch]) -> None:
+    """Drop every block of ``batches`` not yet started, then wait for the running ones
+    (errors ignored), even through a Ctrl-C.
+
+    Every block is dropped before any wait, so a Ctrl-C cannot leave one queued. The wait
+    resumes after a Ctrl-C (a block plays for a fraction of a second): returning early
+    would leave kernel threads writing into arrays the caller is dropping, and the
+    interpreter's exit waiting for every block still on them. The Ctrl-C is raised once
+    they have ended.
+    """
+    # A cancelled future only counts as done for ``wait`` once a thread has dequeued it:
+    # wait for the blocks that could not be cancelled (running or finished) only.
+    running = [f for b in batches for f in b.futures if not f.cancel()]
+    interrupted = False
+    while True:
+        try:
+            wait(running)
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def start_batch(run: RunArgs, start: int, n: int, n_blocks: int) -> Batch:

@@ -8,6 +8,7 @@ integer output into a ``pyarrow.Table`` with the documented columns.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from sim.data.spec import RunSpec, SpecError
 from sim.kernel.batch import (
     Batch,
     RunArgs,
+    cancel_all,
     linked_run,
     play_batch,
     range_kernel,
@@ -367,10 +369,21 @@ class Engine:
             finished = True
         finally:
             # Stopped, failed or closed early: nothing may keep playing into dropped arrays.
-            for batch in flight:
-                batch.cancel()
+            # All in one wait, which a second Ctrl-C does not cut short (``cancel_all``).
+            stopping = sys.exc_info()[0] is not None
+            dropped = list(flight)
             if not finished:
-                self.drop_ahead()
+                dropped += [batch for _, batch in self._ahead]
+                self._ahead.clear()
+            try:
+                cancel_all(dropped)
+            except KeyboardInterrupt:
+                # A Ctrl-C while an interrupt, an error or a close is already on its way
+                # changes nothing; raised from a generator the interpreter is closing (its
+                # caller's frame unwound by the first Ctrl-C) it would only be printed as
+                # an ignored exception with its traceback.
+                if not stopping:
+                    raise
 
     def _queue_ahead(self, then: tuple[int, int], room: int) -> None:
         """Queue the first calls of range ``then`` = (start, games), up to ``room`` calls."""
@@ -389,8 +402,9 @@ class Engine:
 
     def drop_ahead(self) -> None:
         """Cancel the calls queued for a next range (``play_groups``' ``then``) and forget them."""
-        while self._ahead:
-            self._ahead.popleft()[1].cancel()
+        ahead = [batch for _, batch in self._ahead]
+        self._ahead.clear()
+        cancel_all(ahead)
 
     def start_raw(self, start: int, n: int) -> Batch:
         """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and

@@ -7,6 +7,8 @@ with pandas, as an analyst would.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from datetime import datetime
@@ -444,6 +446,34 @@ def test_real_process_exit_codes_and_no_traceback() -> None:
         [sys.executable, "-m", "sim.cli", "--version"], capture_output=True, text=True, timeout=120
     )
     assert version.returncode == 0 and sim.__version__ in version.stdout
+
+
+def test_a_ctrl_c_while_the_commands_are_imported_is_one_line_and_status_130() -> None:
+    """A Ctrl-C in a command's first third of a second, while click, pyarrow and the
+    commands are imported, ends it as one during the command does: one line, status 130,
+    no traceback. The probe sends itself a real SIGINT as click is first looked up."""
+    probe = (
+        "import os, signal, sys\n"
+        "class CtrlC:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, CtrlC())\n"
+        "from sim.cli import console\n"
+        "sys.argv[1:] = ['run', '--games', '10', '--quiet']\n"
+        "console()\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        # A test run in the background inherits SIGINT ignored; a terminal's command does not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "\nError: interrupted\n")
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["run", "--games", "abc"]])

@@ -9,7 +9,10 @@ stopped early leaves no kernel work running into arrays nobody reads.
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as real_wait
 
 import numba
 import numpy as np
@@ -22,6 +25,7 @@ from sim.compiler import entry_point
 from sim.data.spec import RunSpec
 from sim.kernel.batch import (
     Batch,
+    cancel_all,
     even_bounds,
     guided_bounds,
     kernel_pool,
@@ -144,6 +148,72 @@ def test_calls_queued_for_a_range_never_played_are_dropped(engine: Engine) -> No
         assert all(f.done() for b in queued for f in b.futures)
     finally:
         del engine.start_raw
+
+
+def _ctrl_c_in_the_first_wait(release: threading.Event | None = None):  # type: ignore[no-untyped-def]
+    """A ``concurrent.futures.wait`` a Ctrl-C cuts short the first time it is called (a
+    second Ctrl-C arriving while a stopped run waits for its kernel blocks); later calls
+    set ``release`` and wait. Its ``calls`` list the number of futures of each call."""
+    calls: list[int] = []
+
+    def wait(fs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(len(fs))
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        if release is not None:
+            release.set()
+        return real_wait(fs, *args, **kwargs)
+
+    wait.calls = calls  # type: ignore[attr-defined]
+    return wait
+
+
+def test_a_ctrl_c_during_the_cancel_does_not_cut_the_wait_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every block is dropped before the wait, the wait goes on after a Ctrl-C until the
+    running block has ended, and the Ctrl-C is raised only then."""
+    release = threading.Event()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        running = pool.submit(release.wait, 60)
+        queued = pool.submit(lambda: None)
+        batch = Batch(np.zeros(0), np.zeros(0), [running, queued])
+        wait = _ctrl_c_in_the_first_wait(release)
+        monkeypatch.setattr("sim.kernel.batch.wait", wait)
+        with pytest.raises(KeyboardInterrupt):
+            cancel_all([batch])
+        assert running.done() and running.result() is True
+        assert queued.cancelled()
+        assert wait.calls == [1, 1]
+
+
+def test_a_second_ctrl_c_while_a_dropped_range_cancels_prints_nothing(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A caller unwound by a first Ctrl-C drops its ``play_groups`` generator, which the
+    interpreter then closes: a second Ctrl-C while it cancels its queued calls is not
+    printed as an ignored exception with a traceback, and the calls are still ended."""
+    queued: list[Batch] = []
+    real = engine.start_raw
+
+    def recording(start: int, n: int) -> Batch:
+        queued.append(real(start, n))
+        return queued[-1]
+
+    ignored: list[object] = []
+    engine.start_raw = recording  # type: ignore[method-assign]
+    try:
+        groups = engine.play_groups(0, 200, lambda rows: False, then=(200, 400))
+        next(groups)
+        assert engine.ahead == [200]
+        monkeypatch.setattr("sim.kernel.batch.wait", _ctrl_c_in_the_first_wait())
+        monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+        del groups  # its last reference: closed here, as by an unwinding caller
+    finally:
+        del engine.start_raw
+    assert ignored == []
+    assert engine.ahead == []
+    assert all(f.done() for b in queued for f in b.futures)
 
 
 def test_calls_queued_for_another_range_are_not_taken_over(engine: Engine) -> None:
