@@ -59,7 +59,7 @@ def desk_cmd(workspace: str, port: int, host: str) -> None:
       omensim desk
       omensim desk --workspace my-desk --port 0
     """
-    from sim.desk.workspace import NotAWorkspace, check_root
+    from sim.desk.workspace import NotAWorkspace, check_root  # deferred: loads pyarrow
 
     try:
         # Before anything is created or bound: the folder must not be a command's output.

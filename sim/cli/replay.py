@@ -46,7 +46,11 @@ def replay_cmd(run_dir: Path, game: int, positions: bool) -> None:
       omensim replay results/demo --game 123
       omensim replay results/demo --game 123 --positions
     """
-    from sim.analysis.replay import changed_input, compare_rows, replay  # deferred: numba
+    from sim.analysis.replay import (  # deferred: loads numba
+        changed_input,
+        compare_rows,
+        replay,
+    )
     from sim.data.cards import CardDataError  # deferred: loads pyarrow
     from sim.run import io  # deferred: loads pyarrow
 
