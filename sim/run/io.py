@@ -28,11 +28,12 @@ Design points:
   renamed, directory fsynced). So after a crash or a full disk the manifest
   never claims a part that is not on disk, and a part not yet listed is
   simply not part of the run.
-* Every part carries the run's key (:func:`run_key`: the seed and a hash of
-  the whole run description) in its metadata. :func:`verify_run` checks the
-  parts on disk against the manifest (count, game ranges, rows, keys) before
-  anything is read, so a deleted, copied, damaged, stray or foreign part is
-  named instead of silently changing the sample.
+* Every part carries the run's key (:func:`run_key`: the seed and the digest of
+  what fixes its rows, :func:`sim.run.ledger.run_key`) in its metadata.
+  :func:`verify_run` checks the parts on disk against the manifest (count,
+  game ranges, rows, keys) before anything is read, so a deleted, copied,
+  damaged, stray or foreign part is named instead of silently changing the
+  sample.
 * The writer holds an exclusive lock on the folder (:mod:`sim.run.lock`) for
   the whole run; :func:`check_output_dir` is the one check every command that
   writes a folder (run, compare, sweep, tournament, report) makes before playing.
@@ -277,15 +278,16 @@ class IncompleteRunError(RunReadError):
 RUN_KEY = "run_key"
 
 
-def run_key(metadata: Mapping[str, str]) -> str:
-    """The key every part of one run carries: ``s<seed>-<hash of the run description>``.
+def run_key(seed: object, digest: str) -> str:
+    """The key every part of one run carries: ``s<seed>-<digest>``.
 
-    The hash covers the whole metadata (mix, variants, bots, card table, rules,
-    version), so two runs share a key only if they would write identical rows.
+    ``digest`` is the run key's (:func:`sim.run.ledger.run_key`: spec, cards, rules,
+    bots, kernel, version), the very inputs a resume compares, so parts written before
+    and after a resume that was let through carry the same key. It leaves out the git
+    state and library versions of the provenance: those change with any commit while
+    the rows do not, and a folder resumed across one would read as two runs.
     """
-    meta = {k: str(v) for k, v in metadata.items() if k != RUN_KEY}
-    digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
-    return f"s{meta.get('seed', '?')}-{digest}"
+    return f"s{seed}-{digest[:16]}"
 
 
 def part_name(index: int, width: int = 5) -> str:

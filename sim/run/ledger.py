@@ -11,9 +11,12 @@ both, which is all ``omensim run --resume`` needs.
 
 The *run key* (:func:`run_key`) names everything that determines the rows:
 the spec, the card hash and edits, the rule overrides and interpretations, the
-kernel's source digest and the package version. A resume refuses a directory
-whose key differs from the one the current code computes, naming the first
-component that differs.
+bots' parameter vectors, the kernel's source digest and the package version. A
+resume refuses a directory whose key differs from the one the current code
+computes, naming the first component that differs. Git state is not in it: a
+commit that leaves all of these equal plays the same games (the manifest keeps
+it as provenance). Every part is stamped from this key (:func:`sim.run.io.run_key`),
+so a resume the key lets through writes parts that read back with the old ones.
 """
 
 from __future__ import annotations
@@ -53,9 +56,22 @@ def run_key(spec: Any, metadata: Mapping[str, str]) -> dict[str, str]:
         "kernel": source_digest(),
         "spec": json.dumps(dataclasses.asdict(spec), sort_keys=True, default=list),
         **{k: str(metadata.get(k, "")) for k in _KEY_METADATA},
+        # The weights the bots play by come from configs/ files, which no other component
+        # covers; the rest of the provenance (git state, library versions) fixes no row.
+        "bots": json.dumps(
+            json.loads(metadata.get("provenance") or "{}").get("bots"), sort_keys=True
+        ),
     }
-    blob = json.dumps(parts, sort_keys=True).encode()
-    return {**parts, "digest": hashlib.sha256(blob).hexdigest()}
+    return {**parts, "digest": _digest(parts)}
+
+
+def _digest(parts: Mapping[str, str]) -> str:
+    return hashlib.sha256(json.dumps(dict(parts), sort_keys=True).encode()).hexdigest()
+
+
+# Components added to the key after runs were written without them: such a recorded key
+# is compared on the components it has, so those runs can still be resumed.
+_LATER = ("bots",)
 
 
 _KEY_LABELS = {
@@ -66,6 +82,7 @@ _KEY_LABELS = {
     "rule_overrides": "the house rules",
     "interpretations": "the rule interpretations",
     "card_changes": "the card changes",
+    "bots": "the bots' parameters (configs/strategies, configs/values)",
 }
 
 
@@ -75,6 +92,11 @@ def key_mismatch(recorded: Mapping[str, str] | None, current: Mapping[str, str])
         return "its manifest has no run key (written by an older omensim)"
     if recorded.get("digest") == current["digest"]:
         return None
+    missing = [k for k in _LATER if k not in recorded]
+    if missing:
+        shared = {k: v for k, v in current.items() if k != "digest" and k not in missing}
+        if recorded.get("digest") == _digest(shared):
+            return None
     for name, label in _KEY_LABELS.items():
         was, now = str(recorded.get(name, "")), str(current.get(name, ""))
         if was != now:

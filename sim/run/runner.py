@@ -197,9 +197,10 @@ def resume(
     """Finish an interrupted run in ``out``: play only the chunks it does not have.
 
     The spec, card edits, chunk size and ``--until-ci`` come from its manifest.
-    The run is refused (nothing written) if its run key (spec, card hash,
+    The run is refused (nothing written) if its run key (spec, card hash, bots,
     kernel source digest, version; :func:`sim.run.ledger.run_key`) differs
     from the one this code computes, since the new rows would not match the old.
+    A change of git state alone is no reason: it plays the same games.
 
     Raises:
         RunError: no resumable run in ``out``, a finished run, or a key mismatch.
@@ -317,7 +318,12 @@ def _play_and_write(
 
     metadata = {str(k): str(v) for k, v in engine.metadata.items()}
     # Every part carries the run's key, so a part from another run is recognised on reading.
-    metadata[io.RUN_KEY] = io.run_key(metadata)
+    stamp = io.run_key(spec.seed, key["digest"])
+    if prior is not None:
+        # The key check let this resume through: its parts continue the folder's run, so
+        # they carry the key its parts already do (an older omensim made it differently).
+        stamp = str(prior["manifest"].get("metadata", {}).get(io.RUN_KEY, stamp))
+    metadata[io.RUN_KEY] = stamp
     run_info = _run_info(engine, spec, backend, chunk_size, key, until_ci, prior)
     book = _open_ledger(out, engine, metadata, run_info, force, until_ci, prior)
     chunks = Chunks(spec.games, chunk_size)

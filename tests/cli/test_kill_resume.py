@@ -8,10 +8,12 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from conftest import invoke, kill_when, ok, one_error_line
 
 from sim import analysis as A
-from sim.run import io, jobs
+from sim.data.cards import CONFIG_DIR, SETS_DIR
+from sim.run import io, jobs, ledger, provenance
 
 TALOS = "Talos, Bronze Guardian of Crete"
 COMPARE = ["compare", "--games", "2000", "--chunk-size", "100", "--seed", "4"]
@@ -51,6 +53,74 @@ def test_a_killed_compare_resumes_to_the_same_rows_and_answer(tmp_path: Path) ->
     assert "already complete" in one_error_line(invoke("compare", "--resume", str(cut)))
     line = one_error_line(invoke("compare", "--resume", str(cut), "--games", "4000"))
     assert "drop --games (the folder's plan has 2000)" in line
+
+
+# --- a resume at another commit ------------------------------------------------------------
+
+RUN = ["run", "--games", "6000", "--chunk-size", "100", "--seed", "8", "-q"]
+
+
+def another_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resume runs at a commit the killed command did not (git state is provenance)."""
+    state = {"git_commit": "0" * 40, "git_dirty": False}
+    monkeypatch.setattr(provenance, "git_state", lambda *a: state)
+
+
+def test_a_run_resumed_at_another_commit_reads_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its parts were stamped with the git commit, which the resume does not compare: it
+    finished and marked the folder complete, and then nothing could read it."""
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    ok(invoke(*RUN, "--out", str(whole)))
+    kill_when([*RUN, "--out", str(cut)], lambda: logged(cut / ledger.LOG_NAME) >= 2, "run")
+    another_commit(monkeypatch)
+    ok(invoke("run", "--resume", str(cut), "-q"))
+    pd.testing.assert_frame_equal(A.load(cut), A.load(whole))
+    assert io.read_manifest(cut)["provenance"]["git_commit"] == "0" * 40
+    ok(invoke("report", str(cut), "--out", str(tmp_path / "rep"), "-q"))
+    ok(invoke("replay", str(cut), "--game", "1"))
+    assert "already complete" in one_error_line(invoke("run", "--resume", str(cut)))
+
+
+def test_a_compare_resumed_at_another_commit_reads_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = tmp_path / "cut"
+    kill_when(
+        [*COMPARE, "--out", str(cut), "-q"],
+        lambda: logged(cut / "B" / io.PARTS_LOG_NAME) >= 2,
+        "compare",
+    )
+    another_commit(monkeypatch)
+    ok(invoke("compare", "--resume", str(cut), "-q"))
+    for arm in ("A", "B"):
+        assert list(A.load(cut / arm)["game_id"]) == list(range(2000))
+    jobs.verify(cut, "compare")
+
+
+def test_a_resume_whose_cards_or_bots_changed_is_refused_before_any_game(tmp_path: Path) -> None:
+    """What the games depend on is compared before any is played: the folder is left as it
+    was, and once the files are back the same resume finishes it."""
+    cards, bot, cut = tmp_path / "my-aegean.toml", tmp_path / "my-greedy.toml", tmp_path / "cut"
+    cards.write_text((SETS_DIR / "aegean.toml").read_text())
+    bot.write_text((CONFIG_DIR / "strategies" / "greedy.toml").read_text())
+    args = [*RUN, "--cards", str(cards), "--p0", str(bot), "--out", str(cut)]
+    kill_when(args, lambda: logged(cut / ledger.LOG_NAME) >= 2, "run")
+    before = {p.name: p.read_bytes() for p in cut.iterdir()}
+    talos = f'name = "{TALOS}"\ntype = "automaton"\ncost = '
+    edits = [(cards, talos + "6", talos + "7", "the card table changed")]
+    edits += [(bot, "\ncoin = 0.949\n", "\ncoin = 1.5\n", "the bots' parameters")]
+    for path, was, now, what in edits:
+        text = path.read_text()
+        assert was in text
+        path.write_text(text.replace(was, now))
+        line = one_error_line(invoke("run", "--resume", str(cut)))
+        assert line.startswith(f"Error: cannot resume {cut}: {what}")
+        assert {p.name: p.read_bytes() for p in cut.iterdir()} == before
+        path.write_text(text)
+    ok(invoke("run", "--resume", str(cut), "-q"))
+    assert list(A.load(cut)["game_id"]) == list(range(6000))
 
 
 def test_report_refuses_an_edited_compare_or_a_replaced_arm(tmp_path: Path) -> None:
