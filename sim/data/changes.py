@@ -52,9 +52,9 @@ FIELDS: dict[str, tuple[int, int]] = {
 }
 
 # The most numbers a list of values to try (``balance --values``, ``sweep --delta``) may
-# hold: the legal values of the widest rule (0..999) or the deltas of a card field
-# (-99..+99). A longer list cannot all be legal, so it is refused before it is built: a
-# range of billions would otherwise fill memory before any bound was checked.
+# hold: the legal values of the widest rule or the deltas of the widest card field, from
+# the schema's bounds. A longer list cannot all be legal, so it is refused before it is
+# built: a range of billions would otherwise fill memory before any bound was checked.
 MAX_VALUES = max(
     *(int(b.hi - b.lo) + 1 for b in S.RULE_INTS.values()),
     *(2 * (hi - lo) + 1 for lo, hi in FIELDS.values()),

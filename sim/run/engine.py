@@ -373,8 +373,7 @@ class Engine:
             stopping = sys.exc_info()[0] is not None
             dropped = list(flight)
             if not finished:
-                dropped += [batch for _, batch in self._ahead]
-                self._ahead.clear()
+                dropped += self._take_ahead()
             try:
                 cancel_all(dropped)
             except KeyboardInterrupt:
@@ -402,9 +401,13 @@ class Engine:
 
     def drop_ahead(self) -> None:
         """Cancel the calls queued for a next range (``play_groups``' ``then``) and forget them."""
+        cancel_all(self._take_ahead())
+
+    def _take_ahead(self) -> list[Batch]:
+        """The calls queued for a next range, forgotten here (the caller cancels them)."""
         ahead = [batch for _, batch in self._ahead]
         self._ahead.clear()
-        cancel_all(ahead)
+        return ahead
 
     def start_raw(self, start: int, n: int) -> Batch:
         """Queue the kernel call for games ``start .. start+n-1`` on the kernel threads and
