@@ -619,10 +619,17 @@ RU_DISCOUNT_ANY_DEVOTED = _p(
     "reading", default="own_god", choices=("own_god", "any_devoted"),
     name="RU_DISCOUNT_ANY_DEVOTED",
 )  # fmt: skip
+RU_REVEAL_KEEP_EXACT = _p(
+    "reveal_keep_count", "reading",
+    "Reign \"Reveal the top N cards of the deck; keep M and discard the rest\": "
+    "`\"up_to\"`, up to M, the player may stop early; `\"exactly\"`, M cards, or as many as "
+    "were revealed",
+    "reading", default="up_to", choices=("up_to", "exactly"), name="RU_REVEAL_KEEP_EXACT",
+)  # fmt: skip
 READING_SWITCH_KEYS = (
     "reveal_repeat", "tribute_timing", "reveal_reshuffles", "emissary_favor", "maneuver_count",
     "favor_flip", "feats_end", "war_torn_units", "build_from", "structure_ability",
-    "structure_cards", "feat_timing", "discount_unit",
+    "structure_cards", "feat_timing", "discount_unit", "reveal_keep_count",
 )  # fmt: skip
 """The readings above, each a rule switch with a test in both settings."""
 _ru.loader_only(

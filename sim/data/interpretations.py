@@ -442,6 +442,19 @@ READINGS: tuple[Reading, ...] = (
         "soldier_ability_on_move = true",
     ),
     Reading(
+        "reveal_keep_count",
+        f"{RE}, lines 60-61, 154-155 and 167",
+        "'Reveal the top N cards of the deck; keep M and discard the rest' keeps up to M: the "
+        "player may stop early, and every revealed card not kept is discarded.",
+        "The player keeps M (all the revealed cards, if fewer were revealed): an ability is "
+        "mandatory unless its text says 'may' (line 61).",
+        "Line 167 makes discarding the rule and keeping the exception a card's text grants, "
+        "and the card texts are reconstructed, not the printed wording. The readings part "
+        "only where holding a card can hurt: a hand-size condition, the extra-wealth "
+        "variant's 'no cards in hand', a mix's hand limit.",
+        'reveal_keep_count = "exactly"',
+    ),
+    Reading(
         "reign_feat_end",
         f"{RE}, lines 134-137",
         "The game ends when either player holds 5 completed feats at the end of a turn.",

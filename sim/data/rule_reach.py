@@ -151,6 +151,9 @@ RULE_NEEDS: dict[str, Need] = {
         lambda f: f.neutral and bool(f.rules["gods"]),
     ),
     "feats_end": _FEAT_END,
+    "reveal_keep_count": Need(
+        "a 'reveal_keep' ability (A Reign of War)", lambda f: "reveal_keep" in f.ops
+    ),
 }
 
 

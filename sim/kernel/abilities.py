@@ -305,7 +305,9 @@ def _reveal_keep(st, tab, fp, ask, p, o):
     """Reveal the top N cards, keep up to M (M=0: all) in hand, discard the rest.
 
     Reign, Other rules: "A revealed card is discarded unless its text says
-    otherwise"; keeping a revealed card is not drawing.
+    otherwise"; keeping a revealed card is not drawing. Reading
+    ``reveal_keep_count``: with RU_REVEAL_KEEP_EXACT the player keeps M, or as many
+    as were revealed (no option to stop early).
     """
     n = 0
     for _ in range(min(op_col(tab, o, L.OP_N), L.MAX_REVEALED)):
@@ -317,14 +319,16 @@ def _reveal_keep(st, tab, fp, ask, p, o):
     keep = op_col(tab, o, L.OP_M)
     if keep == 0:
         keep = n
+    # Option 0 stops keeping; under the reading "exactly" the revealed cards overwrite it.
+    first = 0 if rule(tab, L.RU_REVEAL_KEEP_EXACT) else 1
     for _ in range(keep):
         put_opt(st, 0, -1, 0, 0, 0)
-        m = 1
+        m = first
         for j in range(n):
             if st[L.REVEALED + j] >= 0:
                 put_opt(st, m, j, st[L.REVEALED + j], 0, 0)
                 m += 1
-        if m == 1:
+        if m == first:
             break
         k = ask(st, tab, fp, p, D.D_KEEP_REVEALED, m)
         if opt(st, k, 0) < 0:

@@ -472,6 +472,56 @@ def test_feat_timing(each: bool) -> None:
     assert sc.feats(0) == []
 
 
+# --- A Reign of War: "Reveal the top N cards of the deck; keep M": up to M or exactly M -----
+
+EAGLE = "Great Eagle"
+REVEALED = ["Seer of Dodona", EAGLE, "Berserker of Ares", "Quartermaster"]  # the deck's top 4
+
+
+def _sphinx(exact: bool) -> Scenario:
+    sc = _build(
+        "reign", "reveal_keep_count", exact, hands={0: [SPHINX]}, deck_top=REVEALED,
+        coins=(2, 4),
+    )  # fmt: skip
+    sc.script_beast(SPHINX)
+    return sc
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_reveal_keep_count(exact: bool) -> None:
+    """reign-of-war.en.md, lines 60-61 (an ability resolves "mandatory unless the text says
+    "may"") and line 167 ("A revealed card is discarded unless its text says otherwise").
+    Sphinx of Thebes ("Reveal the top 4 cards of the deck; keep 2 and discard the rest"):
+    Great Eagle kept, then stop. The default (``reveal_keep_count = "up_to"``) allows it and
+    discards the other three; ``"exactly"`` offers no stop while a revealed card is left."""
+    sc = _sphinx(exact)
+    sc.script("keep_revealed", card=EAGLE)
+    sc.script("keep_revealed", a=-1)
+    sc.script_pass()
+    if exact:
+        with pytest.raises(ScenarioError, match=NOT_ALLOWED):
+            sc.surge()
+        return
+    sc.surge()
+    assert sc.hand(0) == [EAGLE]
+    assert sorted(sc.discard_pile()) == sorted([*REVEALED[:1], *REVEALED[2:], SPHINX])
+    done(sc)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_reveal_keep_count_keeps_two_in_both_readings(exact: bool) -> None:
+    """reign-of-war.en.md, lines 154-155 and 167: under both readings two cards kept are the
+    2 of "keep 2", and nothing more is asked; the other two are discarded."""
+    sc = _sphinx(exact)
+    sc.script("keep_revealed", card=EAGLE)
+    sc.script("keep_revealed", card="Quartermaster")
+    sc.script_pass()
+    sc.surge()
+    assert sc.hand(0) == [EAGLE, "Quartermaster"]
+    assert sorted(sc.discard_pile()) == sorted([REVEALED[0], REVEALED[2], SPHINX])
+    done(sc)
+
+
 def test_the_docs_show_the_readings_table() -> None:
     from pathlib import Path
 

@@ -890,7 +890,8 @@ def test_enrage_fills_capacity_exactly() -> None:
 @pytest.mark.parametrize("keep", [0, 1, 2])
 def test_reveal_keep_up_to_m_discard_the_rest(keep: int) -> None:
     """Other rules: "A card revealed from the deck that is not added to a hand or placed beside a
-    city is discarded." Sphinx of Thebes: reveal 4, keep 2 (reign-of-war.en.md, line 167)."""
+    city is discarded." Sphinx of Thebes: reveal 4, keep 2 (reign-of-war.en.md, line 167), read
+    as up to 2 (reading ``reveal_keep_count``, default "up_to")."""
     # Checks reign-of-war.en.md, lines 154-155.
     sc = build(hands={0: [SPHINX]}, deck_top=TOP4, coins=(2, 4))
     sc.script_beast(SPHINX)
