@@ -442,6 +442,19 @@ READINGS: tuple[Reading, ...] = (
         "soldier_ability_on_move = true",
     ),
     Reading(
+        "beast_one_ability",
+        f"{RE}, lines 62-63 and 95-96",
+        "A Beast paid for and discarded resolves one ability: the first 'beast' block of its "
+        "card. Every shipped Beast has exactly one, holding all of its text's ops; a second "
+        "block in a designer's set file never resolves.",
+        "Every 'beast' block of the card resolves, in order, as every 'play' block of a "
+        "Soldier does.",
+        "The rulebook gives a Beast one ability ('discarded to resolve their ability'; 'resolve "
+        "the ability, then discard the card'). Not a switch: no shipped card has a second "
+        "block, so both readings play the same games, and a block already holds any number "
+        "of ops.",
+    ),
+    Reading(
         "reveal_keep_count",
         f"{RE}, lines 60-61, 154-155 and 167",
         "'Reveal the top N cards of the deck; keep M and discard the rest' keeps up to M: the "

@@ -85,7 +85,8 @@ def surge_options(st, tab, fp, ask, p):
             put_opt(st, n, D.ACT_PLAY, i, c, cost)
             n += (w <= st[L.CITY_SCRATCH + 2 * c]) & (cost <= coins)
         # Reign, Surge: "to use a beast's ability, pay its cost, resolve the
-        # ability, then discard the card".
+        # ability, then discard the card". Reading beast_one_ability: "the ability" is the
+        # card's first beast block.
         a = find_ability(tab, card, V.TR_BEAST)
         if a >= 0 and kind_col(tab, k, L.K_COST) <= coins:
             put_opt(st, n, D.ACT_BEAST, i, a, kind_col(tab, k, L.K_COST))
@@ -271,7 +272,8 @@ def surge_end(st, tab, fp, ask, p):
 
 @kernel
 def unleash_beast(st, tab, fp, ask, p, hand_i, a, cost):
-    """Reign: pay a Beast's cost, resolve its ability, then discard it."""
+    """Reign: pay a Beast's cost, resolve its ability (row ``a``, the card's first ``beast``
+    block: reading ``beast_one_ability``), then discard it."""
     T.event(st, E.EV_BEAST, p, cost, Z.hand_card(st, p, hand_i), 0, 0)
     Z.pay_coins(st, p, cost)
     card = Z.hand_take(st, p, hand_i)
