@@ -529,6 +529,15 @@ RU_END_AFTER_WAR = _p(
     "Offering step",
     "reading", default="end_of_turn", choices=("end_of_turn", "after_war"), name="RU_END_AFTER_WAR",
 )  # fmt: skip
+# Reading reign_drafts: the pile draft's coins are a number, so the switch is the count.
+RU_PILE_DRAFT_COINS = _p(
+    "pile_draft_coins", "int",
+    "Reign pile draft (`--variant pile-draft`): coins each player takes before the draft; each "
+    "pile taken puts 1 of them in the middle (back in the supply), and the player starts the "
+    "game with the rest (never below 0) instead of `start_coins`. The rulebook's number is 10; "
+    "0 = the draft's coins are not played: the game starts with `start_coins`",
+    "reading", default=0, hi=99, why="0 = not played: the game starts with start_coins",
+)  # fmt: skip
 # Readings of open rule text that both can be played (sim/data/interpretations.py names
 # each, with the rulebook lines); the slot holds 1 when the other reading is in play.
 RU_REPEAT_AFTER_MISS = _p(

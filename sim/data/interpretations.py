@@ -541,12 +541,14 @@ READINGS: tuple[Reading, ...] = (
         "reign_drafts",
         f"{RE}, lines 204-211 and 224-228",
         "Pile draft: the younger player (the seat that does not start) picks first, the coin "
-        "put in the middle per pick is not modelled (each player then starts with the usual "
+        "put in the middle per pick is not played (each player then starts with the usual "
         "4 coins, not 10), piles not taken stay in the box; simple draft: the two packets "
         "change hands after every pick.",
-        "The 10 coins are the player's coins for the game, less the 1 put in per pick.",
+        "The 10 coins are the player's coins for the game, less the 1 put in per pick (back "
+        "in the supply): none are left after 10 piles. pile_draft_coins = N plays N coins.",
         "The text does not explain the coin ('not explained further'); the normal set-up is "
         "the game as played.",
+        "pile_draft_coins = 10",
     ),
 )
 

@@ -123,6 +123,9 @@ RULE_NEEDS: dict[str, Need] = {
     "emissary_strength_tiebreak": Need(
         "--variant emissary", lambda f: "emissary" in f.variants, variant=True
     ),
+    "pile_draft_coins": Need(
+        "--variant pile-draft", lambda f: "pile-draft" in f.variants, variant=True
+    ),
     # The readings of open rule text (sim.data.interpretations): each switch changes one
     # step of one set, so it acts only where that step is played. war_torn_units is not
     # here: every mix has wars, so whose units make a city war-torn acts in every game.

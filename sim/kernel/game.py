@@ -192,6 +192,19 @@ def setup_start(st, tab, seed, game):
 
 
 @kernel
+def start_coins(st, tab, p):
+    """The coins seat ``p`` takes at set-up: ``start_coins``, or after a pile draft with
+    ``pile_draft_coins`` = N (reading ``reign_drafts``) the N coins "each player takes" less
+    the 1 put in the middle per pile taken, never below 0."""
+    n = rule(tab, L.RU_PILE_DRAFT_COINS)
+    if n == 0 or not rule(tab, L.RU_PILE_DRAFT):
+        return rule(tab, L.RU_START_COINS)
+    for t in range(L.PILE_TYPES):
+        n -= st[L.PILES + L.PILE_TYPES * p + t]
+    return max(n, 0)
+
+
+@kernel
 def setup_rest(st, tab, fp, ask):
     """Set-up once the decks are built: reward tiles, hands, coins, the Emissary (if the
     variant is on) and the first player. A look-ahead rollout that finished a draft with
@@ -212,7 +225,7 @@ def setup_rest(st, tab, fp, ask):
     # gives each seat the same cards.
     for p in range(2):
         Z.draw(st, tab, p, rule(tab, L.RU_START_CARDS))
-        Z.gain_coins(st, p, rule(tab, L.RU_START_COINS))
+        Z.gain_coins(st, p, start_coins(st, tab, p))
     first = st[L.OLDEST]
     if rule(tab, L.RU_EMISSARY):
         first = emissary(st, tab, fp, ask, first)

@@ -1373,6 +1373,44 @@ def test_pile_draft_limits_are_reached_and_never_passed(kind: str, limit: int) -
             assert taken[p].count(t) <= most
 
 
+@pytest.mark.parametrize(("coins", "left"), [(0, 4), (10, 0), (12, 2)])
+def test_pile_draft_coins(coins: int, left: int) -> None:
+    """Pile draft: "Each player takes 10 coins. ... The younger player puts 1 coin in the middle
+    of the table and takes 1 pile; the players alternate until each has taken 10 piles."
+    Reading ``reign_drafts``: by default (``pile_draft_coins = 0``) the coins are not played
+    and each player starts with the usual 4; ``pile_draft_coins`` = N gives each player N
+    coins less the 1 put back in the supply per pile taken: 10 leaves none, 12 leaves 2. The
+    piles drafted are the same whatever the coins."""
+    # Checks reign-of-war.en.md, lines 204-207.
+    plain = Scenario.from_game("reign", 6, 2, rules={"RU_PILE_DRAFT": 1})
+    rules = {"RU_PILE_DRAFT": 1, "RU_PILE_DRAFT_COINS": coins}
+    sc = Scenario.from_game("reign", 6, 2, rules=rules)
+    assert [sc.coins(p) for p in range(2)] == [left, left]
+    assert sc.st[L.SUPPLY] == 40 - 2 * left
+    for p in range(2):
+        assert sc.hand(p) == plain.hand(p)
+        assert sc.zone_ids("deck", p) == plain.zone_ids("deck", p)
+        ids = [*sc.zone_ids("deck", p), *sc.zone_ids("hand", p)]
+        assert len({int(sc.tables.card_kind[c]) for c in ids}) == 10  # 10 piles, 10 coins paid
+    check_invariants(sc)
+
+
+def test_pile_draft_coins_from_a_rules_file(tmp_path: Path) -> None:
+    """Pile draft: "Each player takes 10 coins" (reign-of-war.en.md, line 204), played from a
+    house-rules file: with ``--variant pile-draft`` each player starts with 0 coins after 10
+    piles; without the variant the parameter changes nothing and is refused by name."""
+    from sim.data.cards import CardDataError
+    from sim.run.compiled import compile_run
+
+    path = tmp_path / "coins.toml"
+    path.write_text("[rules]\npile_draft_coins = 10\n", encoding="utf-8")
+    spec = RunSpec(games=2, mix="reign", seed=6, variants=("pile-draft",), rules=str(path))
+    sc = Scenario.from_spec(spec, game=1)
+    assert sc.coins(0) == sc.coins(1) == 0
+    with pytest.raises(CardDataError, match="pile_draft_coins = 10 has no effect"):
+        compile_run(RunSpec(games=2, mix="reign", rules=str(path)))
+
+
 def test_pile_draft_refusals() -> None:
     Engine(RunSpec(games=10, mix="reign", variants=("pile-draft",)))
     with pytest.raises(SpecError, match="pick one"):
