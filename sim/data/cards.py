@@ -310,6 +310,13 @@ def _abilities(where: _Where, raw: Any, allowed: set[str]) -> list[dict[str, Any
             raise where.fail(
                 f"abilities[{j}].trigger", f"{trig!r} not allowed here; use {sorted(allowed)}"
             )
+        # Reading beast_one_ability: a Beast resolves one ability, so a second block would
+        # never play; refused rather than silently dropped.
+        if trig == "beast" and any(b["trigger"] == "beast" for b in out):
+            raise where.fail(
+                f"abilities[{j}].trigger",
+                "a Beast has one ability: put its ops in one 'beast' block",
+            )
         ops = a.get("ops")
         # An ability without ops does nothing: a typo, never intended. Only EXALT's condition
         # stands alone (ops = [], its effect is the keyword), and it must say so explicitly.

@@ -445,8 +445,8 @@ READINGS: tuple[Reading, ...] = (
         "beast_one_ability",
         f"{RE}, lines 62-63 and 95-96",
         "A Beast paid for and discarded resolves one ability: the first 'beast' block of its "
-        "card. Every shipped Beast has exactly one, holding all of its text's ops; a second "
-        "block in a designer's set file never resolves.",
+        "card. Every shipped Beast has exactly one, holding all of its text's ops; a card file "
+        "giving a Beast a second block is refused.",
         "Every 'beast' block of the card resolves, in order, as every 'play' block of a "
         "Soldier does.",
         "The rulebook gives a Beast one ability ('discarded to resolve their ability'; 'resolve "

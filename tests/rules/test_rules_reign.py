@@ -309,16 +309,15 @@ def test_beast_paid_and_discarded_resolves_its_ability() -> None:
     done(sc)
 
 
-def test_a_discarded_beast_resolves_its_first_beast_ability_only(tmp_path: Path) -> None:
+def test_a_beast_has_one_ability_and_a_second_block_is_refused(tmp_path: Path) -> None:
     """2. Surge, Discarding a beast: "pay its cost (yellow), resolve the ability, then discard the
-    card"; Beasts may be "discarded to resolve their ability". Reading ``beast_one_ability``: the
-    ability is the card's first ``beast`` block. Every shipped Beast has exactly one; a
-    designer's Wild Boar given a second block ("draw 1") still only gains its 3 coins."""
+    card"; Beasts may be "discarded to resolve their ability". Reading ``beast_one_ability``:
+    every shipped Beast has exactly one ``beast`` block, and a designer's Wild Boar given a
+    second block ("draw 1") is refused by name rather than silently never played."""
     # Checks reign-of-war.en.md, lines 62-63, 95-96.
-    from sim.data.cards import SETS_DIR
+    from sim.data.cards import SETS_DIR, CardDataError
     from sim.data.changes import Changes
     from sim.run.compiled import compile_run
-    from sim.run.positions import place
 
     beasts = [u for u in load_pool("aegean+dunes+reign").units if u["type"] == "beast"]
     assert beasts and all([a["trigger"] for a in u["abilities"]] == ["beast"] for u in beasts)
@@ -330,18 +329,9 @@ def test_a_discarded_beast_resolves_its_first_beast_ability_only(tmp_path: Path)
     i = text.index("\n", i) + 1  # after the Boar's one ops line
     path = tmp_path / "reign.toml"
     path.write_text(text[:i] + second + text[i:], encoding="utf-8")
-    run = compile_run(RunSpec(games=2, mix="reign"), Changes.parse(card_files=[path]))
-    unit = run.pool.units[run.pool.kind_index(BOAR)]
-    assert [a["trigger"] for a in unit["abilities"]] == ["beast", "beast"]
-    sc = Scenario.from_compiled(run, strict=True)
-    place(sc, hands={0: [BOAR]}, deck_top=TOP4, coins=(1, 4), stacks={0: [SPEAR]})
-    sc.script_beast(BOAR)
-    sc.script_pass()
-    sc.surge()
-    assert sc.coins(0) == 1 - 1 + 3
-    assert sc.hand(0) == [] and sc.deck_top(1) == TOP4[:1]
-    assert sc.discard_pile() == [BOAR]
-    done(sc)
+    with pytest.raises(CardDataError, match=r"abilities\[1\]\.trigger.*one ability") as err:
+        compile_run(RunSpec(games=2, mix="reign"), Changes.parse(card_files=[path]))
+    assert BOAR in str(err.value) and "\n" not in str(err.value)
 
 
 def test_beast_discard_needs_its_cost() -> None:
