@@ -205,8 +205,78 @@ class TournamentResult:
         return pd.concat(sides).sort_index(kind="stable").reset_index(drop=True)
 
 
+PAIRS_COLUMNS: dict[tuple[str, ...], str] = {
+    ("bot_a", "bot_b"): "the pairing's bots; in self-play the same bot, `a` in seat 0 and `b` "
+    "in seat 1",
+    ("self_play",): "whether the bot plays itself",
+    ("games",): "games of the pairing (`--games`)",
+    ("wins_a", "wins_b"): "outright wins of `bot_a` and of `bot_b`",
+    ("shared",): "shared victories, a win for neither bot",
+    ("rate_a", "lo_a", "hi_a", "rate_b", "lo_b", "hi_b"): "each bot's outright win rate "
+    "with its 95% Wilson interval",
+    ("shared_rate",): "the share of shared victories",
+    ("score_a", "score_b"): "each bot's score: outright wins plus half the shared victories, "
+    "over the games",
+    ("first_player_wins",): "games the seat that took the first turn won outright, whichever "
+    "bot sat there",
+    ("first_player_rate", "first_player_lo", "first_player_hi"): "the first player's outright "
+    "win rate with its 95% Wilson interval",
+    ("first_margin", "first_margin_lo", "first_margin_hi", "first_margin_sd"): "the first "
+    "player's mean VP margin (its score minus the second player's) with its 95% t-interval, "
+    "and the margin's standard deviation per game",
+    (
+        "first_margin_p10",
+        "first_margin_p25",
+        "first_margin_p50",
+        "first_margin_p75",
+        "first_margin_p90",
+    ): "quantiles of the margin: the smallest margin that at least that share of the games "
+    "does not exceed",
+    ("first_margin_ahead", "first_margin_level", "first_margin_behind"): "the shares of games "
+    "the first player ended ahead, level and behind on VP",
+    ("seat_first_wins", "seat_second_wins", "seat_shared", "seat_capped"): "games the first "
+    "player won outright (= `first_player_wins`), games the second player won outright, "
+    "shared victories (= `shared`), and games stopped at the turn cap (scored as they stood, "
+    "so counted in the three before too)",
+    ("seat_second_player_rate", "seat_second_player_lo", "seat_second_player_hi"): "the "
+    "second player's outright win rate with its 95% Wilson interval",
+    ("seat_shared_rate", "seat_shared_lo", "seat_shared_hi"): "the share of shared victories "
+    "(= `shared_rate`) with its 95% Wilson interval",
+    ("seat_capped_rate", "seat_capped_lo", "seat_capped_hi"): "the share of games stopped at "
+    "the turn cap with its 95% Wilson interval",
+    (
+        "seat_first_of_decisive_rate",
+        "seat_first_of_decisive_lo",
+        "seat_first_of_decisive_hi",
+    ): "the first player's share of the decisive games (those someone won outright) with its "
+    "95% Wilson interval: 50% is no first-player advantage, whatever the share of ties",
+    ("games_a_seat0", "games_a_first"): "games in which `bot_a` sat in seat 0, and games in "
+    "which it took the first turn: half the games each in a head-to-head pairing; in "
+    "self-play every game, and the games seat 0 began",
+    ("mix", "variant", "seed"): "what was played: the mix as the runs record it, the variants "
+    "(`standard` for none) and the seed; the same in every row, so the tables of several "
+    "tournaments concatenate",
+}
+"""The columns of ``tournament.parquet`` in order, in groups, each with what it holds: the
+one list of them. :func:`pairs_frame` and :func:`play_tournament` build the table a test
+checks against it, and ``docs/bots.md`` shows :func:`pairs_columns_table`."""
+
+
+def pairs_column_names() -> list[str]:
+    """Every column of :data:`PAIRS_COLUMNS`, in the table's order."""
+    return [name for names in PAIRS_COLUMNS for name in names]
+
+
+def pairs_columns_table() -> str:
+    """:data:`PAIRS_COLUMNS` as the Markdown table ``docs/bots.md`` shows, one row a group."""
+    rows = ["| column | meaning |", "| --- | --- |"]
+    for names, meaning in PAIRS_COLUMNS.items():
+        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {meaning} |")
+    return "\n".join(rows)
+
+
 def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
-    """The tidy per-pairing table; its columns are listed in ``docs/bots.md``, "Tournaments".
+    """The tidy per-pairing table, :data:`PAIRS_COLUMNS` but the last group.
 
     Rates come with their 95% Wilson interval, the first player's VP margin with its 95%
     t-interval and its distribution (:func:`sim.run.margins.margin_distribution`). In

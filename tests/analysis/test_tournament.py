@@ -58,6 +58,13 @@ def test_one_row_per_pairing(pairs: pd.DataFrame) -> None:
     assert (pairs.seed == 3).all()
 
 
+def test_the_table_has_the_declared_columns(pairs: pd.DataFrame) -> None:
+    """``tournament.parquet`` has exactly :data:`tournament.PAIRS_COLUMNS`, in its order."""
+    assert list(pairs.columns) == tournament.pairs_column_names()
+    self_play = pair(pairs, "greedy", "greedy")
+    assert self_play.games_a_seat0 == GAMES and self_play.games_a_first == GAMES // 2
+
+
 def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) -> None:
     out, _ = played
     names = sorted(p.name for p in out.iterdir())
