@@ -22,6 +22,7 @@ from sim.run import io, jobs
 from sim.run.runner import RunError
 from strategies.registry import STRATEGIES
 
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = 200  # per pairing
 BOTS = ["random", "greedy"]
 
@@ -63,6 +64,24 @@ def test_the_table_has_the_declared_columns(pairs: pd.DataFrame) -> None:
     assert list(pairs.columns) == tournament.pairs_column_names()
     self_play = pair(pairs, "greedy", "greedy")
     assert self_play.games_a_seat0 == GAMES and self_play.games_a_first == GAMES // 2
+
+
+def test_bots_md_shows_every_declared_column_and_no_other() -> None:
+    """``docs/bots.md``'s table of the columns is :func:`tournament.pairs_columns_table`,
+    row for row, so a column added, renamed or dropped in the code shows there."""
+    lines = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8").splitlines()
+    tables, block = [], []
+    for line in [*lines, ""]:
+        if line.startswith("|"):
+            block.append(line)
+        elif block:
+            tables.append("\n".join(block))
+            block = []
+    shown = [t for t in tables if t.startswith("| column | meaning |\n")]
+    assert shown == [tournament.pairs_columns_table()], (
+        "docs/bots.md's table of tournament.parquet's columns is stale: paste the output of "
+        "`python -c 'from sim.analysis.tournament import pairs_columns_table as t; print(t())'`"
+    )
 
 
 def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) -> None:
