@@ -31,6 +31,7 @@ import sim
 from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
 from sim.analysis.tournament_text import format_tournament
+from sim.base.column_docs import Columns, column_names, columns_table
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
@@ -205,7 +206,7 @@ class TournamentResult:
         return pd.concat(sides).sort_index(kind="stable").reset_index(drop=True)
 
 
-PAIRS_COLUMNS: dict[tuple[str, ...], str] = {
+PAIRS_COLUMNS: Columns = {
     ("bot_a", "bot_b"): "the pairing's bots; in self-play the same bot, `a` in seat 0 and `b` "
     "in seat 1",
     ("self_play",): "whether the bot plays itself",
@@ -264,15 +265,12 @@ checks against it, and ``docs/bots.md`` shows :func:`pairs_columns_table`."""
 
 def pairs_column_names() -> list[str]:
     """Every column of :data:`PAIRS_COLUMNS`, in the table's order."""
-    return [name for names in PAIRS_COLUMNS for name in names]
+    return column_names(PAIRS_COLUMNS)
 
 
 def pairs_columns_table() -> str:
     """:data:`PAIRS_COLUMNS` as the Markdown table ``docs/bots.md`` shows, one row a group."""
-    rows = ["| column | meaning |", "| --- | --- |"]
-    for names, meaning in PAIRS_COLUMNS.items():
-        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {meaning} |")
-    return "\n".join(rows)
+    return columns_table(PAIRS_COLUMNS.items())
 
 
 def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import Result
 from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, invoke, ok
+from doc_tables import assert_page_shows
 
 from sim.analysis import tournament
 from sim.cli.tournament import tournament_cmd
@@ -22,7 +23,6 @@ from sim.run import io, jobs
 from sim.run.runner import RunError
 from strategies.registry import STRATEGIES
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = 200  # per pairing
 BOTS = ["random", "greedy"]
 
@@ -69,19 +69,7 @@ def test_the_table_has_the_declared_columns(pairs: pd.DataFrame) -> None:
 def test_bots_md_shows_every_declared_column_and_no_other() -> None:
     """``docs/bots.md``'s table of the columns is :func:`tournament.pairs_columns_table`,
     row for row, so a column added, renamed or dropped in the code shows there."""
-    lines = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8").splitlines()
-    tables, block = [], []
-    for line in [*lines, ""]:
-        if line.startswith("|"):
-            block.append(line)
-        elif block:
-            tables.append("\n".join(block))
-            block = []
-    shown = [t for t in tables if t.startswith("| column | meaning |\n")]
-    assert shown == [tournament.pairs_columns_table()], (
-        "docs/bots.md's table of tournament.parquet's columns is stale: paste the output of "
-        "`python -c 'from sim.analysis.tournament import pairs_columns_table as t; print(t())'`"
-    )
+    assert_page_shows("bots.md", [tournament.pairs_columns_table])
 
 
 def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) -> None:
