@@ -771,9 +771,15 @@ class _Out(_Regions):
 
 
 _o = _Out()
-O_FIRST = _o.col("O_FIRST", "first_player", False, "int8", "the seat that took the first turn")
-O_WINNER = _o.col("O_WINNER", "winner", False, "int8", "the winning seat; -1 a shared victory")
-O_SCORE = _o.col("O_SCORE", "score", True, "int16", "VP at the end: the weighted components")
+O_FIRST = _o.col(
+    "O_FIRST", "first_player", False, "int8", "the seat (0 or 1) that took the first turn"
+)
+O_WINNER = _o.col(
+    "O_WINNER", "winner", False, "int8", "the winning seat (0 or 1); -1 a shared victory"
+)
+O_SCORE = _o.col(
+    "O_SCORE", "score", True, "int16", "VP at the end: the sum of the components it counts"
+)
 O_REW_UNUSED = _o.col(
     "O_REW_UNUSED", "rewards_unused", True, "int16",
     "reward tiles won and not used (Reign: reward cards in hand)",
@@ -791,16 +797,23 @@ O_TREASURED = _o.col(
     "O_TREASURED", "treasured", True, "int16", "TREASURED units in hand at the end", weight=1,
     label="{n} TREASURED in hand",
 )  # fmt: skip
-O_TURNS = _o.col("O_TURNS", "turns", False, "int16", "turns played")
+O_TURNS = _o.col("O_TURNS", "turns", False, "int16", "turns played: the game's length")
 O_END_REASON = _o.col("O_END_REASON", "end_reason", False, "end_reason", "why the game ended")
 O_PLAYED_N = _o.col("O_PLAYED_N", "units_played", True, "int16", "units the seat played")
 _o.alias(
-    -1, "played", True, "played", "kinds (card ids of _cards.parquet) the seat played",
+    -1, "played", True, "played", "the card kinds the seat played, as their ids (`id` in "
+    "`_cards.parquet` and in `omensim cards`)",
     with_previous=True,
 )  # fmt: skip
-_o.alias(-1, "held", True, "held", "kinds that were ever in the seat's hand")
+_o.alias(
+    -1, "held", True, "held", "the card kinds that were ever in the seat's hand: dealt, drawn "
+    "or taken into hand (a superset of `played`; the population of a card's effect)",
+)  # fmt: skip
 O_ERROR = _o.take("O_ERROR")  # non-zero: a scripted choice matched no legal option
-O_GOD = _o.col("O_GOD", "god", True, "god", "the god the seat serves (Dunes)", only_in="dunes")
+O_GOD = _o.col(
+    "O_GOD", "god", True, "god", "the god the seat serves (Dunes; `none` without gods)",
+    only_in="dunes",
+)  # fmt: skip
 O_STRUCT_N = _o.col(
     "O_STRUCT_N", "structures_built", True, "int8", "structures completed (Dunes)",
     with_previous=True, only_in="dunes",
@@ -811,8 +824,9 @@ O_STRUCT_VP = _o.col(
     only_in="dunes",
 )  # fmt: skip
 O_FAVOR = _o.col(
-    "O_FAVOR", "favored_at_end", False, "god", "the Favored god at the end (Dunes)", only_in="dunes"
-)
+    "O_FAVOR", "favored_at_end", False, "god", "the Favored god at the end (Dunes; `none` "
+    "without gods)", only_in="dunes",
+)  # fmt: skip
 O_FEATS = _o.col(
     "O_FEATS", "feats", True, "int8", "feats completed (Reign)", weight=2,
     only_in="reign",
@@ -823,7 +837,7 @@ O_FEAT_MASK = _o.col(
     with_previous=True, only_in="reign",
 )  # fmt: skip
 _o.alias(
-    O_REW_UNUSED, "rewards_in_hand", True, "int16", "Reign's name for rewards_unused: reward "
+    O_REW_UNUSED, "rewards_in_hand", True, "int16", "Reign's name for `rewards_unused`: reward "
     "cards kept in hand", with_previous=True, only_in="reign",
 )  # fmt: skip
 O_ENRAGED = _o.col(

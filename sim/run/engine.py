@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from sim.base import layout as L
 from sim.base import vocab as V
+from sim.base.column_docs import Columns, columns_table
 from sim.compiler import PLAIN
 from sim.compiler.ahead import AVAILABLE as CLAIMS
 from sim.compiler.ahead import compile_named, compiling_ahead
@@ -140,6 +141,10 @@ def bit_lists(mask: np.ndarray, width: int) -> pa.ListArray:
     return bitlists.bit_values(mask[:, None], 0, 1, value_of)
 
 
+END_REASON_NAMES = list(V.END_REASONS[1:])
+"""The categories of the ``end_reason`` column, in code order from code 1."""
+
+
 def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     """The ``end_reason`` column: one category per way a game can end.
 
@@ -149,9 +154,65 @@ def end_reasons(codes: np.ndarray) -> pa.DictionaryArray:
     """
     if np.any(codes == V.ER_NONE):
         raise RuntimeError("the kernel returned a game that did not end (end_reason none)")
-    return pa.DictionaryArray.from_arrays(
-        (codes - 1).astype(np.int8), pa.array(list(V.END_REASONS[1:]))
-    )
+    return pa.DictionaryArray.from_arrays((codes - 1).astype(np.int8), pa.array(END_REASON_NAMES))
+
+
+ID_COLUMNS: Columns = {
+    ("game_id",): "the game's global index in the run; with `seed` it reproduces the game",
+    ("deal_id",): "the deal: with `--duplicate` the two seat-swapped games of a pair share it "
+    "(`game_id // 2`); otherwise `game_id`",
+    ("seed",): "the run seed",
+    ("mix", "variant"): "what was played: the mix (its sets joined by `+`, with any `:N` "
+    "limit) and the variants (`standard` for none)",
+    ("strategy_p0", "strategy_p1"): "each seat's bot",
+}
+"""The columns a run's row starts with, which say which game it is and what was played, each
+with what it holds; the kernel's columns (``layout.OUT_COLUMNS``) follow. :meth:`Engine.table`
+builds them, and a test checks a written run against :func:`row_column_names`."""
+
+
+def _out_meaning(c: L.OutColumn) -> str:
+    """What kernel column ``c`` holds: its doc, and what other declarations say of it (the
+    categories it takes, its weight in the score, the set it belongs to)."""
+    meaning = c.doc
+    if c.dtype == "end_reason":
+        meaning += ": " + ", ".join(f"`{r}`" for r in END_REASON_NAMES) + ", the only categories"
+    if c.weight:
+        meaning += f"; `score` counts it \N{MULTIPLICATION SIGN}{c.weight}"
+    if c.only_in:
+        empty = {"god": "`none`", "feat_ids": "an empty list"}.get(c.dtype, "0")
+        meaning += f"; {empty} in a mix without `{c.only_in}`, null once loaded"
+    return meaning
+
+
+def row_columns() -> list[tuple[tuple[str, ...], str]]:
+    """Every column of a run's rows, in groups, each with what it holds: :data:`ID_COLUMNS`,
+    then one group per column of ``layout.OUT_COLUMNS`` (a per-seat one as its two)."""
+    rows = list(ID_COLUMNS.items())
+    for c in L.OUT_COLUMNS:
+        names = (f"{c.name}_p0", f"{c.name}_p1") if c.per_seat else (c.name,)
+        rows.append((names, _out_meaning(c)))
+    return rows
+
+
+def kernel_columns() -> Iterator[tuple[L.OutColumn, int, str]]:
+    """Each Parquet column of ``layout.OUT_COLUMNS`` in the order a run's row holds them (a
+    block of them seat by seat, ``layout.row_blocks``): the column, the seat it reads (0
+    for one not per seat) and its name."""
+    for block in L.row_blocks():
+        for p in (0, 1) if block[0].per_seat else (None,):
+            for c in block:
+                yield c, p or 0, c.name if p is None else f"{c.name}_p{p}"
+
+
+def row_column_names() -> list[str]:
+    """Every column of a run's rows, in the order :meth:`Engine.table` writes them."""
+    return [*(name for group in ID_COLUMNS for name in group), *(n for *_, n in kernel_columns())]
+
+
+def row_columns_table() -> str:
+    """:func:`row_columns` as the Markdown table ``docs/usage.md`` shows, "What a run writes"."""
+    return columns_table(row_columns())
 
 
 def entry_names(engine: Engine) -> tuple[str, str]:
@@ -441,7 +502,8 @@ class Engine:
         return pa.array(codes.astype(c.dtype))
 
     def table(self, start: int, out: np.ndarray, masks: np.ndarray) -> pa.Table:
-        """The Parquet-ready rows of the kernel output for games ``start .. start+len(out)-1``."""
+        """The Parquet-ready rows of the kernel output for games ``start .. start+len(out)-1``:
+        :data:`ID_COLUMNS`, then the kernel's (:func:`kernel_columns`)."""
         n = len(out)
         check_output_fits(out)
         spec = self.spec
@@ -456,9 +518,6 @@ class Engine:
             "strategy_p0": _constant(spec.p0, n),
             "strategy_p1": _constant(spec.p1, n),
         }
-        for block in L.row_blocks():
-            for p in range(2) if block[0].per_seat else (None,):
-                for c in block:
-                    name = c.name if p is None else f"{c.name}_p{p}"
-                    cols[name] = self._column(c, out, masks, 0 if p is None else p)
+        for c, p, name in kernel_columns():
+            cols[name] = self._column(c, out, masks, p)
         return pa.table(cols)
