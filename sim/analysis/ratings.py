@@ -12,10 +12,37 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sim.base.column_docs import Columns, column_names, columns_table
 from sim.run.stats import Z95
 
 ELO_SCALE = 400.0 / math.log(10.0)
 ELO_BASE = 1500.0
+
+
+RATINGS_COLUMNS: Columns = {
+    ("bot",): "the bot: one row each, strongest first",
+    ("elo", "lo", "hi"): "its Bradley-Terry rating on the Elo scale, with its 95% interval",
+    ("se",): "the rating's standard error, in Elo points",
+    ("strength",): "the centred Bradley-Terry coefficient in natural-log odds: `elo` is it "
+    "on the Elo scale",
+    ("games",): "the decisive games it played against other bots (outright wins and losses; "
+    "self-play and shared victories left out)",
+    ("corrected",): "pairings that needed half a win added to each side to keep the fit "
+    "finite (one bot never lost); the same on every row",
+}
+"""The columns of :func:`fit_ratings`' table, which a tournament writes as ``ratings.parquet``,
+in order, each with what it holds: the one list of them. A test checks the table against it,
+and ``docs/bots.md`` shows :func:`ratings_columns_table`."""
+
+
+def ratings_column_names() -> list[str]:
+    """Every column of :data:`RATINGS_COLUMNS`, in the table's order."""
+    return column_names(RATINGS_COLUMNS)
+
+
+def ratings_columns_table() -> str:
+    """:data:`RATINGS_COLUMNS` as the Markdown table ``docs/bots.md`` shows, one row a group."""
+    return columns_table(RATINGS_COLUMNS.items())
 
 
 def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFrame:
@@ -30,11 +57,7 @@ def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.Da
             by at least one pairing.
 
     Returns:
-        One row per bot, strongest first: ``bot``, ``elo``, ``lo``, ``hi``
-        (95% interval), ``se`` (standard error in Elo points), ``strength``
-        (the centred Bradley-Terry coefficient, natural-log odds),
-        ``games`` (decisive games it played) and ``corrected`` (pairings
-        that needed the half-win correction, a column repeated on every row).
+        One row per bot, strongest first, with the columns of :data:`RATINGS_COLUMNS`.
 
     Raises:
         ValueError: fewer than two bots, an unknown bot, or no decisive games.

@@ -8,7 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.analysis.ratings import ELO_BASE, ELO_SCALE, fit_ratings, format_ratings
+from sim.analysis.ratings import (
+    ELO_BASE,
+    ELO_SCALE,
+    fit_ratings,
+    format_ratings,
+    ratings_column_names,
+)
 
 # Known strengths on the Elo scale: a 400-point gap is 10-to-1 odds.
 TRUE = {"weak": 1200.0, "fair": 1450.0, "good": 1550.0, "best": 1800.0}
@@ -42,6 +48,12 @@ def test_exact_counts_give_back_the_true_ratings() -> None:
         assert r.at[bot, "elo"] == pytest.approx(elo, abs=1.0)
     assert r.elo.mean() == pytest.approx(ELO_BASE)
     assert r.index.tolist() == ["best", "good", "fair", "weak"], "strongest first"
+
+
+def test_the_ratings_have_the_declared_columns() -> None:
+    """:func:`fit_ratings` returns exactly :data:`RATINGS_COLUMNS`, in its order."""
+    r = fit_ratings(synthetic(1_000, None))
+    assert list(r.columns) == ratings_column_names()
 
 
 def test_intervals_cover_the_truth_at_about_95_percent() -> None:

@@ -17,6 +17,7 @@ from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, in
 from doc_tables import assert_page_shows
 
 from sim.analysis import tournament
+from sim.analysis.ratings import ratings_column_names, ratings_columns_table
 from sim.cli.tournament import tournament_cmd
 from sim.data.spec import SpecError
 from sim.run import io, jobs
@@ -66,10 +67,18 @@ def test_the_table_has_the_declared_columns(pairs: pd.DataFrame) -> None:
     assert self_play.games_a_seat0 == GAMES and self_play.games_a_first == GAMES // 2
 
 
+def test_the_ratings_file_has_the_declared_columns(played: tuple[Path, Result]) -> None:
+    """``ratings.parquet`` has exactly :data:`sim.analysis.ratings.RATINGS_COLUMNS`, in order."""
+    written = pd.read_parquet(played[0] / tournament.RATINGS_FILE)
+    assert list(written.columns) == ratings_column_names()
+
+
 def test_bots_md_shows_every_declared_column_and_no_other() -> None:
-    """``docs/bots.md``'s table of the columns is :func:`tournament.pairs_columns_table`,
-    row for row, so a column added, renamed or dropped in the code shows there."""
-    assert_page_shows("bots.md", [tournament.pairs_columns_table])
+    """``docs/bots.md``'s tables of the columns of ``tournament.parquet`` and
+    ``ratings.parquet`` are :func:`tournament.pairs_columns_table` and
+    :func:`ratings_columns_table`, row for row, so a column added, renamed or
+    dropped in the code shows there."""
+    assert_page_shows("bots.md", [tournament.pairs_columns_table, ratings_columns_table])
 
 
 def test_directory_holds_tables_settings_and_games(played: tuple[Path, Result]) -> None:
