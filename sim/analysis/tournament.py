@@ -188,7 +188,7 @@ class TournamentResult:
             m = m.reindex(index=bots.rename("bot"), columns=bots).astype(float)
             object.__setattr__(self, name, m)
         figures = {f"first_player_{k}": k for k in ("rate", "lo", "hi")}
-        cols = ["bot_a", "games", "first_player_wins", *figures, "shared_rate"]
+        cols = ["bot_a", "games", "first_player_wins", *figures, "shared"]
         cols += [c for p in ("seat_", "first_margin") for c in self.pairs if c.startswith(p)]
         sp = self.pairs.loc[self.pairs["self_play"].to_numpy(), cols]
         sp = sp.rename(columns={"bot_a": "bot", **figures}).reset_index(drop=True)
@@ -215,7 +215,6 @@ PAIRS_COLUMNS: Columns = {
     ("shared",): "shared victories, a win for neither bot",
     ("rate_a", "lo_a", "hi_a", "rate_b", "lo_b", "hi_b"): "each bot's outright win rate "
     "with its 95% Wilson interval",
-    ("shared_rate",): "the share of shared victories",
     ("score_a", "score_b"): "each bot's score: outright wins plus half the shared victories, "
     "over the games",
     ("first_player_wins",): "games the seat that took the first turn won outright, whichever "
@@ -235,14 +234,13 @@ PAIRS_COLUMNS: Columns = {
     "does not exceed",
     ("first_margin_ahead", "first_margin_level", "first_margin_behind"): "the shares of games "
     "the first player ended ahead, level and behind on VP",
-    ("seat_first_wins", "seat_second_wins", "seat_shared", "seat_capped"): "games the first "
-    "player won outright (= `first_player_wins`), games the second player won outright, "
-    "shared victories (= `shared`), and games stopped at the turn cap (scored as they stood, "
-    "so counted in the three before too)",
+    ("seat_second_wins", "seat_capped"): "games the second player won outright, and games "
+    "stopped at the turn cap (scored as they stood, so counted in `first_player_wins`, "
+    "`seat_second_wins` or `shared` too)",
     ("seat_second_player_rate", "seat_second_player_lo", "seat_second_player_hi"): "the "
     "second player's outright win rate with its 95% Wilson interval",
     ("seat_shared_rate", "seat_shared_lo", "seat_shared_hi"): "the share of shared victories "
-    "(= `shared_rate`) with its 95% Wilson interval",
+    "with its 95% Wilson interval",
     ("seat_capped_rate", "seat_capped_lo", "seat_capped_hi"): "the share of games stopped at "
     "the turn cap with its 95% Wilson interval",
     (
@@ -289,7 +287,6 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         for side, wins in (("a", c.wins_a), ("b", c.wins_b)):
             row[f"rate_{side}"] = wins / n
             row[f"lo_{side}"], row[f"hi_{side}"] = wilson_interval(wins, n)
-        row["shared_rate"] = c.seats.shared / n
         row |= {
             f"score_{s}": (w + c.seats.shared / 2) / n
             for s, w in (("a", c.wins_a), ("b", c.wins_b))
@@ -300,8 +297,12 @@ def pairs_frame(counts: Sequence[tuple[Pairing, _Counts]]) -> pd.DataFrame:
         spread = margin_distribution(values, [c.margin_counts[v] for v in values])
         row["first_margin"] = spread.pop("mean")
         row |= {f"first_margin_{k}": v for k, v in spread.items() if k != "games"}
+        # The seat figures the row holds already, under the first player's or the pairing's
+        # names, are not written twice: first_player_wins/_rate/_lo/_hi, games and shared.
         row |= {
-            f"seat_{k}": v for k, v in seats.items() if k != "games" and "first_player" not in k
+            f"seat_{k}": v
+            for k, v in seats.items()
+            if k not in ("games", "first_wins", "shared") and "first_player" not in k
         }
         row |= {"games_a_seat0": c.a_seat0, "games_a_first": c.a_first}
         rows.append(row)

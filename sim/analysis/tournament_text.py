@@ -58,7 +58,7 @@ def self_play_table(result: Any) -> pd.DataFrame:
 def format_tournament(result: Any) -> str:
     """The matrix and the first-player table as Markdown (also readable as plain text)."""
     s = result.settings
-    shared = result.pairs.loc[~result.pairs["self_play"], "shared_rate"]
+    shared = result.pairs.loc[~result.pairs["self_play"], "seat_shared_rate"]
     least, most = f"{shared.min():.1%}", f"{shared.max():.1%}"
     shared_text = least if least == most else f"{least} to {most}"
     deals = "duplicate deals: " if s["duplicate_deals"] else ""

@@ -54,7 +54,7 @@ def test_one_row_per_pairing(pairs: pd.DataFrame) -> None:
     assert got == [("greedy", "greedy"), ("random", "greedy"), ("random", "random")]
     assert (pairs.games == GAMES).all()
     assert pairs.self_play.tolist() == (pairs.bot_a == pairs.bot_b).tolist()
-    for col in ["rate_a", "lo_a", "hi_a", "shared_rate", "score_a", "first_player_rate"]:
+    for col in ["rate_a", "lo_a", "hi_a", "seat_shared_rate", "score_a", "first_player_rate"]:
         assert col in pairs.columns
     assert (pairs.mix == "aegean").all() and (pairs.variant == "standard").all()
     assert (pairs.seed == 3).all()
@@ -107,7 +107,7 @@ def test_counts_add_up_and_match_the_raw_games(
 ) -> None:
     for r in pairs.itertuples(index=False):
         assert r.wins_a + r.wins_b + r.shared == r.games
-        assert r.rate_a + r.rate_b + r.shared_rate == pytest.approx(1.0)
+        assert r.rate_a + r.rate_b + r.seat_shared_rate == pytest.approx(1.0)
         assert r.score_a + r.score_b == pytest.approx(1.0)
         assert r.lo_a <= r.rate_a <= r.hi_a and r.lo_b <= r.rate_b <= r.hi_b
         assert r.first_player_lo <= r.first_player_rate <= r.first_player_hi
@@ -141,7 +141,7 @@ def test_matrix_is_consistent(pairs: pd.DataFrame) -> None:
     t = tournament.TournamentResult(BOTS, pairs, {})
     matrix, lo, hi = t.matrix, t.matrix_lo, t.matrix_hi
     assert np.isnan(matrix.loc["greedy", "greedy"]) and np.isnan(matrix.loc["random", "random"])
-    shared = pair(pairs, "random", "greedy").shared_rate
+    shared = pair(pairs, "random", "greedy").seat_shared_rate
     assert matrix.loc["greedy", "random"] + matrix.loc["random", "greedy"] + shared == (
         pytest.approx(1.0)
     )

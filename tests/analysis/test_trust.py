@@ -309,8 +309,8 @@ def test_tournament_shows_the_first_player_figures(tmp_path: Path) -> None:
     for header in ("second player wins", "shared", "turn-capped", "first among decisive"):
         assert header in text
     fp = result.first_player
-    assert (fp.seat_first_wins + fp.seat_second_wins + fp.seat_shared == fp.games).all()
-    decisive = fp.seat_first_wins / (fp.seat_first_wins + fp.seat_second_wins)
+    assert (fp.first_player_wins + fp.seat_second_wins + fp.shared == fp.games).all()
+    decisive = fp.first_player_wins / (fp.first_player_wins + fp.seat_second_wins)
     assert np.allclose(fp.seat_first_of_decisive_rate, decisive)
 
 
