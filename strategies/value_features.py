@@ -156,7 +156,7 @@ def feat_progress(st, tab, p):
                         break
         elif cond == V.F_UNITS_ONE_CITY_GE:
             for c in range(L.N_CITIES):
-                got = max(got, B.side_weight(st, tab, c, p))
+                got = max(got, B.text_units(st, tab, c, p))
         elif cond == V.F_REWARDS_GE:
             got = st[L.REW_N + p]
         elif cond == V.F_COINS_GE:

@@ -635,10 +635,19 @@ RU_REVEAL_KEEP_EXACT = _p(
     "were revealed",
     "reading", default="up_to", choices=("up_to", "exactly"), name="RU_REVEAL_KEEP_EXACT",
 )  # fmt: skip
+RU_TEXT_UNITS_CAPACITY = _p(
+    "units_in_card_texts", "reading",
+    "how a card or feat text counts units (\"1 coin for each of your units here\", \"N or "
+    "more units here\", \"N units in one city\"): `\"by_book\"`, a Beast or an enraged unit 2 "
+    "and every other unit 1; `\"capacity\"`, as the city's capacity counts them (a COLOSSAL "
+    "unit 2 as well)",
+    "reading", default="by_book", choices=("by_book", "capacity"), name="RU_TEXT_UNITS_CAPACITY",
+)  # fmt: skip
 READING_SWITCH_KEYS = (
     "reveal_repeat", "tribute_timing", "reveal_reshuffles", "emissary_favor", "maneuver_count",
     "favor_flip", "feats_end", "war_torn_units", "build_from", "structure_ability",
     "structure_cards", "feat_timing", "discount_unit", "reveal_keep_count",
+    "units_in_card_texts",
 )  # fmt: skip
 """The readings above, each a rule switch with a test in both settings."""
 _ru.loader_only(

@@ -129,7 +129,7 @@ OP_OPP_LOSE_COINS = 8  # the opponent returns up to N coins to the supply
 OP_RETURN_ENEMY = 9  # return an enemy unit (strength <= M) to its owner's hand
 OP_STRENGTH = 10  # static: +N strength to TARGET units while COND holds
 OP_COST = 11  # static: units you play into TARGET cost N more (N<0: less), min 0
-OP_GAIN_COINS_PER_UNIT = 12  # gain N coins per unit of yours in this city
+OP_GAIN_COINS_PER_UNIT = 12  # gain N coins per unit of yours in this city (board.text_units)
 OP_MANEUVER = 13  # move up to N of your units without MANEUVER into or out of this city
 OP_ENTOMB = 14  # put cards under your structure in progress: TARGET self, or N from hand
 OP_GAIN_FAVOR = 15  # turn the Favor card to your god
@@ -186,8 +186,8 @@ TARGETS: dict[str, int] = {
 C_NONE = 0
 C_CITY_HAS_TILES = 1  # the source's city still has reward tiles
 C_CITY_NO_TILES = 2  # the source's city has no reward tiles left
-C_OWN_UNITS_GE = 3  # owner has >= N unit-slots in the source's city
-C_ENEMY_UNITS_GE = 4  # opponent has >= N unit-slots in the source's city
+C_OWN_UNITS_GE = 3  # owner has >= N units in the source's city (board.text_units' count)
+C_ENEMY_UNITS_GE = 4  # opponent has >= N units in the source's city (board.text_units' count)
 C_HAND_LE = 5  # owner holds <= N cards
 C_COINS_GE = 6  # owner has >= N coins
 C_COINS_LE = 7  # owner has <= N coins
@@ -269,7 +269,7 @@ END_REASONS: tuple[str, ...] = (
 # --- feat conditions (Reign): checked in the Feat step for the active player ---
 F_TYPE_EACH_CITY = 0  # a unit of TYPE on your side of every city
 F_OPP_DISCARDED_GE = 1  # the opponent discarded >= N cards this turn (by your abilities)
-F_UNITS_ONE_CITY_GE = 2  # >= N unit-slots on your side of one city
+F_UNITS_ONE_CITY_GE = 2  # >= N units on your side of one city (board.text_units' count)
 F_REWARDS_GE = 3  # >= N reward cards won
 F_COINS_GE = 4  # >= N coins
 F_ENRAGED_GE = 5  # >= N of your units enraged at once

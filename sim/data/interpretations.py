@@ -489,12 +489,13 @@ READINGS: tuple[Reading, ...] = (
         "units_in_card_texts",
         f"{RE}, lines 91-92, 148-152 and 165; {AE}, lines 96 and 122; {DU}, lines 129 and 178",
         "A card or feat text that counts units ('1 coin for each of your units here', 'N or "
-        "more units here', 'N units in one city') counts them as the city's capacity does: a "
-        "Beast, an enraged unit and a COLOSSAL unit are 2 units.",
-        "The Aegean and Dunes rulebooks give a COLOSSAL unit 2 'for the purpose of' the "
-        "capacity, the war-torn test and the keep, so a card text would count it as 1.",
-        "Reign: 'a beast always counts as 2 units', also in a mix; the capacity is what makes "
-        "a side's 5 units, so one count serves every text and every set.",
+        "more units here', 'N units in one city') counts a Beast and an enraged unit as 2 and "
+        "every other unit, a COLOSSAL one included, as 1.",
+        "Every unit is counted as the city's capacity counts it: a COLOSSAL unit is 2 as well.",
+        "Reign: 'a beast always counts as 2 units' and an enraged unit 'counts as a beast'; the "
+        "Aegean and Dunes books give a COLOSSAL unit its 2 only 'for the purpose of' the "
+        "capacity, the war-torn test and the keep after a conflict.",
+        'units_in_card_texts = "capacity"',
     ),
     Reading(
         "extra_wealth_bonus",

@@ -154,6 +154,18 @@ RULE_NEEDS: dict[str, Need] = {
         lambda f: f.neutral and bool(f.rules["gods"]),
     ),
     "feats_end": _FEAT_END,
+    "units_in_card_texts": Need(
+        "COLOSSAL units beside a text that counts units (a 'gain_coins_per_unit' ability, an "
+        "'own/enemy_units_here_at_least' condition, or A Reign of War's feats)",
+        lambda f: (
+            "COLOSSAL" in f.keywords
+            and (
+                "gain_coins_per_unit" in f.ops
+                or bool({"own_units_here_at_least", "enemy_units_here_at_least"} & f.conditions)
+                or f.feats
+            )
+        ),
+    ),
     "reveal_keep_count": Need(
         "a 'reveal_keep' ability (A Reign of War)", lambda f: "reveal_keep" in f.ops
     ),

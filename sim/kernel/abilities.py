@@ -381,8 +381,7 @@ def run_op(st, tab, fp, ask, p, o, c, src):
     elif code == V.OP_OPP_LOSE_COINS:
         Z.pay_coins(st, q, n)
     elif code == V.OP_GAIN_COINS_PER_UNIT and c >= 0:
-        # Reading units_in_card_texts: units counted as the city's capacity counts them.
-        Z.gain_coins(st, p, n * B.side_weight(st, tab, c, p))
+        Z.gain_coins(st, p, n * B.text_units(st, tab, c, p))
     elif code == V.OP_MANEUVER:
         _maneuver(st, tab, fp, ask, p, c, o)
     elif code == V.OP_ENTOMB:

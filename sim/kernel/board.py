@@ -145,6 +145,21 @@ def side_weight(st, tab, c, p):
 
 
 @kernel
+def text_units(st, tab, c, p):
+    """Seat ``p``'s units in city ``c`` as a card or feat text counts them (reading
+    ``units_in_card_texts``): a Beast or an enraged unit 2 ("a beast always counts as 2
+    units"), any other unit 1, since the Aegean and Dunes books give a COLOSSAL unit its 2
+    only for the capacity, the war-torn test and the keep. Under the other reading, the
+    capacity's count."""
+    if rule(tab, L.RU_TEXT_UNITS_CAPACITY):
+        return side_weight(st, tab, c, p)
+    n = 0
+    for i in range(n_units(st, c, p)):
+        n += 2 if slot_type(st, tab, c, p, i) == V.T_BEAST else 1
+    return n
+
+
+@kernel
 def soldiers(st, c, p):
     """Soldiers on seat ``p``'s side of city ``c``, enraged ones not counted (a running total)."""
     return total(st, c, p, L.TOT_SOLDIERS)
@@ -310,11 +325,10 @@ def condition(st, tab, p, c, src, cond, n):
         return st[L.STACK_N + c] > 0
     if cond == V.C_CITY_NO_TILES:
         return st[L.STACK_N + c] == 0
-    # Reading units_in_card_texts: a card's count of units is the capacity's.
     if cond == V.C_OWN_UNITS_GE:
-        return side_weight(st, tab, c, p) >= n
+        return text_units(st, tab, c, p) >= n
     if cond == V.C_ENEMY_UNITS_GE:
-        return side_weight(st, tab, c, 1 - p) >= n
+        return text_units(st, tab, c, 1 - p) >= n
     if cond == V.C_ENEMY_PRESENT:
         return n_units(st, c, 1 - p) > 0
     if cond == V.C_OWN_TYPE_HERE_GE:

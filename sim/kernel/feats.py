@@ -31,7 +31,7 @@ def feat_met(st, tab, p, f):
         return st[L.OPP_DISCARDED] >= n
     if cond == V.F_UNITS_ONE_CITY_GE:
         for c in range(L.N_CITIES):
-            if B.side_weight(st, tab, c, p) >= n:
+            if B.text_units(st, tab, c, p) >= n:
                 return True
         return False
     if cond == V.F_REWARDS_GE:

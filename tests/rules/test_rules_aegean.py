@@ -751,28 +751,45 @@ def test_moirai_lachesis_other_units_plus_one() -> None:
 
 
 @pytest.mark.parametrize(
-    ("enemy", "expected"),
-    [([EUDORUS, PEISANDER], 2), ([EUDORUS, PEISANDER, PHOENIX], 5), ([TALOS, EUDORUS], 5)],
+    ("enemy", "reading", "expected"),
+    [
+        ([EUDORUS, PEISANDER], "by_book", 2),
+        ([EUDORUS, PEISANDER, PHOENIX], "by_book", 5),
+        ([TALOS, EUDORUS], "by_book", 2),
+        ([TALOS, EUDORUS], "capacity", 5),
+    ],
 )
-def test_moirai_atropos_while_enemy_has_three(enemy: list[str], expected: int) -> None:
+def test_moirai_atropos_while_enemy_has_three(
+    enemy: list[str], reading: str, expected: int
+) -> None:
     """Aegean rulebook, Unit Card Types, Moirai (Atropos: while your opponent has 3 or more
-    units here, +3 Strength) with "COLOSSAL units ... count as 2 units"."""
-    sc = build(cities={0: {0: [ATROPOS], 1: enemy}})
+    units here, +3 Strength). "For the purpose of city capacity ... COLOSSAL units
+    (Automatons) count as 2 units", and for the war-torn test: reading
+    ``units_in_card_texts``, by the book Talos and Eudorus are 2 units; under ``"capacity"``
+    Talos counts 2."""
+    # Checks edge-of-the-aegean.txt, lines 96, 112, 122.
+    rules = {"RU_TEXT_UNITS_CAPACITY": 1} if reading == "capacity" else None
+    sc = build(cities={0: {0: [ATROPOS], 1: enemy}}, rules=rules)
     assert sc.strength(0, 0) == expected
 
 
 @pytest.mark.parametrize(
-    ("own", "expected"),
+    ("own", "reading", "expected"),
     [
-        ([ANANKE, EUDORUS], 2 + 2),
-        ([ANANKE, EUDORUS, PEISANDER], 3 + 3 + 3),
-        ([ANANKE, TALOS], 3 + 7),
+        ([ANANKE, EUDORUS], "by_book", 2 + 2),
+        ([ANANKE, EUDORUS, PEISANDER], "by_book", 3 + 3 + 3),
+        ([ANANKE, TALOS], "by_book", 2 + 6),
+        ([ANANKE, TALOS], "capacity", 3 + 7),
     ],
 )
-def test_moirai_ananke_while_three_units(own: list[str], expected: int) -> None:
+def test_moirai_ananke_while_three_units(own: list[str], reading: str, expected: int) -> None:
     """Aegean rulebook, Unit Card Types, Moirai (Ananke: while you have 3 or more units here,
-    all your units here have +1 Strength; a COLOSSAL unit counts 2)."""
-    sc = build(cities={1: {0: own}})
+    all your units here have +1 Strength). Reading ``units_in_card_texts``: by the book a
+    COLOSSAL unit is 1 unit here (its 2 is the capacity's and the war-torn test's); under
+    ``"capacity"`` it counts 2."""
+    # Checks edge-of-the-aegean.txt, lines 96, 122.
+    rules = {"RU_TEXT_UNITS_CAPACITY": 1} if reading == "capacity" else None
+    sc = build(cities={1: {0: own}}, rules=rules)
     assert sc.strength(1, 0) == expected
 
 
@@ -1391,17 +1408,20 @@ def test_patroclus_rally_returns_enemy_to_owners_hand() -> None:
     done(sc)
 
 
-def test_phoenix_rally_coin_per_unit_here() -> None:
-    """Card ability (Phoenix, RALLY 2: gain 1 coin for each of your units here). Reading
-    ``units_in_card_texts``: the units are counted as the city's capacity counts them, where
-    "COLOSSAL units (Automatons) count as 2 units": Talos 2, Lachesis 1, Phoenix 1."""
-    # Checks edge-of-the-aegean.txt, line 96.
-    sc = build(hands={0: [PHOENIX]}, coins=(4, 4), cities={0: {0: [TALOS, LACHESIS]}})
+@pytest.mark.parametrize(("reading", "units"), [("by_book", 3), ("capacity", 4)])
+def test_phoenix_rally_coin_per_unit_here(reading: str, units: int) -> None:
+    """Card ability (Phoenix, RALLY 2: gain 1 coin for each of your units here). "For the purpose
+    of city capacity ... COLOSSAL units (Automatons) count as 2 units", and "for the purpose of
+    determining if a city is war-torn": nowhere else. Reading ``units_in_card_texts``: by the
+    book Talos, Lachesis and Phoenix are 3 units; under ``"capacity"`` Talos is 2 of 4."""
+    # Checks edge-of-the-aegean.txt, lines 96, 122.
+    rules = {"RU_TEXT_UNITS_CAPACITY": 1} if reading == "capacity" else None
+    sc = build(hands={0: [PHOENIX]}, coins=(4, 4), cities={0: {0: [TALOS, LACHESIS]}}, rules=rules)
     sc.script_play(PHOENIX, city=0)
     sc.script("rally", card=PHOENIX)
     sc.script_pass()
     sc.surge()
-    assert sc.coins(0) == 4 - 2 - 2 + 4
+    assert sc.coins(0) == 4 - 2 - 2 + units
     done(sc)
 
 

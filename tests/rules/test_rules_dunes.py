@@ -706,18 +706,23 @@ def test_reinforce_after_a_unit_devoted_to_both() -> None:
     done(sc)
 
 
-def test_reinforce_colossal_overseer_coin_per_unit() -> None:
-    """Dunes rulebook, COLOSSAL Units: "All Vizier units and some Follower units have the keyword
-    ability COLOSSAL" (Overseer of the Necropolis, REINFORCE: gain 1 coin per unit of yours
-    here). Reading ``units_in_card_texts``: the units are counted as the capacity counts them,
-    so the Overseer is 2 of the 4 units its 3 cards make."""
-    # Checks heir-to-the-dunes.txt, line 178.
-    sc = build(hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER]}})
+@pytest.mark.parametrize(("reading", "units"), [("by_book", 3), ("capacity", 4)])
+def test_reinforce_colossal_overseer_coin_per_unit(reading: str, units: int) -> None:
+    """Dunes rulebook, COLOSSAL Units: "A COLOSSAL unit counts as 2 units instead of 1 when
+    determining if a city is war-torn or not" (and for the capacity and the keep). Overseer of
+    the Necropolis, REINFORCE: gain 1 coin per unit of yours here. Reading
+    ``units_in_card_texts``: by the book its 3 cards are 3 units; under ``"capacity"`` the
+    Overseer is 2 of 4."""
+    # Checks heir-to-the-dunes.txt, lines 129, 178.
+    rules = {"RU_TEXT_UNITS_CAPACITY": 1} if reading == "capacity" else None
+    sc = build(
+        hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER]}}, rules=rules
+    )
     play(sc, OVERSEER, city=1, cost=3)
     sc.script("reinforce", card=OVERSEER)
     sc.script_pass()
     sc.surge()
-    assert sc.coins(0) == 4
+    assert sc.coins(0) == units
     done(sc)
     # ... and at 4 unit-slots a COLOSSAL unit no longer fits (capacity 5).
     sc = build(hands={0: [OVERSEER]}, coins=(3, 4), cities={1: {0: [SERVANT, MARAUDER, GRANARIES]}})
