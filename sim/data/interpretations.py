@@ -116,6 +116,48 @@ READINGS: tuple[Reading, ...] = (
         "Bots that never fight could play for ever; the cap is recorded, never hidden.",
     ),
     Reading(
+        "war_keep_order",
+        f"{AE}, lines 128-130; {DU}, lines 168-170; {RE}, lines 116-121",
+        "After a conflict the victor chooses the units it keeps and destroys the rest, then the "
+        "loser; on a full tie the active player chooses first, then the other player, who sees "
+        "that choice.",
+        "On a full tie both players choose at once, face down.",
+        "The victor-then-loser order is the text's ('The loser of the conflict then "
+        "destroys'); a full tie says only that 'both players must destroy all but 2', and the "
+        "kernel takes one seat's choice at a time. No rule reads the other seat's keep, so "
+        "only what a bot knows differs. Not yet a switch.",
+    ),
+    Reading(
+        "war_torn_token",
+        f"{AE}, lines 120 and 128; {DU}, lines 158-160 and 172",
+        "The war-torn token (StateView.war_torn_token) is flipped at the start of the War step "
+        "for each city war-torn then, and back to its peaceful side when that city's conflict "
+        "ends; outside the War step it shows peaceful. Whether a city is war-torn "
+        "(Scenario.war_torn, the kernel's is_war_torn) is worked out whenever it is asked, in "
+        "any step.",
+        "The token follows the city in every step: it turns as soon as units played, moved or "
+        "destroyed make the city war-torn or peaceful, and again when the turn passes (the "
+        "test counts the active player's opponent).",
+        "Dunes line 160: a city 'can become or cease to be war-torn in any step, but conflicts "
+        "are only ever resolved during the War Step', whose first act is to check every city "
+        "(line 158). No rule reads the token, so play is the same; a live token would cost a "
+        "war-torn test at every unit moved. Not yet a switch.",
+    ),
+    Reading(
+        "ability_strength",
+        f"{DU}, lines 123 and 151; {AE}, lines 92 and 112; {RE}, lines 57 and 149",
+        "A card's 'enemy unit with N or less Strength' (destroy, return) reads the unit's "
+        "strength where it stands, as a conflict would add it: the printed value with the +1 "
+        "a Favored player's INVOCATION units have, ongoing effects (Moirai) and an enraged "
+        "unit's 4.",
+        "The printed Strength value on the card, whatever modifies it in the city.",
+        "Dunes line 151 makes a Favored player's INVOCATION units '+1 strength' with no "
+        "restriction to conflicts, Aegean Moirai give a unit '+N Strength', and an enraged "
+        "unit 'counts as a beast of strength 4': the unit's strength is the changed one. "
+        "(A build counts the printed strength of a unit in hand: build_strength.) Not yet a "
+        "switch.",
+    ),
+    Reading(
         "reveal_reshuffles",
         f"{RE}, lines 154-156, 167-169 and 171; {DU}, lines 100 and 108",
         "A card revealed from an empty deck (a Reign 'Reveal the top N cards', the Dunes "
@@ -387,6 +429,20 @@ READINGS: tuple[Reading, ...] = (
         "'follow all rules for the included components': fixed rules belong to no component, "
         "so the base game's apply. A designer plays another base by naming it first.",
         "--mix (the first set named)",
+    ),
+    Reading(
+        "after_play_order",
+        f"{DU}, lines 133 and 150-152; {AE}, line 114",
+        "After a unit is played into a city, with the Favor card already flipped for it: its "
+        "own play ability, its INVOCATION (if its owner is Favored), its MANEUVER, then the "
+        "REINFORCE choice (a unit devoted to its owner's god), then the RALLY window. A Dunes "
+        "game meets one of them per play; a mix with Aegean units meets REINFORCE and RALLY on "
+        "one play (a Follower played beside a Myrmidon).",
+        "The player chooses the order of the after-play abilities of one play.",
+        "Each rulebook orders only its own: Dunes line 133 puts the Favor flip before any "
+        "ability, and neither book orders its keywords against the other's. A fixed order "
+        "keeps the bots' decisions to the ones the rules name (as keres_order). Not yet a "
+        "switch.",
     ),
     Reading(
         "combine_end_conditions",

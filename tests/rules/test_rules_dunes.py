@@ -999,6 +999,27 @@ def test_reward_ankh_draws_only_when_favored() -> None:
         done(sc)
 
 
+@pytest.mark.parametrize(("favor", "strength"), [("anubis", 3), ("horus", 4)])
+def test_strength_limit_counts_the_favored_invocation_bonus(favor: str, strength: int) -> None:
+    """Dunes rulebook, Initiate: "all of a player's units with INVOCATION are +1 strength if their
+    god is Favored." Reading ``ability_strength``: Was Scepter ("Return 1 enemy unit with 3 or
+    less Strength in any city") reads that strength. The Horus player's Dune Raider (INVOCATION,
+    printed 3) is within reach while Anubis is Favored and out of it, at 4, while Horus is; using
+    the tile turns no Favor card."""
+    # Checks heir-to-the-dunes.txt, lines 143, 151.
+    stacks = {0: [CROOK], 1: [KHOPESH], 2: [BARQUE]}
+    sc = build(rewards={0: [(WAS, False)]}, cities={1: {1: [RAIDER]}}, favor=favor, stacks=stacks)
+    assert sc.strength(1, 1) == strength
+    sc.script_use_reward(WAS)
+    sc.script_pass()
+    sc.surge()
+    returned = strength <= 3
+    assert sc.city(1, 1) == ([] if returned else [RAIDER])
+    assert sc.hand(1) == ([RAIDER] if returned else [])
+    assert sc.rewards(0) == [(WAS, True)] and sc.favor == favor
+    done(sc)
+
+
 # =============================================================================
 # War Step
 # =============================================================================
@@ -1054,6 +1075,26 @@ def test_war_torn_in_surge_resolved_only_in_war() -> None:
     sc.war()
     assert not sc.war_torn(0)
     assert len(sc.rewards(0)) == 1 and sc.city(0, 0) == [WARDEN]
+    done(sc)
+
+
+def test_war_torn_token_turns_in_the_war_step() -> None:
+    """Dunes rulebook, War Step: "When a city becomes war-torn, flip the war-torn token to its
+    war-torn side" ... "Lastly, flip the war-torn token to its peaceful side." Reading
+    ``war_torn_token``: the Temple Servant played in the Surge makes city 0 war-torn at once
+    (5 units), but its token turns only when the War Step checks the cities, and is peaceful
+    again once the conflict is resolved."""
+    # Checks heir-to-the-dunes.txt, lines 158-160, 172.
+    cities = {0: {0: [WARDEN, KEEPER], 1: [MARAUDER, NOVICE]}}
+    sc = build(hands={0: [SERVANT]}, coins=(1, 4), cities=cities, favor="horus")
+    play(sc, SERVANT, city=0, cost=1)
+    sc.script_pass()
+    sc.surge()
+    assert sc.war_torn(0) and not sc.war_torn_token(0)
+    sc.script_keep(0, [0])
+    sc.war()
+    assert not sc.war_torn(0) and not sc.war_torn_token(0)
+    assert sc.rewards(0) == [(CROOK, False)]
     done(sc)
 
 
@@ -1166,7 +1207,8 @@ def test_war_strength_tie_goes_to_higher_total_cost() -> None:
 def test_war_full_tie_neither_wins() -> None:
     """Dunes rulebook, Resolving Conflicts: "If players are still tied, neither player is the
     victor, and both players must destroy all but 2 of their units in that city." (Strength 4
-    and cost 5 on both sides: Archer + Herald against Channeler + Gravedigger + Weigher.)"""
+    and cost 5 on both sides: Archer + Herald against Channeler + Gravedigger + Weigher.)
+    Reading ``war_keep_order``: the active player chooses its keep first, then the other."""
     # Checks heir-to-the-dunes.txt, line 168.
     cities = {1: {1: [ARCHER, HERALD], 0: [CHANNELER, GRAVEDIGGER, WEIGHER]}}
     sc = build(cities=cities, active=1, favor="horus")
@@ -1772,6 +1814,26 @@ def test_mix_rally_opened_by_a_dunes_unit() -> None:
     sc.script_pass()
     sc.surge()
     assert sc.coins(0) == 2 and sc.city(1, 0) == [EUDORUS, SERVANT]
+    done(sc)
+
+
+def test_mix_reinforce_comes_before_the_rally_window() -> None:
+    """Dunes rulebook, Follower: "After a player plays a unit devoted to their god into a city,
+    that player can resolve the REINFORCE ability of a single unit"; Aegean rulebook, Myrmidons:
+    "after the active player adds any unit to a city, that player may pay the indicated costs
+    and resolve the RALLY abilities". Reading ``after_play_order``: REINFORCE first, then the
+    RALLY window. Necropolis Gravedigger (free with the devoted discount) played beside Eudorus
+    with no coins: its REINFORCE gains the coin that then pays Eudorus' RALLY 1 (gain 2)."""
+    # Checks heir-to-the-dunes.txt, lines 135, 150; edge-of-the-aegean.txt, line 114.
+    sc = mixed(hands={0: [GRAVEDIGGER]}, coins=(0, 4), favor="anubis", cities={0: {0: [EUDORUS]}})
+    play(sc, GRAVEDIGGER, city=0, cost=0)
+    sc.script("reinforce", card=GRAVEDIGGER)
+    sc.script_may(False)  # "You may ENTOMB this unit": no
+    sc.script("rally", card=EUDORUS)
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == 0 + 1 - 1 + 2
+    assert sc.city(0, 0) == [EUDORUS, GRAVEDIGGER] and sc.under_cards(0) == []
     done(sc)
 
 
