@@ -69,6 +69,13 @@ def place(
     shuffled order; unnamed tiles stay in the box. ``supply`` defaults to
     what the set's coins leave after both seats' ``coins``.
 
+    Heir to the Dunes: seat 0 serves Anubis, seat 1 Horus. ``favor`` names
+    the Favored god; left out, it is the god of the seat that is not
+    ``active``, which is the second player's god (as set-up flips it) only
+    when ``turn`` is 0: later in a game no rule fixes it, so a test that
+    depends on it names it. ``under[p]`` puts unnamed cards under seat
+    ``p``'s structures by name, ``built[p]`` names its completed ones.
+
     A Reign of War: ``enraged[c][p]`` lists the slot positions of seat
     ``p``'s units in city ``c`` that start enraged (set as given, without
     the Enrage checks); ``feats[p]`` names the feats seat ``p`` has
