@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -10,6 +11,7 @@ from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     GameCount,
     change_options,
+    changes_recorded,
     check_resume_options,
     chunk_size_option,
     first_option,
@@ -23,6 +25,7 @@ from sim.cli.options import (
     seat_help,
     seed_option,
     show_progress,
+    spec_recorded,
     split_variants,
     threads_option,
     variant_option,
@@ -188,8 +191,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @force_option("balance run")
 @resume_option(
     "DIR",
-    "Finish the interrupted race written to DIR (by --out): reuse its rows, play the rest "
-    "(the other options are ignored). Refused if the code or cards changed since.",
+    "Finish the interrupted race written to DIR (by --out): reuse its rows, play the rest. "
+    "Refused if the code or cards changed since.",
 )
 @threads_option()
 @chunk_size_option("Games per kernel call. Results do not depend on it.")
@@ -232,7 +235,7 @@ def balance_cmd(**kw: Any) -> None:
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the balance folder; drop --out", EXIT_USAGE)
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         with user_errors(resume, interrupted=f"interrupted; the race in {resume} is incomplete"):
             result = B.resume_balance(resume, threads=kw["threads"], progress=progress)
         if not quiet:
@@ -298,6 +301,38 @@ def balance_cmd(**kw: Any) -> None:
         )  # fmt: skip
     if not quiet:
         click.echo(B.format_result(result))
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a race's plan records each option ``balance --resume`` may repeat (``--values``
+    and ``--span`` are recorded only as the candidates they gave, so they are refused)."""
+    from sim.run.jobs import MISSING, Recorded, at  # deferred: loads pyarrow
+
+    def question(kind: str, value: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
+        def read(plan: Any) -> Any:
+            q = plan.get("question")
+            return value(q) if isinstance(q, dict) and q.get("kind") == kind else MISSING
+
+        return read
+
+    def names(given: tuple[str, ...]) -> list[str]:
+        return [n.strip().lower() for n in given]
+
+    spec = spec_recorded()
+    return {
+        **{name: spec[name] for name in ("mix", "seed", "p0", "p1", "first", "variants")},
+        "rules_file": spec["rules_file"],
+        **changes_recorded("base"),
+        "card": Recorded(question("card", lambda q: q.get("card"))),
+        "fields": Recorded(question("card", lambda q: q.get("names")), names),
+        "rules": Recorded(question("rule", lambda q: q.get("names")), names),
+        "variant_choice": Recorded(
+            question("variant", lambda q: (q.get("names") or [None])[0]),
+            lambda name: name.strip().lower(),
+        ),
+        **{n: at(n) for n in ("target", "tolerance", "precision", "pilot", "alpha", "chunk_size")},
+        "max_games": at("ceiling"),
+    }
 
 
 def _balance_set(

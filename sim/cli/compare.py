@@ -15,6 +15,7 @@ from sim.cli.options import (
     GameArgs,
     backend_options,
     change_options,
+    changes_recorded,
     check_panel_seats,
     check_resume_options,
     check_until_ci_steps,
@@ -26,6 +27,7 @@ from sim.cli.options import (
     resume_option,
     rules_option,
     sizing_options,
+    spec_recorded,
     split_variants,
 )
 from sim.data.spec import RunSpec, SpecError
@@ -79,7 +81,7 @@ from sim.data.spec import RunSpec, SpecError
 @resume_option(
     "OUT",
     "Finish the interrupted comparison written to OUT (its runs A and B play only "
-    "their missing chunks); the game and change options here are ignored.",
+    "their missing chunks).",
 )
 @sizing_options("the headline shifts (first player, each changed card's holders)")
 @backend_options
@@ -136,7 +138,7 @@ def compare_cmd(
     check_until_ci_steps(click.get_current_context(), until_ci)
 
     if resume is not None:
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         with user_errors(resume), backend.open(game.threads) as be:
             result = resume_compare(
                 resume, threads=game.threads, progress=game.progress, backend=be
@@ -148,10 +150,9 @@ def compare_cmd(
     with user_errors(out), backend.open(game.threads) as be:
         changes = Changes.parse(change, card_files)
         spec = game.spec(rules=rules_file)
-        b_vars = split_variants(b_variants)
         spec_b = dataclasses.replace(
             spec,
-            variants=tuple(v for v in b_vars if v != "standard") if b_variants else spec.variants,
+            variants=_b_variants(b_variants) if b_variants else spec.variants,
             rules=b_rules if b_rules is not None else spec.rules,
             p0=spec.p0 if b_p0 is None else b_p0,
             p1=spec.p1 if b_p1 is None else b_p1,
@@ -195,6 +196,24 @@ def compare_cmd(
         )
     if not game.quiet:
         click.echo(format_result(result))
+
+
+def _b_variants(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--b-variant`` as run B's variants (``standard``: none)."""
+    return tuple(v for v in split_variants(values) if v != "standard")
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a comparison's plan records each option ``compare --resume`` may repeat."""
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {
+        **spec_recorded("spec"),
+        **changes_recorded("changes"),
+        "b_variants": at("spec_b.variants", _b_variants),
+        **{f"b_{name}": at(f"spec_b.{name}") for name in ("rules", "p0", "p1", "first")},
+        **{name: at(name) for name in ("chunk_size", "exclude_capped", "until_ci")},
+    }
 
 
 def _compare_panel(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -99,7 +100,7 @@ def mixes_cmd(
             raise CliError("--resume DIR names the ranking's folder; drop --out", EXIT_USAGE)
         if mix_list:
             raise CliError("--resume DIR plays the mixes it recorded; drop MIX", EXIT_USAGE)
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         with user_errors(resume):
             table = resume_mixes(resume, each)
     else:
@@ -143,3 +144,10 @@ def mixes_cmd(
         f"subset seed {subset_seed} ({subsets} subsets per partial mix)"
     )
     click.echo(format_mixes(table))
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a ranking's plan records each option ``mixes --resume`` may repeat."""
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {name: at(name) for name in ("games", "seed", "subset_seed", "subsets", "bot")}

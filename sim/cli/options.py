@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +19,7 @@ from sim.run.progress import wanted
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
     from sim.run.backends import Backend
+    from sim.run.jobs import Recorded
 
 
 class GameCount(click.ParamType):
@@ -264,7 +265,8 @@ def rules_option(help: str, metavar: str | None = None) -> Any:
 
 
 def resume_option(metavar: str, help: str, url_ok: bool = False) -> Any:
-    """``--resume DIR``: finish an interrupted command from what it wrote to DIR.
+    """``--resume DIR``: finish an interrupted command from what it wrote to DIR (its help
+    also says what :func:`check_resume_options` holds to).
 
     ``url_ok``: DIR may be an fsspec URL (see :class:`OutLocation`).
     """
@@ -273,7 +275,8 @@ def resume_option(metavar: str, help: str, url_ok: bool = False) -> Any:
         type=OutLocation(url_ok),
         default=None,
         metavar=metavar,
-        help=help,
+        help=f"{help} Any other option given with it must equal the one {metavar} recorded "
+        "(how to play, such as --threads or --quiet, may differ).",
     )
 
 
@@ -553,10 +556,40 @@ RESUME_KEEPS = frozenset(
 """The options ``--resume`` takes as given: how to play, never what is played."""
 
 
-def check_resume_options(folder: Path) -> None:
+def spec_recorded(arm: str = "spec") -> dict[str, Recorded]:
+    """Where a plan records the game options of one arm's RunSpec (``arm``: its key in the
+    plan), each as the command writes it there (for :func:`check_resume_options`)."""
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {
+        **{name: at(f"{arm}.{name}") for name in ("games", "mix", "seed", "p0", "p1", "first")},
+        "gods": at(f"{arm}.gods"),
+        "variants": at(f"{arm}.variants", split_variants),
+        "rules_file": at(f"{arm}.rules"),
+    }
+
+
+def changes_recorded(key: str) -> dict[str, Recorded]:
+    """Where a plan records ``--change`` and ``--cards`` (``key``: its
+    :meth:`sim.data.changes.Changes.describe` in the plan), as the command writes them."""
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {
+        "change": at(f"{key}.change", lambda texts: [t.strip() for t in texts]),
+        "card_files": at(f"{key}.cards", lambda paths: [str(Path(p)) for p in paths]),
+    }
+
+
+def check_resume_options(folder: Path, where: Mapping[str, Recorded]) -> None:
     """Refuse, with ``--resume``, an option typed on the command line that differs from the
     one the folder recorded when it started (a resume continues the recorded plan; an
-    option it would ignore is refused rather than dropped without a word)."""
+    option it would ignore is refused rather than dropped without a word).
+
+    ``where``: where the folder's plan (a job's ``plan``, or a run's manifest) records each
+    of the command's options and how (:func:`sim.run.jobs.given_options`); an option not
+    in it is one the resume ignores. The refusal names the option as the command line
+    spells it.
+    """
     from click.core import ParameterSource  # deferred: only with --resume
 
     ctx = click.get_current_context()
@@ -570,15 +603,19 @@ def check_resume_options(folder: Path) -> None:
         return
     from sim.run import io, jobs  # deferred: loads pyarrow
 
-    recorded: dict[str, Any] = {}
+    recorded: Mapping[str, Any] = {}
     try:
         if jobs.is_job(folder):
             recorded = jobs.read_job(folder)["plan"]
         elif io.is_regular(Path(folder) / io.MANIFEST_NAME):
-            manifest = io.read_manifest(folder)
-            recorded = {k: manifest.get(k) for k in ("spec", "chunk_size", "until_ci")}
+            recorded = io.read_manifest(folder)
     except (OSError, ValueError):
         pass  # the resume itself names what is wrong with the folder
-    problem = jobs.given_options(recorded, given)
+    names = {
+        p.name: next((o for o in p.opts if o.startswith("--")), p.opts[0])
+        for p in ctx.command.params
+        if p.name is not None and p.opts
+    }
+    problem = jobs.given_options(recorded, given, where, names)
     if problem:
         raise CliError(problem, EXIT_USAGE)

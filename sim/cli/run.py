@@ -13,6 +13,7 @@ from sim.cli.options import (
     GameCount,
     backend_options,
     change_options,
+    changes_recorded,
     check_panel_seats,
     check_resume_options,
     check_until_ci,
@@ -31,6 +32,7 @@ from sim.cli.options import (
     seat_help,
     seed_option,
     show_progress,
+    spec_recorded,
     threads_option,
     variant_option,
 )
@@ -111,8 +113,8 @@ from sim.cli.options import (
 @resume_option(
     "DIR",
     "Finish the interrupted run in DIR (a path or an fsspec URL): play only its missing "
-    "chunks, with the spec, cards and chunk size its manifest records (the game options "
-    "here are ignored). Refused if the code or cards changed since it started.",
+    "chunks, with the spec, cards and chunk size its manifest records. Refused if the "
+    "code or cards changed since it started.",
     url_ok=True,
 )
 @backend_options
@@ -171,7 +173,7 @@ def run_cmd(
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the run directory; drop --out", EXIT_USAGE)
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         with (
             user_errors(resume, interrupted=f"interrupted; the run in {resume} is incomplete"),
             backend.open(threads) as be,
@@ -227,6 +229,22 @@ def run_cmd(
         )
     if not quiet:
         click.echo(runner.summary(result, exclude_capped=exclude_capped))
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a run's manifest records each option ``run --resume`` may repeat."""
+    from sim.run.jobs import Recorded, at  # deferred: loads pyarrow
+
+    spec_games = at("spec.games").read
+    return {
+        **spec_recorded(),
+        # --until-ci cuts spec.games to the games played; the ceiling is games_requested
+        "games": Recorded(lambda m: m.get("games_requested", spec_games(m))),
+        "decks": at("spec.decks"),
+        "duplicate": at("spec.duplicate"),
+        **{name: at(name) for name in ("chunk_size", "until_ci")},
+        **changes_recorded("card_changes"),
+    }
 
 
 def _run_extras(

@@ -19,6 +19,7 @@ from sim.cli.options import (
     out_option,
     resume_option,
     sizing_options,
+    spec_recorded,
 )
 from sim.data.changes import MAX_VALUES
 
@@ -65,8 +66,8 @@ from sim.data.changes import MAX_VALUES
 @resume_option(
     "DIR",
     "Finish the interrupted sweep written to DIR (by --out): skip its finished cells, "
-    "finish a cut run, play the rest, with the plan DIR records (the game and sweep options "
-    "here are ignored). Refused if the code or cards changed since it started.",
+    "finish a cut run, play the rest, with the plan DIR records. Refused if the code or "
+    "cards changed since it started.",
 )
 @sizing_options("every cell's holders' shift")
 @backend_options
@@ -109,7 +110,7 @@ def sweep_cmd(
     if resume is not None and out is not None:
         raise CliError("--resume DIR names the sweep folder; drop --out", EXIT_USAGE)
     if resume is not None:
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         from sim.analysis.sweep import resume_sweep  # deferred: loads numba
 
         interrupted = f"interrupted; the sweep in {resume} is incomplete"
@@ -138,6 +139,19 @@ def sweep_cmd(
         )  # fmt: skip
         paths = output_paths(out) if out is not None else []
     _show(result, paths, game.quiet)
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a sweep's plan records each option ``sweep --resume`` may repeat."""
+    from sim.analysis.sweep import parse_deltas  # deferred: loads numba
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {
+        **spec_recorded(),
+        "field": at("field", str.lower),
+        "deltas": at("deltas", parse_deltas),
+        **{name: at(name) for name in ("cards", "correction", "chunk_size", "until_ci")},
+    }
 
 
 def _show(result: Any, paths: list[Path], quiet: bool) -> None:

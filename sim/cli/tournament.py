@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,8 +63,8 @@ from sim.cli.options import (
 @resume_option(
     "DIR",
     "Finish the interrupted tournament written to DIR (by --out): keep its finished "
-    "pairings, play the others, with the plan DIR records (the other options here are "
-    "ignored). Refused if the code or cards changed since it started.",
+    "pairings, play the others, with the plan DIR records. Refused if the code or cards "
+    "changed since it started.",
 )
 @backend_options
 def tournament_cmd(
@@ -102,7 +103,7 @@ def tournament_cmd(
     if resume is not None:
         if out is not None:
             raise CliError("--resume DIR names the tournament folder; drop --out", EXIT_USAGE)
-        check_resume_options(resume)
+        check_resume_options(resume, _recorded())
         interrupted = f"interrupted; the tournament in {resume} is incomplete"
         with user_errors(resume, interrupted=interrupted), backend.open(threads) as be:
             result = tournament.resume_tournament(
@@ -136,3 +137,15 @@ def tournament_cmd(
             f"Tables in {out}/; load them with: import pandas as pd; "
             f'pairs = pd.read_parquet("{out}/{tournament.PAIRS_FILE}")'
         )
+
+
+def _recorded() -> dict[str, Any]:
+    """Where a tournament's plan records each option ``tournament --resume`` may repeat."""
+    from sim.analysis.tournament import parse_bots  # deferred: loads pandas
+    from sim.run.jobs import at  # deferred: loads pyarrow
+
+    return {
+        **{name: at(name) for name in ("mix", "games", "seed", "keep_games")},
+        "bots": at("bots", parse_bots),
+        "variants": at("variants", split_variants),
+    }

@@ -36,6 +36,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -397,30 +398,70 @@ class Job:
         self.close()
 
 
-def given_options(recorded: Mapping[str, Any], given: Mapping[str, Any]) -> str | None:
+def _as_given(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """Where a command's plan records one of its options, for :func:`given_options`.
+
+    ``read`` takes the value from the plan (a missing key, or a plan of another shape, is
+    :data:`MISSING`); ``written`` turns the option's value as the command line gives it into
+    the plan's form (the same conversion the command makes before it records the option).
+    Both sides are then compared as JSON would hold them (a tuple is a list).
+    """
+
+    read: Callable[[Mapping[str, Any]], Any]
+    written: Callable[[Any], Any] = _as_given
+
+
+def at(path: str, written: Callable[[Any], Any] | None = None) -> Recorded:
+    """:class:`Recorded` at the dotted ``path`` of the plan (``"spec.games"``), the option's
+    value turned into the plan's form by ``written`` (default: as it is)."""
+
+    def read(plan: Mapping[str, Any]) -> Any:
+        value: Any = plan
+        for key in path.split("."):
+            if not isinstance(value, Mapping) or key not in value:
+                return MISSING
+            value = value[key]
+        return value
+
+    return Recorded(read, written or _as_given)
+
+
+def given_options(
+    recorded: Mapping[str, Any],
+    given: Mapping[str, Any],
+    where: Mapping[str, Recorded],
+    names: Mapping[str, str] | None = None,
+) -> str | None:
     """The first option given with ``--resume`` that differs from the recorded plan, as a
-    refusal; ``None`` when every one equals it. ``given``: option name -> value, only
-    those the user typed; a name is looked up anywhere in the plan (``games`` in its spec)."""
-    flat: dict[str, Any] = {}
+    refusal; ``None`` when every one equals it.
 
-    def walk(d: Mapping[str, Any]) -> None:
-        for k, v in d.items():
-            if isinstance(v, Mapping):
-                walk(v)
-            else:
-                flat.setdefault(k, v)
-
-    walk(recorded)
+    ``given``: option name -> value, only those the user typed. ``where``: where the plan
+    records each option (an option it does not record, which the resume would ignore, is
+    refused). ``names``: each option as the command line spells it (``deltas`` is
+    ``--delta``); by default ``--`` and the name with dashes.
+    """
     for name, value in given.items():
-        was = flat.get(name.replace("-", "_"), _MISSING)
-        if was is _MISSING or _plain(was) != _plain(value):
-            shown = "" if was is _MISSING else f" (the folder's plan has {was!r})"
-            option = name.replace("_", "-")
-            return f"--resume continues the plan recorded in the folder; drop --{option}{shown}"
+        place = where.get(name)
+        was = MISSING if place is None else place.read(recorded)
+        try:
+            now = MISSING if was is MISSING else place.written(value)  # type: ignore[union-attr]
+        except ValueError:  # a value the command would refuse is no value the plan holds
+            now = _UNREADABLE
+        if was is MISSING or _plain(was) != _plain(now):
+            shown = "" if was is MISSING else f" (the folder's plan has {was!r})"
+            option = (names or {}).get(name) or "--" + name.replace("_", "-")
+            return f"--resume continues the plan recorded in the folder; drop {option}{shown}"
     return None
 
 
-_MISSING = object()
+MISSING: Any = object()
+"""What :meth:`Recorded.read` gives for an option the plan does not record."""
+_UNREADABLE = object()
 
 
 def _plain(v: Any) -> Any:

@@ -148,6 +148,48 @@ def test_resume_refuses_an_option_that_differs_from_the_recorded_plan(tmp_path: 
     assert "already complete" in line  # the same value is the recorded plan, not a conflict
 
 
+def test_resume_takes_an_option_equal_to_the_one_its_plan_records(tmp_path: Path) -> None:
+    """Each option is looked up where the command records it and as it records it: B's
+    edits, not the base's; the deltas as numbers; and named as typed (--delta, not
+    --deltas)."""
+    change = ["--change", f"{TALOS}.cost=+1"]
+    done = "already complete"  # the options were taken: the resume itself answers
+    cmp, swp, bal = tmp_path / "c", tmp_path / "s", tmp_path / "b"
+    ok(invoke("compare", *change, *TINY, "--out", str(cmp)))
+    same = [
+        *change,
+        "--games",
+        "40",
+        "--b-p0",
+        "greedy",
+        "--variant",
+        "",
+        "--b-variant",
+        "standard",
+    ]
+    assert done in one_error_line(invoke("compare", "--resume", str(cmp), *same))
+    line = one_error_line(invoke("compare", "--resume", str(cmp), "--change", f"{TALOS}.cost=+2"))
+    assert line.endswith(f"drop --change (the folder's plan has ['{TALOS}.cost=+1'])")
+    line = one_error_line(invoke("compare", "--resume", str(cmp), "--b-variant", "emissary"))
+    assert "drop --b-variant (the folder's plan has [])" in line
+    assert "drop --out" in one_error_line(invoke("compare", "--resume", str(cmp), "--out", "x"))
+
+    ok(invoke("sweep", "--card", "0", "--delta=-1,+1", *TINY, "--out", str(swp)))
+    same = ["--delta=-1,1", "--field", "COST", "--card", "0", "--seed", "3"]
+    assert done in one_error_line(invoke("sweep", "--resume", str(swp), *same))
+    line = one_error_line(invoke("sweep", "--resume", str(swp), "--delta", "+2"))
+    assert line.endswith("drop --delta (the folder's plan has [-1, 1])")
+
+    race = ["--rule", "start_coins", "--values", "3-5", "--pilot", "200", "--max-games", "400"]
+    ok(invoke("balance", *race, "-q", "--out", str(bal)))
+    same = ["--rule", "START_COINS", "--max-games", "400", "--tolerance", "0.25"]
+    assert done in one_error_line(invoke("balance", "--resume", str(bal), *same))
+    line = one_error_line(invoke("balance", "--resume", str(bal), "--max-games", "800"))
+    assert line.endswith("drop --max-games (the folder's plan has 400)")
+    line = one_error_line(invoke("balance", "--resume", str(bal), "--field", "cost"))
+    assert line.endswith("drop --field")  # the plan is a rule's race, not a card's
+
+
 def test_a_malformed_scheduler_is_one_line() -> None:
     pytest.importorskip("distributed")
     line = one_error_line(invoke("run", *TINY, "--backend", "dask", "--scheduler", "tcp://"))

@@ -208,12 +208,24 @@ def test_a_job_without_out_plays_in_a_temporary_folder_removed_after(tmp_path: P
 
 
 def test_options_given_with_resume_must_equal_the_recorded_plan() -> None:
-    assert jobs.given_options(PLAN, {"games": 400, "seed": 3}) is None
-    assert jobs.given_options(PLAN, {"variants": ("emissary",)}) is None
-    line = jobs.given_options(PLAN, {"games": 500})
+    where = {
+        **{name: jobs.at(f"spec.{name}") for name in ("games", "seed", "variants")},
+        "field": jobs.at("field", str.lower),
+        "deltas": jobs.at("deltas", lambda text: [int(d) for d in text.split(",")]),
+    }
+    plan = {**PLAN, "deltas": [-1, 1]}
+    assert jobs.given_options(PLAN, {"games": 400, "seed": 3}, where) is None
+    assert jobs.given_options(PLAN, {"variants": ("emissary",)}, where) is None
+    assert jobs.given_options(PLAN, {"field": "COST"}, where) is None  # as the plan writes it
+    line = jobs.given_options(PLAN, {"games": 500}, where)
     assert line is not None and "drop --games (the folder's plan has 400)" in line
-    line = jobs.given_options(PLAN, {"chunk_size": 10})
-    assert line is not None and "drop --chunk-size" in line
+    # Not in the plan: refused (the resume would ignore it), without a recorded value.
+    line = jobs.given_options(PLAN, {"chunk_size": 10}, where)
+    assert line is not None and line.endswith("drop --chunk-size")
+    # Named as the command line spells it; a value the command would refuse differs.
+    assert jobs.given_options(plan, {"deltas": "-1,+1"}, where) is None
+    line = jobs.given_options(plan, {"deltas": "x"}, where, {"deltas": "--delta"})
+    assert line is not None and "drop --delta (the folder's plan has [-1, 1])" in line
 
 
 def test_readers_never_open_a_fifo_a_symlink_loop_or_json_nested_too_deep(
