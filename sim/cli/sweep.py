@@ -59,7 +59,8 @@ from sim.data.changes import MAX_VALUES
     "5% family-wise over all cells), fdr_bh (Benjamini-Hochberg, 5% false discoveries) or none.",
 )
 @out_option(
-    "Write OUT/sweep.parquet, OUT/sweep.csv, OUT/skipped.csv and a heat map OUT/sweep.png "
+    "Write OUT/sweep.parquet, OUT/sweep.csv, a heat map OUT/sweep.png and, only when a "
+    "cell was skipped, OUT/skipped.csv (each skipped card and delta, with the reason) "
     "(OUT must be absent or empty unless --force; checked before anything is played)."
 )
 @force_option("sweep")

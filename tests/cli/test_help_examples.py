@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import pytest
-from conftest import invoke
+from conftest import invoke, ok
 
 COMMANDS = [
     "run", "compare", "sweep", "tournament", "balance", "report", "replay", "strength",
@@ -83,3 +84,13 @@ def test_seat_options_name_every_shipped_bot(command: str) -> None:
     seat = text.split("--p0 TEXT", 1)[1].split("[default", 1)[0]
     for name in shipped_profiles():
         assert re.search(rf"\b{name}\b", seat), f"{command} --help: --p0 does not name {name}"
+
+
+def test_sweep_help_says_skipped_csv_is_written_only_when_a_cell_was_skipped(
+    tmp_path: Path,
+) -> None:
+    text = " ".join(invoke("sweep", "--help").output.split())
+    assert "only when a cell was skipped, OUT/skipped.csv" in text
+    out = tmp_path / "s"
+    ok(invoke("sweep", "--card", "0", "--delta", "+1", "--games", "40", "-q", "--out", str(out)))
+    assert (out / "sweep.csv").is_file() and not (out / "skipped.csv").exists()
