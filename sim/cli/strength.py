@@ -19,6 +19,9 @@ from sim.cli.options import (
     threads_option,
 )
 
+TOO_LONG = "play fewer games (--games) or measure with fewer bots"
+"""What a refusal of a strength run too long to play advises."""
+
 
 @click.command("strength", short_help="Each card's holders' win rate and rank, per bot.")
 @mix_option("Card sets joined by '+', the first being the base, e.g. 'dunes+aegean'.")
@@ -97,6 +100,7 @@ def strength_cmd(
         tier_effects,
     )
     from sim.run import io, runner  # deferred: loads pyarrow
+    from sim.run.session import resolve_threads  # deferred: loads numba
     from strategies.registry import resolve  # deferred: loads numba
 
     if tiers is not None:
@@ -115,12 +119,20 @@ def strength_cmd(
         dirs = P.panel_dir_names(panel)
         ours = {*dirs.values(), STRENGTH_TABLE, CORRELATION_TABLE, TIERS_TABLE}
         io.check_output_dir(base, force, ours=lambda e: e.name in ours, what="strength")
+        # Every bot's games, at the first bot's speed: refused before any bot plays, with
+        # what strength has to offer (it has no --until-ci).
+        total = games * len(panel)
+        runner.check_spec_time(
+            specs[panel[0]], total, resolve_threads(threads),
+            what=f"{len(panel)} bots x {games:,} games ({total:,})", fix=TOO_LONG,
+        )  # fmt: skip
     for bot, spec in specs.items():
         sub = base / dirs[bot]
         with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
             runner.run(
-                spec, sub, threads=threads, force=force, progress=show_progress(quiet, False)
-            )
+                spec, sub, threads=threads, force=force, progress=show_progress(quiet, False),
+                fix=TOO_LONG,
+            )  # fmt: skip
     with user_errors(base):
         table = strength({bot: base / dirs[bot] for bot in panel})
         corr = rank_correlation(table)

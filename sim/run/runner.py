@@ -131,6 +131,10 @@ def fresh_dir(root: Path, prefix: str, now: datetime | None = None) -> Path:
     return candidate
 
 
+TOO_LONG_FIX = "play fewer games, or use --until-ci to stop when the interval is narrow enough"
+"""What :func:`check_projected_time` advises unless the command says otherwise."""
+
+
 def run(
     spec: RunSpec,
     out: Path | str | None = None,
@@ -141,6 +145,7 @@ def run(
     changes: Any = None,
     until_ci: float | None = None,
     backend: Any = None,
+    fix: str = TOO_LONG_FIX,
 ) -> RunResult:
     """Play ``spec.games`` games and write them to the run directory ``out``.
 
@@ -163,6 +168,9 @@ def run(
             ``spec.games``). See :func:`check_until_ci` for the manifest fields.
         backend: where the chunks are played (:mod:`sim.run.backends`); ``None``
             plays them on this process's threads. The caller closes it.
+        fix: what the refusal of games projected to take too long advises
+            (:func:`check_projected_time`): a command without ``--until-ci`` says
+            what it has instead.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -185,7 +193,9 @@ def run(
         raise RunError(f"--until-ci needs a local --out folder, not a URL ({out})")
     n_threads = resolve_threads(threads if backend is None else None)
     io.check_output_dir(out, force)
-    return _execute(spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force)
+    return _execute(
+        spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force, fix=fix
+    )
 
 
 def resume(
@@ -257,6 +267,7 @@ def _execute(
     backend: Any,
     force: bool,
     prior: dict[str, Any] | None = None,
+    fix: str = TOO_LONG_FIX,
 ) -> RunResult:
     """Build and warm the engine, check a resumed run's key, then play and write."""
 
@@ -268,7 +279,7 @@ def _execute(
 
             engine = Engine.ready(spec, changes or None)
         games = games_to_play(spec.games, until_ci)
-        check_projected_time(engine, games, n_threads, backend_workers(backend))
+        check_projected_time(engine, games, n_threads, backend_workers(backend), fix=fix)
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -402,7 +413,7 @@ def check_projected_time(
     threads: int,
     workers: int = 1,
     what: str | None = None,
-    fix: str = "play fewer games, or use --until-ci to stop when the interval is narrow enough",
+    fix: str = TOO_LONG_FIX,
 ) -> None:
     """Refuse ``games`` (every game the command would play) if, at the speed measured on a
     short probe, they would take longer than :data:`MAX_RUN_DAYS` (with the projected time
@@ -434,6 +445,20 @@ def check_projected_time(
             f"{what} would take about {days:,.0f} days here ({rate:,.0f} games/s "
             f"measured on {where}); the limit is {MAX_RUN_DAYS} days: {fix}"
         )
+
+
+def check_spec_time(
+    spec: RunSpec, games: int, threads: int, what: str | None = None, fix: str = TOO_LONG_FIX
+) -> None:
+    """:func:`check_projected_time` of ``games`` at the speed of ``spec``'s games (on
+    ``threads`` threads), for a command that plays several runs and refuses all of them
+    before the first; the engine is built only when ``games`` are enough to be timed."""
+    if games < PROBE_FROM:
+        return
+    with numba_threads(threads):
+        from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
+
+        check_projected_time(Engine.ready(spec), games, threads, what=what, fix=fix)
 
 
 def _run_info(

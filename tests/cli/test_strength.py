@@ -6,10 +6,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from scipy import stats
 
 from sim import analysis as A
 from sim.analysis.card_strength import rank_correlation
+from sim.data.spec import RunSpec
+from sim.run import runner
+from sim.run.session import RunError
 from tests.conftest import invoke, ok, one_error_line
 
 
@@ -63,6 +67,23 @@ def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
     out = tmp_path / "s"
     line = one_error_line(invoke("strength", "--panel", "greedy,nobody", "--out", str(out)))
     assert "nobody" in line and not out.exists()
+
+
+def test_a_strength_too_long_to_play_is_refused_before_any_bot_offering_what_it_has(
+    tmp_path: Path,
+) -> None:
+    """Every bot's games are timed up front (at the first bot's speed), and the refusal
+    advises what strength has: it has no --until-ci."""
+    out = tmp_path / "s"
+    line = one_error_line(
+        invoke("strength", "--panel", "random,greedy", "--games", "1e15", "--out", str(out))
+    )
+    assert "2 bots x 1,000,000,000,000,000 games" in line and "fewer bots" in line
+    assert "--until-ci" not in line and not out.exists()
+    # The run of each bot refuses with the command's advice too (a later bot may be slower).
+    with pytest.raises(RunError, match=rf"the limit is {runner.MAX_RUN_DAYS} days: ask less$"):
+        runner.run(RunSpec(games=10**15, p0="random", p1="random"), out, fix="ask less")
+    assert not out.exists()
 
 
 def test_tiers_print_each_cards_effect_per_tier_and_flag_a_sign_change(tmp_path: Path) -> None:
