@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare_text import rate_shift_text
+from sim.data.spec import SpecError, split_names
 from sim.run.margins import MarginMoments, margin_text, shift_text
 from sim.run.seats import SeatCounts
 from sim.run.stats import Z95, wilson_interval
@@ -29,15 +30,16 @@ MARGIN_COUNT_COLS = ("margin_games", "margin_total", "margin_squares")
 VP margins, from which :func:`first_player_panel` gives the mean margin and its interval."""
 
 
-def parse_panel(text: str) -> tuple[str, ...]:
-    """``"greedy, economic,greedy"`` -> ``("greedy", "economic")``: names in order, no repeats.
+def parse_panel(text: str, option: str = "--panel") -> tuple[str, ...]:
+    """``"greedy, economic"`` -> ``("greedy", "economic")``: the bots in order
+    (:func:`sim.data.spec.split_names`; ``option`` names the list in a refusal).
 
     Raises:
-        ValueError: the text names no bot at all.
+        SpecError (a ValueError): no bot at all, an empty name or a bot named twice.
     """
-    names = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    names = split_names(text, option, "bot")
     if not names:
-        raise ValueError("--panel needs at least one bot, e.g. 'greedy,economic,lookahead'")
+        raise SpecError(f"{option} needs at least one bot, e.g. 'greedy,economic,lookahead'")
     return names
 
 

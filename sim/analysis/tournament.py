@@ -32,7 +32,7 @@ from sim.analysis.ratings import fit_ratings
 from sim.analysis.streaming import scan
 from sim.analysis.tournament_text import format_tournament
 from sim.base.column_docs import Columns, column_names, columns_table
-from sim.data.spec import RunSpec, SpecError
+from sim.data.spec import RunSpec, SpecError, split_names
 from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.margins import COLUMNS as MARGIN_COLUMNS
@@ -71,18 +71,16 @@ def parse_bots(text: str | Sequence[str]) -> list[str]:
         SpecError: an unknown or repeated name, or fewer than two bots; the
             one-line message lists the valid bots.
     """
-    parts = text.split(",") if isinstance(text, str) else list(text)
-    bots = [p.strip().lower() for p in parts if p.strip()]
     valid = valid_bots()
     listing = f"valid bots: {', '.join(valid)}"
+    try:
+        bots = list(split_names(text, "--bots", "bot", str.lower))
+    except SpecError as exc:
+        raise SpecError(f"{exc} ({listing})") from None
     unknown = [b for b in bots if b not in valid]
     if unknown:
-        names = ", ".join(repr(b) for b in dict.fromkeys(unknown))
+        names = ", ".join(repr(b) for b in unknown)
         raise SpecError(f"unknown bot{'s' if len(unknown) > 1 else ''} {names}; {listing}")
-    repeated = [b for b in dict.fromkeys(bots) if bots.count(b) > 1]
-    if repeated:
-        names = ", ".join(repr(b) for b in repeated)
-        raise SpecError(f"--bots lists {names} more than once; name each bot once ({listing})")
     if len(bots) < 2:
         raise SpecError(
             f"a tournament needs at least two bots, got {len(bots)} "

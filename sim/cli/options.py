@@ -485,15 +485,16 @@ PANEL_HELP = (
 def parse_panel_option(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> tuple[str, ...] | None:
-    """``--panel a,b`` -> ``("a", "b")``; a blank list is a usage error."""
+    """``--panel a,b`` -> ``("a", "b")``; a blank list, an empty name or a bot named twice
+    is a usage error."""
     if value is None:
         return None
     from sim.analysis.panel import parse_panel  # deferred: loads pandas
 
     try:
-        return parse_panel(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx, param) from None
+        return parse_panel(value, next((o for o in param.opts if o.startswith("--")), "--panel"))
+    except ValueError as exc:  # its message names the option already
+        raise click.UsageError(str(exc), ctx) from None
 
 
 def panel_option(help: str = PANEL_HELP) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -118,6 +119,42 @@ def parse_games(value: Any, name: str = "--games") -> int:
     if problem:
         raise SpecError(f"{name} {problem}")
     return n
+
+
+def split_names(
+    names: str | Sequence[str],
+    option: str,
+    what: str,
+    fold: Callable[[str], str] | None = None,
+) -> tuple[str, ...]:
+    """The names of a comma list (``"greedy, economic"``) or of a list of names, each
+    stripped (and ``fold``-ed, e.g. lower-cased, where the names are compared so), in
+    order; blank text names none. The one reading of every list of bots (``--panel``,
+    ``--tiers``, ``--bots``): ``option`` and ``what`` (``bot``) name it in a refusal.
+
+    Raises:
+        SpecError: an empty name (``"a,,b"``, ``"a,"``: a slip, never a name) or one
+            named twice (which of the two was meant is the user's to say).
+    """
+    if isinstance(names, str):
+        parts = names.split(",") if names.strip() else []
+    else:
+        parts = list(names)
+    seen: dict[str, str] = {}
+    for part in parts:
+        if not isinstance(part, str) or not part.strip():
+            raise SpecError(
+                f"{option} {_shown(names)} has an empty {what} name; "
+                f"separate the {what}s with single commas"
+            )
+        name = fold(part.strip()) if fold is not None else part.strip()
+        if name in seen:
+            also = f" (also as {seen[name]!r})" if seen[name] != part.strip() else ""
+            raise SpecError(
+                f"{option} lists {part.strip()!r} more than once{also}; name each {what} once"
+            )
+        seen[name] = part.strip()
+    return tuple(seen)
 
 
 def _typed(name: str, value: Any, kind: type | tuple[type, ...], what: str) -> None:

@@ -109,9 +109,16 @@ def test_format_has_a_row_per_bot_and_the_verdict_last() -> None:
 
 
 def test_parse_panel_and_dir_names() -> None:
-    assert parse_panel(" greedy, economic,,greedy ") == ("greedy", "economic")
-    with pytest.raises(ValueError):
-        parse_panel(" , ")
+    assert parse_panel(" greedy, economic ") == ("greedy", "economic")
+    for text, problem in (
+        (" , ", "empty bot name"),
+        ("greedy,,economic", "empty bot name"),
+        ("greedy,economic,", "empty bot name"),
+        ("greedy,economic,greedy", "'greedy' more than once"),
+        ("", "at least one bot"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            parse_panel(text)
     assert panel_dir_names(["greedy", "a/x.toml", "b/x.toml"]) == {
         "greedy": "greedy",
         "a/x.toml": "x",

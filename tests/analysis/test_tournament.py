@@ -232,6 +232,10 @@ def test_bots_come_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
         ("greedy", "at least two bots"),
         ("", "at least two bots"),
         ("greedy,random,greedy", "'greedy' more than once"),
+        ("Greedy,random,greedy", "'greedy' more than once"),
+        ("random,,greedy", "empty bot name"),
+        ("random,greedy,", "empty bot name"),
+        (["random", " ", "greedy"], "empty bot name"),
     ],
 )
 def test_parse_bots_rejects(text: str, needle: str) -> None:

@@ -8,7 +8,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_one_error_line, assert_usage_error_wrote_nothing, invoke, ok
+from conftest import (
+    assert_one_error_line,
+    assert_usage_error_wrote_nothing,
+    invoke,
+    ok,
+    one_error_line,
+)
 
 from sim.analysis.panel import first_player_panel, outcome_counts
 from sim.run.margins import MarginMoments, MarginShift, first_player_margins
@@ -76,12 +82,35 @@ def test_panel_refuses_a_non_empty_out_without_force(panel_run: tuple[Path, str]
         ["--panel", "greedy", "--p1", "greedy"],
         ["--panel", "greedy,no_such_bot"],
         ["--panel", " , "],
+        ["--panel", "random,random"],
+        ["--panel", "greedy,,economic"],
     ],
 )
 def test_bad_panels_are_one_error_line_and_write_nothing(tmp_path: Path, extra: list[str]) -> None:
     out = tmp_path / "out"
     result = invoke("run", "--games", "200", "--out", str(out), *extra)
     assert_usage_error_wrote_nothing(result, out)
+
+
+def test_every_list_of_bots_refuses_an_empty_name_and_a_repeat_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """One reading of a list of bots (sim.data.spec.split_names) for every command:
+    neither is dropped silently."""
+    out = tmp_path / "out"
+    for args, problem in (
+        (["tournament", "--bots", "random,,greedy"], "--bots 'random,,greedy' has an empty"),
+        (["tournament", "--bots", "random,greedy,"], "has an empty bot name"),
+        (["strength", "--tiers", "random,greedy,random"], "--tiers lists 'random' more"),
+        (["strength", "--panel", "random,,greedy"], "--panel 'random,,greedy' has an empty"),
+        (["compare", "--change", "Ker of the Spoils.cost=+1", "--panel", "random,random"],
+         "--panel lists 'random' more than once; name each bot once"),
+        (["balance", "--rule", "start_coins", "--panel", "random,random"], "more than once"),
+    ):  # fmt: skip
+        result = invoke(*args, "--games" if args[0] != "balance" else "--pilot", "40",
+                        "--out", str(out))  # fmt: skip
+        assert problem in one_error_line(result) and result.exit_code == 2
+        assert not out.exists()
 
 
 def test_panel_conflict_names_the_seat_options(tmp_path: Path) -> None:
