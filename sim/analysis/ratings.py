@@ -6,14 +6,13 @@ interval. How it is fitted and read: ``docs/bots.md``, "Ratings".
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from sim.base.column_docs import Columns, column_names, columns_table
-from sim.run.stats import Z95
+from sim.run.stats import Z95, library_quiet
 
 ELO_SCALE = 400.0 / math.log(10.0)
 ELO_BASE = 1500.0
@@ -88,8 +87,7 @@ def fit_ratings(pairs: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.Da
     # Column 0 (the first bot) is the reference, fixed at 0. The binomial scale is 1;
     # statsmodels' residual-based summaries warn when there are no residual degrees
     # of freedom (two bots), which concerns nothing used here.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with library_quiet():
         fit = sm.GLM(counts, x[:, 1:], family=sm.families.Binomial()).fit()
     beta = np.concatenate([[0.0], np.asarray(fit.params)])
     cov = np.zeros((n, n))

@@ -27,8 +27,10 @@ Every interval is two-sided at :data:`LEVEL`; :data:`Z95` is its normal quantile
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterator, Mapping
 from statistics import NormalDist
 from typing import Any, overload
 
@@ -163,12 +165,25 @@ def newcombe_interval(
     return np.asarray(lo), np.asarray(hi)
 
 
+@contextlib.contextmanager
+def library_quiet() -> Iterator[None]:
+    """Around a call into a statistics library (statsmodels): the warnings it raises are
+    dropped, numpy's floating-point ones too. Its edge cases (a rate of 0 or 1, a
+    family of one) print a warning and return a number or NaN, which is the answer: a
+    command's output is ours alone. Exceptions pass, so an error is never hidden."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
+
+
 def two_proportions_p(k1: int, n1: int, k2: int, n2: int) -> float:
     """The two-sided p-value that ``k1/n1`` and ``k2/n2`` (independent samples) differ:
-    statsmodels' ``test_proportions_2indep`` with its defaults."""
+    statsmodels' ``test_proportions_2indep`` with its defaults (its warnings dropped:
+    :func:`library_quiet`)."""
     from statsmodels.stats.proportion import test_proportions_2indep  # deferred: loads pandas
 
-    return float(test_proportions_2indep(int(k1), int(n1), int(k2), int(n2)).pvalue)
+    with library_quiet():
+        return float(test_proportions_2indep(int(k1), int(n1), int(k2), int(n2)).pvalue)
 
 
 # --- ratios of sums (delta method) ------------------------------------------------------------
@@ -388,7 +403,8 @@ def adjust_p(
         return reject, adjusted
     from statsmodels.stats.multitest import multipletests  # deferred: loads pandas
 
-    r, adj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
+    with library_quiet():
+        r, adj, _, _ = multipletests(p[ok], alpha=alpha, method=method)
     reject[ok], adjusted[ok] = r, adj
     return reject, adjusted
 

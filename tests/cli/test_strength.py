@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +17,7 @@ from sim.analysis.card_strength import rank_correlation
 from sim.data.spec import RunSpec
 from sim.run import runner
 from sim.run.session import RunError
-from tests.conftest import invoke, ok, one_error_line
+from tests.conftest import ROOT, invoke, ok, one_error_line
 
 
 def test_strength_reads_back_from_the_runs(tmp_path: Path) -> None:
@@ -84,6 +87,20 @@ def test_a_strength_too_long_to_play_is_refused_before_any_bot_offering_what_it_
     with pytest.raises(RunError, match=rf"the limit is {runner.MAX_RUN_DAYS} days: ask less$"):
         runner.run(RunSpec(games=10**15, p0="random", p1="random"), out, fix="ask less")
     assert not out.exists()
+
+
+def test_quiet_strength_prints_nothing_though_a_library_warned(tmp_path: Path) -> None:
+    """One game per tier: a rate of 0 makes statsmodels divide by zero and warn; -q prints
+    nothing at all (a real process: a test's warnings are otherwise pytest's)."""
+    argv = ["strength", "--tiers", "random,greedy", "--games", "1", "-q"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv, "--out", str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
 def test_tiers_print_each_cards_effect_per_tier_and_flag_a_sign_change(tmp_path: Path) -> None:

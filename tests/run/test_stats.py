@@ -179,3 +179,17 @@ def test_one_z95_in_the_code() -> None:
     found = [p for p in root.rglob("*.py") for line in p.read_text().splitlines()
              if line.strip().startswith("Z95 =")]  # fmt: skip
     assert [p.name for p in found] == ["stats.py"]
+
+
+def test_the_libraries_edge_cases_warn_nothing_and_errors_still_raise() -> None:
+    """A rate of 0 makes statsmodels divide by zero and warn; the p-value is the answer, and
+    a command's output is ours alone. An error is not a warning: it still raises."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning that leaked would raise here
+        assert 0 <= S.two_proportions_p(1, 1, 0, 1) <= 1
+        reject, adjusted = S.adjust_p([0.01, float("nan"), 0.5])
+        assert reject[0] and np.isnan(adjusted[1])
+    with pytest.raises(ValueError):
+        S.adjust_p([0.01, 0.2], "no-such-method")
