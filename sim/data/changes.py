@@ -10,7 +10,9 @@ Two kinds of edit, both given on the command line of ``omensim compare`` and
 * ``--cards FILE``: a whole set file (same schema as ``configs/sets``) that
   replaces the set of the mix with the same ``[set] name``.
 
-Replacement files are applied first, then the ``--change`` edits, in order.
+Replacement files are applied first, then the ``--change`` edits, in order. An
+edit typed that leaves its field as it is (``cost=3`` on a card costing 3) is refused:
+it would be recorded as a change and change nothing.
 Every problem is one :class:`~sim.data.spec.SpecError` line naming the edit and
 what is wrong (a replacement file with bad card data raises
 :class:`~sim.data.cards.CardDataError`, as for the shipped files).
@@ -72,6 +74,8 @@ class CardChange:
     value: int
     relative: bool = False
     text: str = ""
+    """The edit as the user typed it (:func:`parse_change`); empty for one made in code (a
+    race's candidate, which may be the shipped value)."""
 
     def new_value(self, old: int) -> int:
         """The field's value after this edit, given its value before."""
@@ -141,7 +145,9 @@ def apply_edits(pool: CardPool, edits: Iterable[CardChange]) -> CardPool:
     or remove a unit), so ``played_p0/1`` columns of both pools line up.
 
     Raises:
-        SpecError: an unknown card, or a value out of the field's range.
+        SpecError: an unknown card, a value out of the field's range, or an edit the
+            user typed that leaves its field as it is (it would be recorded as a change
+            and change nothing).
     """
     edits = list(edits)
     if not edits:
@@ -152,6 +158,11 @@ def apply_edits(pool: CardPool, edits: Iterable[CardChange]) -> CardPool:
             raise SpecError(f"--change {ch.label()!r}: unknown field {ch.field!r}")
         unit = new.units[_find_unit(new, ch)]
         value = ch.new_value(unit[ch.field])
+        if ch.text and value == unit[ch.field]:
+            raise SpecError(
+                f"--change {ch.text!r}: {unit['name']} {ch.field} is already {value}, so it "
+                "changes nothing; drop it or give another value"
+            )
         lo, hi = FIELDS[ch.field]
         if not lo <= value <= hi:
             raise SpecError(

@@ -114,11 +114,34 @@ def test_the_same_change_twice_is_refused_in_the_cli_and_the_api(tmp_path: Path)
         api.compare([f"{TALOS}.cost=+1", f"{TALOS}.cost+=1"], games=10)
 
 
-def test_a_no_op_comparison_is_refused_by_the_api_as_by_the_cli() -> None:
-    with pytest.raises(Error, match="nothing to compare"):
-        api.compare(f"{TALOS}.cost=+0", games=10)
-    line = one_error_line(invoke("compare", "--change", f"{TALOS}.cost=+0", *TINY))
+def test_a_comparison_whose_b_is_a_is_refused() -> None:
+    line = one_error_line(invoke("compare", "--b-p0", "greedy", *TINY))
     assert "nothing to compare" in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", *TINY],
+        ["compare", *TINY],
+        ["compare", *TINY, "--b-variant", "emissary"],  # B differs, yet the edit is a no-op
+        ["balance", "--rule", "start_coins", "-q"],
+    ],
+)
+@pytest.mark.parametrize("edit", [f"{TALOS}.cost=6", f"{TALOS.lower()}.cost=+0"])
+def test_a_change_that_changes_nothing_is_refused_naming_card_field_and_value(
+    tmp_path: Path, args: list[str], edit: str
+) -> None:
+    """By the CLI (every command taking --change) as by the API, before anything is written;
+    the comparison's own check (nothing to compare) came too late for a B that differs."""
+    out = tmp_path / "out"
+    line = one_error_line(invoke(*args, "--change", edit, "--out", str(out)))
+    assert f"{TALOS} cost is already 6, so it changes nothing" in line
+    assert not out.exists()
+    with pytest.raises(Error, match="changes nothing"):
+        api.run(games=10, changes=edit, out=tmp_path / "api")
+    with pytest.raises(Error, match="changes nothing"):
+        api.compare(edit, games=10)
 
 
 def test_options_that_would_be_ignored_are_refused(tmp_path: Path) -> None:
