@@ -13,6 +13,7 @@ from sim.cli.options import (
     PANEL_HELP,
     BackendArgs,
     GameArgs,
+    InputPath,
     backend_options,
     change_options,
     changes_recorded,
@@ -51,7 +52,7 @@ from sim.data.spec import RunSpec, SpecError
 )
 @click.option(
     "--b-rules",
-    type=click.Path(dir_okay=False),
+    type=InputPath(),
     default=None,
     metavar="FILE",
     help="Run B's house-rules file (replaces --rules for B).",

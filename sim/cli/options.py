@@ -14,7 +14,14 @@ import click
 
 from sim.cli.errors import EXIT_USAGE, CliError
 from sim.data.cards import CONFIG_DIR
-from sim.data.spec import FIRST_MODES, GOD_MODES, VARIANTS, RunSpec, games_problem
+from sim.data.spec import (
+    FIRST_MODES,
+    GOD_MODES,
+    VARIANTS,
+    RunSpec,
+    games_problem,
+    path_problem,
+)
 from sim.run.progress import wanted
 
 if TYPE_CHECKING:  # the backends load the engine; --help should not
@@ -239,6 +246,20 @@ class OutLocation(click.Path):
         return super().convert(io.out_location(value), param, ctx)
 
 
+class InputPath(click.Path):
+    """A file (or with ``dir_okay``, a folder) the command reads: an empty path is refused
+    here (:func:`sim.data.spec.path_problem`), not read as the current folder."""
+
+    def __init__(self, dir_okay: bool = False, path_type: type | None = None) -> None:
+        super().__init__(dir_okay=dir_okay, path_type=path_type)
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        problem = path_problem(value)
+        if problem:
+            self.fail(problem, param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def out_option(help: str, url_ok: bool = False) -> Any:
     """``--out/-o DIR``: where a command writes (each command says what and its default).
 
@@ -257,7 +278,7 @@ def rules_option(help: str, metavar: str | None = None) -> Any:
     return click.option(
         "--rules",
         "rules_file",
-        type=click.Path(dir_okay=False),
+        type=InputPath(),
         default=None,
         metavar=metavar,
         help=help,
@@ -291,7 +312,7 @@ def change_options(f: Any) -> Any:
         "--cards",
         "card_files",
         multiple=True,
-        type=click.Path(dir_okay=False),
+        type=InputPath(),
         metavar="FILE",
         help="A set file (schema of configs/sets/*.toml) that replaces the set of the mix "
         "with the same [set] name. Repeatable.",

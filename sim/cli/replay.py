@@ -10,11 +10,12 @@ from typing import Any
 import click
 
 from sim.cli.errors import CliError
+from sim.cli.options import InputPath
 from sim.data.spec import RunSpec, SpecError
 
 
 @click.command("replay", short_help="Replay one game of a run, step by step.")
-@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("run_dir", metavar="RUN", type=InputPath(dir_okay=True, path_type=Path))
 @click.option(
     "--game",
     "-g",

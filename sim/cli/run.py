@@ -11,6 +11,7 @@ from sim.cli.errors import EXIT_USAGE, CliError, user_errors
 from sim.cli.options import (
     BackendArgs,
     GameCount,
+    InputPath,
     backend_options,
     change_options,
     changes_recorded,
@@ -78,7 +79,7 @@ from sim.cli.options import (
 @variant_option()
 @click.option(
     "--decks",
-    type=click.Path(dir_okay=False),
+    type=InputPath(),
     default=None,
     help="Deck-list file (TOML: p0 = [10 kind names], p1 = [...]) for --variant constructed.",
 )

@@ -45,7 +45,7 @@ from sim.data.cards import (
     parse_mix,
     pool_from_sets,
 )
-from sim.data.spec import SpecError
+from sim.data.spec import SpecError, path_problem
 
 # The numeric unit fields an edit may set, with the values each may take: the schema's
 # bounds (sim.data.schema.UNIT_INTS), two digits at most, as on a printed card.
@@ -193,9 +193,15 @@ class Changes:
         """From the command line's ``--change`` texts and ``--cards`` paths.
 
         Raises:
-            SpecError: a malformed edit, or one card's field edited twice (which of two
-                edits was meant is the user's to say, not the last one's to win).
+            SpecError: a malformed edit, one card's field edited twice (which of two
+                edits was meant is the user's to say, not the last one's to win), or an
+                empty ``--cards`` path.
         """
+        card_files = tuple(card_files)
+        for path in card_files:
+            problem = path_problem(path)
+            if problem:
+                raise SpecError(f"--cards: {problem}")
         edits = tuple(parse_change(c) for c in changes)
         seen: dict[tuple[str, str], CardChange] = {}
         for e in edits:

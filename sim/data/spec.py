@@ -121,6 +121,15 @@ def parse_games(value: Any, name: str = "--games") -> int:
     return n
 
 
+def path_problem(value: Any) -> str | None:
+    """Why ``value`` cannot name a file a command reads (``--cards``, ``--rules``,
+    ``--decks``), else None: an empty (or blank) path, which ``Path`` would read as the
+    current folder. The one check of the CLI's options and the API's arguments."""
+    if isinstance(value, str) and not value.strip():
+        return "empty path"
+    return None
+
+
 def split_names(
     names: str | Sequence[str],
     option: str,
@@ -198,6 +207,9 @@ class RunSpec:
         _typed("turn cap", self.turn_cap, int, "a whole number")
         for name in ("decks", "rules"):
             _typed(f"--{name}", getattr(self, name), (str, type(None)), "a path or None")
+            problem = path_problem(getattr(self, name))
+            if problem:
+                raise SpecError(f"--{name}: {problem}")
         _typed("--duplicate", self.duplicate, bool, "true or false")
         check_seed("--seed", self.seed)
         if self.first not in FIRST_MODES:

@@ -13,6 +13,7 @@ from conftest import invoke, ok, one_error_line
 from sim import Error, api
 from sim import analysis as A
 from sim.base.errors import FrameError
+from sim.data.changes import Changes
 from sim.run import runner
 
 TALOS = "Talos, Bronze Guardian of Crete"
@@ -48,6 +49,33 @@ def test_report_and_the_api_refuse_an_empty_out(tmp_path: Path) -> None:
         api.run(games=10, out="  ")
     with pytest.raises(Error, match="NUL"):
         api.run(games=10, out="a\0b")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["run", *TINY, "--cards", ""], "--cards"),
+        (["run", *TINY, "--rules", " "], "--rules"),
+        (["run", *TINY, "--variant", "constructed", "--decks", ""], "--decks"),
+        (["compare", *TINY, "--change", f"{TALOS}.cost=+1", "--b-rules", ""], "--b-rules"),
+        (["balance", "--rule", "start_coins", "-q", "--cards", ""], "--cards"),
+        (["replay", "", "--game", "0"], "RUN"),
+    ],
+)
+def test_an_empty_input_path_is_named_as_empty_not_read_as_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], option: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = one_error_line(invoke(*args))
+    assert line.endswith(f"'{option}': empty path") and "regular file" not in line
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_api_refuses_an_empty_input_path_as_the_cli_does() -> None:
+    with pytest.raises(Error, match=r"^--rules: empty path$"):
+        api.run(games=10, rules="")
+    with pytest.raises(Error, match=r"^--cards: empty path$"):
+        Changes.parse([], [""])
 
 
 def test_tilde_is_expanded_once_before_anything_is_written(
