@@ -448,20 +448,24 @@ def given_options(
     for name, value in given.items():
         place = where.get(name)
         was = MISSING if place is None else place.read(recorded)
-        try:
-            now = MISSING if was is MISSING else place.written(value)  # type: ignore[union-attr]
-        except ValueError:  # a value the command would refuse is no value the plan holds
-            now = _UNREADABLE
-        if was is MISSING or _plain(was) != _plain(now):
-            shown = "" if was is MISSING else f" (the folder's plan has {was!r})"
-            option = (names or {}).get(name) or "--" + name.replace("_", "-")
-            return f"--resume continues the plan recorded in the folder; drop {option}{shown}"
+        if place is not None and was is not MISSING and _plain(was) == _written(place, value):
+            continue
+        shown = "" if was is MISSING else f" (the folder's plan has {was!r})"
+        option = (names or {}).get(name) or "--" + name.replace("_", "-")
+        return f"--resume continues the plan recorded in the folder; drop {option}{shown}"
     return None
 
 
 MISSING: Any = object()
 """What :meth:`Recorded.read` gives for an option the plan does not record."""
-_UNREADABLE = object()
+
+
+def _written(place: Recorded, value: Any) -> Any:
+    """``value`` as the plan would hold it; a value the command would refuse is none."""
+    try:
+        return _plain(place.written(value))
+    except ValueError:
+        return MISSING
 
 
 def _plain(v: Any) -> Any:
