@@ -135,18 +135,21 @@ def split_names(
     option: str,
     what: str,
     fold: Callable[[str], str] | None = None,
+    sep: str = ",",
 ) -> tuple[str, ...]:
     """The names of a comma list (``"greedy, economic"``) or of a list of names, each
     stripped (and ``fold``-ed, e.g. lower-cased, where the names are compared so), in
-    order; blank text names none. The one reading of every list of bots (``--panel``,
-    ``--tiers``, ``--bots``): ``option`` and ``what`` (``bot``) name it in a refusal.
+    order; blank text names none. The one reading of every list of bots or mixes
+    (``--panel``, ``--tiers``, ``--bots``, the desk's tiers and mixes): ``option`` and
+    ``what`` (``bot``) name it in a refusal; ``sep``, a regular expression, is what
+    separates the names (the desk's forms also take spaces).
 
     Raises:
         SpecError: an empty name (``"a,,b"``, ``"a,"``: a slip, never a name) or one
             named twice (which of the two was meant is the user's to say).
     """
     if isinstance(names, str):
-        parts = names.split(",") if names.strip() else []
+        parts = re.split(sep, names.strip()) if names.strip() else []
     else:
         parts = list(names)
     seen: dict[str, str] = {}
@@ -154,7 +157,7 @@ def split_names(
         if not isinstance(part, str) or not part.strip():
             raise SpecError(
                 f"{option} {_shown(names)} has an empty {what} name; "
-                f"separate the {what}s with single commas"
+                "separate the names with single commas"
             )
         name = fold(part.strip()) if fold is not None else part.strip()
         if name in seen:

@@ -15,7 +15,7 @@ from typing import Any
 
 from sim.data.cards import CONFIG_DIR, SETS_DIR
 from sim.data.changes import FIELDS
-from sim.data.spec import SpecError, games_problem
+from sim.data.spec import SpecError, games_problem, split_names
 
 KINDS: dict[str, str] = {
     "first": "First-player advantage of a mix",
@@ -29,6 +29,9 @@ KINDS: dict[str, str] = {
 
 PLANNED = ("emissary", "change")
 """The kinds the CLI sizes itself (``omensim compare --plan``)."""
+
+NAME_SEP = r"\s*,\s*|\s+"
+"""What separates the names of a form's list of tiers or mixes: a comma or spaces."""
 
 DEFAULT_PRECISION = 0.5
 """Points: the half-width a precision question aims at unless the form says otherwise."""
@@ -126,15 +129,15 @@ def from_form(form: dict[str, Any], changes: tuple[str, ...] = ()) -> Question:
         raise SpecError("a card change needs a change set with at least one edit (Cards page)")
     tiers: tuple[str, ...] = ()
     if kind == "strength" and _text(form, "tiers"):
-        tiers = tuple(t for t in re.split(r"[\s,]+", _text(form, "tiers")) if t)
+        tiers = split_names(_text(form, "tiers"), "tiers", "bot", sep=NAME_SEP)
         unknown = [t for t in tiers if t not in bots()]
         if unknown:
             raise SpecError(f"unknown tier {unknown[0]!r}; known: {', '.join(bots())}")
-        if len(tiers) < 2 or len(set(tiers)) != len(tiers):
+        if len(tiers) < 2:
             raise SpecError("skill tiers: two or more different bots, weakest first")
     mixes: tuple[str, ...] = ()
     if kind == "mixes":
-        mixes = tuple(m for m in re.split(r"[\s,]+", _text(form, "mixes").lower()) if m)
+        mixes = split_names(_text(form, "mixes").lower(), "mixes", "mix", sep=NAME_SEP)
         if not mixes:
             raise SpecError("a ranking needs mixes, e.g. 'aegean dunes+aegean'")
     return Question(

@@ -146,6 +146,10 @@ def test_forms_become_the_cli_commands() -> None:
         ({"kind": "first", "mix": "../etc"}, "card sets joined"),
         ({"kind": "strength", "tiers": "greedy,cheater"}, "unknown tier 'cheater'"),
         ({"kind": "strength", "tiers": "greedy"}, "two or more different bots"),
+        ({"kind": "strength", "tiers": "greedy,,value"}, "tiers 'greedy,,value' has an empty"),
+        ({"kind": "strength", "tiers": "greedy value greedy"}, "'greedy' more than once"),
+        ({"kind": "mixes", "mixes": "aegean, ,dunes"}, "has an empty mix name"),
+        ({"kind": "mixes", "mixes": "aegean AEGEAN"}, "mixes lists 'aegean' more than once"),
     ):
         with pytest.raises(SpecError, match=problem):
             Q.from_form(form)
@@ -230,7 +234,7 @@ def test_every_question_shows_its_time_before_it_starts(tmp_path: Path) -> None:
     forms = [
         {"kind": "first", "games": "30000"},
         {"kind": "strength", "games": "1000", "tiers": "economic,greedy"},
-        {"kind": "mixes", "games": "500", "mixes": "aegean aegean"},
+        {"kind": "mixes", "games": "500", "mixes": "aegean dunes"},
         {"kind": "balance", "games": "1000", "card": KER, "field": "cost"},
     ]
     with desk(tmp_path) as client:
