@@ -125,6 +125,7 @@ def strength_cmd(
         runner.check_spec_time(
             specs[panel[0]], total, resolve_threads(threads),
             what=f"{len(panel)} bots x {games:,} games ({total:,})", fix=TOO_LONG,
+            progress=show_progress(quiet, False),
         )  # fmt: skip
     for bot, spec in specs.items():
         sub = base / dirs[bot]

@@ -448,17 +448,25 @@ def check_projected_time(
 
 
 def check_spec_time(
-    spec: RunSpec, games: int, threads: int, what: str | None = None, fix: str = TOO_LONG_FIX
+    spec: RunSpec,
+    games: int,
+    threads: int,
+    what: str | None = None,
+    fix: str = TOO_LONG_FIX,
+    progress: bool | None = None,
 ) -> None:
     """:func:`check_projected_time` of ``games`` at the speed of ``spec``'s games (on
     ``threads`` threads), for a command that plays several runs and refuses all of them
-    before the first; the engine is built only when ``games`` are enough to be timed."""
+    before the first; the engine is built only when ``games`` are enough to be timed (a
+    cold compile's note shown as :func:`run` shows it, per ``progress``)."""
     if games < PROBE_FROM:
         return
     with numba_threads(threads):
-        from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
+        with P.kernel_ready(P.wanted(progress)):
+            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba
 
-        check_projected_time(Engine.ready(spec), games, threads, what=what, fix=fix)
+            engine = Engine.ready(spec)
+        check_projected_time(engine, games, threads, what=what, fix=fix)
 
 
 def _run_info(
