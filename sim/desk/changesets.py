@@ -52,12 +52,11 @@ class ChangeSet:
 
     def with_edit(self, text: str) -> ChangeSet:
         """This set with ``text`` added, replacing an earlier edit of the same card and
-        field; raises SpecError with the CLI's text when the edit or the set is refused."""
+        field; an edit back to the shipped value removes the earlier edit instead (on the
+        command line it would change nothing and is refused). Raises SpecError with the
+        CLI's text when the edit or the set is refused."""
         new = parse_change(text)
         shipped = {u["name"]: u for u in load_pool(self.mix).units}
-        error = check(self.mix, [text])
-        if error:
-            raise SpecError(error)
         unit = next((u for n, u in shipped.items() if n.casefold() == new.card.casefold()), None)
         card = unit["name"] if unit is not None else new.card
         kept = [
@@ -65,6 +64,18 @@ class ChangeSet:
             for t, e in zip(self.changes, self.edits, strict=True)
             if (e["card"], e["field"]) != (card, new.field)
         ]
+        if (
+            unit is not None
+            and new.field in unit
+            and new.new_value(unit[new.field]) == unit[new.field]
+        ):
+            return ChangeSet(
+                self.name, self.mix, [t for t, _ in kept], [e for _, e in kept],
+                self.created, self.updated, self.made_by,
+            )  # fmt: skip
+        error = check(self.mix, [text])
+        if error:
+            raise SpecError(error)
         record = {
             "change": text,
             "card": card,

@@ -118,6 +118,22 @@ def test_an_edit_becomes_a_change_set_with_its_provenance(tmp_path: Path) -> Non
     assert hashlib.sha256((SETS_DIR / "aegean.toml").read_bytes()).hexdigest() == shipped
 
 
+def test_an_edit_back_to_the_shipped_value_removes_the_earlier_edit(tmp_path: Path) -> None:
+    """On the command line an edit that changes nothing is refused; at the desk, typing the
+    shipped value back into a cell is how a designer undoes an edit."""
+    import tomllib
+
+    with desk(tmp_path) as client:
+        assert _edit(client, "4").json()["changes"] == [f"{KER}.cost=4"]
+        assert _edit(client, "+1", field="strength").status_code == 200
+        r = _edit(client, "2")  # Ker of the Battlefield's shipped cost
+        assert r.status_code == 200 and r.json()["changes"] == [f"{KER}.strength=+1"]
+        data = tomllib.loads((tmp_path / "changes" / "cheaper.toml").read_text())
+        page = client.get("/cards", params={"set": "cheaper"}).text
+    assert data["changes"] == [f"{KER}.strength=+1"] and len(data["edit"]) == 1
+    assert page.count('class="cost edited"') == 0 and page.count('class="strength edited"') == 1
+
+
 def test_forms_become_the_cli_commands() -> None:
     q = Q.from_form(
         {"kind": "change", "bot": "greedy", "seed": "7", "games": "2e4", "budget": "games"},
