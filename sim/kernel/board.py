@@ -376,15 +376,19 @@ def slot_strength(st, tab, c, p, i):
 
     Strength effects reach only units in their source's city, so only that
     city's units are scanned. Dunes, Unit Card Types (Initiate): "all of a player's
-    units with INVOCATION are +1 strength if their god is Favored."
+    units with INVOCATION are +1 strength if their god is Favored." Reign, Enrage: an
+    enraged unit "counts as a beast of strength 4 with no abilities": 4 stands for its
+    printed strength and it loses its own abilities (INVOCATION among them, and it is no
+    source below), while the other units' ongoing effects (Aegean Moirai) still reach it,
+    as they reach a printed Beast.
     """
-    if enraged(st, c, p, i):
-        # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
-        return rule(tab, L.RU_ENRAGED_STRENGTH)
     card = slot_card(st, c, p, i)
-    s = card_col(tab, card, L.K_STRENGTH)
-    if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
-        s += 1
+    if enraged(st, c, p, i):
+        s = rule(tab, L.RU_ENRAGED_STRENGTH)
+    else:
+        s = card_col(tab, card, L.K_STRENGTH)
+        if has_kw(tab, card, V.KW_INVOCATION) and favored(st, p):
+            s += 1
     for j in range(n_units(st, c, p)):
         src = slot_card(st, c, p, j)
         if (
@@ -512,8 +516,9 @@ def strength_scan(st, tab, c, p):
     invoke = favored(st, p)
     for i in range(n):
         if enraged(st, c, p, i):
-            # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
-            s += rule(tab, L.RU_ENRAGED_STRENGTH)
+            # Reign, Enrage: a strength-4 Beast with no abilities of its own; the others'
+            # effects reach it (its own scratch is 0: it is no source).
+            s += max(rule(tab, L.RU_ENRAGED_STRENGTH) + every + others, 0)
             continue
         card = slot_card(st, c, p, i)
         u = card_col(tab, card, L.K_STRENGTH) + every + others + st[L.STRENGTH_SCRATCH + i]

@@ -75,10 +75,11 @@ FILLER = [LACHESIS, ATROPOS, ANANKE]
 NOT_ALLOWED = "matched no legal option"
 
 
-def build(**kw: Any) -> Scenario:
-    """A strict Aegean position; by default one (unused-by-the-test) tile per city."""
+def build(mix: str = "aegean", **kw: Any) -> Scenario:
+    """A strict Aegean position (or one of ``mix``); by default one (unused-by-the-test) tile
+    per city."""
     kw.setdefault("stacks", {0: [PITHOS], 1: [LYRE], 2: [SANDALS]})
-    return Scenario.build("aegean", strict=True, **kw)
+    return Scenario.build(mix, strict=True, **kw)
 
 
 # =============================================================================
@@ -1711,6 +1712,44 @@ def test_strict_scenario_rejects_unscripted_choices() -> None:
     sc = build(coins=(0, 4))
     sc.surge()
     assert sc.city(0, 0) == []
+
+
+# =============================================================================
+# Variants: Combining Omen Sets (the Aegean's cards under another set's rules)
+# =============================================================================
+
+# A Reign of War (configs/sets/reign.toml): type cost/offering/strength
+REIGN_SOLDIER = "Hoplite Recruit"  # Soldier 1/2/1
+REIGN_BEAST = "War Hound"  # Beast 2/2/4
+
+
+@pytest.mark.parametrize("mix", ["aegean+reign", "reign+aegean"])
+def test_moirai_strength_reaches_an_enraged_unit(mix: str) -> None:
+    """Aegean rulebook, Unit Card Types, Moirai: "a powerful ability that is resolved while the
+    unit is in a city" (Lachesis: your other units here have +1 Strength; Ananke: while you have
+    3 or more units here, all your units here have +1 Strength), in a mix with A Reign of War
+    (Combining Omen Sets: "be sure to use any additional rules governing the use of those cards
+    and components"). Reign, Enrage: an enraged unit "counts as a beast of strength 4 (red 4)
+    with no abilities": its own abilities are gone, not the Moirai's, so beside Lachesis it is
+    as strong as a printed strength-4 Beast, 5, and that +1 wins the war."""
+    # Checks edge-of-the-aegean.txt, lines 112, 128, 161; reign-of-war.en.md, line 149.
+    beast = build(mix=mix, cities={0: {0: [LACHESIS, REIGN_BEAST]}})
+    assert beast.strength(0, 0) == 2 + 4 + 1
+    enraged = {0: {0: [1]}}
+    sc = build(mix=mix, cities={0: {0: [LACHESIS, REIGN_SOLDIER]}}, enraged=enraged)
+    assert sc.strength(0, 0) == 2 + 4 + 1
+    sc = build(mix=mix, cities={0: {0: [ANANKE, REIGN_SOLDIER]}}, enraged=enraged)
+    assert sc.strength(0, 0) == (2 + 1) + (4 + 1)  # 3 unit-slots: the enraged unit counts 2
+    # Strength 7 against 6: without the +1 the strength ties and the tie-break (Aegean: the
+    # higher cost, 6 against 4; Reign: more Soldiers, 0 each) never gives seat 0 the tile.
+    sides = {0: [LACHESIS, REIGN_SOLDIER], 1: [PATROCLUS, EUDORUS]}
+    sc = build(mix=mix, cities={0: sides}, enraged=enraged, stacks={0: [HELM], 1: [], 2: []})
+    assert sc.war_torn(0) and sc.strength(0, 1) == 4 + 2
+    sc.war()
+    assert sc.rewards(0) == [(HELM, False)] and sc.rewards(1) == []
+    assert sc.city(0, 0) == [LACHESIS] and sc.city(0, 1) == [PATROCLUS, EUDORUS]
+    assert sc.discard_pile() == [REIGN_SOLDIER]
+    done(sc)
 
 
 # =============================================================================
