@@ -474,6 +474,42 @@ READINGS: tuple[Reading, ...] = (
         "The text says 'pass 1' to the other player and stops at 30 each; a passed card "
         "kept by the receiver is what makes 30. Not yet a switch.",
     ),
+    Reading(
+        "strength_in_card_texts",
+        f"{AE}, lines 92, 112 and 128",
+        "A card text's 'N or less Strength' (Menesthius, Talos, Thunderbolt of Zeus, Ker of "
+        "the Battlefield) reads the unit's Strength as the War Step adds it: its printed value "
+        "(an enraged unit's 4) with the ongoing effects in force (the Moirai, a Favored "
+        "INVOCATION).",
+        "The printed Strength value alone, as the war tie-break reads printed costs "
+        "(war_tie_printed_cost).",
+        "A Moirai's ability is 'resolved while the unit is in a city' and gives the units there "
+        "Strength ('have +1 Strength'); a unit in a city has the Strength it brings to a "
+        "conflict there. Not yet a switch.",
+    ),
+    Reading(
+        "war_tie_keep_order",
+        f"{AE}, lines 128 and 130",
+        "After a conflict the victor chooses the units it keeps, then the loser; after a full "
+        "tie (neither player the victor) the active player chooses first, then the opponent, "
+        "who sees those keeps.",
+        "After a full tie both players choose their keeps at once, face down.",
+        "Line 128 puts the victor before the loser; line 130 gives the tie's 'both players must "
+        "destroy all but 2' no order, and the War Step is the active player's. No keep limits "
+        "the other's, so only what the second chooser knows differs. Not yet a switch.",
+    ),
+    Reading(
+        "rally_after_play_abilities",
+        f"{AE}, lines 114 and 161",
+        "In a mix, a unit played into a city first resolves what playing it triggers (a Reign "
+        "Soldier's ability; the Dunes INVOCATION, MANEUVER and REINFORCE), and the RALLY window "
+        "of line 114 opens after them, for the RALLY units then in that city.",
+        "The player chooses the order of the RALLY abilities and the other abilities a play "
+        "triggers.",
+        "Each rulebook places its ability 'after' the unit is played or added, and Reign's "
+        "Soldier resolves 'at once'; RALLY is paid for ('they may pay the indicated cost'), so "
+        "it comes last, once the play's own effects are known. Not yet a switch.",
+    ),
     # --- A Reign of War -----------------------------------------------------------------
     Reading(
         "reward_deal",
