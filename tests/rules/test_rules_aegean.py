@@ -178,8 +178,10 @@ TOP4 = [KER_BATTLE, KER_FALLEN, EAGLE, PATROCLUS]  # deck top in draw tests
 
 def test_wealth_all_cards_draws_four() -> None:
     """Aegean rulebook, Wealth Step: "If the active player uses all of their Wealth actions to
-    draw cards, they draw 1 additional card." """
-    # Checks edge-of-the-aegean.txt, line 74.
+    draw cards, they draw 1 additional card." The rulebook's worked example: "the active player
+    elects to use all 3 of their Wealth actions to draw cards. The player would draw an
+    additional card (4 cards total) as a result of the Wealth Action Bonus." """
+    # Checks edge-of-the-aegean.txt, lines 74, 78.
     sc = build(hands={0: [EUDORUS]}, coins=(2, 4), deck_top=TOP4)
     sc.script_wealth(3)
     sc.wealth()
