@@ -574,6 +574,21 @@ def test_rally_each_unit_once_per_unit_added() -> None:
     done(sc)
 
 
+def test_rally_gain_capped_by_the_supply() -> None:
+    """Aegean rulebook, Wealth Step: "No player can gain more coins than are available in the
+    supply." Phoenix's RALLY 2 (gain 1 coin for each of your units here) with 5 units here
+    would gain 5; the supply holds the 4 coins just paid for Phoenix and its RALLY."""
+    # Checks edge-of-the-aegean.txt, lines 82, 114.
+    here = [LACHESIS, ANANKE, ATROPOS, AISA]
+    sc = build(hands={0: [PHOENIX]}, coins=(4, 4), supply=0, cities={0: {0: here}})
+    sc.script_play(PHOENIX, city=0)  # 4 -> 2 coins, supply 0 -> 2
+    sc.script("rally", card=PHOENIX)  # 2 -> 0, supply 2 -> 4; 5 coins due, 4 there
+    sc.script_pass()
+    sc.surge()
+    assert sc.coins(0) == 4 and sc.supply == 0
+    done(sc)
+
+
 def test_rally_needs_coins_for_its_cost() -> None:
     """Aegean rulebook, Unit Card Types, Myrmidons: "they may pay the indicated cost": with no
     coin left, RALLY 1 is not offered (strict: no rally decision)."""
@@ -1326,6 +1341,20 @@ def test_tribute_gain_vp_token_when_two_rewards() -> None:
     sc.script_offer(EAGLE, cards=1)
     sc.offering()
     assert sc.vp_tokens(0) == 0
+    done(sc)
+
+
+def test_tribute_vp_token_when_none_is_left() -> None:
+    """Components: "6 VP tokens". Bronze Eagle's TRIBUTE (you may gain 1 VP token) with all 6
+    already taken gains nothing (reading ``ability_partial``), and the tokens stay conserved."""
+    # Checks edge-of-the-aegean.txt, lines 28, 108.
+    won = {0: [(HELM, True), (HORN, False)]}
+    sc = build(hands={0: [EAGLE]}, rewards=won, vp_tokens=(2, 4), stacks={})
+    sc.script_offer(EAGLE, cards=0)
+    sc.script_may(True)
+    sc.offering()
+    assert sc.vp_tokens(0) == 2 and sc.vp_tokens(1) == 4 and sc.vp_supply == 0
+    assert sc.coins(0) == 4 + 1
     done(sc)
 
 
