@@ -173,13 +173,17 @@ READINGS: tuple[Reading, ...] = (
     # --- Edge of the Aegean ------------------------------------------------------------
     Reading(
         "rally_window",
-        f"{AE}, line 114",
+        f"{AE}, lines 94, 96 and 114",
         "RALLY abilities may be paid for after a unit is played from hand into a city (the "
         "new unit's own, or those of the player's other RALLY units there, each once); "
         "moving a unit by an ability opens no RALLY window.",
-        "A unit moved into a city by an ability opens a RALLY window too.",
+        "A unit moved into a city by an ability opens a RALLY window too: line 96 names moving "
+        "among the ways to 'add a unit to their side of a city' ('play, move, or use any "
+        "ability').",
         "'adds a unit to a city' is read as the Surge's way of adding units, playing them "
-        "(line 94: 'pay a unit's cost and add it to a city').",
+        "(line 94: 'pay a unit's cost and add it to a city'); a window opened by a move would "
+        "interrupt the moving ability, and a RALLY that moves units (Alcimedon) could open "
+        "another. Line 96's wording supports the other reading as well. Not yet a switch.",
     ),
     Reading(
         "keres_order",
