@@ -145,8 +145,9 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "ability_strength",
-        f"{DU}, lines 123 and 151; {AE}, lines 92 and 112; {RE}, lines 57 and 149",
-        "A card's 'enemy unit with N or less Strength' (destroy, return) reads the unit's "
+        f"{DU}, lines 123 and 151; {AE}, lines 92, 112 and 128; {RE}, lines 57 and 149",
+        "A card's 'enemy unit with N or less Strength' (destroy, return: Was Scepter, "
+        "Menesthius, Talos, Thunderbolt of Zeus, Ker of the Battlefield) reads the unit's "
         "strength where it stands, as a conflict would add it: the printed value with the +1 "
         "a Favored player's INVOCATION units have, ongoing effects (Moirai) and an enraged "
         "unit's 4.",
@@ -436,17 +437,19 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "after_play_order",
-        f"{DU}, lines 133 and 150-152; {AE}, line 114",
+        f"{DU}, lines 133 and 150-152; {AE}, lines 114 and 161",
         "After a unit is played into a city, with the Favor card already flipped for it: its "
-        "own play ability, its INVOCATION (if its owner is Favored), its MANEUVER, then the "
-        "REINFORCE choice (a unit devoted to its owner's god), then the RALLY window. A Dunes "
+        "own play ability (a Reign Soldier's), its INVOCATION (if its owner is Favored), its "
+        "MANEUVER, then the REINFORCE choice (a unit devoted to its owner's god), then the "
+        "RALLY window, for the RALLY units then in that city. A Dunes "
         "game meets one of them per play; a mix with Aegean units meets REINFORCE and RALLY on "
         "one play (a Follower played beside a Myrmidon).",
         "The player chooses the order of the after-play abilities of one play.",
         "Each rulebook orders only its own: Dunes line 133 puts the Favor flip before any "
         "ability, and neither book orders its keywords against the other's. A fixed order "
-        "keeps the bots' decisions to the ones the rules name (as keres_order). Not yet a "
-        "switch.",
+        "keeps the bots' decisions to the ones the rules name (as keres_order), and RALLY, "
+        "paid for ('they may pay the indicated cost'), comes once the play's own effects are "
+        "known. Not yet a switch.",
     ),
     Reading(
         "combine_end_conditions",
@@ -477,42 +480,6 @@ READINGS: tuple[Reading, ...] = (
         "The passed card goes back under the deck, or to the other player's next set of 3.",
         "The text says 'pass 1' to the other player and stops at 30 each; a passed card "
         "kept by the receiver is what makes 30. Not yet a switch.",
-    ),
-    Reading(
-        "strength_in_card_texts",
-        f"{AE}, lines 92, 112 and 128",
-        "A card text's 'N or less Strength' (Menesthius, Talos, Thunderbolt of Zeus, Ker of "
-        "the Battlefield) reads the unit's Strength as the War Step adds it: its printed value "
-        "(an enraged unit's 4) with the ongoing effects in force (the Moirai, a Favored "
-        "INVOCATION).",
-        "The printed Strength value alone, as the war tie-break reads printed costs "
-        "(war_tie_printed_cost).",
-        "A Moirai's ability is 'resolved while the unit is in a city' and gives the units there "
-        "Strength ('have +1 Strength'); a unit in a city has the Strength it brings to a "
-        "conflict there. Not yet a switch.",
-    ),
-    Reading(
-        "war_tie_keep_order",
-        f"{AE}, lines 128 and 130",
-        "After a conflict the victor chooses the units it keeps, then the loser; after a full "
-        "tie (neither player the victor) the active player chooses first, then the opponent, "
-        "who sees those keeps.",
-        "After a full tie both players choose their keeps at once, face down.",
-        "Line 128 puts the victor before the loser; line 130 gives the tie's 'both players must "
-        "destroy all but 2' no order, and the War Step is the active player's. No keep limits "
-        "the other's, so only what the second chooser knows differs. Not yet a switch.",
-    ),
-    Reading(
-        "rally_after_play_abilities",
-        f"{AE}, lines 114 and 161",
-        "In a mix, a unit played into a city first resolves what playing it triggers (a Reign "
-        "Soldier's ability; the Dunes INVOCATION, MANEUVER and REINFORCE), and the RALLY window "
-        "of line 114 opens after them, for the RALLY units then in that city.",
-        "The player chooses the order of the RALLY abilities and the other abilities a play "
-        "triggers.",
-        "Each rulebook places its ability 'after' the unit is played or added, and Reign's "
-        "Soldier resolves 'at once'; RALLY is paid for ('they may pay the indicated cost'), so "
-        "it comes last, once the play's own effects are known. Not yet a switch.",
     ),
     # --- A Reign of War -----------------------------------------------------------------
     Reading(

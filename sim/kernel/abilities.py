@@ -62,7 +62,7 @@ def enemy_targets(st, tab, fp, ask, p, c, tg, limit):
             continue
         for i in range(B.n_units(st, cc, q)):
             card = B.slot_card(st, cc, q, i)
-            # Reading strength_in_card_texts: the Strength it brings to a conflict here.
+            # Reading ability_strength: the Strength it brings to a conflict here.
             if limit > 0 and B.slot_strength(st, tab, cc, q, i) > limit:
                 continue
             put_opt(st, n, cc, q, i, card)

@@ -189,7 +189,7 @@ def play_unit(st, tab, fp, ask, p, hand_i, c, cost):
     """Pay and add the unit to city ``c``; then Favor, its abilities, REINFORCE and RALLY.
 
     Dunes, Devotion and Favor: "check the unit's devotion prior to resolving
-    any abilities". Reading ``rally_after_play_abilities``: the RALLY window comes last,
+    any abilities". Reading ``after_play_order``: the RALLY window comes last,
     after everything the play triggers.
     """
     T.event(st, E.EV_PLAY, p, cost, Z.hand_card(st, p, hand_i), c, 0)

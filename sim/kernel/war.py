@@ -122,7 +122,7 @@ def keep_rest(st, tab, fp, ask, p, k):
 @kernel
 def resolve_conflict(st, tab, fp, ask, c):
     """Resolve war-torn city ``c``: reward to the victor, then both sides destroy down,
-    the victor first (reading ``war_tie_keep_order``: the active player first when nobody
+    the victor first (reading ``war_keep_order``: the active player first when nobody
     wins)."""
     active = st[L.ACTIVE]
     w = war_winner(st, tab, c, active)

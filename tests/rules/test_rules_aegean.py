@@ -1068,7 +1068,7 @@ def test_war_strength_tie_goes_to_higher_total_cost(rich: int) -> None:
 def test_war_full_tie_nobody_takes_a_tile() -> None:
     """Aegean rulebook, War Step: "If players are tied for total unit cost, neither player is the
     victor, and both players must destroy all but 2 of their units in that city". Reading
-    ``war_tie_keep_order``: the active player chooses its keeps first."""
+    ``war_keep_order``: the active player chooses its keeps first."""
     # Checks edge-of-the-aegean.txt, line 130.
     mine = [EUDORUS, PHOENIX, KER_PYRE]  # Strength 4, cost 6
     theirs = [PEISANDER, CLOTHO, AISA]  # Strength 4, cost 6
@@ -1393,7 +1393,7 @@ def test_tribute_then_hand_limit() -> None:
 
 def test_menesthius_rally_destroys_weak_enemy_here_only() -> None:
     """Card ability (Menesthius, RALLY 2: destroy 1 enemy unit here with 2 or less Strength):
-    "here" is the RALLY city. Reading ``strength_in_card_texts``: Strength counts the ongoing
+    "here" is the RALLY city. Reading ``ability_strength``: Strength counts the ongoing
     abilities in force (Lachesis lifts Eudorus to 3, so only Lachesis herself, Strength 2, is a
     target)."""
     cities = {0: {1: [EUDORUS, LACHESIS, PATROCLUS]}, 1: {1: [ALCIMEDON]}}
@@ -1794,7 +1794,7 @@ def test_rally_window_opens_after_a_maneuver(moves: bool) -> None:
     may pay the indicated costs and resolve the RALLY abilities on any of their units with RALLY
     in that city", in a mix with Heir to the Dunes' MANEUVER ("After a unit with MANEUVER is
     played into a city, the player may move units ... into or out of the city"). Reading
-    ``rally_after_play_abilities``: the RALLY window opens once the MANEUVER is done, for the
+    ``after_play_order``: the RALLY window opens once the MANEUVER is done, for the
     RALLY units then in the city: Eudorus moved out of it rallies nothing there."""
     # Checks edge-of-the-aegean.txt, lines 114, 161.
     sc = build(mix="aegean+dunes", hands={0: [GRANARIES]}, coins=(5, 4), cities={0: {0: [EUDORUS]}})
