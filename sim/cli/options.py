@@ -503,6 +503,11 @@ PANEL_HELP = (
 )
 
 
+def long_name(param: click.Parameter) -> str:
+    """The option as the command line spells it in a message (``--panel``, not ``-p``)."""
+    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+
+
 def parse_panel_option(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> tuple[str, ...] | None:
@@ -513,7 +518,7 @@ def parse_panel_option(
     from sim.analysis.panel import parse_panel  # deferred: loads pandas
 
     try:
-        return parse_panel(value, next((o for o in param.opts if o.startswith("--")), "--panel"))
+        return parse_panel(value, long_name(param))
     except ValueError as exc:  # its message names the option already
         raise click.UsageError(str(exc), ctx) from None
 
@@ -633,11 +638,7 @@ def check_resume_options(folder: Path, where: Mapping[str, Recorded]) -> None:
             recorded = io.read_manifest(folder)
     except (OSError, ValueError):
         pass  # the resume itself names what is wrong with the folder
-    names = {
-        p.name: next((o for o in p.opts if o.startswith("--")), p.opts[0])
-        for p in ctx.command.params
-        if p.name is not None and p.opts
-    }
+    names = {p.name: long_name(p) for p in ctx.command.params if p.name is not None and p.opts}
     problem = jobs.given_options(recorded, given, where, names)
     if problem:
         raise CliError(problem, EXIT_USAGE)
