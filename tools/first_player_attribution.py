@@ -66,6 +66,8 @@ READING_ARMS = [
         'structure_cards = "leave"'),
     Arm("discount_unit", "reading", "the discount for any devoted unit",
         'discount_unit = "any_devoted"'),
+    Arm("units_in_card_texts", "reading", "card texts count a COLOSSAL unit as 2",
+        'units_in_card_texts = "capacity"'),
     Arm("hand_and_leave", "reading", "build from the hand, and cards leave on the flip",
         'build_from = "hand"\nstructure_cards = "leave"'),
 ]  # fmt: skip
