@@ -44,6 +44,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.base.errors import Error
 from sim.run import io, loglines
 from sim.run.lock import LOCK_NAME, FolderLockedError, locked
 from sim.run.loglines import digest, entry_line, read_log
@@ -189,6 +190,8 @@ class Job:
         self._stack = contextlib.ExitStack()
         self._next: int | None = None
         self._tables: dict[str, str] | None = None
+        self._undo: tuple[bool, frozenset[str]] | None = None
+        """Set by :meth:`start`: whether it made the folder, and the names it may clear."""
 
     @property
     def plan(self) -> dict[str, Any]:
@@ -210,9 +213,11 @@ class Job:
         write the plan. ``ours``: the names the command writes there besides the job's own."""
         out = check_out(out, kind, force, ours)
         names = {*ours, *JOB_FILES}
+        made = not out.exists()
         out.mkdir(parents=True, exist_ok=True)
         job = cls(out, kind, {})
         job._lock()
+        job._undo = (made, frozenset(names))
         try:
             if force:
                 check_out(out, kind, force, ours, held=True)
@@ -394,8 +399,29 @@ class Job:
     def __enter__(self) -> Job:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        # A command refused (a user's error) before it logged its first step has nothing a
+        # resume could use: the folder it started goes, so no refusal leaves a plan behind.
+        # An interrupt keeps it (resumable), as does a refusal once a step is logged.
+        if isinstance(exc, Error) and self._undo is not None and not self._stepped():
+            self._clear(*self._undo)
         self.close()
+
+    def _stepped(self) -> bool:
+        """Whether the log holds a step."""
+        try:
+            return (self.out / LOG_NAME).stat().st_size > 0
+        except OSError:
+            return False
+
+    def _clear(self, made: bool, names: frozenset[str]) -> None:
+        """Remove what :meth:`start` and the command wrote (the folder too, if it made it)."""
+        if made:
+            shutil.rmtree(self.out, ignore_errors=True)
+            return
+        for entry in list(self.out.iterdir()):
+            if entry.name in names:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
 
 def _as_given(value: Any) -> Any:
@@ -414,6 +440,10 @@ class Recorded:
 
     read: Callable[[Mapping[str, Any]], Any]
     written: Callable[[Any], Any] = _as_given
+    same: Callable[[Mapping[str, Any], Any], bool] | None = None
+    """For an option the plan records only through what it produced (balance's ``--values``,
+    as the candidates they gave): whether the typed value gives the plan's (it is then
+    compared this way instead; ``read`` only shows the plan's side in a refusal)."""
 
 
 def at(path: str, written: Callable[[Any], Any] | None = None) -> Recorded:
@@ -448,7 +478,7 @@ def given_options(
     for name, value in given.items():
         place = where.get(name)
         was = MISSING if place is None else place.read(recorded)
-        if place is not None and was is not MISSING and _plain(was) == _written(place, value):
+        if place is not None and was is not MISSING and _equal(place, recorded, was, value):
             continue
         shown = "" if was is MISSING else f" (the folder's plan has {was!r})"
         option = (names or {}).get(name) or "--" + name.replace("_", "-")
@@ -458,6 +488,16 @@ def given_options(
 
 MISSING: Any = object()
 """What :meth:`Recorded.read` gives for an option the plan does not record."""
+
+
+def _equal(place: Recorded, plan: Mapping[str, Any], was: Any, value: Any) -> bool:
+    """Whether the typed ``value`` is what the plan recorded (``was``, read from ``plan``)."""
+    if place.same is None:
+        return bool(_plain(was) == _written(place, value))
+    try:
+        return place.same(plan, value)
+    except ValueError:  # a value the command would refuse is not the plan's
+        return False
 
 
 def _written(place: Recorded, value: Any) -> Any:

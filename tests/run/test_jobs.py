@@ -228,6 +228,49 @@ def test_options_given_with_resume_must_equal_the_recorded_plan() -> None:
     assert line is not None and "drop --delta (the folder's plan has [-1, 1])" in line
 
 
+def test_an_option_recorded_only_through_what_it_gave_is_compared_by_that() -> None:
+    """balance records --values only as the candidates they gave: the same candidates again
+    are the plan, whatever the spelling; others, or a value the command refuses, are not."""
+    plan = {"candidates": [3, 4]}
+
+    def same(p: dict, values: tuple) -> bool:
+        if any(not isinstance(v, int) for v in values):
+            raise ValueError("not a number")  # as the command's own reading refuses it
+        return sorted(values) == p["candidates"]
+
+    where = {"values": jobs.Recorded(lambda p: p["candidates"], same=same)}
+    assert jobs.given_options(plan, {"values": (4, 3)}, where) is None
+    for other in ((3, 5), ("x",)):
+        line = jobs.given_options(plan, {"values": other}, where)
+        assert line is not None and line.endswith("drop --values (the folder's plan has [3, 4])")
+
+
+def test_a_job_refused_before_its_first_step_leaves_nothing(tmp_path: Path) -> None:
+    """A user's error before the first step is logged leaves nothing a resume could use: the
+    folder the job made goes, and one it was given empty is left empty. An interrupt, or an
+    error once a step is logged, keeps the folder for --resume."""
+    new, given = tmp_path / "new", tmp_path / "given"
+    given.mkdir()
+    for out in (new, given):
+        with (
+            pytest.raises(RunError, match="cannot make a game"),
+            jobs.Job.start(out, "sweep", PLAN, ours=("baseline",)),
+        ):
+            (out / "baseline").mkdir()  # what the command wrote before it was refused
+            raise RunError("cannot make a game")
+    assert not new.exists() and list(given.iterdir()) == []
+    cut, late = tmp_path / "cut", tmp_path / "late"
+    with pytest.raises(KeyboardInterrupt), started(cut):
+        raise KeyboardInterrupt
+    with pytest.raises(RunError), started(late) as job:
+        job.log(0, {"row": {"x": 1}})
+        raise RunError("refused after a step")
+    for out in (cut, late):
+        assert jobs.read_job(out)["complete"] is False
+    with jobs.Job.resume(late, "sweep") as job:
+        assert job.logged() == {0: {"row": {"x": 1}}}
+
+
 def test_readers_never_open_a_fifo_a_symlink_loop_or_json_nested_too_deep(
     tmp_path: Path,
 ) -> None:
