@@ -234,12 +234,34 @@ def compare(
         "exclude_capped": exclude_capped,
         "until_ci": until_ci,
     }
-    with (
-        jobs.folder(out, KIND) as where,
-        jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job,
-    ):
-        result = _play_job(job, threads, progress, backend)
+    with jobs.folder(out, KIND) as where:
+        jobs.check_out(where, KIND, force, COMPARE_FILES)  # before the engines are built
+        check_arms((spec, spec_b), (base, changes), threads, progress, backend)
+        with jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job:
+            result = _play_job(job, threads, progress, backend)
     return result if out is not None else dataclasses.replace(result, out=None)
+
+
+def check_arms(
+    specs: tuple[RunSpec, RunSpec],
+    edits: tuple[Changes, Changes],
+    threads: int | None,
+    progress: bool | None,
+    backend: Any,
+) -> None:
+    """Refuse, before the comparison's folder is written, an arm whose cards and rules
+    cannot make a game and both arms' games (``--games`` each, the ceiling with
+    ``--until-ci``) if they would take too long: either found once an arm has played
+    would leave a folder that no resume could finish."""
+    from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
+
+    n_threads = resolve_threads(threads if backend is None else None)
+    with numba_threads(n_threads):
+        with P.kernel_ready(P.wanted(progress)):
+            first = Engine.ready(specs[0], edits[0] or None)
+            Engine.ready(specs[1], edits[1] or None)
+        games = 2 * specs[0].games
+        runner.check_projected_time(first, games, n_threads, runner.backend_workers(backend))
 
 
 def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:

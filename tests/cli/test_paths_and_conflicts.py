@@ -241,6 +241,32 @@ def test_resume_takes_an_option_equal_to_the_one_its_plan_records(tmp_path: Path
     assert line.endswith("drop --field")  # the plan is a rule's race, not a card's
 
 
+def test_a_command_refused_once_its_folder_would_be_written_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    """Cards that cannot make a game, found when an arm or a candidate is built, and a
+    comparison whose two arms would take too long (both counted) are refused before the
+    folder is written: no plan, no finished arm A, no candidate's rules left behind."""
+    text = (Path(__file__).parents[2] / "configs" / "sets" / "aegean.toml").read_text()
+    endless = tmp_path / "endless.toml"
+    endless.write_text("\n".join("cost = 20" if ln.startswith("cost =") else ln
+                                  for ln in text.splitlines()))  # fmt: skip
+    change = ["--change", f"{TALOS}.cost=+1"]
+    race = ["--rule", "start_coins", "--values", "3-4", "--pilot", "100", "--max-games", "100"]
+    for k, (args, message) in enumerate(
+        [
+            (["compare", *TINY, *change, "--cards", str(endless)], "cannot make a game"),
+            (["compare", "-q", *change, "--games", "1e12"], "2,000,000,000,000 games would"),
+            (["compare", "-q", *change, "--games", "1e12", "--until-ci", "0.001"], "2,000,000"),
+            (["balance", *race, "-q", "--cards", str(endless)], "cannot make a game"),
+            (["balance", *race[2:], "-q", "--rule", "tiles_per_city"], "has no effect"),
+        ]
+    ):
+        out = tmp_path / f"out{k}"
+        assert message in one_error_line(invoke(*args, "--out", str(out)))
+        assert not out.exists(), args
+
+
 def test_a_malformed_scheduler_is_one_line() -> None:
     pytest.importorskip("distributed")
     line = one_error_line(invoke("run", *TINY, "--backend", "dask", "--scheduler", "tcp://"))
