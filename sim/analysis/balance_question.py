@@ -126,6 +126,24 @@ def _grid(
     return tuple(sorted(combos))
 
 
+def candidates_of(
+    q: Question, values: Sequence[tuple[int, ...] | None], span: int
+) -> tuple[tuple[int, ...], ...]:
+    """The candidates ``values`` and ``span`` give for ``q``'s names and shipped values, as
+    :func:`card_question` and :func:`rule_question` make them: how a resumed race knows
+    whether the ``--values`` and ``--span`` typed again are the ones it recorded (it records
+    only the candidates). Refuses (SpecError) what those functions refuse, and a question
+    whose candidates no values give (a variant's)."""
+    if q.kind == "card":
+        bounds = [FIELDS[n] for n in q.names]
+    elif q.kind == "rule":
+        bounds = [(int(S.RULE_INTS[n].lo), int(S.RULE_INTS[n].hi)) for n in q.names]
+    else:
+        raise SpecError(f"a {q.kind} question takes no --values or --span")
+    option = "--field" if q.kind == "card" else "--rule"
+    return _grid(q.names, q.shipped, bounds, values, span, option)
+
+
 def card_question(
     spec: RunSpec,
     card: str,

@@ -305,7 +305,8 @@ def balance_cmd(**kw: Any) -> None:
 
 def _recorded() -> dict[str, Any]:
     """Where a race's plan records each option ``balance --resume`` may repeat (``--values``
-    and ``--span`` are recorded only as the candidates they gave, so they are refused)."""
+    and ``--span`` only as the candidates they gave: taken when, together, they give the
+    same candidates again)."""
     from sim.run.jobs import MISSING, Recorded, at  # deferred: loads pyarrow
 
     def question(kind: str, value: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
@@ -332,7 +333,36 @@ def _recorded() -> dict[str, Any]:
         ),
         **{n: at(n) for n in ("target", "tolerance", "precision", "pilot", "alpha", "chunk_size")},
         "max_games": at("ceiling"),
+        **dict.fromkeys(("values", "span"), Recorded(_candidates_shown, same=_same_candidates)),
     }
+
+
+def _candidates_shown(plan: Any) -> Any:
+    """The candidates a race's plan records, as a refusal shows them."""
+    from sim.analysis.balance_question import Question  # deferred: loads numba
+    from sim.run.jobs import MISSING  # deferred: loads pyarrow
+
+    q = plan.get("question")
+    if not isinstance(q, dict) or q.get("kind") not in ("card", "rule"):
+        return MISSING  # a variant's race: no values to give
+    return "; ".join(Question.from_dict(q).labels())
+
+
+def _same_candidates(plan: Any, _value: Any) -> bool:
+    """Whether the ``--values`` and ``--span`` typed with ``--resume`` (each at its default
+    when not typed) give the candidates the plan records: they are read together, as the
+    race read them."""
+    from sim.analysis.balance_question import (  # deferred: loads numba
+        DEFAULT_SPAN,
+        Question,
+        candidates_of,
+    )
+    from sim.analysis.sweep import parse_numbers  # deferred: loads numba
+
+    params = click.get_current_context().params
+    q = Question.from_dict(plan["question"])
+    values = [parse_numbers(v, "--values") for v in params["values"]]
+    return candidates_of(q, values, params["span"] or DEFAULT_SPAN) == q.candidates
 
 
 def _balance_set(

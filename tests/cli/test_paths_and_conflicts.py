@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import invoke, ok, one_error_line
+from tamper import cut_job
 
 from sim import Error, api
 from sim import analysis as A
@@ -239,6 +240,37 @@ def test_resume_takes_an_option_equal_to_the_one_its_plan_records(tmp_path: Path
     assert line.endswith("drop --max-games (the folder's plan has 400)")
     line = one_error_line(invoke("balance", "--resume", str(bal), "--field", "cost"))
     assert line.endswith("drop --field")  # the plan is a rule's race, not a card's
+
+
+def test_balance_resume_takes_values_and_span_that_give_the_recorded_candidates(
+    tmp_path: Path,
+) -> None:
+    """The race records --values and --span only as the candidates they gave: typed again,
+    they are the plan when together they give those candidates, in any spelling; other
+    candidates are refused in one line naming the option and the recorded candidates."""
+    race = ["--rule", "start_coins", "--pilot", "200", "--max-games", "400", "-q"]
+    given, spanned = tmp_path / "values", tmp_path / "span"
+    ok(invoke("balance", *race, "--values", "3-4", "--out", str(given)))
+    ok(invoke("balance", *race, "--span", "1", "--out", str(spanned)))
+    cases = [
+        (given, "start_coins=3; start_coins=4", [["--values", "3-4"], ["--values", "4,3"]],
+         [["--values", "3-5"], ["--span", "1"], ["--values", "x"]]),
+        (spanned, "start_coins=3; start_coins=4; start_coins=5",
+         [["--span", "1"], ["--values", "3-5"], ["--values", "5,3,4", "--span", "1"]],
+         [["--span", "2"], ["--values", "3-4"]]),
+    ]  # fmt: skip
+    for folder, candidates, same, other in cases:
+        for args in same:
+            line = one_error_line(invoke("balance", "--resume", str(folder), *args))
+            assert "already complete" in line  # the options were taken: the resume answers
+        for args in other:
+            line = one_error_line(invoke("balance", "--resume", str(folder), *args))
+            assert line.endswith(f"drop {args[0]} (the folder's plan has '{candidates}')")
+    # An interrupted race resumed with the values it recorded plays to the same answer.
+    table = (given / "candidates.csv").read_text()
+    cut_job(given, "candidates.csv", "balance.json")
+    ok(invoke("balance", "--resume", str(given), "--values", "4,3", "-q"))
+    assert (given / "candidates.csv").read_text() == table
 
 
 def test_a_command_refused_once_its_folder_would_be_written_leaves_nothing(
