@@ -77,6 +77,8 @@ def desk_cmd(workspace: str, port: int, host: str) -> None:
 
     try:
         serve(Path(workspace), host, port, lambda line: click.echo(line))
+    except NotAWorkspace as exc:  # its folders could not be made
+        raise CliError(f"--workspace: {exc}", EXIT_USAGE) from None
     except OSError as exc:
         raise CliError(
             f"cannot serve on {host}:{port}: {exc.strerror or exc} (try another --port; "

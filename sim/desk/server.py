@@ -45,7 +45,11 @@ def serve(
     sock = bind(host, port)
     port = sock.getsockname()[1]
     names = {host, "127.0.0.1", "localhost"} if host in ("127.0.0.1", "localhost") else {host}
-    app = make_app(workspace, token, tuple(sorted(names)))
+    try:
+        app = make_app(workspace, token, tuple(sorted(names)))
+    except BaseException:  # a workspace it cannot make: nothing is served
+        sock.close()
+        raise
     shown = f"[{host}]" if ":" in host else host
     echo(f"omensim desk: workspace {Path(workspace).resolve()}")
     echo(f"open  http://{shown}:{port}/?token={token}")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sim.run.io import JOB_MANIFEST_NAME, MANIFEST_NAME, PARTS_LOG_NAME
 from sim.run.lock import LOCK_NAME
+from sim.run.storage import is_url
 
 ANSWERS = "answers"
 CHANGES = "changes"
@@ -38,12 +39,17 @@ def check_root(root: Path | str) -> Path:
     """``root`` resolved, if the desk may make it its workspace.
 
     Raises:
-        NotAWorkspace: ``root`` is, or is inside, a folder an omensim command wrote
-            (:data:`OUTPUT_MARKS`). Every such folder lists the files it holds and
-            refuses any other, so ``answers/`` and ``changes/`` created there would break
-            every later reading of it (``omensim report`` names them as unlisted files).
+        NotAWorkspace: ``root`` is a URL, a path that is not a folder, or is, or is
+            inside, a folder an omensim command wrote (:data:`OUTPUT_MARKS`). Every such
+            folder lists the files it holds and refuses any other, so ``answers/`` and
+            ``changes/`` created there would break every later reading of it (``omensim
+            report`` names them as unlisted files).
     """
+    if is_url(root):
+        raise NotAWorkspace(f"{root} is a URL; the desk keeps its workspace in a local folder")
     path = Path(root).expanduser().resolve()
+    if path.exists() and not path.is_dir():
+        raise NotAWorkspace(f"{root} exists and is not a folder")
     for folder in (path, *path.parents):
         mark = next((m for m in OUTPUT_MARKS if (folder / m).exists()), None)
         if mark is not None:
@@ -61,7 +67,11 @@ class Workspace:
     def __init__(self, root: Path | str) -> None:
         self.root = check_root(root)
         for sub in (ANSWERS, CHANGES):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
+            try:
+                (self.root / sub).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # named as the workspace's, not as the server's
+                message = f"{root}: cannot make {sub}/ in it: {exc.strerror or exc}"
+                raise NotAWorkspace(message) from None
 
     def inside(self, relative: str | Path) -> Path:
         """``relative`` resolved under the root; :class:`OutsideWorkspace` if it leaves it."""

@@ -141,6 +141,30 @@ def test_a_workspace_in_a_command_output_folder_is_one_error_line(
     ]
 
 
+def test_a_workspace_that_is_no_local_folder_is_named_as_the_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A URL (once made a local folder named ``nosuchscheme:``), a FIFO, a path under a file
+    or where no folder can be made: one line naming --workspace, exit 2, nothing created
+    (those found when its folders are made were reported as the server's 'cannot serve on
+    127.0.0.1:0')."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file.txt").write_text("x\n")
+    os.mkfifo(tmp_path / "fifo")
+    for ws, why in (
+        ("nosuchscheme://x/y", "is a URL; the desk keeps its workspace in a local folder"),
+        ("memory://desk/ws", "is a URL"),
+        ("fifo", "exists and is not a folder"),
+        ("file.txt/sub", "cannot make answers/ in it: Not a directory"),
+        ("/proc/omensim-desk/ws", "cannot make answers/ in it"),
+    ):
+        res = invoke("desk", "--workspace", ws, "--port", "0")
+        line = one_error_line(res)
+        assert res.exit_code == 2 and line.startswith(f"Error: --workspace: {ws}"), line
+        assert why in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "file.txt"]
+
+
 @pytest.mark.parametrize("option", ["--workspace", "--host"])
 def test_an_empty_workspace_or_host_is_one_error_line(
     tmp_path: Path, taken_port: str, option: str, monkeypatch: pytest.MonkeyPatch
