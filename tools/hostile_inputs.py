@@ -19,9 +19,14 @@ and helper of ``sim.analysis`` and every path argument of ``sim.api`` with wrong
 paths and conflicts (empty, ``~``, URL, NUL and nested ``--out``; repeated or ignored
 options), and concurrency (a second writer of a folder another process holds). The job
 runner's folders include those a ``--until-ci`` compare or sweep keeps its steps in and
-a ``mixes`` ranking, and a last family plays the long commands without ``--out`` and looks
-for the temporary folder they must remove. After every case the script looks for a
-process the case left running.
+a ``mixes`` ranking, and a family plays the long commands without ``--out`` and looks
+for the temporary folder they must remove. The last family (``tools/hostile_options.py``)
+gives every option and argument of every command, read from click's own parameter list,
+hostile values (wrong type, negative, zero, NaN, huge, empty, unknown or repeated names, a
+change to a card's current value, paths that are missing, files or unwritable) beside small
+valid arguments, and resumes every resumable command's folder with each option at another
+value and at the recorded one. After every case the script looks for a process the case
+left running.
 
 Outcomes:
 
@@ -36,8 +41,9 @@ Outcomes:
 * **lingering process**: a process the case started still running after it returned;
 * **left behind**: a command run without ``--out`` left its temporary folder.
 
-The last five should be 0. The script prints the counts per kind of input and the
-first example of every bad outcome, and exits 1 if there is one.
+The last six should be 0. The script prints the counts per kind of input, the first
+example of every bad outcome and every valid input that was refused (a resume with the
+recorded options), and exits 1 if there is one.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
+from hostile_options import option_cases  # noqa: E402  (tools/, beside this script)
 
 from sim import Error, api  # noqa: E402
 from sim import analysis as A  # noqa: E402
@@ -249,10 +256,15 @@ class Bench:
         self.n = 0
         self.known: set[int] = set()
         """Processes the bench started itself (the holder of a folder's lock)."""
+        self.refused_valid: list[str] = []
+        """Cases of a valid input that was refused (counted as refusals, listed apart)."""
 
-    def case(self, kind: str, label: str, fn: Callable[[], Any]) -> None:
-        """Run one case of ``kind`` and count its outcome."""
+    def case(self, kind: str, label: str, fn: Callable[[], Any], valid: bool = False) -> None:
+        """Run one case of ``kind`` and count its outcome (``valid``: the input must be taken,
+        and a refusal is listed in :attr:`refused_valid`)."""
         outcome, detail = attempt(fn, self.timeout)
+        if valid and outcome == "clean refusal":
+            self.refused_valid.append(f"{kind}: {label}: {detail}"[:300])
         left = [] if outcome in BAD else lingering(self.known)
         if left:
             outcome, detail = "lingering process", ", ".join(map(str, left))
@@ -1043,6 +1055,7 @@ def main() -> int:
         conflict_cases(b, rng, 66, src)
         concurrency_cases(b, 12)
         temporary_cases(b, 24)
+        option_cases(b, rng, opts.cases // 2, cli, src)
     seconds = time.perf_counter() - t0
     print(f"{b.n} hostile inputs in {seconds:,.0f} s (seed {opts.seed}; chunk {runner_chunk})")
     width = max(len(k) for k in b.counts)
@@ -1055,7 +1068,9 @@ def main() -> int:
     for (kind, outcome), example in sorted(b.examples.items()):
         print(f"\n{outcome} in {kind}: {example}")
         print("  all: " + "; ".join(b.labels[(kind, outcome)][:40]))
-    return 1 if any(total[o] for o in BAD) else 0
+    for line in b.refused_valid:
+        print(f"\nvalid input refused in {line}")
+    return 1 if any(total[o] for o in BAD) or b.refused_valid else 0
 
 
 if __name__ == "__main__":
