@@ -585,6 +585,7 @@ class DaskBackend:
                 "--backend dask needs dask.distributed: pip install -e '.[dask]'"
             ) from None
         self._cluster: Any = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._window = window
         if scheduler is not None:
             if workers is not None:
@@ -607,6 +608,12 @@ class DaskBackend:
                 env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
             import logging
 
+            # The workers' scratch space (dask keeps its locks there after the workers
+            # go) in a folder of this backend's own, removed on close: nothing is left in
+            # the temporary folder the command ran with.
+            self._scratch = tempfile.TemporaryDirectory(
+                prefix="omensim-dask-", ignore_cleanup_errors=True
+            )
             self._cluster = distributed.LocalCluster(
                 n_workers=n,
                 threads_per_worker=1,
@@ -614,6 +621,8 @@ class DaskBackend:
                 env=env,
                 dashboard_address=":0",  # a free port: never clash with another cluster
                 silence_logs=logging.ERROR,
+                local_directory=self._scratch.name,
+                scheduler_kwargs={"local_directory": self._scratch.name},
             )
             self.client = distributed.Client(self._cluster)
         info = self.client.scheduler_info(n_workers=-1)["workers"]
@@ -689,6 +698,8 @@ class DaskBackend:
         if self._cluster is not None:
             with contextlib.suppress(Exception):
                 self._cluster.close()
+        if self._scratch is not None:
+            self._scratch.cleanup()
 
     def __enter__(self) -> DaskBackend:
         return self

@@ -7,6 +7,7 @@ worker builds and canary-checks an engine per job anyway.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -91,11 +92,17 @@ def test_backend_options_are_checked(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
-def test_cli_run_on_a_local_cluster(tmp_path: Path) -> None:
+def test_cli_run_on_a_local_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of a local run, and nothing left in the temporary folder: the cluster's
+    scratch space (dask keeps its lock files there) is the backend's own, removed."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     out = tmp_path / "run"
     args = ["run", "--games", "120", "--chunk-size", "50", "--seed", "5", "--out", str(out)]
     result = CliRunner().invoke(main, [*args, "--backend", "dask", "--workers", "2", "-q"])
     assert result.exit_code == 0, result.output
+    assert list(scratch.iterdir()) == []
     runner.run(RunSpec(games=120, seed=5), tmp_path / "local", progress=False)
     pd.testing.assert_frame_equal(io.read_run(out), io.read_run(tmp_path / "local"))
 
