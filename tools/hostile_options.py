@@ -142,6 +142,7 @@ VALUE_LISTS = [*refused("", "a", "5-3", "3-99999999999", "nan", "1,,2", "3,3", "
                         "-5", "1e3", ",", "3-"), *taken("2,5", "5-6")]  # fmt: skip
 DELTAS = [*refused("", "+0", "nan", "1,1", "a", "+999", "1e999", "-1,0", ","), *taken("-1,+2")]
 SCHEDULERS = [*refused("", "tcp://", "nonsense", "tcp://127.0.0.1:1"), *taken()]
+BACKENDS = [*refused("", "nope", "local,dask", "LOCAL"), *taken("dask")]  # dask: a cluster
 HOSTS = [*refused("", " ", "999.1.1.1", "nope.invalid", "x" * 300), *taken("localhost")]
 NAMED: dict[str, list[tuple[str, bool]]] = {
     "mix": MIXES, "mix_list": MIXES,
@@ -152,6 +153,7 @@ NAMED: dict[str, list[tuple[str, bool]]] = {
     "rules": RULE_NAMES, "variant_choice": [*refused("", "nope", "emissary,emissary"),
                                             *taken("EMISSARY")],
     "values": VALUE_LISTS, "deltas": DELTAS, "scheduler": SCHEDULERS, "host": HOSTS,
+    "backend": BACKENDS,
 }  # fmt: skip
 """Values of the text options, by click parameter name (what the option names)."""
 
@@ -184,7 +186,7 @@ def type_values(param: click.Parameter) -> list[tuple[str, bool]]:
         return [*NOT_NUMBERS, *taken("-1", "0", str(2**70), str(2**64), str(-(2**63)))]
     if isinstance(t, click.types.FloatParamType):
         return FLOATS
-    if isinstance(t, click.Choice):
+    if isinstance(t, click.Choice) and param.name not in NAMED:
         choices = [str(c) for c in t.choices]
         return [*refused("", "nope", ",".join(choices[:2])), *taken(choices[0].upper())]
     if param.name == "resume":
