@@ -119,11 +119,12 @@ def strength_cmd(
         dirs = P.panel_dir_names(panel)
         ours = {*dirs.values(), STRENGTH_TABLE, CORRELATION_TABLE, TIERS_TABLE}
         io.check_output_dir(base, force, ours=lambda e: e.name in ours, what="strength")
-        # Every bot's games, at the first bot's speed: refused before any bot plays, with
-        # what strength has to offer (it has no --until-ci).
+        # Every bot's games, each bot's at its own speed: refused before any bot plays (a
+        # slow later bot too), with what strength has to offer (it has no --until-ci). Each
+        # bot's run then plays the engine built and timed here, without timing it again.
         total = games * len(panel)
-        runner.check_spec_time(
-            specs[panel[0]], total, resolve_threads(threads),
+        engines = runner.timed_engines(
+            specs, games, resolve_threads(threads),
             what=f"{len(panel)} bots x {games:,} games ({total:,})", fix=TOO_LONG,
             progress=show_progress(quiet, False),
         )  # fmt: skip
@@ -132,7 +133,7 @@ def strength_cmd(
         with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
             runner.run(
                 spec, sub, threads=threads, force=force, progress=show_progress(quiet, False),
-                fix=TOO_LONG,
+                fix=TOO_LONG, engine=engines.pop(bot, None),
             )  # fmt: skip
     with user_errors(base):
         table = strength({bot: base / dirs[bot] for bot in panel})

@@ -27,7 +27,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -146,6 +146,7 @@ def run(
     until_ci: float | None = None,
     backend: Any = None,
     fix: str = TOO_LONG_FIX,
+    engine: Any = None,
 ) -> RunResult:
     """Play ``spec.games`` games and write them to the run directory ``out``.
 
@@ -171,6 +172,8 @@ def run(
         fix: what the refusal of games projected to take too long advises
             (:func:`check_projected_time`): a command without ``--until-ci`` says
             what it has instead.
+        engine: ``spec``'s engine, built and timed by the caller (:func:`timed_engines`);
+            played as it is, neither built nor timed again. ``None`` builds and times one.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -180,6 +183,7 @@ def run(
         sim.data.cards.CardDataError: invalid card data (nothing is written).
         RunError: bad ``threads``/``chunk_size`` or an output directory we must not use.
         OSError: the output directory cannot be created or written.
+        ValueError: an ``engine`` of another spec, or one given with ``changes``.
 
     Any failure or interrupt after the directory was created leaves its
     manifest saying ``"complete": false``; the parts already written stay, and
@@ -193,9 +197,12 @@ def run(
         raise RunError(f"--until-ci needs a local --out folder, not a URL ({out})")
     n_threads = resolve_threads(threads if backend is None else None)
     io.check_output_dir(out, force)
+    if engine is not None and (engine.spec != spec or changes):
+        raise ValueError("a run given an engine plays that engine's spec, without card changes")
     return _execute(
-        spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force, fix=fix
-    )
+        spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force, fix=fix,
+        engine=engine,
+    )  # fmt: skip
 
 
 def resume(
@@ -268,18 +275,21 @@ def _execute(
     force: bool,
     prior: dict[str, Any] | None = None,
     fix: str = TOO_LONG_FIX,
+    engine: Any = None,
 ) -> RunResult:
-    """Build and warm the engine, check a resumed run's key, then play and write."""
+    """Build, warm and time the engine (unless ``engine``, built and timed by the caller,
+    is given), check a resumed run's key, then play and write."""
 
     show = P.wanted(progress)
     t_setup = time.perf_counter()
     with numba_threads(n_threads):
-        with P.kernel_ready(show):
-            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba code
+        if engine is None:
+            with P.kernel_ready(show):
+                from sim.run.engine import Engine  # deferred: importing it compiles/loads numba
 
-            engine = Engine.ready(spec, changes or None)
-        games = games_to_play(spec.games, until_ci)
-        check_projected_time(engine, games, n_threads, backend_workers(backend), fix=fix)
+                engine = Engine.ready(spec, changes or None)
+            games = games_to_play(spec.games, until_ci)
+            check_projected_time(engine, games, n_threads, backend_workers(backend), fix=fix)
         key = ledger.run_key(spec, engine.metadata)
         if prior is not None:
             reason = ledger.key_mismatch(prior["manifest"].get("key"), key)
@@ -407,6 +417,27 @@ def backend_workers(backend: Any) -> int:
     return max(1, int(getattr(backend, "workers", 1) or 1)) if backend is not None else 1
 
 
+def probed_rate(
+    engine: Any, games: int, threads: int, workers: int = 1, days: float = MAX_RUN_DAYS
+) -> float:
+    """Games/s of ``engine`` on ``threads`` threads (times ``workers``, :func:`backend_workers`),
+    measured on a short probe of its first games, whose rows are thrown away.
+
+    The probe stops as soon as ``games`` would end within ``days`` at a tenth of the speed
+    measured so far (:data:`PROBE_MARGIN`), else once it took a fifth of a second."""
+    n = 16 * threads
+    while True:
+        t0 = time.perf_counter()
+        engine.play_raw(0, n)
+        seconds = time.perf_counter() - t0
+        rate = n / max(seconds, 1e-9) * workers
+        if games / rate / 86_400 * PROBE_MARGIN <= days:
+            return rate
+        if seconds >= 0.2 or n >= 65_536:
+            return rate
+        n *= 4
+
+
 def check_projected_time(
     engine: Any,
     games: int,
@@ -416,8 +447,8 @@ def check_projected_time(
     fix: str = TOO_LONG_FIX,
 ) -> None:
     """Refuse ``games`` (every game the command would play) if, at the speed measured on a
-    short probe, they would take longer than :data:`MAX_RUN_DAYS` (with the projected time
-    in the message).
+    short probe (:func:`probed_rate`), they would take longer than :data:`MAX_RUN_DAYS`
+    (with the projected time in the message).
 
     ``workers`` (:func:`backend_workers`): the Dask workers the games are shared by,
     each taken to be as fast as this process's probe. That projection is generous, so
@@ -426,18 +457,8 @@ def check_projected_time(
     the message advises (a command without ``--until-ci`` must not offer it)."""
     if games < PROBE_FROM:
         return
-    n = 16 * threads
-    while True:
-        t0 = time.perf_counter()
-        engine.play_raw(0, n)
-        seconds = time.perf_counter() - t0
-        rate = n / max(seconds, 1e-9) * workers
-        days = games / rate / 86_400
-        if days * PROBE_MARGIN <= MAX_RUN_DAYS:
-            return
-        if seconds >= 0.2 or n >= 65_536:
-            break
-        n *= 4
+    rate = probed_rate(engine, games, threads, workers)
+    days = games / rate / 86_400
     if days > MAX_RUN_DAYS:
         where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
         what = f"{games:,} games" if what is None else what
@@ -447,26 +468,60 @@ def check_projected_time(
         )
 
 
-def check_spec_time(
-    spec: RunSpec,
+def check_runs_time(
+    engines: Mapping[str, Any], games: int, threads: int, what: str, fix: str = TOO_LONG_FIX
+) -> None:
+    """Refuse runs of ``games`` games each, one per engine of ``engines`` and played one
+    after another by one command, if together they would take longer than
+    :data:`MAX_RUN_DAYS`, each run at the speed of its own engine's probe
+    (:func:`probed_rate`, one probe per engine). The message names the run whose games
+    take longest and its share, so a slow later run is refused before the first plays.
+
+    ``what``: all the games as the message names them; ``fix``: what it advises."""
+    if games * len(engines) < PROBE_FROM:
+        return
+    # Each probe may stop once its run is safely inside its share of the limit, so the
+    # shares settled that way add up to at most the limit over the margin.
+    share = MAX_RUN_DAYS / max(len(engines), 1)
+    rates = {name: probed_rate(e, games, threads, days=share) for name, e in engines.items()}
+    days = {name: games / rate / 86_400 for name, rate in rates.items()}
+    total = sum(days.values())
+    if total > MAX_RUN_DAYS:
+        slow = max(days, key=days.__getitem__)
+        raise RunError(
+            f"{what} would take about {total:,.0f} days here, {days[slow]:,.0f} of them for "
+            f"{slow}'s {games:,} games ({rates[slow]:,.0f} games/s measured on {threads} "
+            f"threads); the limit is {MAX_RUN_DAYS} days: {fix}"
+        )
+
+
+def timed_engines(
+    specs: Mapping[str, RunSpec],
     games: int,
     threads: int,
-    what: str | None = None,
+    what: str,
     fix: str = TOO_LONG_FIX,
     progress: bool | None = None,
-) -> None:
-    """:func:`check_projected_time` of ``games`` at the speed of ``spec``'s games (on
-    ``threads`` threads), for a command that plays several runs and refuses all of them
-    before the first; the engine is built only when ``games`` are enough to be timed (a
-    cold compile's note shown as :func:`run` shows it, per ``progress``)."""
-    if games < PROBE_FROM:
-        return
-    with numba_threads(threads):
-        with P.kernel_ready(P.wanted(progress)):
-            from sim.run.engine import Engine  # deferred: importing it compiles/loads numba
+) -> dict[str, Any]:
+    """The engines of ``specs``' runs (``games`` games each, played one after another by
+    one command), built and timed together before any is played: :func:`check_runs_time`
+    refuses them all if their games would take too long.
 
-            engine = Engine.ready(spec)
-        check_projected_time(engine, games, threads, what=what, fix=fix)
+    Returns each run's engine, ready and timed, for :func:`run` to play (``engine=``)
+    without building or timing it again; empty when the games are too few to be timed,
+    and then no engine is built here. A cold compile's note shows as :func:`run` shows
+    it, per ``progress``."""
+    if games * len(specs) < PROBE_FROM:
+        return {}
+    with numba_threads(threads):
+        engines = {}
+        for name, spec in specs.items():
+            with P.kernel_ready(P.wanted(progress)):
+                from sim.run.engine import Engine  # deferred: importing it compiles/loads numba
+
+                engines[name] = Engine.ready(spec)
+        check_runs_time(engines, games, threads, what, fix)
+    return engines
 
 
 def _run_info(

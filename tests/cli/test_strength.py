@@ -75,18 +75,51 @@ def test_strength_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
 def test_a_strength_too_long_to_play_is_refused_before_any_bot_offering_what_it_has(
     tmp_path: Path,
 ) -> None:
-    """Every bot's games are timed up front (at the first bot's speed), and the refusal
-    advises what strength has: it has no --until-ci."""
+    """Every bot's games are timed up front, and the refusal advises what strength has: it
+    has no --until-ci."""
     out = tmp_path / "s"
     line = one_error_line(
         invoke("strength", "--panel", "random,greedy", "--games", "1e15", "--out", str(out))
     )
     assert "2 bots x 1,000,000,000,000,000 games" in line and "fewer bots" in line
     assert "--until-ci" not in line and not out.exists()
-    # The run of each bot refuses with the command's advice too (a later bot may be slower).
+    # A run timing itself refuses with the command's advice too.
     with pytest.raises(RunError, match=rf"the limit is {runner.MAX_RUN_DAYS} days: ask less$"):
         runner.run(RunSpec(games=10**15, p0="random", p1="random"), out, fix="ask less")
     assert not out.exists()
+
+
+def test_a_slow_later_tier_is_refused_before_the_first_plays(tmp_path: Path) -> None:
+    """Each tier is timed at its own speed up front. Both tiers' games at the first tier's
+    speed would end inside the limit, so timing only the first would let them start; at
+    the second tier's speed its games alone would not, so nothing is played, no folder is
+    left, and the one line names the slow tier."""
+    out = tmp_path / "s"
+    result = invoke("strength", "--tiers", "random,value", "--games", "2e10", "--out", str(out))
+    line = one_error_line(result)
+    assert "2 bots x 20,000,000,000 games" in line and "for value's 20,000,000,000 games" in line
+    assert "the limit is" in line and "fewer bots" in line
+    assert not out.exists()
+
+
+def test_each_bot_is_timed_once_and_its_run_plays_the_timed_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With every request timed (the threshold lowered), each bot's engine is probed once,
+    up front, and its run neither builds nor probes another."""
+    probed: list[str] = []
+    probe = runner.probed_rate
+
+    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
+        probed.append(engine.spec.p0)
+        return probe(engine, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "PROBE_FROM", 1)
+    monkeypatch.setattr(runner, "probed_rate", counted)
+    out = tmp_path / "s"
+    ok(invoke("strength", "--panel", "random,greedy", "-n", "64", "--out", str(out), "-q"))
+    assert probed == ["random", "greedy"]
+    assert len(A.load(out / "greedy")) == 64
 
 
 def test_quiet_strength_prints_nothing_though_a_library_warned(tmp_path: Path) -> None:

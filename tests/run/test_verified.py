@@ -296,6 +296,22 @@ def test_an_ordinary_request_is_settled_by_the_first_probe() -> None:
     assert engine.asked == [32]
 
 
+def test_runs_played_one_after_another_are_each_timed_once_at_their_own_speed() -> None:
+    """A fast first run does not vouch for a slow later one: each engine is probed once, and
+    the refusal names the run that takes longest."""
+    fast, also_fast = _CountingEngine(), _CountingEngine()
+    runner.check_runs_time({"a": fast, "b": also_fast}, 10**9, 1, what="2 runs")
+    assert fast.asked == also_fast.asked == [16]
+    fast = _CountingEngine()
+    with pytest.raises(
+        runner.RunError,
+        match=r"^2 runs would take about [\d,]+ days here, [\d,]+ of them for slow's "
+        r"1,000,000,000 games \(\d+ games/s measured on 1 threads\); the limit is 30 days",
+    ):
+        runner.check_runs_time({"fast": fast, "slow": _SlowEngine()}, 10**9, 1, what="2 runs")
+    assert fast.asked == [16]
+
+
 def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     import tracemalloc
 
