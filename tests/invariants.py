@@ -155,10 +155,12 @@ def rescan_totals(st: np.ndarray, tab: np.ndarray) -> np.ndarray:
                 )
             if view.enraged_slots[s, i]:
                 out[s, L.TOT_WEIGHT] += 2
+                out[s, L.TOT_TEXT_UNITS] += 2
                 out[s, L.TOT_STRENGTH] += tab[L.TB_RULES + L.RU_ENRAGED_STRENGTH]
                 continue
             big = row[L.K_KEYWORDS] & V.KW_COLOSSAL or row[L.K_TYPE] == V.T_BEAST
             out[s, L.TOT_WEIGHT] += 2 if big else 1
+            out[s, L.TOT_TEXT_UNITS] += 2 if row[L.K_TYPE] == V.T_BEAST else 1
             out[s, L.TOT_STRENGTH] += row[L.K_STRENGTH]
             out[s, L.TOT_SOLDIERS] += row[L.K_TYPE] == V.T_SOLDIER
             out[s, L.TOT_INVOKE] += (row[L.K_KEYWORDS] & V.KW_INVOCATION) != 0

@@ -131,7 +131,8 @@ PILE_TYPES = 4  # type slots of the pile draft (Soldiers, Beasts, Oracles, the r
 PILES = take("PILES", 2 * PILE_TYPES)
 # Running totals of each city side: board.city_add / city_take / set_enraged keep
 # them as units come, go and enrage, so the readers (room, war-torn, the war's tie-breaks,
-# the greedy bot's per-decision city figures) read one word instead of rescanning the side.
+# the greedy bot's per-decision city figures, the unit counts of card and feat texts) read
+# one word instead of rescanning the side.
 # SIDE_TOT + (2*c + p)*TOT_COLS + TOT_*; zero for an empty side, so set-up's reset is right.
 # A position written from Python needs board.resync_totals (sim.run.positions does it).
 TOT_WEIGHT = 0  # unit-slots filled (COLOSSAL and Beasts 2, an enraged unit 2)
@@ -146,7 +147,10 @@ TOT_STRENGTH_FX = 6  # units with an ongoing strength op, not enraged (0: streng
 TOT_RALLY = 7
 TOT_REINFORCE = 8
 TOT_SURGE_END = 9
-TOT_COLS = 10
+# Units as card and feat texts count them (board.text_units): a Beast or an enraged unit 2,
+# any other unit 1, a COLOSSAL one included (its 2 is TOT_WEIGHT's, the capacity's).
+TOT_TEXT_UNITS = 10
+TOT_COLS = 11
 SIDE_TOT = take("SIDE_TOT", 2 * N_CITIES * TOT_COLS)
 # Trace mode (sim.kernel.trace, rows of sim.base.events): events written so far, and the
 # cause of the events being written now (CA_* * CAUSE_SPAN + id).

@@ -108,11 +108,14 @@ def tally(st, tab, c, p, card, rage, sign):
     if rage:
         # Reign, Enrage: "it counts as a beast of strength 4 with no abilities".
         st[t + L.TOT_WEIGHT] += 2 * sign
+        st[t + L.TOT_TEXT_UNITS] += 2 * sign
         st[t + L.TOT_STRENGTH] += sign * rule(tab, L.RU_ENRAGED_STRENGTH)
         return
     st[t + L.TOT_WEIGHT] += sign * weight(tab, card)
     st[t + L.TOT_STRENGTH] += sign * card_col(tab, card, L.K_STRENGTH)
-    if card_col(tab, card, L.K_TYPE) == V.T_SOLDIER:
+    kind = card_col(tab, card, L.K_TYPE)
+    st[t + L.TOT_TEXT_UNITS] += sign * (2 if kind == V.T_BEAST else 1)
+    if kind == V.T_SOLDIER:
         st[t + L.TOT_SOLDIERS] += sign
     if has_kw(tab, card, V.KW_INVOCATION):
         st[t + L.TOT_INVOKE] += sign
@@ -150,13 +153,11 @@ def text_units(st, tab, c, p):
     ``units_in_card_texts``): a Beast or an enraged unit 2 ("a beast always counts as 2
     units"), any other unit 1, since the Aegean and Dunes books give a COLOSSAL unit its 2
     only for the capacity, the war-torn test and the keep. Under the other reading, the
-    capacity's count."""
+    capacity's count. Both are running totals: the conditions of ongoing strength effects
+    ask for them whenever a side's strength is worked out."""
     if rule(tab, L.RU_TEXT_UNITS_CAPACITY):
         return side_weight(st, tab, c, p)
-    n = 0
-    for i in range(n_units(st, c, p)):
-        n += 2 if slot_type(st, tab, c, p, i) == V.T_BEAST else 1
-    return n
+    return total(st, c, p, L.TOT_TEXT_UNITS)
 
 
 @kernel
