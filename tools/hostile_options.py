@@ -434,11 +434,15 @@ OTHER: dict[str, str] = {
 """A valid value other than the one each folder of :data:`BASE` records, by parameter name."""
 
 SAME: dict[str, list[list[str]]] = {
-    "run": [["--games", "4e0"], ["--variant", ""]],
-    "compare": [["--change", f" {CHANGE} "], ["--b-variant", "standard"]],
-    "sweep": [["--delta", "1"], ["--field", "COST"], ["--card", "0"]],
+    "run": [["--games", "4e0"], ["--variant", ""], ["--mix", "AEGEAN"]],
+    "compare": [
+        ["--change", f" {CHANGE} "],
+        ["--change", f"{TALOS.lower()} .COST+=1"],
+        ["--b-variant", "standard"],
+    ],
+    "sweep": [["--delta", "1"], ["--field", "COST"], ["--card", "0"], ["--mix", " Aegean "]],
     "balance": [["--values", "3,4"], ["--values", "4,3"], ["--rule", "START_COINS"]],
-    "tournament": [["--bots", "random, greedy"]],
+    "tournament": [["--bots", "random, greedy"], ["--mix", "AEGEAN"]],
     "mixes": [["--games", "4"]],
 }
 """The recorded plan in another spelling, beside the tokens :data:`BASE` wrote it with."""

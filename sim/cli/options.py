@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sim.cli.errors import EXIT_USAGE, CliError
-from sim.data.cards import CONFIG_DIR
+from sim.data.cards import CONFIG_DIR, normal_mix
 from sim.data.spec import (
     FIRST_MODES,
     GOD_MODES,
@@ -583,13 +583,40 @@ RESUME_KEEPS = frozenset(
 """The options ``--resume`` takes as given: how to play, never what is played."""
 
 
+def normal_at(path: str, normal: Callable[[Any], Any]) -> Recorded:
+    """Where a plan records an option (the dotted ``path``) that the command reads through
+    ``normal`` before it plays it: the plan's value and the one typed are compared as
+    ``normal`` gives them, so another spelling of the recorded plan resumes it (a refusal
+    shows the plan's value as recorded)."""
+    from sim.run.jobs import Recorded, at  # deferred: loads pyarrow
+
+    recorded = at(path).read
+
+    def same(plan: Mapping[str, Any], value: Any) -> bool:
+        try:
+            was = normal(recorded(plan))
+        except (TypeError, AttributeError):  # a plan of another shape is not this plan
+            return False
+        return bool(was == normal(value))
+
+    return Recorded(recorded, same=same)
+
+
+def mix_recorded(path: str) -> Recorded:
+    """Where a plan records ``--mix`` (the dotted ``path``), read as
+    :func:`sim.data.cards.normal_mix` reads it: ``AEGEAN`` resumes a job started with
+    ``aegean``."""
+    return normal_at(path, normal_mix)
+
+
 def spec_recorded(arm: str = "spec") -> dict[str, Recorded]:
     """Where a plan records the game options of one arm's RunSpec (``arm``: its key in the
     plan), each as the command writes it there (for :func:`check_resume_options`)."""
     from sim.run.jobs import at  # deferred: loads pyarrow
 
     return {
-        **{name: at(f"{arm}.{name}") for name in ("games", "mix", "seed", "p0", "p1", "first")},
+        **{name: at(f"{arm}.{name}") for name in ("games", "seed", "p0", "p1", "first")},
+        "mix": mix_recorded(f"{arm}.mix"),
         "gods": at(f"{arm}.gods"),
         "variants": at(f"{arm}.variants", split_variants),
         "rules_file": at(f"{arm}.rules"),
@@ -598,11 +625,16 @@ def spec_recorded(arm: str = "spec") -> dict[str, Recorded]:
 
 def changes_recorded(key: str) -> dict[str, Recorded]:
     """Where a plan records ``--change`` and ``--cards`` (``key``: its
-    :meth:`sim.data.changes.Changes.describe` in the plan), as the command writes them."""
+    :meth:`sim.data.changes.Changes.describe` in the plan), as the command reads them: each
+    edit as :func:`sim.data.changes.normal_change` reads it, in order."""
+    from sim.data.changes import normal_change  # deferred: only with --resume
     from sim.run.jobs import at  # deferred: loads pyarrow
 
+    def edits(texts: Any) -> list[str]:
+        return [normal_change(t) for t in texts]
+
     return {
-        "change": at(f"{key}.change", lambda texts: [t.strip() for t in texts]),
+        "change": normal_at(f"{key}.change", edits),
         "card_files": at(f"{key}.cards", lambda paths: [str(Path(p)) for p in paths]),
     }
 

@@ -15,6 +15,7 @@ from sim.cli.options import (
     check_resume_options,
     force_option,
     mix_option,
+    mix_recorded,
     out_option,
     progress_option,
     resume_option,
@@ -145,7 +146,8 @@ def _recorded() -> dict[str, Any]:
     from sim.run.jobs import at  # deferred: loads pyarrow
 
     return {
-        **{name: at(name) for name in ("mix", "games", "seed", "keep_games")},
+        **{name: at(name) for name in ("games", "seed", "keep_games")},
+        "mix": mix_recorded("mix"),
         "bots": at("bots", parse_bots),
         "variants": at("variants", split_variants),
     }

@@ -760,6 +760,17 @@ def parse_mix(mix: str) -> list[MixPart]:
     return parts
 
 
+def normal_mix(mix: str) -> str:
+    """``mix`` as :func:`parse_mix` reads it (``' AEGEAN + Dunes:010'`` ->
+    ``'aegean+dunes:10'``): one text for every spelling of the same mix. The order stays,
+    since the first set is the base whose rules the mix plays.
+
+    Raises:
+        SpecError: what :func:`parse_mix` refuses.
+    """
+    return "+".join(str(p) for p in parse_mix(mix))
+
+
 def _limit_units(
     units: list[dict[str, Any]], part: MixPart, index: int, seed: int, mix: str
 ) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ import difflib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,18 @@ def parse_change(text: str) -> CardChange:
     if op != "=" and raw[0] in "+-":
         raise SpecError(f"--change {text!r}: write {fld}{op}N or {fld}=+N, not both signs")
     return CardChange(card=card, field=fld, value=value, relative=relative, text=text.strip())
+
+
+def normal_change(text: str) -> str:
+    """The edit ``text`` makes, as one text for every spelling of it: the card's name as
+    names are compared (:func:`sim.data.cards.name_key`), the field in lower case, a relative
+    value signed (``'TALOS .COST+=1'`` -> ``'talos.cost=+1'``).
+
+    Raises:
+        SpecError: what :func:`parse_change` refuses.
+    """
+    change = parse_change(text)
+    return replace(change, card=name_key(change.card)).label()
 
 
 def _find_unit(pool: CardPool, change: CardChange) -> int:

@@ -442,8 +442,9 @@ class Recorded:
     written: Callable[[Any], Any] = _as_given
     same: Callable[[Mapping[str, Any], Any], bool] | None = None
     """For an option the plan records only through what it produced (balance's ``--values``,
-    as the candidates they gave): whether the typed value gives the plan's (it is then
-    compared this way instead; ``read`` only shows the plan's side in a refusal)."""
+    as the candidates they gave), or one read through a normal form (``--mix``): whether
+    the typed value gives the plan's (it is then compared this way instead; ``read`` only
+    shows the plan's side in a refusal)."""
 
 
 def at(path: str, written: Callable[[Any], Any] | None = None) -> Recorded:

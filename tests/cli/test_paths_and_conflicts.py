@@ -242,6 +242,25 @@ def test_resume_takes_an_option_equal_to_the_one_its_plan_records(tmp_path: Path
     assert line.endswith("drop --field")  # the plan is a rule's race, not a card's
 
 
+def test_resume_reads_the_mix_and_the_edits_as_the_command_does(tmp_path: Path) -> None:
+    """The mix and the edits are compared as the command reads them, not as typed: another
+    spelling of the recorded plan resumes it; another set order (another base set) or
+    another edit is refused, showing the plan's value as recorded."""
+    cmp, tour = tmp_path / "c", tmp_path / "t"
+    change = ["--change", f"{TALOS}.cost=+1"]
+    ok(invoke("compare", *change, *TINY, "--mix", "Dunes+Aegean", "--out", str(cmp)))
+    same = ["--mix", " dunes + AEGEAN ", "--change", f"{TALOS.upper()} .COST+=1"]
+    assert "already complete" in one_error_line(invoke("compare", "--resume", str(cmp), *same))
+    line = one_error_line(invoke("compare", "--resume", str(cmp), "--mix", "aegean+dunes"))
+    assert line.endswith("drop --mix (the folder's plan has 'Dunes+Aegean')")
+    line = one_error_line(invoke("compare", "--resume", str(cmp), "--change", f"{TALOS}.cost=1"))
+    assert line.endswith(f"drop --change (the folder's plan has ['{TALOS}.cost=+1'])")
+
+    ok(invoke("tournament", "--bots", "random,greedy", "--games", "4", "-q", "--out", str(tour)))
+    line = one_error_line(invoke("tournament", "--resume", str(tour), "--mix", "AEGEAN"))
+    assert "already complete" in line
+
+
 def test_balance_resume_takes_values_and_span_that_give_the_recorded_candidates(
     tmp_path: Path,
 ) -> None:
