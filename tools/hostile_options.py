@@ -127,8 +127,8 @@ BOTS = [*refused("", " ", "nope", "greedy,greedy", "{file}", "{missing}", "{fold
 BOT_LISTS = [*refused("", ",", " , ", "random,,greedy", "random,greedy,", "random,random",
                       "random,RANDOM", "random, random", "nope", "random,nope"),
              *taken("random,greedy", "random")]  # fmt: skip
-VARIANTS = [*refused("nope", "emissary,nope", "constructed"),
-            *taken("", ",", "emissary,emissary", "EMISSARY")]  # fmt: skip
+VARIANTS = [*refused("nope", "emissary,nope", "constructed", "", " ", ",", "emissary,"),
+            *taken("emissary,emissary", "EMISSARY")]  # fmt: skip
 CHANGES = [*refused("", "x", f"{TALOS}.cost={TALOS_COST}", f"{TALOS.upper()}.cost=+0",
                     f"{TALOS}.cost=+0", "Nope.cost=1", f"{TALOS}.nope=1", f"{TALOS}.cost=999",
                     f"{TALOS}.cost=nan", f"{TALOS}.cost=1e999", f"{TALOS}.cost=-99",
@@ -434,7 +434,7 @@ OTHER: dict[str, str] = {
 """A valid value other than the one each folder of :data:`BASE` records, by parameter name."""
 
 SAME: dict[str, list[list[str]]] = {
-    "run": [["--games", "4e0"], ["--variant", ""], ["--mix", "AEGEAN"]],
+    "run": [["--games", "4e0"], ["--mix", "AEGEAN"]],
     "compare": [
         ["--change", f" {CHANGE} "],
         ["--change", f"{TALOS.lower()} .COST+=1"],

@@ -20,6 +20,7 @@ from sim.cli.options import (
     check_panel_seats,
     check_resume_options,
     check_until_ci_steps,
+    check_variant_names,
     exclude_capped_option,
     force_option,
     game_options,
@@ -47,6 +48,7 @@ from sim.data.spec import RunSpec, SpecError
     "b_variants",
     multiple=True,
     metavar="NAME[,NAME]",
+    callback=check_variant_names,
     help="Run B's variant(s), replacing A's (--variant); 'standard' for none. "
     "E.g. --b-variant emissary.",
 )

@@ -199,9 +199,39 @@ def gods_option(help: str = GODS_HELP) -> Any:
     )
 
 
+def check_variant_names(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Refuse a ``--variant`` (or ``--b-variant``) value with an empty name in it: a blank
+    value names no variant and ``emissary,`` a slip, so neither is read as a name; the
+    names themselves are checked where they are played."""
+    known = ", ".join(VARIANTS) + (", or standard for none" if param.name == "b_variants" else "")
+    for value in values:
+        if not value.strip():
+            raise click.BadParameter(
+                f"{value!r} names no variant; name one ({known}) or drop {long_name(param)}",
+                ctx,
+                param,
+            )
+        if any(not part.strip() for part in value.split(",")):
+            raise click.BadParameter(
+                f"{value!r} has an empty variant name; separate the names with single commas",
+                ctx,
+                param,
+            )
+    return values
+
+
 def variant_option(help: str = VARIANT_HELP) -> Any:
     """``--variant NAME[,NAME]``, repeatable; read it with :func:`split_variants`."""
-    return click.option("--variant", "variants", multiple=True, metavar="NAME[,NAME]", help=help)
+    return click.option(
+        "--variant",
+        "variants",
+        multiple=True,
+        metavar="NAME[,NAME]",
+        callback=check_variant_names,
+        help=help,
+    )
 
 
 def threads_option(help: str = THREADS_HELP) -> Any:

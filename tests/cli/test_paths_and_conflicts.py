@@ -186,6 +186,28 @@ def test_options_that_would_be_ignored_are_refused(tmp_path: Path) -> None:
     one_error_line(invoke("compare", *change, *TINY, "--b-p0", ""))
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", *TINY, "--variant", ""], "'' names no variant"),
+        (["run", *TINY, "--variant", "emissary", "--variant", " "], "' ' names no variant"),
+        (["tournament", "--games", "4", "-q", "--variant", ","], "',' has an empty variant"),
+        (["compare", *TINY, "--variant", "emissary,"], "'emissary,' has an empty variant"),
+        (["compare", *TINY, "--b-variant", ""], "or standard for none) or drop --b-variant"),
+        (["balance", "--rule", "start_coins", "-q", "--variant", "a,,b"], "an empty variant"),
+    ],
+)
+def test_a_variant_option_that_names_no_variant_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    """A blank --variant (or --b-variant, where it read as 'standard') or an empty name in
+    its list names no variant: refused naming the option, before anything is played."""
+    monkeypatch.chdir(tmp_path)
+    line = one_error_line(invoke(*args))
+    assert message in line and "-variant'" in line  # named: '--variant' or '--b-variant'
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_sweep_whose_every_cell_is_out_of_range_fails(tmp_path: Path) -> None:
     line = one_error_line(invoke("sweep", "--card", "0", "--delta", "+150", *TINY))
     assert "every cell is out of range" in line
@@ -214,8 +236,6 @@ def test_resume_takes_an_option_equal_to_the_one_its_plan_records(tmp_path: Path
         "40",
         "--b-p0",
         "greedy",
-        "--variant",
-        "",
         "--b-variant",
         "standard",
     ]
