@@ -94,12 +94,14 @@ BASE_FOR: dict[tuple[str, str], dict[str, list[str] | None]] = {
        for name in ("whole_set", "threshold", "first_bound", "max_edits", "measure_games")},
     ("balance", "panel"): {"panel_games": ["--panel-games", "40"]},
     ("balance", "panel_games"): {"panel": ["--panel", "random"]},
+    **{("mixes", name): {"mix_list": ["dunes+aegean:3"], "games": ["--games", "8"]}
+       for name in ("subsets", "subset_seed")},
     **{(cmd, "plan"): {"out": None} for cmd in ("compare", "sweep")},
     **{(cmd, "panel"): {"out": None} for cmd in ("compare", "run")},
 }  # fmt: skip
 """Where an option needs other arguments to be read at all (a card race for ``--field``,
-``--set`` for its own options, no ``--out`` beside ``--plan``): entries replacing (or, as
-None, dropping) those of :data:`BASE`."""
+``--set`` for its own options, a partial mix for ``--subsets``, no ``--out`` beside
+``--plan``): entries replacing (or, as None, dropping) those of :data:`BASE`."""
 
 
 # --- the values -------------------------------------------------------------------------------

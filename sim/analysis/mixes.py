@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.data.cards import SETS_DIR, load_set, parse_mix
 from sim.data.spec import RunSpec, SpecError
 from sim.run import io, jobs, ledger
 from sim.run.margins import MarginMoments
@@ -45,6 +46,30 @@ def default_mixes() -> list[str]:
 def is_partial(mix: str) -> bool:
     """Whether ``mix`` draws some of its units at random (a ``SET:N`` part)."""
     return ":" in mix
+
+
+def check_subsets(mix: str) -> None:
+    """Refuse a partial mix whose every ``SET:N`` keeps all of that set's units
+    (``aegean:22``): its subsets would all be the same cards, the same games, and their
+    interval would collapse to nothing though it looks like a measurement.
+
+    Raises:
+        SpecError: such a mix, naming what to write instead.
+    """
+    parts = parse_mix(mix)
+    limited = [p for p in parts if p.limit is not None]
+    whole = []
+    for p in limited:
+        total = sum(u["copies"] for u in load_set(SETS_DIR / f"{p.name}.toml").units)
+        if p.limit != total:
+            return
+        whole.append(f"{p} keeps all {total} units of {p.name}")
+    if whole:
+        plain = "+".join(p.name for p in parts)
+        raise SpecError(
+            f"mix {mix!r} has no card subsets to draw: {'; '.join(whole)}, so every subset "
+            f"would be the same cards; write {plain!r}, or keep fewer units"
+        )
 
 
 def subset_seeds(subset_seed: int, subsets: int) -> list[int]:
@@ -140,11 +165,14 @@ def rank_mixes(
         (1 = seat 0's share nearest 50%); every column: ``docs/analysis-desk.md``.
 
     Raises:
-        SpecError: more subsets than games. RunError: more subsets than the time limit
+        SpecError: more subsets than games, or a partial mix that keeps every unit of the
+            sets it limits (:func:`check_subsets`). RunError: more subsets than the time limit
             allows (:func:`check_subsets_time`), or a bad output folder.
     """
     if subsets < 2:
         raise SpecError(f"--subsets must be at least 2, got {subsets}")
+    for mix in mixes:
+        check_subsets(mix)
     if subsets > games and any(is_partial(m) for m in mixes):
         raise SpecError(
             f"--subsets {subsets:,} is more than --games {games:,}: a partial mix splits "

@@ -28,7 +28,7 @@ from sim.cli.options import (
     default=0,
     show_default=True,
     help="Seed the card subsets of a partial mix (SET:N) are drawn from, apart from the "
-    "deal seed; the subsets' seeds are in the table.",
+    "deal seed; the subsets' seeds are in the table. Refused when no MIX is partial.",
 )
 @click.option(
     "--subsets",
@@ -37,7 +37,8 @@ from sim.cli.options import (
     show_default=True,
     help="Card subsets a partial mix is averaged over (at most --games; each costs a "
     "set-up whatever --games is, timed before any is played: refused if they would take "
-    "longer than a run may).",
+    "longer than a run may, or when no MIX is partial). A SET:N that keeps all of its "
+    "set's units has no subsets to draw and is refused.",
 )
 @click.option("--bot", default="greedy", show_default=True, help="The bot in both seats.")
 @out_option(
@@ -79,6 +80,7 @@ def mixes_cmd(
       omensim mixes --resume results/mixes
     """
     from sim.analysis.mixes import (  # deferred: loads pandas
+        check_subsets,
         default_mixes,
         format_mixes,
         rank_mixes,
@@ -120,6 +122,8 @@ def mixes_cmd(
                         EXIT_USAGE,
                     )
                 named[key] = mix
+                check_subsets(mix)
+            _check_subset_options(mixes)
             with P.kernel_ready(not quiet):  # a cold cache compiles here, its estimate shown
                 engine = Engine(
                     RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
@@ -144,6 +148,28 @@ def mixes_cmd(
         f"subset seed {subset_seed} ({subsets} subsets per partial mix)"
     )
     click.echo(format_mixes(table))
+
+
+def _check_subset_options(mixes: list[str]) -> None:
+    """Refuse ``--subsets`` or ``--subset-seed`` typed for mixes none of which is partial:
+    only a ``SET:N`` draws card subsets, so either would be ignored."""
+    from click.core import ParameterSource  # deferred: only when the ranking is played
+
+    from sim.analysis.mixes import is_partial  # deferred: loads pandas
+
+    ctx = click.get_current_context()
+    typed = [
+        name
+        for name in ("subsets", "subset_seed")
+        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+    ]
+    if typed and not any(is_partial(m) for m in mixes):
+        option = "--" + typed[0].replace("_", "-")
+        raise CliError(
+            f"{option} is for the card subsets of a partial mix (SET:N, e.g. dunes+aegean:10) "
+            f"and none of the mixes given is one; drop {option}",
+            EXIT_USAGE,
+        )
 
 
 def _recorded() -> dict[str, Any]:

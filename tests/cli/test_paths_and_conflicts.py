@@ -135,6 +135,31 @@ def test_mixes_subsets_are_bounded(tmp_path: Path) -> None:
     assert "more than --games" in line
 
 
+@pytest.mark.parametrize(
+    ("mixes", "option", "message"),
+    [
+        (["aegean"], ["--subsets", "4"], "none of the mixes given is one; drop --subsets"),
+        (["aegean", "dunes"], ["--subset-seed", "3"], "is one; drop --subset-seed"),
+        (["aegean:22"], [], "aegean:22 keeps all 22 units of aegean"),
+        (["aegean", "dunes+aegean:22"], ["--subsets", "4"], "write 'dunes+aegean', or keep"),
+    ],
+)
+def test_mixes_refuses_subsets_where_no_mix_has_any_to_draw(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mixes: list[str],
+    option: list[str],
+    message: str,
+) -> None:
+    """--subsets and --subset-seed act only on a partial mix, and a SET:N keeping all its
+    set's units draws the same cards every time (an interval of zero width): refused in one
+    line, before anything is played or written."""
+    monkeypatch.chdir(tmp_path)
+    line = one_error_line(invoke("mixes", *mixes, "--games", "40", *option, "--out", "r"))
+    assert message in line
+    assert os.listdir(tmp_path) == []
+
+
 def test_the_same_change_twice_is_refused_in_the_cli_and_the_api(tmp_path: Path) -> None:
     args = ["--change", f"{TALOS}.cost=+1", "--change", f"{TALOS.upper()} .cost=2"]
     line = one_error_line(invoke("run", *TINY, *args, "--out", str(tmp_path / "r")))
