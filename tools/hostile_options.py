@@ -92,6 +92,7 @@ BASE_FOR: dict[tuple[str, str], dict[str, list[str] | None]] = {
     ("balance", "variant_choice"): {"rules": None, "values": None},
     **{("balance", name): {"rules": None, "values": None, **SET_RUN}
        for name in ("whole_set", "threshold", "first_bound", "max_edits", "measure_games")},
+    ("balance", "span"): {"values": None},
     ("balance", "panel"): {"panel_games": ["--panel-games", "40"]},
     ("balance", "panel_games"): {"panel": ["--panel", "random"]},
     **{("mixes", name): {"mix_list": ["dunes+aegean:3"], "games": ["--games", "8"]}
@@ -100,8 +101,9 @@ BASE_FOR: dict[tuple[str, str], dict[str, list[str] | None]] = {
     **{(cmd, "panel"): {"out": None} for cmd in ("compare", "run")},
 }  # fmt: skip
 """Where an option needs other arguments to be read at all (a card race for ``--field``,
-``--set`` for its own options, a partial mix for ``--subsets``, no ``--out`` beside
-``--plan``): entries replacing (or, as None, dropping) those of :data:`BASE`."""
+``--set`` for its own options, no ``--values`` beside ``--span``, a partial mix for
+``--subsets``, no ``--out`` beside ``--plan``): entries replacing (or, as None, dropping)
+those of :data:`BASE`."""
 
 
 # --- the values -------------------------------------------------------------------------------

@@ -114,13 +114,15 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--span",
     click.IntRange(min=1),
     None,
-    "Without --values: try the shipped value +/- SPAN (default 4; 2 with --set).",
+    "Without --values: try the shipped value +/- SPAN (default 4; 2 with --set). Not with "
+    "--variant-choice, nor with a --values for every --field or --rule (nothing left to span).",
 )
 @_number_option(
     "--target",
     float,
     None,
-    "The rate wanted, in percent or as a fraction (default 50).",
+    "The rate wanted, in percent or as a fraction (default 50). Not with --set, whose "
+    "bounds are --threshold and --first-bound.",
     callback=_rate,
 )
 @_number_option(
@@ -134,7 +136,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--precision",
     float,
     None,
-    "Points: the 95% half-width the chosen value's rate is settled to (default: --tolerance).",
+    "Points: the 95% half-width the chosen value's rate is settled to (default: "
+    "--tolerance). Not with --set.",
     callback=_points,
 )
 @_number_option(
@@ -147,7 +150,8 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "--alpha",
     float,
     0.05,
-    "Chance, over the whole race, of dropping the best candidate (from 1e-9 up to 0.5).",
+    "Chance, over the whole race, of dropping the best candidate (from 1e-9 up to 0.5). "
+    "Not with --set.",
 )
 @click.option(
     "--set",
@@ -183,7 +187,9 @@ def _points(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     "self-play on a new seed, --panel-games games each) and say whether it holds under all; "
     "with --set, the proposed edits together against the cards they started from."
 )
-@_number_option("--panel-games", GameCount(), 20_000, "Games of each --panel re-check.")
+@_number_option(
+    "--panel-games", GameCount(), 20_000, "Games of each --panel re-check (only with --panel)."
+)
 @out_option(
     "Write the race (plan, every candidate's paired rows, decisions, candidates.csv, "
     "balance.json) to OUT as it plays; resumable with --resume."
@@ -252,6 +258,7 @@ def balance_cmd(**kw: Any) -> None:
         raise CliError("--field goes with --card or --set", EXIT_USAGE)
     if kw["values"] and not (kw["card"] or kw["rules"]):
         raise CliError("--values goes with --card or --rule", EXIT_USAGE)
+    _check_unused(kw)
     interrupted = (
         None if out is None else f"interrupted; resume with: omensim balance --resume {out}"
     )
@@ -301,6 +308,44 @@ def balance_cmd(**kw: Any) -> None:
         )  # fmt: skip
     if not quiet:
         click.echo(B.format_result(result))
+
+
+_GOES_WITH = {
+    **dict.fromkeys(("target", "precision", "alpha"), "--card, --rule or --variant-choice"),
+    **dict.fromkeys(("threshold", "first_bound", "max_edits", "measure_games"), "--set"),
+    "span": "--card, --rule or --set",
+    "panel_games": "--panel",
+}
+"""The options only some questions read, and those questions: typed for another, they
+would be ignored."""
+
+
+def _check_unused(kw: dict[str, Any]) -> None:
+    """Refuse an option typed for a question that does not read it (:data:`_GOES_WITH`),
+    and ``--span`` beside a ``--values`` for every ``--field`` or ``--rule``, which leaves
+    no value for it to range over."""
+    from click.core import ParameterSource  # deferred: only when a question is asked
+
+    ctx = click.get_current_context()
+    reads = {
+        "--card, --rule or --variant-choice": not kw["whole_set"],
+        "--set": kw["whole_set"],
+        "--card, --rule or --set": not kw["variant_choice"],
+        "--panel": bool(kw["panel"]),
+    }
+    for name, goes_with in _GOES_WITH.items():
+        if ctx.get_parameter_source(name) in (None, ParameterSource.DEFAULT):
+            continue
+        if not reads[goes_with]:
+            raise CliError(f"--{name.replace('_', '-')} goes with {goes_with}", EXIT_USAGE)
+    names = kw["fields"] if kw["card"] else kw["rules"]
+    if kw["span"] is not None and names and len(kw["values"]) >= len(names):
+        option = "--field" if kw["card"] else "--rule"
+        raise CliError(
+            f"--span ranges over the shipped value of a {option} without --values, and "
+            f"--values gives every {option}'s values; drop --span",
+            EXIT_USAGE,
+        )
 
 
 def _recorded() -> dict[str, Any]:

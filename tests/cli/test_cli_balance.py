@@ -12,6 +12,7 @@ from tamper import cut_job
 
 KER = "Ker of the Battlefield"
 TINY = ("--pilot", "200", "--max-games", "400")
+SMALL_SET = ("--set", "--max-edits", "1", "--measure-games", "300", *TINY)
 
 
 def test_card_field_prints_every_candidate_and_writes_the_race(tmp_path: Path) -> None:
@@ -140,6 +141,17 @@ def test_resume_finishes_a_cut_race(tmp_path: Path) -> None:
         (("--variant-choice", "nope"), "known variants"),
         (("--variant-choice", "emissary", "--values", "1"), "--values goes with"),
         (("--rule", "start_coins", "--field", "cost"), "--field goes with"),
+        # an option the question asked would not read: refused, never dropped (beside TINY, so
+        # a regression that takes it plays a short race rather than the default one)
+        (("--rule", "start_coins", "--values", "3-4", "--span", "1", *TINY), "drop --span"),
+        (("--card", KER, "--field", "cost", "--values", "2-3", "--span", "1", *TINY), "--span"),
+        (("--variant-choice", "emissary", "--span", "2", *TINY), "--span goes with"),
+        (("--rule", "start_coins", "--values", "3-4", "--max-edits", "2", *TINY), "with --set"),
+        (("--card", KER, "--field", "cost", "--threshold", "3", *TINY), "--threshold goes"),
+        ((*SMALL_SET, "--target", "40"), "--target goes with --card, --rule or --variant-choice"),
+        ((*SMALL_SET, "--precision", "1"), "--precision goes with"),
+        ((*SMALL_SET, "--alpha", "0.1"), "--alpha goes with"),
+        (("--rule", "start_coins", "--panel-games", "100", *TINY), "goes with --panel"),
         (("--card", KER, "--field", "cost", "--target", "0"), "between 0 and 100%"),
         (("--card", KER, "--field", "cost", "--tolerance", "-1"), "between 0 and 50 points"),
         (("--card", KER, "--field", "cost", "--pilot", "10"), "--pilot must be at least"),
