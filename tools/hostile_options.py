@@ -97,13 +97,14 @@ BASE_FOR: dict[tuple[str, str], dict[str, list[str] | None]] = {
     ("balance", "panel_games"): {"panel": ["--panel", "random"]},
     **{("mixes", name): {"mix_list": ["dunes+aegean:3"], "games": ["--games", "8"]}
        for name in ("subsets", "subset_seed")},
+    ("cards", "seed"): {"mix": ["--mix", "dunes+aegean:3"]},
     **{(cmd, "plan"): {"out": None} for cmd in ("compare", "sweep")},
     **{(cmd, "panel"): {"out": None} for cmd in ("compare", "run")},
 }  # fmt: skip
 """Where an option needs other arguments to be read at all (a card race for ``--field``,
 ``--set`` for its own options, no ``--values`` beside ``--span``, a partial mix for
-``--subsets``, no ``--out`` beside ``--plan``): entries replacing (or, as None, dropping)
-those of :data:`BASE`."""
+``--subsets`` and ``cards --seed``, no ``--out`` beside ``--plan``): entries replacing
+(or, as None, dropping) those of :data:`BASE`."""
 
 
 # --- the values -------------------------------------------------------------------------------

@@ -51,7 +51,10 @@ def _card_table_text(frame: Any) -> str:
 @mix_option(
     "Card sets joined by '+'; SET:N adds N random unit cards of that set, e.g. 'dunes+aegean:10'."
 )
-@seed_option("Run seed: a limited set (SET:N) draws its cards with it, as the run would.")
+@seed_option(
+    "Run seed: a limited set (SET:N) draws its cards with it, as the run would (refused for "
+    "a mix without one)."
+)
 @click.option(
     "--learning",
     is_flag=True,
@@ -79,10 +82,18 @@ def cards_cmd(mix: str, seed: int, learning: bool, readings: bool) -> None:
       omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
       omensim cards --mix dunes --readings            # the readings the mix plays
     """
-    from sim.data.cards import CardDataError, load_pool  # deferred: loads pyarrow
+    from click.core import ParameterSource  # deferred: only when the table is printed
 
+    from sim.data.cards import CardDataError, load_pool, parse_mix  # deferred: loads pyarrow
+
+    typed = click.get_current_context().get_parameter_source("seed") != ParameterSource.DEFAULT
     try:
         check_seed("--seed", seed)  # as a run checks it: the cards shown are a run's
+        if typed and all(p.limit is None for p in parse_mix(mix)):
+            raise SpecError(
+                f"--seed draws the cards of a SET:N part of the mix (e.g. dunes+aegean:10); "
+                f"--mix {mix!r} has none, so every seed lists the same cards: drop --seed"
+            )
         pool = load_pool(mix, seed=seed, learning=learning)
         if learning and not any(u["learning"] for u in pool.units):
             raise SpecError(

@@ -160,6 +160,15 @@ def test_mixes_refuses_subsets_where_no_mix_has_any_to_draw(
     assert os.listdir(tmp_path) == []
 
 
+def test_cards_refuses_a_seed_that_draws_nothing() -> None:
+    """cards --seed picks the units of a SET:N part; for a mix without one every seed lists
+    the same cards, so the seed is refused rather than shown as if it had been used."""
+    line = one_error_line(invoke("cards", "--mix", "dunes+aegean", "--seed", "4"))
+    assert "'dunes+aegean' has none, so every seed lists the same cards: drop --seed" in line
+    ok(invoke("cards", "--mix", "dunes+aegean:10", "--seed", "4"))
+    ok(invoke("cards", "--mix", "dunes+aegean"))
+
+
 def test_the_same_change_twice_is_refused_in_the_cli_and_the_api(tmp_path: Path) -> None:
     args = ["--change", f"{TALOS}.cost=+1", "--change", f"{TALOS.upper()} .cost=2"]
     line = one_error_line(invoke("run", *TINY, *args, "--out", str(tmp_path / "r")))
