@@ -298,9 +298,42 @@ def out_option(help: str, url_ok: bool = False) -> Any:
     return click.option("--out", "-o", type=OutLocation(url_ok), default=None, help=help)
 
 
-def force_option(what: str) -> Any:
-    """``--force``: replace an earlier ``what`` (a run, a report, ...) in ``--out``."""
-    return click.option("--force", is_flag=True, help=f"Replace an earlier {what} in --out.")
+NOTHING_WRITTEN = "nothing is written"
+"""What a command that writes only to ``--out`` does without it (:func:`force_option`)."""
+
+
+def force_option(what: str, without_out: str | None = NOTHING_WRITTEN) -> Any:
+    """``--force``: replace an earlier ``what`` (a run, a report, ...) in ``--out``.
+
+    ``without_out``: what the command does when ``--out`` is not given (nothing is
+    written, or it makes a new folder of its own), said by the help and by the refusal of
+    ``--force`` without ``--out``, where there is nothing for it to replace; None for a
+    command whose ``--out`` is required. ``--force`` beside ``--resume`` is left to
+    :func:`check_resume_options`, which refuses it as an option the resume would not read.
+    """
+    if without_out is None:
+        return click.option("--force", is_flag=True, help=f"Replace an earlier {what} in --out.")
+
+    def wrap(f: Any) -> Any:
+        @functools.wraps(f)  # keeps click's list of the options declared so far
+        def command(*args: Any, **kw: Any) -> Any:
+            # Checked once every option is read: click reads them in the order typed, so
+            # no callback of --force or --out is sure to see both.
+            if kw["force"] and kw["out"] is None and kw.get("resume") is None:
+                raise CliError(
+                    f"--force replaces an earlier {what} in --out; without --out "
+                    f"{without_out}: drop --force",
+                    EXIT_USAGE,
+                )
+            return f(*args, **kw)
+
+        return click.option(
+            "--force",
+            is_flag=True,
+            help=f"Replace an earlier {what} in --out. Only with --out: without it {without_out}.",
+        )(command)
+
+    return wrap
 
 
 def rules_option(help: str, metavar: str | None = None) -> Any:

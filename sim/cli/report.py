@@ -42,7 +42,7 @@ from sim.cli.options import (
     "each bot's answer side by side (first-player rate, or each change's paired shift) "
     "and whether the conclusion keeps its sign and significance under every bot.",
 )
-@force_option("report")
+@force_option("report", None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no key figures printed.")
 @progress_option
 def report_cmd(

@@ -98,7 +98,7 @@ from sim.cli.options import (
     "Games per Parquet part and per kernel call; trades memory for overhead. "
     "Results do not depend on it."
 )
-@force_option("run")
+@force_option("run", "the run goes to a new folder")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @progress_option
 @click.option(

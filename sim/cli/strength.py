@@ -51,7 +51,7 @@ TOO_LONG = "play fewer games (--games) or measure with fewer bots"
     "Default: a new results/strength-<mix>-s<seed>-<date>-<time>."
 )
 @threads_option()
-@force_option("strength")
+@force_option("strength measurement", "the bots' runs go to a new folder")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def strength_cmd(
     mix: str,

@@ -58,7 +58,7 @@ from sim.cli.options import (
     help="Also write every game, as one run directory per seat order under OUT/games/.",
 )
 @threads_option()
-@force_option("tournament")
+@force_option("tournament", "the tournament goes to a new folder")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables printed.")
 @progress_option
 @resume_option(

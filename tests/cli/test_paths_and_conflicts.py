@@ -42,6 +42,63 @@ def test_an_empty_out_is_refused_and_nothing_is_written(
     assert os.listdir(tmp_path) == []
 
 
+FORCE_WITHOUT_OUT = {
+    "run": (["run", *TINY], "the run goes to a new folder"),
+    "compare": (["compare", "--change", f"{TALOS}.cost=+1", *TINY], "nothing is written"),
+    "sweep": (["sweep", "--card", "0", "--delta", "+1", *TINY], "nothing is written"),
+    "tournament": (
+        ["tournament", "--bots", "random,greedy", "--games", "40", "-q"],
+        "the tournament goes to a new folder",
+    ),
+    "strength": (["strength", "--panel", "random", *TINY], "the bots' runs go to a new folder"),
+    "balance": (
+        ["balance", "--rule", "start_coins", "--values", "3-5", "-q"],
+        "nothing is written",
+    ),
+    "mixes": (["mixes", "aegean", *TINY], "nothing is written"),
+}
+"""Every command whose ``--out`` may be left out, with small valid arguments and what it
+does without ``--out``."""
+
+
+def test_every_command_with_force_and_an_optional_out_is_checked_below() -> None:
+    from sim.cli import main
+
+    optional_out = {
+        name
+        for name, cmd in main.commands.items()
+        if {"force", "out"} <= {p.name for p in cmd.params}
+        and not next(p for p in cmd.params if p.name == "out").required
+    }
+    assert optional_out == set(FORCE_WITHOUT_OUT)
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+@pytest.mark.parametrize("command", sorted(FORCE_WITHOUT_OUT))
+def test_force_without_out_is_refused_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, where: str
+) -> None:
+    """Without --out there is no earlier folder for --force to replace (the command writes
+    nothing, or a new folder of its own): refused in one line, whichever of the options
+    click reads first, before anything is played or written."""
+    monkeypatch.chdir(tmp_path)
+    args, without = FORCE_WITHOUT_OUT[command]
+    args = [args[0], "--force", *args[1:]] if where == "first" else [*args, "--force"]
+    result = invoke(*args)
+    line = one_error_line(result)
+    assert result.exit_code == 2
+    assert f"without --out {without}: drop --force" in line
+    assert os.listdir(tmp_path) == []
+
+
+def test_force_is_taken_with_out_and_left_to_resume_beside_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    ok(invoke("run", *TINY, "--out", str(out)))
+    ok(invoke("run", "--force", *TINY, "--out", str(out)))
+    line = one_error_line(invoke("run", "--resume", str(out), "--force"))
+    assert line.endswith("drop --force") and "--resume" in line
+
+
 def test_report_and_the_api_refuse_an_empty_out(tmp_path: Path) -> None:
     assert "empty" in one_error_line(invoke("report", str(tmp_path), "--out", ""))
     with pytest.raises(Error, match="empty"):
