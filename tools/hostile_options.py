@@ -51,10 +51,12 @@ CHANGE = f"{TALOS}.cost=+1"
 
 @dataclass(frozen=True)
 class Given:
-    """One value of one option: the tokens that give it, and whether it must be refused."""
+    """One value of one option: the tokens that give it, whether it must be refused, and
+    the arguments of :data:`BASE` it goes without (by parameter name)."""
 
     tokens: tuple[str, ...]
     refuse: bool
+    without: tuple[str, ...] = ()
 
 
 BASE: dict[str, dict[str, list[str]]] = {
@@ -209,11 +211,14 @@ def type_values(param: click.Parameter) -> list[tuple[str, bool]]:
 
 
 def values_of(param: click.Parameter) -> list[Given]:
-    """Every case of ``param``: its hostile values, the value twice where it repeats, and
-    a flag alone and with a value."""
+    """Every case of ``param``: its hostile values, the value twice where it repeats, a
+    flag alone and with a value, and ``--force`` without the ``--out`` it replaces."""
     opt = param.opts[0] if isinstance(param, click.Argument) else long_name(param)
     if isinstance(param, click.Option) and param.is_flag:
-        return [Given((opt,), False), Given((f"{opt}=yes",), True)]
+        flags = [Given((opt,), False), Given((f"{opt}=yes",), True)]
+        if param.name == "force":  # without --out there is no folder for it to replace
+            flags.append(Given((opt,), True, without=("out",)))
+        return flags
     out = []
     for value, refuse in type_values(param):
         if isinstance(param, click.Argument):
@@ -304,6 +309,8 @@ def arguments(name: str, param: click.Parameter, given: Given) -> list[str]:
     if param.name == "resume":
         base = {"quiet": base.get("quiet")}
     base.pop(param.name or "", None)
+    for left_out in given.without:
+        base.pop(left_out, None)
     args = [name]
     if isinstance(param, click.Argument):
         args += given.tokens
