@@ -143,6 +143,11 @@ def _options(out: Any, force: Any = False, progress: Any = None) -> Path | str |
         raise SpecError(f"out must be a path or None, got {type(out).__name__} {out!r}"[:200])
     if not isinstance(force, bool):
         raise SpecError(f"force must be True or False, got {force!r}"[:200])
+    if force and out is None:  # as the CLI refuses --force without --out
+        raise SpecError(
+            "force=True replaces an earlier run in out; without out the run goes to a new "
+            "folder: drop force"
+        )
     if progress is not None and not isinstance(progress, bool):
         raise SpecError(f"progress must be True, False or None, got {progress!r}"[:200])
     return None if out is None else io.out_location(out)
@@ -174,7 +179,8 @@ def run(
     """Play games like ``omensim run`` and write them to ``out`` (default: a new
     ``results/<mix>-s<seed>-<date>-<time>``).
 
-    ``changes`` are ``--change`` strings (``"Card Name.cost=+1"``). ``progress``:
+    ``changes`` are ``--change`` strings (``"Card Name.cost=+1"``). ``force``: replace an
+    earlier run in ``out`` (refused without ``out``, as ``--force`` is). ``progress``:
     None draws the bar only when stderr is a terminal. Every argument is checked
     as the CLI checks its option; any failure a caller can cause raises
     :class:`sim.Error` (a ``ValueError``) with the line the CLI prints.

@@ -67,6 +67,18 @@ def test_api_run_refuses_a_wrong_argument_as_sim_error(
     assert not (tmp_path / "run").exists()
 
 
+def test_api_run_refuses_force_without_out_as_the_cli_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``out`` the run goes to a new folder: ``force`` has nothing to replace."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(Error, match="without out the run goes to a new folder: drop force"):
+        api.run(games=4, force=True, progress=False)
+    assert list(tmp_path.iterdir()) == []
+    line = one_error_line(invoke("run", "--games", "4", "--force"))
+    assert line.endswith("without --out the run goes to a new folder: drop --force")
+
+
 @pytest.mark.parametrize("value", ["abc", "1.5", "1e20", "0"])
 def test_the_api_and_the_cli_give_the_same_games_message(tmp_path: Path, value: str) -> None:
     _, problem = games_problem(value)
