@@ -13,6 +13,13 @@ games, prints its Brier score and log loss on that tenth, and writes
 so the kernel reads raw features) and their provenance. Copy it to
 ``configs/values/value.toml`` to ship it. Every random choice follows ``--seed``.
 
+It fits ``--candidates`` networks on the same positions from different starting
+weights and keeps the one that plays best: fits that score alike on held-out games play
+several points apart, so the held-out score cannot choose. Each pair of candidates plays
+``--select-games`` seat-balanced duplicate deals a mix as the ``value`` bot
+(``sim.run.value_match``, deals of their own); the candidate with the highest mean
+score (a win 1, a shared victory 1/2) over every mix and opponent is written.
+
 ``--vsearch-games N`` adds a second round: ``N`` self-play games a mix of ``vsearch``
 reading the first fit's value (run seed ``--seed`` + 1, other deals), and the value is
 fitted again on every game of both rounds: the stronger bot's games teach the next value."""
@@ -20,6 +27,7 @@ fitted again on every game of both rounds: the stronger bot's games teach the ne
 from __future__ import annotations
 
 import argparse
+import itertools
 import platform
 import shlex
 import subprocess
@@ -34,11 +42,15 @@ sys.path.insert(0, str(ROOT))
 
 from sim.run.stats import brier_log_loss  # noqa: E402
 from sim.run.value_data import Positions, record_positions  # noqa: E402
+from sim.run.value_match import value_match  # noqa: E402
 from strategies.value_features import HIDDEN  # noqa: E402
 from strategies.value_model import predict, write_value  # noqa: E402
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
 HELD_OUT = 0.1  # the share of each run's games (its last ones) kept out of the fit
+# The candidates' matches are played on run seed --seed + SELECT_SEED_OFFSET: deals that
+# neither the fit's games nor bench_value's (seeds 7 and 20,261,206) use.
+SELECT_SEED_OFFSET = 1_000_000
 
 
 def collect(
@@ -106,15 +118,63 @@ def fit(x: np.ndarray, y: np.ndarray, seed: int, max_iter: int) -> tuple[np.ndar
     return params, model
 
 
+def candidate_seed(seed: int, k: int) -> int:
+    """The starting-weights seed of candidate ``k``: ``seed`` itself for the first, so one
+    candidate fits as the command always did, then seeds drawn from (``seed``, ``k``)."""
+    if k == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, k]).generate_state(1)[0] % 2**31)
+
+
+def select(
+    candidates: list[np.ndarray], mixes: list[str], games: int, seed: int
+) -> tuple[int, np.ndarray]:
+    """The index of the candidate that plays best and every candidate's mean score: each
+    pair plays ``games`` games a mix (run ``seed``), each game scored 1, 1/2 or 0."""
+    k = len(candidates)
+    score = np.zeros((k, k))
+    for i, j in itertools.combinations(range(k), 2):
+        got = [value_match(mix, candidates[i], candidates[j], games, seed) for mix in mixes]
+        score[i, j] = float(np.mean([g.score for g in got]))
+        score[j, i] = 1.0 - score[i, j]
+    mean = score.sum(axis=1) / max(k - 1, 1)
+    return int(np.argmax(mean)), mean
+
+
 def fit_runs(
-    runs: list[tuple[str, Positions]], seed: int, max_iter: int
-) -> tuple[np.ndarray, object, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`fit` on ``runs`` but each run's held-out games: the weights, the model, the
-    fitted outcomes and the held-out positions and outcomes."""
+    runs: list[tuple[str, Positions]],
+    mixes: list[str],
+    seed: int,
+    args: argparse.Namespace,
+) -> tuple[np.ndarray, object, np.ndarray, np.ndarray, np.ndarray, dict[str, object]]:
+    """:func:`fit` ``--candidates`` times on ``runs`` but each run's held-out games and
+    :func:`select` one: its weights and model, the fitted outcomes, the held-out positions
+    and outcomes, and what the choice records in the provenance."""
     x, y, xt, yt = split(runs)
     print(f"fitting on {len(y):,} positions, testing on {len(yt):,}", flush=True)
-    params, model = fit(x, y, seed, max_iter)
-    return params, model, y, xt, yt
+    fits = []
+    for k in range(args.candidates):
+        t = time.perf_counter()
+        params, model = fit(x, y, candidate_seed(seed, k), args.max_iter)
+        brier, _ = brier_log_loss(predict(params, xt), yt)
+        print(
+            f"  candidate {k}: {model.n_iter_} epochs, held out Brier {brier:.4f}"
+            f"  {time.perf_counter() - t:5.1f} s",
+            flush=True,
+        )
+        fits.append((params, model))
+    best, mean = 0, np.ones(1)
+    if len(fits) > 1:
+        t = time.perf_counter()
+        print(f"  round robin, {args.select_games:,} games a mix a pair", flush=True)
+        best, mean = select(
+            [p for p, _ in fits], mixes, args.select_games, seed + SELECT_SEED_OFFSET
+        )
+        scores = "  ".join(f"{k}: {m:.3f}" for k, m in enumerate(mean))
+        print(f"  mean scores  {scores}  ({time.perf_counter() - t:.0f} s)", flush=True)
+        print(f"  kept candidate {best}", flush=True)
+    chosen = {"candidate": best, "candidate_score": round(float(mean[best]), 4)}
+    return fits[best][0], fits[best][1], y, xt, yt, chosen
 
 
 def _commit() -> str:
@@ -147,7 +207,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
     ap.add_argument("--max-iter", type=int, default=40, help="training epochs at most")
+    ap.add_argument(
+        "--candidates",
+        type=int,
+        default=6,
+        help="networks fitted from different starting weights; the one that plays best is kept",
+    )
+    ap.add_argument(
+        "--select-games",
+        type=int,
+        default=1000,
+        help="games a mix each pair of candidates plays to choose between them",
+    )
     args = ap.parse_args(argv)
+    if args.candidates < 1:
+        print("Error: --candidates must be at least 1", file=sys.stderr)
+        return 2
+    if args.candidates > 1 and args.select_games < 2:
+        print("Error: --select-games must be at least 2 to choose a candidate", file=sys.stderr)
+        return 2
     try:
         import sklearn
     except ImportError:
@@ -157,13 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     print(f"collecting positions (seed {args.seed})", flush=True)
     runs = collect(mixes, (("greedy", args.games), ("search", args.search_games)), args.seed)
-    params, model, y, xt, yt = fit_runs(runs, args.seed, args.max_iter)
+    params, model, y, xt, yt, chosen = fit_runs(runs, mixes, args.seed, args)
     if args.vsearch_games > 0:
         brier, loss = brier_log_loss(predict(params, xt), yt)
         print(f"first round, held out: Brier {brier:.4f}, log loss {loss:.4f}", flush=True)
         print(f"second round: vsearch reading the first fit (seed {args.seed + 1})", flush=True)
         runs += collect(mixes, (("vsearch", args.vsearch_games),), args.seed + 1, params)
-        params, model, y, xt, yt = fit_runs(runs, args.seed, args.max_iter)
+        params, model, y, xt, yt, chosen = fit_runs(runs, mixes, args.seed, args)
     brier, loss = brier_log_loss(predict(params, xt), yt)
     base = float(np.mean(y))
     brier0, loss0 = brier_log_loss(np.full(len(yt), base), yt)
@@ -178,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         "mixes": ",".join(mixes),
         "positions": len(y),
         "epochs": int(model.n_iter_),
+        "candidates": args.candidates,
+        "select_games_per_mix": args.select_games,
+        **chosen,
         "held_out_brier": round(brier, 5),
         "held_out_log_loss": round(loss, 5),
         "commit": _commit(),

@@ -118,7 +118,8 @@ def test_train_value_writes_a_loadable_seeded_file(tmp_path: Path) -> None:
     from strategies.value_model import load_value
 
     args = ("--seed", "3", "--games", "60", "--search-games", "0", "--vsearch-games", "4",
-            "--mixes", "aegean", "--max-iter", "3")  # fmt: skip
+            "--mixes", "aegean", "--max-iter", "3", "--candidates", "2",
+            "--select-games", "4")  # fmt: skip
     for name in ("a", "b"):
         done = _script("tools/train_value.py", "--out", str(tmp_path / name), *args)
         assert done.returncode == 0, done.stderr
@@ -126,3 +127,4 @@ def test_train_value_writes_a_loadable_seeded_file(tmp_path: Path) -> None:
     assert np.array_equal(a, b)
     text = (tmp_path / "a" / "value.toml").read_text()
     assert "games_per_mix = 60" in text and "vsearch_games_per_mix = 4" in text
+    assert "candidates = 2" in text and "select_games_per_mix = 4" in text
