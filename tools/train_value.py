@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--candidates",
         type=int,
-        default=6,
+        default=10,
         help="networks fitted from different starting weights; the one that plays best is kept",
     )
     ap.add_argument(
