@@ -27,7 +27,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -172,8 +172,9 @@ def run(
         fix: what the refusal of games projected to take too long advises
             (:func:`check_projected_time`): a command without ``--until-ci`` says
             what it has instead.
-        engine: ``spec``'s engine, built and timed by the caller (:func:`timed_engines`);
-            played as it is, neither built nor timed again. ``None`` builds and times one.
+        engine: ``spec``'s engine with ``changes``, built and timed by the caller
+            (:func:`timed_engines`); played as it is, neither built nor timed again.
+            ``None`` builds and times one.
 
     Returns:
         A :class:`RunResult` with the counts and timings.
@@ -183,7 +184,7 @@ def run(
         sim.data.cards.CardDataError: invalid card data (nothing is written).
         RunError: bad ``threads``/``chunk_size`` or an output directory we must not use.
         OSError: the output directory cannot be created or written.
-        ValueError: an ``engine`` of another spec, or one given with ``changes``.
+        ValueError: an ``engine`` of another spec or other card changes.
 
     Any failure or interrupt after the directory was created leaves its
     manifest saying ``"complete": false``; the parts already written stay, and
@@ -197,8 +198,8 @@ def run(
         raise RunError(f"--until-ci needs a local --out folder, not a URL ({out})")
     n_threads = resolve_threads(threads if backend is None else None)
     io.check_output_dir(out, force)
-    if engine is not None and (engine.spec != spec or changes):
-        raise ValueError("a run given an engine plays that engine's spec, without card changes")
+    if engine is not None and (engine.spec != spec or engine.compiled.changes != (changes or None)):
+        raise ValueError("a run given an engine plays that engine's spec and card changes")
     return _execute(
         spec, out, n_threads, chunk_size, progress, changes, until_ci, backend, force, fix=fix,
         engine=engine,
@@ -460,58 +461,85 @@ def check_projected_time(
     rate = probed_rate(engine, games, threads, workers)
     days = games / rate / 86_400
     if days > MAX_RUN_DAYS:
-        where = f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
         what = f"{games:,} games" if what is None else what
         raise RunError(
             f"{what} would take about {days:,.0f} days here ({rate:,.0f} games/s "
-            f"measured on {where}); the limit is {MAX_RUN_DAYS} days: {fix}"
+            f"measured on {_measured_on(threads, workers)}); the limit is {MAX_RUN_DAYS} "
+            f"days: {fix}"
         )
 
 
-def check_runs_time(
-    engines: Mapping[str, Any], games: int, threads: int, what: str, fix: str = TOO_LONG_FIX
-) -> None:
-    """Refuse runs of ``games`` games each, one per engine of ``engines`` and played one
-    after another by one command, if together they would take longer than
-    :data:`MAX_RUN_DAYS`, each run at the speed of its own engine's probe
-    (:func:`probed_rate`, one probe per engine). The message names the run whose games
-    take longest and its share, so a slow later run is refused before the first plays.
+def _measured_on(threads: int, workers: int) -> str:
+    """Where a probe's speed counts: this process's threads, times the Dask workers."""
+    return f"{threads} threads" + (f", times {workers} Dask workers" if workers > 1 else "")
 
-    ``what``: all the games as the message names them; ``fix``: what it advises."""
-    if games * len(engines) < PROBE_FROM:
+
+def _each_run(games: int | Mapping[str, int], names: Iterable[str]) -> dict[str, int]:
+    """The games of each named run: ``games`` for all of them, or each its own."""
+    if isinstance(games, Mapping):
+        return {name: int(games[name]) for name in names}
+    return {name: games for name in names}
+
+
+def check_runs_time(
+    engines: Mapping[str, Any],
+    games: int | Mapping[str, int],
+    threads: int,
+    what: str,
+    fix: str = TOO_LONG_FIX,
+    workers: int = 1,
+) -> None:
+    """Refuse runs, one per engine of ``engines`` and played one after another by one
+    command, if together they would take longer than :data:`MAX_RUN_DAYS`, each run at
+    the speed of its own engine's probe (:func:`probed_rate`, one probe per engine). The
+    message names the run whose games take longest and its share, so a slow later run is
+    refused before the first plays.
+
+    ``games``: each run's games, the same for all or by name (a tournament's self-play
+    plays twice a half's); ``what``: all the games as the message names them; ``fix``:
+    what it advises; ``workers``: as for :func:`check_projected_time`."""
+    each = _each_run(games, engines)
+    if sum(each.values()) < PROBE_FROM:
         return
     # Each probe may stop once its run is safely inside its share of the limit, so the
     # shares settled that way add up to at most the limit over the margin.
     share = MAX_RUN_DAYS / max(len(engines), 1)
-    rates = {name: probed_rate(e, games, threads, days=share) for name, e in engines.items()}
-    days = {name: games / rate / 86_400 for name, rate in rates.items()}
+    rates = {
+        name: probed_rate(e, each[name], threads, workers, days=share)
+        for name, e in engines.items()
+    }
+    days = {name: each[name] / rate / 86_400 for name, rate in rates.items()}
     total = sum(days.values())
     if total > MAX_RUN_DAYS:
         slow = max(days, key=days.__getitem__)
         raise RunError(
             f"{what} would take about {total:,.0f} days here, {days[slow]:,.0f} of them for "
-            f"{slow}'s {games:,} games ({rates[slow]:,.0f} games/s measured on {threads} "
-            f"threads); the limit is {MAX_RUN_DAYS} days: {fix}"
+            f"{slow}'s {each[slow]:,} games ({rates[slow]:,.0f} games/s measured on "
+            f"{_measured_on(threads, workers)}); the limit is {MAX_RUN_DAYS} days: {fix}"
         )
 
 
 def timed_engines(
     specs: Mapping[str, RunSpec],
-    games: int,
+    games: int | Mapping[str, int],
     threads: int,
     what: str,
     fix: str = TOO_LONG_FIX,
     progress: bool | None = None,
+    changes: Changes | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """The engines of ``specs``' runs (``games`` games each, played one after another by
-    one command), built and timed together before any is played: :func:`check_runs_time`
-    refuses them all if their games would take too long.
+    """The engines of ``specs``' runs (``games`` games each, or each its own by name,
+    played one after another by one command), built with ``changes`` and timed together
+    before any is played: :func:`check_runs_time` refuses them all if their games would
+    take too long (``workers``: the Dask workers that share them).
 
-    Returns each run's engine, ready and timed, for :func:`run` to play (``engine=``)
-    without building or timing it again; empty when the games are too few to be timed,
-    and then no engine is built here. A cold compile's note shows as :func:`run` shows
-    it, per ``progress``."""
-    if games * len(specs) < PROBE_FROM:
+    Returns each run's engine, ready and timed, for :func:`run` to play (``engine=``, with
+    the same ``changes``) without building or timing it again; empty when the games are
+    too few to be timed, and then no engine is built here. A cold compile's note shows as
+    :func:`run` shows it, per ``progress``."""
+    each = _each_run(games, specs)
+    if sum(each.values()) < PROBE_FROM:
         return {}
     with numba_threads(threads):
         engines = {}
@@ -519,8 +547,8 @@ def timed_engines(
             with P.kernel_ready(P.wanted(progress)):
                 from sim.run.engine import Engine  # deferred: importing it compiles/loads numba
 
-                engines[name] = Engine.ready(spec)
-        check_runs_time(engines, games, threads, what, fix)
+                engines[name] = Engine.ready(spec, changes or None)
+        check_runs_time(engines, each, threads, what, fix, workers)
     return engines
 
 

@@ -312,6 +312,43 @@ def test_runs_played_one_after_another_are_each_timed_once_at_their_own_speed() 
     assert fast.asked == [16]
 
 
+def test_runs_of_different_lengths_are_each_timed_for_their_own_games() -> None:
+    """A slow run of few games beside a fast run of many is inside the limit; the same slow
+    run with many games is refused, named with its own games, its Dask workers counted."""
+    runner.check_runs_time(
+        {"slow": _SlowEngine(), "fast": _CountingEngine()}, {"slow": 10**6, "fast": 10**12}, 1,
+        what="2 runs",
+    )  # fmt: skip
+    with pytest.raises(
+        runner.RunError,
+        match=r"^2 runs would take about [\d,]+ days here, [\d,]+ of them for slow's "
+        r"1,000,000,000 games \(\d+ games/s measured on 1 threads, times 2 Dask workers\)",
+    ):
+        runner.check_runs_time(
+            {"slow": _SlowEngine(), "fast": _CountingEngine()}, {"slow": 10**9, "fast": 10**6},
+            1, what="2 runs", workers=2,
+        )  # fmt: skip
+
+
+def test_a_run_plays_only_an_engine_of_its_own_spec_and_card_changes(tmp_path: Path) -> None:
+    """An engine built and timed by the caller is played only by the run it was built for:
+    another spec or other card changes would write rows the manifest does not describe."""
+    from sim.data.changes import Changes
+    from sim.run.engine import Engine
+
+    spec, edit = RunSpec(games=8, seed=3), Changes.parse(["Ker of the Spoils.cost=+1"])
+    engine = Engine.ready(spec, edit)
+    for other in ({"changes": None}, {"changes": Changes.parse(["Ker of the Spoils.cost=+2"])}):
+        with pytest.raises(ValueError, match="that engine's spec and card changes"):
+            runner.run(spec, tmp_path / "x", progress=False, engine=engine, **other)
+    with pytest.raises(ValueError, match="that engine's spec and card changes"):
+        runner.run(RunSpec(games=9, seed=3), tmp_path / "x", changes=edit, engine=engine)
+    assert not (tmp_path / "x").exists()
+    runner.run(spec, tmp_path / "ran", progress=False, changes=edit, engine=engine)
+    runner.run(spec, tmp_path / "built", progress=False, changes=edit)
+    pd.testing.assert_frame_equal(A.load(tmp_path / "ran"), A.load(tmp_path / "built"))
+
+
 def test_the_chunks_of_a_huge_run_take_no_memory() -> None:
     import tracemalloc
 
