@@ -273,10 +273,13 @@ def _run_panel(
     """Play the same games once per bot in self-play, then print the panel table and verdict.
 
     Every bot's spec is checked before anything is played, so a typo in the last
-    bot does not leave the first bots' runs behind looking like a finished panel.
+    bot does not leave the first bots' runs behind looking like a finished panel; and
+    every bot's games are timed, each bot's at its own speed, so a slow later bot is
+    refused before the first plays.
     """
     from sim.analysis import panel as P  # deferred: loads pandas
     from sim.run import io, runner  # deferred: loads pyarrow
+    from sim.run.session import resolve_threads  # deferred: loads numba
     from strategies.registry import resolve  # deferred: loads numba
 
     with user_errors():
@@ -287,11 +290,19 @@ def _run_panel(
         dirs = P.panel_dir_names(panel)
         ours = {*dirs.values(), P.PANEL_TABLE}
         io.check_output_dir(base, run_args["force"], ours=lambda e: e.name in ours, what="panel")
+        # Each bot's run alone would only time itself as it starts, after the bots before
+        # it have played; timed here together, each run then plays the engine timed.
+        each = runner.games_to_play(games["games"], run_args.get("until_ci"))
+        engines = runner.timed_engines(
+            specs, each, resolve_threads(run_args["threads"]),
+            what=f"{len(panel)} bots x {each:,} games ({each * len(panel):,})",
+            progress=run_args["progress"], changes=run_args.get("changes"),
+        )  # fmt: skip
     results = {}
     for bot, spec in specs.items():
         sub = base / dirs[bot]
         with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
-            results[bot] = runner.run(spec, sub, **run_args)
+            results[bot] = runner.run(spec, sub, engine=engines.pop(bot, None), **run_args)
     table = P.first_player_panel(P.counts_from_results(results))
     with user_errors(base), io.atomic_path(base / P.PANEL_TABLE) as tmp:
         table.to_csv(tmp, index=False)

@@ -113,6 +113,44 @@ def test_every_list_of_bots_refuses_an_empty_name_and_a_repeat_in_one_line(
         assert not out.exists()
 
 
+def test_a_panel_whose_later_bot_is_slow_is_refused_before_the_first_plays(
+    tmp_path: Path,
+) -> None:
+    """Each bot is timed at its own speed up front. random's games alone end inside the
+    limit, so a run that timed only itself as it started would play them (for days) before
+    value's were refused; here nothing is played, no folder is left, and the one line
+    names value."""
+    out = tmp_path / "p"
+    line = one_error_line(invoke("run", "--panel", "random,value", "-n", "2e10", "--out", str(out)))
+    assert "2 bots x 20,000,000,000 games (40,000,000,000) would take about" in line
+    assert "of them for value's 20,000,000,000 games" in line and "the limit is 30 days" in line
+    assert not out.exists()
+
+
+def test_each_bot_of_a_panel_is_timed_once_and_plays_the_timed_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With every request timed (the threshold lowered), each bot's engine, card change
+    included, is probed once, up front, and its run plays the rows a run of its own plays."""
+    from sim.run import runner
+
+    probed: list[str] = []
+    probe = runner.probed_rate
+
+    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
+        probed.append(engine.spec.p0)
+        return probe(engine, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "PROBE_FROM", 1)
+    monkeypatch.setattr(runner, "probed_rate", counted)
+    change = ["--change", f"{SPOILS}.cost=+1", "-n", "64", "--seed", "4", "-q"]
+    ok(invoke("run", "--panel", "random,greedy", *change, "--out", str(tmp_path / "p")))
+    assert probed == ["random", "greedy"]
+    ok(invoke("run", "--p0", "greedy", "--p1", "greedy", *change, "--out", str(tmp_path / "g")))
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "p" / "greedy"),
+                                  pd.read_parquet(tmp_path / "g"))  # fmt: skip
+
+
 def test_panel_conflict_names_the_seat_options(tmp_path: Path) -> None:
     result = invoke("run", "--panel", "greedy", "--p0", "economic", "--p1", "greedy")
     assert "--p0 and --p1" in result.stderr
