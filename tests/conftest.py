@@ -72,6 +72,24 @@ def cluster() -> Iterator[DaskBackend]:
         backend.close()
 
 
+@pytest.fixture
+def probed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The bots (``p0``) whose engines have their speed probed, in order, with every
+    request timed (the threshold lowered to one game)."""
+    from sim.run import runner
+
+    seen: list[str] = []
+    probe = runner.probed_rate
+
+    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(engine.spec.p0)
+        return probe(engine, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "PROBE_FROM", 1)
+    monkeypatch.setattr(runner, "probed_rate", counted)
+    return seen
+
+
 def invoke(*args: str) -> Result:
     """Run ``omensim ARGS`` in-process and return click's result."""
     from sim.cli import main

@@ -128,21 +128,10 @@ def test_a_panel_whose_later_bot_is_slow_is_refused_before_the_first_plays(
 
 
 def test_each_bot_of_a_panel_is_timed_once_and_plays_the_timed_engine(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, probed: list[str]
 ) -> None:
     """With every request timed (the threshold lowered), each bot's engine, card change
     included, is probed once, up front, and its run plays the rows a run of its own plays."""
-    from sim.run import runner
-
-    probed: list[str] = []
-    probe = runner.probed_rate
-
-    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
-        probed.append(engine.spec.p0)
-        return probe(engine, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "PROBE_FROM", 1)
-    monkeypatch.setattr(runner, "probed_rate", counted)
     change = ["--change", f"{SPOILS}.cost=+1", "-n", "64", "--seed", "4", "-q"]
     ok(invoke("run", "--panel", "random,greedy", *change, "--out", str(tmp_path / "p")))
     assert probed == ["random", "greedy"]

@@ -103,19 +103,10 @@ def test_a_slow_later_tier_is_refused_before_the_first_plays(tmp_path: Path) -> 
 
 
 def test_each_bot_is_timed_once_and_its_run_plays_the_timed_engine(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, probed: list[str]
 ) -> None:
     """With every request timed (the threshold lowered), each bot's engine is probed once,
     up front, and its run neither builds nor probes another."""
-    probed: list[str] = []
-    probe = runner.probed_rate
-
-    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
-        probed.append(engine.spec.p0)
-        return probe(engine, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "PROBE_FROM", 1)
-    monkeypatch.setattr(runner, "probed_rate", counted)
     out = tmp_path / "s"
     ok(invoke("strength", "--panel", "random,greedy", "-n", "64", "--out", str(out), "-q"))
     assert probed == ["random", "greedy"]
