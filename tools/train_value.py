@@ -49,7 +49,7 @@ from strategies.value_model import predict, write_value  # noqa: E402
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
 HELD_OUT = 0.1  # the share of each run's games (its last ones) kept out of the fit
 # The candidates' matches are played on run seed --seed + SELECT_SEED_OFFSET: deals that
-# neither the fit's games nor bench_value's (seeds 7 and 20,261,206) use.
+# neither the fit's games nor bench_value's held-out games and --versus matches use.
 SELECT_SEED_OFFSET = 1_000_000
 
 

@@ -51,10 +51,15 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
          "Error: unknown lever 'pipeline'"),
         ("benchmarks/bench_luck.py", ("--alts", "0"),
          "Error: --games must be at least 2 and --alts at least 1"),
+        ("tools/train_value.py", ("--out", "never", "--candidates", "0"),
+         "Error: --candidates must be at least 1"),
+        ("tools/train_value.py", ("--out", "never", "--select-games", "1"),
+         "Error: --select-games must be at least 2"),
     ],
 )  # fmt: skip
 def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
-    """A bad option of a benchmark is one ``Error:`` line naming it, exit 2, nothing played."""
+    """A bad option of a benchmark or a tool is one ``Error:`` line naming it, exit 2, nothing
+    played."""
     r = _script(rel, *args)
     err = r.stderr.strip().splitlines()
     assert r.returncode == 2, r.stderr
