@@ -28,6 +28,7 @@ from sim.cli.options import (
     spec_recorded,
     split_variants,
     threads_option,
+    typed,
     variant_option,
 )
 from sim.data.changes import FIELDS, MAX_VALUES
@@ -324,8 +325,6 @@ def _check_unused(kw: dict[str, Any]) -> None:
     """Refuse an option typed for a question that does not read it (:data:`_GOES_WITH`),
     and ``--span`` beside a ``--values`` for every ``--field`` or ``--rule``, which leaves
     no value for it to range over."""
-    from click.core import ParameterSource  # deferred: only when a question is asked
-
     ctx = click.get_current_context()
     reads = {
         "--card, --rule or --variant-choice": not kw["whole_set"],
@@ -334,7 +333,7 @@ def _check_unused(kw: dict[str, Any]) -> None:
         "--panel": bool(kw["panel"]),
     }
     for name, goes_with in _GOES_WITH.items():
-        if ctx.get_parameter_source(name) in (None, ParameterSource.DEFAULT):
+        if not typed(ctx, name):
             continue
         if not reads[goes_with]:
             raise CliError(f"--{name.replace('_', '-')} goes with {goes_with}", EXIT_USAGE)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from sim.cli.errors import EXIT_ERROR, EXIT_USAGE, CliError
-from sim.cli.options import mix_option, seed_option
+from sim.cli.options import mix_option, seed_option, typed
 from sim.data.spec import SpecError, check_seed
 
 # Columns `omensim cards` shows, in order; any others the compiler adds follow them.
@@ -82,14 +82,12 @@ def cards_cmd(mix: str, seed: int, learning: bool, readings: bool) -> None:
       omensim cards --mix dunes+aegean:10 --seed 3   # the 10 Aegean cards seed 3 uses
       omensim cards --mix dunes --readings            # the readings the mix plays
     """
-    from click.core import ParameterSource  # deferred: only when the table is printed
-
     from sim.data.cards import CardDataError, load_pool, parse_mix  # deferred: loads pyarrow
 
-    typed = click.get_current_context().get_parameter_source("seed") != ParameterSource.DEFAULT
+    seed_typed = bool(typed(click.get_current_context(), "seed"))
     try:
         check_seed("--seed", seed)  # as a run checks it: the cards shown are a run's
-        if typed and all(p.limit is None for p in parse_mix(mix)):
+        if seed_typed and all(p.limit is None for p in parse_mix(mix)):
             raise SpecError(
                 f"--seed draws the cards of a SET:N part of the mix (e.g. dunes+aegean:10); "
                 f"--mix {mix!r} has none, so every seed lists the same cards: drop --seed"

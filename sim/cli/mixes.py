@@ -15,6 +15,7 @@ from sim.cli.options import (
     out_option,
     resume_option,
     seed_option,
+    typed,
 )
 
 
@@ -153,18 +154,11 @@ def mixes_cmd(
 def _check_subset_options(mixes: list[str]) -> None:
     """Refuse ``--subsets`` or ``--subset-seed`` typed for mixes none of which is partial:
     only a ``SET:N`` draws card subsets, so either would be ignored."""
-    from click.core import ParameterSource  # deferred: only when the ranking is played
-
     from sim.analysis.mixes import is_partial  # deferred: loads pandas
 
-    ctx = click.get_current_context()
-    typed = [
-        name
-        for name in ("subsets", "subset_seed")
-        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-    ]
-    if typed and not any(is_partial(m) for m in mixes):
-        option = "--" + typed[0].replace("_", "-")
+    given = typed(click.get_current_context(), "subsets", "subset_seed")
+    if given and not any(is_partial(m) for m in mixes):
+        option = "--" + given[0].replace("_", "-")
         raise CliError(
             f"{option} is for the card subsets of a partial mix (SET:N, e.g. dunes+aegean:10) "
             f"and none of the mixes given is one; drop {option}",

@@ -597,19 +597,21 @@ def panel_option(help: str = PANEL_HELP) -> Any:
     )
 
 
+def typed(ctx: click.Context, *names: str) -> list[str]:
+    """Those of the options ``names`` (parameter names) the user gave, in order: typed or
+    from the environment, not left at their defaults."""
+    from click.core import ParameterSource  # deferred: only when options are checked
+
+    return [n for n in names if ctx.get_parameter_source(n) not in (None, ParameterSource.DEFAULT)]
+
+
 def check_panel_seats(
     ctx: click.Context, panel: tuple[str, ...] | None, seats: tuple[str, ...] = ("p0", "p1")
 ) -> None:
     """Refuse ``--panel`` with a seat option (``seats``): a panel sets both seats to each bot."""
-    from click.core import ParameterSource  # deferred: only with --resume
-
     if not panel:
         return
-    given = [
-        f"--{name.replace('_', '-')}"
-        for name in seats
-        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-    ]
+    given = [f"--{name.replace('_', '-')}" for name in typed(ctx, *seats)]
     if given:
         raise click.UsageError(
             f"--panel plays each bot against itself, so it cannot be combined with "
@@ -622,17 +624,12 @@ def check_until_ci_steps(ctx: click.Context, until_ci: float | None) -> None:
     """Refuse ``--chunk-size`` and ``--backend dask`` beside ``--until-ci`` of ``compare`` and
     ``sweep``: they look after every kernel call of this process and keep each call's rows,
     so neither would apply (refused before a Dask cluster is started)."""
-    from click.core import ParameterSource  # deferred: only with --until-ci
-
     if until_ci is not None and ctx.params.get("backend") == "dask":
         raise CliError(
             "--until-ci looks after every kernel call in this process: drop --backend dask",
             EXIT_USAGE,
         )
-    if until_ci is not None and ctx.get_parameter_source("chunk_size") not in (
-        None,
-        ParameterSource.DEFAULT,
-    ):
+    if until_ci is not None and typed(ctx, "chunk_size"):
         raise CliError(
             "--until-ci looks after every kernel call, whatever --chunk-size says; drop "
             "--chunk-size",
