@@ -37,7 +37,7 @@ from sim.run import io, jobs, ledger, runner
 from sim.run import progress as P
 from sim.run.margins import COLUMNS as MARGIN_COLUMNS
 from sim.run.margins import first_player_margins, margin_distribution
-from sim.run.runner import RESULTS_ROOT, backend_workers, check_projected_time
+from sim.run.runner import RESULTS_ROOT, backend_workers
 from sim.run.seats import SeatCounts, seat_columns
 from sim.run.session import RunError, resolve_threads
 from sim.run.stats import wilson_interval
@@ -48,6 +48,8 @@ RATINGS_FILE = "ratings.parquet"
 TABLE_FILE = "tournament.md"
 GAMES_DIR = "games"
 KIND = "tournament"
+TOO_LONG = "play fewer games (--games) or fewer bots"
+"""What a refusal of a tournament too long to play advises (it has no ``--until-ci``)."""
 TOURNAMENT_FILES = (PAIRS_FILE, RATINGS_FILE, TABLE_FILE, GAMES_DIR, "_tournament.json")
 """What a tournament writes in its folder besides the job's own files (the last, by older
 versions: ``--force`` replaces their folders too)."""
@@ -372,7 +374,8 @@ def resume_tournament(
             (spec, card hash, kernel source digest, version) that differs from the code's.
     """
     with jobs.Job.resume(out, KIND) as job:
-        return _play(job.plan, job.keyed, threads, progress, None, backend)
+        done = frozenset(job.logged())
+        return _play(job.plan, job.keyed, threads, progress, None, backend, done)
 
 
 def _play(
@@ -382,9 +385,11 @@ def _play(
     progress: bool | None,
     on_pairing: Callable[[Pairing, int, int], None] | None,
     backend: Any,
+    done: frozenset[int] = frozenset(),
 ) -> TournamentResult:
     """Play (or read back from the job's log) every pairing of ``plan``; ``open_job(key)``
-    gives the job once the first engine has checked the mix, variants and cards."""
+    gives the job once the first engine has checked the mix, variants and cards. ``done``:
+    the pairings a resumed job logged, which are not played (nor timed) again."""
     mix, bots, games, seed = plan["mix"], plan["bots"], int(plan["games"]), int(plan["seed"])
     variants = tuple(plan["variants"])
     order = pairings(bots)
@@ -393,15 +398,28 @@ def _play(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     show = P.wanted(progress)
-    with P.kernel_ready(show):
-        from sim.run.engine import Engine  # deferred: importing it loads numba code
+    # Every half-run still to play, each timed at its own bots' speed: a tournament of a
+    # fast and a slow bot is refused up front for the slow pairings, and one led by a slow
+    # bot is not charged the slow speed for the fast ones.
+    todo = {
+        _half_name(spec): spec
+        for index, halves in enumerate(specs)
+        if index not in done
+        for spec in halves
+    }
+    left = len(order) - len(done)
+    engines = runner.timed_engines(
+        todo, {name: spec.games for name, spec in todo.items()}, n_threads,
+        what=f"{left} pairings x {games:,} games ({left * games:,})",
+        fix=TOO_LONG, progress=progress, workers=backend_workers(backend),
+    )  # fmt: skip
+    engine = engines.get(_half_name(specs[0][0]))
+    if engine is None:
+        with P.kernel_ready(show):
+            from sim.run.engine import Engine  # deferred: importing it loads numba code
 
-        engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
-        engine.warmup()
-    # Every pairing's games, at the first pairing's speed: refused up front if too many.
-    check_projected_time(
-        engine, games * len(order), n_threads, backend_workers(backend), fix="play fewer games"
-    )
+            engine = Engine(specs[0][0])  # refuses a bad mix, variant or card before any folder
+            engine.warmup()
     key = ledger.run_key(specs[0][0], engine.metadata)
     with open_job(key=key) as job, P.Bar(games * len(order), show, desc=KIND) as bar:
         logged = {i: _counts(e["counts"]) for i, e in job.logged().items()}
@@ -418,8 +436,9 @@ def _play(
                     # Each half is an ordinary run, counted from its parts a batch at a time.
                     run_dir = job.out / GAMES_DIR / f"{spec.p0}-vs-{spec.p1}"
                     runner.run(
-                        spec, run_dir, n_threads, progress=False, force=True, backend=backend
-                    )
+                        spec, run_dir, n_threads, progress=False, force=True, backend=backend,
+                        engine=engines.pop(_half_name(spec), None),
+                    )  # fmt: skip
                     for batch in scan(run_dir, COUNT_COLUMNS):
                         counts.add(pa.Table.from_batches([batch]), a_seat)
                     bar.advance(spec.games)
@@ -450,6 +469,11 @@ def _play(
         _write(result, job.out)
         job.finish()
     return result
+
+
+def _half_name(spec: RunSpec) -> str:
+    """A half-run of the tournament as a refusal of its time names it (its seats)."""
+    return f"{spec.p0} vs {spec.p1}"
 
 
 def _counts(logged: dict[str, Any]) -> _Counts:

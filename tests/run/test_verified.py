@@ -257,6 +257,21 @@ def test_a_tournament_that_cannot_finish_is_refused_up_front(tmp_path: Path) -> 
     assert not out.exists() or not any(out.iterdir())
 
 
+def test_a_tournament_whose_later_bot_is_slow_is_refused_before_any_pairing(
+    tmp_path: Path,
+) -> None:
+    """Each half-run is timed at its own bots' speed: every pairing's games at the first
+    (random's) speed would end inside the limit, value's alone would not. Nothing is
+    played or left, and the one line names value's pairing."""
+    out = tmp_path / "t"
+    args = ["tournament", "--mix", "aegean", "--bots", "random,value", "--games", "1e9"]
+    line = one_error_line(invoke(*args, "--out", str(out), "-q"))
+    assert line.startswith("Error: 3 pairings x 1,000,000,000 games (3,000,000,000) would take")
+    assert "of them for value vs value's 1,000,000,000 games" in line
+    assert line.endswith("the limit is 30 days: play fewer games (--games) or fewer bots")
+    assert not out.exists()
+
+
 class _SlowEngine:
     """A probe target that plays no faster than 16 games a quarter second."""
 
