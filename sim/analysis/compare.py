@@ -236,9 +236,9 @@ def compare(
     }
     with jobs.folder(out, KIND) as where:
         jobs.check_out(where, KIND, force, COMPARE_FILES)  # before the engines are built
-        check_arms((spec, spec_b), (base, changes), threads, progress, backend)
+        engines = check_arms((spec, spec_b), (base, changes), threads, progress, backend)
         with jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job:
-            result = _play_job(job, threads, progress, backend)
+            result = _play_job(job, threads, progress, backend, engines)
     return result if out is not None else dataclasses.replace(result, out=None)
 
 
@@ -248,20 +248,29 @@ def check_arms(
     threads: int | None,
     progress: bool | None,
     backend: Any,
-) -> None:
+) -> tuple[Any, Any]:
     """Refuse, before the comparison's folder is written, an arm whose cards and rules
     cannot make a game and both arms' games (``--games`` each, the ceiling with
-    ``--until-ci``) if they would take too long: either found once an arm has played
-    would leave a folder that no resume could finish."""
+    ``--until-ci``) if they would take too long, each arm's at its own speed (B may play
+    other bots): either found once an arm has played would leave a folder that no resume
+    could finish. Returns both arms' engines, built and timed, for the arms to play."""
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     n_threads = resolve_threads(threads if backend is None else None)
     with numba_threads(n_threads):
         with P.kernel_ready(P.wanted(progress)):
-            first = Engine.ready(specs[0], edits[0] or None)
-            Engine.ready(specs[1], edits[1] or None)
-        games = 2 * specs[0].games
-        runner.check_projected_time(first, games, n_threads, runner.backend_workers(backend))
+            engines = tuple(
+                Engine.ready(sp, ch or None) for sp, ch in zip(specs, edits, strict=True)
+            )
+        _check_arms_time(engines, specs[0].games, n_threads, runner.backend_workers(backend))
+    return engines
+
+
+def _check_arms_time(engines: tuple[Any, Any], games: int, threads: int, workers: int = 1) -> None:
+    """Refuse both arms' ``games`` each if together they would take too long, each arm's
+    at the speed of its own engine (:func:`sim.run.runner.check_runs_time`)."""
+    named = {f"arm {name}": e for name, e in zip("AB", engines, strict=True)}
+    runner.check_runs_time(named, games, threads, what=f"{2 * games:,} games", workers=workers)
 
 
 def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
@@ -308,8 +317,17 @@ def resume_compare(
         return _play_job(job, threads, progress, backend)
 
 
-def _play_job(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -> CompareResult:
-    """Play (or finish) the comparison ``job`` plans, compare the arms, finish the job."""
+def _play_job(
+    job: jobs.Job,
+    threads: int | None,
+    progress: Any,
+    backend: Any,
+    engines: tuple[Any, Any] | None = None,
+) -> CompareResult:
+    """Play (or finish) the comparison ``job`` plans, compare the arms, finish the job.
+
+    ``engines``: both arms' engines as :func:`check_arms` built and timed them, played
+    as they are (``None``, as on a resume: each arm builds and times its own)."""
     plan, out = job.plan, job.out
     specs = plan_spec(plan["spec"]), plan_spec(plan.get("spec_b") or plan["spec"])
     edits = tuple(Changes.parse(plan[k]["change"], plan[k]["cards"]) for k in ("base", "changes"))
@@ -320,10 +338,13 @@ def _play_job(job: jobs.Job, threads: int | None, progress: Any, backend: Any) -
         check_play(1, until_ci, backend)  # a resume may be handed a backend
         # The steps go once both arms are runs (logged first), and then decide nothing more.
         if not any("dropped" in e for e in job.logged().values()):
-            games = _play_steps(job, specs, edits, threads, progress)
+            games = _play_steps(job, specs, edits, threads, progress, engines)
             arms = tuple(dataclasses.replace(sp, games=games) for sp in specs)
         backends = tuple(_StepsBackend(job, name, resolve_threads(threads)) for name in "AB")
-    _play_arms(job, arms, edits, threads, progress, backends)
+        # The arms' runs hold the games the steps played, not the ceiling the engines
+        # were built for; each builds its own.
+        engines = None
+    _play_arms(job, arms, edits, threads, progress, backends, engines)
     for name in "AB" if until_ci is not None else ():
         job.drop_tables(name)
     a, b = pair(*(read_outcomes(out / n, len(p.units)) for n, p in zip("AB", pools, strict=True)))
@@ -357,17 +378,20 @@ def _play_arms(
     threads: int | None,
     progress: Any,
     backends: tuple[Any, Any],
+    engines: tuple[Any, Any] | None = None,
 ) -> None:
-    """Finish both arms of the comparison in ``job``'s folder as run directories.
+    """Finish both arms of the comparison in ``job``'s folder as run directories, a new
+    arm's run playing its engine of ``engines`` (built and timed already) when given.
 
     An arm already finished must be the one this comparison logged (its manifest's
     checksum), or, killed before it was logged, a run of the planned spec: another run
     copied in is refused."""
     logged = {e["arm"]: e["manifest_sha256"] for e in job.logged().values() if "arm" in e}
-    for name, sp, ch, backend in zip("AB", specs, edits, backends, strict=True):
+    for i, (name, sp, ch, backend) in enumerate(zip("AB", specs, edits, backends, strict=True)):
         run_dir = job.out / name
         chunk = backend.step if isinstance(backend, _StepsBackend) else int(job.plan["chunk_size"])
-        done = finish_run(run_dir, sp, ch, chunk, threads, progress, backend)
+        engine = None if engines is None else engines[i]
+        done = finish_run(run_dir, sp, ch, chunk, threads, progress, backend, engine)
         digest = io.file_digest(run_dir / io.MANIFEST_NAME)
         if done and name in logged and digest != logged[name]:
             raise RunError(f"{run_dir} is not the run this comparison played (replaced?)")
@@ -386,9 +410,10 @@ def finish_run(
     threads: int | None,
     progress: Any,
     backend: Any,
+    engine: Any = None,
 ) -> bool:
     """Make ``run_dir`` a complete run of a job: leave it (True: it was complete already),
-    resume it, or (re)start it."""
+    resume it, or (re)start it (playing ``engine``, built and timed already, when given)."""
     if io.is_complete(run_dir):
         return True
     if (run_dir / io.MANIFEST_NAME).exists():
@@ -397,7 +422,7 @@ def finish_run(
     # No manifest: killed before its first one, so whatever is there is ours to replace.
     runner.run(
         spec, run_dir, threads, chunk, force=True, progress=progress, changes=changes,
-        backend=backend,
+        backend=backend, engine=engine,
     )  # fmt: skip
     return False
 
@@ -443,16 +468,21 @@ def _play_steps(
     edits: tuple[Changes, ...],
     threads: int | None,
     progress: Any,
+    engines: tuple[Any, Any] | None = None,
 ) -> int:
     """Both arms, a step at a time, until every headline interval is narrow enough; the
-    games each played. Each step's rows are ``job``'s tables (:class:`KeptSteps`)."""
+    games each played. Each step's rows are ``job``'s tables (:class:`KeptSteps`).
+    ``engines``: both arms' engines, built and timed by :func:`check_arms` (``None``, as
+    on a resume: built and timed here)."""
     show = P.wanted(progress)
     n_threads = resolve_threads(threads)
     games = specs[0].games
     with numba_threads(n_threads):
-        engines, kinds = _engines(specs, edits, show)
-        # --games is the ceiling of both arms: refused up front if it could take too long
-        runner.check_projected_time(engines[0], 2 * games, n_threads)
+        kinds = _kinds(specs, edits)
+        if engines is None:
+            engines = _engines(specs, edits, show)
+            # --games is the ceiling of both arms: refused up front if it could take too long
+            _check_arms_time(engines, games, n_threads)
         key = ledger.run_key(specs[0], engines[0].metadata)
         job.keyed(key)
         arms = [engine_arm(KeptSteps(job, n, e)) for n, e in zip("AB", engines, strict=True)]
@@ -462,17 +492,22 @@ def _play_steps(
 
 def _engines(
     specs: tuple[RunSpec, RunSpec], edits: tuple[Changes, ...], show: bool
-) -> tuple[list[Any], tuple[dict[str, int], dict[str, int]]]:
-    """Both arms' engines (the kernel warmed up) and the kinds of their headline cards:
-    A's of the cards B changes, and all of B's."""
+) -> tuple[Any, Any]:
+    """Both arms' engines (the kernel warmed up)."""
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
+    with P.kernel_ready(show):
+        return Engine.ready(specs[0], edits[0]), Engine(specs[1], changes=edits[1])
+
+
+def _kinds(
+    specs: tuple[RunSpec, RunSpec], edits: tuple[Changes, ...]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The kinds of both arms' headline cards: A's of the cards B changes, and all of B's."""
     pool_a, pool_b = (run_pool(sp, ch) for sp, ch in zip(specs, edits, strict=True))
     kinds_a, kinds_b = kinds_of(pool_a.units), kinds_of(pool_b.units)
     headline = {n: kinds_a[n] for n in changed_units(pool_a, pool_b) if n in kinds_a}
-    with P.kernel_ready(show):
-        engines = [Engine.ready(specs[0], edits[0]), Engine(specs[1], changes=edits[1])]
-    return engines, (headline, kinds_b)
+    return headline, kinds_b
 
 
 def plan_spec(d: dict[str, Any]) -> RunSpec:
@@ -501,7 +536,8 @@ def plan_compare(
     show = P.wanted(progress)
     pilot = min(PLAN_PILOT, spec.games)
     with numba_threads(resolve_threads(threads)):
-        engines, kinds = _engines((spec, spec_b), (base, changes), show)
+        arms, edits = (spec, spec_b), (base, changes)
+        engines, kinds = _engines(arms, edits, show), _kinds(arms, edits)
         with P.Bar(2 * pilot, show, desc="plan: pilot") as bar:
             pair = (engine_arm(engines[0]), engine_arm(engines[1]))
             return plan_pairs([pair], [kinds], pilot, width, runs=2, bar=bar)

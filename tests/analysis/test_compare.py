@@ -23,7 +23,7 @@ from sim.analysis.paired import (
 )
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
-from sim.run import io
+from sim.run import io, runner
 from sim.run.stats import paired_ratio_diff
 
 GAMES = 3000
@@ -323,3 +323,29 @@ def test_a_run_read_back_part_by_part_is_the_run_read_whole(
     for name, value in vars(whole).items():
         other = getattr(parts, name)
         assert (value is None and other is None) or np.array_equal(value, other), name
+
+
+def test_each_arm_is_timed_once_and_plays_the_rows_of_its_own_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With every request timed (the threshold lowered), each arm's engine is probed once,
+    before the comparison's folder is written, and its run plays that engine without a
+    second probe: the rows are those runs of A and B of their own play."""
+    probed: list[bool] = []
+    probe = runner.probed_rate
+
+    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
+        probed.append(bool(engine.compiled.changes))
+        return probe(engine, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "PROBE_FROM", 1)
+    monkeypatch.setattr(runner, "probed_rate", counted)
+    spec, edit = RunSpec(games=64, seed=6), Changes.parse([f"{SPOILS}.cost=+1"])
+    compare(spec, edit, out=tmp_path / "c", progress=False)
+    assert probed == [False, True]  # A, then B, once each
+    runner.run(spec, tmp_path / "a", progress=False)
+    runner.run(spec, tmp_path / "b", progress=False, changes=edit)
+    for arm, own in (("A", "a"), ("B", "b")):
+        pd.testing.assert_frame_equal(
+            pd.read_parquet(tmp_path / "c" / arm), pd.read_parquet(tmp_path / own)
+        )

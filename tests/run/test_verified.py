@@ -423,6 +423,17 @@ def test_compare_and_sweep_refuse_a_run_that_cannot_finish(args: list[str]) -> N
     assert "would take about" in line and "days" in line
 
 
+def test_a_comparison_whose_b_plays_a_slow_bot_is_timed_at_b_s_speed(tmp_path: Path) -> None:
+    """Both arms' games at A's (greedy's) speed would end inside the limit; B's bots are far
+    slower, so the comparison is refused before its folder is written, naming arm B."""
+    out = tmp_path / "c"
+    args = ["compare", "--games", "2e10", "--b-p0", "value", "--b-p1", "value", "-q"]
+    line = one_error_line(invoke(*args, "--out", str(out)))
+    assert line.startswith("Error: 40,000,000,000 games would take about")
+    assert "of them for arm B's 20,000,000,000 games" in line and "the limit is 30 days" in line
+    assert not out.exists()
+
+
 def test_resume_refuses_a_part_entry_of_the_wrong_type_in_one_line(run_copy: Path) -> None:
     """A re-signed manifest whose part entry has text for its game count: one line, never
     a ValueError from deep inside the resume (the hostile-input benchmark found it)."""
