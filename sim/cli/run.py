@@ -204,6 +204,7 @@ def run_cmd(
                 progress=show_progress(quiet, force_progress),
                 **extras,
             ),
+            backend,
             quiet,
         )  # fmt: skip
         return
@@ -268,9 +269,11 @@ def _run_panel(
     games: dict[str, Any],
     out: Path | None,
     run_args: dict[str, Any],
+    backend: BackendArgs,
     quiet: bool,
 ) -> None:
-    """Play the same games once per bot in self-play, then print the panel table and verdict.
+    """Play the same games once per bot in self-play, on ``backend``, then print the panel
+    table and verdict.
 
     Every bot's spec is checked before anything is played, so a typo in the last
     bot does not leave the first bots' runs behind looking like a finished panel; and
@@ -290,19 +293,25 @@ def _run_panel(
         dirs = P.panel_dir_names(panel)
         ours = {*dirs.values(), P.PANEL_TABLE}
         io.check_output_dir(base, run_args["force"], ours=lambda e: e.name in ours, what="panel")
+    results = {}
+    with user_errors(), backend.open(run_args["threads"]) as be:
         # Each bot's run alone would only time itself as it starts, after the bots before
         # it have played; timed here together, each run then plays the engine timed.
         each = runner.games_to_play(games["games"], run_args.get("until_ci"))
         engines = runner.timed_engines(
-            specs, each, resolve_threads(run_args["threads"]),
+            specs, each, resolve_threads(run_args["threads"] if be is None else None),
             what=f"{len(panel)} bots x {each:,} games ({each * len(panel):,})",
             progress=run_args["progress"], changes=run_args.get("changes"),
+            workers=runner.backend_workers(be),
         )  # fmt: skip
-    results = {}
-    for bot, spec in specs.items():
-        sub = base / dirs[bot]
-        with user_errors(sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"):
-            results[bot] = runner.run(spec, sub, engine=engines.pop(bot, None), **run_args)
+        for bot, spec in specs.items():
+            sub = base / dirs[bot]
+            with user_errors(
+                sub, interrupted=f"interrupted; the run in {sub} is marked incomplete"
+            ):
+                results[bot] = runner.run(
+                    spec, sub, engine=engines.pop(bot, None), backend=be, **run_args
+                )
     table = P.first_player_panel(P.counts_from_results(results))
     with user_errors(base), io.atomic_path(base / P.PANEL_TABLE) as tmp:
         table.to_csv(tmp, index=False)

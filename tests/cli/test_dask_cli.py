@@ -1,4 +1,5 @@
-"""`compare` and `sweep` with `--backend dask` write what the local backend writes.
+"""`compare`, `sweep` and `run --panel` with `--backend dask` write what the local backend
+writes.
 
 One 2-process LocalCluster serves the module; the commands reach it with
 ``--scheduler``. Each test reads the Parquet back and compares it with the
@@ -67,6 +68,20 @@ def test_sweep_on_dask_writes_the_local_backend_s_table(
     table = pd.read_parquet(tmp_path / "dask" / "sweep.parquet")
     assert len(table) == 2
     pd.testing.assert_frame_equal(table, pd.read_parquet(tmp_path / "local" / "sweep.parquet"))
+
+
+def test_run_panel_on_dask_plays_every_bot_there(cluster: DaskBackend, tmp_path: Path) -> None:
+    args = ["run", "--games", "200", "--seed", "5", "--chunk-size", "70", "-q"]
+    args += ["--panel", "greedy,random"]
+    local = invoke(*args, "--out", str(tmp_path / "local"))
+    assert local.exit_code == 0, local.output
+    dask = invoke(*args, "--out", str(tmp_path / "dask"), *on(cluster))
+    assert dask.exit_code == 0, dask.output
+    for bot in ("greedy", "random"):
+        pd.testing.assert_frame_equal(
+            io.read_run(tmp_path / "dask" / bot), io.read_run(tmp_path / "local" / bot)
+        )
+        assert io.read_manifest(tmp_path / "dask" / bot)["backend"] == "dask"
 
 
 def test_dask_workers_write_parts_to_an_fsspec_url(cluster: DaskBackend, tmp_path: Path) -> None:
