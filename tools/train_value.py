@@ -1,7 +1,7 @@
 """Fit the learned value of a position from self-play, from nothing, seeded.
 
     python tools/train_value.py --out DIR --seed 1 --games 6000 --search-games 600 \
-        [--vsearch-games 1500]
+        [--value-games 6000] [--vsearch-games 1500]
 
 plays, in each mix of ``--mixes``, ``--games`` greedy self-play games and
 ``--search-games`` search self-play games (run seed ``--seed``), records every
@@ -20,9 +20,10 @@ several points apart, so the held-out score cannot choose. Each pair of candidat
 (``sim.run.value_match``, deals of their own); the candidate with the highest mean
 score (a win 1, a shared victory 1/2) over every mix and opponent is written.
 
-``--vsearch-games N`` adds a second round: ``N`` self-play games a mix of ``vsearch``
-reading the first fit's value (run seed ``--seed`` + 1, other deals), and the value is
-fitted again on every game of both rounds: the stronger bot's games teach the next value."""
+``--value-games N`` and ``--vsearch-games N`` add a second round: ``N`` self-play games a
+mix of ``value`` or ``vsearch`` (or both) reading the first fit's value (run seed
+``--seed`` + 1, other deals), and the value is fitted again on every game of both rounds:
+the stronger bots' games teach the next value."""
 
 from __future__ import annotations
 
@@ -200,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=6000, help="greedy self-play games per mix")
     ap.add_argument("--search-games", type=int, default=600, help="search self-play games per mix")
     ap.add_argument(
+        "--value-games",
+        type=int,
+        default=0,
+        help="value self-play games per mix for a second round, reading the first fit",
+    )
+    ap.add_argument(
         "--vsearch-games",
         type=int,
         default=0,
@@ -236,11 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"collecting positions (seed {args.seed})", flush=True)
     runs = collect(mixes, (("greedy", args.games), ("search", args.search_games)), args.seed)
     params, model, y, xt, yt, chosen = fit_runs(runs, mixes, args.seed, args)
-    if args.vsearch_games > 0:
+    second = (("value", args.value_games), ("vsearch", args.vsearch_games))
+    if any(n > 0 for _, n in second):
         brier, loss = brier_log_loss(predict(params, xt), yt)
         print(f"first round, held out: Brier {brier:.4f}, log loss {loss:.4f}", flush=True)
-        print(f"second round: vsearch reading the first fit (seed {args.seed + 1})", flush=True)
-        runs += collect(mixes, (("vsearch", args.vsearch_games),), args.seed + 1, params)
+        bots = " and ".join(b for b, n in second if n > 0)
+        print(f"second round: {bots} reading the first fit (seed {args.seed + 1})", flush=True)
+        runs += collect(mixes, second, args.seed + 1, params)
         params, model, y, xt, yt, chosen = fit_runs(runs, mixes, args.seed, args)
     brier, loss = brier_log_loss(predict(params, xt), yt)
     base = float(np.mean(y))
@@ -252,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "games_per_mix": args.games,
         "search_games_per_mix": args.search_games,
+        "value_games_per_mix": args.value_games,
         "vsearch_games_per_mix": args.vsearch_games,
         "mixes": ",".join(mixes),
         "positions": len(y),

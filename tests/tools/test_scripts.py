@@ -117,19 +117,21 @@ def test_no_test_imports_a_script() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="the train extra")
 def test_train_value_writes_a_loadable_seeded_file(tmp_path: Path) -> None:
-    """The value's retrain command at a toy size, with its second round on vsearch's
-    games: a file the loader takes, with its provenance, and the same weights from the
-    same seed."""
+    """The value's retrain command at a toy size, with its second round on value's and
+    vsearch's games: a file the loader takes, with its provenance, and the same weights
+    from the same seed."""
     from strategies.value_model import load_value
 
-    args = ("--seed", "3", "--games", "60", "--search-games", "0", "--vsearch-games", "4",
-            "--mixes", "aegean", "--max-iter", "3", "--candidates", "2",
+    args = ("--seed", "3", "--games", "60", "--search-games", "0", "--value-games", "4",
+            "--vsearch-games", "4", "--mixes", "aegean", "--max-iter", "3", "--candidates", "2",
             "--select-games", "4")  # fmt: skip
     for name in ("a", "b"):
         done = _script("tools/train_value.py", "--out", str(tmp_path / name), *args)
         assert done.returncode == 0, done.stderr
+        assert "second round: value and vsearch" in done.stdout
     a, b = load_value(tmp_path / "a" / "value.toml"), load_value(tmp_path / "b" / "value.toml")
     assert np.array_equal(a, b)
     text = (tmp_path / "a" / "value.toml").read_text()
     assert "games_per_mix = 60" in text and "vsearch_games_per_mix = 4" in text
+    assert "value_games_per_mix = 4" in text
     assert "candidates = 2" in text and "select_games_per_mix = 4" in text
