@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -206,9 +207,13 @@ def compare(
     exclude_capped: bool = False,
     backend: Any = None,
     until_ci: float | None = None,
+    engines: tuple[Any, Any] | None = None,
 ) -> CompareResult:
     """Play ``spec`` with ``base`` (A, default the shipped cards) and ``spec_b`` (default
     ``spec``; it must have A's seed and games) with ``changes`` (B); compare them.
+
+    ``engines``: both arms' engines, built and timed by the caller (:func:`timed_arms`,
+    as a panel times all its bots' arms before the first plays), played as they are.
 
     ``exclude_capped`` leaves out of every figure the games either run ended at the turn
     cap. ``until_ci`` stops once every headline's paired 95% half-width is at most it
@@ -236,7 +241,8 @@ def compare(
     }
     with jobs.folder(out, KIND) as where:
         jobs.check_out(where, KIND, force, COMPARE_FILES)  # before the engines are built
-        engines = check_arms((spec, spec_b), (base, changes), threads, progress, backend)
+        if engines is None:
+            engines = check_arms((spec, spec_b), (base, changes), threads, progress, backend)
         with jobs.Job.start(where, KIND, plan, force=force, ours=COMPARE_FILES) as job:
             result = _play_job(job, threads, progress, backend, engines)
     return result if out is not None else dataclasses.replace(result, out=None)
@@ -254,15 +260,41 @@ def check_arms(
     ``--until-ci``) if they would take too long, each arm's at its own speed (B may play
     other bots): either found once an arm has played would leave a folder that no resume
     could finish. Returns both arms' engines, built and timed, for the arms to play."""
+    return timed_arms({"": specs}, edits, threads, progress, backend)[""]
+
+
+def timed_arms(
+    pairs: Mapping[str, tuple[RunSpec, RunSpec]],
+    edits: tuple[Changes, Changes],
+    threads: int | None,
+    progress: bool | None,
+    backend: Any,
+) -> dict[str, tuple[Any, Any]]:
+    """The engines of several comparisons' arms (``pairs``: a name, then A's and B's
+    specs, every A with ``edits[0]`` and every B with ``edits[1]``), built and timed
+    together before any is played, each arm at its own speed: a panel whose later bot is
+    slow is refused before the first bot plays. Returns each name's two engines."""
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
     n_threads = resolve_threads(threads if backend is None else None)
     with numba_threads(n_threads):
         with P.kernel_ready(P.wanted(progress)):
-            engines = tuple(
-                Engine.ready(sp, ch or None) for sp, ch in zip(specs, edits, strict=True)
-            )
-        _check_arms_time(engines, specs[0].games, n_threads, runner.backend_workers(backend))
+            engines = {
+                name: tuple(
+                    Engine.ready(sp, ch or None) for sp, ch in zip(specs, edits, strict=True)
+                )
+                for name, specs in pairs.items()
+            }
+        named = {
+            f"{name} arm {arm}".lstrip(): e
+            for name, pair in engines.items()
+            for arm, e in zip("AB", pair, strict=True)
+        }
+        games = next(iter(pairs.values()))[0].games
+        runner.check_runs_time(
+            named, games, n_threads, what=f"{len(named) * games:,} games",
+            workers=runner.backend_workers(backend),
+        )  # fmt: skip
     return engines
 
 

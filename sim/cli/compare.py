@@ -235,7 +235,8 @@ def _compare_panel(
     import pandas as pd
 
     from sim.analysis import panel as P  # deferred: loads pandas
-    from sim.analysis.compare import compare  # deferred: loads numba
+    from sim.analysis.compare import compare, timed_arms  # deferred: loads numba
+    from sim.data.changes import Changes  # deferred: loads pyarrow
     from sim.run import io  # deferred: loads pyarrow
     from strategies.registry import resolve  # deferred: loads numba
 
@@ -247,13 +248,23 @@ def _compare_panel(
         io.check_output_dir(
             out, kwargs["force"], ours=lambda e: e.name in ours, what="panel comparison"
         )
+    pairs = {
+        bot: (
+            dataclasses.replace(spec, p0=bot, p1=bot),
+            dataclasses.replace(spec_b, p0=bot, p1=bot),
+        )
+        for bot in panel
+    }
+    # Each bot's comparison alone would time only its own arms as it starts, after the
+    # bots before it have played; timed here together, each then plays the engines timed.
+    engines = timed_arms(
+        pairs, (Changes(), changes), kwargs["threads"], kwargs["progress"], kwargs["backend"]
+    )
     results = {}
-    for bot in panel:
-        a = dataclasses.replace(spec, p0=bot, p1=bot)
-        b = dataclasses.replace(spec_b, p0=bot, p1=bot)
+    for bot, (a, b) in pairs.items():
         results[bot] = compare(
             a, changes, out=None if out is None else out / dirs[bot],
-            spec_b=None if b == a else b, **kwargs,
+            spec_b=None if b == a else b, engines=engines.pop(bot), **kwargs,
         )  # fmt: skip
     effects = pd.concat(
         [r.table().assign(bot=bot) for bot, r in results.items()], ignore_index=True

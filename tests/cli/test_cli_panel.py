@@ -188,6 +188,36 @@ def test_compare_panel_pairs_each_bot_and_says_where_the_change_holds(
     assert "under 2 of 2 bots" in verdicts[1] or "under 1 of 2 bots" in verdicts[1]
 
 
+def test_a_compare_panel_whose_later_bot_is_slow_is_refused_before_the_first_plays(
+    tmp_path: Path,
+) -> None:
+    """Every bot's two arms are timed up front, each at its own speed: random's arms alone
+    fit the limit, so a comparison that timed only itself as it started would play them
+    (for days) before value's were refused; here nothing is played, no folder is left,
+    and the one line names value's arm."""
+    out = tmp_path / "p"
+    args = ["compare", "--panel", "random,value", "-n", "2e10", "--out", str(out)]
+    line = one_error_line(invoke(*args, "--change", f"{SPOILS}.cost=+1"))
+    assert "80,000,000,000 games would take about" in line and "for value arm" in line
+    assert "the limit is 30 days" in line
+    assert not out.exists()
+
+
+def test_each_bot_of_a_compare_panel_is_timed_once_and_plays_the_timed_engines(
+    tmp_path: Path, probed: list[str]
+) -> None:
+    """With every request timed (the threshold lowered), each bot's two arms are probed
+    once, all before the first comparison, and a bot's comparison writes the rows a
+    comparison of its own writes."""
+    args = ["--change", f"{SPOILS}.cost=+1", "-n", "64", "--seed", "4", "-q"]
+    ok(invoke("compare", "--panel", "random,greedy", *args, "--out", str(tmp_path / "p")))
+    assert probed == ["random", "random", "greedy", "greedy"]
+    ok(invoke("compare", "--p0", "greedy", "--p1", "greedy", *args, "--out", str(tmp_path / "g")))
+    for arm in "AB":
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "p" / "greedy" / arm),
+                                      pd.read_parquet(tmp_path / "g" / arm))  # fmt: skip
+
+
 @pytest.mark.parametrize("seat", ["--p0", "--b-p1"])
 def test_compare_panel_refuses_seat_options(seat: str) -> None:
     result = invoke("compare", "--games", "10", "--change", f"{SPOILS}.cost=3", "--panel",
