@@ -90,7 +90,7 @@ def mixes_cmd(
     from sim.data.spec import RunSpec  # deferred: loads the data layer
     from sim.run import progress as P  # deferred: loads the run layer
     from sim.run.engine import Engine  # deferred: loads the batch kernel
-    from sim.run.runner import check_projected_time  # deferred: loads numba
+    from sim.run.runner import timed_engines  # deferred: loads numba
     from sim.run.session import resolve_threads  # deferred: loads numba
     from strategies.registry import resolve  # deferred: loads numba
 
@@ -130,11 +130,17 @@ def mixes_cmd(
                     RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
                 )
                 engine.warmup()
-            # every mix's games, at the first mix's speed: refused up front if too many (and
-            # every subset's set-up, in rank_mixes)
-            check_projected_time(
-                engine, games * len(mixes), resolve_threads(None), fix="play fewer games"
-            )
+            # every mix's games, each at its own mix's speed (a mix with more steps plays
+            # slower): refused up front if too many (and every subset's set-up, in rank_mixes)
+            specs = {
+                mix: RunSpec(games=games, mix=mix.partition(":")[0], seed=seed, p0=bot, p1=bot)
+                for mix in mixes
+            }
+            timed_engines(
+                specs, games, resolve_threads(None),
+                what=f"{len(mixes)} mixes x {games:,} games ({games * len(mixes):,})",
+                fix="play fewer games", progress=not quiet,
+            )  # fmt: skip
             table = rank_mixes(
                 mixes, games, seed, bot, subsets, subset_seed, each, out=out, force=force
             )

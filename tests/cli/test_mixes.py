@@ -69,6 +69,31 @@ def test_the_default_list_and_a_bad_mix() -> None:
     assert "atlantis" in line
 
 
+def test_every_mix_is_timed_at_its_own_speed_before_any_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ranking's mixes differ in speed (A Reign of War has more steps a turn), so each
+    is probed on its own engine, not charged the first mix's speed; a ranking too long
+    for the limit is refused with one line naming the mix whose games take longest, and
+    nothing is written."""
+    from sim.run import runner
+
+    mixes: list[str] = []
+    probe = runner.probed_rate
+
+    def counted(engine, *args, **kwargs):  # type: ignore[no-untyped-def]
+        mixes.append(engine.spec.mix)
+        return probe(engine, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "probed_rate", counted)
+    out = tmp_path / "m"
+    line = one_error_line(invoke("mixes", "aegean", "reign", "-n", "1e13", "--out", str(out)))
+    assert mixes == ["aegean", "reign"]
+    assert "2 mixes x 10,000,000,000,000 games (20,000,000,000,000) would take about" in line
+    assert "of them for aegean's" in line or "of them for reign's" in line
+    assert not out.exists()
+
+
 def test_base_lines_compare_the_two_bases_of_a_pair() -> None:
     from sim.analysis.mixes import base_lines
     from sim.run.stats import newcombe_interval
