@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,13 +184,14 @@ def race(
     force: bool = False,
     on_look: Callable[[R.Look], None] | None = None,
     panel: Callable[[BalanceResult], Any] | None = None,
-    after: int = 0,
+    after: Mapping[str, int] | None = None,
 ) -> BalanceResult:
     """Race the question's candidates toward ``target`` with ``omensim balance``'s options
     (``spec.games`` is ignored). ``out`` plays into that folder (resumable with
     :func:`resume_balance`); ``on_look`` is called with each look; ``panel`` with the
     result before it is written, and its answer is the result's ``panel``; ``after``: the
-    games ``panel`` plays, counted in the race's projected time. Refuses a bad argument
+    games ``panel`` plays under each bot, counted in the race's projected time at that
+    bot's speed. Refuses a bad argument
     (SpecError), a bad output folder or chunk size, or a race (every candidate to
     ``ceiling``, and ``after``) that could not finish in time (RunError)."""
     precision = tolerance if precision is None else precision  # a tolerance is checked first
@@ -225,8 +226,9 @@ def race(
         "chunk_size": chunk_size,
     }
 
-    most = len(q.candidates) * ceiling + after
-    panel_games = f", and {after:,} games of --panel" if after else ""
+    most = len(q.candidates) * ceiling
+    later = sum((after or {}).values())
+    panel_games = f", and {later:,} games of --panel" if later else ""
     with jobs.folder(out, KIND) as where:
         jobs.check_out(where, KIND, force, BALANCE_FILES)  # before the engine is built
         check_time(
@@ -234,10 +236,11 @@ def race(
             base,
             most,
             f"a race of {len(q.candidates)} candidates to --max-games {ceiling:,} "
-            f"({most:,} games at most{panel_games})",
-            "lower --max-games (and --pilot with it)" + (" or --panel-games" if after else ""),
+            f"({most + later:,} games at most{panel_games})",
+            "lower --max-games (and --pilot with it)" + (" or --panel-games" if later else ""),
             threads,
             progress,
+            after=after,
         )
         job = jobs.Job.start(where, KIND, plan, force=force, ours=BALANCE_FILES)
         result = _play(job, threads, progress, fresh=True, on_look=on_look, panel=panel)
@@ -252,13 +255,18 @@ def check_time(
     fix: str,
     threads: int | None = None,
     progress: bool | None = None,
+    after: Mapping[str, int] | None = None,
+    name: str = "the race",
 ) -> None:
     """Refuse, before any game is played or written, ``games`` (the most a balance command
     plays) that would take longer than :data:`sim.run.runner.MAX_RUN_DAYS` at the speed of
     ``spec`` with ``base`` (the shipped candidate): the limit ``run``, ``compare`` and
     ``sweep`` apply to ``--games``. ``what`` names the games in the message; ``fix`` says
-    which options lower them."""
-    if games < runner.PROBE_FROM:
+    which options lower them. ``after``: the games ``--panel`` then plays under each bot
+    (in both seats), each timed at its own bot's speed, so a slow panel bot is refused
+    before the race; the message then names the slowest part (``name``, or the bot)."""
+    after = dict(after or {})
+    if games + sum(after.values()) < runner.PROBE_FROM:
         return  # never probed: no engine to build
     from sim.run.engine import Engine  # deferred: importing it loads the batch kernel
 
@@ -266,7 +274,22 @@ def check_time(
     with numba_threads(n_threads):
         with P.kernel_ready(P.wanted(progress)):
             engine = Engine.ready(spec, base or None)
-        runner.check_projected_time(engine, games, n_threads, what=what, fix=fix)
+            panel = {
+                f"--panel {bot}": Engine.ready(
+                    dataclasses.replace(spec, p0=bot, p1=bot), base or None
+                )
+                for bot in after
+            }
+        if not panel:
+            runner.check_projected_time(engine, games, n_threads, what=what, fix=fix)
+            return
+        runner.check_runs_time(
+            {name: engine, **panel},
+            {name: games, **{f"--panel {bot}": n for bot, n in after.items()}},
+            n_threads,
+            what=what,
+            fix=fix,
+        )
 
 
 def resume_balance(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,31 +197,35 @@ def balance_set(
     progress: bool | None = None,
     echo: Callable[[str], None] | None = None,
     base: Changes | None = None,
-    after: int = 0,
+    after: Mapping[str, int] | None = None,
 ) -> SetResult:
     """Greedy: fix the worst card with one edit (a race of its single-field moves over
     ``fields``, +/- ``span``), re-measure, repeat; each step verified on seed +
     :data:`VERIFY_SEED_OFFSET`. Starts from ``base`` (default: the shipped cards). When it
     stops and what the verification pairs: ``docs/balance.md``, section 3. ``after``: the
-    games the caller plays after it (``--panel``), counted in its projected time.
+    games the caller plays after it under each bot (``--panel``), counted in its
+    projected time at that bot's speed.
 
     Refuses (RunError), before any game, a loop that could not finish in time: every
     step's measurements, each edit's race of at least two candidates to ``ceiling``, and
     ``after`` (each race is projected again, with all its candidates, when it starts).
     """
-    most = 2 * measure_games * (max_edits + 1) + 2 * ceiling * max_edits + after
-    panel_games = f", {after:,} games of --panel" if after else ""
+    most = 2 * measure_games * (max_edits + 1) + 2 * ceiling * max_edits
+    later = sum((after or {}).values())
+    panel_games = f", {later:,} games of --panel" if later else ""
     check_time(
         spec,
         base,
         most,
-        f"--set's {most:,} games ({max_edits + 1} steps of 2 x --measure-games "
+        f"--set's {most + later:,} games ({max_edits + 1} steps of 2 x --measure-games "
         f"{measure_games:,}, {max_edits} races of two candidates to --max-games "
         f"{ceiling:,}{panel_games})",
         "lower --measure-games, --max-games (and --pilot with it) or --max-edits"
-        + (" or --panel-games" if after else ""),
+        + (" or --panel-games" if later else ""),
         threads,
         progress,
+        after=after,
+        name="--set",
     )
     changes = base or Changes()
     res = SetResult(

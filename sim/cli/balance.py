@@ -279,8 +279,9 @@ def balance_cmd(**kw: Any) -> None:
             tolerance=kw["tolerance"], pilot=kw["pilot"], ceiling=kw["max_games"],
             threads=kw["threads"], chunk_size=kw["chunk_size"], progress=progress,
         )  # fmt: skip
-        # --panel plays its games after the race or the set: they count in its projected time
-        after = 2 * kw["panel_games"] * len(kw["panel"] or ())
+        # --panel plays its games after the race or the set: they count in its projected
+        # time, each bot's at its own speed
+        after = {bot: 2 * kw["panel_games"] for bot in kw["panel"] or ()}
         if kw["whole_set"]:
             _balance_set(kw, spec, base, common, quiet, after)
             return
@@ -410,7 +411,12 @@ def _same_candidates(plan: Any, _value: Any) -> bool:
 
 
 def _balance_set(
-    kw: dict[str, Any], spec: Any, base: Any, common: dict[str, Any], quiet: bool, after: int
+    kw: dict[str, Any],
+    spec: Any,
+    base: Any,
+    common: dict[str, Any],
+    quiet: bool,
+    after: dict[str, int],
 ) -> None:
     """``--set``: the greedy edits and their trade-off table."""
     from sim.analysis import balance_checks as C  # deferred: loads numba

@@ -206,6 +206,22 @@ def test_games_that_cannot_finish_in_time_are_refused_before_any_is_played(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("question", [("--rule", "start_coins", "--values", "3-4"), ("--set",)])
+def test_a_slow_panel_bot_is_timed_at_its_own_speed_before_the_race(
+    tmp_path: Path, probed: list[str], question: tuple[str, ...]
+) -> None:
+    """--panel's games are timed on each panel bot's own engine, not at the race's bot's
+    speed: with every request timed, the race's bot and each panel bot are probed once,
+    before any game, and a panel too slow for the limit is refused naming its bot."""
+    out = tmp_path / "b"
+    args = ["balance", *question, *TINY, "--panel", "random,value", "--panel-games", "1e13"]
+    line = one_error_line(invoke(*args, "--out", str(out), "-q"))
+    assert probed == ["greedy", "random", "value"]
+    assert "would take about" in line and "of them for --panel value's" in line
+    assert "--panel-games" in line
+    assert not out.exists()
+
+
 def test_out_holding_something_else_is_refused(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     line = one_error_line(
