@@ -31,20 +31,31 @@ def on(cluster: DaskBackend) -> list[str]:
     return ["--backend", "dask", "--scheduler", cluster.client.scheduler.address]
 
 
+def both_ways(args: list[str], tmp_path: Path, cluster: DaskBackend) -> None:
+    """Run ``args`` into ``tmp_path/local`` on this process's threads, then into
+    ``tmp_path/dask`` on the cluster; both must succeed."""
+    local = invoke(*args, "--out", str(tmp_path / "local"))
+    assert local.exit_code == 0, local.output
+    dask = invoke(*args, "--out", str(tmp_path / "dask"), *on(cluster))
+    assert dask.exit_code == 0, dask.output
+
+
+def assert_same_run(tmp_path: Path, sub: str) -> None:
+    """The run in ``dask/sub`` was played on Dask and holds the rows of ``local/sub``."""
+    pd.testing.assert_frame_equal(
+        io.read_run(tmp_path / "dask" / sub), io.read_run(tmp_path / "local" / sub)
+    )
+    assert io.read_manifest(tmp_path / "dask" / sub)["backend"] == "dask"
+
+
 def test_compare_on_dask_writes_the_local_backend_s_runs(
     cluster: DaskBackend, tmp_path: Path
 ) -> None:
     args = ["compare", "--games", "300", "--seed", "3", "--chunk-size", "70", "-q"]
     args += ["--change", "Ker of the Spoils.cost=+1"]
-    local = invoke(*args, "--out", str(tmp_path / "local"))
-    assert local.exit_code == 0, local.output
-    dask = invoke(*args, "--out", str(tmp_path / "dask"), *on(cluster))
-    assert dask.exit_code == 0, dask.output
+    both_ways(args, tmp_path, cluster)
     for arm in ("A", "B"):
-        pd.testing.assert_frame_equal(
-            io.read_run(tmp_path / "dask" / arm), io.read_run(tmp_path / "local" / arm)
-        )
-        assert io.read_manifest(tmp_path / "dask" / arm)["backend"] == "dask"
+        assert_same_run(tmp_path, arm)
     pd.testing.assert_frame_equal(
         pd.read_parquet(tmp_path / "dask" / "compare.parquet"),
         pd.read_parquet(tmp_path / "local" / "compare.parquet"),
@@ -56,15 +67,8 @@ def test_sweep_on_dask_writes_the_local_backend_s_table(
 ) -> None:
     args = ["sweep", "--games", "300", "--seed", "4", "--chunk-size", "70", "--card", "0"]
     args += ["--card", "2", "--delta", "+1", "-q"]
-    local = invoke(*args, "--out", str(tmp_path / "local"))
-    assert local.exit_code == 0, local.output
-    dask = invoke(*args, "--out", str(tmp_path / "dask"), *on(cluster))
-    assert dask.exit_code == 0, dask.output
-    baseline = tmp_path / "dask" / "baseline"
-    pd.testing.assert_frame_equal(
-        io.read_run(baseline), io.read_run(tmp_path / "local" / "baseline")
-    )
-    assert io.read_manifest(baseline)["backend"] == "dask"
+    both_ways(args, tmp_path, cluster)
+    assert_same_run(tmp_path, "baseline")
     table = pd.read_parquet(tmp_path / "dask" / "sweep.parquet")
     assert len(table) == 2
     pd.testing.assert_frame_equal(table, pd.read_parquet(tmp_path / "local" / "sweep.parquet"))
@@ -73,15 +77,9 @@ def test_sweep_on_dask_writes_the_local_backend_s_table(
 def test_run_panel_on_dask_plays_every_bot_there(cluster: DaskBackend, tmp_path: Path) -> None:
     args = ["run", "--games", "200", "--seed", "5", "--chunk-size", "70", "-q"]
     args += ["--panel", "greedy,random"]
-    local = invoke(*args, "--out", str(tmp_path / "local"))
-    assert local.exit_code == 0, local.output
-    dask = invoke(*args, "--out", str(tmp_path / "dask"), *on(cluster))
-    assert dask.exit_code == 0, dask.output
+    both_ways(args, tmp_path, cluster)
     for bot in ("greedy", "random"):
-        pd.testing.assert_frame_equal(
-            io.read_run(tmp_path / "dask" / bot), io.read_run(tmp_path / "local" / bot)
-        )
-        assert io.read_manifest(tmp_path / "dask" / bot)["backend"] == "dask"
+        assert_same_run(tmp_path, bot)
 
 
 def test_dask_workers_write_parts_to_an_fsspec_url(cluster: DaskBackend, tmp_path: Path) -> None:
