@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -125,22 +126,20 @@ def mixes_cmd(
                 named[key] = mix
                 check_subsets(mix)
             _check_subset_options(mixes)
-            with P.kernel_ready(not quiet):  # a cold cache compiles here, its estimate shown
-                engine = Engine(
-                    RunSpec(games=2, mix=mixes[0].partition(":")[0], seed=seed, p0=bot, p1=bot)
-                )
-                engine.warmup()
             # every mix's games, each at its own mix's speed (a mix with more steps plays
             # slower): refused up front if too many (and every subset's set-up, in rank_mixes)
             specs = {
                 mix: RunSpec(games=games, mix=mix.partition(":")[0], seed=seed, p0=bot, p1=bot)
                 for mix in mixes
             }
-            timed_engines(
+            timed = timed_engines(
                 specs, games, resolve_threads(None),
                 what=f"{len(mixes)} mixes x {games:,} games ({games * len(mixes):,})",
                 fix="play fewer games", progress=not quiet,
             )  # fmt: skip
+            if not timed:  # too few games to time: a cold cache compiles here all the same
+                with P.kernel_ready(not quiet):  # its estimate shown
+                    Engine(dataclasses.replace(specs[mixes[0]], games=2)).warmup()
             table = rank_mixes(
                 mixes, games, seed, bot, subsets, subset_seed, each, out=out, force=force
             )
