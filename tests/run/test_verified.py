@@ -258,16 +258,23 @@ def test_a_tournament_that_cannot_finish_is_refused_up_front(tmp_path: Path) -> 
 
 
 def test_a_tournament_whose_later_bot_is_slow_is_refused_before_any_pairing(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each half-run is timed at its own bots' speed: every pairing's games at the first
-    (random's) speed would end inside the limit, value's alone would not. Nothing is
-    played or left, and the one line names value's pairing."""
+    (random's) speed would end inside the limit, value's alone would not, on any machine
+    (2e10 games: months of value's play, days of random's). Nothing is played or left,
+    and the one line names value's pairing; a game played fails the test at once, so a
+    machine fast enough to accept the games cannot hang it."""
+
+    def no_game(*args: object, **kw: object) -> None:
+        raise AssertionError("a pairing was played before the time limit was checked")
+
+    monkeypatch.setattr(runner, "run", no_game)
     out = tmp_path / "t"
-    args = ["tournament", "--mix", "aegean", "--bots", "random,value", "--games", "1e9"]
+    args = ["tournament", "--mix", "aegean", "--bots", "random,value", "--games", "2e10"]
     line = one_error_line(invoke(*args, "--out", str(out), "-q"))
-    assert line.startswith("Error: 3 pairings x 1,000,000,000 games (3,000,000,000) would take")
-    assert "of them for value vs value's 1,000,000,000 games" in line
+    assert line.startswith("Error: 3 pairings x 20,000,000,000 games (60,000,000,000) would take")
+    assert "of them for value vs value's 20,000,000,000 games" in line
     assert line.endswith("the limit is 30 days: play fewer games (--games) or fewer bots")
     assert not out.exists()
 
