@@ -298,13 +298,6 @@ def timed_arms(
     return engines
 
 
-def _check_arms_time(engines: tuple[Any, Any], games: int, threads: int, workers: int = 1) -> None:
-    """Refuse both arms' ``games`` each if together they would take too long, each arm's
-    at the speed of its own engine (:func:`sim.run.runner.check_runs_time`)."""
-    named = {f"arm {name}": e for name, e in zip("AB", engines, strict=True)}
-    runner.check_runs_time(named, games, threads, what=f"{2 * games:,} games", workers=workers)
-
-
 def check_play(chunk_size: int, until_ci: float | None, backend: Any) -> None:
     """Refuse a bad ``chunk_size`` or ``until_ci`` (a RunError), and ``until_ci`` with a
     ``backend`` (a SpecError: its looks fall after every kernel call of this process)."""
@@ -509,12 +502,11 @@ def _play_steps(
     show = P.wanted(progress)
     n_threads = resolve_threads(threads)
     games = specs[0].games
+    if engines is None:
+        # --games is the ceiling of both arms: refused up front if it could take too long
+        engines = check_arms(specs, edits, threads, progress, None)
     with numba_threads(n_threads):
         kinds = _kinds(specs, edits)
-        if engines is None:
-            engines = _engines(specs, edits, show)
-            # --games is the ceiling of both arms: refused up front if it could take too long
-            _check_arms_time(engines, games, n_threads)
         key = ledger.run_key(specs[0], engines[0].metadata)
         job.keyed(key)
         arms = [engine_arm(KeptSteps(job, n, e)) for n, e in zip("AB", engines, strict=True)]
