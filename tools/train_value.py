@@ -28,6 +28,7 @@ the stronger bots' games teach the next value."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import platform
 import shlex
@@ -191,6 +192,46 @@ def _commit() -> str:
         return "unknown"
 
 
+def bad_option(args: argparse.Namespace, mixes: list[str]) -> str | None:
+    """What is wrong with the command's options, or None; checked before any game is played,
+    since a fit runs for half an hour and writes only at its end (so ``--out`` is made here,
+    and a folder that cannot be written is refused now)."""
+    from sim.base.errors import Error
+    from sim.data.cards import load_pool
+
+    counts = ("games", "search_games", "value_games", "vsearch_games")
+    for name in counts:
+        n = getattr(args, name)
+        if n < 0 or n == 1:
+            # each run's last tenth of games is held out, so a run of one game fits nothing
+            return f"--{name.replace('_', '-')} must be 0 or at least 2, not {n}"
+    if args.games + args.search_games == 0:
+        return "--games and --search-games are both 0: the first round plays no games"
+    if args.max_iter < 1:
+        return "--max-iter must be at least 1"
+    if args.candidates < 1:
+        return "--candidates must be at least 1"
+    if args.candidates > 1 and args.select_games < 2:
+        return "--select-games must be at least 2 to choose a candidate"
+    if not mixes:
+        return "--mixes names no mix"
+    for mix in mixes:
+        try:
+            load_pool(mix, args.seed)
+        except Error as e:
+            return f"--mixes: {e}"
+    if importlib.util.find_spec("sklearn") is None:
+        return "scikit-learn is missing; pip install -e '.[train]'"
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        probe = args.out / ".train_value_probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        return f"--out {args.out}: cannot write there ({e.strerror or e})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Collect, fit, check on the held-out games, write ``OUT/value.toml``."""
     ap = argparse.ArgumentParser(
@@ -227,19 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         help="games a mix each pair of candidates plays to choose between them",
     )
     args = ap.parse_args(argv)
-    if args.candidates < 1:
-        print("Error: --candidates must be at least 1", file=sys.stderr)
-        return 2
-    if args.candidates > 1 and args.select_games < 2:
-        print("Error: --select-games must be at least 2 to choose a candidate", file=sys.stderr)
-        return 2
-    try:
-        import sklearn
-    except ImportError:
-        print("Error: scikit-learn is missing; pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    t0 = time.perf_counter()
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
+    bad = bad_option(args, mixes)
+    if bad:
+        print(f"Error: {bad}", file=sys.stderr)
+        return 2
+    import sklearn
+
+    t0 = time.perf_counter()
     print(f"collecting positions (seed {args.seed})", flush=True)
     runs = collect(mixes, (("greedy", args.games), ("search", args.search_games)), args.seed)
     params, model, y, xt, yt, chosen = fit_runs(runs, mixes, args.seed, args)

@@ -55,6 +55,16 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
          "Error: --candidates must be at least 1"),
         ("tools/train_value.py", ("--out", "never", "--select-games", "1"),
          "Error: --select-games must be at least 2"),
+        ("tools/train_value.py", ("--out", "never", "--value-games", "-5"),
+         "Error: --value-games must be 0 or at least 2"),
+        ("tools/train_value.py", ("--out", "never", "--games", "0", "--search-games", "0"),
+         "Error: --games and --search-games are both 0"),
+        ("tools/train_value.py", ("--out", "never", "--mixes", "aegean,nope"),
+         "Error: --mixes: unknown set 'nope'"),
+        ("tools/train_value.py", ("--out", "never", "--max-iter", "0"),
+         "Error: --max-iter must be at least 1"),
+        ("tools/train_value.py", ("--out", "README.md/x"),
+         "Error: --out README.md/x: cannot write there"),
     ],
 )  # fmt: skip
 def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
