@@ -54,7 +54,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_bots import match  # noqa: E402
-from bench_engine import REFERENCE_GAMES, git_commit, load_average, log, reference  # noqa: E402
+from bench_engine import (  # noqa: E402
+    REFERENCE_GAMES,
+    git_commit,
+    load_average,
+    log,
+    parse_games,
+    reference,
+)
 
 MIXES = ("aegean", "dunes", "reign", "dunes+aegean")
 SMALL = 4  # the small search rung: each rung clears 55% in every mix (docs/bots-search.md)
@@ -180,16 +187,16 @@ def main(argv: list[str] | None = None) -> int:
     """Play the tables asked for and print them."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
-    ap.add_argument("--rung-games", type=int, default=1000, help="games per ladder rung")
-    ap.add_argument("--games", type=int, default=2000, help="games per versus match")
+    ap.add_argument("--rung-games", type=parse_games, default=1000, help="games per ladder rung")
+    ap.add_argument("--games", type=parse_games, default=2000, help="games per versus match")
     ap.add_argument("--small", type=int, default=SMALL, help="the small search budget's rung")
     ap.add_argument(
         "--curve", default=CURVE, help="the curve's search budgets, each B or B:W (with width W)"
     )
-    ap.add_argument("--curve-games", type=int, default=1000, help="games per curve point")
+    ap.add_argument("--curve-games", type=parse_games, default=1000, help="games per curve point")
     ap.add_argument("--against", default="search", help="the curve's opponent")
     ap.add_argument("--top", default="vsearch", help="the top rung: a search profile")
-    ap.add_argument("--speed-games", type=int, default=400, help="games per speed row")
+    ap.add_argument("--speed-games", type=parse_games, default=400, help="games per speed row")
     ap.add_argument(
         "--sections",
         default="ladder,reference,curve",

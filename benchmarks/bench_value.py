@@ -108,10 +108,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--versus", type=Path, help="a value file to play the shipped one against")
     ap.add_argument("--versus-games", type=int, default=1000, help="games per mix for --versus")
     args = ap.parse_args(argv)
+    from sim.base.errors import Error
+    from sim.data.cards import normal_mix
     from strategies.value_model import load_value, shipped_value
 
+    for name in ("games", "search_games", "versus_games"):
+        if getattr(args, name) < 0:
+            raise Error(f"--{name.replace('_', '-')} must be 0 or more")
+    mixes = [normal_mix(m) for m in args.mixes.split(",") if m.strip()]  # before any game
+    if not mixes:
+        raise Error("--mixes names no mix")
     params = load_value(args.weights) if args.weights else shipped_value()
-    mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     t0 = time.perf_counter()
     header = (
         f"{'mix':<14} {'bots':<7} {'positions':>9} {'Brier V':>8} {'Brier r':>8} "
@@ -155,4 +162,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -207,6 +207,9 @@ def bad_option(args: argparse.Namespace, mixes: list[str]) -> str | None:
             return f"--{name.replace('_', '-')} must be 0 or at least 2, not {n}"
     if args.games + args.search_games == 0:
         return "--games and --search-games are both 0: the first round plays no games"
+    if not 0 <= args.seed < 2**63 - SELECT_SEED_OFFSET:
+        # the second round plays --seed + 1, the candidates' matches --seed + SELECT_SEED_OFFSET
+        return f"--seed must be between 0 and {2**63 - 1 - SELECT_SEED_OFFSET}, got {args.seed}"
     if args.max_iter < 1:
         return "--max-iter must be at least 1"
     if args.candidates < 1:
@@ -319,4 +322,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

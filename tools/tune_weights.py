@@ -50,6 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.analysis.laws import LEAN_CARDS, law_cells, law_z_penalty
+from sim.base.errors import Error
 from sim.data.changes import Changes
 from sim.data.spec import RunSpec
 from strategies.greedy import N_GREEDY_PARAMS, WEIGHTS, prepare
@@ -305,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         help="no search: verify this profile's weights (a name or .toml path) against the panel",
     )
     args = ap.parse_args(argv)
+    for name in ("generations", "law_games", "verify", "minutes"):
+        if getattr(args, name) < 0:
+            raise Error(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.sigma <= 0:
+        raise Error("--sigma must be above 0")
     panel = [p.strip() for p in args.panel.split(",") if p.strip()]
     mixes = [m.strip() for m in args.mixes.split(",") if m.strip()]
     weigh = parse_weigh(args.weigh)  # before compiling: a bad entry fails at once
@@ -359,4 +365,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

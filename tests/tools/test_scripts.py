@@ -65,6 +65,15 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
          "Error: --max-iter must be at least 1"),
         ("tools/train_value.py", ("--out", "README.md/x"),
          "Error: --out README.md/x: cannot write there"),
+        ("tools/train_value.py", ("--out", "never", "--seed", "-1"),
+         "Error: --seed must be between 0 and"),
+        ("tools/tune_weights.py", ("--sigma", "0"), "Error: --sigma must be above 0"),
+        ("tools/first_player_attribution.py", ("--games", "-5"),
+         "Error: --games must be a positive whole number of games, got -5"),
+        ("benchmarks/rows_hash.py", ("--games", "-1"),
+         "Error: --games must be a positive whole number of games, got -1"),
+        ("benchmarks/bench_value.py", ("--games", "-1"), "Error: --games must be 0 or more"),
+        ("benchmarks/bench_value.py", ("--mixes", "aegean,zz"), "Error: unknown set 'zz'"),
     ],
 )  # fmt: skip
 def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
