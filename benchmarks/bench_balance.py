@@ -124,4 +124,6 @@ def table(rows: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

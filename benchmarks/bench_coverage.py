@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `python benchmarks/bench_coverage.py` without an install
 
+
 from sim.analysis import coverage as C  # noqa: E402
 
 
@@ -75,4 +76,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -138,6 +138,17 @@ def parse_games(text: str) -> int:
     return int(value)
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more (repeats, tasks, rows)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
+    return value
+
+
 def child_env(**extra: str) -> dict[str, str]:
     """This process's environment for a child run, with this tree first on its path."""
     env = dict(os.environ)
@@ -634,7 +645,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{QUICK_CLI_GAMES:,} with --quick)",
     )
     parser.add_argument(
-        "--repeats", type=int, default=3, metavar="R", help="timed repeats, best kept (default 3)"
+        "--repeats",
+        type=positive_int,
+        default=3,
+        metavar="R",
+        help="timed repeats, best kept (default 3)",
     )
     parser.add_argument(
         "--cold", action="store_true", help="also time a JIT compile into an empty cache"
@@ -827,4 +842,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_engine import parse_games, positive_int
+
 ROOT = Path(__file__).resolve().parents[1]
 
 LEVERS = ("whole", "twins", "two_process", "lazy", "private", "nrt")
@@ -181,11 +183,16 @@ def warm(lever: str, cache: Path, mix: str, repeats: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Each compiler lever against its removal.")
-    parser.add_argument("--games", type=int, default=2000, help="games of the first run")
+    parser.add_argument("--games", type=parse_games, default=2000, help="games of the first run")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
-    parser.add_argument("--repeats", type=int, default=300, help="warm batches (default 300)")
     parser.add_argument(
-        "--cold-runs", type=int, default=1, help="cold first runs per configuration (median)"
+        "--repeats", type=positive_int, default=300, help="warm batches (default 300)"
+    )
+    parser.add_argument(
+        "--cold-runs",
+        type=int,
+        default=1,
+        help="cold first runs per configuration (median)",
     )
     parser.add_argument("--levers", default=",".join(LEVERS), help="configurations to run")
     parser.add_argument("--csv", action="store_true", help="append to benchmarks/results.csv")
@@ -257,4 +264,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

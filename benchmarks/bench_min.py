@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from bench_engine import positive_int
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,7 +41,9 @@ REFERENCE_GAMES = 300
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Best-of-many kernel/reference ratio (prints).")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
-    parser.add_argument("--repeats", type=int, default=400, help="batches of each (default 400)")
+    parser.add_argument(
+        "--repeats", type=positive_int, default=400, help="batches of each (default 400)"
+    )
     parser.add_argument(
         "--first-run-tree",
         action="store_true",

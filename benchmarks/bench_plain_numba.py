@@ -106,7 +106,13 @@ def main(argv: list[str] | None = None) -> int:
         "--games", type=bench_engine.parse_games, default=20_000, metavar="N",
         help="games per timed kernel loop (default 20,000)",
     )  # fmt: skip
-    parser.add_argument("--repeats", type=int, default=2, metavar="R", help="best of R (default 2)")
+    parser.add_argument(
+        "--repeats",
+        type=bench_engine.positive_int,
+        default=2,
+        metavar="R",
+        help="best of R (default 2)",
+    )
     args = parser.parse_args(argv)
     import numba
 
@@ -147,4 +153,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -15,7 +15,10 @@ ratios. Prints, never asserts.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+
+from bench_engine import positive_int
 
 from sim.data.spec import RunSpec
 from sim.run import engine as engine_module
@@ -35,7 +38,7 @@ def counter_tick(counter: list[int]):  # type: ignore[no-untyped-def]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=65_536)
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--repeats", type=positive_int, default=5)
     ap.add_argument("--mix", default="aegean")
     args = ap.parse_args()
     engine = Engine(RunSpec(games=args.games, mix=args.mix, seed=1))
@@ -67,4 +70,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

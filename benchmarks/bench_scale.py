@@ -40,6 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_engine import positive_int
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -150,7 +152,7 @@ def main() -> None:
     ap.add_argument("--scale-games", type=games_arg, default=20_000)
     ap.add_argument("--scale-chunk", type=games_arg, default=1_000)
     ap.add_argument("--workers", default="1,2,4", help="worker processes to time, e.g. 1,2,4")
-    ap.add_argument("--tasks", type=int, default=200)
+    ap.add_argument("--tasks", type=positive_int, default=200)
     ap.add_argument("--rss-games", default="1e5,1e6", help="games for the RSS rows, e.g. 1e6,1e8")
     ap.add_argument(
         "--rss-backends", default="local,dask", help="backends of the RSS run rows, e.g. dask"
@@ -177,4 +179,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_engine import positive_int  # a sibling script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 ARROW = r"""
@@ -125,7 +127,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=games_arg, default=1_000_000)
     ap.add_argument("--run", type=Path, default=None, help="scan this run instead of playing one")
-    ap.add_argument("--repeat", type=int, default=2, help="runs of each way (best time is shown)")
+    ap.add_argument(
+        "--repeat", type=positive_int, default=2, help="runs of each way (best time is shown)"
+    )
     args = ap.parse_args()
     tmp = None
     run = args.run
@@ -170,4 +174,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

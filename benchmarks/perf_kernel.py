@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numba
 import numba.core.codegen as codegen
+from bench_engine import positive_int
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -109,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="perf profile of the kernel by function (prints).")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
     parser.add_argument("--seconds", type=float, default=15.0, help="time sampled (default 15)")
-    parser.add_argument("--top", type=int, default=30, help="functions printed (default 30)")
+    parser.add_argument(
+        "--top", type=positive_int, default=30, help="functions printed (default 30)"
+    )
     parser.add_argument(
         "--annotate",
         default="",
@@ -210,4 +213,6 @@ def annotate(data: Path, name: str, around: int = 10) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

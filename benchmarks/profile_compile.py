@@ -36,13 +36,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench_engine import positive_int
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Cold-compile time per kernel function.")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
-    parser.add_argument("--top", type=int, default=40, help="functions to list (default 40)")
+    parser.add_argument(
+        "--top", type=positive_int, default=40, help="functions to list (default 40)"
+    )
     parser.add_argument(
         "--legs", action="store_true", help="time the two-core compile's legs instead"
     )
@@ -265,4 +269,6 @@ def _name(ev: object) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

@@ -237,4 +237,6 @@ def cycles_now() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

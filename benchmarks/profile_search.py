@@ -24,6 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from bench_engine import positive_int  # noqa: E402  (a sibling script)
 from bench_ladder import decision_positions  # noqa: E402
 
 from sim.base import layout as L  # noqa: E402
@@ -94,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mix", default="aegean")
     ap.add_argument("--bot", default="search", help="the profile whose decision is timed")
-    ap.add_argument("--reps", type=int, default=20, help="repetitions per part and position")
+    ap.add_argument(
+        "--reps", type=positive_int, default=20, help="repetitions per part and position"
+    )
     args = ap.parse_args(argv)
     try:
         bot = resolve(args.bot).bot
@@ -123,4 +126,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from sim.base.errors import exit_status
+
+    sys.exit(exit_status(main))

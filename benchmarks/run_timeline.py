@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_engine import positive_int
+
 CHILD_FLAG = "--child"
 REPORT_PREFIX = "run_timeline: "
 
@@ -134,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Timeline of one omensim run (prints).")
     parser.add_argument("--games", default="1e6", help="games per run (default 1e6)")
     parser.add_argument("--mix", default="dunes+aegean", help="card mix (default dunes+aegean)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs (default 3)")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="runs (default 3)")
     args, extra = parser.parse_known_args(argv)
     rows = [summary(timeline(args.games, args.mix, extra)) for _ in range(args.repeats)]
     names = list(rows[0])

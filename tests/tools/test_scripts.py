@@ -74,6 +74,10 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
          "Error: --games must be a positive whole number of games, got -1"),
         ("benchmarks/bench_value.py", ("--games", "-1"), "Error: --games must be 0 or more"),
         ("benchmarks/bench_value.py", ("--mixes", "aegean,zz"), "Error: unknown set 'zz'"),
+        ("benchmarks/bench_balance.py", ("--seed", "-3"),
+         "Error: --seed must be between 0 and 2**63-1, got -3"),
+        ("benchmarks/profile_kernel.py", ("--games", "-3"),
+         "Error: --games must be a positive whole number of games, got -3"),
     ],
 )  # fmt: skip
 def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
@@ -83,6 +87,25 @@ def test_a_bad_benchmark_option_is_one_error_line(rel, args, message) -> None:
     err = r.stderr.strip().splitlines()
     assert r.returncode == 2, r.stderr
     assert len(err) == 1 and err[0].startswith(message), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("rel", "args", "message"),
+    [
+        ("benchmarks/bench_min.py", ("--repeats", "0"), "argument --repeats: must be 1 or more"),
+        ("benchmarks/bench_scale.py", ("--tasks", "-3"), "argument --tasks: must be 1 or more"),
+        ("benchmarks/bench_ladder.py", ("--games", "-1"),
+         "argument --games: must be a positive whole number"),
+        ("benchmarks/bench_levers.py", ("--games", "1e3x"),
+         "argument --games: not a number of games"),
+    ],
+)  # fmt: skip
+def test_a_bad_count_is_refused_by_its_option(rel, args, message) -> None:
+    """A count a benchmark cannot use (0 repeats, negative tasks or games) is refused when the
+    options are read, naming the option, exit 2: never played on, never a traceback."""
+    r = _script(rel, *args)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
 def test_bench_ladder_names_its_sections_when_one_is_unknown() -> None:
