@@ -74,6 +74,7 @@ def _script(rel: str, *args: str, timeout: float = 600) -> subprocess.CompletedP
          "Error: --games must be a positive whole number of games, got -1"),
         ("benchmarks/bench_value.py", ("--games", "-1"), "Error: --games must be 0 or more"),
         ("benchmarks/bench_value.py", ("--mixes", "aegean,zz"), "Error: unknown set 'zz'"),
+        ("tools/plant_bugs.py", ("--jobs", "0"), "Error: --jobs and --timeout must be at least 1"),
         ("benchmarks/bench_balance.py", ("--seed", "-3"),
          "Error: --seed must be between 0 and 2**63-1, got -3"),
         ("benchmarks/profile_kernel.py", ("--games", "-3"),
@@ -106,6 +107,16 @@ def test_a_bad_count_is_refused_by_its_option(rel, args, message) -> None:
     r = _script(rel, *args)
     assert r.returncode == 2, r.stderr
     assert message in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_every_planted_bug_still_applies_to_the_kernel() -> None:
+    """``tools/plant_bugs.py --list``: each planted bug has its own name and the text it
+    replaces is in its file exactly once, so a change to a rule's code cannot leave a
+    planted bug behind unnoticed (the tool would refuse to run it)."""
+    r = _script("tools/plant_bugs.py", "--list")
+    assert r.returncode == 0, r.stderr
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert "maneuver_moves_a_unit_twice" in names and len(set(names)) == len(names)
 
 
 def test_bench_ladder_names_its_sections_when_one_is_unknown() -> None:
