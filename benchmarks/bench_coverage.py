@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `python benchmarks/bench_coverage.py` without an install
 
+from bench_engine import positive_int  # noqa: E402  (a sibling script)
 
 from sim.analysis import coverage as C  # noqa: E402
 
@@ -46,12 +47,9 @@ def rows(reps: int, seed: int) -> list[C.Coverage]:
 def main(argv: list[str] | None = None) -> int:
     """Print the coverage table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--reps", type=int, default=1000, help="repeats of every check")
+    ap.add_argument("--reps", type=positive_int, default=1000, help="repeats of every check")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    if args.reps < 1:
-        print("Error: --reps must be at least 1", file=sys.stderr)
-        return 2
     # statsmodels' Holm collects garbage on every call; frozen, the heap numba and pandas
     # left behind is not walked again at every look of every repeat.
     gc.freeze()

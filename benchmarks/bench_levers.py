@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--cold-runs",
-        type=int,
+        type=positive_int,
         default=1,
         help="cold first runs per configuration (median)",
     )
@@ -198,9 +198,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", action="store_true", help="append to benchmarks/results.csv")
     args = parser.parse_args(argv)
     levers = args.levers.split(",")
-    if args.cold_runs < 1:
-        print("Error: --cold-runs must be at least 1", file=sys.stderr)
-        return 2
     unknown = [lever for lever in levers if lever not in LEVERS]
     if unknown:
         print(f"Error: unknown lever {unknown[0]!r} (one of {', '.join(LEVERS)})", file=sys.stderr)
