@@ -138,15 +138,24 @@ def parse_games(text: str) -> int:
     return int(value)
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of 1 or more (repeats, tasks, rows)."""
+def _whole_number(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be {least} or more, got {text!r}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more (repeats, tasks, rows)."""
+    return _whole_number(text, 1)
+
+
+def count_int(text: str) -> int:
+    """An argparse type: a whole number of 0 or more (games of a part a run may leave out)."""
+    return _whole_number(text, 0)
 
 
 def child_env(**extra: str) -> dict[str, str]:

@@ -38,6 +38,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_engine import count_int  # noqa: E402  (a sibling script)
+
 from sim.run.stats import brier_log_loss  # noqa: E402
 from sim.run.value_data import Positions, record_positions  # noqa: E402
 from strategies.value_model import predict  # noqa: E402
@@ -101,20 +103,21 @@ def main(argv: list[str] | None = None) -> int:
     """Record the held-out games, score both values, print the tables."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated mixes")
-    ap.add_argument("--games", type=int, default=2000, help="greedy self-play games per mix")
-    ap.add_argument("--search-games", type=int, default=400, help="search self-play games per mix")
+    ap.add_argument("--games", type=count_int, default=2000, help="greedy self-play games per mix")
+    ap.add_argument(
+        "--search-games", type=count_int, default=400, help="search self-play games per mix"
+    )
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED, help="run seed of the games")
     ap.add_argument("--weights", type=Path, help="a value file other than the shipped one")
     ap.add_argument("--versus", type=Path, help="a value file to play the shipped one against")
-    ap.add_argument("--versus-games", type=int, default=1000, help="games per mix for --versus")
+    ap.add_argument(
+        "--versus-games", type=count_int, default=1000, help="games per mix for --versus"
+    )
     args = ap.parse_args(argv)
     from sim.base.errors import Error
     from sim.data.cards import normal_mix
     from strategies.value_model import load_value, shipped_value
 
-    for name in ("games", "search_games", "versus_games"):
-        if getattr(args, name) < 0:
-            raise Error(f"--{name.replace('_', '-')} must be 0 or more")
     mixes = [normal_mix(m) for m in args.mixes.split(",") if m.strip()]  # before any game
     if not mixes:
         raise Error("--mixes names no mix")
